@@ -1,0 +1,36 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+
+#pragma once
+
+#include <toolbench.h>
+
+G_BEGIN_DECLS
+
+/* Exit statuses shared by every subcommand. */
+enum
+{
+  TB_CLI_EXIT_OK = 0,
+  TB_CLI_EXIT_FAILED = 1,
+  TB_CLI_EXIT_USAGE = 2,
+};
+
+typedef struct
+{
+  const char *name;
+  const char *summary;
+  int       (*run) (int argc, char **argv);
+} TbCliCommand;
+
+int             tb_cli_usage_error     (GOptionContext  *context,
+                                        const char      *format,
+                                        ...) G_GNUC_PRINTF (2, 3);
+TbToolRegistry *tb_cli_build_registry  (GError         **error);
+char           *tb_cli_read_text       (const char      *path_or_dash,
+                                        GError         **error);
+void            tb_cli_print_json      (JsonNode        *node,
+                                        gboolean         pretty);
+
+int tb_cli_list (int argc, char **argv);
+int tb_cli_call (int argc, char **argv);
+
+G_END_DECLS

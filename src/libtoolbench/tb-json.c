@@ -1,0 +1,426 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+
+#define G_LOG_DOMAIN "tb-json"
+
+#include "config.h"
+
+#include <glib/gi18n-lib.h>
+#include <math.h>
+#include <string.h>
+
+#include "tb-json.h"
+
+G_DEFINE_QUARK (tb-json-error-quark, tb_json_error)
+
+/* Counts brackets outside strings. This is the guard that keeps JsonParser
+ * (which recurses once per level) from overflowing the stack on hostile
+ * input, so it must itself be iterative and linear. */
+gboolean
+tb_json_check_depth (const char  *text,
+                     gsize        length,
+                     guint        max_depth,
+                     GError     **error)
+{
+  guint depth = 0;
+  gboolean in_string = FALSE;
+
+  g_return_val_if_fail (text != NULL || length == 0, FALSE);
+
+  for (gsize i = 0; i < length; i++)
+    {
+      char c = text[i];
+
+      if (in_string)
+        {
+          if (c == '\\')
+            i++;
+          else if (c == '"')
+            in_string = FALSE;
+          continue;
+        }
+
+      switch (c)
+        {
+        case '"':
+          in_string = TRUE;
+          break;
+
+        case '[':
+        case '{':
+          if (++depth > max_depth)
+            {
+              g_set_error (error, TB_JSON_ERROR, TB_JSON_ERROR_TOO_DEEP,
+                           /* Translators: %u is a number of nesting levels */
+                           _("The JSON nests arrays and objects more than %u levels deep"),
+                           max_depth);
+              return FALSE;
+            }
+          break;
+
+        case ']':
+        case '}':
+          if (depth > 0)
+            depth--;
+          break;
+
+        default:
+          break;
+        }
+    }
+
+  return TRUE;
+}
+
+static gboolean
+is_blank (const char *text,
+          gsize       length)
+{
+  for (gsize i = 0; i < length; i++)
+    if (!g_ascii_isspace (text[i]))
+      return FALSE;
+  return TRUE;
+}
+
+JsonNode *
+tb_json_parse_full (const char  *text,
+                    gssize       length,
+                    gsize        max_size,
+                    guint        max_depth,
+                    GError     **error)
+{
+  g_autoptr(JsonParser) parser = NULL;
+  g_autoptr(GError) local_error = NULL;
+  const char *end = NULL;
+  JsonNode *root;
+
+  g_return_val_if_fail (text != NULL || length <= 0, NULL);
+
+  if (text == NULL)
+    text = "";
+  if (length < 0)
+    length = strlen (text);
+
+  if ((gsize) length > max_size)
+    {
+      g_autofree char *have = g_format_size_full (length, G_FORMAT_SIZE_IEC_UNITS);
+      g_autofree char *limit = g_format_size_full (max_size, G_FORMAT_SIZE_IEC_UNITS);
+
+      g_set_error (error, TB_JSON_ERROR, TB_JSON_ERROR_TOO_LARGE,
+                   /* Translators: both are sizes such as "12.0 MiB" */
+                   _("The JSON text is %s, larger than the limit of %s"), have, limit);
+      return NULL;
+    }
+
+  if (!g_utf8_validate (text, length, &end))
+    {
+      g_set_error (error, TB_JSON_ERROR, TB_JSON_ERROR_INVALID_UTF8,
+                   /* Translators: %lu is a byte offset */
+                   _("The JSON text is not valid UTF-8 (at byte %lu)"),
+                   (gulong) (end - text));
+      return NULL;
+    }
+
+  if (is_blank (text, length))
+    {
+      g_set_error_literal (error, TB_JSON_ERROR, TB_JSON_ERROR_EMPTY,
+                           _("The JSON text is empty"));
+      return NULL;
+    }
+
+  if (!tb_json_check_depth (text, length, max_depth, error))
+    return NULL;
+
+  parser = json_parser_new_immutable ();
+  if (!json_parser_load_from_data (parser, text, length, &local_error))
+    {
+      g_set_error (error, TB_JSON_ERROR, TB_JSON_ERROR_SYNTAX,
+                   _("The text is not valid JSON: %s"), local_error->message);
+      return NULL;
+    }
+
+  root = json_parser_get_root (parser);
+  if (root == NULL)
+    {
+      g_set_error_literal (error, TB_JSON_ERROR, TB_JSON_ERROR_EMPTY,
+                           _("The JSON text is empty"));
+      return NULL;
+    }
+
+  return json_node_ref (root);
+}
+
+/**
+ * tb_json_parse:
+ * @text: the JSON text
+ * @length: its length in bytes, or -1 when nul-terminated
+ * @error: return location for a #TbJsonError
+ *
+ * Parses JSON that comes from outside the process, after checking its size
+ * (%TB_JSON_MAX_SIZE), encoding and nesting depth (%TB_JSON_MAX_DEPTH).
+ * The returned node is sealed (immutable); copy it to change it.
+ *
+ * Returns: (transfer full): the root node, or %NULL with @error set.
+ */
+JsonNode *
+tb_json_parse (const char  *text,
+               gssize       length,
+               GError     **error)
+{
+  return tb_json_parse_full (text, length, TB_JSON_MAX_SIZE, TB_JSON_MAX_DEPTH, error);
+}
+
+static gboolean
+depth_ok (JsonNode *node,
+          guint     remaining)
+{
+  switch (JSON_NODE_TYPE (node))
+    {
+    case JSON_NODE_OBJECT:
+      {
+        JsonObject *object = json_node_get_object (node);
+        JsonObjectIter iter;
+        JsonNode *member;
+
+        if (remaining == 0)
+          return FALSE;
+
+        json_object_iter_init (&iter, object);
+        while (json_object_iter_next (&iter, NULL, &member))
+          if (!depth_ok (member, remaining - 1))
+            return FALSE;
+        return TRUE;
+      }
+
+    case JSON_NODE_ARRAY:
+      {
+        JsonArray *array = json_node_get_array (node);
+        guint n = json_array_get_length (array);
+
+        if (remaining == 0)
+          return FALSE;
+
+        for (guint i = 0; i < n; i++)
+          if (!depth_ok (json_array_get_element (array, i), remaining - 1))
+            return FALSE;
+        return TRUE;
+      }
+
+    case JSON_NODE_VALUE:
+    case JSON_NODE_NULL:
+    default:
+      return TRUE;
+    }
+}
+
+/**
+ * tb_json_node_depth_ok:
+ * @node: a node built in memory
+ * @max_depth: the deepest nesting allowed
+ *
+ * Checks a tree that did not come through tb_json_parse() (a tool's output
+ * built in C, say) before it is generated or walked recursively.
+ * The check itself recurses at most @max_depth + 1 levels.
+ *
+ * Returns: %TRUE when @node nests no deeper than @max_depth
+ */
+gboolean
+tb_json_node_depth_ok (JsonNode *node,
+                       guint     max_depth)
+{
+  if (node == NULL)
+    return TRUE;
+  return depth_ok (node, max_depth);
+}
+
+/**
+ * tb_json_to_string:
+ * @node: (nullable): a node
+ * @pretty: whether to indent
+ *
+ * Returns: (transfer full): the JSON text; "null" for %NULL
+ */
+char *
+tb_json_to_string (JsonNode *node,
+                   gboolean  pretty)
+{
+  g_autoptr(JsonGenerator) generator = NULL;
+
+  if (node == NULL)
+    return g_strdup ("null");
+
+  generator = json_generator_new ();
+  json_generator_set_pretty (generator, pretty);
+  json_generator_set_indent (generator, 2);
+  json_generator_set_root (generator, node);
+
+  return json_generator_to_data (generator, NULL);
+}
+
+static gboolean
+number_value (JsonNode *node,
+              double   *value,
+              gint64   *ivalue,
+              gboolean *is_int)
+{
+  GType type = json_node_get_value_type (node);
+
+  if (type == G_TYPE_INT64)
+    {
+      *ivalue = json_node_get_int (node);
+      *value = (double) *ivalue;
+      *is_int = TRUE;
+      return TRUE;
+    }
+  if (type == G_TYPE_DOUBLE)
+    {
+      *value = json_node_get_double (node);
+      *is_int = FALSE;
+      return TRUE;
+    }
+  return FALSE;
+}
+
+static gboolean
+equal_depth (JsonNode *a,
+             JsonNode *b,
+             guint     remaining)
+{
+  if (JSON_NODE_TYPE (a) != JSON_NODE_TYPE (b))
+    return FALSE;
+
+  switch (JSON_NODE_TYPE (a))
+    {
+    case JSON_NODE_NULL:
+      return TRUE;
+
+    case JSON_NODE_VALUE:
+      {
+        double da, db;
+        gint64 ia, ib;
+        gboolean inta, intb;
+
+        if (number_value (a, &da, &ia, &inta) && number_value (b, &db, &ib, &intb))
+          {
+            if (inta && intb)
+              return ia == ib;
+            return da == db;
+          }
+        if (json_node_get_value_type (a) != json_node_get_value_type (b))
+          return FALSE;
+        if (json_node_get_value_type (a) == G_TYPE_BOOLEAN)
+          return json_node_get_boolean (a) == json_node_get_boolean (b);
+        if (json_node_get_value_type (a) == G_TYPE_STRING)
+          return g_strcmp0 (json_node_get_string (a), json_node_get_string (b)) == 0;
+        return FALSE;
+      }
+
+    case JSON_NODE_ARRAY:
+      {
+        JsonArray *aa = json_node_get_array (a);
+        JsonArray *ab = json_node_get_array (b);
+        guint n = json_array_get_length (aa);
+
+        if (remaining == 0 || n != json_array_get_length (ab))
+          return FALSE;
+        for (guint i = 0; i < n; i++)
+          if (!equal_depth (json_array_get_element (aa, i),
+                            json_array_get_element (ab, i), remaining - 1))
+            return FALSE;
+        return TRUE;
+      }
+
+    case JSON_NODE_OBJECT:
+      {
+        JsonObject *oa = json_node_get_object (a);
+        JsonObject *ob = json_node_get_object (b);
+        JsonObjectIter iter;
+        const char *key;
+        JsonNode *member;
+
+        if (remaining == 0 || json_object_get_size (oa) != json_object_get_size (ob))
+          return FALSE;
+        json_object_iter_init (&iter, oa);
+        while (json_object_iter_next (&iter, &key, &member))
+          {
+            JsonNode *other = json_object_get_member (ob, key);
+
+            if (other == NULL || !equal_depth (member, other, remaining - 1))
+              return FALSE;
+          }
+        return TRUE;
+      }
+
+    default:
+      return FALSE;
+    }
+}
+
+/**
+ * tb_json_equal:
+ * @a: (nullable): a node
+ * @b: (nullable): a node
+ *
+ * JSON equality: numbers compare by value (1 equals 1.0), objects ignore
+ * member order. Trees deeper than %TB_JSON_MAX_DEPTH compare unequal.
+ */
+gboolean
+tb_json_equal (JsonNode *a,
+               JsonNode *b)
+{
+  if (a == NULL || b == NULL)
+    return a == b;
+  return equal_depth (a, b, TB_JSON_MAX_DEPTH);
+}
+
+JsonNode *
+tb_json_node_new_object (void)
+{
+  JsonNode *node = json_node_new (JSON_NODE_OBJECT);
+
+  json_node_take_object (node, json_object_new ());
+  return node;
+}
+
+JsonNode *
+tb_json_node_new_string (const char *value)
+{
+  JsonNode *node = json_node_new (JSON_NODE_VALUE);
+
+  json_node_set_string (node, value);
+  return node;
+}
+
+/**
+ * tb_json_describe_type:
+ * @node: (nullable): a node
+ *
+ * Returns: (transfer full): the JSON type name of @node as a person reads it:
+ *   "object", "array", "string", "integer", "number", "boolean" or "null"
+ */
+char *
+tb_json_describe_type (JsonNode *node)
+{
+  if (node == NULL || JSON_NODE_HOLDS_NULL (node))
+    return g_strdup ("null");
+  if (JSON_NODE_HOLDS_OBJECT (node))
+    return g_strdup ("object");
+  if (JSON_NODE_HOLDS_ARRAY (node))
+    return g_strdup ("array");
+
+  switch (json_node_get_value_type (node))
+    {
+    case G_TYPE_STRING:
+      return g_strdup ("string");
+    case G_TYPE_INT64:
+      return g_strdup ("integer");
+    case G_TYPE_DOUBLE:
+      {
+        double d = json_node_get_double (node);
+        return g_strdup (isfinite (d) && d == floor (d) ? "integer" : "number");
+      }
+    case G_TYPE_BOOLEAN:
+      return g_strdup ("boolean");
+    default:
+      return g_strdup ("value");
+    }
+}

@@ -1,0 +1,15 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+
+#pragma once
+
+#include "tb-tool.h"
+
+G_BEGIN_DECLS
+
+gboolean _tb_tool_check                   (TbTool     *self,
+                                           GError    **error);
+gboolean _tb_tool_real_validate_arguments (TbTool     *self,
+                                           JsonNode   *arguments,
+                                           GPtrArray  *errors);
+
+G_END_DECLS

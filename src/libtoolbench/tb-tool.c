@@ -1,0 +1,791 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+
+#define G_LOG_DOMAIN "tb-tool"
+
+#include "config.h"
+
+#include <glib/gi18n-lib.h>
+#include <string.h>
+
+#include "tb-enums.h"
+#include "tb-json.h"
+#include "tb-schema-error.h"
+#include "tb-tool-private.h"
+
+/**
+ * TbTool:
+ *
+ * A tool a model or a person can call: a name, a description, a JSON Schema
+ * for its arguments, a visibility and the code that runs it.
+ *
+ * Every property is construct-only, so a tool can be read from any thread.
+ * Construct tools with g_initable_new() (or tb_tool_new_simple()), which
+ * checks the name, the description and the schema; the registry checks again
+ * at registration for tools made with g_object_new().
+ */
+
+typedef struct
+{
+  char             *name;
+  char             *description;
+  JsonNode         *parameters;
+  TbToolVisibility  visibility;
+  char             *source;
+  guint             timeout_ms;
+} TbToolPrivate;
+
+static void tb_tool_initable_iface_init (GInitableIface *iface);
+
+G_DEFINE_ABSTRACT_TYPE_WITH_CODE (TbTool, tb_tool, G_TYPE_OBJECT,
+                                  G_ADD_PRIVATE (TbTool)
+                                  G_IMPLEMENT_INTERFACE (G_TYPE_INITABLE,
+                                                         tb_tool_initable_iface_init))
+G_DEFINE_QUARK (tb-tool-error-quark, tb_tool_error)
+
+enum {
+  PROP_0,
+  PROP_NAME,
+  PROP_DESCRIPTION,
+  PROP_PARAMETERS,
+  PROP_VISIBILITY,
+  PROP_SOURCE,
+  PROP_TIMEOUT_MS,
+  N_PROPS
+};
+
+static GParamSpec *properties [N_PROPS];
+
+/**
+ * tb_tool_name_is_valid:
+ * @name: (nullable): a proposed tool name
+ * @error: return location for a %TB_TOOL_ERROR_INVALID_NAME error
+ *
+ * Returns: %TRUE when @name is 1 to 64 characters of `[A-Za-z0-9_.-]`
+ */
+gboolean
+tb_tool_name_is_valid (const char  *name,
+                       GError     **error)
+{
+  gsize len;
+
+  if (name == NULL || name[0] == '\0')
+    {
+      g_set_error_literal (error, TB_TOOL_ERROR, TB_TOOL_ERROR_INVALID_NAME,
+                           _("A tool needs a name of 1 to 64 characters"));
+      return FALSE;
+    }
+
+  len = strlen (name);
+  for (gsize i = 0; i < len; i++)
+    {
+      char c = name[i];
+
+      if (!g_ascii_isalnum (c) && c != '_' && c != '.' && c != '-')
+        {
+          g_autofree char *shown = g_utf8_make_valid (name, MIN (len, 80));
+
+          g_set_error (error, TB_TOOL_ERROR, TB_TOOL_ERROR_INVALID_NAME,
+                       /* Translators: %s is a tool name, %lu a character position */
+                       _("The tool name “%s” has a character that is not allowed at "
+                         "position %lu: use only letters, digits, “_”, “.” and “-”"),
+                       shown, (gulong) i + 1);
+          return FALSE;
+        }
+    }
+
+  if (len > TB_TOOL_NAME_MAX)
+    {
+      g_autofree char *shown = g_strndup (name, 40);
+
+      g_set_error (error, TB_TOOL_ERROR, TB_TOOL_ERROR_INVALID_NAME,
+                   /* Translators: %s is the start of a tool name, %lu and %d lengths */
+                   _("The tool name “%s…” is %lu characters long; the limit is %d"),
+                   shown, (gulong) len, TB_TOOL_NAME_MAX);
+      return FALSE;
+    }
+
+  return TRUE;
+}
+
+gboolean
+_tb_tool_check (TbTool  *self,
+                GError **error)
+{
+  TbToolPrivate *priv = tb_tool_get_instance_private (self);
+
+  if (!tb_tool_name_is_valid (priv->name, error))
+    return FALSE;
+
+  if (priv->description != NULL)
+    {
+      gsize len = strlen (priv->description);
+
+      if (len > TB_TOOL_DESCRIPTION_MAX)
+        {
+          g_autofree char *have = g_format_size_full (len, G_FORMAT_SIZE_IEC_UNITS);
+          g_autofree char *limit = g_format_size_full (TB_TOOL_DESCRIPTION_MAX,
+                                                       G_FORMAT_SIZE_IEC_UNITS);
+
+          g_set_error (error, TB_TOOL_ERROR, TB_TOOL_ERROR_INVALID_DESCRIPTION,
+                       /* Translators: %s a tool name, then two sizes such as "1.0 MiB" */
+                       _("The description of “%s” is %s; the limit is %s"),
+                       priv->name, have, limit);
+          return FALSE;
+        }
+
+      if (!g_utf8_validate (priv->description, len, NULL))
+        {
+          g_set_error (error, TB_TOOL_ERROR, TB_TOOL_ERROR_INVALID_DESCRIPTION,
+                       _("The description of “%s” is not valid UTF-8"), priv->name);
+          return FALSE;
+        }
+    }
+
+  if (priv->parameters != NULL)
+    {
+      if (!JSON_NODE_HOLDS_OBJECT (priv->parameters))
+        {
+          g_autofree char *type = tb_json_describe_type (priv->parameters);
+
+          g_set_error (error, TB_TOOL_ERROR, TB_TOOL_ERROR_INVALID_SCHEMA,
+                       /* Translators: %s a tool name, then a JSON type such as "array" */
+                       _("The parameters of “%s” must be a JSON Schema object, not %s"),
+                       priv->name, type);
+          return FALSE;
+        }
+
+      if (!tb_json_node_depth_ok (priv->parameters, TB_JSON_MAX_DEPTH))
+        {
+          g_set_error (error, TB_TOOL_ERROR, TB_TOOL_ERROR_INVALID_SCHEMA,
+                       _("The parameters schema of “%s” nests more than %u levels deep"),
+                       priv->name, TB_JSON_MAX_DEPTH);
+          return FALSE;
+        }
+    }
+
+  return TRUE;
+}
+
+static gboolean
+tb_tool_initable_init (GInitable     *initable,
+                       GCancellable  *cancellable,
+                       GError       **error)
+{
+  return _tb_tool_check (TB_TOOL (initable), error);
+}
+
+static void
+tb_tool_initable_iface_init (GInitableIface *iface)
+{
+  iface->init = tb_tool_initable_init;
+}
+
+static JsonNode *
+empty_parameters (void)
+{
+  g_autoptr(GError) error = NULL;
+  JsonNode *node;
+
+  node = tb_json_parse ("{\"type\":\"object\",\"properties\":{}}", -1, &error);
+  g_assert_no_error (error);
+  return node;
+}
+
+static void
+tb_tool_set_parameters (TbTool   *self,
+                        JsonNode *parameters)
+{
+  TbToolPrivate *priv = tb_tool_get_instance_private (self);
+
+  g_clear_pointer (&priv->parameters, json_node_unref);
+
+  /* An absent or empty schema means "no arguments"; keep a real one so
+   * that every wire format gets a schema it accepts. */
+  if (parameters == NULL ||
+      (JSON_NODE_HOLDS_OBJECT (parameters) &&
+       json_object_get_size (json_node_get_object (parameters)) == 0))
+    {
+      priv->parameters = empty_parameters ();
+      return;
+    }
+
+  if (json_node_is_immutable (parameters))
+    {
+      priv->parameters = json_node_ref (parameters);
+    }
+  else if (!tb_json_node_depth_ok (parameters, TB_JSON_MAX_DEPTH))
+    {
+      /* Copying recurses: keep a reference; _tb_tool_check() refuses it. */
+      priv->parameters = json_node_ref (parameters);
+    }
+  else
+    {
+      priv->parameters = json_node_copy (parameters);
+      json_node_seal (priv->parameters);
+    }
+}
+
+static void
+tb_tool_finalize (GObject *object)
+{
+  TbTool *self = (TbTool *)object;
+  TbToolPrivate *priv = tb_tool_get_instance_private (self);
+
+  g_clear_pointer (&priv->name, g_free);
+  g_clear_pointer (&priv->description, g_free);
+  g_clear_pointer (&priv->parameters, json_node_unref);
+  g_clear_pointer (&priv->source, g_free);
+
+  G_OBJECT_CLASS (tb_tool_parent_class)->finalize (object);
+}
+
+static void
+tb_tool_get_property (GObject    *object,
+                      guint       prop_id,
+                      GValue     *value,
+                      GParamSpec *pspec)
+{
+  TbTool *self = TB_TOOL (object);
+  TbToolPrivate *priv = tb_tool_get_instance_private (self);
+
+  switch (prop_id)
+    {
+    case PROP_NAME:
+      g_value_set_string (value, priv->name);
+      break;
+
+    case PROP_DESCRIPTION:
+      g_value_set_string (value, priv->description);
+      break;
+
+    case PROP_PARAMETERS:
+      g_value_set_boxed (value, priv->parameters);
+      break;
+
+    case PROP_VISIBILITY:
+      g_value_set_enum (value, priv->visibility);
+      break;
+
+    case PROP_SOURCE:
+      g_value_set_string (value, priv->source);
+      break;
+
+    case PROP_TIMEOUT_MS:
+      g_value_set_uint (value, priv->timeout_ms);
+      break;
+
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+tb_tool_set_property (GObject      *object,
+                      guint         prop_id,
+                      const GValue *value,
+                      GParamSpec   *pspec)
+{
+  TbTool *self = TB_TOOL (object);
+  TbToolPrivate *priv = tb_tool_get_instance_private (self);
+
+  switch (prop_id)
+    {
+    case PROP_NAME:
+      priv->name = g_value_dup_string (value);
+      break;
+
+    case PROP_DESCRIPTION:
+      priv->description = g_value_dup_string (value);
+      break;
+
+    case PROP_PARAMETERS:
+      tb_tool_set_parameters (self, g_value_get_boxed (value));
+      break;
+
+    case PROP_VISIBILITY:
+      priv->visibility = g_value_get_enum (value);
+      break;
+
+    case PROP_SOURCE:
+      g_free (priv->source);
+      priv->source = g_value_dup_string (value);
+      if (priv->source == NULL)
+        priv->source = g_strdup ("builtin");
+      break;
+
+    case PROP_TIMEOUT_MS:
+      priv->timeout_ms = g_value_get_uint (value);
+      break;
+
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+tb_tool_real_invoke_async (TbTool              *self,
+                           JsonNode            *arguments,
+                           JsonObject          *context,
+                           GCancellable        *cancellable,
+                           GAsyncReadyCallback  callback,
+                           gpointer             user_data)
+{
+  g_task_report_new_error (self, callback, user_data, tb_tool_real_invoke_async,
+                           TB_TOOL_ERROR, TB_TOOL_ERROR_FAILED,
+                           _("The tool “%s” has no implementation"),
+                           tb_tool_get_name (self));
+}
+
+static TbToolResult *
+tb_tool_real_invoke_finish (TbTool        *self,
+                            GAsyncResult  *result,
+                            GError       **error)
+{
+  return g_task_propagate_pointer (G_TASK (result), error);
+}
+
+static void
+tb_tool_class_init (TbToolClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+
+  object_class->finalize = tb_tool_finalize;
+  object_class->get_property = tb_tool_get_property;
+  object_class->set_property = tb_tool_set_property;
+
+  klass->invoke_async = tb_tool_real_invoke_async;
+  klass->invoke_finish = tb_tool_real_invoke_finish;
+  klass->validate_arguments = _tb_tool_real_validate_arguments;
+
+  properties [PROP_NAME] =
+    g_param_spec_string ("name", NULL, NULL, NULL,
+                         (G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS));
+  properties [PROP_DESCRIPTION] =
+    g_param_spec_string ("description", NULL, NULL, NULL,
+                         (G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS));
+  properties [PROP_PARAMETERS] =
+    g_param_spec_boxed ("parameters", NULL, NULL, JSON_TYPE_NODE,
+                        (G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS));
+  properties [PROP_VISIBILITY] =
+    g_param_spec_enum ("visibility", NULL, NULL,
+                       TB_TYPE_TOOL_VISIBILITY, TB_TOOL_VISIBILITY_MODEL,
+                       (G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS));
+  properties [PROP_SOURCE] =
+    g_param_spec_string ("source", NULL, NULL, "builtin",
+                         (G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS));
+
+  /**
+   * TbTool:timeout-ms:
+   *
+   * How long a call may run, in milliseconds; 0 uses the registry's default.
+   */
+  properties [PROP_TIMEOUT_MS] =
+    g_param_spec_uint ("timeout-ms", NULL, NULL, 0, G_MAXUINT, 0,
+                       (G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS));
+
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+}
+
+static void
+tb_tool_init (TbTool *self)
+{
+}
+
+const char *
+tb_tool_get_name (TbTool *self)
+{
+  TbToolPrivate *priv = tb_tool_get_instance_private (self);
+
+  g_return_val_if_fail (TB_IS_TOOL (self), NULL);
+  return priv->name;
+}
+
+/**
+ * tb_tool_get_description:
+ *
+ * Returns: the description; "" when there is none
+ */
+const char *
+tb_tool_get_description (TbTool *self)
+{
+  TbToolPrivate *priv = tb_tool_get_instance_private (self);
+
+  g_return_val_if_fail (TB_IS_TOOL (self), NULL);
+  return priv->description != NULL ? priv->description : "";
+}
+
+/**
+ * tb_tool_get_parameters:
+ *
+ * Returns: (transfer none): the JSON Schema of the arguments, sealed;
+ *   `{"type":"object","properties":{}}` when the tool takes none
+ */
+JsonNode *
+tb_tool_get_parameters (TbTool *self)
+{
+  TbToolPrivate *priv = tb_tool_get_instance_private (self);
+
+  g_return_val_if_fail (TB_IS_TOOL (self), NULL);
+
+  if (priv->parameters == NULL)
+    priv->parameters = empty_parameters ();
+  return priv->parameters;
+}
+
+TbToolVisibility
+tb_tool_get_visibility (TbTool *self)
+{
+  TbToolPrivate *priv = tb_tool_get_instance_private (self);
+
+  g_return_val_if_fail (TB_IS_TOOL (self), TB_TOOL_VISIBILITY_USER_ONLY);
+  return priv->visibility;
+}
+
+const char *
+tb_tool_get_source (TbTool *self)
+{
+  TbToolPrivate *priv = tb_tool_get_instance_private (self);
+
+  g_return_val_if_fail (TB_IS_TOOL (self), NULL);
+  return priv->source != NULL ? priv->source : "builtin";
+}
+
+guint
+tb_tool_get_timeout_ms (TbTool *self)
+{
+  TbToolPrivate *priv = tb_tool_get_instance_private (self);
+
+  g_return_val_if_fail (TB_IS_TOOL (self), 0);
+  return priv->timeout_ms;
+}
+
+/**
+ * tb_tool_takes_no_arguments:
+ *
+ * Returns: whether the schema declares no properties at all
+ */
+gboolean
+tb_tool_takes_no_arguments (TbTool *self)
+{
+  JsonObject *schema;
+  JsonNode *props;
+
+  g_return_val_if_fail (TB_IS_TOOL (self), FALSE);
+
+  schema = json_node_get_object (tb_tool_get_parameters (self));
+  props = json_object_get_member (schema, "properties");
+  return (props == NULL ||
+          (JSON_NODE_HOLDS_OBJECT (props) &&
+           json_object_get_size (json_node_get_object (props)) == 0)) &&
+         !json_object_has_member (schema, "patternProperties") &&
+         !json_object_has_member (schema, "additionalProperties");
+}
+
+/**
+ * tb_tool_to_definition:
+ *
+ * Returns: (transfer full): `{"name", "description", "parameters"}`
+ */
+JsonNode *
+tb_tool_to_definition (TbTool *self)
+{
+  JsonObject *object;
+  JsonNode *node;
+
+  g_return_val_if_fail (TB_IS_TOOL (self), NULL);
+
+  object = json_object_new ();
+  json_object_set_string_member (object, "name", tb_tool_get_name (self));
+  json_object_set_string_member (object, "description", tb_tool_get_description (self));
+  json_object_set_member (object, "parameters", json_node_ref (tb_tool_get_parameters (self)));
+
+  node = json_node_new (JSON_NODE_OBJECT);
+  json_node_take_object (node, object);
+  return node;
+}
+
+/**
+ * tb_tool_validate_arguments:
+ * @self: a tool
+ * @arguments: (nullable): the arguments; %NULL means none (`{}`)
+ * @errors: (out) (optional) (transfer full) (element-type TbSchemaError):
+ *   every reason the arguments do not match
+ *
+ * Returns: %TRUE when the arguments match the tool's parameters schema
+ */
+gboolean
+tb_tool_validate_arguments (TbTool     *self,
+                            JsonNode   *arguments,
+                            GPtrArray **errors)
+{
+  g_autoptr(GPtrArray) list = NULL;
+  g_autoptr(JsonNode) empty = NULL;
+  gboolean ok;
+
+  g_return_val_if_fail (TB_IS_TOOL (self), FALSE);
+
+  if (arguments == NULL)
+    arguments = empty = tb_json_node_new_object ();
+
+  list = g_ptr_array_new_with_free_func ((GDestroyNotify) tb_schema_error_free);
+  ok = TB_TOOL_GET_CLASS (self)->validate_arguments (self, arguments, list);
+
+  if (ok && list->len > 0)
+    ok = FALSE;
+  if (!ok && list->len == 0)
+    g_ptr_array_add (list, tb_schema_error_new ("", "", "", _("The arguments are not valid")));
+
+  if (errors != NULL)
+    *errors = g_steal_pointer (&list);
+
+  return ok;
+}
+
+/**
+ * tb_tool_invoke_async:
+ *
+ * Runs the tool directly, without validation, time limit or signals.
+ * Applications call tools through tb_tool_registry_call_async().
+ */
+void
+tb_tool_invoke_async (TbTool              *self,
+                      JsonNode            *arguments,
+                      JsonObject          *context,
+                      GCancellable        *cancellable,
+                      GAsyncReadyCallback  callback,
+                      gpointer             user_data)
+{
+  g_return_if_fail (TB_IS_TOOL (self));
+  g_return_if_fail (arguments != NULL);
+  g_return_if_fail (!cancellable || G_IS_CANCELLABLE (cancellable));
+
+  TB_TOOL_GET_CLASS (self)->invoke_async (self, arguments, context, cancellable,
+                                          callback, user_data);
+}
+
+/**
+ * tb_tool_invoke_finish:
+ *
+ * Returns: (transfer full) (nullable): the result, or %NULL with @error set
+ */
+TbToolResult *
+tb_tool_invoke_finish (TbTool        *self,
+                       GAsyncResult  *result,
+                       GError       **error)
+{
+  g_return_val_if_fail (TB_IS_TOOL (self), NULL);
+  g_return_val_if_fail (G_IS_ASYNC_RESULT (result), NULL);
+
+  return TB_TOOL_GET_CLASS (self)->invoke_finish (self, result, error);
+}
+
+/* TbSimpleTool: a TbTool around a plain C callback. */
+
+#define TB_TYPE_SIMPLE_TOOL (tb_simple_tool_get_type ())
+G_DECLARE_FINAL_TYPE (TbSimpleTool, tb_simple_tool, TB, SIMPLE_TOOL, TbTool)
+
+struct _TbSimpleTool
+{
+  TbTool             parent_instance;
+  TbToolSimpleFunc   func;
+  gpointer           user_data;
+  GDestroyNotify     destroy;
+  TbToolSimpleFlags  flags;
+};
+
+G_DEFINE_FINAL_TYPE (TbSimpleTool, tb_simple_tool, TB_TYPE_TOOL)
+
+typedef struct
+{
+  JsonNode   *arguments;
+  JsonObject *context;
+} SimpleCall;
+
+static void
+simple_call_free (SimpleCall *call)
+{
+  g_clear_pointer (&call->arguments, json_node_unref);
+  g_clear_pointer (&call->context, json_object_unref);
+  g_free (call);
+}
+
+static TbToolResult *
+simple_tool_run (TbSimpleTool  *self,
+                 SimpleCall    *call,
+                 GCancellable  *cancellable,
+                 GError       **error)
+{
+  g_autoptr(JsonNode) output = NULL;
+  g_autoptr(GError) local_error = NULL;
+
+  output = self->func (TB_TOOL (self), json_node_get_object (call->arguments), call->context,
+                       cancellable, self->user_data, &local_error);
+
+  if (local_error != NULL)
+    {
+      g_propagate_error (error, g_steal_pointer (&local_error));
+      return NULL;
+    }
+
+  if (output == NULL)
+    {
+      g_set_error (error, TB_TOOL_ERROR, TB_TOOL_ERROR_FAILED,
+                   _("The tool “%s” returned no result"), tb_tool_get_name (TB_TOOL (self)));
+      return NULL;
+    }
+
+  return tb_tool_result_new_success (output);
+}
+
+static void
+simple_tool_thread (GTask        *task,
+                    gpointer      source_object,
+                    gpointer      task_data,
+                    GCancellable *cancellable)
+{
+  GError *error = NULL;
+  TbToolResult *result;
+
+  result = simple_tool_run (source_object, task_data, cancellable, &error);
+  if (result == NULL)
+    g_task_return_error (task, error);
+  else
+    g_task_return_pointer (task, result, g_object_unref);
+}
+
+static void
+tb_simple_tool_invoke_async (TbTool              *tool,
+                             JsonNode            *arguments,
+                             JsonObject          *context,
+                             GCancellable        *cancellable,
+                             GAsyncReadyCallback  callback,
+                             gpointer             user_data)
+{
+  TbSimpleTool *self = TB_SIMPLE_TOOL (tool);
+  g_autoptr(GTask) task = NULL;
+  SimpleCall *call;
+
+  task = g_task_new (self, cancellable, callback, user_data);
+  g_task_set_source_tag (task, tb_simple_tool_invoke_async);
+
+  call = g_new0 (SimpleCall, 1);
+  call->arguments = json_node_ref (arguments);
+  call->context = context != NULL ? json_object_ref (context) : NULL;
+  g_task_set_task_data (task, call, (GDestroyNotify) simple_call_free);
+
+  if (self->flags & TB_TOOL_SIMPLE_FLAGS_THREADED)
+    {
+      g_task_set_return_on_cancel (task, FALSE);
+      g_task_run_in_thread (task, simple_tool_thread);
+    }
+  else
+    {
+      simple_tool_thread (task, self, call, cancellable);
+    }
+}
+
+static void
+tb_simple_tool_finalize (GObject *object)
+{
+  TbSimpleTool *self = (TbSimpleTool *)object;
+
+  if (self->destroy != NULL)
+    g_clear_pointer (&self->user_data, self->destroy);
+
+  G_OBJECT_CLASS (tb_simple_tool_parent_class)->finalize (object);
+}
+
+static void
+tb_simple_tool_class_init (TbSimpleToolClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  TbToolClass *tool_class = TB_TOOL_CLASS (klass);
+
+  object_class->finalize = tb_simple_tool_finalize;
+  tool_class->invoke_async = tb_simple_tool_invoke_async;
+}
+
+static void
+tb_simple_tool_init (TbSimpleTool *self)
+{
+}
+
+/**
+ * tb_tool_new_simple_full:
+ * @name: 1 to 64 characters of `[A-Za-z0-9_.-]`
+ * @description: (nullable): what the tool does, for the model and the person
+ * @parameters: (nullable): the JSON Schema of the arguments (an object);
+ *   %NULL or `{}` for none
+ * @visibility: who may call it
+ * @source: (nullable): where it comes from; "builtin" when %NULL
+ * @timeout_ms: its time limit; 0 for the registry's default
+ * @flags: #TbToolSimpleFlags
+ * @func: (scope notified): the handler
+ * @user_data: closure for @func
+ * @destroy: (nullable): frees @user_data with the tool
+ * @error: return location for a #TbToolError
+ *
+ * Returns: (transfer full) (nullable): the tool, or %NULL with @error set
+ */
+TbTool *
+tb_tool_new_simple_full (const char         *name,
+                         const char         *description,
+                         JsonNode           *parameters,
+                         TbToolVisibility    visibility,
+                         const char         *source,
+                         guint               timeout_ms,
+                         TbToolSimpleFlags   flags,
+                         TbToolSimpleFunc    func,
+                         gpointer            user_data,
+                         GDestroyNotify      destroy,
+                         GError            **error)
+{
+  TbSimpleTool *self;
+
+  g_return_val_if_fail (func != NULL, NULL);
+
+  self = g_initable_new (TB_TYPE_SIMPLE_TOOL, NULL, error,
+                         "name", name,
+                         "description", description,
+                         "parameters", parameters,
+                         "visibility", visibility,
+                         "source", source,
+                         "timeout-ms", timeout_ms,
+                         NULL);
+  if (self == NULL)
+    {
+      if (destroy != NULL)
+        destroy (user_data);
+      return NULL;
+    }
+
+  self->func = func;
+  self->user_data = user_data;
+  self->destroy = destroy;
+  self->flags = flags;
+
+  return TB_TOOL (self);
+}
+
+/**
+ * tb_tool_new_simple:
+ *
+ * Like tb_tool_new_simple_full() for a built-in tool that models may call,
+ * with the registry's default time limit.
+ *
+ * Returns: (transfer full) (nullable): the tool, or %NULL with @error set
+ */
+TbTool *
+tb_tool_new_simple (const char         *name,
+                    const char         *description,
+                    JsonNode           *parameters,
+                    TbToolSimpleFlags   flags,
+                    TbToolSimpleFunc    func,
+                    gpointer            user_data,
+                    GDestroyNotify      destroy,
+                    GError            **error)
+{
+  return tb_tool_new_simple_full (name, description, parameters,
+                                  TB_TOOL_VISIBILITY_MODEL, NULL, 0,
+                                  flags, func, user_data, destroy, error);
+}

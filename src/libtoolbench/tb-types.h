@@ -1,0 +1,66 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+
+#pragma once
+
+#if !defined(TOOLBENCH_INSIDE) && !defined(TOOLBENCH_COMPILATION)
+# error "Only <toolbench.h> can be included directly."
+#endif
+
+#include <glib-object.h>
+
+G_BEGIN_DECLS
+
+typedef struct _TbTool         TbTool;
+typedef struct _TbToolResult   TbToolResult;
+typedef struct _TbToolRegistry TbToolRegistry;
+
+/**
+ * TbToolVisibility:
+ * @TB_TOOL_VISIBILITY_MODEL: the tool is offered to models and people.
+ * @TB_TOOL_VISIBILITY_USER_ONLY: only a person may call the tool; it never
+ *   appears in a provider request and a model that names it gets a
+ *   not-registered error.
+ */
+typedef enum
+{
+  TB_TOOL_VISIBILITY_MODEL,
+  TB_TOOL_VISIBILITY_USER_ONLY,
+} TbToolVisibility;
+
+/**
+ * TbToolFailureKind:
+ * @TB_TOOL_FAILURE_NONE: the call succeeded.
+ * @TB_TOOL_FAILURE_INVALID_ARGUMENTS: the arguments did not match the schema.
+ * @TB_TOOL_FAILURE_NOT_FOUND: no tool of that name is registered (or visible).
+ * @TB_TOOL_FAILURE_EXECUTION_FAILED: the tool ran and reported an error.
+ * @TB_TOOL_FAILURE_TIMEOUT: the tool did not finish in its time limit.
+ * @TB_TOOL_FAILURE_CANCELLED: the call was cancelled.
+ * @TB_TOOL_FAILURE_PERMISSION_DENIED: the call was refused (sandbox, lock, policy).
+ */
+typedef enum
+{
+  TB_TOOL_FAILURE_NONE,
+  TB_TOOL_FAILURE_INVALID_ARGUMENTS,
+  TB_TOOL_FAILURE_NOT_FOUND,
+  TB_TOOL_FAILURE_EXECUTION_FAILED,
+  TB_TOOL_FAILURE_TIMEOUT,
+  TB_TOOL_FAILURE_CANCELLED,
+  TB_TOOL_FAILURE_PERMISSION_DENIED,
+} TbToolFailureKind;
+
+/**
+ * TbDefinitionFormat:
+ * @TB_DEFINITION_FORMAT_NATIVE: `{name, description, parameters}`, real names.
+ * @TB_DEFINITION_FORMAT_OPENAI: Chat Completions `{"type":"function","function":{…}}`.
+ * @TB_DEFINITION_FORMAT_ANTHROPIC: Messages `{name, description, input_schema}`.
+ * @TB_DEFINITION_FORMAT_GEMINI: generateContent `[{"functionDeclarations":[…]}]`.
+ */
+typedef enum
+{
+  TB_DEFINITION_FORMAT_NATIVE,
+  TB_DEFINITION_FORMAT_OPENAI,
+  TB_DEFINITION_FORMAT_ANTHROPIC,
+  TB_DEFINITION_FORMAT_GEMINI,
+} TbDefinitionFormat;
+
+G_END_DECLS

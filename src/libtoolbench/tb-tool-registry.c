@@ -1194,12 +1194,8 @@ tb_tool_registry_call_async (TbToolRegistry      *self,
     args = tb_json_node_new_object ();
   else if (!tb_json_node_depth_ok (arguments, TB_JSON_MAX_DEPTH))
     args = NULL;
-  else if (json_node_is_immutable (arguments))
-    args = json_node_ref (arguments);
   else
-    args = json_node_copy (arguments);
-  if (args != NULL && !json_node_is_immutable (args))
-    json_node_seal (args);
+    args = tb_json_freeze (arguments);
 
   {
     g_autoptr(JsonNode) shown = args != NULL ? json_node_ref (args) : json_node_new (JSON_NODE_NULL);

@@ -1,0 +1,255 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+
+#include "config.h"
+
+#include <string.h>
+#include <toolbench.h>
+
+/* Runs the real toolbench-cli and checks what a person sees: standard
+ * output, standard error and the exit status. */
+
+typedef struct
+{
+  char *out;
+  char *err;
+  int   status;
+} Run;
+
+static void
+run_clear (Run *run)
+{
+  g_clear_pointer (&run->out, g_free);
+  g_clear_pointer (&run->err, g_free);
+}
+
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Run, run_clear)
+
+static void
+run_cli (Run        *run,
+         const char *stdin_text,
+         ...)
+{
+  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
+  g_autoptr(GSubprocess) process = NULL;
+  g_autoptr(GError) error = NULL;
+  const char *cli = g_getenv ("TOOLBENCH_CLI");
+  const char *arg;
+  va_list args;
+
+  g_assert_nonnull (cli);
+  g_ptr_array_add (argv, (char *) cli);
+  va_start (args, stdin_text);
+  while ((arg = va_arg (args, const char *)) != NULL)
+    g_ptr_array_add (argv, (char *) arg);
+  va_end (args);
+  g_ptr_array_add (argv, NULL);
+
+  process = g_subprocess_newv ((const char * const *) argv->pdata,
+                               G_SUBPROCESS_FLAGS_STDIN_PIPE |
+                               G_SUBPROCESS_FLAGS_STDOUT_PIPE |
+                               G_SUBPROCESS_FLAGS_STDERR_PIPE,
+                               &error);
+  g_assert_no_error (error);
+  g_subprocess_communicate_utf8 (process, stdin_text, NULL, &run->out, &run->err, &error);
+  g_assert_no_error (error);
+  g_assert_true (g_subprocess_get_if_exited (process));
+  run->status = g_subprocess_get_exit_status (process);
+}
+
+static JsonNode *
+parse_out (Run *run)
+{
+  g_autoptr(GError) error = NULL;
+  JsonNode *node = tb_json_parse (run->out, -1, &error);
+
+  g_assert_no_error (error);
+  return node;
+}
+
+static void
+test_list (void)
+{
+  g_auto(Run) run = { 0 };
+
+  run_cli (&run, NULL, "list", NULL);
+  g_assert_cmpint (run.status, ==, 0);
+  g_assert_nonnull (strstr (run.out, "echo"));
+  g_assert_nonnull (strstr (run.out, "add"));
+  g_assert_nonnull (strstr (run.out, "sleep"));
+  g_assert_nonnull (strstr (run.out, "model"));
+  g_assert_nonnull (strstr (run.out, "demo"));
+}
+
+static void
+test_list_json (void)
+{
+  const char *formats[] = { "native", "openai", "anthropic", "gemini" };
+
+  for (guint i = 0; i < G_N_ELEMENTS (formats); i++)
+    {
+      g_auto(Run) run = { 0 };
+      g_autoptr(JsonNode) node = NULL;
+      JsonArray *array;
+
+      run_cli (&run, NULL, "list", "--json", "--format", formats[i], NULL);
+      g_assert_cmpint (run.status, ==, 0);
+      node = parse_out (&run);
+      array = json_node_get_array (node);
+
+      if (g_str_equal (formats[i], "openai"))
+        {
+          JsonObject *first = json_array_get_object_element (array, 0);
+
+          g_assert_cmpstr (json_object_get_string_member (first, "type"), ==, "function");
+          g_assert_cmpstr (json_object_get_string_member (
+                             json_object_get_object_member (first, "function"), "name"),
+                           ==, "echo");
+        }
+      else if (g_str_equal (formats[i], "anthropic"))
+        {
+          g_assert_true (json_object_has_member (json_array_get_object_element (array, 0),
+                                                 "input_schema"));
+        }
+      else if (g_str_equal (formats[i], "gemini"))
+        {
+          JsonObject *outer = json_array_get_object_element (array, 0);
+
+          g_assert_cmpuint (json_array_get_length (
+                              json_object_get_array_member (outer, "functionDeclarations")),
+                            ==, 3);
+        }
+      else
+        {
+          g_assert_cmpuint (json_array_get_length (array), ==, 3);
+        }
+    }
+}
+
+static void
+test_call_ok (void)
+{
+  g_auto(Run) run = { 0 };
+  g_autoptr(JsonNode) node = NULL;
+  JsonObject *envelope;
+
+  run_cli (&run, NULL, "call", "add", "--args", "{\"a\": 2, \"b\": 3}", NULL);
+  g_assert_cmpint (run.status, ==, 0);
+  node = parse_out (&run);
+  envelope = json_node_get_object (node);
+  g_assert_true (json_object_get_boolean_member (envelope, "ok"));
+  g_assert_cmpint (json_object_get_int_member (envelope, "data"), ==, 5);
+  g_assert_cmpuint (json_array_get_length (json_object_get_array_member (envelope, "errors")),
+                    ==, 0);
+}
+
+static void
+test_call_stdin (void)
+{
+  g_auto(Run) run = { 0 };
+  g_autoptr(JsonNode) node = NULL;
+
+  run_cli (&run, "{\"text\": \"from stdin\"}", "call", "echo", "--args-file", "-", NULL);
+  g_assert_cmpint (run.status, ==, 0);
+  node = parse_out (&run);
+  g_assert_cmpstr (json_object_get_string_member (json_node_get_object (node), "data"), ==,
+                   "from stdin");
+}
+
+static void
+test_call_failures (void)
+{
+  static const struct { const char *name; const char *args; const char *kind; } cases[] = {
+    { "add", "{\"a\": \"two\", \"b\": 3}", "invalid-arguments" },
+    { "add", "[]", "invalid-arguments" },
+    { "nope", "{}", "not-found" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_auto(Run) run = { 0 };
+      g_autoptr(JsonNode) node = NULL;
+      JsonObject *error;
+
+      run_cli (&run, NULL, "call", cases[i].name, "--args", cases[i].args, NULL);
+      g_assert_cmpint (run.status, ==, 1);
+      node = parse_out (&run);
+      g_assert_false (json_object_get_boolean_member (json_node_get_object (node), "ok"));
+      error = json_array_get_object_element (
+                json_object_get_array_member (json_node_get_object (node), "errors"), 0);
+      g_assert_cmpstr (json_object_get_string_member (error, "kind"), ==, cases[i].kind);
+    }
+}
+
+static void
+test_call_timeout (void)
+{
+  g_auto(Run) run = { 0 };
+  g_autoptr(JsonNode) node = NULL;
+
+  run_cli (&run, NULL, "call", "sleep", "--args", "{\"ms\": 5000}", "--timeout-ms", "100",
+           "--full", NULL);
+  g_assert_cmpint (run.status, ==, 1);
+  node = parse_out (&run);
+  g_assert_cmpstr (json_object_get_string_member (json_node_get_object (node), "kind"), ==,
+                   "timeout");
+  g_assert_cmpint (json_object_get_int_member (json_node_get_object (node), "duration_us"),
+                   >=, 100000);
+}
+
+static void
+test_usage_errors (void)
+{
+  static const char *cases[][6] = {
+    { NULL },
+    { "frobnicate", NULL },
+    { "call", NULL },
+    { "call", "add", "--args", "{not json", NULL },
+    { "call", "add", "--args", "[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[", NULL },
+    { "call", "add", "extra", NULL },
+    { "list", "--format", "cobol", NULL },
+    { "list", "--no-such-option", NULL },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_auto(Run) run = { 0 };
+
+      run_cli (&run, NULL, cases[i][0], cases[i][1], cases[i][2], cases[i][3], cases[i][4], NULL);
+      g_assert_cmpint (run.status, ==, 2);
+      g_assert_cmpstr (run.err, !=, "");
+      g_assert_cmpstr (run.out, ==, "");
+    }
+}
+
+static void
+test_help_version (void)
+{
+  g_auto(Run) help = { 0 };
+  g_auto(Run) version = { 0 };
+
+  run_cli (&help, NULL, "--help", NULL);
+  g_assert_cmpint (help.status, ==, 0);
+  g_assert_nonnull (strstr (help.out, "call"));
+
+  run_cli (&version, NULL, "--version", NULL);
+  g_assert_cmpint (version.status, ==, 0);
+  g_assert_true (g_str_has_prefix (version.out, "toolbench-cli "));
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_test_init (&argc, &argv, NULL);
+
+  g_test_add_func ("/cli/list", test_list);
+  g_test_add_func ("/cli/list-json", test_list_json);
+  g_test_add_func ("/cli/call/ok", test_call_ok);
+  g_test_add_func ("/cli/call/stdin", test_call_stdin);
+  g_test_add_func ("/cli/call/failures", test_call_failures);
+  g_test_add_func ("/cli/call/timeout", test_call_timeout);
+  g_test_add_func ("/cli/usage-errors", test_usage_errors);
+  g_test_add_func ("/cli/help-version", test_help_version);
+
+  return g_test_run ();
+}

@@ -15,4 +15,6 @@
 # include "tb-tool.h"
 # include "tb-tool-registry.h"
 # include "tb-demo-tools.h"
+# include "tb-redact.h"
+# include "tb-trace-file.h"
 #undef TOOLBENCH_INSIDE

@@ -417,7 +417,7 @@ static void
 test_killed_writer (Fixture       *f,
                     gconstpointer  data)
 {
-  const char *self_path = g_test_get_filename (G_TEST_BUILT, "test-trace-file", NULL);
+  g_autofree char *self_path = g_file_read_link ("/proc/self/exe", NULL);
   g_autoptr(GSubprocess) child = NULL;
   g_autoptr(GError) error = NULL;
   g_autoptr(TbTraceReader) reader = NULL;

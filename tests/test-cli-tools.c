@@ -2,6 +2,7 @@
 
 #include "config.h"
 
+#include <glib/gstdio.h>
 #include <string.h>
 #include <toolbench.h>
 
@@ -236,6 +237,66 @@ test_help_version (void)
   g_assert_true (g_str_has_prefix (version.out, "toolbench-cli "));
 }
 
+static void
+test_trace_show (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("toolbench-cli-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, "t.jsonl", NULL);
+  g_autofree char *bad = g_build_filename (dir, "bad.jsonl", NULL);
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  g_autoptr(TbTraceWriter) writer = tb_trace_writer_new (file, NULL, NULL, NULL);
+  g_autoptr(JsonNode) call = tb_json_parse ("{\"type\":\"tool-call\",\"name\":\"echo\","
+                                            "\"id\":\"c1\"}", -1, NULL);
+  g_autoptr(JsonNode) end = tb_json_parse ("{\"type\":\"end\",\"state\":\"finished\"}", -1,
+                                           NULL);
+  g_auto(Run) show = { 0 };
+  g_auto(Run) json = { 0 };
+  g_auto(Run) damaged = { 0 };
+  g_auto(Run) usage = { 0 };
+  g_autofree char *contents = NULL;
+  g_autofree char *cut = NULL;
+
+  g_assert_true (tb_trace_writer_append (writer, json_node_get_object (call), NULL));
+  g_assert_true (tb_trace_writer_append (writer, json_node_get_object (end), NULL));
+  g_assert_true (tb_trace_writer_close (writer, NULL));
+
+  run_cli (&show, NULL, "trace", "show", path, NULL);
+  g_assert_cmpint (show.status, ==, 0);
+  g_assert_nonnull (strstr (show.out, "2 events"));
+  g_assert_nonnull (strstr (show.out, "tool-call echo [c1]"));
+  g_assert_nonnull (strstr (show.out, "end finished"));
+
+  run_cli (&json, NULL, "trace", "show", "--json", path, NULL);
+  g_assert_cmpint (json.status, ==, 0);
+  g_assert_true (g_str_has_prefix (json.out, "{\"format\":\"toolbench-trace\""));
+
+  /* A trace cut off mid-line shows what it has and says what it lost. */
+  g_assert_true (g_file_get_contents (path, &contents, NULL, NULL));
+  cut = g_strconcat (contents, "{\"seq\":3,\"t\"", NULL);
+  g_assert_true (g_file_set_contents (bad, cut, -1, NULL));
+  run_cli (&damaged, NULL, "trace", "show", bad, NULL);
+  g_assert_cmpint (damaged.status, ==, 0);
+  g_assert_nonnull (strstr (damaged.out, "2 events"));
+  g_assert_nonnull (strstr (damaged.err, "incomplete"));
+
+  run_cli (&usage, NULL, "trace", "frob", NULL);
+  g_assert_cmpint (usage.status, ==, 2);
+
+  g_unlink (path);
+  g_unlink (bad);
+  g_rmdir (dir);
+}
+
+static void
+test_trace_show_bad (void)
+{
+  g_auto(Run) run = { 0 };
+
+  run_cli (&run, NULL, "trace", "show", "/nonexistent/trace.jsonl", NULL);
+  g_assert_cmpint (run.status, ==, 1);
+  g_assert_nonnull (strstr (run.err, "Cannot open the trace"));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -250,6 +311,8 @@ main (int   argc,
   g_test_add_func ("/cli/call/timeout", test_call_timeout);
   g_test_add_func ("/cli/usage-errors", test_usage_errors);
   g_test_add_func ("/cli/help-version", test_help_version);
+  g_test_add_func ("/cli/trace/show", test_trace_show);
+  g_test_add_func ("/cli/trace/show-bad", test_trace_show_bad);
 
   return g_test_run ();
 }

@@ -522,3 +522,53 @@ tb_json_describe_type (JsonNode *node)
       return g_strdup ("value");
     }
 }
+
+/**
+ * tb_json_object_get_string:
+ * @object: (nullable): an object
+ * @member: a member name
+ *
+ * json-glib's getters emit a critical warning for a missing member or one
+ * of another type; JSON from outside has both. These return %NULL instead.
+ *
+ * Returns: (nullable): the member's string value
+ */
+const char *
+tb_json_object_get_string (JsonObject *object,
+                           const char *member)
+{
+  JsonNode *node = object != NULL ? json_object_get_member (object, member) : NULL;
+
+  if (node == NULL || !JSON_NODE_HOLDS_VALUE (node) ||
+      json_node_get_value_type (node) != G_TYPE_STRING)
+    return NULL;
+  return json_node_get_string (node);
+}
+
+/**
+ * tb_json_object_get_object:
+ *
+ * Returns: (nullable) (transfer none): the member if it is an object
+ */
+JsonObject *
+tb_json_object_get_object (JsonObject *object,
+                           const char *member)
+{
+  JsonNode *node = object != NULL ? json_object_get_member (object, member) : NULL;
+
+  return node != NULL && JSON_NODE_HOLDS_OBJECT (node) ? json_node_get_object (node) : NULL;
+}
+
+/**
+ * tb_json_object_get_array:
+ *
+ * Returns: (nullable) (transfer none): the member if it is an array
+ */
+JsonArray *
+tb_json_object_get_array (JsonObject *object,
+                          const char *member)
+{
+  JsonNode *node = object != NULL ? json_object_get_member (object, member) : NULL;
+
+  return node != NULL && JSON_NODE_HOLDS_ARRAY (node) ? json_node_get_array (node) : NULL;
+}

@@ -572,7 +572,7 @@ read_header (TbTraceReader  *self,
     }
 
   object = json_node_get_object (node);
-  format = json_object_get_string_member_with_default (object, "format", NULL);
+  format = tb_json_object_get_string (object, "format");
   if (g_strcmp0 (format, "toolbench-trace") != 0)
     {
       g_set_error (error, TB_TRACE_FILE_ERROR, TB_TRACE_FILE_ERROR_NOT_A_TRACE,
@@ -742,8 +742,7 @@ check_line (TbTraceReader *self,
     reason = error->message;
   else if (!JSON_NODE_HOLDS_OBJECT (node))
     reason = _("it is not a JSON object");
-  else if (json_object_get_string_member_with_default (json_node_get_object (node),
-                                                       "type", NULL) == NULL)
+  else if (tb_json_object_get_string (json_node_get_object (node), "type") == NULL)
     reason = _("it has no event “type”");
 
   if (reason != NULL)

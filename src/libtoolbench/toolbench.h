@@ -15,4 +15,5 @@
 # include "tb-tool.h"
 # include "tb-tool-registry.h"
 # include "tb-demo-tools.h"
+# include "tb-schema.h"
 #undef TOOLBENCH_INSIDE

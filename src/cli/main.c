@@ -14,6 +14,7 @@ static const TbCliCommand commands[] = {
   { "list", N_("List the registered tools"), tb_cli_list },
   { "call", N_("Call a tool with JSON arguments and print the result"), tb_cli_call },
   { "trace", N_("Show a trace file"), tb_cli_trace },
+  { "validate", N_("Validate a JSON document against a JSON Schema"), tb_cli_validate },
 };
 
 static void

@@ -17,4 +17,5 @@
 # include "tb-demo-tools.h"
 # include "tb-redact.h"
 # include "tb-trace-file.h"
+# include "tb-schema.h"
 #undef TOOLBENCH_INSIDE

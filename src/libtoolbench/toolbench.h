@@ -15,4 +15,6 @@
 # include "tb-tool.h"
 # include "tb-tool-registry.h"
 # include "tb-demo-tools.h"
+# include "tb-mcp-client.h"
+# include "tb-mcp-tool.h"
 #undef TOOLBENCH_INSIDE

@@ -2346,9 +2346,7 @@ tb_mcp_config_load (JsonNode  *config,
   g_autoptr(GPtrArray) clients = g_ptr_array_new_with_free_func (g_object_unref);
   g_autoptr(GStrvBuilder) found = g_strv_builder_new ();
   JsonNode *servers = NULL;
-  JsonObjectIter iter;
-  const char *name;
-  JsonNode *entry;
+  g_autoptr(GList) members = NULL;
 
   g_return_val_if_fail (config != NULL, NULL);
 
@@ -2365,10 +2363,13 @@ tb_mcp_config_load (JsonNode  *config,
       return NULL;
     }
 
-  json_object_iter_init (&iter, json_node_get_object (servers));
-  while (json_object_iter_next (&iter, &name, &entry))
+  /* In file order, so that clashing tool names resolve the same way each time. */
+  members = json_object_get_members (json_node_get_object (servers));
+  for (GList *l = members; l != NULL; l = l->next)
     {
       g_autoptr(GError) local_error = NULL;
+      const char *name = l->data;
+      JsonNode *entry = json_object_get_member (json_node_get_object (servers), name);
       TbMcpClient *client;
       JsonNode *disabled;
 

@@ -84,7 +84,7 @@ check_input_schema (JsonNode *schema)
     {
       g_autofree char *type = tb_json_describe_type (schema);
 
-      return g_strdup_printf (_("the inputSchema is %s, not a JSON Schema object"), type);
+      return g_strdup_printf (_("the inputSchema is of type %s, not a JSON Schema object"), type);
     }
   object = json_node_get_object (schema);
   node = json_object_get_member (object, "type");

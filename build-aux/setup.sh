@@ -44,3 +44,6 @@ if [ -n "$missing" ]; then
   # shellcheck disable=SC2086
   apt-get install -y -qq --no-install-recommends $missing >/dev/null
 fi
+
+# The MCP servers the tests run against, pinned, in a git-ignored folder.
+"$(dirname "$0")/setup-node.sh"

@@ -21,4 +21,6 @@ gboolean _tb_tool_real_validate_arguments (TbTool     *self,
                                            JsonNode   *arguments,
                                            GPtrArray  *errors);
 
+gboolean _tb_tool_call_extend_deadline    (GCancellable *cancellable);
+
 G_END_DECLS

@@ -935,6 +935,8 @@ call_data_free (CallData *data)
   g_free (data);
 }
 
+static G_DEFINE_QUARK (tb-tool-call-task, call_task)
+
 static void
 finish_call (GTask        *task,
              TbToolResult *result)
@@ -945,6 +947,8 @@ finish_call (GTask        *task,
   g_assert (!data->done);
 
   data->done = TRUE;
+  if (data->tool_cancellable != NULL)
+    g_object_set_qdata (G_OBJECT (data->tool_cancellable), call_task_quark (), NULL);
   if (data->timeout_source != NULL)
     g_source_destroy (data->timeout_source);
   if (data->cancel_source != NULL)
@@ -1005,6 +1009,55 @@ call_cancelled_cb (GCancellable *cancellable,
   finish_call (task, result);
 
   return G_SOURCE_REMOVE;
+}
+
+static GSource *
+new_timeout_source (GTask *task)
+{
+  CallData *data = g_task_get_task_data (task);
+  GSource *source = g_timeout_source_new (data->timeout_ms);
+
+  g_source_set_priority (source, G_PRIORITY_DEFAULT);
+  g_source_set_callback (source, call_timeout_cb, task, NULL);
+  g_source_set_static_name (source, "[tb] tool call timeout");
+  g_source_attach (source, g_task_get_context (task));
+  return source;
+}
+
+/**
+ * _tb_tool_call_extend_deadline:
+ * @cancellable: the cancellable the registry passed to the tool's
+ *   invoke_async()
+ *
+ * Tells the registry that the call made progress: its time limit starts
+ * over from now. MCP tools call this for every `notifications/progress`.
+ * Call it on the main context, where the registry runs calls; it does
+ * nothing once the call has finished or when @cancellable does not belong
+ * to a running registry call.
+ *
+ * Returns: %TRUE when a running call's deadline was moved
+ */
+gboolean
+_tb_tool_call_extend_deadline (GCancellable *cancellable)
+{
+  GTask *task;
+  CallData *data;
+
+  if (cancellable == NULL)
+    return FALSE;
+
+  task = g_object_get_qdata (G_OBJECT (cancellable), call_task_quark ());
+  if (task == NULL)
+    return FALSE;
+
+  data = g_task_get_task_data (task);
+  if (data->done || data->timeout_source == NULL)
+    return FALSE;
+
+  g_source_destroy (data->timeout_source);
+  g_source_unref (data->timeout_source);
+  data->timeout_source = new_timeout_source (task);
+  return TRUE;
 }
 
 static TbToolFailureKind
@@ -1253,11 +1306,7 @@ tb_tool_registry_call_async (TbToolRegistry      *self,
   if (data->timeout_ms == 0)
     data->timeout_ms = self->default_timeout_ms;
 
-  data->timeout_source = g_timeout_source_new (data->timeout_ms);
-  g_source_set_priority (data->timeout_source, G_PRIORITY_DEFAULT);
-  g_source_set_callback (data->timeout_source, call_timeout_cb, task, NULL);
-  g_source_set_static_name (data->timeout_source, "[tb] tool call timeout");
-  g_source_attach (data->timeout_source, g_task_get_context (task));
+  data->timeout_source = new_timeout_source (task);
 
   if (cancellable != NULL)
     {
@@ -1268,6 +1317,7 @@ tb_tool_registry_call_async (TbToolRegistry      *self,
     }
 
   data->tool_cancellable = g_cancellable_new ();
+  g_object_set_qdata (G_OBJECT (data->tool_cancellable), call_task_quark (), task);
 
   tb_tool_invoke_async (data->tool, args, context, data->tool_cancellable,
                         tool_invoke_cb, g_object_ref (task));

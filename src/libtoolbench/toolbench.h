@@ -18,4 +18,6 @@
 # include "tb-redact.h"
 # include "tb-trace-file.h"
 # include "tb-schema.h"
+# include "tb-mcp-client.h"
+# include "tb-mcp-tool.h"
 #undef TOOLBENCH_INSIDE

@@ -1,0 +1,2797 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+
+#define G_LOG_DOMAIN "tb-mcp"
+
+#include "config.h"
+
+#include <glib/gi18n-lib.h>
+#include <signal.h>
+#include <string.h>
+
+#include "tb-json.h"
+#include "tb-mcp-private.h"
+#include "tb-mcp-tool.h"
+#include "tb-tool-private.h"
+
+/**
+ * TbMcpClient:
+ *
+ * A Model Context Protocol client for one server, over stdio (a child
+ * process speaking newline-delimited JSON-RPC) or streamable HTTP.
+ *
+ * tb_mcp_client_connect_async() starts the server, negotiates the protocol
+ * revision, sends `notifications/initialized` and lists the tools (every
+ * page). With tb_mcp_client_attach() the tools are kept registered in a
+ * #TbToolRegistry as #TbMcpTool, source `mcp:<name>`, and follow
+ * `notifications/tools/list_changed`.
+ *
+ * Tool names: a tool keeps its own name (characters outside
+ * `[A-Za-z0-9_.-]` become `_`, cut at 64 bytes) when that name is free in
+ * the registry. When another tool already has it, the tool is registered as
+ * `<server>.<name>`, and when that is taken too, under the registry's
+ * suggestion (`<server>.<name>_2`). The server always sees its own name.
+ *
+ * Faults: when the server exits, is killed, closes its output, prints
+ * something that is not JSON-RPC, sends a message larger than
+ * %TB_MCP_MAX_MESSAGE_SIZE, or stops answering (a request times out and a
+ * ping gets no answer either), every pending request fails with an error
+ * naming the server and the cause, the state becomes
+ * %TB_MCP_CLIENT_STATE_FAILED, and calls of its tools fail at once until
+ * tb_mcp_client_connect_async() restarts it.
+ *
+ * The server log (#TbMcpClient::log-message, tb_mcp_client_get_log()) holds
+ * the server's standard error, line by line (made valid UTF-8, long lines
+ * cut), and its `notifications/message`; the last 1,000 entries are kept.
+ *
+ * Server requests: `ping` and `roots/list` are answered by the client.
+ * `elicitation/create` and `sampling/createMessage` are emitted as
+ * #TbMcpClient::elicitation-requested and
+ * #TbMcpClient::sampling-requested; a handler that takes the request
+ * returns %TRUE and answers it, now or later, through the
+ * #TbMcpServerRequest. When no handler takes it, the server gets a
+ * "method not found" error saying that nobody can answer.
+ *
+ * Everything happens on the thread-default main context of the thread that
+ * created the client.
+ */
+
+#define LOG_KEEP 1000
+#define STDERR_LINE_MAX 4096
+#define READ_CHUNK (64 * 1024)
+#define DEFAULT_REQUEST_TIMEOUT_MS 30000
+#define LIVENESS_TIMEOUT_MS 5000
+#define MAX_PAGES 1000
+
+typedef enum
+{
+  TRANSPORT_STDIO,
+  TRANSPORT_HTTP,
+} TransportKind;
+
+typedef struct
+{
+  TbMcpClient       *client;
+  gint64             id;
+  char              *method;
+  GTask             *task;
+  GSource           *timeout;
+  GCancellable      *cancellable;
+  gulong             cancel_id;
+  char              *progress_token;
+  TbMcpProgressFunc  progress;
+  gpointer           progress_data;
+} Pending;
+
+struct _TbMcpClient
+{
+  GObject             parent_instance;
+
+  char               *name;
+  TransportKind       kind;
+  char              **argv;
+  char              **env;
+  char               *cwd;
+  char               *url;
+  char              **headers;
+
+  TbMcpCapabilities   capabilities;
+  char              **roots;
+  guint               request_timeout_ms;
+  guint               tool_timeout_ms;
+
+  TbMcpClientState    state;
+  char               *error;
+  guint               generation;
+  gint64              next_id;
+  GHashTable         *pending;
+  GTask              *connect_task;
+
+  char               *protocol_version;
+  JsonNode           *server_info;
+  char               *instructions;
+  GPtrArray          *tools;
+  gboolean            listing;
+  gboolean            list_again;
+
+  TbToolRegistry     *registry;
+  GHashTable         *registered;
+
+  GQueue              log;
+
+  /* stdio */
+  GSubprocess        *process;
+  GOutputStream      *stdin_pipe;
+  GCancellable       *io_cancellable;
+  GByteArray         *out_buf;
+  gsize               out_scanned;
+  gboolean            out_skipping;
+  GByteArray         *err_buf;
+  GQueue              write_queue;
+  gboolean            writing;
+  gboolean            stdout_eof;
+  gboolean            exited;
+  guint               lost_timer;
+
+  /* HTTP */
+  TbMcpHttp          *http;
+};
+
+struct _TbMcpServerRequest
+{
+  GObject      parent_instance;
+  GWeakRef     client;
+  guint        generation;
+  JsonNode    *id;
+  char        *method;
+  JsonNode    *params;
+  gboolean     answered;
+};
+
+G_DEFINE_FINAL_TYPE (TbMcpClient, tb_mcp_client, G_TYPE_OBJECT)
+G_DEFINE_FINAL_TYPE (TbMcpServerRequest, tb_mcp_server_request, G_TYPE_OBJECT)
+G_DEFINE_QUARK (tb-mcp-error-quark, tb_mcp_error)
+
+enum {
+  PROP_0,
+  PROP_NAME,
+  PROP_STATE,
+  PROP_ERROR,
+  N_PROPS
+};
+
+enum {
+  LOG_MESSAGE,
+  PROGRESS,
+  TOOLS_CHANGED,
+  ELICITATION_REQUESTED,
+  SAMPLING_REQUESTED,
+  N_SIGNALS
+};
+
+static GParamSpec *properties [N_PROPS];
+static guint signals [N_SIGNALS];
+
+static const char * const known_versions[] = { TB_MCP_PROTOCOL_VERSION, "2025-06-18", "2025-03-26" };
+
+static void send_message   (TbMcpClient *self,
+                            JsonNode    *message,
+                            gint64       request_id);
+static void fail_all       (TbMcpClient *self,
+                            GError      *error);
+static void sync_registry  (TbMcpClient *self);
+static void start_listing  (TbMcpClient *self);
+
+GType
+tb_mcp_client_state_get_type (void)
+{
+  static gsize type_id;
+
+  if (g_once_init_enter (&type_id))
+    {
+      static const GEnumValue values[] = {
+        { TB_MCP_CLIENT_STATE_DISCONNECTED, "TB_MCP_CLIENT_STATE_DISCONNECTED", "disconnected" },
+        { TB_MCP_CLIENT_STATE_CONNECTING, "TB_MCP_CLIENT_STATE_CONNECTING", "connecting" },
+        { TB_MCP_CLIENT_STATE_CONNECTED, "TB_MCP_CLIENT_STATE_CONNECTED", "connected" },
+        { TB_MCP_CLIENT_STATE_FAILED, "TB_MCP_CLIENT_STATE_FAILED", "failed" },
+        { 0, NULL, NULL },
+      };
+      GType type = g_enum_register_static (g_intern_static_string ("TbMcpClientState"), values);
+
+      g_once_init_leave (&type_id, type);
+    }
+  return type_id;
+}
+
+/* Helpers. */
+
+static JsonNode *
+node_take_object (JsonObject *object)
+{
+  JsonNode *node = json_node_new (JSON_NODE_OBJECT);
+
+  json_node_take_object (node, object);
+  return node;
+}
+
+static const char *
+object_get_string (JsonObject *object,
+                   const char *member)
+{
+  JsonNode *node;
+
+  if (object == NULL)
+    return NULL;
+  node = json_object_get_member (object, member);
+  if (node == NULL || !JSON_NODE_HOLDS_VALUE (node) ||
+      json_node_get_value_type (node) != G_TYPE_STRING)
+    return NULL;
+  return json_node_get_string (node);
+}
+
+static gboolean
+node_get_number (JsonNode *node,
+                 double   *value)
+{
+  GType type;
+
+  if (node == NULL || !JSON_NODE_HOLDS_VALUE (node))
+    return FALSE;
+  type = json_node_get_value_type (node);
+  if (type == G_TYPE_INT64)
+    *value = (double) json_node_get_int (node);
+  else if (type == G_TYPE_DOUBLE)
+    *value = json_node_get_double (node);
+  else
+    return FALSE;
+  return TRUE;
+}
+
+static char *
+shorten (const char *text,
+         gsize       length,
+         guint       max_chars)
+{
+  g_autofree char *valid = g_utf8_make_valid (text, length);
+  glong n = g_utf8_strlen (valid, -1);
+
+  if (n <= max_chars)
+    return g_steal_pointer (&valid);
+  {
+    g_autofree char *cut = g_utf8_substring (valid, 0, max_chars);
+
+    return g_strconcat (cut, "…", NULL);
+  }
+}
+
+JsonNode *
+_tb_mcp_parse_message (const char  *text,
+                       gsize        length,
+                       GError     **error)
+{
+  return tb_json_parse_full (text, length, TB_MCP_MAX_MESSAGE_SIZE, TB_JSON_MAX_DEPTH, error);
+}
+
+/* Pending requests. */
+
+static void
+pending_free (Pending *p)
+{
+  if (p->timeout != NULL)
+    {
+      g_source_destroy (p->timeout);
+      g_source_unref (p->timeout);
+    }
+  if (p->cancel_id != 0)
+    g_cancellable_disconnect (p->cancellable, p->cancel_id);
+  g_clear_object (&p->cancellable);
+  g_clear_object (&p->task);
+  g_free (p->method);
+  g_free (p->progress_token);
+  g_free (p);
+}
+
+/* Removes the request and returns its task (transfer full). */
+static GTask *
+pending_take (TbMcpClient *self,
+              gint64       id)
+{
+  Pending *p = g_hash_table_lookup (self->pending, &id);
+  GTask *task;
+
+  if (p == NULL)
+    return NULL;
+  task = g_steal_pointer (&p->task);
+  g_hash_table_remove (self->pending, &id);
+  return task;
+}
+
+static void
+log_append (TbMcpClient *self,
+            const char  *origin,
+            const char  *level,
+            const char  *text)
+{
+  g_queue_push_tail (&self->log, g_strdup_printf ("[%s] %s: %s", origin, level, text));
+  while (self->log.length > LOG_KEEP)
+    g_free (g_queue_pop_head (&self->log));
+  g_signal_emit (self, signals [LOG_MESSAGE], 0, origin, level, text);
+}
+
+void
+_tb_mcp_client_log (TbMcpClient *self,
+                    const char  *origin,
+                    const char  *level,
+                    const char  *text)
+{
+  log_append (self, origin, level, text);
+}
+
+static void
+set_state (TbMcpClient      *self,
+           TbMcpClientState  state,
+           const char       *error)
+{
+  if (g_strcmp0 (self->error, error) != 0)
+    {
+      g_free (self->error);
+      self->error = g_strdup (error);
+      g_object_notify_by_pspec (G_OBJECT (self), properties [PROP_ERROR]);
+    }
+  if (self->state != state)
+    {
+      self->state = state;
+      g_object_notify_by_pspec (G_OBJECT (self), properties [PROP_STATE]);
+    }
+}
+
+/* Teardown of one connection. */
+
+static void
+stop_transport (TbMcpClient *self)
+{
+  self->generation++;
+
+  if (self->io_cancellable != NULL)
+    g_cancellable_cancel (self->io_cancellable);
+  g_clear_object (&self->io_cancellable);
+  if (self->process != NULL)
+    g_subprocess_force_exit (self->process);
+  g_clear_object (&self->process);
+  g_clear_object (&self->stdin_pipe);
+  g_clear_pointer (&self->out_buf, g_byte_array_unref);
+  g_clear_pointer (&self->err_buf, g_byte_array_unref);
+  g_queue_clear_full (&self->write_queue, (GDestroyNotify) g_bytes_unref);
+  self->writing = FALSE;
+  self->stdout_eof = FALSE;
+  self->exited = FALSE;
+  self->out_scanned = 0;
+  self->out_skipping = FALSE;
+  g_clear_handle_id (&self->lost_timer, g_source_remove);
+  g_clear_pointer (&self->http, _tb_mcp_http_free);
+  self->listing = FALSE;
+  self->list_again = FALSE;
+}
+
+static void
+fail_all (TbMcpClient *self,
+          GError      *error)
+{
+  g_autoptr(GList) ids = g_hash_table_get_keys (self->pending);
+  g_autoptr(GArray) numbers = g_array_new (FALSE, FALSE, sizeof (gint64));
+
+  for (GList *l = ids; l != NULL; l = l->next)
+    g_array_append_val (numbers, *(gint64 *) l->data);
+
+  for (guint i = 0; i < numbers->len; i++)
+    {
+      g_autoptr(GTask) task = pending_take (self, g_array_index (numbers, gint64, i));
+
+      if (task != NULL)
+        g_task_return_error (task, g_error_copy (error));
+    }
+
+  if (self->connect_task != NULL)
+    {
+      g_autoptr(GTask) task = g_steal_pointer (&self->connect_task);
+
+      g_task_return_error (task, g_error_copy (error));
+    }
+}
+
+static void
+connection_failed (TbMcpClient *self,
+                   int          code,
+                   const char  *cause)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GObject) hold = g_object_ref (G_OBJECT (self));
+
+  error = g_error_new (TB_MCP_ERROR, code,
+                       /* Translators: a server name, then what went wrong */
+                       _("The MCP server “%s” %s"), self->name, cause);
+  log_append (self, "client", "error", error->message);
+  stop_transport (self);
+  set_state (self, TB_MCP_CLIENT_STATE_FAILED, error->message);
+  fail_all (self, error);
+}
+
+void
+_tb_mcp_client_lost (TbMcpClient *self,
+                     guint        generation,
+                     const char  *cause)
+{
+  if (generation != self->generation)
+    return;
+  connection_failed (self, TB_MCP_ERROR_DISCONNECTED, cause);
+}
+
+void
+_tb_mcp_client_request_failed (TbMcpClient  *self,
+                               guint         generation,
+                               gint64        id,
+                               const GError *error)
+{
+  g_autoptr(GTask) task = NULL;
+
+  if (generation != self->generation)
+    return;
+  task = pending_take (self, id);
+  if (task != NULL)
+    g_task_return_error (task, g_error_copy (error));
+}
+
+/* Sending. */
+
+static void write_next (TbMcpClient *self);
+
+static void
+write_cb (GObject      *object,
+          GAsyncResult *result,
+          gpointer      user_data)
+{
+  g_autoptr(TbMcpClient) self = user_data;
+  g_autoptr(GError) error = NULL;
+
+  if (!g_output_stream_write_all_finish (G_OUTPUT_STREAM (object), result, NULL, &error))
+    {
+      if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED) &&
+          G_OUTPUT_STREAM (object) == self->stdin_pipe)
+        {
+          g_autofree char *cause =
+            g_strdup_printf (_("stopped reading its input (%s)"), error->message);
+
+          connection_failed (self, TB_MCP_ERROR_DISCONNECTED, cause);
+        }
+      return;
+    }
+
+  if (G_OUTPUT_STREAM (object) != self->stdin_pipe)
+    return;
+
+  g_bytes_unref (g_queue_pop_head (&self->write_queue));
+  self->writing = FALSE;
+  write_next (self);
+}
+
+static void
+write_next (TbMcpClient *self)
+{
+  GBytes *bytes;
+
+  if (self->writing || self->stdin_pipe == NULL)
+    return;
+  bytes = g_queue_peek_head (&self->write_queue);
+  if (bytes == NULL)
+    return;
+  self->writing = TRUE;
+  g_output_stream_write_all_async (self->stdin_pipe,
+                                   g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes),
+                                   G_PRIORITY_DEFAULT, self->io_cancellable,
+                                   write_cb, g_object_ref (self));
+}
+
+static void
+send_message (TbMcpClient *self,
+              JsonNode    *message,
+              gint64       request_id)
+{
+  if (self->kind == TRANSPORT_HTTP)
+    {
+      if (self->http != NULL)
+        _tb_mcp_http_send (self->http, message, request_id);
+      return;
+    }
+
+  if (self->stdin_pipe == NULL)
+    return;
+
+  {
+    g_autofree char *text = tb_json_to_string (message, FALSE);
+    gsize len = strlen (text);
+
+    text = g_realloc (text, len + 2);
+    text[len] = '\n';
+    text[len + 1] = '\0';
+    g_queue_push_tail (&self->write_queue, g_bytes_new_take (g_steal_pointer (&text), len + 1));
+  }
+  write_next (self);
+}
+
+static JsonObject *
+new_envelope (void)
+{
+  JsonObject *object = json_object_new ();
+
+  json_object_set_string_member (object, "jsonrpc", "2.0");
+  return object;
+}
+
+static void
+send_notification (TbMcpClient *self,
+                   const char  *method,
+                   JsonNode    *params)
+{
+  JsonObject *object = new_envelope ();
+  g_autoptr(JsonNode) node = NULL;
+
+  json_object_set_string_member (object, "method", method);
+  if (params != NULL)
+    json_object_set_member (object, "params", json_node_copy (params));
+  node = node_take_object (object);
+  send_message (self, node, -1);
+}
+
+static gboolean
+request_timeout_cb (gpointer user_data)
+{
+  Pending *p = user_data;
+  TbMcpClient *self = p->client;
+  g_autoptr(GTask) task = NULL;
+  g_autofree char *method = g_strdup (p->method);
+  gint64 id = p->id;
+
+  g_clear_pointer (&p->timeout, g_source_unref);
+  task = pending_take (self, id);
+  if (task != NULL)
+    g_task_return_new_error (task, TB_MCP_ERROR, TB_MCP_ERROR_TIMEOUT,
+                             /* Translators: a server name, a method, a number of ms */
+                             _("The MCP server “%s” did not answer “%s” within %u ms"),
+                             self->name, method, self->request_timeout_ms);
+  return G_SOURCE_REMOVE;
+}
+
+static void liveness_check (TbMcpClient *self);
+
+static gboolean
+request_cancelled_idle (gpointer user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  TbMcpClient *self = g_task_get_source_object (task);
+  gint64 id = GPOINTER_TO_SIZE (g_task_get_task_data (task));
+  g_autoptr(GTask) taken = pending_take (self, id);
+
+  if (taken == NULL)
+    return G_SOURCE_REMOVE;
+
+  {
+    JsonObject *params = json_object_new ();
+    g_autoptr(JsonNode) node = NULL;
+
+    json_object_set_int_member (params, "requestId", id);
+    json_object_set_string_member (params, "reason", "The caller cancelled the request");
+    node = node_take_object (params);
+    send_notification (self, "notifications/cancelled", node);
+  }
+
+  g_task_return_new_error (taken, G_IO_ERROR, G_IO_ERROR_CANCELLED,
+                           _("The request to the MCP server “%s” was cancelled"), self->name);
+
+  /* A call that is given up on may mean a server that hangs. */
+  liveness_check (self);
+  return G_SOURCE_REMOVE;
+}
+
+static void
+request_cancelled_cb (GCancellable *cancellable,
+                      gpointer      user_data)
+{
+  /* Cancellation may come from another thread and inside the cancellable's
+   * lock: finish on the client's context. */
+  GTask *task = user_data;
+  GSource *source = g_idle_source_new ();
+
+  g_source_set_callback (source, request_cancelled_idle, g_object_ref (task), NULL);
+  g_source_set_static_name (source, "[tb] MCP request cancelled");
+  g_source_attach (source, g_task_get_context (task));
+  g_source_unref (source);
+}
+
+static gint64
+start_request (TbMcpClient       *self,
+               const char        *method,
+               JsonNode          *params,
+               guint              timeout_ms,
+               TbMcpProgressFunc  progress,
+               gpointer           progress_data,
+               GTask             *task)
+{
+  Pending *p = g_new0 (Pending, 1);
+  JsonObject *object = new_envelope ();
+  g_autoptr(JsonNode) node = NULL;
+  JsonObject *params_object;
+
+  p->client = self;
+  p->id = ++self->next_id;
+  p->method = g_strdup (method);
+  p->task = g_object_ref (task);
+  g_task_set_task_data (task, GSIZE_TO_POINTER (p->id), NULL);
+  g_hash_table_insert (self->pending, &p->id, p);
+
+  json_object_set_int_member (object, "id", p->id);
+  json_object_set_string_member (object, "method", method);
+  if (params != NULL && JSON_NODE_HOLDS_OBJECT (params))
+    params_object = json_object_ref (json_node_get_object (params));
+  else
+    params_object = NULL;
+
+  if (progress != NULL)
+    {
+      JsonObject *copy = json_object_new ();
+      JsonObject *meta = json_object_new ();
+
+      if (params_object != NULL)
+        {
+          JsonObjectIter iter;
+          const char *member;
+          JsonNode *value;
+
+          json_object_iter_init (&iter, params_object);
+          while (json_object_iter_next (&iter, &member, &value))
+            if (!g_str_equal (member, "_meta"))
+              json_object_set_member (copy, member, json_node_copy (value));
+          json_object_unref (params_object);
+        }
+      p->progress_token = g_strdup_printf ("tb-%s-%" G_GINT64_FORMAT, self->name, p->id);
+      p->progress = progress;
+      p->progress_data = progress_data;
+      json_object_set_string_member (meta, "progressToken", p->progress_token);
+      json_object_set_object_member (copy, "_meta", meta);
+      params_object = copy;
+    }
+
+  if (params_object != NULL)
+    json_object_set_object_member (object, "params", params_object);
+
+  if (timeout_ms > 0)
+    {
+      p->timeout = g_timeout_source_new (timeout_ms);
+      g_source_set_callback (p->timeout, request_timeout_cb, p, NULL);
+      g_source_set_static_name (p->timeout, "[tb] MCP request timeout");
+      g_source_attach (p->timeout, g_task_get_context (task));
+    }
+
+  if (g_task_get_cancellable (task) != NULL)
+    {
+      p->cancellable = g_object_ref (g_task_get_cancellable (task));
+      p->cancel_id = g_cancellable_connect (p->cancellable, G_CALLBACK (request_cancelled_cb),
+                                            task, NULL);
+    }
+
+  node = node_take_object (object);
+  send_message (self, node, p->id);
+  return p->id;
+}
+
+static gboolean
+check_connected (TbMcpClient *self,
+                 GTask       *task)
+{
+  if (self->state == TB_MCP_CLIENT_STATE_CONNECTED)
+    return TRUE;
+
+  if (self->state == TB_MCP_CLIENT_STATE_FAILED && self->error != NULL)
+    g_task_return_new_error (task, TB_MCP_ERROR, TB_MCP_ERROR_DISCONNECTED,
+                             /* Translators: the cause, a sentence */
+                             _("%s. Restart the server to use it again"), self->error);
+  else
+    g_task_return_new_error (task, TB_MCP_ERROR, TB_MCP_ERROR_DISCONNECTED,
+                             _("The MCP server “%s” is not connected"), self->name);
+  return FALSE;
+}
+
+/* Liveness: after a request is given up on, ping; no answer means a hang. */
+
+static void
+liveness_cb (GObject      *object,
+             GAsyncResult *result,
+             gpointer      user_data)
+{
+  TbMcpClient *self = TB_MCP_CLIENT (object);
+  guint generation = GPOINTER_TO_UINT (user_data);
+  g_autoptr(GError) error = NULL;
+
+  if (tb_mcp_client_request_finish (self, result, &error) != NULL || generation != self->generation)
+    return;
+  if (g_error_matches (error, TB_MCP_ERROR, TB_MCP_ERROR_TIMEOUT))
+    {
+      g_autofree char *cause =
+        g_strdup_printf (_("stopped answering (no reply to a ping within %u ms)"),
+                         MIN ((guint) LIVENESS_TIMEOUT_MS, self->request_timeout_ms));
+
+      connection_failed (self, TB_MCP_ERROR_TIMEOUT, cause);
+    }
+}
+
+static void
+liveness_check (TbMcpClient *self)
+{
+  g_autoptr(GTask) task = NULL;
+
+  if (self->state != TB_MCP_CLIENT_STATE_CONNECTED)
+    return;
+  task = g_task_new (self, NULL, liveness_cb, GUINT_TO_POINTER (self->generation));
+  g_task_set_source_tag (task, tb_mcp_client_request_async);
+  start_request (self, "ping", NULL, MIN (LIVENESS_TIMEOUT_MS, self->request_timeout_ms),
+                 NULL, NULL, task);
+}
+
+/* Server requests. */
+
+static void
+respond (TbMcpClient *self,
+         JsonNode    *id,
+         JsonNode    *result,
+         int          code,
+         const char  *message)
+{
+  JsonObject *object = new_envelope ();
+  g_autoptr(JsonNode) node = NULL;
+
+  json_object_set_member (object, "id", json_node_copy (id));
+  if (message == NULL)
+    {
+      json_object_set_member (object, "result",
+                              result != NULL ? json_node_copy (result)
+                                             : tb_json_node_new_object ());
+    }
+  else
+    {
+      JsonObject *error = json_object_new ();
+
+      json_object_set_int_member (error, "code", code);
+      json_object_set_string_member (error, "message", message);
+      json_object_set_object_member (object, "error", error);
+    }
+  node = node_take_object (object);
+  send_message (self, node, -1);
+}
+
+static void
+handle_server_request (TbMcpClient *self,
+                       const char  *method,
+                       JsonNode    *id,
+                       JsonNode    *params)
+{
+  if (g_str_equal (method, "ping"))
+    {
+      respond (self, id, NULL, 0, NULL);
+      return;
+    }
+
+  if (g_str_equal (method, "roots/list") && (self->capabilities & TB_MCP_CAPABILITY_ROOTS))
+    {
+      JsonObject *result = json_object_new ();
+      JsonArray *roots = json_array_new ();
+      g_autoptr(JsonNode) node = NULL;
+
+      for (guint i = 0; self->roots != NULL && self->roots[i] != NULL; i++)
+        {
+          JsonObject *root = json_object_new ();
+
+          json_object_set_string_member (root, "uri", self->roots[i]);
+          json_array_add_object_element (roots, root);
+        }
+      json_object_set_array_member (result, "roots", roots);
+      node = node_take_object (result);
+      respond (self, id, node, 0, NULL);
+      return;
+    }
+
+  if ((g_str_equal (method, "elicitation/create") &&
+       (self->capabilities & TB_MCP_CAPABILITY_ELICITATION)) ||
+      (g_str_equal (method, "sampling/createMessage") &&
+       (self->capabilities & TB_MCP_CAPABILITY_SAMPLING)))
+    {
+      g_autoptr(TbMcpServerRequest) request = g_object_new (TB_TYPE_MCP_SERVER_REQUEST, NULL);
+      gboolean taken = FALSE;
+      g_autofree char *line = NULL;
+
+      g_weak_ref_set (&request->client, self);
+      request->generation = self->generation;
+      request->id = json_node_copy (id);
+      request->method = g_strdup (method);
+      request->params = params != NULL ? json_node_copy (params) : tb_json_node_new_object ();
+
+      line = g_strdup_printf (_("The server asks the person: %s"), method);
+      log_append (self, "client", "info", line);
+
+      g_signal_emit (self,
+                     signals [method[0] == 'e' ? ELICITATION_REQUESTED : SAMPLING_REQUESTED],
+                     0, request, &taken);
+      if (!taken && !request->answered)
+        {
+          request->answered = TRUE;
+          respond (self, id, NULL, -32601,
+                   _("Nobody can answer this request here: the application has no handler "
+                     "for it"));
+          log_append (self, "client", "warning",
+                      _("No handler answered the request; the server was told so"));
+        }
+      return;
+    }
+
+  {
+    g_autofree char *text = g_strdup_printf (_("The client does not support “%s”"), method);
+
+    respond (self, id, NULL, -32601, text);
+  }
+}
+
+static void
+handle_progress (TbMcpClient *self,
+                 JsonObject  *params)
+{
+  JsonNode *token_node = params ? json_object_get_member (params, "progressToken") : NULL;
+  g_autofree char *token = NULL;
+  GHashTableIter iter;
+  Pending *p;
+  double progress = 0, total = -1;
+
+  if (token_node == NULL || !JSON_NODE_HOLDS_VALUE (token_node))
+    return;
+  if (json_node_get_value_type (token_node) == G_TYPE_STRING)
+    token = g_strdup (json_node_get_string (token_node));
+  else
+    token = tb_json_to_string (token_node, FALSE);
+
+  node_get_number (json_object_get_member (params, "progress"), &progress);
+  node_get_number (json_object_get_member (params, "total"), &total);
+
+  g_hash_table_iter_init (&iter, self->pending);
+  while (g_hash_table_iter_next (&iter, NULL, (gpointer *) &p))
+    {
+      if (g_strcmp0 (p->progress_token, token) == 0)
+        {
+          const char *message = object_get_string (params, "message");
+
+          g_signal_emit (self, signals [PROGRESS], 0, token, progress, total, message);
+          if (p->progress != NULL)
+            p->progress (progress, total, message, p->progress_data);
+          return;
+        }
+    }
+}
+
+static void
+handle_log_notification (TbMcpClient *self,
+                         JsonObject  *params)
+{
+  const char *level = object_get_string (params, "level");
+  const char *logger = object_get_string (params, "logger");
+  JsonNode *data = params ? json_object_get_member (params, "data") : NULL;
+  g_autofree char *text = NULL;
+  g_autofree char *shown = NULL;
+
+  if (data != NULL && JSON_NODE_HOLDS_VALUE (data) &&
+      json_node_get_value_type (data) == G_TYPE_STRING)
+    text = g_strdup (json_node_get_string (data));
+  else if (data != NULL)
+    text = tb_json_to_string (data, FALSE);
+  else
+    text = g_strdup ("");
+
+  shown = shorten (text, -1, STDERR_LINE_MAX);
+  if (logger != NULL)
+    {
+      g_autofree char *with_logger = g_strdup_printf ("%s: %s", logger, shown);
+
+      log_append (self, "server", level ? level : "info", with_logger);
+    }
+  else
+    {
+      log_append (self, "server", level ? level : "info", shown);
+    }
+}
+
+static void
+handle_response (TbMcpClient *self,
+                 JsonObject  *object)
+{
+  JsonNode *id_node = json_object_get_member (object, "id");
+  JsonNode *result = json_object_get_member (object, "result");
+  JsonNode *error_node = json_object_get_member (object, "error");
+  g_autoptr(GTask) task = NULL;
+  gint64 id;
+
+  if (!JSON_NODE_HOLDS_VALUE (id_node) || json_node_get_value_type (id_node) != G_TYPE_INT64)
+    {
+      log_append (self, "client", "warning",
+                  _("The server answered a request the client never sent; it was ignored"));
+      return;
+    }
+  id = json_node_get_int (id_node);
+  task = pending_take (self, id);
+  if (task == NULL)
+    return;
+
+  if (error_node != NULL && JSON_NODE_HOLDS_OBJECT (error_node))
+    {
+      JsonObject *error = json_node_get_object (error_node);
+      const char *message = object_get_string (error, "message");
+      double code = 0;
+      g_autofree char *shown = shorten (message ? message : "", -1, 2000);
+
+      node_get_number (json_object_get_member (error, "code"), &code);
+      g_task_return_new_error (task, TB_MCP_ERROR, TB_MCP_ERROR_REMOTE,
+                               /* Translators: server name, error code, server's message */
+                               _("The MCP server “%s” answered with error %d: %s"),
+                               self->name, (int) code, shown);
+      return;
+    }
+
+  if (result == NULL || !JSON_NODE_HOLDS_OBJECT (result))
+    {
+      g_task_return_new_error (task, TB_MCP_ERROR, TB_MCP_ERROR_PROTOCOL,
+                               _("The MCP server “%s” sent an answer without a result object"),
+                               self->name);
+      return;
+    }
+
+  g_task_return_pointer (task, json_node_ref (result), (GDestroyNotify) json_node_unref);
+}
+
+void
+_tb_mcp_client_receive (TbMcpClient *self,
+                        guint        generation,
+                        JsonNode    *message)
+{
+  g_autoptr(GObject) hold = g_object_ref (G_OBJECT (self));
+  JsonObject *object;
+  const char *method;
+  JsonNode *params;
+  JsonNode *id;
+
+  if (generation != self->generation)
+    return;
+
+  if (JSON_NODE_HOLDS_ARRAY (message))
+    {
+      JsonArray *batch = json_node_get_array (message);
+
+      for (guint i = 0; i < json_array_get_length (batch) && generation == self->generation; i++)
+        _tb_mcp_client_receive (self, generation, json_array_get_element (batch, i));
+      return;
+    }
+
+  if (!JSON_NODE_HOLDS_OBJECT (message))
+    {
+      connection_failed (self, TB_MCP_ERROR_PROTOCOL,
+                         _("sent a JSON value that is not a JSON-RPC message"));
+      return;
+    }
+
+  object = json_node_get_object (message);
+  method = object_get_string (object, "method");
+  params = json_object_get_member (object, "params");
+  id = json_object_get_member (object, "id");
+
+  if (method != NULL && id != NULL)
+    {
+      handle_server_request (self, method, id, params);
+    }
+  else if (method != NULL)
+    {
+      JsonObject *p = params != NULL && JSON_NODE_HOLDS_OBJECT (params)
+                        ? json_node_get_object (params) : NULL;
+
+      if (g_str_equal (method, "notifications/tools/list_changed"))
+        start_listing (self);
+      else if (g_str_equal (method, "notifications/progress"))
+        handle_progress (self, p);
+      else if (g_str_equal (method, "notifications/message"))
+        handle_log_notification (self, p);
+    }
+  else if (id != NULL)
+    {
+      handle_response (self, object);
+    }
+  else
+    {
+      connection_failed (self, TB_MCP_ERROR_PROTOCOL,
+                         _("sent a JSON object that is neither a request, a notification "
+                           "nor a response"));
+    }
+}
+
+/* stdio transport. */
+
+static void read_stdout (TbMcpClient *self);
+static void read_stderr (TbMcpClient *self);
+
+static void
+process_lost (TbMcpClient *self)
+{
+  g_autofree char *cause = NULL;
+
+  g_clear_handle_id (&self->lost_timer, g_source_remove);
+
+  if (self->exited && self->process != NULL)
+    {
+      if (g_subprocess_get_if_signaled (self->process))
+        cause = g_strdup_printf (_("was killed by signal %d (%s)"),
+                                 g_subprocess_get_term_sig (self->process),
+                                 g_strsignal (g_subprocess_get_term_sig (self->process)));
+      else
+        cause = g_strdup_printf (_("exited with status %d"),
+                                 g_subprocess_get_exit_status (self->process));
+    }
+  else
+    {
+      cause = g_strdup (_("closed its standard output"));
+    }
+  connection_failed (self, TB_MCP_ERROR_DISCONNECTED, cause);
+}
+
+static gboolean
+lost_timer_cb (gpointer user_data)
+{
+  TbMcpClient *self = user_data;
+
+  self->lost_timer = 0;
+  process_lost (self);
+  return G_SOURCE_REMOVE;
+}
+
+/* Exit and end of output come in either order: wait a little for the other
+ * so that the cause names the exit status and the last answers are read. */
+static void
+process_event (TbMcpClient *self)
+{
+  if (self->stdout_eof && self->exited)
+    process_lost (self);
+  else if (self->lost_timer == 0)
+    self->lost_timer = g_timeout_add (300, lost_timer_cb, self);
+}
+
+static void
+wait_cb (GObject      *object,
+         GAsyncResult *result,
+         gpointer      user_data)
+{
+  g_autoptr(TbMcpClient) self = user_data;
+
+  if (!g_subprocess_wait_finish (G_SUBPROCESS (object), result, NULL))
+    return;
+  if (G_SUBPROCESS (object) != self->process)
+    return;
+  self->exited = TRUE;
+  process_event (self);
+}
+
+static gboolean
+handle_line (TbMcpClient *self,
+             const char  *line,
+             gsize        length)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(JsonNode) message = NULL;
+  guint generation = self->generation;
+
+  while (length > 0 && (line[length - 1] == '\r' || line[length - 1] == ' '))
+    length--;
+  if (length == 0)
+    return TRUE;
+
+  message = _tb_mcp_parse_message (line, length, &error);
+  if (message == NULL)
+    {
+      g_autofree char *shown = shorten (line, MIN (length, 400), 80);
+      g_autofree char *cause =
+        /* Translators: the start of the line, then why it is not JSON */
+        g_strdup_printf (_("printed something that is not a JSON-RPC message on its standard "
+                           "output: “%s” (%s)"), shown, error->message);
+
+      connection_failed (self, TB_MCP_ERROR_PROTOCOL, cause);
+      return FALSE;
+    }
+
+  _tb_mcp_client_receive (self, generation, message);
+  return generation == self->generation;
+}
+
+static void
+stdout_cb (GObject      *object,
+           GAsyncResult *result,
+           gpointer      user_data)
+{
+  g_autoptr(TbMcpClient) self = user_data;
+  g_autoptr(GBytes) bytes = NULL;
+  g_autoptr(GError) error = NULL;
+  const guint8 *data;
+  gsize size;
+  gsize start = 0;
+
+  bytes = g_input_stream_read_bytes_finish (G_INPUT_STREAM (object), result, &error);
+  if (bytes == NULL && g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    return;
+  if (self->process == NULL || G_INPUT_STREAM (object) != g_subprocess_get_stdout_pipe (self->process))
+    return;
+
+  if (bytes == NULL || g_bytes_get_size (bytes) == 0)
+    {
+      self->stdout_eof = TRUE;
+      process_event (self);
+      return;
+    }
+
+  data = g_bytes_get_data (bytes, &size);
+  for (gsize i = 0; i < size; i++)
+    {
+      if (data[i] != '\n')
+        continue;
+
+      if (self->out_skipping)
+        {
+          self->out_skipping = FALSE;
+        }
+      else
+        {
+          g_byte_array_append (self->out_buf, data + start, i - start);
+          if (!handle_line (self, (const char *) self->out_buf->data, self->out_buf->len))
+            return;
+          g_byte_array_set_size (self->out_buf, 0);
+        }
+      start = i + 1;
+    }
+
+  if (!self->out_skipping && start < size)
+    g_byte_array_append (self->out_buf, data + start, size - start);
+
+  if (self->out_buf->len > TB_MCP_MAX_MESSAGE_SIZE)
+    {
+      g_autofree char *limit = g_format_size_full (TB_MCP_MAX_MESSAGE_SIZE,
+                                                   G_FORMAT_SIZE_IEC_UNITS);
+      g_autofree char *cause =
+        g_strdup_printf (_("sent a message larger than %s, the most the client keeps"), limit);
+
+      connection_failed (self, TB_MCP_ERROR_TOO_LARGE, cause);
+      return;
+    }
+
+  read_stdout (self);
+}
+
+static void
+read_stdout (TbMcpClient *self)
+{
+  g_input_stream_read_bytes_async (g_subprocess_get_stdout_pipe (self->process), READ_CHUNK,
+                                   G_PRIORITY_DEFAULT, self->io_cancellable,
+                                   stdout_cb, g_object_ref (self));
+}
+
+static void
+stderr_line (TbMcpClient *self,
+             const char  *line,
+             gsize        length)
+{
+  g_autofree char *shown = NULL;
+
+  while (length > 0 && line[length - 1] == '\r')
+    length--;
+  shown = shorten (line, length, STDERR_LINE_MAX);
+  log_append (self, "stderr", "info", shown);
+}
+
+static void
+stderr_cb (GObject      *object,
+           GAsyncResult *result,
+           gpointer      user_data)
+{
+  g_autoptr(TbMcpClient) self = user_data;
+  g_autoptr(GBytes) bytes = NULL;
+  const guint8 *data;
+  gsize size;
+  gsize start = 0;
+
+  bytes = g_input_stream_read_bytes_finish (G_INPUT_STREAM (object), result, NULL);
+  if (bytes == NULL || self->process == NULL ||
+      G_INPUT_STREAM (object) != g_subprocess_get_stderr_pipe (self->process))
+    return;
+
+  if (g_bytes_get_size (bytes) == 0)
+    {
+      if (self->err_buf->len > 0)
+        stderr_line (self, (const char *) self->err_buf->data, self->err_buf->len);
+      g_byte_array_set_size (self->err_buf, 0);
+      return;
+    }
+
+  data = g_bytes_get_data (bytes, &size);
+  for (gsize i = 0; i < size; i++)
+    {
+      if (data[i] != '\n')
+        continue;
+      g_byte_array_append (self->err_buf, data + start, i - start);
+      stderr_line (self, (const char *) self->err_buf->data, self->err_buf->len);
+      g_byte_array_set_size (self->err_buf, 0);
+      start = i + 1;
+    }
+  if (start < size)
+    g_byte_array_append (self->err_buf, data + start, size - start);
+  /* A line without end is cut, not kept growing. */
+  if (self->err_buf->len > STDERR_LINE_MAX * 4)
+    {
+      stderr_line (self, (const char *) self->err_buf->data, self->err_buf->len);
+      g_byte_array_set_size (self->err_buf, 0);
+    }
+
+  g_input_stream_read_bytes_async (G_INPUT_STREAM (object), READ_CHUNK, G_PRIORITY_LOW,
+                                   self->io_cancellable, stderr_cb, g_object_ref (self));
+}
+
+static void
+read_stderr (TbMcpClient *self)
+{
+  g_input_stream_read_bytes_async (g_subprocess_get_stderr_pipe (self->process), READ_CHUNK,
+                                   G_PRIORITY_LOW, self->io_cancellable,
+                                   stderr_cb, g_object_ref (self));
+}
+
+static gboolean
+start_stdio (TbMcpClient  *self,
+             GError      **error)
+{
+  g_autoptr(GSubprocessLauncher) launcher = NULL;
+  g_autoptr(GError) local_error = NULL;
+
+  launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDIN_PIPE |
+                                        G_SUBPROCESS_FLAGS_STDOUT_PIPE |
+                                        G_SUBPROCESS_FLAGS_STDERR_PIPE);
+  for (guint i = 0; self->env != NULL && self->env[i] != NULL; i++)
+    {
+      const char *eq = strchr (self->env[i], '=');
+      g_autofree char *key = NULL;
+
+      if (eq == NULL)
+        continue;
+      key = g_strndup (self->env[i], eq - self->env[i]);
+      g_subprocess_launcher_setenv (launcher, key, eq + 1, TRUE);
+    }
+  if (self->cwd != NULL)
+    g_subprocess_launcher_set_cwd (launcher, self->cwd);
+
+  self->process = g_subprocess_launcher_spawnv (launcher, (const char * const *) self->argv,
+                                                &local_error);
+  if (self->process == NULL)
+    {
+      g_set_error (error, TB_MCP_ERROR, TB_MCP_ERROR_SPAWN,
+                   /* Translators: server name, command, reason */
+                   _("The MCP server “%s” could not be started (%s): %s"),
+                   self->name, self->argv[0], local_error->message);
+      return FALSE;
+    }
+
+  self->io_cancellable = g_cancellable_new ();
+  self->stdin_pipe = g_object_ref (g_subprocess_get_stdin_pipe (self->process));
+  self->out_buf = g_byte_array_new ();
+  self->err_buf = g_byte_array_new ();
+  read_stdout (self);
+  read_stderr (self);
+  g_subprocess_wait_async (self->process, self->io_cancellable, wait_cb, g_object_ref (self));
+  return TRUE;
+}
+
+/* Tools. */
+
+static void
+list_page_cb (GObject      *object,
+              GAsyncResult *result,
+              gpointer      user_data)
+{
+  TbMcpClient *self = TB_MCP_CLIENT (object);
+  g_autoptr(GPtrArray) collected = user_data;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(JsonNode) answer = NULL;
+  JsonObject *page;
+  JsonNode *tools;
+  const char *cursor;
+
+  answer = tb_mcp_client_request_finish (self, result, &error);
+  if (answer == NULL)
+    {
+      g_autofree char *cause = g_strdup_printf (_("could not list its tools: %s"), error->message);
+
+      if (!self->listing)
+        return;
+      self->listing = FALSE;
+      if (self->connect_task != NULL || self->state == TB_MCP_CLIENT_STATE_CONNECTED)
+        {
+          if (g_error_matches (error, TB_MCP_ERROR, TB_MCP_ERROR_DISCONNECTED))
+            return;
+          log_append (self, "client", "error", cause);
+          if (self->connect_task != NULL)
+            connection_failed (self, TB_MCP_ERROR_PROTOCOL, cause);
+        }
+      return;
+    }
+
+  page = json_node_get_object (answer);
+  tools = json_object_get_member (page, "tools");
+  if (tools != NULL && JSON_NODE_HOLDS_ARRAY (tools))
+    {
+      JsonArray *array = json_node_get_array (tools);
+
+      for (guint i = 0; i < json_array_get_length (array); i++)
+        {
+          JsonNode *tool = json_array_get_element (array, i);
+          const char *name;
+
+          if (!JSON_NODE_HOLDS_OBJECT (tool))
+            continue;
+          name = object_get_string (json_node_get_object (tool), "name");
+          if (name == NULL || *name == '\0')
+            {
+              log_append (self, "client", "warning",
+                          _("The server listed a tool without a name; it was left out"));
+              continue;
+            }
+          if (collected->len >= TB_MCP_MAX_TOOLS)
+            break;
+          g_ptr_array_add (collected, json_node_ref (tool));
+        }
+    }
+
+  cursor = object_get_string (page, "nextCursor");
+  if (cursor != NULL && *cursor != '\0' && collected->len < TB_MCP_MAX_TOOLS &&
+      GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (self), "tb-pages")) < MAX_PAGES)
+    {
+      JsonObject *params = json_object_new ();
+      g_autoptr(JsonNode) node = NULL;
+      g_autoptr(GTask) task = g_task_new (self, NULL, list_page_cb, g_steal_pointer (&collected));
+      guint pages = GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (self), "tb-pages"));
+
+      g_object_set_data (G_OBJECT (self), "tb-pages", GUINT_TO_POINTER (pages + 1));
+      g_task_set_source_tag (task, tb_mcp_client_request_async);
+      json_object_set_string_member (params, "cursor", cursor);
+      node = node_take_object (params);
+      start_request (self, "tools/list", node, self->request_timeout_ms, NULL, NULL, task);
+      return;
+    }
+
+  if (collected->len >= TB_MCP_MAX_TOOLS)
+    {
+      g_autofree char *text =
+        g_strdup_printf (_("The server offers more than %d tools; only the first %d are used"),
+                         TB_MCP_MAX_TOOLS, TB_MCP_MAX_TOOLS);
+
+      log_append (self, "client", "warning", text);
+    }
+
+  self->listing = FALSE;
+  g_clear_pointer (&self->tools, g_ptr_array_unref);
+  self->tools = g_steal_pointer (&collected);
+
+  if (self->connect_task != NULL)
+    {
+      g_autoptr(GTask) task = g_steal_pointer (&self->connect_task);
+
+      set_state (self, TB_MCP_CLIENT_STATE_CONNECTED, NULL);
+      sync_registry (self);
+      g_signal_emit (self, signals [TOOLS_CHANGED], 0);
+      g_task_return_boolean (task, TRUE);
+    }
+  else
+    {
+      sync_registry (self);
+      g_signal_emit (self, signals [TOOLS_CHANGED], 0);
+    }
+
+  if (self->list_again)
+    {
+      self->list_again = FALSE;
+      start_listing (self);
+    }
+}
+
+static void
+start_listing (TbMcpClient *self)
+{
+  g_autoptr(GTask) task = NULL;
+
+  /* Before `initialized` the list is fetched by the connection itself. */
+  if (self->state != TB_MCP_CLIENT_STATE_CONNECTED && self->connect_task == NULL)
+    return;
+  if (self->connect_task != NULL && !self->listing && self->protocol_version == NULL)
+    return;
+  if (self->listing)
+    {
+      self->list_again = TRUE;
+      return;
+    }
+
+  self->listing = TRUE;
+  g_object_set_data (G_OBJECT (self), "tb-pages", GUINT_TO_POINTER (1));
+  task = g_task_new (self, NULL, list_page_cb,
+                     g_ptr_array_new_with_free_func ((GDestroyNotify) json_node_unref));
+  g_task_set_source_tag (task, tb_mcp_client_request_async);
+  start_request (self, "tools/list", NULL, self->request_timeout_ms, NULL, NULL, task);
+}
+
+static char *
+sanitize_name (const char *name)
+{
+  GString *out = g_string_new (NULL);
+
+  for (const char *p = name; *p != '\0' && out->len < TB_TOOL_NAME_MAX; p++)
+    {
+      char c = *p;
+
+      g_string_append_c (out, (g_ascii_isalnum (c) || c == '_' || c == '.' || c == '-') ? c : '_');
+    }
+  return g_string_free (out, FALSE);
+}
+
+static char *
+choose_local_name (TbMcpClient *self,
+                   const char  *remote)
+{
+  g_autofree char *plain = sanitize_name (remote);
+  g_autofree char *joined = NULL;
+  g_autofree char *prefixed = NULL;
+
+  if (!tb_tool_registry_contains (self->registry, plain))
+    return g_steal_pointer (&plain);
+
+  joined = g_strdup_printf ("%s.%s", self->name, remote);
+  prefixed = sanitize_name (joined);
+  return tb_tool_registry_suggest_name (self->registry, prefixed);
+}
+
+static void
+register_tool (TbMcpClient *self,
+               JsonNode    *definition)
+{
+  JsonObject *object = json_node_get_object (definition);
+  const char *remote = object_get_string (object, "name");
+  g_autofree char *local = choose_local_name (self, remote);
+  g_autoptr(TbTool) tool = _tb_mcp_tool_new (self, local, object);
+  g_autoptr(GError) error = NULL;
+
+  if (tool == NULL)
+    return;
+  if (!tb_tool_registry_register (self->registry, tool, &error))
+    {
+      g_autofree char *text = g_strdup_printf (_("The tool “%s” was not registered: %s"),
+                                               remote, error->message);
+
+      log_append (self, "client", "warning", text);
+      return;
+    }
+  g_hash_table_insert (self->registered, g_strdup (remote), g_strdup (local));
+}
+
+static void
+sync_registry (TbMcpClient *self)
+{
+  g_autoptr(GHashTable) wanted = NULL;
+  g_autoptr(GPtrArray) gone = NULL;
+  GHashTableIter iter;
+  const char *remote;
+  const char *local;
+
+  if (self->registry == NULL || self->tools == NULL)
+    return;
+
+  wanted = g_hash_table_new (g_str_hash, g_str_equal);
+  for (guint i = 0; i < self->tools->len; i++)
+    {
+      JsonNode *def = g_ptr_array_index (self->tools, i);
+
+      g_hash_table_insert (wanted, (gpointer) object_get_string (json_node_get_object (def),
+                                                                  "name"), def);
+    }
+
+  /* Removed or changed tools leave; changed ones come back below. */
+  gone = g_ptr_array_new_with_free_func (g_free);
+  g_hash_table_iter_init (&iter, self->registered);
+  while (g_hash_table_iter_next (&iter, (gpointer *) &remote, (gpointer *) &local))
+    {
+      JsonNode *def = g_hash_table_lookup (wanted, remote);
+      g_autoptr(TbTool) tool = tb_tool_registry_lookup (self->registry, local);
+
+      if (tool == NULL || def == NULL || !TB_IS_MCP_TOOL (tool) ||
+          !tb_json_equal (def, _tb_mcp_tool_get_definition (tool)))
+        g_ptr_array_add (gone, g_strdup (remote));
+    }
+  for (guint i = 0; i < gone->len; i++)
+    {
+      const char *name = g_ptr_array_index (gone, i);
+      g_autofree char *registered_as = g_strdup (g_hash_table_lookup (self->registered, name));
+      g_autoptr(TbTool) tool = tb_tool_registry_lookup (self->registry, registered_as);
+
+      g_hash_table_remove (self->registered, name);
+      if (tool != NULL && TB_IS_MCP_TOOL (tool))
+        {
+          g_autoptr(TbMcpClient) owner = tb_mcp_tool_get_client (TB_MCP_TOOL (tool));
+
+          if (owner == self)
+            tb_tool_registry_unregister (self->registry, registered_as, NULL);
+        }
+    }
+
+  for (guint i = 0; i < self->tools->len; i++)
+    {
+      JsonNode *def = g_ptr_array_index (self->tools, i);
+      const char *name = object_get_string (json_node_get_object (def), "name");
+
+      if (!g_hash_table_contains (self->registered, name))
+        register_tool (self, def);
+    }
+}
+
+/**
+ * tb_mcp_client_attach:
+ * @self: a client
+ * @registry: the registry to keep the server's tools in
+ *
+ * Registers the server's tools now (when connected) and after every
+ * connection and list change.
+ */
+void
+tb_mcp_client_attach (TbMcpClient    *self,
+                      TbToolRegistry *registry)
+{
+  g_return_if_fail (TB_IS_MCP_CLIENT (self));
+  g_return_if_fail (TB_IS_TOOL_REGISTRY (registry));
+
+  tb_mcp_client_detach (self);
+  self->registry = g_object_ref (registry);
+  sync_registry (self);
+}
+
+/**
+ * tb_mcp_client_detach:
+ * @self: a client
+ *
+ * Unregisters the server's tools.
+ */
+void
+tb_mcp_client_detach (TbMcpClient *self)
+{
+  GHashTableIter iter;
+  const char *local;
+
+  g_return_if_fail (TB_IS_MCP_CLIENT (self));
+
+  if (self->registry == NULL)
+    return;
+  g_hash_table_iter_init (&iter, self->registered);
+  while (g_hash_table_iter_next (&iter, NULL, (gpointer *) &local))
+    {
+      g_autoptr(TbTool) tool = tb_tool_registry_lookup (self->registry, local);
+
+      if (tool != NULL && TB_IS_MCP_TOOL (tool))
+        tb_tool_registry_unregister (self->registry, local, NULL);
+    }
+  g_hash_table_remove_all (self->registered);
+  g_clear_object (&self->registry);
+}
+
+/* Connecting. */
+
+static void
+initialize_cb (GObject      *object,
+               GAsyncResult *result,
+               gpointer      user_data)
+{
+  TbMcpClient *self = TB_MCP_CLIENT (object);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(JsonNode) answer = NULL;
+  JsonObject *object_result;
+  const char *version;
+  gboolean known = FALSE;
+
+  answer = tb_mcp_client_request_finish (self, result, &error);
+  if (self->connect_task == NULL)
+    return;
+  if (answer == NULL)
+    {
+      g_autofree char *cause = NULL;
+
+      if (g_error_matches (error, TB_MCP_ERROR, TB_MCP_ERROR_DISCONNECTED))
+        return;
+      cause = g_strdup_printf (_("did not complete the initialization: %s"), error->message);
+      connection_failed (self, error->code, cause);
+      return;
+    }
+
+  object_result = json_node_get_object (answer);
+  version = object_get_string (object_result, "protocolVersion");
+  for (guint i = 0; version != NULL && i < G_N_ELEMENTS (known_versions); i++)
+    known |= g_str_equal (version, known_versions[i]);
+  if (!known)
+    {
+      g_autofree char *cause =
+        /* Translators: a version the server named, then the ones the client knows */
+        g_strdup_printf (_("speaks protocol revision “%s”, which this client does not know "
+                           "(it knows %s, %s and %s)"),
+                         version ? version : "?", known_versions[0], known_versions[1],
+                         known_versions[2]);
+
+      connection_failed (self, TB_MCP_ERROR_VERSION, cause);
+      return;
+    }
+
+  self->protocol_version = g_strdup (version);
+  if (json_object_get_member (object_result, "serverInfo") != NULL)
+    self->server_info = json_node_copy (json_object_get_member (object_result, "serverInfo"));
+  self->instructions = g_strdup (object_get_string (object_result, "instructions"));
+  if (self->http != NULL)
+    _tb_mcp_http_set_protocol_version (self->http, version);
+
+  send_notification (self, "notifications/initialized", NULL);
+  start_listing (self);
+}
+
+static JsonNode *
+build_initialize_params (TbMcpClient *self)
+{
+  JsonObject *params = json_object_new ();
+  JsonObject *capabilities = json_object_new ();
+  JsonObject *info = json_object_new ();
+
+  json_object_set_string_member (params, "protocolVersion", TB_MCP_PROTOCOL_VERSION);
+  if (self->capabilities & TB_MCP_CAPABILITY_ROOTS)
+    {
+      JsonObject *roots = json_object_new ();
+
+      json_object_set_boolean_member (roots, "listChanged", FALSE);
+      json_object_set_object_member (capabilities, "roots", roots);
+    }
+  if (self->capabilities & TB_MCP_CAPABILITY_SAMPLING)
+    json_object_set_object_member (capabilities, "sampling", json_object_new ());
+  if (self->capabilities & TB_MCP_CAPABILITY_ELICITATION)
+    json_object_set_object_member (capabilities, "elicitation", json_object_new ());
+  json_object_set_object_member (params, "capabilities", capabilities);
+  json_object_set_string_member (info, "name", "toolbench");
+  json_object_set_string_member (info, "title", "Toolbench");
+  json_object_set_string_member (info, "version", PACKAGE_VERSION);
+  json_object_set_object_member (params, "clientInfo", info);
+  return node_take_object (params);
+}
+
+/**
+ * tb_mcp_client_connect_async:
+ * @self: a client
+ * @cancellable: (nullable): a #GCancellable
+ * @callback: called when the server is ready or failed
+ * @user_data: closure
+ *
+ * Starts the server (stopping a running one first), initializes the
+ * session and lists the tools. This is also how a failed server restarts.
+ */
+void
+tb_mcp_client_connect_async (TbMcpClient         *self,
+                             GCancellable        *cancellable,
+                             GAsyncReadyCallback  callback,
+                             gpointer             user_data)
+{
+  g_autoptr(GTask) task = NULL;
+  g_autoptr(GTask) init = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(JsonNode) params = NULL;
+
+  g_return_if_fail (TB_IS_MCP_CLIENT (self));
+
+  task = g_task_new (self, cancellable, callback, user_data);
+  g_task_set_source_tag (task, tb_mcp_client_connect_async);
+
+  if (self->state != TB_MCP_CLIENT_STATE_DISCONNECTED)
+    tb_mcp_client_disconnect (self);
+
+  g_clear_pointer (&self->protocol_version, g_free);
+  g_clear_pointer (&self->server_info, json_node_unref);
+  g_clear_pointer (&self->instructions, g_free);
+  set_state (self, TB_MCP_CLIENT_STATE_CONNECTING, NULL);
+
+  if (self->kind == TRANSPORT_STDIO)
+    {
+      if (!start_stdio (self, &error))
+        {
+          stop_transport (self);
+          set_state (self, TB_MCP_CLIENT_STATE_FAILED, error->message);
+          log_append (self, "client", "error", error->message);
+          g_task_return_error (task, g_steal_pointer (&error));
+          return;
+        }
+    }
+  else
+    {
+      self->http = _tb_mcp_http_new (self, self->generation, self->url,
+                                     (const char * const *) self->headers);
+    }
+
+  self->connect_task = g_steal_pointer (&task);
+  init = g_task_new (self, cancellable, initialize_cb, NULL);
+  g_task_set_source_tag (init, tb_mcp_client_request_async);
+  params = build_initialize_params (self);
+  start_request (self, "initialize", params, self->request_timeout_ms, NULL, NULL, init);
+}
+
+gboolean
+tb_mcp_client_connect_finish (TbMcpClient   *self,
+                              GAsyncResult  *result,
+                              GError       **error)
+{
+  g_return_val_if_fail (TB_IS_MCP_CLIENT (self), FALSE);
+  g_return_val_if_fail (g_task_is_valid (result, self), FALSE);
+
+  return g_task_propagate_boolean (G_TASK (result), error);
+}
+
+/**
+ * tb_mcp_client_disconnect:
+ * @self: a client
+ *
+ * Stops the server. Pending requests fail; the tools stay registered and
+ * their calls fail until the next connection.
+ */
+void
+tb_mcp_client_disconnect (TbMcpClient *self)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GObject) hold = NULL;
+
+  g_return_if_fail (TB_IS_MCP_CLIENT (self));
+
+  hold = g_object_ref (G_OBJECT (self));
+  stop_transport (self);
+  set_state (self, TB_MCP_CLIENT_STATE_DISCONNECTED, NULL);
+  error = g_error_new (TB_MCP_ERROR, TB_MCP_ERROR_DISCONNECTED,
+                       _("The MCP server “%s” was stopped"), self->name);
+  fail_all (self, error);
+}
+
+/* Requests. */
+
+/**
+ * tb_mcp_client_request_async:
+ * @self: a connected client
+ * @method: a JSON-RPC method
+ * @params: (nullable): its params, a JSON object
+ * @cancellable: (nullable): cancelling sends `notifications/cancelled`
+ * @callback: called with the answer
+ * @user_data: closure
+ *
+ * Sends any request, with the client's request time limit.
+ */
+void
+tb_mcp_client_request_async (TbMcpClient         *self,
+                             const char          *method,
+                             JsonNode            *params,
+                             GCancellable        *cancellable,
+                             GAsyncReadyCallback  callback,
+                             gpointer             user_data)
+{
+  g_autoptr(GTask) task = NULL;
+
+  g_return_if_fail (TB_IS_MCP_CLIENT (self));
+  g_return_if_fail (method != NULL);
+
+  task = g_task_new (self, cancellable, callback, user_data);
+  g_task_set_source_tag (task, tb_mcp_client_request_async);
+  if (!check_connected (self, task))
+    return;
+  start_request (self, method, params, self->request_timeout_ms, NULL, NULL, task);
+}
+
+/**
+ * tb_mcp_client_request_finish:
+ *
+ * Returns: (transfer full): the result object, or %NULL with @error set
+ */
+JsonNode *
+tb_mcp_client_request_finish (TbMcpClient   *self,
+                              GAsyncResult  *result,
+                              GError       **error)
+{
+  g_return_val_if_fail (TB_IS_MCP_CLIENT (self), NULL);
+  g_return_val_if_fail (g_task_is_valid (result, self), NULL);
+
+  return g_task_propagate_pointer (G_TASK (result), error);
+}
+
+static void
+boolean_request_cb (GObject      *object,
+                    GAsyncResult *result,
+                    gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(JsonNode) answer = NULL;
+
+  answer = tb_mcp_client_request_finish (TB_MCP_CLIENT (object), result, &error);
+  if (answer == NULL)
+    g_task_return_error (task, g_steal_pointer (&error));
+  else
+    g_task_return_boolean (task, TRUE);
+}
+
+void
+tb_mcp_client_ping_async (TbMcpClient         *self,
+                          GCancellable        *cancellable,
+                          GAsyncReadyCallback  callback,
+                          gpointer             user_data)
+{
+  GTask *task;
+
+  g_return_if_fail (TB_IS_MCP_CLIENT (self));
+
+  task = g_task_new (self, cancellable, callback, user_data);
+  g_task_set_source_tag (task, tb_mcp_client_ping_async);
+  tb_mcp_client_request_async (self, "ping", NULL, cancellable, boolean_request_cb, task);
+}
+
+gboolean
+tb_mcp_client_ping_finish (TbMcpClient   *self,
+                           GAsyncResult  *result,
+                           GError       **error)
+{
+  g_return_val_if_fail (g_task_is_valid (result, self), FALSE);
+  return g_task_propagate_boolean (G_TASK (result), error);
+}
+
+/**
+ * tb_mcp_client_set_log_level_async:
+ * @self: a connected client
+ * @level: a syslog level name ("debug", "info", … "emergency")
+ *
+ * Sends `logging/setLevel`; the server's `notifications/message` then
+ * reach the server log.
+ */
+void
+tb_mcp_client_set_log_level_async (TbMcpClient         *self,
+                                   const char          *level,
+                                   GCancellable        *cancellable,
+                                   GAsyncReadyCallback  callback,
+                                   gpointer             user_data)
+{
+  GTask *task;
+  JsonObject *params = json_object_new ();
+  g_autoptr(JsonNode) node = NULL;
+
+  g_return_if_fail (TB_IS_MCP_CLIENT (self));
+  g_return_if_fail (level != NULL);
+
+  task = g_task_new (self, cancellable, callback, user_data);
+  g_task_set_source_tag (task, tb_mcp_client_set_log_level_async);
+  json_object_set_string_member (params, "level", level);
+  node = node_take_object (params);
+  tb_mcp_client_request_async (self, "logging/setLevel", node, cancellable,
+                               boolean_request_cb, task);
+}
+
+gboolean
+tb_mcp_client_set_log_level_finish (TbMcpClient   *self,
+                                    GAsyncResult  *result,
+                                    GError       **error)
+{
+  g_return_val_if_fail (g_task_is_valid (result, self), FALSE);
+  return g_task_propagate_boolean (G_TASK (result), error);
+}
+
+/**
+ * tb_mcp_client_call_tool_async:
+ * @self: a connected client
+ * @name: the tool's name on the server
+ * @arguments: (nullable): a JSON object
+ * @progress: (nullable) (scope notified): called for each progress notification
+ * @progress_data: closure for @progress, alive until @callback runs
+ * @cancellable: (nullable): cancelling sends `notifications/cancelled`
+ * @callback: called with the result
+ * @user_data: closure
+ *
+ * Sends `tools/call` with a progress token. The call has the tool time
+ * limit set with tb_mcp_client_set_tool_timeout_ms() (none by default:
+ * the registry sets the limit of calls it runs).
+ */
+void
+tb_mcp_client_call_tool_async (TbMcpClient         *self,
+                               const char          *name,
+                               JsonNode            *arguments,
+                               TbMcpProgressFunc    progress,
+                               gpointer             progress_data,
+                               GCancellable        *cancellable,
+                               GAsyncReadyCallback  callback,
+                               gpointer             user_data)
+{
+  g_autoptr(GTask) task = NULL;
+  JsonObject *params = json_object_new ();
+  g_autoptr(JsonNode) node = NULL;
+
+  g_return_if_fail (TB_IS_MCP_CLIENT (self));
+  g_return_if_fail (name != NULL);
+
+  task = g_task_new (self, cancellable, callback, user_data);
+  g_task_set_source_tag (task, tb_mcp_client_call_tool_async);
+  json_object_set_string_member (params, "name", name);
+  json_object_set_member (params, "arguments",
+                          arguments != NULL ? json_node_copy (arguments)
+                                            : tb_json_node_new_object ());
+  node = node_take_object (params);
+  if (!check_connected (self, task))
+    return;
+  start_request (self, "tools/call", node, self->tool_timeout_ms, progress, progress_data, task);
+}
+
+/**
+ * tb_mcp_client_call_tool_finish:
+ *
+ * Returns: (transfer full): the `tools/call` result object (with `content`,
+ *   `isError`, `structuredContent`), or %NULL with @error set
+ */
+JsonNode *
+tb_mcp_client_call_tool_finish (TbMcpClient   *self,
+                                GAsyncResult  *result,
+                                GError       **error)
+{
+  g_return_val_if_fail (g_task_is_valid (result, self), NULL);
+  return g_task_propagate_pointer (G_TASK (result), error);
+}
+
+/* Construction. */
+
+static void
+tb_mcp_client_dispose (GObject *object)
+{
+  TbMcpClient *self = (TbMcpClient *)object;
+
+  stop_transport (self);
+  if (self->pending != NULL && g_hash_table_size (self->pending) > 0)
+    {
+      g_autoptr(GError) error = g_error_new (TB_MCP_ERROR, TB_MCP_ERROR_DISCONNECTED,
+                                             _("The MCP server “%s” was closed"), self->name);
+
+      fail_all (self, error);
+    }
+  if (self->registry != NULL)
+    tb_mcp_client_detach (self);
+
+  G_OBJECT_CLASS (tb_mcp_client_parent_class)->dispose (object);
+}
+
+static void
+tb_mcp_client_finalize (GObject *object)
+{
+  TbMcpClient *self = (TbMcpClient *)object;
+
+  g_free (self->name);
+  g_strfreev (self->argv);
+  g_strfreev (self->env);
+  g_free (self->cwd);
+  g_free (self->url);
+  g_strfreev (self->headers);
+  g_strfreev (self->roots);
+  g_free (self->error);
+  g_clear_pointer (&self->pending, g_hash_table_unref);
+  g_free (self->protocol_version);
+  g_clear_pointer (&self->server_info, json_node_unref);
+  g_free (self->instructions);
+  g_clear_pointer (&self->tools, g_ptr_array_unref);
+  g_clear_pointer (&self->registered, g_hash_table_unref);
+  g_queue_clear_full (&self->log, g_free);
+
+  G_OBJECT_CLASS (tb_mcp_client_parent_class)->finalize (object);
+}
+
+static void
+tb_mcp_client_get_property (GObject    *object,
+                            guint       prop_id,
+                            GValue     *value,
+                            GParamSpec *pspec)
+{
+  TbMcpClient *self = TB_MCP_CLIENT (object);
+
+  switch (prop_id)
+    {
+    case PROP_NAME:
+      g_value_set_string (value, self->name);
+      break;
+
+    case PROP_STATE:
+      g_value_set_enum (value, self->state);
+      break;
+
+    case PROP_ERROR:
+      g_value_set_string (value, self->error);
+      break;
+
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+tb_mcp_client_class_init (TbMcpClientClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+
+  object_class->dispose = tb_mcp_client_dispose;
+  object_class->finalize = tb_mcp_client_finalize;
+  object_class->get_property = tb_mcp_client_get_property;
+
+  /* A server that exits while we write to it must not kill the process. */
+  signal (SIGPIPE, SIG_IGN);
+
+  properties [PROP_NAME] =
+    g_param_spec_string ("name", NULL, NULL, NULL,
+                         (G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
+  properties [PROP_STATE] =
+    g_param_spec_enum ("state", NULL, NULL, TB_TYPE_MCP_CLIENT_STATE,
+                       TB_MCP_CLIENT_STATE_DISCONNECTED,
+                       (G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+  /**
+   * TbMcpClient:error:
+   *
+   * Why the connection failed, a sentence naming the server; %NULL while
+   * all is well.
+   */
+  properties [PROP_ERROR] =
+    g_param_spec_string ("error", NULL, NULL, NULL,
+                         (G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+
+  /**
+   * TbMcpClient::log-message:
+   * @self: the client
+   * @origin: "stderr", "server" (`notifications/message`) or "client"
+   * @level: a syslog level name
+   * @text: the line, valid UTF-8
+   */
+  signals [LOG_MESSAGE] =
+    g_signal_new ("log-message", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL, G_TYPE_NONE, 3,
+                  G_TYPE_STRING, G_TYPE_STRING, G_TYPE_STRING);
+
+  /**
+   * TbMcpClient::progress:
+   * @self: the client
+   * @token: the request's progress token
+   * @progress: progress so far
+   * @total: the total, negative when unknown
+   * @message: (nullable): the server's message
+   */
+  signals [PROGRESS] =
+    g_signal_new ("progress", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL, G_TYPE_NONE, 4,
+                  G_TYPE_STRING, G_TYPE_DOUBLE, G_TYPE_DOUBLE, G_TYPE_STRING);
+
+  /**
+   * TbMcpClient::tools-changed:
+   *
+   * The tool list was fetched again (after connecting or a list change).
+   */
+  signals [TOOLS_CHANGED] =
+    g_signal_new ("tools-changed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL, G_TYPE_NONE, 0);
+
+  /**
+   * TbMcpClient::elicitation-requested:
+   * @self: the client
+   * @request: the server's `elicitation/create` request
+   *
+   * Return %TRUE to take the request and answer it with
+   * tb_mcp_server_request_accept(), _decline() or _cancel().
+   */
+  signals [ELICITATION_REQUESTED] =
+    g_signal_new ("elicitation-requested", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                  0, g_signal_accumulator_true_handled, NULL, NULL, G_TYPE_BOOLEAN, 1,
+                  TB_TYPE_MCP_SERVER_REQUEST);
+
+  /**
+   * TbMcpClient::sampling-requested:
+   * @self: the client
+   * @request: the server's `sampling/createMessage` request
+   *
+   * Return %TRUE to take the request and answer it with
+   * tb_mcp_server_request_respond() (a `CreateMessageResult`) or refuse it
+   * with tb_mcp_server_request_decline().
+   */
+  signals [SAMPLING_REQUESTED] =
+    g_signal_new ("sampling-requested", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                  0, g_signal_accumulator_true_handled, NULL, NULL, G_TYPE_BOOLEAN, 1,
+                  TB_TYPE_MCP_SERVER_REQUEST);
+}
+
+static void
+tb_mcp_client_init (TbMcpClient *self)
+{
+  self->pending = g_hash_table_new_full (g_int64_hash, g_int64_equal, NULL,
+                                         (GDestroyNotify) pending_free);
+  self->registered = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  self->request_timeout_ms = DEFAULT_REQUEST_TIMEOUT_MS;
+  g_queue_init (&self->log);
+  g_queue_init (&self->write_queue);
+}
+
+static char *
+valid_name (const char *name)
+{
+  if (name == NULL || *name == '\0')
+    return g_strdup ("server");
+  return sanitize_name (name);
+}
+
+/**
+ * tb_mcp_client_new_stdio:
+ * @name: the server's name (used in messages, tool sources and prefixes)
+ * @argv: (array zero-terminated=1): the command, run without a shell
+ * @env: (nullable) (array zero-terminated=1): `KEY=VALUE` entries added to
+ *   the environment
+ * @cwd: (nullable): the working directory
+ *
+ * Returns: (transfer full): a disconnected client
+ */
+TbMcpClient *
+tb_mcp_client_new_stdio (const char         *name,
+                         const char * const *argv,
+                         const char * const *env,
+                         const char         *cwd)
+{
+  TbMcpClient *self;
+
+  g_return_val_if_fail (argv != NULL && argv[0] != NULL, NULL);
+
+  self = g_object_new (TB_TYPE_MCP_CLIENT, NULL);
+  self->name = valid_name (name);
+  self->kind = TRANSPORT_STDIO;
+  self->argv = g_strdupv ((char **) argv);
+  self->env = g_strdupv ((char **) env);
+  self->cwd = g_strdup (cwd);
+  return self;
+}
+
+/**
+ * tb_mcp_client_new_http:
+ * @name: the server's name
+ * @url: the MCP endpoint (http:// or https://)
+ * @headers: (nullable) (array zero-terminated=1): `Name: value` headers
+ *   sent with every request
+ *
+ * Returns: (transfer full): a disconnected client using streamable HTTP
+ */
+TbMcpClient *
+tb_mcp_client_new_http (const char         *name,
+                        const char         *url,
+                        const char * const *headers)
+{
+  TbMcpClient *self;
+
+  g_return_val_if_fail (url != NULL, NULL);
+
+  self = g_object_new (TB_TYPE_MCP_CLIENT, NULL);
+  self->name = valid_name (name);
+  self->kind = TRANSPORT_HTTP;
+  self->url = g_strdup (url);
+  self->headers = g_strdupv ((char **) headers);
+  return self;
+}
+
+static char **
+strv_from_array (JsonNode    *node,
+                 const char  *server,
+                 const char  *member,
+                 GError     **error)
+{
+  g_autoptr(GStrvBuilder) builder = g_strv_builder_new ();
+  JsonArray *array;
+
+  if (!JSON_NODE_HOLDS_ARRAY (node))
+    {
+      g_set_error (error, TB_MCP_ERROR, TB_MCP_ERROR_CONFIG,
+                   _("The server “%s”: “%s” must be an array of strings"), server, member);
+      return NULL;
+    }
+  array = json_node_get_array (node);
+  for (guint i = 0; i < json_array_get_length (array); i++)
+    {
+      JsonNode *element = json_array_get_element (array, i);
+
+      if (!JSON_NODE_HOLDS_VALUE (element) || json_node_get_value_type (element) != G_TYPE_STRING)
+        {
+          g_set_error (error, TB_MCP_ERROR, TB_MCP_ERROR_CONFIG,
+                       _("The server “%s”: “%s” must be an array of strings"), server, member);
+          return NULL;
+        }
+      g_strv_builder_add (builder, json_node_get_string (element));
+    }
+  return g_strv_builder_end (builder);
+}
+
+static char **
+strv_from_map (JsonNode    *node,
+               const char  *server,
+               const char  *member,
+               const char  *separator,
+               GError     **error)
+{
+  g_autoptr(GStrvBuilder) builder = g_strv_builder_new ();
+  JsonObjectIter iter;
+  const char *key;
+  JsonNode *value;
+
+  if (!JSON_NODE_HOLDS_OBJECT (node))
+    {
+      g_set_error (error, TB_MCP_ERROR, TB_MCP_ERROR_CONFIG,
+                   _("The server “%s”: “%s” must be an object of strings"), server, member);
+      return NULL;
+    }
+  json_object_iter_init (&iter, json_node_get_object (node));
+  while (json_object_iter_next (&iter, &key, &value))
+    {
+      g_autofree char *entry = NULL;
+
+      if (!JSON_NODE_HOLDS_VALUE (value) || json_node_get_value_type (value) != G_TYPE_STRING)
+        {
+          g_set_error (error, TB_MCP_ERROR, TB_MCP_ERROR_CONFIG,
+                       _("The server “%s”: “%s” must be an object of strings"), server, member);
+          return NULL;
+        }
+      entry = g_strconcat (key, separator, json_node_get_string (value), NULL);
+      g_strv_builder_add (builder, entry);
+    }
+  return g_strv_builder_end (builder);
+}
+
+/**
+ * tb_mcp_client_new_from_config:
+ * @name: the server's name (the key in `mcpServers`)
+ * @entry: `{"command", "args", "env", "cwd"}` or `{"url", "headers"}`,
+ *   optionally with `"type"` (`stdio`, `http`, `streamable-http`)
+ * @error: return location for a %TB_MCP_ERROR_CONFIG error
+ *
+ * Returns: (transfer full) (nullable): a disconnected client
+ */
+TbMcpClient *
+tb_mcp_client_new_from_config (const char  *name,
+                               JsonObject  *entry,
+                               GError     **error)
+{
+  const char *type = object_get_string (entry, "type");
+  const char *command = object_get_string (entry, "command");
+  const char *url = object_get_string (entry, "url");
+
+  g_return_val_if_fail (entry != NULL, NULL);
+
+  if (type != NULL && g_str_equal (type, "sse"))
+    {
+      g_set_error (error, TB_MCP_ERROR, TB_MCP_ERROR_CONFIG,
+                   _("The server “%s” uses the old HTTP+SSE transport, which is not supported; "
+                     "use its streamable HTTP endpoint"), name);
+      return NULL;
+    }
+
+  if (url != NULL && command == NULL)
+    {
+      g_auto(GStrv) headers = NULL;
+      JsonNode *node = json_object_get_member (entry, "headers");
+
+      if (!g_str_has_prefix (url, "http://") && !g_str_has_prefix (url, "https://"))
+        {
+          g_set_error (error, TB_MCP_ERROR, TB_MCP_ERROR_CONFIG,
+                       _("The server “%s”: the URL “%s” is not an http:// or https:// URL"),
+                       name, url);
+          return NULL;
+        }
+      if (node != NULL && !(headers = strv_from_map (node, name, "headers", ": ", error)))
+        return NULL;
+      return tb_mcp_client_new_http (name, url, (const char * const *) headers);
+    }
+
+  if (command != NULL)
+    {
+      g_autoptr(GStrvBuilder) builder = g_strv_builder_new ();
+      g_auto(GStrv) args = NULL;
+      g_auto(GStrv) env = NULL;
+      g_auto(GStrv) argv = NULL;
+      JsonNode *node;
+
+      if ((node = json_object_get_member (entry, "args")) != NULL &&
+          !(args = strv_from_array (node, name, "args", error)))
+        return NULL;
+      if ((node = json_object_get_member (entry, "env")) != NULL &&
+          !(env = strv_from_map (node, name, "env", "=", error)))
+        return NULL;
+      g_strv_builder_add (builder, command);
+      if (args != NULL)
+        g_strv_builder_addv (builder, (const char **) args);
+      argv = g_strv_builder_end (builder);
+      return tb_mcp_client_new_stdio (name, (const char * const *) argv,
+                                      (const char * const *) env,
+                                      object_get_string (entry, "cwd"));
+    }
+
+  g_set_error (error, TB_MCP_ERROR, TB_MCP_ERROR_CONFIG,
+               _("The server “%s” has neither a “command” nor a “url”"), name);
+  return NULL;
+}
+
+/**
+ * tb_mcp_config_load:
+ * @config: `{"mcpServers": {NAME: ENTRY, …}}` (or `{"servers": …}`)
+ * @problems: (out) (optional) (transfer full): one sentence per entry that
+ *   was left out
+ * @error: return location for an error when @config has no server table
+ *
+ * Entries with `"disabled": true` are skipped; broken entries are reported
+ * in @problems and the others load.
+ *
+ * Returns: (transfer container) (element-type TbMcpClient): the clients
+ */
+GPtrArray *
+tb_mcp_config_load (JsonNode  *config,
+                    GStrv     *problems,
+                    GError   **error)
+{
+  g_autoptr(GPtrArray) clients = g_ptr_array_new_with_free_func (g_object_unref);
+  g_autoptr(GStrvBuilder) found = g_strv_builder_new ();
+  JsonNode *servers = NULL;
+  g_autoptr(GList) members = NULL;
+
+  g_return_val_if_fail (config != NULL, NULL);
+
+  if (JSON_NODE_HOLDS_OBJECT (config))
+    {
+      servers = json_object_get_member (json_node_get_object (config), "mcpServers");
+      if (servers == NULL)
+        servers = json_object_get_member (json_node_get_object (config), "servers");
+    }
+  if (servers == NULL || !JSON_NODE_HOLDS_OBJECT (servers))
+    {
+      g_set_error_literal (error, TB_MCP_ERROR, TB_MCP_ERROR_CONFIG,
+                           _("The MCP configuration has no “mcpServers” object"));
+      return NULL;
+    }
+
+  /* In file order, so that clashing tool names resolve the same way each time. */
+  members = json_object_get_members (json_node_get_object (servers));
+  for (GList *l = members; l != NULL; l = l->next)
+    {
+      g_autoptr(GError) local_error = NULL;
+      const char *name = l->data;
+      JsonNode *entry = json_object_get_member (json_node_get_object (servers), name);
+      TbMcpClient *client;
+      JsonNode *disabled;
+
+      if (!JSON_NODE_HOLDS_OBJECT (entry))
+        {
+          g_autofree char *text =
+            g_strdup_printf (_("The server “%s” is not described by an object"), name);
+
+          g_strv_builder_add (found, text);
+          continue;
+        }
+      disabled = json_object_get_member (json_node_get_object (entry), "disabled");
+      if (disabled != NULL && JSON_NODE_HOLDS_VALUE (disabled) &&
+          json_node_get_value_type (disabled) == G_TYPE_BOOLEAN &&
+          json_node_get_boolean (disabled))
+        continue;
+
+      client = tb_mcp_client_new_from_config (name, json_node_get_object (entry), &local_error);
+      if (client == NULL)
+        g_strv_builder_add (found, local_error->message);
+      else
+        g_ptr_array_add (clients, client);
+    }
+
+  if (problems != NULL)
+    *problems = g_strv_builder_end (found);
+  return g_steal_pointer (&clients);
+}
+
+/**
+ * tb_mcp_config_load_file:
+ * @path: a JSON file in the shape of tb_mcp_config_load()
+ *
+ * Returns: (transfer container) (element-type TbMcpClient) (nullable):
+ *   the clients, or %NULL when the file cannot be read or parsed
+ */
+GPtrArray *
+tb_mcp_config_load_file (const char  *path,
+                         GStrv       *problems,
+                         GError     **error)
+{
+  g_autofree char *contents = NULL;
+  g_autoptr(JsonNode) node = NULL;
+  g_autoptr(GError) local_error = NULL;
+  gsize length;
+
+  g_return_val_if_fail (path != NULL, NULL);
+
+  if (!g_file_get_contents (path, &contents, &length, &local_error))
+    {
+      g_set_error (error, TB_MCP_ERROR, TB_MCP_ERROR_CONFIG,
+                   _("Cannot read the MCP configuration: %s"), local_error->message);
+      return NULL;
+    }
+  node = tb_json_parse_full (contents, length, 16 * 1024 * 1024, TB_JSON_MAX_DEPTH, &local_error);
+  if (node == NULL)
+    {
+      g_set_error (error, TB_MCP_ERROR, TB_MCP_ERROR_CONFIG,
+                   _("The MCP configuration “%s” is not usable: %s"), path, local_error->message);
+      return NULL;
+    }
+  return tb_mcp_config_load (node, problems, error);
+}
+
+/* Accessors. */
+
+const char *
+tb_mcp_client_get_name (TbMcpClient *self)
+{
+  g_return_val_if_fail (TB_IS_MCP_CLIENT (self), NULL);
+  return self->name;
+}
+
+TbMcpClientState
+tb_mcp_client_get_state (TbMcpClient *self)
+{
+  g_return_val_if_fail (TB_IS_MCP_CLIENT (self), TB_MCP_CLIENT_STATE_DISCONNECTED);
+  return self->state;
+}
+
+const char *
+tb_mcp_client_get_error (TbMcpClient *self)
+{
+  g_return_val_if_fail (TB_IS_MCP_CLIENT (self), NULL);
+  return self->error;
+}
+
+const char *
+tb_mcp_client_get_protocol_version (TbMcpClient *self)
+{
+  g_return_val_if_fail (TB_IS_MCP_CLIENT (self), NULL);
+  return self->protocol_version;
+}
+
+/**
+ * tb_mcp_client_get_server_info:
+ *
+ * Returns: (transfer none) (nullable): the server's `serverInfo`
+ */
+JsonNode *
+tb_mcp_client_get_server_info (TbMcpClient *self)
+{
+  g_return_val_if_fail (TB_IS_MCP_CLIENT (self), NULL);
+  return self->server_info;
+}
+
+const char *
+tb_mcp_client_get_instructions (TbMcpClient *self)
+{
+  g_return_val_if_fail (TB_IS_MCP_CLIENT (self), NULL);
+  return self->instructions;
+}
+
+/**
+ * tb_mcp_client_get_tools:
+ *
+ * Returns: (transfer container) (element-type JsonNode): the tool
+ *   definitions as the server listed them
+ */
+GPtrArray *
+tb_mcp_client_get_tools (TbMcpClient *self)
+{
+  GPtrArray *copy = g_ptr_array_new_with_free_func ((GDestroyNotify) json_node_unref);
+
+  g_return_val_if_fail (TB_IS_MCP_CLIENT (self), copy);
+
+  for (guint i = 0; self->tools != NULL && i < self->tools->len; i++)
+    g_ptr_array_add (copy, json_node_ref (g_ptr_array_index (self->tools, i)));
+  return copy;
+}
+
+/**
+ * tb_mcp_client_get_log:
+ *
+ * Returns: (transfer full): the last entries of the server log, oldest first
+ */
+char **
+tb_mcp_client_get_log (TbMcpClient *self)
+{
+  GStrvBuilder *builder = g_strv_builder_new ();
+  char **ret;
+
+  for (GList *l = self->log.head; l != NULL; l = l->next)
+    g_strv_builder_add (builder, l->data);
+  ret = g_strv_builder_end (builder);
+  g_strv_builder_unref (builder);
+  return ret;
+}
+
+/**
+ * tb_mcp_client_set_capabilities:
+ *
+ * Takes effect at the next connection.
+ */
+void
+tb_mcp_client_set_capabilities (TbMcpClient       *self,
+                                TbMcpCapabilities  capabilities)
+{
+  g_return_if_fail (TB_IS_MCP_CLIENT (self));
+  self->capabilities = capabilities;
+}
+
+void
+tb_mcp_client_set_roots (TbMcpClient        *self,
+                         const char * const *uris)
+{
+  g_return_if_fail (TB_IS_MCP_CLIENT (self));
+  g_strfreev (self->roots);
+  self->roots = g_strdupv ((char **) uris);
+}
+
+/**
+ * tb_mcp_client_set_request_timeout_ms:
+ *
+ * The time limit of requests other than `tools/call` (initialize, list,
+ * ping); 30 s by default.
+ */
+void
+tb_mcp_client_set_request_timeout_ms (TbMcpClient *self,
+                                      guint        timeout_ms)
+{
+  g_return_if_fail (TB_IS_MCP_CLIENT (self));
+  self->request_timeout_ms = timeout_ms;
+}
+
+/**
+ * tb_mcp_client_set_tool_timeout_ms:
+ *
+ * The `timeout-ms` of the #TbMcpTool made from now on, and the limit of
+ * tb_mcp_client_call_tool_async(); 0 (the default) leaves it to the
+ * registry.
+ */
+void
+tb_mcp_client_set_tool_timeout_ms (TbMcpClient *self,
+                                   guint        timeout_ms)
+{
+  g_return_if_fail (TB_IS_MCP_CLIENT (self));
+  self->tool_timeout_ms = timeout_ms;
+}
+
+guint _tb_mcp_client_get_tool_timeout_ms (TbMcpClient *self);
+
+guint
+_tb_mcp_client_get_tool_timeout_ms (TbMcpClient *self)
+{
+  return self->tool_timeout_ms;
+}
+
+/* Server requests. */
+
+static void
+tb_mcp_server_request_dispose (GObject *object)
+{
+  TbMcpServerRequest *self = (TbMcpServerRequest *)object;
+
+  /* Dropped without an answer: say so rather than leave the server waiting. */
+  if (!self->answered && self->id != NULL)
+    tb_mcp_server_request_respond_error (self, -32603,
+                                         _("The application dropped the request without "
+                                           "answering it"));
+
+  G_OBJECT_CLASS (tb_mcp_server_request_parent_class)->dispose (object);
+}
+
+static void
+tb_mcp_server_request_finalize (GObject *object)
+{
+  TbMcpServerRequest *self = (TbMcpServerRequest *)object;
+
+  g_weak_ref_clear (&self->client);
+  g_clear_pointer (&self->id, json_node_unref);
+  g_clear_pointer (&self->params, json_node_unref);
+  g_free (self->method);
+
+  G_OBJECT_CLASS (tb_mcp_server_request_parent_class)->finalize (object);
+}
+
+static void
+tb_mcp_server_request_class_init (TbMcpServerRequestClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+
+  object_class->dispose = tb_mcp_server_request_dispose;
+  object_class->finalize = tb_mcp_server_request_finalize;
+}
+
+static void
+tb_mcp_server_request_init (TbMcpServerRequest *self)
+{
+  g_weak_ref_init (&self->client, NULL);
+}
+
+const char *
+tb_mcp_server_request_get_method (TbMcpServerRequest *self)
+{
+  g_return_val_if_fail (TB_IS_MCP_SERVER_REQUEST (self), NULL);
+  return self->method;
+}
+
+/**
+ * tb_mcp_server_request_get_params:
+ *
+ * Returns: (transfer none): the request's params (an object)
+ */
+JsonNode *
+tb_mcp_server_request_get_params (TbMcpServerRequest *self)
+{
+  g_return_val_if_fail (TB_IS_MCP_SERVER_REQUEST (self), NULL);
+  return self->params;
+}
+
+/**
+ * tb_mcp_server_request_get_client:
+ *
+ * Returns: (transfer full) (nullable): the client, while it exists
+ */
+TbMcpClient *
+tb_mcp_server_request_get_client (TbMcpServerRequest *self)
+{
+  g_return_val_if_fail (TB_IS_MCP_SERVER_REQUEST (self), NULL);
+  return g_weak_ref_get (&self->client);
+}
+
+gboolean
+tb_mcp_server_request_is_answered (TbMcpServerRequest *self)
+{
+  g_return_val_if_fail (TB_IS_MCP_SERVER_REQUEST (self), TRUE);
+  return self->answered;
+}
+
+static void
+answer (TbMcpServerRequest *self,
+        JsonNode           *result,
+        int                 code,
+        const char         *message)
+{
+  g_autoptr(TbMcpClient) client = g_weak_ref_get (&self->client);
+
+  if (self->answered)
+    return;
+  self->answered = TRUE;
+  if (client == NULL || client->generation != self->generation)
+    return;
+  respond (client, self->id, result, code, message);
+}
+
+/**
+ * tb_mcp_server_request_respond:
+ * @self: a request
+ * @result: the result object
+ *
+ * Answers the request; later answers are ignored.
+ */
+void
+tb_mcp_server_request_respond (TbMcpServerRequest *self,
+                               JsonNode           *result)
+{
+  g_return_if_fail (TB_IS_MCP_SERVER_REQUEST (self));
+  answer (self, result, 0, NULL);
+}
+
+void
+tb_mcp_server_request_respond_error (TbMcpServerRequest *self,
+                                     int                 code,
+                                     const char         *message)
+{
+  g_return_if_fail (TB_IS_MCP_SERVER_REQUEST (self));
+  answer (self, NULL, code, message != NULL ? message : "");
+}
+
+static void
+answer_action (TbMcpServerRequest *self,
+               const char         *action,
+               JsonNode           *content)
+{
+  JsonObject *result = json_object_new ();
+  g_autoptr(JsonNode) node = NULL;
+
+  json_object_set_string_member (result, "action", action);
+  if (content != NULL)
+    json_object_set_member (result, "content", json_node_copy (content));
+  node = node_take_object (result);
+  answer (self, node, 0, NULL);
+}
+
+/**
+ * tb_mcp_server_request_accept:
+ * @self: an `elicitation/create` request
+ * @content: (nullable): the values the person entered, an object
+ */
+void
+tb_mcp_server_request_accept (TbMcpServerRequest *self,
+                              JsonNode           *content)
+{
+  g_return_if_fail (TB_IS_MCP_SERVER_REQUEST (self));
+  answer_action (self, "accept", content);
+}
+
+/**
+ * tb_mcp_server_request_decline:
+ *
+ * The person said no. For sampling, which has no "decline" answer, the
+ * server gets an error saying the person declined.
+ */
+void
+tb_mcp_server_request_decline (TbMcpServerRequest *self)
+{
+  g_return_if_fail (TB_IS_MCP_SERVER_REQUEST (self));
+  if (g_strcmp0 (self->method, "elicitation/create") == 0)
+    answer_action (self, "decline", NULL);
+  else
+    answer (self, NULL, -1, _("The person declined the request"));
+}
+
+/**
+ * tb_mcp_server_request_cancel:
+ *
+ * The person dismissed the request without choosing.
+ */
+void
+tb_mcp_server_request_cancel (TbMcpServerRequest *self)
+{
+  g_return_if_fail (TB_IS_MCP_SERVER_REQUEST (self));
+  if (g_strcmp0 (self->method, "elicitation/create") == 0)
+    answer_action (self, "cancel", NULL);
+  else
+    answer (self, NULL, -1, _("The person dismissed the request"));
+}
+
+/**
+ * tb_mcp_elicitation_defaults:
+ * @requested_schema: (nullable): an elicitation's `requestedSchema`
+ *
+ * Returns: (transfer full): an object with the `default` of every property
+ *   that has one, what a form shows before a person changes anything
+ */
+JsonNode *
+tb_mcp_elicitation_defaults (JsonNode *requested_schema)
+{
+  JsonObject *content = json_object_new ();
+  JsonNode *properties_node = NULL;
+
+  if (requested_schema != NULL && JSON_NODE_HOLDS_OBJECT (requested_schema))
+    properties_node = json_object_get_member (json_node_get_object (requested_schema),
+                                              "properties");
+  if (properties_node != NULL && JSON_NODE_HOLDS_OBJECT (properties_node))
+    {
+      JsonObjectIter iter;
+      const char *name;
+      JsonNode *property;
+
+      json_object_iter_init (&iter, json_node_get_object (properties_node));
+      while (json_object_iter_next (&iter, &name, &property))
+        {
+          JsonNode *value;
+
+          if (!JSON_NODE_HOLDS_OBJECT (property))
+            continue;
+          value = json_object_get_member (json_node_get_object (property), "default");
+          if (value != NULL)
+            json_object_set_member (content, name, json_node_copy (value));
+        }
+    }
+  return node_take_object (content);
+}

@@ -1,0 +1,598 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+
+#define G_LOG_DOMAIN "tb-mcp"
+
+#include "config.h"
+
+#include <glib/gi18n-lib.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tb-json.h"
+#include "tb-mcp-private.h"
+
+/* The streamable HTTP transport: every message is a POST; the answer is
+ * 202 (nothing to say), one JSON message, or an SSE stream of messages.
+ * The `Mcp-Session-Id` from the initialize answer goes on every later
+ * request, with `MCP-Protocol-Version`. An SSE stream that ends before the
+ * answer to its request came is resumed with a GET carrying
+ * `Last-Event-ID`, after the server's `retry` delay (1 s when it named
+ * none), at most five times. The optional standalone GET stream for
+ * server-initiated messages is not opened. */
+
+#define READ_CHUNK (64 * 1024)
+#define MAX_RECONNECTS 5
+#define DEFAULT_RETRY_MS 1000
+
+struct _TbMcpHttp
+{
+  TbMcpClient   *client;
+  guint          generation;
+  SoupSession   *session;
+  char          *url;
+  char         **headers;
+  char          *session_id;
+  char          *protocol_version;
+  GCancellable  *cancellable;
+};
+
+typedef struct
+{
+  TbMcpHttp     *http;
+  GCancellable  *cancellable;
+  gint64         request_id;
+  SoupMessage   *msg;
+  GInputStream  *stream;
+  gboolean       sse;
+  GByteArray    *body;
+  GByteArray    *line;
+  GString       *data;
+  char          *last_event_id;
+  guint          retry_ms;
+  gboolean       answered;
+  guint          reconnects;
+} Exchange;
+
+static void read_more (Exchange *ex);
+
+static void
+exchange_free (Exchange *ex)
+{
+  g_clear_object (&ex->cancellable);
+  g_clear_object (&ex->msg);
+  g_clear_object (&ex->stream);
+  g_clear_pointer (&ex->body, g_byte_array_unref);
+  g_clear_pointer (&ex->line, g_byte_array_unref);
+  if (ex->data != NULL)
+    g_string_free (ex->data, TRUE);
+  g_free (ex->last_event_id);
+  g_free (ex);
+}
+
+static gboolean
+exchange_alive (Exchange *ex)
+{
+  return !g_cancellable_is_cancelled (ex->cancellable);
+}
+
+static gboolean
+is_loopback (const char *url)
+{
+  g_autoptr(GUri) uri = g_uri_parse (url, G_URI_FLAGS_NONE, NULL);
+  const char *host;
+
+  if (uri == NULL || (host = g_uri_get_host (uri)) == NULL)
+    return FALSE;
+  return g_str_equal (host, "localhost") || g_str_has_prefix (host, "127.") ||
+         g_str_equal (host, "::1") || g_str_equal (host, "[::1]");
+}
+
+TbMcpHttp *
+_tb_mcp_http_new (TbMcpClient        *client,
+                  guint               generation,
+                  const char         *url,
+                  const char * const *headers)
+{
+  TbMcpHttp *self = g_new0 (TbMcpHttp, 1);
+
+  self->client = client;
+  self->generation = generation;
+  self->url = g_strdup (url);
+  self->headers = g_strdupv ((char **) headers);
+  self->cancellable = g_cancellable_new ();
+  self->session = soup_session_new_with_options ("timeout", 0,
+                                                 "user-agent", "toolbench/" PACKAGE_VERSION,
+                                                 NULL);
+  /* A proxy has no business between the app and a server on this machine. */
+  if (is_loopback (url))
+    soup_session_set_proxy_resolver (self->session, NULL);
+  return self;
+}
+
+void
+_tb_mcp_http_set_protocol_version (TbMcpHttp  *self,
+                                   const char *version)
+{
+  g_free (self->protocol_version);
+  self->protocol_version = g_strdup (version);
+}
+
+static void
+delete_cb (GObject      *object,
+           GAsyncResult *result,
+           gpointer      user_data)
+{
+  g_autoptr(GInputStream) stream = soup_session_send_finish (SOUP_SESSION (object), result, NULL);
+
+  if (stream != NULL)
+    g_input_stream_close (stream, NULL, NULL);
+}
+
+void
+_tb_mcp_http_free (TbMcpHttp *self)
+{
+  g_cancellable_cancel (self->cancellable);
+
+  /* Tell the server the session is over; nobody waits for the answer. */
+  if (self->session_id != NULL)
+    {
+      g_autoptr(SoupMessage) msg = soup_message_new (SOUP_METHOD_DELETE, self->url);
+
+      if (msg != NULL)
+        {
+          soup_message_headers_replace (soup_message_get_request_headers (msg),
+                                        "Mcp-Session-Id", self->session_id);
+          soup_session_send_async (self->session, msg, G_PRIORITY_DEFAULT, NULL, delete_cb, NULL);
+        }
+    }
+
+  g_clear_object (&self->cancellable);
+  g_clear_object (&self->session);
+  g_free (self->url);
+  g_strfreev (self->headers);
+  g_free (self->session_id);
+  g_free (self->protocol_version);
+  g_free (self);
+}
+
+static void
+add_headers (TbMcpHttp   *self,
+             SoupMessage *msg)
+{
+  SoupMessageHeaders *headers = soup_message_get_request_headers (msg);
+
+  for (guint i = 0; self->headers != NULL && self->headers[i] != NULL; i++)
+    {
+      const char *colon = strchr (self->headers[i], ':');
+      g_autofree char *name = NULL;
+
+      if (colon == NULL)
+        continue;
+      name = g_strstrip (g_strndup (self->headers[i], colon - self->headers[i]));
+      soup_message_headers_replace (headers, name, colon + 1 + strspn (colon + 1, " "));
+    }
+  if (self->session_id != NULL)
+    soup_message_headers_replace (headers, "Mcp-Session-Id", self->session_id);
+  if (self->protocol_version != NULL)
+    soup_message_headers_replace (headers, "MCP-Protocol-Version", self->protocol_version);
+}
+
+static void
+exchange_fail (Exchange   *ex,
+               int         code,
+               const char *text)
+{
+  TbMcpHttp *http = ex->http;
+
+  if (ex->request_id >= 0)
+    {
+      g_autoptr(GError) error = g_error_new_literal (TB_MCP_ERROR, code, text);
+
+      _tb_mcp_client_request_failed (http->client, http->generation, ex->request_id, error);
+    }
+  else
+    {
+      _tb_mcp_client_log (http->client, "client", "warning", text);
+    }
+}
+
+/* Returns FALSE when the transport went away meanwhile. */
+static gboolean
+deliver (Exchange   *ex,
+         const char *text,
+         gsize       length)
+{
+  TbMcpHttp *http = ex->http;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(JsonNode) message = NULL;
+
+  if (length == 0 || strspn (text, " \t\r\n") == length)
+    return TRUE;
+
+  message = _tb_mcp_parse_message (text, length, &error);
+  if (message == NULL)
+    {
+      g_autofree char *cause =
+        g_strdup_printf (_("sent something that is not a JSON-RPC message over HTTP (%s)"),
+                         error->message);
+
+      _tb_mcp_client_lost (http->client, http->generation, cause);
+      return FALSE;
+    }
+
+  if (JSON_NODE_HOLDS_OBJECT (message) && ex->request_id >= 0)
+    {
+      JsonObject *object = json_node_get_object (message);
+      JsonNode *id = json_object_get_member (object, "id");
+
+      if (id != NULL && !json_object_has_member (object, "method") &&
+          JSON_NODE_HOLDS_VALUE (id) && json_node_get_value_type (id) == G_TYPE_INT64 &&
+          json_node_get_int (id) == ex->request_id)
+        ex->answered = TRUE;
+    }
+
+  _tb_mcp_client_receive (http->client, http->generation, message);
+  return exchange_alive (ex);
+}
+
+static gboolean
+sse_dispatch (Exchange *ex)
+{
+  gboolean ok;
+
+  if (ex->data->len == 0)
+    return TRUE;
+  ok = deliver (ex, ex->data->str, ex->data->len);
+  if (ok)
+    g_string_truncate (ex->data, 0);
+  return ok;
+}
+
+static gboolean
+sse_line (Exchange   *ex,
+          const char *line,
+          gsize       length)
+{
+  const char *colon;
+  g_autofree char *field = NULL;
+  const char *value;
+  gsize value_len;
+
+  if (length > 0 && line[length - 1] == '\r')
+    length--;
+  if (length == 0)
+    return sse_dispatch (ex);
+  if (line[0] == ':')
+    return TRUE;
+
+  colon = memchr (line, ':', length);
+  if (colon == NULL)
+    {
+      field = g_strndup (line, length);
+      value = "";
+      value_len = 0;
+    }
+  else
+    {
+      field = g_strndup (line, colon - line);
+      value = colon + 1;
+      value_len = length - (value - line);
+      if (value_len > 0 && *value == ' ')
+        {
+          value++;
+          value_len--;
+        }
+    }
+
+  if (g_str_equal (field, "data"))
+    {
+      if (ex->data->len > 0)
+        g_string_append_c (ex->data, '\n');
+      g_string_append_len (ex->data, value, value_len);
+    }
+  else if (g_str_equal (field, "id"))
+    {
+      g_free (ex->last_event_id);
+      ex->last_event_id = g_strndup (value, value_len);
+    }
+  else if (g_str_equal (field, "retry"))
+    {
+      g_autofree char *digits = g_strndup (value, value_len);
+      guint64 ms;
+
+      if (g_ascii_string_to_unsigned (digits, 10, 0, 600000, &ms, NULL))
+        ex->retry_ms = ms;
+    }
+  return TRUE;
+}
+
+static void
+reconnect_cb (GObject      *object,
+              GAsyncResult *result,
+              gpointer      user_data);
+
+static gboolean
+reconnect_timeout_cb (gpointer user_data)
+{
+  Exchange *ex = user_data;
+  TbMcpHttp *http;
+
+  if (!exchange_alive (ex))
+    {
+      exchange_free (ex);
+      return G_SOURCE_REMOVE;
+    }
+
+  http = ex->http;
+  g_clear_object (&ex->msg);
+  ex->msg = soup_message_new (SOUP_METHOD_GET, http->url);
+  add_headers (http, ex->msg);
+  soup_message_headers_replace (soup_message_get_request_headers (ex->msg), "Accept",
+                                "text/event-stream");
+  if (ex->last_event_id != NULL)
+    soup_message_headers_replace (soup_message_get_request_headers (ex->msg), "Last-Event-ID",
+                                  ex->last_event_id);
+  soup_session_send_async (http->session, ex->msg, G_PRIORITY_DEFAULT, ex->cancellable,
+                           reconnect_cb, ex);
+  return G_SOURCE_REMOVE;
+}
+
+static void
+stream_ended (Exchange *ex)
+{
+  if (ex->sse && ex->request_id >= 0 && !ex->answered)
+    {
+      if (ex->last_event_id == NULL || ex->reconnects >= MAX_RECONNECTS)
+        {
+          exchange_fail (ex, TB_MCP_ERROR_DISCONNECTED,
+                         _("The MCP server closed the event stream before answering"));
+          exchange_free (ex);
+          return;
+        }
+      ex->reconnects++;
+      g_clear_object (&ex->stream);
+      g_byte_array_set_size (ex->line, 0);
+      g_string_truncate (ex->data, 0);
+      g_timeout_add (ex->retry_ms, reconnect_timeout_cb, ex);
+      return;
+    }
+
+  if (!ex->sse && ex->body != NULL)
+    deliver (ex, (const char *) ex->body->data, ex->body->len);
+  exchange_free (ex);
+}
+
+static void
+read_cb (GObject      *object,
+         GAsyncResult *result,
+         gpointer      user_data)
+{
+  Exchange *ex = user_data;
+  g_autoptr(GBytes) bytes = NULL;
+  g_autoptr(GError) error = NULL;
+  const guint8 *data;
+  gsize size;
+  gsize start = 0;
+
+  bytes = g_input_stream_read_bytes_finish (G_INPUT_STREAM (object), result, &error);
+  if (!exchange_alive (ex))
+    {
+      exchange_free (ex);
+      return;
+    }
+  if (bytes == NULL)
+    {
+      /* A broken stream is treated like one that ended: resume or fail. */
+      stream_ended (ex);
+      return;
+    }
+  if (g_bytes_get_size (bytes) == 0)
+    {
+      stream_ended (ex);
+      return;
+    }
+
+  data = g_bytes_get_data (bytes, &size);
+  if (!ex->sse)
+    {
+      g_byte_array_append (ex->body, data, size);
+      if (ex->body->len > TB_MCP_MAX_MESSAGE_SIZE)
+        {
+          _tb_mcp_client_lost (ex->http->client, ex->http->generation,
+                               _("sent an HTTP answer larger than the client keeps"));
+          exchange_free (ex);
+          return;
+        }
+      read_more (ex);
+      return;
+    }
+
+  for (gsize i = 0; i < size; i++)
+    {
+      if (data[i] != '\n')
+        continue;
+      g_byte_array_append (ex->line, data + start, i - start);
+      if (!sse_line (ex, (const char *) ex->line->data, ex->line->len))
+        {
+          exchange_free (ex);
+          return;
+        }
+      g_byte_array_set_size (ex->line, 0);
+      start = i + 1;
+    }
+  if (start < size)
+    g_byte_array_append (ex->line, data + start, size - start);
+  if (ex->line->len + ex->data->len > TB_MCP_MAX_MESSAGE_SIZE)
+    {
+      _tb_mcp_client_lost (ex->http->client, ex->http->generation,
+                           _("sent an event larger than the client keeps"));
+      exchange_free (ex);
+      return;
+    }
+  read_more (ex);
+}
+
+static void
+read_more (Exchange *ex)
+{
+  g_input_stream_read_bytes_async (ex->stream, READ_CHUNK, G_PRIORITY_DEFAULT, ex->cancellable,
+                                   read_cb, ex);
+}
+
+static gboolean
+start_reading (Exchange *ex)
+{
+  SoupMessageHeaders *headers = soup_message_get_response_headers (ex->msg);
+  const char *type = soup_message_headers_get_content_type (headers, NULL);
+
+  if (g_strcmp0 (type, "text/event-stream") == 0)
+    {
+      ex->sse = TRUE;
+      if (ex->line == NULL)
+        ex->line = g_byte_array_new ();
+      if (ex->data == NULL)
+        ex->data = g_string_new (NULL);
+    }
+  else if (g_strcmp0 (type, "application/json") == 0)
+    {
+      ex->sse = FALSE;
+      ex->body = g_byte_array_new ();
+    }
+  else
+    {
+      g_autofree char *text =
+        g_strdup_printf (_("The MCP server answered with content of type “%s”, which is "
+                           "neither JSON nor an event stream"), type ? type : "?");
+
+      exchange_fail (ex, TB_MCP_ERROR_PROTOCOL, text);
+      return FALSE;
+    }
+  read_more (ex);
+  return TRUE;
+}
+
+static void
+reconnect_cb (GObject      *object,
+              GAsyncResult *result,
+              gpointer      user_data)
+{
+  Exchange *ex = user_data;
+  g_autoptr(GError) error = NULL;
+  guint status;
+
+  ex->stream = soup_session_send_finish (SOUP_SESSION (object), result, &error);
+  if (!exchange_alive (ex))
+    {
+      exchange_free (ex);
+      return;
+    }
+  status = soup_message_get_status (ex->msg);
+  if (ex->stream == NULL || status != SOUP_STATUS_OK)
+    {
+      g_autofree char *text =
+        g_strdup_printf (_("The MCP server could not resume its event stream (%s)"),
+                         error != NULL ? error->message
+                                       : soup_status_get_phrase (status));
+
+      exchange_fail (ex, TB_MCP_ERROR_DISCONNECTED, text);
+      exchange_free (ex);
+      return;
+    }
+  if (!start_reading (ex))
+    exchange_free (ex);
+}
+
+static void
+send_cb (GObject      *object,
+         GAsyncResult *result,
+         gpointer      user_data)
+{
+  Exchange *ex = user_data;
+  g_autoptr(GError) error = NULL;
+  TbMcpHttp *http;
+  const char *session_id;
+  guint status;
+
+  ex->stream = soup_session_send_finish (SOUP_SESSION (object), result, &error);
+  if (!exchange_alive (ex))
+    {
+      exchange_free (ex);
+      return;
+    }
+  http = ex->http;
+
+  if (ex->stream == NULL)
+    {
+      g_autofree char *cause =
+        g_strdup_printf (_("cannot be reached at %s: %s"), http->url, error->message);
+
+      _tb_mcp_client_lost (http->client, http->generation, cause);
+      exchange_free (ex);
+      return;
+    }
+
+  session_id = soup_message_headers_get_one (soup_message_get_response_headers (ex->msg),
+                                             "Mcp-Session-Id");
+  if (session_id != NULL && http->session_id == NULL)
+    http->session_id = g_strdup (session_id);
+
+  status = soup_message_get_status (ex->msg);
+  if (status == SOUP_STATUS_ACCEPTED || status == SOUP_STATUS_NO_CONTENT)
+    {
+      exchange_free (ex);
+      return;
+    }
+  if (status == SOUP_STATUS_NOT_FOUND && http->session_id != NULL)
+    {
+      _tb_mcp_client_lost (http->client, http->generation,
+                           _("ended the session (HTTP 404); restart the server to open a new "
+                             "one"));
+      exchange_free (ex);
+      return;
+    }
+  if (!SOUP_STATUS_IS_SUCCESSFUL (status))
+    {
+      g_autofree char *text =
+        /* Translators: an HTTP status code and its reason phrase */
+        g_strdup_printf (_("The MCP server refused the request with HTTP status %u (%s)"),
+                         status, soup_message_get_reason_phrase (ex->msg));
+
+      exchange_fail (ex, TB_MCP_ERROR_HTTP, text);
+      exchange_free (ex);
+      return;
+    }
+  if (!start_reading (ex))
+    exchange_free (ex);
+}
+
+void
+_tb_mcp_http_send (TbMcpHttp *self,
+                   JsonNode  *message,
+                   gint64     request_id)
+{
+  Exchange *ex = g_new0 (Exchange, 1);
+  g_autofree char *text = tb_json_to_string (message, FALSE);
+  g_autoptr(GBytes) body = NULL;
+  gsize length = strlen (text);
+
+  ex->http = self;
+  ex->cancellable = g_object_ref (self->cancellable);
+  ex->request_id = request_id;
+  ex->retry_ms = DEFAULT_RETRY_MS;
+  ex->msg = soup_message_new (SOUP_METHOD_POST, self->url);
+  if (ex->msg == NULL)
+    {
+      g_autofree char *cause = g_strdup_printf (_("has an unusable URL “%s”"), self->url);
+
+      exchange_free (ex);
+      _tb_mcp_client_lost (self->client, self->generation, cause);
+      return;
+    }
+  add_headers (self, ex->msg);
+  soup_message_headers_replace (soup_message_get_request_headers (ex->msg), "Accept",
+                                "application/json, text/event-stream");
+  body = g_bytes_new_take (g_steal_pointer (&text), length);
+  soup_message_set_request_body_from_bytes (ex->msg, "application/json", body);
+  soup_session_send_async (self->session, ex->msg, G_PRIORITY_DEFAULT, ex->cancellable,
+                           send_cb, ex);
+}

@@ -1,0 +1,558 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+
+#define G_LOG_DOMAIN "tb-mcp"
+
+#include "config.h"
+
+#include <glib/gi18n-lib.h>
+#include <string.h>
+
+#include "tb-json.h"
+#include "tb-mcp-private.h"
+#include "tb-mcp-tool.h"
+#include "tb-schema-error.h"
+#include "tb-tool-private.h"
+
+/**
+ * TbMcpTool:
+ *
+ * A tool of an MCP server, registered with source `mcp:<server>`.
+ *
+ * A call sends `tools/call` with a progress token; every progress
+ * notification starts the call's time limit over. The result becomes a
+ * #TbToolResult:
+ *
+ * - `isError: true`: a failure (execution-failed) whose text is the
+ *   result's text content;
+ * - `structuredContent`: the output is that object;
+ * - only text blocks: the output is their text, joined by new lines;
+ * - anything else (images, audio, resource links, embedded resources): the
+ *   output is the `content` array as the server sent it.
+ *
+ * The metadata holds `server`, `tool` (the name on the server),
+ * `content-types` and `progress-notifications`.
+ *
+ * A tool whose `inputSchema` is not usable (missing, not an object, not of
+ * type "object") is registered anyway so that a person sees it; its schema
+ * error is in tb_mcp_tool_get_schema_error() and each call fails saying so.
+ */
+
+struct _TbMcpTool
+{
+  TbTool     parent_instance;
+
+  GWeakRef   client;
+  char      *server;
+  char      *remote_name;
+  char      *title;
+  JsonNode  *definition;
+  JsonNode  *output_schema;
+  JsonNode  *annotations;
+  char      *schema_error;
+};
+
+G_DEFINE_FINAL_TYPE (TbMcpTool, tb_mcp_tool, TB_TYPE_TOOL)
+
+typedef struct
+{
+  guint progress_count;
+} InvokeData;
+
+guint _tb_mcp_client_get_tool_timeout_ms (TbMcpClient *self);
+
+static const char *
+member_string (JsonObject *object,
+               const char *name)
+{
+  JsonNode *node = json_object_get_member (object, name);
+
+  if (node == NULL || !JSON_NODE_HOLDS_VALUE (node) ||
+      json_node_get_value_type (node) != G_TYPE_STRING)
+    return NULL;
+  return json_node_get_string (node);
+}
+
+static char *
+check_input_schema (JsonNode *schema)
+{
+  JsonObject *object;
+  JsonNode *node;
+
+  if (schema == NULL)
+    return g_strdup (_("the server gave no inputSchema"));
+  if (!JSON_NODE_HOLDS_OBJECT (schema))
+    {
+      g_autofree char *type = tb_json_describe_type (schema);
+
+      return g_strdup_printf (_("the inputSchema is of type %s, not a JSON Schema object"), type);
+    }
+  object = json_node_get_object (schema);
+  node = json_object_get_member (object, "type");
+  if (node != NULL && (!JSON_NODE_HOLDS_VALUE (node) ||
+                       json_node_get_value_type (node) != G_TYPE_STRING ||
+                       !g_str_equal (json_node_get_string (node), "object")))
+    return g_strdup (_("the inputSchema must have “type”: “object”"));
+  node = json_object_get_member (object, "properties");
+  if (node != NULL && !JSON_NODE_HOLDS_OBJECT (node))
+    return g_strdup (_("“properties” in the inputSchema must be an object"));
+  node = json_object_get_member (object, "required");
+  if (node != NULL)
+    {
+      JsonArray *array;
+
+      if (!JSON_NODE_HOLDS_ARRAY (node))
+        return g_strdup (_("“required” in the inputSchema must be an array of names"));
+      array = json_node_get_array (node);
+      for (guint i = 0; i < json_array_get_length (array); i++)
+        {
+          JsonNode *element = json_array_get_element (array, i);
+
+          if (!JSON_NODE_HOLDS_VALUE (element) ||
+              json_node_get_value_type (element) != G_TYPE_STRING)
+            return g_strdup (_("“required” in the inputSchema must be an array of names"));
+        }
+    }
+  if (!tb_json_node_depth_ok (schema, TB_JSON_MAX_DEPTH))
+    return g_strdup_printf (_("the inputSchema nests more than %u levels deep"),
+                            TB_JSON_MAX_DEPTH);
+  return NULL;
+}
+
+TbTool *
+_tb_mcp_tool_new (TbMcpClient *client,
+                  const char  *local_name,
+                  JsonObject  *definition)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *source = g_strdup_printf ("mcp:%s", tb_mcp_client_get_name (client));
+  g_autofree char *schema_error = NULL;
+  g_autofree char *description = NULL;
+  JsonNode *input_schema = json_object_get_member (definition, "inputSchema");
+  JsonNode *output_schema = json_object_get_member (definition, "outputSchema");
+  JsonNode *annotations = json_object_get_member (definition, "annotations");
+  const char *text = member_string (definition, "description");
+  TbMcpTool *self;
+
+  if (text == NULL)
+    text = member_string (definition, "title");
+  description = g_strdup (text != NULL ? text : "");
+  if (strlen (description) > TB_TOOL_DESCRIPTION_MAX || !g_utf8_validate (description, -1, NULL))
+    {
+      g_autofree char *valid = g_utf8_make_valid (description, -1);
+
+      g_free (description);
+      description = g_utf8_substring (valid, 0, TB_TOOL_DESCRIPTION_MAX / 4);
+    }
+
+  schema_error = check_input_schema (input_schema);
+
+  self = g_initable_new (TB_TYPE_MCP_TOOL, NULL, &error,
+                         "name", local_name,
+                         "description", description,
+                         "parameters", schema_error == NULL ? input_schema : NULL,
+                         "source", source,
+                         "timeout-ms", _tb_mcp_client_get_tool_timeout_ms (client),
+                         NULL);
+  if (self == NULL)
+    {
+      g_autofree char *line = g_strdup_printf (_("The tool “%s” cannot be used: %s"),
+                                               local_name, error->message);
+
+      _tb_mcp_client_log (client, "client", "warning", line);
+      return NULL;
+    }
+
+  g_weak_ref_set (&self->client, client);
+  self->server = g_strdup (tb_mcp_client_get_name (client));
+  self->remote_name = g_strdup (member_string (definition, "name"));
+  self->title = g_strdup (member_string (definition, "title"));
+  self->definition = json_node_alloc ();
+  json_node_init_object (self->definition, definition);
+  json_node_seal (self->definition);
+  if (output_schema != NULL && JSON_NODE_HOLDS_OBJECT (output_schema))
+    self->output_schema = json_node_copy (output_schema);
+  if (annotations != NULL)
+    self->annotations = json_node_copy (annotations);
+  if (schema_error != NULL)
+    {
+      g_autofree char *line = NULL;
+
+      self->schema_error = g_steal_pointer (&schema_error);
+      line = g_strdup_printf (_("The tool “%s” has an unusable input schema: %s"),
+                              self->remote_name, self->schema_error);
+      _tb_mcp_client_log (client, "client", "warning", line);
+    }
+
+  return TB_TOOL (self);
+}
+
+const char *
+_tb_mcp_tool_get_remote_name (TbTool *tool)
+{
+  return TB_MCP_TOOL (tool)->remote_name;
+}
+
+JsonNode *
+_tb_mcp_tool_get_definition (TbTool *tool)
+{
+  return TB_MCP_TOOL (tool)->definition;
+}
+
+/* Results. */
+
+static char *
+join_text (JsonArray *content)
+{
+  GString *text = g_string_new (NULL);
+
+  for (guint i = 0; content != NULL && i < json_array_get_length (content); i++)
+    {
+      JsonNode *block = json_array_get_element (content, i);
+      const char *piece;
+
+      if (!JSON_NODE_HOLDS_OBJECT (block))
+        continue;
+      if (g_strcmp0 (member_string (json_node_get_object (block), "type"), "text") != 0)
+        continue;
+      piece = member_string (json_node_get_object (block), "text");
+      if (piece == NULL)
+        continue;
+      if (text->len > 0)
+        g_string_append_c (text, '\n');
+      g_string_append (text, piece);
+    }
+  return g_string_free (text, FALSE);
+}
+
+/**
+ * tb_mcp_result_to_tool_result:
+ * @server: the server's name
+ * @tool: the tool's name on the server
+ * @output_schema: (nullable): the tool's `outputSchema`
+ * @result: a `tools/call` result object
+ *
+ * Returns: (transfer full): the #TbToolResult described in #TbMcpTool
+ */
+static TbToolResult *convert (const char *server,
+                              const char *tool,
+                              JsonNode   *output_schema,
+                              JsonNode   *result,
+                              gint64      progress_count);
+
+TbToolResult *
+tb_mcp_result_to_tool_result (const char *server,
+                              const char *tool,
+                              JsonNode   *output_schema,
+                              JsonNode   *result)
+{
+  g_return_val_if_fail (result != NULL, NULL);
+  return convert (server, tool, output_schema, result, -1);
+}
+
+static TbToolResult *
+convert (const char *server,
+         const char *tool,
+         JsonNode   *output_schema,
+         JsonNode   *result,
+         gint64      progress_count)
+{
+  g_autoptr(JsonObject) metadata = json_object_new ();
+  g_autoptr(JsonNode) output = NULL;
+  JsonObject *object;
+  JsonNode *content_node;
+  JsonNode *structured;
+  JsonNode *is_error;
+  JsonArray *content = NULL;
+  JsonArray *types = json_array_new ();
+  gboolean all_text = TRUE;
+
+  json_object_set_string_member (metadata, "server", server);
+  json_object_set_string_member (metadata, "tool", tool);
+  if (progress_count >= 0)
+    json_object_set_int_member (metadata, "progress-notifications", progress_count);
+
+  if (!JSON_NODE_HOLDS_OBJECT (result))
+    {
+      json_array_unref (types);
+      return tb_tool_result_new_failure (TB_TOOL_FAILURE_EXECUTION_FAILED,
+                                         _("The MCP server sent a result that is not an object"));
+    }
+
+  object = json_node_get_object (result);
+  content_node = json_object_get_member (object, "content");
+  structured = json_object_get_member (object, "structuredContent");
+  is_error = json_object_get_member (object, "isError");
+
+  if (content_node != NULL && JSON_NODE_HOLDS_ARRAY (content_node))
+    content = json_node_get_array (content_node);
+  for (guint i = 0; content != NULL && i < json_array_get_length (content); i++)
+    {
+      JsonNode *block = json_array_get_element (content, i);
+      const char *type = JSON_NODE_HOLDS_OBJECT (block)
+                           ? member_string (json_node_get_object (block), "type") : NULL;
+
+      json_array_add_string_element (types, type != NULL ? type : "unknown");
+      if (g_strcmp0 (type, "text") != 0)
+        all_text = FALSE;
+    }
+  json_object_set_array_member (metadata, "content-types", types);
+
+  if (is_error != NULL && JSON_NODE_HOLDS_VALUE (is_error) &&
+      json_node_get_value_type (is_error) == G_TYPE_BOOLEAN && json_node_get_boolean (is_error))
+    {
+      g_autofree char *text = join_text (content);
+
+      json_object_set_boolean_member (metadata, "is-error", TRUE);
+      if (*text == '\0')
+        {
+          g_free (text);
+          text = g_strdup_printf (_("The tool “%s” of the MCP server “%s” reported an error "
+                                    "without a message"), tool, server);
+        }
+      return tb_tool_result_new_full (TB_TOOL_FAILURE_EXECUTION_FAILED, NULL, text, metadata,
+                                      NULL, 0);
+    }
+
+  if (output_schema != NULL && structured == NULL)
+    {
+      g_autofree char *text =
+        g_strdup_printf (_("The tool “%s” of the MCP server “%s” declares an output schema but "
+                           "returned no structured content"), tool, server);
+
+      return tb_tool_result_new_full (TB_TOOL_FAILURE_EXECUTION_FAILED, NULL, text, metadata,
+                                      NULL, 0);
+    }
+
+  if (structured != NULL)
+    {
+      if (!JSON_NODE_HOLDS_OBJECT (structured))
+        {
+          g_autofree char *text =
+            g_strdup_printf (_("The tool “%s” of the MCP server “%s” returned structured content "
+                               "that is not an object"), tool, server);
+
+          return tb_tool_result_new_full (TB_TOOL_FAILURE_EXECUTION_FAILED, NULL, text,
+                                          metadata, NULL, 0);
+        }
+      /* Not yet checked against the output schema: no JSON Schema
+       * validator in this build. Say so where a person can see it. */
+      if (output_schema != NULL)
+        json_object_set_boolean_member (metadata, "output-schema-checked", FALSE);
+      output = json_node_copy (structured);
+    }
+  else if (content == NULL || json_array_get_length (content) == 0)
+    {
+      output = tb_json_node_new_string ("");
+    }
+  else if (all_text)
+    {
+      g_autofree char *text = join_text (content);
+
+      output = tb_json_node_new_string (text);
+    }
+  else
+    {
+      output = json_node_copy (content_node);
+    }
+
+  return tb_tool_result_new_full (TB_TOOL_FAILURE_NONE, output, NULL, metadata, NULL, 0);
+}
+
+/* Calls. */
+
+static void
+progress_cb (double      progress,
+             double      total,
+             const char *message,
+             gpointer    user_data)
+{
+  GTask *task = user_data;
+  InvokeData *data = g_task_get_task_data (task);
+
+  data->progress_count++;
+  _tb_tool_call_extend_deadline (g_task_get_cancellable (task));
+}
+
+static void
+call_cb (GObject      *object,
+         GAsyncResult *res,
+         gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  TbMcpTool *self = g_task_get_source_object (task);
+  InvokeData *data = g_task_get_task_data (task);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(JsonNode) answer = NULL;
+  g_autoptr(TbToolResult) converted = NULL;
+
+  answer = tb_mcp_client_call_tool_finish (TB_MCP_CLIENT (object), res, &error);
+  if (answer == NULL)
+    {
+      if (g_error_matches (error, TB_MCP_ERROR, TB_MCP_ERROR_TIMEOUT))
+        g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_TIMED_OUT, "%s", error->message);
+      else if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        g_task_return_error (task, g_steal_pointer (&error));
+      else
+        g_task_return_new_error (task, TB_TOOL_ERROR, TB_TOOL_ERROR_FAILED, "%s",
+                                 error->message);
+      return;
+    }
+
+  converted = convert (self->server, self->remote_name, self->output_schema, answer,
+                       data->progress_count);
+  g_task_return_pointer (task, g_steal_pointer (&converted), g_object_unref);
+}
+
+static void
+tb_mcp_tool_invoke_async (TbTool              *tool,
+                          JsonNode            *arguments,
+                          JsonObject          *context,
+                          GCancellable        *cancellable,
+                          GAsyncReadyCallback  callback,
+                          gpointer             user_data)
+{
+  TbMcpTool *self = TB_MCP_TOOL (tool);
+  g_autoptr(GTask) task = NULL;
+  g_autoptr(TbMcpClient) client = NULL;
+
+  task = g_task_new (self, cancellable, callback, user_data);
+  g_task_set_source_tag (task, tb_mcp_tool_invoke_async);
+  g_task_set_task_data (task, g_new0 (InvokeData, 1), g_free);
+
+  if (self->schema_error != NULL)
+    {
+      g_task_return_new_error (task, TB_TOOL_ERROR, TB_TOOL_ERROR_FAILED,
+                               /* Translators: tool, server, then the schema problem */
+                               _("The tool “%s” of the MCP server “%s” cannot be called: %s. "
+                                 "The server's tool definition needs fixing"),
+                               self->remote_name, self->server, self->schema_error);
+      return;
+    }
+
+  client = g_weak_ref_get (&self->client);
+  if (client == NULL)
+    {
+      g_task_return_new_error (task, TB_TOOL_ERROR, TB_TOOL_ERROR_FAILED,
+                               _("The MCP server “%s” is gone"), self->server);
+      return;
+    }
+
+  tb_mcp_client_call_tool_async (client, self->remote_name, arguments, progress_cb, task,
+                                 cancellable, call_cb, g_object_ref (task));
+}
+
+static TbToolResult *
+tb_mcp_tool_invoke_finish (TbTool        *tool,
+                           GAsyncResult  *result,
+                           GError       **error)
+{
+  return g_task_propagate_pointer (G_TASK (result), error);
+}
+
+static gboolean
+tb_mcp_tool_validate_arguments (TbTool    *tool,
+                                JsonNode  *arguments,
+                                GPtrArray *errors)
+{
+  /* The call itself explains an unusable schema. */
+  if (TB_MCP_TOOL (tool)->schema_error != NULL)
+    return TRUE;
+  return TB_TOOL_CLASS (tb_mcp_tool_parent_class)->validate_arguments (tool, arguments, errors);
+}
+
+static void
+tb_mcp_tool_finalize (GObject *object)
+{
+  TbMcpTool *self = (TbMcpTool *)object;
+
+  g_weak_ref_clear (&self->client);
+  g_free (self->server);
+  g_free (self->remote_name);
+  g_free (self->title);
+  g_clear_pointer (&self->definition, json_node_unref);
+  g_clear_pointer (&self->output_schema, json_node_unref);
+  g_clear_pointer (&self->annotations, json_node_unref);
+  g_free (self->schema_error);
+
+  G_OBJECT_CLASS (tb_mcp_tool_parent_class)->finalize (object);
+}
+
+static void
+tb_mcp_tool_class_init (TbMcpToolClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  TbToolClass *tool_class = TB_TOOL_CLASS (klass);
+
+  object_class->finalize = tb_mcp_tool_finalize;
+  tool_class->invoke_async = tb_mcp_tool_invoke_async;
+  tool_class->invoke_finish = tb_mcp_tool_invoke_finish;
+  tool_class->validate_arguments = tb_mcp_tool_validate_arguments;
+}
+
+static void
+tb_mcp_tool_init (TbMcpTool *self)
+{
+  g_weak_ref_init (&self->client, NULL);
+}
+
+/**
+ * tb_mcp_tool_get_client:
+ *
+ * Returns: (transfer full) (nullable): the client, while it exists
+ */
+TbMcpClient *
+tb_mcp_tool_get_client (TbMcpTool *self)
+{
+  g_return_val_if_fail (TB_IS_MCP_TOOL (self), NULL);
+  return g_weak_ref_get (&self->client);
+}
+
+const char *
+tb_mcp_tool_get_remote_name (TbMcpTool *self)
+{
+  g_return_val_if_fail (TB_IS_MCP_TOOL (self), NULL);
+  return self->remote_name;
+}
+
+const char *
+tb_mcp_tool_get_title (TbMcpTool *self)
+{
+  g_return_val_if_fail (TB_IS_MCP_TOOL (self), NULL);
+  return self->title;
+}
+
+/**
+ * tb_mcp_tool_get_output_schema:
+ *
+ * Returns: (transfer none) (nullable): the tool's `outputSchema`
+ */
+JsonNode *
+tb_mcp_tool_get_output_schema (TbMcpTool *self)
+{
+  g_return_val_if_fail (TB_IS_MCP_TOOL (self), NULL);
+  return self->output_schema;
+}
+
+/**
+ * tb_mcp_tool_get_annotations:
+ *
+ * Returns: (transfer none) (nullable): the tool's `annotations`
+ */
+JsonNode *
+tb_mcp_tool_get_annotations (TbMcpTool *self)
+{
+  g_return_val_if_fail (TB_IS_MCP_TOOL (self), NULL);
+  return self->annotations;
+}
+
+/**
+ * tb_mcp_tool_get_schema_error:
+ *
+ * Returns: (nullable): why the tool's input schema is not usable, or %NULL
+ */
+const char *
+tb_mcp_tool_get_schema_error (TbMcpTool *self)
+{
+  g_return_val_if_fail (TB_IS_MCP_TOOL (self), NULL);
+  return self->schema_error;
+}

@@ -1,0 +1,193 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: GPL-3.0-or-later
+#
+# A small MCP server over stdio for the faults real servers do not produce:
+# garbage on stdout, a crash, a hang, closing stdout, huge and binary
+# results, non-UTF-8 stderr, thousands of tools, broken schemas. Each fault
+# is a tool; options change the handshake.
+#
+#   fake-mcp-server.py [--tools N] [--page N] [--version V] [--hang-init]
+#                      [--broken-schemas] [--weird-names] [--hang-after-init]
+
+import base64
+import json
+import os
+import sys
+import time
+
+args = sys.argv[1:]
+
+
+def option(name, default=None):
+    if name in args:
+        return args[args.index(name) + 1]
+    return default
+
+
+extra_tools = int(option("--tools", "0"))
+page_size = int(option("--page", "500"))
+version = option("--version")
+
+out = sys.stdout.buffer
+
+
+def send(message):
+    out.write(json.dumps(message).encode() + b"\n")
+    out.flush()
+
+
+def result(rid, value):
+    send({"jsonrpc": "2.0", "id": rid, "result": value})
+
+
+def text(value):
+    return {"content": [{"type": "text", "text": value}]}
+
+
+OBJ = {"type": "object", "properties": {}}
+tools = [
+    {"name": "echo", "description": "Echoes the message",
+     "inputSchema": {"type": "object", "properties": {"message": {"type": "string"}},
+                     "required": ["message"]}},
+    {"name": "garbage", "description": "Prints something that is not JSON", "inputSchema": OBJ},
+    {"name": "crash", "description": "Exits with status 3", "inputSchema": OBJ},
+    {"name": "hang", "description": "Never answers again", "inputSchema": OBJ},
+    {"name": "close", "description": "Closes its standard output", "inputSchema": OBJ},
+    {"name": "big", "description": "Returns SIZE bytes of text",
+     "inputSchema": {"type": "object", "properties": {"size": {"type": "integer"}}}},
+    {"name": "huge-line", "description": "Sends a 40 MiB message", "inputSchema": OBJ},
+    {"name": "binary", "description": "Returns image, audio and blob content",
+     "inputSchema": OBJ},
+    {"name": "stderr", "description": "Writes bytes that are not UTF-8 to stderr",
+     "inputSchema": OBJ},
+    {"name": "elicit", "description": "Asks the client for input and reports the answer",
+     "inputSchema": OBJ},
+    {"name": "structured", "description": "Returns structured content",
+     "inputSchema": OBJ,
+     "outputSchema": {"type": "object", "properties": {"n": {"type": "integer"}}}},
+    {"name": "no-structured", "description": "Declares an output schema, returns none",
+     "inputSchema": OBJ,
+     "outputSchema": {"type": "object", "properties": {"n": {"type": "integer"}}}},
+    {"name": "change-tools", "description": "Adds a tool and announces the change",
+     "inputSchema": OBJ},
+]
+if "--broken-schemas" in args:
+    tools.append({"name": "schema-not-object", "description": "inputSchema is a string",
+                  "inputSchema": "nope"})
+    tools.append({"name": "schema-wrong-type", "description": "inputSchema is of type array",
+                  "inputSchema": {"type": "array"}})
+    tools.append({"name": "schema-missing", "description": "no inputSchema at all"})
+if "--weird-names" in args:
+    tools.append({"name": "has space/and:colon", "description": "odd name", "inputSchema": OBJ})
+    tools.append({"name": "x" * 80, "description": "long name", "inputSchema": OBJ})
+for i in range(extra_tools):
+    tools.append({"name": "tool_%05d" % i, "description": "Generated tool %d" % i,
+                  "inputSchema": OBJ})
+
+
+def hang_forever():
+    while True:
+        time.sleep(60)
+
+
+def read_message():
+    line = sys.stdin.buffer.readline()
+    if not line:
+        sys.exit(0)
+    return json.loads(line)
+
+
+def call(rid, name, arguments):
+    global tools
+    if name == "echo":
+        result(rid, text("Echo: " + str(arguments.get("message"))))
+    elif name == "garbage":
+        out.write(b"this is not json at all\n")
+        out.flush()
+        hang_forever()
+    elif name == "crash":
+        sys.exit(3)
+    elif name == "hang":
+        hang_forever()
+    elif name == "close":
+        os.close(1)
+        hang_forever()
+    elif name == "big":
+        result(rid, text("x" * int(arguments.get("size", 10 * 1024 * 1024))))
+    elif name == "huge-line":
+        out.write(b'{"jsonrpc":"2.0","id":' + str(rid).encode() + b',"result":{"content":[{"type":"text","text":"')
+        chunk = b"y" * (1024 * 1024)
+        for _ in range(40):
+            out.write(chunk)
+        out.write(b'"}]}}\n')
+        out.flush()
+    elif name == "binary":
+        png = base64.b64encode(bytes(range(256)) * 4).decode()
+        result(rid, {"content": [
+            {"type": "image", "data": png, "mimeType": "image/png"},
+            {"type": "audio", "data": png, "mimeType": "audio/wav"},
+            {"type": "resource", "resource": {"uri": "test://blob", "mimeType":
+                                              "application/octet-stream", "blob": png}},
+            {"type": "resource_link", "uri": "test://linked", "name": "linked"},
+        ]})
+    elif name == "stderr":
+        sys.stderr.buffer.write(b"bad bytes: \xff\xfe\xc3 end\n")
+        sys.stderr.buffer.flush()
+        result(rid, text("wrote"))
+    elif name == "elicit":
+        send({"jsonrpc": "2.0", "id": "ask-1", "method": "elicitation/create",
+              "params": {"message": "Your name?", "requestedSchema": {
+                  "type": "object", "properties": {"name": {"type": "string",
+                                                             "default": "Grace"}}}}})
+        while True:
+            answer = read_message()
+            if answer.get("id") == "ask-1":
+                break
+        result(rid, text(json.dumps(answer, sort_keys=True)))
+    elif name == "structured":
+        result(rid, {"content": [{"type": "text", "text": "{\"n\": 7}"}],
+                     "structuredContent": {"n": 7}})
+    elif name == "no-structured":
+        result(rid, text("no structure here"))
+    elif name == "change-tools":
+        tools = tools + [{"name": "added-later", "description": "Appeared after a change",
+                          "inputSchema": OBJ}]
+        tools = [t for t in tools if t["name"] != "binary"]
+        result(rid, text("changed"))
+        send({"jsonrpc": "2.0", "method": "notifications/tools/list_changed"})
+    else:
+        send({"jsonrpc": "2.0", "id": rid,
+              "error": {"code": -32602, "message": "Unknown tool: " + name}})
+
+
+def main():
+    if "--hang-init" in args:
+        hang_forever()
+    while True:
+        message = read_message()
+        method = message.get("method")
+        rid = message.get("id")
+        params = message.get("params") or {}
+        if method == "initialize":
+            result(rid, {"protocolVersion": version or params.get("protocolVersion"),
+                         "capabilities": {"tools": {"listChanged": True}},
+                         "serverInfo": {"name": "fake", "version": "1.0"}})
+        elif method == "notifications/initialized":
+            if "--hang-after-init" in args:
+                hang_forever()
+        elif method == "tools/list":
+            start = int(params.get("cursor", "0"))
+            page = {"tools": tools[start:start + page_size]}
+            if start + page_size < len(tools):
+                page["nextCursor"] = str(start + page_size)
+            result(rid, page)
+        elif method == "tools/call":
+            call(rid, params.get("name"), params.get("arguments") or {})
+        elif method == "ping":
+            result(rid, {})
+        elif rid is not None:
+            send({"jsonrpc": "2.0", "id": rid,
+                  "error": {"code": -32601, "message": "Method not found"}})
+
+
+main()

@@ -15,4 +15,8 @@
 # include "tb-tool.h"
 # include "tb-tool-registry.h"
 # include "tb-demo-tools.h"
+# include "tb-workspace-store.h"
+# include "tb-fact-proposal.h"
+# include "tb-confirmation.h"
+# include "tb-workspace.h"
 #undef TOOLBENCH_INSIDE

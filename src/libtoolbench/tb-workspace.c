@@ -198,6 +198,16 @@ key_parse (const char  *text,
         }
     }
 
+  /* g_strsplit() gives no parts for "/": that would be the whole object. */
+  if (key->tokens->len == 0)
+    {
+      g_set_error_literal (error, TB_WORKSPACE_ERROR, TB_WORKSPACE_ERROR_INVALID_KEY,
+                           _("The JSON Pointer “/” names no member; give one, such as "
+                             "“/city”."));
+      key_clear (key);
+      return FALSE;
+    }
+
   if (key->tokens->len > MAX_KEY_PARTS)
     {
       g_set_error (error, TB_WORKSPACE_ERROR, TB_WORKSPACE_ERROR_INVALID_KEY,
@@ -277,8 +287,8 @@ _tb_workspace_deep_copy (JsonNode *node)
         const char *name;
         JsonNode *member;
 
-        json_object_iter_init (&iter, json_node_get_object (node));
-        while (json_object_iter_next (&iter, &name, &member))
+        json_object_iter_init_ordered (&iter, json_node_get_object (node));
+        while (json_object_iter_next_ordered (&iter, &name, &member))
           json_object_set_member (object, name, _tb_workspace_deep_copy (member));
         copy = json_node_new (JSON_NODE_OBJECT);
         json_node_take_object (copy, object);
@@ -518,7 +528,7 @@ tree_walk_to_parent (JsonNode   *root,
           g_autofree char *type = tb_json_describe_type (child);
 
           g_set_error (error, TB_WORKSPACE_ERROR, TB_WORKSPACE_ERROR_INVALID_KEY,
-                       _("“%s” cannot hold a value: “%s” is %s, not an object or array."),
+                       _("“%s” cannot hold a value: “%s” is of type %s, not an object or array."),
                        key->display, where, type);
           return NULL;
         }
@@ -560,36 +570,22 @@ tree_check_place (JsonNode   *root,
   return parent != NULL && tree_check_last (parent, key, error);
 }
 
+/* Replaces one element by building the array anew: json-glib 1.6 has no
+ * call that swaps an element in place. */
 static void
-node_assign (JsonNode *target,
-             JsonNode *source)
+array_replace (JsonNode *array_node,
+               guint     index,
+               JsonNode *value)
 {
-  switch (JSON_NODE_TYPE (source))
-    {
-    case JSON_NODE_OBJECT:
-      json_node_init_object (target, json_node_get_object (source));
-      break;
+  JsonArray *array = json_node_get_array (array_node);
+  guint length = json_array_get_length (array);
+  JsonArray *replaced = json_array_sized_new (length);
 
-    case JSON_NODE_ARRAY:
-      json_node_init_array (target, json_node_get_array (source));
-      break;
-
-    case JSON_NODE_VALUE:
-      {
-        GValue value = G_VALUE_INIT;
-
-        json_node_get_value (source, &value);
-        json_node_init (target, JSON_NODE_VALUE);
-        json_node_set_value (target, &value);
-        g_value_unset (&value);
-      }
-      break;
-
-    case JSON_NODE_NULL:
-    default:
-      json_node_init_null (target);
-      break;
-    }
+  for (guint i = 0; i < length; i++)
+    json_array_add_element (replaced, i == index ? _tb_workspace_deep_copy (value)
+                                                 : _tb_workspace_deep_copy (
+                                                     json_array_get_element (array, i)));
+  json_node_take_array (array_node, replaced);
 }
 
 static gboolean
@@ -621,7 +617,7 @@ tree_set (JsonNode   *root,
   if (index == json_array_get_length (json_node_get_array (parent)))
     json_array_add_element (json_node_get_array (parent), g_steal_pointer (&copy));
   else
-    node_assign (json_array_get_element (json_node_get_array (parent), index), copy);
+    array_replace (parent, index, copy);
 
   return TRUE;
 }

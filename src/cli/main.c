@@ -13,6 +13,7 @@
 static const TbCliCommand commands[] = {
   { "list", N_("List the registered tools"), tb_cli_list },
   { "call", N_("Call a tool with JSON arguments and print the result"), tb_cli_call },
+  { "facts", N_("Show, propose, confirm and lock the facts of a workspace"), tb_cli_facts },
 };
 
 static void

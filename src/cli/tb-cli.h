@@ -32,5 +32,6 @@ void            tb_cli_print_json      (JsonNode        *node,
 
 int tb_cli_list (int argc, char **argv);
 int tb_cli_call (int argc, char **argv);
+int tb_cli_facts (int argc, char **argv);
 
 G_END_DECLS

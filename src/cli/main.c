@@ -15,6 +15,7 @@ static const TbCliCommand commands[] = {
   { "call", N_("Call a tool with JSON arguments and print the result"), tb_cli_call },
   { "trace", N_("Show a trace file"), tb_cli_trace },
   { "validate", N_("Validate a JSON document against a JSON Schema"), tb_cli_validate },
+  { "facts", N_("Show, propose, confirm and lock the facts of a workspace"), tb_cli_facts },
 };
 
 static void

@@ -34,5 +34,6 @@ int tb_cli_list (int argc, char **argv);
 int tb_cli_call (int argc, char **argv);
 int tb_cli_trace (int argc, char **argv);
 int tb_cli_validate (int argc, char **argv);
+int tb_cli_facts (int argc, char **argv);
 
 G_END_DECLS

@@ -20,4 +20,8 @@
 # include "tb-schema.h"
 # include "tb-mcp-client.h"
 # include "tb-mcp-tool.h"
+# include "tb-workspace-store.h"
+# include "tb-fact-proposal.h"
+# include "tb-confirmation.h"
+# include "tb-workspace.h"
 #undef TOOLBENCH_INSIDE

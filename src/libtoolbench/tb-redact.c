@@ -162,14 +162,25 @@ tb_redactor_redact_text (TbRedactor *self,
   if (text == NULL)
     return NULL;
 
-  out = g_string_new (text);
+  /* Most strings hold no secret: look before copying. */
   for (guint i = 0; i < self->secrets->len; i++)
-    g_string_replace (out, g_ptr_array_index (self->secrets, i), TB_REDACTED, 0);
+    {
+      const char *secret = g_ptr_array_index (self->secrets, i);
 
-  shaped = g_regex_replace_eval (self->shapes, out->str, out->len, 0, 0,
+      if (strstr (out != NULL ? out->str : text, secret) == NULL)
+        continue;
+      if (out == NULL)
+        out = g_string_new (text);
+      g_string_replace (out, secret, TB_REDACTED, 0);
+    }
+
+  if (!g_regex_match (self->shapes, out != NULL ? out->str : text, 0, NULL))
+    return out != NULL ? g_string_free (g_steal_pointer (&out), FALSE) : g_strdup (text);
+
+  shaped = g_regex_replace_eval (self->shapes, out != NULL ? out->str : text, -1, 0, 0,
                                  replace_shape, NULL, NULL);
   if (shaped == NULL)
-    return g_string_free (g_steal_pointer (&out), FALSE);
+    return out != NULL ? g_string_free (g_steal_pointer (&out), FALSE) : g_strdup (text);
   return g_steal_pointer (&shaped);
 }
 

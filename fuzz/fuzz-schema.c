@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 
+#ifndef G_LOG_DOMAIN
 #define G_LOG_DOMAIN "fuzz-schema"
+#endif
 
 #include "config.h"
 

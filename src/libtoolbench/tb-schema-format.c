@@ -310,8 +310,9 @@ static gboolean
 check_regex (const char *s,
              gsize       len)
 {
-  g_autoptr(GRegex) regex = _tb_schema_regex_new (s, NULL);
+  TbSchemaRegex *regex = _tb_schema_regex_new (s, NULL);
 
+  _tb_schema_regex_free (regex);
   return regex != NULL;
 }
 

@@ -6,8 +6,14 @@
 
 G_BEGIN_DECLS
 
-GRegex   *_tb_schema_regex_new           (const char  *ecma_pattern,
-                                          GError     **error);
+typedef struct _TbSchemaRegex TbSchemaRegex;
+
+TbSchemaRegex *_tb_schema_regex_new      (const char     *ecma_pattern,
+                                          GError        **error);
+int       _tb_schema_regex_match         (TbSchemaRegex  *self,
+                                          const char     *subject,
+                                          gsize           length);
+void      _tb_schema_regex_free          (TbSchemaRegex  *self);
 char     *_tb_schema_regex_translate     (const char  *ecma_pattern,
                                           GError     **error);
 gboolean  _tb_schema_format_is_checked   (const char  *format);

@@ -72,8 +72,8 @@ typedef struct
 
 typedef struct
 {
-  GRegex *regex;
-  Node   *schema;
+  TbSchemaRegex *regex;
+  Node          *schema;
 } Patterned;
 
 typedef struct
@@ -103,6 +103,7 @@ struct _Node
   guint          has_array : 1;
   guint          has_object : 1;
   guint          mark : 2;
+  guint          type_only : 1;  /* "type" and nothing else that applies */
   guint8         types;
 
   Node          *ref;
@@ -122,7 +123,7 @@ struct _Node
 
   gint64         min_length;
   gint64         max_length;
-  GRegex        *pattern;
+  TbSchemaRegex *pattern;
   char          *pattern_source;
   char          *format;
 
@@ -202,7 +203,7 @@ node_free (Node *node)
   bound_clear (&node->exclusive_minimum);
   bound_clear (&node->exclusive_maximum);
   bound_clear (&node->multiple_of);
-  g_clear_pointer (&node->pattern, g_regex_unref);
+  g_clear_pointer (&node->pattern, _tb_schema_regex_free);
   g_free (node->pattern_source);
   g_free (node->format);
   g_free (node->prefix_items);
@@ -212,7 +213,7 @@ node_free (Node *node)
   g_free (node->properties);
   g_clear_pointer (&node->property_index, g_hash_table_unref);
   for (guint i = 0; i < node->n_pattern_properties; i++)
-    g_regex_unref (node->pattern_properties[i].regex);
+    _tb_schema_regex_free (node->pattern_properties[i].regex);
   g_free (node->pattern_properties);
   for (guint i = 0; i < node->n_dependent_required; i++)
     {
@@ -734,10 +735,10 @@ queue_ref (Compiler   *c,
 }
 
 static gboolean
-compile_regex (Compiler    *c,
-               const char  *source,
-               const char  *loc,
-               GRegex     **out)
+compile_regex (Compiler       *c,
+               const char     *source,
+               const char     *loc,
+               TbSchemaRegex **out)
 {
   g_autoptr(GError) error = NULL;
 
@@ -1354,6 +1355,20 @@ compile_node (Compiler   *c,
                      node->assert_format;
   node->has_array = node->min_items >= 0 || node->max_items >= 0 || node->unique_items ||
                     node->n_prefix_items > 0 || node->items != NULL || node->contains != NULL;
+  node->type_only = node->types != 0 && !has_ref &&
+                    !json_object_has_member (object, "$dynamicRef") && !node->has_const &&
+                    node->enum_values == NULL && !node->has_numeric && node->min_length < 0 &&
+                    node->max_length < 0 && node->pattern == NULL && !node->assert_format &&
+                    node->min_items < 0 && node->max_items < 0 && !node->unique_items &&
+                    node->n_prefix_items == 0 && node->items == NULL && node->contains == NULL &&
+                    node->unevaluated_items == NULL && node->min_properties < 0 &&
+                    node->max_properties < 0 && node->required == NULL &&
+                    node->n_dependent_required == 0 && node->n_properties == 0 &&
+                    node->n_pattern_properties == 0 && node->additional_properties == NULL &&
+                    node->property_names == NULL && node->n_dependent_schemas == 0 &&
+                    node->unevaluated_properties == NULL && node->n_all_of == 0 &&
+                    node->n_any_of == 0 && node->n_one_of == 0 && node->not_schema == NULL &&
+                    node->if_schema == NULL;
   node->has_object = node->min_properties >= 0 || node->max_properties >= 0 ||
                      node->required != NULL || node->n_dependent_required > 0 ||
                      node->n_properties > 0 || node->n_pattern_properties > 0 ||
@@ -2035,7 +2050,11 @@ wants_errors (VCtx *v)
 static char *
 instance_pointer (VCtx *v)
 {
-  GString *out = g_string_new (NULL);
+  GString *out;
+
+  if (v->path_len == 0)
+    return g_strdup ("");
+  out = g_string_sized_new (64);
 
   for (guint i = 0; i < v->path_len; i++)
     {
@@ -2052,38 +2071,37 @@ instance_pointer (VCtx *v)
   return g_string_free (out, FALSE);
 }
 
-static void report (VCtx       *v,
-                    Node       *node,
-                    const char *keyword,
-                    const char *format,
-                    ...) G_GNUC_PRINTF (4, 5);
+static void report_error (VCtx       *v,
+                          Node       *node,
+                          const char *keyword,
+                          const char *format,
+                          ...) G_GNUC_PRINTF (4, 5);
 
 static void
-report (VCtx       *v,
-        Node       *node,
-        const char *keyword,
-        const char *format,
-        ...)
+report_error (VCtx       *v,
+              Node       *node,
+              const char *keyword,
+              const char *format,
+              ...)
 {
-  g_autofree char *message = NULL;
-  g_autofree char *instance_path = NULL;
-  g_autofree char *schema_path = NULL;
+  TbSchemaError *error = g_new (TbSchemaError, 1);
   va_list args;
 
-  if (!wants_errors (v))
-    return;
-
   va_start (args, format);
-  message = g_strdup_vprintf (format, args);
+  error->message = g_strdup_vprintf (format, args);
   va_end (args);
 
-  instance_path = instance_pointer (v);
-  schema_path = keyword[0] != '\0' ? g_strconcat (node->location, "/", keyword, NULL)
-                                   : g_strdup (node->location);
-  g_ptr_array_add (v->errors, tb_schema_error_new (instance_path, schema_path,
-                                                   keyword[0] != '\0' ? keyword : "false",
-                                                   message));
+  /* Built in place: tb_schema_error_new() would copy every string again. */
+  error->instance_path = instance_pointer (v);
+  error->schema_path = keyword[0] != '\0' ? g_strconcat (node->location, "/", keyword, NULL)
+                                          : g_strdup (node->location);
+  error->keyword = g_strdup (keyword[0] != '\0' ? keyword : "false");
+  g_ptr_array_add (v->errors, error);
 }
+
+/* Messages are translated and formatted only when someone reads them. */
+#define report(v, ...) \
+  G_STMT_START { if (wants_errors (v)) report_error ((v), __VA_ARGS__); } G_STMT_END
 
 static gboolean validate (VCtx     *v,
                           Node     *node,
@@ -2276,14 +2294,16 @@ validate_string (VCtx     *v,
                  JsonNode *instance)
 {
   const char *s = json_node_get_string (instance);
-  gsize len = strlen (s);
+  const char *end;
+  gsize len;
   gboolean ok = TRUE;
 
-  if (!g_utf8_validate_len (s, len, NULL))
+  if (!g_utf8_validate (s, -1, &end))
     {
       report (v, n, "type", _("is not valid UTF-8 text"));
       return FALSE;
     }
+  len = end - s;
 
   if (n->min_length >= 0 || n->max_length >= 0)
     {
@@ -2311,12 +2331,22 @@ validate_string (VCtx     *v,
         }
     }
 
-  if (n->pattern != NULL && !g_regex_match (n->pattern, s, 0, NULL))
+  if (n->pattern != NULL)
     {
-      report (v, n, "pattern", _("must match the pattern “%s”"), n->pattern_source);
-      ok = FALSE;
-      if (STOP (v))
-        return FALSE;
+      int matched = _tb_schema_regex_match (n->pattern, s, len);
+
+      if (matched == 0)
+        report (v, n, "pattern", _("must match the pattern “%s”"), n->pattern_source);
+      else if (matched < 0)
+        report (v, n, "pattern", _("could not be checked against the pattern “%s”: the "
+                                   "pattern backtracks too much on this value"),
+                n->pattern_source);
+      if (matched != 1)
+        {
+          ok = FALSE;
+          if (STOP (v))
+            return FALSE;
+        }
     }
 
   if (n->assert_format && !_tb_schema_format_check (n->format, s))
@@ -2680,8 +2710,16 @@ validate_object (VCtx     *v,
       const char *name;
       JsonNode *member;
 
-      json_object_iter_init_ordered (&iter, object);
-      while (json_object_iter_next_ordered (&iter, &name, &member))
+      /* Errors come in the order of the members; a verdict alone takes
+       * the faster unordered walk (no lookup per member). */
+      gboolean ordered = v->errors != NULL;
+
+      if (ordered)
+        json_object_iter_init_ordered (&iter, object);
+      else
+        json_object_iter_init (&iter, object);
+      while (ordered ? json_object_iter_next_ordered (&iter, &name, &member)
+                     : json_object_iter_next (&iter, &name, &member))
         {
           gboolean matched = FALSE;
           gboolean member_ok = TRUE;
@@ -2694,7 +2732,18 @@ validate_object (VCtx     *v,
                 return FALSE;
             }
 
-          if (n->property_index != NULL)
+          if (n->n_properties <= 8)
+            {
+              /* Faster than hashing for the few properties of most tools. */
+              for (guint i = 0; i < n->n_properties; i++)
+                if (n->properties[i].name[0] == name[0] &&
+                    strcmp (n->properties[i].name, name) == 0)
+                  {
+                    sub = n->properties[i].schema;
+                    break;
+                  }
+            }
+          else
             sub = g_hash_table_lookup (n->property_index, name);
           if (sub != NULL)
             {
@@ -2714,7 +2763,17 @@ validate_object (VCtx     *v,
                 }
               for (guint i = 0; i < n->n_pattern_properties && (member_ok || !STOP (v)); i++)
                 {
-                  if (!g_regex_match (n->pattern_properties[i].regex, name, 0, NULL))
+                  int hit = _tb_schema_regex_match (n->pattern_properties[i].regex, name,
+                                                    strlen (name));
+
+                  if (hit < 0)
+                    {
+                      report (v, n, "patternProperties",
+                              _("has the property name “%s”, which could not be checked "
+                                "against a pattern: it backtracks too much"), name);
+                      member_ok = FALSE;
+                    }
+                  if (hit != 1)
                     continue;
                   matched = TRUE;
                   if (!push_name (v, n, "patternProperties", name))
@@ -3043,8 +3102,22 @@ validate_keywords (VCtx     *v,
     {
       gboolean found = FALSE;
 
-      for (guint i = 0; i < n->enum_values->len && !found; i++)
-        found = tb_json_equal (g_ptr_array_index (n->enum_values, i), instance);
+      if (types == T_STRING)
+        {
+          const char *text = json_node_get_string (instance);
+
+          for (guint i = 0; i < n->enum_values->len && !found; i++)
+            {
+              JsonNode *value = g_ptr_array_index (n->enum_values, i);
+
+              found = JSON_NODE_HOLDS_VALUE (value) &&
+                      json_node_get_value_type (value) == G_TYPE_STRING &&
+                      strcmp (json_node_get_string (value), text) == 0;
+            }
+        }
+      else
+        for (guint i = 0; i < n->enum_values->len && !found; i++)
+          found = tb_json_equal (g_ptr_array_index (n->enum_values, i), instance);
       if (!found)
         {
           report (v, n, "enum", _("must be one of: %s"), n->enum_text);
@@ -3117,6 +3190,18 @@ validate (VCtx     *v,
       return n->bool_value;
     }
 
+  if (n->type_only)
+    {
+      /* The most common leaf, {"type": "string"}: no scope, depth or annotations. */
+      double number = 0;
+      guint types = instance_types (instance, &number);
+
+      if ((n->types & types) != 0 &&
+          !((types & T_NUMBER) && !(types & T_INTEGER) && !isfinite (number)))
+        return TRUE;
+      return validate_keywords (v, n, instance, eval);
+    }
+
   if (v->depth >= TB_SCHEMA_MAX_DEPTH)
     {
       if (!v->overflow_reported)
@@ -3178,6 +3263,9 @@ tb_schema_validate (TbSchema   *self,
   return tb_schema_validate_full (self, instance, TB_SCHEMA_VALIDATE_ALL_ERRORS, errors);
 }
 
+static GPrivate thread_context_owner = G_PRIVATE_INIT (g_free);
+static _Thread_local VCtx *thread_context;
+
 /**
  * tb_schema_validate_full:
  * @self: a compiled schema
@@ -3202,24 +3290,49 @@ tb_schema_validate_full (TbSchema               *self,
   g_return_val_if_fail (TB_IS_SCHEMA (self), FALSE);
   g_return_val_if_fail (instance != NULL, FALSE);
 
-  /* About 16 KiB: on the heap, so that worker threads with small stacks are safe. */
-  v = g_new (VCtx, 1);
-  v->errors = errors != NULL ? g_ptr_array_new_with_free_func ((GDestroyNotify)
-                                                               tb_schema_error_free) : NULL;
-  v->collect = errors != NULL && (flags & TB_SCHEMA_VALIDATE_FIRST_ERROR) == 0;
+  /* About 40 KiB, once per thread: on the heap so that worker threads with
+   * small stacks are safe, and reused so that a validation allocates
+   * nothing unless it has errors to return. The GPrivate frees it when the
+   * thread ends; the thread-local pointer is the fast way to it. */
+  v = thread_context;
+  if (G_UNLIKELY (v == NULL))
+    {
+      v = g_new (VCtx, 1);
+      g_private_set (&thread_context_owner, v);
+      thread_context = v;
+    }
+
+  /* First the verdict alone, which stops at the first failure and builds no
+   * message; most arguments are valid, so most calls end here. */
+  v->errors = NULL;
+  v->collect = FALSE;
   v->quiet = 0;
   v->depth = 0;
   v->overflow_reported = FALSE;
   v->path_len = 0;
   v->scope_len = 0;
-
   ok = validate (v, self->root, instance, NULL);
 
-  if (!ok && v->errors != NULL && v->errors->len == 0)
-    g_ptr_array_add (v->errors, tb_schema_error_new ("", "", "", _("does not match the schema")));
-  if (errors != NULL)
-    *errors = v->errors;
-  g_free (v);
+  if (errors == NULL)
+    return ok;
 
-  return ok;
+  *errors = g_ptr_array_new_with_free_func ((GDestroyNotify) tb_schema_error_free);
+  if (ok)
+    return TRUE;
+
+  /* Then again, to say why. */
+  v->errors = *errors;
+  v->collect = (flags & TB_SCHEMA_VALIDATE_FIRST_ERROR) == 0;
+  v->quiet = 0;
+  v->depth = 0;
+  v->overflow_reported = FALSE;
+  v->path_len = 0;
+  v->scope_len = 0;
+  validate (v, self->root, instance, NULL);
+  v->errors = NULL;
+
+  if ((*errors)->len == 0)
+    g_ptr_array_add (*errors, tb_schema_error_new ("", "", "", _("does not match the schema")));
+
+  return FALSE;
 }

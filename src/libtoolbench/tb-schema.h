@@ -21,7 +21,7 @@ G_BEGIN_DECLS
  * instead of recursing further. Instances nested deeper than
  * %TB_JSON_MAX_DEPTH are refused before this limit is reached.
  */
-#define TB_SCHEMA_MAX_DEPTH 1024
+#define TB_SCHEMA_MAX_DEPTH 4096
 
 #define TB_SCHEMA_COMPILE_ERROR (tb_schema_compile_error_quark ())
 

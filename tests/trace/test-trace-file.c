@@ -462,6 +462,44 @@ test_killed_writer (Fixture       *f,
   }
 }
 
+/* Every input the fuzzer kept (seeds, and any crasher it ever found) is
+ * read again here, so a fixed crash stays fixed. */
+static void
+test_fuzz_corpus (void)
+{
+  const char *root = g_getenv ("TOOLBENCH_SOURCE_ROOT");
+  const char *folders[] = { "fuzz/corpus/trace-reader", "fuzz/crashers/trace-reader" };
+  guint n_files = 0;
+
+  g_assert_nonnull (root);
+
+  for (guint i = 0; i < G_N_ELEMENTS (folders); i++)
+    {
+      g_autofree char *path = g_build_filename (root, folders[i], NULL);
+      g_autoptr(GDir) dir = g_dir_open (path, 0, NULL);
+      const char *name;
+
+      while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
+        {
+          g_autofree char *file_path = g_build_filename (path, name, NULL);
+          g_autoptr(GFile) file = g_file_new_for_path (file_path);
+          g_autoptr(TbTraceReader) reader = tb_trace_reader_open (file, NULL);
+
+          n_files++;
+          if (reader == NULL || !tb_trace_reader_index (reader, NULL, NULL))
+            continue;
+          for (guint j = 0; j < tb_trace_reader_get_n_events (reader); j++)
+            {
+              g_autoptr(JsonObject) event = tb_trace_reader_read_event (reader, j, NULL);
+
+              g_assert_nonnull (event);
+            }
+        }
+    }
+
+  g_assert_cmpuint (n_files, >, 0);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -484,6 +522,7 @@ main (int   argc,
   ADD ("/trace-file/index-async", test_index_async);
   ADD ("/trace-file/killed-writer", test_killed_writer);
 #undef ADD
+  g_test_add_func ("/trace-file/fuzz-corpus", test_fuzz_corpus);
 
   return g_test_run ();
 }

@@ -15,4 +15,13 @@
 # include "tb-tool.h"
 # include "tb-tool-registry.h"
 # include "tb-demo-tools.h"
+# include "tb-loop-types.h"
+# include "tb-tool-call.h"
+# include "tb-message.h"
+# include "tb-trace.h"
+# include "tb-provider.h"
+# include "tb-http-provider.h"
+# include "tb-openai-provider.h"
+# include "tb-scripted-provider.h"
+# include "tb-dispatch-loop.h"
 #undef TOOLBENCH_INSIDE

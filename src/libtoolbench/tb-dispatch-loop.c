@@ -247,7 +247,6 @@ struct _TbDispatchLoop
   char             *tool_choice;
 
   guint             max_iterations;
-  gboolean          max_iterations_set;
   guint             iteration;
   TbLoopState       state;
   TbApprovalPolicy  policy;
@@ -1544,11 +1543,12 @@ tb_dispatch_loop_constructed (GObject *object)
   G_OBJECT_CLASS (tb_dispatch_loop_parent_class)->constructed (object);
 
   /* There is no unbounded mode: a loop without a cap is a programmer error. */
-  if (!self->max_iterations_set)
-    g_critical ("TbDispatchLoop:max-iterations is a required construct property; "
-                "a loop without a cap is not allowed");
   if (self->max_iterations == 0)
-    self->max_iterations = 1;
+    {
+      g_critical ("TbDispatchLoop:max-iterations is a required construct property of at "
+                  "least 1; a loop without a cap is not allowed");
+      self->max_iterations = 1;
+    }
 
   if (self->registry == NULL)
     self->registry = tb_tool_registry_new ();
@@ -1674,7 +1674,6 @@ tb_dispatch_loop_set_property (GObject      *object,
 
     case PROP_MAX_ITERATIONS:
       self->max_iterations = g_value_get_uint (value);
-      self->max_iterations_set = TRUE;
       break;
 
     case PROP_APPROVAL_POLICY:
@@ -1715,10 +1714,10 @@ tb_dispatch_loop_class_init (TbDispatchLoopClass *klass)
     g_param_spec_object ("provider", NULL, NULL, TB_TYPE_PROVIDER, construct_flags);
   properties [PROP_TRACE] =
     g_param_spec_object ("trace", NULL, NULL, TB_TYPE_TRACE, construct_flags);
-  /* Required: set_property records that it was given (no G_PARAM_CONSTRUCT,
-   * so an absent value is noticed in constructed()). */
+  /* Required: construct-only properties get their default when not given,
+   * so the default 0 (not a valid cap) is what constructed() refuses. */
   properties [PROP_MAX_ITERATIONS] =
-    g_param_spec_uint ("max-iterations", NULL, NULL, 1, G_MAXUINT, 1,
+    g_param_spec_uint ("max-iterations", NULL, NULL, 0, G_MAXUINT, 0,
                        G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_EXPLICIT_NOTIFY |
                        G_PARAM_STATIC_STRINGS);
   properties [PROP_ITERATION] =

@@ -391,7 +391,9 @@ status_error (Exchange   *ex,
 {
   g_autofree char *said = provider_message (body);
 
-  if (status == 401 || status == 403)
+  /* Gemini answers a wrong key with 400 and reason API_KEY_INVALID. */
+  if (status == 401 || status == 403 ||
+      (status == 400 && body != NULL && strstr (body, "API_KEY_INVALID") != NULL))
     return g_error_new (TB_PROVIDER_ERROR, TB_PROVIDER_ERROR_UNAUTHORIZED,
                         _("The provider did not accept the API key (HTTP %u): %s. "
                           "Check the key and its permissions."), status, said);

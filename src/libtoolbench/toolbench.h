@@ -24,4 +24,6 @@
 # include "tb-openai-provider.h"
 # include "tb-scripted-provider.h"
 # include "tb-dispatch-loop.h"
+# include "tb-anthropic-provider.h"
+# include "tb-gemini-provider.h"
 #undef TOOLBENCH_INSIDE

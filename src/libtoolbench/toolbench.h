@@ -26,4 +26,5 @@
 # include "tb-dispatch-loop.h"
 # include "tb-anthropic-provider.h"
 # include "tb-gemini-provider.h"
+# include "tb-eval.h"
 #undef TOOLBENCH_INSIDE

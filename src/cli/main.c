@@ -16,6 +16,8 @@ static const TbCliCommand commands[] = {
   { "trace", N_("Show a trace file"), tb_cli_trace },
   { "validate", N_("Validate a JSON document against a JSON Schema"), tb_cli_validate },
   { "facts", N_("Show, propose, confirm and lock the facts of a workspace"), tb_cli_facts },
+  { "run", N_("Run the dispatch loop with a model and print the conversation"), tb_cli_run },
+  { "eval", N_("Run evaluation scenarios and report how each model did"), tb_cli_eval },
 };
 
 static void

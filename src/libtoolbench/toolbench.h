@@ -17,4 +17,6 @@
 # include "tb-demo-tools.h"
 # include "tb-mcp-client.h"
 # include "tb-mcp-tool.h"
+# include "tb-command-tool.h"
+# include "tb-file-tools.h"
 #undef TOOLBENCH_INSIDE

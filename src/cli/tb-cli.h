@@ -33,4 +33,10 @@ void            tb_cli_print_json      (JsonNode        *node,
 int tb_cli_list (int argc, char **argv);
 int tb_cli_call (int argc, char **argv);
 
+GOptionGroup   *tb_cli_tool_source_group          (void);
+gboolean        tb_cli_check_tool_source_options  (GError         **error);
+GPtrArray      *tb_cli_get_mcp_clients            (void);
+void            tb_cli_add_mcp_url                (const char      *url);
+int tb_cli_mcp (int argc, char **argv);
+
 G_END_DECLS

@@ -57,4 +57,10 @@ int          tb_cli_exit_for_state (TbLoopState      state);
 int tb_cli_run (int argc, char **argv);
 int tb_cli_eval (int argc, char **argv);
 
+GOptionGroup   *tb_cli_tool_source_group          (void);
+gboolean        tb_cli_check_tool_source_options  (GError         **error);
+GPtrArray      *tb_cli_get_mcp_clients            (void);
+void            tb_cli_add_mcp_url                (const char      *url);
+int tb_cli_mcp (int argc, char **argv);
+
 G_END_DECLS

@@ -36,4 +36,6 @@
 # include "tb-anthropic-provider.h"
 # include "tb-gemini-provider.h"
 # include "tb-eval.h"
+# include "tb-command-tool.h"
+# include "tb-file-tools.h"
 #undef TOOLBENCH_INSIDE

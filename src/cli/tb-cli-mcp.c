@@ -1,0 +1,388 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+
+#define G_LOG_DOMAIN "toolbench-cli"
+
+#include "config.h"
+
+#include <glib/gi18n.h>
+#include <glib-unix.h>
+#include <string.h>
+
+#include "tb-cli.h"
+
+/* toolbench-cli mcp ping|list|call: the MCP servers named with --mcp,
+ * --mcp-config, or a URL given as the last argument (the form the MCP
+ * conformance suite uses: it appends its server's URL to the command). */
+
+static gboolean
+is_url (const char *text)
+{
+  return g_str_has_prefix (text, "http://") || g_str_has_prefix (text, "https://");
+}
+
+static GOptionContext *
+new_context (const char         *parameters,
+             const char         *summary,
+             const GOptionEntry *entries)
+{
+  GOptionContext *context = g_option_context_new (parameters);
+
+  g_option_context_set_summary (context, summary);
+  if (entries != NULL)
+    g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
+  g_option_context_add_group (context, tb_cli_tool_source_group ());
+  return context;
+}
+
+/* Starts the servers; returns the ones @server names (all when NULL). */
+static GPtrArray *
+select_servers (GOptionContext  *context,
+                const char      *server,
+                TbToolRegistry **registry,
+                int             *status)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GPtrArray) chosen = g_ptr_array_new ();
+  GPtrArray *clients;
+
+  if (server != NULL && is_url (server))
+    {
+      tb_cli_add_mcp_url (server);
+      server = NULL;
+    }
+
+  *registry = tb_cli_build_registry (&error);
+  if (*registry == NULL)
+    {
+      g_printerr ("toolbench-cli: %s\n", error->message);
+      *status = TB_CLI_EXIT_FAILED;
+      return NULL;
+    }
+
+  clients = tb_cli_get_mcp_clients ();
+  if (clients->len == 0)
+    {
+      *status = tb_cli_usage_error (context, _("Name an MCP server with --mcp, --mcp-config or "
+                                               "a URL"));
+      return NULL;
+    }
+  for (guint i = 0; i < clients->len; i++)
+    {
+      TbMcpClient *client = g_ptr_array_index (clients, i);
+
+      if (server == NULL || g_str_equal (server, tb_mcp_client_get_name (client)))
+        g_ptr_array_add (chosen, client);
+    }
+  if (chosen->len == 0)
+    {
+      g_printerr (_("toolbench-cli: no MCP server is named “%s”\n"), server);
+      *status = TB_CLI_EXIT_FAILED;
+      return NULL;
+    }
+  return g_steal_pointer (&chosen);
+}
+
+static void
+store_result (GObject      *object,
+              GAsyncResult *result,
+              gpointer      user_data)
+{
+  *(GAsyncResult **) user_data = g_object_ref (result);
+}
+
+static int
+mcp_ping (int    argc,
+          char **argv)
+{
+  g_autoptr(GOptionContext) context = NULL;
+  g_autoptr(TbToolRegistry) registry = NULL;
+  g_autoptr(GPtrArray) servers = NULL;
+  g_autoptr(GError) error = NULL;
+  int status = TB_CLI_EXIT_OK;
+
+  context = new_context (_("[SERVER]"), _("Check that MCP servers answer."), NULL);
+  if (!g_option_context_parse (context, &argc, &argv, &error) ||
+      !tb_cli_check_tool_source_options (&error))
+    return tb_cli_usage_error (context, "%s", error->message);
+  if (argc > 2)
+    return tb_cli_usage_error (context, _("Unexpected argument “%s”"), argv[2]);
+
+  servers = select_servers (context, argc > 1 ? argv[1] : NULL, &registry, &status);
+  if (servers == NULL)
+    return status;
+
+  for (guint i = 0; i < servers->len; i++)
+    {
+      TbMcpClient *client = g_ptr_array_index (servers, i);
+      g_autoptr(GAsyncResult) result = NULL;
+      g_autoptr(GError) ping_error = NULL;
+      JsonNode *info = tb_mcp_client_get_server_info (client);
+      gint64 start;
+
+      if (tb_mcp_client_get_state (client) != TB_MCP_CLIENT_STATE_CONNECTED)
+        {
+          g_print (_("%s: not connected: %s\n"), tb_mcp_client_get_name (client),
+                   tb_mcp_client_get_error (client));
+          status = TB_CLI_EXIT_FAILED;
+          continue;
+        }
+      start = g_get_monotonic_time ();
+      tb_mcp_client_ping_async (client, NULL, store_result, &result);
+      while (result == NULL)
+        g_main_context_iteration (NULL, TRUE);
+      if (!tb_mcp_client_ping_finish (client, result, &ping_error))
+        {
+          g_print (_("%s: no answer: %s\n"), tb_mcp_client_get_name (client), ping_error->message);
+          status = TB_CLI_EXIT_FAILED;
+          continue;
+        }
+      /* Translators: server name, milliseconds, protocol revision, server's name and version */
+      g_print (_("%s: answered in %.1f ms (protocol %s, %s %s)\n"),
+               tb_mcp_client_get_name (client),
+               (g_get_monotonic_time () - start) / 1000.0,
+               tb_mcp_client_get_protocol_version (client),
+               info != NULL && JSON_NODE_HOLDS_OBJECT (info)
+                 ? json_object_get_string_member_with_default (json_node_get_object (info),
+                                                               "name", "?") : "?",
+               info != NULL && JSON_NODE_HOLDS_OBJECT (info)
+                 ? json_object_get_string_member_with_default (json_node_get_object (info),
+                                                               "version", "") : "");
+    }
+  return status;
+}
+
+static gboolean
+tool_of (TbTool      *tool,
+         TbMcpClient *client)
+{
+  g_autoptr(TbMcpClient) owner = NULL;
+
+  if (!TB_IS_MCP_TOOL (tool))
+    return FALSE;
+  owner = tb_mcp_tool_get_client (TB_MCP_TOOL (tool));
+  return owner == client;
+}
+
+static int
+mcp_list (int    argc,
+          char **argv)
+{
+  g_autoptr(GOptionContext) context = NULL;
+  g_autoptr(TbToolRegistry) registry = NULL;
+  g_autoptr(GPtrArray) servers = NULL;
+  g_autoptr(GError) error = NULL;
+  gboolean json = FALSE;
+  int status = TB_CLI_EXIT_OK;
+  const GOptionEntry entries[] = {
+    { "json", 0, 0, G_OPTION_ARG_NONE, &json,
+      N_("Print the tool definitions exactly as the servers listed them"), NULL },
+    { NULL }
+  };
+
+  context = new_context (_("[SERVER]"), _("List the tools of MCP servers."), entries);
+  if (!g_option_context_parse (context, &argc, &argv, &error) ||
+      !tb_cli_check_tool_source_options (&error))
+    return tb_cli_usage_error (context, "%s", error->message);
+  if (argc > 2)
+    return tb_cli_usage_error (context, _("Unexpected argument “%s”"), argv[2]);
+
+  servers = select_servers (context, argc > 1 ? argv[1] : NULL, &registry, &status);
+  if (servers == NULL)
+    return status;
+
+  if (json)
+    {
+      g_autoptr(JsonNode) node = json_node_new (JSON_NODE_OBJECT);
+      JsonObject *all = json_object_new ();
+
+      for (guint i = 0; i < servers->len; i++)
+        {
+          TbMcpClient *client = g_ptr_array_index (servers, i);
+          g_autoptr(GPtrArray) tools = tb_mcp_client_get_tools (client);
+          JsonArray *array = json_array_new ();
+
+          for (guint j = 0; j < tools->len; j++)
+            json_array_add_element (array, json_node_copy (g_ptr_array_index (tools, j)));
+          json_object_set_array_member (all, tb_mcp_client_get_name (client), array);
+          if (tb_mcp_client_get_state (client) != TB_MCP_CLIENT_STATE_CONNECTED)
+            status = TB_CLI_EXIT_FAILED;
+        }
+      json_node_take_object (node, all);
+      tb_cli_print_json (node, TRUE);
+      return status;
+    }
+
+  for (guint i = 0; i < servers->len; i++)
+    {
+      TbMcpClient *client = g_ptr_array_index (servers, i);
+
+      if (tb_mcp_client_get_state (client) != TB_MCP_CLIENT_STATE_CONNECTED)
+        {
+          g_print (_("%s: not connected: %s\n"), tb_mcp_client_get_name (client),
+                   tb_mcp_client_get_error (client));
+          status = TB_CLI_EXIT_FAILED;
+          continue;
+        }
+      g_print ("%s:\n", tb_mcp_client_get_name (client));
+      for (guint j = 0; j < g_list_model_get_n_items (G_LIST_MODEL (registry)); j++)
+        {
+          g_autoptr(TbTool) tool = g_list_model_get_item (G_LIST_MODEL (registry), j);
+          const char *description;
+          g_autofree char *first_line = NULL;
+
+          if (!tool_of (tool, client))
+            continue;
+          description = tb_tool_get_description (tool);
+          first_line = g_strndup (description, strcspn (description, "\n"));
+          g_print ("  %-32s %s\n", tb_tool_get_name (tool), first_line);
+          if (tb_mcp_tool_get_schema_error (TB_MCP_TOOL (tool)) != NULL)
+            g_print (_("  %-32s unusable input schema: %s\n"), "",
+                     tb_mcp_tool_get_schema_error (TB_MCP_TOOL (tool)));
+        }
+    }
+  return status;
+}
+
+typedef struct
+{
+  TbToolResult *result;
+} CallState;
+
+static void
+call_cb (GObject      *object,
+         GAsyncResult *res,
+         gpointer      user_data)
+{
+  CallState *state = user_data;
+
+  state->result = tb_tool_registry_call_finish (TB_TOOL_REGISTRY (object), res);
+}
+
+static gboolean
+interrupt_cb (gpointer user_data)
+{
+  g_cancellable_cancel (G_CANCELLABLE (user_data));
+  return G_SOURCE_CONTINUE;
+}
+
+static int
+mcp_call (int    argc,
+          char **argv)
+{
+  g_autoptr(GOptionContext) context = NULL;
+  g_autoptr(TbToolRegistry) registry = NULL;
+  g_autoptr(GPtrArray) servers = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(JsonNode) arguments = NULL;
+  g_autoptr(JsonNode) printed = NULL;
+  g_autoptr(GCancellable) cancellable = NULL;
+  g_autofree char *args_text = NULL;
+  g_autofree char *args_file = NULL;
+  g_autofree char *local_name = NULL;
+  gint timeout_ms = 0;
+  gboolean full = FALSE;
+  int status = TB_CLI_EXIT_OK;
+  CallState state = { 0 };
+  guint sigint_id;
+  const GOptionEntry entries[] = {
+    { "args", 'a', 0, G_OPTION_ARG_STRING, &args_text,
+      N_("The arguments as a JSON object (default: {})"), N_("JSON") },
+    { "args-file", 0, 0, G_OPTION_ARG_FILENAME, &args_file,
+      N_("Read the arguments from a file, or - for standard input"), N_("FILE") },
+    { "timeout-ms", 0, 0, G_OPTION_ARG_INT, &timeout_ms,
+      N_("Time limit of the call; progress from the server starts it over (default: 30000)"),
+      N_("MS") },
+    { "full", 0, 0, G_OPTION_ARG_NONE, &full,
+      N_("Print the whole result (kind, metadata, duration) instead of the envelope"), NULL },
+    { NULL }
+  };
+
+  context = new_context (_("TOOL [SERVER]"),
+                         _("Call a tool of an MCP server by its name on the server.\n\n"
+                           "Exit status: 0 when the tool succeeded, 1 when it failed, "
+                           "2 on a usage error."), entries);
+  if (!g_option_context_parse (context, &argc, &argv, &error) ||
+      !tb_cli_check_tool_source_options (&error))
+    return tb_cli_usage_error (context, "%s", error->message);
+  if (argc < 2)
+    return tb_cli_usage_error (context, _("Name the tool to call"));
+  if (argc > 3)
+    return tb_cli_usage_error (context, _("Unexpected argument “%s”"), argv[3]);
+  if (args_text != NULL && args_file != NULL)
+    return tb_cli_usage_error (context, _("Give the arguments with --args or --args-file, not both"));
+  if (timeout_ms < 0)
+    return tb_cli_usage_error (context, _("--timeout-ms must be a positive number"));
+  if (args_file != NULL && (args_text = tb_cli_read_text (args_file, &error)) == NULL)
+    return tb_cli_usage_error (context, _("Cannot read the arguments: %s"), error->message);
+  if (args_text != NULL && (arguments = tb_json_parse (args_text, -1, &error)) == NULL)
+    return tb_cli_usage_error (context, _("The arguments are not usable: %s"), error->message);
+
+  servers = select_servers (context, argc > 2 ? argv[2] : NULL, &registry, &status);
+  if (servers == NULL)
+    return status;
+  if (timeout_ms > 0)
+    tb_tool_registry_set_default_timeout_ms (registry, timeout_ms);
+
+  for (guint i = 0; i < g_list_model_get_n_items (G_LIST_MODEL (registry)) && !local_name; i++)
+    {
+      g_autoptr(TbTool) tool = g_list_model_get_item (G_LIST_MODEL (registry), i);
+
+      for (guint j = 0; j < servers->len && local_name == NULL; j++)
+        if (tool_of (tool, g_ptr_array_index (servers, j)) &&
+            g_str_equal (tb_mcp_tool_get_remote_name (TB_MCP_TOOL (tool)), argv[1]))
+          local_name = g_strdup (tb_tool_get_name (tool));
+    }
+  if (local_name == NULL)
+    {
+      g_printerr (_("toolbench-cli: no connected MCP server has a tool named “%s”\n"), argv[1]);
+      return TB_CLI_EXIT_FAILED;
+    }
+
+  cancellable = g_cancellable_new ();
+  sigint_id = g_unix_signal_add (SIGINT, interrupt_cb, cancellable);
+  tb_tool_registry_call_async (registry, local_name, NULL, arguments, NULL, cancellable,
+                               call_cb, &state);
+  while (state.result == NULL)
+    g_main_context_iteration (NULL, TRUE);
+  g_source_remove (sigint_id);
+
+  printed = full ? tb_tool_result_to_json (state.result)
+                 : tb_tool_result_to_envelope (state.result);
+  tb_cli_print_json (printed, TRUE);
+  status = tb_tool_result_get_ok (state.result) ? TB_CLI_EXIT_OK : TB_CLI_EXIT_FAILED;
+  g_clear_object (&state.result);
+  return status;
+}
+
+int
+tb_cli_mcp (int    argc,
+            char **argv)
+{
+  static const struct {
+    const char *name;
+    int (*run) (int argc, char **argv);
+  } commands[] = {
+    { "ping", mcp_ping },
+    { "list", mcp_list },
+    { "call", mcp_call },
+  };
+
+  if (argc >= 2)
+    {
+      for (guint i = 0; i < G_N_ELEMENTS (commands); i++)
+        {
+          if (g_str_equal (argv[1], commands[i].name))
+            {
+              g_autofree char *prgname = g_strdup_printf ("toolbench-cli mcp %s",
+                                                          commands[i].name);
+
+              g_set_prgname (prgname);
+              return commands[i].run (argc - 1, argv + 1);
+            }
+        }
+    }
+
+  g_printerr ("%s\n", _("Usage: toolbench-cli mcp ping|list|call [OPTION…]"));
+  g_printerr ("%s\n", _("Run “toolbench-cli mcp COMMAND --help” for the options of a command."));
+  return TB_CLI_EXIT_USAGE;
+}

@@ -1,0 +1,466 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+
+/* Streamable HTTP: against server-everything in its streamableHttp mode
+ * (listening on 127.0.0.1 only), and against an in-test SoupServer for
+ * what that server does not do on demand: resuming a broken event stream,
+ * an expired session, a body that is not JSON. */
+
+#include "config.h"
+
+#include <libsoup/soup.h>
+#include <string.h>
+#include <toolbench.h>
+
+#include "mcp-test-util.h"
+
+typedef struct
+{
+  TbToolRegistry *registry;
+  TbMcpClient    *client;
+  GSubprocess    *server_process;
+  SoupServer     *server;
+  char           *url;
+
+  /* What the SoupServer saw and how it behaves. */
+  const char     *mode;
+  guint           requests_with_session;
+  guint           requests_with_version;
+  guint           requests_after_init;
+  gboolean        deleted;
+  gint64          stream_closed_at;
+  gint64          resumed_at;
+  char           *last_event_id;
+  gint64          pending_id;
+} Fixture;
+
+static gboolean
+pointer_is_null (gpointer data)
+{
+  return *(gpointer *) data == NULL;
+}
+
+static void
+teardown (Fixture       *f,
+          gconstpointer  data)
+{
+  if (f->client != NULL)
+    {
+      TbMcpClient *client = f->client;
+
+      tb_mcp_client_detach (client);
+      tb_mcp_client_disconnect (client);
+      g_object_add_weak_pointer (G_OBJECT (client), (gpointer *) &client);
+      g_clear_object (&f->client);
+      g_assert_true (mcp_test_wait (pointer_is_null, &client, 5000));
+    }
+  if (f->server_process != NULL)
+    {
+      g_subprocess_force_exit (f->server_process);
+      g_subprocess_wait (f->server_process, NULL, NULL);
+      g_clear_object (&f->server_process);
+    }
+  if (f->server != NULL)
+    {
+      soup_server_disconnect (f->server);
+      g_clear_object (&f->server);
+    }
+  g_free (f->url);
+  g_free (f->last_event_id);
+  g_assert_finalize_object (f->registry);
+}
+
+/* server-everything, streamable HTTP. */
+
+static guint16
+free_port (void)
+{
+  g_autoptr(GSocket) socket = g_socket_new (G_SOCKET_FAMILY_IPV4, G_SOCKET_TYPE_STREAM,
+                                            G_SOCKET_PROTOCOL_TCP, NULL);
+  g_autoptr(GInetAddress) loopback = g_inet_address_new_loopback (G_SOCKET_FAMILY_IPV4);
+  g_autoptr(GSocketAddress) any = g_inet_socket_address_new (loopback, 0);
+  g_autoptr(GSocketAddress) bound = NULL;
+
+  g_assert_true (g_socket_bind (socket, any, FALSE, NULL));
+  bound = g_socket_get_local_address (socket, NULL);
+  return g_inet_socket_address_get_port (G_INET_SOCKET_ADDRESS (bound));
+}
+
+static gboolean
+port_open (guint16 port)
+{
+  g_autoptr(GSocketClient) client = g_socket_client_new ();
+  g_autoptr(GSocketConnection) connection = NULL;
+
+  connection = g_socket_client_connect_to_host (client, "127.0.0.1", port, NULL, NULL);
+  return connection != NULL;
+}
+
+static void
+setup_everything (Fixture       *f,
+                  gconstpointer  data)
+{
+  g_autofree char *reason = NULL;
+  g_auto(GStrv) argv = mcp_test_server_argv ("server-everything", "dist/index.js",
+                                             "streamableHttp", &reason);
+  g_autoptr(GSubprocessLauncher) launcher = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *preload = NULL;
+  g_autofree char *node_options = NULL;
+  g_autofree char *port_text = NULL;
+  guint16 port;
+
+  f->registry = tb_tool_registry_new ();
+  if (argv == NULL)
+    {
+      g_test_skip (reason);
+      return;
+    }
+
+  port = free_port ();
+  port_text = g_strdup_printf ("%u", port);
+  preload = g_build_filename (g_getenv ("G_TEST_SRCDIR"), "mcp", "loopback-only.cjs", NULL);
+  node_options = g_strdup_printf ("--require %s", preload);
+  launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDOUT_SILENCE |
+                                        G_SUBPROCESS_FLAGS_STDERR_SILENCE);
+  g_subprocess_launcher_setenv (launcher, "PORT", port_text, TRUE);
+  g_subprocess_launcher_setenv (launcher, "NODE_OPTIONS", node_options, TRUE);
+  f->server_process = g_subprocess_launcher_spawnv (launcher, (const char * const *) argv,
+                                                    &error);
+  g_assert_no_error (error);
+  for (guint i = 0; i < 100 && !port_open (port); i++)
+    g_usleep (100000);
+  g_assert_true (port_open (port));
+
+  f->url = g_strdup_printf ("http://127.0.0.1:%u/mcp", port);
+  f->client = tb_mcp_client_new_http ("everything-http", f->url, NULL);
+  tb_mcp_client_attach (f->client, f->registry);
+  if (!mcp_test_connect (f->client, &error))
+    g_error ("could not connect over HTTP: %s", error->message);
+}
+
+static void
+test_everything (Fixture       *f,
+                 gconstpointer  data)
+{
+  g_autoptr(TbToolResult) echo = NULL;
+  g_autoptr(TbToolResult) structured = NULL;
+  g_autoptr(TbToolResult) progress = NULL;
+  g_autoptr(TbTool) tool = NULL;
+  g_autoptr(GAsyncResult) ping = NULL;
+  g_autoptr(GError) error = NULL;
+
+  if (f->client == NULL)
+    return;
+
+  g_assert_cmpstr (tb_mcp_client_get_protocol_version (f->client), ==, TB_MCP_PROTOCOL_VERSION);
+  tool = tb_tool_registry_lookup (f->registry, "echo");
+  g_assert_cmpstr (tb_tool_get_source (tool), ==, "mcp:everything-http");
+
+  echo = mcp_test_call (f->registry, "echo", "{\"message\":\"over http\"}", NULL);
+  g_assert_cmpstr (json_node_get_string (tb_tool_result_get_output (echo)), ==,
+                   "Echo: over http");
+
+  structured = mcp_test_call (f->registry, "get-structured-content",
+                              "{\"location\":\"New York\"}", NULL);
+  g_assert_cmpint (json_object_get_int_member (json_node_get_object (
+                     tb_tool_result_get_output (structured)), "temperature"), ==, 33);
+
+  /* Progress arrives on the call's event stream and extends its limit. */
+  tb_tool_registry_set_default_timeout_ms (f->registry, 1000);
+  progress = mcp_test_call (f->registry, "trigger-long-running-operation",
+                            "{\"duration\":2,\"steps\":4}", NULL);
+  g_assert_true (tb_tool_result_get_ok (progress));
+  g_assert_cmpint (json_object_get_int_member (tb_tool_result_get_metadata (progress),
+                                               "progress-notifications"), ==, 4);
+
+  tb_mcp_client_ping_async (f->client, NULL, mcp_test_store_result, &ping);
+  g_assert_true (mcp_test_wait (mcp_test_pointer_set, &ping, 10000));
+  g_assert_true (tb_mcp_client_ping_finish (f->client, ping, &error));
+}
+
+/* The in-test SoupServer. */
+
+static void
+respond_json (SoupServerMessage *msg,
+              const char        *body)
+{
+  soup_message_headers_replace (soup_server_message_get_response_headers (msg),
+                                "Mcp-Session-Id", "sess-1");
+  soup_server_message_set_status (msg, SOUP_STATUS_OK, NULL);
+  soup_server_message_set_response (msg, "application/json", SOUP_MEMORY_COPY,
+                                    body, strlen (body));
+}
+
+static void
+respond_sse (SoupServerMessage *msg,
+             const char        *body)
+{
+  soup_server_message_set_status (msg, SOUP_STATUS_OK, NULL);
+  soup_server_message_set_response (msg, "text/event-stream", SOUP_MEMORY_COPY,
+                                    body, strlen (body));
+}
+
+static void
+handler (SoupServer        *server,
+         SoupServerMessage *msg,
+         const char        *path,
+         GHashTable        *query,
+         gpointer           user_data)
+{
+  Fixture *f = user_data;
+  SoupMessageHeaders *headers = soup_server_message_get_request_headers (msg);
+  const char *method = soup_server_message_get_method (msg);
+  SoupMessageBody *request_body = soup_server_message_get_request_body (msg);
+  g_autoptr(GBytes) bytes = NULL;
+  g_autoptr(JsonNode) request = NULL;
+  JsonObject *object;
+  const char *rpc_method;
+  gint64 id;
+
+  if (g_str_equal (method, "DELETE"))
+    {
+      f->deleted = TRUE;
+      soup_server_message_set_status (msg, SOUP_STATUS_OK, NULL);
+      return;
+    }
+
+  if (g_str_equal (method, "GET"))
+    {
+      g_autofree char *body = NULL;
+
+      f->resumed_at = g_get_monotonic_time ();
+      g_free (f->last_event_id);
+      f->last_event_id = g_strdup (soup_message_headers_get_one (headers, "Last-Event-ID"));
+      body = g_strdup_printf ("id: ev-2\ndata: \n\n"
+                              "event: message\nid: ev-3\n"
+                              "data: {\"jsonrpc\":\"2.0\",\"id\":%" G_GINT64_FORMAT ","
+                              "\"result\":{\"content\":[{\"type\":\"text\","
+                              "\"text\":\"resumed\"}]}}\n\n", f->pending_id);
+      respond_sse (msg, body);
+      return;
+    }
+
+  bytes = soup_message_body_flatten (request_body);
+  request = tb_json_parse (g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes), NULL);
+  g_assert_nonnull (request);
+  object = json_node_get_object (request);
+  rpc_method = json_object_get_string_member_with_default (object, "method", "");
+  id = json_object_get_int_member_with_default (object, "id", -1);
+
+  if (!g_str_equal (rpc_method, "initialize"))
+    {
+      f->requests_after_init++;
+      if (g_strcmp0 (soup_message_headers_get_one (headers, "Mcp-Session-Id"), "sess-1") == 0)
+        f->requests_with_session++;
+      if (soup_message_headers_get_one (headers, "MCP-Protocol-Version") != NULL)
+        f->requests_with_version++;
+      if (g_str_equal (f->mode, "expire"))
+        {
+          soup_server_message_set_status (msg, SOUP_STATUS_NOT_FOUND, NULL);
+          return;
+        }
+    }
+
+  if (g_str_equal (rpc_method, "initialize"))
+    {
+      g_autofree char *body =
+        g_strdup_printf ("{\"jsonrpc\":\"2.0\",\"id\":%" G_GINT64_FORMAT ",\"result\":{"
+                         "\"protocolVersion\":\"2025-06-18\",\"capabilities\":{\"tools\":{}},"
+                         "\"serverInfo\":{\"name\":\"soup\",\"version\":\"1\"}}}", id);
+
+      respond_json (msg, body);
+    }
+  else if (id < 0)
+    {
+      soup_server_message_set_status (msg, SOUP_STATUS_ACCEPTED, NULL);
+    }
+  else if (g_str_equal (rpc_method, "tools/list"))
+    {
+      g_autofree char *body =
+        g_strdup_printf ("{\"jsonrpc\":\"2.0\",\"id\":%" G_GINT64_FORMAT ",\"result\":{"
+                         "\"tools\":[{\"name\":\"echo\",\"inputSchema\":{\"type\":\"object\"}},"
+                         "{\"name\":\"resume\",\"inputSchema\":{\"type\":\"object\"}}]}}", id);
+
+      respond_json (msg, body);
+    }
+  else if (g_str_equal (rpc_method, "tools/call") && g_str_equal (f->mode, "garbage"))
+    {
+      respond_json (msg, "<html>this is not JSON</html>");
+    }
+  else if (g_str_equal (rpc_method, "tools/call") &&
+           g_str_equal (json_object_get_string_member (json_object_get_object_member (object,
+                                                                                      "params"),
+                                                       "name"), "resume"))
+    {
+      /* A priming event with an id and a retry delay, then the stream ends
+       * before the answer: the client must come back with GET. */
+      f->pending_id = id;
+      f->stream_closed_at = g_get_monotonic_time ();
+      respond_sse (msg, "id: ev-1\nretry: 300\ndata: \n\n");
+    }
+  else if (g_str_equal (rpc_method, "tools/call"))
+    {
+      JsonObject *params = json_object_get_object_member (object, "params");
+      const char *token = json_object_get_string_member (json_object_get_object_member (params,
+                                                                                        "_meta"),
+                                                         "progressToken");
+      g_autofree char *body =
+        g_strdup_printf (": a comment line\n"
+                         "data: {\"jsonrpc\":\"2.0\",\"method\":\"notifications/progress\","
+                         "\"params\":{\"progressToken\":\"%s\",\"progress\":1,\"total\":2}}\n\n"
+                         "event: message\n"
+                         "data: {\"jsonrpc\":\"2.0\",\"id\":%" G_GINT64_FORMAT ",\r\n"
+                         "data: \"result\":{\"content\":[{\"type\":\"text\",\"text\":\"sse\"}]}}\n\n",
+                         token, id);
+
+      respond_sse (msg, body);
+    }
+  else
+    {
+      g_autofree char *body =
+        g_strdup_printf ("{\"jsonrpc\":\"2.0\",\"id\":%" G_GINT64_FORMAT ",\"result\":{}}", id);
+
+      respond_json (msg, body);
+    }
+}
+
+static void
+setup_soup (Fixture       *f,
+            gconstpointer  data)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoslist(GUri) uris = NULL;
+
+  f->registry = tb_tool_registry_new ();
+  f->mode = data != NULL ? data : "normal";
+  f->server = soup_server_new (NULL, NULL);
+  soup_server_add_handler (f->server, "/mcp", handler, f, NULL);
+  g_assert_true (soup_server_listen_local (f->server, 0, SOUP_SERVER_LISTEN_IPV4_ONLY, &error));
+  uris = soup_server_get_uris (f->server);
+  f->url = g_strdup_printf ("http://127.0.0.1:%d/mcp", g_uri_get_port (uris->data));
+  f->client = tb_mcp_client_new_http ("soup", f->url, NULL);
+  tb_mcp_client_attach (f->client, f->registry);
+}
+
+static gboolean
+deleted_seen (gpointer data)
+{
+  return ((Fixture *) data)->deleted;
+}
+
+static void
+test_soup_session (Fixture       *f,
+                   gconstpointer  data)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(TbToolResult) result = NULL;
+
+  g_assert_true (mcp_test_connect (f->client, &error));
+  g_assert_cmpstr (tb_mcp_client_get_protocol_version (f->client), ==, "2025-06-18");
+  g_assert_true (tb_tool_registry_contains (f->registry, "echo"));
+
+  /* An SSE answer: a comment, a progress notification, and a message whose
+   * data spans two lines (one ending in CR LF). */
+  result = mcp_test_call (f->registry, "echo", NULL, NULL);
+  g_assert_true (tb_tool_result_get_ok (result));
+  g_assert_cmpstr (json_node_get_string (tb_tool_result_get_output (result)), ==, "sse");
+  g_assert_cmpint (json_object_get_int_member (tb_tool_result_get_metadata (result),
+                                               "progress-notifications"), ==, 1);
+
+  /* Every request after initialize carried the session and the revision. */
+  g_assert_cmpuint (f->requests_after_init, >=, 3);
+  g_assert_cmpuint (f->requests_with_session, ==, f->requests_after_init);
+  g_assert_cmpuint (f->requests_with_version, ==, f->requests_after_init);
+
+  tb_mcp_client_disconnect (f->client);
+  g_assert_true (mcp_test_wait (deleted_seen, f, 5000));
+}
+
+static void
+test_soup_resume (Fixture       *f,
+                  gconstpointer  data)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(TbToolResult) result = NULL;
+  gint64 waited_ms;
+
+  g_assert_true (mcp_test_connect (f->client, &error));
+  result = mcp_test_call (f->registry, "resume", NULL, NULL);
+  g_assert_true (tb_tool_result_get_ok (result));
+  g_assert_cmpstr (json_node_get_string (tb_tool_result_get_output (result)), ==, "resumed");
+  g_assert_cmpstr (f->last_event_id, ==, "ev-1");
+  /* It waited the server's retry delay (300 ms) before coming back. */
+  waited_ms = (f->resumed_at - f->stream_closed_at) / 1000;
+  g_assert_cmpint (waited_ms, >=, 290);
+  g_assert_cmpint (waited_ms, <, 2000);
+
+  tb_mcp_client_disconnect (f->client);
+  g_assert_true (mcp_test_wait (deleted_seen, f, 5000));
+}
+
+static void
+test_soup_expired (Fixture       *f,
+                   gconstpointer  data)
+{
+  g_autoptr(GError) error = NULL;
+
+  g_assert_false (mcp_test_connect (f->client, &error));
+  g_assert_nonnull (strstr (error->message, "The MCP server “soup” ended the session "
+                                            "(HTTP 404)"));
+  g_assert_cmpint (tb_mcp_client_get_state (f->client), ==, TB_MCP_CLIENT_STATE_FAILED);
+}
+
+static void
+test_soup_garbage (Fixture       *f,
+                   gconstpointer  data)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(TbToolResult) result = NULL;
+
+  g_assert_true (mcp_test_connect (f->client, &error));
+  result = mcp_test_call (f->registry, "echo", NULL, NULL);
+  g_assert_false (tb_tool_result_get_ok (result));
+  g_assert_nonnull (strstr (tb_tool_result_get_error (result),
+                            "The MCP server “soup” sent something that is not a JSON-RPC "
+                            "message over HTTP"));
+  g_assert_cmpint (tb_mcp_client_get_state (f->client), ==, TB_MCP_CLIENT_STATE_FAILED);
+}
+
+static void
+test_refused (Fixture       *f,
+              gconstpointer  data)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *url = g_strdup_printf ("http://127.0.0.1:%u/mcp", free_port ());
+  TbMcpClient *client;
+
+  f->registry = tb_tool_registry_new ();
+  client = f->client = tb_mcp_client_new_http ("nobody", url, NULL);
+  g_assert_false (mcp_test_connect (client, &error));
+  g_assert_error (error, TB_MCP_ERROR, TB_MCP_ERROR_DISCONNECTED);
+  g_assert_true (g_str_has_prefix (error->message, "The MCP server “nobody” cannot be reached "
+                                                   "at http://127.0.0.1:"));
+}
+
+static void
+setup_nothing (Fixture       *f,
+               gconstpointer  data)
+{
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_test_init (&argc, &argv, NULL);
+
+  g_test_add ("/mcp/http/everything", Fixture, NULL, setup_everything, test_everything,
+              teardown);
+  g_test_add ("/mcp/http/session", Fixture, "normal", setup_soup, test_soup_session, teardown);
+  g_test_add ("/mcp/http/resume", Fixture, "normal", setup_soup, test_soup_resume, teardown);
+  g_test_add ("/mcp/http/expired", Fixture, "expire", setup_soup, test_soup_expired, teardown);
+  g_test_add ("/mcp/http/garbage", Fixture, "garbage", setup_soup, test_soup_garbage, teardown);
+  g_test_add ("/mcp/http/refused", Fixture, NULL, setup_nothing, test_refused, teardown);
+
+  return g_test_run ();
+}

@@ -164,3 +164,19 @@ tb_copy_text (GtkWidget  *widget,
 {
   gdk_clipboard_set_text (gtk_widget_get_clipboard (widget), text);
 }
+
+/**
+ * tb_widget_unparent_children:
+ * @widget: a widget being disposed
+ *
+ * Unparents what gtk_widget_dispose_template() leaves: template children
+ * without an id.
+ */
+void
+tb_widget_unparent_children (GtkWidget *widget)
+{
+  GtkWidget *child;
+
+  while ((child = gtk_widget_get_first_child (widget)) != NULL)
+    gtk_widget_unparent (child);
+}

@@ -16,6 +16,7 @@ char *tb_format_size              (guint64        bytes);
 char *tb_text_preview             (const char    *text,
                                    gsize          max_bytes,
                                    gboolean      *truncated);
+void  tb_widget_unparent_children (GtkWidget     *widget);
 void  tb_copy_text                (GtkWidget     *widget,
                                    const char    *text);
 

@@ -291,6 +291,7 @@ tb_argument_editor_dispose (GObject *object)
 
   g_clear_handle_id (&self->parse_source, g_source_remove);
   gtk_widget_dispose_template (GTK_WIDGET (self), TB_TYPE_ARGUMENT_EDITOR);
+  tb_widget_unparent_children (GTK_WIDGET (self));
 
   G_OBJECT_CLASS (tb_argument_editor_parent_class)->dispose (object);
 }

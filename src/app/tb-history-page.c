@@ -190,6 +190,7 @@ tb_history_page_dispose (GObject *object)
     g_signal_handlers_disconnect_by_data (self->history, self);
   set_selected (self, NULL);
   gtk_widget_dispose_template (GTK_WIDGET (self), TB_TYPE_HISTORY_PAGE);
+  tb_widget_unparent_children (GTK_WIDGET (self));
   g_clear_object (&self->history);
 
   G_OBJECT_CLASS (tb_history_page_parent_class)->dispose (object);

@@ -456,6 +456,7 @@ tb_result_view_dispose (GObject *object)
   TbResultView *self = (TbResultView *) object;
 
   gtk_widget_dispose_template (GTK_WIDGET (self), TB_TYPE_RESULT_VIEW);
+  tb_widget_unparent_children (GTK_WIDGET (self));
   g_clear_object (&self->result);
 
   G_OBJECT_CLASS (tb_result_view_parent_class)->dispose (object);

@@ -1735,13 +1735,8 @@ static void
 field_set_value (Field    *field,
                  JsonNode *value)
 {
-  gboolean from_default = FALSE;
-
   if (value == NULL)
-    {
-      value = schema_member (field->schema, "default");
-      from_default = value != NULL;
-    }
+    value = schema_member (field->schema, "default");
 
   g_clear_pointer (&field->foreign, json_node_unref);
   if (field->null_toggle != NULL)
@@ -1826,8 +1821,8 @@ field_set_value (Field    *field,
           if (value != NULL)
             field->foreign = json_node_copy (value);
         }
-      /* A default is shown but only sent once the person touches it. */
-      field->present = value != NULL && !from_default;
+      /* Like every prefilled default, a boolean's default is sent. */
+      field->present = value != NULL;
       break;
 
     case KIND_NULL:

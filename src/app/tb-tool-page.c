@@ -337,6 +337,7 @@ on_call_done (GObject      *object,
                                                                    result);
   TbToolPage *self = run->page;
 
+
   if (self != NULL)
     {
       gboolean current = g_strcmp0 (self->tool_name, run->tool_name) == 0;
@@ -483,6 +484,7 @@ tb_tool_page_dispose (GObject *object)
   if (self->recent != NULL)
     g_signal_handlers_disconnect_by_data (self->recent, self);
   gtk_widget_dispose_template (GTK_WIDGET (self), TB_TYPE_TOOL_PAGE);
+  tb_widget_unparent_children (GTK_WIDGET (self));
   g_clear_object (&self->recent);
   g_clear_object (&self->recent_filter);
   g_clear_object (&self->tool);

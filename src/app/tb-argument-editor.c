@@ -540,6 +540,8 @@ tb_argument_editor_set_text (TbArgumentEditor  *self,
       g_set_error_literal (error, TB_JSON_ERROR, TB_JSON_ERROR_SYNTAX, self->json_error);
       return FALSE;
     }
+  /* Pasted JSON is laid out like the rest. */
+  set_json_text (self, self->value);
   return TRUE;
 }
 

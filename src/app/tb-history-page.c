@@ -35,6 +35,19 @@ G_DEFINE_FINAL_TYPE (TbHistoryPage, tb_history_page, GTK_TYPE_WIDGET)
 enum { PROP_0, PROP_SELECTED, N_PROPS };
 static GParamSpec *properties [N_PROPS];
 
+static void
+update_icon_style (TbHistoryEntry *entry,
+                   GParamSpec     *pspec,
+                   GtkWidget      *icon)
+{
+  TbToolResult *result = tb_history_entry_get_result (entry);
+
+  gtk_widget_remove_css_class (icon, "success");
+  gtk_widget_remove_css_class (icon, "error");
+  if (result != NULL)
+    gtk_widget_add_css_class (icon, tb_tool_result_get_ok (result) ? "success" : "error");
+}
+
 /**
  * tb_history_row_new:
  * @entry: a call
@@ -62,6 +75,8 @@ tb_history_row_new (TbHistoryEntry *entry,
   gtk_widget_set_margin_end (box, 10);
   gtk_widget_set_valign (icon, GTK_ALIGN_START);
   g_object_bind_property (entry, "icon-name", icon, "icon-name", G_BINDING_SYNC_CREATE);
+  g_signal_connect_object (entry, "notify::icon-name", G_CALLBACK (update_icon_style), icon, 0);
+  update_icon_style (entry, NULL, icon);
   g_object_bind_property (entry, "status-label", status, "label", G_BINDING_SYNC_CREATE);
   g_object_bind_property (entry, "time-label", time, "label", G_BINDING_SYNC_CREATE);
   g_object_bind_property (entry, "summary", summary, "label", G_BINDING_SYNC_CREATE);

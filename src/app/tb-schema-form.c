@@ -680,7 +680,9 @@ field_hint (Field *field)
       break;
     case KIND_STRING:
     case KIND_TEXT:
-      g_string_append (hint, format != NULL ? format : _("text"));
+      if (format == NULL)
+        return NULL;
+      g_string_append (hint, format);
       break;
     case KIND_JSON:
       g_string_append (hint, _("JSON"));
@@ -854,6 +856,13 @@ expander_add (Field     *field,
               GtkWidget *widget)
 {
   adw_expander_row_add_action (ADW_EXPANDER_ROW (field->row), widget);
+}
+
+/* Items and variants are always sent; only object members can be left out. */
+static gboolean
+shows_required (Field *field)
+{
+  return field->required && field->parent != NULL && field->parent->kind == KIND_OBJECT;
 }
 
 static GtkWidget *
@@ -1077,7 +1086,7 @@ build_scalar_row (Field *field)
   gtk_label_set_ellipsize (GTK_LABEL (field->title_label), PANGO_ELLIPSIZE_END);
   gtk_widget_add_css_class (field->title_label, "tb-field-title");
   gtk_box_append (GTK_BOX (header), field->title_label);
-  if (field->required)
+  if (shows_required (field))
     gtk_box_append (GTK_BOX (header), required_label ());
   if (hint != NULL)
     {
@@ -1216,7 +1225,7 @@ build_container_row (Field *field)
   adw_expander_row_set_expanded (expander, field->depth <= 2);
   gtk_widget_add_css_class (field->row, "tb-field");
 
-  if (field->required)
+  if (shows_required (field))
     adw_expander_row_add_action (expander, required_label ());
 
   if (field->kind == KIND_VARIANT)

@@ -58,6 +58,7 @@ struct _TbToolPage
   GtkStringFilter  *recent_filter;
   guint             tick_source;
   guint             serial;
+  guint             reveal_tries;
   gboolean          gone;
 };
 
@@ -327,6 +328,42 @@ on_recent_activated (TbToolPage    *self,
     tb_tool_page_show_entry (self, entry);
 }
 
+static gboolean
+reveal_result_tick (GtkWidget     *widget,
+                    GdkFrameClock *clock,
+                    gpointer       user_data)
+{
+  TbToolPage *self = TB_TOOL_PAGE (widget);
+  GtkWidget *content = gtk_scrolled_window_get_child (GTK_SCROLLED_WINDOW (self->scroller));
+  GtkAdjustment *adjustment =
+    gtk_scrolled_window_get_vadjustment (GTK_SCROLLED_WINDOW (self->scroller));
+  graphene_rect_t bounds;
+  double top, bottom, value, page;
+
+  if (content == NULL ||
+      !gtk_widget_compute_bounds (GTK_WIDGET (self->result_view), content, &bounds))
+    return G_SOURCE_REMOVE;
+  /* Not laid out yet: try at the next frame. */
+  if (bounds.size.height < 1 && self->reveal_tries++ < 10)
+    return G_SOURCE_CONTINUE;
+  self->reveal_tries = 0;
+
+  /* Scroll just enough to show the result's first lines. */
+  top = bounds.origin.y - 12;
+  bottom = bounds.origin.y + MIN (bounds.size.height, 240) + 12;
+  value = gtk_adjustment_get_value (adjustment);
+  page = gtk_adjustment_get_page_size (adjustment);
+  if (bottom > value + page || top < value)
+    gtk_adjustment_set_value (adjustment, top);
+  return G_SOURCE_REMOVE;
+}
+
+static void
+reveal_result (TbToolPage *self)
+{
+  gtk_widget_add_tick_callback (GTK_WIDGET (self), reveal_result_tick, NULL, NULL);
+}
+
 static void
 on_call_done (GObject      *object,
               GAsyncResult *result,
@@ -348,6 +385,7 @@ on_call_done (GObject      *object,
         {
           tb_result_view_set_result (self->result_view, outcome);
           update_state (self);
+          reveal_result (self);
         }
       g_object_unref (self);
     }

@@ -640,6 +640,102 @@ test_large_result (Fixture       *f,
   g_assert_cmpuint (strlen (full), ==, big->len);
 }
 
+/* Every window action can be reached from the keyboard. */
+static void
+test_shortcuts (Fixture       *f,
+                gconstpointer  data)
+{
+  g_autoptr(GListModel) controllers = gtk_widget_observe_controllers (GTK_WIDGET (f->window));
+  g_autoptr(GHashTable) bound = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  GtkWidgetClass *klass = GTK_WIDGET_GET_CLASS (f->window);
+  const char *name;
+  const GVariantType *parameter_type;
+  const char *property_name;
+  GType owner;
+  guint n_actions = 0;
+
+  for (guint i = 0; i < g_list_model_get_n_items (controllers); i++)
+    {
+      g_autoptr(GObject) controller = g_list_model_get_item (controllers, i);
+
+      if (!GTK_IS_SHORTCUT_CONTROLLER (controller))
+        continue;
+      for (guint j = 0; j < g_list_model_get_n_items (G_LIST_MODEL (controller)); j++)
+        {
+          g_autoptr(GtkShortcut) shortcut = g_list_model_get_item (G_LIST_MODEL (controller), j);
+          GtkShortcutAction *action = gtk_shortcut_get_action (shortcut);
+
+          if (GTK_IS_NAMED_ACTION (action))
+            g_hash_table_add (bound, g_strdup (gtk_named_action_get_action_name (
+                                                 GTK_NAMED_ACTION (action))));
+        }
+    }
+
+  for (guint i = 0;
+       gtk_widget_class_query_action (klass, i, &owner, &name, &parameter_type, &property_name);
+       i++)
+    {
+      if (!g_str_has_prefix (name, "win."))
+        continue;
+      n_actions++;
+      if (!g_hash_table_contains (bound, name))
+        g_error ("The action %s has no keyboard shortcut", name);
+    }
+  g_assert_cmpuint (n_actions, >=, 15);
+
+  /* Ctrl+F's action puts the focus in the search entry. */
+  open_tool (f, "get_weather");
+  gtk_widget_grab_focus (input (f, "/city"));
+  gtk_widget_activate_action (GTK_WIDGET (f->window), "win.search", NULL);
+  g_assert_true (gtk_widget_is_ancestor (gtk_window_get_focus (GTK_WINDOW (f->window)),
+                                         GTK_WIDGET (tb_window_get_search_entry (f->window))));
+}
+
+/* MCP results: text blocks as text, images as pictures. */
+static void
+test_mcp_content (Fixture       *f,
+                  gconstpointer  data)
+{
+  /* A 1×1 PNG. */
+  static const char png[] =
+    "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==";
+  g_autofree char *text = g_strdup_printf ("{\"content\":[{\"type\":\"text\",\"text\":\"Hello\"},"
+                                           "{\"type\":\"image\",\"mimeType\":\"image/png\","
+                                           "\"data\":\"%s\"},"
+                                           "{\"type\":\"image\",\"data\":\"bm90IGFuIGltYWdl\"}]}",
+                                           png);
+  g_autoptr(JsonNode) output = tb_json_parse (text, -1, NULL);
+  g_autoptr(TbToolResult) result = tb_tool_result_new_success (output);
+  TbResultView *view = tb_tool_page_get_result_view (page (f));
+  g_autoptr(GPtrArray) kinds = g_ptr_array_new ();
+  GtkWidget *box = NULL;
+
+  open_tool (f, "get_weather");
+  tb_result_view_set_result (view, result);
+
+  /* The content box is the one holding a picture. */
+  for (GtkWidget *child = gtk_widget_get_first_child (GTK_WIDGET (view)); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    for (GtkWidget *block = gtk_widget_get_first_child (child); block != NULL;
+         block = gtk_widget_get_next_sibling (block))
+      if (GTK_IS_PICTURE (block))
+        box = child;
+  g_assert_nonnull (box);
+  g_assert_true (gtk_widget_get_visible (box));
+
+  for (GtkWidget *block = gtk_widget_get_first_child (box); block != NULL;
+       block = gtk_widget_get_next_sibling (block))
+    g_ptr_array_add (kinds, (gpointer) G_OBJECT_TYPE_NAME (block));
+  g_assert_cmpuint (kinds->len, ==, 3);
+  g_assert_cmpstr (g_ptr_array_index (kinds, 0), ==, "GtkLabel");
+  g_assert_cmpstr (gtk_label_get_label (GTK_LABEL (gtk_widget_get_first_child (box))), ==, "Hello");
+  g_assert_cmpstr (g_ptr_array_index (kinds, 1), ==, "GtkPicture");
+  /* An image that does not decode is said to be so, not shown broken. */
+  g_assert_cmpstr (g_ptr_array_index (kinds, 2), ==, "GtkLabel");
+  g_assert_true (g_str_has_prefix (gtk_label_get_label (GTK_LABEL (gtk_widget_get_last_child (box))),
+                                   "An image (?) that could not be shown"));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -660,6 +756,9 @@ main (int   argc,
   g_test_add ("/app/live-registry", Fixture, NULL, setup, test_live_registry, teardown);
   g_test_add ("/app/bad-schemas", Fixture, NULL, setup, test_bad_schemas, teardown);
   g_test_add ("/app/large-result", Fixture, NULL, setup, test_large_result, teardown);
+
+  g_test_add ("/app/shortcuts", Fixture, NULL, setup, test_shortcuts, teardown);
+  g_test_add ("/app/mcp-content", Fixture, NULL, setup, test_mcp_content, teardown);
 
   return g_test_run ();
 }

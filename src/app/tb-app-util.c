@@ -109,14 +109,18 @@ tb_format_duration (gint64 duration_us)
   if (duration_us < 0)
     duration_us = 0;
   if (duration_us < 1000)
-    return g_strdup_printf (_("%" G_GINT64_FORMAT " µs"), duration_us);
+    /* Translators: microseconds */
+    return g_strdup_printf (_("%d µs"), (int) duration_us);
   if (duration_us < 1000 * 1000)
-    return g_strdup_printf (_("%" G_GINT64_FORMAT " ms"), duration_us / 1000);
+    /* Translators: milliseconds */
+    return g_strdup_printf (_("%d ms"), (int) (duration_us / 1000));
   if (duration_us < 60 * G_USEC_PER_SEC)
+    /* Translators: seconds, with one decimal */
     return g_strdup_printf (_("%.1f s"), duration_us / (double) G_USEC_PER_SEC);
-  return g_strdup_printf (_("%" G_GINT64_FORMAT " min %" G_GINT64_FORMAT " s"),
-                          duration_us / (60 * G_USEC_PER_SEC),
-                          (duration_us / G_USEC_PER_SEC) % 60);
+  /* Translators: minutes and seconds */
+  return g_strdup_printf (_("%d min %d s"),
+                          (int) MIN (duration_us / (60 * G_USEC_PER_SEC), G_MAXINT),
+                          (int) ((duration_us / G_USEC_PER_SEC) % 60));
 }
 
 char *

@@ -14,7 +14,6 @@ PACKAGES="
   xvfb xauth dbus-daemon dbus-x11 at-spi2-core python3-pyatspi
   desktop-file-utils appstream appstream-util imagemagick
   json-schema-test-suite flatpak-builder
-  json-schema-test-suite
   clang libclang-rt-14-dev
 "
 

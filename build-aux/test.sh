@@ -4,7 +4,6 @@
 # Installs what is missing, builds Toolbench and runs every test suite
 # (UI tests under Xvfb). Prints meson's summary and, last, one line with
 # the pass/fail counts of the test programs.
-# (UI tests under Xvfb). Prints meson's summary with the pass/fail counts.
 
 set -eu
 cd "$(dirname "$0")/.."
@@ -32,5 +31,3 @@ print("%(passed)d passed, %(failed)d failed, %(skipped)d skipped" % counts)
 PY
 
 exit $status
-exec xvfb-run -a -s '-screen 0 1280x1024x24 -nolisten tcp' \
-  meson test -C build --print-errorlogs --num-processes 2 "$@"

@@ -17,6 +17,8 @@
 # include "tb-demo-tools.h"
 # include "tb-redact.h"
 # include "tb-trace-file.h"
+# include "tb-trace-io.h"
+# include "tb-replay.h"
 # include "tb-schema.h"
 # include "tb-mcp-client.h"
 # include "tb-mcp-tool.h"

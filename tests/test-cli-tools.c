@@ -297,6 +297,58 @@ test_trace_show_bad (void)
   g_assert_nonnull (strstr (run.err, "Cannot open the trace"));
 }
 
+static void
+test_replay (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("toolbench-cli-XXXXXX", NULL);
+  g_autofree char *trace = g_build_filename (dir, "demo.jsonl", NULL);
+  g_autofree char *fork = g_build_filename (dir, "fork.jsonl", NULL);
+  g_auto(Run) run = { 0 };
+  g_auto(Run) same = { 0 };
+  g_auto(Run) mocked = { 0 };
+  g_auto(Run) forked = { 0 };
+  g_auto(Run) json = { 0 };
+  g_auto(Run) usage = { 0 };
+  g_auto(Run) missing = { 0 };
+  g_autoptr(JsonNode) report = NULL;
+  g_autoptr(GError) error = NULL;
+
+  /* The demo loop, recorded, then replayed with no provider at all. */
+  run_cli (&run, NULL, "run", "--prompt", "Add 2 and 3", "-n", "5", "--trace", trace, "-q", NULL);
+  g_assert_cmpint (run.status, ==, 0);
+
+  run_cli (&same, NULL, "replay", trace, "--check", NULL);
+  g_assert_cmpint (same.status, ==, 0);
+  g_assert_nonnull (strstr (same.out, "No divergence"));
+
+  run_cli (&mocked, NULL, "replay", trace, "--mock-tools", "--check", NULL);
+  g_assert_cmpint (mocked.status, ==, 0);
+
+  /* A fork at step 1 with other arguments diverges there, and says so. */
+  run_cli (&forked, NULL, "replay", trace, "--fork-step", "1",
+           "--edit-arguments", "{\"a\": 40, \"b\": 2}", "--check", "--save", fork, NULL);
+  g_assert_cmpint (forked.status, ==, 1);
+  g_assert_nonnull (strstr (forked.out, "> step 1   different-arguments"));
+  g_assert_true (g_file_test (fork, G_FILE_TEST_EXISTS));
+
+  run_cli (&json, NULL, "replay", fork, "--json", NULL);
+  g_assert_cmpint (json.status, ==, 0);
+  report = tb_json_parse (json.out, -1, &error);
+  g_assert_no_error (error);
+  g_assert_true (json_object_has_member (json_node_get_object (report), "steps"));
+
+  run_cli (&usage, NULL, "replay", trace, "--fork-step", "1", NULL);
+  g_assert_cmpint (usage.status, ==, 2);
+
+  run_cli (&missing, NULL, "replay", "/nonexistent.jsonl", NULL);
+  g_assert_cmpint (missing.status, ==, 1);
+  g_assert_nonnull (strstr (missing.err, "Cannot open the trace"));
+
+  g_unlink (trace);
+  g_unlink (fork);
+  g_rmdir (dir);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -313,6 +365,7 @@ main (int   argc,
   g_test_add_func ("/cli/help-version", test_help_version);
   g_test_add_func ("/cli/trace/show", test_trace_show);
   g_test_add_func ("/cli/trace/show-bad", test_trace_show_bad);
+  g_test_add_func ("/cli/replay", test_replay);
 
   return g_test_run ();
 }

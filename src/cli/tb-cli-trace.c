@@ -15,13 +15,38 @@ static char *
 summarize (JsonObject *event)
 {
   const char *type = tb_json_object_get_string (event, "type");
-  const char *name = tb_json_object_get_string (event, "name");
-  const char *id = tb_json_object_get_string (event, "id");
+  JsonObject *call = tb_json_object_get_object (event, "call");
+  const char *name = tb_json_object_get_string (event, "name") ?: tb_json_object_get_string (call, "name");
+  const char *id = tb_json_object_get_string (event, "id") ?: tb_json_object_get_string (call, "id");
   const char *message = tb_json_object_get_string (event, "message");
   const char *state = tb_json_object_get_string (event, "state");
   const char *decision = tb_json_object_get_string (event, "decision");
   GString *line = g_string_new (type != NULL ? type : "?");
 
+  if (g_strcmp0 (type, "message") == 0)
+    {
+      JsonObject *said = tb_json_object_get_object (event, "message");
+      const char *role = tb_json_object_get_string (said, "role");
+      const char *text = tb_json_object_get_string (said, "text");
+      JsonArray *calls = tb_json_object_get_array (said, "tool_calls");
+
+      if (role != NULL)
+        g_string_append_printf (line, " %s", role);
+      if (text != NULL && *text != '\0')
+        {
+          g_autofree char *first = g_utf8_substring (text, 0, MIN (g_utf8_strlen (text, -1), 60));
+
+          g_string_append_printf (line, ": %s%s", first, g_utf8_strlen (text, -1) > 60 ? "…" : "");
+        }
+      if (calls != NULL)
+        g_string_append_printf (line, g_dngettext (GETTEXT_PACKAGE, " (%u tool call)",
+                                                   " (%u tool calls)",
+                                                   json_array_get_length (calls)),
+                                json_array_get_length (calls));
+    }
+  if (json_object_has_member (event, "status"))
+    g_string_append_printf (line, " %" G_GINT64_FORMAT,
+                            json_object_get_int_member_with_default (event, "status", 0));
   if (name != NULL)
     g_string_append_printf (line, " %s", name);
   if (id != NULL)

@@ -33,6 +33,7 @@ void            tb_cli_print_json      (JsonNode        *node,
 int tb_cli_list (int argc, char **argv);
 int tb_cli_call (int argc, char **argv);
 int tb_cli_trace (int argc, char **argv);
+int tb_cli_replay (int argc, char **argv);
 int tb_cli_validate (int argc, char **argv);
 int tb_cli_facts (int argc, char **argv);
 

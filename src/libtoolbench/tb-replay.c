@@ -1576,7 +1576,8 @@ tb_replay_run_async (TbReplay            *self,
       JsonObject *parent = json_object_new ();
 
       json_object_set_string_member (parent, "trace", self->parent ?: "");
-      json_object_set_int_member (parent, "step", self->fork_step);
+      /* Counted from 1, as the report and the command line count steps. */
+      json_object_set_int_member (parent, "step", self->fork_step + 1);
       json_object_set_string_member (parent, "edit", edits[self->fork_edit]);
       json_object_set_object_member (header, "parent", parent);
     }

@@ -300,7 +300,7 @@ test_fork_arguments (Fixture       *f,
   parent = tb_json_object_get_object (tb_trace_get_header (tb_replay_get_trace (replay)),
                                       "parent");
   g_assert_cmpstr (tb_json_object_get_string (parent, "trace"), ==, "recorded.jsonl");
-  g_assert_cmpint (json_object_get_int_member (parent, "step"), ==, 1);
+  g_assert_cmpint (json_object_get_int_member (parent, "step"), ==, 2);
   g_assert_cmpstr (tb_json_object_get_string (parent, "edit"), ==, "arguments");
 }
 

@@ -241,6 +241,7 @@ struct _TbDispatchLoop
   TbProvider       *provider;
   TbTrace          *trace;
   GListStore       *messages;
+  GPtrArray        *history;
   GListStore       *pending;
   GError           *error;
   char            **breakpoints;
@@ -330,6 +331,7 @@ append_message (TbDispatchLoop *self,
                 TbMessage      *message,
                 const char     *origin)
 {
+  g_ptr_array_add (self->history, g_object_ref (message));
   g_list_store_append (self->messages, message);
   record_message (self, message, origin);
 }
@@ -655,7 +657,6 @@ static void
 ask_model (TbDispatchLoop *self)
 {
   g_autoptr(TbProviderRequest) request = NULL;
-  guint n;
 
   if (!begin_iteration (self))
     {
@@ -663,14 +664,12 @@ ask_model (TbDispatchLoop *self)
       return;
     }
 
+  /* The request shares the history rather than copying it: nothing is
+   * appended while the model is asked, and a copy per turn would make long
+   * runs quadratic. */
   request = tb_provider_request_new ();
-  n = g_list_model_get_n_items (G_LIST_MODEL (self->messages));
-  for (guint i = 0; i < n; i++)
-    {
-      g_autoptr(TbMessage) message = g_list_model_get_item (G_LIST_MODEL (self->messages), i);
-
-      tb_provider_request_add_message (request, message);
-    }
+  g_ptr_array_unref (request->messages);
+  request->messages = g_ptr_array_ref (self->history);
   request->tools = g_object_ref (self->model_tools);
   request->tool_choice = g_strdup (self->tool_choice);
   request->parallel_tool_calls = self->parallel_tool_calls;
@@ -969,7 +968,7 @@ check_can_start (TbDispatchLoop  *self,
                      tb_loop_state_to_string (self->state));
       return FALSE;
     }
-  if (g_list_model_get_n_items (G_LIST_MODEL (self->messages)) == 0)
+  if (self->history->len == 0)
     {
       g_set_error_literal (error, TB_LOOP_ERROR, TB_LOOP_ERROR_WRONG_STATE,
                            _("The conversation is empty; add a user message first."));
@@ -1590,6 +1589,7 @@ tb_dispatch_loop_finalize (GObject *object)
   g_clear_object (&self->provider);
   g_clear_object (&self->trace);
   g_clear_object (&self->messages);
+  g_clear_pointer (&self->history, g_ptr_array_unref);
   g_clear_object (&self->pending);
   g_clear_error (&self->error);
   g_clear_pointer (&self->breakpoints, g_strfreev);
@@ -1761,6 +1761,7 @@ static void
 tb_dispatch_loop_init (TbDispatchLoop *self)
 {
   self->messages = g_list_store_new (TB_TYPE_MESSAGE);
+  self->history = g_ptr_array_new_with_free_func (g_object_unref);
   self->pending = g_list_store_new (TB_TYPE_PENDING_CALL);
   self->state = TB_LOOP_STATE_READY;
   self->policy = TB_APPROVAL_POLICY_APPROVE_ALL;

@@ -1267,6 +1267,104 @@ tb_dispatch_loop_add_user_message (TbDispatchLoop  *self,
   return tb_dispatch_loop_add_message (self, message, error);
 }
 
+static gboolean
+restore_invalid (GError     **error,
+                 guint        position,
+                 const char  *reason)
+{
+  g_set_error (error, TB_LOOP_ERROR, TB_LOOP_ERROR_INVALID,
+               _("Message %u of the history cannot be restored: %s"), position + 1, reason);
+  return FALSE;
+}
+
+/**
+ * tb_dispatch_loop_restore:
+ * @self: a new loop: ready, with an empty conversation
+ * @messages: (element-type TbMessage): a whole conversation, e.g. a
+ *   trace's messages up to a step, possibly edited
+ * @iterations_used: how many iterations that conversation used
+ * @error: return location for a %TB_LOOP_ERROR
+ *
+ * Starts the loop from an earlier conversation (a fork). Every call in it
+ * must be answered by tool messages right after its assistant turn; to
+ * continue from an edited call or model turn, restore the history before
+ * that turn and give the turn with tb_dispatch_loop_submit_model_turn().
+ * A history that ends in the model's text answer leaves the loop
+ * %TB_LOOP_STATE_FINISHED (add a user message to go on).
+ *
+ * Returns: %TRUE when the history was taken
+ */
+gboolean
+tb_dispatch_loop_restore (TbDispatchLoop  *self,
+                          GPtrArray       *messages,
+                          guint            iterations_used,
+                          GError         **error)
+{
+  g_autoptr(GHashTable) open = g_hash_table_new (g_str_hash, g_str_equal);
+  TbMessage *last = NULL;
+
+  g_return_val_if_fail (TB_IS_DISPATCH_LOOP (self), FALSE);
+  g_return_val_if_fail (messages != NULL, FALSE);
+
+  if (self->busy || self->state != TB_LOOP_STATE_READY || self->history->len > 0)
+    {
+      g_set_error_literal (error, TB_LOOP_ERROR, TB_LOOP_ERROR_WRONG_STATE,
+                           _("A history can only be restored into a new, empty loop."));
+      return FALSE;
+    }
+
+  /* Check everything before taking anything. */
+  for (guint i = 0; i < messages->len; i++)
+    {
+      TbMessage *message = g_ptr_array_index (messages, i);
+      TbMessageRole role;
+
+      if (!TB_IS_MESSAGE (message))
+        return restore_invalid (error, i, _("it is not a message"));
+      role = tb_message_get_role (message);
+
+      if (role == TB_MESSAGE_ROLE_TOOL)
+        {
+          if (!g_hash_table_remove (open, tb_message_get_tool_call_id (message)))
+            return restore_invalid (error, i, _("it answers a call that is not open"));
+          continue;
+        }
+      if (g_hash_table_size (open) > 0)
+        return restore_invalid (error, i, _("a call before it has no result"));
+      if (role == TB_MESSAGE_ROLE_ASSISTANT)
+        {
+          g_autoptr(GError) local_error = NULL;
+
+          if (!_tb_provider_check_call_ids (message, &local_error))
+            return restore_invalid (error, i, local_error->message);
+          for (guint j = 0; j < tb_message_get_n_tool_calls (message); j++)
+            g_hash_table_add (open,
+                              (gpointer) tb_tool_call_get_id (tb_message_get_tool_call (message,
+                                                                                         j)));
+        }
+    }
+  if (g_hash_table_size (open) > 0)
+    return restore_invalid (error, messages->len - 1, _("the last calls have no results"));
+  if (iterations_used > self->max_iterations)
+    {
+      g_set_error (error, TB_LOOP_ERROR, TB_LOOP_ERROR_INVALID,
+                   _("The history used %u iterations, more than this loop's cap of %u."),
+                   iterations_used, self->max_iterations);
+      return FALSE;
+    }
+
+  ensure_header (self);
+  for (guint i = 0; i < messages->len; i++)
+    append_message (self, g_ptr_array_index (messages, i), "restored");
+  self->iteration = iterations_used;
+  g_object_notify_by_pspec (G_OBJECT (self), properties [PROP_ITERATION]);
+
+  last = messages->len > 0 ? g_ptr_array_index (messages, messages->len - 1) : NULL;
+  if (last != NULL && tb_message_get_role (last) == TB_MESSAGE_ROLE_ASSISTANT)
+    end (self, TB_LOOP_STATE_FINISHED, "answer");
+  return TRUE;
+}
+
 /**
  * tb_dispatch_loop_submit_model_turn:
  * @self: a loop in %TB_LOOP_STATE_READY

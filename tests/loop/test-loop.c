@@ -793,6 +793,43 @@ test_followup_turn (Fixture       *f,
 }
 
 static void
+test_restore (Fixture       *f,
+              gconstpointer  data)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GPtrArray) history = g_ptr_array_new_with_free_func (g_object_unref);
+  g_autoptr(JsonNode) args = parse ("{\"text\":\"one\"}");
+  g_autoptr(TbToolCall) call = tb_tool_call_new ("r1", "echo", args);
+  TbMessage *assistant;
+
+  make_loop (f, "{\"responses\":[{\"text\":\"continued\"}]}", 5);
+  g_clear_object (&f->loop);
+  f->loop = tb_dispatch_loop_new (f->registry, TB_PROVIDER (f->provider), 5);
+
+  g_ptr_array_add (history, tb_message_new (TB_MESSAGE_ROLE_USER, "Echo one."));
+  assistant = tb_message_new (TB_MESSAGE_ROLE_ASSISTANT, NULL);
+  tb_message_add_tool_call (assistant, call);
+  g_ptr_array_add (history, assistant);
+
+  /* An unanswered call is refused, and nothing is taken. */
+  g_assert_false (tb_dispatch_loop_restore (f->loop, history, 1, &error));
+  g_assert_error (error, TB_LOOP_ERROR, TB_LOOP_ERROR_INVALID);
+  g_assert_nonnull (strstr (error->message, "have no results"));
+  g_clear_error (&error);
+  g_assert_cmpuint (n_messages (f), ==, 0);
+
+  /* With an edited result the fork continues from there. */
+  g_ptr_array_add (history, tb_message_new_tool_result ("r1", "echo", "edited result", FALSE));
+  g_assert_true (tb_dispatch_loop_restore (f->loop, history, 1, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (tb_dispatch_loop_get_iteration (f->loop), ==, 1);
+  g_assert_cmpint (run (f), ==, TB_LOOP_STATE_FINISHED);
+  g_assert_cmpuint (n_messages (f), ==, 4);
+  g_assert_cmpstr (text_at (f, 3), ==, "continued");
+  g_assert_cmpuint (tb_dispatch_loop_get_iteration (f->loop), ==, 2);
+}
+
+static void
 test_cap_required (void)
 {
   if (g_test_subprocess ())
@@ -865,6 +902,7 @@ main (int   argc,
   g_test_add ("/loop/script-exhausted", Fixture, NULL, setup, test_script_exhausted, teardown);
   g_test_add ("/loop/followup-turn", Fixture, NULL, setup, test_followup_turn, teardown);
   g_test_add ("/loop/demo-script", Fixture, NULL, setup, test_demo_script, teardown);
+  g_test_add ("/loop/restore", Fixture, NULL, setup, test_restore, teardown);
   g_test_add_func ("/loop/cap-required", test_cap_required);
 
   return g_test_run ();

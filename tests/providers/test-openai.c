@@ -178,6 +178,18 @@ count_delta (TbProvider *provider,
 }
 
 static void
+record_call_delta (TbProvider *provider,
+                   guint       index,
+                   const char *id,
+                   const char *name,
+                   const char *arguments,
+                   GString    *out)
+{
+  g_string_append_printf (out, "%u:%s:%s:%s;", index, id != NULL ? id : "",
+                          name != NULL ? name : "", arguments != NULL ? arguments : "");
+}
+
+static void
 test_stream (Fixture       *f,
              gconstpointer  data)
 {
@@ -386,6 +398,60 @@ test_loop_fails_cleanly (Fixture       *f,
   g_assert_cmpuint (tb_trace_count (trace, "end"), ==, 1);
 }
 
+static gboolean
+cancel_loop (gpointer user_data)
+{
+  tb_dispatch_loop_cancel (user_data);
+  return G_SOURCE_REMOVE;
+}
+
+static void
+test_loop_cancel_mid_request (Fixture       *f,
+                              gconstpointer  data)
+{
+  g_autoptr(TbDispatchLoop) loop = NULL;
+  g_autoptr(GError) error = NULL;
+
+  test_server_reply_full (f->server, REPLY_HANG, 200, "", NULL);
+  loop = tb_dispatch_loop_new (f->registry, f->provider, 3);
+  tb_dispatch_loop_add_user_message (loop, "Hello", &error);
+  g_timeout_add (100, cancel_loop, loop);
+  g_assert_cmpint (test_run_loop (loop), ==, TB_LOOP_STATE_CANCELLED);
+  g_assert_null (tb_dispatch_loop_get_error (loop));
+  g_assert_cmpuint (tb_trace_count (tb_dispatch_loop_get_trace (loop), "request"), ==, 1);
+}
+
+static void
+test_loop_stream (Fixture       *f,
+                  gconstpointer  data)
+{
+  g_autoptr(TbDispatchLoop) loop = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GString) calls = g_string_new (NULL);
+  g_autoptr(TbMessage) result = NULL;
+
+  test_server_reply_full (f->server, REPLY_SSE, 200, stream_body, NULL);
+  test_server_reply_full (f->server, REPLY_SSE, 200,
+                          "data: {\"choices\":[{\"index\":0,\"delta\":{\"content\":\"ok\"},"
+                          "\"finish_reason\":\"stop\"}]}\n\ndata: [DONE]\n\n", NULL);
+  g_signal_connect (f->provider, "tool-call-delta", G_CALLBACK (record_call_delta), calls);
+
+  loop = tb_dispatch_loop_new (f->registry, f->provider, 3);
+  tb_dispatch_loop_set_stream (loop, TRUE);
+  tb_dispatch_loop_add_user_message (loop, "Hello", &error);
+  g_assert_cmpint (test_run_loop (loop), ==, TB_LOOP_STATE_FINISHED);
+
+  /* Fragments as they came: id and name in the first of each index. */
+  g_assert_cmpstr (calls->str, ==,
+                   "0:s1:notes_add:;1:s2:add:{\"a\":;0:::{\"te;1:::4,\"b\":5};"
+                   "0:::xt\":\"eggs\"};");
+  g_assert_cmpuint (f->note_calls, ==, 1);
+  result = g_list_model_get_item (tb_dispatch_loop_get_messages (loop), 2);
+  g_assert_cmpstr (tb_message_get_text (result), ==, "eggs");
+  /* The trace keeps the raw event stream as the response body. */
+  g_assert_cmpuint (tb_trace_count (tb_dispatch_loop_get_trace (loop), "response"), ==, 2);
+}
+
 static const ErrorCase bad_request = {
   REPLY_NORMAL, 400, "{\"error\":{\"message\":\"Invalid schema for function\"}}", NULL, 1,
   TB_PROVIDER_ERROR_BAD_REQUEST, "(HTTP 400): Invalid schema for function", 1 };
@@ -472,6 +538,9 @@ main (int   argc,
   g_test_add ("/providers/openai/loop", Fixture, NULL, setup, test_loop_over_http, teardown);
   g_test_add ("/providers/openai/loop-fails-cleanly", Fixture, NULL, setup,
               test_loop_fails_cleanly, teardown);
+  g_test_add ("/providers/openai/loop-cancel-mid-request", Fixture, NULL, setup,
+              test_loop_cancel_mid_request, teardown);
+  g_test_add ("/providers/openai/loop-stream", Fixture, NULL, setup, test_loop_stream, teardown);
 
   return g_test_run ();
 }

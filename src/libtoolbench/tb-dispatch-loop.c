@@ -771,7 +771,8 @@ start_call (TbDispatchLoop *self,
       {
         g_autofree char *message =
           pending->reason != NULL
-          ? g_strdup_printf (_("The person declined the call of “%s”: %s"), name, pending->reason)
+          ? g_strdup_printf (_("The person declined the call of “%s”: %s"), name,
+                             pending->reason)
           : g_strdup_printf (_("The person declined the call of “%s”."), name);
 
         result = tb_tool_result_new_failure (TB_TOOL_FAILURE_PERMISSION_DENIED, message);

@@ -273,7 +273,8 @@ test_single_call (Fixture       *f,
   TbTrace *trace;
 
   make_loop (f, "{\"responses\":["
-                "{\"tool_calls\":[{\"id\":\"c1\",\"name\":\"echo\",\"arguments\":{\"text\":\"hi\"}}]},"
+                "{\"tool_calls\":[{\"id\":\"c1\",\"name\":\"echo\","
+                "\"arguments\":{\"text\":\"hi\"}}]},"
                 "{\"text\":\"It said hi.\"}]}", 5);
 
   g_assert_cmpint (run (f), ==, TB_LOOP_STATE_FINISHED);
@@ -372,9 +373,11 @@ test_invalid_then_corrected (Fixture       *f,
                              gconstpointer  data)
 {
   make_loop (f, "{\"responses\":["
-                "{\"tool_calls\":[{\"id\":\"a\",\"name\":\"echo\",\"arguments\":\"{\\\"text\\\":\"}]},"
+                "{\"tool_calls\":[{\"id\":\"a\",\"name\":\"echo\","
+                "\"arguments\":\"{\\\"text\\\":\"}]},"
                 "{\"tool_calls\":[{\"id\":\"b\",\"name\":\"echo\",\"arguments\":{\"text\":5}}]},"
-                "{\"tool_calls\":[{\"id\":\"c\",\"name\":\"echo\",\"arguments\":{\"text\":\"5\"}}]},"
+                "{\"tool_calls\":[{\"id\":\"c\",\"name\":\"echo\","
+                "\"arguments\":{\"text\":\"5\"}}]},"
                 "{\"text\":\"fixed\"}]}", 10);
 
   g_assert_cmpint (run (f), ==, TB_LOOP_STATE_FINISHED);
@@ -652,7 +655,8 @@ test_decisions (Fixture       *f,
   g_assert_cmpstr (text_at (f, 2), ==, "as sent");
   g_assert_cmpstr (text_at (f, 3), ==, "edited");
   g_assert_cmpstr (text_at (f, 4), ==, "{\"handwritten\":true}");
-  g_assert_cmpstr (text_at (f, 5), ==, "Error: The person declined the call of “echo”: not today");
+  g_assert_cmpstr (text_at (f, 5), ==,
+                   "Error: The person declined the call of “echo”: not today");
 
   trace = tb_dispatch_loop_get_trace (f->loop);
   for (guint i = 0; i < tb_trace_get_n_events (trace); i++)

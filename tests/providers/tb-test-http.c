@@ -139,6 +139,9 @@ test_server_free (TestServer *self)
 {
   soup_server_disconnect (self->server);
   g_ptr_array_unref (self->held);
+  /* Let the closed connections go before the server does. */
+  while (g_main_context_iteration (NULL, FALSE))
+    ;
   g_object_unref (self->server);
   g_free (self->base_url);
   g_queue_clear_full (&self->replies, (GDestroyNotify) reply_free);

@@ -97,7 +97,8 @@ cli (Output             *output,
 static const char scenario[] =
   "{\"format\":\"toolbench-scenario\",\"version\":1,\"name\":\"live-add\","
   "\"prompt\":\"What is 2 + 3?\",\"tools\":[\"add\"],\"max_iterations\":3,"
-  "\"expect\":{\"state\":\"finished\",\"calls\":[{\"name\":\"add\",\"arguments\":{\"a\":2,\"b\":3}}],"
+  "\"expect\":{\"state\":\"finished\","
+  "\"calls\":[{\"name\":\"add\",\"arguments\":{\"a\":2,\"b\":3}}],"
   "\"text_contains\":\"5\"}}";
 
 static const char call_add[] =

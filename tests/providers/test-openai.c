@@ -67,10 +67,12 @@ test_request_shape (Fixture       *f,
   test_server_reply (f->server, 200, "application/json",
                      "{\"id\":\"x\",\"object\":\"chat.completion\",\"choices\":[{\"index\":0,"
                      "\"message\":{\"role\":\"assistant\",\"content\":null,\"tool_calls\":["
-                     "{\"id\":\"call_a\",\"type\":\"function\",\"function\":{\"name\":\"notes_add\","
+                     "{\"id\":\"call_a\",\"type\":\"function\","
+                     "\"function\":{\"name\":\"notes_add\","
                      "\"arguments\":\"{\\\"text\\\":\\\"milk\\\"}\"}}]},"
                      "\"finish_reason\":\"tool_calls\"}],"
-                     "\"usage\":{\"prompt_tokens\":10,\"completion_tokens\":5,\"total_tokens\":15}}");
+                     "\"usage\":{\"prompt_tokens\":10,\"completion_tokens\":5,"
+                     "\"total_tokens\":15}}");
 
   response = test_complete (f->provider, request, &error);
   g_assert_no_error (error);
@@ -92,8 +94,8 @@ test_request_shape (Fixture       *f,
   g_assert_cmpuint (json_array_get_length (tools), ==, 4);
   for (guint i = 0; i < json_array_get_length (tools); i++)
     {
-      JsonObject *function = json_object_get_object_member (json_array_get_object_element (tools, i),
-                                                            "function");
+      JsonObject *entry = json_array_get_object_element (tools, i);
+      JsonObject *function = json_object_get_object_member (entry, "function");
       const char *name = json_object_get_string_member (function, "name");
 
       g_assert_true (g_regex_match_simple ("^[a-zA-Z0-9_-]{1,64}$", name, 0, 0));
@@ -345,9 +347,11 @@ test_loop_over_http (Fixture       *f,
   g_assert_cmpuint (json_array_get_length (messages), ==, 4);
   test_assert_json_equal (json_array_get_element (messages, 1),
                           "{\"role\":\"assistant\",\"content\":null,\"tool_calls\":["
-                          "{\"id\":\"t1\",\"type\":\"function\",\"function\":{\"name\":\"notes_add\","
+                          "{\"id\":\"t1\",\"type\":\"function\","
+                          "\"function\":{\"name\":\"notes_add\","
                           "\"arguments\":\"{\\\"text\\\":\\\"milk\\\"}\"}},"
-                          "{\"id\":\"t2\",\"type\":\"function\",\"function\":{\"name\":\"facts_commit\","
+                          "{\"id\":\"t2\",\"type\":\"function\","
+                          "\"function\":{\"name\":\"facts_commit\","
                           "\"arguments\":\"{\\\"text\\\":\\\"x\\\"}\"}}]}");
   test_assert_json_equal (json_array_get_element (messages, 2),
                           "{\"role\":\"tool\",\"tool_call_id\":\"t1\",\"content\":\"milk\"}");

@@ -263,6 +263,8 @@ struct _TbDispatchLoop
   gulong            outer_cancel_id;
   GCancellable     *outer_cancellable;
   guint             paused_at_iteration;
+  gboolean          cancel_requested;
+  gboolean          pause_requested;
   guint             calls_left;
   guint             next_call;
 
@@ -481,7 +483,12 @@ static gboolean
 should_continue (TbDispatchLoop *self)
 {
   if (self->state == TB_LOOP_STATE_READY)
-    return TRUE;
+    {
+      gboolean pause = self->pause_requested;
+
+      self->pause_requested = FALSE;
+      return !pause;
+    }
   if (self->state != TB_LOOP_STATE_CALLS_PENDING)
     return FALSE;
 
@@ -509,6 +516,11 @@ phase_finished (TbDispatchLoop *self)
 
   self->busy = FALSE;
   g_clear_object (&self->phase_cancellable);
+
+  /* cancel() called from a handler while the phase was ending. */
+  if (self->cancel_requested && !tb_loop_state_is_end (self->state))
+    end (self, TB_LOOP_STATE_CANCELLED, "cancelled");
+  self->cancel_requested = FALSE;
 
   if (self->run && !g_cancellable_is_cancelled (g_task_get_cancellable (task)) &&
       should_continue (self))
@@ -686,6 +698,7 @@ finish_tools (TbDispatchLoop *self)
 {
   guint n = g_list_model_get_n_items (G_LIST_MODEL (self->pending));
   gboolean stop = FALSE;
+  gboolean pause = FALSE;
 
   /* Results go in call order, whatever order they finished in. */
   for (guint i = 0; i < n; i++)
@@ -694,6 +707,7 @@ finish_tools (TbDispatchLoop *self)
       g_autofree char *content = tb_tool_result_to_model_content (pending->result);
       g_autoptr(TbMessage) message = NULL;
       JsonObject *payload = event_new (self);
+      JsonObject *metadata;
 
       json_object_set_string_member (payload, "call_id", tb_tool_call_get_id (pending->call));
       json_object_set_string_member (payload, "name", tb_tool_call_get_name (pending->call));
@@ -708,6 +722,10 @@ finish_tools (TbDispatchLoop *self)
 
       if (tb_tool_result_get_stop_loop (pending->result))
         stop = TRUE;
+      metadata = tb_tool_result_get_metadata (pending->result);
+      if (metadata != NULL &&
+          json_object_get_boolean_member_with_default (metadata, "pause_loop", FALSE))
+        pause = TRUE;
     }
 
   g_list_store_remove_all (self->pending);
@@ -721,7 +739,12 @@ finish_tools (TbDispatchLoop *self)
   else if (self->iteration >= self->max_iterations)
     end (self, TB_LOOP_STATE_LIMIT_REACHED, "max-iterations");
   else
-    set_state (self, TB_LOOP_STATE_READY);
+    {
+      /* A tool may ask a run to wait for the person (pause_loop), e.g.
+       * until a proposal is resolved; running again goes on. */
+      self->pause_requested = pause;
+      set_state (self, TB_LOOP_STATE_READY);
+    }
 
   phase_finished (self);
 }
@@ -1070,7 +1093,9 @@ tb_dispatch_loop_step_finish (TbDispatchLoop  *self,
  *
  * Runs phases until an end state, a call to a breakpoint tool (the loop
  * stops in %TB_LOOP_STATE_CALLS_PENDING once per turn; running again goes
- * on), or, with %TB_APPROVAL_POLICY_ASK, calls nobody decided.
+ * on), a tool result whose metadata has `"pause_loop": true` (the loop
+ * stops in %TB_LOOP_STATE_READY), or, with %TB_APPROVAL_POLICY_ASK, calls
+ * nobody decided.
  */
 void
 tb_dispatch_loop_run_async (TbDispatchLoop      *self,
@@ -1151,6 +1176,7 @@ tb_dispatch_loop_cancel (TbDispatchLoop *self)
 
   if (self->busy)
     {
+      self->cancel_requested = TRUE;
       if (self->phase_cancellable != NULL)
         g_cancellable_cancel (self->phase_cancellable);
       return;

@@ -13,7 +13,8 @@ G_DECLARE_FINAL_TYPE (TestStopTool, test_stop_tool, TEST, STOP_TOOL, TbTool)
 
 struct _TestStopTool
 {
-  TbTool parent_instance;
+  TbTool      parent_instance;
+  const char *key;
 };
 
 G_DEFINE_FINAL_TYPE (TestStopTool, test_stop_tool, TB_TYPE_TOOL)
@@ -30,7 +31,7 @@ stop_tool_invoke_async (TbTool              *tool,
   g_autoptr(JsonObject) metadata = json_object_new ();
   g_autoptr(JsonNode) output = tb_json_node_new_string ("done");
 
-  json_object_set_boolean_member (metadata, "stop_loop", TRUE);
+  json_object_set_boolean_member (metadata, TEST_STOP_TOOL (tool)->key, TRUE);
   g_task_return_pointer (task,
                          tb_tool_result_new_full (TB_TOOL_FAILURE_NONE, output, NULL, metadata,
                                                   NULL, 0),
@@ -177,9 +178,19 @@ setup (Fixture       *f,
                                              TB_TOOL_VISIBILITY_MODEL, "test", 100,
                                              TB_TOOL_SIMPLE_FLAGS_THREADED, sleeper, NULL, NULL,
                                              &error));
-  register_tool (f, g_object_new (TEST_TYPE_STOP_TOOL, "name", "finish",
-                                  "description", "Ends the run.",
-                                  "parameters", empty_schema, NULL));
+  {
+    TestStopTool *finish = g_object_new (TEST_TYPE_STOP_TOOL, "name", "finish",
+                                         "description", "Ends the run.",
+                                         "parameters", empty_schema, NULL);
+    TestStopTool *wait = g_object_new (TEST_TYPE_STOP_TOOL, "name", "wait_for_person",
+                                       "description", "Pauses the run.",
+                                       "parameters", empty_schema, NULL);
+
+    finish->key = "stop_loop";
+    wait->key = "pause_loop";
+    register_tool (f, TB_TOOL (finish));
+    register_tool (f, TB_TOOL (wait));
+  }
 }
 
 static void
@@ -470,6 +481,42 @@ count_warning (TbDispatchLoop *loop,
 {
   g_assert_nonnull (strstr (message, "iteration 5 of 7"));
   (*count)++;
+}
+
+static void
+test_pause_loop (Fixture       *f,
+                 gconstpointer  data)
+{
+  make_loop (f, "{\"responses\":["
+                "{\"tool_calls\":[{\"name\":\"wait_for_person\",\"arguments\":{}}]},"
+                "{\"text\":\"resumed\"}]}", 5);
+
+  g_assert_cmpint (run (f), ==, TB_LOOP_STATE_READY);
+  g_assert_cmpuint (tb_dispatch_loop_get_iteration (f->loop), ==, 1);
+  g_assert_cmpint (run (f), ==, TB_LOOP_STATE_FINISHED);
+  g_assert_cmpstr (text_at (f, 3), ==, "resumed");
+}
+
+static void
+cancel_in_handler (TbDispatchLoop *loop,
+                   TbPendingCall  *pending,
+                   gpointer        user_data)
+{
+  tb_dispatch_loop_cancel (loop);
+}
+
+static void
+test_cancel_in_handler (Fixture       *f,
+                        gconstpointer  data)
+{
+  make_loop (f, "{\"responses\":["
+                "{\"tool_calls\":[{\"name\":\"echo\",\"arguments\":{\"text\":\"x\"}}]},"
+                "{\"text\":\"never\"}]}", 5);
+  g_signal_connect (f->loop, "call-pending", G_CALLBACK (cancel_in_handler), NULL);
+
+  g_assert_cmpint (run (f), ==, TB_LOOP_STATE_CANCELLED);
+  g_assert_cmpuint (f->echo_calls, ==, 0);
+  g_assert_cmpuint (tb_trace_count (tb_dispatch_loop_get_trace (f->loop), "end"), ==, 1);
 }
 
 static void
@@ -907,6 +954,9 @@ main (int   argc,
   g_test_add ("/loop/followup-turn", Fixture, NULL, setup, test_followup_turn, teardown);
   g_test_add ("/loop/demo-script", Fixture, NULL, setup, test_demo_script, teardown);
   g_test_add ("/loop/restore", Fixture, NULL, setup, test_restore, teardown);
+  g_test_add ("/loop/pause-loop", Fixture, NULL, setup, test_pause_loop, teardown);
+  g_test_add ("/loop/cancel-in-handler", Fixture, NULL, setup, test_cancel_in_handler,
+              teardown);
   g_test_add_func ("/loop/cap-required", test_cap_required);
 
   return g_test_run ();

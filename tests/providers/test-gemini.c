@@ -219,6 +219,24 @@ test_retry_and_server_error (Fixture       *f,
                             "(HTTP 500) after 0 retries: An internal error has occurred."));
 }
 
+static void
+test_garbage_bodies (Fixture       *f,
+                     gconstpointer  data)
+{
+  const char *bodies[] = {
+    "{\"candidates\":null}",
+    "{\"candidates\":[null,1]}",
+    "{\"candidates\":[{\"content\":{\"parts\":[1,null,{\"functionCall\":7}]}}]}",
+    "{\"candidates\":[{\"content\":{\"parts\":[{\"functionCall\":{\"name\":5,"
+    "\"args\":[]}}]},\"finishReason\":\"STOP\"}]}",
+    "{\"candidates\":[{\"finishReason\":\"MALFORMED_FUNCTION_CALL\"}]}",
+    "{\"promptFeedback\":{\"blockReason\":7}}",
+    NULL
+  };
+
+  test_garbage (f->server, f->provider, f->registry, bodies);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -227,6 +245,7 @@ main (int   argc,
 
   g_test_add ("/providers/gemini/loop-shape", Fixture, NULL, setup, test_loop_shape, teardown);
   g_test_add ("/providers/gemini/stream", Fixture, NULL, setup, test_stream, teardown);
+  g_test_add ("/providers/gemini/garbage", Fixture, NULL, setup, test_garbage_bodies, teardown);
   g_test_add ("/providers/gemini/invalid-key", Fixture, NULL, setup, test_invalid_key,
               teardown);
   g_test_add ("/providers/gemini/truncated-stream", Fixture, NULL, setup, test_truncated_stream,

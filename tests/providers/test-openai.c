@@ -456,6 +456,67 @@ test_loop_stream (Fixture       *f,
   g_assert_cmpuint (tb_trace_count (tb_dispatch_loop_get_trace (loop), "response"), ==, 2);
 }
 
+/* Bodies a broken or hostile server may send: each must end in an error
+ * or a response, never a crash. */
+static void
+test_garbage_bodies (Fixture       *f,
+                     gconstpointer  data)
+{
+  g_autoptr(GString) deep = g_string_new ("{\"choices\":");
+  g_autoptr(GString) deep_args = g_string_new (NULL);
+  const char *bodies[] = {
+    "",
+    "null",
+    "[]",
+    "{\"choices\":null}",
+    "{\"choices\":[null]}",
+    "{\"choices\":[{\"message\":[]}]}",
+    "{\"choices\":[{\"message\":{\"content\":5}}]}",
+    "{\"choices\":[{\"message\":{\"tool_calls\":\"x\"}}]}",
+    "{\"choices\":[{\"message\":{\"tool_calls\":[1,null,{}]}}]}",
+    "{\"choices\":[{\"message\":{\"tool_calls\":[{\"function\":{\"name\":7,"
+    "\"arguments\":[]}}]}}]}",
+    "{\"choices\":[{\"message\":{\"content\":\"\\ud800\"}}]}",
+    "{\"choices\":[{\"message\":{\"content\":\"a\\u0000b\"}}]}",
+    "\xff\xfe{\"choices\":[]}",
+    "{\"error\":{\"message\":\"model overloaded\"}}",
+    NULL, NULL,
+  };
+
+  for (guint i = 0; i < 100000; i++)
+    g_string_append_c (deep, '[');
+  bodies[G_N_ELEMENTS (bodies) - 2] = deep->str;
+  g_string_append (deep_args, "{\"choices\":[{\"message\":{\"tool_calls\":[{\"id\":\"d\","
+                              "\"function\":{\"name\":\"echo\",\"arguments\":\"");
+  for (guint i = 0; i < 100000; i++)
+    g_string_append_c (deep_args, '[');
+  g_string_append (deep_args, "\"}}]}}]}");
+
+  for (guint i = 0; i < G_N_ELEMENTS (bodies); i++)
+    {
+      const char *body = bodies[i] != NULL ? bodies[i] : deep_args->str;
+
+      for (guint stream = 0; stream < 2; stream++)
+        {
+          g_autoptr(TbProviderRequest) request = simple_request (f);
+          g_autoptr(TbProviderResponse) response = NULL;
+          g_autoptr(GError) error = NULL;
+          g_autofree char *event = g_strdup_printf ("data: %s\n\n", body);
+
+          request->stream = stream;
+          if (stream)
+            test_server_reply_full (f->server, REPLY_SSE, 200, event, NULL);
+          else
+            test_server_reply (f->server, 200, "application/json", body);
+
+          response = test_complete (f->provider, request, &error);
+          g_assert_true ((response == NULL) != (error == NULL));
+          if (error != NULL)
+            g_assert_true (g_utf8_validate (error->message, -1, NULL));
+        }
+    }
+}
+
 static const ErrorCase bad_request = {
   REPLY_NORMAL, 400, "{\"error\":{\"message\":\"Invalid schema for function\"}}", NULL, 1,
   TB_PROVIDER_ERROR_BAD_REQUEST, "(HTTP 400): Invalid schema for function", 1 };
@@ -545,6 +606,8 @@ main (int   argc,
   g_test_add ("/providers/openai/loop-cancel-mid-request", Fixture, NULL, setup,
               test_loop_cancel_mid_request, teardown);
   g_test_add ("/providers/openai/loop-stream", Fixture, NULL, setup, test_loop_stream, teardown);
+  g_test_add ("/providers/openai/garbage", Fixture, NULL, setup, test_garbage_bodies,
+              teardown);
 
   return g_test_run ();
 }

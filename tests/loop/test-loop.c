@@ -674,6 +674,13 @@ decide (TbDispatchLoop *loop,
     {
       tb_pending_call_reject (pending, "not today");
     }
+  else if (g_str_equal (id, "answer"))
+    {
+      g_autoptr(TbToolResult) recorded =
+        tb_tool_result_new_failure (TB_TOOL_FAILURE_TIMEOUT, "recorded timeout");
+
+      tb_pending_call_answer (pending, recorded);
+    }
   else
     {
       tb_pending_call_approve (pending);
@@ -692,7 +699,8 @@ test_decisions (Fixture       *f,
                 "{\"id\":\"approve\",\"name\":\"echo\",\"arguments\":{\"text\":\"as sent\"}},"
                 "{\"id\":\"edit\",\"name\":\"echo\",\"arguments\":{\"text\":\"original\"}},"
                 "{\"id\":\"skip\",\"name\":\"echo\",\"arguments\":{\"text\":\"x\"}},"
-                "{\"id\":\"reject\",\"name\":\"echo\",\"arguments\":{\"text\":\"x\"}}]},"
+                "{\"id\":\"reject\",\"name\":\"echo\",\"arguments\":{\"text\":\"x\"}},"
+                "{\"id\":\"answer\",\"name\":\"echo\",\"arguments\":{\"text\":\"x\"}}]},"
                 "{\"text\":\"ok\"}]}", 5);
   tb_dispatch_loop_set_approval_policy (f->loop, TB_APPROVAL_POLICY_ASK);
   g_signal_connect (f->loop, "call-pending", G_CALLBACK (decide), f);
@@ -704,6 +712,7 @@ test_decisions (Fixture       *f,
   g_assert_cmpstr (text_at (f, 4), ==, "{\"handwritten\":true}");
   g_assert_cmpstr (text_at (f, 5), ==,
                    "Error: The person declined the call of “echo”: not today");
+  g_assert_cmpstr (text_at (f, 6), ==, "Error: recorded timeout");
 
   trace = tb_dispatch_loop_get_trace (f->loop);
   for (guint i = 0; i < tb_trace_get_n_events (trace); i++)
@@ -714,11 +723,14 @@ test_decisions (Fixture       *f,
       if (!g_str_equal (tb_trace_event_get_event_type (event), "decision"))
         continue;
       g_assert_cmpstr (json_object_get_string_member (payload, "by"), ==, "person");
-      g_assert_cmpstr (json_object_get_string_member (payload, "decision"), ==,
-                       json_object_get_string_member (payload, "call_id"));
+      if (g_str_equal (json_object_get_string_member (payload, "call_id"), "answer"))
+        g_assert_cmpstr (json_object_get_string_member (payload, "decision"), ==, "skip");
+      else
+        g_assert_cmpstr (json_object_get_string_member (payload, "decision"), ==,
+                         json_object_get_string_member (payload, "call_id"));
       decisions++;
     }
-  g_assert_cmpuint (decisions, ==, 4);
+  g_assert_cmpuint (decisions, ==, 5);
 }
 
 static void

@@ -192,6 +192,30 @@ record_call_delta (TbProvider *provider,
 }
 
 static void
+test_stream_drip (Fixture       *f,
+                  gconstpointer  data)
+{
+  g_autoptr(TbProviderRequest) request = simple_request (f);
+  g_autoptr(TbProviderResponse) response = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *body = g_strconcat ("data: {\"choices\":[{\"index\":0,\"delta\":"
+                                       "{\"content\":\"Grüße \u2014 \"}}]}\r\n\r\n",
+                                       stream_body, NULL);
+
+  request->stream = TRUE;
+  test_server_reply_full (f->server, REPLY_SSE_DRIP, 200, body, NULL);
+
+  response = test_complete (f->provider, request, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (tb_message_get_text (response->message), ==, "Grüße — Sure, adding.");
+  g_assert_cmpuint (tb_message_get_n_tool_calls (response->message), ==, 2);
+  test_assert_json_equal (tb_tool_call_get_arguments (tb_message_get_tool_call (response->message,
+                                                                                1)),
+                          "{\"a\":4,\"b\":5}");
+  g_assert_cmpstr (tb_provider_get_last_response_body (f->provider), ==, body);
+}
+
+static void
 test_stream (Fixture       *f,
              gconstpointer  data)
 {
@@ -573,6 +597,8 @@ main (int   argc,
   g_test_add ("/providers/openai/parallel-empty-malformed", Fixture, NULL, setup,
               test_parallel_empty_malformed, teardown);
   g_test_add ("/providers/openai/stream", Fixture, NULL, setup, test_stream, teardown);
+  g_test_add ("/providers/openai/stream-drip", Fixture, NULL, setup, test_stream_drip,
+              teardown);
   g_test_add ("/providers/openai/retry-then-success", Fixture, NULL, setup,
               test_retry_then_success, teardown);
   g_test_add ("/providers/openai/huge-response", Fixture, NULL, setup, test_huge_response,

@@ -577,6 +577,20 @@ accept_model_turn (TbDispatchLoop *self,
   g_autoptr(GError) error = NULL;
   guint n = tb_message_get_n_tool_calls (message);
 
+  /* Every result must answer an id: give one to a call that came without. */
+  for (guint i = 0; i < n; i++)
+    {
+      TbToolCall *call = tb_message_get_tool_call (message, i);
+      const char *id = tb_tool_call_get_id (call);
+
+      if (id == NULL || *id == '\0')
+        {
+          g_autofree char *made = g_strdup_printf ("call_%u_%u", self->iteration, i);
+
+          tb_tool_call_set_id (call, made);
+        }
+    }
+
   append_message (self, message, origin);
 
   if (n == 0)

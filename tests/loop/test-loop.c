@@ -827,6 +827,28 @@ test_duplicate_ids (Fixture       *f,
 }
 
 static void
+test_missing_ids (Fixture       *f,
+                  gconstpointer  data)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(TbMessage) turn = tb_message_new (TB_MESSAGE_ROLE_ASSISTANT, NULL);
+  g_autoptr(JsonNode) args = parse ("{\"text\":\"x\"}");
+  g_autoptr(TbToolCall) first = tb_tool_call_new (NULL, "echo", args);
+  g_autoptr(TbToolCall) second = tb_tool_call_new ("", "echo", args);
+  g_autoptr(TbMessage) answer = NULL;
+
+  make_loop (f, "{\"responses\":[{\"text\":\"ok\"}]}", 5);
+  tb_message_add_tool_call (turn, first);
+  tb_message_add_tool_call (turn, second);
+  /* The manual path names calls itself; the loop still guards the rest. */
+  g_assert_true (tb_dispatch_loop_submit_model_turn (f->loop, turn, &error));
+  g_assert_cmpint (run (f), ==, TB_LOOP_STATE_FINISHED);
+  answer = g_list_model_get_item (tb_dispatch_loop_get_messages (f->loop), 3);
+  g_assert_nonnull (tb_message_get_tool_call_id (answer));
+  g_assert_cmpstr (tb_message_get_tool_call_id (answer), !=, "");
+}
+
+static void
 test_script_exhausted (Fixture       *f,
                        gconstpointer  data)
 {
@@ -963,6 +985,7 @@ main (int   argc,
   g_test_add ("/loop/manual-turn", Fixture, NULL, setup, test_manual_turn, teardown);
   g_test_add ("/loop/duplicate-ids", Fixture, NULL, setup, test_duplicate_ids, teardown);
   g_test_add ("/loop/script-exhausted", Fixture, NULL, setup, test_script_exhausted, teardown);
+  g_test_add ("/loop/missing-ids", Fixture, NULL, setup, test_missing_ids, teardown);
   g_test_add ("/loop/followup-turn", Fixture, NULL, setup, test_followup_turn, teardown);
   g_test_add ("/loop/demo-script", Fixture, NULL, setup, test_demo_script, teardown);
   g_test_add ("/loop/restore", Fixture, NULL, setup, test_restore, teardown);

@@ -125,7 +125,20 @@ test_parallel_empty_malformed (Fixture       *f,
   g_autoptr(TbProviderRequest) request = simple_request (f);
   g_autoptr(TbProviderResponse) response = NULL;
   g_autoptr(GError) error = NULL;
+  g_autoptr(TbProviderResponse) no_ids = NULL;
   TbToolCall *call;
+
+  /* Servers that give calls no id, or an empty one, still work. */
+  test_server_reply (f->server, 200, "application/json",
+                     "{\"choices\":[{\"message\":{\"tool_calls\":["
+                     "{\"id\":\"\",\"function\":{\"name\":\"echo\",\"arguments\":\"{}\"}},"
+                     "{\"function\":{\"name\":\"echo\",\"arguments\":\"{}\"}}]}}]}");
+  no_ids = test_complete (f->provider, request, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (tb_tool_call_get_id (tb_message_get_tool_call (no_ids->message, 0)), ==,
+                   "call_0");
+  g_assert_cmpstr (tb_tool_call_get_id (tb_message_get_tool_call (no_ids->message, 1)), ==,
+                   "call_1");
 
   test_server_reply (f->server, 200, "application/json",
                      "{\"choices\":[{\"message\":{\"role\":\"assistant\",\"content\":\"Working.\","

@@ -99,6 +99,72 @@ indexed_cb (GObject      *object,
   g_main_loop_quit (user_data);
 }
 
+static void
+done_cb (GObject      *object,
+         GAsyncResult *result,
+         gpointer      user_data)
+{
+  if (TB_IS_DISPATCH_LOOP (object))
+    tb_dispatch_loop_run_finish (TB_DISPATCH_LOOP (object), result, NULL);
+  else
+    *(TbReplayReport **) g_object_get_data (object, "report") =
+      tb_replay_run_finish (TB_REPLAY (object), result, NULL);
+  g_main_loop_quit (user_data);
+}
+
+/* Records a run of n steps (one echo call a turn), then replays it with
+ * the recorded results. */
+static void
+bench_replay (GMainLoop *loop,
+              guint      n)
+{
+  g_autoptr(TbToolRegistry) registry = tb_tool_registry_new ();
+  g_autoptr(TbScriptedProvider) provider = tb_scripted_provider_new ();
+  g_autoptr(TbDispatchLoop) run = NULL;
+  g_autoptr(TbReplay) replay = NULL;
+  g_autoptr(TbReplayReport) report = NULL;
+  gint64 start;
+  double record_ms, replay_ms;
+
+  tb_demo_tools_register (registry, NULL);
+  for (guint i = 0; i < n; i++)
+    {
+      g_autofree char *id = g_strdup_printf ("call_%u", i);
+      g_autoptr(JsonNode) arguments = tb_json_parse ("{\"text\":\"step\"}", -1, NULL);
+      g_autoptr(TbToolCall) call = tb_tool_call_new (id, "echo", arguments);
+      g_autoptr(TbMessage) message = tb_message_new (TB_MESSAGE_ROLE_ASSISTANT, NULL);
+
+      tb_message_add_tool_call (message, call);
+      tb_scripted_provider_append_response (provider, message, NULL);
+    }
+  {
+    g_autoptr(TbMessage) answer = tb_message_new (TB_MESSAGE_ROLE_ASSISTANT, "done");
+
+    tb_scripted_provider_append_response (provider, answer, NULL);
+  }
+
+  run = tb_dispatch_loop_new (registry, TB_PROVIDER (provider), n + 1);
+  tb_dispatch_loop_set_approval_policy (run, TB_APPROVAL_POLICY_APPROVE_ALL);
+  tb_dispatch_loop_add_user_message (run, "go", NULL);
+  start = g_get_monotonic_time ();
+  tb_dispatch_loop_run_async (run, NULL, done_cb, loop);
+  g_main_loop_run (loop);
+  record_ms = ms_since (start);
+
+  replay = tb_replay_new (tb_dispatch_loop_get_trace (run));
+  g_object_set_data (G_OBJECT (replay), "report", &report);
+  start = g_get_monotonic_time ();
+  tb_replay_run_async (replay, NULL, done_cb, loop);
+  g_main_loop_run (loop);
+  replay_ms = ms_since (start);
+
+  g_assert_nonnull (report);
+  g_assert_cmpint (tb_replay_report_get_first_divergence (report), ==, -1);
+  g_print ("trace: record a %u-step run: %.0f ms; replay it with recorded results: %.0f ms "
+           "(%.0f steps/s, report included)\n", n, record_ms, replay_ms, n / (replay_ms / 1000.0));
+  g_print ("trace: peak memory after replaying:         %8.1f MiB\n", peak_rss_mib ());
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -134,6 +200,8 @@ main (int   argc,
            st.st_size / (1024.0 * 1024.0), header_ms, state.first_100_ms, full_ms,
            tb_trace_reader_get_n_events (reader));
   g_print ("trace: peak memory after opening:           %8.1f MiB\n", peak_rss_mib ());
+
+  bench_replay (loop, 10000);
 
   g_unlink (small);
   g_unlink (big);

@@ -35,6 +35,7 @@ struct _TbPendingCall
   JsonNode       *output;
   char           *reason;
   gboolean        by_person;
+  TbToolResult   *answer;
   TbToolResult   *result;
 };
 
@@ -50,6 +51,7 @@ tb_pending_call_finalize (GObject *object)
   g_clear_pointer (&self->arguments, json_node_unref);
   g_clear_pointer (&self->output, json_node_unref);
   g_clear_pointer (&self->reason, g_free);
+  g_clear_object (&self->answer);
   g_clear_object (&self->result);
 
   G_OBJECT_CLASS (tb_pending_call_parent_class)->finalize (object);
@@ -198,7 +200,30 @@ tb_pending_call_skip (TbPendingCall *self,
   g_return_if_fail (TB_IS_PENDING_CALL (self));
 
   g_clear_pointer (&self->output, json_node_unref);
+  g_clear_object (&self->answer);
   self->output = output != NULL ? json_node_copy (output) : json_node_new (JSON_NODE_NULL);
+  self->decision = TB_CALL_DECISION_SKIP;
+  self->by_person = TRUE;
+}
+
+/**
+ * tb_pending_call_answer:
+ * @self: a pending call
+ * @result: the complete result to give instead of running the tool,
+ *   failures included (replay with recorded results uses this)
+ *
+ * Like tb_pending_call_skip(), with a whole #TbToolResult.
+ */
+void
+tb_pending_call_answer (TbPendingCall *self,
+                        TbToolResult  *result)
+{
+  g_return_if_fail (TB_IS_PENDING_CALL (self));
+  g_return_if_fail (TB_IS_TOOL_RESULT (result));
+
+  g_set_object (&self->answer, result);
+  g_clear_pointer (&self->output, json_node_unref);
+  self->output = tb_tool_result_to_json (result);
   self->decision = TB_CALL_DECISION_SKIP;
   self->by_person = TRUE;
 }
@@ -241,6 +266,7 @@ struct _TbDispatchLoop
   TbProvider       *provider;
   TbTrace          *trace;
   GListStore       *messages;
+  GPtrArray        *history;
   GListStore       *pending;
   GError           *error;
   char            **breakpoints;
@@ -262,6 +288,8 @@ struct _TbDispatchLoop
   gulong            outer_cancel_id;
   GCancellable     *outer_cancellable;
   guint             paused_at_iteration;
+  gboolean          cancel_requested;
+  gboolean          pause_requested;
   guint             calls_left;
   guint             next_call;
 
@@ -330,6 +358,7 @@ append_message (TbDispatchLoop *self,
                 TbMessage      *message,
                 const char     *origin)
 {
+  g_ptr_array_add (self->history, g_object_ref (message));
   g_list_store_append (self->messages, message);
   record_message (self, message, origin);
 }
@@ -479,7 +508,12 @@ static gboolean
 should_continue (TbDispatchLoop *self)
 {
   if (self->state == TB_LOOP_STATE_READY)
-    return TRUE;
+    {
+      gboolean pause = self->pause_requested;
+
+      self->pause_requested = FALSE;
+      return !pause;
+    }
   if (self->state != TB_LOOP_STATE_CALLS_PENDING)
     return FALSE;
 
@@ -507,6 +541,11 @@ phase_finished (TbDispatchLoop *self)
 
   self->busy = FALSE;
   g_clear_object (&self->phase_cancellable);
+
+  /* cancel() called from a handler while the phase was ending. */
+  if (self->cancel_requested && !tb_loop_state_is_end (self->state))
+    end (self, TB_LOOP_STATE_CANCELLED, "cancelled");
+  self->cancel_requested = FALSE;
 
   if (self->run && !g_cancellable_is_cancelled (g_task_get_cancellable (task)) &&
       should_continue (self))
@@ -537,6 +576,20 @@ accept_model_turn (TbDispatchLoop *self,
 {
   g_autoptr(GError) error = NULL;
   guint n = tb_message_get_n_tool_calls (message);
+
+  /* Every result must answer an id: give one to a call that came without. */
+  for (guint i = 0; i < n; i++)
+    {
+      TbToolCall *call = tb_message_get_tool_call (message, i);
+      const char *id = tb_tool_call_get_id (call);
+
+      if (id == NULL || *id == '\0')
+        {
+          g_autofree char *made = g_strdup_printf ("call_%u_%u", self->iteration, i);
+
+          tb_tool_call_set_id (call, made);
+        }
+    }
 
   append_message (self, message, origin);
 
@@ -655,7 +708,6 @@ static void
 ask_model (TbDispatchLoop *self)
 {
   g_autoptr(TbProviderRequest) request = NULL;
-  guint n;
 
   if (!begin_iteration (self))
     {
@@ -663,14 +715,12 @@ ask_model (TbDispatchLoop *self)
       return;
     }
 
+  /* The request shares the history rather than copying it: nothing is
+   * appended while the model is asked, and a copy per turn would make long
+   * runs quadratic. */
   request = tb_provider_request_new ();
-  n = g_list_model_get_n_items (G_LIST_MODEL (self->messages));
-  for (guint i = 0; i < n; i++)
-    {
-      g_autoptr(TbMessage) message = g_list_model_get_item (G_LIST_MODEL (self->messages), i);
-
-      tb_provider_request_add_message (request, message);
-    }
+  g_ptr_array_unref (request->messages);
+  request->messages = g_ptr_array_ref (self->history);
   request->tools = g_object_ref (self->model_tools);
   request->tool_choice = g_strdup (self->tool_choice);
   request->parallel_tool_calls = self->parallel_tool_calls;
@@ -687,6 +737,7 @@ finish_tools (TbDispatchLoop *self)
 {
   guint n = g_list_model_get_n_items (G_LIST_MODEL (self->pending));
   gboolean stop = FALSE;
+  gboolean pause = FALSE;
 
   /* Results go in call order, whatever order they finished in. */
   for (guint i = 0; i < n; i++)
@@ -695,6 +746,7 @@ finish_tools (TbDispatchLoop *self)
       g_autofree char *content = tb_tool_result_to_model_content (pending->result);
       g_autoptr(TbMessage) message = NULL;
       JsonObject *payload = event_new (self);
+      JsonObject *metadata;
 
       json_object_set_string_member (payload, "call_id", tb_tool_call_get_id (pending->call));
       json_object_set_string_member (payload, "name", tb_tool_call_get_name (pending->call));
@@ -709,6 +761,10 @@ finish_tools (TbDispatchLoop *self)
 
       if (tb_tool_result_get_stop_loop (pending->result))
         stop = TRUE;
+      metadata = tb_tool_result_get_metadata (pending->result);
+      if (metadata != NULL &&
+          json_object_get_boolean_member_with_default (metadata, "pause_loop", FALSE))
+        pause = TRUE;
     }
 
   g_list_store_remove_all (self->pending);
@@ -722,7 +778,12 @@ finish_tools (TbDispatchLoop *self)
   else if (self->iteration >= self->max_iterations)
     end (self, TB_LOOP_STATE_LIMIT_REACHED, "max-iterations");
   else
-    set_state (self, TB_LOOP_STATE_READY);
+    {
+      /* A tool may ask a run to wait for the person (pause_loop), e.g.
+       * until a proposal is resolved; running again goes on. */
+      self->pause_requested = pause;
+      set_state (self, TB_LOOP_STATE_READY);
+    }
 
   phase_finished (self);
 }
@@ -772,7 +833,8 @@ start_call (TbDispatchLoop *self,
       {
         g_autofree char *message =
           pending->reason != NULL
-          ? g_strdup_printf (_("The person declined the call of “%s”: %s"), name, pending->reason)
+          ? g_strdup_printf (_("The person declined the call of “%s”: %s"), name,
+                             pending->reason)
           : g_strdup_printf (_("The person declined the call of “%s”."), name);
 
         result = tb_tool_result_new_failure (TB_TOOL_FAILURE_PERMISSION_DENIED, message);
@@ -780,7 +842,8 @@ start_call (TbDispatchLoop *self,
       break;
 
     case TB_CALL_DECISION_SKIP:
-      result = tb_tool_result_new_success (pending->output);
+      result = pending->answer != NULL ? g_object_ref (pending->answer)
+                                       : tb_tool_result_new_success (pending->output);
       break;
 
     case TB_CALL_DECISION_APPROVE:
@@ -969,7 +1032,7 @@ check_can_start (TbDispatchLoop  *self,
                      tb_loop_state_to_string (self->state));
       return FALSE;
     }
-  if (g_list_model_get_n_items (G_LIST_MODEL (self->messages)) == 0)
+  if (self->history->len == 0)
     {
       g_set_error_literal (error, TB_LOOP_ERROR, TB_LOOP_ERROR_WRONG_STATE,
                            _("The conversation is empty; add a user message first."));
@@ -1070,7 +1133,9 @@ tb_dispatch_loop_step_finish (TbDispatchLoop  *self,
  *
  * Runs phases until an end state, a call to a breakpoint tool (the loop
  * stops in %TB_LOOP_STATE_CALLS_PENDING once per turn; running again goes
- * on), or, with %TB_APPROVAL_POLICY_ASK, calls nobody decided.
+ * on), a tool result whose metadata has `"pause_loop": true` (the loop
+ * stops in %TB_LOOP_STATE_READY), or, with %TB_APPROVAL_POLICY_ASK, calls
+ * nobody decided.
  */
 void
 tb_dispatch_loop_run_async (TbDispatchLoop      *self,
@@ -1151,6 +1216,7 @@ tb_dispatch_loop_cancel (TbDispatchLoop *self)
 
   if (self->busy)
     {
+      self->cancel_requested = TRUE;
       if (self->phase_cancellable != NULL)
         g_cancellable_cancel (self->phase_cancellable);
       return;
@@ -1266,6 +1332,104 @@ tb_dispatch_loop_add_user_message (TbDispatchLoop  *self,
 
   message = tb_message_new (TB_MESSAGE_ROLE_USER, text);
   return tb_dispatch_loop_add_message (self, message, error);
+}
+
+static gboolean
+restore_invalid (GError     **error,
+                 guint        position,
+                 const char  *reason)
+{
+  g_set_error (error, TB_LOOP_ERROR, TB_LOOP_ERROR_INVALID,
+               _("Message %u of the history cannot be restored: %s"), position + 1, reason);
+  return FALSE;
+}
+
+/**
+ * tb_dispatch_loop_restore:
+ * @self: a new loop: ready, with an empty conversation
+ * @messages: (element-type TbMessage): a whole conversation, e.g. a
+ *   trace's messages up to a step, possibly edited
+ * @iterations_used: how many iterations that conversation used
+ * @error: return location for a %TB_LOOP_ERROR
+ *
+ * Starts the loop from an earlier conversation (a fork). Every call in it
+ * must be answered by tool messages right after its assistant turn; to
+ * continue from an edited call or model turn, restore the history before
+ * that turn and give the turn with tb_dispatch_loop_submit_model_turn().
+ * A history that ends in the model's text answer leaves the loop
+ * %TB_LOOP_STATE_FINISHED (add a user message to go on).
+ *
+ * Returns: %TRUE when the history was taken
+ */
+gboolean
+tb_dispatch_loop_restore (TbDispatchLoop  *self,
+                          GPtrArray       *messages,
+                          guint            iterations_used,
+                          GError         **error)
+{
+  g_autoptr(GHashTable) open = g_hash_table_new (g_str_hash, g_str_equal);
+  TbMessage *last = NULL;
+
+  g_return_val_if_fail (TB_IS_DISPATCH_LOOP (self), FALSE);
+  g_return_val_if_fail (messages != NULL, FALSE);
+
+  if (self->busy || self->state != TB_LOOP_STATE_READY || self->history->len > 0)
+    {
+      g_set_error_literal (error, TB_LOOP_ERROR, TB_LOOP_ERROR_WRONG_STATE,
+                           _("A history can only be restored into a new, empty loop."));
+      return FALSE;
+    }
+
+  /* Check everything before taking anything. */
+  for (guint i = 0; i < messages->len; i++)
+    {
+      TbMessage *message = g_ptr_array_index (messages, i);
+      TbMessageRole role;
+
+      if (!TB_IS_MESSAGE (message))
+        return restore_invalid (error, i, _("it is not a message"));
+      role = tb_message_get_role (message);
+
+      if (role == TB_MESSAGE_ROLE_TOOL)
+        {
+          if (!g_hash_table_remove (open, tb_message_get_tool_call_id (message)))
+            return restore_invalid (error, i, _("it answers a call that is not open"));
+          continue;
+        }
+      if (g_hash_table_size (open) > 0)
+        return restore_invalid (error, i, _("a call before it has no result"));
+      if (role == TB_MESSAGE_ROLE_ASSISTANT)
+        {
+          g_autoptr(GError) local_error = NULL;
+
+          if (!_tb_provider_check_call_ids (message, &local_error))
+            return restore_invalid (error, i, local_error->message);
+          for (guint j = 0; j < tb_message_get_n_tool_calls (message); j++)
+            g_hash_table_add (open,
+                              (gpointer) tb_tool_call_get_id (tb_message_get_tool_call (message,
+                                                                                         j)));
+        }
+    }
+  if (g_hash_table_size (open) > 0)
+    return restore_invalid (error, messages->len - 1, _("the last calls have no results"));
+  if (iterations_used > self->max_iterations)
+    {
+      g_set_error (error, TB_LOOP_ERROR, TB_LOOP_ERROR_INVALID,
+                   _("The history used %u iterations, more than this loop's cap of %u."),
+                   iterations_used, self->max_iterations);
+      return FALSE;
+    }
+
+  ensure_header (self);
+  for (guint i = 0; i < messages->len; i++)
+    append_message (self, g_ptr_array_index (messages, i), "restored");
+  self->iteration = iterations_used;
+  g_object_notify_by_pspec (G_OBJECT (self), properties [PROP_ITERATION]);
+
+  last = messages->len > 0 ? g_ptr_array_index (messages, messages->len - 1) : NULL;
+  if (last != NULL && tb_message_get_role (last) == TB_MESSAGE_ROLE_ASSISTANT)
+    end (self, TB_LOOP_STATE_FINISHED, "answer");
+  return TRUE;
 }
 
 /**
@@ -1590,6 +1754,7 @@ tb_dispatch_loop_finalize (GObject *object)
   g_clear_object (&self->provider);
   g_clear_object (&self->trace);
   g_clear_object (&self->messages);
+  g_clear_pointer (&self->history, g_ptr_array_unref);
   g_clear_object (&self->pending);
   g_clear_error (&self->error);
   g_clear_pointer (&self->breakpoints, g_strfreev);
@@ -1761,6 +1926,7 @@ static void
 tb_dispatch_loop_init (TbDispatchLoop *self)
 {
   self->messages = g_list_store_new (TB_TYPE_MESSAGE);
+  self->history = g_ptr_array_new_with_free_func (g_object_unref);
   self->pending = g_list_store_new (TB_TYPE_PENDING_CALL);
   self->state = TB_LOOP_STATE_READY;
   self->policy = TB_APPROVAL_POLICY_APPROVE_ALL;

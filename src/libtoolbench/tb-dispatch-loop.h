@@ -64,6 +64,8 @@ void              tb_pending_call_skip               (TbPendingCall    *self,
                                                       JsonNode         *output);
 void              tb_pending_call_reject             (TbPendingCall    *self,
                                                       const char       *reason);
+void              tb_pending_call_answer             (TbPendingCall    *self,
+                                                      TbToolResult     *result);
 
 GQuark            tb_loop_error_quark                (void);
 TbDispatchLoop   *tb_dispatch_loop_new               (TbToolRegistry   *registry,
@@ -95,6 +97,10 @@ gboolean          tb_dispatch_loop_add_message       (TbDispatchLoop   *self,
                                                       GError          **error);
 gboolean          tb_dispatch_loop_add_user_message  (TbDispatchLoop   *self,
                                                       const char       *text,
+                                                      GError          **error);
+gboolean          tb_dispatch_loop_restore           (TbDispatchLoop   *self,
+                                                      GPtrArray        *messages,
+                                                      guint             iterations_used,
                                                       GError          **error);
 gboolean          tb_dispatch_loop_submit_model_turn (TbDispatchLoop   *self,
                                                       TbMessage        *message,

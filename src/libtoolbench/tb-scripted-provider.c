@@ -154,6 +154,46 @@ materialize (TbScriptedProvider *self,
   return message;
 }
 
+/* The wire body of a scripted request: what the model would have been
+ * shown this turn (the tool names and the messages since its last turn),
+ * not the whole history again, so long scripted runs stay linear. */
+static JsonNode *
+request_summary (TbProviderRequest *request)
+{
+  JsonObject *object = json_object_new ();
+  JsonNode *node = json_node_new (JSON_NODE_OBJECT);
+  JsonArray *tools = json_array_new ();
+  JsonArray *messages = json_array_new ();
+  guint first = 0;
+
+  if (request->tools != NULL)
+    {
+      g_auto(GStrv) names = tb_tool_registry_get_names (request->tools);
+
+      for (guint i = 0; names[i] != NULL; i++)
+        json_array_add_string_element (tools, names[i]);
+    }
+
+  for (guint i = request->messages->len; i > 0; i--)
+    if (tb_message_get_role (g_ptr_array_index (request->messages, i - 1))
+        == TB_MESSAGE_ROLE_ASSISTANT)
+      {
+        first = i;
+        break;
+      }
+  for (guint i = first; i < request->messages->len; i++)
+    json_array_add_element (messages, tb_message_to_json (g_ptr_array_index (request->messages,
+                                                                             i)));
+
+  json_object_set_array_member (object, "tools", tools);
+  json_object_set_int_member (object, "message_count", request->messages->len);
+  json_object_set_array_member (object, "new_messages", messages);
+  if (request->tool_choice != NULL)
+    json_object_set_string_member (object, "tool_choice", request->tool_choice);
+  json_node_take_object (node, object);
+  return node;
+}
+
 static void
 tb_scripted_provider_complete_async (TbProvider          *provider,
                                      TbProviderRequest   *request,
@@ -174,8 +214,7 @@ tb_scripted_provider_complete_async (TbProvider          *provider,
   pending = g_new0 (Pending, 1);
   g_task_set_task_data (task, pending, pending_free);
 
-  /* The neutral request is this provider's wire body. */
-  sent = tb_provider_request_to_json (request);
+  sent = request_summary (request);
   sent_text = tb_json_to_string (sent, FALSE);
   tb_provider_emit_wire_request (provider, "scripted:", sent_text);
 

@@ -26,6 +26,38 @@ reply_free (Reply *reply)
   g_free (reply);
 }
 
+typedef struct
+{
+  SoupServerMessage *msg;
+  char              *body;
+  gsize              sent;
+} Drip;
+
+static gboolean
+drip_cb (gpointer user_data)
+{
+  Drip *drip = user_data;
+  SoupMessageBody *body = soup_server_message_get_response_body (drip->msg);
+  gsize left = strlen (drip->body) - drip->sent;
+  gsize n = MIN (left, 3);
+
+  /* Three bytes at a time: lines, CRLFs and UTF-8 sequences get cut. */
+  if (n > 0)
+    soup_message_body_append (body, SOUP_MEMORY_COPY, drip->body + drip->sent, n);
+  drip->sent += n;
+  if (drip->sent == strlen (drip->body))
+    soup_message_body_complete (body);
+  soup_server_message_unpause (drip->msg);
+
+  if (drip->sent < strlen (drip->body))
+    return G_SOURCE_CONTINUE;
+
+  g_object_unref (drip->msg);
+  g_free (drip->body);
+  g_free (drip);
+  return G_SOURCE_REMOVE;
+}
+
 static void
 handler (SoupServer        *server,
          SoupServerMessage *msg,
@@ -87,6 +119,21 @@ handler (SoupServer        *server,
       }
       break;
 
+    case REPLY_SSE_DRIP:
+      {
+        SoupMessageHeaders *headers = soup_server_message_get_response_headers (msg);
+        Drip *drip = g_new0 (Drip, 1);
+
+        soup_server_message_set_status (msg, 200, NULL);
+        soup_message_headers_set_encoding (headers, SOUP_ENCODING_CHUNKED);
+        soup_message_headers_set_content_type (headers, "text/event-stream", NULL);
+        drip->msg = g_object_ref (msg);
+        drip->body = g_strdup (reply->body);
+        soup_server_message_pause (msg);
+        g_timeout_add (1, drip_cb, drip);
+      }
+      break;
+
     case REPLY_HANG:
       soup_server_message_pause (msg);
       g_ptr_array_add (self->held, g_object_ref (msg));
@@ -139,6 +186,9 @@ test_server_free (TestServer *self)
 {
   soup_server_disconnect (self->server);
   g_ptr_array_unref (self->held);
+  /* Let the closed connections go before the server does. */
+  while (g_main_context_iteration (NULL, FALSE))
+    ;
   g_object_unref (self->server);
   g_free (self->base_url);
   g_queue_clear_full (&self->replies, (GDestroyNotify) reply_free);
@@ -312,4 +362,54 @@ test_run_loop (TbDispatchLoop *loop)
   state = tb_dispatch_loop_run_finish (loop, result, &error);
   g_assert_no_error (error);
   return state;
+}
+
+/* Sends each body, whole and as one streamed event, plus nesting far
+ * beyond the limit: every exchange must end in an error or a response,
+ * never a crash, and errors must be readable text. */
+void
+test_garbage (TestServer         *server,
+              TbProvider         *provider,
+              TbToolRegistry     *registry,
+              const char * const *bodies)
+{
+  g_autoptr(TbToolRegistry) tools = tb_tool_registry_get_model_tools (registry);
+  g_autoptr(GPtrArray) all = g_ptr_array_new_with_free_func (g_free);
+  GString *deep = g_string_new (NULL);
+  static const char *common[] = {
+    "", "null", "[]", "{}", "7", "\"text\"", "{\"error\":{\"message\":\"overloaded\"}}",
+    "\xff\xfe{}", "{\"a\":\"\\ud800\"}", "<html><title>502</title></html>",
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (common); i++)
+    g_ptr_array_add (all, g_strdup (common[i]));
+  for (guint i = 0; bodies != NULL && bodies[i] != NULL; i++)
+    g_ptr_array_add (all, g_strdup (bodies[i]));
+  for (guint i = 0; i < 100000; i++)
+    g_string_append_c (deep, '[');
+  g_ptr_array_add (all, g_string_free (deep, FALSE));
+
+  for (guint i = 0; i < all->len; i++)
+    for (guint stream = 0; stream < 2; stream++)
+      {
+        g_autoptr(TbProviderRequest) request = tb_provider_request_new ();
+        g_autoptr(TbMessage) user = tb_message_new (TB_MESSAGE_ROLE_USER, "Hi");
+        g_autoptr(TbProviderResponse) response = NULL;
+        g_autoptr(GError) error = NULL;
+        const char *body = g_ptr_array_index (all, i);
+        g_autofree char *event = g_strdup_printf ("data: %s\n\n", body);
+
+        tb_provider_request_add_message (request, user);
+        request->tools = g_object_ref (tools);
+        request->stream = stream;
+        if (stream)
+          test_server_reply_full (server, REPLY_SSE, 200, event, NULL);
+        else
+          test_server_reply (server, 200, "application/json", body);
+
+        response = test_complete (provider, request, &error);
+        g_assert_true ((response == NULL) != (error == NULL));
+        if (error != NULL)
+          g_assert_true (g_utf8_validate (error->message, -1, NULL));
+      }
 }

@@ -17,6 +17,7 @@ typedef enum
   REPLY_HANG,         /* never answers */
   REPLY_SSE_HANG,     /* sends body as events, then never ends the stream */
   REPLY_CLOSE,        /* closes the connection without answering */
+  REPLY_SSE_DRIP,     /* sends body as events a few bytes at a time */
 } ReplyMode;
 
 typedef struct
@@ -53,5 +54,9 @@ TbProviderResponse *test_complete    (TbProvider        *provider,
                                       TbProviderRequest *request,
                                       GError           **error);
 TbLoopState test_run_loop            (TbDispatchLoop    *loop);
+void        test_garbage             (TestServer        *server,
+                                      TbProvider        *provider,
+                                      TbToolRegistry    *registry,
+                                      const char * const *bodies);
 
 G_END_DECLS

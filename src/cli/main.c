@@ -13,6 +13,8 @@
 static const TbCliCommand commands[] = {
   { "list", N_("List the registered tools"), tb_cli_list },
   { "call", N_("Call a tool with JSON arguments and print the result"), tb_cli_call },
+  { "run", N_("Run the dispatch loop with a model and print the conversation"), tb_cli_run },
+  { "eval", N_("Run evaluation scenarios and report how each model did"), tb_cli_eval },
   { "facts", N_("Show, propose, confirm and lock the facts of a workspace"), tb_cli_facts },
 };
 

@@ -34,4 +34,25 @@ int tb_cli_list (int argc, char **argv);
 int tb_cli_call (int argc, char **argv);
 int tb_cli_facts (int argc, char **argv);
 
+/* How a loop ended, for run and eval (after the shared statuses above). */
+enum
+{
+  TB_CLI_EXIT_LIMIT = 3,
+  TB_CLI_EXIT_CANCELLED = 4,
+  TB_CLI_EXIT_PAUSED = 5,
+};
+
+TbProvider  *tb_cli_make_provider  (const char      *kind,
+                                    const char      *base_url,
+                                    const char      *model,
+                                    const char      *key_variable,
+                                    const char      *script,
+                                    GError         **error);
+TbLoopState  tb_cli_drive_loop     (TbDispatchLoop  *loop,
+                                    GError         **error);
+int          tb_cli_exit_for_state (TbLoopState      state);
+
+int tb_cli_run (int argc, char **argv);
+int tb_cli_eval (int argc, char **argv);
+
 G_END_DECLS

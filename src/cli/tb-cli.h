@@ -55,4 +55,10 @@ int          tb_cli_exit_for_state (TbLoopState      state);
 int tb_cli_run (int argc, char **argv);
 int tb_cli_eval (int argc, char **argv);
 
+TbWorkspace *tb_cli_open_workspace   (const char      *path,
+                                      TbToolRegistry  *registry,
+                                      GError         **error);
+void         tb_cli_report_workspace (TbWorkspace     *workspace,
+                                      const char      *path);
+
 G_END_DECLS

@@ -31,4 +31,5 @@
 # include "tb-fact-proposal.h"
 # include "tb-confirmation.h"
 # include "tb-workspace.h"
+# include "tb-workspace-loop.h"
 #undef TOOLBENCH_INSIDE

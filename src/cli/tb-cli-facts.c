@@ -155,6 +155,12 @@ facts_list (FactsOptions *options)
   g_print ("%s\n", _("Facts:"));
   print_prefixed ("  ", tb_workspace_get_facts (workspace));
 
+  if (json_object_get_size (json_node_get_object (tb_workspace_get_draft (workspace))) > 0)
+    {
+      g_print ("%s\n", _("Draft:"));
+      print_prefixed ("  ", tb_workspace_get_draft (workspace));
+    }
+
   g_print ("%s", _("Locked keys:"));
   if (locks[0] == NULL)
     g_print (" %s", _("none"));

@@ -28,6 +28,9 @@
  * with `/` names a top-level member as it is (`city`, `a/b`, `café`); a key
  * that starts with `/` is a JSON Pointer (RFC 6901) into nested objects and
  * arrays (`/trip/hotel`, `/a~1b` for the member `a/b`).
+ *
+ * A workspace belongs to the thread that made it (the main thread); its
+ * tools run there too.
  */
 
 struct _TbWorkspace

@@ -226,6 +226,11 @@ tb_cli_eval (int    argc,
   for (guint m = 0; models[m] != NULL; m++)
     {
       const char *model = g_strstrip (models[m]);
+      guint model_passed = 0;
+      guint model_runs = 0;
+      guint model_calls = 0;
+      guint model_invalid = 0;
+      guint model_iterations = 0;
 
       for (guint i = 0; i < paths->len; i++)
         {
@@ -266,8 +271,24 @@ tb_cli_eval (int    argc,
 
           report (rows, json, model, tb_eval_scenario_get_name (scenario), result, NULL);
           if (result->passed)
-            passed++;
+            {
+              passed++;
+              model_passed++;
+            }
+          model_runs++;
+          model_calls += result->calls;
+          model_invalid += result->invalid_calls;
+          model_iterations += result->iterations;
         }
+
+      if (!json && model_runs > 0)
+        /* Translators: a summary per model: name, passed, runs, calls,
+         * percentage of invalid arguments, mean iterations */
+        g_print (_("%s: %u of %u passed, %u calls, %.0f%% with invalid arguments, "
+                   "%.1f iterations on average\n"),
+                 model, model_passed, model_runs, model_calls,
+                 model_calls > 0 ? 100.0 * model_invalid / model_calls : 0.0,
+                 (double) model_iterations / model_runs);
     }
 
   if (json)

@@ -263,6 +263,8 @@ struct _TbDispatchLoop
   gulong            outer_cancel_id;
   GCancellable     *outer_cancellable;
   guint             paused_at_iteration;
+  gboolean          cancel_requested;
+  gboolean          pause_requested;
   guint             calls_left;
   guint             next_call;
 
@@ -481,7 +483,12 @@ static gboolean
 should_continue (TbDispatchLoop *self)
 {
   if (self->state == TB_LOOP_STATE_READY)
-    return TRUE;
+    {
+      gboolean pause = self->pause_requested;
+
+      self->pause_requested = FALSE;
+      return !pause;
+    }
   if (self->state != TB_LOOP_STATE_CALLS_PENDING)
     return FALSE;
 
@@ -509,6 +516,11 @@ phase_finished (TbDispatchLoop *self)
 
   self->busy = FALSE;
   g_clear_object (&self->phase_cancellable);
+
+  /* cancel() called from a handler while the phase was ending. */
+  if (self->cancel_requested && !tb_loop_state_is_end (self->state))
+    end (self, TB_LOOP_STATE_CANCELLED, "cancelled");
+  self->cancel_requested = FALSE;
 
   if (self->run && !g_cancellable_is_cancelled (g_task_get_cancellable (task)) &&
       should_continue (self))
@@ -686,6 +698,7 @@ finish_tools (TbDispatchLoop *self)
 {
   guint n = g_list_model_get_n_items (G_LIST_MODEL (self->pending));
   gboolean stop = FALSE;
+  gboolean pause = FALSE;
 
   /* Results go in call order, whatever order they finished in. */
   for (guint i = 0; i < n; i++)
@@ -694,6 +707,7 @@ finish_tools (TbDispatchLoop *self)
       g_autofree char *content = tb_tool_result_to_model_content (pending->result);
       g_autoptr(TbMessage) message = NULL;
       JsonObject *payload = event_new (self);
+      JsonObject *metadata;
 
       json_object_set_string_member (payload, "call_id", tb_tool_call_get_id (pending->call));
       json_object_set_string_member (payload, "name", tb_tool_call_get_name (pending->call));
@@ -708,6 +722,10 @@ finish_tools (TbDispatchLoop *self)
 
       if (tb_tool_result_get_stop_loop (pending->result))
         stop = TRUE;
+      metadata = tb_tool_result_get_metadata (pending->result);
+      if (metadata != NULL &&
+          json_object_get_boolean_member_with_default (metadata, "pause_loop", FALSE))
+        pause = TRUE;
     }
 
   g_list_store_remove_all (self->pending);
@@ -721,7 +739,12 @@ finish_tools (TbDispatchLoop *self)
   else if (self->iteration >= self->max_iterations)
     end (self, TB_LOOP_STATE_LIMIT_REACHED, "max-iterations");
   else
-    set_state (self, TB_LOOP_STATE_READY);
+    {
+      /* A tool may ask a run to wait for the person (pause_loop), e.g.
+       * until a proposal is resolved; running again goes on. */
+      self->pause_requested = pause;
+      set_state (self, TB_LOOP_STATE_READY);
+    }
 
   phase_finished (self);
 }
@@ -771,7 +794,8 @@ start_call (TbDispatchLoop *self,
       {
         g_autofree char *message =
           pending->reason != NULL
-          ? g_strdup_printf (_("The person declined the call of “%s”: %s"), name, pending->reason)
+          ? g_strdup_printf (_("The person declined the call of “%s”: %s"), name,
+                             pending->reason)
           : g_strdup_printf (_("The person declined the call of “%s”."), name);
 
         result = tb_tool_result_new_failure (TB_TOOL_FAILURE_PERMISSION_DENIED, message);
@@ -1069,7 +1093,9 @@ tb_dispatch_loop_step_finish (TbDispatchLoop  *self,
  *
  * Runs phases until an end state, a call to a breakpoint tool (the loop
  * stops in %TB_LOOP_STATE_CALLS_PENDING once per turn; running again goes
- * on), or, with %TB_APPROVAL_POLICY_ASK, calls nobody decided.
+ * on), a tool result whose metadata has `"pause_loop": true` (the loop
+ * stops in %TB_LOOP_STATE_READY), or, with %TB_APPROVAL_POLICY_ASK, calls
+ * nobody decided.
  */
 void
 tb_dispatch_loop_run_async (TbDispatchLoop      *self,
@@ -1150,6 +1176,7 @@ tb_dispatch_loop_cancel (TbDispatchLoop *self)
 
   if (self->busy)
     {
+      self->cancel_requested = TRUE;
       if (self->phase_cancellable != NULL)
         g_cancellable_cancel (self->phase_cancellable);
       return;
@@ -1265,6 +1292,104 @@ tb_dispatch_loop_add_user_message (TbDispatchLoop  *self,
 
   message = tb_message_new (TB_MESSAGE_ROLE_USER, text);
   return tb_dispatch_loop_add_message (self, message, error);
+}
+
+static gboolean
+restore_invalid (GError     **error,
+                 guint        position,
+                 const char  *reason)
+{
+  g_set_error (error, TB_LOOP_ERROR, TB_LOOP_ERROR_INVALID,
+               _("Message %u of the history cannot be restored: %s"), position + 1, reason);
+  return FALSE;
+}
+
+/**
+ * tb_dispatch_loop_restore:
+ * @self: a new loop: ready, with an empty conversation
+ * @messages: (element-type TbMessage): a whole conversation, e.g. a
+ *   trace's messages up to a step, possibly edited
+ * @iterations_used: how many iterations that conversation used
+ * @error: return location for a %TB_LOOP_ERROR
+ *
+ * Starts the loop from an earlier conversation (a fork). Every call in it
+ * must be answered by tool messages right after its assistant turn; to
+ * continue from an edited call or model turn, restore the history before
+ * that turn and give the turn with tb_dispatch_loop_submit_model_turn().
+ * A history that ends in the model's text answer leaves the loop
+ * %TB_LOOP_STATE_FINISHED (add a user message to go on).
+ *
+ * Returns: %TRUE when the history was taken
+ */
+gboolean
+tb_dispatch_loop_restore (TbDispatchLoop  *self,
+                          GPtrArray       *messages,
+                          guint            iterations_used,
+                          GError         **error)
+{
+  g_autoptr(GHashTable) open = g_hash_table_new (g_str_hash, g_str_equal);
+  TbMessage *last = NULL;
+
+  g_return_val_if_fail (TB_IS_DISPATCH_LOOP (self), FALSE);
+  g_return_val_if_fail (messages != NULL, FALSE);
+
+  if (self->busy || self->state != TB_LOOP_STATE_READY || self->history->len > 0)
+    {
+      g_set_error_literal (error, TB_LOOP_ERROR, TB_LOOP_ERROR_WRONG_STATE,
+                           _("A history can only be restored into a new, empty loop."));
+      return FALSE;
+    }
+
+  /* Check everything before taking anything. */
+  for (guint i = 0; i < messages->len; i++)
+    {
+      TbMessage *message = g_ptr_array_index (messages, i);
+      TbMessageRole role;
+
+      if (!TB_IS_MESSAGE (message))
+        return restore_invalid (error, i, _("it is not a message"));
+      role = tb_message_get_role (message);
+
+      if (role == TB_MESSAGE_ROLE_TOOL)
+        {
+          if (!g_hash_table_remove (open, tb_message_get_tool_call_id (message)))
+            return restore_invalid (error, i, _("it answers a call that is not open"));
+          continue;
+        }
+      if (g_hash_table_size (open) > 0)
+        return restore_invalid (error, i, _("a call before it has no result"));
+      if (role == TB_MESSAGE_ROLE_ASSISTANT)
+        {
+          g_autoptr(GError) local_error = NULL;
+
+          if (!_tb_provider_check_call_ids (message, &local_error))
+            return restore_invalid (error, i, local_error->message);
+          for (guint j = 0; j < tb_message_get_n_tool_calls (message); j++)
+            g_hash_table_add (open,
+                              (gpointer) tb_tool_call_get_id (tb_message_get_tool_call (message,
+                                                                                         j)));
+        }
+    }
+  if (g_hash_table_size (open) > 0)
+    return restore_invalid (error, messages->len - 1, _("the last calls have no results"));
+  if (iterations_used > self->max_iterations)
+    {
+      g_set_error (error, TB_LOOP_ERROR, TB_LOOP_ERROR_INVALID,
+                   _("The history used %u iterations, more than this loop's cap of %u."),
+                   iterations_used, self->max_iterations);
+      return FALSE;
+    }
+
+  ensure_header (self);
+  for (guint i = 0; i < messages->len; i++)
+    append_message (self, g_ptr_array_index (messages, i), "restored");
+  self->iteration = iterations_used;
+  g_object_notify_by_pspec (G_OBJECT (self), properties [PROP_ITERATION]);
+
+  last = messages->len > 0 ? g_ptr_array_index (messages, messages->len - 1) : NULL;
+  if (last != NULL && tb_message_get_role (last) == TB_MESSAGE_ROLE_ASSISTANT)
+    end (self, TB_LOOP_STATE_FINISHED, "answer");
+  return TRUE;
 }
 
 /**

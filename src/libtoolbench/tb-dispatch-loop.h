@@ -96,6 +96,10 @@ gboolean          tb_dispatch_loop_add_message       (TbDispatchLoop   *self,
 gboolean          tb_dispatch_loop_add_user_message  (TbDispatchLoop   *self,
                                                       const char       *text,
                                                       GError          **error);
+gboolean          tb_dispatch_loop_restore           (TbDispatchLoop   *self,
+                                                      GPtrArray        *messages,
+                                                      guint             iterations_used,
+                                                      GError          **error);
 gboolean          tb_dispatch_loop_submit_model_turn (TbDispatchLoop   *self,
                                                       TbMessage        *message,
                                                       GError          **error);

@@ -306,7 +306,8 @@ tb_eval_scenario_new_from_json (JsonNode  *node,
     }
   if (!get_uint (object, "cancel_after_ms", MAX_SLEEP_MS, &self->cancel_after_ms))
     {
-      invalid (error, self->name, _("“cancel_after_ms” must be a whole number of milliseconds"));
+      invalid (error, self->name,
+               _("“cancel_after_ms” must be a whole number of milliseconds"));
       return NULL;
     }
 
@@ -443,7 +444,8 @@ described_tool (TbEvalScenario  *self,
   if (!get_uint (object, "timeout_ms", MAX_SLEEP_MS, &timeout_ms) ||
       !get_uint (object, "sleep_ms", MAX_SLEEP_MS, &sleep_ms))
     {
-      invalid (error, self->name, _("“timeout_ms” and “sleep_ms” must be whole milliseconds"));
+      invalid (error, self->name,
+               _("“timeout_ms” and “sleep_ms” must be whole milliseconds"));
       return NULL;
     }
   if (parameters == NULL)
@@ -754,7 +756,8 @@ evaluate (TbEvalScenario *self,
         }
     }
 
-  if (text_contains != NULL && (last_text == NULL || strstr (last_text->str, text_contains) == NULL))
+  if (text_contains != NULL &&
+      (last_text == NULL || strstr (last_text->str, text_contains) == NULL))
     fail_with (result, _("the model's last text does not contain “%s”"), text_contains);
 
   if (error_contains != NULL &&

@@ -13,7 +13,8 @@ G_DECLARE_FINAL_TYPE (TestStopTool, test_stop_tool, TEST, STOP_TOOL, TbTool)
 
 struct _TestStopTool
 {
-  TbTool parent_instance;
+  TbTool      parent_instance;
+  const char *key;
 };
 
 G_DEFINE_FINAL_TYPE (TestStopTool, test_stop_tool, TB_TYPE_TOOL)
@@ -30,7 +31,7 @@ stop_tool_invoke_async (TbTool              *tool,
   g_autoptr(JsonObject) metadata = json_object_new ();
   g_autoptr(JsonNode) output = tb_json_node_new_string ("done");
 
-  json_object_set_boolean_member (metadata, "stop_loop", TRUE);
+  json_object_set_boolean_member (metadata, TEST_STOP_TOOL (tool)->key, TRUE);
   g_task_return_pointer (task,
                          tb_tool_result_new_full (TB_TOOL_FAILURE_NONE, output, NULL, metadata,
                                                   NULL, 0),
@@ -177,9 +178,19 @@ setup (Fixture       *f,
                                              TB_TOOL_VISIBILITY_MODEL, "test", 100,
                                              TB_TOOL_SIMPLE_FLAGS_THREADED, sleeper, NULL, NULL,
                                              &error));
-  register_tool (f, g_object_new (TEST_TYPE_STOP_TOOL, "name", "finish",
-                                  "description", "Ends the run.",
-                                  "parameters", empty_schema, NULL));
+  {
+    TestStopTool *finish = g_object_new (TEST_TYPE_STOP_TOOL, "name", "finish",
+                                         "description", "Ends the run.",
+                                         "parameters", empty_schema, NULL);
+    TestStopTool *wait = g_object_new (TEST_TYPE_STOP_TOOL, "name", "wait_for_person",
+                                       "description", "Pauses the run.",
+                                       "parameters", empty_schema, NULL);
+
+    finish->key = "stop_loop";
+    wait->key = "pause_loop";
+    register_tool (f, TB_TOOL (finish));
+    register_tool (f, TB_TOOL (wait));
+  }
 }
 
 static void
@@ -273,7 +284,8 @@ test_single_call (Fixture       *f,
   TbTrace *trace;
 
   make_loop (f, "{\"responses\":["
-                "{\"tool_calls\":[{\"id\":\"c1\",\"name\":\"echo\",\"arguments\":{\"text\":\"hi\"}}]},"
+                "{\"tool_calls\":[{\"id\":\"c1\",\"name\":\"echo\","
+                "\"arguments\":{\"text\":\"hi\"}}]},"
                 "{\"text\":\"It said hi.\"}]}", 5);
 
   g_assert_cmpint (run (f), ==, TB_LOOP_STATE_FINISHED);
@@ -372,9 +384,11 @@ test_invalid_then_corrected (Fixture       *f,
                              gconstpointer  data)
 {
   make_loop (f, "{\"responses\":["
-                "{\"tool_calls\":[{\"id\":\"a\",\"name\":\"echo\",\"arguments\":\"{\\\"text\\\":\"}]},"
+                "{\"tool_calls\":[{\"id\":\"a\",\"name\":\"echo\","
+                "\"arguments\":\"{\\\"text\\\":\"}]},"
                 "{\"tool_calls\":[{\"id\":\"b\",\"name\":\"echo\",\"arguments\":{\"text\":5}}]},"
-                "{\"tool_calls\":[{\"id\":\"c\",\"name\":\"echo\",\"arguments\":{\"text\":\"5\"}}]},"
+                "{\"tool_calls\":[{\"id\":\"c\",\"name\":\"echo\","
+                "\"arguments\":{\"text\":\"5\"}}]},"
                 "{\"text\":\"fixed\"}]}", 10);
 
   g_assert_cmpint (run (f), ==, TB_LOOP_STATE_FINISHED);
@@ -467,6 +481,42 @@ count_warning (TbDispatchLoop *loop,
 {
   g_assert_nonnull (strstr (message, "iteration 5 of 7"));
   (*count)++;
+}
+
+static void
+test_pause_loop (Fixture       *f,
+                 gconstpointer  data)
+{
+  make_loop (f, "{\"responses\":["
+                "{\"tool_calls\":[{\"name\":\"wait_for_person\",\"arguments\":{}}]},"
+                "{\"text\":\"resumed\"}]}", 5);
+
+  g_assert_cmpint (run (f), ==, TB_LOOP_STATE_READY);
+  g_assert_cmpuint (tb_dispatch_loop_get_iteration (f->loop), ==, 1);
+  g_assert_cmpint (run (f), ==, TB_LOOP_STATE_FINISHED);
+  g_assert_cmpstr (text_at (f, 3), ==, "resumed");
+}
+
+static void
+cancel_in_handler (TbDispatchLoop *loop,
+                   TbPendingCall  *pending,
+                   gpointer        user_data)
+{
+  tb_dispatch_loop_cancel (loop);
+}
+
+static void
+test_cancel_in_handler (Fixture       *f,
+                        gconstpointer  data)
+{
+  make_loop (f, "{\"responses\":["
+                "{\"tool_calls\":[{\"name\":\"echo\",\"arguments\":{\"text\":\"x\"}}]},"
+                "{\"text\":\"never\"}]}", 5);
+  g_signal_connect (f->loop, "call-pending", G_CALLBACK (cancel_in_handler), NULL);
+
+  g_assert_cmpint (run (f), ==, TB_LOOP_STATE_CANCELLED);
+  g_assert_cmpuint (f->echo_calls, ==, 0);
+  g_assert_cmpuint (tb_trace_count (tb_dispatch_loop_get_trace (f->loop), "end"), ==, 1);
 }
 
 static void
@@ -652,7 +702,8 @@ test_decisions (Fixture       *f,
   g_assert_cmpstr (text_at (f, 2), ==, "as sent");
   g_assert_cmpstr (text_at (f, 3), ==, "edited");
   g_assert_cmpstr (text_at (f, 4), ==, "{\"handwritten\":true}");
-  g_assert_cmpstr (text_at (f, 5), ==, "Error: The person declined the call of “echo”: not today");
+  g_assert_cmpstr (text_at (f, 5), ==,
+                   "Error: The person declined the call of “echo”: not today");
 
   trace = tb_dispatch_loop_get_trace (f->loop);
   for (guint i = 0; i < tb_trace_get_n_events (trace); i++)
@@ -793,6 +844,43 @@ test_followup_turn (Fixture       *f,
 }
 
 static void
+test_restore (Fixture       *f,
+              gconstpointer  data)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GPtrArray) history = g_ptr_array_new_with_free_func (g_object_unref);
+  g_autoptr(JsonNode) args = parse ("{\"text\":\"one\"}");
+  g_autoptr(TbToolCall) call = tb_tool_call_new ("r1", "echo", args);
+  TbMessage *assistant;
+
+  make_loop (f, "{\"responses\":[{\"text\":\"continued\"}]}", 5);
+  g_clear_object (&f->loop);
+  f->loop = tb_dispatch_loop_new (f->registry, TB_PROVIDER (f->provider), 5);
+
+  g_ptr_array_add (history, tb_message_new (TB_MESSAGE_ROLE_USER, "Echo one."));
+  assistant = tb_message_new (TB_MESSAGE_ROLE_ASSISTANT, NULL);
+  tb_message_add_tool_call (assistant, call);
+  g_ptr_array_add (history, assistant);
+
+  /* An unanswered call is refused, and nothing is taken. */
+  g_assert_false (tb_dispatch_loop_restore (f->loop, history, 1, &error));
+  g_assert_error (error, TB_LOOP_ERROR, TB_LOOP_ERROR_INVALID);
+  g_assert_nonnull (strstr (error->message, "have no results"));
+  g_clear_error (&error);
+  g_assert_cmpuint (n_messages (f), ==, 0);
+
+  /* With an edited result the fork continues from there. */
+  g_ptr_array_add (history, tb_message_new_tool_result ("r1", "echo", "edited result", FALSE));
+  g_assert_true (tb_dispatch_loop_restore (f->loop, history, 1, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (tb_dispatch_loop_get_iteration (f->loop), ==, 1);
+  g_assert_cmpint (run (f), ==, TB_LOOP_STATE_FINISHED);
+  g_assert_cmpuint (n_messages (f), ==, 4);
+  g_assert_cmpstr (text_at (f, 3), ==, "continued");
+  g_assert_cmpuint (tb_dispatch_loop_get_iteration (f->loop), ==, 2);
+}
+
+static void
 test_cap_required (void)
 {
   if (g_test_subprocess ())
@@ -865,6 +953,10 @@ main (int   argc,
   g_test_add ("/loop/script-exhausted", Fixture, NULL, setup, test_script_exhausted, teardown);
   g_test_add ("/loop/followup-turn", Fixture, NULL, setup, test_followup_turn, teardown);
   g_test_add ("/loop/demo-script", Fixture, NULL, setup, test_demo_script, teardown);
+  g_test_add ("/loop/restore", Fixture, NULL, setup, test_restore, teardown);
+  g_test_add ("/loop/pause-loop", Fixture, NULL, setup, test_pause_loop, teardown);
+  g_test_add ("/loop/cancel-in-handler", Fixture, NULL, setup, test_cancel_in_handler,
+              teardown);
   g_test_add_func ("/loop/cap-required", test_cap_required);
 
   return g_test_run ();

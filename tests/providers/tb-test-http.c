@@ -139,6 +139,9 @@ test_server_free (TestServer *self)
 {
   soup_server_disconnect (self->server);
   g_ptr_array_unref (self->held);
+  /* Let the closed connections go before the server does. */
+  while (g_main_context_iteration (NULL, FALSE))
+    ;
   g_object_unref (self->server);
   g_free (self->base_url);
   g_queue_clear_full (&self->replies, (GDestroyNotify) reply_free);
@@ -312,4 +315,54 @@ test_run_loop (TbDispatchLoop *loop)
   state = tb_dispatch_loop_run_finish (loop, result, &error);
   g_assert_no_error (error);
   return state;
+}
+
+/* Sends each body, whole and as one streamed event, plus nesting far
+ * beyond the limit: every exchange must end in an error or a response,
+ * never a crash, and errors must be readable text. */
+void
+test_garbage (TestServer         *server,
+              TbProvider         *provider,
+              TbToolRegistry     *registry,
+              const char * const *bodies)
+{
+  g_autoptr(TbToolRegistry) tools = tb_tool_registry_get_model_tools (registry);
+  g_autoptr(GPtrArray) all = g_ptr_array_new_with_free_func (g_free);
+  GString *deep = g_string_new (NULL);
+  static const char *common[] = {
+    "", "null", "[]", "{}", "7", "\"text\"", "{\"error\":{\"message\":\"overloaded\"}}",
+    "\xff\xfe{}", "{\"a\":\"\\ud800\"}", "<html><title>502</title></html>",
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (common); i++)
+    g_ptr_array_add (all, g_strdup (common[i]));
+  for (guint i = 0; bodies != NULL && bodies[i] != NULL; i++)
+    g_ptr_array_add (all, g_strdup (bodies[i]));
+  for (guint i = 0; i < 100000; i++)
+    g_string_append_c (deep, '[');
+  g_ptr_array_add (all, g_string_free (deep, FALSE));
+
+  for (guint i = 0; i < all->len; i++)
+    for (guint stream = 0; stream < 2; stream++)
+      {
+        g_autoptr(TbProviderRequest) request = tb_provider_request_new ();
+        g_autoptr(TbMessage) user = tb_message_new (TB_MESSAGE_ROLE_USER, "Hi");
+        g_autoptr(TbProviderResponse) response = NULL;
+        g_autoptr(GError) error = NULL;
+        const char *body = g_ptr_array_index (all, i);
+        g_autofree char *event = g_strdup_printf ("data: %s\n\n", body);
+
+        tb_provider_request_add_message (request, user);
+        request->tools = g_object_ref (tools);
+        request->stream = stream;
+        if (stream)
+          test_server_reply_full (server, REPLY_SSE, 200, event, NULL);
+        else
+          test_server_reply (server, 200, "application/json", body);
+
+        response = test_complete (provider, request, &error);
+        g_assert_true ((response == NULL) != (error == NULL));
+        if (error != NULL)
+          g_assert_true (g_utf8_validate (error->message, -1, NULL));
+      }
 }

@@ -53,5 +53,9 @@ TbProviderResponse *test_complete    (TbProvider        *provider,
                                       TbProviderRequest *request,
                                       GError           **error);
 TbLoopState test_run_loop            (TbDispatchLoop    *loop);
+void        test_garbage             (TestServer        *server,
+                                      TbProvider        *provider,
+                                      TbToolRegistry    *registry,
+                                      const char * const *bodies);
 
 G_END_DECLS

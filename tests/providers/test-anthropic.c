@@ -265,6 +265,23 @@ static const ErrorCase truncated = {
   "event: content_block_start\ndata: {\"type\":\"content_block_start\",\"index\":0,"
   "\"content_block\":{\"type\":\"text\",\"text\":\"\"}}\n\n", 1, 0, "no message_stop" };
 
+static void
+test_garbage_bodies (Fixture       *f,
+                     gconstpointer  data)
+{
+  const char *bodies[] = {
+    "{\"type\":\"message\",\"content\":null}",
+    "{\"type\":\"message\",\"content\":[1,null,{\"type\":7}]}",
+    "{\"type\":\"message\",\"content\":[{\"type\":\"tool_use\",\"id\":5,\"input\":[]}]}",
+    "{\"type\":\"content_block_delta\",\"delta\":{\"type\":\"text_delta\"}}",
+    "{\"type\":\"content_block_stop\"}",
+    "{\"type\":\"message_delta\",\"delta\":null,\"usage\":7}",
+    NULL
+  };
+
+  test_garbage (f->server, f->provider, f->registry, bodies);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -276,6 +293,8 @@ main (int   argc,
   g_test_add ("/providers/anthropic/errors-as-results", Fixture, NULL, setup,
               test_errors_as_results, teardown);
   g_test_add ("/providers/anthropic/stream", Fixture, NULL, setup, test_stream, teardown);
+  g_test_add ("/providers/anthropic/garbage", Fixture, NULL, setup, test_garbage_bodies,
+              teardown);
   g_test_add ("/providers/anthropic/error/401", Fixture, &unauthorized, setup, test_error,
               teardown);
   g_test_add ("/providers/anthropic/error/400", Fixture, &bad_request, setup, test_error,

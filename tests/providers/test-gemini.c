@@ -158,7 +158,8 @@ test_invalid_key (Fixture       *f,
   test_server_reply (f->server, 400, "application/json",
                      "{\"error\":{\"code\":400,\"message\":\"API key not valid. Please pass a "
                      "valid API key.\",\"status\":\"INVALID_ARGUMENT\",\"details\":[{\"@type\":"
-                     "\"type.googleapis.com/google.rpc.ErrorInfo\",\"reason\":\"API_KEY_INVALID\"}]}}");
+                     "\"type.googleapis.com/google.rpc.ErrorInfo\","
+                     "\"reason\":\"API_KEY_INVALID\"}]}}");
 
   g_assert_cmpint (test_run_loop (loop), ==, TB_LOOP_STATE_FAILED);
   g_assert_error ((GError *) tb_dispatch_loop_get_error (loop), TB_LOOP_ERROR,
@@ -194,6 +195,48 @@ test_blocked (Fixture       *f,
                             "blocked the prompt (SAFETY)"));
 }
 
+static void
+test_retry_and_server_error (Fixture       *f,
+                             gconstpointer  data)
+{
+  g_autoptr(TbDispatchLoop) loop = make_loop (f);
+  g_autoptr(TbDispatchLoop) failing = NULL;
+
+  /* 429 with Retry-After, then an answer. */
+  test_server_reply_full (f->server, REPLY_NORMAL, 429,
+                          "{\"error\":{\"code\":429,\"message\":\"Resource has been "
+                          "exhausted\",\"status\":\"RESOURCE_EXHAUSTED\"}}", "0");
+  test_server_reply (f->server, 200, "application/json", final_turn);
+  g_assert_cmpint (test_run_loop (loop), ==, TB_LOOP_STATE_FINISHED);
+  g_assert_cmpuint (tb_trace_count (tb_dispatch_loop_get_trace (loop), "request"), ==, 2);
+
+  failing = make_loop (f);
+  test_server_reply (f->server, 500, "application/json",
+                     "{\"error\":{\"code\":500,\"message\":\"An internal error has "
+                     "occurred.\",\"status\":\"INTERNAL\"}}");
+  g_assert_cmpint (test_run_loop (failing), ==, TB_LOOP_STATE_FAILED);
+  g_assert_nonnull (strstr (tb_dispatch_loop_get_error (failing)->message,
+                            "(HTTP 500) after 0 retries: An internal error has occurred."));
+}
+
+static void
+test_garbage_bodies (Fixture       *f,
+                     gconstpointer  data)
+{
+  const char *bodies[] = {
+    "{\"candidates\":null}",
+    "{\"candidates\":[null,1]}",
+    "{\"candidates\":[{\"content\":{\"parts\":[1,null,{\"functionCall\":7}]}}]}",
+    "{\"candidates\":[{\"content\":{\"parts\":[{\"functionCall\":{\"name\":5,"
+    "\"args\":[]}}]},\"finishReason\":\"STOP\"}]}",
+    "{\"candidates\":[{\"finishReason\":\"MALFORMED_FUNCTION_CALL\"}]}",
+    "{\"promptFeedback\":{\"blockReason\":7}}",
+    NULL
+  };
+
+  test_garbage (f->server, f->provider, f->registry, bodies);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -202,11 +245,14 @@ main (int   argc,
 
   g_test_add ("/providers/gemini/loop-shape", Fixture, NULL, setup, test_loop_shape, teardown);
   g_test_add ("/providers/gemini/stream", Fixture, NULL, setup, test_stream, teardown);
+  g_test_add ("/providers/gemini/garbage", Fixture, NULL, setup, test_garbage_bodies, teardown);
   g_test_add ("/providers/gemini/invalid-key", Fixture, NULL, setup, test_invalid_key,
               teardown);
   g_test_add ("/providers/gemini/truncated-stream", Fixture, NULL, setup, test_truncated_stream,
               teardown);
   g_test_add ("/providers/gemini/blocked", Fixture, NULL, setup, test_blocked, teardown);
+  g_test_add ("/providers/gemini/retry-and-server-error", Fixture, NULL, setup,
+              test_retry_and_server_error, teardown);
 
   return g_test_run ();
 }

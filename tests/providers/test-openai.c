@@ -67,10 +67,12 @@ test_request_shape (Fixture       *f,
   test_server_reply (f->server, 200, "application/json",
                      "{\"id\":\"x\",\"object\":\"chat.completion\",\"choices\":[{\"index\":0,"
                      "\"message\":{\"role\":\"assistant\",\"content\":null,\"tool_calls\":["
-                     "{\"id\":\"call_a\",\"type\":\"function\",\"function\":{\"name\":\"notes_add\","
+                     "{\"id\":\"call_a\",\"type\":\"function\","
+                     "\"function\":{\"name\":\"notes_add\","
                      "\"arguments\":\"{\\\"text\\\":\\\"milk\\\"}\"}}]},"
                      "\"finish_reason\":\"tool_calls\"}],"
-                     "\"usage\":{\"prompt_tokens\":10,\"completion_tokens\":5,\"total_tokens\":15}}");
+                     "\"usage\":{\"prompt_tokens\":10,\"completion_tokens\":5,"
+                     "\"total_tokens\":15}}");
 
   response = test_complete (f->provider, request, &error);
   g_assert_no_error (error);
@@ -92,8 +94,8 @@ test_request_shape (Fixture       *f,
   g_assert_cmpuint (json_array_get_length (tools), ==, 4);
   for (guint i = 0; i < json_array_get_length (tools); i++)
     {
-      JsonObject *function = json_object_get_object_member (json_array_get_object_element (tools, i),
-                                                            "function");
+      JsonObject *entry = json_array_get_object_element (tools, i);
+      JsonObject *function = json_object_get_object_member (entry, "function");
       const char *name = json_object_get_string_member (function, "name");
 
       g_assert_true (g_regex_match_simple ("^[a-zA-Z0-9_-]{1,64}$", name, 0, 0));
@@ -175,6 +177,18 @@ count_delta (TbProvider *provider,
              GString    *out)
 {
   g_string_append (out, text);
+}
+
+static void
+record_call_delta (TbProvider *provider,
+                   guint       index,
+                   const char *id,
+                   const char *name,
+                   const char *arguments,
+                   GString    *out)
+{
+  g_string_append_printf (out, "%u:%s:%s:%s;", index, id != NULL ? id : "",
+                          name != NULL ? name : "", arguments != NULL ? arguments : "");
 }
 
 static void
@@ -333,9 +347,11 @@ test_loop_over_http (Fixture       *f,
   g_assert_cmpuint (json_array_get_length (messages), ==, 4);
   test_assert_json_equal (json_array_get_element (messages, 1),
                           "{\"role\":\"assistant\",\"content\":null,\"tool_calls\":["
-                          "{\"id\":\"t1\",\"type\":\"function\",\"function\":{\"name\":\"notes_add\","
+                          "{\"id\":\"t1\",\"type\":\"function\","
+                          "\"function\":{\"name\":\"notes_add\","
                           "\"arguments\":\"{\\\"text\\\":\\\"milk\\\"}\"}},"
-                          "{\"id\":\"t2\",\"type\":\"function\",\"function\":{\"name\":\"facts_commit\","
+                          "{\"id\":\"t2\",\"type\":\"function\","
+                          "\"function\":{\"name\":\"facts_commit\","
                           "\"arguments\":\"{\\\"text\\\":\\\"x\\\"}\"}}]}");
   test_assert_json_equal (json_array_get_element (messages, 2),
                           "{\"role\":\"tool\",\"tool_call_id\":\"t1\",\"content\":\"milk\"}");
@@ -384,6 +400,121 @@ test_loop_fails_cleanly (Fixture       *f,
   g_assert_cmpuint (tb_trace_count (trace, "response"), ==, 1);
   g_assert_cmpuint (tb_trace_count (trace, "error"), ==, 1);
   g_assert_cmpuint (tb_trace_count (trace, "end"), ==, 1);
+}
+
+static gboolean
+cancel_loop (gpointer user_data)
+{
+  tb_dispatch_loop_cancel (user_data);
+  return G_SOURCE_REMOVE;
+}
+
+static void
+test_loop_cancel_mid_request (Fixture       *f,
+                              gconstpointer  data)
+{
+  g_autoptr(TbDispatchLoop) loop = NULL;
+  g_autoptr(GError) error = NULL;
+
+  test_server_reply_full (f->server, REPLY_HANG, 200, "", NULL);
+  loop = tb_dispatch_loop_new (f->registry, f->provider, 3);
+  tb_dispatch_loop_add_user_message (loop, "Hello", &error);
+  g_timeout_add (100, cancel_loop, loop);
+  g_assert_cmpint (test_run_loop (loop), ==, TB_LOOP_STATE_CANCELLED);
+  g_assert_null (tb_dispatch_loop_get_error (loop));
+  g_assert_cmpuint (tb_trace_count (tb_dispatch_loop_get_trace (loop), "request"), ==, 1);
+}
+
+static void
+test_loop_stream (Fixture       *f,
+                  gconstpointer  data)
+{
+  g_autoptr(TbDispatchLoop) loop = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GString) calls = g_string_new (NULL);
+  g_autoptr(TbMessage) result = NULL;
+
+  test_server_reply_full (f->server, REPLY_SSE, 200, stream_body, NULL);
+  test_server_reply_full (f->server, REPLY_SSE, 200,
+                          "data: {\"choices\":[{\"index\":0,\"delta\":{\"content\":\"ok\"},"
+                          "\"finish_reason\":\"stop\"}]}\n\ndata: [DONE]\n\n", NULL);
+  g_signal_connect (f->provider, "tool-call-delta", G_CALLBACK (record_call_delta), calls);
+
+  loop = tb_dispatch_loop_new (f->registry, f->provider, 3);
+  tb_dispatch_loop_set_stream (loop, TRUE);
+  tb_dispatch_loop_add_user_message (loop, "Hello", &error);
+  g_assert_cmpint (test_run_loop (loop), ==, TB_LOOP_STATE_FINISHED);
+
+  /* Fragments as they came: id and name in the first of each index. */
+  g_assert_cmpstr (calls->str, ==,
+                   "0:s1:notes_add:;1:s2:add:{\"a\":;0:::{\"te;1:::4,\"b\":5};"
+                   "0:::xt\":\"eggs\"};");
+  g_assert_cmpuint (f->note_calls, ==, 1);
+  result = g_list_model_get_item (tb_dispatch_loop_get_messages (loop), 2);
+  g_assert_cmpstr (tb_message_get_text (result), ==, "eggs");
+  /* The trace keeps the raw event stream as the response body. */
+  g_assert_cmpuint (tb_trace_count (tb_dispatch_loop_get_trace (loop), "response"), ==, 2);
+}
+
+/* Bodies a broken or hostile server may send: each must end in an error
+ * or a response, never a crash. */
+static void
+test_garbage_bodies (Fixture       *f,
+                     gconstpointer  data)
+{
+  g_autoptr(GString) deep = g_string_new ("{\"choices\":");
+  g_autoptr(GString) deep_args = g_string_new (NULL);
+  const char *bodies[] = {
+    "",
+    "null",
+    "[]",
+    "{\"choices\":null}",
+    "{\"choices\":[null]}",
+    "{\"choices\":[{\"message\":[]}]}",
+    "{\"choices\":[{\"message\":{\"content\":5}}]}",
+    "{\"choices\":[{\"message\":{\"tool_calls\":\"x\"}}]}",
+    "{\"choices\":[{\"message\":{\"tool_calls\":[1,null,{}]}}]}",
+    "{\"choices\":[{\"message\":{\"tool_calls\":[{\"function\":{\"name\":7,"
+    "\"arguments\":[]}}]}}]}",
+    "{\"choices\":[{\"message\":{\"content\":\"\\ud800\"}}]}",
+    "{\"choices\":[{\"message\":{\"content\":\"a\\u0000b\"}}]}",
+    "\xff\xfe{\"choices\":[]}",
+    "{\"error\":{\"message\":\"model overloaded\"}}",
+    NULL, NULL,
+  };
+
+  for (guint i = 0; i < 100000; i++)
+    g_string_append_c (deep, '[');
+  bodies[G_N_ELEMENTS (bodies) - 2] = deep->str;
+  g_string_append (deep_args, "{\"choices\":[{\"message\":{\"tool_calls\":[{\"id\":\"d\","
+                              "\"function\":{\"name\":\"echo\",\"arguments\":\"");
+  for (guint i = 0; i < 100000; i++)
+    g_string_append_c (deep_args, '[');
+  g_string_append (deep_args, "\"}}]}}]}");
+
+  for (guint i = 0; i < G_N_ELEMENTS (bodies); i++)
+    {
+      const char *body = bodies[i] != NULL ? bodies[i] : deep_args->str;
+
+      for (guint stream = 0; stream < 2; stream++)
+        {
+          g_autoptr(TbProviderRequest) request = simple_request (f);
+          g_autoptr(TbProviderResponse) response = NULL;
+          g_autoptr(GError) error = NULL;
+          g_autofree char *event = g_strdup_printf ("data: %s\n\n", body);
+
+          request->stream = stream;
+          if (stream)
+            test_server_reply_full (f->server, REPLY_SSE, 200, event, NULL);
+          else
+            test_server_reply (f->server, 200, "application/json", body);
+
+          response = test_complete (f->provider, request, &error);
+          g_assert_true ((response == NULL) != (error == NULL));
+          if (error != NULL)
+            g_assert_true (g_utf8_validate (error->message, -1, NULL));
+        }
+    }
 }
 
 static const ErrorCase bad_request = {
@@ -472,6 +603,11 @@ main (int   argc,
   g_test_add ("/providers/openai/loop", Fixture, NULL, setup, test_loop_over_http, teardown);
   g_test_add ("/providers/openai/loop-fails-cleanly", Fixture, NULL, setup,
               test_loop_fails_cleanly, teardown);
+  g_test_add ("/providers/openai/loop-cancel-mid-request", Fixture, NULL, setup,
+              test_loop_cancel_mid_request, teardown);
+  g_test_add ("/providers/openai/loop-stream", Fixture, NULL, setup, test_loop_stream, teardown);
+  g_test_add ("/providers/openai/garbage", Fixture, NULL, setup, test_garbage_bodies,
+              teardown);
 
   return g_test_run ();
 }

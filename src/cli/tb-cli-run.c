@@ -467,7 +467,8 @@ tb_cli_run (int    argc,
     { "workspace", 'w', 0, G_OPTION_ARG_FILENAME, &workspace_path,
       N_("Offer the facts and draft tools of this workspace file"), N_("FILE") },
     { "pause-for-proposals", 0, 0, G_OPTION_ARG_NONE, &pause_for_proposals,
-      N_("With --workspace: stop before running more calls while proposals wait"), NULL },
+      N_("With --workspace: stop after the model proposes a fact, before asking it again"),
+      NULL },
     { NULL }
   };
 
@@ -625,7 +626,15 @@ tb_cli_run (int    argc,
     }
 
   if (workspace != NULL)
-    tb_cli_report_workspace (workspace, workspace_path);
+    {
+      /* Only a pause_loop result (a proposal, with --pause-for-proposals)
+       * stops a run in READY. */
+      if (state == TB_LOOP_STATE_READY)
+        g_printerr ("%s\n", _("The loop paused for the person before asking the model again."));
+      tb_cli_report_workspace (workspace, workspace_path);
+      if (state == TB_LOOP_STATE_READY)
+        return TB_CLI_EXIT_PAUSED;
+    }
 
   return tb_cli_exit_for_state (state);
 }

@@ -8,6 +8,7 @@
 
 #include "tb-json.h"
 #include "tb-workspace-loop.h"
+#include "tb-workspace-private.h"
 
 /**
  * TbWorkspaceBinding:
@@ -21,13 +22,13 @@
  * `proposal-superseded`, and `pause` / `resume` around a wait. Confirmation
  * tokens are never recorded.
  *
- * With #TbWorkspaceBinding:pause-for-proposals, while any proposal is
- * pending the loop's approval policy becomes %TB_APPROVAL_POLICY_ASK: the
- * next calls the model asks for wait, undecided, in
- * %TB_LOOP_STATE_CALLS_PENDING, and a run stops there. Once no proposal is
- * pending the policy the loop had is restored and a new run goes on.
- * Without it the loop never waits for the person: proposals stay pending
- * in the workspace.
+ * With #TbWorkspaceBinding:pause-for-proposals, a successful
+ * `facts.propose` result carries `pause_loop` metadata: the run stops in
+ * %TB_LOOP_STATE_READY before asking the model again, and
+ * #TbWorkspaceBinding:holding stays %TRUE until no proposal is pending. A
+ * run started again goes on (the person chose to), with or without an
+ * answer to the proposals. Without it the loop never waits for the person:
+ * proposals stay pending in the workspace.
  */
 
 struct _TbWorkspaceBinding
@@ -36,7 +37,6 @@ struct _TbWorkspaceBinding
 
   TbWorkspace      *workspace;
   TbDispatchLoop   *loop;
-  TbApprovalPolicy  saved_policy;
   guint             pause : 1;
   guint             holding : 1;
 };
@@ -122,22 +122,14 @@ update_hold (TbWorkspaceBinding *self)
   payload = json_object_new ();
   json_object_set_int_member (payload, "pending_proposals", n_pending);
 
+  self->holding = want;
   if (want)
     {
-      self->saved_policy = tb_dispatch_loop_get_approval_policy (self->loop);
-      tb_dispatch_loop_set_approval_policy (self->loop, TB_APPROVAL_POLICY_ASK);
-      self->holding = TRUE;
       json_object_set_string_member (payload, "reason", "proposals-pending");
       record (self, "pause", payload);
     }
   else
-    {
-      /* A person who chose another policy meanwhile keeps it. */
-      if (tb_dispatch_loop_get_approval_policy (self->loop) == TB_APPROVAL_POLICY_ASK)
-        tb_dispatch_loop_set_approval_policy (self->loop, self->saved_policy);
-      self->holding = FALSE;
-      record (self, "resume", payload);
-    }
+    record (self, "resume", payload);
 
   g_object_notify_by_pspec (G_OBJECT (self), properties [PROP_HOLDING]);
 }
@@ -158,11 +150,8 @@ tb_workspace_binding_dispose (GObject *object)
   if (self->workspace != NULL)
     {
       g_signal_handlers_disconnect_by_data (self->workspace, self);
-      if (self->holding)
-        {
-          self->pause = FALSE;
-          update_hold (self);
-        }
+      if (self->pause)
+        _tb_workspace_set_pause_runs (self->workspace, FALSE);
     }
   g_clear_object (&self->workspace);
   g_clear_object (&self->loop);
@@ -224,8 +213,8 @@ tb_workspace_binding_class_init (TbWorkspaceBindingClass *klass)
   /**
    * TbWorkspaceBinding:pause-for-proposals:
    *
-   * Whether the loop waits, in %TB_LOOP_STATE_CALLS_PENDING, while
-   * proposals are pending.
+   * Whether a run stops, in %TB_LOOP_STATE_READY, after the model made a
+   * proposal, so the person can resolve it before the model goes on.
    */
   properties [PROP_PAUSE_FOR_PROPOSALS] =
     g_param_spec_boolean ("pause-for-proposals", NULL, NULL, FALSE,
@@ -234,7 +223,7 @@ tb_workspace_binding_class_init (TbWorkspaceBindingClass *klass)
   /**
    * TbWorkspaceBinding:holding:
    *
-   * Whether the binding holds the loop for the person right now.
+   * Whether proposals made while pausing is on still wait for the person.
    */
   properties [PROP_HOLDING] =
     g_param_spec_boolean ("holding", NULL, NULL, FALSE,
@@ -334,7 +323,10 @@ tb_workspace_binding_set_pause_for_proposals (TbWorkspaceBinding *self,
     return;
   self->pause = pause;
   if (self->workspace != NULL)
-    update_hold (self);
+    {
+      _tb_workspace_set_pause_runs (self->workspace, pause);
+      update_hold (self);
+    }
   g_object_notify_by_pspec (G_OBJECT (self), properties [PROP_PAUSE_FOR_PROPOSALS]);
 }
 
@@ -342,7 +334,7 @@ tb_workspace_binding_set_pause_for_proposals (TbWorkspaceBinding *self,
  * tb_workspace_binding_get_holding:
  * @self: a binding
  *
- * Returns: %TRUE while the loop waits for the person to resolve proposals
+ * Returns: %TRUE while pausing is on and proposals wait for the person
  */
 gboolean
 tb_workspace_binding_get_holding (TbWorkspaceBinding *self)

@@ -47,6 +47,7 @@ struct _TbWorkspace
   guint64           next_id;
   guint             n_pending;
   guint             freeze_count;
+  guint             pause_runs;  /* bindings that want runs to wait */
   guint             dirty : 1;
 };
 
@@ -2000,4 +2001,26 @@ tb_workspace_commit (TbWorkspace     *self,
 
   g_signal_emit (self, signals [FACT_CHANGED], 0, key.display);
   return TRUE;
+}
+
+/* A binding asks that a run waits for the person after a proposal. */
+void
+_tb_workspace_set_pause_runs (TbWorkspace *self,
+                              gboolean     pause)
+{
+  g_assert (TB_IS_WORKSPACE (self));
+  g_assert (pause || self->pause_runs > 0);
+
+  if (pause)
+    self->pause_runs++;
+  else
+    self->pause_runs--;
+}
+
+gboolean
+_tb_workspace_get_pause_runs (TbWorkspace *self)
+{
+  g_assert (TB_IS_WORKSPACE (self));
+
+  return self->pause_runs > 0;
 }

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "tb-json.h"
+#include "tb-workspace-file-store.h"
 #include "tb-workspace-private.h"
 
 /**

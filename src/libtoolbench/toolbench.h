@@ -32,4 +32,5 @@
 # include "tb-confirmation.h"
 # include "tb-workspace.h"
 # include "tb-workspace-loop.h"
+# include "tb-workspace-file-store.h"
 #undef TOOLBENCH_INSIDE

@@ -98,7 +98,7 @@ main (int   argc,
 
   g_print ("loop: %u iterations (model turn + one no-op call each) in %.3f s\n",
            iterations, seconds);
-  g_print ("loop: %.0f iterations/s, %.1f µs per iteration\n", iterations / seconds,
+  g_print ("loop: %.0f iterations/s, %.1f us per iteration\n", iterations / seconds,
            seconds * 1e6 / iterations);
   g_print ("loop: %u trace events and %u messages kept in memory\n", events,
            1 + 2 * iterations);

@@ -274,15 +274,17 @@ message_from_blocks (TbProviderRequest  *request,
       else if (g_strcmp0 (type, "tool_use") == 0)
         {
           JsonNode *input = json_object_get_member (block, "input");
+          const char *id = _tb_json_get_string (block, "id");
+          g_autofree char *made = NULL;
 
+          if (id == NULL || *id == '\0')
+            id = made = g_strdup_printf ("toolu_%u", i);
           if (input != NULL && JSON_NODE_HOLDS_OBJECT (input))
-            g_ptr_array_add (calls, _tb_provider_make_call (request->tools,
-                                                            _tb_json_get_string (block, "id"),
+            g_ptr_array_add (calls, _tb_provider_make_call (request->tools, id,
                                                             _tb_json_get_string (block, "name"),
                                                             input, NULL));
           else
-            g_ptr_array_add (calls, _tb_provider_make_call (request->tools,
-                                                            _tb_json_get_string (block, "id"),
+            g_ptr_array_add (calls, _tb_provider_make_call (request->tools, id,
                                                             _tb_json_get_string (block, "name"),
                                                             NULL,
                                                             _tb_json_get_string (block,

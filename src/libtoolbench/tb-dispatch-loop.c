@@ -35,6 +35,7 @@ struct _TbPendingCall
   JsonNode       *output;
   char           *reason;
   gboolean        by_person;
+  TbToolResult   *answer;
   TbToolResult   *result;
 };
 
@@ -50,6 +51,7 @@ tb_pending_call_finalize (GObject *object)
   g_clear_pointer (&self->arguments, json_node_unref);
   g_clear_pointer (&self->output, json_node_unref);
   g_clear_pointer (&self->reason, g_free);
+  g_clear_object (&self->answer);
   g_clear_object (&self->result);
 
   G_OBJECT_CLASS (tb_pending_call_parent_class)->finalize (object);
@@ -198,7 +200,30 @@ tb_pending_call_skip (TbPendingCall *self,
   g_return_if_fail (TB_IS_PENDING_CALL (self));
 
   g_clear_pointer (&self->output, json_node_unref);
+  g_clear_object (&self->answer);
   self->output = output != NULL ? json_node_copy (output) : json_node_new (JSON_NODE_NULL);
+  self->decision = TB_CALL_DECISION_SKIP;
+  self->by_person = TRUE;
+}
+
+/**
+ * tb_pending_call_answer:
+ * @self: a pending call
+ * @result: the complete result to give instead of running the tool,
+ *   failures included (replay with recorded results uses this)
+ *
+ * Like tb_pending_call_skip(), with a whole #TbToolResult.
+ */
+void
+tb_pending_call_answer (TbPendingCall *self,
+                        TbToolResult  *result)
+{
+  g_return_if_fail (TB_IS_PENDING_CALL (self));
+  g_return_if_fail (TB_IS_TOOL_RESULT (result));
+
+  g_set_object (&self->answer, result);
+  g_clear_pointer (&self->output, json_node_unref);
+  self->output = tb_tool_result_to_json (result);
   self->decision = TB_CALL_DECISION_SKIP;
   self->by_person = TRUE;
 }
@@ -552,6 +577,20 @@ accept_model_turn (TbDispatchLoop *self,
   g_autoptr(GError) error = NULL;
   guint n = tb_message_get_n_tool_calls (message);
 
+  /* Every result must answer an id: give one to a call that came without. */
+  for (guint i = 0; i < n; i++)
+    {
+      TbToolCall *call = tb_message_get_tool_call (message, i);
+      const char *id = tb_tool_call_get_id (call);
+
+      if (id == NULL || *id == '\0')
+        {
+          g_autofree char *made = g_strdup_printf ("call_%u_%u", self->iteration, i);
+
+          tb_tool_call_set_id (call, made);
+        }
+    }
+
   append_message (self, message, origin);
 
   if (n == 0)
@@ -803,7 +842,8 @@ start_call (TbDispatchLoop *self,
       break;
 
     case TB_CALL_DECISION_SKIP:
-      result = tb_tool_result_new_success (pending->output);
+      result = pending->answer != NULL ? g_object_ref (pending->answer)
+                                       : tb_tool_result_new_success (pending->output);
       break;
 
     case TB_CALL_DECISION_APPROVE:

@@ -64,6 +64,8 @@ void              tb_pending_call_skip               (TbPendingCall    *self,
                                                       JsonNode         *output);
 void              tb_pending_call_reject             (TbPendingCall    *self,
                                                       const char       *reason);
+void              tb_pending_call_answer             (TbPendingCall    *self,
+                                                      TbToolResult     *result);
 
 GQuark            tb_loop_error_quark                (void);
 TbDispatchLoop   *tb_dispatch_loop_new               (TbToolRegistry   *registry,

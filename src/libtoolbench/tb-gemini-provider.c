@@ -353,6 +353,8 @@ reader_take (TbGeminiProvider *self,
           g_autoptr(JsonObject) data = json_object_new ();
           TbToolCall *call;
 
+          if (given != NULL && *given == '\0')
+            given = NULL;
           if (given == NULL)
             made = g_strdup_printf ("gemini_call_%u", ++self->next_call);
           call = _tb_provider_make_call (reader->request->tools, given != NULL ? given : made,

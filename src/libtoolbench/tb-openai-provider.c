@@ -231,7 +231,8 @@ tb_openai_provider_parse_response (TbHttpProvider     *provider,
           g_propagate_error (error, shape_error (_("a tool call has no function object")));
           return NULL;
         }
-      if (id == NULL)
+      /* Some local servers send no id, or an empty one. */
+      if (id == NULL || *id == '\0')
         id = fallback_id = g_strdup_printf ("call_%u", i);
 
       /* arguments is documented as a JSON string; a few servers send an object. */

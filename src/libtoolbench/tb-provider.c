@@ -347,7 +347,7 @@ _tb_provider_wire_name_for_call (TbToolRegistry *tools,
   char *mapped;
   GString *safe;
 
-  if (wire != name)
+  if (g_strcmp0 (wire, name) != 0)
     return g_strdup (wire);
 
   if (tools != NULL && (mapped = tb_tool_registry_to_wire_name (tools, name)) != NULL)

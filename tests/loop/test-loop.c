@@ -674,6 +674,13 @@ decide (TbDispatchLoop *loop,
     {
       tb_pending_call_reject (pending, "not today");
     }
+  else if (g_str_equal (id, "answer"))
+    {
+      g_autoptr(TbToolResult) recorded =
+        tb_tool_result_new_failure (TB_TOOL_FAILURE_TIMEOUT, "recorded timeout");
+
+      tb_pending_call_answer (pending, recorded);
+    }
   else
     {
       tb_pending_call_approve (pending);
@@ -692,7 +699,8 @@ test_decisions (Fixture       *f,
                 "{\"id\":\"approve\",\"name\":\"echo\",\"arguments\":{\"text\":\"as sent\"}},"
                 "{\"id\":\"edit\",\"name\":\"echo\",\"arguments\":{\"text\":\"original\"}},"
                 "{\"id\":\"skip\",\"name\":\"echo\",\"arguments\":{\"text\":\"x\"}},"
-                "{\"id\":\"reject\",\"name\":\"echo\",\"arguments\":{\"text\":\"x\"}}]},"
+                "{\"id\":\"reject\",\"name\":\"echo\",\"arguments\":{\"text\":\"x\"}},"
+                "{\"id\":\"answer\",\"name\":\"echo\",\"arguments\":{\"text\":\"x\"}}]},"
                 "{\"text\":\"ok\"}]}", 5);
   tb_dispatch_loop_set_approval_policy (f->loop, TB_APPROVAL_POLICY_ASK);
   g_signal_connect (f->loop, "call-pending", G_CALLBACK (decide), f);
@@ -704,6 +712,7 @@ test_decisions (Fixture       *f,
   g_assert_cmpstr (text_at (f, 4), ==, "{\"handwritten\":true}");
   g_assert_cmpstr (text_at (f, 5), ==,
                    "Error: The person declined the call of “echo”: not today");
+  g_assert_cmpstr (text_at (f, 6), ==, "Error: recorded timeout");
 
   trace = tb_dispatch_loop_get_trace (f->loop);
   for (guint i = 0; i < tb_trace_get_n_events (trace); i++)
@@ -714,11 +723,14 @@ test_decisions (Fixture       *f,
       if (!g_str_equal (tb_trace_event_get_event_type (event), "decision"))
         continue;
       g_assert_cmpstr (json_object_get_string_member (payload, "by"), ==, "person");
-      g_assert_cmpstr (json_object_get_string_member (payload, "decision"), ==,
-                       json_object_get_string_member (payload, "call_id"));
+      if (g_str_equal (json_object_get_string_member (payload, "call_id"), "answer"))
+        g_assert_cmpstr (json_object_get_string_member (payload, "decision"), ==, "skip");
+      else
+        g_assert_cmpstr (json_object_get_string_member (payload, "decision"), ==,
+                         json_object_get_string_member (payload, "call_id"));
       decisions++;
     }
-  g_assert_cmpuint (decisions, ==, 4);
+  g_assert_cmpuint (decisions, ==, 5);
 }
 
 static void
@@ -812,6 +824,28 @@ test_duplicate_ids (Fixture       *f,
   g_assert_cmpint (run (f), ==, TB_LOOP_STATE_FAILED);
   g_assert_cmpuint (f->echo_calls, ==, 0);
   g_assert_nonnull (strstr (tb_dispatch_loop_get_error (f->loop)->message, "same id “d”"));
+}
+
+static void
+test_missing_ids (Fixture       *f,
+                  gconstpointer  data)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(TbMessage) turn = tb_message_new (TB_MESSAGE_ROLE_ASSISTANT, NULL);
+  g_autoptr(JsonNode) args = parse ("{\"text\":\"x\"}");
+  g_autoptr(TbToolCall) first = tb_tool_call_new (NULL, "echo", args);
+  g_autoptr(TbToolCall) second = tb_tool_call_new ("", "echo", args);
+  g_autoptr(TbMessage) answer = NULL;
+
+  make_loop (f, "{\"responses\":[{\"text\":\"ok\"}]}", 5);
+  tb_message_add_tool_call (turn, first);
+  tb_message_add_tool_call (turn, second);
+  /* The manual path names calls itself; the loop still guards the rest. */
+  g_assert_true (tb_dispatch_loop_submit_model_turn (f->loop, turn, &error));
+  g_assert_cmpint (run (f), ==, TB_LOOP_STATE_FINISHED);
+  answer = g_list_model_get_item (tb_dispatch_loop_get_messages (f->loop), 3);
+  g_assert_nonnull (tb_message_get_tool_call_id (answer));
+  g_assert_cmpstr (tb_message_get_tool_call_id (answer), !=, "");
 }
 
 static void
@@ -951,6 +985,7 @@ main (int   argc,
   g_test_add ("/loop/manual-turn", Fixture, NULL, setup, test_manual_turn, teardown);
   g_test_add ("/loop/duplicate-ids", Fixture, NULL, setup, test_duplicate_ids, teardown);
   g_test_add ("/loop/script-exhausted", Fixture, NULL, setup, test_script_exhausted, teardown);
+  g_test_add ("/loop/missing-ids", Fixture, NULL, setup, test_missing_ids, teardown);
   g_test_add ("/loop/followup-turn", Fixture, NULL, setup, test_followup_turn, teardown);
   g_test_add ("/loop/demo-script", Fixture, NULL, setup, test_demo_script, teardown);
   g_test_add ("/loop/restore", Fixture, NULL, setup, test_restore, teardown);

@@ -26,6 +26,38 @@ reply_free (Reply *reply)
   g_free (reply);
 }
 
+typedef struct
+{
+  SoupServerMessage *msg;
+  char              *body;
+  gsize              sent;
+} Drip;
+
+static gboolean
+drip_cb (gpointer user_data)
+{
+  Drip *drip = user_data;
+  SoupMessageBody *body = soup_server_message_get_response_body (drip->msg);
+  gsize left = strlen (drip->body) - drip->sent;
+  gsize n = MIN (left, 3);
+
+  /* Three bytes at a time: lines, CRLFs and UTF-8 sequences get cut. */
+  if (n > 0)
+    soup_message_body_append (body, SOUP_MEMORY_COPY, drip->body + drip->sent, n);
+  drip->sent += n;
+  if (drip->sent == strlen (drip->body))
+    soup_message_body_complete (body);
+  soup_server_message_unpause (drip->msg);
+
+  if (drip->sent < strlen (drip->body))
+    return G_SOURCE_CONTINUE;
+
+  g_object_unref (drip->msg);
+  g_free (drip->body);
+  g_free (drip);
+  return G_SOURCE_REMOVE;
+}
+
 static void
 handler (SoupServer        *server,
          SoupServerMessage *msg,
@@ -84,6 +116,21 @@ handler (SoupServer        *server,
         soup_message_body_append (soup_server_message_get_response_body (msg),
                                   SOUP_MEMORY_COPY, reply->body, strlen (reply->body));
         g_ptr_array_add (self->held, g_object_ref (msg));
+      }
+      break;
+
+    case REPLY_SSE_DRIP:
+      {
+        SoupMessageHeaders *headers = soup_server_message_get_response_headers (msg);
+        Drip *drip = g_new0 (Drip, 1);
+
+        soup_server_message_set_status (msg, 200, NULL);
+        soup_message_headers_set_encoding (headers, SOUP_ENCODING_CHUNKED);
+        soup_message_headers_set_content_type (headers, "text/event-stream", NULL);
+        drip->msg = g_object_ref (msg);
+        drip->body = g_strdup (reply->body);
+        soup_server_message_pause (msg);
+        g_timeout_add (1, drip_cb, drip);
       }
       break;
 

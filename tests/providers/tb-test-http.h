@@ -17,6 +17,7 @@ typedef enum
   REPLY_HANG,         /* never answers */
   REPLY_SSE_HANG,     /* sends body as events, then never ends the stream */
   REPLY_CLOSE,        /* closes the connection without answering */
+  REPLY_SSE_DRIP,     /* sends body as events a few bytes at a time */
 } ReplyMode;
 
 typedef struct

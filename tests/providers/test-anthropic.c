@@ -239,6 +239,57 @@ test_error (Fixture       *f,
                     MAX (c->repeat, 1));
 }
 
+static void
+test_stream_malformed_input (Fixture       *f,
+                             gconstpointer  data)
+{
+  g_autoptr(TbDispatchLoop) loop = make_loop (f);
+  JsonArray *messages;
+  JsonObject *tool_use;
+  JsonObject *result;
+
+  tb_dispatch_loop_set_stream (loop, TRUE);
+  test_server_reply_full (f->server, REPLY_SSE, 200,
+                          "event: message_start\ndata: {\"type\":\"message_start\","
+                          "\"message\":{\"usage\":{}}}\n\n"
+                          "event: content_block_start\ndata: {\"type\":\"content_block_start\","
+                          "\"index\":0,\"content_block\":{\"type\":\"tool_use\",\"id\":\"bad\","
+                          "\"name\":\"echo\",\"input\":{}}}\n\n"
+                          "event: content_block_delta\ndata: {\"type\":\"content_block_delta\","
+                          "\"index\":0,\"delta\":{\"type\":\"input_json_delta\","
+                          "\"partial_json\":\"{\\\"text\\\": \"}}\n\n"
+                          "event: content_block_stop\ndata: {\"type\":\"content_block_stop\","
+                          "\"index\":0}\n\n"
+                          "event: message_delta\ndata: {\"type\":\"message_delta\","
+                          "\"delta\":{\"stop_reason\":\"tool_use\"}}\n\n"
+                          "event: message_stop\ndata: {\"type\":\"message_stop\"}\n\n", NULL);
+  test_server_reply_full (f->server, REPLY_SSE, 200,
+                          "event: message_start\ndata: {\"type\":\"message_start\","
+                          "\"message\":{\"usage\":{}}}\n\n"
+                          "event: message_delta\ndata: {\"type\":\"message_delta\","
+                          "\"delta\":{\"stop_reason\":\"end_turn\"}}\n\n"
+                          "event: message_stop\ndata: {\"type\":\"message_stop\"}\n\n", NULL);
+
+  g_assert_cmpint (test_run_loop (loop), ==, TB_LOOP_STATE_FINISHED);
+
+  /* The broken input goes back as {} and the model reads why it failed. */
+  messages = json_object_get_array_member (test_server_request (f->server, 1), "messages");
+  tool_use = json_array_get_object_element (
+    json_object_get_array_member (json_array_get_object_element (messages, 1), "content"), 0);
+  test_assert_json_equal (json_object_get_member (tool_use, "input"), "{}");
+  result = json_array_get_object_element (
+    json_object_get_array_member (json_array_get_object_element (messages, 2), "content"), 0);
+  g_assert_cmpstr (json_object_get_string_member (result, "tool_use_id"), ==, "bad");
+  g_assert_true (json_object_get_boolean_member (result, "is_error"));
+  g_assert_nonnull (strstr (json_object_get_string_member (result, "content"),
+                            "are not valid JSON"));
+}
+
+static const ErrorCase rate_limited = {
+  REPLY_NORMAL, 429, "{\"type\":\"error\",\"error\":{\"type\":\"rate_limit_error\","
+  "\"message\":\"Number of request tokens has exceeded your rate limit\"}}", 2, 0,
+  "(HTTP 429) and still was after 1 retries: Number of request tokens" };
+
 static const ErrorCase unauthorized = {
   REPLY_NORMAL, 401,
   "{\"type\":\"error\",\"error\":{\"type\":\"authentication_error\","
@@ -301,6 +352,10 @@ main (int   argc,
               teardown);
   g_test_add ("/providers/anthropic/error/503", Fixture, &overloaded, setup, test_error,
               teardown);
+  g_test_add ("/providers/anthropic/error/429", Fixture, &rate_limited, setup, test_error,
+              teardown);
+  g_test_add ("/providers/anthropic/stream-malformed-input", Fixture, NULL, setup,
+              test_stream_malformed_input, teardown);
   g_test_add ("/providers/anthropic/error/500", Fixture, &server_error, setup, test_error,
               teardown);
   g_test_add ("/providers/anthropic/error/stream-error-event", Fixture, &stream_error, setup,

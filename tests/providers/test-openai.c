@@ -125,7 +125,20 @@ test_parallel_empty_malformed (Fixture       *f,
   g_autoptr(TbProviderRequest) request = simple_request (f);
   g_autoptr(TbProviderResponse) response = NULL;
   g_autoptr(GError) error = NULL;
+  g_autoptr(TbProviderResponse) no_ids = NULL;
   TbToolCall *call;
+
+  /* Servers that give calls no id, or an empty one, still work. */
+  test_server_reply (f->server, 200, "application/json",
+                     "{\"choices\":[{\"message\":{\"tool_calls\":["
+                     "{\"id\":\"\",\"function\":{\"name\":\"echo\",\"arguments\":\"{}\"}},"
+                     "{\"function\":{\"name\":\"echo\",\"arguments\":\"{}\"}}]}}]}");
+  no_ids = test_complete (f->provider, request, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (tb_tool_call_get_id (tb_message_get_tool_call (no_ids->message, 0)), ==,
+                   "call_0");
+  g_assert_cmpstr (tb_tool_call_get_id (tb_message_get_tool_call (no_ids->message, 1)), ==,
+                   "call_1");
 
   test_server_reply (f->server, 200, "application/json",
                      "{\"choices\":[{\"message\":{\"role\":\"assistant\",\"content\":\"Working.\","
@@ -189,6 +202,30 @@ record_call_delta (TbProvider *provider,
 {
   g_string_append_printf (out, "%u:%s:%s:%s;", index, id != NULL ? id : "",
                           name != NULL ? name : "", arguments != NULL ? arguments : "");
+}
+
+static void
+test_stream_drip (Fixture       *f,
+                  gconstpointer  data)
+{
+  g_autoptr(TbProviderRequest) request = simple_request (f);
+  g_autoptr(TbProviderResponse) response = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *body = g_strconcat ("data: {\"choices\":[{\"index\":0,\"delta\":"
+                                       "{\"content\":\"Grüße \u2014 \"}}]}\r\n\r\n",
+                                       stream_body, NULL);
+
+  request->stream = TRUE;
+  test_server_reply_full (f->server, REPLY_SSE_DRIP, 200, body, NULL);
+
+  response = test_complete (f->provider, request, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (tb_message_get_text (response->message), ==, "Grüße — Sure, adding.");
+  g_assert_cmpuint (tb_message_get_n_tool_calls (response->message), ==, 2);
+  test_assert_json_equal (tb_tool_call_get_arguments (tb_message_get_tool_call (response->message,
+                                                                                1)),
+                          "{\"a\":4,\"b\":5}");
+  g_assert_cmpstr (tb_provider_get_last_response_body (f->provider), ==, body);
 }
 
 static void
@@ -573,6 +610,8 @@ main (int   argc,
   g_test_add ("/providers/openai/parallel-empty-malformed", Fixture, NULL, setup,
               test_parallel_empty_malformed, teardown);
   g_test_add ("/providers/openai/stream", Fixture, NULL, setup, test_stream, teardown);
+  g_test_add ("/providers/openai/stream-drip", Fixture, NULL, setup, test_stream_drip,
+              teardown);
   g_test_add ("/providers/openai/retry-then-success", Fixture, NULL, setup,
               test_retry_then_success, teardown);
   g_test_add ("/providers/openai/huge-response", Fixture, NULL, setup, test_huge_response,

@@ -155,6 +155,12 @@ facts_list (FactsOptions *options)
   g_print ("%s\n", _("Facts:"));
   print_prefixed ("  ", tb_workspace_get_facts (workspace));
 
+  if (json_object_get_size (json_node_get_object (tb_workspace_get_draft (workspace))) > 0)
+    {
+      g_print ("%s\n", _("Draft:"));
+      print_prefixed ("  ", tb_workspace_get_draft (workspace));
+    }
+
   g_print ("%s", _("Locked keys:"));
   if (locks[0] == NULL)
     g_print (" %s", _("none"));
@@ -473,4 +479,44 @@ tb_cli_facts (int    argc,
   if (g_str_equal (command, "lock"))
     return facts_lock (&options, argv[2], TRUE);
   return facts_lock (&options, argv[2], FALSE);
+}
+
+/* For run --workspace: the workspace, with its tools in @registry. */
+TbWorkspace *
+tb_cli_open_workspace (const char      *path,
+                       TbToolRegistry  *registry,
+                       GError         **error)
+{
+  g_autoptr(TbWorkspace) workspace = tb_workspace_new_for_path (path, error);
+
+  if (workspace == NULL || !tb_workspace_register_tools (workspace, registry, error))
+    return NULL;
+  return g_steal_pointer (&workspace);
+}
+
+/* After a run: what waits for the person, and how to decide it. */
+void
+tb_cli_report_workspace (TbWorkspace *workspace,
+                         const char  *path)
+{
+  GListModel *proposals = tb_workspace_get_proposals (workspace);
+  guint n = tb_workspace_get_n_pending (workspace);
+
+  if (n == 0)
+    return;
+
+  g_printerr (g_dngettext (GETTEXT_PACKAGE,
+                           "%u proposal waits for a person; no fact changes until it is "
+                           "confirmed:\n",
+                           "%u proposals wait for a person; no fact changes until they are "
+                           "confirmed:\n", n), n);
+  for (guint i = 0; i < g_list_model_get_n_items (proposals); i++)
+    {
+      g_autoptr(TbFactProposal) proposal = g_list_model_get_item (proposals, i);
+
+      if (tb_fact_proposal_get_status (proposal) == TB_PROPOSAL_STATUS_PENDING)
+        g_printerr ("  toolbench-cli facts confirm %s --workspace %s    (%s)\n",
+                    tb_fact_proposal_get_id (proposal), path,
+                    tb_fact_proposal_get_key (proposal));
+    }
 }

@@ -414,6 +414,10 @@ tb_cli_run (int    argc,
   g_autoptr(TbDispatchLoop) loop = NULL;
   g_autoptr(GError) error = NULL;
   g_autoptr(GFile) trace_gfile = NULL;
+  g_autoptr(TbWorkspace) workspace = NULL;
+  g_autoptr(TbWorkspaceBinding) workspace_binding = NULL;
+  g_autofree char *workspace_path = NULL;
+  gboolean pause_for_proposals = FALSE;
   g_autofree char *provider_kind = NULL;
   g_autofree char *base_url = NULL;
   g_autofree char *model = NULL;
@@ -460,6 +464,11 @@ tb_cli_run (int    argc,
     { "timeout-ms", 0, 0, G_OPTION_ARG_INT, &timeout_ms,
       N_("How long the provider may send nothing (default: 60000)"), N_("MS") },
     { "quiet", 'q', 0, G_OPTION_ARG_NONE, &quiet, N_("Print only how the loop ended"), NULL },
+    { "workspace", 'w', 0, G_OPTION_ARG_FILENAME, &workspace_path,
+      N_("Offer the facts and draft tools of this workspace file"), N_("FILE") },
+    { "pause-for-proposals", 0, 0, G_OPTION_ARG_NONE, &pause_for_proposals,
+      N_("With --workspace: stop after the model proposes a fact, before asking it again"),
+      NULL },
     { NULL }
   };
 
@@ -507,8 +516,23 @@ tb_cli_run (int    argc,
       return TB_CLI_EXIT_FAILED;
     }
 
+  if (workspace_path != NULL)
+    {
+      workspace = tb_cli_open_workspace (workspace_path, registry, &error);
+      if (workspace == NULL)
+        {
+          g_printerr ("toolbench-cli: %s\n", error->message);
+          return TB_CLI_EXIT_FAILED;
+        }
+    }
+
   loop = tb_dispatch_loop_new (registry, provider, max_iterations);
   tb_dispatch_loop_set_approval_policy (loop, policy);
+  if (workspace != NULL)
+    {
+      workspace_binding = tb_workspace_binding_new (workspace, loop);
+      tb_workspace_binding_set_pause_for_proposals (workspace_binding, pause_for_proposals);
+    }
   tb_dispatch_loop_set_stream (loop, stream);
   tb_dispatch_loop_set_tool_choice (loop, tool_choice);
   tb_dispatch_loop_set_breakpoints (loop, (const char * const *) breakpoints);
@@ -599,6 +623,17 @@ tb_cli_run (int    argc,
     case TB_LOOP_STATE_RUNNING_TOOLS:
     default:
       break;
+    }
+
+  if (workspace != NULL)
+    {
+      /* Only a pause_loop result (a proposal, with --pause-for-proposals)
+       * stops a run in READY. */
+      if (state == TB_LOOP_STATE_READY)
+        g_printerr ("%s\n", _("The loop paused for the person before asking the model again."));
+      tb_cli_report_workspace (workspace, workspace_path);
+      if (state == TB_LOOP_STATE_READY)
+        return TB_CLI_EXIT_PAUSED;
     }
 
   return tb_cli_exit_for_state (state);

@@ -63,5 +63,10 @@ gboolean        tb_cli_check_tool_source_options  (GError         **error);
 GPtrArray      *tb_cli_get_mcp_clients            (void);
 void            tb_cli_add_mcp_url                (const char      *url);
 int tb_cli_mcp (int argc, char **argv);
+TbWorkspace *tb_cli_open_workspace   (const char      *path,
+                                      TbToolRegistry  *registry,
+                                      GError         **error);
+void         tb_cli_report_workspace (TbWorkspace     *workspace,
+                                      const char      *path);
 
 G_END_DECLS

@@ -13,7 +13,7 @@
 #include <unistd.h>
 
 #include "tb-json.h"
-#include "tb-workspace-store.h"
+#include "tb-workspace-file-store.h"
 
 /* The default store: one JSON file, replaced atomically. A save writes a
  * temporary file beside the target (same directory, so the same file

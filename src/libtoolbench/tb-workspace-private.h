@@ -37,6 +37,10 @@ gboolean        _tb_workspace_issue_confirmation (TbWorkspace       *self,
 TbConfirmation *_tb_workspace_lookup_confirmation (TbWorkspace      *self,
                                                    const char       *token);
 
+void            _tb_workspace_set_pause_runs     (TbWorkspace       *self,
+                                                  gboolean           pause);
+gboolean        _tb_workspace_get_pause_runs     (TbWorkspace       *self);
+
 JsonNode       *_tb_workspace_deep_copy          (JsonNode          *node);
 
 G_END_DECLS

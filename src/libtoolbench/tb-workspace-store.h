@@ -105,12 +105,4 @@ gboolean  tb_workspace_store_save     (TbWorkspaceStore  *self,
                                        GError           **error);
 char     *tb_workspace_store_describe (TbWorkspaceStore  *self);
 
-#define TB_TYPE_WORKSPACE_FILE_STORE (tb_workspace_file_store_get_type ())
-
-G_DECLARE_FINAL_TYPE (TbWorkspaceFileStore, tb_workspace_file_store,
-                      TB, WORKSPACE_FILE_STORE, GObject)
-
-TbWorkspaceStore *tb_workspace_file_store_new      (const char           *path);
-const char       *tb_workspace_file_store_get_path (TbWorkspaceFileStore *self);
-
 G_END_DECLS

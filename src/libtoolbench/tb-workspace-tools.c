@@ -16,6 +16,93 @@
 
 #define SOURCE_NAME "workspace"
 
+typedef JsonNode *(*WorkspaceFunc) (TbWorkspace  *workspace,
+                                    JsonObject   *arguments,
+                                    JsonObject   *context,
+                                    JsonObject   *metadata,
+                                    GError      **error);
+
+/* The tools run on the workspace's thread and may put metadata (such as
+ * pause_loop) on their result, which a simple tool cannot. */
+#define TB_TYPE_WORKSPACE_TOOL (tb_workspace_tool_get_type ())
+G_DECLARE_FINAL_TYPE (TbWorkspaceTool, tb_workspace_tool, TB, WORKSPACE_TOOL, TbTool)
+
+struct _TbWorkspaceTool
+{
+  TbTool         parent_instance;
+
+  TbWorkspace   *workspace;
+  WorkspaceFunc  func;
+};
+
+G_DEFINE_FINAL_TYPE (TbWorkspaceTool, tb_workspace_tool, TB_TYPE_TOOL)
+
+static void
+tb_workspace_tool_invoke_async (TbTool              *tool,
+                                JsonNode            *arguments,
+                                JsonObject          *context,
+                                GCancellable        *cancellable,
+                                GAsyncReadyCallback  callback,
+                                gpointer             user_data)
+{
+  TbWorkspaceTool *self = TB_WORKSPACE_TOOL (tool);
+  g_autoptr(GTask) task = g_task_new (tool, cancellable, callback, user_data);
+  g_autoptr(JsonObject) metadata = json_object_new ();
+  g_autoptr(JsonNode) output = NULL;
+  GError *error = NULL;
+
+  g_task_set_source_tag (task, tb_workspace_tool_invoke_async);
+
+  output = self->func (self->workspace, json_node_get_object (arguments), context, metadata,
+                       &error);
+  if (output == NULL)
+    {
+      g_task_return_error (task, error);
+      return;
+    }
+
+  g_task_return_pointer (task,
+                         tb_tool_result_new_full (TB_TOOL_FAILURE_NONE, output, NULL, metadata,
+                                                  NULL, 0),
+                         g_object_unref);
+}
+
+static TbToolResult *
+tb_workspace_tool_invoke_finish (TbTool        *tool,
+                                 GAsyncResult  *result,
+                                 GError       **error)
+{
+  g_return_val_if_fail (g_task_is_valid (result, tool), NULL);
+
+  return g_task_propagate_pointer (G_TASK (result), error);
+}
+
+static void
+tb_workspace_tool_finalize (GObject *object)
+{
+  TbWorkspaceTool *self = TB_WORKSPACE_TOOL (object);
+
+  g_clear_object (&self->workspace);
+
+  G_OBJECT_CLASS (tb_workspace_tool_parent_class)->finalize (object);
+}
+
+static void
+tb_workspace_tool_class_init (TbWorkspaceToolClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  TbToolClass *tool_class = TB_TOOL_CLASS (klass);
+
+  object_class->finalize = tb_workspace_tool_finalize;
+  tool_class->invoke_async = tb_workspace_tool_invoke_async;
+  tool_class->invoke_finish = tb_workspace_tool_invoke_finish;
+}
+
+static void
+tb_workspace_tool_init (TbWorkspaceTool *self)
+{
+}
+
 static void
 to_tool_error (GError  *workspace_error,
                GError **error)
@@ -116,25 +203,23 @@ get_value (TbWorkspace  *workspace,
 }
 
 static JsonNode *
-facts_get_func (TbTool        *tool,
-                JsonObject    *arguments,
-                JsonObject    *context,
-                GCancellable  *cancellable,
-                gpointer       user_data,
-                GError       **error)
+facts_get_func (TbWorkspace  *workspace,
+                JsonObject   *arguments,
+                JsonObject   *context,
+                JsonObject   *metadata,
+                GError      **error)
 {
-  return get_value (TB_WORKSPACE (user_data), arguments, TRUE, error);
+  return get_value (workspace, arguments, TRUE, error);
 }
 
 static JsonNode *
-draft_get_func (TbTool        *tool,
-                JsonObject    *arguments,
-                JsonObject    *context,
-                GCancellable  *cancellable,
-                gpointer       user_data,
-                GError       **error)
+draft_get_func (TbWorkspace  *workspace,
+                JsonObject   *arguments,
+                JsonObject   *context,
+                JsonObject   *metadata,
+                GError      **error)
 {
-  return get_value (TB_WORKSPACE (user_data), arguments, FALSE, error);
+  return get_value (workspace, arguments, FALSE, error);
 }
 
 static const char *
@@ -154,14 +239,12 @@ context_call_id (JsonObject *context)
 }
 
 static JsonNode *
-facts_propose_func (TbTool        *tool,
-                    JsonObject    *arguments,
-                    JsonObject    *context,
-                    GCancellable  *cancellable,
-                    gpointer       user_data,
-                    GError       **error)
+facts_propose_func (TbWorkspace  *workspace,
+                    JsonObject   *arguments,
+                    JsonObject   *context,
+                    JsonObject   *metadata,
+                    GError      **error)
 {
-  TbWorkspace *workspace = TB_WORKSPACE (user_data);
   g_autoptr(GError) local_error = NULL;
   TbFactProposal *proposal;
   JsonObject *result;
@@ -184,18 +267,21 @@ facts_propose_func (TbTool        *tool,
   json_object_set_string_member (result, "note",
                                  _("Proposed, not committed: the fact keeps its current value "
                                    "until a person confirms this proposal."));
+
+  /* The run waits for the person before asking the model again. */
+  if (_tb_workspace_get_pause_runs (workspace))
+    json_object_set_boolean_member (metadata, "pause_loop", TRUE);
+
   return object_node (result);
 }
 
 static JsonNode *
-draft_set_func (TbTool        *tool,
-                JsonObject    *arguments,
-                JsonObject    *context,
-                GCancellable  *cancellable,
-                gpointer       user_data,
-                GError       **error)
+draft_set_func (TbWorkspace  *workspace,
+                JsonObject   *arguments,
+                JsonObject   *context,
+                JsonObject   *metadata,
+                GError      **error)
 {
-  TbWorkspace *workspace = TB_WORKSPACE (user_data);
   g_autoptr(GError) local_error = NULL;
   const char *key = json_object_get_string_member (arguments, "key");
   JsonObject *result;
@@ -214,14 +300,12 @@ draft_set_func (TbTool        *tool,
 }
 
 static JsonNode *
-facts_commit_func (TbTool        *tool,
-                   JsonObject    *arguments,
-                   JsonObject    *context,
-                   GCancellable  *cancellable,
-                   gpointer       user_data,
-                   GError       **error)
+facts_commit_func (TbWorkspace  *workspace,
+                   JsonObject   *arguments,
+                   JsonObject   *context,
+                   JsonObject   *metadata,
+                   GError      **error)
 {
-  TbWorkspace *workspace = TB_WORKSPACE (user_data);
   g_autoptr(GError) local_error = NULL;
   const char *id = json_object_get_string_member (arguments, "proposal_id");
   const char *token = json_object_get_string_member (arguments, "confirmation");
@@ -269,18 +353,25 @@ add_tool (TbToolRegistry    *registry,
           const char        *description,
           const char        *parameters,
           TbToolVisibility   visibility,
-          TbToolSimpleFunc   func,
+          WorkspaceFunc      func,
           GError           **error)
 {
   g_autoptr(JsonNode) params = tb_json_parse (parameters, -1, NULL);
-  g_autoptr(TbTool) tool = NULL;
+  g_autoptr(TbWorkspaceTool) tool = NULL;
 
   g_assert (params != NULL);
 
-  tool = tb_tool_new_simple_full (name, description, params, visibility, SOURCE_NAME, 0,
-                                  TB_TOOL_SIMPLE_FLAGS_NONE, func,
-                                  g_object_ref (workspace), g_object_unref, error);
-  return tool != NULL && tb_tool_registry_register (registry, tool, error);
+  tool = g_object_new (TB_TYPE_WORKSPACE_TOOL,
+                       "name", name,
+                       "description", description,
+                       "parameters", params,
+                       "visibility", visibility,
+                       "source", SOURCE_NAME,
+                       NULL);
+  tool->workspace = g_object_ref (workspace);
+  tool->func = func;
+
+  return tb_tool_registry_register (registry, TB_TOOL (tool), error);
 }
 
 #define KEY_SCHEMA \

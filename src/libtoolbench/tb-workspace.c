@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "tb-json.h"
+#include "tb-workspace-file-store.h"
 #include "tb-workspace-private.h"
 
 /**
@@ -28,6 +29,9 @@
  * with `/` names a top-level member as it is (`city`, `a/b`, `café`); a key
  * that starts with `/` is a JSON Pointer (RFC 6901) into nested objects and
  * arrays (`/trip/hotel`, `/a~1b` for the member `a/b`).
+ *
+ * A workspace belongs to the thread that made it (the main thread); its
+ * tools run there too.
  */
 
 struct _TbWorkspace
@@ -44,6 +48,7 @@ struct _TbWorkspace
   guint64           next_id;
   guint             n_pending;
   guint             freeze_count;
+  guint             pause_runs;  /* bindings that want runs to wait */
   guint             dirty : 1;
 };
 
@@ -1997,4 +2002,26 @@ tb_workspace_commit (TbWorkspace     *self,
 
   g_signal_emit (self, signals [FACT_CHANGED], 0, key.display);
   return TRUE;
+}
+
+/* A binding asks that a run waits for the person after a proposal. */
+void
+_tb_workspace_set_pause_runs (TbWorkspace *self,
+                              gboolean     pause)
+{
+  g_assert (TB_IS_WORKSPACE (self));
+  g_assert (pause || self->pause_runs > 0);
+
+  if (pause)
+    self->pause_runs++;
+  else
+    self->pause_runs--;
+}
+
+gboolean
+_tb_workspace_get_pause_runs (TbWorkspace *self)
+{
+  g_assert (TB_IS_WORKSPACE (self));
+
+  return self->pause_runs > 0;
 }

@@ -13,6 +13,7 @@
 #include "tb-fact-proposal.h"
 #include "tb-tool-registry.h"
 #include "tb-workspace-store.h"
+#include "tb-workspace-file-store.h"
 
 G_BEGIN_DECLS
 

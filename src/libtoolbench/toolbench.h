@@ -40,4 +40,10 @@
 # include "tb-eval.h"
 # include "tb-command-tool.h"
 # include "tb-file-tools.h"
+# include "tb-workspace-store.h"
+# include "tb-fact-proposal.h"
+# include "tb-confirmation.h"
+# include "tb-workspace.h"
+# include "tb-workspace-loop.h"
+# include "tb-workspace-file-store.h"
 #undef TOOLBENCH_INSIDE

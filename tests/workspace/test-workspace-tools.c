@@ -168,6 +168,10 @@ test_propose_and_get (Fixture *f, gconstpointer data)
   g_assert_nonnull (strstr (content, "\"proposal_id\":\"p1\""));
   g_assert_nonnull (strstr (content, "until a person confirms"));
 
+  /* Nobody asked runs to wait: the result does not pause the loop. */
+  g_assert_false (tb_tool_result_get_metadata (proposed) != NULL &&
+                  json_object_has_member (tb_tool_result_get_metadata (proposed), "pause_loop"));
+
   proposal = tb_workspace_lookup_proposal (f->workspace, "p1");
   g_assert_cmpstr (tb_fact_proposal_get_origin_call_id (proposal), ==, "call_7");
   g_assert_cmpstr (tb_fact_proposal_get_reason (proposal), ==, "booked");

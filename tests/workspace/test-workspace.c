@@ -495,6 +495,46 @@ test_pointers (Fixture *f, gconstpointer data)
   g_assert_cmpuint (tb_workspace_get_n_pending (f->workspace), ==, 0);
 }
 
+/* Random keys never crash, and a key's canonical pointer names the same
+ * place as the key itself. */
+static void
+test_random_keys (Fixture *f, gconstpointer data)
+{
+  static const char *pieces[] = {
+    "/", "/", "~", "~0", "~1", "a", "b", "0", "1", "é", "☕", "\xff", " ", "-", "\t", "",
+  };
+  g_autoptr(JsonNode) value = parse_json ("1");
+
+  tb_workspace_freeze_saves (f->workspace);
+  for (guint i = 0; i < 3000; i++)
+    {
+      g_autoptr(GString) key = g_string_new (NULL);
+      g_autoptr(GError) error = NULL;
+      g_autofree char *pointer = NULL;
+      guint n = g_test_rand_int_range (0, 8);
+
+      for (guint j = 0; j < n; j++)
+        g_string_append (key, pieces[g_test_rand_int_range (0, G_N_ELEMENTS (pieces))]);
+
+      if (tb_workspace_check_key (key->str, &pointer, &error))
+        {
+          g_autofree char *again = NULL;
+
+          g_assert_no_error (error);
+          g_assert_true (tb_workspace_check_key (pointer, &again, NULL));
+          g_assert_cmpstr (pointer, ==, again);
+          if (tb_workspace_propose (f->workspace, key->str, value, "", NULL, &error) == NULL)
+            g_assert_true (g_error_matches (error, TB_WORKSPACE_ERROR,
+                                            TB_WORKSPACE_ERROR_INVALID_KEY) ||
+                           g_error_matches (error, TB_WORKSPACE_ERROR,
+                                            TB_WORKSPACE_ERROR_INVALID_VALUE));
+        }
+      else
+        g_assert_error (error, TB_WORKSPACE_ERROR, TB_WORKSPACE_ERROR_INVALID_KEY);
+    }
+  g_assert_true (tb_workspace_thaw_saves (f->workspace, NULL));
+}
+
 static void
 test_draft (Fixture *f, gconstpointer data)
 {
@@ -877,6 +917,7 @@ main (int argc, char *argv[])
   ADD ("/workspace/proposal/superseded", test_superseded);
   ADD ("/workspace/locks", test_locks);
   ADD ("/workspace/keys/pointers", test_pointers);
+  ADD ("/workspace/keys/random", test_random_keys);
   ADD ("/workspace/draft", test_draft);
   ADD ("/workspace/persistence/round-trip", test_round_trip);
   ADD ("/workspace/persistence/conflict-reverts", test_conflict_reverts);

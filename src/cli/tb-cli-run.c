@@ -13,8 +13,8 @@
 
 /* ---- shared with eval ----------------------------------------------------- */
 
-static const char *
-default_key_variable (const char *kind)
+const char *
+tb_cli_default_key_variable (const char *kind)
 {
   if (g_strcmp0 (kind, "anthropic") == 0)
     return "ANTHROPIC_API_KEY";
@@ -75,11 +75,11 @@ tb_cli_make_provider (const char  *kind,
       return NULL;
     }
 
-  key = g_getenv (key_variable != NULL ? key_variable : default_key_variable (kind));
+  key = g_getenv (key_variable != NULL ? key_variable : tb_cli_default_key_variable (kind));
   /* Local servers (Ollama, llama.cpp) need no key; remote ones do. */
   if ((key == NULL || *key == '\0') && !is_local_url (base_url))
     g_printerr (_("warning: $%s is not set; the provider will probably refuse the request\n"),
-                key_variable != NULL ? key_variable : default_key_variable (kind));
+                key_variable != NULL ? key_variable : tb_cli_default_key_variable (kind));
 
   if (g_str_equal (kind, "anthropic"))
     return tb_anthropic_provider_new (base_url, model, key);
@@ -322,71 +322,6 @@ ask_person (TbDispatchLoop *loop,
     }
 }
 
-/* ---- the trace file ------------------------------------------------------- */
-
-/* Appends each event as a JSON line and flushes, so an interrupted run
- * keeps what happened (the full writer with fsync policy is TbTraceWriter's
- * job once it exists). */
-typedef struct
-{
-  GOutputStream *out;
-  gboolean       header_written;
-  GError        *error;
-} TraceFile;
-
-static void
-write_line (TraceFile *file,
-            JsonNode  *node)
-{
-  g_autofree char *text = NULL;
-
-  if (file->error != NULL)
-    return;
-  text = tb_json_to_string (node, FALSE);
-  if (!g_output_stream_write_all (file->out, text, strlen (text), NULL, NULL, &file->error) ||
-      !g_output_stream_write_all (file->out, "\n", 1, NULL, NULL, &file->error))
-    return;
-  g_output_stream_flush (file->out, NULL, &file->error);
-}
-
-static void
-trace_changed (GListModel *trace,
-               guint       position,
-               guint       removed,
-               guint       added,
-               TraceFile  *file)
-{
-  if (!file->header_written)
-    {
-      g_autoptr(JsonNode) header = json_node_new (JSON_NODE_OBJECT);
-      g_autoptr(GDateTime) now = g_date_time_new_now_utc ();
-      g_autofree char *created = g_date_time_format_iso8601 (now);
-      JsonObject *object = json_object_new ();
-      JsonObjectIter iter;
-      const char *member;
-      JsonNode *value;
-
-      json_object_set_string_member (object, "format", "toolbench-trace");
-      json_object_set_int_member (object, "version", 1);
-      json_object_set_string_member (object, "created", created);
-      json_object_iter_init (&iter, tb_trace_get_header (TB_TRACE (trace)));
-      while (json_object_iter_next (&iter, &member, &value))
-        if (!json_object_has_member (object, member))
-          json_object_set_member (object, member, json_node_copy (value));
-      json_node_take_object (header, object);
-      write_line (file, header);
-      file->header_written = TRUE;
-    }
-
-  for (guint i = position; i < position + added; i++)
-    {
-      g_autoptr(JsonNode) node =
-        tb_trace_event_to_json (tb_trace_get_event (TB_TRACE (trace), i));
-
-      write_line (file, node);
-    }
-}
-
 /* ---- run ------------------------------------------------------------------ */
 
 static gboolean
@@ -434,7 +369,7 @@ tb_cli_run (int    argc,
   gboolean stream = FALSE;
   gboolean quiet = FALSE;
   Printer printer = { FALSE, FALSE };
-  TraceFile trace_file = { NULL, FALSE, NULL };
+  g_autoptr(TbTraceRecorder) recorder = NULL;
   TbApprovalPolicy policy;
   TbLoopState state;
   const GOptionEntry entries[] = {
@@ -539,17 +474,20 @@ tb_cli_run (int    argc,
 
   if (trace_path != NULL)
     {
+      g_autoptr(TbRedactor) redactor = tb_redactor_new ();
+      const char *key = g_getenv (key_variable != NULL ? key_variable
+                                                       : tb_cli_default_key_variable (provider_kind));
+
+      /* Every event reaches the file as it happens; the key in use never does. */
+      tb_redactor_add_secret (redactor, key);
       trace_gfile = g_file_new_for_commandline_arg (trace_path);
-      trace_file.out = G_OUTPUT_STREAM (g_file_replace (trace_gfile, NULL, FALSE,
-                                                        G_FILE_CREATE_REPLACE_DESTINATION, NULL,
-                                                        &error));
-      if (trace_file.out == NULL)
+      recorder = tb_trace_recorder_new (tb_dispatch_loop_get_trace (loop), trace_gfile, redactor);
+      if (tb_trace_recorder_get_error (recorder) != NULL)
         {
-          g_printerr (_("toolbench-cli: cannot write the trace: %s\n"), error->message);
+          g_printerr (_("toolbench-cli: cannot write the trace: %s\n"),
+                      tb_trace_recorder_get_error (recorder)->message);
           return TB_CLI_EXIT_FAILED;
         }
-      g_signal_connect (tb_dispatch_loop_get_trace (loop), "items-changed",
-                        G_CALLBACK (trace_changed), &trace_file);
     }
 
   printer.quiet = quiet;
@@ -572,15 +510,12 @@ tb_cli_run (int    argc,
 
   g_signal_handlers_disconnect_by_data (tb_dispatch_loop_get_messages (loop), &printer);
   g_signal_handlers_disconnect_by_data (provider, &printer);
-  if (trace_file.out != NULL)
+  if (recorder != NULL)
     {
-      g_signal_handlers_disconnect_by_data (tb_dispatch_loop_get_trace (loop), &trace_file);
-      if (trace_file.error == NULL)
-        g_output_stream_close (trace_file.out, NULL, &trace_file.error);
-      if (trace_file.error != NULL)
-        g_printerr (_("toolbench-cli: the trace is incomplete: %s\n"), trace_file.error->message);
-      g_clear_error (&trace_file.error);
-      g_clear_object (&trace_file.out);
+      g_autoptr(GError) trace_error = NULL;
+
+      if (!tb_trace_recorder_close (recorder, &trace_error))
+        g_printerr (_("toolbench-cli: the trace is incomplete: %s\n"), trace_error->message);
     }
 
   if (error != NULL)

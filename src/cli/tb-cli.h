@@ -51,6 +51,7 @@ TbProvider  *tb_cli_make_provider  (const char      *kind,
                                     const char      *key_variable,
                                     const char      *script,
                                     GError         **error);
+const char  *tb_cli_default_key_variable (const char *kind);
 TbLoopState  tb_cli_drive_loop     (TbDispatchLoop  *loop,
                                     GError         **error);
 int          tb_cli_exit_for_state (TbLoopState      state);

@@ -296,7 +296,8 @@ tb_trace_append (TbTrace    *self,
   g_return_val_if_fail (TB_IS_TRACE (self), NULL);
   g_return_val_if_fail (event_type != NULL, NULL);
 
-  event = tb_trace_event_new (self->events->len, g_get_monotonic_time () - self->started,
+  /* Numbered from 1, as in the trace file. */
+  event = tb_trace_event_new (self->events->len + 1, g_get_monotonic_time () - self->started,
                               event_type, payload);
   tb_trace_append_event (self, event);
   return event;

@@ -243,7 +243,7 @@ test_run_trace (void)
         }
       else
         {
-          g_assert_cmpint (json_object_get_int_member (object, "seq"), ==, i - 1);
+          g_assert_cmpint (json_object_get_int_member (object, "seq"), ==, i);
         }
     }
   g_assert_cmpuint (n, >, 2);

@@ -112,12 +112,12 @@ test_trace_model (void)
 
   json_object_set_string_member (payload, "message", "hello");
   event = tb_trace_append (trace, "warning", payload);
-  g_assert_cmpuint (tb_trace_event_get_seq (event), ==, 0);
+  g_assert_cmpuint (tb_trace_event_get_seq (event), ==, 1);
   g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (trace)), ==, 1);
   g_assert_true (g_list_model_get_item_type (G_LIST_MODEL (trace)) == TB_TYPE_TRACE_EVENT);
 
   line = tb_trace_event_to_json (event);
-  g_assert_cmpint (json_object_get_int_member (json_node_get_object (line), "seq"), ==, 0);
+  g_assert_cmpint (json_object_get_int_member (json_node_get_object (line), "seq"), ==, 1);
   g_assert_cmpstr (json_object_get_string_member (json_node_get_object (line), "type"), ==,
                    "warning");
   g_assert_cmpstr (json_object_get_string_member (json_node_get_object (line), "message"), ==,

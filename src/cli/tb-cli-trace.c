@@ -169,6 +169,64 @@ trace_show (int    argc,
   return TB_CLI_EXIT_OK;
 }
 
+static int
+trace_export (int    argc,
+              char **argv)
+{
+  g_autoptr(GOptionContext) context = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GFile) file = NULL;
+  g_autoptr(TbTrace) trace = NULL;
+  g_autoptr(JsonNode) exported = NULL;
+  g_autofree char *format_name = NULL;
+  g_auto(GStrv) problems = NULL;
+  TbDefinitionFormat format;
+  const GOptionEntry entries[] = {
+    { "format", 0, 0, G_OPTION_ARG_STRING, &format_name,
+      N_("openai (default) or anthropic"), N_("FORMAT") },
+    { NULL }
+  };
+
+  context = g_option_context_new (_("TRACE"));
+  g_option_context_set_summary (context,
+                                _("Print a trace's conversation as OpenAI- or Anthropic-style "
+                                  "messages JSON, with its tool definitions, to paste into other "
+                                  "tools. A messages array also works as a --script for run."));
+  g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
+  if (!g_option_context_parse (context, &argc, &argv, &error))
+    return tb_cli_usage_error (context, "%s", error->message);
+  if (argc != 2)
+    return tb_cli_usage_error (context, _("Name one trace file"));
+
+  if (format_name == NULL || g_str_equal (format_name, "openai"))
+    format = TB_DEFINITION_FORMAT_OPENAI;
+  else if (g_str_equal (format_name, "anthropic"))
+    format = TB_DEFINITION_FORMAT_ANTHROPIC;
+  else
+    return tb_cli_usage_error (context, _("Unknown format “%s”: use openai or anthropic"),
+                               format_name);
+
+  file = g_file_new_for_commandline_arg (argv[1]);
+  trace = tb_trace_load (file, NULL, &problems, &error);
+  if (trace == NULL)
+    {
+      g_printerr ("toolbench-cli: %s\n", error->message);
+      return TB_CLI_EXIT_FAILED;
+    }
+  for (guint i = 0; problems[i] != NULL; i++)
+    g_printerr (_("warning: %s\n"), problems[i]);
+
+  exported = tb_trace_export_messages (trace, format, &error);
+  if (exported == NULL)
+    {
+      g_printerr ("toolbench-cli: %s\n", error->message);
+      return TB_CLI_EXIT_FAILED;
+    }
+
+  tb_cli_print_json (exported, TRUE);
+  return TB_CLI_EXIT_OK;
+}
+
 int
 tb_cli_trace (int    argc,
               char **argv)
@@ -177,8 +235,11 @@ tb_cli_trace (int    argc,
     {
       FILE *stream = argc < 2 ? stderr : stdout;
 
-      fprintf (stream, "%s\n\n", _("Usage: toolbench-cli trace show [--json] TRACE"));
+      fprintf (stream, "%s\n", _("Usage: toolbench-cli trace show [--json] TRACE"));
+      fprintf (stream, "%s\n\n",
+               _("       toolbench-cli trace export [--format openai|anthropic] TRACE"));
       fprintf (stream, "  show    %s\n", _("Show a trace's header and its events"));
+      fprintf (stream, "  export  %s\n", _("Print its conversation as messages JSON"));
       return argc < 2 ? TB_CLI_EXIT_USAGE : TB_CLI_EXIT_OK;
     }
 
@@ -188,5 +249,11 @@ tb_cli_trace (int    argc,
       return trace_show (argc - 1, argv + 1);
     }
 
-  return tb_cli_usage_error (NULL, _("Unknown trace command “%s”: use show"), argv[1]);
+  if (g_str_equal (argv[1], "export"))
+    {
+      g_set_prgname ("toolbench-cli trace export");
+      return trace_export (argc - 1, argv + 1);
+    }
+
+  return tb_cli_usage_error (NULL, _("Unknown trace command “%s”: use show or export"), argv[1]);
 }

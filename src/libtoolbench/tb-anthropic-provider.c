@@ -94,31 +94,13 @@ simplify (JsonArray *messages)
     }
 }
 
-static SoupMessage *
-tb_anthropic_provider_build_message (TbHttpProvider     *provider,
-                                     TbProviderRequest  *request,
-                                     GBytes            **body,
-                                     GError            **error)
+/* The conversation as Messages API `messages`, the system messages joined
+ * into @system; also what a trace exports for pasting into other tools. */
+JsonArray *
+_tb_anthropic_messages_to_wire (TbProviderRequest *request,
+                                GString           *system)
 {
-  g_autofree char *url = tb_http_provider_build_url (provider, "/v1/messages");
-  const char *key = tb_http_provider_get_api_key (provider);
-  g_autoptr(JsonNode) root = json_node_new (JSON_NODE_OBJECT);
-  g_autoptr(GString) system = g_string_new (NULL);
-  JsonObject *object = json_object_new ();
   JsonArray *messages = json_array_new ();
-  SoupMessageHeaders *headers;
-  SoupMessage *msg;
-  gboolean has_tools;
-  char *text;
-
-  msg = soup_message_new (SOUP_METHOD_POST, url);
-  if (msg == NULL)
-    {
-      g_set_error (error, TB_PROVIDER_ERROR, TB_PROVIDER_ERROR_CONFIG,
-                   _("“%s” is not a valid base URL; use one such as %s"),
-                   tb_http_provider_get_base_url (provider), TB_ANTHROPIC_DEFAULT_BASE_URL);
-      return NULL;
-    }
 
   for (guint i = 0; i < request->messages->len; i++)
     {
@@ -161,7 +143,7 @@ tb_anthropic_provider_build_message (TbHttpProvider     *provider,
         case TB_MESSAGE_ROLE_ASSISTANT:
           {
             JsonObject *data = tb_message_get_provider_data (message);
-            JsonArray *thinking = _tb_json_get_array (data, "anthropic_thinking");
+            JsonArray *thinking = tb_json_object_get_array (data, "anthropic_thinking");
 
             blocks = new_turn (messages, "assistant");
             for (guint j = 0; thinking != NULL && j < json_array_get_length (thinking); j++)
@@ -191,6 +173,37 @@ tb_anthropic_provider_build_message (TbHttpProvider     *provider,
         }
     }
   simplify (messages);
+
+  return messages;
+}
+
+static SoupMessage *
+tb_anthropic_provider_build_message (TbHttpProvider     *provider,
+                                     TbProviderRequest  *request,
+                                     GBytes            **body,
+                                     GError            **error)
+{
+  g_autofree char *url = tb_http_provider_build_url (provider, "/v1/messages");
+  const char *key = tb_http_provider_get_api_key (provider);
+  g_autoptr(JsonNode) root = json_node_new (JSON_NODE_OBJECT);
+  g_autoptr(GString) system = g_string_new (NULL);
+  JsonObject *object = json_object_new ();
+  JsonArray *messages;
+  SoupMessageHeaders *headers;
+  SoupMessage *msg;
+  gboolean has_tools;
+  char *text;
+
+  msg = soup_message_new (SOUP_METHOD_POST, url);
+  if (msg == NULL)
+    {
+      g_set_error (error, TB_PROVIDER_ERROR, TB_PROVIDER_ERROR_CONFIG,
+                   _("“%s” is not a valid base URL; use one such as %s"),
+                   tb_http_provider_get_base_url (provider), TB_ANTHROPIC_DEFAULT_BASE_URL);
+      return NULL;
+    }
+
+  messages = _tb_anthropic_messages_to_wire (request, system);
 
   json_node_take_object (root, object);
   json_object_set_string_member (object, "model", tb_http_provider_get_model (provider));
@@ -263,31 +276,31 @@ message_from_blocks (TbProviderRequest  *request,
   for (guint i = 0; content != NULL && i < json_array_get_length (content); i++)
     {
       JsonObject *block = _tb_json_array_get_object (content, i);
-      const char *type = _tb_json_get_string (block, "type");
+      const char *type = tb_json_object_get_string (block, "type");
 
       if (g_strcmp0 (type, "text") == 0)
         {
-          g_string_append (text, _tb_json_get_string (block, "text") != NULL
-                                 ? _tb_json_get_string (block, "text") : "");
+          g_string_append (text, tb_json_object_get_string (block, "text") != NULL
+                                 ? tb_json_object_get_string (block, "text") : "");
           has_text = TRUE;
         }
       else if (g_strcmp0 (type, "tool_use") == 0)
         {
           JsonNode *input = json_object_get_member (block, "input");
-          const char *id = _tb_json_get_string (block, "id");
+          const char *id = tb_json_object_get_string (block, "id");
           g_autofree char *made = NULL;
 
           if (id == NULL || *id == '\0')
             id = made = g_strdup_printf ("toolu_%u", i);
           if (input != NULL && JSON_NODE_HOLDS_OBJECT (input))
             g_ptr_array_add (calls, _tb_provider_make_call (request->tools, id,
-                                                            _tb_json_get_string (block, "name"),
+                                                            tb_json_object_get_string (block, "name"),
                                                             input, NULL));
           else
             g_ptr_array_add (calls, _tb_provider_make_call (request->tools, id,
-                                                            _tb_json_get_string (block, "name"),
+                                                            tb_json_object_get_string (block, "name"),
                                                             NULL,
-                                                            _tb_json_get_string (block,
+                                                            tb_json_object_get_string (block,
                                                                                  "partial_json")));
         }
       else if (g_strcmp0 (type, "thinking") == 0 || g_strcmp0 (type, "redacted_thinking") == 0)
@@ -322,12 +335,12 @@ tb_anthropic_provider_parse_response (TbHttpProvider     *provider,
                                       GError            **error)
 {
   JsonObject *root = JSON_NODE_HOLDS_OBJECT (body) ? json_node_get_object (body) : NULL;
-  JsonArray *content = _tb_json_get_array (root, "content");
+  JsonArray *content = tb_json_object_get_array (root, "content");
   g_autoptr(TbMessage) message = NULL;
 
-  if (g_strcmp0 (_tb_json_get_string (root, "type"), "error") == 0)
+  if (g_strcmp0 (tb_json_object_get_string (root, "type"), "error") == 0)
     {
-      const char *said = _tb_json_get_string (_tb_json_get_object (root, "error"), "message");
+      const char *said = tb_json_object_get_string (tb_json_object_get_object (root, "error"), "message");
 
       g_set_error (error, TB_PROVIDER_ERROR, TB_PROVIDER_ERROR_INVALID_RESPONSE,
                    _("The provider reported an error: %s"), said != NULL ? said : "?");
@@ -342,7 +355,7 @@ tb_anthropic_provider_parse_response (TbHttpProvider     *provider,
     }
 
   message = message_from_blocks (request, content, error);
-  return tb_provider_response_new (message, _tb_json_get_string (root, "stop_reason"),
+  return tb_provider_response_new (message, tb_json_object_get_string (root, "stop_reason"),
                                    json_object_get_member (root, "usage"));
 }
 
@@ -453,17 +466,17 @@ tb_anthropic_provider_stream_event (TbHttpProvider  *provider,
       return FALSE;
     }
   root = json_node_get_object (node);
-  type = _tb_json_get_string (root, "type");
+  type = tb_json_object_get_string (root, "type");
   if (type == NULL)
     type = event;
 
   if (g_str_equal (type, "message_start"))
     {
-      merge_usage (stream, _tb_json_get_object (_tb_json_get_object (root, "message"), "usage"));
+      merge_usage (stream, tb_json_object_get_object (tb_json_object_get_object (root, "message"), "usage"));
     }
   else if (g_str_equal (type, "content_block_start"))
     {
-      JsonObject *block = _tb_json_get_object (root, "content_block");
+      JsonObject *block = tb_json_object_get_object (root, "content_block");
       JsonObject *copy;
 
       if (block == NULL)
@@ -480,17 +493,17 @@ tb_anthropic_provider_stream_event (TbHttpProvider  *provider,
       }
       json_array_add_object_element (stream->blocks, copy);
       g_ptr_array_add (stream->partials, g_string_new (NULL));
-      if (g_strcmp0 (_tb_json_get_string (block, "type"), "tool_use") == 0)
+      if (g_strcmp0 (tb_json_object_get_string (block, "type"), "tool_use") == 0)
         tb_provider_emit_tool_call_delta (TB_PROVIDER (provider),
                                           json_array_get_length (stream->blocks) - 1,
-                                          _tb_json_get_string (block, "id"),
-                                          _tb_json_get_string (block, "name"), NULL);
+                                          tb_json_object_get_string (block, "id"),
+                                          tb_json_object_get_string (block, "name"), NULL);
     }
   else if (g_str_equal (type, "content_block_delta"))
     {
-      JsonObject *delta = _tb_json_get_object (root, "delta");
+      JsonObject *delta = tb_json_object_get_object (root, "delta");
       guint n = json_array_get_length (stream->blocks);
-      const char *delta_type = _tb_json_get_string (delta, "type");
+      const char *delta_type = tb_json_object_get_string (delta, "type");
       JsonObject *block;
       GString *partial;
 
@@ -502,9 +515,9 @@ tb_anthropic_provider_stream_event (TbHttpProvider  *provider,
 
       if (g_strcmp0 (delta_type, "text_delta") == 0)
         {
-          const char *piece = _tb_json_get_string (delta, "text");
-          g_autofree char *joined = g_strconcat (_tb_json_get_string (block, "text") != NULL
-                                                 ? _tb_json_get_string (block, "text") : "",
+          const char *piece = tb_json_object_get_string (delta, "text");
+          g_autofree char *joined = g_strconcat (tb_json_object_get_string (block, "text") != NULL
+                                                 ? tb_json_object_get_string (block, "text") : "",
                                                  piece != NULL ? piece : "", NULL);
 
           json_object_set_string_member (block, "text", joined);
@@ -513,7 +526,7 @@ tb_anthropic_provider_stream_event (TbHttpProvider  *provider,
         }
       else if (g_strcmp0 (delta_type, "input_json_delta") == 0)
         {
-          const char *piece = _tb_json_get_string (delta, "partial_json");
+          const char *piece = tb_json_object_get_string (delta, "partial_json");
 
           if (piece != NULL)
             {
@@ -526,9 +539,9 @@ tb_anthropic_provider_stream_event (TbHttpProvider  *provider,
         {
           const char *field = g_str_equal (delta_type, "thinking_delta") ? "thinking"
                                                                          : "signature";
-          const char *piece = _tb_json_get_string (delta, field);
-          g_autofree char *joined = g_strconcat (_tb_json_get_string (block, field) != NULL
-                                                 ? _tb_json_get_string (block, field) : "",
+          const char *piece = tb_json_object_get_string (delta, field);
+          g_autofree char *joined = g_strconcat (tb_json_object_get_string (block, field) != NULL
+                                                 ? tb_json_object_get_string (block, field) : "",
                                                  piece != NULL ? piece : "", NULL);
 
           json_object_set_string_member (block, field, joined);
@@ -545,7 +558,7 @@ tb_anthropic_provider_stream_event (TbHttpProvider  *provider,
       n = block_position (stream, root) + 1;
       block = json_array_get_object_element (stream->blocks, n - 1);
       partial = g_ptr_array_index (stream->partials, n - 1);
-      if (g_strcmp0 (_tb_json_get_string (block, "type"), "tool_use") == 0)
+      if (g_strcmp0 (tb_json_object_get_string (block, "type"), "tool_use") == 0)
         {
           g_autoptr(JsonNode) input = NULL;
           const char *p = partial->str;
@@ -567,7 +580,7 @@ tb_anthropic_provider_stream_event (TbHttpProvider  *provider,
     }
   else if (g_str_equal (type, "message_delta"))
     {
-      const char *reason = _tb_json_get_string (_tb_json_get_object (root, "delta"),
+      const char *reason = tb_json_object_get_string (tb_json_object_get_object (root, "delta"),
                                                 "stop_reason");
 
       if (reason != NULL)
@@ -575,7 +588,7 @@ tb_anthropic_provider_stream_event (TbHttpProvider  *provider,
           g_free (stream->stop_reason);
           stream->stop_reason = g_strdup (reason);
         }
-      merge_usage (stream, _tb_json_get_object (root, "usage"));
+      merge_usage (stream, tb_json_object_get_object (root, "usage"));
     }
   else if (g_str_equal (type, "message_stop"))
     {
@@ -583,7 +596,7 @@ tb_anthropic_provider_stream_event (TbHttpProvider  *provider,
     }
   else if (g_str_equal (type, "error"))
     {
-      const char *said = _tb_json_get_string (_tb_json_get_object (root, "error"), "message");
+      const char *said = tb_json_object_get_string (tb_json_object_get_object (root, "error"), "message");
 
       g_set_error (error, TB_PROVIDER_ERROR, TB_PROVIDER_ERROR_SERVER,
                    _("The provider reported an error in the middle of the stream: %s"),

@@ -276,26 +276,26 @@ tb_eval_scenario_new_from_json (JsonNode  *node,
     }
   object = json_node_get_object (node);
 
-  format = _tb_json_get_string (object, "format");
+  format = tb_json_object_get_string (object, "format");
   if (format != NULL && !g_str_equal (format, "toolbench-scenario"))
     {
       invalid (error, NULL, _("its “format” is not “toolbench-scenario”"));
       return NULL;
     }
 
-  self->name = g_strdup (_tb_json_get_string (object, "name"));
+  self->name = g_strdup (tb_json_object_get_string (object, "name"));
   if (self->name == NULL)
     {
       invalid (error, NULL, _("it needs a “name”"));
       return NULL;
     }
-  self->prompt = g_strdup (_tb_json_get_string (object, "prompt"));
+  self->prompt = g_strdup (tb_json_object_get_string (object, "prompt"));
   if (self->prompt == NULL)
     {
       invalid (error, self->name, _("it needs a “prompt”"));
       return NULL;
     }
-  self->system = g_strdup (_tb_json_get_string (object, "system"));
+  self->system = g_strdup (tb_json_object_get_string (object, "system"));
 
   self->max_iterations = 10;
   if (!get_uint (object, "max_iterations", 10000, &self->max_iterations) ||
@@ -311,7 +311,7 @@ tb_eval_scenario_new_from_json (JsonNode  *node,
       return NULL;
     }
 
-  approve = _tb_json_get_string (object, "approve");
+  approve = tb_json_object_get_string (object, "approve");
   if (approve == NULL || g_str_equal (approve, "all"))
     self->policy = TB_APPROVAL_POLICY_APPROVE_ALL;
   else if (g_str_equal (approve, "none"))
@@ -347,7 +347,7 @@ tb_eval_scenario_new_from_json (JsonNode  *node,
     {
       TbLoopState state;
 
-      if (!tb_loop_state_from_string (_tb_json_get_string (self->expect, "state"), &state))
+      if (!tb_loop_state_from_string (tb_json_object_get_string (self->expect, "state"), &state))
         {
           invalid (error, self->name,
                    _("“expect.state” must be finished, limit-reached, failed, cancelled or "
@@ -430,8 +430,8 @@ described_tool (TbEvalScenario  *self,
 {
   g_autoptr(TbEvalTool) tool = NULL;
   g_autoptr(JsonNode) empty = tb_json_node_new_object ();
-  const char *name = _tb_json_get_string (object, "name");
-  const char *visibility = _tb_json_get_string (object, "visibility");
+  const char *name = tb_json_object_get_string (object, "name");
+  const char *visibility = tb_json_object_get_string (object, "visibility");
   JsonNode *parameters = json_object_get_member (object, "parameters");
   guint timeout_ms = 0;
   guint sleep_ms = 0;
@@ -456,8 +456,8 @@ described_tool (TbEvalScenario  *self,
 
   tool = g_object_new (TB_TYPE_EVAL_TOOL,
                        "name", name,
-                       "description", _tb_json_get_string (object, "description") != NULL
-                                      ? _tb_json_get_string (object, "description")
+                       "description", tb_json_object_get_string (object, "description") != NULL
+                                      ? tb_json_object_get_string (object, "description")
                                       : _("A tool described by the scenario."),
                        "parameters", parameters,
                        "visibility", g_strcmp0 (visibility, "user-only") == 0
@@ -470,7 +470,7 @@ described_tool (TbEvalScenario  *self,
       tool->output = json_node_copy (json_object_get_member (object, "output"));
       json_node_seal (tool->output);
     }
-  tool->fail = g_strdup (_tb_json_get_string (object, "fail"));
+  tool->fail = g_strdup (tb_json_object_get_string (object, "fail"));
   tool->stop_loop = json_object_get_boolean_member_with_default (object, "stop_loop", FALSE);
   tool->sleep_ms = sleep_ms;
 
@@ -623,11 +623,11 @@ check_call (TbEvalResult *result,
             JsonObject   *want,
             ActualCall   *got)
 {
-  const char *name = _tb_json_get_string (want, "name");
+  const char *name = tb_json_object_get_string (want, "name");
   JsonNode *args = json_object_get_member (want, "arguments");
   JsonNode *ok = json_object_get_member (want, "ok");
-  const char *kind = _tb_json_get_string (want, "kind");
-  const char *contains = _tb_json_get_string (want, "result_contains");
+  const char *kind = tb_json_object_get_string (want, "kind");
+  const char *contains = tb_json_object_get_string (want, "result_contains");
 
   if (name != NULL && g_strcmp0 (name, got->name) != 0)
     fail_with (result, _("call %u names “%s”, expected “%s”"), index + 1, got->name, name);
@@ -660,10 +660,10 @@ evaluate (TbEvalScenario *self,
   TbTrace *trace = tb_dispatch_loop_get_trace (loop);
   g_autoptr(GArray) calls = g_array_new (FALSE, TRUE, sizeof (ActualCall));
   g_autoptr(GString) last_text = NULL;
-  const char *state = _tb_json_get_string (self->expect, "state");
-  const char *text_contains = _tb_json_get_string (self->expect, "text_contains");
-  const char *error_contains = _tb_json_get_string (self->expect, "error_contains");
-  JsonArray *expected_calls = _tb_json_get_array (self->expect, "calls");
+  const char *state = tb_json_object_get_string (self->expect, "state");
+  const char *text_contains = tb_json_object_get_string (self->expect, "text_contains");
+  const char *error_contains = tb_json_object_get_string (self->expect, "error_contains");
+  JsonArray *expected_calls = tb_json_object_get_array (self->expect, "calls");
   guint iterations = 0;
 
   result->state = tb_dispatch_loop_get_state (loop);
@@ -679,18 +679,18 @@ evaluate (TbEvalScenario *self,
 
       if (g_str_equal (type, "tool-call"))
         {
-          JsonObject *call = _tb_json_get_object (payload, "call");
+          JsonObject *call = tb_json_object_get_object (payload, "call");
           ActualCall actual = { 0 };
 
-          actual.id = _tb_json_get_string (call, "id");
-          actual.name = _tb_json_get_string (call, "name");
+          actual.id = tb_json_object_get_string (call, "id");
+          actual.name = tb_json_object_get_string (call, "name");
           actual.arguments = call != NULL ? json_object_get_member (call, "arguments") : NULL;
           g_array_append_val (calls, actual);
         }
       else if (g_str_equal (type, "tool-result"))
         {
-          const char *id = _tb_json_get_string (payload, "call_id");
-          JsonObject *tool_result = _tb_json_get_object (payload, "result");
+          const char *id = tb_json_object_get_string (payload, "call_id");
+          JsonObject *tool_result = tb_json_object_get_object (payload, "result");
 
           for (guint j = calls->len; j > 0; j--)
             {
@@ -700,22 +700,22 @@ evaluate (TbEvalScenario *self,
                 {
                   actual->ok = json_object_get_boolean_member_with_default (tool_result, "ok",
                                                                             FALSE);
-                  actual->kind = _tb_json_get_string (tool_result, "kind");
-                  actual->content = _tb_json_get_string (payload, "content");
+                  actual->kind = tb_json_object_get_string (tool_result, "kind");
+                  actual->content = tb_json_object_get_string (payload, "content");
                   break;
                 }
             }
         }
       else if (g_str_equal (type, "message"))
         {
-          JsonObject *message = _tb_json_get_object (payload, "message");
+          JsonObject *message = tb_json_object_get_object (payload, "message");
 
-          if (g_strcmp0 (_tb_json_get_string (message, "role"), "assistant") == 0 &&
-              _tb_json_get_string (message, "text") != NULL)
+          if (g_strcmp0 (tb_json_object_get_string (message, "role"), "assistant") == 0 &&
+              tb_json_object_get_string (message, "text") != NULL)
             {
               if (last_text == NULL)
                 last_text = g_string_new (NULL);
-              g_string_assign (last_text, _tb_json_get_string (message, "text"));
+              g_string_assign (last_text, tb_json_object_get_string (message, "text"));
             }
         }
     }

@@ -61,7 +61,7 @@ static void
 copy_signature (JsonObject *part,
                 JsonObject *data)
 {
-  const char *signature = _tb_json_get_string (data, "thoughtSignature");
+  const char *signature = tb_json_object_get_string (data, "thoughtSignature");
 
   if (signature != NULL)
     json_object_set_string_member (part, "thoughtSignature", signature);
@@ -146,8 +146,8 @@ tb_gemini_provider_build_message (TbHttpProvider     *provider,
                                         args != NULL && JSON_NODE_HOLDS_OBJECT (args)
                                         ? json_node_copy (args) : tb_json_node_new_object ());
                 /* The id is echoed only when the model gave one. */
-                if (_tb_json_get_string (data, "id") != NULL)
-                  json_object_set_string_member (function, "id", _tb_json_get_string (data, "id"));
+                if (tb_json_object_get_string (data, "id") != NULL)
+                  json_object_set_string_member (function, "id", tb_json_object_get_string (data, "id"));
                 json_object_set_object_member (part, "functionCall", function);
                 copy_signature (part, data);
                 json_array_add_object_element (parts, part);
@@ -182,7 +182,7 @@ tb_gemini_provider_build_message (TbHttpProvider     *provider,
 
             json_object_set_string_member (function, "name", wire);
             if (call != NULL &&
-                _tb_json_get_string (tb_tool_call_get_provider_data (call), "id") != NULL)
+                tb_json_object_get_string (tb_tool_call_get_provider_data (call), "id") != NULL)
               json_object_set_string_member (function, "id", tb_message_get_tool_call_id (message));
             /* Documented keys: "output" for a result, "error" for a failure. */
             json_object_set_string_member (response,
@@ -311,11 +311,11 @@ reader_take (TbGeminiProvider *self,
              JsonObject       *root,
              gboolean          streaming)
 {
-  JsonObject *candidate = _tb_json_array_get_object (_tb_json_get_array (root, "candidates"), 0);
-  JsonArray *parts = _tb_json_get_array (_tb_json_get_object (candidate, "content"), "parts");
+  JsonObject *candidate = _tb_json_array_get_object (tb_json_object_get_array (root, "candidates"), 0);
+  JsonArray *parts = tb_json_object_get_array (tb_json_object_get_object (candidate, "content"), "parts");
   JsonNode *usage = json_object_get_member (root, "usageMetadata");
-  const char *reason = _tb_json_get_string (candidate, "finishReason");
-  const char *blocked = _tb_json_get_string (_tb_json_get_object (root, "promptFeedback"),
+  const char *reason = tb_json_object_get_string (candidate, "finishReason");
+  const char *blocked = tb_json_object_get_string (tb_json_object_get_object (root, "promptFeedback"),
                                              "blockReason");
 
   if (candidate != NULL)
@@ -339,15 +339,15 @@ reader_take (TbGeminiProvider *self,
   for (guint i = 0; parts != NULL && i < json_array_get_length (parts); i++)
     {
       JsonObject *part = _tb_json_array_get_object (parts, i);
-      JsonObject *function = _tb_json_get_object (part, "functionCall");
-      const char *signature = _tb_json_get_string (part, "thoughtSignature");
+      JsonObject *function = tb_json_object_get_object (part, "functionCall");
+      const char *signature = tb_json_object_get_string (part, "thoughtSignature");
 
       if (part == NULL || json_object_get_boolean_member_with_default (part, "thought", FALSE))
         continue;
 
       if (function != NULL)
         {
-          const char *given = _tb_json_get_string (function, "id");
+          const char *given = tb_json_object_get_string (function, "id");
           g_autofree char *made = NULL;
           JsonNode *args = json_object_get_member (function, "args");
           g_autoptr(JsonObject) data = json_object_new ();
@@ -358,7 +358,7 @@ reader_take (TbGeminiProvider *self,
           if (given == NULL)
             made = g_strdup_printf ("gemini_call_%u", ++self->next_call);
           call = _tb_provider_make_call (reader->request->tools, given != NULL ? given : made,
-                                         _tb_json_get_string (function, "name"),
+                                         tb_json_object_get_string (function, "name"),
                                          args != NULL ? args : NULL, args != NULL ? NULL : "");
           if (given != NULL)
             json_object_set_string_member (data, "id", given);
@@ -373,9 +373,9 @@ reader_take (TbGeminiProvider *self,
                                               tb_tool_call_get_wire_name (call),
                                               tb_tool_call_get_raw_arguments (call));
         }
-      else if (_tb_json_get_string (part, "text") != NULL)
+      else if (tb_json_object_get_string (part, "text") != NULL)
         {
-          const char *piece = _tb_json_get_string (part, "text");
+          const char *piece = tb_json_object_get_string (part, "text");
 
           g_string_append (reader->text, piece);
           reader->has_text = TRUE;
@@ -482,9 +482,9 @@ tb_gemini_provider_stream_event (TbHttpProvider  *provider,
       return FALSE;
     }
   root = json_node_get_object (node);
-  if (_tb_json_get_object (root, "error") != NULL)
+  if (tb_json_object_get_object (root, "error") != NULL)
     {
-      const char *said = _tb_json_get_string (_tb_json_get_object (root, "error"), "message");
+      const char *said = tb_json_object_get_string (tb_json_object_get_object (root, "error"), "message");
 
       g_set_error (error, TB_PROVIDER_ERROR, TB_PROVIDER_ERROR_SERVER,
                    _("The provider reported an error in the middle of the stream: %s"),

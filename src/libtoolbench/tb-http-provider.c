@@ -367,15 +367,15 @@ provider_message (const char *body)
   if (node != NULL)
     {
       JsonObject *root = JSON_NODE_HOLDS_OBJECT (node) ? json_node_get_object (node) : NULL;
-      JsonObject *error = _tb_json_get_object (root, "error");
-      const char *message = _tb_json_get_string (error, "message");
+      JsonObject *error = tb_json_object_get_object (root, "error");
+      const char *message = tb_json_object_get_string (error, "message");
 
       if (message == NULL)
-        message = _tb_json_get_string (root, "error");
+        message = tb_json_object_get_string (root, "error");
       if (message == NULL)
-        message = _tb_json_get_string (root, "message");
+        message = tb_json_object_get_string (root, "message");
       if (message == NULL)
-        message = _tb_json_get_string (root, "detail");
+        message = tb_json_object_get_string (root, "detail");
       if (message != NULL)
         return shown_text (message, 500);
     }

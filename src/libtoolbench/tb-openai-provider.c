@@ -88,6 +88,19 @@ message_to_wire (TbProviderRequest *request,
   return node;
 }
 
+/* The conversation as Chat Completions `messages`; also what a trace
+ * exports for pasting into other tools. */
+JsonArray *
+_tb_openai_messages_to_wire (TbProviderRequest *request)
+{
+  JsonArray *messages = json_array_new ();
+
+  for (guint i = 0; i < request->messages->len; i++)
+    json_array_add_element (messages,
+                            message_to_wire (request, g_ptr_array_index (request->messages, i)));
+  return messages;
+}
+
 static SoupMessage *
 tb_openai_provider_build_message (TbHttpProvider     *provider,
                                   TbProviderRequest  *request,
@@ -98,7 +111,7 @@ tb_openai_provider_build_message (TbHttpProvider     *provider,
   const char *key = tb_http_provider_get_api_key (provider);
   g_autoptr(JsonNode) root = json_node_new (JSON_NODE_OBJECT);
   JsonObject *object = json_object_new ();
-  JsonArray *messages = json_array_new ();
+  JsonArray *messages;
   SoupMessage *msg;
   char *text;
 
@@ -113,9 +126,7 @@ tb_openai_provider_build_message (TbHttpProvider     *provider,
 
   json_node_take_object (root, object);
   json_object_set_string_member (object, "model", tb_http_provider_get_model (provider));
-  for (guint i = 0; i < request->messages->len; i++)
-    json_array_add_element (messages,
-                            message_to_wire (request, g_ptr_array_index (request->messages, i)));
+  messages = _tb_openai_messages_to_wire (request);
   json_object_set_array_member (object, "messages", messages);
 
   if (request->tools != NULL && tb_tool_registry_get_size (request->tools) > 0)
@@ -195,14 +206,14 @@ tb_openai_provider_parse_response (TbHttpProvider     *provider,
                                    GError            **error)
 {
   JsonObject *root = JSON_NODE_HOLDS_OBJECT (body) ? json_node_get_object (body) : NULL;
-  JsonObject *choice = _tb_json_array_get_object (_tb_json_get_array (root, "choices"), 0);
-  JsonObject *message = _tb_json_get_object (choice, "message");
+  JsonObject *choice = _tb_json_array_get_object (tb_json_object_get_array (root, "choices"), 0);
+  JsonObject *message = tb_json_object_get_object (choice, "message");
   JsonArray *calls;
   g_autoptr(TbMessage) result = NULL;
 
-  if (root != NULL && _tb_json_get_object (root, "error") != NULL)
+  if (root != NULL && tb_json_object_get_object (root, "error") != NULL)
     {
-      const char *said = _tb_json_get_string (_tb_json_get_object (root, "error"), "message");
+      const char *said = tb_json_object_get_string (tb_json_object_get_object (root, "error"), "message");
 
       g_set_error (error, TB_PROVIDER_ERROR, TB_PROVIDER_ERROR_INVALID_RESPONSE,
                    _("The provider reported an error: %s"), said != NULL ? said : "?");
@@ -214,17 +225,17 @@ tb_openai_provider_parse_response (TbHttpProvider     *provider,
       return NULL;
     }
 
-  result = tb_message_new (TB_MESSAGE_ROLE_ASSISTANT, _tb_json_get_string (message, "content"));
+  result = tb_message_new (TB_MESSAGE_ROLE_ASSISTANT, tb_json_object_get_string (message, "content"));
 
-  calls = _tb_json_get_array (message, "tool_calls");
+  calls = tb_json_object_get_array (message, "tool_calls");
   for (guint i = 0; calls != NULL && i < json_array_get_length (calls); i++)
     {
       JsonObject *entry = _tb_json_array_get_object (calls, i);
-      JsonObject *function = _tb_json_get_object (entry, "function");
+      JsonObject *function = tb_json_object_get_object (entry, "function");
       JsonNode *args = function != NULL ? json_object_get_member (function, "arguments") : NULL;
       g_autoptr(TbToolCall) call = NULL;
       g_autofree char *fallback_id = NULL;
-      const char *id = _tb_json_get_string (entry, "id");
+      const char *id = tb_json_object_get_string (entry, "id");
 
       if (function == NULL)
         {
@@ -238,15 +249,15 @@ tb_openai_provider_parse_response (TbHttpProvider     *provider,
       /* arguments is documented as a JSON string; a few servers send an object. */
       if (args != NULL && JSON_NODE_HOLDS_OBJECT (args))
         call = _tb_provider_make_call (request->tools, id,
-                                       _tb_json_get_string (function, "name"), args, NULL);
+                                       tb_json_object_get_string (function, "name"), args, NULL);
       else
         call = _tb_provider_make_call (request->tools, id,
-                                       _tb_json_get_string (function, "name"), NULL,
-                                       _tb_json_get_string (function, "arguments"));
+                                       tb_json_object_get_string (function, "name"), NULL,
+                                       tb_json_object_get_string (function, "arguments"));
       tb_message_add_tool_call (result, call);
     }
 
-  return tb_provider_response_new (result, _tb_json_get_string (choice, "finish_reason"),
+  return tb_provider_response_new (result, tb_json_object_get_string (choice, "finish_reason"),
                                    json_object_get_member (root, "usage"));
 }
 
@@ -360,9 +371,9 @@ tb_openai_provider_stream_event (TbHttpProvider  *provider,
     }
   root = json_node_get_object (node);
 
-  if (_tb_json_get_object (root, "error") != NULL)
+  if (tb_json_object_get_object (root, "error") != NULL)
     {
-      const char *said = _tb_json_get_string (_tb_json_get_object (root, "error"), "message");
+      const char *said = tb_json_object_get_string (tb_json_object_get_object (root, "error"), "message");
 
       g_set_error (error, TB_PROVIDER_ERROR, TB_PROVIDER_ERROR_SERVER,
                    _("The provider reported an error in the middle of the stream: %s"),
@@ -377,10 +388,10 @@ tb_openai_provider_stream_event (TbHttpProvider  *provider,
       stream->usage = json_node_copy (json_object_get_member (root, "usage"));
     }
 
-  choice = _tb_json_array_get_object (_tb_json_get_array (root, "choices"), 0);
-  delta = _tb_json_get_object (choice, "delta");
+  choice = _tb_json_array_get_object (tb_json_object_get_array (root, "choices"), 0);
+  delta = tb_json_object_get_object (choice, "delta");
 
-  content = _tb_json_get_string (delta, "content");
+  content = tb_json_object_get_string (delta, "content");
   if (content != NULL && *content != '\0')
     {
       g_string_append (stream->text, content);
@@ -388,15 +399,15 @@ tb_openai_provider_stream_event (TbHttpProvider  *provider,
       tb_provider_emit_text_delta (TB_PROVIDER (provider), content);
     }
 
-  calls = _tb_json_get_array (delta, "tool_calls");
+  calls = tb_json_object_get_array (delta, "tool_calls");
   for (guint i = 0; calls != NULL && i < json_array_get_length (calls); i++)
     {
       JsonObject *entry = _tb_json_array_get_object (calls, i);
-      JsonObject *function = _tb_json_get_object (entry, "function");
+      JsonObject *function = tb_json_object_get_object (entry, "function");
       JsonNode *index_node = entry != NULL ? json_object_get_member (entry, "index") : NULL;
-      const char *id = _tb_json_get_string (entry, "id");
-      const char *name = _tb_json_get_string (function, "name");
-      const char *args = _tb_json_get_string (function, "arguments");
+      const char *id = tb_json_object_get_string (entry, "id");
+      const char *name = tb_json_object_get_string (function, "name");
+      const char *args = tb_json_object_get_string (function, "arguments");
       gint64 index = i;
       PartialCall *call;
 
@@ -417,7 +428,7 @@ tb_openai_provider_stream_event (TbHttpProvider  *provider,
       tb_provider_emit_tool_call_delta (TB_PROVIDER (provider), (guint) index, id, name, args);
     }
 
-  reason = _tb_json_get_string (choice, "finish_reason");
+  reason = tb_json_object_get_string (choice, "finish_reason");
   if (reason != NULL)
     {
       g_free (stream->finish_reason);

@@ -15,13 +15,11 @@ TbToolCall *_tb_provider_make_call          (TbToolRegistry  *tools,
                                              const char      *raw_arguments);
 gboolean    _tb_provider_check_call_ids     (TbMessage       *message,
                                              GError         **error);
-const char *_tb_json_get_string             (JsonObject      *object,
-                                             const char      *member);
-JsonObject *_tb_json_get_object             (JsonObject      *object,
-                                             const char      *member);
-JsonArray  *_tb_json_get_array              (JsonObject      *object,
-                                             const char      *member);
 JsonObject *_tb_json_array_get_object       (JsonArray       *array,
                                              guint            index);
+
+JsonArray  *_tb_openai_messages_to_wire     (TbProviderRequest *request);
+JsonArray  *_tb_anthropic_messages_to_wire  (TbProviderRequest *request,
+                                             GString           *system);
 
 G_END_DECLS

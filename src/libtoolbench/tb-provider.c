@@ -388,48 +388,8 @@ _tb_provider_make_call (TbToolRegistry *tools,
   return call;
 }
 
-const char *
-_tb_json_get_string (JsonObject *object,
-                     const char *member)
-{
-  JsonNode *node;
 
-  if (object == NULL)
-    return NULL;
-  node = json_object_get_member (object, member);
-  if (node != NULL && JSON_NODE_HOLDS_VALUE (node) &&
-      json_node_get_value_type (node) == G_TYPE_STRING)
-    return json_node_get_string (node);
-  return NULL;
-}
 
-JsonObject *
-_tb_json_get_object (JsonObject *object,
-                     const char *member)
-{
-  JsonNode *node;
-
-  if (object == NULL)
-    return NULL;
-  node = json_object_get_member (object, member);
-  if (node != NULL && JSON_NODE_HOLDS_OBJECT (node))
-    return json_node_get_object (node);
-  return NULL;
-}
-
-JsonArray *
-_tb_json_get_array (JsonObject *object,
-                    const char *member)
-{
-  JsonNode *node;
-
-  if (object == NULL)
-    return NULL;
-  node = json_object_get_member (object, member);
-  if (node != NULL && JSON_NODE_HOLDS_ARRAY (node))
-    return json_node_get_array (node);
-  return NULL;
-}
 
 JsonObject *
 _tb_json_array_get_object (JsonArray *array,

@@ -9,6 +9,7 @@
 #include "tb-json.h"
 #include "tb-provider-private.h"
 #include "tb-scripted-provider.h"
+#include "tb-trace-export.h"
 
 /**
  * TbScriptedProvider:
@@ -405,7 +406,7 @@ tb_scripted_provider_append_json (TbScriptedProvider  *self,
     return script_error (error, self->entries->len, _("a response must be a JSON object"));
   object = json_node_get_object (entry);
 
-  message = tb_message_new (TB_MESSAGE_ROLE_ASSISTANT, _tb_json_get_string (object, "text"));
+  message = tb_message_new (TB_MESSAGE_ROLE_ASSISTANT, tb_json_object_get_string (object, "text"));
 
   calls = json_object_get_member (object, "tool_calls");
   if (calls != NULL && !JSON_NODE_HOLDS_NULL (calls))
@@ -434,13 +435,13 @@ tb_scripted_provider_append_json (TbScriptedProvider  *self,
     return script_error (error, self->entries->len,
                          _("“delay_ms” must be a whole number from 0 to 600000"));
 
-  if (json_object_has_member (object, "error") && _tb_json_get_string (object, "error") == NULL)
+  if (json_object_has_member (object, "error") && tb_json_object_get_string (object, "error") == NULL)
     return script_error (error, self->entries->len, _("“error” must be a string"));
 
   parsed = g_new0 (Entry, 1);
   parsed->message = g_steal_pointer (&message);
-  parsed->finish_reason = g_strdup (_tb_json_get_string (object, "finish_reason"));
-  parsed->error = g_strdup (_tb_json_get_string (object, "error"));
+  parsed->finish_reason = g_strdup (tb_json_object_get_string (object, "finish_reason"));
+  parsed->error = g_strdup (tb_json_object_get_string (object, "error"));
   parsed->delay_ms = delay != NULL ? (guint) json_node_get_int (delay) : 0;
   parsed->wire = json_node_copy (entry);
   g_ptr_array_add (self->entries, parsed);
@@ -504,6 +505,25 @@ tb_scripted_provider_append_error (TbScriptedProvider *self,
  *
  * Returns: (transfer full) (nullable): the provider
  */
+static gboolean
+is_conversation (JsonNode *script)
+{
+  JsonArray *array = NULL;
+  JsonNode *first;
+
+  if (JSON_NODE_HOLDS_ARRAY (script))
+    array = json_node_get_array (script);
+  else if (JSON_NODE_HOLDS_OBJECT (script) &&
+           !json_object_has_member (json_node_get_object (script), "responses"))
+    array = tb_json_object_get_array (json_node_get_object (script), "messages");
+
+  if (array == NULL || json_array_get_length (array) == 0)
+    return FALSE;
+  first = json_array_get_element (array, 0);
+  return JSON_NODE_HOLDS_OBJECT (first) &&
+         json_object_has_member (json_node_get_object (first), "role");
+}
+
 TbScriptedProvider *
 tb_scripted_provider_new_from_json (JsonNode  *script,
                                     GError   **error)
@@ -513,6 +533,23 @@ tb_scripted_provider_new_from_json (JsonNode  *script,
 
   g_return_val_if_fail (script != NULL, NULL);
 
+  /* A pasted conversation (elements with a "role", or an exported
+   * {"messages": […]}) plays its assistant turns. */
+  if (is_conversation (script))
+    {
+      g_autoptr(JsonNode) converted = NULL;
+      g_autoptr(GError) local_error = NULL;
+
+      converted = tb_script_from_messages (script, &local_error);
+      if (converted == NULL)
+        {
+          g_set_error_literal (error, TB_PROVIDER_ERROR, TB_PROVIDER_ERROR_SCRIPT,
+                               local_error->message);
+          return NULL;
+        }
+      return tb_scripted_provider_new_from_json (converted, error);
+    }
+
   if (JSON_NODE_HOLDS_ARRAY (script))
     {
       responses = json_node_get_array (script);
@@ -520,7 +557,7 @@ tb_scripted_provider_new_from_json (JsonNode  *script,
   else if (JSON_NODE_HOLDS_OBJECT (script))
     {
       JsonObject *object = json_node_get_object (script);
-      const char *format = _tb_json_get_string (object, "format");
+      const char *format = tb_json_object_get_string (object, "format");
       JsonNode *version = json_object_get_member (object, "version");
 
       if (format != NULL && !g_str_equal (format, "toolbench-script"))
@@ -538,7 +575,7 @@ tb_scripted_provider_new_from_json (JsonNode  *script,
                                  "(it reads version 1)"));
           return NULL;
         }
-      responses = _tb_json_get_array (object, "responses");
+      responses = tb_json_object_get_array (object, "responses");
       self->repeat = json_object_get_boolean_member_with_default (object, "repeat", FALSE);
     }
 

@@ -19,6 +19,7 @@
 # include "tb-trace-file.h"
 # include "tb-trace-io.h"
 # include "tb-replay.h"
+# include "tb-trace-export.h"
 # include "tb-schema.h"
 # include "tb-mcp-client.h"
 # include "tb-mcp-tool.h"

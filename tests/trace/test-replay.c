@@ -499,6 +499,109 @@ test_json_diff (void)
   g_assert_cmpuint (json_array_get_length (none), ==, 0);
 }
 
+static void
+test_export_import (Fixture       *f,
+                    gconstpointer  data)
+{
+  const TbDefinitionFormat formats[] = { TB_DEFINITION_FORMAT_OPENAI,
+                                         TB_DEFINITION_FORMAT_ANTHROPIC };
+
+  for (guint i = 0; i < G_N_ELEMENTS (formats); i++)
+    {
+      g_autoptr(GError) error = NULL;
+      g_autoptr(JsonNode) exported = tb_trace_export_messages (f->recorded, formats[i], &error);
+      g_autoptr(JsonNode) script = NULL;
+      g_autoptr(TbScriptedProvider) provider = NULL;
+      g_autoptr(TbToolRegistry) registry = tb_tool_registry_new ();
+      g_autoptr(TbDispatchLoop) loop = NULL;
+      g_autoptr(TbReplayReport) report = NULL;
+      JsonArray *messages;
+      JsonObject *assistant;
+
+      g_assert_no_error (error);
+      messages = tb_json_object_get_array (json_node_get_object (exported), "messages");
+      g_assert_nonnull (messages);
+      g_assert_nonnull (tb_json_object_get_array (json_node_get_object (exported), "tools"));
+      assistant = json_array_get_object_element (messages, 1);
+      g_assert_cmpstr (tb_json_object_get_string (assistant, "role"), ==, "assistant");
+
+      if (formats[i] == TB_DEFINITION_FORMAT_OPENAI)
+        {
+          JsonArray *calls = tb_json_object_get_array (assistant, "tool_calls");
+          JsonObject *function = tb_json_object_get_object (json_array_get_object_element (calls, 1),
+                                                            "function");
+
+          /* Four messages per tool turn: user, assistant, two tool results, … */
+          g_assert_cmpuint (json_array_get_length (messages), ==, 7);
+          g_assert_cmpstr (tb_json_object_get_string (function, "name"), ==, "add");
+          g_assert_cmpstr (tb_json_object_get_string (function, "arguments"), ==,
+                           "{\"a\":1,\"b\":2}");
+        }
+      else
+        {
+          /* Tool results travel in the next user turn. */
+          JsonObject *results = json_array_get_object_element (messages, 2);
+          JsonArray *blocks = tb_json_object_get_array (results, "content");
+
+          g_assert_cmpstr (tb_json_object_get_string (results, "role"), ==, "user");
+          g_assert_cmpstr (tb_json_object_get_string (json_array_get_object_element (blocks, 0),
+                                                      "type"), ==, "tool_result");
+        }
+
+      /* Pasted back as a script, the conversation plays the same calls. */
+      script = tb_script_from_messages (exported, &error);
+      g_assert_no_error (error);
+      provider = tb_scripted_provider_new_from_json (script, &error);
+      g_assert_no_error (error);
+      g_assert_cmpuint (tb_scripted_provider_get_n_responses (provider), ==, 3);
+      g_assert_true (tb_demo_tools_register (registry, NULL));
+      loop = tb_dispatch_loop_new (registry, TB_PROVIDER (provider), 5);
+      tb_dispatch_loop_add_user_message (loop, "again", NULL);
+      tb_dispatch_loop_run_async (loop, NULL, loop_done, f->main_loop);
+      g_main_loop_run (f->main_loop);
+
+      report = tb_replay_report_new_compare (f->recorded, tb_dispatch_loop_get_trace (loop));
+      g_assert_cmpint (tb_replay_report_get_first_divergence (report), ==, -1);
+    }
+}
+
+static void
+test_import_bad (void)
+{
+  static const char *cases[] = {
+    "{\"a\": 1}",
+    "[{\"content\": \"no role\"}]",
+    "[{\"role\": \"user\", \"content\": \"only a user\"}]",
+    "[{\"role\": \"assistant\", \"tool_calls\": [{\"id\": \"x\", \"function\": {}}]}]",
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autoptr(JsonNode) node = parse (cases[i]);
+      g_autoptr(GError) error = NULL;
+      g_autoptr(JsonNode) script = tb_script_from_messages (node, &error);
+
+      g_assert_null (script);
+      g_assert_error (error, TB_EXPORT_ERROR, TB_EXPORT_ERROR_INVALID);
+    }
+
+  {
+    g_autoptr(JsonNode) broken = parse ("[{\"role\": \"assistant\", \"tool_calls\": [{\"id\": \"x\","
+                                        "\"function\": {\"name\": \"add\", \"arguments\": \"{oops\"}}]}]");
+    g_autoptr(JsonNode) script = tb_script_from_messages (broken, NULL);
+    JsonObject *call;
+
+    /* Broken argument text is kept, with why, for the loop to report. */
+    g_assert_nonnull (script);
+    call = json_array_get_object_element (
+             tb_json_object_get_array (json_array_get_object_element (
+               tb_json_object_get_array (json_node_get_object (script), "responses"), 0),
+               "tool_calls"), 0);
+    g_assert_cmpstr (tb_json_object_get_string (call, "raw_arguments"), ==, "{oops");
+    g_assert_nonnull (tb_json_object_get_string (call, "parse_error"));
+  }
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -517,9 +620,11 @@ main (int   argc,
   ADD ("/replay/fork/live", test_fork_live);
   ADD ("/replay/fork/bad-step", test_fork_bad_step);
   ADD ("/replay/recorded-decisions", test_recorded_decisions);
+  ADD ("/replay/export-import", test_export_import);
 #undef ADD
   g_test_add_func ("/replay/empty-trace", test_empty_trace);
   g_test_add_func ("/replay/json-diff", test_json_diff);
+  g_test_add_func ("/replay/import-bad", test_import_bad);
 
   return g_test_run ();
 }

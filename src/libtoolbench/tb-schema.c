@@ -964,16 +964,6 @@ compile_validation (Compiler   *c,
                            _("the dependencies must be an object"));
     }
 
-  /* format */
-  value = json_object_get_member (object, "format");
-  if (value != NULL && string_value (value) != NULL)
-    {
-      node->format = g_strdup (string_value (value));
-      node->assert_format = ((c->flags & TB_SCHEMA_FLAGS_ASSERT_FORMAT) != 0 ||
-                             (scope->vocab & V_FORMAT_ASSERTION) != 0) &&
-                            _tb_schema_format_is_checked (node->format);
-    }
-
   return TRUE;
 }
 
@@ -1339,6 +1329,16 @@ compile_node (Compiler   *c,
   if ((scope.vocab & V_VALIDATION) != 0 &&
       !compile_validation (c, node, object, location, &scope))
     return NULL;
+
+  /* format: an annotation, checked when asked for or by the meta-schema */
+  value = json_object_get_member (object, "format");
+  if (value != NULL && string_value (value) != NULL)
+    {
+      node->format = g_strdup (string_value (value));
+      node->assert_format = ((c->flags & TB_SCHEMA_FLAGS_ASSERT_FORMAT) != 0 ||
+                             (scope.vocab & V_FORMAT_ASSERTION) != 0) &&
+                            _tb_schema_format_is_checked (node->format);
+    }
   if ((scope.vocab & V_APPLICATOR) != 0 &&
       !compile_applicators (c, node, object, location, &scope))
     return NULL;

@@ -187,6 +187,9 @@ run_file (Fixture     *f,
                 f->optional_passed++;
               else
                 f->optional_failed++;
+              /* TB_SCHEMA_SHOW_OPTIONAL=1 lists the optional tests that fail. */
+              if (!ok && g_getenv ("TB_SCHEMA_SHOW_OPTIONAL") != NULL)
+                g_test_message ("optional, failed: %s", key);
               continue;
             }
 

@@ -361,7 +361,8 @@ main (int   argc,
   g_print ("ajv 8     first error: %12.0f validations/s\n", ajv.first);
   g_print ("ajv 8     all errors:  %12.0f validations/s\n", ajv.all);
   g_print ("ajv 8     compile, 500 properties: %.3f ms\n", ajv.compile_ms);
-  g_print ("ratio TbSchema/ajv: first error %.2f, all errors %.2f, compile %.2f (ajv time / ours)\n",
+  g_print ("ratio TbSchema/ajv: first error %.2f, all errors %.2f, "
+           "compile %.2f (ajv time / ours)\n",
            ours.first / ajv.first, ours.all / ajv.all, ajv.compile_ms / ours.compile_ms);
   for (guint i = 0; i < G_N_ELEMENTS (instances); i++)
     if (verdicts[i] != ajv_verdicts[i])

@@ -2312,7 +2312,8 @@ validate_string (VCtx     *v,
       if (n->min_length >= 0 && count < n->min_length)
         {
           report (v, n, "minLength",
-                  g_dngettext (GETTEXT_PACKAGE, "must be at least %" G_GINT64_FORMAT " character long",
+                  g_dngettext (GETTEXT_PACKAGE,
+                               "must be at least %" G_GINT64_FORMAT " character long",
                                "must be at least %" G_GINT64_FORMAT " characters long",
                                n->min_length), n->min_length);
           ok = FALSE;
@@ -2322,7 +2323,8 @@ validate_string (VCtx     *v,
       if (n->max_length >= 0 && count > n->max_length)
         {
           report (v, n, "maxLength",
-                  g_dngettext (GETTEXT_PACKAGE, "must be at most %" G_GINT64_FORMAT " character long",
+                  g_dngettext (GETTEXT_PACKAGE,
+                               "must be at most %" G_GINT64_FORMAT " character long",
                                "must be at most %" G_GINT64_FORMAT " characters long",
                                n->max_length), n->max_length);
           ok = FALSE;
@@ -2606,7 +2608,8 @@ validate_array (VCtx     *v,
                                  "must contain at least %" G_GINT64_FORMAT " items that match "
                                  "the schema in contains", min), min);
           else
-            report (v, n, "contains", _("must contain an item that matches the schema in contains"));
+            report (v, n, "contains",
+                    _("must contain an item that matches the schema in contains"));
           ok = FALSE;
           if (STOP (v))
             return FALSE;
@@ -2758,7 +2761,8 @@ validate_object (VCtx     *v,
             {
               if (!g_utf8_validate (name, -1, NULL))
                 {
-                  report (v, n, "patternProperties", _("has a property name that is not valid UTF-8"));
+                  report (v, n, "patternProperties",
+                          _("has a property name that is not valid UTF-8"));
                   return FALSE;
                 }
               for (guint i = 0; i < n->n_pattern_properties && (member_ok || !STOP (v)); i++)
@@ -2788,7 +2792,8 @@ validate_object (VCtx     *v,
             {
               if (n->additional_properties->is_bool && !n->additional_properties->bool_value)
                 {
-                  report (v, n, "additionalProperties", _("has unexpected property “%s”"), name);
+                  report (v, n, "additionalProperties", _("has unexpected property “%s”"),
+                          name);
                   member_ok = FALSE;
                 }
               else

@@ -2232,7 +2232,8 @@ is_multiple (JsonNode    *instance,
   return fabs (q - nearbyint (q)) <= 1e-9 * MAX (1.0, fabs (q)) * 1e-3;
 }
 
-static gboolean
+/* Out of line: keeps the common path of validate_keywords() small. */
+G_GNUC_NO_INLINE static gboolean
 validate_number (VCtx     *v,
                  Node     *n,
                  JsonNode *instance,
@@ -2288,7 +2289,7 @@ count_code_points (const char *s,
   return count;
 }
 
-static gboolean
+G_GNUC_NO_INLINE static gboolean
 validate_string (VCtx     *v,
                  Node     *n,
                  JsonNode *instance)
@@ -2484,7 +2485,7 @@ find_duplicate (JsonArray *array,
   return found;
 }
 
-static gboolean
+G_GNUC_NO_INLINE static gboolean
 validate_array (VCtx     *v,
                 Node     *n,
                 JsonNode *instance,
@@ -2629,7 +2630,7 @@ validate_array (VCtx     *v,
   return ok;
 }
 
-static gboolean
+G_GNUC_NO_INLINE static gboolean
 validate_property_name (VCtx       *v,
                         Node       *n,
                         const char *name)
@@ -2648,7 +2649,7 @@ validate_property_name (VCtx       *v,
   return ok;
 }
 
-static gboolean
+G_GNUC_NO_INLINE static gboolean
 validate_object (VCtx     *v,
                  Node     *n,
                  JsonNode *instance,
@@ -2833,7 +2834,7 @@ validate_object (VCtx     *v,
   return ok;
 }
 
-static gboolean
+G_GNUC_NO_INLINE static gboolean
 validate_unevaluated (VCtx     *v,
                       Node     *n,
                       JsonNode *instance,
@@ -2908,7 +2909,7 @@ validate_unevaluated (VCtx     *v,
   return ok;
 }
 
-static gboolean
+G_GNUC_NO_INLINE static gboolean
 validate_applicators (VCtx     *v,
                       Node     *n,
                       JsonNode *instance,
@@ -3169,11 +3170,15 @@ validate_keywords (VCtx     *v,
         }
     }
 
-  if (!validate_applicators (v, n, instance, eval))
+  if ((n->n_all_of | n->n_any_of | n->n_one_of) != 0 || n->not_schema != NULL ||
+      n->if_schema != NULL)
     {
-      ok = FALSE;
-      if (STOP (v))
-        return FALSE;
+      if (!validate_applicators (v, n, instance, eval))
+        {
+          ok = FALSE;
+          if (STOP (v))
+            return FALSE;
+        }
     }
 
   return ok;

@@ -1983,6 +1983,8 @@ typedef struct
   guint      path_len;
   guint      scope_len;
   Segment    path[TB_JSON_MAX_DEPTH + 2];
+  /* depth when the value at path[i - 1] was entered: bounds in-place loops */
+  guint      base_depth[TB_JSON_MAX_DEPTH + 2];
   Resource  *scope[TB_SCHEMA_MAX_DEPTH + 2];
 } VCtx;
 
@@ -2123,6 +2125,7 @@ push_name (VCtx       *v,
   v->path[v->path_len].name = name;
   v->path[v->path_len].index = 0;
   v->path_len++;
+  v->base_depth[v->path_len] = v->depth;
   return TRUE;
 }
 
@@ -2141,6 +2144,7 @@ push_index (VCtx       *v,
   v->path[v->path_len].name = NULL;
   v->path[v->path_len].index = i;
   v->path_len++;
+  v->base_depth[v->path_len] = v->depth;
   return TRUE;
 }
 
@@ -3212,7 +3216,8 @@ validate (VCtx     *v,
       return validate_keywords (v, n, instance, eval);
     }
 
-  if (v->depth >= TB_SCHEMA_MAX_DEPTH)
+  if (G_UNLIKELY (v->depth >= TB_SCHEMA_MAX_DEPTH ||
+                  v->depth - v->base_depth[v->path_len] >= TB_SCHEMA_MAX_IN_PLACE))
     {
       if (!v->overflow_reported)
         {
@@ -3220,9 +3225,13 @@ validate (VCtx     *v,
 
           /* Reported even inside anyOf and not: the verdict is meaningless. */
           v->quiet = 0;
-          report (v, n, "", _("applies more than %u schemas inside one another; the schema "
-                              "probably refers to itself without descending into the value"),
-                  TB_SCHEMA_MAX_DEPTH);
+          if (v->depth >= TB_SCHEMA_MAX_DEPTH)
+            report (v, n, "", _("applies more than %u schemas inside one another, more than "
+                                "Toolbench follows"), TB_SCHEMA_MAX_DEPTH);
+          else
+            report (v, n, "", _("applies more than %u schemas to the same value inside one "
+                                "another; the schema refers to itself without descending "
+                                "into the value"), TB_SCHEMA_MAX_IN_PLACE);
           v->quiet = quiet;
           v->overflow_reported = TRUE;
         }
@@ -3300,7 +3309,7 @@ tb_schema_validate_full (TbSchema               *self,
   g_return_val_if_fail (TB_IS_SCHEMA (self), FALSE);
   g_return_val_if_fail (instance != NULL, FALSE);
 
-  /* About 40 KiB, once per thread: on the heap so that worker threads with
+  /* About 50 KiB, once per thread: on the heap so that worker threads with
    * small stacks are safe, and reused so that a validation allocates
    * nothing unless it has errors to return. The GPrivate frees it when the
    * thread ends; the thread-local pointer is the fast way to it. */
@@ -3320,6 +3329,7 @@ tb_schema_validate_full (TbSchema               *self,
   v->depth = 0;
   v->overflow_reported = FALSE;
   v->path_len = 0;
+  v->base_depth[0] = 0;
   v->scope_len = 0;
   ok = validate (v, self->root, instance, NULL);
 
@@ -3337,6 +3347,7 @@ tb_schema_validate_full (TbSchema               *self,
   v->depth = 0;
   v->overflow_reported = FALSE;
   v->path_len = 0;
+  v->base_depth[0] = 0;
   v->scope_len = 0;
   validate (v, self->root, instance, NULL);
   v->errors = NULL;

@@ -2913,6 +2913,74 @@ validate_unevaluated (VCtx     *v,
   return ok;
 }
 
+/* When no alternative of anyOf/oneOf matches, say something a person can
+ * act on. Tool schemas often write an optional value as
+ * anyOf: [{type: string, maxLength: 3}, {type: null}]: when exactly one
+ * alternative accepts the value's type, its own errors are the useful ones;
+ * when none does, the types they accept are. */
+static void
+explain_alternatives (VCtx        *v,
+                      Node        *n,
+                      const char  *keyword,
+                      Node       **alternatives,
+                      guint        count,
+                      JsonNode    *instance)
+{
+  double number = 0;
+  guint types = instance_types (instance, &number);
+  guint8 all_types = 0;
+  Node *candidate = NULL;
+  guint candidates = 0;
+  gboolean typed = TRUE;
+
+  if (!wants_errors (v))
+    return;
+
+  for (guint i = 0; i < count; i++)
+    {
+      Node *alt = alternatives[i];
+
+      if (alt->is_bool || alt->types == 0)
+        {
+          typed = FALSE;
+          if (!alt->is_bool || alt->bool_value)
+            {
+              candidate = alt;
+              candidates++;
+            }
+          continue;
+        }
+      all_types |= alt->types;
+      if (alt->types & types)
+        {
+          candidate = alt;
+          candidates++;
+        }
+    }
+
+  if (candidates == 1)
+    {
+      guint before = v->errors->len;
+
+      validate (v, candidate, instance, NULL);
+      if (v->errors->len > before)
+        return;
+    }
+  else if (candidates == 0 && typed)
+    {
+      g_autofree char *wanted = describe_types (all_types);
+      g_autofree char *actual = tb_json_describe_type (instance);
+
+      report (v, n, keyword, _("must be of type %s, not %s"), wanted, actual);
+      return;
+    }
+
+  if (g_str_equal (keyword, "anyOf"))
+    report (v, n, keyword, _("must match at least one of the schemas in anyOf"));
+  else
+    report (v, n, keyword, _("must match exactly one of the schemas in oneOf, but matches none"));
+}
+
 G_GNUC_NO_INLINE static gboolean
 validate_applicators (VCtx     *v,
                       Node     *n,
@@ -2951,7 +3019,7 @@ validate_applicators (VCtx     *v,
       v->quiet--;
       if (!found)
         {
-          report (v, n, "anyOf", _("must match at least one of the schemas in anyOf"));
+          explain_alternatives (v, n, "anyOf", n->any_of, n->n_any_of, instance);
           ok = FALSE;
           if (STOP (v))
             return FALSE;
@@ -2983,8 +3051,7 @@ validate_applicators (VCtx     *v,
       if (matches != 1)
         {
           if (matches == 0)
-            report (v, n, "oneOf", _("must match exactly one of the schemas in oneOf, "
-                                     "but matches none"));
+            explain_alternatives (v, n, "oneOf", n->one_of, n->n_one_of, instance);
           else
             report (v, n, "oneOf", _("must match exactly one of the schemas in oneOf, "
                                      "but matches schemas %u and %u"), first, second);

@@ -350,6 +350,29 @@ test_unevaluated (Fixture       *f,
   g_assert_cmpstr (b, ==, "|unevaluatedProperties|has unexpected property “b”");
 }
 
+static void
+test_optional_alternatives (Fixture       *f,
+                            gconstpointer  data)
+{
+  g_autofree char *a = NULL, *b = NULL, *c = NULL, *d = NULL;
+
+  /* How Pydantic writes Optional[constr(max_length=3)] */
+  f->schema = compile ("{\"properties\":{\"code\":{\"anyOf\":[{\"type\":\"string\","
+                       "\"maxLength\":3},{\"type\":\"null\"}]}}}");
+  a = check (f, "{\"code\":null}");
+  g_assert_cmpstr (a, ==, "");
+  b = check (f, "{\"code\":\"abcd\"}");
+  g_assert_cmpstr (b, ==, "/code|maxLength|must be at most 3 characters long");
+  c = check (f, "{\"code\":5}");
+  g_assert_cmpstr (c, ==, "/code|anyOf|must be of type null or string, not integer");
+  g_assert_finalize_object (f->schema);
+
+  f->schema = compile ("{\"oneOf\":[{\"minimum\":10},{\"maximum\":0}]}");
+  d = check (f, "5");
+  g_assert_cmpstr (d, ==, "|oneOf|must match exactly one of the schemas in oneOf, "
+                          "but matches none");
+}
+
 /* Bad input: every line of the list. */
 
 static void
@@ -661,6 +684,7 @@ main (int   argc,
   ADD ("/schema/metaschema-builtin", test_metaschema_builtin);
   ADD ("/schema/draft7", test_draft7);
   ADD ("/schema/unevaluated", test_unevaluated);
+  ADD ("/schema/optional-alternatives", test_optional_alternatives);
   ADD ("/schema/threads", test_threads);
   ADD ("/schema/bad/non-object-schema", test_bad_non_object_schema);
   ADD ("/schema/bad/keyword-values", test_bad_keyword_values);

@@ -314,18 +314,6 @@ child_location (const char *location,
   return g_strconcat (location, "/", keyword, NULL);
 }
 
-static char *
-shown_pointer (const char *location)
-{
-  const char *hash = strchr (location, '#');
-
-  if (location[0] == '\0')
-    return g_strdup ("/");
-  if (hash != NULL && hash[1] == '\0')
-    return g_strdup (location);
-  return g_strdup (location);
-}
-
 static gboolean compile_fail (Compiler   *c,
                               int         code,
                               const char *location,
@@ -349,8 +337,15 @@ compile_fail (Compiler   *c,
   va_start (args, format);
   reason = g_strdup_vprintf (format, args);
   va_end (args);
+  if (!g_utf8_validate (reason, -1, NULL))
+    {
+      char *valid = g_utf8_make_valid (reason, -1);
 
-  shown = shown_pointer (location);
+      g_free (reason);
+      reason = valid;
+    }
+
+  shown = g_utf8_make_valid (location, -1);
   /* Translators: the first %s is a JSON Pointer, the second the reason */
   g_set_error (&c->error, TB_SCHEMA_COMPILE_ERROR, code,
                _("The schema is not valid at “%s”: %s"), shown, reason);
@@ -2092,9 +2087,24 @@ report_error (VCtx       *v,
   va_start (args, format);
   error->message = g_strdup_vprintf (format, args);
   va_end (args);
+  /* Names from a node built in C may not be UTF-8; the message must be. */
+  if (G_UNLIKELY (!g_utf8_validate (error->message, -1, NULL)))
+    {
+      char *valid = g_utf8_make_valid (error->message, -1);
+
+      g_free (error->message);
+      error->message = valid;
+    }
 
   /* Built in place: tb_schema_error_new() would copy every string again. */
   error->instance_path = instance_pointer (v);
+  if (G_UNLIKELY (!g_utf8_validate (error->instance_path, -1, NULL)))
+    {
+      char *valid = g_utf8_make_valid (error->instance_path, -1);
+
+      g_free (error->instance_path);
+      error->instance_path = valid;
+    }
   error->schema_path = keyword[0] != '\0' ? g_strconcat (node->location, "/", keyword, NULL)
                                           : g_strdup (node->location);
   error->keyword = g_strdup (keyword[0] != '\0' ? keyword : "false");

@@ -580,6 +580,24 @@ test_bad_utf8 (Fixture       *f,
   g_assert_cmpstr (((TbSchemaError *) g_ptr_array_index (errors, 0))->message, ==,
                    "is not valid UTF-8 text");
 
+  /* A name that is not UTF-8 still gives a UTF-8 message. */
+  {
+    g_autoptr(JsonNode) object = json_node_new (JSON_NODE_OBJECT);
+    g_autoptr(GPtrArray) more = NULL;
+    g_autoptr(TbSchema) closed = NULL;
+    g_autoptr(JsonNode) closed_json = parse ("{\"additionalProperties\":false}");
+    TbSchemaError *e;
+
+    json_node_take_object (object, json_object_new ());
+    json_object_set_int_member (json_node_get_object (object), "k\xff", 1);
+    closed = tb_schema_new (closed_json, TB_SCHEMA_DRAFT_AUTO, &error);
+    g_assert_no_error (error);
+    g_assert_false (tb_schema_validate (closed, object, &more));
+    e = g_ptr_array_index (more, 0);
+    g_assert_true (g_utf8_validate (e->message, -1, NULL));
+    g_assert_true (g_str_has_prefix (e->message, "has unexpected property “k"));
+  }
+
   /* Text from outside is checked before parsing. */
   g_assert_null (tb_json_parse ("\"ab\xff\"", -1, &error));
   g_assert_error (error, TB_JSON_ERROR, TB_JSON_ERROR_INVALID_UTF8);

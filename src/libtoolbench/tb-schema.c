@@ -542,7 +542,8 @@ add_anchor (Compiler   *c,
     g_free (key);
 }
 
-static gboolean is_valid_anchor (const char *name)
+static gboolean
+is_valid_anchor (const char *name)
 {
   if (!g_ascii_isalpha (name[0]) && name[0] != '_')
     return FALSE;

@@ -334,6 +334,18 @@ test_draft7 (Fixture       *f,
   g_assert_cmpstr (a, ==, "");
   b = check (f, "[\"x\", 1]");
   g_assert_cmpstr (b, ==, "|items|must have at most 1 item");
+  g_assert_finalize_object (f->schema);
+
+  /* draft-04, as many MCP servers still declare: boolean exclusiveMaximum */
+  f->schema = compile ("{\"$schema\":\"http://json-schema.org/draft-04/schema#\","
+                       "\"maximum\":10,\"exclusiveMaximum\":true}");
+  {
+    g_autofree char *c = check (f, "9");
+    g_autofree char *d = check (f, "10");
+
+    g_assert_cmpstr (c, ==, "");
+    g_assert_cmpstr (d, ==, "|exclusiveMaximum|must be less than 10");
+  }
 }
 
 static void

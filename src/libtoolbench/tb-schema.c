@@ -140,6 +140,7 @@ struct _Node
   gint64         min_properties;
   gint64         max_properties;
   char         **required;
+  gint8         *required_prop;  /* index of each required name in properties, or -1 */
   Named         *properties;
   guint          n_properties;
   GHashTable    *property_index;
@@ -208,6 +209,7 @@ node_free (Node *node)
   g_free (node->format);
   g_free (node->prefix_items);
   g_strfreev (node->required);
+  g_free (node->required_prop);
   for (guint i = 0; i < node->n_properties; i++)
     g_free (node->properties[i].name);
   g_free (node->properties);
@@ -1365,6 +1367,22 @@ compile_node (Compiler   *c,
                     node->unevaluated_properties == NULL && node->n_all_of == 0 &&
                     node->n_any_of == 0 && node->n_one_of == 0 && node->not_schema == NULL &&
                     node->if_schema == NULL;
+  /* With few properties, a verdict learns which required ones are present
+   * while it walks the members, instead of looking each one up. */
+  if (node->required != NULL && node->n_properties > 0 && node->n_properties <= 8)
+    {
+      guint n_required = g_strv_length (node->required);
+
+      node->required_prop = g_new (gint8, MAX (n_required, 1));
+      for (guint i = 0; i < n_required; i++)
+        {
+          node->required_prop[i] = -1;
+          for (guint j = 0; j < node->n_properties; j++)
+            if (g_str_equal (node->required[i], node->properties[j].name))
+              node->required_prop[i] = j;
+        }
+    }
+
   node->has_object = node->min_properties >= 0 || node->max_properties >= 0 ||
                      node->required != NULL || node->n_dependent_required > 0 ||
                      node->n_properties > 0 || node->n_pattern_properties > 0 ||
@@ -2673,6 +2691,8 @@ validate_object (VCtx     *v,
   JsonObject *object = json_node_get_object (instance);
   guint size = json_object_get_size (object);
   gboolean ok = TRUE;
+  gboolean defer_required;
+  guint seen = 0;  /* bit i: properties[i] is present (few properties only) */
 
   if (n->min_properties >= 0 && size < n->min_properties)
     {
@@ -2695,7 +2715,8 @@ validate_object (VCtx     *v,
         return FALSE;
     }
 
-  if (n->required != NULL)
+  defer_required = v->errors == NULL && n->required_prop != NULL;
+  if (n->required != NULL && !defer_required)
     for (char **name = n->required; *name != NULL; name++)
       if (!json_object_has_member (object, *name))
         {
@@ -2759,6 +2780,7 @@ validate_object (VCtx     *v,
                     strcmp (n->properties[i].name, name) == 0)
                   {
                     sub = n->properties[i].schema;
+                    seen |= 1u << i;
                     break;
                   }
             }
@@ -2832,6 +2854,15 @@ validate_object (VCtx     *v,
                 return FALSE;
             }
         }
+    }
+
+  if (defer_required)
+    {
+      /* Only for a verdict: no message, and the first failure ends it. */
+      for (guint i = 0; n->required[i] != NULL; i++)
+        if (n->required_prop[i] >= 0 ? !(seen & (1u << n->required_prop[i]))
+                                     : !json_object_has_member (object, n->required[i]))
+          return FALSE;
     }
 
   for (guint i = 0; i < n->n_dependent_schemas; i++)

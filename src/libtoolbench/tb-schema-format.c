@@ -283,6 +283,33 @@ check_uri (const char *s,
         return FALSE;
     }
 
+  /* Square brackets only around an IP literal host: "//[::1]:80/". */
+  {
+    const char *open_bracket = memchr (s, '[', len);
+    const char *close_bracket = memchr (s, ']', len);
+
+    if (open_bracket != NULL || close_bracket != NULL)
+      {
+        const char *authority = i + 2 < len && s[i + 1] == '/' && s[i + 2] == '/'
+                                ? s + i + 3 : NULL;
+        const char *host = authority;
+        const char *end_host;
+
+        if (authority == NULL || open_bracket == NULL || close_bracket == NULL)
+          return FALSE;
+        for (const char *p = authority; p < s + len && *p != '/' && *p != '?' && *p != '#'; p++)
+          if (*p == '@')
+            host = p + 1;
+        end_host = close_bracket + 1;
+        if (open_bracket != host || close_bracket < open_bracket ||
+            memchr (end_host, '[', s + len - end_host) != NULL ||
+            memchr (end_host, ']', s + len - end_host) != NULL ||
+            (end_host < s + len && *end_host != ':' && *end_host != '/' &&
+             *end_host != '?' && *end_host != '#'))
+          return FALSE;
+      }
+  }
+
   return g_uri_is_valid (s, G_URI_FLAGS_ENCODED | G_URI_FLAGS_PARSE_RELAXED, NULL) ||
          g_uri_is_valid (s, G_URI_FLAGS_ENCODED, NULL);
 }

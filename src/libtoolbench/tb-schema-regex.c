@@ -211,10 +211,22 @@ translate_escape (const char  *p,
         }
       g_string_append (out, "\\\\c");
       return 1;
+    case 'f': case 'n': case 'r': case 't': case 'v': case 'k':
+      g_string_append_c (out, '\\');
+      g_string_append_c (out, p[0]);
+      return 1;
     default:
       {
         const char *next = g_utf8_next_char (p);
 
+        /* Letters that mean nothing in ECMA-262 mean something else in
+         * PCRE2 (\a, \e, \A, \Z, \h, \K, …): refuse them. */
+        if (g_ascii_isalpha (p[0]))
+          {
+            g_set_error (error, G_REGEX_ERROR, G_REGEX_ERROR_COMPILE,
+                         _("“\\%c” is not an escape of ECMA-262 regular expressions"), p[0]);
+            return 0;
+          }
         g_string_append_c (out, '\\');
         g_string_append_len (out, p, next - p);
         return next - p;
@@ -291,6 +303,24 @@ _tb_schema_regex_translate (const char  *ecma_pattern,
           if (*p == '^')
             g_string_append_c (out, *p++);
           continue;
+        }
+
+      if (p[0] == '(' && p[1] == '?')
+        {
+          /* ECMA-262 groups: (?: (?= (?! (?<= (?<! (?<name> and nothing else,
+           * so no inline flags, comments or Python-style named groups. */
+          gboolean allowed = p[2] == ':' || p[2] == '=' || p[2] == '!' ||
+                             (p[2] == '<' && (p[3] == '=' || p[3] == '!' ||
+                                              g_ascii_isalpha (p[3]) || p[3] == '_' ||
+                                              p[3] == '$'));
+
+          if (!allowed)
+            {
+              g_set_error_literal (error, G_REGEX_ERROR, G_REGEX_ERROR_COMPILE,
+                                   _("“(?” must be followed by “:”, “=”, “!”, “<=”, “<!” or "
+                                     "“<name>” in ECMA-262 regular expressions"));
+              return NULL;
+            }
         }
 
       if (*p == '.')

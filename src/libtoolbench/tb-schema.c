@@ -140,6 +140,7 @@ struct _Node
   gint64         min_properties;
   gint64         max_properties;
   char         **required;
+  gint8         *required_prop;  /* index of each required name in properties, or -1 */
   Named         *properties;
   guint          n_properties;
   GHashTable    *property_index;
@@ -208,6 +209,7 @@ node_free (Node *node)
   g_free (node->format);
   g_free (node->prefix_items);
   g_strfreev (node->required);
+  g_free (node->required_prop);
   for (guint i = 0; i < node->n_properties; i++)
     g_free (node->properties[i].name);
   g_free (node->properties);
@@ -314,18 +316,6 @@ child_location (const char *location,
   return g_strconcat (location, "/", keyword, NULL);
 }
 
-static char *
-shown_pointer (const char *location)
-{
-  const char *hash = strchr (location, '#');
-
-  if (location[0] == '\0')
-    return g_strdup ("/");
-  if (hash != NULL && hash[1] == '\0')
-    return g_strdup (location);
-  return g_strdup (location);
-}
-
 static gboolean compile_fail (Compiler   *c,
                               int         code,
                               const char *location,
@@ -349,8 +339,15 @@ compile_fail (Compiler   *c,
   va_start (args, format);
   reason = g_strdup_vprintf (format, args);
   va_end (args);
+  if (!g_utf8_validate (reason, -1, NULL))
+    {
+      char *valid = g_utf8_make_valid (reason, -1);
 
-  shown = shown_pointer (location);
+      g_free (reason);
+      reason = valid;
+    }
+
+  shown = g_utf8_make_valid (location, -1);
   /* Translators: the first %s is a JSON Pointer, the second the reason */
   g_set_error (&c->error, TB_SCHEMA_COMPILE_ERROR, code,
                _("The schema is not valid at “%s”: %s"), shown, reason);
@@ -547,7 +544,8 @@ add_anchor (Compiler   *c,
     g_free (key);
 }
 
-static gboolean is_valid_anchor (const char *name)
+static gboolean
+is_valid_anchor (const char *name)
 {
   if (!g_ascii_isalpha (name[0]) && name[0] != '_')
     return FALSE;
@@ -964,16 +962,6 @@ compile_validation (Compiler   *c,
                            _("the dependencies must be an object"));
     }
 
-  /* format */
-  value = json_object_get_member (object, "format");
-  if (value != NULL && string_value (value) != NULL)
-    {
-      node->format = g_strdup (string_value (value));
-      node->assert_format = ((c->flags & TB_SCHEMA_FLAGS_ASSERT_FORMAT) != 0 ||
-                             (scope->vocab & V_FORMAT_ASSERTION) != 0) &&
-                            _tb_schema_format_is_checked (node->format);
-    }
-
   return TRUE;
 }
 
@@ -1339,6 +1327,16 @@ compile_node (Compiler   *c,
   if ((scope.vocab & V_VALIDATION) != 0 &&
       !compile_validation (c, node, object, location, &scope))
     return NULL;
+
+  /* format: an annotation, checked when asked for or by the meta-schema */
+  value = json_object_get_member (object, "format");
+  if (value != NULL && string_value (value) != NULL)
+    {
+      node->format = g_strdup (string_value (value));
+      node->assert_format = ((c->flags & TB_SCHEMA_FLAGS_ASSERT_FORMAT) != 0 ||
+                             (scope.vocab & V_FORMAT_ASSERTION) != 0) &&
+                            _tb_schema_format_is_checked (node->format);
+    }
   if ((scope.vocab & V_APPLICATOR) != 0 &&
       !compile_applicators (c, node, object, location, &scope))
     return NULL;
@@ -1369,6 +1367,22 @@ compile_node (Compiler   *c,
                     node->unevaluated_properties == NULL && node->n_all_of == 0 &&
                     node->n_any_of == 0 && node->n_one_of == 0 && node->not_schema == NULL &&
                     node->if_schema == NULL;
+  /* With few properties, a verdict learns which required ones are present
+   * while it walks the members, instead of looking each one up. */
+  if (node->required != NULL && node->n_properties > 0 && node->n_properties <= 8)
+    {
+      guint n_required = g_strv_length (node->required);
+
+      node->required_prop = g_new (gint8, MAX (n_required, 1));
+      for (guint i = 0; i < n_required; i++)
+        {
+          node->required_prop[i] = -1;
+          for (guint j = 0; j < node->n_properties; j++)
+            if (g_str_equal (node->required[i], node->properties[j].name))
+              node->required_prop[i] = j;
+        }
+    }
+
   node->has_object = node->min_properties >= 0 || node->max_properties >= 0 ||
                      node->required != NULL || node->n_dependent_required > 0 ||
                      node->n_properties > 0 || node->n_pattern_properties > 0 ||
@@ -1983,6 +1997,8 @@ typedef struct
   guint      path_len;
   guint      scope_len;
   Segment    path[TB_JSON_MAX_DEPTH + 2];
+  /* depth when the value at path[i - 1] was entered: bounds in-place loops */
+  guint      base_depth[TB_JSON_MAX_DEPTH + 2];
   Resource  *scope[TB_SCHEMA_MAX_DEPTH + 2];
 } VCtx;
 
@@ -2090,9 +2106,24 @@ report_error (VCtx       *v,
   va_start (args, format);
   error->message = g_strdup_vprintf (format, args);
   va_end (args);
+  /* Names from a node built in C may not be UTF-8; the message must be. */
+  if (G_UNLIKELY (!g_utf8_validate (error->message, -1, NULL)))
+    {
+      char *valid = g_utf8_make_valid (error->message, -1);
+
+      g_free (error->message);
+      error->message = valid;
+    }
 
   /* Built in place: tb_schema_error_new() would copy every string again. */
   error->instance_path = instance_pointer (v);
+  if (G_UNLIKELY (!g_utf8_validate (error->instance_path, -1, NULL)))
+    {
+      char *valid = g_utf8_make_valid (error->instance_path, -1);
+
+      g_free (error->instance_path);
+      error->instance_path = valid;
+    }
   error->schema_path = keyword[0] != '\0' ? g_strconcat (node->location, "/", keyword, NULL)
                                           : g_strdup (node->location);
   error->keyword = g_strdup (keyword[0] != '\0' ? keyword : "false");
@@ -2123,6 +2154,7 @@ push_name (VCtx       *v,
   v->path[v->path_len].name = name;
   v->path[v->path_len].index = 0;
   v->path_len++;
+  v->base_depth[v->path_len] = v->depth;
   return TRUE;
 }
 
@@ -2141,6 +2173,7 @@ push_index (VCtx       *v,
   v->path[v->path_len].name = NULL;
   v->path[v->path_len].index = i;
   v->path_len++;
+  v->base_depth[v->path_len] = v->depth;
   return TRUE;
 }
 
@@ -2232,7 +2265,8 @@ is_multiple (JsonNode    *instance,
   return fabs (q - nearbyint (q)) <= 1e-9 * MAX (1.0, fabs (q)) * 1e-3;
 }
 
-static gboolean
+/* Out of line: keeps the common path of validate_keywords() small. */
+G_GNUC_NO_INLINE static gboolean
 validate_number (VCtx     *v,
                  Node     *n,
                  JsonNode *instance,
@@ -2288,7 +2322,7 @@ count_code_points (const char *s,
   return count;
 }
 
-static gboolean
+G_GNUC_NO_INLINE static gboolean
 validate_string (VCtx     *v,
                  Node     *n,
                  JsonNode *instance)
@@ -2312,7 +2346,8 @@ validate_string (VCtx     *v,
       if (n->min_length >= 0 && count < n->min_length)
         {
           report (v, n, "minLength",
-                  g_dngettext (GETTEXT_PACKAGE, "must be at least %" G_GINT64_FORMAT " character long",
+                  g_dngettext (GETTEXT_PACKAGE,
+                               "must be at least %" G_GINT64_FORMAT " character long",
                                "must be at least %" G_GINT64_FORMAT " characters long",
                                n->min_length), n->min_length);
           ok = FALSE;
@@ -2322,7 +2357,8 @@ validate_string (VCtx     *v,
       if (n->max_length >= 0 && count > n->max_length)
         {
           report (v, n, "maxLength",
-                  g_dngettext (GETTEXT_PACKAGE, "must be at most %" G_GINT64_FORMAT " character long",
+                  g_dngettext (GETTEXT_PACKAGE,
+                               "must be at most %" G_GINT64_FORMAT " character long",
                                "must be at most %" G_GINT64_FORMAT " characters long",
                                n->max_length), n->max_length);
           ok = FALSE;
@@ -2482,7 +2518,7 @@ find_duplicate (JsonArray *array,
   return found;
 }
 
-static gboolean
+G_GNUC_NO_INLINE static gboolean
 validate_array (VCtx     *v,
                 Node     *n,
                 JsonNode *instance,
@@ -2606,7 +2642,8 @@ validate_array (VCtx     *v,
                                  "must contain at least %" G_GINT64_FORMAT " items that match "
                                  "the schema in contains", min), min);
           else
-            report (v, n, "contains", _("must contain an item that matches the schema in contains"));
+            report (v, n, "contains",
+                    _("must contain an item that matches the schema in contains"));
           ok = FALSE;
           if (STOP (v))
             return FALSE;
@@ -2626,7 +2663,7 @@ validate_array (VCtx     *v,
   return ok;
 }
 
-static gboolean
+G_GNUC_NO_INLINE static gboolean
 validate_property_name (VCtx       *v,
                         Node       *n,
                         const char *name)
@@ -2645,7 +2682,7 @@ validate_property_name (VCtx       *v,
   return ok;
 }
 
-static gboolean
+G_GNUC_NO_INLINE static gboolean
 validate_object (VCtx     *v,
                  Node     *n,
                  JsonNode *instance,
@@ -2654,6 +2691,8 @@ validate_object (VCtx     *v,
   JsonObject *object = json_node_get_object (instance);
   guint size = json_object_get_size (object);
   gboolean ok = TRUE;
+  gboolean defer_required;
+  guint seen = 0;  /* bit i: properties[i] is present (few properties only) */
 
   if (n->min_properties >= 0 && size < n->min_properties)
     {
@@ -2676,7 +2715,8 @@ validate_object (VCtx     *v,
         return FALSE;
     }
 
-  if (n->required != NULL)
+  defer_required = v->errors == NULL && n->required_prop != NULL;
+  if (n->required != NULL && !defer_required)
     for (char **name = n->required; *name != NULL; name++)
       if (!json_object_has_member (object, *name))
         {
@@ -2740,6 +2780,7 @@ validate_object (VCtx     *v,
                     strcmp (n->properties[i].name, name) == 0)
                   {
                     sub = n->properties[i].schema;
+                    seen |= 1u << i;
                     break;
                   }
             }
@@ -2758,7 +2799,8 @@ validate_object (VCtx     *v,
             {
               if (!g_utf8_validate (name, -1, NULL))
                 {
-                  report (v, n, "patternProperties", _("has a property name that is not valid UTF-8"));
+                  report (v, n, "patternProperties",
+                          _("has a property name that is not valid UTF-8"));
                   return FALSE;
                 }
               for (guint i = 0; i < n->n_pattern_properties && (member_ok || !STOP (v)); i++)
@@ -2788,7 +2830,8 @@ validate_object (VCtx     *v,
             {
               if (n->additional_properties->is_bool && !n->additional_properties->bool_value)
                 {
-                  report (v, n, "additionalProperties", _("has unexpected property “%s”"), name);
+                  report (v, n, "additionalProperties", _("has unexpected property “%s”"),
+                          name);
                   member_ok = FALSE;
                 }
               else
@@ -2813,6 +2856,15 @@ validate_object (VCtx     *v,
         }
     }
 
+  if (defer_required)
+    {
+      /* Only for a verdict: no message, and the first failure ends it. */
+      for (guint i = 0; n->required[i] != NULL; i++)
+        if (n->required_prop[i] >= 0 ? !(seen & (1u << n->required_prop[i]))
+                                     : !json_object_has_member (object, n->required[i]))
+          return FALSE;
+    }
+
   for (guint i = 0; i < n->n_dependent_schemas; i++)
     {
       if (!json_object_has_member (object, n->dependent_schemas[i].name))
@@ -2828,7 +2880,7 @@ validate_object (VCtx     *v,
   return ok;
 }
 
-static gboolean
+G_GNUC_NO_INLINE static gboolean
 validate_unevaluated (VCtx     *v,
                       Node     *n,
                       JsonNode *instance,
@@ -2903,7 +2955,75 @@ validate_unevaluated (VCtx     *v,
   return ok;
 }
 
-static gboolean
+/* When no alternative of anyOf/oneOf matches, say something a person can
+ * act on. Tool schemas often write an optional value as
+ * anyOf: [{type: string, maxLength: 3}, {type: null}]: when exactly one
+ * alternative accepts the value's type, its own errors are the useful ones;
+ * when none does, the types they accept are. */
+static void
+explain_alternatives (VCtx        *v,
+                      Node        *n,
+                      const char  *keyword,
+                      Node       **alternatives,
+                      guint        count,
+                      JsonNode    *instance)
+{
+  double number = 0;
+  guint types = instance_types (instance, &number);
+  guint8 all_types = 0;
+  Node *candidate = NULL;
+  guint candidates = 0;
+  gboolean typed = TRUE;
+
+  if (!wants_errors (v))
+    return;
+
+  for (guint i = 0; i < count; i++)
+    {
+      Node *alt = alternatives[i];
+
+      if (alt->is_bool || alt->types == 0)
+        {
+          typed = FALSE;
+          if (!alt->is_bool || alt->bool_value)
+            {
+              candidate = alt;
+              candidates++;
+            }
+          continue;
+        }
+      all_types |= alt->types;
+      if (alt->types & types)
+        {
+          candidate = alt;
+          candidates++;
+        }
+    }
+
+  if (candidates == 1)
+    {
+      guint before = v->errors->len;
+
+      validate (v, candidate, instance, NULL);
+      if (v->errors->len > before)
+        return;
+    }
+  else if (candidates == 0 && typed)
+    {
+      g_autofree char *wanted = describe_types (all_types);
+      g_autofree char *actual = tb_json_describe_type (instance);
+
+      report (v, n, keyword, _("must be of type %s, not %s"), wanted, actual);
+      return;
+    }
+
+  if (g_str_equal (keyword, "anyOf"))
+    report (v, n, keyword, _("must match at least one of the schemas in anyOf"));
+  else
+    report (v, n, keyword, _("must match exactly one of the schemas in oneOf, but matches none"));
+}
+
+G_GNUC_NO_INLINE static gboolean
 validate_applicators (VCtx     *v,
                       Node     *n,
                       JsonNode *instance,
@@ -2941,7 +3061,7 @@ validate_applicators (VCtx     *v,
       v->quiet--;
       if (!found)
         {
-          report (v, n, "anyOf", _("must match at least one of the schemas in anyOf"));
+          explain_alternatives (v, n, "anyOf", n->any_of, n->n_any_of, instance);
           ok = FALSE;
           if (STOP (v))
             return FALSE;
@@ -2973,8 +3093,7 @@ validate_applicators (VCtx     *v,
       if (matches != 1)
         {
           if (matches == 0)
-            report (v, n, "oneOf", _("must match exactly one of the schemas in oneOf, "
-                                     "but matches none"));
+            explain_alternatives (v, n, "oneOf", n->one_of, n->n_one_of, instance);
           else
             report (v, n, "oneOf", _("must match exactly one of the schemas in oneOf, "
                                      "but matches schemas %u and %u"), first, second);
@@ -3164,11 +3283,15 @@ validate_keywords (VCtx     *v,
         }
     }
 
-  if (!validate_applicators (v, n, instance, eval))
+  if ((n->n_all_of | n->n_any_of | n->n_one_of) != 0 || n->not_schema != NULL ||
+      n->if_schema != NULL)
     {
-      ok = FALSE;
-      if (STOP (v))
-        return FALSE;
+      if (!validate_applicators (v, n, instance, eval))
+        {
+          ok = FALSE;
+          if (STOP (v))
+            return FALSE;
+        }
     }
 
   return ok;
@@ -3202,7 +3325,8 @@ validate (VCtx     *v,
       return validate_keywords (v, n, instance, eval);
     }
 
-  if (v->depth >= TB_SCHEMA_MAX_DEPTH)
+  if (G_UNLIKELY (v->depth >= TB_SCHEMA_MAX_DEPTH ||
+                  v->depth - v->base_depth[v->path_len] >= TB_SCHEMA_MAX_IN_PLACE))
     {
       if (!v->overflow_reported)
         {
@@ -3210,9 +3334,13 @@ validate (VCtx     *v,
 
           /* Reported even inside anyOf and not: the verdict is meaningless. */
           v->quiet = 0;
-          report (v, n, "", _("applies more than %u schemas inside one another; the schema "
-                              "probably refers to itself without descending into the value"),
-                  TB_SCHEMA_MAX_DEPTH);
+          if (v->depth >= TB_SCHEMA_MAX_DEPTH)
+            report (v, n, "", _("applies more than %u schemas inside one another, more than "
+                                "Toolbench follows"), TB_SCHEMA_MAX_DEPTH);
+          else
+            report (v, n, "", _("applies more than %u schemas to the same value inside one "
+                                "another; the schema refers to itself without descending "
+                                "into the value"), TB_SCHEMA_MAX_IN_PLACE);
           v->quiet = quiet;
           v->overflow_reported = TRUE;
         }
@@ -3290,7 +3418,7 @@ tb_schema_validate_full (TbSchema               *self,
   g_return_val_if_fail (TB_IS_SCHEMA (self), FALSE);
   g_return_val_if_fail (instance != NULL, FALSE);
 
-  /* About 40 KiB, once per thread: on the heap so that worker threads with
+  /* About 50 KiB, once per thread: on the heap so that worker threads with
    * small stacks are safe, and reused so that a validation allocates
    * nothing unless it has errors to return. The GPrivate frees it when the
    * thread ends; the thread-local pointer is the fast way to it. */
@@ -3310,6 +3438,7 @@ tb_schema_validate_full (TbSchema               *self,
   v->depth = 0;
   v->overflow_reported = FALSE;
   v->path_len = 0;
+  v->base_depth[0] = 0;
   v->scope_len = 0;
   ok = validate (v, self->root, instance, NULL);
 
@@ -3327,6 +3456,7 @@ tb_schema_validate_full (TbSchema               *self,
   v->depth = 0;
   v->overflow_reported = FALSE;
   v->path_len = 0;
+  v->base_depth[0] = 0;
   v->scope_len = 0;
   validate (v, self->root, instance, NULL);
   v->errors = NULL;

@@ -21,7 +21,16 @@ G_BEGIN_DECLS
  * instead of recursing further. Instances nested deeper than
  * %TB_JSON_MAX_DEPTH are refused before this limit is reached.
  */
-#define TB_SCHEMA_MAX_DEPTH 4096
+#define TB_SCHEMA_MAX_DEPTH 1536
+
+/**
+ * TB_SCHEMA_MAX_IN_PLACE:
+ *
+ * How many schemas the validator applies to the same value inside one
+ * another (allOf, anyOf, $ref, $dynamicRef, …, without descending into the
+ * value) before it decides that the schema loops and stops with an error.
+ */
+#define TB_SCHEMA_MAX_IN_PLACE 128
 
 #define TB_SCHEMA_COMPILE_ERROR (tb_schema_compile_error_quark ())
 

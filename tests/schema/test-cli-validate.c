@@ -152,7 +152,8 @@ static void
 test_schema_refused (Fixture       *f,
                      gconstpointer  data)
 {
-  g_autofree char *bad = write_file (f, "bad-schema.json", "{\"properties\":{\"a\":{\"pattern\":\"(\"}}}");
+  g_autofree char *bad = write_file (f, "bad-schema.json",
+                                     "{\"properties\":{\"a\":{\"pattern\":\"(\"}}}");
   g_autofree char *instance = write_file (f, "ok.json", "{}");
 
   if (!run (f, NULL, "--schema", bad, instance, NULL))

@@ -187,6 +187,9 @@ run_file (Fixture     *f,
                 f->optional_passed++;
               else
                 f->optional_failed++;
+              /* TB_SCHEMA_SHOW_OPTIONAL=1 lists the optional tests that fail. */
+              if (!ok && g_getenv ("TB_SCHEMA_SHOW_OPTIONAL") != NULL)
+                g_test_message ("optional, failed: %s", key);
               continue;
             }
 
@@ -295,7 +298,8 @@ run_draft (Fixture     *f,
 
   g_hash_table_iter_init (&iter, f->known);
   while (g_hash_table_iter_next (&iter, &key, &reason))
-    if (g_str_has_prefix (key, draft->name) && g_str_has_prefix ((char *) key + strlen (draft->name), "|") &&
+    if (g_str_has_prefix (key, draft->name) &&
+        g_str_has_prefix ((char *) key + strlen (draft->name), "|") &&
         !g_hash_table_contains (f->seen, reason))
       {
         g_string_append_printf (f->report, "  listed but not in the suite: %s\n", (char *) key);

@@ -334,6 +334,18 @@ test_draft7 (Fixture       *f,
   g_assert_cmpstr (a, ==, "");
   b = check (f, "[\"x\", 1]");
   g_assert_cmpstr (b, ==, "|items|must have at most 1 item");
+  g_assert_finalize_object (f->schema);
+
+  /* draft-04, as many MCP servers still declare: boolean exclusiveMaximum */
+  f->schema = compile ("{\"$schema\":\"http://json-schema.org/draft-04/schema#\","
+                       "\"maximum\":10,\"exclusiveMaximum\":true}");
+  {
+    g_autofree char *c = check (f, "9");
+    g_autofree char *d = check (f, "10");
+
+    g_assert_cmpstr (c, ==, "");
+    g_assert_cmpstr (d, ==, "|exclusiveMaximum|must be less than 10");
+  }
 }
 
 static void
@@ -348,6 +360,29 @@ test_unevaluated (Fixture       *f,
   g_assert_cmpstr (a, ==, "");
   b = check (f, "{\"a\":1,\"b\":2}");
   g_assert_cmpstr (b, ==, "|unevaluatedProperties|has unexpected property “b”");
+}
+
+static void
+test_optional_alternatives (Fixture       *f,
+                            gconstpointer  data)
+{
+  g_autofree char *a = NULL, *b = NULL, *c = NULL, *d = NULL;
+
+  /* How Pydantic writes Optional[constr(max_length=3)] */
+  f->schema = compile ("{\"properties\":{\"code\":{\"anyOf\":[{\"type\":\"string\","
+                       "\"maxLength\":3},{\"type\":\"null\"}]}}}");
+  a = check (f, "{\"code\":null}");
+  g_assert_cmpstr (a, ==, "");
+  b = check (f, "{\"code\":\"abcd\"}");
+  g_assert_cmpstr (b, ==, "/code|maxLength|must be at most 3 characters long");
+  c = check (f, "{\"code\":5}");
+  g_assert_cmpstr (c, ==, "/code|anyOf|must be of type null or string, not integer");
+  g_assert_finalize_object (f->schema);
+
+  f->schema = compile ("{\"oneOf\":[{\"minimum\":10},{\"maximum\":0}]}");
+  d = check (f, "5");
+  g_assert_cmpstr (d, ==, "|oneOf|must match exactly one of the schemas in oneOf, "
+                          "but matches none");
 }
 
 /* Bad input: every line of the list. */
@@ -557,6 +592,24 @@ test_bad_utf8 (Fixture       *f,
   g_assert_cmpstr (((TbSchemaError *) g_ptr_array_index (errors, 0))->message, ==,
                    "is not valid UTF-8 text");
 
+  /* A name that is not UTF-8 still gives a UTF-8 message. */
+  {
+    g_autoptr(JsonNode) object = json_node_new (JSON_NODE_OBJECT);
+    g_autoptr(GPtrArray) more = NULL;
+    g_autoptr(TbSchema) closed = NULL;
+    g_autoptr(JsonNode) closed_json = parse ("{\"additionalProperties\":false}");
+    TbSchemaError *e;
+
+    json_node_take_object (object, json_object_new ());
+    json_object_set_int_member (json_node_get_object (object), "k\xff", 1);
+    closed = tb_schema_new (closed_json, TB_SCHEMA_DRAFT_AUTO, &error);
+    g_assert_no_error (error);
+    g_assert_false (tb_schema_validate (closed, object, &more));
+    e = g_ptr_array_index (more, 0);
+    g_assert_true (g_utf8_validate (e->message, -1, NULL));
+    g_assert_true (g_str_has_prefix (e->message, "has unexpected property “k"));
+  }
+
   /* Text from outside is checked before parsing. */
   g_assert_null (tb_json_parse ("\"ab\xff\"", -1, &error));
   g_assert_error (error, TB_JSON_ERROR, TB_JSON_ERROR_INVALID_UTF8);
@@ -661,6 +714,7 @@ main (int   argc,
   ADD ("/schema/metaschema-builtin", test_metaschema_builtin);
   ADD ("/schema/draft7", test_draft7);
   ADD ("/schema/unevaluated", test_unevaluated);
+  ADD ("/schema/optional-alternatives", test_optional_alternatives);
   ADD ("/schema/threads", test_threads);
   ADD ("/schema/bad/non-object-schema", test_bad_non_object_schema);
   ADD ("/schema/bad/keyword-values", test_bad_keyword_values);

@@ -1005,6 +1005,13 @@ _tb_mcp_client_receive (TbMcpClient *self,
     {
       handle_response (self, object);
     }
+  else if (json_object_has_member (object, "result") || json_object_has_member (object, "error"))
+    {
+      /* An answer to a notification: wrong, but harmless. */
+      log_append (self, "client", "warning",
+                  _("The server answered a message that needs no answer; the answer was "
+                    "ignored"));
+    }
   else
     {
       connection_failed (self, TB_MCP_ERROR_PROTOCOL,
@@ -1640,6 +1647,8 @@ initialize_cb (GObject      *object,
     _tb_mcp_http_set_protocol_version (self->http, version);
 
   send_notification (self, "notifications/initialized", NULL);
+  if (self->http != NULL)
+    _tb_mcp_http_open_stream (self->http);
   start_listing (self);
 }
 

@@ -224,6 +224,14 @@ handler (SoupServer        *server,
       return;
     }
 
+  if (g_str_equal (method, "GET") &&
+      soup_message_headers_get_one (headers, "Last-Event-ID") == NULL)
+    {
+      /* No stream of its own for server-initiated messages. */
+      soup_server_message_set_status (msg, SOUP_STATUS_METHOD_NOT_ALLOWED, NULL);
+      return;
+    }
+
   if (g_str_equal (method, "GET"))
     {
       g_autofree char *body = NULL;

@@ -13,6 +13,7 @@
 static const TbCliCommand commands[] = {
   { "list", N_("List the registered tools"), tb_cli_list },
   { "call", N_("Call a tool with JSON arguments and print the result"), tb_cli_call },
+  { "validate", N_("Validate a JSON document against a JSON Schema"), tb_cli_validate },
   { "mcp", N_("Ping MCP servers, list their tools, call one"), tb_cli_mcp },
 };
 

@@ -32,6 +32,7 @@ void            tb_cli_print_json      (JsonNode        *node,
 
 int tb_cli_list (int argc, char **argv);
 int tb_cli_call (int argc, char **argv);
+int tb_cli_validate (int argc, char **argv);
 
 GOptionGroup   *tb_cli_tool_source_group          (void);
 gboolean        tb_cli_check_tool_source_options  (GError         **error);

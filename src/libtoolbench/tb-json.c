@@ -81,6 +81,78 @@ is_blank (const char *text,
   return TRUE;
 }
 
+/* json-glib 1.6 wraps integers beyond the int64 range silently
+ * (9223372036854775808 becomes -9223372036854775808), so a huge integer
+ * could pass a "maximum" check. Such literals get a ".0" suffix here, which
+ * makes json-glib read them as (approximate, correctly signed) doubles.
+ * Returns NULL when the text has none. */
+static char *
+widen_huge_integers (const char *text,
+                     gsize       length,
+                     gsize      *new_length)
+{
+  GString *out = NULL;
+  gboolean in_string = FALSE;
+  gsize copied = 0;
+
+  for (gsize i = 0; i < length; i++)
+    {
+      char c = text[i];
+      gsize start, digits_start, end;
+      gboolean negative;
+
+      if (in_string)
+        {
+          if (c == '\\')
+            i++;
+          else if (c == '"')
+            in_string = FALSE;
+          continue;
+        }
+      if (c == '"')
+        {
+          in_string = TRUE;
+          continue;
+        }
+      if (c != '-' && !g_ascii_isdigit (c))
+        continue;
+
+      start = i;
+      negative = c == '-';
+      digits_start = negative ? i + 1 : i;
+      end = digits_start;
+      while (end < length && g_ascii_isdigit (text[end]))
+        end++;
+      i = end > start ? end - 1 : start;
+      if (end < length && (text[end] == '.' || text[end] == 'e' || text[end] == 'E'))
+        {
+          /* a fraction or exponent: json-glib reads a double already */
+          while (i + 1 < length && (g_ascii_isalnum (text[i + 1]) || text[i + 1] == '.' ||
+                                    text[i + 1] == '+' || text[i + 1] == '-'))
+            i++;
+          continue;
+        }
+      if (end - digits_start < 19)
+        continue;
+      if (end - digits_start == 19 &&
+          memcmp (text + digits_start, negative ? "9223372036854775808" : "9223372036854775807",
+                  19) <= 0)
+        continue;
+
+      if (out == NULL)
+        out = g_string_sized_new (length + 16);
+      g_string_append_len (out, text + copied, end - copied);
+      g_string_append (out, ".0");
+      copied = end;
+    }
+
+  if (out == NULL)
+    return NULL;
+  g_string_append_len (out, text + copied, length - copied);
+  *new_length = out->len;
+  return g_string_free (out, FALSE);
+}
+
 JsonNode *
 tb_json_parse_full (const char  *text,
                     gssize       length,
@@ -91,6 +163,8 @@ tb_json_parse_full (const char  *text,
   g_autoptr(JsonParser) parser = NULL;
   g_autoptr(GError) local_error = NULL;
   const char *end = NULL;
+  g_autofree char *widened = NULL;
+  gsize widened_length = 0;
   JsonNode *root;
 
   g_return_val_if_fail (text != NULL || length <= 0, NULL);
@@ -129,6 +203,13 @@ tb_json_parse_full (const char  *text,
 
   if (!tb_json_check_depth (text, length, max_depth, error))
     return NULL;
+
+  widened = widen_huge_integers (text, length, &widened_length);
+  if (widened != NULL)
+    {
+      text = widened;
+      length = widened_length;
+    }
 
   parser = json_parser_new_immutable ();
   if (!json_parser_load_from_data (parser, text, length, &local_error))

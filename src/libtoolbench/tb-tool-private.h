@@ -2,9 +2,18 @@
 
 #pragma once
 
+#include "tb-schema.h"
 #include "tb-tool.h"
 
 G_BEGIN_DECLS
+
+typedef struct
+{
+  TbSchema *schema;
+  GError   *error;
+} TbToolCompiled;
+
+TbToolCompiled *_tb_tool_get_compiled    (TbTool     *self);
 
 gboolean _tb_tool_check                   (TbTool     *self,
                                            GError    **error);

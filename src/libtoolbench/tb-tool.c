@@ -32,6 +32,7 @@ typedef struct
   TbToolVisibility  visibility;
   char             *source;
   guint             timeout_ms;
+  TbToolCompiled   *compiled;  /* the parameters as a TbSchema, compiled on first use */
 } TbToolPrivate;
 
 static void tb_tool_initable_iface_init (GInitableIface *iface);
@@ -235,6 +236,12 @@ tb_tool_finalize (GObject *object)
   g_clear_pointer (&priv->description, g_free);
   g_clear_pointer (&priv->parameters, json_node_unref);
   g_clear_pointer (&priv->source, g_free);
+  if (priv->compiled != NULL)
+    {
+      g_clear_object (&priv->compiled->schema);
+      g_clear_error (&priv->compiled->error);
+      g_free (priv->compiled);
+    }
 
   G_OBJECT_CLASS (tb_tool_parent_class)->finalize (object);
 }
@@ -457,6 +464,57 @@ tb_tool_get_timeout_ms (TbTool *self)
 
   g_return_val_if_fail (TB_IS_TOOL (self), 0);
   return priv->timeout_ms;
+}
+
+/* Parameters are construct-only and sealed, so they are compiled once, by
+ * whichever thread asks first; the others wait for that result. */
+TbToolCompiled *
+_tb_tool_get_compiled (TbTool *self)
+{
+  TbToolPrivate *priv = tb_tool_get_instance_private (self);
+
+  if (g_once_init_enter (&priv->compiled))
+    {
+      TbToolCompiled *compiled = g_new0 (TbToolCompiled, 1);
+
+      compiled->schema = tb_schema_new (tb_tool_get_parameters (self), TB_SCHEMA_DRAFT_AUTO,
+                                        &compiled->error);
+      g_once_init_leave (&priv->compiled, compiled);
+    }
+  return priv->compiled;
+}
+
+/**
+ * tb_tool_get_schema:
+ *
+ * The tool's parameters compiled as a JSON Schema, the first time it is
+ * needed. Safe from any thread.
+ *
+ * Returns: (transfer none) (nullable): the compiled schema, or %NULL when
+ *   the parameters are not a valid schema (see tb_tool_get_schema_error())
+ */
+TbSchema *
+tb_tool_get_schema (TbTool *self)
+{
+  g_return_val_if_fail (TB_IS_TOOL (self), NULL);
+  return _tb_tool_get_compiled (self)->schema;
+}
+
+/**
+ * tb_tool_get_schema_error:
+ *
+ * A tool whose parameters schema does not compile can still be registered
+ * and listed, but every call of it fails with an invalid-arguments result
+ * that says why. Servers do ship broken schemas.
+ *
+ * Returns: (transfer none) (nullable): why the parameters schema does not
+ *   compile, or %NULL when it does
+ */
+const GError *
+tb_tool_get_schema_error (TbTool *self)
+{
+  g_return_val_if_fail (TB_IS_TOOL (self), NULL);
+  return _tb_tool_get_compiled (self)->error;
 }
 
 /**

@@ -10,6 +10,7 @@
 #include <json-glib/json-glib.h>
 
 #include "tb-types.h"
+#include "tb-schema.h"
 #include "tb-tool-result.h"
 
 G_BEGIN_DECLS
@@ -160,5 +161,7 @@ void              tb_tool_invoke_async          (TbTool              *self,
 TbToolResult     *tb_tool_invoke_finish         (TbTool              *self,
                                                  GAsyncResult        *result,
                                                  GError             **error);
+TbSchema         *tb_tool_get_schema            (TbTool              *self);
+const GError     *tb_tool_get_schema_error      (TbTool              *self);
 
 G_END_DECLS

@@ -15,6 +15,7 @@
 # include "tb-tool.h"
 # include "tb-tool-registry.h"
 # include "tb-demo-tools.h"
+# include "tb-schema.h"
 # include "tb-mcp-client.h"
 # include "tb-mcp-tool.h"
 # include "tb-command-tool.h"

@@ -68,6 +68,13 @@ tools = [
     {"name": "no-structured", "description": "Declares an output schema, returns none",
      "inputSchema": OBJ,
      "outputSchema": {"type": "object", "properties": {"n": {"type": "integer"}}}},
+    {"name": "bad-structured", "description": "Structured content against its schema",
+     "inputSchema": OBJ,
+     "outputSchema": {"type": "object", "properties": {"n": {"type": "integer"}},
+                      "required": ["n", "unit"]}},
+    {"name": "broken-output-schema", "description": "An output schema that is not a schema",
+     "inputSchema": OBJ,
+     "outputSchema": {"type": "object", "properties": {"n": {"type": 12}}}},
     {"name": "change-tools", "description": "Adds a tool and announces the change",
      "inputSchema": OBJ},
 ]
@@ -77,6 +84,9 @@ if "--broken-schemas" in args:
     tools.append({"name": "schema-wrong-type", "description": "inputSchema is of type array",
                   "inputSchema": {"type": "array"}})
     tools.append({"name": "schema-missing", "description": "no inputSchema at all"})
+    tools.append({"name": "schema-bad-keyword", "description": "not valid JSON Schema",
+                  "inputSchema": {"type": "object",
+                                  "properties": {"x": {"type": "nonsense"}}}})
 if "--weird-names" in args:
     tools.append({"name": "has space/and:colon", "description": "odd name", "inputSchema": OBJ})
     tools.append({"name": "x" * 80, "description": "long name", "inputSchema": OBJ})
@@ -147,6 +157,12 @@ def call(rid, name, arguments):
     elif name == "structured":
         result(rid, {"content": [{"type": "text", "text": "{\"n\": 7}"}],
                      "structuredContent": {"n": 7}})
+    elif name == "bad-structured":
+        result(rid, {"content": [{"type": "text", "text": "{\"n\": \"seven\"}"}],
+                     "structuredContent": {"n": "seven"}})
+    elif name == "broken-output-schema":
+        result(rid, {"content": [{"type": "text", "text": "{\"n\": 1}"}],
+                     "structuredContent": {"n": 1}})
     elif name == "no-structured":
         result(rid, text("no structure here"))
     elif name == "change-tools":

@@ -270,6 +270,9 @@ test_structured (Fixture       *f,
   g_assert_cmpint (json_object_get_int_member (output, "temperature"), ==, 36);
   g_assert_cmpstr (json_object_get_string_member (output, "conditions"), ==,
                    "Light rain / drizzle");
+  /* Checked against the tool's draft-07 output schema. */
+  g_assert_true (json_object_get_boolean_member (tb_tool_result_get_metadata (result),
+                                                  "output-schema-checked"));
 }
 
 static void

@@ -306,8 +306,8 @@ test_many_tools (Fixture       *f,
 
   if (client == NULL)
     return;
-  /* 13 built-in fake tools plus 5,000 generated, over 8 pages. */
-  g_assert_cmpuint (tb_tool_registry_get_size (f->registry), ==, 5013);
+  /* 15 built-in fake tools plus 5,000 generated, over 8 pages. */
+  g_assert_cmpuint (tb_tool_registry_get_size (f->registry), ==, 5015);
   g_assert_true (tb_tool_registry_contains (f->registry, "tool_04999"));
   result = mcp_test_call (f->registry, "tool_04999", NULL, NULL);
   g_assert_false (tb_tool_result_get_ok (result));
@@ -320,11 +320,13 @@ test_broken_schemas (Fixture       *f,
                      gconstpointer  data)
 {
   TbMcpClient *client = start_fake (f, "fake", "--broken-schemas", TRUE);
-  const char *names[] = { "schema-not-object", "schema-wrong-type", "schema-missing" };
+  const char *names[] = { "schema-not-object", "schema-wrong-type", "schema-missing",
+                          "schema-bad-keyword" };
   const char *expected[] = {
     "the inputSchema is of type string, not a JSON Schema object",
     "the inputSchema must have “type”: “object”",
     "the server gave no inputSchema",
+    NULL,
   };
 
   if (client == NULL)
@@ -335,12 +337,19 @@ test_broken_schemas (Fixture       *f,
       g_autoptr(TbToolResult) result = NULL;
       g_autofree char *message = NULL;
 
+      const char *schema_error;
+
       g_assert_true (TB_IS_MCP_TOOL (tool));
-      g_assert_cmpstr (tb_mcp_tool_get_schema_error (TB_MCP_TOOL (tool)), ==, expected[i]);
+      schema_error = tb_mcp_tool_get_schema_error (TB_MCP_TOOL (tool));
+      if (expected[i] != NULL)
+        g_assert_cmpstr (schema_error, ==, expected[i]);
+      else
+        g_assert_true (g_str_has_prefix (schema_error,
+                                         "the inputSchema is not valid JSON Schema: "));
       result = mcp_test_call (f->registry, names[i], NULL, NULL);
       message = g_strdup_printf ("The tool “%s” of the MCP server “fake” cannot be called: %s. "
                                  "The server's tool definition needs fixing",
-                                 names[i], expected[i]);
+                                 names[i], schema_error);
       g_assert_cmpstr (tb_tool_result_get_error (result), ==, message);
     }
 }
@@ -430,6 +439,9 @@ test_structured (Fixture       *f,
   TbMcpClient *client = start_fake (f, "fake", NULL, TRUE);
   g_autoptr(TbToolResult) result = NULL;
   g_autoptr(TbToolResult) missing = NULL;
+  g_autoptr(TbToolResult) mismatch = NULL;
+  g_autoptr(TbToolResult) unchecked = NULL;
+  const char *error;
 
   if (client == NULL)
     return;
@@ -438,10 +450,31 @@ test_structured (Fixture       *f,
   g_assert_cmpint (json_object_get_int_member (json_node_get_object (
                      tb_tool_result_get_output (result)), "n"), ==, 7);
 
+  g_assert_true (json_object_get_boolean_member (tb_tool_result_get_metadata (result),
+                                                  "output-schema-checked"));
+
   missing = mcp_test_call (f->registry, "no-structured", NULL, NULL);
   g_assert_cmpstr (tb_tool_result_get_error (missing), ==,
                    "The tool “no-structured” of the MCP server “fake” declares an output schema "
                    "but returned no structured content");
+
+  /* Checked against the output schema: every mismatch is listed. */
+  mismatch = mcp_test_call (f->registry, "bad-structured", NULL, NULL);
+  g_assert_cmpint (tb_tool_result_get_kind (mismatch), ==, TB_TOOL_FAILURE_EXECUTION_FAILED);
+  error = tb_tool_result_get_error (mismatch);
+  g_test_message ("%s", error);
+  g_assert_true (g_str_has_prefix (error, "The structured content of the tool “bad-structured” "
+                                          "of the MCP server “fake” does not match its output "
+                                          "schema:\n- "));
+  g_assert_nonnull (strstr (error, "/n"));
+  g_assert_nonnull (strstr (error, "unit"));
+
+  /* An output schema that is not a schema checks nothing, and says so. */
+  unchecked = mcp_test_call (f->registry, "broken-output-schema", NULL, NULL);
+  g_assert_true (tb_tool_result_get_ok (unchecked));
+  g_assert_true (g_str_has_prefix (tb_tool_result_get_warnings (unchecked)[0],
+                                   "The output schema of “broken-output-schema” is not valid "
+                                   "JSON Schema"));
 }
 
 static void

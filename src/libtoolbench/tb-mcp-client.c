@@ -709,8 +709,9 @@ liveness_cb (GObject      *object,
   TbMcpClient *self = TB_MCP_CLIENT (object);
   guint generation = GPOINTER_TO_UINT (user_data);
   g_autoptr(GError) error = NULL;
+  g_autoptr(JsonNode) answer = tb_mcp_client_request_finish (self, result, &error);
 
-  if (tb_mcp_client_request_finish (self, result, &error) != NULL || generation != self->generation)
+  if (answer != NULL || generation != self->generation)
     return;
   if (g_error_matches (error, TB_MCP_ERROR, TB_MCP_ERROR_TIMEOUT))
     {

@@ -75,6 +75,10 @@ tools = [
     {"name": "broken-output-schema", "description": "An output schema that is not a schema",
      "inputSchema": OBJ,
      "outputSchema": {"type": "object", "properties": {"n": {"type": 12}}}},
+    {"name": "wait-cancel", "description": "Waits for notifications/cancelled, never answers",
+     "inputSchema": OBJ},
+    {"name": "cancelled", "description": "Lists the cancellations it was sent",
+     "inputSchema": OBJ},
     {"name": "change-tools", "description": "Adds a tool and announces the change",
      "inputSchema": OBJ},
 ]
@@ -93,6 +97,9 @@ if "--weird-names" in args:
 for i in range(extra_tools):
     tools.append({"name": "tool_%05d" % i, "description": "Generated tool %d" % i,
                   "inputSchema": OBJ})
+
+
+cancellations = []
 
 
 def hang_forever():
@@ -165,10 +172,17 @@ def call(rid, name, arguments):
                      "structuredContent": {"n": 1}})
     elif name == "no-structured":
         result(rid, text("no structure here"))
+    elif name == "wait-cancel":
+        pass
+    elif name == "cancelled":
+        result(rid, text(json.dumps(cancellations)))
     elif name == "change-tools":
         tools = tools + [{"name": "added-later", "description": "Appeared after a change",
                           "inputSchema": OBJ}]
         tools = [t for t in tools if t["name"] != "binary"]
+        for t in tools:
+            if t["name"] == "stderr":
+                t["description"] = "A changed description"
         result(rid, text("changed"))
         send({"jsonrpc": "2.0", "method": "notifications/tools/list_changed"})
     else:
@@ -201,6 +215,8 @@ def main():
             call(rid, params.get("name"), params.get("arguments") or {})
         elif method == "ping":
             result(rid, {})
+        elif method == "notifications/cancelled":
+            cancellations.append(params)
         elif rid is not None:
             send({"jsonrpc": "2.0", "id": rid,
                   "error": {"code": -32601, "message": "Method not found"}})

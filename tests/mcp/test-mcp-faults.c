@@ -306,8 +306,8 @@ test_many_tools (Fixture       *f,
 
   if (client == NULL)
     return;
-  /* 15 built-in fake tools plus 5,000 generated, over 8 pages. */
-  g_assert_cmpuint (tb_tool_registry_get_size (f->registry), ==, 5015);
+  /* 17 built-in fake tools plus 5,000 generated, over 8 pages. */
+  g_assert_cmpuint (tb_tool_registry_get_size (f->registry), ==, 5017);
   g_assert_true (tb_tool_registry_contains (f->registry, "tool_04999"));
   result = mcp_test_call (f->registry, "tool_04999", NULL, NULL);
   g_assert_false (tb_tool_result_get_ok (result));
@@ -401,13 +401,18 @@ typedef struct
 static void
 added_cb (TbToolRegistry *registry, TbTool *tool, Changes *changes)
 {
+  const char *name = tb_tool_get_name (tool);
+
+  g_assert_true (g_str_equal (name, "added-later") || g_str_equal (name, "stderr"));
   changes->added++;
 }
 
 static void
 removed_cb (TbToolRegistry *registry, TbTool *tool, Changes *changes)
 {
-  g_assert_cmpstr (tb_tool_get_name (tool), ==, "binary");
+  const char *name = tb_tool_get_name (tool);
+
+  g_assert_true (g_str_equal (name, "binary") || g_str_equal (name, "stderr"));
   changes->removed++;
 }
 
@@ -427,9 +432,54 @@ test_list_changed (Fixture       *f,
   g_assert_true (tb_tool_result_get_ok (result));
   g_assert_true (mcp_test_wait (tool_added, f->registry, 5000));
   g_assert_false (tb_tool_registry_contains (f->registry, "binary"));
-  g_assert_cmpuint (changes.added, ==, 1);
-  g_assert_cmpuint (changes.removed, ==, 1);
+  /* Added: added-later. Removed: binary. Changed (removed, then added
+   * again with the new definition): stderr. */
+  g_assert_cmpuint (changes.added, ==, 2);
+  g_assert_cmpuint (changes.removed, ==, 2);
+  {
+    g_autoptr(TbTool) changed = tb_tool_registry_lookup (f->registry, "stderr");
+
+    g_assert_cmpstr (tb_tool_get_description (changed), ==, "A changed description");
+  }
   g_signal_handlers_disconnect_by_data (f->registry, &changes);
+}
+
+static gboolean
+cancel_soon (gpointer data)
+{
+  g_cancellable_cancel (data);
+  return G_SOURCE_REMOVE;
+}
+
+static void
+test_cancel_notifies (Fixture       *f,
+                      gconstpointer  data)
+{
+  TbMcpClient *client = start_fake (f, "fake", NULL, TRUE);
+  g_autoptr(GCancellable) cancellable = g_cancellable_new ();
+  g_autoptr(TbToolResult) result = NULL;
+  g_autoptr(TbToolResult) seen = NULL;
+  g_autoptr(JsonNode) list = NULL;
+  JsonObject *first;
+
+  if (client == NULL)
+    return;
+  g_timeout_add (200, cancel_soon, cancellable);
+  result = mcp_test_call (f->registry, "wait-cancel", NULL, cancellable);
+  g_assert_cmpint (tb_tool_result_get_kind (result), ==, TB_TOOL_FAILURE_CANCELLED);
+  /* The registry answers at once; the client tells the server from an idle. */
+  while (g_main_context_iteration (NULL, FALSE))
+    ;
+
+  /* The server heard of it, with the request's id, and still answers. */
+  seen = mcp_test_call (f->registry, "cancelled", NULL, NULL);
+  list = tb_json_parse (json_node_get_string (tb_tool_result_get_output (seen)), -1, NULL);
+  g_assert_cmpuint (json_array_get_length (json_node_get_array (list)), ==, 1);
+  first = json_array_get_object_element (json_node_get_array (list), 0);
+  g_assert_cmpint (json_object_get_int_member (first, "requestId"), >, 0);
+  g_assert_cmpstr (json_object_get_string_member (first, "reason"), ==,
+                   "The caller cancelled the request");
+  g_assert_cmpint (tb_mcp_client_get_state (client), ==, TB_MCP_CLIENT_STATE_CONNECTED);
 }
 
 static void
@@ -555,6 +605,8 @@ main (int   argc,
   g_test_add ("/mcp/faults/names", Fixture, NULL, setup, test_names, teardown);
   g_test_add ("/mcp/faults/list-changed", Fixture, NULL, setup, test_list_changed, teardown);
   g_test_add ("/mcp/faults/structured", Fixture, NULL, setup, test_structured, teardown);
+  g_test_add ("/mcp/faults/cancel-notifies", Fixture, NULL, setup, test_cancel_notifies,
+              teardown);
   g_test_add ("/mcp/faults/elicitation-not-supported", Fixture, NULL, setup,
               test_elicitation_not_supported, teardown);
   g_test_add ("/mcp/faults/config", Fixture, NULL, setup, test_config, teardown);

@@ -171,7 +171,9 @@ enum {
 static GParamSpec *properties [N_PROPS];
 static guint signals [N_SIGNALS];
 
-static const char * const known_versions[] = { TB_MCP_PROTOCOL_VERSION, "2025-06-18", "2025-03-26" };
+static const char * const known_versions[] = {
+  TB_MCP_PROTOCOL_VERSION, "2025-06-18", "2025-03-26"
+};
 
 static void send_message   (TbMcpClient *self,
                             JsonNode    *message,
@@ -1132,7 +1134,8 @@ stdout_cb (GObject      *object,
   bytes = g_input_stream_read_bytes_finish (G_INPUT_STREAM (object), result, &error);
   if (bytes == NULL && g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
     return;
-  if (self->process == NULL || G_INPUT_STREAM (object) != g_subprocess_get_stdout_pipe (self->process))
+  if (self->process == NULL ||
+      G_INPUT_STREAM (object) != g_subprocess_get_stdout_pipe (self->process))
     return;
 
   if (bytes == NULL || g_bytes_get_size (bytes) == 0)

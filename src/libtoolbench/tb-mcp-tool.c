@@ -36,8 +36,9 @@
  * `content-types` and `progress-notifications`.
  *
  * A tool whose `inputSchema` is not usable (missing, not an object, not of
- * type "object", or not valid JSON Schema) is registered anyway so that a person sees it; its schema
- * error is in tb_mcp_tool_get_schema_error() and each call fails saying so.
+ * type "object", or not valid JSON Schema) is registered anyway so that a
+ * person sees it; its schema error is in tb_mcp_tool_get_schema_error()
+ * and each call fails saying so.
  */
 
 struct _TbMcpTool

@@ -318,7 +318,8 @@ handler (SoupServer        *server,
                          "\"params\":{\"progressToken\":\"%s\",\"progress\":1,\"total\":2}}\n\n"
                          "event: message\n"
                          "data: {\"jsonrpc\":\"2.0\",\"id\":%" G_GINT64_FORMAT ",\r\n"
-                         "data: \"result\":{\"content\":[{\"type\":\"text\",\"text\":\"sse\"}]}}\n\n",
+                         "data: \"result\":{\"content\":[{\"type\":\"text\","
+                         "\"text\":\"sse\"}]}}\n\n",
                          token, id);
 
       respond_sse (msg, body);

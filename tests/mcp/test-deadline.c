@@ -38,7 +38,7 @@ tick_cb (gpointer data)
 
   if (self->report_progress)
     g_assert_true (_tb_tool_call_extend_deadline (g_task_get_cancellable (task)));
-  if (++work->ticks < 6)
+  if (++work->ticks < 8)
     return G_SOURCE_CONTINUE;
 
   work->progress_id = 0;
@@ -63,7 +63,7 @@ slow_tool_invoke_async (TbTool              *tool,
   g_set_object (&self->seen_cancellable, cancellable);
   g_task_set_check_cancellable (task, FALSE);
   g_task_set_task_data (task, work, g_free);
-  /* Six ticks of 100 ms: 600 ms of work against a 250 ms limit. */
+  /* Eight ticks of 100 ms: 800 ms of work against a 400 ms limit. */
   work->progress_id = g_timeout_add (100, tick_cb, task);
 }
 
@@ -107,8 +107,8 @@ run (gboolean progress)
   g_autoptr(GError) error = NULL;
   TbToolRegistry *registry = tb_tool_registry_new ();
   SlowTool *tool = g_initable_new (SLOW_TYPE_TOOL, NULL, &error,
-                                   "name", "slow", "description", "Works for 600 ms",
-                                   "timeout-ms", 250, NULL);
+                                   "name", "slow", "description", "Works for 800 ms",
+                                   "timeout-ms", 400, NULL);
   g_autoptr(TbToolResult) result = NULL;
 
   g_assert_no_error (error);
@@ -119,7 +119,7 @@ run (gboolean progress)
   if (progress)
     {
       g_assert_true (tb_tool_result_get_ok (result));
-      g_assert_cmpint (tb_tool_result_get_duration_us (result), >=, 550000);
+      g_assert_cmpint (tb_tool_result_get_duration_us (result), >=, 750000);
     }
   else
     {

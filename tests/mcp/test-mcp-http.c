@@ -187,12 +187,12 @@ test_everything (Fixture       *f,
                      tb_tool_result_get_output (structured)), "temperature"), ==, 33);
 
   /* Progress arrives on the call's event stream and extends its limit. */
-  tb_tool_registry_set_default_timeout_ms (f->registry, 1000);
+  tb_tool_registry_set_default_timeout_ms (f->registry, 1500);
   progress = mcp_test_call (f->registry, "trigger-long-running-operation",
-                            "{\"duration\":2,\"steps\":4}", NULL);
+                            "{\"duration\":2.5,\"steps\":5}", NULL);
   g_assert_true (tb_tool_result_get_ok (progress));
   g_assert_cmpint (json_object_get_int_member (tb_tool_result_get_metadata (progress),
-                                               "progress-notifications"), ==, 4);
+                                               "progress-notifications"), ==, 5);
 
   /* The elicitation tool is announced with list_changed on the standalone
    * event stream; its request to the person comes on the call's stream and

@@ -380,10 +380,13 @@ fail_all (TbMcpClient *self,
 {
   g_autoptr(GList) ids = g_hash_table_get_keys (self->pending);
   g_autoptr(GArray) numbers = g_array_new (FALSE, FALSE, sizeof (gint64));
+  /* Taken first: a callback below may start a new connection. */
+  g_autoptr(GTask) connect_task = g_steal_pointer (&self->connect_task);
 
   for (GList *l = ids; l != NULL; l = l->next)
     g_array_append_val (numbers, *(gint64 *) l->data);
 
+  /* Ids are never reused, so a new connection's requests are not touched. */
   for (guint i = 0; i < numbers->len; i++)
     {
       g_autoptr(GTask) task = pending_take (self, g_array_index (numbers, gint64, i));
@@ -392,12 +395,8 @@ fail_all (TbMcpClient *self,
         g_task_return_error (task, g_error_copy (error));
     }
 
-  if (self->connect_task != NULL)
-    {
-      g_autoptr(GTask) task = g_steal_pointer (&self->connect_task);
-
-      g_task_return_error (task, g_error_copy (error));
-    }
+  if (connect_task != NULL)
+    g_task_return_error (connect_task, g_error_copy (error));
 }
 
 static void

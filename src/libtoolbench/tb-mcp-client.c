@@ -117,6 +117,7 @@ struct _TbMcpClient
   GHashTable         *registered;
 
   GQueue              log;
+  GHashTable         *server_requests;
 
   /* stdio */
   GSubprocess        *process;
@@ -144,6 +145,7 @@ struct _TbMcpServerRequest
   JsonNode    *id;
   char        *method;
   JsonNode    *params;
+  char        *key;
   gboolean     answered;
 };
 
@@ -170,6 +172,9 @@ enum {
 
 static GParamSpec *properties [N_PROPS];
 static guint signals [N_SIGNALS];
+static guint request_withdrawn_signal;
+
+static void server_request_withdraw (TbMcpServerRequest *self);
 
 static const char * const known_versions[] = {
   TB_MCP_PROTOCOL_VERSION, "2025-06-18", "2025-03-26"
@@ -813,6 +818,9 @@ handle_server_request (TbMcpClient *self,
       request->id = json_node_copy (id);
       request->method = g_strdup (method);
       request->params = params != NULL ? json_node_copy (params) : tb_json_node_new_object ();
+      request->key = tb_json_to_string (id, FALSE);
+      /* Until it is answered or gone, so that the server can withdraw it. */
+      g_hash_table_replace (self->server_requests, g_strdup (request->key), request);
 
       line = g_strdup_printf (_("The server asks the person: %s"), method);
       log_append (self, "client", "info", line);
@@ -1002,6 +1010,16 @@ _tb_mcp_client_receive (TbMcpClient *self,
         handle_progress (self, p);
       else if (g_str_equal (method, "notifications/message"))
         handle_log_notification (self, p);
+      else if (g_str_equal (method, "notifications/cancelled") && p != NULL &&
+               json_object_get_member (p, "requestId") != NULL)
+        {
+          g_autofree char *key = tb_json_to_string (json_object_get_member (p, "requestId"),
+                                                    FALSE);
+          TbMcpServerRequest *request = g_hash_table_lookup (self->server_requests, key);
+
+          if (request != NULL)
+            server_request_withdraw (request);
+        }
     }
   else if (id != NULL)
     {
@@ -2001,6 +2019,7 @@ tb_mcp_client_finalize (GObject *object)
   g_free (self->instructions);
   g_clear_pointer (&self->tools, g_ptr_array_unref);
   g_clear_pointer (&self->registered, g_hash_table_unref);
+  g_clear_pointer (&self->server_requests, g_hash_table_unref);
   g_queue_clear_full (&self->log, g_free);
 
   G_OBJECT_CLASS (tb_mcp_client_parent_class)->finalize (object);
@@ -2131,6 +2150,7 @@ tb_mcp_client_init (TbMcpClient *self)
   self->pending = g_hash_table_new_full (g_int64_hash, g_int64_equal, NULL,
                                          (GDestroyNotify) pending_free);
   self->registered = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  self->server_requests = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   self->request_timeout_ms = DEFAULT_REQUEST_TIMEOUT_MS;
   g_queue_init (&self->log);
   g_queue_init (&self->write_queue);
@@ -2593,6 +2613,29 @@ _tb_mcp_client_get_tool_timeout_ms (TbMcpClient *self)
 /* Server requests. */
 
 static void
+forget_request (TbMcpServerRequest *self)
+{
+  g_autoptr(TbMcpClient) client = g_weak_ref_get (&self->client);
+
+  if (client != NULL && self->key != NULL &&
+      g_hash_table_lookup (client->server_requests, self->key) == self)
+    g_hash_table_remove (client->server_requests, self->key);
+}
+
+/* The server sent notifications/cancelled for it: no answer is wanted. */
+static void
+server_request_withdraw (TbMcpServerRequest *self)
+{
+  g_autoptr(GObject) hold = g_object_ref (G_OBJECT (self));
+
+  if (self->answered)
+    return;
+  self->answered = TRUE;
+  forget_request (self);
+  g_signal_emit (self, request_withdrawn_signal, 0);
+}
+
+static void
 tb_mcp_server_request_dispose (GObject *object)
 {
   TbMcpServerRequest *self = (TbMcpServerRequest *)object;
@@ -2602,6 +2645,7 @@ tb_mcp_server_request_dispose (GObject *object)
     tb_mcp_server_request_respond_error (self, -32603,
                                          _("The application dropped the request without "
                                            "answering it"));
+  forget_request (self);
 
   G_OBJECT_CLASS (tb_mcp_server_request_parent_class)->dispose (object);
 }
@@ -2615,6 +2659,7 @@ tb_mcp_server_request_finalize (GObject *object)
   g_clear_pointer (&self->id, json_node_unref);
   g_clear_pointer (&self->params, json_node_unref);
   g_free (self->method);
+  g_free (self->key);
 
   G_OBJECT_CLASS (tb_mcp_server_request_parent_class)->finalize (object);
 }
@@ -2626,6 +2671,16 @@ tb_mcp_server_request_class_init (TbMcpServerRequestClass *klass)
 
   object_class->dispose = tb_mcp_server_request_dispose;
   object_class->finalize = tb_mcp_server_request_finalize;
+
+  /**
+   * TbMcpServerRequest::withdrawn:
+   *
+   * The server cancelled the request (`notifications/cancelled`): close
+   * whatever asks the person; an answer is no longer sent.
+   */
+  request_withdrawn_signal =
+    g_signal_new ("withdrawn", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL, G_TYPE_NONE, 0);
 }
 
 static void
@@ -2683,6 +2738,7 @@ answer (TbMcpServerRequest *self,
   if (self->answered)
     return;
   self->answered = TRUE;
+  forget_request (self);
   if (client == NULL || client->generation != self->generation)
     return;
   respond (client, self->id, result, code, message);

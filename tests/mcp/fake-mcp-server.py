@@ -75,6 +75,8 @@ tools = [
     {"name": "broken-output-schema", "description": "An output schema that is not a schema",
      "inputSchema": OBJ,
      "outputSchema": {"type": "object", "properties": {"n": {"type": 12}}}},
+    {"name": "elicit-withdrawn", "description": "Asks the client, then withdraws the question",
+     "inputSchema": OBJ},
     {"name": "wait-cancel", "description": "Waits for notifications/cancelled, never answers",
      "inputSchema": OBJ},
     {"name": "cancelled", "description": "Lists the cancellations it was sent",
@@ -172,6 +174,12 @@ def call(rid, name, arguments):
                      "structuredContent": {"n": 1}})
     elif name == "no-structured":
         result(rid, text("no structure here"))
+    elif name == "elicit-withdrawn":
+        send({"jsonrpc": "2.0", "id": "ask-2", "method": "elicitation/create",
+              "params": {"message": "Never mind?", "requestedSchema": OBJ}})
+        send({"jsonrpc": "2.0", "method": "notifications/cancelled",
+              "params": {"requestId": "ask-2", "reason": "changed my mind"}})
+        result(rid, text("withdrawn"))
     elif name == "wait-cancel":
         pass
     elif name == "cancelled":

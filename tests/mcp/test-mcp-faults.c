@@ -306,8 +306,8 @@ test_many_tools (Fixture       *f,
 
   if (client == NULL)
     return;
-  /* 17 built-in fake tools plus 5,000 generated, over 8 pages. */
-  g_assert_cmpuint (tb_tool_registry_get_size (f->registry), ==, 5017);
+  /* 18 built-in fake tools plus 5,000 generated, over 8 pages. */
+  g_assert_cmpuint (tb_tool_registry_get_size (f->registry), ==, 5018);
   g_assert_true (tb_tool_registry_contains (f->registry, "tool_04999"));
   result = mcp_test_call (f->registry, "tool_04999", NULL, NULL);
   g_assert_false (tb_tool_result_get_ok (result));
@@ -547,6 +547,56 @@ test_elicitation_not_supported (Fixture       *f,
   g_assert_nonnull (strstr (text, "no handler"));
 }
 
+typedef struct
+{
+  TbMcpServerRequest *request;
+  guint               withdrawn;
+} Held;
+
+static void
+withdrawn_cb (TbMcpServerRequest *request,
+              Held               *held)
+{
+  held->withdrawn++;
+}
+
+static gboolean
+hold_cb (TbMcpClient        *client,
+         TbMcpServerRequest *request,
+         Held               *held)
+{
+  /* A person has not answered yet: keep it open. */
+  held->request = g_object_ref (request);
+  g_signal_connect (request, "withdrawn", G_CALLBACK (withdrawn_cb), held);
+  return TRUE;
+}
+
+static void
+test_elicitation_withdrawn (Fixture       *f,
+                            gconstpointer  data)
+{
+  TbMcpClient *client = start_fake (f, "fake", NULL, FALSE);
+  g_autoptr(TbToolResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+  Held held = { 0 };
+
+  if (client == NULL)
+    return;
+  tb_mcp_client_set_capabilities (client, TB_MCP_CAPABILITY_ELICITATION);
+  g_signal_connect (client, "elicitation-requested", G_CALLBACK (hold_cb), &held);
+  g_assert_true (mcp_test_connect (client, &error));
+  result = mcp_test_call (f->registry, "elicit-withdrawn", NULL, NULL);
+  g_assert_true (tb_tool_result_get_ok (result));
+
+  g_assert_nonnull (held.request);
+  g_assert_cmpuint (held.withdrawn, ==, 1);
+  g_assert_true (tb_mcp_server_request_is_answered (held.request));
+  /* A late answer is not sent. */
+  tb_mcp_server_request_decline (held.request);
+  g_signal_handlers_disconnect_by_data (client, &held);
+  g_assert_finalize_object (held.request);
+}
+
 static void
 test_config (Fixture       *f,
              gconstpointer  data)
@@ -609,6 +659,8 @@ main (int   argc,
               teardown);
   g_test_add ("/mcp/faults/elicitation-not-supported", Fixture, NULL, setup,
               test_elicitation_not_supported, teardown);
+  g_test_add ("/mcp/faults/elicitation-withdrawn", Fixture, NULL, setup,
+              test_elicitation_withdrawn, teardown);
   g_test_add ("/mcp/faults/config", Fixture, NULL, setup, test_config, teardown);
 
   return g_test_run ();

@@ -112,6 +112,7 @@ struct _TbMcpClient
   GPtrArray          *tools;
   gboolean            listing;
   gboolean            list_again;
+  guint               pages;
 
   TbToolRegistry     *registry;
   GHashTable         *registered;
@@ -1381,14 +1382,13 @@ list_page_cb (GObject      *object,
 
   cursor = object_get_string (page, "nextCursor");
   if (cursor != NULL && *cursor != '\0' && collected->len < TB_MCP_MAX_TOOLS &&
-      GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (self), "tb-pages")) < MAX_PAGES)
+      self->pages < MAX_PAGES)
     {
       JsonObject *params = json_object_new ();
       g_autoptr(JsonNode) node = NULL;
       g_autoptr(GTask) task = g_task_new (self, NULL, list_page_cb, g_steal_pointer (&collected));
-      guint pages = GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (self), "tb-pages"));
 
-      g_object_set_data (G_OBJECT (self), "tb-pages", GUINT_TO_POINTER (pages + 1));
+      self->pages++;
       g_task_set_source_tag (task, tb_mcp_client_request_async);
       json_object_set_string_member (params, "cursor", cursor);
       node = node_take_object (params);
@@ -1448,7 +1448,7 @@ start_listing (TbMcpClient *self)
     }
 
   self->listing = TRUE;
-  g_object_set_data (G_OBJECT (self), "tb-pages", GUINT_TO_POINTER (1));
+  self->pages = 1;
   task = g_task_new (self, NULL, list_page_cb,
                      g_ptr_array_new_with_free_func ((GDestroyNotify) json_node_unref));
   g_task_set_source_tag (task, tb_mcp_client_request_async);

@@ -20,7 +20,9 @@
  * A tool of an MCP server, registered with source `mcp:<server>`.
  *
  * A call sends `tools/call` with a progress token; every progress
- * notification starts the call's time limit over. The result becomes a
+ * notification starts the call's time limit over, for at most ten minutes
+ * from the start of the call (a server that reports progress forever does
+ * not keep a call forever). The result becomes a
  * #TbToolResult:
  *
  * - `isError: true`: a failure (execution-failed) whose text is the
@@ -59,9 +61,14 @@ struct _TbMcpTool
 
 G_DEFINE_FINAL_TYPE (TbMcpTool, tb_mcp_tool, TB_TYPE_TOOL)
 
+/* Progress keeps a call alive, but not forever: past this, notifications
+ * no longer move the deadline and the registry's limit ends the call. */
+#define MAX_CALL_DURATION_US (10 * 60 * G_USEC_PER_SEC)
+
 typedef struct
 {
-  guint progress_count;
+  guint  progress_count;
+  gint64 started;
 } InvokeData;
 
 guint _tb_mcp_client_get_tool_timeout_ms (TbMcpClient *self);
@@ -437,7 +444,8 @@ progress_cb (double      progress,
   InvokeData *data = g_task_get_task_data (task);
 
   data->progress_count++;
-  _tb_tool_call_extend_deadline (g_task_get_cancellable (task));
+  if (g_get_monotonic_time () - data->started < MAX_CALL_DURATION_US)
+    _tb_tool_call_extend_deadline (g_task_get_cancellable (task));
 }
 
 static void
@@ -485,7 +493,12 @@ tb_mcp_tool_invoke_async (TbTool              *tool,
 
   task = g_task_new (self, cancellable, callback, user_data);
   g_task_set_source_tag (task, tb_mcp_tool_invoke_async);
-  g_task_set_task_data (task, g_new0 (InvokeData, 1), g_free);
+  {
+    InvokeData *data = g_new0 (InvokeData, 1);
+
+    data->started = g_get_monotonic_time ();
+    g_task_set_task_data (task, data, g_free);
+  }
 
   if (self->schema_error != NULL)
     {

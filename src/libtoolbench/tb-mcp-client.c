@@ -2541,9 +2541,12 @@ tb_mcp_client_get_tools (TbMcpClient *self)
 char **
 tb_mcp_client_get_log (TbMcpClient *self)
 {
-  GStrvBuilder *builder = g_strv_builder_new ();
+  GStrvBuilder *builder;
   char **ret;
 
+  g_return_val_if_fail (TB_IS_MCP_CLIENT (self), NULL);
+
+  builder = g_strv_builder_new ();
   for (GList *l = self->log.head; l != NULL; l = l->next)
     g_strv_builder_add (builder, l->data);
   ret = g_strv_builder_end (builder);

@@ -13,7 +13,12 @@
 static const TbCliCommand commands[] = {
   { "list", N_("List the registered tools"), tb_cli_list },
   { "call", N_("Call a tool with JSON arguments and print the result"), tb_cli_call },
+  { "trace", N_("Show or export a trace file"), tb_cli_trace },
+  { "replay", N_("Replay or fork a trace offline and report divergences"), tb_cli_replay },
   { "validate", N_("Validate a JSON document against a JSON Schema"), tb_cli_validate },
+  { "facts", N_("Show, propose, confirm and lock the facts of a workspace"), tb_cli_facts },
+  { "run", N_("Run the dispatch loop with a model and print the conversation"), tb_cli_run },
+  { "eval", N_("Run evaluation scenarios and report how each model did"), tb_cli_eval },
   { "mcp", N_("Ping MCP servers, list their tools, call one"), tb_cli_mcp },
 };
 

@@ -32,12 +32,41 @@ void            tb_cli_print_json      (JsonNode        *node,
 
 int tb_cli_list (int argc, char **argv);
 int tb_cli_call (int argc, char **argv);
+int tb_cli_trace (int argc, char **argv);
+int tb_cli_replay (int argc, char **argv);
 int tb_cli_validate (int argc, char **argv);
+int tb_cli_facts (int argc, char **argv);
+
+/* How a loop ended, for run and eval (after the shared statuses above). */
+enum
+{
+  TB_CLI_EXIT_LIMIT = 3,
+  TB_CLI_EXIT_CANCELLED = 4,
+  TB_CLI_EXIT_PAUSED = 5,
+};
+
+TbProvider  *tb_cli_make_provider  (const char      *kind,
+                                    const char      *base_url,
+                                    const char      *model,
+                                    const char      *key_variable,
+                                    const char      *script,
+                                    GError         **error);
+TbLoopState  tb_cli_drive_loop     (TbDispatchLoop  *loop,
+                                    GError         **error);
+int          tb_cli_exit_for_state (TbLoopState      state);
+
+int tb_cli_run (int argc, char **argv);
+int tb_cli_eval (int argc, char **argv);
 
 GOptionGroup   *tb_cli_tool_source_group          (void);
 gboolean        tb_cli_check_tool_source_options  (GError         **error);
 GPtrArray      *tb_cli_get_mcp_clients            (void);
 void            tb_cli_add_mcp_url                (const char      *url);
 int tb_cli_mcp (int argc, char **argv);
+TbWorkspace *tb_cli_open_workspace   (const char      *path,
+                                      TbToolRegistry  *registry,
+                                      GError         **error);
+void         tb_cli_report_workspace (TbWorkspace     *workspace,
+                                      const char      *path);
 
 G_END_DECLS

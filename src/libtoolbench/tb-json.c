@@ -453,6 +453,104 @@ tb_json_equal (JsonNode *a,
   return equal_depth (a, b, TB_JSON_MAX_DEPTH);
 }
 
+static JsonNode *
+copy_depth (JsonNode *node,
+            guint     remaining)
+{
+  JsonNode *copy;
+
+  switch (JSON_NODE_TYPE (node))
+    {
+    case JSON_NODE_OBJECT:
+      {
+        JsonObject *in = json_node_get_object (node);
+        JsonObject *out = json_object_new ();
+        g_autoptr(GList) names = json_object_get_members (in);
+
+        if (remaining > 0)
+          for (const GList *l = names; l != NULL; l = l->next)
+            json_object_set_member (out, l->data,
+                                    copy_depth (json_object_get_member (in, l->data),
+                                                remaining - 1));
+        copy = json_node_new (JSON_NODE_OBJECT);
+        json_node_take_object (copy, out);
+        return copy;
+      }
+
+    case JSON_NODE_ARRAY:
+      {
+        JsonArray *in = json_node_get_array (node);
+        guint n = json_array_get_length (in);
+        JsonArray *out = json_array_sized_new (n);
+
+        if (remaining > 0)
+          for (guint i = 0; i < n; i++)
+            json_array_add_element (out, copy_depth (json_array_get_element (in, i),
+                                                     remaining - 1));
+        copy = json_node_new (JSON_NODE_ARRAY);
+        json_node_take_array (copy, out);
+        return copy;
+      }
+
+    case JSON_NODE_VALUE:
+      {
+        GValue value = G_VALUE_INIT;
+
+        copy = json_node_new (JSON_NODE_VALUE);
+        json_node_get_value (node, &value);
+        json_node_set_value (copy, &value);
+        g_value_unset (&value);
+        return copy;
+      }
+
+    case JSON_NODE_NULL:
+    default:
+      return json_node_new (JSON_NODE_NULL);
+    }
+}
+
+/**
+ * tb_json_copy:
+ * @node: (nullable): a node
+ *
+ * A deep, mutable copy. json_node_copy() shares the objects and arrays of
+ * the original, so changing its copy changes the original too; use this
+ * instead. Member order is kept. Levels below %TB_JSON_MAX_DEPTH are
+ * dropped (check with tb_json_node_depth_ok() first when that matters).
+ *
+ * Returns: (transfer full) (nullable): the copy
+ */
+JsonNode *
+tb_json_copy (JsonNode *node)
+{
+  if (node == NULL)
+    return NULL;
+
+  return copy_depth (node, TB_JSON_MAX_DEPTH);
+}
+
+/**
+ * tb_json_freeze:
+ * @node: (nullable): a node
+ *
+ * Returns: (transfer full) (nullable): @node itself when it is already
+ *   sealed, otherwise a sealed deep copy nobody else can change
+ */
+JsonNode *
+tb_json_freeze (JsonNode *node)
+{
+  JsonNode *copy;
+
+  if (node == NULL)
+    return NULL;
+  if (json_node_is_immutable (node))
+    return json_node_ref (node);
+
+  copy = copy_depth (node, TB_JSON_MAX_DEPTH);
+  json_node_seal (copy);
+  return copy;
+}
+
 JsonNode *
 tb_json_node_new_object (void)
 {
@@ -504,4 +602,54 @@ tb_json_describe_type (JsonNode *node)
     default:
       return g_strdup ("value");
     }
+}
+
+/**
+ * tb_json_object_get_string:
+ * @object: (nullable): an object
+ * @member: a member name
+ *
+ * json-glib's getters emit a critical warning for a missing member or one
+ * of another type; JSON from outside has both. These return %NULL instead.
+ *
+ * Returns: (nullable): the member's string value
+ */
+const char *
+tb_json_object_get_string (JsonObject *object,
+                           const char *member)
+{
+  JsonNode *node = object != NULL ? json_object_get_member (object, member) : NULL;
+
+  if (node == NULL || !JSON_NODE_HOLDS_VALUE (node) ||
+      json_node_get_value_type (node) != G_TYPE_STRING)
+    return NULL;
+  return json_node_get_string (node);
+}
+
+/**
+ * tb_json_object_get_object:
+ *
+ * Returns: (nullable) (transfer none): the member if it is an object
+ */
+JsonObject *
+tb_json_object_get_object (JsonObject *object,
+                           const char *member)
+{
+  JsonNode *node = object != NULL ? json_object_get_member (object, member) : NULL;
+
+  return node != NULL && JSON_NODE_HOLDS_OBJECT (node) ? json_node_get_object (node) : NULL;
+}
+
+/**
+ * tb_json_object_get_array:
+ *
+ * Returns: (nullable) (transfer none): the member if it is an array
+ */
+JsonArray *
+tb_json_object_get_array (JsonObject *object,
+                          const char *member)
+{
+  JsonNode *node = object != NULL ? json_object_get_member (object, member) : NULL;
+
+  return node != NULL && JSON_NODE_HOLDS_ARRAY (node) ? json_node_get_array (node) : NULL;
 }

@@ -66,8 +66,16 @@ char     *tb_json_to_string        (JsonNode    *node,
                                     gboolean     pretty);
 gboolean  tb_json_equal            (JsonNode    *a,
                                     JsonNode    *b);
+JsonNode *tb_json_copy             (JsonNode    *node);
+JsonNode *tb_json_freeze           (JsonNode    *node);
 JsonNode *tb_json_node_new_object  (void);
 JsonNode *tb_json_node_new_string  (const char  *value);
 char     *tb_json_describe_type    (JsonNode    *node);
+const char *tb_json_object_get_string (JsonObject *object,
+                                       const char *member);
+JsonObject *tb_json_object_get_object (JsonObject *object,
+                                       const char *member);
+JsonArray  *tb_json_object_get_array  (JsonObject *object,
+                                       const char *member);
 
 G_END_DECLS

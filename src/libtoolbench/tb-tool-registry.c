@@ -41,7 +41,10 @@ struct _TbToolRegistry
   GPtrArray   *tools;
   GHashTable  *by_name;
 
-  GMutex       cache_lock;
+  /* Used only as a writer lock: GRWLock is built on pthread_rwlock_t,
+   * which ThreadSanitizer and helgrind understand, where GMutex's futex
+   * is invisible to them and would drown real reports in false ones. */
+  GRWLock      cache_lock;
   JsonNode    *definitions[TB_DEFINITION_FORMAT_GEMINI + 1];
   GHashTable  *real_to_wire;
   GHashTable  *wire_to_real;
@@ -119,12 +122,12 @@ list_model_iface_init (GListModelInterface *iface)
 static void
 invalidate_caches (TbToolRegistry *self)
 {
-  g_mutex_lock (&self->cache_lock);
+  g_rw_lock_writer_lock (&self->cache_lock);
   for (guint i = 0; i < G_N_ELEMENTS (self->definitions); i++)
     g_clear_pointer (&self->definitions[i], json_node_unref);
   g_clear_pointer (&self->real_to_wire, g_hash_table_unref);
   g_clear_pointer (&self->wire_to_real, g_hash_table_unref);
-  g_mutex_unlock (&self->cache_lock);
+  g_rw_lock_writer_unlock (&self->cache_lock);
 }
 
 static void
@@ -136,7 +139,7 @@ tb_tool_registry_finalize (GObject *object)
   g_clear_pointer (&self->by_name, g_hash_table_unref);
   g_clear_pointer (&self->tools, g_ptr_array_unref);
   g_rw_lock_clear (&self->lock);
-  g_mutex_clear (&self->cache_lock);
+  g_rw_lock_clear (&self->cache_lock);
 
   G_OBJECT_CLASS (tb_tool_registry_parent_class)->finalize (object);
 }
@@ -271,7 +274,7 @@ static void
 tb_tool_registry_init (TbToolRegistry *self)
 {
   g_rw_lock_init (&self->lock);
-  g_mutex_init (&self->cache_lock);
+  g_rw_lock_init (&self->cache_lock);
   self->tools = g_ptr_array_new_with_free_func (g_object_unref);
   self->by_name = g_hash_table_new (g_str_hash, g_str_equal);
   self->default_timeout_ms = TB_TOOL_REGISTRY_DEFAULT_TIMEOUT_MS;
@@ -727,10 +730,10 @@ tb_tool_registry_to_wire_name (TbToolRegistry *self,
   if (name == NULL)
     return NULL;
 
-  g_mutex_lock (&self->cache_lock);
+  g_rw_lock_writer_lock (&self->cache_lock);
   ensure_wire_names_locked (self);
   ret = g_strdup (g_hash_table_lookup (self->real_to_wire, name));
-  g_mutex_unlock (&self->cache_lock);
+  g_rw_lock_writer_unlock (&self->cache_lock);
 
   return ret;
 }
@@ -754,10 +757,10 @@ tb_tool_registry_from_wire_name (TbToolRegistry *self,
   if (wire_name == NULL)
     return NULL;
 
-  g_mutex_lock (&self->cache_lock);
+  g_rw_lock_writer_lock (&self->cache_lock);
   ensure_wire_names_locked (self);
   ret = g_strdup (g_hash_table_lookup (self->wire_to_real, wire_name));
-  g_mutex_unlock (&self->cache_lock);
+  g_rw_lock_writer_unlock (&self->cache_lock);
 
   return ret;
 }
@@ -837,7 +840,7 @@ tb_tool_registry_to_definitions (TbToolRegistry     *self,
   g_return_val_if_fail (TB_IS_TOOL_REGISTRY (self), NULL);
   g_return_val_if_fail (format <= TB_DEFINITION_FORMAT_GEMINI, NULL);
 
-  g_mutex_lock (&self->cache_lock);
+  g_rw_lock_writer_lock (&self->cache_lock);
 
   if (self->definitions[format] == NULL)
     {
@@ -871,7 +874,7 @@ tb_tool_registry_to_definitions (TbToolRegistry     *self,
     }
 
   ret = json_node_ref (self->definitions[format]);
-  g_mutex_unlock (&self->cache_lock);
+  g_rw_lock_writer_unlock (&self->cache_lock);
 
   return ret;
 }
@@ -1247,12 +1250,8 @@ tb_tool_registry_call_async (TbToolRegistry      *self,
     args = tb_json_node_new_object ();
   else if (!tb_json_node_depth_ok (arguments, TB_JSON_MAX_DEPTH))
     args = NULL;
-  else if (json_node_is_immutable (arguments))
-    args = json_node_ref (arguments);
   else
-    args = json_node_copy (arguments);
-  if (args != NULL && !json_node_is_immutable (args))
-    json_node_seal (args);
+    args = tb_json_freeze (arguments);
 
   {
     g_autoptr(JsonNode) shown = args != NULL ? json_node_ref (args) : json_node_new (JSON_NODE_NULL);

@@ -203,8 +203,6 @@ static JsonNode *
 freeze_output (JsonNode  *output,
                char     **problem)
 {
-  JsonNode *copy;
-
   if (output == NULL)
     return NULL;
 
@@ -215,12 +213,7 @@ freeze_output (JsonNode  *output,
       return NULL;
     }
 
-  if (json_node_is_immutable (output))
-    return json_node_ref (output);
-
-  copy = json_node_copy (output);
-  json_node_seal (copy);
-  return copy;
+  return tb_json_freeze (output);
 }
 
 /**
@@ -508,7 +501,7 @@ tb_tool_result_to_envelope (TbToolResult *self)
   json_builder_add_boolean_value (builder, self->kind == TB_TOOL_FAILURE_NONE);
   json_builder_set_member_name (builder, "data");
   if (self->output != NULL)
-    json_builder_add_value (builder, json_node_copy (self->output));
+    json_builder_add_value (builder, tb_json_copy (self->output));
   else
     json_builder_add_null_value (builder);
   json_builder_set_member_name (builder, "warnings");
@@ -554,7 +547,7 @@ tb_tool_result_to_json (TbToolResult *self)
   json_builder_add_string_value (builder, tb_tool_failure_kind_to_string (self->kind));
   json_builder_set_member_name (builder, "output");
   if (self->output != NULL)
-    json_builder_add_value (builder, json_node_copy (self->output));
+    json_builder_add_value (builder, tb_json_copy (self->output));
   else
     json_builder_add_null_value (builder);
   if (self->error != NULL)

@@ -210,20 +210,11 @@ tb_tool_set_parameters (TbTool   *self,
       return;
     }
 
-  if (json_node_is_immutable (parameters))
-    {
-      priv->parameters = json_node_ref (parameters);
-    }
-  else if (!tb_json_node_depth_ok (parameters, TB_JSON_MAX_DEPTH))
-    {
-      /* Copying recurses: keep a reference; _tb_tool_check() refuses it. */
-      priv->parameters = json_node_ref (parameters);
-    }
+  if (!tb_json_node_depth_ok (parameters, TB_JSON_MAX_DEPTH))
+    /* Too deep to copy safely: keep a reference; _tb_tool_check() refuses it. */
+    priv->parameters = json_node_ref (parameters);
   else
-    {
-      priv->parameters = json_node_copy (parameters);
-      json_node_seal (priv->parameters);
-    }
+    priv->parameters = tb_json_freeze (parameters);
 }
 
 static void

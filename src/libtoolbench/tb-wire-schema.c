@@ -54,7 +54,7 @@ convert_type (JsonNode   *type,
       return NULL;
     }
 
-  return json_node_copy (type);
+  return tb_json_copy (type);
 }
 
 static JsonNode *
@@ -87,7 +87,7 @@ convert (JsonNode *schema,
         }
       else
         {
-          json_object_set_member (out, kept_members[i], json_node_copy (member));
+          json_object_set_member (out, kept_members[i], tb_json_copy (member));
         }
     }
 
@@ -96,7 +96,7 @@ convert (JsonNode *schema,
     {
       JsonArray *values = json_array_new ();
 
-      json_array_add_element (values, json_node_copy (member));
+      json_array_add_element (values, tb_json_copy (member));
       json_object_set_array_member (out, "enum", values);
     }
 

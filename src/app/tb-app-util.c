@@ -1,0 +1,186 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+
+#define G_LOG_DOMAIN "tb-app"
+
+#include "config.h"
+
+#include <adwaita.h>
+#include <glib/gi18n.h>
+
+#include "tb-app-util.h"
+
+/**
+ * tb_app_init:
+ *
+ * Sets up what every window needs: GtkSourceView, the app's style sheet and
+ * its icons. The program and the window tests both call it; it runs once.
+ */
+void
+tb_app_init (void)
+{
+  static gsize done;
+
+  if (g_once_init_enter (&done))
+    {
+      GdkDisplay *display = gdk_display_get_default ();
+
+      adw_init ();
+      gtk_source_init ();
+
+      if (display != NULL)
+        {
+          g_autoptr(GtkCssProvider) provider = gtk_css_provider_new ();
+
+          gtk_css_provider_load_from_resource (provider,
+                                               "/io/github/toolbench/Toolbench/toolbench.css");
+          gtk_style_context_add_provider_for_display (display, GTK_STYLE_PROVIDER (provider),
+                                                      GTK_STYLE_PROVIDER_PRIORITY_APPLICATION);
+          gtk_icon_theme_add_resource_path (gtk_icon_theme_get_for_display (display),
+                                            "/io/github/toolbench/Toolbench/icons");
+        }
+      g_once_init_leave (&done, 1);
+    }
+}
+
+static void
+update_scheme (AdwStyleManager *manager,
+               GParamSpec      *pspec,
+               GtkSourceBuffer *buffer)
+{
+  GtkSourceStyleSchemeManager *schemes = gtk_source_style_scheme_manager_get_default ();
+  const char *id = adw_style_manager_get_dark (manager) ? "Adwaita-dark" : "Adwaita";
+
+  gtk_source_buffer_set_style_scheme (buffer,
+                                      gtk_source_style_scheme_manager_get_scheme (schemes, id));
+}
+
+/**
+ * tb_source_view_setup:
+ * @view: a source view
+ * @language: (nullable): a language id such as "json"
+ * @editable: whether the person may edit the text
+ *
+ * Gives the view the look every code view in the app shares: monospace,
+ * highlighting that follows the light or dark style, line numbers when
+ * editable.
+ */
+void
+tb_source_view_setup (GtkSourceView *view,
+                      const char    *language,
+                      gboolean       editable)
+{
+  GtkSourceBuffer *buffer = GTK_SOURCE_BUFFER (gtk_text_view_get_buffer (GTK_TEXT_VIEW (view)));
+  AdwStyleManager *manager = adw_style_manager_get_default ();
+
+  gtk_source_buffer_set_language (buffer, language != NULL
+                                  ? gtk_source_language_manager_get_language (
+                                      gtk_source_language_manager_get_default (), language)
+                                  : NULL);
+  gtk_source_buffer_set_highlight_syntax (buffer, language != NULL);
+  gtk_text_view_set_monospace (GTK_TEXT_VIEW (view), TRUE);
+  gtk_text_view_set_editable (GTK_TEXT_VIEW (view), editable);
+  gtk_text_view_set_cursor_visible (GTK_TEXT_VIEW (view), editable);
+  gtk_text_view_set_top_margin (GTK_TEXT_VIEW (view), 8);
+  gtk_text_view_set_bottom_margin (GTK_TEXT_VIEW (view), 8);
+  gtk_text_view_set_left_margin (GTK_TEXT_VIEW (view), 8);
+  gtk_text_view_set_right_margin (GTK_TEXT_VIEW (view), 8);
+  gtk_source_view_set_show_line_numbers (view, editable);
+  gtk_source_view_set_highlight_current_line (view, editable);
+  gtk_source_view_set_auto_indent (view, editable);
+  gtk_source_view_set_tab_width (view, 2);
+  gtk_source_view_set_insert_spaces_instead_of_tabs (view, TRUE);
+  gtk_source_buffer_set_highlight_matching_brackets (buffer, editable);
+  if (!editable)
+    gtk_text_view_set_wrap_mode (GTK_TEXT_VIEW (view), GTK_WRAP_WORD_CHAR);
+
+  update_scheme (manager, NULL, buffer);
+  g_signal_connect_object (manager, "notify::dark", G_CALLBACK (update_scheme), buffer, 0);
+}
+
+/**
+ * tb_format_duration:
+ * @duration_us: microseconds
+ *
+ * Returns: (transfer full): "850 µs", "12 ms", "1.4 s" or "2 min 5 s"
+ */
+char *
+tb_format_duration (gint64 duration_us)
+{
+  if (duration_us < 0)
+    duration_us = 0;
+  if (duration_us < 1000)
+    /* Translators: microseconds */
+    return g_strdup_printf (_("%d µs"), (int) duration_us);
+  if (duration_us < 1000 * 1000)
+    /* Translators: milliseconds */
+    return g_strdup_printf (_("%d ms"), (int) (duration_us / 1000));
+  if (duration_us < 60 * G_USEC_PER_SEC)
+    /* Translators: seconds, with one decimal */
+    return g_strdup_printf (_("%.1f s"), duration_us / (double) G_USEC_PER_SEC);
+  /* Translators: minutes and seconds */
+  return g_strdup_printf (_("%d min %d s"),
+                          (int) MIN (duration_us / (60 * G_USEC_PER_SEC), G_MAXINT),
+                          (int) ((duration_us / G_USEC_PER_SEC) % 60));
+}
+
+char *
+tb_format_size (guint64 bytes)
+{
+  return g_format_size (bytes);
+}
+
+/**
+ * tb_text_preview:
+ * @text: UTF-8 text
+ * @max_bytes: the most to keep
+ * @truncated: (out) (optional): whether text was cut
+ *
+ * Returns: (transfer full): @text, cut at a character boundary, with
+ *   invalid UTF-8 replaced so a label or text view can show it
+ */
+char *
+tb_text_preview (const char *text,
+                 gsize       max_bytes,
+                 gboolean   *truncated)
+{
+  gsize length = strlen (text);
+  const char *end;
+
+  if (truncated != NULL)
+    *truncated = length > max_bytes;
+  if (length <= max_bytes)
+    return g_utf8_make_valid (text, length);
+
+  end = g_utf8_find_prev_char (text, text + max_bytes + 1);
+  if (end == NULL)
+    end = text;
+  return g_utf8_make_valid (text, end - text);
+}
+
+/**
+ * tb_copy_text:
+ * @widget: a widget on the display whose clipboard to use
+ * @text: what to copy
+ */
+void
+tb_copy_text (GtkWidget  *widget,
+              const char *text)
+{
+  gdk_clipboard_set_text (gtk_widget_get_clipboard (widget), text);
+}
+
+/**
+ * tb_widget_unparent_children:
+ * @widget: a widget being disposed
+ *
+ * Unparents what gtk_widget_dispose_template() leaves: template children
+ * without an id.
+ */
+void
+tb_widget_unparent_children (GtkWidget *widget)
+{
+  GtkWidget *child;
+
+  while ((child = gtk_widget_get_first_child (widget)) != NULL)
+    gtk_widget_unparent (child);
+}

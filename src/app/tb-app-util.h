@@ -1,0 +1,23 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+
+#pragma once
+
+#include <gtksourceview/gtksource.h>
+#include <json-glib/json-glib.h>
+
+G_BEGIN_DECLS
+
+void  tb_app_init                 (void);
+void  tb_source_view_setup        (GtkSourceView *view,
+                                   const char    *language,
+                                   gboolean       editable);
+char *tb_format_duration          (gint64         duration_us);
+char *tb_format_size              (guint64        bytes);
+char *tb_text_preview             (const char    *text,
+                                   gsize          max_bytes,
+                                   gboolean      *truncated);
+void  tb_widget_unparent_children (GtkWidget     *widget);
+void  tb_copy_text                (GtkWidget     *widget,
+                                   const char    *text);
+
+G_END_DECLS

@@ -1,0 +1,171 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+
+#define G_LOG_DOMAIN "tb-application"
+
+#include "config.h"
+
+#include <glib/gi18n.h>
+
+#include "tb-app-util.h"
+#include "tb-application.h"
+#include "tb-window.h"
+
+/* The application owns what outlives a window: the tool registry (built-in
+ * tools now; MCP servers and manifests as they are configured) and the
+ * history of calls. */
+
+struct _TbApplication
+{
+  AdwApplication  parent_instance;
+
+  TbToolRegistry *registry;
+  TbHistory      *history;
+};
+
+G_DEFINE_FINAL_TYPE (TbApplication, tb_application, ADW_TYPE_APPLICATION)
+
+static void
+tb_application_activate (GApplication *app)
+{
+  TbApplication *self = TB_APPLICATION (app);
+  GtkWindow *window = gtk_application_get_active_window (GTK_APPLICATION (app));
+
+  if (window == NULL)
+    window = GTK_WINDOW (tb_window_new (GTK_APPLICATION (app), self->registry, self->history));
+  gtk_window_present (window);
+}
+
+static void
+about_action (GSimpleAction *action,
+              GVariant      *parameter,
+              gpointer       user_data)
+{
+  GtkApplication *app = user_data;
+  static const char *developers[] = { "The Toolbench authors", NULL };
+
+  adw_show_about_window (gtk_application_get_active_window (app),
+                         "application-name", _("Toolbench"),
+                         "application-icon", APPLICATION_ID,
+                         "developer-name", _("The Toolbench authors"),
+                         "version", PACKAGE_VERSION,
+                         "website", "https://github.com/toolbench/toolbench",
+                         "issue-url", "https://github.com/toolbench/toolbench/issues",
+                         "comments", _("A workbench for LLM tool calling: browse your tools, "
+                                       "call them by hand with checked arguments, and step "
+                                       "through a model driving them."),
+                         "developers", developers,
+                         "copyright", "© 2026 The Toolbench authors",
+                         "license-type", GTK_LICENSE_GPL_3_0,
+                         NULL);
+}
+
+static void
+quit_action (GSimpleAction *action,
+             GVariant      *parameter,
+             gpointer       user_data)
+{
+  GtkApplication *app = user_data;
+  GList *windows = gtk_application_get_windows (app);
+
+  /* Closing each window first lets it remember its size. */
+  while (windows != NULL)
+    {
+      GList *next = windows->next;
+
+      gtk_window_close (windows->data);
+      windows = next;
+    }
+  g_application_quit (G_APPLICATION (app));
+}
+
+static const GActionEntry app_actions[] = {
+  { "about", about_action },
+  { "quit", quit_action },
+};
+
+static void
+tb_application_startup (GApplication *app)
+{
+  TbApplication *self = TB_APPLICATION (app);
+  static const char *quit_accels[] = { "<Control>q", NULL };
+  static const char *about_accels[] = { "<Control><Shift>a", NULL };
+  g_autoptr(GError) error = NULL;
+
+  G_APPLICATION_CLASS (tb_application_parent_class)->startup (app);
+
+  tb_app_init ();
+  gtk_window_set_default_icon_name (APPLICATION_ID);
+
+  g_action_map_add_action_entries (G_ACTION_MAP (app), app_actions, G_N_ELEMENTS (app_actions),
+                                   app);
+  gtk_application_set_accels_for_action (GTK_APPLICATION (app), "app.quit", quit_accels);
+  gtk_application_set_accels_for_action (GTK_APPLICATION (app), "app.about", about_accels);
+
+  if (!tb_demo_tools_register (self->registry, &error))
+    g_warning ("The built-in tools could not be registered: %s", error->message);
+}
+
+static void
+tb_application_finalize (GObject *object)
+{
+  TbApplication *self = (TbApplication *) object;
+
+  g_clear_object (&self->history);
+  g_clear_object (&self->registry);
+
+  G_OBJECT_CLASS (tb_application_parent_class)->finalize (object);
+}
+
+static void
+tb_application_class_init (TbApplicationClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GApplicationClass *app_class = G_APPLICATION_CLASS (klass);
+
+  object_class->finalize = tb_application_finalize;
+  app_class->activate = tb_application_activate;
+  app_class->startup = tb_application_startup;
+}
+
+static void
+tb_application_init (TbApplication *self)
+{
+  self->registry = tb_tool_registry_new ();
+  self->history = tb_history_new (self->registry);
+}
+
+TbApplication *
+tb_application_new (void)
+{
+  return g_object_new (TB_TYPE_APPLICATION,
+                       "application-id", APPLICATION_ID,
+                       "flags", G_APPLICATION_DEFAULT_FLAGS,
+                       "resource-base-path", "/io/github/toolbench/Toolbench",
+                       NULL);
+}
+
+/**
+ * tb_application_get_registry:
+ * @self: the application
+ *
+ * Returns: (transfer none): the registry of every tool the app knows
+ */
+TbToolRegistry *
+tb_application_get_registry (TbApplication *self)
+{
+  g_return_val_if_fail (TB_IS_APPLICATION (self), NULL);
+  return self->registry;
+}
+
+/**
+ * tb_application_get_history:
+ * @self: the application
+ *
+ * Returns: (transfer none): the calls made so far
+ */
+TbHistory *
+tb_application_get_history (TbApplication *self)
+{
+  g_return_val_if_fail (TB_IS_APPLICATION (self), NULL);
+  return self->history;
+}

@@ -1,0 +1,691 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+
+#define G_LOG_DOMAIN "tb-argument-editor"
+
+#include "config.h"
+
+#include <glib/gi18n.h>
+#include <gtksourceview/gtksource.h>
+
+#include "tb-app-util.h"
+#include "tb-argument-editor.h"
+
+/* The arguments of one call, in two synchronised views: the form generated
+ * from the tool's schema and the JSON text. The JSON value is the truth;
+ * a syntax error in the text leaves the last good value (and the form) alone
+ * until the text parses again. */
+
+/* Texts larger than this are parsed after a pause, not on every keystroke. */
+#define LARGE_TEXT (256 * 1024)
+
+struct _TbArgumentEditor
+{
+  GtkWidget      parent_instance;
+
+  GtkStack      *view_stack;
+  GtkWidget     *switcher;
+  TbSchemaForm  *form;
+  GtkLabel      *form_note;
+  GtkSourceView *json_view;
+  GtkLabel      *json_error_label;
+  GtkWidget     *problems_box;
+  GtkLabel      *problems_label;
+  GtkListBox    *problems_list;
+
+  TbTool        *tool;
+  JsonNode      *value;
+  GPtrArray     *errors;
+  char          *json_error;
+  guint          json_updating;
+  guint          parse_source;
+  gboolean       form_usable;
+  gboolean       valid;
+};
+
+G_DEFINE_FINAL_TYPE (TbArgumentEditor, tb_argument_editor, GTK_TYPE_WIDGET)
+
+enum { PROP_0, PROP_VALID, PROP_TOOL, N_PROPS };
+enum { CHANGED, N_SIGNALS };
+
+static GParamSpec *properties [N_PROPS];
+static guint signals [N_SIGNALS];
+
+static void
+set_valid (TbArgumentEditor *self,
+           gboolean          valid)
+{
+  if (self->valid == valid)
+    return;
+  self->valid = valid;
+  g_object_notify_by_pspec (G_OBJECT (self), properties [PROP_VALID]);
+}
+
+static void
+update_problems (TbArgumentEditor *self)
+{
+  GtkWidget *child;
+  guint n = self->errors->len + (self->json_error != NULL ? 1 : 0);
+
+  while ((child = gtk_widget_get_first_child (GTK_WIDGET (self->problems_list))) != NULL)
+    gtk_list_box_remove (self->problems_list, child);
+
+  /* A thousand rows help nobody; the count says how many there are. */
+  for (guint i = 0; i < MIN (self->errors->len, 200); i++)
+    {
+      TbSchemaError *error = g_ptr_array_index (self->errors, i);
+      GtkWidget *row = gtk_list_box_row_new ();
+      GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 12);
+      GtkWidget *icon = gtk_image_new_from_icon_name ("dialog-warning-symbolic");
+      GtkWidget *message = gtk_label_new (error->message);
+      GtkWidget *pointer = gtk_label_new (*error->instance_path != '\0'
+                                          ? error->instance_path : _("(arguments)"));
+
+      gtk_widget_set_margin_start (box, 12);
+      gtk_widget_set_margin_end (box, 12);
+      gtk_widget_set_margin_top (box, 8);
+      gtk_widget_set_margin_bottom (box, 8);
+      gtk_widget_add_css_class (icon, "warning");
+      gtk_label_set_xalign (GTK_LABEL (message), 0);
+      gtk_label_set_wrap (GTK_LABEL (message), TRUE);
+      gtk_widget_set_hexpand (message, TRUE);
+      gtk_label_set_ellipsize (GTK_LABEL (pointer), PANGO_ELLIPSIZE_MIDDLE);
+      gtk_widget_add_css_class (pointer, "monospace");
+      gtk_widget_add_css_class (pointer, "dim-label");
+      gtk_widget_add_css_class (pointer, "caption");
+      gtk_box_append (GTK_BOX (box), icon);
+      gtk_box_append (GTK_BOX (box), message);
+      gtk_box_append (GTK_BOX (box), pointer);
+      gtk_list_box_row_set_child (GTK_LIST_BOX_ROW (row), box);
+      gtk_list_box_row_set_activatable (GTK_LIST_BOX_ROW (row), self->form_usable);
+      g_object_set_data_full (G_OBJECT (row), "tb-pointer",
+                              g_strdup (error->instance_path), g_free);
+      gtk_list_box_append (self->problems_list, row);
+    }
+
+  if (n > 0)
+    {
+      g_autofree char *title =
+        g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u Problem", "%u Problems", n), n);
+
+      gtk_label_set_label (self->problems_label, title);
+    }
+  gtk_widget_set_visible (self->problems_box, n > 0);
+}
+
+static void
+validate (TbArgumentEditor *self,
+          GPtrArray        *local_errors)
+{
+  g_autoptr(GPtrArray) errors = NULL;
+
+  g_ptr_array_set_size (self->errors, 0);
+
+  if (local_errors != NULL)
+    for (guint i = 0; i < local_errors->len; i++)
+      g_ptr_array_add (self->errors, tb_schema_error_copy (g_ptr_array_index (local_errors, i)));
+
+  if (self->tool != NULL && self->value != NULL &&
+      !tb_tool_validate_arguments (self->tool, self->value, &errors))
+    for (guint i = 0; i < errors->len; i++)
+      g_ptr_array_add (self->errors, tb_schema_error_copy (g_ptr_array_index (errors, i)));
+
+  if (self->form_usable)
+    tb_schema_form_set_errors (self->form, self->errors);
+  update_problems (self);
+  set_valid (self, self->tool != NULL && self->json_error == NULL && self->errors->len == 0);
+  g_signal_emit (self, signals [CHANGED], 0);
+}
+
+static void
+set_json_text (TbArgumentEditor *self,
+               JsonNode         *value)
+{
+  GtkTextBuffer *buffer = gtk_text_view_get_buffer (GTK_TEXT_VIEW (self->json_view));
+  g_autofree char *text = tb_json_to_string (value, TRUE);
+
+  self->json_updating++;
+  gtk_text_buffer_set_text (buffer, text, -1);
+  self->json_updating--;
+}
+
+static void
+set_json_error (TbArgumentEditor *self,
+                const char       *message)
+{
+  g_free (self->json_error);
+  self->json_error = g_strdup (message);
+  gtk_label_set_label (self->json_error_label, message != NULL ? message : "");
+  gtk_widget_set_visible (GTK_WIDGET (self->json_error_label), message != NULL);
+  if (message != NULL)
+    gtk_widget_add_css_class (GTK_WIDGET (self->json_view), "tb-invalid");
+  else
+    gtk_widget_remove_css_class (GTK_WIDGET (self->json_view), "tb-invalid");
+}
+
+static void
+on_form_changed (TbArgumentEditor *self)
+{
+  g_autoptr(GPtrArray) local_errors = NULL;
+
+  g_clear_pointer (&self->value, json_node_unref);
+  self->value = tb_schema_form_get_value (self->form, &local_errors);
+  set_json_error (self, NULL);
+  set_json_text (self, self->value);
+  validate (self, local_errors);
+}
+
+static void
+parse_json (TbArgumentEditor *self)
+{
+  g_autofree char *text = tb_argument_editor_get_text (self);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(JsonNode) node = NULL;
+
+  node = tb_json_parse (text, -1, &error);
+  if (node == NULL)
+    {
+      /* Translators: shown under the JSON editor; %s says what is wrong */
+      g_autofree char *message = g_strdup_printf (_("Not valid JSON: %s"), error->message);
+
+      set_json_error (self, message);
+      validate (self, NULL);
+      set_valid (self, FALSE);
+      return;
+    }
+
+  set_json_error (self, NULL);
+  g_clear_pointer (&self->value, json_node_unref);
+  self->value = g_steal_pointer (&node);
+  if (self->form_usable)
+    tb_schema_form_set_value (self->form, self->value);
+  validate (self, NULL);
+}
+
+static gboolean
+parse_json_later (gpointer user_data)
+{
+  TbArgumentEditor *self = user_data;
+
+  self->parse_source = 0;
+  parse_json (self);
+  return G_SOURCE_REMOVE;
+}
+
+static void
+on_json_changed (GtkTextBuffer    *buffer,
+                 TbArgumentEditor *self)
+{
+  if (self->json_updating > 0)
+    return;
+
+  g_clear_handle_id (&self->parse_source, g_source_remove);
+  if (gtk_text_buffer_get_char_count (buffer) > LARGE_TEXT)
+    {
+      self->parse_source = g_timeout_add (250, parse_json_later, self);
+      set_valid (self, FALSE);
+    }
+  else
+    parse_json (self);
+}
+
+static void
+on_copy_clicked (TbArgumentEditor *self)
+{
+  g_autofree char *text = tb_argument_editor_get_text (self);
+
+  tb_copy_text (GTK_WIDGET (self), text);
+}
+
+static void
+on_paste_read (GObject      *object,
+               GAsyncResult *result,
+               gpointer      user_data)
+{
+  g_autoptr(TbArgumentEditor) self = user_data;
+  g_autofree char *text = NULL;
+  g_autoptr(GError) error = NULL;
+
+  text = gdk_clipboard_read_text_finish (GDK_CLIPBOARD (object), result, &error);
+  if (text == NULL)
+    return;
+  /* A paste that is not JSON goes to the JSON view, where the error shows. */
+  if (!tb_argument_editor_set_text (self, text, NULL))
+    tb_argument_editor_set_view (self, "json");
+}
+
+/**
+ * tb_argument_editor_paste:
+ * @self: an editor
+ *
+ * Takes JSON from the clipboard as the arguments; text that is not JSON
+ * lands in the JSON view with its error shown.
+ */
+void
+tb_argument_editor_paste (TbArgumentEditor *self)
+{
+  gdk_clipboard_read_text_async (gtk_widget_get_clipboard (GTK_WIDGET (self)), NULL,
+                                 on_paste_read, g_object_ref (self));
+}
+
+static void
+on_problem_activated (TbArgumentEditor *self,
+                      GtkListBoxRow    *row)
+{
+  const char *pointer = g_object_get_data (G_OBJECT (row), "tb-pointer");
+  GtkWidget *input;
+
+  if (pointer == NULL || !self->form_usable)
+    return;
+  input = tb_schema_form_get_input (self->form, pointer);
+  if (input != NULL)
+    {
+      tb_argument_editor_set_view (self, "form");
+      gtk_widget_grab_focus (input);
+    }
+}
+
+static void
+tb_argument_editor_dispose (GObject *object)
+{
+  TbArgumentEditor *self = (TbArgumentEditor *) object;
+
+  g_clear_handle_id (&self->parse_source, g_source_remove);
+  gtk_widget_dispose_template (GTK_WIDGET (self), TB_TYPE_ARGUMENT_EDITOR);
+  tb_widget_unparent_children (GTK_WIDGET (self));
+
+  G_OBJECT_CLASS (tb_argument_editor_parent_class)->dispose (object);
+}
+
+static void
+tb_argument_editor_finalize (GObject *object)
+{
+  TbArgumentEditor *self = (TbArgumentEditor *) object;
+
+  g_clear_object (&self->tool);
+  g_clear_pointer (&self->value, json_node_unref);
+  g_clear_pointer (&self->errors, g_ptr_array_unref);
+  g_free (self->json_error);
+
+  G_OBJECT_CLASS (tb_argument_editor_parent_class)->finalize (object);
+}
+
+static void
+tb_argument_editor_get_property (GObject    *object,
+                                 guint       prop_id,
+                                 GValue     *value,
+                                 GParamSpec *pspec)
+{
+  TbArgumentEditor *self = TB_ARGUMENT_EDITOR (object);
+
+  switch (prop_id)
+    {
+    case PROP_VALID:
+      g_value_set_boolean (value, self->valid);
+      break;
+    case PROP_TOOL:
+      g_value_set_object (value, self->tool);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+tb_argument_editor_class_init (TbArgumentEditorClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->dispose = tb_argument_editor_dispose;
+  object_class->finalize = tb_argument_editor_finalize;
+  object_class->get_property = tb_argument_editor_get_property;
+
+  properties [PROP_VALID] =
+    g_param_spec_boolean ("valid", NULL, NULL, FALSE,
+                          (G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+  properties [PROP_TOOL] =
+    g_param_spec_object ("tool", NULL, NULL, TB_TYPE_TOOL,
+                         (G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+
+  /**
+   * TbArgumentEditor::changed:
+   *
+   * The arguments or their validity changed.
+   */
+  signals [CHANGED] =
+    g_signal_new ("changed",
+                  G_TYPE_FROM_CLASS (klass),
+                  G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL,
+                  G_TYPE_NONE, 0);
+
+  g_type_ensure (TB_TYPE_SCHEMA_FORM);
+  g_type_ensure (GTK_SOURCE_TYPE_VIEW);
+
+  gtk_widget_class_set_template_from_resource (widget_class,
+                                               "/io/github/toolbench/Toolbench/tb-argument-editor.ui");
+  gtk_widget_class_bind_template_child (widget_class, TbArgumentEditor, view_stack);
+  gtk_widget_class_bind_template_child (widget_class, TbArgumentEditor, switcher);
+  gtk_widget_class_bind_template_child (widget_class, TbArgumentEditor, form);
+  gtk_widget_class_bind_template_child (widget_class, TbArgumentEditor, form_note);
+  gtk_widget_class_bind_template_child (widget_class, TbArgumentEditor, json_view);
+  gtk_widget_class_bind_template_child (widget_class, TbArgumentEditor, json_error_label);
+  gtk_widget_class_bind_template_child (widget_class, TbArgumentEditor, problems_box);
+  gtk_widget_class_bind_template_child (widget_class, TbArgumentEditor, problems_label);
+  gtk_widget_class_bind_template_child (widget_class, TbArgumentEditor, problems_list);
+  gtk_widget_class_bind_template_callback (widget_class, on_form_changed);
+  gtk_widget_class_bind_template_callback (widget_class, on_copy_clicked);
+  gtk_widget_class_bind_template_callback (widget_class, tb_argument_editor_paste);
+  gtk_widget_class_bind_template_callback (widget_class, on_problem_activated);
+  gtk_widget_class_bind_template_callback (widget_class, tb_argument_editor_reset);
+
+  gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BOX_LAYOUT);
+  gtk_widget_class_set_css_name (widget_class, "tbargumenteditor");
+}
+
+static void
+tb_argument_editor_init (TbArgumentEditor *self)
+{
+  GtkLayoutManager *layout;
+
+  tb_app_init ();
+  gtk_widget_init_template (GTK_WIDGET (self));
+
+  layout = gtk_widget_get_layout_manager (GTK_WIDGET (self));
+  gtk_orientable_set_orientation (GTK_ORIENTABLE (layout), GTK_ORIENTATION_VERTICAL);
+  gtk_box_layout_set_spacing (GTK_BOX_LAYOUT (layout), 12);
+
+  self->errors = g_ptr_array_new_with_free_func ((GDestroyNotify) tb_schema_error_free);
+  self->form_usable = TRUE;
+  tb_source_view_setup (self->json_view, "json", TRUE);
+  g_signal_connect (gtk_text_view_get_buffer (GTK_TEXT_VIEW (self->json_view)), "changed",
+                    G_CALLBACK (on_json_changed), self);
+}
+
+GtkWidget *
+tb_argument_editor_new (void)
+{
+  return g_object_new (TB_TYPE_ARGUMENT_EDITOR, NULL);
+}
+
+/**
+ * tb_argument_editor_set_tool:
+ * @self: an editor
+ * @tool: (nullable): the tool whose arguments to edit
+ * @arguments: (nullable): the arguments to start with; %NULL uses the
+ *   schema's defaults
+ */
+void
+tb_argument_editor_set_tool (TbArgumentEditor *self,
+                             TbTool           *tool,
+                             JsonNode         *arguments)
+{
+  g_autoptr(GError) error = NULL;
+
+  g_return_if_fail (TB_IS_ARGUMENT_EDITOR (self));
+  g_return_if_fail (!tool || TB_IS_TOOL (tool));
+
+  g_clear_handle_id (&self->parse_source, g_source_remove);
+  if (g_set_object (&self->tool, tool))
+    g_object_notify_by_pspec (G_OBJECT (self), properties [PROP_TOOL]);
+
+  self->form_usable = tb_schema_form_set_schema (self->form,
+                                                 tool != NULL ? tb_tool_get_parameters (tool)
+                                                              : NULL,
+                                                 &error);
+  gtk_widget_set_visible (GTK_WIDGET (self->form), self->form_usable);
+  gtk_widget_set_visible (GTK_WIDGET (self->form_note), !self->form_usable);
+  gtk_widget_set_sensitive (self->switcher, self->form_usable);
+  if (!self->form_usable)
+    {
+      gtk_label_set_label (self->form_note, error->message);
+      gtk_stack_set_visible_child_name (self->view_stack, "json");
+    }
+
+  if (arguments != NULL)
+    tb_argument_editor_set_arguments (self, arguments);
+  else
+    on_form_changed (self);
+}
+
+/**
+ * tb_argument_editor_get_tool:
+ * @self: an editor
+ *
+ * Returns: (transfer none) (nullable): the tool
+ */
+TbTool *
+tb_argument_editor_get_tool (TbArgumentEditor *self)
+{
+  g_return_val_if_fail (TB_IS_ARGUMENT_EDITOR (self), NULL);
+
+  return self->tool;
+}
+
+/**
+ * tb_argument_editor_get_arguments:
+ * @self: an editor
+ *
+ * Returns: (transfer full) (nullable): the arguments, or %NULL while the
+ *   JSON text does not parse
+ */
+JsonNode *
+tb_argument_editor_get_arguments (TbArgumentEditor *self)
+{
+  g_return_val_if_fail (TB_IS_ARGUMENT_EDITOR (self), NULL);
+
+  if (self->parse_source != 0)
+    {
+      g_clear_handle_id (&self->parse_source, g_source_remove);
+      parse_json (self);
+    }
+  if (self->json_error != NULL || self->value == NULL)
+    return NULL;
+  return json_node_copy (self->value);
+}
+
+/**
+ * tb_argument_editor_set_arguments:
+ * @self: an editor
+ * @arguments: the arguments to show in both views
+ */
+void
+tb_argument_editor_set_arguments (TbArgumentEditor *self,
+                                  JsonNode         *arguments)
+{
+  g_return_if_fail (TB_IS_ARGUMENT_EDITOR (self));
+  g_return_if_fail (arguments != NULL);
+
+  g_clear_handle_id (&self->parse_source, g_source_remove);
+  g_clear_pointer (&self->value, json_node_unref);
+  self->value = json_node_copy (arguments);
+  set_json_error (self, NULL);
+  set_json_text (self, self->value);
+  if (self->form_usable)
+    tb_schema_form_set_value (self->form, self->value);
+  validate (self, NULL);
+}
+
+/**
+ * tb_argument_editor_set_text:
+ * @self: an editor
+ * @text: JSON text
+ * @error: set when @text is not JSON
+ *
+ * Puts @text into the JSON view (as if pasted there) and, when it parses,
+ * into the form.
+ *
+ * Returns: %TRUE when @text is JSON
+ */
+gboolean
+tb_argument_editor_set_text (TbArgumentEditor  *self,
+                             const char        *text,
+                             GError           **error)
+{
+  GtkTextBuffer *buffer;
+
+  g_return_val_if_fail (TB_IS_ARGUMENT_EDITOR (self), FALSE);
+  g_return_val_if_fail (text != NULL, FALSE);
+
+  buffer = gtk_text_view_get_buffer (GTK_TEXT_VIEW (self->json_view));
+  self->json_updating++;
+  gtk_text_buffer_set_text (buffer, text, -1);
+  self->json_updating--;
+  g_clear_handle_id (&self->parse_source, g_source_remove);
+  parse_json (self);
+
+  if (self->json_error != NULL)
+    {
+      g_set_error_literal (error, TB_JSON_ERROR, TB_JSON_ERROR_SYNTAX, self->json_error);
+      return FALSE;
+    }
+  /* Pasted JSON is laid out like the rest. */
+  set_json_text (self, self->value);
+  return TRUE;
+}
+
+/**
+ * tb_argument_editor_get_text:
+ * @self: an editor
+ *
+ * Returns: (transfer full): the JSON view's text
+ */
+char *
+tb_argument_editor_get_text (TbArgumentEditor *self)
+{
+  GtkTextBuffer *buffer;
+  GtkTextIter start, end;
+
+  g_return_val_if_fail (TB_IS_ARGUMENT_EDITOR (self), NULL);
+
+  buffer = gtk_text_view_get_buffer (GTK_TEXT_VIEW (self->json_view));
+  gtk_text_buffer_get_bounds (buffer, &start, &end);
+  return gtk_text_buffer_get_text (buffer, &start, &end, FALSE);
+}
+
+/**
+ * tb_argument_editor_reset:
+ * @self: an editor
+ *
+ * Goes back to the schema's defaults.
+ */
+void
+tb_argument_editor_reset (TbArgumentEditor *self)
+{
+  g_return_if_fail (TB_IS_ARGUMENT_EDITOR (self));
+
+  if (self->form_usable)
+    {
+      tb_schema_form_set_value (self->form, NULL);
+      on_form_changed (self);
+    }
+  else
+    {
+      g_autoptr(JsonNode) empty = tb_json_node_new_object ();
+
+      tb_argument_editor_set_arguments (self, empty);
+    }
+}
+
+gboolean
+tb_argument_editor_get_valid (TbArgumentEditor *self)
+{
+  g_return_val_if_fail (TB_IS_ARGUMENT_EDITOR (self), FALSE);
+
+  return self->valid;
+}
+
+/**
+ * tb_argument_editor_get_parsable:
+ * @self: an editor
+ *
+ * Returns: whether the arguments are JSON (valid or not against the schema)
+ */
+gboolean
+tb_argument_editor_get_parsable (TbArgumentEditor *self)
+{
+  g_return_val_if_fail (TB_IS_ARGUMENT_EDITOR (self), FALSE);
+
+  return self->json_error == NULL && self->value != NULL;
+}
+
+/**
+ * tb_argument_editor_get_errors:
+ * @self: an editor
+ *
+ * Returns: (transfer none) (element-type TbSchemaError): the current problems
+ */
+GPtrArray *
+tb_argument_editor_get_errors (TbArgumentEditor *self)
+{
+  g_return_val_if_fail (TB_IS_ARGUMENT_EDITOR (self), NULL);
+
+  return self->errors;
+}
+
+/**
+ * tb_argument_editor_get_form:
+ * @self: an editor
+ *
+ * Returns: (transfer none): the form view
+ */
+TbSchemaForm *
+tb_argument_editor_get_form (TbArgumentEditor *self)
+{
+  g_return_val_if_fail (TB_IS_ARGUMENT_EDITOR (self), NULL);
+
+  return self->form;
+}
+
+/**
+ * tb_argument_editor_get_json_buffer:
+ * @self: an editor
+ *
+ * Returns: (transfer none): the JSON view's buffer
+ */
+GtkTextBuffer *
+tb_argument_editor_get_json_buffer (TbArgumentEditor *self)
+{
+  g_return_val_if_fail (TB_IS_ARGUMENT_EDITOR (self), NULL);
+
+  return gtk_text_view_get_buffer (GTK_TEXT_VIEW (self->json_view));
+}
+
+/**
+ * tb_argument_editor_get_json_error:
+ * @self: an editor
+ *
+ * Returns: (nullable): the syntax error shown under the JSON view
+ */
+const char *
+tb_argument_editor_get_json_error (TbArgumentEditor *self)
+{
+  g_return_val_if_fail (TB_IS_ARGUMENT_EDITOR (self), NULL);
+
+  return self->json_error;
+}
+
+const char *
+tb_argument_editor_get_view (TbArgumentEditor *self)
+{
+  g_return_val_if_fail (TB_IS_ARGUMENT_EDITOR (self), NULL);
+
+  return gtk_stack_get_visible_child_name (self->view_stack);
+}
+
+/**
+ * tb_argument_editor_set_view:
+ * @self: an editor
+ * @view: "form" or "json"
+ */
+void
+tb_argument_editor_set_view (TbArgumentEditor *self,
+                             const char       *view)
+{
+  g_return_if_fail (TB_IS_ARGUMENT_EDITOR (self));
+
+  if (g_strcmp0 (view, "form") == 0 && !self->form_usable)
+    return;
+  gtk_stack_set_visible_child_name (self->view_stack, view);
+}

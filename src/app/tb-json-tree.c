@@ -1,0 +1,293 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+
+#define G_LOG_DOMAIN "tb-json-tree"
+
+#include "config.h"
+
+#include <glib/gi18n.h>
+#include <toolbench.h>
+
+#include "tb-app-util.h"
+#include "tb-json-tree.h"
+
+/* A JSON value as a tree with collapsible objects and arrays. Children are
+ * made only when a node is expanded, so a large result opens at once. */
+
+struct _TbJsonItem
+{
+  GObject   parent_instance;
+  char     *key;
+  char     *summary;
+  JsonNode *node;
+};
+
+G_DEFINE_FINAL_TYPE (TbJsonItem, tb_json_item, G_TYPE_OBJECT)
+
+enum { ITEM_PROP_0, ITEM_PROP_KEY, ITEM_PROP_SUMMARY, ITEM_N_PROPS };
+static GParamSpec *item_properties [ITEM_N_PROPS];
+
+static void
+tb_json_item_finalize (GObject *object)
+{
+  TbJsonItem *self = (TbJsonItem *) object;
+
+  g_free (self->key);
+  g_free (self->summary);
+  g_clear_pointer (&self->node, json_node_unref);
+  G_OBJECT_CLASS (tb_json_item_parent_class)->finalize (object);
+}
+
+static void
+tb_json_item_get_property (GObject    *object,
+                           guint       prop_id,
+                           GValue     *value,
+                           GParamSpec *pspec)
+{
+  TbJsonItem *self = TB_JSON_ITEM (object);
+
+  switch (prop_id)
+    {
+    case ITEM_PROP_KEY:
+      g_value_set_string (value, self->key);
+      break;
+    case ITEM_PROP_SUMMARY:
+      g_value_set_string (value, self->summary);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+tb_json_item_class_init (TbJsonItemClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+
+  object_class->finalize = tb_json_item_finalize;
+  object_class->get_property = tb_json_item_get_property;
+
+  item_properties [ITEM_PROP_KEY] =
+    g_param_spec_string ("key", NULL, NULL, NULL, (G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
+  item_properties [ITEM_PROP_SUMMARY] =
+    g_param_spec_string ("summary", NULL, NULL, NULL,
+                         (G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
+  g_object_class_install_properties (object_class, ITEM_N_PROPS, item_properties);
+}
+
+static void
+tb_json_item_init (TbJsonItem *self)
+{
+}
+
+static char *
+summarize (JsonNode *node)
+{
+  if (JSON_NODE_HOLDS_OBJECT (node))
+    {
+      guint n = json_object_get_size (json_node_get_object (node));
+
+      return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "{ %u member }", "{ %u members }", n),
+                              n);
+    }
+  if (JSON_NODE_HOLDS_ARRAY (node))
+    {
+      guint n = json_array_get_length (json_node_get_array (node));
+
+      return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "[ %u item ]", "[ %u items ]", n), n);
+    }
+  {
+    g_autofree char *text = tb_json_to_string (node, FALSE);
+
+    return tb_text_preview (text, 1000, NULL);
+  }
+}
+
+static TbJsonItem *
+item_new (const char *key,
+          JsonNode   *node)
+{
+  TbJsonItem *self = g_object_new (TB_TYPE_JSON_ITEM, NULL);
+
+  self->key = g_strdup (key);
+  self->node = json_node_ref (node);
+  self->summary = summarize (node);
+  return self;
+}
+
+const char *
+tb_json_item_get_key (TbJsonItem *self)
+{
+  g_return_val_if_fail (TB_IS_JSON_ITEM (self), NULL);
+  return self->key;
+}
+
+const char *
+tb_json_item_get_summary (TbJsonItem *self)
+{
+  g_return_val_if_fail (TB_IS_JSON_ITEM (self), NULL);
+  return self->summary;
+}
+
+/**
+ * tb_json_item_get_node:
+ * @self: an item
+ *
+ * Returns: (transfer none): the value
+ */
+JsonNode *
+tb_json_item_get_node (TbJsonItem *self)
+{
+  g_return_val_if_fail (TB_IS_JSON_ITEM (self), NULL);
+  return self->node;
+}
+
+static GListModel *
+children_of (JsonNode *node)
+{
+  GListStore *store;
+
+  if (!JSON_NODE_HOLDS_OBJECT (node) && !JSON_NODE_HOLDS_ARRAY (node))
+    return NULL;
+
+  store = g_list_store_new (TB_TYPE_JSON_ITEM);
+  if (JSON_NODE_HOLDS_OBJECT (node))
+    {
+      JsonObjectIter iter;
+      const char *key;
+      JsonNode *member;
+
+      json_object_iter_init (&iter, json_node_get_object (node));
+      while (json_object_iter_next (&iter, &key, &member))
+        {
+          g_autoptr(TbJsonItem) item = item_new (key, member);
+
+          g_list_store_append (store, item);
+        }
+    }
+  else
+    {
+      JsonArray *array = json_node_get_array (node);
+
+      for (guint i = 0; i < json_array_get_length (array); i++)
+        {
+          g_autofree char *key = g_strdup_printf ("%u", i);
+          g_autoptr(TbJsonItem) item = item_new (key, json_array_get_element (array, i));
+
+          g_list_store_append (store, item);
+        }
+    }
+  return G_LIST_MODEL (store);
+}
+
+static GListModel *
+create_child_model (gpointer item,
+                    gpointer user_data)
+{
+  return children_of (TB_JSON_ITEM (item)->node);
+}
+
+struct _TbJsonTree
+{
+  GtkWidget        parent_instance;
+  GtkWidget       *list_view;
+  GtkTreeListModel *model;
+};
+
+G_DEFINE_FINAL_TYPE (TbJsonTree, tb_json_tree, GTK_TYPE_WIDGET)
+
+static void
+tb_json_tree_dispose (GObject *object)
+{
+  TbJsonTree *self = (TbJsonTree *) object;
+
+  g_clear_pointer (&self->list_view, gtk_widget_unparent);
+  g_clear_object (&self->model);
+  G_OBJECT_CLASS (tb_json_tree_parent_class)->dispose (object);
+}
+
+static void
+tb_json_tree_class_init (TbJsonTreeClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->dispose = tb_json_tree_dispose;
+  gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
+  gtk_widget_class_set_css_name (widget_class, "tbjsontree");
+  g_type_ensure (TB_TYPE_JSON_ITEM);
+}
+
+static void
+tb_json_tree_init (TbJsonTree *self)
+{
+  GtkListItemFactory *factory =
+    gtk_builder_list_item_factory_new_from_resource (NULL,
+                                                     "/io/github/toolbench/Toolbench/tb-json-row.ui");
+  GListStore *root = g_list_store_new (TB_TYPE_JSON_ITEM);
+  GtkNoSelection *selection;
+
+  self->model = gtk_tree_list_model_new (G_LIST_MODEL (root), FALSE, FALSE,
+                                         create_child_model, NULL, NULL);
+  selection = gtk_no_selection_new (G_LIST_MODEL (g_object_ref (self->model)));
+  self->list_view = gtk_list_view_new (GTK_SELECTION_MODEL (selection), factory);
+  gtk_widget_add_css_class (self->list_view, "tb-json-tree");
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self->list_view),
+                                  GTK_ACCESSIBLE_PROPERTY_LABEL, _("Output as a tree"), -1);
+  gtk_widget_set_parent (self->list_view, GTK_WIDGET (self));
+}
+
+GtkWidget *
+tb_json_tree_new (void)
+{
+  return g_object_new (TB_TYPE_JSON_TREE, NULL);
+}
+
+/**
+ * tb_json_tree_set_node:
+ * @self: a tree
+ * @node: (nullable): the value to show
+ */
+void
+tb_json_tree_set_node (TbJsonTree *self,
+                       JsonNode   *node)
+{
+  GListStore *root;
+
+  g_return_if_fail (TB_IS_JSON_TREE (self));
+
+  root = G_LIST_STORE (gtk_tree_list_model_get_model (self->model));
+  g_list_store_remove_all (root);
+  if (node == NULL)
+    return;
+
+  if (JSON_NODE_HOLDS_OBJECT (node) || JSON_NODE_HOLDS_ARRAY (node))
+    {
+      g_autoptr(GListModel) children = children_of (node);
+
+      for (guint i = 0; i < g_list_model_get_n_items (children); i++)
+        {
+          g_autoptr(TbJsonItem) item = g_list_model_get_item (children, i);
+
+          g_list_store_append (root, item);
+        }
+    }
+  else
+    {
+      g_autoptr(TbJsonItem) item = item_new ("", node);
+
+      g_list_store_append (root, item);
+    }
+}
+
+/**
+ * tb_json_tree_get_model:
+ * @self: a tree
+ *
+ * Returns: (transfer none): the rows, a #GtkTreeListModel
+ */
+GListModel *
+tb_json_tree_get_model (TbJsonTree *self)
+{
+  g_return_val_if_fail (TB_IS_JSON_TREE (self), NULL);
+  return G_LIST_MODEL (self->model);
+}

@@ -1,0 +1,2335 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+
+#define G_LOG_DOMAIN "tb-schema-form"
+
+#include "config.h"
+
+#include <adwaita.h>
+#include <glib/gi18n.h>
+#include <math.h>
+#include <toolbench.h>
+
+#include "tb-schema-form.h"
+
+/* A form generated from a JSON Schema. Every field is a small tree node
+ * (Field) that owns its row; the form reads and writes JSON through the
+ * tree, so the JSON editor and the form can mirror each other. Values the
+ * widgets cannot show (a number where a string is expected, an enum value
+ * outside the list, unknown object members) are kept aside and given back
+ * unchanged, so switching views never loses what the person typed. */
+
+typedef enum
+{
+  KIND_STRING,
+  KIND_TEXT,
+  KIND_ENUM,
+  KIND_INTEGER,
+  KIND_NUMBER,
+  KIND_BOOLEAN,
+  KIND_NULL,
+  KIND_CONST,
+  KIND_OBJECT,
+  KIND_ARRAY,
+  KIND_VARIANT,
+  KIND_JSON,
+} FieldKind;
+
+typedef struct _Field Field;
+
+struct _Field
+{
+  TbSchemaForm *form;
+  Field        *parent;
+  FieldKind     kind;
+  JsonNode     *schema;        /* resolved */
+  JsonNode     *origin;        /* as written, before $ref */
+  char         *name;          /* property name; NULL for items and the root */
+  guint         depth;
+  guint         required : 1;
+  guint         nullable : 1;
+  guint         present : 1;   /* booleans: the person set a value */
+
+  GtkWidget    *row;           /* owned reference */
+  GtkWidget    *title_label;
+  GtkWidget    *input;
+  GtkWidget    *error_label;
+  GtkWidget    *error_row;
+  GtkWidget    *null_toggle;
+  GtkWidget    *add_button;
+  GtkWidget    *variant_dropdown;
+  GtkWidget    *list;          /* GtkListBox holding the children of the root */
+
+  GPtrArray    *children;      /* Field * */
+  GPtrArray    *variants;      /* JsonNode *, resolved */
+  JsonNode     *item_schema;
+  JsonObject   *extra;         /* members of an object the schema does not name */
+  JsonNode     *foreign;       /* a value the widget cannot show */
+  GString      *error;
+};
+
+struct _TbSchemaForm
+{
+  GtkWidget   parent_instance;
+
+  JsonNode   *root_schema;
+  Field      *root;
+  GtkWidget  *note_label;
+  GtkWidget  *box;
+  GPtrArray  *local_errors;
+  guint       n_fields;
+  guint       updating;
+  gboolean    too_large;
+};
+
+G_DEFINE_FINAL_TYPE (TbSchemaForm, tb_schema_form, GTK_TYPE_WIDGET)
+G_DEFINE_QUARK (tb-schema-form-error-quark, tb_schema_form_error)
+
+enum { CHANGED, N_SIGNALS };
+static guint signals [N_SIGNALS];
+
+static Field *field_new       (TbSchemaForm *form,
+                               Field        *parent,
+                               const char   *name,
+                               JsonNode     *schema,
+                               gboolean      required,
+                               guint         depth);
+static void   field_free      (Field        *field);
+static void   field_set_value (Field        *field,
+                               JsonNode     *value);
+static JsonNode *field_value  (Field        *field,
+                               GPtrArray    *errors);
+
+/* Schema helpers */
+
+static JsonObject *
+schema_object (JsonNode *schema)
+{
+  return schema != NULL && JSON_NODE_HOLDS_OBJECT (schema) ? json_node_get_object (schema) : NULL;
+}
+
+static const char *
+schema_string (JsonNode   *schema,
+               const char *member)
+{
+  JsonObject *object = schema_object (schema);
+  JsonNode *node;
+
+  if (object == NULL || !(node = json_object_get_member (object, member)))
+    return NULL;
+  if (JSON_NODE_HOLDS_VALUE (node) && json_node_get_value_type (node) == G_TYPE_STRING)
+    return json_node_get_string (node);
+  return NULL;
+}
+
+static JsonNode *
+schema_member (JsonNode   *schema,
+               const char *member)
+{
+  JsonObject *object = schema_object (schema);
+
+  return object != NULL ? json_object_get_member (object, member) : NULL;
+}
+
+static JsonArray *
+schema_array (JsonNode   *schema,
+              const char *member)
+{
+  JsonNode *node = schema_member (schema, member);
+
+  return node != NULL && JSON_NODE_HOLDS_ARRAY (node) ? json_node_get_array (node) : NULL;
+}
+
+static gboolean
+schema_number (JsonNode   *schema,
+               const char *member,
+               double     *value)
+{
+  JsonNode *node = schema_member (schema, member);
+  GType type;
+
+  if (node == NULL || !JSON_NODE_HOLDS_VALUE (node))
+    return FALSE;
+  type = json_node_get_value_type (node);
+  if (type == G_TYPE_INT64 || type == G_TYPE_DOUBLE)
+    {
+      *value = json_node_get_double (node);
+      return TRUE;
+    }
+  return FALSE;
+}
+
+static char *
+pointer_escape (const char *segment)
+{
+  GString *out = g_string_new (NULL);
+
+  for (const char *p = segment; *p; p++)
+    {
+      if (*p == '~')
+        g_string_append (out, "~0");
+      else if (*p == '/')
+        g_string_append (out, "~1");
+      else
+        g_string_append_c (out, *p);
+    }
+  return g_string_free (out, FALSE);
+}
+
+static char *
+pointer_unescape (const char *segment)
+{
+  GString *out = g_string_new (NULL);
+
+  for (const char *p = segment; *p; p++)
+    {
+      if (p[0] == '~' && p[1] == '0')
+        g_string_append_c (out, '~'), p++;
+      else if (p[0] == '~' && p[1] == '1')
+        g_string_append_c (out, '/'), p++;
+      else
+        g_string_append_c (out, *p);
+    }
+  return g_string_free (out, FALSE);
+}
+
+/* Follows a local reference ("#/$defs/x") inside the root schema. */
+static JsonNode *
+lookup_pointer (JsonNode   *root,
+                const char *pointer)
+{
+  g_auto(GStrv) parts = NULL;
+  JsonNode *node = root;
+
+  if (*pointer == '\0')
+    return root;
+  if (*pointer != '/')
+    return NULL;
+
+  parts = g_strsplit (pointer + 1, "/", -1);
+  for (guint i = 0; parts[i] != NULL && node != NULL; i++)
+    {
+      g_autofree char *key = pointer_unescape (parts[i]);
+
+      if (JSON_NODE_HOLDS_OBJECT (node))
+        node = json_object_get_member (json_node_get_object (node), key);
+      else if (JSON_NODE_HOLDS_ARRAY (node))
+        {
+          JsonArray *array = json_node_get_array (node);
+          guint64 index;
+
+          if (!g_ascii_string_to_unsigned (key, 10, 0, G_MAXUINT, &index, NULL) ||
+              index >= json_array_get_length (array))
+            return NULL;
+          node = json_array_get_element (array, index);
+        }
+      else
+        return NULL;
+    }
+  return node;
+}
+
+static JsonNode *
+resolve_ref (TbSchemaForm *self,
+             JsonNode     *schema)
+{
+  for (guint hops = 0; hops < 32; hops++)
+    {
+      const char *ref = schema_string (schema, "$ref");
+      g_autofree char *unescaped = NULL;
+
+      if (ref == NULL)
+        return schema;
+      if (ref[0] != '#')
+        return NULL;
+      unescaped = g_uri_unescape_string (ref + 1, NULL);
+      schema = unescaped != NULL ? lookup_pointer (self->root_schema, unescaped) : NULL;
+      if (schema == NULL)
+        return NULL;
+    }
+  return NULL;
+}
+
+/* allOf of objects merges into one object; anything else is left alone. */
+static JsonNode *
+merge_all_of (TbSchemaForm *self,
+              JsonNode     *schema)
+{
+  JsonArray *all_of = schema_array (schema, "allOf");
+  JsonObject *merged;
+  JsonObject *props;
+  JsonArray *required;
+  JsonNode *node;
+
+  if (all_of == NULL)
+    return json_node_ref (schema);
+
+  merged = json_object_new ();
+  props = json_object_new ();
+  required = json_array_new ();
+
+  for (guint i = 0; i <= json_array_get_length (all_of); i++)
+    {
+      JsonNode *part = i == 0 ? schema : resolve_ref (self, json_array_get_element (all_of, i - 1));
+      JsonObject *part_object = schema_object (part);
+      JsonObjectIter iter;
+      const char *key;
+      JsonNode *value;
+
+      if (part_object == NULL)
+        continue;
+
+      json_object_iter_init (&iter, part_object);
+      while (json_object_iter_next (&iter, &key, &value))
+        {
+          if (g_str_equal (key, "allOf"))
+            continue;
+          if (g_str_equal (key, "properties") && JSON_NODE_HOLDS_OBJECT (value))
+            {
+              JsonObjectIter piter;
+              const char *pkey;
+              JsonNode *pvalue;
+
+              json_object_iter_init (&piter, json_node_get_object (value));
+              while (json_object_iter_next (&piter, &pkey, &pvalue))
+                json_object_set_member (props, pkey, json_node_copy (pvalue));
+            }
+          else if (g_str_equal (key, "required") && JSON_NODE_HOLDS_ARRAY (value))
+            {
+              JsonArray *array = json_node_get_array (value);
+
+              for (guint j = 0; j < json_array_get_length (array); j++)
+                json_array_add_element (required,
+                                        json_node_copy (json_array_get_element (array, j)));
+            }
+          else if (!json_object_has_member (merged, key))
+            json_object_set_member (merged, key, json_node_copy (value));
+        }
+    }
+
+  if (json_object_get_size (props) > 0)
+    {
+      json_object_set_object_member (merged, "properties", props);
+      if (!json_object_has_member (merged, "type"))
+        json_object_set_string_member (merged, "type", "object");
+    }
+  else
+    json_object_unref (props);
+  json_object_set_array_member (merged, "required", required);
+
+  node = json_node_new (JSON_NODE_OBJECT);
+  json_node_take_object (node, merged);
+  return node;
+}
+
+static gboolean
+is_null_schema (TbSchemaForm *self,
+                JsonNode     *schema)
+{
+  const char *type;
+
+  schema = resolve_ref (self, schema);
+  type = schema_string (schema, "type");
+  return type != NULL && g_str_equal (type, "null");
+}
+
+static gboolean
+looks_like_long_text (const char *name,
+                      JsonNode   *schema)
+{
+  static const char * const long_names[] = {
+    "body", "code", "content", "contents", "markdown", "message", "prompt", "script",
+    "source", "template", "text", NULL
+  };
+  double max_length;
+  const char *format = schema_string (schema, "format");
+
+  if (schema_string (schema, "contentMediaType") != NULL)
+    return TRUE;
+  if (format != NULL)
+    return FALSE;
+  if (schema_number (schema, "maxLength", &max_length))
+    return max_length > 200;
+  return name != NULL && g_strv_contains (long_names, name);
+}
+
+static FieldKind
+kind_for_type (const char *type,
+               const char *name,
+               JsonNode   *schema)
+{
+  if (g_str_equal (type, "string"))
+    return looks_like_long_text (name, schema) ? KIND_TEXT : KIND_STRING;
+  if (g_str_equal (type, "integer"))
+    return KIND_INTEGER;
+  if (g_str_equal (type, "number"))
+    return KIND_NUMBER;
+  if (g_str_equal (type, "boolean"))
+    return KIND_BOOLEAN;
+  if (g_str_equal (type, "null"))
+    return KIND_NULL;
+  if (g_str_equal (type, "object"))
+    return KIND_OBJECT;
+  if (g_str_equal (type, "array"))
+    return KIND_ARRAY;
+  return KIND_JSON;
+}
+
+static JsonNode *
+schema_with_type (JsonNode   *schema,
+                  const char *type)
+{
+  JsonObject *copy = json_object_new ();
+  JsonObject *object = schema_object (schema);
+  JsonNode *node;
+
+  if (object != NULL)
+    {
+      JsonObjectIter iter;
+      const char *key;
+      JsonNode *value;
+
+      json_object_iter_init (&iter, object);
+      while (json_object_iter_next (&iter, &key, &value))
+        if (!g_str_equal (key, "type"))
+          json_object_set_member (copy, key, json_node_copy (value));
+    }
+  json_object_set_string_member (copy, "type", type);
+  node = json_node_new (JSON_NODE_OBJECT);
+  json_node_take_object (node, copy);
+  return node;
+}
+
+/* Decides the kind; fills variants for anyOf/oneOf and multi-type schemas. */
+static FieldKind
+classify (Field *field)
+{
+  TbSchemaForm *self = field->form;
+  JsonNode *schema = field->schema;
+  JsonNode *type;
+  JsonArray *choices;
+
+  if (schema == NULL || !JSON_NODE_HOLDS_OBJECT (schema))
+    return KIND_JSON;
+
+  if (schema_member (schema, "const") != NULL)
+    return KIND_CONST;
+  if (schema_array (schema, "enum") != NULL)
+    return KIND_ENUM;
+
+  choices = schema_array (schema, "anyOf");
+  if (choices == NULL)
+    choices = schema_array (schema, "oneOf");
+  if (choices != NULL && json_array_get_length (choices) > 0)
+    {
+      GPtrArray *variants = g_ptr_array_new_with_free_func ((GDestroyNotify) json_node_unref);
+
+      for (guint i = 0; i < json_array_get_length (choices); i++)
+        {
+          JsonNode *choice = json_array_get_element (choices, i);
+
+          if (is_null_schema (self, choice))
+            {
+              field->nullable = TRUE;
+              continue;
+            }
+          choice = resolve_ref (self, choice);
+          if (choice != NULL)
+            g_ptr_array_add (variants, json_node_ref (choice));
+        }
+
+      if (variants->len == 1)
+        {
+          /* The common "X or null" spelling: X, nullable. */
+          JsonNode *only = g_ptr_array_steal_index (variants, 0);
+          FieldKind kind;
+
+          g_ptr_array_unref (variants);
+          json_node_unref (field->schema);
+          field->schema = merge_all_of (self, only);
+          json_node_unref (only);
+          kind = classify (field);
+          return kind;
+        }
+      if (variants->len == 0)
+        {
+          g_ptr_array_unref (variants);
+          return field->nullable ? KIND_NULL : KIND_JSON;
+        }
+      field->variants = variants;
+      return KIND_VARIANT;
+    }
+
+  type = schema_member (schema, "type");
+  if (type != NULL && JSON_NODE_HOLDS_ARRAY (type))
+    {
+      JsonArray *types = json_node_get_array (type);
+      g_autoptr(GPtrArray) names = g_ptr_array_new ();
+
+      for (guint i = 0; i < json_array_get_length (types); i++)
+        {
+          const char *name = json_array_get_string_element (types, i);
+
+          if (name == NULL)
+            continue;
+          if (g_str_equal (name, "null"))
+            field->nullable = TRUE;
+          else
+            g_ptr_array_add (names, (gpointer) name);
+        }
+
+      if (names->len == 0)
+        return field->nullable ? KIND_NULL : KIND_JSON;
+      if (names->len == 1)
+        return kind_for_type (g_ptr_array_index (names, 0), field->name, schema);
+
+      field->variants = g_ptr_array_new_with_free_func ((GDestroyNotify) json_node_unref);
+      for (guint i = 0; i < names->len; i++)
+        g_ptr_array_add (field->variants, schema_with_type (schema, g_ptr_array_index (names, i)));
+      return KIND_VARIANT;
+    }
+
+  if (type != NULL && JSON_NODE_HOLDS_VALUE (type) &&
+      json_node_get_value_type (type) == G_TYPE_STRING)
+    return kind_for_type (json_node_get_string (type), field->name, schema);
+
+  if (schema_member (schema, "properties") != NULL)
+    return KIND_OBJECT;
+  if (schema_member (schema, "items") != NULL)
+    return KIND_ARRAY;
+  return KIND_JSON;
+}
+
+/* Paths */
+
+static char *
+field_path (Field *field)
+{
+  g_autoptr(GPtrArray) segments = g_ptr_array_new_with_free_func (g_free);
+  GString *path = g_string_new (NULL);
+
+  for (Field *f = field; f != NULL && f->parent != NULL; f = f->parent)
+    {
+      if (f->parent->kind == KIND_VARIANT)
+        continue;
+      if (f->parent->kind == KIND_ARRAY)
+        {
+          guint index = 0;
+
+          g_ptr_array_find (f->parent->children, f, &index);
+          g_ptr_array_add (segments, g_strdup_printf ("%u", index));
+        }
+      else
+        g_ptr_array_add (segments, pointer_escape (f->name));
+    }
+
+  for (guint i = segments->len; i > 0; i--)
+    {
+      g_string_append_c (path, '/');
+      g_string_append (path, g_ptr_array_index (segments, i - 1));
+    }
+  return g_string_free (path, FALSE);
+}
+
+static Field *
+field_child_named (Field      *field,
+                   const char *segment)
+{
+  if (field->kind == KIND_VARIANT)
+    {
+      if (field->children->len == 0)
+        return NULL;
+      return field_child_named (g_ptr_array_index (field->children, 0), segment);
+    }
+  if (field->kind == KIND_OBJECT)
+    {
+      for (guint i = 0; i < field->children->len; i++)
+        {
+          Field *child = g_ptr_array_index (field->children, i);
+
+          if (g_strcmp0 (child->name, segment) == 0)
+            return child;
+        }
+    }
+  if (field->kind == KIND_ARRAY)
+    {
+      guint64 index;
+
+      if (g_ascii_string_to_unsigned (segment, 10, 0, G_MAXUINT, &index, NULL) &&
+          index < field->children->len)
+        return g_ptr_array_index (field->children, index);
+    }
+  return NULL;
+}
+
+/* The deepest field on @pointer; @exact tells whether it is the whole path. */
+static Field *
+field_lookup (TbSchemaForm *self,
+              const char   *pointer,
+              gboolean     *exact)
+{
+  g_auto(GStrv) parts = NULL;
+  Field *field = self->root;
+
+  *exact = TRUE;
+  if (field == NULL || pointer == NULL || *pointer == '\0')
+    return field;
+  if (*pointer != '/')
+    {
+      *exact = FALSE;
+      return field;
+    }
+
+  parts = g_strsplit (pointer + 1, "/", -1);
+  for (guint i = 0; parts[i] != NULL; i++)
+    {
+      g_autofree char *segment = pointer_unescape (parts[i]);
+      Field *child = field_child_named (field, segment);
+
+      if (child == NULL)
+        {
+          *exact = FALSE;
+          break;
+        }
+      field = child;
+    }
+  return field;
+}
+
+static void
+emit_changed (TbSchemaForm *self)
+{
+  if (self->updating == 0)
+    g_signal_emit (self, signals [CHANGED], 0);
+}
+
+static void
+field_touched (Field *field)
+{
+  g_clear_pointer (&field->foreign, json_node_unref);
+  emit_changed (field->form);
+}
+
+/* Widgets */
+
+static void
+container_add_row (Field     *container,
+                   GtkWidget *row)
+{
+  if (container->list != NULL)
+    gtk_list_box_append (GTK_LIST_BOX (container->list), row);
+  else
+    adw_expander_row_add_row (ADW_EXPANDER_ROW (container->row), row);
+}
+
+static void
+container_remove_row (Field     *container,
+                      GtkWidget *row)
+{
+  if (gtk_widget_get_parent (row) == NULL)
+    return;
+  if (container->list != NULL)
+    gtk_list_box_remove (GTK_LIST_BOX (container->list), row);
+  else
+    adw_expander_row_remove (ADW_EXPANDER_ROW (container->row), row);
+}
+
+static char *
+field_title (Field *field)
+{
+  const char *title = schema_string (field->origin, "title");
+
+  if (title == NULL)
+    title = schema_string (field->schema, "title");
+  if (field->parent != NULL && field->parent->kind == KIND_ARRAY)
+    {
+      guint index = field->parent->children->len;
+
+      g_ptr_array_find (field->parent->children, field, &index);
+      /* Translators: the title of an array item in the form; %u counts from 1 */
+      return g_strdup_printf (_("Item %u"), index + 1);
+    }
+  if (title != NULL)
+    return g_strdup (title);
+  if (field->name != NULL)
+    return g_strdup (field->name);
+  return g_strdup (_("Value"));
+}
+
+static const char *
+field_description (Field *field)
+{
+  const char *description = schema_string (field->origin, "description");
+
+  return description != NULL ? description : schema_string (field->schema, "description");
+}
+
+static char *
+field_hint (Field *field)
+{
+  g_autoptr(GString) hint = g_string_new (NULL);
+  double min, max;
+  const char *format = schema_string (field->schema, "format");
+
+  switch (field->kind)
+    {
+    case KIND_INTEGER:
+      g_string_append (hint, _("integer"));
+      break;
+    case KIND_NUMBER:
+      g_string_append (hint, _("number"));
+      break;
+    case KIND_STRING:
+    case KIND_TEXT:
+      if (format == NULL)
+        return NULL;
+      g_string_append (hint, format);
+      break;
+    case KIND_JSON:
+      g_string_append (hint, _("JSON"));
+      break;
+    case KIND_ENUM:
+    case KIND_BOOLEAN:
+    case KIND_NULL:
+    case KIND_CONST:
+    case KIND_OBJECT:
+    case KIND_ARRAY:
+    case KIND_VARIANT:
+    default:
+      return NULL;
+    }
+
+  if (field->kind == KIND_INTEGER || field->kind == KIND_NUMBER)
+    {
+      gboolean has_min = schema_number (field->schema, "minimum", &min);
+      gboolean has_max = schema_number (field->schema, "maximum", &max);
+
+      if (has_min && has_max)
+        g_string_append_printf (hint, ", %g – %g", min, max);
+      else if (has_min)
+        g_string_append_printf (hint, ", ≥ %g", min);
+      else if (has_max)
+        g_string_append_printf (hint, ", ≤ %g", max);
+    }
+  return g_string_free (g_steal_pointer (&hint), FALSE);
+}
+
+static void
+on_remove_item (GtkButton *button,
+                Field     *item)
+{
+  Field *array = item->parent;
+  TbSchemaForm *self = item->form;
+
+  g_ptr_array_remove (array->children, item);
+  for (guint i = 0; i < array->children->len; i++)
+    {
+      Field *other = g_ptr_array_index (array->children, i);
+      g_autofree char *title = field_title (other);
+
+      if (ADW_IS_EXPANDER_ROW (other->row))
+        adw_preferences_row_set_title (ADW_PREFERENCES_ROW (other->row), title);
+      else if (other->title_label != NULL)
+        gtk_label_set_label (GTK_LABEL (other->title_label), title);
+    }
+  emit_changed (self);
+}
+
+static void
+move_item (Field *item,
+           int    delta)
+{
+  Field *array = item->parent;
+  guint index = 0;
+  guint target;
+
+  if (!g_ptr_array_find (array->children, item, &index))
+    return;
+  if ((delta < 0 && index == 0) || (delta > 0 && index + 1 >= array->children->len))
+    return;
+  target = index + delta;
+
+  /* Swap the values, not the widgets: focus and expansion stay in place. */
+  {
+    Field *other = g_ptr_array_index (array->children, target);
+    g_autoptr(JsonNode) a = NULL;
+    g_autoptr(JsonNode) b = NULL;
+    g_autoptr(GPtrArray) ignored = NULL;
+
+    ignored = g_ptr_array_new_with_free_func ((GDestroyNotify) tb_schema_error_free);
+    a = field_value (item, ignored);
+    b = field_value (other, ignored);
+    item->form->updating++;
+    field_set_value (item, b);
+    field_set_value (other, a);
+    item->form->updating--;
+  }
+  emit_changed (item->form);
+}
+
+static void
+on_move_up (GtkButton *button,
+            Field     *item)
+{
+  move_item (item, -1);
+}
+
+static void
+on_move_down (GtkButton *button,
+              Field     *item)
+{
+  move_item (item, 1);
+}
+
+static GtkWidget *
+icon_button (const char *icon,
+             const char *label)
+{
+  GtkWidget *button = gtk_button_new_from_icon_name (icon);
+
+  gtk_widget_add_css_class (button, "flat");
+  gtk_widget_set_valign (button, GTK_ALIGN_CENTER);
+  gtk_widget_set_tooltip_text (button, label);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (button),
+                                  GTK_ACCESSIBLE_PROPERTY_LABEL, label, -1);
+  return button;
+}
+
+static void
+on_null_toggled (GtkToggleButton *toggle,
+                 Field           *field)
+{
+  gboolean is_null = gtk_toggle_button_get_active (toggle);
+
+  if (field->input != NULL)
+    gtk_widget_set_sensitive (field->input, !is_null);
+  if (field->row != NULL && ADW_IS_EXPANDER_ROW (field->row))
+    adw_expander_row_set_enable_expansion (ADW_EXPANDER_ROW (field->row), !is_null);
+  field_touched (field);
+}
+
+/* Buttons that go in the row's header: null toggle and item controls. */
+static void
+add_header_controls (Field *field,
+                     void (*add) (Field *, GtkWidget *))
+{
+  g_autofree char *title = field_title (field);
+
+  if (field->nullable)
+    {
+      field->null_toggle = gtk_toggle_button_new_with_label ("null");
+      gtk_widget_add_css_class (field->null_toggle, "flat");
+      gtk_widget_add_css_class (field->null_toggle, "caption");
+      gtk_widget_set_valign (field->null_toggle, GTK_ALIGN_CENTER);
+      gtk_widget_set_tooltip_text (field->null_toggle, _("Send null for this field"));
+      gtk_accessible_update_property (GTK_ACCESSIBLE (field->null_toggle),
+                                      GTK_ACCESSIBLE_PROPERTY_LABEL, _("Null"), -1);
+      g_signal_connect (field->null_toggle, "toggled", G_CALLBACK (on_null_toggled), field);
+      add (field, field->null_toggle);
+    }
+
+  if (field->parent != NULL && field->parent->kind == KIND_ARRAY)
+    {
+      GtkWidget *up = icon_button ("go-up-symbolic", _("Move Item Up"));
+      GtkWidget *down = icon_button ("go-down-symbolic", _("Move Item Down"));
+      GtkWidget *remove = icon_button ("user-trash-symbolic", _("Remove Item"));
+
+      g_signal_connect (up, "clicked", G_CALLBACK (on_move_up), field);
+      g_signal_connect (down, "clicked", G_CALLBACK (on_move_down), field);
+      g_signal_connect (remove, "clicked", G_CALLBACK (on_remove_item), field);
+      add (field, up);
+      add (field, down);
+      add (field, remove);
+    }
+}
+
+static void
+header_box_add (Field     *field,
+                GtkWidget *widget)
+{
+  GtkWidget *header = g_object_get_data (G_OBJECT (field->row), "tb-header");
+
+  gtk_box_append (GTK_BOX (header), widget);
+}
+
+static void
+expander_add (Field     *field,
+              GtkWidget *widget)
+{
+  adw_expander_row_add_action (ADW_EXPANDER_ROW (field->row), widget);
+}
+
+/* Items and variants are always sent; only object members can be left out. */
+static gboolean
+shows_required (Field *field)
+{
+  return field->required && field->parent != NULL && field->parent->kind == KIND_OBJECT;
+}
+
+static GtkWidget *
+required_label (void)
+{
+  GtkWidget *label = gtk_label_new (_("Required"));
+
+  gtk_widget_add_css_class (label, "caption");
+  gtk_widget_add_css_class (label, "tb-required");
+  gtk_widget_set_valign (label, GTK_ALIGN_CENTER);
+  return label;
+}
+
+static void
+label_input (Field     *field,
+             GtkWidget *widget)
+{
+  g_autofree char *title = field_title (field);
+  const char *description = field_description (field);
+
+  gtk_accessible_update_property (GTK_ACCESSIBLE (widget),
+                                  GTK_ACCESSIBLE_PROPERTY_LABEL, title,
+                                  GTK_ACCESSIBLE_PROPERTY_REQUIRED, (gboolean) field->required,
+                                  -1);
+  if (description != NULL)
+    gtk_accessible_update_property (GTK_ACCESSIBLE (widget),
+                                    GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, description, -1);
+}
+
+static void
+on_entry_changed (GtkEditable *editable,
+                  Field       *field)
+{
+  field_touched (field);
+}
+
+static void
+on_buffer_changed (GtkTextBuffer *buffer,
+                   Field         *field)
+{
+  field_touched (field);
+}
+
+static void
+on_dropdown_selected (GObject    *object,
+                      GParamSpec *pspec,
+                      Field      *field)
+{
+  field_touched (field);
+}
+
+static void
+on_switch_active (GObject    *object,
+                  GParamSpec *pspec,
+                  Field      *field)
+{
+  field->present = TRUE;
+  field_touched (field);
+}
+
+static char *
+node_label (JsonNode *node)
+{
+  if (JSON_NODE_HOLDS_VALUE (node) && json_node_get_value_type (node) == G_TYPE_STRING)
+    return g_strdup (json_node_get_string (node));
+  return tb_json_to_string (node, FALSE);
+}
+
+static GtkWidget *
+build_input (Field *field)
+{
+  GtkWidget *input = NULL;
+  JsonArray *examples = schema_array (field->schema, "examples");
+  g_autofree char *example = NULL;
+
+  if (examples != NULL && json_array_get_length (examples) > 0)
+    {
+      g_autofree char *text = node_label (json_array_get_element (examples, 0));
+
+      /* Translators: placeholder showing an example value from the schema */
+      example = g_strdup_printf (_("e.g. %s"), text);
+    }
+
+  switch (field->kind)
+    {
+    case KIND_STRING:
+    case KIND_INTEGER:
+    case KIND_NUMBER:
+    case KIND_JSON:
+      input = gtk_entry_new ();
+      gtk_widget_set_hexpand (input, TRUE);
+      if (example != NULL)
+        gtk_entry_set_placeholder_text (GTK_ENTRY (input), example);
+      if (field->kind == KIND_INTEGER)
+        gtk_entry_set_input_purpose (GTK_ENTRY (input), GTK_INPUT_PURPOSE_DIGITS);
+      else if (field->kind == KIND_NUMBER)
+        gtk_entry_set_input_purpose (GTK_ENTRY (input), GTK_INPUT_PURPOSE_NUMBER);
+      if (field->kind == KIND_JSON)
+        {
+          gtk_widget_add_css_class (input, "monospace");
+          if (example == NULL)
+            gtk_entry_set_placeholder_text (GTK_ENTRY (input), _("Any JSON value"));
+        }
+      g_signal_connect (input, "changed", G_CALLBACK (on_entry_changed), field);
+      break;
+
+    case KIND_TEXT:
+      {
+        GtkWidget *frame = gtk_frame_new (NULL);
+
+        input = gtk_text_view_new ();
+        gtk_text_view_set_wrap_mode (GTK_TEXT_VIEW (input), GTK_WRAP_WORD_CHAR);
+        gtk_text_view_set_accepts_tab (GTK_TEXT_VIEW (input), FALSE);
+        gtk_text_view_set_top_margin (GTK_TEXT_VIEW (input), 6);
+        gtk_text_view_set_bottom_margin (GTK_TEXT_VIEW (input), 6);
+        gtk_text_view_set_left_margin (GTK_TEXT_VIEW (input), 8);
+        gtk_text_view_set_right_margin (GTK_TEXT_VIEW (input), 8);
+        gtk_widget_set_size_request (input, -1, 72);
+        gtk_widget_add_css_class (frame, "tb-text-frame");
+        gtk_frame_set_child (GTK_FRAME (frame), input);
+        g_signal_connect (gtk_text_view_get_buffer (GTK_TEXT_VIEW (input)), "changed",
+                          G_CALLBACK (on_buffer_changed), field);
+        g_object_set_data (G_OBJECT (input), "tb-outer", frame);
+      }
+      break;
+
+    case KIND_ENUM:
+      {
+        JsonArray *values = schema_array (field->schema, "enum");
+        g_autoptr(GtkStringList) labels = gtk_string_list_new (NULL);
+        guint n = json_array_get_length (values);
+
+        if (!field->required)
+          gtk_string_list_append (labels, _("(not set)"));
+        for (guint i = 0; i < n; i++)
+          {
+            g_autofree char *label = node_label (json_array_get_element (values, i));
+
+            gtk_string_list_append (labels, label);
+          }
+        input = gtk_drop_down_new (G_LIST_MODEL (g_steal_pointer (&labels)), NULL);
+        gtk_widget_set_hexpand (input, TRUE);
+        if (n > 12)
+          {
+            gtk_drop_down_set_enable_search (GTK_DROP_DOWN (input), TRUE);
+            gtk_drop_down_set_expression (GTK_DROP_DOWN (input),
+                                          gtk_property_expression_new (GTK_TYPE_STRING_OBJECT,
+                                                                       NULL, "string"));
+          }
+        g_signal_connect (input, "notify::selected", G_CALLBACK (on_dropdown_selected), field);
+      }
+      break;
+
+    case KIND_BOOLEAN:
+      input = gtk_switch_new ();
+      gtk_widget_set_valign (input, GTK_ALIGN_CENTER);
+      g_signal_connect (input, "notify::active", G_CALLBACK (on_switch_active), field);
+      break;
+
+    case KIND_CONST:
+    case KIND_NULL:
+      {
+        JsonNode *value = schema_member (field->schema, "const");
+        g_autofree char *text = value != NULL ? tb_json_to_string (value, FALSE)
+                                              : g_strdup ("null");
+
+        input = gtk_label_new (text);
+        gtk_label_set_xalign (GTK_LABEL (input), 0);
+        gtk_label_set_selectable (GTK_LABEL (input), TRUE);
+        gtk_label_set_ellipsize (GTK_LABEL (input), PANGO_ELLIPSIZE_END);
+        gtk_widget_add_css_class (input, "monospace");
+      }
+      break;
+
+    case KIND_OBJECT:
+    case KIND_ARRAY:
+    case KIND_VARIANT:
+    default:
+      g_assert_not_reached ();
+    }
+
+  label_input (field, input);
+  return input;
+}
+
+static GtkWidget *
+new_error_label (void)
+{
+  GtkWidget *label = gtk_label_new (NULL);
+
+  gtk_label_set_xalign (GTK_LABEL (label), 0);
+  gtk_label_set_wrap (GTK_LABEL (label), TRUE);
+  gtk_label_set_wrap_mode (GTK_LABEL (label), PANGO_WRAP_WORD_CHAR);
+  gtk_widget_add_css_class (label, "error");
+  gtk_widget_add_css_class (label, "caption");
+  gtk_widget_set_visible (label, FALSE);
+  return label;
+}
+
+static void
+build_scalar_row (Field *field)
+{
+  GtkWidget *row = gtk_list_box_row_new ();
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 4);
+  GtkWidget *header = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
+  g_autofree char *title = field_title (field);
+  g_autofree char *hint = field_hint (field);
+  const char *description = field_description (field);
+  GtkWidget *outer;
+
+  gtk_list_box_row_set_activatable (GTK_LIST_BOX_ROW (row), FALSE);
+  gtk_list_box_row_set_selectable (GTK_LIST_BOX_ROW (row), FALSE);
+  gtk_widget_add_css_class (row, "tb-field");
+  gtk_widget_set_margin_start (box, 12);
+  gtk_widget_set_margin_end (box, 12);
+  gtk_widget_set_margin_top (box, 8);
+  gtk_widget_set_margin_bottom (box, 10);
+
+  field->title_label = gtk_label_new (title);
+  gtk_label_set_xalign (GTK_LABEL (field->title_label), 0);
+  gtk_label_set_ellipsize (GTK_LABEL (field->title_label), PANGO_ELLIPSIZE_END);
+  gtk_widget_add_css_class (field->title_label, "tb-field-title");
+  gtk_box_append (GTK_BOX (header), field->title_label);
+  if (shows_required (field))
+    gtk_box_append (GTK_BOX (header), required_label ());
+  if (hint != NULL)
+    {
+      GtkWidget *hint_label = gtk_label_new (hint);
+
+      gtk_widget_add_css_class (hint_label, "caption");
+      gtk_widget_add_css_class (hint_label, "dim-label");
+      gtk_widget_set_valign (hint_label, GTK_ALIGN_CENTER);
+      gtk_box_append (GTK_BOX (header), hint_label);
+    }
+  {
+    GtkWidget *spacer = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 0);
+
+    gtk_widget_set_hexpand (spacer, TRUE);
+    gtk_box_append (GTK_BOX (header), spacer);
+  }
+  gtk_box_append (GTK_BOX (box), header);
+
+  if (description != NULL && *description != '\0')
+    {
+      GtkWidget *label = gtk_label_new (description);
+
+      gtk_label_set_xalign (GTK_LABEL (label), 0);
+      gtk_label_set_wrap (GTK_LABEL (label), TRUE);
+      gtk_label_set_wrap_mode (GTK_LABEL (label), PANGO_WRAP_WORD_CHAR);
+      gtk_label_set_lines (GTK_LABEL (label), 4);
+      gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_END);
+      gtk_widget_add_css_class (label, "dim-label");
+      gtk_widget_add_css_class (label, "caption");
+      gtk_box_append (GTK_BOX (box), label);
+    }
+
+  field->row = g_object_ref_sink (row);
+  g_object_set_data (G_OBJECT (row), "tb-header", header);
+
+  field->input = build_input (field);
+  outer = g_object_get_data (G_OBJECT (field->input), "tb-outer");
+  if (outer == NULL)
+    outer = field->input;
+
+  /* A switch sits at the end of the title line, as in GNOME's settings. */
+  if (field->kind == KIND_BOOLEAN)
+    add_header_controls (field, header_box_add), gtk_box_append (GTK_BOX (header), outer);
+  else
+    {
+      add_header_controls (field, header_box_add);
+      gtk_box_append (GTK_BOX (box), outer);
+    }
+
+  field->error_label = new_error_label ();
+  gtk_box_append (GTK_BOX (box), field->error_label);
+  gtk_list_box_row_set_child (GTK_LIST_BOX_ROW (row), box);
+}
+
+static void build_children (Field *field);
+
+static void
+on_add_item (GtkButton *button,
+             Field     *array)
+{
+  TbSchemaForm *self = array->form;
+  Field *item;
+
+  if (self->n_fields >= TB_SCHEMA_FORM_MAX_FIELDS)
+    return;
+  item = field_new (self, array, NULL, array->item_schema, TRUE, array->depth + 1);
+  g_ptr_array_add (array->children, item);
+  container_add_row (array, item->row);
+  adw_expander_row_set_expanded (ADW_EXPANDER_ROW (array->row), TRUE);
+  self->updating++;
+  field_set_value (item, NULL);
+  self->updating--;
+  if (item->input != NULL)
+    gtk_widget_grab_focus (item->input);
+  emit_changed (self);
+}
+
+static void
+on_variant_selected (GObject    *object,
+                     GParamSpec *pspec,
+                     Field      *field)
+{
+  TbSchemaForm *self = field->form;
+  guint selected = gtk_drop_down_get_selected (GTK_DROP_DOWN (object));
+  Field *child;
+
+  if (selected == GTK_INVALID_LIST_POSITION || selected >= field->variants->len)
+    return;
+  if (field->children->len > 0)
+    {
+      child = g_ptr_array_index (field->children, 0);
+      if (child->schema == g_ptr_array_index (field->variants, selected))
+        return;
+    }
+
+  g_ptr_array_set_size (field->children, 0);
+  child = field_new (self, field, field->name, g_ptr_array_index (field->variants, selected),
+                     TRUE, field->depth + 1);
+  g_ptr_array_add (field->children, child);
+  container_add_row (field, child->row);
+  self->updating++;
+  field_set_value (child, NULL);
+  self->updating--;
+  field_touched (field);
+}
+
+static char *
+variant_label (JsonNode *schema,
+               guint     index)
+{
+  const char *title = schema_string (schema, "title");
+  const char *type = schema_string (schema, "type");
+
+  if (title != NULL)
+    return g_strdup (title);
+  if (schema_member (schema, "const") != NULL)
+    return tb_json_to_string (schema_member (schema, "const"), FALSE);
+  if (type != NULL)
+    return g_strdup (type);
+  /* Translators: a choice among anyOf/oneOf schemas; %u counts from 1 */
+  return g_strdup_printf (_("Option %u"), index + 1);
+}
+
+static void
+build_container_row (Field *field)
+{
+  AdwExpanderRow *expander = ADW_EXPANDER_ROW (adw_expander_row_new ());
+  g_autofree char *title = field_title (field);
+  const char *description = field_description (field);
+
+  field->row = g_object_ref_sink (GTK_WIDGET (expander));
+  adw_preferences_row_set_title (ADW_PREFERENCES_ROW (expander), title);
+  adw_preferences_row_set_use_underline (ADW_PREFERENCES_ROW (expander), FALSE);
+  if (description != NULL)
+    adw_expander_row_set_subtitle (expander, description);
+  adw_expander_row_set_expanded (expander, field->depth <= 2);
+  gtk_widget_add_css_class (field->row, "tb-field");
+
+  if (shows_required (field))
+    adw_expander_row_add_action (expander, required_label ());
+
+  if (field->kind == KIND_VARIANT)
+    {
+      g_autoptr(GtkStringList) labels = gtk_string_list_new (NULL);
+
+      for (guint i = 0; i < field->variants->len; i++)
+        {
+          g_autofree char *label = variant_label (g_ptr_array_index (field->variants, i), i);
+
+          gtk_string_list_append (labels, label);
+        }
+      field->variant_dropdown = gtk_drop_down_new (G_LIST_MODEL (g_steal_pointer (&labels)),
+                                                   NULL);
+      gtk_widget_set_valign (field->variant_dropdown, GTK_ALIGN_CENTER);
+      gtk_widget_set_tooltip_text (field->variant_dropdown, _("Which kind of value to send"));
+      field->input = field->variant_dropdown;
+      label_input (field, field->variant_dropdown);
+      adw_expander_row_add_action (expander, field->variant_dropdown);
+    }
+
+  if (field->kind == KIND_ARRAY)
+    {
+      field->add_button = icon_button ("list-add-symbolic", _("Add Item"));
+      g_signal_connect (field->add_button, "clicked", G_CALLBACK (on_add_item), field);
+      adw_expander_row_add_action (expander, field->add_button);
+    }
+
+  add_header_controls (field, expander_add);
+
+  field->error_row = gtk_list_box_row_new ();
+  gtk_list_box_row_set_activatable (GTK_LIST_BOX_ROW (field->error_row), FALSE);
+  gtk_list_box_row_set_selectable (GTK_LIST_BOX_ROW (field->error_row), FALSE);
+  field->error_label = new_error_label ();
+  gtk_widget_set_margin_start (field->error_label, 12);
+  gtk_widget_set_margin_end (field->error_label, 12);
+  gtk_widget_set_margin_top (field->error_label, 6);
+  gtk_widget_set_margin_bottom (field->error_label, 6);
+  gtk_list_box_row_set_child (GTK_LIST_BOX_ROW (field->error_row), field->error_label);
+  gtk_widget_set_visible (field->error_row, FALSE);
+  adw_expander_row_add_row (expander, field->error_row);
+
+  build_children (field);
+
+  if (field->kind == KIND_VARIANT)
+    g_signal_connect (field->variant_dropdown, "notify::selected",
+                      G_CALLBACK (on_variant_selected), field);
+}
+
+static gboolean
+name_in_array (JsonArray  *array,
+               const char *name)
+{
+  if (array == NULL)
+    return FALSE;
+  for (guint i = 0; i < json_array_get_length (array); i++)
+    {
+      const char *s = json_array_get_string_element (array, i);
+
+      if (s != NULL && g_str_equal (s, name))
+        return TRUE;
+    }
+  return FALSE;
+}
+
+static void
+build_children (Field *field)
+{
+  TbSchemaForm *self = field->form;
+
+  if (field->kind == KIND_OBJECT)
+    {
+      JsonNode *properties = schema_member (field->schema, "properties");
+      JsonArray *required = schema_array (field->schema, "required");
+      g_autoptr(GList) names = NULL;
+
+      if (properties == NULL || !JSON_NODE_HOLDS_OBJECT (properties))
+        return;
+
+      names = json_object_get_members (json_node_get_object (properties));
+      for (const GList *l = names; l != NULL && !self->too_large; l = l->next)
+        {
+          const char *name = l->data;
+          JsonNode *prop = json_object_get_member (json_node_get_object (properties), name);
+          Field *child = field_new (self, field, name, prop, name_in_array (required, name),
+                                    field->depth + 1);
+
+          g_ptr_array_add (field->children, child);
+          container_add_row (field, child->row);
+        }
+    }
+  else if (field->kind == KIND_ARRAY)
+    {
+      JsonNode *items = schema_member (field->schema, "items");
+      JsonArray *prefix = schema_array (field->schema, "prefixItems");
+
+      if (items == NULL && prefix != NULL && json_array_get_length (prefix) > 0)
+        items = json_array_get_element (prefix, 0);
+      field->item_schema = items != NULL ? json_node_ref (items)
+                                         : tb_json_node_new_object ();
+    }
+  else if (field->kind == KIND_VARIANT)
+    {
+      Field *child = field_new (self, field, field->name,
+                                g_ptr_array_index (field->variants, 0), TRUE,
+                                field->depth + 1);
+
+      g_ptr_array_add (field->children, child);
+      container_add_row (field, child->row);
+    }
+}
+
+static Field *
+field_new (TbSchemaForm *self,
+           Field        *parent,
+           const char   *name,
+           JsonNode     *schema,
+           gboolean      required,
+           guint         depth)
+{
+  Field *field = g_new0 (Field, 1);
+  JsonNode *resolved;
+
+  field->form = self;
+  field->parent = parent;
+  field->name = g_strdup (name);
+  field->required = required;
+  field->depth = depth;
+  field->origin = schema != NULL ? json_node_ref (schema) : NULL;
+  field->children = g_ptr_array_new_with_free_func ((GDestroyNotify) field_free);
+  field->error = g_string_new (NULL);
+
+  self->n_fields++;
+  if (self->n_fields > TB_SCHEMA_FORM_MAX_FIELDS)
+    self->too_large = TRUE;
+
+  resolved = schema != NULL ? resolve_ref (self, schema) : NULL;
+  field->schema = resolved != NULL ? merge_all_of (self, resolved) : NULL;
+  field->kind = field->schema != NULL ? classify (field) : KIND_JSON;
+
+  /* Past the depth cap (recursive $ref ends here too) the value is JSON. */
+  if ((field->kind == KIND_OBJECT || field->kind == KIND_ARRAY || field->kind == KIND_VARIANT) &&
+      (depth > TB_SCHEMA_FORM_MAX_DEPTH || self->too_large))
+    field->kind = KIND_JSON;
+
+  if (field->kind == KIND_OBJECT && parent == NULL)
+    {
+      /* The root's properties go straight into a boxed list. */
+      field->list = gtk_list_box_new ();
+      gtk_list_box_set_selection_mode (GTK_LIST_BOX (field->list), GTK_SELECTION_NONE);
+      gtk_widget_add_css_class (field->list, "boxed-list");
+      field->row = g_object_ref_sink (field->list);
+      field->error_label = new_error_label ();
+      build_children (field);
+    }
+  else if (field->kind == KIND_OBJECT || field->kind == KIND_ARRAY ||
+           field->kind == KIND_VARIANT)
+    build_container_row (field);
+  else
+    build_scalar_row (field);
+
+  return field;
+}
+
+static void
+field_free (Field *field)
+{
+  if (field == NULL)
+    return;
+
+  field->form->n_fields--;
+
+  /* Children first: their rows live inside ours. */
+  g_clear_pointer (&field->children, g_ptr_array_unref);
+  if (field->row != NULL)
+    {
+      if (field->parent != NULL && gtk_widget_get_parent (field->row) != NULL)
+        container_remove_row (field->parent, field->row);
+      g_clear_object (&field->row);
+    }
+  g_clear_pointer (&field->variants, g_ptr_array_unref);
+  g_clear_pointer (&field->item_schema, json_node_unref);
+  g_clear_pointer (&field->schema, json_node_unref);
+  g_clear_pointer (&field->origin, json_node_unref);
+  g_clear_pointer (&field->extra, json_object_unref);
+  g_clear_pointer (&field->foreign, json_node_unref);
+  g_string_free (field->error, TRUE);
+  g_free (field->name);
+  g_free (field);
+}
+
+/* Reading values */
+
+static void
+add_local_error (GPtrArray  *errors,
+                 Field      *field,
+                 const char *message)
+{
+  g_autofree char *path = field_path (field);
+
+  g_ptr_array_add (errors, tb_schema_error_new (path, "", "form", message));
+}
+
+static char *
+input_text (Field *field)
+{
+  if (GTK_IS_TEXT_VIEW (field->input))
+    {
+      GtkTextBuffer *buffer = gtk_text_view_get_buffer (GTK_TEXT_VIEW (field->input));
+      GtkTextIter start, end;
+
+      gtk_text_buffer_get_bounds (buffer, &start, &end);
+      return gtk_text_buffer_get_text (buffer, &start, &end, FALSE);
+    }
+  return g_strdup (gtk_editable_get_text (GTK_EDITABLE (field->input)));
+}
+
+static JsonNode *
+parse_number (Field      *field,
+              const char *text,
+              GPtrArray  *errors)
+{
+  g_autofree char *trimmed = g_strstrip (g_strdup (text));
+  JsonNode *node;
+  gint64 i;
+  char *end = NULL;
+  double d;
+
+  if (g_ascii_string_to_signed (trimmed, 10, G_MININT64, G_MAXINT64, &i, NULL))
+    {
+      node = json_node_new (JSON_NODE_VALUE);
+      json_node_set_int (node, i);
+      return node;
+    }
+
+  d = g_ascii_strtod (trimmed, &end);
+  if (end != NULL && end != trimmed && *end == '\0' && isfinite (d))
+    {
+      node = json_node_new (JSON_NODE_VALUE);
+      json_node_set_double (node, d);
+      return node;
+    }
+
+  add_local_error (errors, field,
+                   field->kind == KIND_INTEGER ? _("Enter a whole number")
+                                               : _("Enter a number"));
+  return NULL;
+}
+
+static JsonNode *
+field_value (Field     *field,
+                             GPtrArray *errors)
+{
+  if (field->null_toggle != NULL &&
+      gtk_toggle_button_get_active (GTK_TOGGLE_BUTTON (field->null_toggle)))
+    return json_node_new (JSON_NODE_NULL);
+
+  if (field->foreign != NULL)
+    return json_node_copy (field->foreign);
+
+  switch (field->kind)
+    {
+    case KIND_STRING:
+    case KIND_TEXT:
+      {
+        g_autofree char *text = input_text (field);
+
+        return *text != '\0' ? tb_json_node_new_string (text) : NULL;
+      }
+
+    case KIND_INTEGER:
+    case KIND_NUMBER:
+      {
+        g_autofree char *text = input_text (field);
+
+        return *text != '\0' ? parse_number (field, text, errors) : NULL;
+      }
+
+    case KIND_JSON:
+      {
+        g_autofree char *text = input_text (field);
+        g_autoptr(GError) error = NULL;
+        JsonNode *node;
+
+        if (*text == '\0')
+          return NULL;
+        node = tb_json_parse (text, -1, &error);
+        if (node == NULL)
+          add_local_error (errors, field, error->message);
+        return node;
+      }
+
+    case KIND_ENUM:
+      {
+        JsonArray *values = schema_array (field->schema, "enum");
+        guint selected = gtk_drop_down_get_selected (GTK_DROP_DOWN (field->input));
+
+        if (selected == GTK_INVALID_LIST_POSITION)
+          return NULL;
+        if (!field->required)
+          {
+            if (selected == 0)
+              return NULL;
+            selected--;
+          }
+        if (selected >= json_array_get_length (values))
+          return NULL;
+        return json_node_copy (json_array_get_element (values, selected));
+      }
+
+    case KIND_BOOLEAN:
+      if (!field->present && !field->required)
+        return NULL;
+      {
+        JsonNode *node = json_node_new (JSON_NODE_VALUE);
+
+        json_node_set_boolean (node, gtk_switch_get_active (GTK_SWITCH (field->input)));
+        return node;
+      }
+
+    case KIND_NULL:
+      return field->required ? json_node_new (JSON_NODE_NULL) : NULL;
+
+    case KIND_CONST:
+      return field->required ? json_node_copy (schema_member (field->schema, "const")) : NULL;
+
+    case KIND_OBJECT:
+      {
+        JsonObject *object = json_object_new ();
+        JsonNode *node;
+
+        for (guint i = 0; i < field->children->len; i++)
+          {
+            Field *child = g_ptr_array_index (field->children, i);
+            JsonNode *value = field_value (child, errors);
+
+            if (value != NULL)
+              json_object_set_member (object, child->name, value);
+          }
+        if (field->extra != NULL)
+          {
+            JsonObjectIter iter;
+            const char *key;
+            JsonNode *value;
+
+            json_object_iter_init (&iter, field->extra);
+            while (json_object_iter_next (&iter, &key, &value))
+              if (!json_object_has_member (object, key))
+                json_object_set_member (object, key, json_node_copy (value));
+          }
+        if (json_object_get_size (object) == 0 && !field->required && field->parent != NULL)
+          {
+            json_object_unref (object);
+            return NULL;
+          }
+        node = json_node_new (JSON_NODE_OBJECT);
+        json_node_take_object (node, object);
+        return node;
+      }
+
+    case KIND_ARRAY:
+      {
+        JsonArray *array = json_array_new ();
+        JsonNode *node;
+
+        for (guint i = 0; i < field->children->len; i++)
+          {
+            JsonNode *value = field_value (g_ptr_array_index (field->children, i),
+                                                           errors);
+
+            json_array_add_element (array, value != NULL ? value
+                                                         : json_node_new (JSON_NODE_NULL));
+          }
+        if (json_array_get_length (array) == 0 && !field->required)
+          {
+            json_array_unref (array);
+            return NULL;
+          }
+        node = json_node_new (JSON_NODE_ARRAY);
+        json_node_take_array (node, array);
+        return node;
+      }
+
+    case KIND_VARIANT:
+      if (field->children->len == 0)
+        return NULL;
+      {
+        Field *child = g_ptr_array_index (field->children, 0);
+        JsonNode *value = field_value (child, errors);
+
+        if (value == NULL && field->required)
+          value = json_node_new (JSON_NODE_NULL);
+        return value;
+      }
+
+    default:
+      g_assert_not_reached ();
+    }
+  return NULL;
+}
+
+/* Writing values */
+
+static const char *
+node_kind (JsonNode *node)
+{
+  if (JSON_NODE_HOLDS_OBJECT (node))
+    return "object";
+  if (JSON_NODE_HOLDS_ARRAY (node))
+    return "array";
+  if (JSON_NODE_HOLDS_NULL (node))
+    return "null";
+  switch (json_node_get_value_type (node))
+    {
+    case G_TYPE_STRING:
+      return "string";
+    case G_TYPE_BOOLEAN:
+      return "boolean";
+    case G_TYPE_INT64:
+      return "integer";
+    default:
+      return "number";
+    }
+}
+
+static guint
+variant_score (TbSchemaForm *self,
+               JsonNode     *schema,
+               JsonNode     *value)
+{
+  const char *kind = node_kind (value);
+  const char *type = schema_string (schema, "type");
+  JsonNode *constant = schema_member (schema, "const");
+  guint score = 0;
+
+  if (constant != NULL)
+    return tb_json_equal (constant, value) ? 100 : 0;
+
+  if (type == NULL)
+    {
+      if (schema_member (schema, "properties") != NULL)
+        type = "object";
+      else if (schema_member (schema, "items") != NULL)
+        type = "array";
+    }
+  if (type == NULL)
+    return 1;
+  if (!(g_str_equal (type, kind) || (g_str_equal (type, "number") && g_str_equal (kind, "integer"))))
+    return 0;
+  score = 10;
+
+  /* Objects: prefer the variant naming most of the members, and any whose
+   * const-valued member (a discriminator) matches. */
+  if (JSON_NODE_HOLDS_OBJECT (value))
+    {
+      JsonNode *props = schema_member (schema, "properties");
+      JsonObjectIter iter;
+      const char *key;
+      JsonNode *member;
+
+      if (props == NULL || !JSON_NODE_HOLDS_OBJECT (props))
+        return score;
+      json_object_iter_init (&iter, json_node_get_object (value));
+      while (json_object_iter_next (&iter, &key, &member))
+        {
+          JsonNode *prop = json_object_get_member (json_node_get_object (props), key);
+          JsonNode *prop_const;
+
+          if (prop == NULL)
+            continue;
+          score += 2;
+          prop = resolve_ref (self, prop);
+          prop_const = schema_member (prop, "const");
+          if (prop_const != NULL)
+            score += tb_json_equal (prop_const, member) ? 50 : 0;
+        }
+    }
+  return score;
+}
+
+static void
+set_error_visible (Field *field)
+{
+  gboolean visible = field->error->len > 0;
+
+  gtk_label_set_label (GTK_LABEL (field->error_label), field->error->str);
+  gtk_widget_set_visible (field->error_label, visible);
+  if (field->error_row != NULL)
+    gtk_widget_set_visible (field->error_row, visible);
+  if (field->row != NULL)
+    {
+      if (visible)
+        gtk_widget_add_css_class (field->row, "tb-field-invalid");
+      else
+        gtk_widget_remove_css_class (field->row, "tb-field-invalid");
+    }
+  if (field->input != NULL)
+    gtk_accessible_update_state (GTK_ACCESSIBLE (field->input),
+                                 GTK_ACCESSIBLE_STATE_INVALID,
+                                 visible ? GTK_ACCESSIBLE_INVALID_TRUE
+                                         : GTK_ACCESSIBLE_INVALID_FALSE,
+                                 -1);
+}
+
+static void
+set_text (Field      *field,
+          const char *text)
+{
+  if (GTK_IS_TEXT_VIEW (field->input))
+    gtk_text_buffer_set_text (gtk_text_view_get_buffer (GTK_TEXT_VIEW (field->input)), text, -1);
+  else
+    gtk_editable_set_text (GTK_EDITABLE (field->input), text);
+}
+
+static void
+field_set_value (Field    *field,
+                 JsonNode *value)
+{
+  if (value == NULL)
+    value = schema_member (field->schema, "default");
+
+  g_clear_pointer (&field->foreign, json_node_unref);
+  if (field->null_toggle != NULL)
+    gtk_toggle_button_set_active (GTK_TOGGLE_BUTTON (field->null_toggle),
+                                  value != NULL && JSON_NODE_HOLDS_NULL (value) &&
+                                  field->kind != KIND_NULL && field->kind != KIND_JSON);
+  if (value != NULL && JSON_NODE_HOLDS_NULL (value) && field->nullable &&
+      field->kind != KIND_NULL && field->kind != KIND_JSON)
+    return;
+
+  switch (field->kind)
+    {
+    case KIND_STRING:
+    case KIND_TEXT:
+      if (value == NULL)
+        set_text (field, "");
+      else if (JSON_NODE_HOLDS_VALUE (value) && json_node_get_value_type (value) == G_TYPE_STRING)
+        set_text (field, json_node_get_string (value));
+      else
+        {
+          g_autofree char *text = tb_json_to_string (value, FALSE);
+
+          set_text (field, text);
+          field->foreign = json_node_copy (value);
+        }
+      break;
+
+    case KIND_INTEGER:
+    case KIND_NUMBER:
+      if (value == NULL)
+        set_text (field, "");
+      else
+        {
+          g_autofree char *text = tb_json_to_string (value, FALSE);
+          const char *kind = node_kind (value);
+
+          set_text (field, text);
+          if (!g_str_equal (kind, "integer") && !g_str_equal (kind, "number"))
+            field->foreign = json_node_copy (value);
+        }
+      break;
+
+    case KIND_JSON:
+      {
+        g_autofree char *text = value != NULL ? tb_json_to_string (value, FALSE) : g_strdup ("");
+
+        set_text (field, text);
+      }
+      break;
+
+    case KIND_ENUM:
+      {
+        JsonArray *values = schema_array (field->schema, "enum");
+        guint offset = field->required ? 0 : 1;
+        guint found = GTK_INVALID_LIST_POSITION;
+
+        if (value != NULL)
+          for (guint i = 0; i < json_array_get_length (values); i++)
+            if (tb_json_equal (json_array_get_element (values, i), value))
+              {
+                found = i;
+                break;
+              }
+        if (found != GTK_INVALID_LIST_POSITION)
+          gtk_drop_down_set_selected (GTK_DROP_DOWN (field->input), found + offset);
+        else
+          {
+            gtk_drop_down_set_selected (GTK_DROP_DOWN (field->input), 0);
+            if (value != NULL)
+              field->foreign = json_node_copy (value);
+          }
+      }
+      break;
+
+    case KIND_BOOLEAN:
+      if (value != NULL && JSON_NODE_HOLDS_VALUE (value) &&
+          json_node_get_value_type (value) == G_TYPE_BOOLEAN)
+        gtk_switch_set_active (GTK_SWITCH (field->input), json_node_get_boolean (value));
+      else
+        {
+          gtk_switch_set_active (GTK_SWITCH (field->input), FALSE);
+          if (value != NULL)
+            field->foreign = json_node_copy (value);
+        }
+      /* Like every prefilled default, a boolean's default is sent. */
+      field->present = value != NULL;
+      break;
+
+    case KIND_NULL:
+    case KIND_CONST:
+      break;
+
+    case KIND_OBJECT:
+      g_clear_pointer (&field->extra, json_object_unref);
+      if (value != NULL && !JSON_NODE_HOLDS_OBJECT (value))
+        {
+          for (guint i = 0; i < field->children->len; i++)
+            field_set_value (g_ptr_array_index (field->children, i), NULL);
+          field->foreign = json_node_copy (value);
+          break;
+        }
+      for (guint i = 0; i < field->children->len; i++)
+        {
+          Field *child = g_ptr_array_index (field->children, i);
+          JsonNode *member = NULL;
+
+          if (value != NULL)
+            member = json_object_get_member (json_node_get_object (value), child->name);
+          field_set_value (child, member);
+        }
+      if (value != NULL)
+        {
+          JsonObjectIter iter;
+          const char *key;
+          JsonNode *member;
+
+          json_object_iter_init (&iter, json_node_get_object (value));
+          while (json_object_iter_next (&iter, &key, &member))
+            if (field_child_named (field, key) == NULL)
+              {
+                if (field->extra == NULL)
+                  field->extra = json_object_new ();
+                json_object_set_member (field->extra, key, json_node_copy (member));
+              }
+        }
+      break;
+
+    case KIND_ARRAY:
+      {
+        JsonArray *array = value != NULL && JSON_NODE_HOLDS_ARRAY (value)
+                           ? json_node_get_array (value) : NULL;
+        guint n = array != NULL ? json_array_get_length (array) : 0;
+        TbSchemaForm *self = field->form;
+
+        if (value != NULL && array == NULL)
+          field->foreign = json_node_copy (value);
+
+        /* Items past the form's size are kept as they are, not shown. */
+        if (self->n_fields + n > TB_SCHEMA_FORM_MAX_FIELDS + field->children->len)
+          {
+            g_ptr_array_set_size (field->children, 0);
+            field->foreign = json_node_copy (value);
+            break;
+          }
+
+        if (field->children->len > n)
+          g_ptr_array_set_size (field->children, n);
+        while (field->children->len < n)
+          {
+            Field *item = field_new (self, field, NULL, field->item_schema, TRUE,
+                                     field->depth + 1);
+
+            g_ptr_array_add (field->children, item);
+            container_add_row (field, item->row);
+          }
+        for (guint i = 0; i < n; i++)
+          field_set_value (g_ptr_array_index (field->children, i),
+                           json_array_get_element (array, i));
+      }
+      break;
+
+    case KIND_VARIANT:
+      {
+        guint best = 0;
+        guint best_score = 0;
+
+        if (value != NULL)
+          for (guint i = 0; i < field->variants->len; i++)
+            {
+              guint score = variant_score (field->form, g_ptr_array_index (field->variants, i),
+                                           value);
+
+              if (score > best_score)
+                best = i, best_score = score;
+            }
+
+        if (gtk_drop_down_get_selected (GTK_DROP_DOWN (field->variant_dropdown)) != best)
+          gtk_drop_down_set_selected (GTK_DROP_DOWN (field->variant_dropdown), best);
+        if (field->children->len > 0)
+          field_set_value (g_ptr_array_index (field->children, 0), value);
+      }
+      break;
+
+    default:
+      g_assert_not_reached ();
+    }
+}
+
+static void
+field_clear_errors (Field *field)
+{
+  g_string_truncate (field->error, 0);
+  if (field->error_label != NULL)
+    set_error_visible (field);
+  for (guint i = 0; field->children != NULL && i < field->children->len; i++)
+    field_clear_errors (g_ptr_array_index (field->children, i));
+}
+
+static void
+field_add_error (Field      *field,
+                 const char *message)
+{
+  if (field->error->len > 0)
+    g_string_append_c (field->error, '\n');
+  g_string_append (field->error, message);
+  set_error_visible (field);
+}
+
+/* GObject */
+
+static void
+tb_schema_form_dispose (GObject *object)
+{
+  TbSchemaForm *self = (TbSchemaForm *) object;
+  GtkWidget *child;
+
+  g_clear_pointer (&self->root, field_free);
+  while ((child = gtk_widget_get_first_child (GTK_WIDGET (self))) != NULL)
+    gtk_widget_unparent (child);
+
+  G_OBJECT_CLASS (tb_schema_form_parent_class)->dispose (object);
+}
+
+static void
+tb_schema_form_finalize (GObject *object)
+{
+  TbSchemaForm *self = (TbSchemaForm *) object;
+
+  g_clear_pointer (&self->root_schema, json_node_unref);
+  g_clear_pointer (&self->local_errors, g_ptr_array_unref);
+
+  G_OBJECT_CLASS (tb_schema_form_parent_class)->finalize (object);
+}
+
+static void
+tb_schema_form_class_init (TbSchemaFormClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->dispose = tb_schema_form_dispose;
+  object_class->finalize = tb_schema_form_finalize;
+
+  /**
+   * TbSchemaForm::changed:
+   *
+   * The person changed a value in the form (not emitted by
+   * tb_schema_form_set_value()).
+   */
+  signals [CHANGED] =
+    g_signal_new ("changed",
+                  G_TYPE_FROM_CLASS (klass),
+                  G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL,
+                  G_TYPE_NONE, 0);
+
+  gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BOX_LAYOUT);
+  gtk_widget_class_set_css_name (widget_class, "tbschemaform");
+}
+
+static void
+tb_schema_form_init (TbSchemaForm *self)
+{
+  GtkLayoutManager *layout = gtk_widget_get_layout_manager (GTK_WIDGET (self));
+
+  gtk_orientable_set_orientation (GTK_ORIENTABLE (layout), GTK_ORIENTATION_VERTICAL);
+  gtk_box_layout_set_spacing (GTK_BOX_LAYOUT (layout), 8);
+
+  self->note_label = gtk_label_new (NULL);
+  gtk_label_set_xalign (GTK_LABEL (self->note_label), 0);
+  gtk_label_set_wrap (GTK_LABEL (self->note_label), TRUE);
+  gtk_widget_add_css_class (self->note_label, "error");
+  gtk_widget_set_visible (self->note_label, FALSE);
+  gtk_widget_set_parent (self->note_label, GTK_WIDGET (self));
+
+  self->box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
+  gtk_widget_set_parent (self->box, GTK_WIDGET (self));
+}
+
+GtkWidget *
+tb_schema_form_new (void)
+{
+  return g_object_new (TB_TYPE_SCHEMA_FORM, NULL);
+}
+
+static guint
+count_properties (JsonNode *schema)
+{
+  JsonNode *props = schema_member (schema, "properties");
+
+  return props != NULL && JSON_NODE_HOLDS_OBJECT (props)
+         ? json_object_get_size (json_node_get_object (props)) : 0;
+}
+
+/**
+ * tb_schema_form_set_schema:
+ * @self: a form
+ * @schema: (nullable): the JSON Schema of the value; %NULL clears the form
+ * @error: set when the schema needs more fields than the form shows
+ *
+ * Builds the form, filled with the schema's defaults.
+ *
+ * Returns: %TRUE when the form represents the schema
+ */
+gboolean
+tb_schema_form_set_schema (TbSchemaForm  *self,
+                           JsonNode      *schema,
+                           GError       **error)
+{
+  GtkWidget *child;
+  guint n_props;
+
+  g_return_val_if_fail (TB_IS_SCHEMA_FORM (self), FALSE);
+
+  g_clear_pointer (&self->root, field_free);
+  while ((child = gtk_widget_get_first_child (self->box)) != NULL)
+    gtk_box_remove (GTK_BOX (self->box), child);
+  g_clear_pointer (&self->root_schema, json_node_unref);
+  gtk_widget_set_visible (self->note_label, FALSE);
+  self->n_fields = 0;
+  self->too_large = FALSE;
+
+  if (schema == NULL)
+    return TRUE;
+
+  if (!tb_json_node_depth_ok (schema, TB_JSON_MAX_DEPTH))
+    {
+      g_set_error (error, TB_SCHEMA_FORM_ERROR, TB_SCHEMA_FORM_ERROR_TOO_LARGE,
+                   _("The schema nests more than %u levels deep; edit the arguments as JSON."),
+                   TB_JSON_MAX_DEPTH);
+      return FALSE;
+    }
+
+  n_props = count_properties (schema);
+  if (n_props > TB_SCHEMA_FORM_MAX_FIELDS)
+    {
+      g_set_error (error, TB_SCHEMA_FORM_ERROR, TB_SCHEMA_FORM_ERROR_TOO_LARGE,
+                   g_dngettext (GETTEXT_PACKAGE,
+                                "The schema has %u property, more than a form can show; "
+                                "edit the arguments as JSON.",
+                                "The schema has %u properties, more than a form can show; "
+                                "edit the arguments as JSON.", n_props),
+                   n_props);
+      return FALSE;
+    }
+
+  self->root_schema = json_node_ref (schema);
+  self->root = field_new (self, NULL, NULL, schema, TRUE, 0);
+
+  if (self->too_large)
+    {
+      g_clear_pointer (&self->root, field_free);
+      g_clear_pointer (&self->root_schema, json_node_unref);
+      g_set_error (error, TB_SCHEMA_FORM_ERROR, TB_SCHEMA_FORM_ERROR_TOO_LARGE,
+                   _("The schema needs more than %u fields, more than a form can show; "
+                     "edit the arguments as JSON."), TB_SCHEMA_FORM_MAX_FIELDS);
+      return FALSE;
+    }
+
+  if (self->root->kind == KIND_OBJECT && self->root->children->len == 0 &&
+      schema_member (schema, "additionalProperties") == NULL)
+    {
+      GtkWidget *label = gtk_label_new (_("This tool takes no arguments."));
+
+      gtk_widget_add_css_class (label, "dim-label");
+      gtk_widget_set_margin_top (label, 12);
+      gtk_widget_set_margin_bottom (label, 12);
+      gtk_box_append (GTK_BOX (self->box), label);
+    }
+  else if (self->root->kind == KIND_OBJECT)
+    gtk_box_append (GTK_BOX (self->box), self->root->row);
+  else
+    {
+      GtkWidget *list = gtk_list_box_new ();
+
+      gtk_list_box_set_selection_mode (GTK_LIST_BOX (list), GTK_SELECTION_NONE);
+      gtk_widget_add_css_class (list, "boxed-list");
+      gtk_list_box_append (GTK_LIST_BOX (list), self->root->row);
+      gtk_box_append (GTK_BOX (self->box), list);
+    }
+
+  self->updating++;
+  field_set_value (self->root, NULL);
+  self->updating--;
+  return TRUE;
+}
+
+/**
+ * tb_schema_form_get_value:
+ * @self: a form
+ * @local_errors: (out) (optional) (transfer full) (element-type TbSchemaError):
+ *   values the form cannot turn into JSON (a number field holding "abc")
+ *
+ * Returns: (transfer full) (nullable): the value the form holds
+ */
+JsonNode *
+tb_schema_form_get_value (TbSchemaForm  *self,
+                          GPtrArray    **local_errors)
+{
+  g_autoptr(GPtrArray) errors = NULL;
+  JsonNode *value;
+
+  g_return_val_if_fail (TB_IS_SCHEMA_FORM (self), NULL);
+
+  errors = g_ptr_array_new_with_free_func ((GDestroyNotify) tb_schema_error_free);
+  if (self->root == NULL)
+    value = tb_json_node_new_object ();
+  else
+    value = field_value (self->root, errors);
+  if (value == NULL)
+    value = self->root != NULL && self->root->kind == KIND_OBJECT ? tb_json_node_new_object ()
+                                                                  : json_node_new (JSON_NODE_NULL);
+  if (local_errors != NULL)
+    *local_errors = g_steal_pointer (&errors);
+  return value;
+}
+
+/**
+ * tb_schema_form_set_value:
+ * @self: a form
+ * @value: (nullable): the value to show; %NULL restores the defaults
+ *
+ * Fills the widgets from @value without emitting #TbSchemaForm::changed.
+ */
+void
+tb_schema_form_set_value (TbSchemaForm *self,
+                          JsonNode     *value)
+{
+  g_return_if_fail (TB_IS_SCHEMA_FORM (self));
+
+  if (self->root == NULL)
+    return;
+  if (value != NULL && !tb_json_node_depth_ok (value, TB_JSON_MAX_DEPTH))
+    return;
+  self->updating++;
+  field_set_value (self->root, value);
+  self->updating--;
+}
+
+static void
+mark_missing_required (Field *field)
+{
+  for (guint i = 0; i < field->children->len; i++)
+    {
+      Field *child = g_ptr_array_index (field->children, i);
+      g_autoptr(GPtrArray) ignored =
+        g_ptr_array_new_with_free_func ((GDestroyNotify) tb_schema_error_free);
+      g_autoptr(JsonNode) value = NULL;
+
+      if (!child->required)
+        continue;
+      value = field_value (child, ignored);
+      if (value == NULL && !strstr (child->error->str, _("This field is required.")))
+        field_add_error (child, _("This field is required."));
+    }
+}
+
+/**
+ * tb_schema_form_set_errors:
+ * @self: a form
+ * @errors: (nullable) (element-type TbSchemaError): validation errors
+ *
+ * Shows each error at the field its instance path points to; errors about
+ * a missing required member are shown at that member's field.
+ */
+void
+tb_schema_form_set_errors (TbSchemaForm *self,
+                           GPtrArray    *errors)
+{
+  g_autoptr(GString) unplaced = g_string_new (NULL);
+
+  g_return_if_fail (TB_IS_SCHEMA_FORM (self));
+
+  if (self->root == NULL)
+    return;
+
+  field_clear_errors (self->root);
+  for (guint i = 0; errors != NULL && i < errors->len; i++)
+    {
+      TbSchemaError *error = g_ptr_array_index (errors, i);
+      gboolean exact;
+      Field *field = field_lookup (self, error->instance_path, &exact);
+
+      while (field != NULL && field->kind == KIND_VARIANT && field->children->len > 0 &&
+             g_strcmp0 (error->keyword, "required") == 0)
+        field = g_ptr_array_index (field->children, 0);
+
+      if (exact && field != NULL && field->kind == KIND_OBJECT &&
+          g_strcmp0 (error->keyword, "required") == 0)
+        mark_missing_required (field);
+      else if (field != NULL && field != self->root)
+        field_add_error (field, error->message);
+      else
+        {
+          if (unplaced->len > 0)
+            g_string_append_c (unplaced, '\n');
+          g_string_append (unplaced, error->message);
+        }
+    }
+
+  gtk_label_set_label (GTK_LABEL (self->note_label), unplaced->str);
+  gtk_widget_set_visible (self->note_label, unplaced->len > 0);
+}
+
+/**
+ * tb_schema_form_get_input:
+ * @self: a form
+ * @pointer: a JSON Pointer to a field ("/name", "/items/0")
+ *
+ * Returns: (transfer none) (nullable): the widget that edits the field: a
+ *   #GtkEntry, #GtkTextView, #GtkDropDown (enums and variants) or #GtkSwitch
+ */
+GtkWidget *
+tb_schema_form_get_input (TbSchemaForm *self,
+                          const char   *pointer)
+{
+  gboolean exact;
+  Field *field;
+
+  g_return_val_if_fail (TB_IS_SCHEMA_FORM (self), NULL);
+
+  field = field_lookup (self, pointer, &exact);
+  if (!exact || field == NULL)
+    return NULL;
+  while (field->kind == KIND_VARIANT && field->input == NULL && field->children->len > 0)
+    field = g_ptr_array_index (field->children, 0);
+  return field->input;
+}
+
+/**
+ * tb_schema_form_get_add_button:
+ * @self: a form
+ * @pointer: a JSON Pointer to an array field
+ *
+ * Returns: (transfer none) (nullable): the array's "Add Item" button
+ */
+GtkWidget *
+tb_schema_form_get_add_button (TbSchemaForm *self,
+                               const char   *pointer)
+{
+  gboolean exact;
+  Field *field;
+
+  g_return_val_if_fail (TB_IS_SCHEMA_FORM (self), NULL);
+
+  field = field_lookup (self, pointer, &exact);
+  return exact && field != NULL ? field->add_button : NULL;
+}
+
+/**
+ * tb_schema_form_get_field_error:
+ * @self: a form
+ * @pointer: a JSON Pointer to a field
+ *
+ * Returns: (nullable): the error text shown at the field, or %NULL
+ */
+const char *
+tb_schema_form_get_field_error (TbSchemaForm *self,
+                                const char   *pointer)
+{
+  gboolean exact;
+  Field *field;
+
+  g_return_val_if_fail (TB_IS_SCHEMA_FORM (self), NULL);
+
+  field = field_lookup (self, pointer, &exact);
+  if (!exact || field == NULL)
+    return NULL;
+  if (field == self->root)
+    return gtk_widget_get_visible (self->note_label)
+           ? gtk_label_get_label (GTK_LABEL (self->note_label)) : NULL;
+  return field->error->len > 0 ? field->error->str : NULL;
+}
+
+/**
+ * tb_schema_form_get_n_fields:
+ * @self: a form
+ *
+ * Returns: how many fields the form built
+ */
+guint
+tb_schema_form_get_n_fields (TbSchemaForm *self)
+{
+  g_return_val_if_fail (TB_IS_SCHEMA_FORM (self), 0);
+
+  return self->n_fields;
+}

@@ -1,0 +1,854 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+
+#define G_LOG_DOMAIN "tb-window"
+
+#include "config.h"
+
+#include <glib/gi18n.h>
+
+#include "tb-app-util.h"
+#include "tb-history-page.h"
+#include "tb-tool-list.h"
+#include "tb-tool-page.h"
+#include "tb-window.h"
+
+/* The main window: the registry's tools in a sidebar that folds away on
+ * narrow windows, and the pages (Tool, History, and the Loop, Facts and
+ * Trace pages to come) in a view stack. Every action is a window action
+ * with a keyboard shortcut, so the whole window works from the keyboard. */
+
+struct _TbWindow
+{
+  AdwApplicationWindow parent_instance;
+
+  AdwToastOverlay    *toast_overlay;
+  AdwLeaflet         *leaflet;
+  GtkWidget          *sidebar;
+  GtkWidget          *content;
+  GtkSearchBar       *search_bar;
+  GtkSearchEntry     *search_entry;
+  GtkDropDown        *source_dropdown;
+  GtkStack           *list_stack;
+  GtkListView        *tool_list;
+  GtkLabel           *count_label;
+  AdwViewStack       *view_stack;
+  TbToolPage         *tool_page;
+  TbHistoryPage      *history_page;
+
+  TbToolRegistry     *registry;
+  TbHistory          *history;
+  TbToolList         *list;
+  GtkSingleSelection *selection;
+  GSettings          *settings;
+};
+
+G_DEFINE_FINAL_TYPE (TbWindow, tb_window, ADW_TYPE_APPLICATION_WINDOW)
+
+enum { PROP_0, PROP_REGISTRY, PROP_HISTORY, N_PROPS };
+static GParamSpec *properties [N_PROPS];
+
+/* Closures of the tool row template. */
+static char *
+tb_tool_row_first_line (gpointer    unused,
+                        const char *description)
+{
+  const char *end;
+
+  if (description == NULL)
+    return NULL;
+  end = strchr (description, '\n');
+  return end != NULL ? g_strndup (description, end - description) : g_strdup (description);
+}
+
+static gboolean
+tb_tool_row_is_user_only (gpointer         unused,
+                          TbToolVisibility visibility)
+{
+  return visibility == TB_TOOL_VISIBILITY_USER_ONLY;
+}
+
+/**
+ * tb_window_add_toast:
+ * @self: a window
+ * @text: what to say
+ */
+void
+tb_window_add_toast (TbWindow   *self,
+                     const char *text)
+{
+  AdwToast *toast;
+
+  g_return_if_fail (TB_IS_WINDOW (self));
+
+  toast = adw_toast_new (text);
+  adw_toast_set_timeout (toast, 3);
+  adw_toast_overlay_add_toast (self->toast_overlay, toast);
+}
+
+static void
+update_count (TbWindow *self)
+{
+  guint shown = g_list_model_get_n_items (tb_tool_list_get_model (self->list));
+  guint total = g_list_model_get_n_items (G_LIST_MODEL (self->registry));
+  g_autofree char *text = NULL;
+
+  if (shown == total)
+    text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u tool", "%u tools", total), total);
+  else
+    /* Translators: "3 of 120 tools" */
+    text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u of %u tool", "%u of %u tools",
+                                         total), shown, total);
+  gtk_label_set_label (self->count_label, text);
+  gtk_stack_set_visible_child_name (self->list_stack, shown > 0 || total == 0 ? "list" : "none");
+}
+
+static void
+on_list_changed (GListModel *model,
+                 guint       position,
+                 guint       removed,
+                 guint       added,
+                 TbWindow   *self)
+{
+  update_count (self);
+}
+
+static void
+on_search_changed (TbWindow *self)
+{
+  tb_tool_list_set_search (self->list, gtk_editable_get_text (GTK_EDITABLE (self->search_entry)));
+}
+
+static void
+show_content (TbWindow *self)
+{
+  if (adw_leaflet_get_folded (self->leaflet))
+    adw_leaflet_set_visible_child (self->leaflet, self->content);
+}
+
+static void
+on_search_activate (TbWindow *self)
+{
+  /* Enter in the search opens the first match. */
+  if (g_list_model_get_n_items (G_LIST_MODEL (self->selection)) > 0)
+    {
+      gtk_single_selection_set_selected (self->selection, 0);
+      show_content (self);
+    }
+}
+
+static void
+on_stop_search (TbWindow *self)
+{
+  gtk_editable_set_text (GTK_EDITABLE (self->search_entry), "");
+}
+
+static void
+on_source_selected (TbWindow *self)
+{
+  guint selected = gtk_drop_down_get_selected (self->source_dropdown);
+  GListModel *sources = gtk_drop_down_get_model (self->source_dropdown);
+
+  if (self->list == NULL || sources == NULL)
+    return;
+  if (selected == 0 || selected == GTK_INVALID_LIST_POSITION)
+    tb_tool_list_set_source (self->list, NULL);
+  else
+    tb_tool_list_set_source (self->list,
+                             gtk_string_list_get_string (GTK_STRING_LIST (sources), selected));
+}
+
+static void
+on_sources_changed (GListModel *sources,
+                    guint       position,
+                    guint       removed,
+                    guint       added,
+                    TbWindow   *self)
+{
+  const char *current = tb_tool_list_get_source (self->list);
+  guint n = g_list_model_get_n_items (sources);
+
+  /* Keep the chosen source selected when the list of sources changes. */
+  for (guint i = 1; current != NULL && i < n; i++)
+    if (g_strcmp0 (gtk_string_list_get_string (GTK_STRING_LIST (sources), i), current) == 0)
+      {
+        gtk_drop_down_set_selected (self->source_dropdown, i);
+        return;
+      }
+  gtk_drop_down_set_selected (self->source_dropdown, 0);
+  tb_tool_list_set_source (self->list, NULL);
+}
+
+static void
+on_selected_item (TbWindow *self)
+{
+  TbTool *tool = gtk_single_selection_get_selected_item (self->selection);
+
+  /* A selection lost to filtering or unregistering keeps the page as it is. */
+  if (tool == NULL)
+    return;
+  tb_tool_page_set_tool (self->tool_page, tool);
+  adw_view_stack_set_visible_child_name (self->view_stack, "tool");
+  if (self->settings != NULL)
+    g_settings_set_string (self->settings, "last-tool", tb_tool_get_name (tool));
+}
+
+static void
+on_tool_activated (TbWindow *self,
+                   guint     position)
+{
+  gtk_single_selection_set_selected (self->selection, position);
+  show_content (self);
+}
+
+static void
+update_actions (TbWindow *self)
+{
+  gboolean has_tool = tb_tool_page_get_tool (self->tool_page) != NULL;
+  TbResultView *result_view = tb_tool_page_get_result_view (self->tool_page);
+
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.run",
+                                 tb_tool_page_get_can_run (self->tool_page));
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.run-anyway",
+                                 tb_tool_page_get_can_run (self->tool_page) ||
+                                 tb_tool_page_get_can_run_anyway (self->tool_page));
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.cancel",
+                                 tb_tool_page_get_running (self->tool_page));
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.toggle-json", has_tool);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.copy-arguments", has_tool);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.paste-arguments", has_tool);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.reset-arguments", has_tool);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.copy-result",
+                                 tb_result_view_get_result (result_view) != NULL);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.save-result",
+                                 tb_result_view_get_result (result_view) != NULL);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.restore-call",
+                                 tb_history_page_get_selected (self->history_page) != NULL);
+}
+
+/* Actions */
+
+static void
+run_action (GtkWidget  *widget,
+            const char *action_name,
+            GVariant   *parameter)
+{
+  TbWindow *self = TB_WINDOW (widget);
+
+  adw_view_stack_set_visible_child_name (self->view_stack, "tool");
+  if (g_str_equal (action_name, "win.run-anyway"))
+    tb_tool_page_run_anyway (self->tool_page);
+  else
+    tb_tool_page_run (self->tool_page);
+}
+
+static void
+cancel_action (GtkWidget  *widget,
+               const char *action_name,
+               GVariant   *parameter)
+{
+  tb_tool_page_cancel (TB_WINDOW (widget)->tool_page);
+}
+
+static void
+search_action (GtkWidget  *widget,
+               const char *action_name,
+               GVariant   *parameter)
+{
+  TbWindow *self = TB_WINDOW (widget);
+
+  adw_leaflet_set_visible_child (self->leaflet, self->sidebar);
+  gtk_search_bar_set_search_mode (self->search_bar, TRUE);
+  gtk_widget_grab_focus (GTK_WIDGET (self->search_entry));
+  gtk_editable_select_region (GTK_EDITABLE (self->search_entry), 0, -1);
+}
+
+static void
+filter_source_action (GtkWidget  *widget,
+                      const char *action_name,
+                      GVariant   *parameter)
+{
+  TbWindow *self = TB_WINDOW (widget);
+
+  adw_leaflet_set_visible_child (self->leaflet, self->sidebar);
+  gtk_widget_grab_focus (GTK_WIDGET (self->source_dropdown));
+  gtk_widget_activate (GTK_WIDGET (self->source_dropdown));
+}
+
+static void
+show_sidebar_action (GtkWidget  *widget,
+                     const char *action_name,
+                     GVariant   *parameter)
+{
+  TbWindow *self = TB_WINDOW (widget);
+
+  adw_leaflet_set_visible_child (self->leaflet, self->sidebar);
+}
+
+static void
+show_page_action (GtkWidget  *widget,
+                  const char *action_name,
+                  GVariant   *parameter)
+{
+  TbWindow *self = TB_WINDOW (widget);
+  const char *name = g_variant_get_string (parameter, NULL);
+
+  if (adw_view_stack_get_child_by_name (self->view_stack, name) != NULL)
+    {
+      adw_view_stack_set_visible_child_name (self->view_stack, name);
+      show_content (self);
+    }
+}
+
+static void
+toggle_json_action (GtkWidget  *widget,
+                    const char *action_name,
+                    GVariant   *parameter)
+{
+  TbWindow *self = TB_WINDOW (widget);
+  TbArgumentEditor *editor = tb_tool_page_get_argument_editor (self->tool_page);
+
+  adw_view_stack_set_visible_child_name (self->view_stack, "tool");
+  tb_argument_editor_set_view (editor,
+                               g_strcmp0 (tb_argument_editor_get_view (editor), "json") == 0
+                               ? "form" : "json");
+}
+
+static void
+copy_arguments_action (GtkWidget  *widget,
+                       const char *action_name,
+                       GVariant   *parameter)
+{
+  TbWindow *self = TB_WINDOW (widget);
+  g_autofree char *text =
+    tb_argument_editor_get_text (tb_tool_page_get_argument_editor (self->tool_page));
+
+  tb_copy_text (widget, text);
+  tb_window_add_toast (self, _("Arguments copied"));
+}
+
+static void
+paste_arguments_action (GtkWidget  *widget,
+                        const char *action_name,
+                        GVariant   *parameter)
+{
+  TbWindow *self = TB_WINDOW (widget);
+  TbArgumentEditor *editor = tb_tool_page_get_argument_editor (self->tool_page);
+
+  tb_argument_editor_paste (editor);
+}
+
+static void
+reset_arguments_action (GtkWidget  *widget,
+                        const char *action_name,
+                        GVariant   *parameter)
+{
+  TbWindow *self = TB_WINDOW (widget);
+
+  tb_argument_editor_reset (tb_tool_page_get_argument_editor (self->tool_page));
+}
+
+static void
+copy_result_action (GtkWidget  *widget,
+                    const char *action_name,
+                    GVariant   *parameter)
+{
+  TbWindow *self = TB_WINDOW (widget);
+
+  tb_result_view_copy (tb_tool_page_get_result_view (self->tool_page));
+  tb_window_add_toast (self, _("Result copied"));
+}
+
+static void
+save_result_action (GtkWidget  *widget,
+                    const char *action_name,
+                    GVariant   *parameter)
+{
+  TbWindow *self = TB_WINDOW (widget);
+
+  tb_result_view_save (tb_tool_page_get_result_view (self->tool_page));
+}
+
+static void
+select_tool_in_list (TbWindow   *self,
+                     const char *name)
+{
+  GListModel *model = G_LIST_MODEL (self->selection);
+  guint n = g_list_model_get_n_items (model);
+
+  for (guint i = 0; i < n; i++)
+    {
+      g_autoptr(TbTool) tool = g_list_model_get_item (model, i);
+
+      if (g_str_equal (tb_tool_get_name (tool), name))
+        {
+          gtk_single_selection_set_selected (self->selection, i);
+          return;
+        }
+    }
+}
+
+static void
+restore_call_action (GtkWidget  *widget,
+                     const char *action_name,
+                     GVariant   *parameter)
+{
+  TbWindow *self = TB_WINDOW (widget);
+  TbHistoryEntry *entry = tb_history_page_get_selected (self->history_page);
+  g_autoptr(TbTool) tool = NULL;
+
+  if (entry == NULL)
+    return;
+  tool = tb_tool_registry_lookup (self->registry, tb_history_entry_get_tool_name (entry));
+  if (tool == NULL)
+    {
+      /* Translators: %s is a tool name */
+      g_autofree char *text = g_strdup_printf (_("“%s” is not registered any more"),
+                                               tb_history_entry_get_tool_name (entry));
+
+      tb_window_add_toast (self, text);
+      return;
+    }
+  select_tool_in_list (self, tb_tool_get_name (tool));
+  tb_tool_page_show_entry (self->tool_page, entry);
+  adw_view_stack_set_visible_child_name (self->view_stack, "tool");
+}
+
+static void
+clear_history_action (GtkWidget  *widget,
+                      const char *action_name,
+                      GVariant   *parameter)
+{
+  TbWindow *self = TB_WINDOW (widget);
+
+  tb_history_clear (self->history);
+}
+
+/* GObject */
+
+static GSettings *
+window_settings (void)
+{
+  GSettingsSchemaSource *source = g_settings_schema_source_get_default ();
+  g_autoptr(GSettingsSchema) schema = NULL;
+
+  if (source != NULL)
+    schema = g_settings_schema_source_lookup (source, APPLICATION_ID, TRUE);
+  if (schema == NULL)
+    {
+      g_message ("The settings schema %s is not installed; window size and arguments will "
+                 "not be remembered. Run the app with “meson devenv” or install it.",
+                 APPLICATION_ID);
+      return NULL;
+    }
+  return g_settings_new_full (schema, NULL, NULL);
+}
+
+static gboolean
+tb_window_close_request (GtkWindow *window)
+{
+  TbWindow *self = TB_WINDOW (window);
+
+  if (self->settings != NULL)
+    {
+      int width, height;
+
+      gtk_window_get_default_size (window, &width, &height);
+      g_settings_delay (self->settings);
+      g_settings_set_int (self->settings, "window-width", width);
+      g_settings_set_int (self->settings, "window-height", height);
+      g_settings_set_boolean (self->settings, "window-maximized",
+                              gtk_window_is_maximized (window));
+      g_settings_apply (self->settings);
+    }
+
+  return GTK_WINDOW_CLASS (tb_window_parent_class)->close_request (window);
+}
+
+static void
+tb_window_constructed (GObject *object)
+{
+  TbWindow *self = (TbWindow *) object;
+  g_autoptr(GtkBuilderScope) scope = gtk_builder_cscope_new ();
+  g_autoptr(GtkListItemFactory) factory = NULL;
+
+  G_OBJECT_CLASS (tb_window_parent_class)->constructed (object);
+
+  g_assert (TB_IS_TOOL_REGISTRY (self->registry));
+  if (self->history == NULL)
+    self->history = tb_history_new (self->registry);
+
+  self->settings = window_settings ();
+  if (self->settings != NULL)
+    {
+      gtk_window_set_default_size (GTK_WINDOW (self),
+                                   g_settings_get_int (self->settings, "window-width"),
+                                   g_settings_get_int (self->settings, "window-height"));
+      if (g_settings_get_boolean (self->settings, "window-maximized"))
+        gtk_window_maximize (GTK_WINDOW (self));
+    }
+
+  self->list = tb_tool_list_new (self->registry);
+  self->selection = gtk_single_selection_new (g_object_ref (tb_tool_list_get_model (self->list)));
+  gtk_single_selection_set_autoselect (self->selection, FALSE);
+  gtk_single_selection_set_can_unselect (self->selection, TRUE);
+  gtk_single_selection_set_selected (self->selection, GTK_INVALID_LIST_POSITION);
+  g_signal_connect_swapped (self->selection, "notify::selected-item",
+                            G_CALLBACK (on_selected_item), self);
+  g_signal_connect (tb_tool_list_get_model (self->list), "items-changed",
+                    G_CALLBACK (on_list_changed), self);
+
+  gtk_builder_cscope_add_callback_symbols (GTK_BUILDER_CSCOPE (scope),
+                                           "tb_tool_row_first_line",
+                                           G_CALLBACK (tb_tool_row_first_line),
+                                           "tb_tool_row_is_user_only",
+                                           G_CALLBACK (tb_tool_row_is_user_only),
+                                           NULL);
+  factory = gtk_builder_list_item_factory_new_from_resource (scope,
+                                                             "/io/github/toolbench/Toolbench/tb-tool-row.ui");
+  gtk_list_view_set_factory (self->tool_list, factory);
+  gtk_list_view_set_model (self->tool_list, GTK_SELECTION_MODEL (self->selection));
+
+  gtk_drop_down_set_model (self->source_dropdown, tb_tool_list_get_sources (self->list));
+  g_signal_connect (tb_tool_list_get_sources (self->list), "items-changed",
+                    G_CALLBACK (on_sources_changed), self);
+
+  tb_tool_page_setup (self->tool_page, self->registry, self->history, self->settings);
+  tb_history_page_set_history (self->history_page, self->history);
+  gtk_search_bar_set_key_capture_widget (self->search_bar, self->sidebar);
+
+  update_count (self);
+  update_actions (self);
+
+  if (self->settings != NULL)
+    {
+      g_autofree char *last = g_settings_get_string (self->settings, "last-tool");
+
+      if (*last != '\0')
+        select_tool_in_list (self, last);
+    }
+}
+
+static void
+tb_window_dispose (GObject *object)
+{
+  TbWindow *self = (TbWindow *) object;
+
+  if (self->list != NULL)
+    {
+      g_signal_handlers_disconnect_by_data (tb_tool_list_get_model (self->list), self);
+      g_signal_handlers_disconnect_by_data (tb_tool_list_get_sources (self->list), self);
+    }
+  if (self->selection != NULL)
+    g_signal_handlers_disconnect_by_data (self->selection, self);
+
+  gtk_widget_dispose_template (GTK_WIDGET (self), TB_TYPE_WINDOW);
+
+  g_clear_object (&self->selection);
+  g_clear_object (&self->list);
+  g_clear_object (&self->history);
+  g_clear_object (&self->registry);
+  g_clear_object (&self->settings);
+
+  G_OBJECT_CLASS (tb_window_parent_class)->dispose (object);
+}
+
+static void
+tb_window_get_property (GObject    *object,
+                        guint       prop_id,
+                        GValue     *value,
+                        GParamSpec *pspec)
+{
+  TbWindow *self = TB_WINDOW (object);
+
+  switch (prop_id)
+    {
+    case PROP_REGISTRY:
+      g_value_set_object (value, self->registry);
+      break;
+    case PROP_HISTORY:
+      g_value_set_object (value, self->history);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+tb_window_set_property (GObject      *object,
+                        guint         prop_id,
+                        const GValue *value,
+                        GParamSpec   *pspec)
+{
+  TbWindow *self = TB_WINDOW (object);
+
+  switch (prop_id)
+    {
+    case PROP_REGISTRY:
+      self->registry = g_value_dup_object (value);
+      break;
+    case PROP_HISTORY:
+      self->history = g_value_dup_object (value);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+add_shortcut (GtkWidgetClass  *widget_class,
+              guint            keyval,
+              GdkModifierType  mods,
+              const char      *action,
+              const char      *page)
+{
+  if (page == NULL)
+    gtk_widget_class_add_binding_action (widget_class, keyval, mods, action, NULL);
+  else
+    gtk_widget_class_add_binding_action (widget_class, keyval, mods, action, "s", page);
+}
+
+static void
+tb_window_class_init (TbWindowClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+  GtkWindowClass *window_class = GTK_WINDOW_CLASS (klass);
+
+  object_class->constructed = tb_window_constructed;
+  object_class->dispose = tb_window_dispose;
+  object_class->get_property = tb_window_get_property;
+  object_class->set_property = tb_window_set_property;
+  window_class->close_request = tb_window_close_request;
+
+  properties [PROP_REGISTRY] =
+    g_param_spec_object ("registry", NULL, NULL, TB_TYPE_TOOL_REGISTRY,
+                         (G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS));
+  properties [PROP_HISTORY] =
+    g_param_spec_object ("history", NULL, NULL, TB_TYPE_HISTORY,
+                         (G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS));
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+
+  g_type_ensure (TB_TYPE_TOOL);
+  g_type_ensure (TB_TYPE_TOOL_PAGE);
+  g_type_ensure (TB_TYPE_HISTORY_PAGE);
+
+  gtk_widget_class_set_template_from_resource (widget_class,
+                                               "/io/github/toolbench/Toolbench/tb-window.ui");
+  gtk_widget_class_bind_template_child (widget_class, TbWindow, toast_overlay);
+  gtk_widget_class_bind_template_child (widget_class, TbWindow, leaflet);
+  gtk_widget_class_bind_template_child (widget_class, TbWindow, sidebar);
+  gtk_widget_class_bind_template_child (widget_class, TbWindow, content);
+  gtk_widget_class_bind_template_child (widget_class, TbWindow, search_bar);
+  gtk_widget_class_bind_template_child (widget_class, TbWindow, search_entry);
+  gtk_widget_class_bind_template_child (widget_class, TbWindow, source_dropdown);
+  gtk_widget_class_bind_template_child (widget_class, TbWindow, list_stack);
+  gtk_widget_class_bind_template_child (widget_class, TbWindow, tool_list);
+  gtk_widget_class_bind_template_child (widget_class, TbWindow, count_label);
+  gtk_widget_class_bind_template_child (widget_class, TbWindow, view_stack);
+  gtk_widget_class_bind_template_child (widget_class, TbWindow, tool_page);
+  gtk_widget_class_bind_template_child (widget_class, TbWindow, history_page);
+  gtk_widget_class_bind_template_callback (widget_class, on_search_changed);
+  gtk_widget_class_bind_template_callback (widget_class, on_search_activate);
+  gtk_widget_class_bind_template_callback (widget_class, on_stop_search);
+  gtk_widget_class_bind_template_callback (widget_class, on_source_selected);
+  gtk_widget_class_bind_template_callback (widget_class, on_tool_activated);
+  gtk_widget_class_bind_template_callback (widget_class, update_actions);
+
+  gtk_widget_class_install_action (widget_class, "win.run", NULL, run_action);
+  gtk_widget_class_install_action (widget_class, "win.run-anyway", NULL, run_action);
+  gtk_widget_class_install_action (widget_class, "win.cancel", NULL, cancel_action);
+  gtk_widget_class_install_action (widget_class, "win.search", NULL, search_action);
+  gtk_widget_class_install_action (widget_class, "win.filter-source", NULL,
+                                   filter_source_action);
+  gtk_widget_class_install_action (widget_class, "win.show-sidebar", NULL, show_sidebar_action);
+  gtk_widget_class_install_action (widget_class, "win.show-page", "s", show_page_action);
+  gtk_widget_class_install_action (widget_class, "win.toggle-json", NULL, toggle_json_action);
+  gtk_widget_class_install_action (widget_class, "win.copy-arguments", NULL,
+                                   copy_arguments_action);
+  gtk_widget_class_install_action (widget_class, "win.paste-arguments", NULL,
+                                   paste_arguments_action);
+  gtk_widget_class_install_action (widget_class, "win.reset-arguments", NULL,
+                                   reset_arguments_action);
+  gtk_widget_class_install_action (widget_class, "win.copy-result", NULL, copy_result_action);
+  gtk_widget_class_install_action (widget_class, "win.save-result", NULL, save_result_action);
+  gtk_widget_class_install_action (widget_class, "win.restore-call", NULL, restore_call_action);
+  gtk_widget_class_install_action (widget_class, "win.clear-history", NULL,
+                                   clear_history_action);
+
+  add_shortcut (widget_class, GDK_KEY_Return, GDK_CONTROL_MASK, "win.run", NULL);
+  add_shortcut (widget_class, GDK_KEY_KP_Enter, GDK_CONTROL_MASK, "win.run", NULL);
+  add_shortcut (widget_class, GDK_KEY_Return, GDK_CONTROL_MASK | GDK_SHIFT_MASK,
+                "win.run-anyway", NULL);
+  add_shortcut (widget_class, GDK_KEY_Escape, 0, "win.cancel", NULL);
+  add_shortcut (widget_class, GDK_KEY_f, GDK_CONTROL_MASK, "win.search", NULL);
+  add_shortcut (widget_class, GDK_KEY_F, GDK_CONTROL_MASK | GDK_SHIFT_MASK,
+                "win.filter-source", NULL);
+  add_shortcut (widget_class, GDK_KEY_Left, GDK_ALT_MASK, "win.show-sidebar", NULL);
+  add_shortcut (widget_class, GDK_KEY_1, GDK_ALT_MASK, "win.show-page", "tool");
+  add_shortcut (widget_class, GDK_KEY_2, GDK_ALT_MASK, "win.show-page", "history");
+  add_shortcut (widget_class, GDK_KEY_j, GDK_CONTROL_MASK, "win.toggle-json", NULL);
+  add_shortcut (widget_class, GDK_KEY_C, GDK_CONTROL_MASK | GDK_SHIFT_MASK,
+                "win.copy-arguments", NULL);
+  add_shortcut (widget_class, GDK_KEY_V, GDK_CONTROL_MASK | GDK_SHIFT_MASK,
+                "win.paste-arguments", NULL);
+  add_shortcut (widget_class, GDK_KEY_R, GDK_CONTROL_MASK | GDK_SHIFT_MASK,
+                "win.reset-arguments", NULL);
+  add_shortcut (widget_class, GDK_KEY_Y, GDK_CONTROL_MASK | GDK_SHIFT_MASK,
+                "win.copy-result", NULL);
+  add_shortcut (widget_class, GDK_KEY_s, GDK_CONTROL_MASK, "win.save-result", NULL);
+  add_shortcut (widget_class, GDK_KEY_O, GDK_CONTROL_MASK | GDK_SHIFT_MASK,
+                "win.restore-call", NULL);
+  add_shortcut (widget_class, GDK_KEY_Delete, GDK_CONTROL_MASK | GDK_SHIFT_MASK,
+                "win.clear-history", NULL);
+}
+
+static void
+tb_window_init (TbWindow *self)
+{
+  tb_app_init ();
+  gtk_widget_init_template (GTK_WIDGET (self));
+}
+
+/**
+ * tb_window_new:
+ * @app: (nullable): the application
+ * @registry: the tools to show
+ * @history: (nullable): the call history; %NULL makes one
+ *
+ * Returns: (transfer full): a new window
+ */
+TbWindow *
+tb_window_new (GtkApplication *app,
+               TbToolRegistry *registry,
+               TbHistory      *history)
+{
+  g_return_val_if_fail (!app || GTK_IS_APPLICATION (app), NULL);
+  g_return_val_if_fail (TB_IS_TOOL_REGISTRY (registry), NULL);
+  g_return_val_if_fail (!history || TB_IS_HISTORY (history), NULL);
+
+  return g_object_new (TB_TYPE_WINDOW,
+                       "application", app,
+                       "registry", registry,
+                       "history", history,
+                       NULL);
+}
+
+/**
+ * tb_window_get_tool_page:
+ * @self: a window
+ *
+ * Returns: (transfer none): the Tool page
+ */
+TbToolPage *
+tb_window_get_tool_page (TbWindow *self)
+{
+  g_return_val_if_fail (TB_IS_WINDOW (self), NULL);
+  return self->tool_page;
+}
+
+/**
+ * tb_window_get_history_page:
+ * @self: a window
+ *
+ * Returns: (transfer none): the History page
+ */
+TbHistoryPage *
+tb_window_get_history_page (TbWindow *self)
+{
+  g_return_val_if_fail (TB_IS_WINDOW (self), NULL);
+  return self->history_page;
+}
+
+/**
+ * tb_window_get_search_entry:
+ * @self: a window
+ *
+ * Returns: (transfer none): the sidebar's search entry
+ */
+GtkEditable *
+tb_window_get_search_entry (TbWindow *self)
+{
+  g_return_val_if_fail (TB_IS_WINDOW (self), NULL);
+  return GTK_EDITABLE (self->search_entry);
+}
+
+/**
+ * tb_window_get_tool_model:
+ * @self: a window
+ *
+ * Returns: (transfer none): the tools the sidebar lists, after search and source filters
+ */
+GListModel *
+tb_window_get_tool_model (TbWindow *self)
+{
+  g_return_val_if_fail (TB_IS_WINDOW (self), NULL);
+  return G_LIST_MODEL (self->selection);
+}
+
+/**
+ * tb_window_get_tool_list:
+ * @self: a window
+ *
+ * Returns: (transfer none): the sidebar's list view
+ */
+GtkListView *
+tb_window_get_tool_list (TbWindow *self)
+{
+  g_return_val_if_fail (TB_IS_WINDOW (self), NULL);
+  return self->tool_list;
+}
+
+/**
+ * tb_window_get_source_dropdown:
+ * @self: a window
+ *
+ * Returns: (transfer none): the sidebar's source filter
+ */
+GtkDropDown *
+tb_window_get_source_dropdown (TbWindow *self)
+{
+  g_return_val_if_fail (TB_IS_WINDOW (self), NULL);
+  return self->source_dropdown;
+}
+
+const char *
+tb_window_get_count_text (TbWindow *self)
+{
+  g_return_val_if_fail (TB_IS_WINDOW (self), NULL);
+  return gtk_label_get_label (self->count_label);
+}
+
+/**
+ * tb_window_select_tool:
+ * @self: a window
+ * @name: a tool name
+ *
+ * Selects the tool in the sidebar (when it is listed) and opens it.
+ *
+ * Returns: whether the tool was listed
+ */
+gboolean
+tb_window_select_tool (TbWindow   *self,
+                       const char *name)
+{
+  TbTool *selected;
+
+  g_return_val_if_fail (TB_IS_WINDOW (self), FALSE);
+
+  select_tool_in_list (self, name);
+  selected = gtk_single_selection_get_selected_item (self->selection);
+  return selected != NULL && g_str_equal (tb_tool_get_name (selected), name);
+}
+
+/**
+ * tb_window_set_page:
+ * @self: a window
+ * @name: "tool" or "history"
+ */
+void
+tb_window_set_page (TbWindow   *self,
+                    const char *name)
+{
+  g_return_if_fail (TB_IS_WINDOW (self));
+  adw_view_stack_set_visible_child_name (self->view_stack, name);
+}

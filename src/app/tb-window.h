@@ -1,0 +1,35 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+
+#pragma once
+
+#include <adwaita.h>
+#include <toolbench.h>
+
+#include "tb-history.h"
+#include "tb-history-page.h"
+#include "tb-tool-page.h"
+
+G_BEGIN_DECLS
+
+#define TB_TYPE_WINDOW (tb_window_get_type())
+
+G_DECLARE_FINAL_TYPE (TbWindow, tb_window, TB, WINDOW, AdwApplicationWindow)
+
+TbWindow      *tb_window_new                 (GtkApplication *app,
+                                              TbToolRegistry *registry,
+                                              TbHistory      *history);
+TbToolPage    *tb_window_get_tool_page       (TbWindow       *self);
+TbHistoryPage *tb_window_get_history_page    (TbWindow       *self);
+GtkEditable   *tb_window_get_search_entry    (TbWindow       *self);
+GListModel    *tb_window_get_tool_model      (TbWindow       *self);
+GtkListView   *tb_window_get_tool_list       (TbWindow       *self);
+GtkDropDown   *tb_window_get_source_dropdown (TbWindow       *self);
+const char    *tb_window_get_count_text      (TbWindow       *self);
+gboolean       tb_window_select_tool         (TbWindow       *self,
+                                              const char     *name);
+void           tb_window_set_page            (TbWindow       *self,
+                                              const char     *name);
+void           tb_window_add_toast           (TbWindow       *self,
+                                              const char     *text);
+
+G_END_DECLS

@@ -1,0 +1,202 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+
+#define G_LOG_DOMAIN "toolbench-cli"
+
+#include "config.h"
+
+#include <glib/gi18n.h>
+
+#include "tb-cli.h"
+
+typedef struct
+{
+  TbReplayReport *report;
+  GError         *error;
+  gboolean        done;
+} ReplayState;
+
+static void
+replay_cb (GObject      *object,
+           GAsyncResult *result,
+           gpointer      user_data)
+{
+  ReplayState *state = user_data;
+
+  state->report = tb_replay_run_finish (TB_REPLAY (object), result, &state->error);
+  state->done = TRUE;
+}
+
+static gboolean
+parse_edit (const char    *text,
+            const char    *what,
+            JsonNode     **node,
+            GError       **error)
+{
+  g_autoptr(GError) local_error = NULL;
+
+  *node = tb_json_parse (text, -1, &local_error);
+  if (*node == NULL)
+    {
+      /* Translators: the first %s names an option, the second is why */
+      g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE, _("%s is not JSON: %s"), what,
+                   local_error->message);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+int
+tb_cli_replay (int    argc,
+               char **argv)
+{
+  g_autoptr(GOptionContext) context = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GFile) file = NULL;
+  g_autoptr(TbTrace) trace = NULL;
+  g_autoptr(TbReplay) replay = NULL;
+  g_autoptr(TbToolRegistry) registry = NULL;
+  g_autoptr(JsonNode) edit_value = NULL;
+  g_autofree char *save_path = NULL;
+  g_autofree char *edit_arguments = NULL;
+  g_autofree char *edit_result = NULL;
+  g_autofree char *edit_turn = NULL;
+  g_auto(GStrv) problems = NULL;
+  gboolean mock_tools = FALSE;
+  gboolean check = FALSE;
+  gboolean json = FALSE;
+  gint fork_step = 0;
+  TbReplayEdit edit = TB_REPLAY_EDIT_NONE;
+  ReplayState state = { NULL, NULL, FALSE };
+  int status;
+  const GOptionEntry entries[] = {
+    { "mock-tools", 0, 0, G_OPTION_ARG_NONE, &mock_tools,
+      N_("Give back the recorded tool results instead of running the tools"), NULL },
+    { "check", 0, 0, G_OPTION_ARG_NONE, &check,
+      N_("Exit with status 1 when the replay diverges from the recording (for CI)"), NULL },
+    { "json", 0, 0, G_OPTION_ARG_NONE, &json, N_("Print the report as JSON"), NULL },
+    { "fork-step", 0, 0, G_OPTION_ARG_INT, &fork_step,
+      N_("Fork at this step (1 for the first tool call, or the model turn with --edit-turn)"),
+      N_("N") },
+    { "edit-arguments", 0, 0, G_OPTION_ARG_STRING, &edit_arguments,
+      N_("Fork: run the call at --fork-step with these arguments"), N_("JSON") },
+    { "edit-result", 0, 0, G_OPTION_ARG_STRING, &edit_result,
+      N_("Fork: skip the call at --fork-step and give the model this output"), N_("JSON") },
+    { "edit-turn", 0, 0, G_OPTION_ARG_STRING, &edit_turn,
+      N_("Fork: replace model turn --fork-step with this message "
+         "({\"role\":\"assistant\",\"text\":…,\"tool_calls\":[…]})"), N_("JSON") },
+    { "save", 0, 0, G_OPTION_ARG_FILENAME, &save_path,
+      N_("Save the replayed run as a trace"), N_("FILE") },
+    { NULL }
+  };
+
+  context = g_option_context_new (_("TRACE"));
+  g_option_context_set_summary (context,
+                                _("Replay a trace offline and report where the new run differs "
+                                  "from the recorded one, step by step.\n\n"
+                                  "The model's turns come from the trace; no provider is "
+                                  "contacted. Tools run again unless --mock-tools is given.\n"
+                                  "Exit status: 0 when the replay ran (and, with --check, did not "
+                                  "diverge), 1 on a divergence with --check or when the trace "
+                                  "cannot be read, 2 on a usage error."));
+  g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
+  g_option_context_add_group (context, tb_cli_tool_source_group ());
+  if (!g_option_context_parse (context, &argc, &argv, &error))
+    return tb_cli_usage_error (context, "%s", error->message);
+  if (argc != 2)
+    return tb_cli_usage_error (context, _("Name one trace to replay"));
+  if ((edit_arguments != NULL) + (edit_result != NULL) + (edit_turn != NULL) > 1)
+    return tb_cli_usage_error (context, _("Give one edit: --edit-arguments, --edit-result or "
+                                          "--edit-turn"));
+  if ((edit_arguments != NULL || edit_result != NULL || edit_turn != NULL) && fork_step < 1)
+    return tb_cli_usage_error (context, _("A fork needs --fork-step N, counting from 1"));
+  if (fork_step != 0 && edit_arguments == NULL && edit_result == NULL && edit_turn == NULL)
+    return tb_cli_usage_error (context, _("--fork-step needs an edit: --edit-arguments, "
+                                          "--edit-result or --edit-turn"));
+
+  if (edit_arguments != NULL)
+    {
+      edit = TB_REPLAY_EDIT_ARGUMENTS;
+      if (!parse_edit (edit_arguments, "--edit-arguments", &edit_value, &error))
+        return tb_cli_usage_error (context, "%s", error->message);
+    }
+  else if (edit_result != NULL)
+    {
+      edit = TB_REPLAY_EDIT_RESULT;
+      if (!parse_edit (edit_result, "--edit-result", &edit_value, &error))
+        return tb_cli_usage_error (context, "%s", error->message);
+    }
+  else if (edit_turn != NULL)
+    {
+      edit = TB_REPLAY_EDIT_MODEL_TURN;
+      if (!parse_edit (edit_turn, "--edit-turn", &edit_value, &error))
+        return tb_cli_usage_error (context, "%s", error->message);
+    }
+
+  file = g_file_new_for_commandline_arg (argv[1]);
+  trace = tb_trace_load (file, NULL, &problems, &error);
+  if (trace == NULL)
+    {
+      g_printerr ("toolbench-cli: %s\n", error->message);
+      return TB_CLI_EXIT_FAILED;
+    }
+  for (guint i = 0; problems[i] != NULL; i++)
+    g_printerr (_("warning: %s\n"), problems[i]);
+
+  replay = tb_replay_new (trace);
+  tb_replay_set_parent (replay, argv[1]);
+  if (!mock_tools)
+    {
+      if (!tb_cli_check_tool_source_options (&error) ||
+          (registry = tb_cli_build_registry (&error)) == NULL)
+        {
+          g_printerr ("toolbench-cli: %s\n", error->message);
+          return TB_CLI_EXIT_FAILED;
+        }
+      tb_replay_set_registry (replay, registry);
+    }
+
+  if (edit != TB_REPLAY_EDIT_NONE &&
+      !tb_replay_set_fork (replay, fork_step - 1, edit, edit_value, &error))
+    return tb_cli_usage_error (context, "%s", error->message);
+
+  tb_replay_run_async (replay, NULL, replay_cb, &state);
+  while (!state.done)
+    g_main_context_iteration (NULL, TRUE);
+
+  if (state.report == NULL)
+    {
+      g_printerr ("toolbench-cli: %s\n", state.error->message);
+      g_clear_error (&state.error);
+      return TB_CLI_EXIT_FAILED;
+    }
+
+  if (json)
+    {
+      g_autoptr(JsonNode) node = tb_replay_report_to_json (state.report);
+
+      tb_cli_print_json (node, TRUE);
+    }
+  else
+    {
+      g_autofree char *text = tb_replay_report_to_text (state.report);
+
+      g_print ("%s", text);
+    }
+
+  if (save_path != NULL)
+    {
+      g_autoptr(GFile) out = g_file_new_for_commandline_arg (save_path);
+
+      if (!tb_trace_save (tb_replay_get_trace (replay), out, NULL, &error))
+        {
+          g_printerr ("toolbench-cli: %s\n", error->message);
+          g_clear_object (&state.report);
+          return TB_CLI_EXIT_FAILED;
+        }
+    }
+
+  status = check && tb_replay_report_get_n_divergences (state.report) > 0
+           ? TB_CLI_EXIT_FAILED : TB_CLI_EXIT_OK;
+  g_clear_object (&state.report);
+  return status;
+}

@@ -1,0 +1,640 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+
+#define G_LOG_DOMAIN "toolbench-cli"
+
+#include "config.h"
+
+#include <glib/gi18n.h>
+#include <glib-unix.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "tb-cli.h"
+
+/* ---- shared with eval ----------------------------------------------------- */
+
+static const char *
+default_key_variable (const char *kind)
+{
+  if (g_strcmp0 (kind, "anthropic") == 0)
+    return "ANTHROPIC_API_KEY";
+  if (g_strcmp0 (kind, "gemini") == 0)
+    return "GEMINI_API_KEY";
+  return "OPENAI_API_KEY";
+}
+
+static gboolean
+is_local_url (const char *url)
+{
+  g_autoptr(GUri) uri = url != NULL ? g_uri_parse (url, G_URI_FLAGS_NONE, NULL) : NULL;
+  const char *host = uri != NULL ? g_uri_get_host (uri) : NULL;
+
+  return g_strcmp0 (host, "127.0.0.1") == 0 || g_strcmp0 (host, "localhost") == 0 ||
+         g_strcmp0 (host, "::1") == 0;
+}
+
+/**
+ * tb_cli_make_provider:
+ * @kind: openai, anthropic, gemini or scripted
+ * @base_url: (nullable): the provider's base URL; %NULL for its default
+ * @model: (nullable): the model; required but for scripted
+ * @key_variable: (nullable): the environment variable holding the key
+ * @script: (nullable): the script for scripted; %NULL for the demo
+ * @error: return location for an error whose message is for the person
+ *
+ * The key is read from the environment only; it is never printed.
+ */
+TbProvider *
+tb_cli_make_provider (const char  *kind,
+                      const char  *base_url,
+                      const char  *model,
+                      const char  *key_variable,
+                      const char  *script,
+                      GError     **error)
+{
+  const char *key;
+
+  if (kind == NULL || g_str_equal (kind, "scripted"))
+    {
+      if (script == NULL)
+        return TB_PROVIDER (tb_scripted_provider_new_demo ());
+      return TB_PROVIDER (tb_scripted_provider_new_from_file (script, error));
+    }
+
+  if (!g_str_equal (kind, "openai") && !g_str_equal (kind, "anthropic") &&
+      !g_str_equal (kind, "gemini"))
+    {
+      g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                   _("Unknown provider “%s”: use openai, anthropic, gemini or scripted"), kind);
+      return NULL;
+    }
+  if (model == NULL || *model == '\0')
+    {
+      g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                   _("The %s provider needs --model"), kind);
+      return NULL;
+    }
+
+  key = g_getenv (key_variable != NULL ? key_variable : default_key_variable (kind));
+  /* Local servers (Ollama, llama.cpp) need no key; remote ones do. */
+  if ((key == NULL || *key == '\0') && !is_local_url (base_url))
+    g_printerr (_("warning: $%s is not set; the provider will probably refuse the request\n"),
+                key_variable != NULL ? key_variable : default_key_variable (kind));
+
+  if (g_str_equal (kind, "anthropic"))
+    return tb_anthropic_provider_new (base_url, model, key);
+  if (g_str_equal (kind, "gemini"))
+    return tb_gemini_provider_new (base_url, model, key);
+  return tb_openai_provider_new (base_url, model, key);
+}
+
+int
+tb_cli_exit_for_state (TbLoopState state)
+{
+  switch (state)
+    {
+    case TB_LOOP_STATE_FINISHED:
+      return TB_CLI_EXIT_OK;
+    case TB_LOOP_STATE_LIMIT_REACHED:
+      return TB_CLI_EXIT_LIMIT;
+    case TB_LOOP_STATE_CANCELLED:
+      return TB_CLI_EXIT_CANCELLED;
+    case TB_LOOP_STATE_CALLS_PENDING:
+      return TB_CLI_EXIT_PAUSED;
+    case TB_LOOP_STATE_READY:
+    case TB_LOOP_STATE_AWAITING_MODEL:
+    case TB_LOOP_STATE_RUNNING_TOOLS:
+    case TB_LOOP_STATE_FAILED:
+    default:
+      return TB_CLI_EXIT_FAILED;
+    }
+}
+
+typedef struct
+{
+  GMainLoop   *main_loop;
+  TbLoopState  state;
+  GError      *error;
+} Drive;
+
+static void
+run_cb (GObject      *object,
+        GAsyncResult *result,
+        gpointer      user_data)
+{
+  Drive *drive = user_data;
+
+  drive->state = tb_dispatch_loop_run_finish (TB_DISPATCH_LOOP (object), result, &drive->error);
+  g_main_loop_quit (drive->main_loop);
+}
+
+static gboolean
+interrupt_cb (gpointer user_data)
+{
+  tb_dispatch_loop_cancel (TB_DISPATCH_LOOP (user_data));
+  return G_SOURCE_CONTINUE;
+}
+
+/* Runs the loop until it stops; Ctrl+C cancels it. */
+TbLoopState
+tb_cli_drive_loop (TbDispatchLoop  *loop,
+                   GError         **error)
+{
+  g_autoptr(GMainLoop) main_loop = g_main_loop_new (NULL, FALSE);
+  Drive drive = { main_loop, TB_LOOP_STATE_FAILED, NULL };
+  guint sigint_id = g_unix_signal_add (SIGINT, interrupt_cb, loop);
+
+  tb_dispatch_loop_run_async (loop, NULL, run_cb, &drive);
+  g_main_loop_run (main_loop);
+  g_source_remove (sigint_id);
+
+  if (drive.error != NULL)
+    {
+      g_propagate_error (error, drive.error);
+      return TB_LOOP_STATE_FAILED;
+    }
+  return drive.state;
+}
+
+/* ---- printing the conversation -------------------------------------------- */
+
+#define SHOWN_CHARS 2000
+
+static char *
+shorten (const char *text)
+{
+  if (text == NULL)
+    return g_strdup ("");
+  if (g_utf8_strlen (text, -1) <= SHOWN_CHARS)
+    return g_strdup (text);
+  return g_strconcat (g_utf8_substring (text, 0, SHOWN_CHARS), "…", NULL);
+}
+
+typedef struct
+{
+  gboolean streamed;
+  gboolean quiet;
+} Printer;
+
+static void
+print_message (TbMessage *message,
+               Printer   *printer)
+{
+  g_autofree char *text = shorten (tb_message_get_text (message));
+
+  switch (tb_message_get_role (message))
+    {
+    case TB_MESSAGE_ROLE_SYSTEM:
+      g_print ("%s %s\n", _("system:"), text);
+      break;
+
+    case TB_MESSAGE_ROLE_USER:
+      g_print ("%s %s\n", _("user:"), text);
+      break;
+
+    case TB_MESSAGE_ROLE_ASSISTANT:
+      if (printer->streamed)
+        g_print ("\n");
+      else if (tb_message_get_text (message) != NULL)
+        g_print ("%s %s\n", _("assistant:"), text);
+      for (guint i = 0; i < tb_message_get_n_tool_calls (message); i++)
+        {
+          TbToolCall *call = tb_message_get_tool_call (message, i);
+          g_autofree char *args = shorten (tb_tool_call_get_raw_arguments (call));
+
+          /* Translators: a tool call: tool name, arguments, call id */
+          g_print (_("assistant calls %s %s [%s]\n"), tb_tool_call_get_name (call), args,
+                   tb_tool_call_get_id (call));
+        }
+      printer->streamed = FALSE;
+      break;
+
+    case TB_MESSAGE_ROLE_TOOL:
+      /* Translators: a tool's answer: tool name, call id, the text the model sees */
+      g_print (_("tool %s [%s]: %s\n"), tb_message_get_tool_name (message),
+               tb_message_get_tool_call_id (message), text);
+      break;
+
+    default:
+      g_assert_not_reached ();
+    }
+}
+
+static void
+messages_changed (GListModel *messages,
+                  guint       position,
+                  guint       removed,
+                  guint       added,
+                  Printer    *printer)
+{
+  if (printer->quiet)
+    return;
+  for (guint i = position; i < position + added; i++)
+    {
+      g_autoptr(TbMessage) message = g_list_model_get_item (messages, i);
+
+      print_message (message, printer);
+    }
+}
+
+static void
+text_delta (TbProvider *provider,
+            const char *text,
+            Printer    *printer)
+{
+  if (printer->quiet)
+    return;
+  if (!printer->streamed)
+    g_print ("%s ", _("assistant:"));
+  printer->streamed = TRUE;
+  g_print ("%s", text);
+  fflush (stdout);
+}
+
+static void
+loop_warning (TbDispatchLoop *loop,
+              const char     *message,
+              gpointer        user_data)
+{
+  g_printerr (_("warning: %s\n"), message);
+}
+
+/* ---- asking the person ---------------------------------------------------- */
+
+static void
+ask_person (TbDispatchLoop *loop,
+            TbPendingCall  *pending,
+            gpointer        user_data)
+{
+  TbToolCall *call = tb_pending_call_get_call (pending);
+
+  for (;;)
+    {
+      char line[4096];
+      g_autoptr(GError) error = NULL;
+
+      g_printerr (_("Run %s %s [%s]? [a]pprove, [e]dit, [s]kip, [r]eject: "),
+                  tb_tool_call_get_name (call), tb_tool_call_get_raw_arguments (call),
+                  tb_tool_call_get_id (call));
+      if (fgets (line, sizeof line, stdin) == NULL)
+        {
+          tb_pending_call_reject (pending, _("nobody answered"));
+          g_printerr ("\n");
+          return;
+        }
+      g_strstrip (line);
+
+      if (g_str_equal (line, "a") || g_str_equal (line, "approve"))
+        {
+          tb_pending_call_approve (pending);
+          return;
+        }
+      if (g_str_equal (line, "r") || g_str_equal (line, "reject"))
+        {
+          tb_pending_call_reject (pending, NULL);
+          return;
+        }
+      if (g_str_equal (line, "s") || g_str_equal (line, "e") ||
+          g_str_equal (line, "skip") || g_str_equal (line, "edit"))
+        {
+          gboolean skip = line[0] == 's';
+          g_autoptr(JsonNode) node = NULL;
+
+          g_printerr ("%s", skip ? _("The result the model sees (JSON): ")
+                                 : _("The arguments (a JSON object on one line): "));
+          if (fgets (line, sizeof line, stdin) == NULL)
+            continue;
+          node = tb_json_parse (line, -1, &error);
+          if (node == NULL)
+            {
+              g_printerr (_("That is not JSON: %s\n"), error->message);
+              continue;
+            }
+          if (skip)
+            {
+              tb_pending_call_skip (pending, node);
+              return;
+            }
+          if (tb_pending_call_edit (pending, node, &error))
+            return;
+          g_printerr ("%s\n", error->message);
+        }
+    }
+}
+
+/* ---- the trace file ------------------------------------------------------- */
+
+/* Appends each event as a JSON line and flushes, so an interrupted run
+ * keeps what happened (the full writer with fsync policy is TbTraceWriter's
+ * job once it exists). */
+typedef struct
+{
+  GOutputStream *out;
+  gboolean       header_written;
+  GError        *error;
+} TraceFile;
+
+static void
+write_line (TraceFile *file,
+            JsonNode  *node)
+{
+  g_autofree char *text = NULL;
+
+  if (file->error != NULL)
+    return;
+  text = tb_json_to_string (node, FALSE);
+  if (!g_output_stream_write_all (file->out, text, strlen (text), NULL, NULL, &file->error) ||
+      !g_output_stream_write_all (file->out, "\n", 1, NULL, NULL, &file->error))
+    return;
+  g_output_stream_flush (file->out, NULL, &file->error);
+}
+
+static void
+trace_changed (GListModel *trace,
+               guint       position,
+               guint       removed,
+               guint       added,
+               TraceFile  *file)
+{
+  if (!file->header_written)
+    {
+      g_autoptr(JsonNode) header = json_node_new (JSON_NODE_OBJECT);
+      g_autoptr(GDateTime) now = g_date_time_new_now_utc ();
+      g_autofree char *created = g_date_time_format_iso8601 (now);
+      JsonObject *object = json_object_new ();
+      JsonObjectIter iter;
+      const char *member;
+      JsonNode *value;
+
+      json_object_set_string_member (object, "format", "toolbench-trace");
+      json_object_set_int_member (object, "version", 1);
+      json_object_set_string_member (object, "created", created);
+      json_object_iter_init (&iter, tb_trace_get_header (TB_TRACE (trace)));
+      while (json_object_iter_next (&iter, &member, &value))
+        if (!json_object_has_member (object, member))
+          json_object_set_member (object, member, json_node_copy (value));
+      json_node_take_object (header, object);
+      write_line (file, header);
+      file->header_written = TRUE;
+    }
+
+  for (guint i = position; i < position + added; i++)
+    {
+      g_autoptr(JsonNode) node =
+        tb_trace_event_to_json (tb_trace_get_event (TB_TRACE (trace), i));
+
+      write_line (file, node);
+    }
+}
+
+/* ---- run ------------------------------------------------------------------ */
+
+static gboolean
+parse_policy (const char       *text,
+              TbApprovalPolicy *policy)
+{
+  if (text == NULL || g_str_equal (text, "all"))
+    *policy = TB_APPROVAL_POLICY_APPROVE_ALL;
+  else if (g_str_equal (text, "none"))
+    *policy = TB_APPROVAL_POLICY_REJECT_ALL;
+  else if (g_str_equal (text, "ask"))
+    *policy = TB_APPROVAL_POLICY_ASK;
+  else
+    return FALSE;
+  return TRUE;
+}
+
+int
+tb_cli_run (int    argc,
+            char **argv)
+{
+  g_autoptr(GOptionContext) context = NULL;
+  g_autoptr(TbToolRegistry) registry = NULL;
+  g_autoptr(TbProvider) provider = NULL;
+  g_autoptr(TbDispatchLoop) loop = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GFile) trace_gfile = NULL;
+  g_autoptr(TbWorkspace) workspace = NULL;
+  g_autoptr(TbWorkspaceBinding) workspace_binding = NULL;
+  g_autofree char *workspace_path = NULL;
+  gboolean pause_for_proposals = FALSE;
+  g_autofree char *provider_kind = NULL;
+  g_autofree char *base_url = NULL;
+  g_autofree char *model = NULL;
+  g_autofree char *key_variable = NULL;
+  g_autofree char *prompt = NULL;
+  g_autofree char *system = NULL;
+  g_autofree char *approve = NULL;
+  g_autofree char *trace_path = NULL;
+  g_autofree char *script = NULL;
+  g_autofree char *tool_choice = NULL;
+  g_auto(GStrv) breakpoints = NULL;
+  gint max_iterations = 0;
+  gint timeout_ms = 0;
+  gboolean stream = FALSE;
+  gboolean quiet = FALSE;
+  Printer printer = { FALSE, FALSE };
+  TraceFile trace_file = { NULL, FALSE, NULL };
+  TbApprovalPolicy policy;
+  TbLoopState state;
+  const GOptionEntry entries[] = {
+    { "provider", 'p', 0, G_OPTION_ARG_STRING, &provider_kind,
+      N_("openai, anthropic, gemini or scripted (default: scripted)"), N_("NAME") },
+    { "base-url", 0, 0, G_OPTION_ARG_STRING, &base_url,
+      N_("The provider's base URL, e.g. http://localhost:11434/v1"), N_("URL") },
+    { "model", 'm', 0, G_OPTION_ARG_STRING, &model, N_("The model"), N_("MODEL") },
+    { "api-key-env", 0, 0, G_OPTION_ARG_STRING, &key_variable,
+      N_("The environment variable holding the key (default: OPENAI_API_KEY, "
+         "ANTHROPIC_API_KEY or GEMINI_API_KEY)"), N_("VAR") },
+    { "prompt", 0, 0, G_OPTION_ARG_STRING, &prompt, N_("The user's message"), N_("TEXT") },
+    { "system", 0, 0, G_OPTION_ARG_STRING, &system, N_("A system message"), N_("TEXT") },
+    { "max-iterations", 'n', 0, G_OPTION_ARG_INT, &max_iterations,
+      N_("The most model requests the loop may make (required)"), N_("N") },
+    { "approve", 0, 0, G_OPTION_ARG_STRING, &approve,
+      N_("Which calls run: all, none, or ask for each (default: all)"), N_("POLICY") },
+    { "trace", 0, 0, G_OPTION_ARG_FILENAME, &trace_path,
+      N_("Record the run as a JSON Lines trace"), N_("FILE") },
+    { "script", 0, 0, G_OPTION_ARG_FILENAME, &script,
+      N_("The script of the scripted provider (default: the demo)"), N_("FILE") },
+    { "stream", 0, 0, G_OPTION_ARG_NONE, &stream, N_("Ask for streamed responses"), NULL },
+    { "tool-choice", 0, 0, G_OPTION_ARG_STRING, &tool_choice,
+      N_("auto, none, required, or a tool name"), N_("CHOICE") },
+    { "break", 0, 0, G_OPTION_ARG_STRING_ARRAY, &breakpoints,
+      N_("Stop before calls of this tool (repeatable)"), N_("TOOL") },
+    { "timeout-ms", 0, 0, G_OPTION_ARG_INT, &timeout_ms,
+      N_("How long the provider may send nothing (default: 60000)"), N_("MS") },
+    { "quiet", 'q', 0, G_OPTION_ARG_NONE, &quiet, N_("Print only how the loop ended"), NULL },
+    { "workspace", 'w', 0, G_OPTION_ARG_FILENAME, &workspace_path,
+      N_("Offer the facts and draft tools of this workspace file"), N_("FILE") },
+    { "pause-for-proposals", 0, 0, G_OPTION_ARG_NONE, &pause_for_proposals,
+      N_("With --workspace: stop after the model proposes a fact, before asking it again"),
+      NULL },
+    { NULL }
+  };
+
+  context = g_option_context_new (NULL);
+  g_option_context_set_summary (context,
+                                _("Run the dispatch loop: send the prompt and the tools to a "
+                                  "model, run the calls it asks for, and repeat until it "
+                                  "answers or the cap is reached.\n\n"
+                                  "Exit status: 0 finished, 1 failed, 2 usage error, "
+                                  "3 iteration cap reached, 4 cancelled, "
+                                  "5 stopped at a breakpoint or waiting for a decision."));
+  g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
+  if (!g_option_context_parse (context, &argc, &argv, &error))
+    return tb_cli_usage_error (context, "%s", error->message);
+  if (argc > 1)
+    return tb_cli_usage_error (context, _("Unexpected argument “%s”"), argv[1]);
+  if (max_iterations <= 0)
+    return tb_cli_usage_error (context, _("Give the cap with --max-iterations N (at least 1); "
+                                          "a loop always has one"));
+  if (prompt == NULL)
+    return tb_cli_usage_error (context, _("Give the user's message with --prompt"));
+  if (!parse_policy (approve, &policy))
+    return tb_cli_usage_error (context, _("Unknown --approve “%s”: use all, none or ask"),
+                               approve);
+  if (timeout_ms < 0)
+    return tb_cli_usage_error (context, _("--timeout-ms must be a positive number"));
+  if (script != NULL && provider_kind != NULL && !g_str_equal (provider_kind, "scripted"))
+    return tb_cli_usage_error (context, _("--script is for the scripted provider"));
+
+  provider = tb_cli_make_provider (provider_kind, base_url, model, key_variable, script, &error);
+  if (provider == NULL)
+    {
+      if (error->domain == G_OPTION_ERROR)
+        return tb_cli_usage_error (context, "%s", error->message);
+      g_printerr ("toolbench-cli: %s\n", error->message);
+      return TB_CLI_EXIT_FAILED;
+    }
+  if (timeout_ms > 0 && TB_IS_HTTP_PROVIDER (provider))
+    tb_http_provider_set_timeout_ms (TB_HTTP_PROVIDER (provider), timeout_ms);
+
+  registry = tb_cli_build_registry (&error);
+  if (registry == NULL)
+    {
+      g_printerr ("toolbench-cli: %s\n", error->message);
+      return TB_CLI_EXIT_FAILED;
+    }
+
+  if (workspace_path != NULL)
+    {
+      workspace = tb_cli_open_workspace (workspace_path, registry, &error);
+      if (workspace == NULL)
+        {
+          g_printerr ("toolbench-cli: %s\n", error->message);
+          return TB_CLI_EXIT_FAILED;
+        }
+    }
+
+  loop = tb_dispatch_loop_new (registry, provider, max_iterations);
+  tb_dispatch_loop_set_approval_policy (loop, policy);
+  if (workspace != NULL)
+    {
+      workspace_binding = tb_workspace_binding_new (workspace, loop);
+      tb_workspace_binding_set_pause_for_proposals (workspace_binding, pause_for_proposals);
+    }
+  tb_dispatch_loop_set_stream (loop, stream);
+  tb_dispatch_loop_set_tool_choice (loop, tool_choice);
+  tb_dispatch_loop_set_breakpoints (loop, (const char * const *) breakpoints);
+
+  if (trace_path != NULL)
+    {
+      trace_gfile = g_file_new_for_commandline_arg (trace_path);
+      trace_file.out = G_OUTPUT_STREAM (g_file_replace (trace_gfile, NULL, FALSE,
+                                                        G_FILE_CREATE_REPLACE_DESTINATION, NULL,
+                                                        &error));
+      if (trace_file.out == NULL)
+        {
+          g_printerr (_("toolbench-cli: cannot write the trace: %s\n"), error->message);
+          return TB_CLI_EXIT_FAILED;
+        }
+      g_signal_connect (tb_dispatch_loop_get_trace (loop), "items-changed",
+                        G_CALLBACK (trace_changed), &trace_file);
+    }
+
+  printer.quiet = quiet;
+  g_signal_connect (tb_dispatch_loop_get_messages (loop), "items-changed",
+                    G_CALLBACK (messages_changed), &printer);
+  g_signal_connect (provider, "text-delta", G_CALLBACK (text_delta), &printer);
+  g_signal_connect (loop, "warning", G_CALLBACK (loop_warning), NULL);
+  if (policy == TB_APPROVAL_POLICY_ASK)
+    g_signal_connect (loop, "call-pending", G_CALLBACK (ask_person), NULL);
+
+  if (system != NULL)
+    {
+      g_autoptr(TbMessage) message = tb_message_new (TB_MESSAGE_ROLE_SYSTEM, system);
+
+      tb_dispatch_loop_add_message (loop, message, NULL);
+    }
+  tb_dispatch_loop_add_user_message (loop, prompt, NULL);
+
+  state = tb_cli_drive_loop (loop, &error);
+
+  g_signal_handlers_disconnect_by_data (tb_dispatch_loop_get_messages (loop), &printer);
+  g_signal_handlers_disconnect_by_data (provider, &printer);
+  if (trace_file.out != NULL)
+    {
+      g_signal_handlers_disconnect_by_data (tb_dispatch_loop_get_trace (loop), &trace_file);
+      if (trace_file.error == NULL)
+        g_output_stream_close (trace_file.out, NULL, &trace_file.error);
+      if (trace_file.error != NULL)
+        g_printerr (_("toolbench-cli: the trace is incomplete: %s\n"), trace_file.error->message);
+      g_clear_error (&trace_file.error);
+      g_clear_object (&trace_file.out);
+    }
+
+  if (error != NULL)
+    {
+      g_printerr ("toolbench-cli: %s\n", error->message);
+      return TB_CLI_EXIT_FAILED;
+    }
+
+  switch (state)
+    {
+    case TB_LOOP_STATE_FINISHED:
+      g_printerr (g_dngettext (GETTEXT_PACKAGE, "The loop finished after %u iteration.\n",
+                               "The loop finished after %u iterations.\n",
+                               tb_dispatch_loop_get_iteration (loop)),
+                  tb_dispatch_loop_get_iteration (loop));
+      break;
+
+    case TB_LOOP_STATE_LIMIT_REACHED:
+      g_printerr (_("The loop reached its cap of %u iterations without an answer; raise "
+                    "--max-iterations to let it go on.\n"),
+                  tb_dispatch_loop_get_max_iterations (loop));
+      break;
+
+    case TB_LOOP_STATE_CANCELLED:
+      g_printerr ("%s\n", _("The loop was cancelled."));
+      break;
+
+    case TB_LOOP_STATE_CALLS_PENDING:
+      g_printerr ("%s\n", _("The loop stopped before running the calls above (a breakpoint, "
+                            "or calls nobody decided)."));
+      break;
+
+    case TB_LOOP_STATE_FAILED:
+      g_printerr (_("toolbench-cli: the loop failed: %s\n"),
+                  tb_dispatch_loop_get_error (loop)->message);
+      break;
+
+    case TB_LOOP_STATE_READY:
+    case TB_LOOP_STATE_AWAITING_MODEL:
+    case TB_LOOP_STATE_RUNNING_TOOLS:
+    default:
+      break;
+    }
+
+  if (workspace != NULL)
+    {
+      /* Only a pause_loop result (a proposal, with --pause-for-proposals)
+       * stops a run in READY. */
+      if (state == TB_LOOP_STATE_READY)
+        g_printerr ("%s\n", _("The loop paused for the person before asking the model again."));
+      tb_cli_report_workspace (workspace, workspace_path);
+      if (state == TB_LOOP_STATE_READY)
+        return TB_CLI_EXIT_PAUSED;
+    }
+
+  return tb_cli_exit_for_state (state);
+}

@@ -1,0 +1,192 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+
+#define G_LOG_DOMAIN "toolbench-cli"
+
+#include "config.h"
+
+#include <glib/gi18n.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "tb-cli.h"
+
+/* A one-line summary of an event for a timeline. */
+static char *
+summarize (JsonObject *event)
+{
+  const char *type = tb_json_object_get_string (event, "type");
+  JsonObject *call = tb_json_object_get_object (event, "call");
+  const char *name = tb_json_object_get_string (event, "name") ?: tb_json_object_get_string (call, "name");
+  const char *id = tb_json_object_get_string (event, "id") ?: tb_json_object_get_string (call, "id");
+  const char *message = tb_json_object_get_string (event, "message");
+  const char *state = tb_json_object_get_string (event, "state");
+  const char *decision = tb_json_object_get_string (event, "decision");
+  GString *line = g_string_new (type != NULL ? type : "?");
+
+  if (g_strcmp0 (type, "message") == 0)
+    {
+      JsonObject *said = tb_json_object_get_object (event, "message");
+      const char *role = tb_json_object_get_string (said, "role");
+      const char *text = tb_json_object_get_string (said, "text");
+      JsonArray *calls = tb_json_object_get_array (said, "tool_calls");
+
+      if (role != NULL)
+        g_string_append_printf (line, " %s", role);
+      if (text != NULL && *text != '\0')
+        {
+          g_autofree char *first = g_utf8_substring (text, 0, MIN (g_utf8_strlen (text, -1), 60));
+
+          g_string_append_printf (line, ": %s%s", first, g_utf8_strlen (text, -1) > 60 ? "…" : "");
+        }
+      if (calls != NULL)
+        g_string_append_printf (line, g_dngettext (GETTEXT_PACKAGE, " (%u tool call)",
+                                                   " (%u tool calls)",
+                                                   json_array_get_length (calls)),
+                                json_array_get_length (calls));
+    }
+  if (json_object_has_member (event, "status"))
+    g_string_append_printf (line, " %" G_GINT64_FORMAT,
+                            json_object_get_int_member_with_default (event, "status", 0));
+  if (name != NULL)
+    g_string_append_printf (line, " %s", name);
+  if (id != NULL)
+    g_string_append_printf (line, " [%s]", id);
+  if (decision != NULL)
+    g_string_append_printf (line, " %s", decision);
+  if (state != NULL)
+    g_string_append_printf (line, " %s", state);
+  if (message != NULL)
+    g_string_append_printf (line, ": %s", message);
+
+  {
+    JsonObject *result = tb_json_object_get_object (event, "result");
+
+    if (result != NULL)
+      g_string_append (line, json_object_get_boolean_member_with_default (result, "ok", FALSE)
+                             ? " ok" : " failed");
+  }
+
+  return g_string_free (line, FALSE);
+}
+
+static int
+trace_show (int    argc,
+            char **argv)
+{
+  g_autoptr(GOptionContext) context = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GFile) file = NULL;
+  g_autoptr(TbTraceReader) reader = NULL;
+  g_auto(GStrv) problems = NULL;
+  gboolean json = FALSE;
+  guint n;
+  const GOptionEntry entries[] = {
+    { "json", 0, 0, G_OPTION_ARG_NONE, &json,
+      N_("Print the header and every event as JSON Lines"), NULL },
+    { NULL }
+  };
+
+  context = g_option_context_new (_("TRACE"));
+  g_option_context_set_summary (context,
+                                _("Show a trace: its header and a timeline of its events.\n\n"
+                                  "Damaged lines are reported on standard error and left out; "
+                                  "exit status 1 when the file cannot be read as a trace."));
+  g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
+  if (!g_option_context_parse (context, &argc, &argv, &error))
+    return tb_cli_usage_error (context, "%s", error->message);
+  if (argc != 2)
+    return tb_cli_usage_error (context, _("Name one trace file"));
+
+  file = g_file_new_for_commandline_arg (argv[1]);
+  reader = tb_trace_reader_open (file, &error);
+  if (reader == NULL || !tb_trace_reader_index (reader, NULL, &error))
+    {
+      g_printerr ("toolbench-cli: %s\n", error->message);
+      return TB_CLI_EXIT_FAILED;
+    }
+
+  n = tb_trace_reader_get_n_events (reader);
+
+  if (json)
+    {
+      g_autoptr(JsonNode) header = json_node_new (JSON_NODE_OBJECT);
+
+      json_node_set_object (header, tb_trace_reader_get_header (reader));
+      tb_cli_print_json (header, FALSE);
+    }
+  else
+    {
+      JsonObject *header = tb_trace_reader_get_header (reader);
+      JsonObject *provider = tb_json_object_get_object (header, "provider");
+      JsonArray *tools = tb_json_object_get_array (header, "tools");
+
+      g_print (_("Trace format %d, created %s\n"), tb_trace_reader_get_version (reader),
+               tb_json_object_get_string (header, "created") ?: "?");
+      if (provider != NULL)
+        g_print (_("Provider: %s %s\n"),
+                 tb_json_object_get_string (provider, "kind") ?: "?",
+                 tb_json_object_get_string (provider, "model") ?: "");
+      if (tools != NULL)
+        g_print (g_dngettext (GETTEXT_PACKAGE, "%u tool\n", "%u tools\n",
+                              json_array_get_length (tools)),
+                 json_array_get_length (tools));
+      g_print (g_dngettext (GETTEXT_PACKAGE, "%u event\n", "%u events\n", n), n);
+    }
+
+  for (guint i = 0; i < n; i++)
+    {
+      g_autoptr(JsonObject) event = tb_trace_reader_read_event (reader, i, &error);
+
+      if (event == NULL)
+        {
+          g_printerr ("toolbench-cli: %s\n", error->message);
+          g_clear_error (&error);
+          continue;
+        }
+
+      if (json)
+        {
+          g_autoptr(JsonNode) node = json_node_new (JSON_NODE_OBJECT);
+
+          json_node_set_object (node, event);
+          tb_cli_print_json (node, FALSE);
+        }
+      else
+        {
+          g_autofree char *summary = summarize (event);
+
+          g_print ("%5" G_GINT64_FORMAT "  %10.3f s  %s\n",
+                   json_object_get_int_member_with_default (event, "seq", 0),
+                   json_object_get_int_member_with_default (event, "t", 0) / 1e6,
+                   summary);
+        }
+    }
+
+  problems = tb_trace_reader_get_problems (reader);
+  for (guint i = 0; problems[i] != NULL; i++)
+    g_printerr (_("warning: %s\n"), problems[i]);
+
+  return TB_CLI_EXIT_OK;
+}
+
+int
+tb_cli_trace (int    argc,
+              char **argv)
+{
+  if (argc < 2 || g_str_equal (argv[1], "--help") || g_str_equal (argv[1], "-h"))
+    {
+      FILE *stream = argc < 2 ? stderr : stdout;
+
+      fprintf (stream, "%s\n\n", _("Usage: toolbench-cli trace show [--json] TRACE"));
+      fprintf (stream, "  show    %s\n", _("Show a trace's header and its events"));
+      return argc < 2 ? TB_CLI_EXIT_USAGE : TB_CLI_EXIT_OK;
+    }
+
+  if (g_str_equal (argv[1], "show"))
+    {
+      g_set_prgname ("toolbench-cli trace show");
+      return trace_show (argc - 1, argv + 1);
+    }
+
+  return tb_cli_usage_error (NULL, _("Unknown trace command “%s”: use show"), argv[1]);
+}

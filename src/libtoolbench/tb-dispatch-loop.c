@@ -1,0 +1,1934 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+
+#define G_LOG_DOMAIN "tb-dispatch-loop"
+
+#include "config.h"
+
+#include <glib/gi18n-lib.h>
+
+#include "tb-dispatch-loop.h"
+#include "tb-json.h"
+#include "tb-provider-private.h"
+#include "tb-schema-error.h"
+#include "tb-tool-result.h"
+#include "tb-tool.h"
+
+/* ---- pending calls -------------------------------------------------------- */
+
+/**
+ * TbPendingCall:
+ *
+ * A call the model asked for, waiting for a decision before it runs:
+ * approve, edit the arguments (re-validated), skip with a hand-written
+ * result, or reject. Handlers of #TbDispatchLoop::call-pending decide
+ * here; in the app the person does, at any time before the next step.
+ */
+struct _TbPendingCall
+{
+  GObject         parent_instance;
+
+  TbToolCall     *call;
+  TbTool         *tool;
+  guint           index;
+  TbCallDecision  decision;
+  JsonNode       *arguments;
+  JsonNode       *output;
+  char           *reason;
+  gboolean        by_person;
+  TbToolResult   *answer;
+  TbToolResult   *result;
+};
+
+G_DEFINE_FINAL_TYPE (TbPendingCall, tb_pending_call, G_TYPE_OBJECT)
+
+static void
+tb_pending_call_finalize (GObject *object)
+{
+  TbPendingCall *self = (TbPendingCall *)object;
+
+  g_clear_object (&self->call);
+  g_clear_object (&self->tool);
+  g_clear_pointer (&self->arguments, json_node_unref);
+  g_clear_pointer (&self->output, json_node_unref);
+  g_clear_pointer (&self->reason, g_free);
+  g_clear_object (&self->answer);
+  g_clear_object (&self->result);
+
+  G_OBJECT_CLASS (tb_pending_call_parent_class)->finalize (object);
+}
+
+static void
+tb_pending_call_class_init (TbPendingCallClass *klass)
+{
+  G_OBJECT_CLASS (klass)->finalize = tb_pending_call_finalize;
+}
+
+static void
+tb_pending_call_init (TbPendingCall *self)
+{
+}
+
+/**
+ * tb_pending_call_get_call:
+ *
+ * Returns: (transfer none): the call as the model sent it
+ */
+TbToolCall *
+tb_pending_call_get_call (TbPendingCall *self)
+{
+  g_return_val_if_fail (TB_IS_PENDING_CALL (self), NULL);
+  return self->call;
+}
+
+/**
+ * tb_pending_call_get_tool:
+ *
+ * Returns: (transfer none) (nullable): the tool, or %NULL when the call
+ *   names no tool the model was offered
+ */
+TbTool *
+tb_pending_call_get_tool (TbPendingCall *self)
+{
+  g_return_val_if_fail (TB_IS_PENDING_CALL (self), NULL);
+  return self->tool;
+}
+
+guint
+tb_pending_call_get_index (TbPendingCall *self)
+{
+  g_return_val_if_fail (TB_IS_PENDING_CALL (self), 0);
+  return self->index;
+}
+
+TbCallDecision
+tb_pending_call_get_decision (TbPendingCall *self)
+{
+  g_return_val_if_fail (TB_IS_PENDING_CALL (self), TB_CALL_DECISION_UNDECIDED);
+  return self->decision;
+}
+
+/**
+ * tb_pending_call_get_arguments:
+ *
+ * Returns: (transfer none) (nullable): the arguments the call will run
+ *   with: the edited ones after an edit, else the model's (%NULL when the
+ *   model's were not JSON)
+ */
+JsonNode *
+tb_pending_call_get_arguments (TbPendingCall *self)
+{
+  g_return_val_if_fail (TB_IS_PENDING_CALL (self), NULL);
+  return self->arguments != NULL ? self->arguments : tb_tool_call_get_arguments (self->call);
+}
+
+void
+tb_pending_call_approve (TbPendingCall *self)
+{
+  g_return_if_fail (TB_IS_PENDING_CALL (self));
+  self->decision = TB_CALL_DECISION_APPROVE;
+  self->by_person = TRUE;
+}
+
+/**
+ * tb_pending_call_edit:
+ * @self: a pending call
+ * @arguments: the arguments to run with instead of the model's
+ * @error: return location for a %TB_LOOP_ERROR_INVALID naming every problem
+ *
+ * Validates @arguments against the tool's schema; only valid arguments
+ * are accepted, and the decision is left as it was otherwise.
+ *
+ * Returns: %TRUE when the edit was accepted
+ */
+gboolean
+tb_pending_call_edit (TbPendingCall  *self,
+                      JsonNode       *arguments,
+                      GError        **error)
+{
+  g_autoptr(GPtrArray) errors = NULL;
+
+  g_return_val_if_fail (TB_IS_PENDING_CALL (self), FALSE);
+  g_return_val_if_fail (arguments != NULL, FALSE);
+
+  if (self->tool == NULL)
+    {
+      g_set_error (error, TB_LOOP_ERROR, TB_LOOP_ERROR_INVALID,
+                   _("“%s” is not a tool the model may call, so there is nothing to edit; "
+                     "skip or reject the call instead"), tb_tool_call_get_name (self->call));
+      return FALSE;
+    }
+  if (!tb_json_node_depth_ok (arguments, TB_JSON_MAX_DEPTH) || !JSON_NODE_HOLDS_OBJECT (arguments))
+    {
+      g_set_error_literal (error, TB_LOOP_ERROR, TB_LOOP_ERROR_INVALID,
+                           _("The arguments must be a JSON object"));
+      return FALSE;
+    }
+  if (!tb_tool_validate_arguments (self->tool, arguments, &errors))
+    {
+      GString *text = g_string_new (NULL);
+
+      g_string_append_printf (text, _("The edited arguments for “%s” are not valid:"),
+                              tb_tool_get_name (self->tool));
+      for (guint i = 0; errors != NULL && i < errors->len; i++)
+        {
+          g_autofree char *line = tb_schema_error_to_string (g_ptr_array_index (errors, i));
+
+          g_string_append_printf (text, "\n- %s", line);
+        }
+      g_set_error_literal (error, TB_LOOP_ERROR, TB_LOOP_ERROR_INVALID, text->str);
+      g_string_free (text, TRUE);
+      return FALSE;
+    }
+
+  g_clear_pointer (&self->arguments, json_node_unref);
+  self->arguments = json_node_copy (arguments);
+  json_node_seal (self->arguments);
+  self->decision = TB_CALL_DECISION_EDIT;
+  self->by_person = TRUE;
+  return TRUE;
+}
+
+/**
+ * tb_pending_call_skip:
+ * @self: a pending call
+ * @output: (nullable): the result the model sees instead of running the tool
+ */
+void
+tb_pending_call_skip (TbPendingCall *self,
+                      JsonNode      *output)
+{
+  g_return_if_fail (TB_IS_PENDING_CALL (self));
+
+  g_clear_pointer (&self->output, json_node_unref);
+  g_clear_object (&self->answer);
+  self->output = output != NULL ? json_node_copy (output) : json_node_new (JSON_NODE_NULL);
+  self->decision = TB_CALL_DECISION_SKIP;
+  self->by_person = TRUE;
+}
+
+/**
+ * tb_pending_call_answer:
+ * @self: a pending call
+ * @result: the complete result to give instead of running the tool,
+ *   failures included (replay with recorded results uses this)
+ *
+ * Like tb_pending_call_skip(), with a whole #TbToolResult.
+ */
+void
+tb_pending_call_answer (TbPendingCall *self,
+                        TbToolResult  *result)
+{
+  g_return_if_fail (TB_IS_PENDING_CALL (self));
+  g_return_if_fail (TB_IS_TOOL_RESULT (result));
+
+  g_set_object (&self->answer, result);
+  g_clear_pointer (&self->output, json_node_unref);
+  self->output = tb_tool_result_to_json (result);
+  self->decision = TB_CALL_DECISION_SKIP;
+  self->by_person = TRUE;
+}
+
+/**
+ * tb_pending_call_reject:
+ * @self: a pending call
+ * @reason: (nullable): why, shown to the model
+ */
+void
+tb_pending_call_reject (TbPendingCall *self,
+                        const char    *reason)
+{
+  g_return_if_fail (TB_IS_PENDING_CALL (self));
+
+  g_free (self->reason);
+  self->reason = g_strdup (reason);
+  self->decision = TB_CALL_DECISION_REJECT;
+  self->by_person = TRUE;
+}
+
+/* ---- the loop ------------------------------------------------------------- */
+
+/**
+ * TbDispatchLoop:
+ *
+ * The bounded state machine that drives a model through tools. See
+ * DESIGN.md and docs/loop.md. One phase runs at a time: asking the model
+ * (READY → AWAITING_MODEL → CALLS_PENDING or FINISHED) and running the
+ * decided calls (CALLS_PENDING → RUNNING_TOOLS → READY, FINISHED or
+ * LIMIT_REACHED). Every request, response, call, decision, result,
+ * warning, error and end is appended to the trace.
+ */
+struct _TbDispatchLoop
+{
+  GObject           parent_instance;
+
+  TbToolRegistry   *registry;
+  TbToolRegistry   *model_tools;
+  TbProvider       *provider;
+  TbTrace          *trace;
+  GListStore       *messages;
+  GPtrArray        *history;
+  GListStore       *pending;
+  GError           *error;
+  char            **breakpoints;
+  char             *tool_choice;
+
+  guint             max_iterations;
+  guint             iteration;
+  TbLoopState       state;
+  TbApprovalPolicy  policy;
+  gboolean          parallel_tool_calls;
+  gboolean          stream;
+
+  /* The phase in progress. */
+  GTask            *task;
+  gboolean          run;
+  gboolean          busy;
+  gboolean          awaiting;
+  GCancellable     *phase_cancellable;
+  gulong            outer_cancel_id;
+  GCancellable     *outer_cancellable;
+  guint             paused_at_iteration;
+  gboolean          cancel_requested;
+  gboolean          pause_requested;
+  guint             calls_left;
+  guint             next_call;
+
+  gulong            wire_request_id;
+  gulong            wire_response_id;
+};
+
+G_DEFINE_FINAL_TYPE (TbDispatchLoop, tb_dispatch_loop, G_TYPE_OBJECT)
+G_DEFINE_QUARK (tb-loop-error-quark, tb_loop_error)
+
+enum {
+  PROP_0,
+  PROP_REGISTRY,
+  PROP_PROVIDER,
+  PROP_TRACE,
+  PROP_MAX_ITERATIONS,
+  PROP_ITERATION,
+  PROP_STATE,
+  PROP_APPROVAL_POLICY,
+  PROP_PARALLEL_TOOL_CALLS,
+  PROP_STREAM,
+  N_PROPS
+};
+
+enum { CALL_PENDING, WARNING, N_SIGNALS };
+
+static GParamSpec *properties [N_PROPS];
+static guint signals [N_SIGNALS];
+
+static void start_phase (TbDispatchLoop *self);
+
+/* ---- trace helpers -------------------------------------------------------- */
+
+static JsonObject *
+event_new (TbDispatchLoop *self)
+{
+  JsonObject *object = json_object_new ();
+
+  json_object_set_int_member (object, "iteration", self->iteration);
+  return object;
+}
+
+static void
+record (TbDispatchLoop *self,
+        const char     *type,
+        JsonObject     *payload)
+{
+  tb_trace_append (self->trace, type, payload);
+  json_object_unref (payload);
+}
+
+static void
+record_message (TbDispatchLoop *self,
+                TbMessage      *message,
+                const char     *origin)
+{
+  JsonObject *payload = event_new (self);
+
+  json_object_set_string_member (payload, "origin", origin);
+  json_object_set_member (payload, "message", tb_message_to_json (message));
+  record (self, "message", payload);
+}
+
+static void
+append_message (TbDispatchLoop *self,
+                TbMessage      *message,
+                const char     *origin)
+{
+  g_ptr_array_add (self->history, g_object_ref (message));
+  g_list_store_append (self->messages, message);
+  record_message (self, message, origin);
+}
+
+static void
+ensure_header (TbDispatchLoop *self)
+{
+  JsonObject *header = tb_trace_get_header (self->trace);
+
+  if (json_object_has_member (header, "provider"))
+    return;
+
+  {
+    g_autoptr(TbToolRegistry) tools = tb_tool_registry_get_model_tools (self->registry);
+    JsonObject *provider = tb_provider_describe (self->provider);
+
+    json_object_set_string_member (header, "format", "toolbench-trace");
+    json_object_set_int_member (header, "version", 1);
+    json_object_set_member (header, "tools",
+                            tb_tool_registry_to_definitions (tools, TB_DEFINITION_FORMAT_NATIVE));
+    json_object_set_object_member (header, "provider", provider);
+    json_object_set_int_member (header, "max_iterations", self->max_iterations);
+  }
+}
+
+static void
+set_state (TbDispatchLoop *self,
+           TbLoopState     state)
+{
+  if (self->state == state)
+    return;
+  self->state = state;
+  g_object_notify_by_pspec (G_OBJECT (self), properties [PROP_STATE]);
+}
+
+/* Moves to an end state and records why. */
+static void
+end (TbDispatchLoop *self,
+     TbLoopState     state,
+     const char     *reason)
+{
+  JsonObject *payload = event_new (self);
+
+  g_assert (tb_loop_state_is_end (state));
+
+  json_object_set_string_member (payload, "state", tb_loop_state_to_string (state));
+  json_object_set_int_member (payload, "max_iterations", self->max_iterations);
+  if (reason != NULL)
+    json_object_set_string_member (payload, "reason", reason);
+  if (state == TB_LOOP_STATE_FAILED && self->error != NULL)
+    json_object_set_string_member (payload, "error", self->error->message);
+  record (self, "end", payload);
+
+  g_list_store_remove_all (self->pending);
+  set_state (self, state);
+}
+
+static void
+fail (TbDispatchLoop *self,
+      GError         *error)
+{
+  JsonObject *payload = event_new (self);
+
+  g_clear_error (&self->error);
+  self->error = error;
+
+  json_object_set_string_member (payload, "message", error->message);
+  json_object_set_string_member (payload, "domain", g_quark_to_string (error->domain));
+  json_object_set_int_member (payload, "code", error->code);
+  record (self, "error", payload);
+  end (self, TB_LOOP_STATE_FAILED, NULL);
+}
+
+static void
+warn (TbDispatchLoop *self,
+      const char     *message)
+{
+  JsonObject *payload = event_new (self);
+
+  json_object_set_string_member (payload, "message", message);
+  record (self, "warning", payload);
+  g_signal_emit (self, signals [WARNING], 0, message);
+}
+
+static void
+wire_request_cb (TbProvider     *provider,
+                 const char     *url,
+                 const char     *body,
+                 TbDispatchLoop *self)
+{
+  JsonObject *payload;
+
+  if (!self->awaiting)
+    return;
+
+  payload = event_new (self);
+  json_object_set_string_member (payload, "provider", tb_provider_get_kind (provider));
+  json_object_set_string_member (payload, "url", url);
+  json_object_set_string_member (payload, "body", body);
+  record (self, "request", payload);
+}
+
+static void
+wire_response_cb (TbProvider     *provider,
+                  guint           status,
+                  const char     *body,
+                  TbDispatchLoop *self)
+{
+  JsonObject *payload;
+
+  if (!self->awaiting)
+    return;
+
+  payload = event_new (self);
+  json_object_set_int_member (payload, "status", status);
+  json_object_set_string_member (payload, "body", body);
+  record (self, "response", payload);
+}
+
+/* ---- phases --------------------------------------------------------------- */
+
+static gboolean
+is_breakpoint (TbDispatchLoop *self,
+               const char     *name)
+{
+  return self->breakpoints != NULL && g_strv_contains ((const char * const *) self->breakpoints,
+                                                       name);
+}
+
+static guint
+count_undecided (TbDispatchLoop *self)
+{
+  guint n = 0;
+
+  for (guint i = 0; i < g_list_model_get_n_items (G_LIST_MODEL (self->pending)); i++)
+    {
+      g_autoptr(TbPendingCall) call = g_list_model_get_item (G_LIST_MODEL (self->pending), i);
+
+      if (call->decision == TB_CALL_DECISION_UNDECIDED)
+        n++;
+    }
+  return n;
+}
+
+/* Whether a run goes on from the current state, or pauses. */
+static gboolean
+should_continue (TbDispatchLoop *self)
+{
+  if (self->state == TB_LOOP_STATE_READY)
+    {
+      gboolean pause = self->pause_requested;
+
+      self->pause_requested = FALSE;
+      return !pause;
+    }
+  if (self->state != TB_LOOP_STATE_CALLS_PENDING)
+    return FALSE;
+
+  if (self->paused_at_iteration != self->iteration)
+    {
+      for (guint i = 0; i < g_list_model_get_n_items (G_LIST_MODEL (self->pending)); i++)
+        {
+          g_autoptr(TbPendingCall) call = g_list_model_get_item (G_LIST_MODEL (self->pending), i);
+
+          if (is_breakpoint (self, tb_tool_call_get_name (call->call)))
+            {
+              self->paused_at_iteration = self->iteration;
+              return FALSE;
+            }
+        }
+    }
+
+  return self->policy != TB_APPROVAL_POLICY_ASK || count_undecided (self) == 0;
+}
+
+static void
+phase_finished (TbDispatchLoop *self)
+{
+  g_autoptr(GTask) task = g_steal_pointer (&self->task);
+
+  self->busy = FALSE;
+  g_clear_object (&self->phase_cancellable);
+
+  /* cancel() called from a handler while the phase was ending. */
+  if (self->cancel_requested && !tb_loop_state_is_end (self->state))
+    end (self, TB_LOOP_STATE_CANCELLED, "cancelled");
+  self->cancel_requested = FALSE;
+
+  if (self->run && !g_cancellable_is_cancelled (g_task_get_cancellable (task)) &&
+      should_continue (self))
+    {
+      self->task = g_steal_pointer (&task);
+      start_phase (self);
+      return;
+    }
+
+  if (self->outer_cancellable != NULL)
+    {
+      g_cancellable_disconnect (self->outer_cancellable, self->outer_cancel_id);
+      self->outer_cancel_id = 0;
+      g_clear_object (&self->outer_cancellable);
+    }
+
+  if (self->run)
+    g_task_return_int (task, self->state);
+  else
+    g_task_return_boolean (task, TRUE);
+}
+
+/* Takes a model turn (from the provider or a person) into the conversation. */
+static void
+accept_model_turn (TbDispatchLoop *self,
+                   TbMessage      *message,
+                   const char     *origin)
+{
+  g_autoptr(GError) error = NULL;
+  guint n = tb_message_get_n_tool_calls (message);
+
+  /* Every result must answer an id: give one to a call that came without. */
+  for (guint i = 0; i < n; i++)
+    {
+      TbToolCall *call = tb_message_get_tool_call (message, i);
+      const char *id = tb_tool_call_get_id (call);
+
+      if (id == NULL || *id == '\0')
+        {
+          g_autofree char *made = g_strdup_printf ("call_%u_%u", self->iteration, i);
+
+          tb_tool_call_set_id (call, made);
+        }
+    }
+
+  append_message (self, message, origin);
+
+  if (n == 0)
+    {
+      end (self, TB_LOOP_STATE_FINISHED, "answer");
+      return;
+    }
+
+  if (!_tb_provider_check_call_ids (message, &error))
+    {
+      fail (self, g_steal_pointer (&error));
+      return;
+    }
+
+  g_list_store_remove_all (self->pending);
+  for (guint i = 0; i < n; i++)
+    {
+      TbToolCall *call = tb_message_get_tool_call (message, i);
+      g_autoptr(TbPendingCall) pending = g_object_new (TB_TYPE_PENDING_CALL, NULL);
+      JsonObject *payload = event_new (self);
+
+      pending->call = g_object_ref (call);
+      pending->index = i;
+      pending->tool = tb_tool_registry_lookup (self->model_tools, tb_tool_call_get_name (call));
+      /* A call to a tool that was not offered is never a question: it
+       * cannot run, and the model is told so. */
+      if (pending->tool == NULL)
+        pending->decision = TB_CALL_DECISION_APPROVE;
+
+      json_object_set_int_member (payload, "index", i);
+      json_object_set_boolean_member (payload, "offered", pending->tool != NULL);
+      json_object_set_member (payload, "call", tb_tool_call_to_json (call));
+      record (self, "tool-call", payload);
+
+      g_list_store_append (self->pending, pending);
+    }
+
+  set_state (self, TB_LOOP_STATE_CALLS_PENDING);
+
+  for (guint i = 0; i < n; i++)
+    {
+      g_autoptr(TbPendingCall) pending = g_list_model_get_item (G_LIST_MODEL (self->pending), i);
+
+      if (pending->tool != NULL)
+        g_signal_emit (self, signals [CALL_PENDING], 0, pending);
+    }
+}
+
+static void
+model_done_cb (GObject      *object,
+               GAsyncResult *result,
+               gpointer      user_data)
+{
+  g_autoptr(TbDispatchLoop) self = user_data;
+  g_autoptr(TbProviderResponse) response = NULL;
+  g_autoptr(GError) error = NULL;
+
+  response = tb_provider_complete_finish (TB_PROVIDER (object), result, &error);
+  self->awaiting = FALSE;
+
+  if (self->state == TB_LOOP_STATE_CANCELLED)
+    ;
+  else if (response == NULL && g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    end (self, TB_LOOP_STATE_CANCELLED, "cancelled");
+  else if (response == NULL)
+    fail (self, g_error_new (TB_LOOP_ERROR, TB_LOOP_ERROR_MODEL, "%s", error->message));
+  else if (self->phase_cancellable != NULL && g_cancellable_is_cancelled (self->phase_cancellable))
+    end (self, TB_LOOP_STATE_CANCELLED, "cancelled");
+  else
+    {
+      JsonObject *payload = event_new (self);
+
+      if (response->finish_reason != NULL)
+        json_object_set_string_member (payload, "finish_reason", response->finish_reason);
+      if (response->usage != NULL)
+        json_object_set_member (payload, "usage", json_node_copy (response->usage));
+      record (self, "model-turn", payload);
+      accept_model_turn (self, response->message, "model");
+    }
+
+  phase_finished (self);
+}
+
+/* Counts the iteration; false when the cap is already reached. */
+static gboolean
+begin_iteration (TbDispatchLoop *self)
+{
+  ensure_header (self);
+
+  if (self->iteration >= self->max_iterations)
+    {
+      end (self, TB_LOOP_STATE_LIMIT_REACHED, "max-iterations");
+      return FALSE;
+    }
+
+  self->iteration++;
+  g_object_notify_by_pspec (G_OBJECT (self), properties [PROP_ITERATION]);
+
+  if (self->iteration == TB_DISPATCH_LOOP_WARN_ITERATION)
+    {
+      g_autofree char *message =
+        g_strdup_printf (_("The loop reached iteration %u of %u; a model that keeps calling "
+                           "tools this long may be going in circles."),
+                         self->iteration, self->max_iterations);
+
+      warn (self, message);
+    }
+
+  g_clear_object (&self->model_tools);
+  self->model_tools = tb_tool_registry_get_model_tools (self->registry);
+  return TRUE;
+}
+
+static void
+ask_model (TbDispatchLoop *self)
+{
+  g_autoptr(TbProviderRequest) request = NULL;
+
+  if (!begin_iteration (self))
+    {
+      phase_finished (self);
+      return;
+    }
+
+  /* The request shares the history rather than copying it: nothing is
+   * appended while the model is asked, and a copy per turn would make long
+   * runs quadratic. */
+  request = tb_provider_request_new ();
+  g_ptr_array_unref (request->messages);
+  request->messages = g_ptr_array_ref (self->history);
+  request->tools = g_object_ref (self->model_tools);
+  request->tool_choice = g_strdup (self->tool_choice);
+  request->parallel_tool_calls = self->parallel_tool_calls;
+  request->stream = self->stream;
+
+  set_state (self, TB_LOOP_STATE_AWAITING_MODEL);
+  self->awaiting = TRUE;
+  tb_provider_complete_async (self->provider, request, self->phase_cancellable,
+                              model_done_cb, g_object_ref (self));
+}
+
+static void
+finish_tools (TbDispatchLoop *self)
+{
+  guint n = g_list_model_get_n_items (G_LIST_MODEL (self->pending));
+  gboolean stop = FALSE;
+  gboolean pause = FALSE;
+
+  /* Results go in call order, whatever order they finished in. */
+  for (guint i = 0; i < n; i++)
+    {
+      g_autoptr(TbPendingCall) pending = g_list_model_get_item (G_LIST_MODEL (self->pending), i);
+      g_autofree char *content = tb_tool_result_to_model_content (pending->result);
+      g_autoptr(TbMessage) message = NULL;
+      JsonObject *payload = event_new (self);
+      JsonObject *metadata;
+
+      json_object_set_string_member (payload, "call_id", tb_tool_call_get_id (pending->call));
+      json_object_set_string_member (payload, "name", tb_tool_call_get_name (pending->call));
+      json_object_set_member (payload, "result", tb_tool_result_to_json (pending->result));
+      json_object_set_string_member (payload, "content", content);
+      record (self, "tool-result", payload);
+
+      message = tb_message_new_tool_result (tb_tool_call_get_id (pending->call),
+                                            tb_tool_call_get_name (pending->call), content,
+                                            !tb_tool_result_get_ok (pending->result));
+      append_message (self, message, "tool");
+
+      if (tb_tool_result_get_stop_loop (pending->result))
+        stop = TRUE;
+      metadata = tb_tool_result_get_metadata (pending->result);
+      if (metadata != NULL &&
+          json_object_get_boolean_member_with_default (metadata, "pause_loop", FALSE))
+        pause = TRUE;
+    }
+
+  g_list_store_remove_all (self->pending);
+
+  if (self->state == TB_LOOP_STATE_CANCELLED)
+    ;
+  else if (self->phase_cancellable != NULL && g_cancellable_is_cancelled (self->phase_cancellable))
+    end (self, TB_LOOP_STATE_CANCELLED, "cancelled");
+  else if (stop)
+    end (self, TB_LOOP_STATE_FINISHED, "stop_loop");
+  else if (self->iteration >= self->max_iterations)
+    end (self, TB_LOOP_STATE_LIMIT_REACHED, "max-iterations");
+  else
+    {
+      /* A tool may ask a run to wait for the person (pause_loop), e.g.
+       * until a proposal is resolved; running again goes on. */
+      self->pause_requested = pause;
+      set_state (self, TB_LOOP_STATE_READY);
+    }
+
+  phase_finished (self);
+}
+
+static void start_next_call (TbDispatchLoop *self);
+
+static void
+call_done (TbDispatchLoop *self,
+           TbPendingCall  *pending,
+           TbToolResult   *result)
+{
+  g_set_object (&pending->result, result);
+  g_assert (self->calls_left > 0);
+  self->calls_left--;
+
+  if (self->calls_left == 0)
+    finish_tools (self);
+  else if (!self->parallel_tool_calls)
+    start_next_call (self);
+}
+
+static void
+tool_done_cb (GObject      *object,
+              GAsyncResult *result,
+              gpointer      user_data)
+{
+  g_autoptr(TbPendingCall) pending = user_data;
+  TbDispatchLoop *self = g_object_get_data (G_OBJECT (pending), "tb-loop");
+  g_autoptr(TbToolResult) tool_result = NULL;
+
+  tool_result = tb_tool_registry_call_finish (TB_TOOL_REGISTRY (object), result);
+  call_done (self, pending, tool_result);
+  g_object_unref (self);
+}
+
+/* Starts one call; the ones that cannot run are answered at once. */
+static void
+start_call (TbDispatchLoop *self,
+            TbPendingCall  *pending)
+{
+  g_autoptr(TbToolResult) result = NULL;
+  const char *name = tb_tool_call_get_name (pending->call);
+
+  switch (pending->decision)
+    {
+    case TB_CALL_DECISION_REJECT:
+      {
+        g_autofree char *message =
+          pending->reason != NULL
+          ? g_strdup_printf (_("The person declined the call of “%s”: %s"), name,
+                             pending->reason)
+          : g_strdup_printf (_("The person declined the call of “%s”."), name);
+
+        result = tb_tool_result_new_failure (TB_TOOL_FAILURE_PERMISSION_DENIED, message);
+      }
+      break;
+
+    case TB_CALL_DECISION_SKIP:
+      result = pending->answer != NULL ? g_object_ref (pending->answer)
+                                       : tb_tool_result_new_success (pending->output);
+      break;
+
+    case TB_CALL_DECISION_APPROVE:
+    case TB_CALL_DECISION_EDIT:
+      if (pending->tool != NULL && pending->decision == TB_CALL_DECISION_APPROVE &&
+          tb_tool_call_get_parse_error (pending->call) != NULL)
+        {
+          g_autofree char *message =
+            g_strdup_printf (_("The arguments for “%s” are not valid JSON (%s). Send the "
+                               "arguments as one JSON object."),
+                             name, tb_tool_call_get_parse_error (pending->call));
+
+          result = tb_tool_result_new_failure (TB_TOOL_FAILURE_INVALID_ARGUMENTS, message);
+        }
+      else
+        {
+          JsonObject *context = json_object_new ();
+
+          json_object_set_string_member (context, "call_id", tb_tool_call_get_id (pending->call));
+          json_object_set_int_member (context, "iteration", self->iteration);
+          g_object_set_data (G_OBJECT (pending), "tb-loop", self);
+          /* Only the offered tools: a hidden or unknown name gets the
+           * registry's not-registered answer and nothing runs. */
+          tb_tool_registry_call_async (self->model_tools, name,
+                                       tb_tool_call_get_id (pending->call),
+                                       tb_pending_call_get_arguments (pending), context,
+                                       self->phase_cancellable, tool_done_cb,
+                                       g_object_ref (pending));
+          g_object_ref (self);
+          json_object_unref (context);
+          return;
+        }
+      break;
+
+    case TB_CALL_DECISION_UNDECIDED:
+    default:
+      g_assert_not_reached ();
+    }
+
+  call_done (self, pending, result);
+}
+
+static void
+start_next_call (TbDispatchLoop *self)
+{
+  g_autoptr(TbPendingCall) pending = g_list_model_get_item (G_LIST_MODEL (self->pending),
+                                                            self->next_call++);
+
+  start_call (self, pending);
+}
+
+static void
+record_decisions (TbDispatchLoop *self)
+{
+  guint n = g_list_model_get_n_items (G_LIST_MODEL (self->pending));
+
+  for (guint i = 0; i < n; i++)
+    {
+      g_autoptr(TbPendingCall) pending = g_list_model_get_item (G_LIST_MODEL (self->pending), i);
+      JsonObject *payload = event_new (self);
+      const char *by;
+
+      if (pending->decision == TB_CALL_DECISION_UNDECIDED)
+        {
+          pending->decision = self->policy == TB_APPROVAL_POLICY_REJECT_ALL
+                              ? TB_CALL_DECISION_REJECT : TB_CALL_DECISION_APPROVE;
+          if (pending->decision == TB_CALL_DECISION_REJECT)
+            pending->reason = g_strdup (_("calls are not allowed in this run"));
+          by = "policy";
+        }
+      else
+        {
+          by = pending->tool == NULL ? "loop" : pending->by_person ? "person" : "policy";
+        }
+
+      json_object_set_string_member (payload, "call_id", tb_tool_call_get_id (pending->call));
+      json_object_set_string_member (payload, "decision",
+                                     tb_call_decision_to_string (pending->decision));
+      json_object_set_string_member (payload, "by", by);
+      if (pending->decision == TB_CALL_DECISION_EDIT)
+        json_object_set_member (payload, "arguments", json_node_copy (pending->arguments));
+      if (pending->decision == TB_CALL_DECISION_SKIP)
+        json_object_set_member (payload, "output", json_node_copy (pending->output));
+      if (pending->reason != NULL)
+        json_object_set_string_member (payload, "reason", pending->reason);
+      record (self, "decision", payload);
+    }
+}
+
+static void
+run_tools (TbDispatchLoop *self)
+{
+  guint n = g_list_model_get_n_items (G_LIST_MODEL (self->pending));
+
+  record_decisions (self);
+  set_state (self, TB_LOOP_STATE_RUNNING_TOOLS);
+
+  self->calls_left = n;
+  self->next_call = 0;
+
+  if (self->parallel_tool_calls)
+    {
+      /* Hold the calls: an instant result must not end the phase early. */
+      self->calls_left++;
+      for (self->next_call = 0; self->next_call < n; self->next_call++)
+        {
+          g_autoptr(TbPendingCall) pending =
+            g_list_model_get_item (G_LIST_MODEL (self->pending), self->next_call);
+
+          start_call (self, pending);
+        }
+      self->calls_left--;
+      if (self->calls_left == 0)
+        finish_tools (self);
+    }
+  else
+    {
+      start_next_call (self);
+    }
+}
+
+static void
+start_phase (TbDispatchLoop *self)
+{
+  g_assert (self->task != NULL);
+
+  self->busy = TRUE;
+  g_clear_object (&self->phase_cancellable);
+  self->phase_cancellable = g_cancellable_new ();
+
+  /* Cancelled before the phase began (an already cancelled cancellable). */
+  if (tb_loop_state_is_end (self->state))
+    {
+      phase_finished (self);
+      return;
+    }
+
+  switch (self->state)
+    {
+    case TB_LOOP_STATE_READY:
+      ask_model (self);
+      break;
+
+    case TB_LOOP_STATE_CALLS_PENDING:
+      run_tools (self);
+      break;
+
+    case TB_LOOP_STATE_AWAITING_MODEL:
+    case TB_LOOP_STATE_RUNNING_TOOLS:
+    case TB_LOOP_STATE_FINISHED:
+    case TB_LOOP_STATE_LIMIT_REACHED:
+    case TB_LOOP_STATE_FAILED:
+    case TB_LOOP_STATE_CANCELLED:
+    default:
+      g_assert_not_reached ();
+    }
+}
+
+static void
+outer_cancelled_cb (GCancellable   *cancellable,
+                    TbDispatchLoop *self)
+{
+  tb_dispatch_loop_cancel (self);
+}
+
+static gboolean
+check_can_start (TbDispatchLoop  *self,
+                 gboolean         stepping,
+                 GError         **error)
+{
+  if (self->busy)
+    {
+      g_set_error_literal (error, TB_LOOP_ERROR, TB_LOOP_ERROR_BUSY,
+                           _("The loop is already running a step; wait for it or stop it."));
+      return FALSE;
+    }
+  if (tb_loop_state_is_end (self->state))
+    {
+      if (self->state == TB_LOOP_STATE_LIMIT_REACHED)
+        g_set_error (error, TB_LOOP_ERROR, TB_LOOP_ERROR_WRONG_STATE,
+                     _("The loop reached its cap of %u iterations; extend it to go on."),
+                     self->max_iterations);
+      else
+        g_set_error (error, TB_LOOP_ERROR, TB_LOOP_ERROR_WRONG_STATE,
+                     _("The loop has ended (%s); start a new one or add a message."),
+                     tb_loop_state_to_string (self->state));
+      return FALSE;
+    }
+  if (self->history->len == 0)
+    {
+      g_set_error_literal (error, TB_LOOP_ERROR, TB_LOOP_ERROR_WRONG_STATE,
+                           _("The conversation is empty; add a user message first."));
+      return FALSE;
+    }
+  if (stepping && self->state == TB_LOOP_STATE_CALLS_PENDING &&
+      self->policy == TB_APPROVAL_POLICY_ASK && count_undecided (self) > 0)
+    {
+      guint n = count_undecided (self);
+
+      g_set_error (error, TB_LOOP_ERROR, TB_LOOP_ERROR_UNDECIDED,
+                   g_dngettext (GETTEXT_PACKAGE,
+                                "%u call waits for a decision: approve, edit, skip or reject it.",
+                                "%u calls wait for a decision: approve, edit, skip or reject each.",
+                                n), n);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+static void
+begin_task (TbDispatchLoop *self,
+            GTask          *task,
+            gboolean        run,
+            GCancellable   *cancellable)
+{
+  self->task = g_object_ref (task);
+  self->run = run;
+  if (cancellable != NULL)
+    {
+      self->outer_cancellable = g_object_ref (cancellable);
+      self->outer_cancel_id = g_cancellable_connect (cancellable, G_CALLBACK (outer_cancelled_cb),
+                                                     self, NULL);
+    }
+}
+
+/**
+ * tb_dispatch_loop_step_async:
+ * @self: a loop
+ * @cancellable: (nullable): cancels the phase; the loop ends as cancelled
+ * @callback: called when the phase ended
+ * @user_data: closure for @callback
+ *
+ * Advances exactly one phase: from %TB_LOOP_STATE_READY it asks the model
+ * (ending in %TB_LOOP_STATE_CALLS_PENDING or an end state); from
+ * %TB_LOOP_STATE_CALLS_PENDING it runs the decided calls and appends
+ * their results (ending in %TB_LOOP_STATE_READY or an end state).
+ */
+void
+tb_dispatch_loop_step_async (TbDispatchLoop      *self,
+                             GCancellable        *cancellable,
+                             GAsyncReadyCallback  callback,
+                             gpointer             user_data)
+{
+  g_autoptr(GTask) task = NULL;
+  g_autoptr(GError) error = NULL;
+
+  g_return_if_fail (TB_IS_DISPATCH_LOOP (self));
+  g_return_if_fail (!cancellable || G_IS_CANCELLABLE (cancellable));
+
+  task = g_task_new (self, cancellable, callback, user_data);
+  g_task_set_source_tag (task, tb_dispatch_loop_step_async);
+  g_task_set_check_cancellable (task, FALSE);
+
+  if (!check_can_start (self, TRUE, &error))
+    {
+      g_task_return_error (task, g_steal_pointer (&error));
+      return;
+    }
+
+  begin_task (self, task, FALSE, cancellable);
+  start_phase (self);
+}
+
+/**
+ * tb_dispatch_loop_step_finish:
+ *
+ * Returns: %TRUE when a phase ran (look at the state for its outcome),
+ *   %FALSE with a %TB_LOOP_ERROR when none could start
+ */
+gboolean
+tb_dispatch_loop_step_finish (TbDispatchLoop  *self,
+                              GAsyncResult    *result,
+                              GError         **error)
+{
+  g_return_val_if_fail (TB_IS_DISPATCH_LOOP (self), FALSE);
+  g_return_val_if_fail (g_task_is_valid (result, self), FALSE);
+
+  return g_task_propagate_boolean (G_TASK (result), error);
+}
+
+/**
+ * tb_dispatch_loop_run_async:
+ * @self: a loop
+ * @cancellable: (nullable): cancels the run; the loop ends as cancelled
+ * @callback: called when the run stopped
+ * @user_data: closure for @callback
+ *
+ * Runs phases until an end state, a call to a breakpoint tool (the loop
+ * stops in %TB_LOOP_STATE_CALLS_PENDING once per turn; running again goes
+ * on), a tool result whose metadata has `"pause_loop": true` (the loop
+ * stops in %TB_LOOP_STATE_READY), or, with %TB_APPROVAL_POLICY_ASK, calls
+ * nobody decided.
+ */
+void
+tb_dispatch_loop_run_async (TbDispatchLoop      *self,
+                            GCancellable        *cancellable,
+                            GAsyncReadyCallback  callback,
+                            gpointer             user_data)
+{
+  g_autoptr(GTask) task = NULL;
+  g_autoptr(GError) error = NULL;
+
+  g_return_if_fail (TB_IS_DISPATCH_LOOP (self));
+  g_return_if_fail (!cancellable || G_IS_CANCELLABLE (cancellable));
+
+  task = g_task_new (self, cancellable, callback, user_data);
+  g_task_set_source_tag (task, tb_dispatch_loop_run_async);
+  g_task_set_check_cancellable (task, FALSE);
+
+  if (!check_can_start (self, FALSE, &error))
+    {
+      g_task_return_error (task, g_steal_pointer (&error));
+      return;
+    }
+
+  /* Running again after a pause at a breakpoint goes past it. */
+  if (self->state == TB_LOOP_STATE_CALLS_PENDING)
+    self->paused_at_iteration = self->iteration;
+
+  if (!should_continue (self))
+    {
+      g_task_return_int (task, self->state);
+      return;
+    }
+
+  begin_task (self, task, TRUE, cancellable);
+  start_phase (self);
+}
+
+/**
+ * tb_dispatch_loop_run_finish:
+ *
+ * Returns: the state the run stopped in, or %TB_LOOP_STATE_FAILED with a
+ *   %TB_LOOP_ERROR when it could not start
+ */
+TbLoopState
+tb_dispatch_loop_run_finish (TbDispatchLoop  *self,
+                             GAsyncResult    *result,
+                             GError         **error)
+{
+  g_autoptr(GError) local_error = NULL;
+  gssize state;
+
+  g_return_val_if_fail (TB_IS_DISPATCH_LOOP (self), TB_LOOP_STATE_FAILED);
+  g_return_val_if_fail (g_task_is_valid (result, self), TB_LOOP_STATE_FAILED);
+
+  state = g_task_propagate_int (G_TASK (result), &local_error);
+  if (local_error != NULL)
+    {
+      g_propagate_error (error, g_steal_pointer (&local_error));
+      return TB_LOOP_STATE_FAILED;
+    }
+  return (TbLoopState) state;
+}
+
+/**
+ * tb_dispatch_loop_cancel:
+ *
+ * Stops the loop: a request on its way is abandoned, running calls are
+ * cancelled (their results still answer their call ids), and the loop
+ * ends as %TB_LOOP_STATE_CANCELLED. Nothing recorded is lost.
+ */
+void
+tb_dispatch_loop_cancel (TbDispatchLoop *self)
+{
+  g_return_if_fail (TB_IS_DISPATCH_LOOP (self));
+
+  if (tb_loop_state_is_end (self->state))
+    return;
+
+  if (self->busy)
+    {
+      self->cancel_requested = TRUE;
+      if (self->phase_cancellable != NULL)
+        g_cancellable_cancel (self->phase_cancellable);
+      return;
+    }
+
+  end (self, TB_LOOP_STATE_CANCELLED, "cancelled");
+}
+
+/**
+ * tb_dispatch_loop_extend:
+ * @self: a loop
+ * @n: how many more iterations to allow
+ * @error: return location for a %TB_LOOP_ERROR
+ *
+ * Raises the cap by @n. A loop that ended as %TB_LOOP_STATE_LIMIT_REACHED
+ * becomes %TB_LOOP_STATE_READY and may run on. The cap only ever grows
+ * by a person's explicit choice.
+ *
+ * Returns: %TRUE when the cap was raised
+ */
+gboolean
+tb_dispatch_loop_extend (TbDispatchLoop  *self,
+                         guint            n,
+                         GError         **error)
+{
+  JsonObject *payload;
+
+  g_return_val_if_fail (TB_IS_DISPATCH_LOOP (self), FALSE);
+
+  if (n == 0 || n > G_MAXUINT - self->max_iterations)
+    {
+      g_set_error_literal (error, TB_LOOP_ERROR, TB_LOOP_ERROR_INVALID,
+                           _("Extend the cap by at least one iteration."));
+      return FALSE;
+    }
+  if (self->state == TB_LOOP_STATE_FINISHED || self->state == TB_LOOP_STATE_FAILED ||
+      self->state == TB_LOOP_STATE_CANCELLED)
+    {
+      g_set_error (error, TB_LOOP_ERROR, TB_LOOP_ERROR_WRONG_STATE,
+                   _("The loop has ended (%s); extending its cap would change nothing."),
+                   tb_loop_state_to_string (self->state));
+      return FALSE;
+    }
+
+  self->max_iterations += n;
+  g_object_notify_by_pspec (G_OBJECT (self), properties [PROP_MAX_ITERATIONS]);
+
+  payload = event_new (self);
+  json_object_set_string_member (payload, "decision", "extend");
+  json_object_set_string_member (payload, "by", "person");
+  json_object_set_int_member (payload, "added", n);
+  json_object_set_int_member (payload, "max_iterations", self->max_iterations);
+  record (self, "decision", payload);
+
+  if (self->state == TB_LOOP_STATE_LIMIT_REACHED)
+    set_state (self, TB_LOOP_STATE_READY);
+  return TRUE;
+}
+
+/**
+ * tb_dispatch_loop_add_message:
+ * @self: a loop
+ * @message: a system or user message
+ * @error: return location for a %TB_LOOP_ERROR
+ *
+ * Adds to the conversation. Allowed when the loop is ready, or after it
+ * finished (the new user turn makes it ready again).
+ *
+ * Returns: %TRUE when the message was added
+ */
+gboolean
+tb_dispatch_loop_add_message (TbDispatchLoop  *self,
+                              TbMessage       *message,
+                              GError         **error)
+{
+  TbMessageRole role;
+
+  g_return_val_if_fail (TB_IS_DISPATCH_LOOP (self), FALSE);
+  g_return_val_if_fail (TB_IS_MESSAGE (message), FALSE);
+
+  role = tb_message_get_role (message);
+  if (role != TB_MESSAGE_ROLE_SYSTEM && role != TB_MESSAGE_ROLE_USER)
+    {
+      g_set_error_literal (error, TB_LOOP_ERROR, TB_LOOP_ERROR_INVALID,
+                           _("Only system and user messages can be added; the model's turns "
+                             "come from the provider or tb_dispatch_loop_submit_model_turn()."));
+      return FALSE;
+    }
+  if (self->busy || (self->state != TB_LOOP_STATE_READY && self->state != TB_LOOP_STATE_FINISHED))
+    {
+      g_set_error (error, TB_LOOP_ERROR, TB_LOOP_ERROR_WRONG_STATE,
+                   _("A message can only be added when the loop is ready or finished, "
+                     "not while it is %s."), tb_loop_state_to_string (self->state));
+      return FALSE;
+    }
+
+  ensure_header (self);
+  append_message (self, message, "person");
+  if (self->state == TB_LOOP_STATE_FINISHED)
+    set_state (self, TB_LOOP_STATE_READY);
+  return TRUE;
+}
+
+gboolean
+tb_dispatch_loop_add_user_message (TbDispatchLoop  *self,
+                                   const char      *text,
+                                   GError         **error)
+{
+  g_autoptr(TbMessage) message = NULL;
+
+  g_return_val_if_fail (TB_IS_DISPATCH_LOOP (self), FALSE);
+  g_return_val_if_fail (text != NULL, FALSE);
+
+  message = tb_message_new (TB_MESSAGE_ROLE_USER, text);
+  return tb_dispatch_loop_add_message (self, message, error);
+}
+
+static gboolean
+restore_invalid (GError     **error,
+                 guint        position,
+                 const char  *reason)
+{
+  g_set_error (error, TB_LOOP_ERROR, TB_LOOP_ERROR_INVALID,
+               _("Message %u of the history cannot be restored: %s"), position + 1, reason);
+  return FALSE;
+}
+
+/**
+ * tb_dispatch_loop_restore:
+ * @self: a new loop: ready, with an empty conversation
+ * @messages: (element-type TbMessage): a whole conversation, e.g. a
+ *   trace's messages up to a step, possibly edited
+ * @iterations_used: how many iterations that conversation used
+ * @error: return location for a %TB_LOOP_ERROR
+ *
+ * Starts the loop from an earlier conversation (a fork). Every call in it
+ * must be answered by tool messages right after its assistant turn; to
+ * continue from an edited call or model turn, restore the history before
+ * that turn and give the turn with tb_dispatch_loop_submit_model_turn().
+ * A history that ends in the model's text answer leaves the loop
+ * %TB_LOOP_STATE_FINISHED (add a user message to go on).
+ *
+ * Returns: %TRUE when the history was taken
+ */
+gboolean
+tb_dispatch_loop_restore (TbDispatchLoop  *self,
+                          GPtrArray       *messages,
+                          guint            iterations_used,
+                          GError         **error)
+{
+  g_autoptr(GHashTable) open = g_hash_table_new (g_str_hash, g_str_equal);
+  TbMessage *last = NULL;
+
+  g_return_val_if_fail (TB_IS_DISPATCH_LOOP (self), FALSE);
+  g_return_val_if_fail (messages != NULL, FALSE);
+
+  if (self->busy || self->state != TB_LOOP_STATE_READY || self->history->len > 0)
+    {
+      g_set_error_literal (error, TB_LOOP_ERROR, TB_LOOP_ERROR_WRONG_STATE,
+                           _("A history can only be restored into a new, empty loop."));
+      return FALSE;
+    }
+
+  /* Check everything before taking anything. */
+  for (guint i = 0; i < messages->len; i++)
+    {
+      TbMessage *message = g_ptr_array_index (messages, i);
+      TbMessageRole role;
+
+      if (!TB_IS_MESSAGE (message))
+        return restore_invalid (error, i, _("it is not a message"));
+      role = tb_message_get_role (message);
+
+      if (role == TB_MESSAGE_ROLE_TOOL)
+        {
+          if (!g_hash_table_remove (open, tb_message_get_tool_call_id (message)))
+            return restore_invalid (error, i, _("it answers a call that is not open"));
+          continue;
+        }
+      if (g_hash_table_size (open) > 0)
+        return restore_invalid (error, i, _("a call before it has no result"));
+      if (role == TB_MESSAGE_ROLE_ASSISTANT)
+        {
+          g_autoptr(GError) local_error = NULL;
+
+          if (!_tb_provider_check_call_ids (message, &local_error))
+            return restore_invalid (error, i, local_error->message);
+          for (guint j = 0; j < tb_message_get_n_tool_calls (message); j++)
+            g_hash_table_add (open,
+                              (gpointer) tb_tool_call_get_id (tb_message_get_tool_call (message,
+                                                                                         j)));
+        }
+    }
+  if (g_hash_table_size (open) > 0)
+    return restore_invalid (error, messages->len - 1, _("the last calls have no results"));
+  if (iterations_used > self->max_iterations)
+    {
+      g_set_error (error, TB_LOOP_ERROR, TB_LOOP_ERROR_INVALID,
+                   _("The history used %u iterations, more than this loop's cap of %u."),
+                   iterations_used, self->max_iterations);
+      return FALSE;
+    }
+
+  ensure_header (self);
+  for (guint i = 0; i < messages->len; i++)
+    append_message (self, g_ptr_array_index (messages, i), "restored");
+  self->iteration = iterations_used;
+  g_object_notify_by_pspec (G_OBJECT (self), properties [PROP_ITERATION]);
+
+  last = messages->len > 0 ? g_ptr_array_index (messages, messages->len - 1) : NULL;
+  if (last != NULL && tb_message_get_role (last) == TB_MESSAGE_ROLE_ASSISTANT)
+    end (self, TB_LOOP_STATE_FINISHED, "answer");
+  return TRUE;
+}
+
+/**
+ * tb_dispatch_loop_submit_model_turn:
+ * @self: a loop in %TB_LOOP_STATE_READY
+ * @message: the model's next turn, written by a person: text and/or calls
+ *   (tool names may be real or wire names)
+ * @error: return location for a %TB_LOOP_ERROR
+ *
+ * Takes @message as the model's answer for this iteration instead of
+ * asking the provider. It counts as an iteration and is recorded as a
+ * `manual-turn` decision.
+ *
+ * Returns: %TRUE when the turn was taken
+ */
+gboolean
+tb_dispatch_loop_submit_model_turn (TbDispatchLoop  *self,
+                                    TbMessage       *message,
+                                    GError         **error)
+{
+  g_autoptr(TbMessage) turn = NULL;
+  JsonObject *payload;
+
+  g_return_val_if_fail (TB_IS_DISPATCH_LOOP (self), FALSE);
+  g_return_val_if_fail (TB_IS_MESSAGE (message), FALSE);
+
+  if (tb_message_get_role (message) != TB_MESSAGE_ROLE_ASSISTANT)
+    {
+      g_set_error_literal (error, TB_LOOP_ERROR, TB_LOOP_ERROR_INVALID,
+                           _("A model turn must be an assistant message."));
+      return FALSE;
+    }
+  if (self->busy || self->state != TB_LOOP_STATE_READY)
+    {
+      g_set_error (error, TB_LOOP_ERROR, TB_LOOP_ERROR_WRONG_STATE,
+                   _("The model's turn can only be written when the loop is ready, "
+                     "not while it is %s."), tb_loop_state_to_string (self->state));
+      return FALSE;
+    }
+
+  if (!begin_iteration (self))
+    return TRUE;
+
+  turn = tb_message_new (TB_MESSAGE_ROLE_ASSISTANT, tb_message_get_text (message));
+  for (guint i = 0; i < tb_message_get_n_tool_calls (message); i++)
+    {
+      TbToolCall *written = tb_message_get_tool_call (message, i);
+      g_autofree char *id = tb_tool_call_get_id (written) != NULL
+                            ? g_strdup (tb_tool_call_get_id (written))
+                            : g_strdup_printf ("manual_%u_%u", self->iteration, i);
+      g_autoptr(TbToolCall) call =
+        _tb_provider_make_call (self->model_tools, id, tb_tool_call_get_name (written),
+                                tb_tool_call_get_parse_error (written) == NULL
+                                ? tb_tool_call_get_arguments (written) : NULL,
+                                tb_tool_call_get_raw_arguments (written));
+
+      tb_message_add_tool_call (turn, call);
+    }
+
+  payload = event_new (self);
+  json_object_set_string_member (payload, "decision", "manual-turn");
+  json_object_set_string_member (payload, "by", "person");
+  record (self, "decision", payload);
+
+  accept_model_turn (self, turn, "person");
+  return TRUE;
+}
+
+/* ---- accessors ------------------------------------------------------------ */
+
+/**
+ * tb_dispatch_loop_new:
+ * @registry: the tools; only tb_tool_registry_get_model_tools() of it is
+ *   offered to the model or callable by it
+ * @provider: the model
+ * @max_iterations: the cap on model requests, at least 1
+ *
+ * Returns: (transfer full): a loop in %TB_LOOP_STATE_READY
+ */
+TbDispatchLoop *
+tb_dispatch_loop_new (TbToolRegistry *registry,
+                      TbProvider     *provider,
+                      guint           max_iterations)
+{
+  g_return_val_if_fail (TB_IS_TOOL_REGISTRY (registry), NULL);
+  g_return_val_if_fail (TB_IS_PROVIDER (provider), NULL);
+  g_return_val_if_fail (max_iterations > 0, NULL);
+
+  return g_object_new (TB_TYPE_DISPATCH_LOOP,
+                       "registry", registry,
+                       "provider", provider,
+                       "max-iterations", max_iterations,
+                       NULL);
+}
+
+TbToolRegistry *
+tb_dispatch_loop_get_registry (TbDispatchLoop *self)
+{
+  g_return_val_if_fail (TB_IS_DISPATCH_LOOP (self), NULL);
+  return self->registry;
+}
+
+TbProvider *
+tb_dispatch_loop_get_provider (TbDispatchLoop *self)
+{
+  g_return_val_if_fail (TB_IS_DISPATCH_LOOP (self), NULL);
+  return self->provider;
+}
+
+/**
+ * tb_dispatch_loop_get_trace:
+ *
+ * Returns: (transfer none): the trace the loop appends to
+ */
+TbTrace *
+tb_dispatch_loop_get_trace (TbDispatchLoop *self)
+{
+  g_return_val_if_fail (TB_IS_DISPATCH_LOOP (self), NULL);
+  return self->trace;
+}
+
+TbLoopState
+tb_dispatch_loop_get_state (TbDispatchLoop *self)
+{
+  g_return_val_if_fail (TB_IS_DISPATCH_LOOP (self), TB_LOOP_STATE_FAILED);
+  return self->state;
+}
+
+guint
+tb_dispatch_loop_get_iteration (TbDispatchLoop *self)
+{
+  g_return_val_if_fail (TB_IS_DISPATCH_LOOP (self), 0);
+  return self->iteration;
+}
+
+guint
+tb_dispatch_loop_get_max_iterations (TbDispatchLoop *self)
+{
+  g_return_val_if_fail (TB_IS_DISPATCH_LOOP (self), 0);
+  return self->max_iterations;
+}
+
+/**
+ * tb_dispatch_loop_get_error:
+ *
+ * Returns: (nullable): why the loop failed, when it did
+ */
+const GError *
+tb_dispatch_loop_get_error (TbDispatchLoop *self)
+{
+  g_return_val_if_fail (TB_IS_DISPATCH_LOOP (self), NULL);
+  return self->error;
+}
+
+/**
+ * tb_dispatch_loop_get_messages:
+ *
+ * Returns: (transfer none): the conversation, a #GListModel of #TbMessage
+ */
+GListModel *
+tb_dispatch_loop_get_messages (TbDispatchLoop *self)
+{
+  g_return_val_if_fail (TB_IS_DISPATCH_LOOP (self), NULL);
+  return G_LIST_MODEL (self->messages);
+}
+
+/**
+ * tb_dispatch_loop_get_pending_calls:
+ *
+ * Returns: (transfer none): the calls of the current turn, a #GListModel
+ *   of #TbPendingCall (empty outside %TB_LOOP_STATE_CALLS_PENDING and
+ *   %TB_LOOP_STATE_RUNNING_TOOLS)
+ */
+GListModel *
+tb_dispatch_loop_get_pending_calls (TbDispatchLoop *self)
+{
+  g_return_val_if_fail (TB_IS_DISPATCH_LOOP (self), NULL);
+  return G_LIST_MODEL (self->pending);
+}
+
+TbApprovalPolicy
+tb_dispatch_loop_get_approval_policy (TbDispatchLoop *self)
+{
+  g_return_val_if_fail (TB_IS_DISPATCH_LOOP (self), TB_APPROVAL_POLICY_ASK);
+  return self->policy;
+}
+
+void
+tb_dispatch_loop_set_approval_policy (TbDispatchLoop   *self,
+                                      TbApprovalPolicy  policy)
+{
+  g_return_if_fail (TB_IS_DISPATCH_LOOP (self));
+
+  if (self->policy == policy)
+    return;
+  self->policy = policy;
+  g_object_notify_by_pspec (G_OBJECT (self), properties [PROP_APPROVAL_POLICY]);
+}
+
+/**
+ * tb_dispatch_loop_set_breakpoints:
+ * @self: a loop
+ * @tool_names: (nullable): real tool names at which a run pauses
+ */
+void
+tb_dispatch_loop_set_breakpoints (TbDispatchLoop     *self,
+                                  const char * const *tool_names)
+{
+  g_return_if_fail (TB_IS_DISPATCH_LOOP (self));
+
+  g_strfreev (self->breakpoints);
+  self->breakpoints = g_strdupv ((char **) tool_names);
+}
+
+const char * const *
+tb_dispatch_loop_get_breakpoints (TbDispatchLoop *self)
+{
+  g_return_val_if_fail (TB_IS_DISPATCH_LOOP (self), NULL);
+  return (const char * const *) self->breakpoints;
+}
+
+/**
+ * tb_dispatch_loop_set_parallel_tool_calls:
+ *
+ * Whether the model may ask for several calls at once (sent to the
+ * provider), and whether such calls run concurrently. Default %TRUE.
+ */
+void
+tb_dispatch_loop_set_parallel_tool_calls (TbDispatchLoop *self,
+                                          gboolean        parallel)
+{
+  g_return_if_fail (TB_IS_DISPATCH_LOOP (self));
+
+  parallel = !!parallel;
+  if (self->parallel_tool_calls == parallel)
+    return;
+  self->parallel_tool_calls = parallel;
+  g_object_notify_by_pspec (G_OBJECT (self), properties [PROP_PARALLEL_TOOL_CALLS]);
+}
+
+void
+tb_dispatch_loop_set_stream (TbDispatchLoop *self,
+                             gboolean        stream)
+{
+  g_return_if_fail (TB_IS_DISPATCH_LOOP (self));
+
+  stream = !!stream;
+  if (self->stream == stream)
+    return;
+  self->stream = stream;
+  g_object_notify_by_pspec (G_OBJECT (self), properties [PROP_STREAM]);
+}
+
+/**
+ * tb_dispatch_loop_set_tool_choice:
+ * @tool_choice: (nullable): "auto", "none", "required" or a real tool name
+ */
+void
+tb_dispatch_loop_set_tool_choice (TbDispatchLoop *self,
+                                  const char     *tool_choice)
+{
+  g_return_if_fail (TB_IS_DISPATCH_LOOP (self));
+
+  g_free (self->tool_choice);
+  self->tool_choice = g_strdup (tool_choice);
+}
+
+/* ---- GObject -------------------------------------------------------------- */
+
+static void
+tb_dispatch_loop_constructed (GObject *object)
+{
+  TbDispatchLoop *self = (TbDispatchLoop *)object;
+
+  G_OBJECT_CLASS (tb_dispatch_loop_parent_class)->constructed (object);
+
+  /* There is no unbounded mode: a loop without a cap is a programmer error. */
+  if (self->max_iterations == 0)
+    {
+      g_critical ("TbDispatchLoop:max-iterations is a required construct property of at "
+                  "least 1; a loop without a cap is not allowed");
+      self->max_iterations = 1;
+    }
+
+  if (self->registry == NULL)
+    self->registry = tb_tool_registry_new ();
+  if (self->trace == NULL)
+    self->trace = tb_trace_new ();
+
+  if (self->provider != NULL)
+    {
+      self->wire_request_id = g_signal_connect (self->provider, "wire-request",
+                                                G_CALLBACK (wire_request_cb), self);
+      self->wire_response_id = g_signal_connect (self->provider, "wire-response",
+                                                 G_CALLBACK (wire_response_cb), self);
+    }
+}
+
+static void
+tb_dispatch_loop_dispose (GObject *object)
+{
+  TbDispatchLoop *self = (TbDispatchLoop *)object;
+
+  if (self->provider != NULL)
+    {
+      g_clear_signal_handler (&self->wire_request_id, self->provider);
+      g_clear_signal_handler (&self->wire_response_id, self->provider);
+    }
+
+  G_OBJECT_CLASS (tb_dispatch_loop_parent_class)->dispose (object);
+}
+
+static void
+tb_dispatch_loop_finalize (GObject *object)
+{
+  TbDispatchLoop *self = (TbDispatchLoop *)object;
+
+  g_assert (self->task == NULL);
+
+  g_clear_object (&self->registry);
+  g_clear_object (&self->model_tools);
+  g_clear_object (&self->provider);
+  g_clear_object (&self->trace);
+  g_clear_object (&self->messages);
+  g_clear_pointer (&self->history, g_ptr_array_unref);
+  g_clear_object (&self->pending);
+  g_clear_error (&self->error);
+  g_clear_pointer (&self->breakpoints, g_strfreev);
+  g_clear_pointer (&self->tool_choice, g_free);
+  g_clear_object (&self->phase_cancellable);
+
+  G_OBJECT_CLASS (tb_dispatch_loop_parent_class)->finalize (object);
+}
+
+static void
+tb_dispatch_loop_get_property (GObject    *object,
+                               guint       prop_id,
+                               GValue     *value,
+                               GParamSpec *pspec)
+{
+  TbDispatchLoop *self = TB_DISPATCH_LOOP (object);
+
+  switch (prop_id)
+    {
+    case PROP_REGISTRY:
+      g_value_set_object (value, self->registry);
+      break;
+
+    case PROP_PROVIDER:
+      g_value_set_object (value, self->provider);
+      break;
+
+    case PROP_TRACE:
+      g_value_set_object (value, self->trace);
+      break;
+
+    case PROP_MAX_ITERATIONS:
+      g_value_set_uint (value, self->max_iterations);
+      break;
+
+    case PROP_ITERATION:
+      g_value_set_uint (value, self->iteration);
+      break;
+
+    case PROP_STATE:
+      g_value_set_enum (value, self->state);
+      break;
+
+    case PROP_APPROVAL_POLICY:
+      g_value_set_enum (value, self->policy);
+      break;
+
+    case PROP_PARALLEL_TOOL_CALLS:
+      g_value_set_boolean (value, self->parallel_tool_calls);
+      break;
+
+    case PROP_STREAM:
+      g_value_set_boolean (value, self->stream);
+      break;
+
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+tb_dispatch_loop_set_property (GObject      *object,
+                               guint         prop_id,
+                               const GValue *value,
+                               GParamSpec   *pspec)
+{
+  TbDispatchLoop *self = TB_DISPATCH_LOOP (object);
+
+  switch (prop_id)
+    {
+    case PROP_REGISTRY:
+      self->registry = g_value_dup_object (value);
+      break;
+
+    case PROP_PROVIDER:
+      self->provider = g_value_dup_object (value);
+      break;
+
+    case PROP_TRACE:
+      self->trace = g_value_dup_object (value);
+      break;
+
+    case PROP_MAX_ITERATIONS:
+      self->max_iterations = g_value_get_uint (value);
+      break;
+
+    case PROP_APPROVAL_POLICY:
+      tb_dispatch_loop_set_approval_policy (self, g_value_get_enum (value));
+      break;
+
+    case PROP_PARALLEL_TOOL_CALLS:
+      tb_dispatch_loop_set_parallel_tool_calls (self, g_value_get_boolean (value));
+      break;
+
+    case PROP_STREAM:
+      tb_dispatch_loop_set_stream (self, g_value_get_boolean (value));
+      break;
+
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+tb_dispatch_loop_class_init (TbDispatchLoopClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GParamFlags construct_flags = G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY |
+                                G_PARAM_STATIC_STRINGS;
+  GParamFlags rw_flags = G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS;
+  GParamFlags ro_flags = G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS;
+
+  object_class->constructed = tb_dispatch_loop_constructed;
+  object_class->dispose = tb_dispatch_loop_dispose;
+  object_class->finalize = tb_dispatch_loop_finalize;
+  object_class->get_property = tb_dispatch_loop_get_property;
+  object_class->set_property = tb_dispatch_loop_set_property;
+
+  properties [PROP_REGISTRY] =
+    g_param_spec_object ("registry", NULL, NULL, TB_TYPE_TOOL_REGISTRY, construct_flags);
+  properties [PROP_PROVIDER] =
+    g_param_spec_object ("provider", NULL, NULL, TB_TYPE_PROVIDER, construct_flags);
+  properties [PROP_TRACE] =
+    g_param_spec_object ("trace", NULL, NULL, TB_TYPE_TRACE, construct_flags);
+  /* Required: construct-only properties get their default when not given,
+   * so the default 0 (not a valid cap) is what constructed() refuses. */
+  properties [PROP_MAX_ITERATIONS] =
+    g_param_spec_uint ("max-iterations", NULL, NULL, 0, G_MAXUINT, 0,
+                       G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_EXPLICIT_NOTIFY |
+                       G_PARAM_STATIC_STRINGS);
+  properties [PROP_ITERATION] =
+    g_param_spec_uint ("iteration", NULL, NULL, 0, G_MAXUINT, 0, ro_flags);
+  properties [PROP_STATE] =
+    g_param_spec_enum ("state", NULL, NULL, TB_TYPE_LOOP_STATE, TB_LOOP_STATE_READY, ro_flags);
+  properties [PROP_APPROVAL_POLICY] =
+    g_param_spec_enum ("approval-policy", NULL, NULL, TB_TYPE_APPROVAL_POLICY,
+                       TB_APPROVAL_POLICY_APPROVE_ALL, rw_flags);
+  properties [PROP_PARALLEL_TOOL_CALLS] =
+    g_param_spec_boolean ("parallel-tool-calls", NULL, NULL, TRUE, rw_flags);
+  properties [PROP_STREAM] =
+    g_param_spec_boolean ("stream", NULL, NULL, FALSE, rw_flags);
+
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+
+  /**
+   * TbDispatchLoop::call-pending:
+   * @self: the loop
+   * @call: the call waiting for a decision
+   *
+   * Emitted for each call to an offered tool when the model's turn
+   * arrives. A handler may decide at once; undecided calls follow the
+   * #TbDispatchLoop:approval-policy.
+   */
+  signals [CALL_PENDING] =
+    g_signal_new ("call-pending", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0,
+                  NULL, NULL, NULL, G_TYPE_NONE, 1, TB_TYPE_PENDING_CALL);
+
+  /**
+   * TbDispatchLoop::warning:
+   * @self: the loop
+   * @message: what the person should know
+   */
+  signals [WARNING] =
+    g_signal_new ("warning", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0,
+                  NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_STRING);
+}
+
+static void
+tb_dispatch_loop_init (TbDispatchLoop *self)
+{
+  self->messages = g_list_store_new (TB_TYPE_MESSAGE);
+  self->history = g_ptr_array_new_with_free_func (g_object_unref);
+  self->pending = g_list_store_new (TB_TYPE_PENDING_CALL);
+  self->state = TB_LOOP_STATE_READY;
+  self->policy = TB_APPROVAL_POLICY_APPROVE_ALL;
+  self->parallel_tool_calls = TRUE;
+}

@@ -1,0 +1,876 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+
+#define G_LOG_DOMAIN "tb-eval"
+
+#include "config.h"
+
+#include <glib/gi18n-lib.h>
+#include <string.h>
+
+#include "tb-eval.h"
+#include "tb-json.h"
+#include "tb-provider-private.h"
+
+/* Evaluation scenarios: a prompt, the tools to offer (built-in ones by
+ * name, or tools the scenario describes), an optional script for offline
+ * runs, and the expectations. The format is in docs/eval.md. */
+
+G_DEFINE_QUARK (tb-eval-error-quark, tb_eval_error)
+
+#define MAX_SLEEP_MS 600000
+
+/* ---- tools a scenario describes ------------------------------------------- */
+
+#define TB_TYPE_EVAL_TOOL (tb_eval_tool_get_type ())
+G_DECLARE_FINAL_TYPE (TbEvalTool, tb_eval_tool, TB, EVAL_TOOL, TbTool)
+
+struct _TbEvalTool
+{
+  TbTool    parent_instance;
+
+  JsonNode *output;
+  char     *fail;
+  gboolean  stop_loop;
+  guint     sleep_ms;
+};
+
+G_DEFINE_FINAL_TYPE (TbEvalTool, tb_eval_tool, TB_TYPE_TOOL)
+
+static TbToolResult *
+eval_tool_result (TbEvalTool  *self,
+                  JsonNode    *arguments,
+                  GError     **error)
+{
+  g_autoptr(JsonObject) metadata = json_object_new ();
+
+  if (self->fail != NULL)
+    {
+      g_set_error_literal (error, TB_TOOL_ERROR, TB_TOOL_ERROR_FAILED, self->fail);
+      return NULL;
+    }
+  if (self->stop_loop)
+    json_object_set_boolean_member (metadata, "stop_loop", TRUE);
+  /* Without a fixed output the tool answers with its arguments. */
+  return tb_tool_result_new_full (TB_TOOL_FAILURE_NONE,
+                                  self->output != NULL ? self->output : arguments,
+                                  NULL, metadata, NULL, 0);
+}
+
+static void
+eval_tool_thread (GTask        *task,
+                  gpointer      source_object,
+                  gpointer      task_data,
+                  GCancellable *cancellable)
+{
+  TbEvalTool *self = source_object;
+  gint64 deadline = g_get_monotonic_time () + (gint64) self->sleep_ms * 1000;
+  GError *error = NULL;
+  TbToolResult *result;
+
+  while (g_get_monotonic_time () < deadline)
+    {
+      if (g_cancellable_set_error_if_cancelled (cancellable, &error))
+        {
+          g_task_return_error (task, error);
+          return;
+        }
+      g_usleep (MIN (5000, MAX (0, deadline - g_get_monotonic_time ())));
+    }
+
+  result = eval_tool_result (self, task_data, &error);
+  if (result == NULL)
+    g_task_return_error (task, error);
+  else
+    g_task_return_pointer (task, result, g_object_unref);
+}
+
+static void
+tb_eval_tool_invoke_async (TbTool              *tool,
+                           JsonNode            *arguments,
+                           JsonObject          *context,
+                           GCancellable        *cancellable,
+                           GAsyncReadyCallback  callback,
+                           gpointer             user_data)
+{
+  TbEvalTool *self = TB_EVAL_TOOL (tool);
+  g_autoptr(GTask) task = g_task_new (self, cancellable, callback, user_data);
+  GError *error = NULL;
+  TbToolResult *result;
+
+  g_task_set_source_tag (task, tb_eval_tool_invoke_async);
+  g_task_set_task_data (task, json_node_ref (arguments), (GDestroyNotify) json_node_unref);
+
+  if (self->sleep_ms > 0)
+    {
+      g_task_run_in_thread (task, eval_tool_thread);
+      return;
+    }
+
+  result = eval_tool_result (self, arguments, &error);
+  if (result == NULL)
+    g_task_return_error (task, error);
+  else
+    g_task_return_pointer (task, result, g_object_unref);
+}
+
+static TbToolResult *
+tb_eval_tool_invoke_finish (TbTool        *tool,
+                            GAsyncResult  *result,
+                            GError       **error)
+{
+  return g_task_propagate_pointer (G_TASK (result), error);
+}
+
+static void
+tb_eval_tool_finalize (GObject *object)
+{
+  TbEvalTool *self = (TbEvalTool *)object;
+
+  g_clear_pointer (&self->output, json_node_unref);
+  g_clear_pointer (&self->fail, g_free);
+
+  G_OBJECT_CLASS (tb_eval_tool_parent_class)->finalize (object);
+}
+
+static void
+tb_eval_tool_class_init (TbEvalToolClass *klass)
+{
+  G_OBJECT_CLASS (klass)->finalize = tb_eval_tool_finalize;
+  TB_TOOL_CLASS (klass)->invoke_async = tb_eval_tool_invoke_async;
+  TB_TOOL_CLASS (klass)->invoke_finish = tb_eval_tool_invoke_finish;
+}
+
+static void
+tb_eval_tool_init (TbEvalTool *self)
+{
+}
+
+/* ---- results -------------------------------------------------------------- */
+
+G_DEFINE_BOXED_TYPE (TbEvalResult, tb_eval_result, tb_eval_result_ref, tb_eval_result_unref)
+
+static TbEvalResult *
+tb_eval_result_new (void)
+{
+  TbEvalResult *self = g_new0 (TbEvalResult, 1);
+
+  self->ref_count = 1;
+  self->failures = g_ptr_array_new_with_free_func (g_free);
+  return self;
+}
+
+TbEvalResult *
+tb_eval_result_ref (TbEvalResult *self)
+{
+  g_return_val_if_fail (self != NULL, NULL);
+  g_atomic_int_inc (&self->ref_count);
+  return self;
+}
+
+void
+tb_eval_result_unref (TbEvalResult *self)
+{
+  g_return_if_fail (self != NULL);
+
+  if (!g_atomic_int_dec_and_test (&self->ref_count))
+    return;
+  g_ptr_array_unref (self->failures);
+  g_clear_object (&self->trace);
+  g_free (self);
+}
+
+/* ---- scenarios ------------------------------------------------------------ */
+
+struct _TbEvalScenario
+{
+  GObject           parent_instance;
+
+  char             *name;
+  char             *system;
+  char             *prompt;
+  guint             max_iterations;
+  JsonArray        *tools;
+  JsonNode         *script;
+  JsonObject       *expect;
+  TbApprovalPolicy  policy;
+  guint             cancel_after_ms;
+};
+
+G_DEFINE_FINAL_TYPE (TbEvalScenario, tb_eval_scenario, G_TYPE_OBJECT)
+
+static void
+tb_eval_scenario_finalize (GObject *object)
+{
+  TbEvalScenario *self = (TbEvalScenario *)object;
+
+  g_clear_pointer (&self->name, g_free);
+  g_clear_pointer (&self->system, g_free);
+  g_clear_pointer (&self->prompt, g_free);
+  g_clear_pointer (&self->tools, json_array_unref);
+  g_clear_pointer (&self->script, json_node_unref);
+  g_clear_pointer (&self->expect, json_object_unref);
+
+  G_OBJECT_CLASS (tb_eval_scenario_parent_class)->finalize (object);
+}
+
+static void
+tb_eval_scenario_class_init (TbEvalScenarioClass *klass)
+{
+  G_OBJECT_CLASS (klass)->finalize = tb_eval_scenario_finalize;
+}
+
+static void
+tb_eval_scenario_init (TbEvalScenario *self)
+{
+}
+
+static gboolean
+invalid (GError     **error,
+         const char  *name,
+         const char  *reason)
+{
+  g_set_error (error, TB_EVAL_ERROR, TB_EVAL_ERROR_INVALID,
+               _("The scenario “%s” is not valid: %s"), name != NULL ? name : "?", reason);
+  return FALSE;
+}
+
+static gboolean
+get_uint (JsonObject *object,
+          const char *member,
+          guint       max,
+          guint      *value)
+{
+  JsonNode *node = json_object_get_member (object, member);
+
+  if (node == NULL)
+    return TRUE;
+  if (!JSON_NODE_HOLDS_VALUE (node) || json_node_get_value_type (node) != G_TYPE_INT64 ||
+      json_node_get_int (node) < 0 || json_node_get_int (node) > max)
+    return FALSE;
+  *value = (guint) json_node_get_int (node);
+  return TRUE;
+}
+
+/**
+ * tb_eval_scenario_new_from_json:
+ * @node: a scenario object (see docs/eval.md)
+ * @error: return location for a %TB_EVAL_ERROR
+ *
+ * Returns: (transfer full) (nullable): the scenario
+ */
+TbEvalScenario *
+tb_eval_scenario_new_from_json (JsonNode  *node,
+                                GError   **error)
+{
+  g_autoptr(TbEvalScenario) self = g_object_new (TB_TYPE_EVAL_SCENARIO, NULL);
+  JsonObject *object;
+  JsonNode *tools;
+  JsonNode *expect;
+  const char *approve;
+  const char *format;
+
+  if (node == NULL || !JSON_NODE_HOLDS_OBJECT (node))
+    {
+      invalid (error, NULL, _("a scenario is a JSON object"));
+      return NULL;
+    }
+  object = json_node_get_object (node);
+
+  format = _tb_json_get_string (object, "format");
+  if (format != NULL && !g_str_equal (format, "toolbench-scenario"))
+    {
+      invalid (error, NULL, _("its “format” is not “toolbench-scenario”"));
+      return NULL;
+    }
+
+  self->name = g_strdup (_tb_json_get_string (object, "name"));
+  if (self->name == NULL)
+    {
+      invalid (error, NULL, _("it needs a “name”"));
+      return NULL;
+    }
+  self->prompt = g_strdup (_tb_json_get_string (object, "prompt"));
+  if (self->prompt == NULL)
+    {
+      invalid (error, self->name, _("it needs a “prompt”"));
+      return NULL;
+    }
+  self->system = g_strdup (_tb_json_get_string (object, "system"));
+
+  self->max_iterations = 10;
+  if (!get_uint (object, "max_iterations", 10000, &self->max_iterations) ||
+      self->max_iterations == 0)
+    {
+      invalid (error, self->name, _("“max_iterations” must be a whole number from 1 to 10000"));
+      return NULL;
+    }
+  if (!get_uint (object, "cancel_after_ms", MAX_SLEEP_MS, &self->cancel_after_ms))
+    {
+      invalid (error, self->name,
+               _("“cancel_after_ms” must be a whole number of milliseconds"));
+      return NULL;
+    }
+
+  approve = _tb_json_get_string (object, "approve");
+  if (approve == NULL || g_str_equal (approve, "all"))
+    self->policy = TB_APPROVAL_POLICY_APPROVE_ALL;
+  else if (g_str_equal (approve, "none"))
+    self->policy = TB_APPROVAL_POLICY_REJECT_ALL;
+  else
+    {
+      invalid (error, self->name, _("“approve” must be “all” or “none”"));
+      return NULL;
+    }
+
+  tools = json_object_get_member (object, "tools");
+  if (tools != NULL)
+    {
+      if (!JSON_NODE_HOLDS_ARRAY (tools))
+        {
+          invalid (error, self->name, _("“tools” must be an array"));
+          return NULL;
+        }
+      self->tools = json_array_ref (json_node_get_array (tools));
+    }
+
+  if (json_object_has_member (object, "script"))
+    self->script = json_node_copy (json_object_get_member (object, "script"));
+
+  expect = json_object_get_member (object, "expect");
+  if (expect == NULL || !JSON_NODE_HOLDS_OBJECT (expect))
+    {
+      invalid (error, self->name, _("it needs an “expect” object"));
+      return NULL;
+    }
+  self->expect = json_object_ref (json_node_get_object (expect));
+  if (json_object_has_member (self->expect, "state"))
+    {
+      TbLoopState state;
+
+      if (!tb_loop_state_from_string (_tb_json_get_string (self->expect, "state"), &state))
+        {
+          invalid (error, self->name,
+                   _("“expect.state” must be finished, limit-reached, failed, cancelled or "
+                     "calls-pending"));
+          return NULL;
+        }
+    }
+
+  return g_steal_pointer (&self);
+}
+
+/**
+ * tb_eval_scenario_new_from_file:
+ *
+ * Returns: (transfer full) (nullable): the scenario, or %NULL with @error
+ */
+TbEvalScenario *
+tb_eval_scenario_new_from_file (const char  *path,
+                                GError     **error)
+{
+  g_autofree char *contents = NULL;
+  g_autoptr(JsonNode) node = NULL;
+  g_autoptr(GError) local_error = NULL;
+  gsize length;
+
+  g_return_val_if_fail (path != NULL, NULL);
+
+  if (!g_file_get_contents (path, &contents, &length, error))
+    return NULL;
+  node = tb_json_parse (contents, length, &local_error);
+  if (node == NULL)
+    {
+      g_set_error (error, TB_EVAL_ERROR, TB_EVAL_ERROR_INVALID,
+                   _("The scenario file “%s” is not JSON: %s"), path, local_error->message);
+      return NULL;
+    }
+  return tb_eval_scenario_new_from_json (node, error);
+}
+
+const char *
+tb_eval_scenario_get_name (TbEvalScenario *self)
+{
+  g_return_val_if_fail (TB_IS_EVAL_SCENARIO (self), NULL);
+  return self->name;
+}
+
+gboolean
+tb_eval_scenario_has_script (TbEvalScenario *self)
+{
+  g_return_val_if_fail (TB_IS_EVAL_SCENARIO (self), FALSE);
+  return self->script != NULL;
+}
+
+/**
+ * tb_eval_scenario_create_provider:
+ *
+ * Returns: (transfer full) (nullable): a scripted provider playing the
+ *   scenario's script
+ */
+TbScriptedProvider *
+tb_eval_scenario_create_provider (TbEvalScenario  *self,
+                                  GError         **error)
+{
+  g_return_val_if_fail (TB_IS_EVAL_SCENARIO (self), NULL);
+
+  if (self->script == NULL)
+    {
+      g_set_error (error, TB_EVAL_ERROR, TB_EVAL_ERROR_NO_SCRIPT,
+                   _("The scenario “%s” has no script, so it can only run against a model"),
+                   self->name);
+      return NULL;
+    }
+  return tb_scripted_provider_new_from_json (self->script, error);
+}
+
+static TbTool *
+described_tool (TbEvalScenario  *self,
+                JsonObject      *object,
+                GError         **error)
+{
+  g_autoptr(TbEvalTool) tool = NULL;
+  g_autoptr(JsonNode) empty = tb_json_node_new_object ();
+  const char *name = _tb_json_get_string (object, "name");
+  const char *visibility = _tb_json_get_string (object, "visibility");
+  JsonNode *parameters = json_object_get_member (object, "parameters");
+  guint timeout_ms = 0;
+  guint sleep_ms = 0;
+
+  if (name == NULL || !tb_tool_name_is_valid (name, NULL))
+    {
+      invalid (error, self->name, _("a tool needs a valid “name”"));
+      return NULL;
+    }
+  if (!get_uint (object, "timeout_ms", MAX_SLEEP_MS, &timeout_ms) ||
+      !get_uint (object, "sleep_ms", MAX_SLEEP_MS, &sleep_ms))
+    {
+      invalid (error, self->name,
+               _("“timeout_ms” and “sleep_ms” must be whole milliseconds"));
+      return NULL;
+    }
+  if (parameters == NULL)
+    {
+      json_object_set_string_member (json_node_get_object (empty), "type", "object");
+      parameters = empty;
+    }
+
+  tool = g_object_new (TB_TYPE_EVAL_TOOL,
+                       "name", name,
+                       "description", _tb_json_get_string (object, "description") != NULL
+                                      ? _tb_json_get_string (object, "description")
+                                      : _("A tool described by the scenario."),
+                       "parameters", parameters,
+                       "visibility", g_strcmp0 (visibility, "user-only") == 0
+                                     ? TB_TOOL_VISIBILITY_USER_ONLY : TB_TOOL_VISIBILITY_MODEL,
+                       "source", "scenario",
+                       "timeout-ms", timeout_ms,
+                       NULL);
+  if (json_object_has_member (object, "output"))
+    {
+      tool->output = json_node_copy (json_object_get_member (object, "output"));
+      json_node_seal (tool->output);
+    }
+  tool->fail = g_strdup (_tb_json_get_string (object, "fail"));
+  tool->stop_loop = json_object_get_boolean_member_with_default (object, "stop_loop", FALSE);
+  tool->sleep_ms = sleep_ms;
+
+  return TB_TOOL (g_steal_pointer (&tool));
+}
+
+/**
+ * tb_eval_scenario_build_registry:
+ * @self: a scenario
+ * @base: the tools a scenario may name (the built-in ones)
+ * @error: return location for an error
+ *
+ * Returns: (transfer full) (nullable): the scenario's tools: all of @base
+ *   when it names none
+ */
+TbToolRegistry *
+tb_eval_scenario_build_registry (TbEvalScenario  *self,
+                                 TbToolRegistry  *base,
+                                 GError         **error)
+{
+  g_autoptr(TbToolRegistry) registry = tb_tool_registry_new ();
+
+  g_return_val_if_fail (TB_IS_EVAL_SCENARIO (self), NULL);
+  g_return_val_if_fail (TB_IS_TOOL_REGISTRY (base), NULL);
+
+  if (self->tools == NULL)
+    {
+      for (guint i = 0; i < g_list_model_get_n_items (G_LIST_MODEL (base)); i++)
+        {
+          g_autoptr(TbTool) tool = g_list_model_get_item (G_LIST_MODEL (base), i);
+
+          if (!tb_tool_registry_register (registry, tool, error))
+            return NULL;
+        }
+      return g_steal_pointer (&registry);
+    }
+
+  for (guint i = 0; i < json_array_get_length (self->tools); i++)
+    {
+      JsonNode *entry = json_array_get_element (self->tools, i);
+      g_autoptr(TbTool) tool = NULL;
+
+      if (JSON_NODE_HOLDS_VALUE (entry) && json_node_get_value_type (entry) == G_TYPE_STRING)
+        {
+          tool = tb_tool_registry_lookup (base, json_node_get_string (entry));
+          if (tool == NULL)
+            {
+              g_autofree char *reason = g_strdup_printf (_("it names a tool “%s” that does not "
+                                                           "exist"),
+                                                         json_node_get_string (entry));
+
+              invalid (error, self->name, reason);
+              return NULL;
+            }
+        }
+      else if (JSON_NODE_HOLDS_OBJECT (entry))
+        {
+          tool = described_tool (self, json_node_get_object (entry), error);
+          if (tool == NULL)
+            return NULL;
+        }
+      else
+        {
+          invalid (error, self->name, _("each tool is a name or an object"));
+          return NULL;
+        }
+
+      if (!tb_tool_registry_register (registry, tool, error))
+        return NULL;
+    }
+
+  return g_steal_pointer (&registry);
+}
+
+/* ---- running -------------------------------------------------------------- */
+
+typedef struct
+{
+  TbDispatchLoop *loop;
+  GSource        *cancel_source;
+} Run;
+
+static void
+run_free (gpointer data)
+{
+  Run *run = data;
+
+  if (run->cancel_source != NULL)
+    g_source_destroy (run->cancel_source);
+  g_clear_pointer (&run->cancel_source, g_source_unref);
+  g_clear_object (&run->loop);
+  g_free (run);
+}
+
+static void
+fail_with (TbEvalResult *result,
+           const char   *format,
+           ...) G_GNUC_PRINTF (2, 3);
+
+static void
+fail_with (TbEvalResult *result,
+           const char   *format,
+           ...)
+{
+  va_list args;
+
+  va_start (args, format);
+  g_ptr_array_add (result->failures, g_strdup_vprintf (format, args));
+  va_end (args);
+}
+
+typedef struct
+{
+  const char *id;
+  const char *name;
+  JsonNode   *arguments;
+  gboolean    ok;
+  const char *kind;
+  const char *content;
+} ActualCall;
+
+static gboolean
+arguments_match (JsonNode *expected,
+                 JsonNode *actual)
+{
+  JsonObjectIter iter;
+  const char *member;
+  JsonNode *value;
+
+  if (actual == NULL)
+    return FALSE;
+  if (!JSON_NODE_HOLDS_OBJECT (expected) || !JSON_NODE_HOLDS_OBJECT (actual))
+    return tb_json_equal (expected, actual);
+
+  /* The members a scenario names must match; others may be present. */
+  json_object_iter_init (&iter, json_node_get_object (expected));
+  while (json_object_iter_next (&iter, &member, &value))
+    {
+      JsonNode *got = json_object_get_member (json_node_get_object (actual), member);
+
+      if (got == NULL || !tb_json_equal (value, got))
+        return FALSE;
+    }
+  return TRUE;
+}
+
+static void
+check_call (TbEvalResult *result,
+            guint         index,
+            JsonObject   *want,
+            ActualCall   *got)
+{
+  const char *name = _tb_json_get_string (want, "name");
+  JsonNode *args = json_object_get_member (want, "arguments");
+  JsonNode *ok = json_object_get_member (want, "ok");
+  const char *kind = _tb_json_get_string (want, "kind");
+  const char *contains = _tb_json_get_string (want, "result_contains");
+
+  if (name != NULL && g_strcmp0 (name, got->name) != 0)
+    fail_with (result, _("call %u names “%s”, expected “%s”"), index + 1, got->name, name);
+  if (args != NULL && !arguments_match (args, got->arguments))
+    {
+      g_autofree char *want_text = tb_json_to_string (args, FALSE);
+      g_autofree char *got_text = got->arguments != NULL
+                                  ? tb_json_to_string (got->arguments, FALSE)
+                                  : g_strdup (_("(not JSON)"));
+
+      fail_with (result, _("call %u has arguments %s, expected %s"), index + 1, got_text,
+                 want_text);
+    }
+  if (ok != NULL && JSON_NODE_HOLDS_VALUE (ok) &&
+      json_node_get_boolean (ok) != got->ok)
+    fail_with (result, got->ok ? _("call %u succeeded, expected it to fail")
+                               : _("call %u failed, expected it to succeed"), index + 1);
+  if (kind != NULL && g_strcmp0 (kind, got->kind) != 0)
+    fail_with (result, _("call %u ended as “%s”, expected “%s”"), index + 1,
+               got->kind != NULL ? got->kind : "?", kind);
+  if (contains != NULL && (got->content == NULL || strstr (got->content, contains) == NULL))
+    fail_with (result, _("the result of call %u does not contain “%s”"), index + 1, contains);
+}
+
+static void
+evaluate (TbEvalScenario *self,
+          TbDispatchLoop *loop,
+          TbEvalResult   *result)
+{
+  TbTrace *trace = tb_dispatch_loop_get_trace (loop);
+  g_autoptr(GArray) calls = g_array_new (FALSE, TRUE, sizeof (ActualCall));
+  g_autoptr(GString) last_text = NULL;
+  const char *state = _tb_json_get_string (self->expect, "state");
+  const char *text_contains = _tb_json_get_string (self->expect, "text_contains");
+  const char *error_contains = _tb_json_get_string (self->expect, "error_contains");
+  JsonArray *expected_calls = _tb_json_get_array (self->expect, "calls");
+  guint iterations = 0;
+
+  result->state = tb_dispatch_loop_get_state (loop);
+  result->iterations = tb_dispatch_loop_get_iteration (loop);
+  result->trace = g_object_ref (trace);
+
+  /* Calls in the order the model made them, joined with their results. */
+  for (guint i = 0; i < tb_trace_get_n_events (trace); i++)
+    {
+      TbTraceEvent *event = tb_trace_get_event (trace, i);
+      JsonObject *payload = tb_trace_event_get_payload (event);
+      const char *type = tb_trace_event_get_event_type (event);
+
+      if (g_str_equal (type, "tool-call"))
+        {
+          JsonObject *call = _tb_json_get_object (payload, "call");
+          ActualCall actual = { 0 };
+
+          actual.id = _tb_json_get_string (call, "id");
+          actual.name = _tb_json_get_string (call, "name");
+          actual.arguments = call != NULL ? json_object_get_member (call, "arguments") : NULL;
+          g_array_append_val (calls, actual);
+        }
+      else if (g_str_equal (type, "tool-result"))
+        {
+          const char *id = _tb_json_get_string (payload, "call_id");
+          JsonObject *tool_result = _tb_json_get_object (payload, "result");
+
+          for (guint j = calls->len; j > 0; j--)
+            {
+              ActualCall *actual = &g_array_index (calls, ActualCall, j - 1);
+
+              if (g_strcmp0 (actual->id, id) == 0 && actual->content == NULL)
+                {
+                  actual->ok = json_object_get_boolean_member_with_default (tool_result, "ok",
+                                                                            FALSE);
+                  actual->kind = _tb_json_get_string (tool_result, "kind");
+                  actual->content = _tb_json_get_string (payload, "content");
+                  break;
+                }
+            }
+        }
+      else if (g_str_equal (type, "message"))
+        {
+          JsonObject *message = _tb_json_get_object (payload, "message");
+
+          if (g_strcmp0 (_tb_json_get_string (message, "role"), "assistant") == 0 &&
+              _tb_json_get_string (message, "text") != NULL)
+            {
+              if (last_text == NULL)
+                last_text = g_string_new (NULL);
+              g_string_assign (last_text, _tb_json_get_string (message, "text"));
+            }
+        }
+    }
+
+  result->calls = calls->len;
+  for (guint i = 0; i < calls->len; i++)
+    if (g_strcmp0 (g_array_index (calls, ActualCall, i).kind, "invalid-arguments") == 0)
+      result->invalid_calls++;
+
+  if (state != NULL && !g_str_equal (state, tb_loop_state_to_string (result->state)))
+    {
+      if (result->state == TB_LOOP_STATE_FAILED && tb_dispatch_loop_get_error (loop) != NULL)
+        fail_with (result, _("the loop ended as %s (%s), expected %s"),
+                   tb_loop_state_to_string (result->state),
+                   tb_dispatch_loop_get_error (loop)->message, state);
+      else
+        fail_with (result, _("the loop ended as %s, expected %s"),
+                   tb_loop_state_to_string (result->state), state);
+    }
+
+  if (get_uint (self->expect, "iterations", G_MAXINT, &iterations) &&
+      json_object_has_member (self->expect, "iterations") && iterations != result->iterations)
+    fail_with (result, _("the loop used %u iterations, expected %u"), result->iterations,
+               iterations);
+
+  if (expected_calls != NULL)
+    {
+      guint n = json_array_get_length (expected_calls);
+
+      if (n != calls->len)
+        fail_with (result, _("the model made %u calls, expected %u"), calls->len, n);
+      for (guint i = 0; i < MIN (n, calls->len); i++)
+        {
+          JsonObject *want = _tb_json_array_get_object (expected_calls, i);
+
+          if (want != NULL)
+            check_call (result, i, want, &g_array_index (calls, ActualCall, i));
+        }
+    }
+
+  if (text_contains != NULL &&
+      (last_text == NULL || strstr (last_text->str, text_contains) == NULL))
+    fail_with (result, _("the model's last text does not contain “%s”"), text_contains);
+
+  if (error_contains != NULL &&
+      (tb_dispatch_loop_get_error (loop) == NULL ||
+       strstr (tb_dispatch_loop_get_error (loop)->message, error_contains) == NULL))
+    fail_with (result, _("the loop's error does not contain “%s”"), error_contains);
+
+  result->passed = result->failures->len == 0;
+}
+
+static void
+loop_done_cb (GObject      *object,
+              GAsyncResult *res,
+              gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  TbEvalScenario *self = g_task_get_source_object (task);
+  Run *run = g_task_get_task_data (task);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(TbEvalResult) result = tb_eval_result_new ();
+
+  tb_dispatch_loop_run_finish (run->loop, res, &error);
+  if (error != NULL)
+    {
+      g_task_return_error (task, g_steal_pointer (&error));
+      return;
+    }
+
+  evaluate (self, run->loop, result);
+  g_task_return_pointer (task, g_steal_pointer (&result), (GDestroyNotify) tb_eval_result_unref);
+}
+
+static gboolean
+cancel_cb (gpointer user_data)
+{
+  Run *run = user_data;
+
+  tb_dispatch_loop_cancel (run->loop);
+  g_clear_pointer (&run->cancel_source, g_source_unref);
+  return G_SOURCE_REMOVE;
+}
+
+/**
+ * tb_eval_scenario_run_async:
+ * @self: a scenario
+ * @provider: the model: a live provider, or the scenario's own scripted one
+ * @base: the built-in tools the scenario may name
+ * @cancellable: (nullable): cancels the run
+ * @callback: called with the result
+ * @user_data: closure for @callback
+ */
+void
+tb_eval_scenario_run_async (TbEvalScenario      *self,
+                            TbProvider          *provider,
+                            TbToolRegistry      *base,
+                            GCancellable        *cancellable,
+                            GAsyncReadyCallback  callback,
+                            gpointer             user_data)
+{
+  g_autoptr(GTask) task = NULL;
+  g_autoptr(TbToolRegistry) registry = NULL;
+  g_autoptr(GError) error = NULL;
+  Run *run;
+
+  g_return_if_fail (TB_IS_EVAL_SCENARIO (self));
+  g_return_if_fail (TB_IS_PROVIDER (provider));
+
+  task = g_task_new (self, cancellable, callback, user_data);
+  g_task_set_source_tag (task, tb_eval_scenario_run_async);
+
+  registry = tb_eval_scenario_build_registry (self, base, &error);
+  if (registry == NULL)
+    {
+      g_task_return_error (task, g_steal_pointer (&error));
+      return;
+    }
+
+  run = g_new0 (Run, 1);
+  run->loop = tb_dispatch_loop_new (registry, provider, self->max_iterations);
+  g_task_set_task_data (task, run, run_free);
+  tb_dispatch_loop_set_approval_policy (run->loop, self->policy);
+
+  if (self->system != NULL)
+    {
+      g_autoptr(TbMessage) message = tb_message_new (TB_MESSAGE_ROLE_SYSTEM, self->system);
+
+      tb_dispatch_loop_add_message (run->loop, message, NULL);
+    }
+  tb_dispatch_loop_add_user_message (run->loop, self->prompt, NULL);
+
+  if (self->cancel_after_ms > 0)
+    {
+      run->cancel_source = g_timeout_source_new (self->cancel_after_ms);
+      g_source_set_callback (run->cancel_source, cancel_cb, run, NULL);
+      g_source_attach (run->cancel_source, g_task_get_context (task));
+    }
+
+  tb_dispatch_loop_run_async (run->loop, cancellable, loop_done_cb, g_steal_pointer (&task));
+}
+
+/**
+ * tb_eval_scenario_run_finish:
+ *
+ * Returns: (transfer full) (nullable): the result, or %NULL when the run
+ *   could not start
+ */
+TbEvalResult *
+tb_eval_scenario_run_finish (TbEvalScenario  *self,
+                             GAsyncResult    *result,
+                             GError         **error)
+{
+  g_return_val_if_fail (TB_IS_EVAL_SCENARIO (self), NULL);
+  g_return_val_if_fail (g_task_is_valid (result, self), NULL);
+
+  return g_task_propagate_pointer (G_TASK (result), error);
+}

@@ -1,0 +1,553 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+
+#define G_LOG_DOMAIN "tb-gemini-provider"
+
+#include "config.h"
+
+#include <glib/gi18n-lib.h>
+#include <string.h>
+
+#include "tb-gemini-provider.h"
+#include "tb-json.h"
+#include "tb-provider-private.h"
+
+/**
+ * TbGeminiProvider:
+ *
+ * Gemini generateContent (`POST {base-url}/models/{model}:generateContent`,
+ * or `:streamGenerateContent?alt=sse`); the base URL includes the version
+ * (`…/v1beta`). Calls are found in the parts, since Gemini reports
+ * `finishReason: STOP` when it calls functions; a call's `id` is echoed
+ * only when the model gave one; `thoughtSignature` values are sent back
+ * unchanged; schemas are translated by the registry (no
+ * `additionalProperties`, no `$schema`). The key goes in the
+ * `x-goog-api-key` header, never in the URL.
+ */
+struct _TbGeminiProvider
+{
+  TbHttpProvider parent_instance;
+
+  guint          next_call;
+};
+
+G_DEFINE_FINAL_TYPE (TbGeminiProvider, tb_gemini_provider, TB_TYPE_HTTP_PROVIDER)
+
+static JsonArray *
+new_content (JsonArray  *contents,
+             const char *role)
+{
+  JsonObject *content = json_object_new ();
+  JsonArray *parts = json_array_new ();
+
+  json_object_set_string_member (content, "role", role);
+  json_object_set_array_member (content, "parts", parts);
+  json_array_add_object_element (contents, content);
+  return parts;
+}
+
+static JsonArray *
+open_parts (JsonArray  *contents,
+            const char *role)
+{
+  guint n = json_array_get_length (contents);
+  JsonObject *last = n > 0 ? json_array_get_object_element (contents, n - 1) : NULL;
+
+  if (last != NULL && g_strcmp0 (json_object_get_string_member (last, "role"), role) == 0)
+    return json_object_get_array_member (last, "parts");
+  return new_content (contents, role);
+}
+
+static void
+copy_signature (JsonObject *part,
+                JsonObject *data)
+{
+  const char *signature = _tb_json_get_string (data, "thoughtSignature");
+
+  if (signature != NULL)
+    json_object_set_string_member (part, "thoughtSignature", signature);
+}
+
+static SoupMessage *
+tb_gemini_provider_build_message (TbHttpProvider     *provider,
+                                  TbProviderRequest  *request,
+                                  GBytes            **body,
+                                  GError            **error)
+{
+  const char *model = tb_http_provider_get_model (provider);
+  const char *key = tb_http_provider_get_api_key (provider);
+  g_autofree char *escaped = g_uri_escape_string (model, NULL, FALSE);
+  g_autofree char *path = g_strdup_printf ("/models/%s:%s", escaped,
+                                           request->stream ? "streamGenerateContent?alt=sse"
+                                                           : "generateContent");
+  g_autofree char *url = tb_http_provider_build_url (provider, path);
+  g_autoptr(JsonNode) root = json_node_new (JSON_NODE_OBJECT);
+  g_autoptr(GString) system = g_string_new (NULL);
+  g_autoptr(GHashTable) calls = g_hash_table_new (g_str_hash, g_str_equal);
+  JsonObject *object = json_object_new ();
+  JsonArray *contents = json_array_new ();
+  SoupMessageHeaders *headers;
+  SoupMessage *msg;
+  char *text;
+
+  msg = soup_message_new (SOUP_METHOD_POST, url);
+  if (msg == NULL)
+    {
+      g_set_error (error, TB_PROVIDER_ERROR, TB_PROVIDER_ERROR_CONFIG,
+                   _("“%s” is not a valid base URL; use one such as %s"),
+                   tb_http_provider_get_base_url (provider), TB_GEMINI_DEFAULT_BASE_URL);
+      return NULL;
+    }
+
+  for (guint i = 0; i < request->messages->len; i++)
+    {
+      TbMessage *message = g_ptr_array_index (request->messages, i);
+      const char *content = tb_message_get_text (message);
+
+      switch (tb_message_get_role (message))
+        {
+        case TB_MESSAGE_ROLE_SYSTEM:
+          if (system->len > 0)
+            g_string_append (system, "\n\n");
+          g_string_append (system, content != NULL ? content : "");
+          break;
+
+        case TB_MESSAGE_ROLE_USER:
+          {
+            JsonObject *part = json_object_new ();
+
+            json_object_set_string_member (part, "text", content != NULL ? content : "");
+            json_array_add_object_element (open_parts (contents, "user"), part);
+          }
+          break;
+
+        case TB_MESSAGE_ROLE_ASSISTANT:
+          {
+            JsonArray *parts = new_content (contents, "model");
+
+            if (content != NULL && *content != '\0')
+              {
+                JsonObject *part = json_object_new ();
+
+                json_object_set_string_member (part, "text", content);
+                copy_signature (part, tb_message_get_provider_data (message));
+                json_array_add_object_element (parts, part);
+              }
+            for (guint j = 0; j < tb_message_get_n_tool_calls (message); j++)
+              {
+                TbToolCall *call = tb_message_get_tool_call (message, j);
+                JsonObject *data = tb_tool_call_get_provider_data (call);
+                JsonNode *args = tb_tool_call_get_arguments (call);
+                g_autofree char *wire = _tb_provider_wire_name_for_call (request->tools, call);
+                JsonObject *part = json_object_new ();
+                JsonObject *function = json_object_new ();
+
+                json_object_set_string_member (function, "name", wire);
+                json_object_set_member (function, "args",
+                                        args != NULL && JSON_NODE_HOLDS_OBJECT (args)
+                                        ? json_node_copy (args) : tb_json_node_new_object ());
+                /* The id is echoed only when the model gave one. */
+                if (_tb_json_get_string (data, "id") != NULL)
+                  json_object_set_string_member (function, "id", _tb_json_get_string (data, "id"));
+                json_object_set_object_member (part, "functionCall", function);
+                copy_signature (part, data);
+                json_array_add_object_element (parts, part);
+                g_hash_table_insert (calls, (gpointer) tb_tool_call_get_id (call), call);
+              }
+            if (json_array_get_length (parts) == 0)
+              {
+                JsonObject *part = json_object_new ();
+
+                json_object_set_string_member (part, "text", "");
+                json_array_add_object_element (parts, part);
+              }
+          }
+          break;
+
+        case TB_MESSAGE_ROLE_TOOL:
+          {
+            TbToolCall *call = g_hash_table_lookup (calls, tb_message_get_tool_call_id (message));
+            JsonObject *part = json_object_new ();
+            JsonObject *function = json_object_new ();
+            JsonObject *response = json_object_new ();
+            g_autofree char *wire = NULL;
+
+            if (call != NULL)
+              wire = _tb_provider_wire_name_for_call (request->tools, call);
+            else if (request->tools != NULL && tb_message_get_tool_name (message) != NULL)
+              wire = tb_tool_registry_to_wire_name (request->tools,
+                                                    tb_message_get_tool_name (message));
+            if (wire == NULL)
+              wire = g_strdup (tb_message_get_tool_name (message) != NULL
+                               ? tb_message_get_tool_name (message) : "unknown");
+
+            json_object_set_string_member (function, "name", wire);
+            if (call != NULL &&
+                _tb_json_get_string (tb_tool_call_get_provider_data (call), "id") != NULL)
+              json_object_set_string_member (function, "id", tb_message_get_tool_call_id (message));
+            /* Documented keys: "output" for a result, "error" for a failure. */
+            json_object_set_string_member (response,
+                                           tb_message_get_is_error (message) ? "error" : "output",
+                                           content != NULL ? content : "");
+            json_object_set_object_member (function, "response", response);
+            json_object_set_object_member (part, "functionResponse", function);
+            json_array_add_object_element (open_parts (contents, "user"), part);
+          }
+          break;
+
+        default:
+          g_assert_not_reached ();
+        }
+    }
+
+  json_node_take_object (root, object);
+  json_object_set_array_member (object, "contents", contents);
+  if (system->len > 0)
+    {
+      JsonObject *instruction = json_object_new ();
+      JsonArray *parts = json_array_new ();
+      JsonObject *part = json_object_new ();
+
+      json_object_set_string_member (part, "text", system->str);
+      json_array_add_object_element (parts, part);
+      json_object_set_array_member (instruction, "parts", parts);
+      json_object_set_object_member (object, "systemInstruction", instruction);
+    }
+
+  if (request->tools != NULL && tb_tool_registry_get_size (request->tools) > 0)
+    {
+      json_object_set_member (object, "tools",
+                              tb_tool_registry_to_definitions (request->tools,
+                                                               TB_DEFINITION_FORMAT_GEMINI));
+      if (request->tool_choice != NULL)
+        {
+          JsonObject *config = json_object_new ();
+          JsonObject *calling = json_object_new ();
+          const char *choice = request->tool_choice;
+
+          if (g_str_equal (choice, "auto"))
+            json_object_set_string_member (calling, "mode", "AUTO");
+          else if (g_str_equal (choice, "none"))
+            json_object_set_string_member (calling, "mode", "NONE");
+          else if (g_str_equal (choice, "required"))
+            json_object_set_string_member (calling, "mode", "ANY");
+          else
+            {
+              g_autofree char *wire = tb_tool_registry_to_wire_name (request->tools, choice);
+              JsonArray *allowed = json_array_new ();
+
+              json_object_set_string_member (calling, "mode", "ANY");
+              json_array_add_string_element (allowed, wire != NULL ? wire : choice);
+              json_object_set_array_member (calling, "allowedFunctionNames", allowed);
+            }
+          json_object_set_object_member (config, "functionCallingConfig", calling);
+          json_object_set_object_member (object, "toolConfig", config);
+        }
+    }
+
+  if (request->max_tokens > 0)
+    {
+      JsonObject *generation = json_object_new ();
+
+      json_object_set_int_member (generation, "maxOutputTokens", request->max_tokens);
+      json_object_set_object_member (object, "generationConfig", generation);
+    }
+
+  headers = soup_message_get_request_headers (msg);
+  soup_message_headers_replace (headers, "Accept",
+                                request->stream ? "text/event-stream" : "application/json");
+  if (key != NULL && *key != '\0')
+    soup_message_headers_replace (headers, "x-goog-api-key", key);
+
+  text = tb_json_to_string (root, FALSE);
+  *body = g_bytes_new_take (text, strlen (text));
+  return msg;
+}
+
+/* ---- reading -------------------------------------------------------------- */
+
+typedef struct
+{
+  TbProviderRequest *request;
+  GString           *text;
+  gboolean           has_text;
+  char              *text_signature;
+  GPtrArray         *calls;
+  char              *finish_reason;
+  JsonNode          *usage;
+  char              *block_reason;
+  gboolean           saw_candidate;
+} Reader;
+
+static Reader *
+reader_new (TbProviderRequest *request)
+{
+  Reader *reader = g_new0 (Reader, 1);
+
+  reader->request = tb_provider_request_ref (request);
+  reader->text = g_string_new (NULL);
+  reader->calls = g_ptr_array_new_with_free_func (g_object_unref);
+  return reader;
+}
+
+static void
+reader_free (gpointer data)
+{
+  Reader *reader = data;
+
+  tb_provider_request_unref (reader->request);
+  g_string_free (reader->text, TRUE);
+  g_free (reader->text_signature);
+  g_ptr_array_unref (reader->calls);
+  g_free (reader->finish_reason);
+  g_clear_pointer (&reader->usage, json_node_unref);
+  g_free (reader->block_reason);
+  g_free (reader);
+}
+
+/* Takes one GenerateContentResponse (the whole answer, or one chunk). */
+static void
+reader_take (TbGeminiProvider *self,
+             Reader           *reader,
+             JsonObject       *root,
+             gboolean          streaming)
+{
+  JsonObject *candidate = _tb_json_array_get_object (_tb_json_get_array (root, "candidates"), 0);
+  JsonArray *parts = _tb_json_get_array (_tb_json_get_object (candidate, "content"), "parts");
+  JsonNode *usage = json_object_get_member (root, "usageMetadata");
+  const char *reason = _tb_json_get_string (candidate, "finishReason");
+  const char *blocked = _tb_json_get_string (_tb_json_get_object (root, "promptFeedback"),
+                                             "blockReason");
+
+  if (candidate != NULL)
+    reader->saw_candidate = TRUE;
+  if (usage != NULL && JSON_NODE_HOLDS_OBJECT (usage))
+    {
+      g_clear_pointer (&reader->usage, json_node_unref);
+      reader->usage = json_node_copy (usage);
+    }
+  if (reason != NULL)
+    {
+      g_free (reader->finish_reason);
+      reader->finish_reason = g_strdup (reason);
+    }
+  if (blocked != NULL)
+    {
+      g_free (reader->block_reason);
+      reader->block_reason = g_strdup (blocked);
+    }
+
+  for (guint i = 0; parts != NULL && i < json_array_get_length (parts); i++)
+    {
+      JsonObject *part = _tb_json_array_get_object (parts, i);
+      JsonObject *function = _tb_json_get_object (part, "functionCall");
+      const char *signature = _tb_json_get_string (part, "thoughtSignature");
+
+      if (part == NULL || json_object_get_boolean_member_with_default (part, "thought", FALSE))
+        continue;
+
+      if (function != NULL)
+        {
+          const char *given = _tb_json_get_string (function, "id");
+          g_autofree char *made = NULL;
+          JsonNode *args = json_object_get_member (function, "args");
+          g_autoptr(JsonObject) data = json_object_new ();
+          TbToolCall *call;
+
+          if (given != NULL && *given == '\0')
+            given = NULL;
+          if (given == NULL)
+            made = g_strdup_printf ("gemini_call_%u", ++self->next_call);
+          call = _tb_provider_make_call (reader->request->tools, given != NULL ? given : made,
+                                         _tb_json_get_string (function, "name"),
+                                         args != NULL ? args : NULL, args != NULL ? NULL : "");
+          if (given != NULL)
+            json_object_set_string_member (data, "id", given);
+          if (signature != NULL)
+            json_object_set_string_member (data, "thoughtSignature", signature);
+          if (json_object_get_size (data) > 0)
+            tb_tool_call_set_provider_data (call, data);
+          g_ptr_array_add (reader->calls, call);
+          if (streaming)
+            tb_provider_emit_tool_call_delta (TB_PROVIDER (self), reader->calls->len - 1,
+                                              tb_tool_call_get_id (call),
+                                              tb_tool_call_get_wire_name (call),
+                                              tb_tool_call_get_raw_arguments (call));
+        }
+      else if (_tb_json_get_string (part, "text") != NULL)
+        {
+          const char *piece = _tb_json_get_string (part, "text");
+
+          g_string_append (reader->text, piece);
+          reader->has_text = TRUE;
+          if (signature != NULL)
+            {
+              g_free (reader->text_signature);
+              reader->text_signature = g_strdup (signature);
+            }
+          if (streaming && *piece != '\0')
+            tb_provider_emit_text_delta (TB_PROVIDER (self), piece);
+        }
+    }
+}
+
+static TbProviderResponse *
+reader_finish (Reader  *reader,
+               GError **error)
+{
+  g_autoptr(TbMessage) message = NULL;
+
+  if (reader->block_reason != NULL && reader->calls->len == 0 && !reader->has_text)
+    {
+      g_set_error (error, TB_PROVIDER_ERROR, TB_PROVIDER_ERROR_BAD_REQUEST,
+                   _("Gemini blocked the prompt (%s)"), reader->block_reason);
+      return NULL;
+    }
+  if (!reader->saw_candidate)
+    {
+      g_set_error_literal (error, TB_PROVIDER_ERROR, TB_PROVIDER_ERROR_INVALID_RESPONSE,
+                           _("The response is not a generateContent response: it has no "
+                             "candidates"));
+      return NULL;
+    }
+  if (reader->calls->len == 0 && !reader->has_text && reader->finish_reason != NULL &&
+      !g_str_equal (reader->finish_reason, "STOP"))
+    {
+      g_set_error (error, TB_PROVIDER_ERROR, TB_PROVIDER_ERROR_INVALID_RESPONSE,
+                   _("Gemini ended its turn without an answer (finishReason %s)"),
+                   reader->finish_reason);
+      return NULL;
+    }
+
+  message = tb_message_new (TB_MESSAGE_ROLE_ASSISTANT, reader->has_text ? reader->text->str : NULL);
+  for (guint i = 0; i < reader->calls->len; i++)
+    tb_message_add_tool_call (message, g_ptr_array_index (reader->calls, i));
+  if (reader->text_signature != NULL)
+    {
+      g_autoptr(JsonObject) data = json_object_new ();
+
+      json_object_set_string_member (data, "thoughtSignature", reader->text_signature);
+      tb_message_set_provider_data (message, data);
+    }
+
+  return tb_provider_response_new (message, reader->finish_reason, reader->usage);
+}
+
+static TbProviderResponse *
+tb_gemini_provider_parse_response (TbHttpProvider     *provider,
+                                   TbProviderRequest  *request,
+                                   JsonNode           *body,
+                                   GError            **error)
+{
+  Reader *reader = reader_new (request);
+  TbProviderResponse *response;
+
+  if (!JSON_NODE_HOLDS_OBJECT (body))
+    {
+      reader_free (reader);
+      g_set_error_literal (error, TB_PROVIDER_ERROR, TB_PROVIDER_ERROR_INVALID_RESPONSE,
+                           _("The response is not a generateContent response: it is not an "
+                             "object"));
+      return NULL;
+    }
+  reader_take (TB_GEMINI_PROVIDER (provider), reader, json_node_get_object (body), FALSE);
+  response = reader_finish (reader, error);
+  reader_free (reader);
+  return response;
+}
+
+static gpointer
+tb_gemini_provider_stream_new (TbHttpProvider    *provider,
+                               TbProviderRequest *request)
+{
+  return reader_new (request);
+}
+
+static gboolean
+tb_gemini_provider_stream_event (TbHttpProvider  *provider,
+                                 gpointer         state,
+                                 const char      *event,
+                                 const char      *data,
+                                 GError         **error)
+{
+  g_autoptr(JsonNode) node = NULL;
+  g_autoptr(GError) local_error = NULL;
+  JsonObject *root;
+
+  node = tb_json_parse (data, -1, &local_error);
+  if (node == NULL || !JSON_NODE_HOLDS_OBJECT (node))
+    {
+      g_set_error (error, TB_PROVIDER_ERROR, TB_PROVIDER_ERROR_INVALID_RESPONSE,
+                   _("An event in the response stream is not a JSON object: %s"),
+                   local_error != NULL ? local_error->message : _("wrong type"));
+      return FALSE;
+    }
+  root = json_node_get_object (node);
+  if (_tb_json_get_object (root, "error") != NULL)
+    {
+      const char *said = _tb_json_get_string (_tb_json_get_object (root, "error"), "message");
+
+      g_set_error (error, TB_PROVIDER_ERROR, TB_PROVIDER_ERROR_SERVER,
+                   _("The provider reported an error in the middle of the stream: %s"),
+                   said != NULL ? said : "?");
+      return FALSE;
+    }
+
+  reader_take (TB_GEMINI_PROVIDER (provider), state, root, TRUE);
+  return TRUE;
+}
+
+static TbProviderResponse *
+tb_gemini_provider_stream_finish (TbHttpProvider  *provider,
+                                  gpointer         state,
+                                  GError         **error)
+{
+  Reader *reader = state;
+
+  if (reader->finish_reason == NULL && reader->block_reason == NULL)
+    {
+      g_set_error_literal (error, TB_PROVIDER_ERROR, TB_PROVIDER_ERROR_TRUNCATED,
+                           _("The response stream ended before the model finished its turn "
+                             "(no finishReason)."));
+      return NULL;
+    }
+  return reader_finish (reader, error);
+}
+
+static void
+tb_gemini_provider_class_init (TbGeminiProviderClass *klass)
+{
+  TbHttpProviderClass *http_class = TB_HTTP_PROVIDER_CLASS (klass);
+
+  http_class->kind = "gemini";
+  http_class->build_message = tb_gemini_provider_build_message;
+  http_class->parse_response = tb_gemini_provider_parse_response;
+  http_class->stream_new = tb_gemini_provider_stream_new;
+  http_class->stream_free = reader_free;
+  http_class->stream_event = tb_gemini_provider_stream_event;
+  http_class->stream_finish = tb_gemini_provider_stream_finish;
+}
+
+static void
+tb_gemini_provider_init (TbGeminiProvider *self)
+{
+}
+
+/**
+ * tb_gemini_provider_new:
+ * @base_url: (nullable): %NULL for %TB_GEMINI_DEFAULT_BASE_URL
+ * @model: the model name, e.g. `gemini-2.5-flash`
+ * @api_key: (nullable): the key
+ *
+ * Returns: (transfer full): a new provider
+ */
+TbProvider *
+tb_gemini_provider_new (const char *base_url,
+                        const char *model,
+                        const char *api_key)
+{
+  return g_object_new (TB_TYPE_GEMINI_PROVIDER,
+                       "base-url", base_url != NULL ? base_url : TB_GEMINI_DEFAULT_BASE_URL,
+                       "model", model,
+                       "api-key", api_key,
+                       NULL);
+}

@@ -1,0 +1,96 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+
+#pragma once
+
+#if !defined(TOOLBENCH_INSIDE) && !defined(TOOLBENCH_COMPILATION)
+# error "Only <toolbench.h> can be included directly."
+#endif
+
+#include <libsoup/soup.h>
+
+#include "tb-provider.h"
+
+G_BEGIN_DECLS
+
+/**
+ * TB_HTTP_PROVIDER_DEFAULT_MAX_RESPONSE_SIZE:
+ *
+ * The largest response body accepted by default: 8 MiB. A model's turn is
+ * a few kilobytes; anything near this is a misconfigured server, and
+ * refusing it keeps memory bounded.
+ */
+#define TB_HTTP_PROVIDER_DEFAULT_MAX_RESPONSE_SIZE (8 * 1024 * 1024)
+
+#define TB_TYPE_HTTP_PROVIDER (tb_http_provider_get_type())
+
+G_DECLARE_DERIVABLE_TYPE (TbHttpProvider, tb_http_provider, TB, HTTP_PROVIDER, GObject)
+
+/**
+ * TbHttpProviderClass:
+ * @kind: the wire format's word, as tb_provider_get_kind() returns it
+ * @build_message: makes the HTTP request for @request: URL, headers (the
+ *   key goes only into a header) and the exact JSON body in @body
+ * @parse_response: reads a whole (non-streamed) JSON response body
+ * @stream_new: state for reading one event stream
+ * @stream_free: frees that state
+ * @stream_event: handles one server-sent event
+ * @stream_finish: the response once the stream ended; fails when the
+ *   stream stopped before its documented end
+ *
+ * The HTTP, timeout, retry, size-limit and event-stream machinery shared
+ * by the OpenAI-compatible, Anthropic and Gemini providers.
+ */
+struct _TbHttpProviderClass
+{
+  GObjectClass parent_class;
+
+  const char          *kind;
+
+  SoupMessage        *(*build_message)  (TbHttpProvider     *self,
+                                         TbProviderRequest  *request,
+                                         GBytes            **body,
+                                         GError            **error);
+  TbProviderResponse *(*parse_response) (TbHttpProvider     *self,
+                                         TbProviderRequest  *request,
+                                         JsonNode           *body,
+                                         GError            **error);
+  gpointer            (*stream_new)     (TbHttpProvider     *self,
+                                         TbProviderRequest  *request);
+  void                (*stream_free)    (gpointer            state);
+  gboolean            (*stream_event)   (TbHttpProvider     *self,
+                                         gpointer            state,
+                                         const char         *event,
+                                         const char         *data,
+                                         GError            **error);
+  TbProviderResponse *(*stream_finish)  (TbHttpProvider     *self,
+                                         gpointer            state,
+                                         GError            **error);
+
+  /*< private >*/
+  gpointer _reserved[8];
+};
+
+SoupSession *tb_http_provider_get_session           (TbHttpProvider *self);
+const char  *tb_http_provider_get_base_url          (TbHttpProvider *self);
+void         tb_http_provider_set_base_url          (TbHttpProvider *self,
+                                                     const char     *base_url);
+const char  *tb_http_provider_get_model             (TbHttpProvider *self);
+void         tb_http_provider_set_model             (TbHttpProvider *self,
+                                                     const char     *model);
+const char  *tb_http_provider_get_api_key           (TbHttpProvider *self);
+void         tb_http_provider_set_api_key           (TbHttpProvider *self,
+                                                     const char     *api_key);
+guint        tb_http_provider_get_timeout_ms        (TbHttpProvider *self);
+void         tb_http_provider_set_timeout_ms        (TbHttpProvider *self,
+                                                     guint           timeout_ms);
+guint        tb_http_provider_get_max_retries       (TbHttpProvider *self);
+void         tb_http_provider_set_max_retries       (TbHttpProvider *self,
+                                                     guint           max_retries);
+void         tb_http_provider_set_retry_base_ms     (TbHttpProvider *self,
+                                                     guint           retry_base_ms);
+void         tb_http_provider_set_max_response_size (TbHttpProvider *self,
+                                                     gsize           max_size);
+char        *tb_http_provider_build_url             (TbHttpProvider *self,
+                                                     const char     *path);
+
+G_END_DECLS

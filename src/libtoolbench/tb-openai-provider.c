@@ -1,0 +1,515 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+
+#define G_LOG_DOMAIN "tb-openai-provider"
+
+#include "config.h"
+
+#include <glib/gi18n-lib.h>
+#include <string.h>
+
+#include "tb-json.h"
+#include "tb-openai-provider.h"
+#include "tb-provider-private.h"
+
+/**
+ * TbOpenaiProvider:
+ *
+ * OpenAI-compatible Chat Completions (`POST {base-url}/chat/completions`):
+ * api.openai.com, OpenRouter, Ollama's `/v1`, llama.cpp server, vLLM. The
+ * base URL includes the version path (`https://api.openai.com/v1`). The
+ * key goes in an `Authorization: Bearer` header, never in the body.
+ */
+struct _TbOpenaiProvider
+{
+  TbHttpProvider parent_instance;
+};
+
+G_DEFINE_FINAL_TYPE (TbOpenaiProvider, tb_openai_provider, TB_TYPE_HTTP_PROVIDER)
+
+static JsonNode *
+message_to_wire (TbProviderRequest *request,
+                 TbMessage         *message)
+{
+  JsonObject *object = json_object_new ();
+  JsonNode *node = json_node_new (JSON_NODE_OBJECT);
+  const char *text = tb_message_get_text (message);
+
+  json_node_take_object (node, object);
+
+  switch (tb_message_get_role (message))
+    {
+    case TB_MESSAGE_ROLE_SYSTEM:
+    case TB_MESSAGE_ROLE_USER:
+      json_object_set_string_member (object, "role",
+                                     tb_message_role_to_string (tb_message_get_role (message)));
+      json_object_set_string_member (object, "content", text != NULL ? text : "");
+      break;
+
+    case TB_MESSAGE_ROLE_ASSISTANT:
+      json_object_set_string_member (object, "role", "assistant");
+      if (text != NULL && *text != '\0')
+        json_object_set_string_member (object, "content", text);
+      else
+        json_object_set_null_member (object, "content");
+      if (tb_message_get_n_tool_calls (message) > 0)
+        {
+          JsonArray *calls = json_array_new ();
+
+          for (guint i = 0; i < tb_message_get_n_tool_calls (message); i++)
+            {
+              TbToolCall *call = tb_message_get_tool_call (message, i);
+              g_autofree char *wire = _tb_provider_wire_name_for_call (request->tools, call);
+              JsonObject *entry = json_object_new ();
+              JsonObject *function = json_object_new ();
+
+              json_object_set_string_member (entry, "id", tb_tool_call_get_id (call));
+              json_object_set_string_member (entry, "type", "function");
+              json_object_set_string_member (function, "name", wire);
+              /* The text the model sent, even when it was not JSON. */
+              json_object_set_string_member (function, "arguments",
+                                             tb_tool_call_get_raw_arguments (call));
+              json_object_set_object_member (entry, "function", function);
+              json_array_add_object_element (calls, entry);
+            }
+          json_object_set_array_member (object, "tool_calls", calls);
+        }
+      break;
+
+    case TB_MESSAGE_ROLE_TOOL:
+      json_object_set_string_member (object, "role", "tool");
+      json_object_set_string_member (object, "tool_call_id", tb_message_get_tool_call_id (message));
+      json_object_set_string_member (object, "content", text != NULL ? text : "");
+      break;
+
+    default:
+      g_assert_not_reached ();
+    }
+
+  return node;
+}
+
+static SoupMessage *
+tb_openai_provider_build_message (TbHttpProvider     *provider,
+                                  TbProviderRequest  *request,
+                                  GBytes            **body,
+                                  GError            **error)
+{
+  g_autofree char *url = tb_http_provider_build_url (provider, "/chat/completions");
+  const char *key = tb_http_provider_get_api_key (provider);
+  g_autoptr(JsonNode) root = json_node_new (JSON_NODE_OBJECT);
+  JsonObject *object = json_object_new ();
+  JsonArray *messages = json_array_new ();
+  SoupMessage *msg;
+  char *text;
+
+  msg = soup_message_new (SOUP_METHOD_POST, url);
+  if (msg == NULL)
+    {
+      g_set_error (error, TB_PROVIDER_ERROR, TB_PROVIDER_ERROR_CONFIG,
+                   _("“%s” is not a valid base URL; use one such as %s"),
+                   tb_http_provider_get_base_url (provider), TB_OPENAI_DEFAULT_BASE_URL);
+      return NULL;
+    }
+
+  json_node_take_object (root, object);
+  json_object_set_string_member (object, "model", tb_http_provider_get_model (provider));
+  for (guint i = 0; i < request->messages->len; i++)
+    json_array_add_element (messages,
+                            message_to_wire (request, g_ptr_array_index (request->messages, i)));
+  json_object_set_array_member (object, "messages", messages);
+
+  if (request->tools != NULL && tb_tool_registry_get_size (request->tools) > 0)
+    {
+      json_object_set_member (object, "tools",
+                              tb_tool_registry_to_definitions (request->tools,
+                                                               TB_DEFINITION_FORMAT_OPENAI));
+      if (request->tool_choice != NULL)
+        {
+          if (g_str_equal (request->tool_choice, "auto") ||
+              g_str_equal (request->tool_choice, "none") ||
+              g_str_equal (request->tool_choice, "required"))
+            {
+              json_object_set_string_member (object, "tool_choice", request->tool_choice);
+            }
+          else
+            {
+              g_autofree char *wire = tb_tool_registry_to_wire_name (request->tools,
+                                                                     request->tool_choice);
+              JsonObject *choice = json_object_new ();
+              JsonObject *function = json_object_new ();
+
+              json_object_set_string_member (choice, "type", "function");
+              json_object_set_string_member (function, "name",
+                                             wire != NULL ? wire : request->tool_choice);
+              json_object_set_object_member (choice, "function", function);
+              json_object_set_object_member (object, "tool_choice", choice);
+            }
+        }
+      json_object_set_boolean_member (object, "parallel_tool_calls",
+                                      request->parallel_tool_calls);
+    }
+
+  if (request->max_tokens > 0)
+    json_object_set_int_member (object, "max_tokens", request->max_tokens);
+
+  if (request->stream)
+    {
+      JsonObject *options = json_object_new ();
+
+      json_object_set_boolean_member (object, "stream", TRUE);
+      json_object_set_boolean_member (options, "include_usage", TRUE);
+      json_object_set_object_member (object, "stream_options", options);
+      soup_message_headers_replace (soup_message_get_request_headers (msg), "Accept",
+                                    "text/event-stream");
+    }
+  else
+    {
+      soup_message_headers_replace (soup_message_get_request_headers (msg), "Accept",
+                                    "application/json");
+    }
+
+  if (key != NULL && *key != '\0')
+    {
+      g_autofree char *bearer = g_strconcat ("Bearer ", key, NULL);
+
+      soup_message_headers_replace (soup_message_get_request_headers (msg), "Authorization",
+                                    bearer);
+    }
+
+  text = tb_json_to_string (root, FALSE);
+  *body = g_bytes_new_take (text, strlen (text));
+  return msg;
+}
+
+static GError *
+shape_error (const char *what)
+{
+  return g_error_new (TB_PROVIDER_ERROR, TB_PROVIDER_ERROR_INVALID_RESPONSE,
+                      _("The response is not a Chat Completions response: %s"), what);
+}
+
+static TbProviderResponse *
+tb_openai_provider_parse_response (TbHttpProvider     *provider,
+                                   TbProviderRequest  *request,
+                                   JsonNode           *body,
+                                   GError            **error)
+{
+  JsonObject *root = JSON_NODE_HOLDS_OBJECT (body) ? json_node_get_object (body) : NULL;
+  JsonObject *choice = _tb_json_array_get_object (_tb_json_get_array (root, "choices"), 0);
+  JsonObject *message = _tb_json_get_object (choice, "message");
+  JsonArray *calls;
+  g_autoptr(TbMessage) result = NULL;
+
+  if (root != NULL && _tb_json_get_object (root, "error") != NULL)
+    {
+      const char *said = _tb_json_get_string (_tb_json_get_object (root, "error"), "message");
+
+      g_set_error (error, TB_PROVIDER_ERROR, TB_PROVIDER_ERROR_INVALID_RESPONSE,
+                   _("The provider reported an error: %s"), said != NULL ? said : "?");
+      return NULL;
+    }
+  if (message == NULL)
+    {
+      g_propagate_error (error, shape_error (_("it has no choices[0].message object")));
+      return NULL;
+    }
+
+  result = tb_message_new (TB_MESSAGE_ROLE_ASSISTANT, _tb_json_get_string (message, "content"));
+
+  calls = _tb_json_get_array (message, "tool_calls");
+  for (guint i = 0; calls != NULL && i < json_array_get_length (calls); i++)
+    {
+      JsonObject *entry = _tb_json_array_get_object (calls, i);
+      JsonObject *function = _tb_json_get_object (entry, "function");
+      JsonNode *args = function != NULL ? json_object_get_member (function, "arguments") : NULL;
+      g_autoptr(TbToolCall) call = NULL;
+      g_autofree char *fallback_id = NULL;
+      const char *id = _tb_json_get_string (entry, "id");
+
+      if (function == NULL)
+        {
+          g_propagate_error (error, shape_error (_("a tool call has no function object")));
+          return NULL;
+        }
+      /* Some local servers send no id, or an empty one. */
+      if (id == NULL || *id == '\0')
+        id = fallback_id = g_strdup_printf ("call_%u", i);
+
+      /* arguments is documented as a JSON string; a few servers send an object. */
+      if (args != NULL && JSON_NODE_HOLDS_OBJECT (args))
+        call = _tb_provider_make_call (request->tools, id,
+                                       _tb_json_get_string (function, "name"), args, NULL);
+      else
+        call = _tb_provider_make_call (request->tools, id,
+                                       _tb_json_get_string (function, "name"), NULL,
+                                       _tb_json_get_string (function, "arguments"));
+      tb_message_add_tool_call (result, call);
+    }
+
+  return tb_provider_response_new (result, _tb_json_get_string (choice, "finish_reason"),
+                                   json_object_get_member (root, "usage"));
+}
+
+/* ---- streaming ------------------------------------------------------------ */
+
+typedef struct
+{
+  gint64   index;
+  char    *id;
+  char    *name;
+  GString *arguments;
+} PartialCall;
+
+typedef struct
+{
+  TbProviderRequest *request;
+  GString           *text;
+  gboolean           has_text;
+  GPtrArray         *calls;
+  char              *finish_reason;
+  JsonNode          *usage;
+  gboolean           done;
+} Stream;
+
+static void
+partial_call_free (gpointer data)
+{
+  PartialCall *call = data;
+
+  g_free (call->id);
+  g_free (call->name);
+  g_string_free (call->arguments, TRUE);
+  g_free (call);
+}
+
+static gpointer
+tb_openai_provider_stream_new (TbHttpProvider    *provider,
+                               TbProviderRequest *request)
+{
+  Stream *stream = g_new0 (Stream, 1);
+
+  stream->request = tb_provider_request_ref (request);
+  stream->text = g_string_new (NULL);
+  stream->calls = g_ptr_array_new_with_free_func (partial_call_free);
+  return stream;
+}
+
+static void
+tb_openai_provider_stream_free (gpointer data)
+{
+  Stream *stream = data;
+
+  tb_provider_request_unref (stream->request);
+  g_string_free (stream->text, TRUE);
+  g_ptr_array_unref (stream->calls);
+  g_free (stream->finish_reason);
+  g_clear_pointer (&stream->usage, json_node_unref);
+  g_free (stream);
+}
+
+static PartialCall *
+find_call (Stream *stream,
+           gint64  index)
+{
+  PartialCall *call;
+
+  for (guint i = 0; i < stream->calls->len; i++)
+    {
+      call = g_ptr_array_index (stream->calls, i);
+      if (call->index == index)
+        return call;
+    }
+
+  call = g_new0 (PartialCall, 1);
+  call->index = index;
+  call->arguments = g_string_new (NULL);
+  g_ptr_array_add (stream->calls, call);
+  return call;
+}
+
+static gboolean
+tb_openai_provider_stream_event (TbHttpProvider  *provider,
+                                 gpointer         state,
+                                 const char      *event,
+                                 const char      *data,
+                                 GError         **error)
+{
+  Stream *stream = state;
+  g_autoptr(JsonNode) node = NULL;
+  g_autoptr(GError) local_error = NULL;
+  JsonObject *root;
+  JsonObject *choice;
+  JsonObject *delta;
+  JsonArray *calls;
+  const char *content;
+  const char *reason;
+
+  if (g_strcmp0 (g_strstrip ((char *) data), "[DONE]") == 0)
+    {
+      stream->done = TRUE;
+      return TRUE;
+    }
+
+  node = tb_json_parse (data, -1, &local_error);
+  if (node == NULL || !JSON_NODE_HOLDS_OBJECT (node))
+    {
+      g_set_error (error, TB_PROVIDER_ERROR, TB_PROVIDER_ERROR_INVALID_RESPONSE,
+                   _("An event in the response stream is not a JSON object: %s"),
+                   local_error != NULL ? local_error->message : _("wrong type"));
+      return FALSE;
+    }
+  root = json_node_get_object (node);
+
+  if (_tb_json_get_object (root, "error") != NULL)
+    {
+      const char *said = _tb_json_get_string (_tb_json_get_object (root, "error"), "message");
+
+      g_set_error (error, TB_PROVIDER_ERROR, TB_PROVIDER_ERROR_SERVER,
+                   _("The provider reported an error in the middle of the stream: %s"),
+                   said != NULL ? said : "?");
+      return FALSE;
+    }
+
+  if (json_object_has_member (root, "usage") &&
+      !JSON_NODE_HOLDS_NULL (json_object_get_member (root, "usage")))
+    {
+      g_clear_pointer (&stream->usage, json_node_unref);
+      stream->usage = json_node_copy (json_object_get_member (root, "usage"));
+    }
+
+  choice = _tb_json_array_get_object (_tb_json_get_array (root, "choices"), 0);
+  delta = _tb_json_get_object (choice, "delta");
+
+  content = _tb_json_get_string (delta, "content");
+  if (content != NULL && *content != '\0')
+    {
+      g_string_append (stream->text, content);
+      stream->has_text = TRUE;
+      tb_provider_emit_text_delta (TB_PROVIDER (provider), content);
+    }
+
+  calls = _tb_json_get_array (delta, "tool_calls");
+  for (guint i = 0; calls != NULL && i < json_array_get_length (calls); i++)
+    {
+      JsonObject *entry = _tb_json_array_get_object (calls, i);
+      JsonObject *function = _tb_json_get_object (entry, "function");
+      JsonNode *index_node = entry != NULL ? json_object_get_member (entry, "index") : NULL;
+      const char *id = _tb_json_get_string (entry, "id");
+      const char *name = _tb_json_get_string (function, "name");
+      const char *args = _tb_json_get_string (function, "arguments");
+      gint64 index = i;
+      PartialCall *call;
+
+      if (index_node != NULL && JSON_NODE_HOLDS_VALUE (index_node) &&
+          json_node_get_value_type (index_node) == G_TYPE_INT64)
+        index = json_node_get_int (index_node);
+
+      call = find_call (stream, index);
+      /* id and name come with the first fragment only; later ones are ignored
+       * rather than appended, since some servers repeat them. */
+      if (id != NULL && *id != '\0' && call->id == NULL)
+        call->id = g_strdup (id);
+      if (name != NULL && *name != '\0' && call->name == NULL)
+        call->name = g_strdup (name);
+      if (args != NULL)
+        g_string_append (call->arguments, args);
+
+      tb_provider_emit_tool_call_delta (TB_PROVIDER (provider), (guint) index, id, name, args);
+    }
+
+  reason = _tb_json_get_string (choice, "finish_reason");
+  if (reason != NULL)
+    {
+      g_free (stream->finish_reason);
+      stream->finish_reason = g_strdup (reason);
+    }
+
+  return TRUE;
+}
+
+static int
+compare_calls (gconstpointer a,
+               gconstpointer b)
+{
+  const PartialCall *ca = *(PartialCall * const *) a;
+  const PartialCall *cb = *(PartialCall * const *) b;
+
+  return ca->index < cb->index ? -1 : ca->index > cb->index;
+}
+
+static TbProviderResponse *
+tb_openai_provider_stream_finish (TbHttpProvider  *provider,
+                                  gpointer         state,
+                                  GError         **error)
+{
+  Stream *stream = state;
+  g_autoptr(TbMessage) message = NULL;
+
+  if (!stream->done && stream->finish_reason == NULL)
+    {
+      g_set_error_literal (error, TB_PROVIDER_ERROR, TB_PROVIDER_ERROR_TRUNCATED,
+                           _("The response stream ended before the model finished its turn "
+                             "(no finish_reason and no [DONE])."));
+      return NULL;
+    }
+
+  message = tb_message_new (TB_MESSAGE_ROLE_ASSISTANT,
+                            stream->has_text ? stream->text->str : NULL);
+
+  g_ptr_array_sort (stream->calls, compare_calls);
+  for (guint i = 0; i < stream->calls->len; i++)
+    {
+      PartialCall *partial = g_ptr_array_index (stream->calls, i);
+      g_autofree char *fallback_id = NULL;
+      g_autoptr(TbToolCall) call = NULL;
+
+      if (partial->id == NULL)
+        fallback_id = g_strdup_printf ("call_%u", i);
+      call = _tb_provider_make_call (stream->request->tools,
+                                     partial->id != NULL ? partial->id : fallback_id,
+                                     partial->name, NULL, partial->arguments->str);
+      tb_message_add_tool_call (message, call);
+    }
+
+  return tb_provider_response_new (message, stream->finish_reason, stream->usage);
+}
+
+static void
+tb_openai_provider_class_init (TbOpenaiProviderClass *klass)
+{
+  TbHttpProviderClass *http_class = TB_HTTP_PROVIDER_CLASS (klass);
+
+  http_class->kind = "openai";
+  http_class->build_message = tb_openai_provider_build_message;
+  http_class->parse_response = tb_openai_provider_parse_response;
+  http_class->stream_new = tb_openai_provider_stream_new;
+  http_class->stream_free = tb_openai_provider_stream_free;
+  http_class->stream_event = tb_openai_provider_stream_event;
+  http_class->stream_finish = tb_openai_provider_stream_finish;
+}
+
+static void
+tb_openai_provider_init (TbOpenaiProvider *self)
+{
+}
+
+/**
+ * tb_openai_provider_new:
+ * @base_url: (nullable): e.g. `http://localhost:11434/v1`; %NULL for
+ *   %TB_OPENAI_DEFAULT_BASE_URL
+ * @model: the model name
+ * @api_key: (nullable): the key; local servers need none
+ *
+ * Returns: (transfer full): a new provider
+ */
+TbProvider *
+tb_openai_provider_new (const char *base_url,
+                        const char *model,
+                        const char *api_key)
+{
+  return g_object_new (TB_TYPE_OPENAI_PROVIDER,
+                       "base-url", base_url != NULL ? base_url : TB_OPENAI_DEFAULT_BASE_URL,
+                       "model", model,
+                       "api-key", api_key,
+                       NULL);
+}

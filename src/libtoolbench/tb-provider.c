@@ -1,0 +1,471 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+
+#define G_LOG_DOMAIN "tb-provider"
+
+#include "config.h"
+
+#include <glib/gi18n-lib.h>
+
+#include "tb-json.h"
+#include "tb-provider.h"
+#include "tb-provider-private.h"
+
+G_DEFINE_QUARK (tb-provider-error-quark, tb_provider_error)
+
+/* ---- requests and responses ---------------------------------------------- */
+
+G_DEFINE_BOXED_TYPE (TbProviderRequest, tb_provider_request,
+                     tb_provider_request_ref, tb_provider_request_unref)
+G_DEFINE_BOXED_TYPE (TbProviderResponse, tb_provider_response,
+                     tb_provider_response_ref, tb_provider_response_unref)
+
+/**
+ * tb_provider_request_new:
+ *
+ * Returns: (transfer full): an empty request: no tools, parallel calls
+ *   allowed, not streamed
+ */
+TbProviderRequest *
+tb_provider_request_new (void)
+{
+  TbProviderRequest *self = g_new0 (TbProviderRequest, 1);
+
+  self->ref_count = 1;
+  self->messages = g_ptr_array_new_with_free_func (g_object_unref);
+  self->parallel_tool_calls = TRUE;
+  return self;
+}
+
+TbProviderRequest *
+tb_provider_request_ref (TbProviderRequest *self)
+{
+  g_return_val_if_fail (self != NULL, NULL);
+  g_atomic_int_inc (&self->ref_count);
+  return self;
+}
+
+void
+tb_provider_request_unref (TbProviderRequest *self)
+{
+  g_return_if_fail (self != NULL);
+
+  if (!g_atomic_int_dec_and_test (&self->ref_count))
+    return;
+
+  g_clear_pointer (&self->messages, g_ptr_array_unref);
+  g_clear_object (&self->tools);
+  g_clear_pointer (&self->tool_choice, g_free);
+  g_free (self);
+}
+
+void
+tb_provider_request_add_message (TbProviderRequest *self,
+                                 TbMessage         *message)
+{
+  g_return_if_fail (self != NULL);
+  g_return_if_fail (TB_IS_MESSAGE (message));
+  g_ptr_array_add (self->messages, g_object_ref (message));
+}
+
+/**
+ * tb_provider_request_to_json:
+ *
+ * The request in Toolbench's own neutral shape: `{"messages": […],
+ * "tools": [native definitions], "tool_choice"?, "parallel_tool_calls"}`.
+ * The scripted provider records this as its wire request.
+ *
+ * Returns: (transfer full): an object node
+ */
+JsonNode *
+tb_provider_request_to_json (TbProviderRequest *self)
+{
+  JsonObject *object = json_object_new ();
+  JsonNode *node = json_node_new (JSON_NODE_OBJECT);
+  JsonArray *messages = json_array_new ();
+
+  g_return_val_if_fail (self != NULL, NULL);
+
+  for (guint i = 0; i < self->messages->len; i++)
+    json_array_add_element (messages, tb_message_to_json (g_ptr_array_index (self->messages, i)));
+  json_object_set_array_member (object, "messages", messages);
+  if (self->tools != NULL)
+    json_object_set_member (object, "tools",
+                            tb_tool_registry_to_definitions (self->tools,
+                                                             TB_DEFINITION_FORMAT_NATIVE));
+  if (self->tool_choice != NULL)
+    json_object_set_string_member (object, "tool_choice", self->tool_choice);
+  json_object_set_boolean_member (object, "parallel_tool_calls", self->parallel_tool_calls);
+
+  json_node_take_object (node, object);
+  return node;
+}
+
+/**
+ * tb_provider_response_new:
+ * @message: the assistant message
+ * @finish_reason: (nullable): the provider's stop reason
+ * @usage: (nullable): the usage object
+ *
+ * Returns: (transfer full): a response
+ */
+TbProviderResponse *
+tb_provider_response_new (TbMessage  *message,
+                          const char *finish_reason,
+                          JsonNode   *usage)
+{
+  TbProviderResponse *self;
+
+  g_return_val_if_fail (TB_IS_MESSAGE (message), NULL);
+
+  self = g_new0 (TbProviderResponse, 1);
+  self->ref_count = 1;
+  self->message = g_object_ref (message);
+  self->finish_reason = g_strdup (finish_reason);
+  self->usage = usage != NULL ? json_node_copy (usage) : NULL;
+  return self;
+}
+
+TbProviderResponse *
+tb_provider_response_ref (TbProviderResponse *self)
+{
+  g_return_val_if_fail (self != NULL, NULL);
+  g_atomic_int_inc (&self->ref_count);
+  return self;
+}
+
+void
+tb_provider_response_unref (TbProviderResponse *self)
+{
+  g_return_if_fail (self != NULL);
+
+  if (!g_atomic_int_dec_and_test (&self->ref_count))
+    return;
+
+  g_clear_object (&self->message);
+  g_clear_pointer (&self->finish_reason, g_free);
+  g_clear_pointer (&self->usage, json_node_unref);
+  g_free (self);
+}
+
+/* ---- the interface -------------------------------------------------------- */
+
+G_DEFINE_INTERFACE (TbProvider, tb_provider, G_TYPE_OBJECT)
+
+enum { WIRE_REQUEST, WIRE_RESPONSE, TEXT_DELTA, TOOL_CALL_DELTA, N_SIGNALS };
+
+static guint signals [N_SIGNALS];
+
+static GQuark last_request_quark;
+static GQuark last_response_quark;
+
+static void
+tb_provider_default_init (TbProviderInterface *iface)
+{
+  last_request_quark = g_quark_from_static_string ("tb-provider-last-request");
+  last_response_quark = g_quark_from_static_string ("tb-provider-last-response");
+
+  /**
+   * TbProvider::wire-request:
+   * @url: where the request goes (never with a key in it)
+   * @body: the exact body sent
+   */
+  signals [WIRE_REQUEST] =
+    g_signal_new ("wire-request", G_TYPE_FROM_INTERFACE (iface), G_SIGNAL_RUN_LAST, 0,
+                  NULL, NULL, NULL, G_TYPE_NONE, 2, G_TYPE_STRING, G_TYPE_STRING);
+
+  /**
+   * TbProvider::wire-response:
+   * @status: the HTTP status, 0 when none arrived
+   * @body: the exact body received (the raw event stream when streaming)
+   */
+  signals [WIRE_RESPONSE] =
+    g_signal_new ("wire-response", G_TYPE_FROM_INTERFACE (iface), G_SIGNAL_RUN_LAST, 0,
+                  NULL, NULL, NULL, G_TYPE_NONE, 2, G_TYPE_UINT, G_TYPE_STRING);
+
+  /**
+   * TbProvider::text-delta:
+   * @text: the next piece of the assistant's text
+   */
+  signals [TEXT_DELTA] =
+    g_signal_new ("text-delta", G_TYPE_FROM_INTERFACE (iface), G_SIGNAL_RUN_LAST, 0,
+                  NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_STRING);
+
+  /**
+   * TbProvider::tool-call-delta:
+   * @index: the position of the call in the turn
+   * @id: (nullable): the call id, in the first piece only
+   * @name: (nullable): the wire name, in the first piece only
+   * @arguments: (nullable): the next piece of the argument text
+   */
+  signals [TOOL_CALL_DELTA] =
+    g_signal_new ("tool-call-delta", G_TYPE_FROM_INTERFACE (iface), G_SIGNAL_RUN_LAST, 0,
+                  NULL, NULL, NULL, G_TYPE_NONE, 4,
+                  G_TYPE_UINT, G_TYPE_STRING, G_TYPE_STRING, G_TYPE_STRING);
+}
+
+const char *
+tb_provider_get_kind (TbProvider *self)
+{
+  g_return_val_if_fail (TB_IS_PROVIDER (self), NULL);
+  return TB_PROVIDER_GET_IFACE (self)->get_kind (self);
+}
+
+/**
+ * tb_provider_describe:
+ *
+ * Returns: (transfer full): settings for a trace header (kind, base URL,
+ *   model, …); never a key
+ */
+JsonObject *
+tb_provider_describe (TbProvider *self)
+{
+  TbProviderInterface *iface;
+  JsonObject *object;
+
+  g_return_val_if_fail (TB_IS_PROVIDER (self), NULL);
+
+  iface = TB_PROVIDER_GET_IFACE (self);
+  object = iface->describe != NULL ? iface->describe (self) : json_object_new ();
+  if (!json_object_has_member (object, "kind"))
+    json_object_set_string_member (object, "kind", tb_provider_get_kind (self));
+  return object;
+}
+
+void
+tb_provider_complete_async (TbProvider          *self,
+                            TbProviderRequest   *request,
+                            GCancellable        *cancellable,
+                            GAsyncReadyCallback  callback,
+                            gpointer             user_data)
+{
+  g_return_if_fail (TB_IS_PROVIDER (self));
+  g_return_if_fail (request != NULL);
+  g_return_if_fail (!cancellable || G_IS_CANCELLABLE (cancellable));
+
+  TB_PROVIDER_GET_IFACE (self)->complete_async (self, request, cancellable, callback, user_data);
+}
+
+/**
+ * tb_provider_complete_finish:
+ *
+ * Returns: (transfer full): the response, or %NULL with @error set
+ */
+TbProviderResponse *
+tb_provider_complete_finish (TbProvider    *self,
+                             GAsyncResult  *result,
+                             GError       **error)
+{
+  g_return_val_if_fail (TB_IS_PROVIDER (self), NULL);
+  return TB_PROVIDER_GET_IFACE (self)->complete_finish (self, result, error);
+}
+
+/**
+ * tb_provider_get_last_request_body:
+ *
+ * Returns: (nullable): the exact body of the last request sent, for the wire view
+ */
+const char *
+tb_provider_get_last_request_body (TbProvider *self)
+{
+  g_return_val_if_fail (TB_IS_PROVIDER (self), NULL);
+  return g_object_get_qdata (G_OBJECT (self), last_request_quark);
+}
+
+/**
+ * tb_provider_get_last_response_body:
+ *
+ * Returns: (nullable): the exact body of the last response received
+ */
+const char *
+tb_provider_get_last_response_body (TbProvider *self)
+{
+  g_return_val_if_fail (TB_IS_PROVIDER (self), NULL);
+  return g_object_get_qdata (G_OBJECT (self), last_response_quark);
+}
+
+/* For implementations: records the body and tells observers. */
+void
+tb_provider_emit_wire_request (TbProvider *self,
+                               const char *url,
+                               const char *body)
+{
+  g_return_if_fail (TB_IS_PROVIDER (self));
+
+  g_object_set_qdata_full (G_OBJECT (self), last_request_quark, g_strdup (body), g_free);
+  g_object_set_qdata_full (G_OBJECT (self), last_response_quark, NULL, NULL);
+  g_signal_emit (self, signals [WIRE_REQUEST], 0, url, body);
+}
+
+void
+tb_provider_emit_wire_response (TbProvider *self,
+                                guint       status,
+                                const char *body)
+{
+  g_return_if_fail (TB_IS_PROVIDER (self));
+
+  g_object_set_qdata_full (G_OBJECT (self), last_response_quark, g_strdup (body), g_free);
+  g_signal_emit (self, signals [WIRE_RESPONSE], 0, status, body);
+}
+
+void
+tb_provider_emit_text_delta (TbProvider *self,
+                             const char *text)
+{
+  g_return_if_fail (TB_IS_PROVIDER (self));
+  g_signal_emit (self, signals [TEXT_DELTA], 0, text);
+}
+
+void
+tb_provider_emit_tool_call_delta (TbProvider *self,
+                                  guint       index,
+                                  const char *id,
+                                  const char *name,
+                                  const char *arguments)
+{
+  g_return_if_fail (TB_IS_PROVIDER (self));
+  g_signal_emit (self, signals [TOOL_CALL_DELTA], 0, index, id, name, arguments);
+}
+
+/* ---- helpers shared by the wire formats ----------------------------------- */
+
+static gboolean
+is_wire_char (char c)
+{
+  return g_ascii_isalnum (c) || c == '_' || c == '-';
+}
+
+/* The name to put on the wire for a call already in the conversation: the
+ * one the model used, else the registry's mapping, else the name made
+ * acceptable character by character (a call to an unknown tool typed by a
+ * person must not make the provider refuse the whole history). */
+char *
+_tb_provider_wire_name_for_call (TbToolRegistry *tools,
+                                 TbToolCall     *call)
+{
+  const char *name = tb_tool_call_get_name (call);
+  const char *wire = tb_tool_call_get_wire_name (call);
+  char *mapped;
+  GString *safe;
+
+  if (g_strcmp0 (wire, name) != 0)
+    return g_strdup (wire);
+
+  if (tools != NULL && (mapped = tb_tool_registry_to_wire_name (tools, name)) != NULL)
+    return mapped;
+
+  safe = g_string_new (NULL);
+  for (const char *p = name; *p != '\0' && safe->len < 64; p++)
+    g_string_append_c (safe, is_wire_char (*p) ? *p : '_');
+  if (safe->len == 0)
+    g_string_append (safe, "unnamed");
+  return g_string_free (safe, FALSE);
+}
+
+/* Builds a call from what the model sent, mapping the wire name back. A
+ * name that maps to no offered tool is kept as sent: the loop then answers
+ * with a not-registered error. */
+TbToolCall *
+_tb_provider_make_call (TbToolRegistry *tools,
+                        const char     *id,
+                        const char     *wire_name,
+                        JsonNode       *arguments,
+                        const char     *raw_arguments)
+{
+  g_autofree char *real = NULL;
+  TbToolCall *call;
+
+  if (tools != NULL && wire_name != NULL)
+    real = tb_tool_registry_from_wire_name (tools, wire_name);
+
+  if (arguments != NULL)
+    call = tb_tool_call_new (id, real != NULL ? real : wire_name, arguments);
+  else
+    call = tb_tool_call_new_raw (id, real != NULL ? real : wire_name, raw_arguments);
+
+  if (g_strcmp0 (real, wire_name) != 0)
+    tb_tool_call_set_wire_name (call, wire_name);
+
+  return call;
+}
+
+const char *
+_tb_json_get_string (JsonObject *object,
+                     const char *member)
+{
+  JsonNode *node;
+
+  if (object == NULL)
+    return NULL;
+  node = json_object_get_member (object, member);
+  if (node != NULL && JSON_NODE_HOLDS_VALUE (node) &&
+      json_node_get_value_type (node) == G_TYPE_STRING)
+    return json_node_get_string (node);
+  return NULL;
+}
+
+JsonObject *
+_tb_json_get_object (JsonObject *object,
+                     const char *member)
+{
+  JsonNode *node;
+
+  if (object == NULL)
+    return NULL;
+  node = json_object_get_member (object, member);
+  if (node != NULL && JSON_NODE_HOLDS_OBJECT (node))
+    return json_node_get_object (node);
+  return NULL;
+}
+
+JsonArray *
+_tb_json_get_array (JsonObject *object,
+                    const char *member)
+{
+  JsonNode *node;
+
+  if (object == NULL)
+    return NULL;
+  node = json_object_get_member (object, member);
+  if (node != NULL && JSON_NODE_HOLDS_ARRAY (node))
+    return json_node_get_array (node);
+  return NULL;
+}
+
+JsonObject *
+_tb_json_array_get_object (JsonArray *array,
+                           guint      index)
+{
+  JsonNode *node;
+
+  if (array == NULL || index >= json_array_get_length (array))
+    return NULL;
+  node = json_array_get_element (array, index);
+  if (JSON_NODE_HOLDS_OBJECT (node))
+    return json_node_get_object (node);
+  return NULL;
+}
+
+/* Fails when two calls of one turn share an id: their results could not
+ * be told apart, and every provider refuses such a history. */
+gboolean
+_tb_provider_check_call_ids (TbMessage  *message,
+                             GError    **error)
+{
+  guint n = tb_message_get_n_tool_calls (message);
+
+  for (guint i = 0; i < n; i++)
+    for (guint j = i + 1; j < n; j++)
+      {
+        const char *a = tb_tool_call_get_id (tb_message_get_tool_call (message, i));
+        const char *b = tb_tool_call_get_id (tb_message_get_tool_call (message, j));
+
+        if (a != NULL && g_strcmp0 (a, b) == 0)
+          {
+            g_set_error (error, TB_PROVIDER_ERROR, TB_PROVIDER_ERROR_INVALID_RESPONSE,
+                         _("The model gave two tool calls the same id “%s”; their results "
+                           "could not be told apart, so the conversation cannot go on"), a);
+            return FALSE;
+          }
+      }
+  return TRUE;
+}

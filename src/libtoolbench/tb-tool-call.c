@@ -1,0 +1,346 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+
+#define G_LOG_DOMAIN "tb-tool-call"
+
+#include "config.h"
+
+#include <glib/gi18n-lib.h>
+
+#include "tb-json.h"
+#include "tb-message.h"
+#include "tb-tool-call.h"
+
+/**
+ * TbToolCall:
+ *
+ * One call a model asked for: its id, the tool's real name (the wire name
+ * it used is kept beside it), and its arguments. When the model sent text
+ * that is not JSON, the arguments are %NULL and the raw text and the parse
+ * error are kept so the model can be told what was wrong.
+ */
+struct _TbToolCall
+{
+  GObject     parent_instance;
+
+  char       *id;
+  char       *name;
+  char       *wire_name;
+  JsonNode   *arguments;
+  char       *raw_arguments;
+  char       *parse_error;
+  JsonObject *provider_data;
+};
+
+G_DEFINE_FINAL_TYPE (TbToolCall, tb_tool_call, G_TYPE_OBJECT)
+
+static void
+tb_tool_call_finalize (GObject *object)
+{
+  TbToolCall *self = (TbToolCall *)object;
+
+  g_clear_pointer (&self->id, g_free);
+  g_clear_pointer (&self->name, g_free);
+  g_clear_pointer (&self->wire_name, g_free);
+  g_clear_pointer (&self->arguments, json_node_unref);
+  g_clear_pointer (&self->raw_arguments, g_free);
+  g_clear_pointer (&self->parse_error, g_free);
+  g_clear_pointer (&self->provider_data, json_object_unref);
+
+  G_OBJECT_CLASS (tb_tool_call_parent_class)->finalize (object);
+}
+
+static void
+tb_tool_call_class_init (TbToolCallClass *klass)
+{
+  G_OBJECT_CLASS (klass)->finalize = tb_tool_call_finalize;
+}
+
+static void
+tb_tool_call_init (TbToolCall *self)
+{
+}
+
+static JsonNode *
+sealed_copy (JsonNode *node)
+{
+  JsonNode *copy;
+
+  if (json_node_is_immutable (node))
+    return json_node_ref (node);
+  copy = json_node_copy (node);
+  json_node_seal (copy);
+  return copy;
+}
+
+/**
+ * tb_tool_call_new:
+ * @id: (nullable): the call id the model gave
+ * @name: the tool name (a real name when it maps to one)
+ * @arguments: (nullable): the arguments; %NULL means `{}`
+ *
+ * Returns: (transfer full): a new call
+ */
+TbToolCall *
+tb_tool_call_new (const char *id,
+                  const char *name,
+                  JsonNode   *arguments)
+{
+  TbToolCall *self = g_object_new (TB_TYPE_TOOL_CALL, NULL);
+
+  self->id = g_strdup (id);
+  self->name = g_strdup (name != NULL ? name : "");
+  self->arguments = arguments != NULL ? sealed_copy (arguments) : tb_json_node_new_object ();
+  if (!json_node_is_immutable (self->arguments))
+    json_node_seal (self->arguments);
+  self->raw_arguments = tb_json_to_string (self->arguments, FALSE);
+
+  return self;
+}
+
+/**
+ * tb_tool_call_new_raw:
+ * @id: (nullable): the call id the model gave
+ * @name: the tool name
+ * @raw_arguments: (nullable): the arguments as the model wrote them
+ *
+ * Parses @raw_arguments with the bounded parser. An empty text means no
+ * arguments (OpenAI sends `""` for a tool without parameters); text that
+ * is not JSON leaves the arguments %NULL and keeps the parse error.
+ *
+ * Returns: (transfer full): a new call
+ */
+TbToolCall *
+tb_tool_call_new_raw (const char *id,
+                      const char *name,
+                      const char *raw_arguments)
+{
+  TbToolCall *self = g_object_new (TB_TYPE_TOOL_CALL, NULL);
+  g_autoptr(GError) error = NULL;
+  const char *p = raw_arguments != NULL ? raw_arguments : "";
+
+  self->id = g_strdup (id);
+  self->name = g_strdup (name != NULL ? name : "");
+  self->raw_arguments = g_strdup (p);
+
+  while (g_ascii_isspace (*p))
+    p++;
+  if (*p == '\0')
+    self->arguments = tb_json_node_new_object ();
+  else
+    self->arguments = tb_json_parse (raw_arguments, -1, &error);
+
+  if (self->arguments == NULL)
+    self->parse_error = g_strdup (error->message);
+  else if (!json_node_is_immutable (self->arguments))
+    json_node_seal (self->arguments);
+
+  return self;
+}
+
+const char *
+tb_tool_call_get_id (TbToolCall *self)
+{
+  g_return_val_if_fail (TB_IS_TOOL_CALL (self), NULL);
+  return self->id;
+}
+
+void
+tb_tool_call_set_id (TbToolCall *self,
+                     const char *id)
+{
+  g_return_if_fail (TB_IS_TOOL_CALL (self));
+  g_free (self->id);
+  self->id = g_strdup (id);
+}
+
+const char *
+tb_tool_call_get_name (TbToolCall *self)
+{
+  g_return_val_if_fail (TB_IS_TOOL_CALL (self), NULL);
+  return self->name;
+}
+
+/**
+ * tb_tool_call_get_wire_name:
+ *
+ * Returns: the name the model used on the wire; the real name when no
+ *   wire name was recorded
+ */
+const char *
+tb_tool_call_get_wire_name (TbToolCall *self)
+{
+  g_return_val_if_fail (TB_IS_TOOL_CALL (self), NULL);
+  return self->wire_name != NULL ? self->wire_name : self->name;
+}
+
+void
+tb_tool_call_set_wire_name (TbToolCall *self,
+                            const char *wire_name)
+{
+  g_return_if_fail (TB_IS_TOOL_CALL (self));
+  g_free (self->wire_name);
+  self->wire_name = g_strdup (wire_name);
+}
+
+/**
+ * tb_tool_call_get_arguments:
+ *
+ * Returns: (transfer none) (nullable): the sealed arguments, or %NULL when
+ *   the model sent text that is not JSON
+ */
+JsonNode *
+tb_tool_call_get_arguments (TbToolCall *self)
+{
+  g_return_val_if_fail (TB_IS_TOOL_CALL (self), NULL);
+  return self->arguments;
+}
+
+const char *
+tb_tool_call_get_raw_arguments (TbToolCall *self)
+{
+  g_return_val_if_fail (TB_IS_TOOL_CALL (self), NULL);
+  return self->raw_arguments;
+}
+
+/**
+ * tb_tool_call_get_parse_error:
+ *
+ * Returns: (nullable): why the raw arguments are not JSON, or %NULL
+ */
+const char *
+tb_tool_call_get_parse_error (TbToolCall *self)
+{
+  g_return_val_if_fail (TB_IS_TOOL_CALL (self), NULL);
+  return self->parse_error;
+}
+
+/**
+ * tb_tool_call_get_provider_data:
+ *
+ * Values a provider must send back unchanged with this call (Gemini's
+ * `thoughtSignature`, whether the model gave the id). Opaque to the loop.
+ *
+ * Returns: (transfer none) (nullable): an object
+ */
+JsonObject *
+tb_tool_call_get_provider_data (TbToolCall *self)
+{
+  g_return_val_if_fail (TB_IS_TOOL_CALL (self), NULL);
+  return self->provider_data;
+}
+
+void
+tb_tool_call_set_provider_data (TbToolCall *self,
+                                JsonObject *data)
+{
+  g_return_if_fail (TB_IS_TOOL_CALL (self));
+  if (data != NULL)
+    json_object_ref (data);
+  g_clear_pointer (&self->provider_data, json_object_unref);
+  self->provider_data = data;
+}
+
+/**
+ * tb_tool_call_to_json:
+ *
+ * Returns: (transfer full): `{"id", "name", "wire_name"?, "arguments"}`, or
+ *   with `"raw_arguments"` and `"parse_error"` instead of `"arguments"`
+ */
+JsonNode *
+tb_tool_call_to_json (TbToolCall *self)
+{
+  JsonObject *object = json_object_new ();
+  JsonNode *node = json_node_new (JSON_NODE_OBJECT);
+
+  g_return_val_if_fail (TB_IS_TOOL_CALL (self), NULL);
+
+  if (self->id != NULL)
+    json_object_set_string_member (object, "id", self->id);
+  json_object_set_string_member (object, "name", self->name);
+  if (self->wire_name != NULL && g_strcmp0 (self->wire_name, self->name) != 0)
+    json_object_set_string_member (object, "wire_name", self->wire_name);
+  if (self->arguments != NULL)
+    {
+      json_object_set_member (object, "arguments", json_node_copy (self->arguments));
+    }
+  else
+    {
+      json_object_set_string_member (object, "raw_arguments", self->raw_arguments);
+      json_object_set_string_member (object, "parse_error", self->parse_error);
+    }
+  if (self->provider_data != NULL)
+    {
+      JsonNode *data = json_node_new (JSON_NODE_OBJECT);
+
+      json_node_set_object (data, self->provider_data);
+      json_object_set_member (object, "provider_data", data);
+    }
+
+  json_node_take_object (node, object);
+  return node;
+}
+
+/**
+ * tb_tool_call_from_json:
+ * @node: an object as made by tb_tool_call_to_json(); `"arguments"` may
+ *   also be a string, which is then parsed as the raw arguments
+ * @error: return location for a %TB_MESSAGE_ERROR
+ *
+ * Returns: (transfer full) (nullable): the call
+ */
+TbToolCall *
+tb_tool_call_from_json (JsonNode  *node,
+                        GError   **error)
+{
+  JsonObject *object;
+  JsonNode *args;
+  JsonNode *id_node;
+  JsonNode *data;
+  const char *name;
+  const char *id = NULL;
+  TbToolCall *self;
+
+  if (node == NULL || !JSON_NODE_HOLDS_OBJECT (node))
+    {
+      g_set_error_literal (error, TB_MESSAGE_ERROR, TB_MESSAGE_ERROR_INVALID,
+                           _("A tool call must be a JSON object"));
+      return NULL;
+    }
+
+  object = json_node_get_object (node);
+  name = json_object_get_string_member_with_default (object, "name", NULL);
+  if (name == NULL)
+    {
+      g_set_error_literal (error, TB_MESSAGE_ERROR, TB_MESSAGE_ERROR_INVALID,
+                           _("A tool call needs a “name” string"));
+      return NULL;
+    }
+
+  id_node = json_object_get_member (object, "id");
+  if (id_node != NULL && JSON_NODE_HOLDS_VALUE (id_node) &&
+      json_node_get_value_type (id_node) == G_TYPE_STRING)
+    id = json_node_get_string (id_node);
+
+  args = json_object_get_member (object, "arguments");
+  if (json_object_has_member (object, "raw_arguments"))
+    self = tb_tool_call_new_raw (id, name,
+                                 json_object_get_string_member_with_default (object,
+                                                                             "raw_arguments",
+                                                                             ""));
+  else if (args != NULL && JSON_NODE_HOLDS_VALUE (args) &&
+           json_node_get_value_type (args) == G_TYPE_STRING)
+    self = tb_tool_call_new_raw (id, name, json_node_get_string (args));
+  else
+    self = tb_tool_call_new (id, name, args);
+
+  if (json_object_has_member (object, "wire_name"))
+    tb_tool_call_set_wire_name (self,
+                                json_object_get_string_member_with_default (object, "wire_name",
+                                                                            NULL));
+
+  data = json_object_get_member (object, "provider_data");
+  if (data != NULL && JSON_NODE_HOLDS_OBJECT (data))
+    tb_tool_call_set_provider_data (self, json_node_get_object (data));
+
+  return self;
+}

@@ -1,0 +1,99 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+
+#pragma once
+
+#if !defined(TOOLBENCH_INSIDE) && !defined(TOOLBENCH_COMPILATION)
+# error "Only <toolbench.h> can be included directly."
+#endif
+
+#include <gio/gio.h>
+#include <json-glib/json-glib.h>
+
+#include "tb-redact.h"
+
+G_BEGIN_DECLS
+
+/**
+ * TB_TRACE_FORMAT_VERSION:
+ *
+ * The trace file format this build writes and the newest it reads.
+ */
+#define TB_TRACE_FORMAT_VERSION 1
+
+/**
+ * TB_TRACE_MAX_LINE:
+ *
+ * The longest line (one event, or the header) a reader accepts: 64 MiB.
+ * A longer line is reported and skipped; the rest of the trace loads.
+ */
+#define TB_TRACE_MAX_LINE (64 * 1024 * 1024)
+
+#define TB_TRACE_FILE_ERROR (tb_trace_file_error_quark ())
+
+/**
+ * TbTraceFileError:
+ * @TB_TRACE_FILE_ERROR_EMPTY: the file is empty.
+ * @TB_TRACE_FILE_ERROR_NOT_A_TRACE: the first line is not a trace header.
+ * @TB_TRACE_FILE_ERROR_NEWER_VERSION: the trace was written in a newer format.
+ * @TB_TRACE_FILE_ERROR_INVALID_EVENT: an event to write is not an object with a "type".
+ * @TB_TRACE_FILE_ERROR_DAMAGED: an event line cannot be read.
+ * @TB_TRACE_FILE_ERROR_CLOSED: the writer was closed.
+ */
+typedef enum
+{
+  TB_TRACE_FILE_ERROR_EMPTY,
+  TB_TRACE_FILE_ERROR_NOT_A_TRACE,
+  TB_TRACE_FILE_ERROR_NEWER_VERSION,
+  TB_TRACE_FILE_ERROR_INVALID_EVENT,
+  TB_TRACE_FILE_ERROR_DAMAGED,
+  TB_TRACE_FILE_ERROR_CLOSED,
+} TbTraceFileError;
+
+GQuark tb_trace_file_error_quark (void);
+
+#define TB_TYPE_TRACE_WRITER (tb_trace_writer_get_type())
+
+G_DECLARE_FINAL_TYPE (TbTraceWriter, tb_trace_writer, TB, TRACE_WRITER, GObject)
+
+TbTraceWriter *tb_trace_writer_new              (GFile          *file,
+                                                 JsonObject     *header,
+                                                 TbRedactor     *redactor,
+                                                 GError        **error);
+gboolean       tb_trace_writer_append           (TbTraceWriter  *self,
+                                                 JsonObject     *event,
+                                                 GError        **error);
+gboolean       tb_trace_writer_sync             (TbTraceWriter  *self,
+                                                 GError        **error);
+gboolean       tb_trace_writer_close            (TbTraceWriter  *self,
+                                                 GError        **error);
+guint64        tb_trace_writer_get_n_events     (TbTraceWriter  *self);
+void           tb_trace_writer_set_sync_policy  (TbTraceWriter  *self,
+                                                 guint           every_n_events,
+                                                 guint           every_ms);
+
+#define TB_TYPE_TRACE_READER (tb_trace_reader_get_type())
+
+G_DECLARE_FINAL_TYPE (TbTraceReader, tb_trace_reader, TB, TRACE_READER, GObject)
+
+TbTraceReader *tb_trace_reader_open             (GFile          *file,
+                                                 GError        **error);
+JsonObject    *tb_trace_reader_get_header       (TbTraceReader  *self);
+gint           tb_trace_reader_get_version      (TbTraceReader  *self);
+gboolean       tb_trace_reader_index            (TbTraceReader  *self,
+                                                 GCancellable   *cancellable,
+                                                 GError        **error);
+void           tb_trace_reader_index_async      (TbTraceReader  *self,
+                                                 GCancellable   *cancellable,
+                                                 GAsyncReadyCallback callback,
+                                                 gpointer        user_data);
+gboolean       tb_trace_reader_index_finish     (TbTraceReader  *self,
+                                                 GAsyncResult   *result,
+                                                 GError        **error);
+gboolean       tb_trace_reader_get_indexed      (TbTraceReader  *self);
+guint          tb_trace_reader_get_n_events     (TbTraceReader  *self);
+JsonObject    *tb_trace_reader_read_event       (TbTraceReader  *self,
+                                                 guint           position,
+                                                 GError        **error);
+char         **tb_trace_reader_get_problems     (TbTraceReader  *self);
+
+G_END_DECLS

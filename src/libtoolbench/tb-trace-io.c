@@ -1,0 +1,328 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+
+#define G_LOG_DOMAIN "tb-trace-io"
+
+#include "config.h"
+
+#include <glib/gi18n-lib.h>
+
+#include "tb-json.h"
+#include "tb-trace-io.h"
+
+/* Between the in-memory TbTrace that the loop appends to and the trace
+ * file: loading a file into a TbTrace, saving one, and following a
+ * running trace so that every event reaches the disk as it happens. */
+
+static JsonObject *
+event_line (TbTraceEvent *event)
+{
+  JsonObject *payload = tb_trace_event_get_payload (event);
+  JsonObject *line = json_object_new ();
+  g_autoptr(GList) names = json_object_get_members (payload);
+
+  json_object_set_string_member (line, "type", tb_trace_event_get_event_type (event));
+  json_object_set_int_member (line, "t", tb_trace_event_get_time_us (event));
+  for (const GList *l = names; l != NULL; l = l->next)
+    if (!g_str_equal (l->data, "seq") && !g_str_equal (l->data, "t") &&
+        !g_str_equal (l->data, "type"))
+      json_object_set_member (line, l->data,
+                              json_node_ref (json_object_get_member (payload, l->data)));
+  return line;
+}
+
+/**
+ * tb_trace_load:
+ * @file: a trace file
+ * @cancellable: (nullable): a cancellable
+ * @problems: (out) (optional) (transfer full): what was wrong with the
+ *   file (damaged lines left out, events out of order), a sentence each
+ * @error: return location for an error
+ *
+ * Reads a whole trace into memory. For very large traces a view should
+ * use #TbTraceReader, which reads events on demand.
+ *
+ * Returns: (transfer full) (nullable): the trace, its header and events
+ */
+TbTrace *
+tb_trace_load (GFile          *file,
+               GCancellable   *cancellable,
+               char         ***problems,
+               GError        **error)
+{
+  g_autoptr(TbTraceReader) reader = NULL;
+  g_autoptr(TbTrace) trace = NULL;
+  g_autoptr(JsonObject) header = NULL;
+  g_autoptr(GList) names = NULL;
+  JsonObject *file_header;
+  guint n;
+
+  g_return_val_if_fail (G_IS_FILE (file), NULL);
+
+  reader = tb_trace_reader_open (file, error);
+  if (reader == NULL || !tb_trace_reader_index (reader, cancellable, error))
+    return NULL;
+
+  trace = tb_trace_new ();
+  file_header = tb_trace_reader_get_header (reader);
+  header = json_object_new ();
+  names = json_object_get_members (file_header);
+  for (const GList *l = names; l != NULL; l = l->next)
+    json_object_set_member (header, l->data,
+                            json_node_ref (json_object_get_member (file_header, l->data)));
+  tb_trace_set_header (trace, header);
+
+  n = tb_trace_reader_get_n_events (reader);
+  for (guint i = 0; i < n; i++)
+    {
+      g_autoptr(JsonObject) line = tb_trace_reader_read_event (reader, i, error);
+      g_autoptr(JsonObject) payload = NULL;
+      g_autoptr(TbTraceEvent) event = NULL;
+      g_autoptr(GList) members = NULL;
+      JsonNode *seq;
+      JsonNode *t;
+
+      if (line == NULL)
+        return NULL;
+
+      payload = json_object_new ();
+      members = json_object_get_members (line);
+      for (const GList *l = members; l != NULL; l = l->next)
+        if (!g_str_equal (l->data, "seq") && !g_str_equal (l->data, "t") &&
+            !g_str_equal (l->data, "type"))
+          json_object_set_member (payload, l->data,
+                                  json_node_ref (json_object_get_member (line, l->data)));
+
+      seq = json_object_get_member (line, "seq");
+      t = json_object_get_member (line, "t");
+      event = tb_trace_event_new (seq != NULL && JSON_NODE_HOLDS_VALUE (seq) &&
+                                  json_node_get_value_type (seq) == G_TYPE_INT64
+                                  ? (guint64) MAX (json_node_get_int (seq), 0) : i + 1,
+                                  t != NULL && JSON_NODE_HOLDS_VALUE (t) &&
+                                  json_node_get_value_type (t) == G_TYPE_INT64
+                                  ? json_node_get_int (t) : 0,
+                                  tb_json_object_get_string (line, "type"),
+                                  payload);
+      tb_trace_append_event (trace, event);
+    }
+
+  if (problems != NULL)
+    *problems = tb_trace_reader_get_problems (reader);
+
+  return g_steal_pointer (&trace);
+}
+
+/**
+ * tb_trace_save:
+ * @trace: a trace
+ * @file: where to save it; replaced
+ * @redactor: (nullable): removes secrets; credential-shaped values are
+ *   removed even without one
+ * @error: return location for an error
+ *
+ * Returns: %TRUE when every event was written and synced
+ */
+gboolean
+tb_trace_save (TbTrace     *trace,
+               GFile       *file,
+               TbRedactor  *redactor,
+               GError     **error)
+{
+  g_autoptr(TbTraceWriter) writer = NULL;
+  guint n;
+
+  g_return_val_if_fail (TB_IS_TRACE (trace), FALSE);
+  g_return_val_if_fail (G_IS_FILE (file), FALSE);
+
+  writer = tb_trace_writer_new (file, tb_trace_get_header (trace), redactor, error);
+  if (writer == NULL)
+    return FALSE;
+  tb_trace_writer_set_sync_policy (writer, 0, 0);
+
+  n = tb_trace_get_n_events (trace);
+  for (guint i = 0; i < n; i++)
+    {
+      g_autoptr(JsonObject) line = event_line (tb_trace_get_event (trace, i));
+
+      if (!tb_trace_writer_append (writer, line, error))
+        return FALSE;
+    }
+
+  return tb_trace_writer_close (writer, error);
+}
+
+/**
+ * TbTraceRecorder:
+ *
+ * Follows a #TbTrace and writes each event to a file the moment it is
+ * appended, so that a run that crashes leaves a trace with everything up
+ * to the crash. The header is written with the first event (the loop
+ * fills it in when the run starts); events already in the trace are
+ * written at once.
+ *
+ * Writing errors do not stop the run: the first one is kept
+ * (tb_trace_recorder_get_error()) and nothing more is written.
+ */
+struct _TbTraceRecorder
+{
+  GObject        parent_instance;
+
+  TbTrace       *trace;
+  GFile         *file;
+  TbRedactor    *redactor;
+  TbTraceWriter *writer;
+  GError        *error;
+  gulong         items_changed_id;
+  guint          written;
+};
+
+G_DEFINE_FINAL_TYPE (TbTraceRecorder, tb_trace_recorder, G_TYPE_OBJECT)
+
+static void
+recorder_write_pending (TbTraceRecorder *self)
+{
+  guint n = tb_trace_get_n_events (self->trace);
+
+  if (self->error != NULL || n == self->written)
+    return;
+
+  if (self->writer == NULL)
+    {
+      self->writer = tb_trace_writer_new (self->file, tb_trace_get_header (self->trace),
+                                          self->redactor, &self->error);
+      if (self->writer == NULL)
+        return;
+    }
+
+  while (self->written < n)
+    {
+      g_autoptr(JsonObject) line = event_line (tb_trace_get_event (self->trace, self->written));
+
+      if (!tb_trace_writer_append (self->writer, line, &self->error))
+        return;
+      self->written++;
+    }
+}
+
+static void
+recorder_items_changed (GListModel      *model,
+                        guint            position,
+                        guint            removed,
+                        guint            added,
+                        TbTraceRecorder *self)
+{
+  recorder_write_pending (self);
+}
+
+static void
+tb_trace_recorder_dispose (GObject *object)
+{
+  TbTraceRecorder *self = (TbTraceRecorder *)object;
+
+  if (self->trace != NULL)
+    g_clear_signal_handler (&self->items_changed_id, self->trace);
+  if (self->writer != NULL)
+    tb_trace_writer_close (self->writer, NULL);
+
+  G_OBJECT_CLASS (tb_trace_recorder_parent_class)->dispose (object);
+}
+
+static void
+tb_trace_recorder_finalize (GObject *object)
+{
+  TbTraceRecorder *self = (TbTraceRecorder *)object;
+
+  g_clear_object (&self->writer);
+  g_clear_object (&self->trace);
+  g_clear_object (&self->file);
+  g_clear_object (&self->redactor);
+  g_clear_error (&self->error);
+
+  G_OBJECT_CLASS (tb_trace_recorder_parent_class)->finalize (object);
+}
+
+static void
+tb_trace_recorder_class_init (TbTraceRecorderClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+
+  object_class->dispose = tb_trace_recorder_dispose;
+  object_class->finalize = tb_trace_recorder_finalize;
+}
+
+static void
+tb_trace_recorder_init (TbTraceRecorder *self)
+{
+}
+
+/**
+ * tb_trace_recorder_new:
+ * @trace: the trace to follow
+ * @file: where to write it; replaced
+ * @redactor: (nullable): removes secrets (add the API keys in use to it)
+ *
+ * Returns: (transfer full): a recorder; drop it or call
+ *   tb_trace_recorder_close() when the run ends
+ */
+TbTraceRecorder *
+tb_trace_recorder_new (TbTrace    *trace,
+                       GFile      *file,
+                       TbRedactor *redactor)
+{
+  TbTraceRecorder *self;
+
+  g_return_val_if_fail (TB_IS_TRACE (trace), NULL);
+  g_return_val_if_fail (G_IS_FILE (file), NULL);
+
+  self = g_object_new (TB_TYPE_TRACE_RECORDER, NULL);
+  self->trace = g_object_ref (trace);
+  self->file = g_object_ref (file);
+  self->redactor = redactor != NULL ? g_object_ref (redactor) : NULL;
+  self->items_changed_id = g_signal_connect (trace, "items-changed",
+                                             G_CALLBACK (recorder_items_changed), self);
+  recorder_write_pending (self);
+
+  return self;
+}
+
+/**
+ * tb_trace_recorder_get_error:
+ *
+ * Returns: (nullable): why writing stopped, if it did
+ */
+const GError *
+tb_trace_recorder_get_error (TbTraceRecorder *self)
+{
+  g_return_val_if_fail (TB_IS_TRACE_RECORDER (self), NULL);
+  return self->error;
+}
+
+/**
+ * tb_trace_recorder_close:
+ *
+ * Stops following, writes what is left (a trace with no events gets its
+ * header) and syncs the file.
+ *
+ * Returns: %TRUE when everything was written
+ */
+gboolean
+tb_trace_recorder_close (TbTraceRecorder  *self,
+                         GError          **error)
+{
+  g_return_val_if_fail (TB_IS_TRACE_RECORDER (self), FALSE);
+
+  if (self->trace != NULL)
+    g_clear_signal_handler (&self->items_changed_id, self->trace);
+
+  recorder_write_pending (self);
+  if (self->error == NULL && self->writer == NULL)
+    self->writer = tb_trace_writer_new (self->file, tb_trace_get_header (self->trace),
+                                        self->redactor, &self->error);
+
+  if (self->error != NULL)
+    {
+      g_propagate_error (error, g_error_copy (self->error));
+      return FALSE;
+    }
+
+  return tb_trace_writer_close (self->writer, error);
+}

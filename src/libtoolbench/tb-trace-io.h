@@ -1,0 +1,36 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+
+#pragma once
+
+#if !defined(TOOLBENCH_INSIDE) && !defined(TOOLBENCH_COMPILATION)
+# error "Only <toolbench.h> can be included directly."
+#endif
+
+#include <gio/gio.h>
+
+#include "tb-redact.h"
+#include "tb-trace.h"
+#include "tb-trace-file.h"
+
+G_BEGIN_DECLS
+
+#define TB_TYPE_TRACE_RECORDER (tb_trace_recorder_get_type())
+
+G_DECLARE_FINAL_TYPE (TbTraceRecorder, tb_trace_recorder, TB, TRACE_RECORDER, GObject)
+
+TbTrace         *tb_trace_load                (GFile           *file,
+                                               GCancellable    *cancellable,
+                                               char          ***problems,
+                                               GError         **error);
+gboolean         tb_trace_save                (TbTrace         *trace,
+                                               GFile           *file,
+                                               TbRedactor      *redactor,
+                                               GError         **error);
+TbTraceRecorder *tb_trace_recorder_new        (TbTrace         *trace,
+                                               GFile           *file,
+                                               TbRedactor      *redactor);
+const GError    *tb_trace_recorder_get_error  (TbTraceRecorder *self);
+gboolean         tb_trace_recorder_close      (TbTraceRecorder *self,
+                                               GError         **error);
+
+G_END_DECLS

@@ -1,0 +1,47 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+
+#pragma once
+
+#if !defined(TOOLBENCH_INSIDE) && !defined(TOOLBENCH_COMPILATION)
+# error "Only <toolbench.h> can be included directly."
+#endif
+
+#include <gio/gio.h>
+#include <json-glib/json-glib.h>
+
+G_BEGIN_DECLS
+
+#define TB_TYPE_TRACE_EVENT (tb_trace_event_get_type())
+
+G_DECLARE_FINAL_TYPE (TbTraceEvent, tb_trace_event, TB, TRACE_EVENT, GObject)
+
+#define TB_TYPE_TRACE (tb_trace_get_type())
+
+G_DECLARE_FINAL_TYPE (TbTrace, tb_trace, TB, TRACE, GObject)
+
+TbTraceEvent *tb_trace_event_new            (guint64        seq,
+                                             gint64         time_us,
+                                             const char    *event_type,
+                                             JsonObject    *payload);
+guint64       tb_trace_event_get_seq        (TbTraceEvent  *self);
+gint64        tb_trace_event_get_time_us    (TbTraceEvent  *self);
+const char   *tb_trace_event_get_event_type (TbTraceEvent  *self);
+JsonObject   *tb_trace_event_get_payload    (TbTraceEvent  *self);
+JsonNode     *tb_trace_event_to_json        (TbTraceEvent  *self);
+
+TbTrace      *tb_trace_new                  (void);
+TbTraceEvent *tb_trace_append               (TbTrace       *self,
+                                             const char    *event_type,
+                                             JsonObject    *payload);
+void          tb_trace_append_event         (TbTrace       *self,
+                                             TbTraceEvent  *event);
+TbTraceEvent *tb_trace_get_event            (TbTrace       *self,
+                                             guint          position);
+guint         tb_trace_get_n_events         (TbTrace       *self);
+JsonObject   *tb_trace_get_header           (TbTrace       *self);
+void          tb_trace_set_header           (TbTrace       *self,
+                                             JsonObject    *header);
+guint         tb_trace_count                (TbTrace       *self,
+                                             const char    *event_type);
+
+G_END_DECLS

@@ -1,0 +1,2027 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+
+#define G_LOG_DOMAIN "tb-workspace"
+
+#include "config.h"
+
+#include <glib/gi18n-lib.h>
+#include <math.h>
+#include <string.h>
+
+#include "tb-json.h"
+#include "tb-workspace-file-store.h"
+#include "tb-workspace-private.h"
+
+/**
+ * TbWorkspace:
+ *
+ * The editing state, kept apart from the conversation: `facts`
+ * (authoritative), `draft` (working state), `locks` (keys that may not
+ * change implicitly) and the proposals a model or a person made.
+ *
+ * Facts change only through tb_workspace_commit(), which needs a
+ * #TbConfirmation that only a confirmation path creates. Every change is
+ * saved before it becomes visible: when the store refuses, the change is
+ * undone and the caller gets the error, so what the workspace shows is what
+ * is stored.
+ *
+ * Keys address values in `facts` and `draft`. A key that does not start
+ * with `/` names a top-level member as it is (`city`, `a/b`, `café`); a key
+ * that starts with `/` is a JSON Pointer (RFC 6901) into nested objects and
+ * arrays (`/trip/hotel`, `/a~1b` for the member `a/b`).
+ *
+ * A workspace belongs to the thread that made it (the main thread); its
+ * tools run there too.
+ */
+
+struct _TbWorkspace
+{
+  GObject           parent_instance;
+
+  TbWorkspaceStore *store;
+  JsonNode         *facts;
+  JsonNode         *draft;
+  GHashTable       *locks;       /* canonical pointer → key as shown */
+  GListStore       *proposals;
+  GHashTable       *by_id;       /* id → TbFactProposal, owned by the list */
+  GHashTable       *issued;      /* token → TbConfirmation */
+  guint64           next_id;
+  guint             n_pending;
+  guint             freeze_count;
+  guint             pause_runs;  /* bindings that want runs to wait */
+  guint             dirty : 1;
+};
+
+G_DEFINE_FINAL_TYPE (TbWorkspace, tb_workspace, G_TYPE_OBJECT)
+
+enum { PROP_0, PROP_N_PENDING, N_PROPS };
+enum { PROPOSAL_ADDED, PROPOSAL_RESOLVED, FACT_CHANGED, DRAFT_CHANGED, LOCKS_CHANGED, N_SIGNALS };
+
+static GParamSpec *properties [N_PROPS];
+static guint signals [N_SIGNALS];
+
+#define FORMAT_NAME "toolbench-workspace"
+#define MAX_KEY_PARTS (TB_WORKSPACE_MAX_DEPTH / 2)
+
+/* Keys ------------------------------------------------------------------ */
+
+typedef struct
+{
+  GPtrArray *tokens;
+  char      *pointer;
+  char      *display;
+} Key;
+
+static void
+key_clear (Key *key)
+{
+  g_clear_pointer (&key->tokens, g_ptr_array_unref);
+  g_clear_pointer (&key->pointer, g_free);
+  g_clear_pointer (&key->display, g_free);
+}
+
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Key, key_clear)
+
+static void
+append_escaped (GString    *out,
+                const char *token)
+{
+  for (const char *p = token; *p != '\0'; p++)
+    {
+      if (*p == '~')
+        g_string_append (out, "~0");
+      else if (*p == '/')
+        g_string_append (out, "~1");
+      else
+        g_string_append_c (out, *p);
+    }
+}
+
+static char *
+shorten (const char *text)
+{
+  g_autofree char *valid = g_utf8_make_valid (text, -1);
+
+  g_autofree char *start = NULL;
+
+  if (g_utf8_strlen (valid, -1) <= 80)
+    return g_steal_pointer (&valid);
+  start = g_utf8_substring (valid, 0, 77);
+  return g_strconcat (start, "…", NULL);
+}
+
+static gboolean
+key_parse (const char  *text,
+           Key         *key,
+           GError     **error)
+{
+  g_autoptr(GString) pointer = NULL;
+
+  memset (key, 0, sizeof *key);
+
+  if (text == NULL || *text == '\0')
+    {
+      g_set_error_literal (error, TB_WORKSPACE_ERROR, TB_WORKSPACE_ERROR_INVALID_KEY,
+                           _("The key is empty: name a fact, or give a JSON Pointer such as "
+                             "“/trip/hotel”."));
+      return FALSE;
+    }
+
+  if (!g_utf8_validate (text, -1, NULL))
+    {
+      g_set_error_literal (error, TB_WORKSPACE_ERROR, TB_WORKSPACE_ERROR_INVALID_KEY,
+                           _("The key is not valid UTF-8 text."));
+      return FALSE;
+    }
+
+  if (strlen (text) > TB_WORKSPACE_MAX_KEY_LENGTH)
+    {
+      g_set_error (error, TB_WORKSPACE_ERROR, TB_WORKSPACE_ERROR_INVALID_KEY,
+                   _("The key is longer than %d bytes."), TB_WORKSPACE_MAX_KEY_LENGTH);
+      return FALSE;
+    }
+
+  for (const char *p = text; *p != '\0'; p = g_utf8_next_char (p))
+    {
+      gunichar c = g_utf8_get_char (p);
+
+      if (c < 0x20 || c == 0x7f)
+        {
+          g_set_error_literal (error, TB_WORKSPACE_ERROR, TB_WORKSPACE_ERROR_INVALID_KEY,
+                               _("The key contains a control character (such as a line "
+                                 "break or a tab); keys are single lines of text."));
+          return FALSE;
+        }
+    }
+
+  key->tokens = g_ptr_array_new_with_free_func (g_free);
+
+  if (text[0] != '/')
+    g_ptr_array_add (key->tokens, g_strdup (text));
+  else
+    {
+      g_auto(GStrv) parts = g_strsplit (text + 1, "/", -1);
+
+      for (guint i = 0; parts[i] != NULL; i++)
+        {
+          GString *token = g_string_new (NULL);
+
+          for (const char *p = parts[i]; *p != '\0'; p++)
+            {
+              if (*p != '~')
+                g_string_append_c (token, *p);
+              else if (p[1] == '0')
+                g_string_append_c (token, '~'), p++;
+              else if (p[1] == '1')
+                g_string_append_c (token, '/'), p++;
+              else
+                {
+                  g_autofree char *shown = shorten (text);
+
+                  g_string_free (token, TRUE);
+                  g_set_error (error, TB_WORKSPACE_ERROR, TB_WORKSPACE_ERROR_INVALID_KEY,
+                               _("The JSON Pointer “%s” has a “~” that is not “~0” or “~1”; "
+                                 "write “~0” for “~” and “~1” for “/”."), shown);
+                  key_clear (key);
+                  return FALSE;
+                }
+            }
+
+          if (token->len == 0)
+            {
+              g_autofree char *shown = shorten (text);
+
+              g_string_free (token, TRUE);
+              g_set_error (error, TB_WORKSPACE_ERROR, TB_WORKSPACE_ERROR_INVALID_KEY,
+                           _("The JSON Pointer “%s” has an empty part; a key that starts "
+                             "with “/” is a path such as “/trip/hotel”."), shown);
+              key_clear (key);
+              return FALSE;
+            }
+
+          g_ptr_array_add (key->tokens, g_string_free (token, FALSE));
+        }
+    }
+
+  /* g_strsplit() gives no parts for "/": that would be the whole object. */
+  if (key->tokens->len == 0)
+    {
+      g_set_error_literal (error, TB_WORKSPACE_ERROR, TB_WORKSPACE_ERROR_INVALID_KEY,
+                           _("The JSON Pointer “/” names no member; give one, such as "
+                             "“/city”."));
+      key_clear (key);
+      return FALSE;
+    }
+
+  if (key->tokens->len > MAX_KEY_PARTS)
+    {
+      g_set_error (error, TB_WORKSPACE_ERROR, TB_WORKSPACE_ERROR_INVALID_KEY,
+                   _("The key has more than %d parts."), MAX_KEY_PARTS);
+      key_clear (key);
+      return FALSE;
+    }
+
+  pointer = g_string_new (NULL);
+  for (guint i = 0; i < key->tokens->len; i++)
+    {
+      g_string_append_c (pointer, '/');
+      append_escaped (pointer, g_ptr_array_index (key->tokens, i));
+    }
+  key->pointer = g_string_free (g_steal_pointer (&pointer), FALSE);
+
+  /* A person reads a top-level key as it is; nested ones as pointers. */
+  if (key->tokens->len == 1 && ((char *) g_ptr_array_index (key->tokens, 0))[0] != '/')
+    key->display = g_strdup (g_ptr_array_index (key->tokens, 0));
+  else
+    key->display = g_strdup (key->pointer);
+
+  return TRUE;
+}
+
+/**
+ * tb_workspace_check_key:
+ * @key: a key or JSON Pointer
+ * @pointer: (out) (optional) (transfer full): the canonical JSON Pointer
+ * @error: return location for a %TB_WORKSPACE_ERROR_INVALID_KEY error
+ *
+ * Returns: %TRUE when @key can address a fact or draft entry
+ */
+gboolean
+tb_workspace_check_key (const char  *key,
+                        char       **pointer,
+                        GError     **error)
+{
+  g_auto(Key) parsed = { 0 };
+
+  if (!key_parse (key, &parsed, error))
+    return FALSE;
+  if (pointer != NULL)
+    *pointer = g_steal_pointer (&parsed.pointer);
+  return TRUE;
+}
+
+static gboolean
+pointers_overlap (const char *a,
+                  const char *b)
+{
+  gsize la = strlen (a), lb = strlen (b);
+
+  if (la == lb)
+    return strcmp (a, b) == 0;
+  if (la < lb)
+    return strncmp (a, b, la) == 0 && b[la] == '/';
+  return strncmp (a, b, lb) == 0 && a[lb] == '/';
+}
+
+/* Values ---------------------------------------------------------------- */
+
+JsonNode *
+_tb_workspace_deep_copy (JsonNode *node)
+{
+  JsonNode *copy;
+
+  if (node == NULL)
+    return NULL;
+
+  switch (JSON_NODE_TYPE (node))
+    {
+    case JSON_NODE_OBJECT:
+      {
+        JsonObject *object = json_object_new ();
+        JsonObjectIter iter;
+        const char *name;
+        JsonNode *member;
+
+        json_object_iter_init_ordered (&iter, json_node_get_object (node));
+        while (json_object_iter_next_ordered (&iter, &name, &member))
+          json_object_set_member (object, name, _tb_workspace_deep_copy (member));
+        copy = json_node_new (JSON_NODE_OBJECT);
+        json_node_take_object (copy, object);
+        return copy;
+      }
+
+    case JSON_NODE_ARRAY:
+      {
+        JsonArray *array = json_node_get_array (node);
+        guint length = json_array_get_length (array);
+        JsonArray *new_array = json_array_sized_new (length);
+
+        for (guint i = 0; i < length; i++)
+          json_array_add_element (new_array,
+                                  _tb_workspace_deep_copy (json_array_get_element (array, i)));
+        copy = json_node_new (JSON_NODE_ARRAY);
+        json_node_take_array (copy, new_array);
+        return copy;
+      }
+
+    case JSON_NODE_VALUE:
+      {
+        GValue value = G_VALUE_INIT;
+
+        json_node_get_value (node, &value);
+        copy = json_node_new (JSON_NODE_VALUE);
+        json_node_set_value (copy, &value);
+        g_value_unset (&value);
+        return copy;
+      }
+
+    case JSON_NODE_NULL:
+    default:
+      return json_node_new (JSON_NODE_NULL);
+    }
+}
+
+/* Refuses what cannot be written as JSON or would not load again. */
+static gboolean
+check_value_node (JsonNode  *node,
+                  guint      depth,
+                  guint      max_depth)
+{
+  if (node == NULL || depth > max_depth)
+    return FALSE;
+
+  switch (JSON_NODE_TYPE (node))
+    {
+    case JSON_NODE_OBJECT:
+      {
+        JsonObjectIter iter;
+        const char *name;
+        JsonNode *member;
+
+        json_object_iter_init (&iter, json_node_get_object (node));
+        while (json_object_iter_next (&iter, &name, &member))
+          if (!g_utf8_validate (name, -1, NULL) || !check_value_node (member, depth + 1, max_depth))
+            return FALSE;
+        return TRUE;
+      }
+
+    case JSON_NODE_ARRAY:
+      {
+        JsonArray *array = json_node_get_array (node);
+
+        for (guint i = 0; i < json_array_get_length (array); i++)
+          if (!check_value_node (json_array_get_element (array, i), depth + 1, max_depth))
+            return FALSE;
+        return TRUE;
+      }
+
+    case JSON_NODE_VALUE:
+      {
+        GType type = json_node_get_value_type (node);
+
+        if (type == G_TYPE_INT64 || type == G_TYPE_BOOLEAN)
+          return TRUE;
+        if (type == G_TYPE_DOUBLE)
+          return isfinite (json_node_get_double (node));
+        if (type == G_TYPE_STRING)
+          return json_node_get_string (node) != NULL &&
+                 g_utf8_validate (json_node_get_string (node), -1, NULL);
+        return FALSE;
+      }
+
+    case JSON_NODE_NULL:
+      return TRUE;
+
+    default:
+      return FALSE;
+    }
+}
+
+static gboolean
+check_value (JsonNode    *value,
+             const Key   *key,
+             GError     **error)
+{
+  g_autoptr(JsonGenerator) generator = NULL;
+  g_autofree char *text = NULL;
+  gsize length = 0;
+  guint max_depth = TB_WORKSPACE_MAX_DEPTH - key->tokens->len;
+
+  if (value == NULL)
+    {
+      g_set_error (error, TB_WORKSPACE_ERROR, TB_WORKSPACE_ERROR_INVALID_VALUE,
+                   _("No value was given for “%s”."), key->display);
+      return FALSE;
+    }
+
+  if (!tb_json_node_depth_ok (value, max_depth) || !check_value_node (value, 1, max_depth))
+    {
+      g_set_error (error, TB_WORKSPACE_ERROR, TB_WORKSPACE_ERROR_INVALID_VALUE,
+                   _("The value for “%s” is not plain JSON (text must be UTF-8, numbers "
+                     "finite) or nests deeper than %u levels."),
+                   key->display, max_depth);
+      return FALSE;
+    }
+
+  generator = json_generator_new ();
+  json_generator_set_root (generator, value);
+  text = json_generator_to_data (generator, &length);
+  if (length >= TB_WORKSPACE_MAX_VALUE_SIZE)
+    {
+      g_autofree char *size = g_format_size_full (length, G_FORMAT_SIZE_IEC_UNITS);
+
+      g_set_error (error, TB_WORKSPACE_ERROR, TB_WORKSPACE_ERROR_INVALID_VALUE,
+                   _("The value for “%s” is %s as JSON; values must be smaller than 1 MiB. "
+                     "Keep large documents in files and store their names."),
+                   key->display, size);
+      return FALSE;
+    }
+
+  return TRUE;
+}
+
+/* Trees addressed by keys ------------------------------------------------ */
+
+static gboolean
+parse_index (const char *token,
+             guint      *index)
+{
+  guint64 value;
+
+  if (token[0] == '\0' || (token[0] == '0' && token[1] != '\0'))
+    return FALSE;
+  for (const char *p = token; *p != '\0'; p++)
+    if (!g_ascii_isdigit (*p))
+      return FALSE;
+  if (strlen (token) > 9)
+    return FALSE;
+  value = g_ascii_strtoull (token, NULL, 10);
+  *index = (guint) value;
+  return TRUE;
+}
+
+static JsonNode *
+tree_child (JsonNode   *node,
+            const char *token)
+{
+  if (JSON_NODE_HOLDS_OBJECT (node))
+    return json_object_get_member (json_node_get_object (node), token);
+
+  if (JSON_NODE_HOLDS_ARRAY (node))
+    {
+      JsonArray *array = json_node_get_array (node);
+      guint index;
+
+      if (parse_index (token, &index) && index < json_array_get_length (array))
+        return json_array_get_element (array, index);
+    }
+
+  return NULL;
+}
+
+static JsonNode *
+tree_lookup (JsonNode  *root,
+             const Key *key)
+{
+  JsonNode *node = root;
+
+  for (guint i = 0; node != NULL && i < key->tokens->len; i++)
+    node = tree_child (node, g_ptr_array_index (key->tokens, i));
+
+  return node;
+}
+
+static char *
+prefix_pointer (const Key *key,
+                guint      n)
+{
+  GString *out = g_string_new (NULL);
+
+  for (guint i = 0; i < n; i++)
+    {
+      g_string_append_c (out, '/');
+      append_escaped (out, g_ptr_array_index (key->tokens, i));
+    }
+  return g_string_free (out, FALSE);
+}
+
+/* Walks to where @key's value goes; with @create, makes missing objects on
+ * the way. Returns the container that holds (or will hold) the value. */
+static JsonNode *
+tree_walk_to_parent (JsonNode   *root,
+                     const Key  *key,
+                     gboolean    create,
+                     GError    **error)
+{
+  JsonNode *node = root;
+
+  for (guint i = 0; i + 1 < key->tokens->len; i++)
+    {
+      const char *token = g_ptr_array_index (key->tokens, i);
+      JsonNode *child = tree_child (node, token);
+
+      if (child == NULL && JSON_NODE_HOLDS_OBJECT (node))
+        {
+          if (!create)
+            return node;   /* the rest will be created */
+          child = tb_json_node_new_object ();
+          json_object_set_member (json_node_get_object (node), token, child);
+        }
+      else if (child == NULL)
+        {
+          g_autofree char *where = prefix_pointer (key, i + 1);
+
+          g_set_error (error, TB_WORKSPACE_ERROR, TB_WORKSPACE_ERROR_INVALID_KEY,
+                       _("“%s” cannot hold a value: “%s” is not an index of the array there."),
+                       key->display, where);
+          return NULL;
+        }
+
+      if (!JSON_NODE_HOLDS_OBJECT (child) && !JSON_NODE_HOLDS_ARRAY (child))
+        {
+          g_autofree char *where = prefix_pointer (key, i + 1);
+          g_autofree char *type = tb_json_describe_type (child);
+
+          g_set_error (error, TB_WORKSPACE_ERROR, TB_WORKSPACE_ERROR_INVALID_KEY,
+                       _("“%s” cannot hold a value: “%s” is of type %s, not an object or array."),
+                       key->display, where, type);
+          return NULL;
+        }
+      node = child;
+    }
+
+  return node;
+}
+
+static gboolean
+tree_check_last (JsonNode   *parent,
+                 const Key  *key,
+                 GError    **error)
+{
+  const char *last = g_ptr_array_index (key->tokens, key->tokens->len - 1);
+  guint index;
+
+  if (!JSON_NODE_HOLDS_ARRAY (parent))
+    return TRUE;
+
+  if (!parse_index (last, &index) || index > json_array_get_length (json_node_get_array (parent)))
+    {
+      g_set_error (error, TB_WORKSPACE_ERROR, TB_WORKSPACE_ERROR_INVALID_KEY,
+                   _("“%s” cannot hold a value: the array there has %u elements, and “%s” is "
+                     "neither one of their indexes nor the next one."),
+                   key->display, json_array_get_length (json_node_get_array (parent)), last);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+static gboolean
+tree_check_place (JsonNode   *root,
+                  const Key  *key,
+                  GError    **error)
+{
+  JsonNode *parent = tree_walk_to_parent (root, key, FALSE, error);
+
+  return parent != NULL && tree_check_last (parent, key, error);
+}
+
+/* Replaces one element by building the array anew: json-glib 1.6 has no
+ * call that swaps an element in place. */
+static void
+array_replace (JsonNode *array_node,
+               guint     index,
+               JsonNode *value)
+{
+  JsonArray *array = json_node_get_array (array_node);
+  guint length = json_array_get_length (array);
+  JsonArray *replaced = json_array_sized_new (length);
+
+  for (guint i = 0; i < length; i++)
+    json_array_add_element (replaced, i == index ? _tb_workspace_deep_copy (value)
+                                                 : _tb_workspace_deep_copy (
+                                                     json_array_get_element (array, i)));
+  json_node_take_array (array_node, replaced);
+}
+
+static gboolean
+tree_set (JsonNode   *root,
+          const Key  *key,
+          JsonNode   *value,
+          GError    **error)
+{
+  const char *last = g_ptr_array_index (key->tokens, key->tokens->len - 1);
+  g_autoptr(JsonNode) copy = NULL;
+  JsonNode *parent;
+  guint index;
+
+  if (!tree_check_place (root, key, error))
+    return FALSE;
+  parent = tree_walk_to_parent (root, key, TRUE, error);
+  if (parent == NULL)
+    return FALSE;
+
+  copy = _tb_workspace_deep_copy (value);
+
+  if (JSON_NODE_HOLDS_OBJECT (parent))
+    {
+      json_object_set_member (json_node_get_object (parent), last, g_steal_pointer (&copy));
+      return TRUE;
+    }
+
+  parse_index (last, &index);
+  if (index == json_array_get_length (json_node_get_array (parent)))
+    json_array_add_element (json_node_get_array (parent), g_steal_pointer (&copy));
+  else
+    array_replace (parent, index, copy);
+
+  return TRUE;
+}
+
+/* Changes that are undone when saving fails ------------------------------ */
+
+typedef struct
+{
+  TbFactProposal   *proposal;
+  TbProposalStatus  status;
+  gint64            resolved;
+  char             *resolved_by;
+} Resolution;
+
+static void
+resolution_free (gpointer data)
+{
+  Resolution *resolution = data;
+
+  g_object_unref (resolution->proposal);
+  g_free (resolution->resolved_by);
+  g_free (resolution);
+}
+
+typedef struct
+{
+  JsonNode       *facts_before;
+  JsonNode       *draft_before;
+  GHashTable     *locks_before;
+  GPtrArray      *resolutions;
+  TbFactProposal *added;
+  guint64         next_id_before;
+  guint           n_pending_before;
+  gboolean        started;
+} Change;
+
+static void
+change_begin (TbWorkspace *self,
+              Change      *change)
+{
+  memset (change, 0, sizeof *change);
+  change->next_id_before = self->next_id;
+  change->n_pending_before = self->n_pending;
+  change->resolutions = g_ptr_array_new_with_free_func (resolution_free);
+  change->started = TRUE;
+}
+
+static void
+change_clear (Change *change)
+{
+  g_clear_pointer (&change->facts_before, json_node_unref);
+  g_clear_pointer (&change->draft_before, json_node_unref);
+  g_clear_pointer (&change->locks_before, g_hash_table_unref);
+  g_clear_pointer (&change->resolutions, g_ptr_array_unref);
+  g_clear_object (&change->added);
+}
+
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Change, change_clear)
+
+static void
+change_keep_facts (TbWorkspace *self,
+                   Change      *change)
+{
+  if (change->facts_before == NULL)
+    change->facts_before = _tb_workspace_deep_copy (self->facts);
+}
+
+static void
+change_keep_draft (TbWorkspace *self,
+                   Change      *change)
+{
+  if (change->draft_before == NULL)
+    change->draft_before = _tb_workspace_deep_copy (self->draft);
+}
+
+static void
+change_keep_locks (TbWorkspace *self,
+                   Change      *change)
+{
+  GHashTableIter iter;
+  gpointer k, v;
+
+  if (change->locks_before != NULL)
+    return;
+  change->locks_before = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  g_hash_table_iter_init (&iter, self->locks);
+  while (g_hash_table_iter_next (&iter, &k, &v))
+    g_hash_table_insert (change->locks_before, g_strdup (k), g_strdup (v));
+}
+
+static void
+change_resolve (TbWorkspace      *self,
+                Change           *change,
+                TbFactProposal   *proposal,
+                TbProposalStatus  status,
+                const char       *resolved_by)
+{
+  Resolution *resolution = g_new0 (Resolution, 1);
+
+  resolution->proposal = g_object_ref (proposal);
+  resolution->status = tb_fact_proposal_get_status (proposal);
+  resolution->resolved = tb_fact_proposal_get_resolved (proposal);
+  resolution->resolved_by = g_strdup (tb_fact_proposal_get_resolved_by (proposal));
+  g_ptr_array_add (change->resolutions, resolution);
+
+  if (resolution->status == TB_PROPOSAL_STATUS_PENDING && status != TB_PROPOSAL_STATUS_PENDING)
+    self->n_pending--;
+  _tb_fact_proposal_set_resolution (proposal, status, g_get_real_time (), resolved_by);
+}
+
+static void
+change_revert (TbWorkspace *self,
+               Change      *change)
+{
+  if (change->facts_before != NULL)
+    {
+      json_node_unref (self->facts);
+      self->facts = g_steal_pointer (&change->facts_before);
+    }
+  if (change->draft_before != NULL)
+    {
+      json_node_unref (self->draft);
+      self->draft = g_steal_pointer (&change->draft_before);
+    }
+  if (change->locks_before != NULL)
+    {
+      g_hash_table_unref (self->locks);
+      self->locks = g_steal_pointer (&change->locks_before);
+    }
+  for (guint i = change->resolutions->len; i > 0; i--)
+    {
+      Resolution *resolution = g_ptr_array_index (change->resolutions, i - 1);
+
+      _tb_fact_proposal_set_resolution (resolution->proposal, resolution->status,
+                                        resolution->resolved, resolution->resolved_by);
+    }
+  g_ptr_array_set_size (change->resolutions, 0);
+  g_clear_object (&change->added);
+  self->next_id = change->next_id_before;
+  self->n_pending = change->n_pending_before;
+}
+
+static JsonNode *build_document (TbWorkspace    *self,
+                                 TbFactProposal *extra);
+
+static gboolean
+store_document (TbWorkspace     *self,
+                TbFactProposal  *extra,
+                GError         **error)
+{
+  g_autoptr(JsonNode) document = NULL;
+
+  if (self->store == NULL)
+    return TRUE;
+
+  document = build_document (self, extra);
+  if (!tb_workspace_store_save (self->store, document, NULL, error))
+    return FALSE;
+
+  self->dirty = FALSE;
+  return TRUE;
+}
+
+/* Saves, then shows the change; or undoes it and reports why. */
+static gboolean
+change_finish (TbWorkspace  *self,
+               Change       *change,
+               GError      **error)
+{
+  guint n_pending_before = change->n_pending_before;
+
+  if (self->freeze_count > 0)
+    self->dirty = TRUE;
+  else if (!store_document (self, change->added, error))
+    {
+      change_revert (self, change);
+      return FALSE;
+    }
+
+  if (change->added != NULL)
+    {
+      TbFactProposal *proposal = change->added;
+
+      g_hash_table_insert (self->by_id, g_strdup (tb_fact_proposal_get_id (proposal)), proposal);
+      g_list_store_append (self->proposals, proposal);
+      g_signal_emit (self, signals [PROPOSAL_ADDED], 0, proposal);
+    }
+
+  for (guint i = 0; i < change->resolutions->len; i++)
+    {
+      Resolution *resolution = g_ptr_array_index (change->resolutions, i);
+
+      _tb_fact_proposal_notify_status (resolution->proposal);
+      g_signal_emit (self, signals [PROPOSAL_RESOLVED], 0, resolution->proposal);
+    }
+
+  if (n_pending_before != self->n_pending)
+    g_object_notify_by_pspec (G_OBJECT (self), properties [PROP_N_PENDING]);
+
+  return TRUE;
+}
+
+/* Documents ------------------------------------------------------------- */
+
+static int
+compare_strings (gconstpointer a,
+                 gconstpointer b)
+{
+  return strcmp (*(const char * const *) a, *(const char * const *) b);
+}
+
+static JsonNode *
+build_document (TbWorkspace    *self,
+                TbFactProposal *extra)
+{
+  g_auto(GStrv) locks = tb_workspace_get_locks (self);
+  guint n = g_list_model_get_n_items (G_LIST_MODEL (self->proposals));
+  JsonObject *object = json_object_new ();
+  JsonArray *lock_array = json_array_new ();
+  JsonArray *proposals = json_array_sized_new (n + 1);
+  JsonNode *node;
+
+  json_object_set_string_member (object, "format", FORMAT_NAME);
+  json_object_set_int_member (object, "version", TB_WORKSPACE_FORMAT_VERSION);
+  json_object_set_member (object, "facts", _tb_workspace_deep_copy (self->facts));
+  json_object_set_member (object, "draft", _tb_workspace_deep_copy (self->draft));
+  for (guint i = 0; locks[i] != NULL; i++)
+    json_array_add_string_element (lock_array, locks[i]);
+  json_object_set_array_member (object, "locks", lock_array);
+  json_object_set_int_member (object, "next_proposal", (gint64) self->next_id);
+
+  for (guint i = 0; i < n; i++)
+    {
+      g_autoptr(TbFactProposal) proposal =
+        g_list_model_get_item (G_LIST_MODEL (self->proposals), i);
+
+      json_array_add_element (proposals, tb_fact_proposal_to_json (proposal));
+    }
+  if (extra != NULL)
+    json_array_add_element (proposals, tb_fact_proposal_to_json (extra));
+  json_object_set_array_member (object, "proposals", proposals);
+
+  node = json_node_new (JSON_NODE_OBJECT);
+  json_node_take_object (node, object);
+  return node;
+}
+
+/**
+ * tb_workspace_to_json:
+ * @self: a workspace
+ *
+ * Returns: (transfer full): the whole workspace as the versioned document
+ *   described in docs/workspace-format.md
+ */
+JsonNode *
+tb_workspace_to_json (TbWorkspace *self)
+{
+  g_return_val_if_fail (TB_IS_WORKSPACE (self), NULL);
+
+  return build_document (self, NULL);
+}
+
+static gboolean
+read_document (TbWorkspace  *self,
+               JsonNode     *document,
+               char        **reason,
+               gboolean     *wrong_version)
+{
+  JsonObject *object;
+  JsonNode *node;
+  JsonArray *array;
+  gint64 version;
+
+  *wrong_version = FALSE;
+
+  if (!JSON_NODE_HOLDS_OBJECT (document))
+    {
+      *reason = g_strdup (_("it is not a Toolbench workspace (the file is not a JSON object)"));
+      return FALSE;
+    }
+  object = json_node_get_object (document);
+
+  node = json_object_get_member (object, "format");
+  if (node == NULL || !JSON_NODE_HOLDS_VALUE (node) ||
+      json_node_get_value_type (node) != G_TYPE_STRING ||
+      g_strcmp0 (json_node_get_string (node), FORMAT_NAME) != 0)
+    {
+      *reason = g_strdup (_("it is not a Toolbench workspace (“format” is not "
+                            "“toolbench-workspace”)"));
+      return FALSE;
+    }
+
+  node = json_object_get_member (object, "version");
+  if (node == NULL || !JSON_NODE_HOLDS_VALUE (node) ||
+      json_node_get_value_type (node) != G_TYPE_INT64)
+    {
+      *reason = g_strdup (_("its “version” is missing or not a whole number"));
+      return FALSE;
+    }
+  version = json_node_get_int (node);
+  if (version != TB_WORKSPACE_FORMAT_VERSION)
+    {
+      *wrong_version = TRUE;
+      if (version > TB_WORKSPACE_FORMAT_VERSION)
+        *reason = g_strdup_printf (_("it is a version %" G_GINT64_FORMAT " workspace, written by "
+                                     "a newer Toolbench; this one reads version %d. Open it "
+                                     "with a newer Toolbench"),
+                                   version, TB_WORKSPACE_FORMAT_VERSION);
+      else
+        *reason = g_strdup_printf (_("it is a version %" G_GINT64_FORMAT " workspace; this "
+                                     "Toolbench reads version %d"),
+                                   version, TB_WORKSPACE_FORMAT_VERSION);
+      return FALSE;
+    }
+
+  node = json_object_get_member (object, "facts");
+  if (node != NULL && !JSON_NODE_HOLDS_OBJECT (node))
+    {
+      *reason = g_strdup (_("its “facts” is not a JSON object"));
+      return FALSE;
+    }
+  if (node != NULL)
+    {
+      json_node_unref (self->facts);
+      self->facts = _tb_workspace_deep_copy (node);
+    }
+
+  node = json_object_get_member (object, "draft");
+  if (node != NULL && !JSON_NODE_HOLDS_OBJECT (node))
+    {
+      *reason = g_strdup (_("its “draft” is not a JSON object"));
+      return FALSE;
+    }
+  if (node != NULL)
+    {
+      json_node_unref (self->draft);
+      self->draft = _tb_workspace_deep_copy (node);
+    }
+
+  node = json_object_get_member (object, "locks");
+  if (node != NULL && !JSON_NODE_HOLDS_ARRAY (node))
+    {
+      *reason = g_strdup (_("its “locks” is not a JSON array"));
+      return FALSE;
+    }
+  array = node != NULL ? json_node_get_array (node) : NULL;
+  for (guint i = 0; array != NULL && i < json_array_get_length (array); i++)
+    {
+      JsonNode *element = json_array_get_element (array, i);
+      g_auto(Key) key = { 0 };
+
+      if (!JSON_NODE_HOLDS_VALUE (element) ||
+          json_node_get_value_type (element) != G_TYPE_STRING ||
+          !key_parse (json_node_get_string (element), &key, NULL))
+        {
+          *reason = g_strdup_printf (_("lock %u is not a valid key"), i + 1);
+          return FALSE;
+        }
+      g_hash_table_insert (self->locks, g_steal_pointer (&key.pointer),
+                           g_steal_pointer (&key.display));
+    }
+
+  node = json_object_get_member (object, "next_proposal");
+  if (node != NULL && JSON_NODE_HOLDS_VALUE (node) &&
+      json_node_get_value_type (node) == G_TYPE_INT64 && json_node_get_int (node) > 0)
+    self->next_id = (guint64) json_node_get_int (node);
+
+  node = json_object_get_member (object, "proposals");
+  if (node != NULL && !JSON_NODE_HOLDS_ARRAY (node))
+    {
+      *reason = g_strdup (_("its “proposals” is not a JSON array"));
+      return FALSE;
+    }
+  array = node != NULL ? json_node_get_array (node) : NULL;
+  for (guint i = 0; array != NULL && i < json_array_get_length (array); i++)
+    {
+      g_autoptr(GError) local_error = NULL;
+      g_autoptr(TbFactProposal) proposal = NULL;
+      g_auto(Key) key = { 0 };
+      const char *id;
+
+      proposal = _tb_fact_proposal_from_json (json_array_get_element (array, i), &local_error);
+      if (proposal == NULL)
+        {
+          *reason = g_strdup (local_error->message);
+          return FALSE;
+        }
+
+      id = tb_fact_proposal_get_id (proposal);
+      if (!key_parse (tb_fact_proposal_get_key (proposal), &key, NULL))
+        {
+          *reason = g_strdup_printf (_("the proposal “%s” has an invalid key"), id);
+          return FALSE;
+        }
+      if (g_hash_table_contains (self->by_id, id))
+        {
+          *reason = g_strdup_printf (_("two proposals have the id “%s”"), id);
+          return FALSE;
+        }
+
+      _tb_fact_proposal_set_pointer (proposal, key.pointer);
+      if (id[0] == 'p' && g_ascii_isdigit (id[1]))
+        {
+          guint64 number = g_ascii_strtoull (id + 1, NULL, 10);
+
+          if (number < G_MAXUINT32 && number >= self->next_id)
+            self->next_id = number + 1;
+        }
+      if (tb_fact_proposal_get_status (proposal) == TB_PROPOSAL_STATUS_PENDING)
+        self->n_pending++;
+
+      g_hash_table_insert (self->by_id, g_strdup (id), proposal);
+      g_list_store_append (self->proposals, proposal);
+    }
+
+  return TRUE;
+}
+
+/* GObject --------------------------------------------------------------- */
+
+static void
+tb_workspace_finalize (GObject *object)
+{
+  TbWorkspace *self = TB_WORKSPACE (object);
+
+  g_clear_object (&self->store);
+  g_clear_pointer (&self->facts, json_node_unref);
+  g_clear_pointer (&self->draft, json_node_unref);
+  g_clear_pointer (&self->locks, g_hash_table_unref);
+  g_clear_pointer (&self->by_id, g_hash_table_unref);
+  g_clear_pointer (&self->issued, g_hash_table_unref);
+  g_clear_object (&self->proposals);
+
+  G_OBJECT_CLASS (tb_workspace_parent_class)->finalize (object);
+}
+
+static void
+tb_workspace_get_property (GObject    *object,
+                           guint       prop_id,
+                           GValue     *value,
+                           GParamSpec *pspec)
+{
+  TbWorkspace *self = TB_WORKSPACE (object);
+
+  switch (prop_id)
+    {
+    case PROP_N_PENDING:
+      g_value_set_uint (value, self->n_pending);
+      break;
+
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+tb_workspace_class_init (TbWorkspaceClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+
+  object_class->finalize = tb_workspace_finalize;
+  object_class->get_property = tb_workspace_get_property;
+
+  /**
+   * TbWorkspace:n-pending:
+   *
+   * How many proposals wait for a person.
+   */
+  properties [PROP_N_PENDING] =
+    g_param_spec_uint ("n-pending", NULL, NULL, 0, G_MAXUINT, 0,
+                       (G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY));
+
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+
+  /**
+   * TbWorkspace::proposal-added:
+   * @self: the workspace
+   * @proposal: the new, pending proposal
+   *
+   * Emitted once the proposal is saved.
+   */
+  signals [PROPOSAL_ADDED] =
+    g_signal_new ("proposal-added", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL, G_TYPE_NONE, 1, TB_TYPE_FACT_PROPOSAL);
+
+  /**
+   * TbWorkspace::proposal-resolved:
+   * @self: the workspace
+   * @proposal: the proposal, now committed, rejected or superseded
+   */
+  signals [PROPOSAL_RESOLVED] =
+    g_signal_new ("proposal-resolved", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL, G_TYPE_NONE, 1, TB_TYPE_FACT_PROPOSAL);
+
+  /**
+   * TbWorkspace::fact-changed:
+   * @self: the workspace
+   * @key: the key that changed, as a person reads it
+   */
+  signals [FACT_CHANGED] =
+    g_signal_new ("fact-changed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL, G_TYPE_NONE, 1,
+                  G_TYPE_STRING | G_SIGNAL_TYPE_STATIC_SCOPE);
+
+  /**
+   * TbWorkspace::draft-changed:
+   * @self: the workspace
+   * @key: the draft key that changed
+   */
+  signals [DRAFT_CHANGED] =
+    g_signal_new ("draft-changed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL, G_TYPE_NONE, 1,
+                  G_TYPE_STRING | G_SIGNAL_TYPE_STATIC_SCOPE);
+
+  /**
+   * TbWorkspace::locks-changed:
+   * @self: the workspace
+   */
+  signals [LOCKS_CHANGED] =
+    g_signal_new ("locks-changed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL, G_TYPE_NONE, 0);
+}
+
+static void
+tb_workspace_init (TbWorkspace *self)
+{
+  self->facts = tb_json_node_new_object ();
+  self->draft = tb_json_node_new_object ();
+  self->locks = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  self->proposals = g_list_store_new (TB_TYPE_FACT_PROPOSAL);
+  self->by_id = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  self->issued = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_object_unref);
+  self->next_id = 1;
+}
+
+/**
+ * tb_workspace_new:
+ *
+ * Returns: (transfer full): an empty workspace kept only in memory
+ */
+TbWorkspace *
+tb_workspace_new (void)
+{
+  return g_object_new (TB_TYPE_WORKSPACE, NULL);
+}
+
+/**
+ * tb_workspace_new_for_store:
+ * @store: where the workspace lives
+ * @cancellable: (nullable): a #GCancellable
+ * @error: return location for a #TbWorkspaceError
+ *
+ * Loads the workspace from @store (an empty store gives an empty
+ * workspace). Every later change is saved to @store before it shows.
+ *
+ * Returns: (transfer full) (nullable): the workspace, or %NULL when the
+ *   store could not be read; the store is then left untouched
+ */
+TbWorkspace *
+tb_workspace_new_for_store (TbWorkspaceStore  *store,
+                            GCancellable      *cancellable,
+                            GError           **error)
+{
+  g_autoptr(TbWorkspace) self = NULL;
+  g_autoptr(JsonNode) document = NULL;
+  g_autofree char *reason = NULL;
+  gboolean wrong_version;
+
+  g_return_val_if_fail (TB_IS_WORKSPACE_STORE (store), NULL);
+
+  if (!tb_workspace_store_load (store, &document, cancellable, error))
+    return NULL;
+
+  self = tb_workspace_new ();
+  if (document != NULL && !read_document (self, document, &reason, &wrong_version))
+    {
+      g_autofree char *where = tb_workspace_store_describe (store);
+
+      g_set_error (error, TB_WORKSPACE_ERROR,
+                   wrong_version ? TB_WORKSPACE_ERROR_VERSION : TB_WORKSPACE_ERROR_DAMAGED,
+                   /* Translators: %s is a file name, then the reason. */
+                   _("The workspace file “%s” cannot be read: %s. It was left untouched."),
+                   where, reason);
+      return NULL;
+    }
+
+  self->store = g_object_ref (store);
+  return g_steal_pointer (&self);
+}
+
+/**
+ * tb_workspace_new_for_path:
+ * @path: a workspace file; it is created on the first change
+ * @error: return location for a #TbWorkspaceError
+ *
+ * Returns: (transfer full) (nullable): the workspace kept in @path
+ */
+TbWorkspace *
+tb_workspace_new_for_path (const char  *path,
+                           GError     **error)
+{
+  g_autoptr(TbWorkspaceStore) store = NULL;
+
+  g_return_val_if_fail (path != NULL, NULL);
+
+  store = tb_workspace_file_store_new (path);
+  return tb_workspace_new_for_store (store, NULL, error);
+}
+
+/**
+ * tb_workspace_get_store:
+ * @self: a workspace
+ *
+ * Returns: (transfer none) (nullable): where it is saved
+ */
+TbWorkspaceStore *
+tb_workspace_get_store (TbWorkspace *self)
+{
+  g_return_val_if_fail (TB_IS_WORKSPACE (self), NULL);
+  return self->store;
+}
+
+/**
+ * tb_workspace_save:
+ * @self: a workspace
+ * @error: return location for a #TbWorkspaceError
+ *
+ * Saves the whole workspace now. Changes save themselves; this is for
+ * after tb_workspace_thaw_saves() failed, or to write a new file.
+ *
+ * Returns: %TRUE when saved (or when there is no store)
+ */
+gboolean
+tb_workspace_save (TbWorkspace  *self,
+                   GError      **error)
+{
+  g_return_val_if_fail (TB_IS_WORKSPACE (self), FALSE);
+
+  return store_document (self, NULL, error);
+}
+
+/**
+ * tb_workspace_freeze_saves:
+ * @self: a workspace
+ *
+ * Holds saving back until the matching tb_workspace_thaw_saves(), so that
+ * many changes (thousands of proposals, say) are written once. Changes made
+ * meanwhile show at once and cannot be undone if the final save fails.
+ */
+void
+tb_workspace_freeze_saves (TbWorkspace *self)
+{
+  g_return_if_fail (TB_IS_WORKSPACE (self));
+  self->freeze_count++;
+}
+
+/**
+ * tb_workspace_thaw_saves:
+ * @self: a workspace
+ * @error: return location for a #TbWorkspaceError
+ *
+ * Returns: %TRUE unless the pending save failed (the changes stay in memory
+ *   and tb_workspace_save() may be tried again)
+ */
+gboolean
+tb_workspace_thaw_saves (TbWorkspace  *self,
+                         GError      **error)
+{
+  g_return_val_if_fail (TB_IS_WORKSPACE (self), FALSE);
+  g_return_val_if_fail (self->freeze_count > 0, FALSE);
+
+  if (--self->freeze_count > 0 || !self->dirty)
+    return TRUE;
+  return store_document (self, NULL, error);
+}
+
+/* Facts and draft -------------------------------------------------------- */
+
+/**
+ * tb_workspace_get_facts:
+ * @self: a workspace
+ *
+ * Returns: (transfer none): the facts, a JSON object; do not change it
+ */
+JsonNode *
+tb_workspace_get_facts (TbWorkspace *self)
+{
+  g_return_val_if_fail (TB_IS_WORKSPACE (self), NULL);
+  return self->facts;
+}
+
+/**
+ * tb_workspace_get_draft:
+ * @self: a workspace
+ *
+ * Returns: (transfer none): the draft, a JSON object; do not change it
+ */
+JsonNode *
+tb_workspace_get_draft (TbWorkspace *self)
+{
+  g_return_val_if_fail (TB_IS_WORKSPACE (self), NULL);
+  return self->draft;
+}
+
+static JsonNode *
+dup_value (JsonNode    *root,
+           const char  *text,
+           gboolean     facts,
+           GError     **error)
+{
+  g_auto(Key) key = { 0 };
+  JsonNode *node;
+
+  if (!key_parse (text, &key, error))
+    return NULL;
+
+  node = tree_lookup (root, &key);
+  if (node == NULL)
+    {
+      g_autofree char *shown = shorten (key.display);
+
+      if (facts)
+        g_set_error (error, TB_WORKSPACE_ERROR, TB_WORKSPACE_ERROR_NOT_FOUND,
+                     _("There is no fact “%s”."), shown);
+      else
+        g_set_error (error, TB_WORKSPACE_ERROR, TB_WORKSPACE_ERROR_NOT_FOUND,
+                     _("There is no draft entry “%s”."), shown);
+      return NULL;
+    }
+  return _tb_workspace_deep_copy (node);
+}
+
+/**
+ * tb_workspace_dup_fact:
+ * @self: a workspace
+ * @key: a key or JSON Pointer
+ * @error: return location for a #TbWorkspaceError
+ *
+ * Returns: (transfer full) (nullable): a copy of the fact
+ */
+JsonNode *
+tb_workspace_dup_fact (TbWorkspace  *self,
+                       const char   *key,
+                       GError      **error)
+{
+  g_return_val_if_fail (TB_IS_WORKSPACE (self), NULL);
+
+  return dup_value (self->facts, key, TRUE, error);
+}
+
+/**
+ * tb_workspace_dup_draft_value:
+ * @self: a workspace
+ * @key: a key or JSON Pointer
+ * @error: return location for a #TbWorkspaceError
+ *
+ * Returns: (transfer full) (nullable): a copy of the draft entry
+ */
+JsonNode *
+tb_workspace_dup_draft_value (TbWorkspace  *self,
+                              const char   *key,
+                              GError      **error)
+{
+  g_return_val_if_fail (TB_IS_WORKSPACE (self), NULL);
+
+  return dup_value (self->draft, key, FALSE, error);
+}
+
+static const char *
+find_lock (TbWorkspace *self,
+           const char  *pointer)
+{
+  GHashTableIter iter;
+  gpointer k, v;
+
+  g_hash_table_iter_init (&iter, self->locks);
+  while (g_hash_table_iter_next (&iter, &k, &v))
+    if (pointers_overlap (k, pointer))
+      return v;
+  return NULL;
+}
+
+static void
+set_locked_error (GError     **error,
+                  const Key   *key,
+                  const char  *lock,
+                  const char  *what)
+{
+  g_autofree char *shown = shorten (key->display);
+
+  if (g_strcmp0 (lock, key->display) == 0)
+    g_set_error (error, TB_WORKSPACE_ERROR, TB_WORKSPACE_ERROR_LOCKED,
+                 /* Translators: the second %s is "proposed", "set" or "committed". */
+                 _("“%s” is locked, so it cannot be %s. Only a person can unlock it; do not "
+                   "retry, ask the person if it must change."),
+                 shown, what);
+  else
+    g_set_error (error, TB_WORKSPACE_ERROR, TB_WORKSPACE_ERROR_LOCKED,
+                 _("“%s” touches the locked key “%s”, so it cannot be %s. Only a person can "
+                   "unlock it; do not retry, ask the person if it must change."),
+                 shown, lock, what);
+}
+
+/**
+ * tb_workspace_set_draft_value:
+ * @self: a workspace
+ * @key: a key or JSON Pointer into the draft
+ * @value: the new value
+ * @error: return location for a #TbWorkspaceError
+ *
+ * Sets a draft entry (the working state, which needs no confirmation) and
+ * saves. Locked keys are refused.
+ *
+ * Returns: %TRUE when set and saved
+ */
+gboolean
+tb_workspace_set_draft_value (TbWorkspace  *self,
+                              const char   *key,
+                              JsonNode     *value,
+                              GError      **error)
+{
+  g_auto(Key) parsed = { 0 };
+  g_auto(Change) change = { 0 };
+  const char *lock;
+
+  g_return_val_if_fail (TB_IS_WORKSPACE (self), FALSE);
+
+  if (!key_parse (key, &parsed, error) || !check_value (value, &parsed, error))
+    return FALSE;
+
+  lock = find_lock (self, parsed.pointer);
+  if (lock != NULL)
+    {
+      set_locked_error (error, &parsed, lock, _("set"));
+      return FALSE;
+    }
+
+  if (!tree_check_place (self->draft, &parsed, error))
+    return FALSE;
+
+  change_begin (self, &change);
+  change_keep_draft (self, &change);
+  if (!tree_set (self->draft, &parsed, value, error))
+    {
+      change_revert (self, &change);
+      return FALSE;
+    }
+  if (!change_finish (self, &change, error))
+    return FALSE;
+
+  g_signal_emit (self, signals [DRAFT_CHANGED], 0, parsed.display);
+  return TRUE;
+}
+
+/* Locks ------------------------------------------------------------------ */
+
+/**
+ * tb_workspace_get_locks:
+ * @self: a workspace
+ *
+ * Returns: (transfer full): the locked keys, sorted
+ */
+char **
+tb_workspace_get_locks (TbWorkspace *self)
+{
+  GPtrArray *keys;
+  GHashTableIter iter;
+  gpointer v;
+
+  g_return_val_if_fail (TB_IS_WORKSPACE (self), NULL);
+
+  keys = g_ptr_array_new ();
+  g_hash_table_iter_init (&iter, self->locks);
+  while (g_hash_table_iter_next (&iter, NULL, &v))
+    g_ptr_array_add (keys, g_strdup (v));
+  g_ptr_array_sort (keys, compare_strings);
+  g_ptr_array_add (keys, NULL);
+
+  return (char **) g_ptr_array_free (keys, FALSE);
+}
+
+/**
+ * tb_workspace_is_locked:
+ * @self: a workspace
+ * @key: a key or JSON Pointer
+ *
+ * Returns: %TRUE when @key, a key around it or a key inside it is locked
+ */
+gboolean
+tb_workspace_is_locked (TbWorkspace *self,
+                        const char  *key)
+{
+  g_auto(Key) parsed = { 0 };
+
+  g_return_val_if_fail (TB_IS_WORKSPACE (self), FALSE);
+
+  return key_parse (key, &parsed, NULL) && find_lock (self, parsed.pointer) != NULL;
+}
+
+static gboolean
+change_lock (TbWorkspace  *self,
+             const char   *key,
+             gboolean      lock,
+             GError      **error)
+{
+  g_auto(Key) parsed = { 0 };
+  g_auto(Change) change = { 0 };
+
+  if (!key_parse (key, &parsed, error))
+    return FALSE;
+
+  if (lock == g_hash_table_contains (self->locks, parsed.pointer))
+    return TRUE;
+
+  change_begin (self, &change);
+  change_keep_locks (self, &change);
+  if (lock)
+    g_hash_table_insert (self->locks, g_strdup (parsed.pointer), g_strdup (parsed.display));
+  else
+    g_hash_table_remove (self->locks, parsed.pointer);
+
+  if (!change_finish (self, &change, error))
+    return FALSE;
+
+  g_signal_emit (self, signals [LOCKS_CHANGED], 0);
+  return TRUE;
+}
+
+/**
+ * tb_workspace_lock:
+ * @self: a workspace
+ * @key: a key or JSON Pointer
+ * @error: return location for a #TbWorkspaceError
+ *
+ * Locks @key: it, and everything inside it, can no longer be proposed,
+ * committed or set in the draft until a person unlocks it.
+ *
+ * Returns: %TRUE when locked and saved
+ */
+gboolean
+tb_workspace_lock (TbWorkspace  *self,
+                   const char   *key,
+                   GError      **error)
+{
+  g_return_val_if_fail (TB_IS_WORKSPACE (self), FALSE);
+  return change_lock (self, key, TRUE, error);
+}
+
+/**
+ * tb_workspace_unlock:
+ * @self: a workspace
+ * @key: a key locked with tb_workspace_lock()
+ * @error: return location for a #TbWorkspaceError
+ *
+ * Returns: %TRUE when unlocked and saved (or not locked)
+ */
+gboolean
+tb_workspace_unlock (TbWorkspace  *self,
+                     const char   *key,
+                     GError      **error)
+{
+  g_return_val_if_fail (TB_IS_WORKSPACE (self), FALSE);
+  return change_lock (self, key, FALSE, error);
+}
+
+/* Proposals -------------------------------------------------------------- */
+
+/**
+ * tb_workspace_get_proposals:
+ * @self: a workspace
+ *
+ * Returns: (transfer none): every proposal, oldest first, as a
+ *   #GListModel of #TbFactProposal
+ */
+GListModel *
+tb_workspace_get_proposals (TbWorkspace *self)
+{
+  g_return_val_if_fail (TB_IS_WORKSPACE (self), NULL);
+  return G_LIST_MODEL (self->proposals);
+}
+
+/**
+ * tb_workspace_get_n_pending:
+ * @self: a workspace
+ *
+ * Returns: how many proposals wait for a person
+ */
+guint
+tb_workspace_get_n_pending (TbWorkspace *self)
+{
+  g_return_val_if_fail (TB_IS_WORKSPACE (self), 0);
+  return self->n_pending;
+}
+
+/**
+ * tb_workspace_lookup_proposal:
+ * @self: a workspace
+ * @id: a proposal id
+ *
+ * Returns: (transfer none) (nullable): the proposal
+ */
+TbFactProposal *
+tb_workspace_lookup_proposal (TbWorkspace *self,
+                              const char  *id)
+{
+  g_return_val_if_fail (TB_IS_WORKSPACE (self), NULL);
+
+  if (id == NULL)
+    return NULL;
+  return g_hash_table_lookup (self->by_id, id);
+}
+
+/**
+ * tb_workspace_propose:
+ * @self: a workspace
+ * @key: a key or JSON Pointer into the facts
+ * @value: the proposed value
+ * @reason: (nullable): why
+ * @origin_call_id: (nullable): the tool call that proposes, or %NULL for a person
+ * @error: return location for a #TbWorkspaceError
+ *
+ * Records a pending proposal and saves it. Nothing changes in the facts:
+ * only tb_workspace_commit() with a person's confirmation does that.
+ *
+ * Returns: (transfer none) (nullable): the pending proposal
+ */
+TbFactProposal *
+tb_workspace_propose (TbWorkspace  *self,
+                      const char   *key,
+                      JsonNode     *value,
+                      const char   *reason,
+                      const char   *origin_call_id,
+                      GError      **error)
+{
+  g_auto(Key) parsed = { 0 };
+  g_auto(Change) change = { 0 };
+  g_autofree char *id = NULL;
+  TbFactProposal *proposal;
+  const char *lock;
+  JsonNode *current;
+
+  g_return_val_if_fail (TB_IS_WORKSPACE (self), NULL);
+
+  if (!key_parse (key, &parsed, error) || !check_value (value, &parsed, error))
+    return NULL;
+
+  if (reason == NULL)
+    reason = "";
+  if (!g_utf8_validate (reason, -1, NULL) || strlen (reason) > TB_WORKSPACE_MAX_REASON_LENGTH)
+    {
+      g_set_error (error, TB_WORKSPACE_ERROR, TB_WORKSPACE_ERROR_INVALID_VALUE,
+                   _("The reason must be UTF-8 text of at most %d bytes."),
+                   TB_WORKSPACE_MAX_REASON_LENGTH);
+      return NULL;
+    }
+  if (origin_call_id != NULL &&
+      (!g_utf8_validate (origin_call_id, -1, NULL) || strlen (origin_call_id) > 256))
+    origin_call_id = NULL;
+
+  lock = find_lock (self, parsed.pointer);
+  if (lock != NULL)
+    {
+      set_locked_error (error, &parsed, lock, _("proposed"));
+      return NULL;
+    }
+
+  if (self->n_pending >= TB_WORKSPACE_MAX_PENDING)
+    {
+      g_set_error (error, TB_WORKSPACE_ERROR, TB_WORKSPACE_ERROR_TOO_MANY,
+                   _("%u proposals already wait for a person, the most there may be. Nothing "
+                     "was proposed; wait until the person confirms or rejects some."),
+                   self->n_pending);
+      return NULL;
+    }
+
+  if (!tree_check_place (self->facts, &parsed, error))
+    return NULL;
+
+  current = tree_lookup (self->facts, &parsed);
+  if (current != NULL && tb_json_equal (current, value))
+    {
+      g_autofree char *shown = shorten (parsed.display);
+
+      g_set_error (error, TB_WORKSPACE_ERROR, TB_WORKSPACE_ERROR_INVALID_VALUE,
+                   _("The fact “%s” already has this value; there is nothing to propose."),
+                   shown);
+      return NULL;
+    }
+
+  change_begin (self, &change);
+  id = g_strdup_printf ("p%" G_GUINT64_FORMAT, self->next_id++);
+  change.added = _tb_fact_proposal_new (id, parsed.display, parsed.pointer, value, current,
+                                        reason, origin_call_id, g_get_real_time ());
+  self->n_pending++;
+  proposal = change.added;
+
+  if (!change_finish (self, &change, error))
+    return NULL;
+
+  return proposal;
+}
+
+static void
+set_superseded_error (GError         **error,
+                      TbFactProposal  *proposal)
+{
+  g_autofree char *shown = shorten (tb_fact_proposal_get_key (proposal));
+
+  g_set_error (error, TB_WORKSPACE_ERROR, TB_WORKSPACE_ERROR_SUPERSEDED,
+               _("The fact “%s” changed after proposal %s was made, so it cannot be committed. "
+                 "Propose it again (re-propose %s) to confirm it against the current value."),
+               shown, tb_fact_proposal_get_id (proposal), tb_fact_proposal_get_id (proposal));
+}
+
+static gboolean
+check_pending (TbWorkspace     *self,
+               TbFactProposal  *proposal,
+               GError         **error)
+{
+  if (tb_workspace_lookup_proposal (self, tb_fact_proposal_get_id (proposal)) != proposal)
+    {
+      g_set_error (error, TB_WORKSPACE_ERROR, TB_WORKSPACE_ERROR_NOT_FOUND,
+                   _("Proposal %s does not belong to this workspace."),
+                   tb_fact_proposal_get_id (proposal));
+      return FALSE;
+    }
+
+  switch (tb_fact_proposal_get_status (proposal))
+    {
+    case TB_PROPOSAL_STATUS_PENDING:
+      return TRUE;
+
+    case TB_PROPOSAL_STATUS_SUPERSEDED:
+      set_superseded_error (error, proposal);
+      return FALSE;
+
+    case TB_PROPOSAL_STATUS_COMMITTED:
+    case TB_PROPOSAL_STATUS_REJECTED:
+    default:
+      g_set_error (error, TB_WORKSPACE_ERROR, TB_WORKSPACE_ERROR_NOT_PENDING,
+                   _("Proposal %s was already %s."), tb_fact_proposal_get_id (proposal),
+                   tb_proposal_status_to_string (tb_fact_proposal_get_status (proposal)));
+      return FALSE;
+    }
+}
+
+/**
+ * tb_workspace_reject:
+ * @self: a workspace
+ * @proposal: a pending proposal
+ * @rejected_by: (nullable): who rejected it
+ * @error: return location for a #TbWorkspaceError
+ *
+ * Returns: %TRUE when rejected and saved
+ */
+gboolean
+tb_workspace_reject (TbWorkspace     *self,
+                     TbFactProposal  *proposal,
+                     const char      *rejected_by,
+                     GError         **error)
+{
+  g_auto(Change) change = { 0 };
+
+  g_return_val_if_fail (TB_IS_WORKSPACE (self), FALSE);
+  g_return_val_if_fail (TB_IS_FACT_PROPOSAL (proposal), FALSE);
+
+  if (!check_pending (self, proposal, error))
+    return FALSE;
+
+  change_begin (self, &change);
+  change_resolve (self, &change, proposal, TB_PROPOSAL_STATUS_REJECTED, rejected_by);
+  return change_finish (self, &change, error);
+}
+
+/**
+ * tb_workspace_repropose:
+ * @self: a workspace
+ * @proposal: a superseded or rejected proposal
+ * @error: return location for a #TbWorkspaceError
+ *
+ * Makes a new pending proposal with the same key, value, reason and origin,
+ * measured against the fact as it is now.
+ *
+ * Returns: (transfer none) (nullable): the new proposal
+ */
+TbFactProposal *
+tb_workspace_repropose (TbWorkspace     *self,
+                        TbFactProposal  *proposal,
+                        GError         **error)
+{
+  TbProposalStatus status;
+
+  g_return_val_if_fail (TB_IS_WORKSPACE (self), NULL);
+  g_return_val_if_fail (TB_IS_FACT_PROPOSAL (proposal), NULL);
+
+  status = tb_fact_proposal_get_status (proposal);
+  if (status == TB_PROPOSAL_STATUS_PENDING || status == TB_PROPOSAL_STATUS_COMMITTED)
+    {
+      g_set_error (error, TB_WORKSPACE_ERROR, TB_WORKSPACE_ERROR_NOT_PENDING,
+                   _("Proposal %s is %s; only superseded or rejected proposals are proposed "
+                     "again."),
+                   tb_fact_proposal_get_id (proposal), tb_proposal_status_to_string (status));
+      return NULL;
+    }
+
+  return tb_workspace_propose (self, tb_fact_proposal_get_key (proposal),
+                               tb_fact_proposal_get_value (proposal),
+                               tb_fact_proposal_get_reason (proposal),
+                               tb_fact_proposal_get_origin_call_id (proposal), error);
+}
+
+gboolean
+_tb_workspace_issue_confirmation (TbWorkspace     *self,
+                                  TbFactProposal  *proposal,
+                                  TbConfirmation  *confirmation,
+                                  GError         **error)
+{
+  if (!check_pending (self, proposal, error))
+    return FALSE;
+
+  g_hash_table_insert (self->issued, g_strdup (tb_confirmation_get_token (confirmation)),
+                       g_object_ref (confirmation));
+  return TRUE;
+}
+
+TbConfirmation *
+_tb_workspace_lookup_confirmation (TbWorkspace *self,
+                                   const char  *token)
+{
+  if (token == NULL)
+    return NULL;
+  return g_hash_table_lookup (self->issued, token);
+}
+
+static gboolean
+check_confirmation (TbWorkspace     *self,
+                    TbFactProposal  *proposal,
+                    TbConfirmation  *confirmation,
+                    GError         **error)
+{
+  const char *token;
+
+  if (confirmation == NULL || !TB_IS_CONFIRMATION (confirmation))
+    {
+      g_set_error_literal (error, TB_WORKSPACE_ERROR, TB_WORKSPACE_ERROR_CONFIRMATION,
+                           _("A fact changes only after a person confirms it, and no "
+                             "confirmation was given. Nothing was committed."));
+      return FALSE;
+    }
+
+  if (tb_confirmation_get_used (confirmation))
+    {
+      g_set_error_literal (error, TB_WORKSPACE_ERROR, TB_WORKSPACE_ERROR_CONFIRMATION,
+                           _("This confirmation was already used; each confirmation commits "
+                             "one proposal once. Nothing was committed."));
+      return FALSE;
+    }
+
+  token = tb_confirmation_get_token (confirmation);
+  if (token == NULL || _tb_workspace_lookup_confirmation (self, token) != confirmation)
+    {
+      g_set_error_literal (error, TB_WORKSPACE_ERROR, TB_WORKSPACE_ERROR_CONFIRMATION,
+                           _("This confirmation was not made by this workspace's confirmation "
+                             "dialog or the explicit confirm command, so it is refused. Nothing "
+                             "was committed."));
+      return FALSE;
+    }
+
+  if (g_strcmp0 (tb_confirmation_get_proposal_id (confirmation),
+                 tb_fact_proposal_get_id (proposal)) != 0)
+    {
+      g_set_error (error, TB_WORKSPACE_ERROR, TB_WORKSPACE_ERROR_CONFIRMATION,
+                   _("This confirmation is for proposal %s, not %s. Nothing was committed."),
+                   tb_confirmation_get_proposal_id (confirmation),
+                   tb_fact_proposal_get_id (proposal));
+      return FALSE;
+    }
+
+  return TRUE;
+}
+
+static gboolean
+matches_previous (TbWorkspace    *self,
+                  TbFactProposal *proposal)
+{
+  g_auto(Key) key = { 0 };
+  JsonNode *current;
+
+  if (!key_parse (tb_fact_proposal_get_key (proposal), &key, NULL))
+    return FALSE;
+
+  current = tree_lookup (self->facts, &key);
+  if (current == NULL || !tb_fact_proposal_has_previous (proposal))
+    return current == NULL && !tb_fact_proposal_has_previous (proposal);
+  return tb_json_equal (current, tb_fact_proposal_get_previous (proposal));
+}
+
+/**
+ * tb_workspace_commit:
+ * @self: a workspace
+ * @proposal: a pending proposal of @self
+ * @confirmation: the person's confirmation of @proposal, from
+ *   tb_confirmation_new()
+ * @error: return location for a #TbWorkspaceError
+ *
+ * Changes the fact to the proposed value, records who confirmed it and
+ * when, and saves. Refuses a missing, forged, reused or mismatched
+ * confirmation, a proposal that is not pending, a locked key, and a
+ * proposal whose fact changed since it was made (superseded: propose it
+ * again with tb_workspace_repropose()). Pending proposals of the same fact
+ * that no longer match it become superseded.
+ *
+ * Returns: %TRUE when committed and saved
+ */
+gboolean
+tb_workspace_commit (TbWorkspace     *self,
+                     TbFactProposal  *proposal,
+                     TbConfirmation  *confirmation,
+                     GError         **error)
+{
+  g_auto(Key) key = { 0 };
+  g_auto(Change) change = { 0 };
+  const char *lock;
+  guint n;
+
+  g_return_val_if_fail (TB_IS_WORKSPACE (self), FALSE);
+  g_return_val_if_fail (TB_IS_FACT_PROPOSAL (proposal), FALSE);
+
+  if (!check_confirmation (self, proposal, confirmation, error) ||
+      !check_pending (self, proposal, error))
+    return FALSE;
+
+  if (!key_parse (tb_fact_proposal_get_key (proposal), &key, error))
+    return FALSE;
+
+  lock = find_lock (self, key.pointer);
+  if (lock != NULL)
+    {
+      set_locked_error (error, &key, lock, _("committed"));
+      return FALSE;
+    }
+
+  if (!matches_previous (self, proposal))
+    {
+      set_superseded_error (error, proposal);
+      return FALSE;
+    }
+
+  change_begin (self, &change);
+  change_keep_facts (self, &change);
+  if (!tree_set (self->facts, &key, tb_fact_proposal_get_value (proposal), error))
+    {
+      change_revert (self, &change);
+      return FALSE;
+    }
+  change_resolve (self, &change, proposal, TB_PROPOSAL_STATUS_COMMITTED,
+                  tb_confirmation_get_confirmed_by (confirmation));
+
+  n = g_list_model_get_n_items (G_LIST_MODEL (self->proposals));
+  for (guint i = 0; i < n; i++)
+    {
+      g_autoptr(TbFactProposal) other =
+        g_list_model_get_item (G_LIST_MODEL (self->proposals), i);
+
+      if (other != proposal &&
+          tb_fact_proposal_get_status (other) == TB_PROPOSAL_STATUS_PENDING &&
+          pointers_overlap (tb_fact_proposal_get_pointer (other), key.pointer) &&
+          !matches_previous (self, other))
+        change_resolve (self, &change, other, TB_PROPOSAL_STATUS_SUPERSEDED, NULL);
+    }
+
+  if (!change_finish (self, &change, error))
+    return FALSE;
+
+  _tb_confirmation_mark_used (confirmation);
+  g_hash_table_remove (self->issued, tb_confirmation_get_token (confirmation));
+
+  g_signal_emit (self, signals [FACT_CHANGED], 0, key.display);
+  return TRUE;
+}
+
+/* A binding asks that a run waits for the person after a proposal. */
+void
+_tb_workspace_set_pause_runs (TbWorkspace *self,
+                              gboolean     pause)
+{
+  g_assert (TB_IS_WORKSPACE (self));
+  g_assert (pause || self->pause_runs > 0);
+
+  if (pause)
+    self->pause_runs++;
+  else
+    self->pause_runs--;
+}
+
+gboolean
+_tb_workspace_get_pause_runs (TbWorkspace *self)
+{
+  g_assert (TB_IS_WORKSPACE (self));
+
+  return self->pause_runs > 0;
+}

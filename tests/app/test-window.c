@@ -1,0 +1,764 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+
+#include "config.h"
+
+#include <adwaita.h>
+#include <toolbench.h>
+
+#include "tb-app-util.h"
+#include "tb-test-tools.h"
+#include "tb-window.h"
+
+/* The real window, driven through its widgets, over a registry of test
+ * tools. Assertions are on what a person sees: the listed tools, the text
+ * of the JSON view, the error under a field, the Run button's state, the
+ * result's text. */
+
+typedef struct
+{
+  TbToolRegistry *registry;
+  TbWindow       *window;
+} Fixture;
+
+#define WAIT_UNTIL(cond) \
+  G_STMT_START { \
+    gint64 _deadline = g_get_monotonic_time () + 10 * G_USEC_PER_SEC; \
+    while (!(cond)) \
+      { \
+        if (g_get_monotonic_time () > _deadline) \
+          g_error ("Timed out waiting for %s", #cond); \
+        if (!g_main_context_iteration (NULL, FALSE)) \
+          g_usleep (1000); \
+      } \
+  } G_STMT_END
+
+static void
+iterate (guint ms)
+{
+  gint64 end = g_get_monotonic_time () + ms * 1000;
+
+  while (g_get_monotonic_time () < end)
+    if (!g_main_context_iteration (NULL, FALSE))
+      g_usleep (1000);
+}
+
+static void
+setup (Fixture       *f,
+       gconstpointer  data)
+{
+  g_autoptr(GSettings) settings = g_settings_new (APPLICATION_ID);
+
+  g_settings_reset (settings, "last-tool");
+  g_settings_reset (settings, "last-arguments");
+
+  f->registry = tb_test_tools_new_registry ();
+  f->window = g_object_ref (tb_window_new (NULL, f->registry, NULL));
+  gtk_window_present (GTK_WINDOW (f->window));
+  WAIT_UNTIL (gtk_widget_get_mapped (GTK_WIDGET (f->window)));
+}
+
+static void
+teardown (Fixture       *f,
+          gconstpointer  data)
+{
+  gtk_window_destroy (GTK_WINDOW (f->window));
+  iterate (50);
+  g_assert_finalize_object (f->window);
+  g_assert_finalize_object (f->registry);
+}
+
+static TbToolPage *
+page (Fixture *f)
+{
+  return tb_window_get_tool_page (f->window);
+}
+
+static TbArgumentEditor *
+editor (Fixture *f)
+{
+  return tb_tool_page_get_argument_editor (page (f));
+}
+
+static TbSchemaForm *
+form (Fixture *f)
+{
+  return tb_argument_editor_get_form (editor (f));
+}
+
+static char *
+json_text (Fixture *f)
+{
+  return tb_argument_editor_get_text (editor (f));
+}
+
+static GtkWidget *
+input (Fixture    *f,
+       const char *pointer)
+{
+  GtkWidget *widget = tb_schema_form_get_input (form (f), pointer);
+
+  g_assert_nonnull (widget);
+  return widget;
+}
+
+static char **
+listed_names (Fixture *f)
+{
+  GListModel *model = tb_window_get_tool_model (f->window);
+  GStrvBuilder *builder = g_strv_builder_new ();
+  char **names;
+
+  for (guint i = 0; i < g_list_model_get_n_items (model); i++)
+    {
+      g_autoptr(TbTool) tool = g_list_model_get_item (model, i);
+
+      g_strv_builder_add (builder, tb_tool_get_name (tool));
+    }
+  names = g_strv_builder_end (builder);
+  g_strv_builder_unref (builder);
+  return names;
+}
+
+static void
+open_tool (Fixture    *f,
+           const char *name)
+{
+  g_assert_true (tb_window_select_tool (f->window, name));
+  g_assert_cmpstr (tb_tool_get_name (tb_tool_page_get_tool (page (f))), ==, name);
+  /* A button is clicked only once it is on screen. */
+  WAIT_UNTIL (gtk_widget_get_mapped (tb_tool_page_get_run_button (page (f))));
+}
+
+static void
+test_search (Fixture       *f,
+             gconstpointer  data)
+{
+  GtkEditable *search = tb_window_get_search_entry (f->window);
+  GtkDropDown *sources = tb_window_get_source_dropdown (f->window);
+  g_auto(GStrv) all = listed_names (f);
+  g_auto(GStrv) weather = NULL;
+  g_auto(GStrv) by_description = NULL;
+  g_auto(GStrv) none = NULL;
+  g_auto(GStrv) reports = NULL;
+  const char * const sorted[] = { "create_issue", "disk_cleanup", "facts_commit",
+                                  "get_weather", "slow_report", NULL };
+
+  g_assert_cmpstrv (all, sorted);
+  g_assert_cmpstr (tb_window_get_count_text (f->window), ==, "5 tools");
+
+  gtk_editable_set_text (search, "weath");
+  WAIT_UNTIL (g_list_model_get_n_items (tb_window_get_tool_model (f->window)) == 1);
+  weather = listed_names (f);
+  g_assert_cmpstr (weather[0], ==, "get_weather");
+  g_assert_cmpstr (tb_window_get_count_text (f->window), ==, "1 of 5 tools");
+
+  /* Words match the description too, and all of them must match. */
+  gtk_editable_set_text (search, "FULL disk");
+  WAIT_UNTIL (g_list_model_get_n_items (tb_window_get_tool_model (f->window)) == 1);
+  by_description = listed_names (f);
+  g_assert_cmpstr (by_description[0], ==, "disk_cleanup");
+
+  gtk_editable_set_text (search, "no such thing");
+  WAIT_UNTIL (g_list_model_get_n_items (tb_window_get_tool_model (f->window)) == 0);
+  none = listed_names (f);
+  g_assert_cmpuint (g_strv_length (none), ==, 0);
+  g_assert_cmpstr (tb_window_get_count_text (f->window), ==, "0 of 5 tools");
+
+  gtk_editable_set_text (search, "");
+  WAIT_UNTIL (g_list_model_get_n_items (tb_window_get_tool_model (f->window)) == 5);
+
+  /* The source filter lists each source once, after "All Sources". */
+  g_assert_cmpuint (g_list_model_get_n_items (gtk_drop_down_get_model (sources)), ==, 4);
+  g_assert_cmpstr (gtk_string_list_get_string (GTK_STRING_LIST (gtk_drop_down_get_model (sources)),
+                                               3), ==, "reports");
+  gtk_drop_down_set_selected (sources, 3);
+  reports = listed_names (f);
+  g_assert_cmpuint (g_strv_length (reports), ==, 2);
+  g_assert_cmpstr (reports[0], ==, "disk_cleanup");
+  g_assert_cmpstr (reports[1], ==, "slow_report");
+  gtk_drop_down_set_selected (sources, 0);
+  g_assert_cmpuint (g_list_model_get_n_items (tb_window_get_tool_model (f->window)), ==, 5);
+}
+
+static void
+test_form_to_json (Fixture       *f,
+                   gconstpointer  data)
+{
+  g_autofree char *json = NULL;
+  g_autofree char *after = NULL;
+  GtkWidget *run_button;
+
+  open_tool (f, "get_weather");
+  run_button = tb_tool_page_get_run_button (page (f));
+
+  /* Defaults are prefilled; the required city is not there yet. */
+  json = json_text (f);
+  g_assert_nonnull (strstr (json, "\"units\" : \"metric\""));
+  g_assert_null (strstr (json, "city"));
+  g_assert_false (gtk_widget_get_sensitive (run_button));
+  g_assert_cmpstr (tb_schema_form_get_field_error (form (f), "/city"), ==,
+                   "This field is required.");
+
+  gtk_editable_set_text (GTK_EDITABLE (input (f, "/city")), "Paris");
+  gtk_drop_down_set_selected (GTK_DROP_DOWN (input (f, "/units")), 2);
+  gtk_editable_set_text (GTK_EDITABLE (input (f, "/days")), "3");
+  gtk_switch_set_active (GTK_SWITCH (input (f, "/hourly")), TRUE);
+
+  after = json_text (f);
+  g_assert_nonnull (strstr (after, "\"city\" : \"Paris\""));
+  g_assert_nonnull (strstr (after, "\"units\" : \"imperial\""));
+  g_assert_nonnull (strstr (after, "\"days\" : 3"));
+  g_assert_nonnull (strstr (after, "\"hourly\" : true"));
+  g_assert_null (tb_schema_form_get_field_error (form (f), "/city"));
+  g_assert_true (tb_argument_editor_get_valid (editor (f)));
+  g_assert_true (gtk_widget_get_sensitive (run_button));
+}
+
+static void
+test_json_to_form (Fixture       *f,
+                   gconstpointer  data)
+{
+  g_autoptr(GError) error = NULL;
+  GtkTextBuffer *buffer;
+
+  open_tool (f, "get_weather");
+  gtk_editable_set_text (GTK_EDITABLE (input (f, "/city")), "Paris");
+
+  /* Typing into the JSON view fills the form. */
+  buffer = tb_argument_editor_get_json_buffer (editor (f));
+  gtk_text_buffer_set_text (buffer, "{\"city\": \"Oslo\", \"days\": 5, \"units\": \"imperial\"}", -1);
+  g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (input (f, "/city"))), ==, "Oslo");
+  g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (input (f, "/days"))), ==, "5");
+  /* Position 0 of an optional enum is "(not set)". */
+  g_assert_cmpuint (gtk_drop_down_get_selected (GTK_DROP_DOWN (input (f, "/units"))), ==, 2);
+
+  /* Broken JSON is reported in place and the form keeps its values. */
+  gtk_text_buffer_set_text (buffer, "{\"city\": \"Ro", -1);
+  g_assert_nonnull (tb_argument_editor_get_json_error (editor (f)));
+  g_assert_true (g_str_has_prefix (tb_argument_editor_get_json_error (editor (f)),
+                                   "Not valid JSON"));
+  g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (input (f, "/city"))), ==, "Oslo");
+  g_assert_false (gtk_widget_get_sensitive (tb_tool_page_get_run_button (page (f))));
+
+  /* Pasting JSON (here through the same entry point as the clipboard) is accepted. */
+  g_assert_true (tb_argument_editor_set_text (editor (f), "{\"city\":\"Rome\"}", &error));
+  g_assert_no_error (error);
+  g_assert_null (tb_argument_editor_get_json_error (editor (f)));
+  g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (input (f, "/city"))), ==, "Rome");
+  g_assert_true (gtk_widget_get_sensitive (tb_tool_page_get_run_button (page (f))));
+
+  /* Members the form has no field for survive a trip through the form. */
+  gtk_text_buffer_set_text (buffer, "{\"city\": \"Bern\", \"extra\": [1, 2]}", -1);
+  gtk_editable_set_text (GTK_EDITABLE (input (f, "/city")), "Basel");
+  {
+    g_autofree char *json = json_text (f);
+
+    g_assert_nonnull (strstr (json, "\"extra\" : ["));
+    g_assert_nonnull (strstr (json, "\"Basel\""));
+  }
+}
+
+static void
+test_invalid_value (Fixture       *f,
+                    gconstpointer  data)
+{
+  GtkWidget *run_button;
+  GtkWidget *anyway;
+
+  open_tool (f, "get_weather");
+  run_button = tb_tool_page_get_run_button (page (f));
+  gtk_editable_set_text (GTK_EDITABLE (input (f, "/city")), "Paris");
+  g_assert_true (gtk_widget_get_sensitive (run_button));
+
+  /* Not a number: said at the field, and Run is off. */
+  gtk_editable_set_text (GTK_EDITABLE (input (f, "/days")), "three");
+  g_assert_cmpstr (tb_schema_form_get_field_error (form (f), "/days"), ==,
+                   "Enter a whole number");
+  g_assert_false (gtk_widget_get_sensitive (run_button));
+  g_assert_cmpstr (tb_tool_page_get_status_text (page (f)), ==,
+                   "Fix the problems to run, or choose Run Anyway.");
+
+  /* A fraction where an integer is wanted: the schema check says so at the field. */
+  gtk_editable_set_text (GTK_EDITABLE (input (f, "/days")), "2.5");
+  g_assert_nonnull (tb_schema_form_get_field_error (form (f), "/days"));
+  g_assert_nonnull (strstr (tb_schema_form_get_field_error (form (f), "/days"), "integer"));
+  g_assert_false (gtk_widget_get_sensitive (run_button));
+
+  /* The error is listed under the editor with its JSON Pointer. */
+  {
+    GPtrArray *errors = tb_argument_editor_get_errors (editor (f));
+
+    g_assert_cmpuint (errors->len, >=, 1);
+    g_assert_cmpstr (((TbSchemaError *) g_ptr_array_index (errors, 0))->instance_path, ==,
+                     "/days");
+  }
+
+  /* Run Anyway sends it, and the registry's refusal is the result. */
+  anyway = gtk_widget_get_next_sibling (run_button);
+  g_assert_true (gtk_widget_get_visible (anyway));
+  g_assert_true (gtk_widget_get_sensitive (anyway));
+  gtk_widget_activate (anyway);
+  WAIT_UNTIL (tb_result_view_get_result (tb_tool_page_get_result_view (page (f))) != NULL);
+  g_assert_cmpstr (tb_result_view_get_status_text (tb_tool_page_get_result_view (page (f))), ==,
+                   "Failed: invalid-arguments");
+
+  gtk_editable_set_text (GTK_EDITABLE (input (f, "/days")), "2");
+  g_assert_null (tb_schema_form_get_field_error (form (f), "/days"));
+  g_assert_true (gtk_widget_get_sensitive (run_button));
+  g_assert_false (gtk_widget_get_visible (anyway));
+}
+
+static void
+test_run (Fixture       *f,
+          gconstpointer  data)
+{
+  TbResultView *result_view;
+  g_autofree char *output = NULL;
+  TbHistoryPage *history;
+
+  open_tool (f, "get_weather");
+  result_view = tb_tool_page_get_result_view (page (f));
+  gtk_editable_set_text (GTK_EDITABLE (input (f, "/city")), "Paris");
+  gtk_editable_set_text (GTK_EDITABLE (input (f, "/days")), "2");
+
+  gtk_widget_activate (tb_tool_page_get_run_button (page (f)));
+  WAIT_UNTIL (tb_result_view_get_result (result_view) != NULL);
+
+  g_assert_cmpstr (tb_result_view_get_status_text (result_view), ==, "Succeeded");
+  output = tb_result_view_get_output_text (result_view);
+  g_assert_nonnull (strstr (output, "\"city\" : \"Paris\""));
+  g_assert_nonnull (strstr (output, "\"sky\" : \"cloudy\""));
+  g_assert_null (tb_result_view_get_error_text (result_view));
+
+  /* A failing tool: its kind and its message. */
+  open_tool (f, "disk_cleanup");
+  g_assert_null (tb_result_view_get_result (result_view));
+  g_assert_true (gtk_widget_get_sensitive (tb_tool_page_get_run_button (page (f))));
+  gtk_widget_activate_action (GTK_WIDGET (f->window), "win.run", NULL);
+  WAIT_UNTIL (tb_result_view_get_result (result_view) != NULL);
+  g_assert_cmpstr (tb_result_view_get_status_text (result_view), ==, "Failed: execution-failed");
+  g_assert_cmpstr (tb_result_view_get_error_text (result_view), ==,
+                   "The disk is full; free some space and try again.");
+
+  /* Both calls are in the history, newest first. */
+  history = tb_window_get_history_page (f->window);
+  {
+    GtkListBoxRow *first = gtk_list_box_get_row_at_index (tb_history_page_get_list (history), 0);
+    GtkListBoxRow *second = gtk_list_box_get_row_at_index (tb_history_page_get_list (history), 1);
+    TbHistoryEntry *entry;
+
+    g_assert_nonnull (first);
+    g_assert_nonnull (second);
+    entry = g_object_get_data (G_OBJECT (first), "tb-entry");
+    g_assert_cmpstr (tb_history_entry_get_tool_name (entry), ==, "disk_cleanup");
+    entry = g_object_get_data (G_OBJECT (second), "tb-entry");
+    g_assert_cmpstr (tb_history_entry_get_tool_name (entry), ==, "get_weather");
+    g_assert_true (tb_tool_result_get_ok (tb_history_entry_get_result (entry)));
+  }
+}
+
+static void
+test_cancel (Fixture       *f,
+             gconstpointer  data)
+{
+  TbResultView *result_view;
+  GtkWidget *cancel;
+
+  open_tool (f, "slow_report");
+  result_view = tb_tool_page_get_result_view (page (f));
+  cancel = tb_tool_page_get_cancel_button (page (f));
+  g_assert_false (gtk_widget_get_visible (cancel));
+
+  gtk_widget_activate (tb_tool_page_get_run_button (page (f)));
+  WAIT_UNTIL (tb_tool_page_get_running (page (f)));
+  g_assert_true (gtk_widget_get_visible (cancel));
+  g_assert_false (gtk_widget_get_sensitive (tb_tool_page_get_run_button (page (f))));
+
+  /* The window stays responsive while the tool runs. */
+  iterate (300);
+  g_assert_true (tb_tool_page_get_running (page (f)));
+  g_assert_true (g_str_has_prefix (tb_tool_page_get_status_text (page (f)), "Running for"));
+
+  gtk_widget_activate (cancel);
+  WAIT_UNTIL (tb_result_view_get_result (result_view) != NULL);
+  g_assert_cmpstr (tb_result_view_get_status_text (result_view), ==, "Failed: cancelled");
+  g_assert_false (tb_tool_page_get_running (page (f)));
+  g_assert_false (gtk_widget_get_visible (cancel));
+  g_assert_true (gtk_widget_get_sensitive (tb_tool_page_get_run_button (page (f))));
+}
+
+static void
+test_history_restore (Fixture       *f,
+                      gconstpointer  data)
+{
+  TbResultView *result_view;
+  GtkListBox *recent;
+  GtkListBoxRow *row;
+
+  open_tool (f, "get_weather");
+  result_view = tb_tool_page_get_result_view (page (f));
+  gtk_editable_set_text (GTK_EDITABLE (input (f, "/city")), "Rome");
+  gtk_widget_activate (tb_tool_page_get_run_button (page (f)));
+  WAIT_UNTIL (tb_result_view_get_result (result_view) != NULL);
+
+  recent = tb_tool_page_get_recent_list (page (f));
+  row = gtk_list_box_get_row_at_index (recent, 0);
+  g_assert_nonnull (row);
+  g_assert_null (gtk_list_box_get_row_at_index (recent, 1));
+
+  gtk_editable_set_text (GTK_EDITABLE (input (f, "/city")), "Nowhere");
+  g_signal_emit_by_name (recent, "row-activated", row);
+  g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (input (f, "/city"))), ==, "Rome");
+
+  /* From the History page: select the call, open it in the Tool page. */
+  open_tool (f, "disk_cleanup");
+  tb_window_set_page (f->window, "history");
+  {
+    TbHistoryPage *history = tb_window_get_history_page (f->window);
+    GtkListBoxRow *first = gtk_list_box_get_row_at_index (tb_history_page_get_list (history), 0);
+
+    gtk_list_box_select_row (tb_history_page_get_list (history), first);
+    g_assert_nonnull (tb_history_page_get_selected (history));
+  }
+  gtk_widget_activate_action (GTK_WIDGET (f->window), "win.restore-call", NULL);
+  g_assert_cmpstr (tb_tool_get_name (tb_tool_page_get_tool (page (f))), ==, "get_weather");
+  g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (input (f, "/city"))), ==, "Rome");
+}
+
+static void
+test_last_arguments (Fixture       *f,
+                     gconstpointer  data)
+{
+  open_tool (f, "get_weather");
+  gtk_editable_set_text (GTK_EDITABLE (input (f, "/city")), "Lisbon");
+  open_tool (f, "create_issue");
+  open_tool (f, "get_weather");
+  g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (input (f, "/city"))), ==, "Lisbon");
+
+  /* A new window (as after a restart) opens the last tool with its arguments. */
+  gtk_window_destroy (GTK_WINDOW (f->window));
+  iterate (50);
+  g_assert_finalize_object (f->window);
+  f->window = g_object_ref (tb_window_new (NULL, f->registry, NULL));
+  gtk_window_present (GTK_WINDOW (f->window));
+  g_assert_nonnull (tb_tool_page_get_tool (page (f)));
+  g_assert_cmpstr (tb_tool_get_name (tb_tool_page_get_tool (page (f))), ==, "get_weather");
+  g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (input (f, "/city"))), ==, "Lisbon");
+}
+
+static void
+test_nested_form (Fixture       *f,
+                  gconstpointer  data)
+{
+  g_autofree char *json = NULL;
+  GtkWidget *add;
+
+  open_tool (f, "create_issue");
+  gtk_editable_set_text (GTK_EDITABLE (input (f, "/title")), "Crash on start");
+
+  /* body is long text: a multi-line view. */
+  g_assert_true (GTK_IS_TEXT_VIEW (input (f, "/body")));
+  gtk_text_buffer_set_text (gtk_text_view_get_buffer (GTK_TEXT_VIEW (input (f, "/body"))),
+                            "Steps:\n1. start", -1);
+
+  /* Arrays: add two items, fill them, move the second up. */
+  add = tb_schema_form_get_add_button (form (f), "/labels");
+  g_assert_nonnull (add);
+  g_signal_emit_by_name (add, "clicked");
+  g_signal_emit_by_name (add, "clicked");
+  gtk_editable_set_text (GTK_EDITABLE (input (f, "/labels/0")), "bug");
+  gtk_editable_set_text (GTK_EDITABLE (input (f, "/labels/1")), "crash");
+
+  /* $ref to an object: an expander with its own fields. */
+  gtk_editable_set_text (GTK_EDITABLE (input (f, "/assignee/login")), "ada");
+
+  /* anyOf: the variant chooser switches the field's kind. */
+  gtk_drop_down_set_selected (GTK_DROP_DOWN (input (f, "/priority")), 1);
+
+  json = json_text (f);
+  g_assert_nonnull (strstr (json, "\"body\" : \"Steps:\\n1. start\""));
+  g_assert_nonnull (strstr (json, "\"bug\",\n    \"crash\""));
+  g_assert_nonnull (strstr (json, "\"login\" : \"ada\""));
+  g_assert_nonnull (strstr (json, "\"notify\" : true"));
+  g_assert_true (tb_argument_editor_get_valid (editor (f)));
+
+  /* JSON with a variant's other kind picks it in the form. */
+  gtk_text_buffer_set_text (tb_argument_editor_get_json_buffer (editor (f)),
+                            "{\"title\":\"x\",\"priority\":3,\"labels\":[\"a\"],\"due\":null}", -1);
+  g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (input (f, "/labels/0"))), ==, "a");
+  g_assert_null (tb_schema_form_get_input (form (f), "/labels/1"));
+  gtk_editable_set_text (GTK_EDITABLE (input (f, "/title")), "y");
+  {
+    g_autofree char *again = json_text (f);
+
+    g_assert_nonnull (strstr (again, "\"due\" : null"));
+    g_assert_nonnull (strstr (again, "\"priority\" : 3"));
+  }
+}
+
+static void
+test_live_registry (Fixture       *f,
+                    gconstpointer  data)
+{
+  g_autoptr(TbTool) tool = tb_test_tools_new_tool ("mcp_fetch", "server-fetch",
+                                                   "{\"type\":\"object\",\"properties\":"
+                                                   "{\"url\":{\"type\":\"string\"}}}");
+  g_autoptr(TbTool) updated = tb_test_tools_new_tool ("mcp_fetch", "server-fetch",
+                                                      "{\"type\":\"object\",\"properties\":"
+                                                      "{\"url\":{\"type\":\"string\"},"
+                                                      "\"max_bytes\":{\"type\":\"integer\"}}}");
+  g_autoptr(GError) error = NULL;
+  GtkDropDown *sources = tb_window_get_source_dropdown (f->window);
+
+  g_assert_true (tb_tool_registry_register (f->registry, tool, &error));
+  g_assert_no_error (error);
+  WAIT_UNTIL (g_list_model_get_n_items (gtk_drop_down_get_model (sources)) == 5);
+  g_assert_cmpuint (g_list_model_get_n_items (tb_window_get_tool_model (f->window)), ==, 6);
+
+  open_tool (f, "mcp_fetch");
+  gtk_editable_set_text (GTK_EDITABLE (input (f, "/url")), "https://example.org");
+  g_assert_true (gtk_widget_get_sensitive (tb_tool_page_get_run_button (page (f))));
+
+  /* The server goes away: the page says so and Run is off. */
+  g_assert_true (tb_tool_registry_unregister (f->registry, "mcp_fetch", &error));
+  g_assert_cmpuint (g_list_model_get_n_items (tb_window_get_tool_model (f->window)), ==, 5);
+  g_assert_true (tb_tool_page_get_gone (page (f)));
+  g_assert_nonnull (strstr (tb_tool_page_get_gone_text (page (f)),
+                            "“mcp_fetch” is no longer registered"));
+  g_assert_false (gtk_widget_get_sensitive (tb_tool_page_get_run_button (page (f))));
+
+  /* It comes back with a new field; the arguments are kept. */
+  g_assert_true (tb_tool_registry_register (f->registry, updated, &error));
+  g_assert_false (tb_tool_page_get_gone (page (f)));
+  g_assert_nonnull (tb_schema_form_get_input (form (f), "/max_bytes"));
+  g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (input (f, "/url"))), ==,
+                   "https://example.org");
+  g_assert_true (gtk_widget_get_sensitive (tb_tool_page_get_run_button (page (f))));
+}
+
+static void
+test_bad_schemas (Fixture       *f,
+                  gconstpointer  data)
+{
+  g_autoptr(GString) wide = g_string_new ("{\"type\":\"object\",\"properties\":{");
+  g_autoptr(GString) deep = g_string_new (NULL);
+  g_autoptr(GString) enums = g_string_new ("{\"type\":\"object\",\"properties\":{\"e\":{\"enum\":[");
+  g_autoptr(TbTool) wide_tool = NULL;
+  g_autoptr(TbTool) deep_tool = NULL;
+  g_autoptr(TbTool) recursive_tool = NULL;
+  g_autoptr(TbTool) enum_tool = NULL;
+  g_autoptr(GError) error = NULL;
+
+  for (guint i = 0; i < 10000; i++)
+    g_string_append_printf (wide, "%s\"p%u\":{\"type\":\"string\"}", i > 0 ? "," : "", i);
+  g_string_append (wide, "}}");
+  wide_tool = tb_test_tools_new_tool ("wide", "test", wide->str);
+
+  for (guint i = 0; i < 50; i++)
+    g_string_append (deep, "{\"type\":\"object\",\"properties\":{\"n\":");
+  g_string_append (deep, "{\"type\":\"string\"}");
+  for (guint i = 0; i < 50; i++)
+    g_string_append (deep, "}}");
+  deep_tool = tb_test_tools_new_tool ("deep", "test", deep->str);
+
+  recursive_tool = tb_test_tools_new_tool ("tree", "test",
+                                           "{\"type\":\"object\",\"$defs\":{\"node\":"
+                                           "{\"type\":\"object\",\"properties\":{"
+                                           "\"name\":{\"type\":\"string\"},"
+                                           "\"children\":{\"type\":\"array\","
+                                           "\"items\":{\"$ref\":\"#/$defs/node\"}},"
+                                           "\"parent\":{\"$ref\":\"#/$defs/node\"}}}},"
+                                           "\"properties\":{\"root\":{\"$ref\":\"#/$defs/node\"}}}");
+
+  for (guint i = 0; i < 20000; i++)
+    g_string_append_printf (enums, "%s\"v%u\"", i > 0 ? "," : "", i);
+  g_string_append (enums, "]}}}");
+  enum_tool = tb_test_tools_new_tool ("many_choices", "test", enums->str);
+
+  g_assert_true (tb_tool_registry_register (f->registry, wide_tool, &error));
+  g_assert_true (tb_tool_registry_register (f->registry, deep_tool, &error));
+  g_assert_true (tb_tool_registry_register (f->registry, recursive_tool, &error));
+  g_assert_true (tb_tool_registry_register (f->registry, enum_tool, &error));
+  g_assert_no_error (error);
+
+  /* 10,000 properties: the JSON view, with the reason. */
+  open_tool (f, "wide");
+  g_assert_cmpstr (tb_argument_editor_get_view (editor (f)), ==, "json");
+  g_assert_cmpuint (tb_schema_form_get_n_fields (form (f)), ==, 0);
+
+  /* 50 levels: the form goes as deep as it shows, then a JSON field. */
+  open_tool (f, "deep");
+  g_assert_cmpuint (tb_schema_form_get_n_fields (form (f)), <=, TB_SCHEMA_FORM_MAX_DEPTH + 2);
+  g_assert_true (GTK_IS_ENTRY (input (f, "/n/n/n/n/n/n/n/n/n")));
+
+  /* Recursive $ref: bounded, and the deep end is edited as JSON. */
+  open_tool (f, "tree");
+  g_assert_cmpuint (tb_schema_form_get_n_fields (form (f)), <, TB_SCHEMA_FORM_MAX_FIELDS);
+  gtk_editable_set_text (GTK_EDITABLE (input (f, "/root/name")), "top");
+  {
+    g_autofree char *json = json_text (f);
+
+    g_assert_nonnull (strstr (json, "\"name\" : \"top\""));
+  }
+
+  /* 20,000 enum values: a searchable drop-down. */
+  open_tool (f, "many_choices");
+  g_assert_true (gtk_drop_down_get_enable_search (GTK_DROP_DOWN (input (f, "/e"))));
+  gtk_drop_down_set_selected (GTK_DROP_DOWN (input (f, "/e")), 20000);
+  {
+    g_autofree char *json = json_text (f);
+
+    g_assert_nonnull (strstr (json, "\"v19999\""));
+  }
+}
+
+static void
+test_large_result (Fixture       *f,
+                   gconstpointer  data)
+{
+  g_autoptr(GString) big = g_string_sized_new (10 * 1024 * 1024 + 64);
+  g_autoptr(TbToolResult) result = NULL;
+  g_autoptr(JsonNode) output = NULL;
+  TbResultView *view;
+  g_autofree char *shown = NULL;
+  g_autofree char *full = NULL;
+
+  while (big->len < 10 * 1024 * 1024)
+    g_string_append (big, "0123456789abcdef\xc3\xa9\n");
+  g_string_append (big, "\x01\x02 binary \xff\xfe tail");
+  output = tb_json_node_new_string (big->str);
+  result = tb_tool_result_new_success (output);
+
+  open_tool (f, "get_weather");
+  view = tb_tool_page_get_result_view (page (f));
+  tb_result_view_set_result (view, result);
+  g_assert_true (tb_result_view_get_truncated (view));
+  shown = tb_result_view_get_output_text (view);
+  g_assert_cmpuint (strlen (shown), <=, TB_RESULT_VIEW_MAX_SHOWN);
+  g_assert_true (g_utf8_validate (shown, -1, NULL));
+  full = tb_result_view_dup_full_text (view);
+  g_assert_cmpuint (strlen (full), ==, big->len);
+}
+
+/* Every window action can be reached from the keyboard. */
+static void
+test_shortcuts (Fixture       *f,
+                gconstpointer  data)
+{
+  g_autoptr(GListModel) controllers = gtk_widget_observe_controllers (GTK_WIDGET (f->window));
+  g_autoptr(GHashTable) bound = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  GtkWidgetClass *klass = GTK_WIDGET_GET_CLASS (f->window);
+  const char *name;
+  const GVariantType *parameter_type;
+  const char *property_name;
+  GType owner;
+  guint n_actions = 0;
+
+  for (guint i = 0; i < g_list_model_get_n_items (controllers); i++)
+    {
+      g_autoptr(GObject) controller = g_list_model_get_item (controllers, i);
+
+      if (!GTK_IS_SHORTCUT_CONTROLLER (controller))
+        continue;
+      for (guint j = 0; j < g_list_model_get_n_items (G_LIST_MODEL (controller)); j++)
+        {
+          g_autoptr(GtkShortcut) shortcut = g_list_model_get_item (G_LIST_MODEL (controller), j);
+          GtkShortcutAction *action = gtk_shortcut_get_action (shortcut);
+
+          if (GTK_IS_NAMED_ACTION (action))
+            g_hash_table_add (bound, g_strdup (gtk_named_action_get_action_name (
+                                                 GTK_NAMED_ACTION (action))));
+        }
+    }
+
+  for (guint i = 0;
+       gtk_widget_class_query_action (klass, i, &owner, &name, &parameter_type, &property_name);
+       i++)
+    {
+      if (!g_str_has_prefix (name, "win."))
+        continue;
+      n_actions++;
+      if (!g_hash_table_contains (bound, name))
+        g_error ("The action %s has no keyboard shortcut", name);
+    }
+  g_assert_cmpuint (n_actions, >=, 15);
+
+  /* Ctrl+F's action puts the focus in the search entry. */
+  open_tool (f, "get_weather");
+  gtk_widget_grab_focus (input (f, "/city"));
+  gtk_widget_activate_action (GTK_WIDGET (f->window), "win.search", NULL);
+  g_assert_true (gtk_widget_is_ancestor (gtk_window_get_focus (GTK_WINDOW (f->window)),
+                                         GTK_WIDGET (tb_window_get_search_entry (f->window))));
+}
+
+/* MCP results: text blocks as text, images as pictures. */
+static void
+test_mcp_content (Fixture       *f,
+                  gconstpointer  data)
+{
+  /* A 1×1 PNG. */
+  static const char png[] =
+    "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==";
+  g_autofree char *text = g_strdup_printf ("{\"content\":[{\"type\":\"text\",\"text\":\"Hello\"},"
+                                           "{\"type\":\"image\",\"mimeType\":\"image/png\","
+                                           "\"data\":\"%s\"},"
+                                           "{\"type\":\"image\",\"data\":\"bm90IGFuIGltYWdl\"}]}",
+                                           png);
+  g_autoptr(JsonNode) output = tb_json_parse (text, -1, NULL);
+  g_autoptr(TbToolResult) result = tb_tool_result_new_success (output);
+  TbResultView *view = tb_tool_page_get_result_view (page (f));
+  g_autoptr(GPtrArray) kinds = g_ptr_array_new ();
+  GtkWidget *box = NULL;
+
+  open_tool (f, "get_weather");
+  tb_result_view_set_result (view, result);
+
+  /* The content box is the one holding a picture. */
+  for (GtkWidget *child = gtk_widget_get_first_child (GTK_WIDGET (view)); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    for (GtkWidget *block = gtk_widget_get_first_child (child); block != NULL;
+         block = gtk_widget_get_next_sibling (block))
+      if (GTK_IS_PICTURE (block))
+        box = child;
+  g_assert_nonnull (box);
+  g_assert_true (gtk_widget_get_visible (box));
+
+  for (GtkWidget *block = gtk_widget_get_first_child (box); block != NULL;
+       block = gtk_widget_get_next_sibling (block))
+    g_ptr_array_add (kinds, (gpointer) G_OBJECT_TYPE_NAME (block));
+  g_assert_cmpuint (kinds->len, ==, 3);
+  g_assert_cmpstr (g_ptr_array_index (kinds, 0), ==, "GtkLabel");
+  g_assert_cmpstr (gtk_label_get_label (GTK_LABEL (gtk_widget_get_first_child (box))), ==, "Hello");
+  g_assert_cmpstr (g_ptr_array_index (kinds, 1), ==, "GtkPicture");
+  /* An image that does not decode is said to be so, not shown broken. */
+  g_assert_cmpstr (g_ptr_array_index (kinds, 2), ==, "GtkLabel");
+  g_assert_true (g_str_has_prefix (gtk_label_get_label (GTK_LABEL (gtk_widget_get_last_child (box))),
+                                   "An image (?) that could not be shown"));
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_test_init (&argc, &argv, NULL);
+  gtk_init ();
+  tb_app_init ();
+
+  g_test_add ("/app/search", Fixture, NULL, setup, test_search, teardown);
+  g_test_add ("/app/form-to-json", Fixture, NULL, setup, test_form_to_json, teardown);
+  g_test_add ("/app/json-to-form", Fixture, NULL, setup, test_json_to_form, teardown);
+  g_test_add ("/app/invalid-value", Fixture, NULL, setup, test_invalid_value, teardown);
+  g_test_add ("/app/run", Fixture, NULL, setup, test_run, teardown);
+  g_test_add ("/app/cancel", Fixture, NULL, setup, test_cancel, teardown);
+  g_test_add ("/app/history-restore", Fixture, NULL, setup, test_history_restore, teardown);
+  g_test_add ("/app/last-arguments", Fixture, NULL, setup, test_last_arguments, teardown);
+  g_test_add ("/app/nested-form", Fixture, NULL, setup, test_nested_form, teardown);
+  g_test_add ("/app/live-registry", Fixture, NULL, setup, test_live_registry, teardown);
+  g_test_add ("/app/bad-schemas", Fixture, NULL, setup, test_bad_schemas, teardown);
+  g_test_add ("/app/large-result", Fixture, NULL, setup, test_large_result, teardown);
+
+  g_test_add ("/app/shortcuts", Fixture, NULL, setup, test_shortcuts, teardown);
+  g_test_add ("/app/mcp-content", Fixture, NULL, setup, test_mcp_content, teardown);
+
+  return g_test_run ();
+}

@@ -1,0 +1,415 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+
+#define G_LOG_DOMAIN "tb-test"
+
+#include "config.h"
+
+#include <string.h>
+
+#include "tb-test-http.h"
+
+typedef struct
+{
+  ReplyMode  mode;
+  guint      status;
+  char      *body;
+  char      *content_type;
+  char      *retry_after;
+} Reply;
+
+static void
+reply_free (Reply *reply)
+{
+  g_free (reply->body);
+  g_free (reply->content_type);
+  g_free (reply->retry_after);
+  g_free (reply);
+}
+
+typedef struct
+{
+  SoupServerMessage *msg;
+  char              *body;
+  gsize              sent;
+} Drip;
+
+static gboolean
+drip_cb (gpointer user_data)
+{
+  Drip *drip = user_data;
+  SoupMessageBody *body = soup_server_message_get_response_body (drip->msg);
+  gsize left = strlen (drip->body) - drip->sent;
+  gsize n = MIN (left, 3);
+
+  /* Three bytes at a time: lines, CRLFs and UTF-8 sequences get cut. */
+  if (n > 0)
+    soup_message_body_append (body, SOUP_MEMORY_COPY, drip->body + drip->sent, n);
+  drip->sent += n;
+  if (drip->sent == strlen (drip->body))
+    soup_message_body_complete (body);
+  soup_server_message_unpause (drip->msg);
+
+  if (drip->sent < strlen (drip->body))
+    return G_SOURCE_CONTINUE;
+
+  g_object_unref (drip->msg);
+  g_free (drip->body);
+  g_free (drip);
+  return G_SOURCE_REMOVE;
+}
+
+static void
+handler (SoupServer        *server,
+         SoupServerMessage *msg,
+         const char        *path,
+         GHashTable        *query,
+         gpointer           user_data)
+{
+  TestServer *self = user_data;
+  SoupMessageBody *request_body = soup_server_message_get_request_body (msg);
+  g_autoptr(GBytes) bytes = soup_message_body_flatten (request_body);
+  GUri *uri = soup_server_message_get_uri (msg);
+  const char *key = soup_message_headers_get_one (soup_server_message_get_request_headers (msg),
+                                                  self->key_header);
+  Reply *reply = g_queue_pop_head (&self->replies);
+  JsonNode *node;
+
+  node = tb_json_parse (g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes), NULL);
+  g_ptr_array_add (self->bodies, node != NULL ? node : json_node_new (JSON_NODE_NULL));
+  g_ptr_array_add (self->paths, g_uri_get_query (uri) != NULL
+                                ? g_strconcat (path, "?", g_uri_get_query (uri), NULL)
+                                : g_strdup (path));
+  g_ptr_array_add (self->auth, g_strdup (key != NULL ? key : ""));
+
+  if (reply == NULL)
+    {
+      soup_server_message_set_status (msg, 500, NULL);
+      soup_server_message_set_response (msg, "application/json", SOUP_MEMORY_STATIC,
+                                        "{\"error\":{\"message\":\"no reply queued\"}}", 39);
+      return;
+    }
+
+  switch (reply->mode)
+    {
+    case REPLY_NORMAL:
+      soup_server_message_set_status (msg, reply->status, NULL);
+      if (reply->retry_after != NULL)
+        soup_message_headers_replace (soup_server_message_get_response_headers (msg),
+                                      "Retry-After", reply->retry_after);
+      soup_server_message_set_response (msg, reply->content_type, SOUP_MEMORY_COPY,
+                                        reply->body, strlen (reply->body));
+      break;
+
+    case REPLY_SSE:
+      soup_server_message_set_status (msg, reply->status, NULL);
+      soup_server_message_set_response (msg, "text/event-stream", SOUP_MEMORY_COPY,
+                                        reply->body, strlen (reply->body));
+      break;
+
+    case REPLY_SSE_HANG:
+      {
+        SoupMessageHeaders *headers = soup_server_message_get_response_headers (msg);
+
+        soup_server_message_set_status (msg, 200, NULL);
+        soup_message_headers_set_encoding (headers, SOUP_ENCODING_CHUNKED);
+        soup_message_headers_set_content_type (headers, "text/event-stream", NULL);
+        soup_message_body_append (soup_server_message_get_response_body (msg),
+                                  SOUP_MEMORY_COPY, reply->body, strlen (reply->body));
+        g_ptr_array_add (self->held, g_object_ref (msg));
+      }
+      break;
+
+    case REPLY_SSE_DRIP:
+      {
+        SoupMessageHeaders *headers = soup_server_message_get_response_headers (msg);
+        Drip *drip = g_new0 (Drip, 1);
+
+        soup_server_message_set_status (msg, 200, NULL);
+        soup_message_headers_set_encoding (headers, SOUP_ENCODING_CHUNKED);
+        soup_message_headers_set_content_type (headers, "text/event-stream", NULL);
+        drip->msg = g_object_ref (msg);
+        drip->body = g_strdup (reply->body);
+        soup_server_message_pause (msg);
+        g_timeout_add (1, drip_cb, drip);
+      }
+      break;
+
+    case REPLY_HANG:
+      soup_server_message_pause (msg);
+      g_ptr_array_add (self->held, g_object_ref (msg));
+      break;
+
+    case REPLY_CLOSE:
+      {
+        GIOStream *stream = soup_server_message_steal_connection (msg);
+
+        g_io_stream_close (stream, NULL, NULL);
+        g_object_unref (stream);
+      }
+      break;
+
+    default:
+      g_assert_not_reached ();
+    }
+
+  reply_free (reply);
+}
+
+TestServer *
+test_server_new (const char *key_header)
+{
+  TestServer *self = g_new0 (TestServer, 1);
+  g_autoptr(GError) error = NULL;
+  g_autoslist(GUri) uris = NULL;
+  g_autofree char *uri = NULL;
+
+  self->server = soup_server_new (NULL, NULL);
+  soup_server_add_handler (self->server, NULL, handler, self, NULL);
+  soup_server_listen_local (self->server, 0, SOUP_SERVER_LISTEN_IPV4_ONLY, &error);
+  g_assert_no_error (error);
+  uris = soup_server_get_uris (self->server);
+  uri = g_uri_to_string (uris->data);
+  if (g_str_has_suffix (uri, "/"))
+    uri[strlen (uri) - 1] = '\0';
+  self->base_url = g_steal_pointer (&uri);
+  g_queue_init (&self->replies);
+  self->bodies = g_ptr_array_new_with_free_func ((GDestroyNotify) json_node_unref);
+  self->paths = g_ptr_array_new_with_free_func (g_free);
+  self->auth = g_ptr_array_new_with_free_func (g_free);
+  self->held = g_ptr_array_new_with_free_func (g_object_unref);
+  self->key_header = g_strdup (key_header);
+  return self;
+}
+
+void
+test_server_free (TestServer *self)
+{
+  soup_server_disconnect (self->server);
+  g_ptr_array_unref (self->held);
+  /* Let the closed connections go before the server does. */
+  while (g_main_context_iteration (NULL, FALSE))
+    ;
+  g_object_unref (self->server);
+  g_free (self->base_url);
+  g_queue_clear_full (&self->replies, (GDestroyNotify) reply_free);
+  g_ptr_array_unref (self->bodies);
+  g_ptr_array_unref (self->paths);
+  g_ptr_array_unref (self->auth);
+  g_free (self->key_header);
+  g_free (self);
+}
+
+void
+test_server_reply_full (TestServer *self,
+                        ReplyMode   mode,
+                        guint       status,
+                        const char *body,
+                        const char *retry_after)
+{
+  Reply *reply = g_new0 (Reply, 1);
+
+  reply->mode = mode;
+  reply->status = status;
+  reply->body = g_strdup (body != NULL ? body : "");
+  reply->content_type = g_strdup ("application/json");
+  reply->retry_after = g_strdup (retry_after);
+  g_queue_push_tail (&self->replies, reply);
+}
+
+void
+test_server_reply (TestServer *self,
+                   guint       status,
+                   const char *content_type,
+                   const char *body)
+{
+  Reply *reply = g_new0 (Reply, 1);
+
+  reply->mode = REPLY_NORMAL;
+  reply->status = status;
+  reply->body = g_strdup (body);
+  reply->content_type = g_strdup (content_type);
+  g_queue_push_tail (&self->replies, reply);
+}
+
+JsonObject *
+test_server_request (TestServer *self,
+                     guint       index)
+{
+  JsonNode *node;
+
+  g_assert_cmpuint (index, <, self->bodies->len);
+  node = g_ptr_array_index (self->bodies, index);
+  g_assert_true (JSON_NODE_HOLDS_OBJECT (node));
+  return json_node_get_object (node);
+}
+
+JsonNode *
+test_parse (const char *text)
+{
+  g_autoptr(GError) error = NULL;
+  JsonNode *node = tb_json_parse (text, -1, &error);
+
+  g_assert_no_error (error);
+  return node;
+}
+
+/* Compares JSON values, printing both when they differ. */
+void
+test_assert_json_equal (JsonNode   *actual,
+                        const char *expected)
+{
+  g_autoptr(JsonNode) want = test_parse (expected);
+
+  if (!tb_json_equal (actual, want))
+    {
+      g_autofree char *a = tb_json_to_string (actual, FALSE);
+      g_autofree char *b = tb_json_to_string (want, FALSE);
+
+      g_error ("JSON differs:\n  actual:   %s\n  expected: %s", a, b);
+    }
+}
+
+static JsonNode *
+count_echo (TbTool        *tool,
+            JsonObject    *arguments,
+            JsonObject    *context,
+            GCancellable  *cancellable,
+            gpointer       user_data,
+            GError       **error)
+{
+  guint *calls = user_data;
+
+  (*calls)++;
+  return tb_json_node_new_string (json_object_get_string_member (arguments, "text"));
+}
+
+static JsonNode *
+commit_func (TbTool        *tool,
+             JsonObject    *arguments,
+             JsonObject    *context,
+             GCancellable  *cancellable,
+             gpointer       user_data,
+             GError       **error)
+{
+  g_error ("facts.commit must never run from a model's call");
+  return NULL;
+}
+
+/* echo, add, sleep, notes.add (a name the wire formats forbid) and the
+ * USER_ONLY facts.commit. */
+TbToolRegistry *
+test_registry_new (guint *calls)
+{
+  g_autoptr(TbToolRegistry) registry = tb_tool_registry_new ();
+  g_autoptr(GError) error = NULL;
+  g_autoptr(JsonNode) schema = test_parse ("{\"type\":\"object\",\"properties\":{\"text\":"
+                                           "{\"type\":\"string\"}},\"required\":[\"text\"]}");
+  g_autoptr(TbTool) notes = NULL;
+  g_autoptr(TbTool) commit = NULL;
+
+  tb_demo_tools_register (registry, &error);
+  g_assert_no_error (error);
+
+  notes = tb_tool_new_simple ("notes.add", "Adds a note.", schema, TB_TOOL_SIMPLE_FLAGS_NONE,
+                              count_echo, calls, NULL, &error);
+  g_assert_no_error (error);
+  tb_tool_registry_register (registry, notes, &error);
+  g_assert_no_error (error);
+
+  commit = tb_tool_new_simple_full ("facts.commit", "Commits a fact.", schema,
+                                    TB_TOOL_VISIBILITY_USER_ONLY, "test", 0,
+                                    TB_TOOL_SIMPLE_FLAGS_NONE, commit_func, NULL, NULL, &error);
+  g_assert_no_error (error);
+  tb_tool_registry_register (registry, commit, &error);
+  g_assert_no_error (error);
+
+  return g_steal_pointer (&registry);
+}
+
+static void
+complete_cb (GObject      *object,
+             GAsyncResult *result,
+             gpointer      user_data)
+{
+  GAsyncResult **out = user_data;
+
+  *out = g_object_ref (result);
+}
+
+TbProviderResponse *
+test_complete (TbProvider        *provider,
+               TbProviderRequest *request,
+               GError           **error)
+{
+  g_autoptr(GAsyncResult) result = NULL;
+
+  tb_provider_complete_async (provider, request, NULL, complete_cb, &result);
+  while (result == NULL)
+    g_main_context_iteration (NULL, TRUE);
+  return tb_provider_complete_finish (provider, result, error);
+}
+
+TbLoopState
+test_run_loop (TbDispatchLoop *loop)
+{
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+  TbLoopState state;
+
+  tb_dispatch_loop_run_async (loop, NULL, complete_cb, &result);
+  while (result == NULL)
+    g_main_context_iteration (NULL, TRUE);
+  state = tb_dispatch_loop_run_finish (loop, result, &error);
+  g_assert_no_error (error);
+  return state;
+}
+
+/* Sends each body, whole and as one streamed event, plus nesting far
+ * beyond the limit: every exchange must end in an error or a response,
+ * never a crash, and errors must be readable text. */
+void
+test_garbage (TestServer         *server,
+              TbProvider         *provider,
+              TbToolRegistry     *registry,
+              const char * const *bodies)
+{
+  g_autoptr(TbToolRegistry) tools = tb_tool_registry_get_model_tools (registry);
+  g_autoptr(GPtrArray) all = g_ptr_array_new_with_free_func (g_free);
+  GString *deep = g_string_new (NULL);
+  static const char *common[] = {
+    "", "null", "[]", "{}", "7", "\"text\"", "{\"error\":{\"message\":\"overloaded\"}}",
+    "\xff\xfe{}", "{\"a\":\"\\ud800\"}", "<html><title>502</title></html>",
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (common); i++)
+    g_ptr_array_add (all, g_strdup (common[i]));
+  for (guint i = 0; bodies != NULL && bodies[i] != NULL; i++)
+    g_ptr_array_add (all, g_strdup (bodies[i]));
+  for (guint i = 0; i < 100000; i++)
+    g_string_append_c (deep, '[');
+  g_ptr_array_add (all, g_string_free (deep, FALSE));
+
+  for (guint i = 0; i < all->len; i++)
+    for (guint stream = 0; stream < 2; stream++)
+      {
+        g_autoptr(TbProviderRequest) request = tb_provider_request_new ();
+        g_autoptr(TbMessage) user = tb_message_new (TB_MESSAGE_ROLE_USER, "Hi");
+        g_autoptr(TbProviderResponse) response = NULL;
+        g_autoptr(GError) error = NULL;
+        const char *body = g_ptr_array_index (all, i);
+        g_autofree char *event = g_strdup_printf ("data: %s\n\n", body);
+
+        tb_provider_request_add_message (request, user);
+        request->tools = g_object_ref (tools);
+        request->stream = stream;
+        if (stream)
+          test_server_reply_full (server, REPLY_SSE, 200, event, NULL);
+        else
+          test_server_reply (server, 200, "application/json", body);
+
+        response = test_complete (provider, request, &error);
+        g_assert_true ((response == NULL) != (error == NULL));
+        if (error != NULL)
+          g_assert_true (g_utf8_validate (error->message, -1, NULL));
+      }
+}

@@ -1,0 +1,240 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+
+#define G_LOG_DOMAIN "test-cli-live"
+
+#include "config.h"
+
+#include <glib/gstdio.h>
+#include <string.h>
+
+#include "tb-test-http.h"
+
+/* toolbench-cli run and eval against live-provider wire formats, served by
+ * a local SoupServer: the live code paths without any network. */
+
+typedef struct
+{
+  TestServer *server;
+  char       *dir;
+} Fixture;
+
+typedef struct
+{
+  char    *out;
+  char    *err;
+  int      status;
+  gboolean done;
+} Output;
+
+static void
+setup (Fixture       *f,
+       gconstpointer  data)
+{
+  f->server = test_server_new (data != NULL ? data : "Authorization");
+  f->dir = g_dir_make_tmp ("tb-live-XXXXXX", NULL);
+}
+
+static void
+teardown (Fixture       *f,
+          gconstpointer  data)
+{
+  g_autoptr(GDir) dir = g_dir_open (f->dir, 0, NULL);
+  const char *name;
+
+  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
+    {
+      g_autofree char *path = g_build_filename (f->dir, name, NULL);
+
+      g_remove (path);
+    }
+  g_rmdir (f->dir);
+  g_free (f->dir);
+  test_server_free (f->server);
+}
+
+static void
+communicate_cb (GObject      *object,
+                GAsyncResult *result,
+                gpointer      user_data)
+{
+  Output *output = user_data;
+  g_autoptr(GError) error = NULL;
+
+  g_subprocess_communicate_utf8_finish (G_SUBPROCESS (object), result, &output->out,
+                                        &output->err, &error);
+  g_assert_no_error (error);
+  output->status = g_subprocess_get_exit_status (G_SUBPROCESS (object));
+  output->done = TRUE;
+}
+
+/* Runs the CLI while this process keeps serving. */
+static void
+cli (Output             *output,
+     const char * const *env,
+     const char * const *args)
+{
+  g_autoptr(GSubprocessLauncher) launcher =
+    g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDIN_PIPE | G_SUBPROCESS_FLAGS_STDOUT_PIPE |
+                               G_SUBPROCESS_FLAGS_STDERR_PIPE);
+  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
+  g_autoptr(GSubprocess) process = NULL;
+  g_autoptr(GError) error = NULL;
+
+  for (guint i = 0; env != NULL && env[i] != NULL; i += 2)
+    g_subprocess_launcher_setenv (launcher, env[i], env[i + 1], TRUE);
+  g_ptr_array_add (argv, (char *) g_getenv ("TOOLBENCH_CLI"));
+  for (guint i = 0; args[i] != NULL; i++)
+    g_ptr_array_add (argv, (char *) args[i]);
+  g_ptr_array_add (argv, NULL);
+
+  process = g_subprocess_launcher_spawnv (launcher, (const char * const *) argv->pdata, &error);
+  g_assert_no_error (error);
+  g_subprocess_communicate_utf8_async (process, "", NULL, communicate_cb, output);
+  while (!output->done)
+    g_main_context_iteration (NULL, TRUE);
+}
+
+static const char scenario[] =
+  "{\"format\":\"toolbench-scenario\",\"version\":1,\"name\":\"live-add\","
+  "\"prompt\":\"What is 2 + 3?\",\"tools\":[\"add\"],\"max_iterations\":3,"
+  "\"expect\":{\"state\":\"finished\","
+  "\"calls\":[{\"name\":\"add\",\"arguments\":{\"a\":2,\"b\":3}}],"
+  "\"text_contains\":\"5\"}}";
+
+static const char call_add[] =
+  "{\"choices\":[{\"message\":{\"role\":\"assistant\",\"content\":null,\"tool_calls\":["
+  "{\"id\":\"c1\",\"type\":\"function\",\"function\":{\"name\":\"add\","
+  "\"arguments\":\"{\\\"a\\\":2,\\\"b\\\":3}\"}}]},\"finish_reason\":\"tool_calls\"}]}";
+
+static void
+test_eval_live (Fixture       *f,
+                gconstpointer  data)
+{
+  g_autofree char *path = g_build_filename (f->dir, "live-add.json", NULL);
+  g_autofree char *base = g_strconcat (f->server->base_url, "/v1", NULL);
+  const char *env[] = { "TB_TEST_LIVE_KEY", "sk-live-secret", NULL };
+  const char *args[] = { "eval", "--scenarios", f->dir, "--provider", "openai", "--base-url",
+                         base, "--models", "model-a,model-b", "--api-key-env",
+                         "TB_TEST_LIVE_KEY", "--json", NULL };
+  g_autoptr(JsonNode) node = NULL;
+  g_autoptr(GError) error = NULL;
+  Output output = { 0 };
+  JsonArray *rows;
+
+  g_assert_true (g_file_set_contents (path, scenario, -1, NULL));
+  /* model-a answers right; model-b sums wrong. */
+  test_server_reply (f->server, 200, "application/json", call_add);
+  test_server_reply (f->server, 200, "application/json",
+                     "{\"choices\":[{\"message\":{\"content\":\"It is 5.\"},"
+                     "\"finish_reason\":\"stop\"}]}");
+  test_server_reply (f->server, 200, "application/json",
+                     "{\"choices\":[{\"message\":{\"content\":null,\"tool_calls\":["
+                     "{\"id\":\"c1\",\"type\":\"function\",\"function\":{\"name\":\"add\","
+                     "\"arguments\":\"{\\\"a\\\":2}\"}}]},\"finish_reason\":\"tool_calls\"}]}");
+  test_server_reply (f->server, 200, "application/json",
+                     "{\"choices\":[{\"message\":{\"content\":\"I could not add.\"},"
+                     "\"finish_reason\":\"stop\"}]}");
+
+  cli (&output, env, args);
+  g_assert_cmpint (output.status, ==, 1);
+  node = tb_json_parse (output.out, -1, &error);
+  g_assert_no_error (error);
+  rows = json_node_get_array (node);
+  g_assert_cmpuint (json_array_get_length (rows), ==, 2);
+  g_assert_true (json_object_get_boolean_member (json_array_get_object_element (rows, 0),
+                                                 "passed"));
+  g_assert_cmpstr (json_object_get_string_member (json_array_get_object_element (rows, 1),
+                                                  "model"), ==, "model-b");
+  g_assert_false (json_object_get_boolean_member (json_array_get_object_element (rows, 1),
+                                                  "passed"));
+  /* One invalid call out of one. */
+  g_assert_cmpfloat (json_object_get_double_member (json_array_get_object_element (rows, 1),
+                                                    "invalid_argument_rate"), ==, 1.0);
+
+  g_assert_cmpuint (f->server->bodies->len, ==, 4);
+  g_assert_cmpstr (json_object_get_string_member (test_server_request (f->server, 0), "model"),
+                   ==, "model-a");
+  g_assert_cmpstr (json_object_get_string_member (test_server_request (f->server, 2), "model"),
+                   ==, "model-b");
+  g_assert_cmpstr (g_ptr_array_index (f->server->auth, 0), ==, "Bearer sk-live-secret");
+  g_free (output.out);
+  g_free (output.err);
+}
+
+static void
+test_run_anthropic_stream (Fixture       *f,
+                           gconstpointer  data)
+{
+  g_autofree char *trace = g_build_filename (f->dir, "run.jsonl", NULL);
+  g_autofree char *contents = NULL;
+  const char *env[] = { "ANTHROPIC_API_KEY", "sk-ant-live-secret", NULL };
+  const char *args[] = { "run", "--provider", "anthropic", "--base-url", f->server->base_url,
+                         "--model", "claude-x", "--prompt", "Echo hi", "--max-iterations", "3",
+                         "--stream", "--trace", trace, NULL };
+  Output output = { 0 };
+
+  test_server_reply_full (f->server, REPLY_SSE, 200,
+                          "event: message_start\ndata: {\"type\":\"message_start\","
+                          "\"message\":{\"usage\":{\"input_tokens\":5}}}\n\n"
+                          "event: content_block_start\ndata: {\"type\":\"content_block_start\","
+                          "\"index\":0,\"content_block\":{\"type\":\"tool_use\",\"id\":\"tu1\","
+                          "\"name\":\"echo\",\"input\":{}}}\n\n"
+                          "event: content_block_delta\ndata: {\"type\":\"content_block_delta\","
+                          "\"index\":0,\"delta\":{\"type\":\"input_json_delta\","
+                          "\"partial_json\":\"{\\\"text\\\":\\\"hi\\\"}\"}}\n\n"
+                          "event: content_block_stop\ndata: {\"type\":\"content_block_stop\","
+                          "\"index\":0}\n\n"
+                          "event: message_delta\ndata: {\"type\":\"message_delta\","
+                          "\"delta\":{\"stop_reason\":\"tool_use\"}}\n\n"
+                          "event: message_stop\ndata: {\"type\":\"message_stop\"}\n\n", NULL);
+  test_server_reply_full (f->server, REPLY_SSE, 200,
+                          "event: message_start\ndata: {\"type\":\"message_start\","
+                          "\"message\":{\"usage\":{}}}\n\n"
+                          "event: content_block_start\ndata: {\"type\":\"content_block_start\","
+                          "\"index\":0,\"content_block\":{\"type\":\"text\",\"text\":\"\"}}\n\n"
+                          "event: content_block_delta\ndata: {\"type\":\"content_block_delta\","
+                          "\"index\":0,\"delta\":{\"type\":\"text_delta\",\"text\":\"Said \"}}\n\n"
+                          "event: content_block_delta\ndata: {\"type\":\"content_block_delta\","
+                          "\"index\":0,\"delta\":{\"type\":\"text_delta\",\"text\":\"hi.\"}}\n\n"
+                          "event: content_block_stop\ndata: {\"type\":\"content_block_stop\","
+                          "\"index\":0}\n\n"
+                          "event: message_delta\ndata: {\"type\":\"message_delta\","
+                          "\"delta\":{\"stop_reason\":\"end_turn\"}}\n\n"
+                          "event: message_stop\ndata: {\"type\":\"message_stop\"}\n\n", NULL);
+
+  cli (&output, env, args);
+  g_assert_cmpint (output.status, ==, 0);
+  g_assert_cmpstr (output.out, ==,
+                   "user: Echo hi\n"
+                   "assistant calls echo {\"text\":\"hi\"} [tu1]\n"
+                   "tool echo [tu1]: hi\n"
+                   "assistant: Said hi.\n");
+  g_assert_cmpstr (g_ptr_array_index (f->server->auth, 0), ==, "sk-ant-live-secret");
+
+  /* The key reached the server, and never the trace. */
+  g_assert_true (g_file_get_contents (trace, &contents, NULL, NULL));
+  g_assert_null (strstr (contents, "sk-ant-live-secret"));
+  g_assert_nonnull (strstr (contents, "\"type\":\"request\""));
+  g_assert_nonnull (strstr (contents, "input_json_delta"));
+  g_free (output.out);
+  g_free (output.err);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_test_init (&argc, &argv, NULL);
+
+  if (g_getenv ("TOOLBENCH_CLI") == NULL)
+    {
+      g_test_skip ("TOOLBENCH_CLI is not set; run through meson test");
+      return g_test_run ();
+    }
+
+  g_test_add ("/cli-live/eval-openai", Fixture, NULL, setup, test_eval_live, teardown);
+  g_test_add ("/cli-live/run-anthropic-stream", Fixture, "x-api-key", setup,
+              test_run_anthropic_stream, teardown);
+
+  return g_test_run ();
+}

@@ -1,0 +1,154 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+
+#include "config.h"
+
+#include <string.h>
+#include <toolbench.h>
+
+static char *
+nested (guint depth)
+{
+  GString *text = g_string_sized_new (depth * 2);
+
+  for (guint i = 0; i < depth; i++)
+    g_string_append_c (text, '[');
+  for (guint i = 0; i < depth; i++)
+    g_string_append_c (text, ']');
+  return g_string_free (text, FALSE);
+}
+
+static void
+test_parse_ok (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(JsonNode) node = tb_json_parse ("{\"a\": [1, 2.5, \"x\", null, true]}", -1, &error);
+
+  g_assert_no_error (error);
+  g_assert_nonnull (node);
+  g_assert_true (JSON_NODE_HOLDS_OBJECT (node));
+  g_assert_true (json_node_is_immutable (node));
+}
+
+static void
+test_parse_deep (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *ok_text = nested (TB_JSON_MAX_DEPTH);
+  g_autofree char *deep_text = nested (100000);
+  g_autoptr(JsonNode) ok = NULL;
+  g_autoptr(JsonNode) deep = NULL;
+
+  ok = tb_json_parse (ok_text, -1, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (ok);
+  g_assert_true (tb_json_node_depth_ok (ok, TB_JSON_MAX_DEPTH));
+  g_assert_false (tb_json_node_depth_ok (ok, TB_JSON_MAX_DEPTH - 1));
+
+  /* 100,000 levels crash json-glib 1.6; the scan refuses them first. */
+  deep = tb_json_parse (deep_text, -1, &error);
+  g_assert_error (error, TB_JSON_ERROR, TB_JSON_ERROR_TOO_DEEP);
+  g_assert_null (deep);
+  g_assert_nonnull (strstr (error->message, "512"));
+}
+
+static void
+test_parse_brackets_in_strings (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *brackets = g_strnfill (10000, '[');
+  g_autofree char *text = g_strdup_printf ("{\"s\": \"%s\\\"]]\"}", brackets);
+  g_autoptr(JsonNode) node = tb_json_parse (text, -1, &error);
+
+  g_assert_no_error (error);
+  g_assert_nonnull (node);
+}
+
+static void
+test_parse_bad (void)
+{
+  static const struct { const char *text; gssize len; int code; } cases[] = {
+    { "", -1, TB_JSON_ERROR_EMPTY },
+    { "   \n", -1, TB_JSON_ERROR_EMPTY },
+    { "{\"a\":", -1, TB_JSON_ERROR_SYNTAX },
+    { "<html>Bad gateway</html>", -1, TB_JSON_ERROR_SYNTAX },
+    { "\"\xff\xfe\"", -1, TB_JSON_ERROR_INVALID_UTF8 },
+    { "[1]\0[2]", 7, TB_JSON_ERROR_INVALID_UTF8 },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autoptr(GError) error = NULL;
+      g_autoptr(JsonNode) node = tb_json_parse (cases[i].text, cases[i].len, &error);
+
+      g_assert_null (node);
+      g_assert_error (error, TB_JSON_ERROR, cases[i].code);
+      g_assert_cmpstr (error->message, !=, "");
+    }
+}
+
+static void
+test_parse_too_large (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(JsonNode) node = tb_json_parse_full ("[1,2,3,4,5]", -1, 4, TB_JSON_MAX_DEPTH, &error);
+
+  g_assert_null (node);
+  g_assert_error (error, TB_JSON_ERROR, TB_JSON_ERROR_TOO_LARGE);
+}
+
+static void
+test_equal (void)
+{
+  static const struct { const char *a; const char *b; gboolean equal; } cases[] = {
+    { "1", "1.0", TRUE },
+    { "1", "2", FALSE },
+    { "{\"a\":1,\"b\":[true,null]}", "{\"b\":[true,null],\"a\":1.0}", TRUE },
+    { "{\"a\":1}", "{\"a\":1,\"b\":2}", FALSE },
+    { "[1,2]", "[2,1]", FALSE },
+    { "\"1\"", "1", FALSE },
+    { "null", "null", TRUE },
+    { "false", "0", FALSE },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autoptr(JsonNode) a = tb_json_parse (cases[i].a, -1, NULL);
+      g_autoptr(JsonNode) b = tb_json_parse (cases[i].b, -1, NULL);
+
+      g_assert_cmpint (tb_json_equal (a, b), ==, cases[i].equal);
+    }
+}
+
+static void
+test_describe_type (void)
+{
+  static const struct { const char *text; const char *type; } cases[] = {
+    { "{}", "object" }, { "[]", "array" }, { "\"x\"", "string" }, { "1", "integer" },
+    { "1.0", "integer" }, { "1.5", "number" }, { "true", "boolean" }, { "null", "null" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autoptr(JsonNode) node = tb_json_parse (cases[i].text, -1, NULL);
+      g_autofree char *type = tb_json_describe_type (node);
+
+      g_assert_cmpstr (type, ==, cases[i].type);
+    }
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_test_init (&argc, &argv, NULL);
+
+  g_test_add_func ("/json/parse/ok", test_parse_ok);
+  g_test_add_func ("/json/parse/deep", test_parse_deep);
+  g_test_add_func ("/json/parse/brackets-in-strings", test_parse_brackets_in_strings);
+  g_test_add_func ("/json/parse/bad", test_parse_bad);
+  g_test_add_func ("/json/parse/too-large", test_parse_too_large);
+  g_test_add_func ("/json/equal", test_equal);
+  g_test_add_func ("/json/describe-type", test_describe_type);
+
+  return g_test_run ();
+}

@@ -309,7 +309,8 @@ mcp_call (int    argc,
   if (argc > 3)
     return tb_cli_usage_error (context, _("Unexpected argument “%s”"), argv[3]);
   if (args_text != NULL && args_file != NULL)
-    return tb_cli_usage_error (context, _("Give the arguments with --args or --args-file, not both"));
+    return tb_cli_usage_error (context,
+                               _("Give the arguments with --args or --args-file, not both"));
   if (timeout_ms < 0)
     return tb_cli_usage_error (context, _("--timeout-ms must be a positive number"));
   if (args_file != NULL && (args_text = tb_cli_read_text (args_file, &error)) == NULL)

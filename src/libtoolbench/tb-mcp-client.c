@@ -112,11 +112,13 @@ struct _TbMcpClient
   GPtrArray          *tools;
   gboolean            listing;
   gboolean            list_again;
+  guint               pages;
 
   TbToolRegistry     *registry;
   GHashTable         *registered;
 
   GQueue              log;
+  GHashTable         *server_requests;
 
   /* stdio */
   GSubprocess        *process;
@@ -144,6 +146,7 @@ struct _TbMcpServerRequest
   JsonNode    *id;
   char        *method;
   JsonNode    *params;
+  char        *key;
   gboolean     answered;
 };
 
@@ -170,8 +173,13 @@ enum {
 
 static GParamSpec *properties [N_PROPS];
 static guint signals [N_SIGNALS];
+static guint request_withdrawn_signal;
 
-static const char * const known_versions[] = { TB_MCP_PROTOCOL_VERSION, "2025-06-18", "2025-03-26" };
+static void server_request_withdraw (TbMcpServerRequest *self);
+
+static const char * const known_versions[] = {
+  TB_MCP_PROTOCOL_VERSION, "2025-06-18", "2025-03-26"
+};
 
 static void send_message   (TbMcpClient *self,
                             JsonNode    *message,
@@ -378,10 +386,13 @@ fail_all (TbMcpClient *self,
 {
   g_autoptr(GList) ids = g_hash_table_get_keys (self->pending);
   g_autoptr(GArray) numbers = g_array_new (FALSE, FALSE, sizeof (gint64));
+  /* Taken first: a callback below may start a new connection. */
+  g_autoptr(GTask) connect_task = g_steal_pointer (&self->connect_task);
 
   for (GList *l = ids; l != NULL; l = l->next)
     g_array_append_val (numbers, *(gint64 *) l->data);
 
+  /* Ids are never reused, so a new connection's requests are not touched. */
   for (guint i = 0; i < numbers->len; i++)
     {
       g_autoptr(GTask) task = pending_take (self, g_array_index (numbers, gint64, i));
@@ -390,12 +401,8 @@ fail_all (TbMcpClient *self,
         g_task_return_error (task, g_error_copy (error));
     }
 
-  if (self->connect_task != NULL)
-    {
-      g_autoptr(GTask) task = g_steal_pointer (&self->connect_task);
-
-      g_task_return_error (task, g_error_copy (error));
-    }
+  if (connect_task != NULL)
+    g_task_return_error (connect_task, g_error_copy (error));
 }
 
 static void
@@ -709,8 +716,9 @@ liveness_cb (GObject      *object,
   TbMcpClient *self = TB_MCP_CLIENT (object);
   guint generation = GPOINTER_TO_UINT (user_data);
   g_autoptr(GError) error = NULL;
+  g_autoptr(JsonNode) answer = tb_mcp_client_request_finish (self, result, &error);
 
-  if (tb_mcp_client_request_finish (self, result, &error) != NULL || generation != self->generation)
+  if (answer != NULL || generation != self->generation)
     return;
   if (g_error_matches (error, TB_MCP_ERROR, TB_MCP_ERROR_TIMEOUT))
     {
@@ -811,6 +819,9 @@ handle_server_request (TbMcpClient *self,
       request->id = json_node_copy (id);
       request->method = g_strdup (method);
       request->params = params != NULL ? json_node_copy (params) : tb_json_node_new_object ();
+      request->key = tb_json_to_string (id, FALSE);
+      /* Until it is answered or gone, so that the server can withdraw it. */
+      g_hash_table_replace (self->server_requests, g_strdup (request->key), request);
 
       line = g_strdup_printf (_("The server asks the person: %s"), method);
       log_append (self, "client", "info", line);
@@ -1000,10 +1011,27 @@ _tb_mcp_client_receive (TbMcpClient *self,
         handle_progress (self, p);
       else if (g_str_equal (method, "notifications/message"))
         handle_log_notification (self, p);
+      else if (g_str_equal (method, "notifications/cancelled") && p != NULL &&
+               json_object_get_member (p, "requestId") != NULL)
+        {
+          g_autofree char *key = tb_json_to_string (json_object_get_member (p, "requestId"),
+                                                    FALSE);
+          TbMcpServerRequest *request = g_hash_table_lookup (self->server_requests, key);
+
+          if (request != NULL)
+            server_request_withdraw (request);
+        }
     }
   else if (id != NULL)
     {
       handle_response (self, object);
+    }
+  else if (json_object_has_member (object, "result") || json_object_has_member (object, "error"))
+    {
+      /* An answer to a notification: wrong, but harmless. */
+      log_append (self, "client", "warning",
+                  _("The server answered a message that needs no answer; the answer was "
+                    "ignored"));
     }
   else
     {
@@ -1124,7 +1152,8 @@ stdout_cb (GObject      *object,
   bytes = g_input_stream_read_bytes_finish (G_INPUT_STREAM (object), result, &error);
   if (bytes == NULL && g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
     return;
-  if (self->process == NULL || G_INPUT_STREAM (object) != g_subprocess_get_stdout_pipe (self->process))
+  if (self->process == NULL ||
+      G_INPUT_STREAM (object) != g_subprocess_get_stdout_pipe (self->process))
     return;
 
   if (bytes == NULL || g_bytes_get_size (bytes) == 0)
@@ -1353,14 +1382,13 @@ list_page_cb (GObject      *object,
 
   cursor = object_get_string (page, "nextCursor");
   if (cursor != NULL && *cursor != '\0' && collected->len < TB_MCP_MAX_TOOLS &&
-      GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (self), "tb-pages")) < MAX_PAGES)
+      self->pages < MAX_PAGES)
     {
       JsonObject *params = json_object_new ();
       g_autoptr(JsonNode) node = NULL;
       g_autoptr(GTask) task = g_task_new (self, NULL, list_page_cb, g_steal_pointer (&collected));
-      guint pages = GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (self), "tb-pages"));
 
-      g_object_set_data (G_OBJECT (self), "tb-pages", GUINT_TO_POINTER (pages + 1));
+      self->pages++;
       g_task_set_source_tag (task, tb_mcp_client_request_async);
       json_object_set_string_member (params, "cursor", cursor);
       node = node_take_object (params);
@@ -1420,7 +1448,7 @@ start_listing (TbMcpClient *self)
     }
 
   self->listing = TRUE;
-  g_object_set_data (G_OBJECT (self), "tb-pages", GUINT_TO_POINTER (1));
+  self->pages = 1;
   task = g_task_new (self, NULL, list_page_cb,
                      g_ptr_array_new_with_free_func ((GDestroyNotify) json_node_unref));
   g_task_set_source_tag (task, tb_mcp_client_request_async);
@@ -1640,6 +1668,8 @@ initialize_cb (GObject      *object,
     _tb_mcp_http_set_protocol_version (self->http, version);
 
   send_notification (self, "notifications/initialized", NULL);
+  if (self->http != NULL)
+    _tb_mcp_http_open_stream (self->http);
   start_listing (self);
 }
 
@@ -1989,6 +2019,7 @@ tb_mcp_client_finalize (GObject *object)
   g_free (self->instructions);
   g_clear_pointer (&self->tools, g_ptr_array_unref);
   g_clear_pointer (&self->registered, g_hash_table_unref);
+  g_clear_pointer (&self->server_requests, g_hash_table_unref);
   g_queue_clear_full (&self->log, g_free);
 
   G_OBJECT_CLASS (tb_mcp_client_parent_class)->finalize (object);
@@ -2119,6 +2150,7 @@ tb_mcp_client_init (TbMcpClient *self)
   self->pending = g_hash_table_new_full (g_int64_hash, g_int64_equal, NULL,
                                          (GDestroyNotify) pending_free);
   self->registered = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  self->server_requests = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   self->request_timeout_ms = DEFAULT_REQUEST_TIMEOUT_MS;
   g_queue_init (&self->log);
   g_queue_init (&self->write_queue);
@@ -2509,9 +2541,12 @@ tb_mcp_client_get_tools (TbMcpClient *self)
 char **
 tb_mcp_client_get_log (TbMcpClient *self)
 {
-  GStrvBuilder *builder = g_strv_builder_new ();
+  GStrvBuilder *builder;
   char **ret;
 
+  g_return_val_if_fail (TB_IS_MCP_CLIENT (self), NULL);
+
+  builder = g_strv_builder_new ();
   for (GList *l = self->log.head; l != NULL; l = l->next)
     g_strv_builder_add (builder, l->data);
   ret = g_strv_builder_end (builder);
@@ -2581,6 +2616,29 @@ _tb_mcp_client_get_tool_timeout_ms (TbMcpClient *self)
 /* Server requests. */
 
 static void
+forget_request (TbMcpServerRequest *self)
+{
+  g_autoptr(TbMcpClient) client = g_weak_ref_get (&self->client);
+
+  if (client != NULL && self->key != NULL &&
+      g_hash_table_lookup (client->server_requests, self->key) == self)
+    g_hash_table_remove (client->server_requests, self->key);
+}
+
+/* The server sent notifications/cancelled for it: no answer is wanted. */
+static void
+server_request_withdraw (TbMcpServerRequest *self)
+{
+  g_autoptr(GObject) hold = g_object_ref (G_OBJECT (self));
+
+  if (self->answered)
+    return;
+  self->answered = TRUE;
+  forget_request (self);
+  g_signal_emit (self, request_withdrawn_signal, 0);
+}
+
+static void
 tb_mcp_server_request_dispose (GObject *object)
 {
   TbMcpServerRequest *self = (TbMcpServerRequest *)object;
@@ -2590,6 +2648,7 @@ tb_mcp_server_request_dispose (GObject *object)
     tb_mcp_server_request_respond_error (self, -32603,
                                          _("The application dropped the request without "
                                            "answering it"));
+  forget_request (self);
 
   G_OBJECT_CLASS (tb_mcp_server_request_parent_class)->dispose (object);
 }
@@ -2603,6 +2662,7 @@ tb_mcp_server_request_finalize (GObject *object)
   g_clear_pointer (&self->id, json_node_unref);
   g_clear_pointer (&self->params, json_node_unref);
   g_free (self->method);
+  g_free (self->key);
 
   G_OBJECT_CLASS (tb_mcp_server_request_parent_class)->finalize (object);
 }
@@ -2614,6 +2674,16 @@ tb_mcp_server_request_class_init (TbMcpServerRequestClass *klass)
 
   object_class->dispose = tb_mcp_server_request_dispose;
   object_class->finalize = tb_mcp_server_request_finalize;
+
+  /**
+   * TbMcpServerRequest::withdrawn:
+   *
+   * The server cancelled the request (`notifications/cancelled`): close
+   * whatever asks the person; an answer is no longer sent.
+   */
+  request_withdrawn_signal =
+    g_signal_new ("withdrawn", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL, G_TYPE_NONE, 0);
 }
 
 static void
@@ -2671,6 +2741,7 @@ answer (TbMcpServerRequest *self,
   if (self->answered)
     return;
   self->answered = TRUE;
+  forget_request (self);
   if (client == NULL || client->generation != self->generation)
     return;
   respond (client, self->id, result, code, message);

@@ -17,8 +17,9 @@
  * request, with `MCP-Protocol-Version`. An SSE stream that ends before the
  * answer to its request came is resumed with a GET carrying
  * `Last-Event-ID`, after the server's `retry` delay (1 s when it named
- * none), at most five times. The optional standalone GET stream for
- * server-initiated messages is not opened. */
+ * none), at most five times. After initialization a standalone GET stream
+ * carries what the server sends outside any request (list changes, its
+ * own requests); a server that answers 405 has none, and that is fine. */
 
 #define READ_CHUNK (64 * 1024)
 #define MAX_RECONNECTS 5
@@ -50,6 +51,7 @@ typedef struct
   char          *last_event_id;
   guint          retry_ms;
   gboolean       answered;
+  gboolean       standalone;
   guint          reconnects;
 } Exchange;
 
@@ -100,7 +102,10 @@ _tb_mcp_http_new (TbMcpClient        *client,
   self->url = g_strdup (url);
   self->headers = g_strdupv ((char **) headers);
   self->cancellable = g_cancellable_new ();
+  /* Event streams hold connections open: the standalone stream, a call's
+   * stream and the answer to a server request go at once. */
   self->session = soup_session_new_with_options ("timeout", 0,
+                                                 "max-conns-per-host", 16,
                                                  "user-agent", "toolbench/" PACKAGE_VERSION,
                                                  NULL);
   /* A proxy has no business between the app and a server on this machine. */
@@ -340,6 +345,25 @@ reconnect_timeout_cb (gpointer user_data)
 static void
 stream_ended (Exchange *ex)
 {
+  if (ex->standalone)
+    {
+      /* Reopened while the session lives, within the same bounds. */
+      if (ex->reconnects >= MAX_RECONNECTS)
+        {
+          _tb_mcp_client_log (ex->http->client, "client", "warning",
+                              _("The server's event stream closed too often; it is no longer "
+                                "reopened"));
+          exchange_free (ex);
+          return;
+        }
+      ex->reconnects++;
+      g_clear_object (&ex->stream);
+      g_byte_array_set_size (ex->line, 0);
+      g_string_truncate (ex->data, 0);
+      g_timeout_add (ex->retry_ms, reconnect_timeout_cb, ex);
+      return;
+    }
+
   if (ex->sse && ex->request_id >= 0 && !ex->answered)
     {
       if (ex->last_event_id == NULL || ex->reconnects >= MAX_RECONNECTS)
@@ -487,6 +511,12 @@ reconnect_cb (GObject      *object,
       return;
     }
   status = soup_message_get_status (ex->msg);
+  if (ex->standalone && (ex->stream == NULL || status != SOUP_STATUS_OK))
+    {
+      /* 405: the server offers no stream of its own. */
+      exchange_free (ex);
+      return;
+    }
   if (ex->stream == NULL || status != SOUP_STATUS_OK)
     {
       g_autofree char *text =
@@ -563,6 +593,21 @@ send_cb (GObject      *object,
     }
   if (!start_reading (ex))
     exchange_free (ex);
+}
+
+void
+_tb_mcp_http_open_stream (TbMcpHttp *self)
+{
+  Exchange *ex = g_new0 (Exchange, 1);
+
+  ex->http = self;
+  ex->cancellable = g_object_ref (self->cancellable);
+  ex->request_id = -1;
+  ex->standalone = TRUE;
+  ex->retry_ms = DEFAULT_RETRY_MS;
+  ex->line = g_byte_array_new ();
+  ex->data = g_string_new (NULL);
+  reconnect_timeout_cb (ex);
 }
 
 void

@@ -42,6 +42,7 @@ void       _tb_mcp_http_send           (TbMcpHttp          *self,
                                         gint64              request_id);
 void       _tb_mcp_http_set_protocol_version (TbMcpHttp    *self,
                                               const char   *version);
+void       _tb_mcp_http_open_stream    (TbMcpHttp          *self);
 void       _tb_mcp_http_free           (TbMcpHttp          *self);
 
 /* The MCP tool (tb-mcp-tool.c). */

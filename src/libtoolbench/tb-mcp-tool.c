@@ -10,6 +10,7 @@
 #include "tb-json.h"
 #include "tb-mcp-private.h"
 #include "tb-mcp-tool.h"
+#include "tb-schema.h"
 #include "tb-schema-error.h"
 #include "tb-tool-private.h"
 
@@ -19,12 +20,16 @@
  * A tool of an MCP server, registered with source `mcp:<server>`.
  *
  * A call sends `tools/call` with a progress token; every progress
- * notification starts the call's time limit over. The result becomes a
+ * notification starts the call's time limit over, for at most ten minutes
+ * from the start of the call (a server that reports progress forever does
+ * not keep a call forever). The result becomes a
  * #TbToolResult:
  *
  * - `isError: true`: a failure (execution-failed) whose text is the
  *   result's text content;
- * - `structuredContent`: the output is that object;
+ * - `structuredContent`: the output is that object, checked against the
+ *   tool's `outputSchema` (a mismatch is a failure that lists every error;
+ *   an output schema that is not valid JSON Schema gives a warning);
  * - only text blocks: the output is their text, joined by new lines;
  * - anything else (images, audio, resource links, embedded resources): the
  *   output is the `content` array as the server sent it.
@@ -33,8 +38,9 @@
  * `content-types` and `progress-notifications`.
  *
  * A tool whose `inputSchema` is not usable (missing, not an object, not of
- * type "object") is registered anyway so that a person sees it; its schema
- * error is in tb_mcp_tool_get_schema_error() and each call fails saying so.
+ * type "object", or not valid JSON Schema) is registered anyway so that a
+ * person sees it; its schema error is in tb_mcp_tool_get_schema_error()
+ * and each call fails saying so.
  */
 
 struct _TbMcpTool
@@ -47,15 +53,22 @@ struct _TbMcpTool
   char      *title;
   JsonNode  *definition;
   JsonNode  *output_schema;
+  TbSchema  *output_compiled;
+  char      *output_schema_error;
   JsonNode  *annotations;
   char      *schema_error;
 };
 
 G_DEFINE_FINAL_TYPE (TbMcpTool, tb_mcp_tool, TB_TYPE_TOOL)
 
+/* Progress keeps a call alive, but not forever: past this, notifications
+ * no longer move the deadline and the registry's limit ends the call. */
+#define MAX_CALL_DURATION_US (10 * 60 * G_USEC_PER_SEC)
+
 typedef struct
 {
-  guint progress_count;
+  guint  progress_count;
+  gint64 started;
 } InvokeData;
 
 guint _tb_mcp_client_get_tool_timeout_ms (TbMcpClient *self);
@@ -170,9 +183,28 @@ _tb_mcp_tool_new (TbMcpClient *client,
   json_node_init_object (self->definition, definition);
   json_node_seal (self->definition);
   if (output_schema != NULL && JSON_NODE_HOLDS_OBJECT (output_schema))
-    self->output_schema = json_node_copy (output_schema);
+    {
+      g_autoptr(GError) compile_error = NULL;
+
+      self->output_schema = json_node_copy (output_schema);
+      self->output_compiled = tb_schema_new (self->output_schema, TB_SCHEMA_DRAFT_AUTO,
+                                             &compile_error);
+      if (self->output_compiled == NULL)
+        {
+          g_autofree char *line = NULL;
+
+          self->output_schema_error = g_strdup (compile_error->message);
+          line = g_strdup_printf (_("The tool “%s” has an output schema that is not valid JSON "
+                                    "Schema: %s"), self->remote_name, compile_error->message);
+          _tb_mcp_client_log (client, "client", "warning", line);
+        }
+    }
   if (annotations != NULL)
     self->annotations = json_node_copy (annotations);
+  /* Structurally fine, but is it JSON Schema? The validator says. */
+  if (schema_error == NULL && tb_tool_get_schema_error (TB_TOOL (self)) != NULL)
+    schema_error = g_strdup_printf (_("the inputSchema is not valid JSON Schema: %s"),
+                                    tb_tool_get_schema_error (TB_TOOL (self))->message);
   if (schema_error != NULL)
     {
       g_autofree char *line = NULL;
@@ -236,6 +268,8 @@ join_text (JsonArray *content)
 static TbToolResult *convert (const char *server,
                               const char *tool,
                               JsonNode   *output_schema,
+                              TbSchema   *output_compiled,
+                              const char *output_schema_error,
                               JsonNode   *result,
                               gint64      progress_count);
 
@@ -245,14 +279,22 @@ tb_mcp_result_to_tool_result (const char *server,
                               JsonNode   *output_schema,
                               JsonNode   *result)
 {
+  g_autoptr(TbSchema) compiled = NULL;
+  g_autoptr(GError) error = NULL;
+
   g_return_val_if_fail (result != NULL, NULL);
-  return convert (server, tool, output_schema, result, -1);
+  if (output_schema != NULL)
+    compiled = tb_schema_new (output_schema, TB_SCHEMA_DRAFT_AUTO, &error);
+  return convert (server, tool, output_schema, compiled, error ? error->message : NULL,
+                  result, -1);
 }
 
 static TbToolResult *
 convert (const char *server,
          const char *tool,
          JsonNode   *output_schema,
+         TbSchema   *output_compiled,
+         const char *output_schema_error,
          JsonNode   *result,
          gint64      progress_count)
 {
@@ -334,10 +376,42 @@ convert (const char *server,
           return tb_tool_result_new_full (TB_TOOL_FAILURE_EXECUTION_FAILED, NULL, text,
                                           metadata, NULL, 0);
         }
-      /* Not yet checked against the output schema: no JSON Schema
-       * validator in this build. Say so where a person can see it. */
-      if (output_schema != NULL)
-        json_object_set_boolean_member (metadata, "output-schema-checked", FALSE);
+      if (output_compiled != NULL)
+        {
+          g_autoptr(GPtrArray) errors = NULL;
+
+          if (!tb_schema_validate (output_compiled, structured, &errors))
+            {
+              g_autoptr(GString) text = g_string_new (NULL);
+
+              g_string_append_printf (text, _("The structured content of the tool “%s” of the "
+                                              "MCP server “%s” does not match its output "
+                                              "schema:"), tool, server);
+              for (guint i = 0; i < errors->len; i++)
+                {
+                  g_autofree char *line =
+                    tb_schema_error_to_string (g_ptr_array_index (errors, i));
+
+                  g_string_append_printf (text, "\n- %s", line);
+                }
+              return tb_tool_result_new_full (TB_TOOL_FAILURE_EXECUTION_FAILED, structured,
+                                              text->str, metadata, NULL, 0);
+            }
+          json_object_set_boolean_member (metadata, "output-schema-checked", TRUE);
+        }
+      else if (output_schema != NULL)
+        {
+          /* A broken output schema checks nothing: say so beside the result. */
+          g_autofree char *warning =
+            g_strdup_printf (_("The output schema of “%s” is not valid JSON Schema (%s); the "
+                               "structured content was not checked"), tool,
+                             output_schema_error != NULL ? output_schema_error : "?");
+          const char *warnings[] = { warning, NULL };
+
+          json_object_set_boolean_member (metadata, "output-schema-checked", FALSE);
+          return tb_tool_result_new_full (TB_TOOL_FAILURE_NONE, structured, NULL, metadata,
+                                          warnings, 0);
+        }
       output = json_node_copy (structured);
     }
   else if (content == NULL || json_array_get_length (content) == 0)
@@ -370,7 +444,8 @@ progress_cb (double      progress,
   InvokeData *data = g_task_get_task_data (task);
 
   data->progress_count++;
-  _tb_tool_call_extend_deadline (g_task_get_cancellable (task));
+  if (g_get_monotonic_time () - data->started < MAX_CALL_DURATION_US)
+    _tb_tool_call_extend_deadline (g_task_get_cancellable (task));
 }
 
 static void
@@ -398,7 +473,8 @@ call_cb (GObject      *object,
       return;
     }
 
-  converted = convert (self->server, self->remote_name, self->output_schema, answer,
+  converted = convert (self->server, self->remote_name, self->output_schema,
+                       self->output_compiled, self->output_schema_error, answer,
                        data->progress_count);
   g_task_return_pointer (task, g_steal_pointer (&converted), g_object_unref);
 }
@@ -417,7 +493,12 @@ tb_mcp_tool_invoke_async (TbTool              *tool,
 
   task = g_task_new (self, cancellable, callback, user_data);
   g_task_set_source_tag (task, tb_mcp_tool_invoke_async);
-  g_task_set_task_data (task, g_new0 (InvokeData, 1), g_free);
+  {
+    InvokeData *data = g_new0 (InvokeData, 1);
+
+    data->started = g_get_monotonic_time ();
+    g_task_set_task_data (task, data, g_free);
+  }
 
   if (self->schema_error != NULL)
     {
@@ -471,6 +552,8 @@ tb_mcp_tool_finalize (GObject *object)
   g_free (self->title);
   g_clear_pointer (&self->definition, json_node_unref);
   g_clear_pointer (&self->output_schema, json_node_unref);
+  g_clear_object (&self->output_compiled);
+  g_free (self->output_schema_error);
   g_clear_pointer (&self->annotations, json_node_unref);
   g_free (self->schema_error);
 

@@ -68,6 +68,19 @@ tools = [
     {"name": "no-structured", "description": "Declares an output schema, returns none",
      "inputSchema": OBJ,
      "outputSchema": {"type": "object", "properties": {"n": {"type": "integer"}}}},
+    {"name": "bad-structured", "description": "Structured content against its schema",
+     "inputSchema": OBJ,
+     "outputSchema": {"type": "object", "properties": {"n": {"type": "integer"}},
+                      "required": ["n", "unit"]}},
+    {"name": "broken-output-schema", "description": "An output schema that is not a schema",
+     "inputSchema": OBJ,
+     "outputSchema": {"type": "object", "properties": {"n": {"type": 12}}}},
+    {"name": "elicit-withdrawn", "description": "Asks the client, then withdraws the question",
+     "inputSchema": OBJ},
+    {"name": "wait-cancel", "description": "Waits for notifications/cancelled, never answers",
+     "inputSchema": OBJ},
+    {"name": "cancelled", "description": "Lists the cancellations it was sent",
+     "inputSchema": OBJ},
     {"name": "change-tools", "description": "Adds a tool and announces the change",
      "inputSchema": OBJ},
 ]
@@ -77,12 +90,18 @@ if "--broken-schemas" in args:
     tools.append({"name": "schema-wrong-type", "description": "inputSchema is of type array",
                   "inputSchema": {"type": "array"}})
     tools.append({"name": "schema-missing", "description": "no inputSchema at all"})
+    tools.append({"name": "schema-bad-keyword", "description": "not valid JSON Schema",
+                  "inputSchema": {"type": "object",
+                                  "properties": {"x": {"type": "nonsense"}}}})
 if "--weird-names" in args:
     tools.append({"name": "has space/and:colon", "description": "odd name", "inputSchema": OBJ})
     tools.append({"name": "x" * 80, "description": "long name", "inputSchema": OBJ})
 for i in range(extra_tools):
     tools.append({"name": "tool_%05d" % i, "description": "Generated tool %d" % i,
                   "inputSchema": OBJ})
+
+
+cancellations = []
 
 
 def hang_forever():
@@ -147,12 +166,31 @@ def call(rid, name, arguments):
     elif name == "structured":
         result(rid, {"content": [{"type": "text", "text": "{\"n\": 7}"}],
                      "structuredContent": {"n": 7}})
+    elif name == "bad-structured":
+        result(rid, {"content": [{"type": "text", "text": "{\"n\": \"seven\"}"}],
+                     "structuredContent": {"n": "seven"}})
+    elif name == "broken-output-schema":
+        result(rid, {"content": [{"type": "text", "text": "{\"n\": 1}"}],
+                     "structuredContent": {"n": 1}})
     elif name == "no-structured":
         result(rid, text("no structure here"))
+    elif name == "elicit-withdrawn":
+        send({"jsonrpc": "2.0", "id": "ask-2", "method": "elicitation/create",
+              "params": {"message": "Never mind?", "requestedSchema": OBJ}})
+        send({"jsonrpc": "2.0", "method": "notifications/cancelled",
+              "params": {"requestId": "ask-2", "reason": "changed my mind"}})
+        result(rid, text("withdrawn"))
+    elif name == "wait-cancel":
+        pass
+    elif name == "cancelled":
+        result(rid, text(json.dumps(cancellations)))
     elif name == "change-tools":
         tools = tools + [{"name": "added-later", "description": "Appeared after a change",
                           "inputSchema": OBJ}]
         tools = [t for t in tools if t["name"] != "binary"]
+        for t in tools:
+            if t["name"] == "stderr":
+                t["description"] = "A changed description"
         result(rid, text("changed"))
         send({"jsonrpc": "2.0", "method": "notifications/tools/list_changed"})
     else:
@@ -185,6 +223,8 @@ def main():
             call(rid, params.get("name"), params.get("arguments") or {})
         elif method == "ping":
             result(rid, {})
+        elif method == "notifications/cancelled":
+            cancellations.append(params)
         elif rid is not None:
             send({"jsonrpc": "2.0", "id": rid,
                   "error": {"code": -32601, "message": "Method not found"}})

@@ -37,7 +37,8 @@ mcp_test_server_argv (const char  *package,
 {
   g_autofree char *node = mcp_test_find_node ();
   g_autofree char *modules = mcp_test_modules_dir ();
-  g_autofree char *path = g_build_filename (modules, "@modelcontextprotocol", package, script, NULL);
+  g_autofree char *path = g_build_filename (modules, "@modelcontextprotocol", package, script,
+                                            NULL);
   GStrvBuilder *builder;
   char **argv;
 

@@ -206,7 +206,8 @@ test_env_cwd_relative (Fixture       *f,
 
   g_assert_cmpint (g_mkdir (sub, 0755), ==, 0);
   real_sub = g_canonicalize_filename (sub, NULL);
-  write_file (f, "env.json", "{\"name\":\"env\",\"command\":[\"/bin/sh\",\"-c\",\"echo $FOO; pwd\"],"
+  write_file (f, "env.json", "{\"name\":\"env\","
+              "\"command\":[\"/bin/sh\",\"-c\",\"echo $FOO; pwd\"],"
               "\"env\":{\"FOO\":\"bar\"},\"cwd\":\"sub\"}");
   write_file (f, "tool.sh", "#!/bin/sh\nread line\necho \"got $line\"\n");
   g_assert_cmpint (g_chmod (tool_path, 0755), ==, 0);

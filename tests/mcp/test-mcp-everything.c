@@ -270,6 +270,9 @@ test_structured (Fixture       *f,
   g_assert_cmpint (json_object_get_int_member (output, "temperature"), ==, 36);
   g_assert_cmpstr (json_object_get_string_member (output, "conditions"), ==,
                    "Light rain / drizzle");
+  /* Checked against the tool's draft-07 output schema. */
+  g_assert_true (json_object_get_boolean_member (tb_tool_result_get_metadata (result),
+                                                  "output-schema-checked"));
 }
 
 static void
@@ -339,7 +342,7 @@ progress_seen_cb (TbMcpClient  *client,
                   ProgressSeen *seen)
 {
   seen->count++;
-  g_assert_cmpfloat (total, ==, 5);
+  g_assert_cmpfloat (total, ==, 6);
 }
 
 static void
@@ -353,18 +356,18 @@ test_progress_extends_deadline (Fixture       *f,
   if (f->client == NULL)
     return;
 
-  /* 2.5 s of work with a 1.2 s limit: each of the 5 progress notifications
+  /* 3 s of work with a 1.5 s limit: each of the 6 progress notifications
    * (one every 0.5 s) starts the limit over, so the call finishes. */
-  tb_tool_registry_set_default_timeout_ms (f->registry, 1200);
+  tb_tool_registry_set_default_timeout_ms (f->registry, 1500);
   g_signal_connect (f->client, "progress", G_CALLBACK (progress_seen_cb), &seen);
   result = mcp_test_call (f->registry, "trigger-long-running-operation",
-                          "{\"duration\":2.5,\"steps\":5}", NULL);
+                          "{\"duration\":3,\"steps\":6}", NULL);
   g_assert_true (tb_tool_result_get_ok (result));
   g_assert_nonnull (strstr (json_node_get_string (tb_tool_result_get_output (result)),
                             "Long running operation completed"));
   metadata = tb_tool_result_get_metadata (result);
-  g_assert_cmpint (json_object_get_int_member (metadata, "progress-notifications"), ==, 5);
-  g_assert_cmpuint (seen.count, ==, 5);
+  g_assert_cmpint (json_object_get_int_member (metadata, "progress-notifications"), ==, 6);
+  g_assert_cmpuint (seen.count, ==, 6);
   g_signal_handlers_disconnect_by_data (f->client, &seen);
 
   /* Without progress in between, the same limit stops a call. */

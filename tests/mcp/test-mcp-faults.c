@@ -306,8 +306,8 @@ test_many_tools (Fixture       *f,
 
   if (client == NULL)
     return;
-  /* 13 built-in fake tools plus 5,000 generated, over 8 pages. */
-  g_assert_cmpuint (tb_tool_registry_get_size (f->registry), ==, 5013);
+  /* 18 built-in fake tools plus 5,000 generated, over 8 pages. */
+  g_assert_cmpuint (tb_tool_registry_get_size (f->registry), ==, 5018);
   g_assert_true (tb_tool_registry_contains (f->registry, "tool_04999"));
   result = mcp_test_call (f->registry, "tool_04999", NULL, NULL);
   g_assert_false (tb_tool_result_get_ok (result));
@@ -320,11 +320,13 @@ test_broken_schemas (Fixture       *f,
                      gconstpointer  data)
 {
   TbMcpClient *client = start_fake (f, "fake", "--broken-schemas", TRUE);
-  const char *names[] = { "schema-not-object", "schema-wrong-type", "schema-missing" };
+  const char *names[] = { "schema-not-object", "schema-wrong-type", "schema-missing",
+                          "schema-bad-keyword" };
   const char *expected[] = {
     "the inputSchema is of type string, not a JSON Schema object",
     "the inputSchema must have “type”: “object”",
     "the server gave no inputSchema",
+    NULL,
   };
 
   if (client == NULL)
@@ -335,12 +337,19 @@ test_broken_schemas (Fixture       *f,
       g_autoptr(TbToolResult) result = NULL;
       g_autofree char *message = NULL;
 
+      const char *schema_error;
+
       g_assert_true (TB_IS_MCP_TOOL (tool));
-      g_assert_cmpstr (tb_mcp_tool_get_schema_error (TB_MCP_TOOL (tool)), ==, expected[i]);
+      schema_error = tb_mcp_tool_get_schema_error (TB_MCP_TOOL (tool));
+      if (expected[i] != NULL)
+        g_assert_cmpstr (schema_error, ==, expected[i]);
+      else
+        g_assert_true (g_str_has_prefix (schema_error,
+                                         "the inputSchema is not valid JSON Schema: "));
       result = mcp_test_call (f->registry, names[i], NULL, NULL);
       message = g_strdup_printf ("The tool “%s” of the MCP server “fake” cannot be called: %s. "
                                  "The server's tool definition needs fixing",
-                                 names[i], expected[i]);
+                                 names[i], schema_error);
       g_assert_cmpstr (tb_tool_result_get_error (result), ==, message);
     }
 }
@@ -392,13 +401,18 @@ typedef struct
 static void
 added_cb (TbToolRegistry *registry, TbTool *tool, Changes *changes)
 {
+  const char *name = tb_tool_get_name (tool);
+
+  g_assert_true (g_str_equal (name, "added-later") || g_str_equal (name, "stderr"));
   changes->added++;
 }
 
 static void
 removed_cb (TbToolRegistry *registry, TbTool *tool, Changes *changes)
 {
-  g_assert_cmpstr (tb_tool_get_name (tool), ==, "binary");
+  const char *name = tb_tool_get_name (tool);
+
+  g_assert_true (g_str_equal (name, "binary") || g_str_equal (name, "stderr"));
   changes->removed++;
 }
 
@@ -418,9 +432,54 @@ test_list_changed (Fixture       *f,
   g_assert_true (tb_tool_result_get_ok (result));
   g_assert_true (mcp_test_wait (tool_added, f->registry, 5000));
   g_assert_false (tb_tool_registry_contains (f->registry, "binary"));
-  g_assert_cmpuint (changes.added, ==, 1);
-  g_assert_cmpuint (changes.removed, ==, 1);
+  /* Added: added-later. Removed: binary. Changed (removed, then added
+   * again with the new definition): stderr. */
+  g_assert_cmpuint (changes.added, ==, 2);
+  g_assert_cmpuint (changes.removed, ==, 2);
+  {
+    g_autoptr(TbTool) changed = tb_tool_registry_lookup (f->registry, "stderr");
+
+    g_assert_cmpstr (tb_tool_get_description (changed), ==, "A changed description");
+  }
   g_signal_handlers_disconnect_by_data (f->registry, &changes);
+}
+
+static gboolean
+cancel_soon (gpointer data)
+{
+  g_cancellable_cancel (data);
+  return G_SOURCE_REMOVE;
+}
+
+static void
+test_cancel_notifies (Fixture       *f,
+                      gconstpointer  data)
+{
+  TbMcpClient *client = start_fake (f, "fake", NULL, TRUE);
+  g_autoptr(GCancellable) cancellable = g_cancellable_new ();
+  g_autoptr(TbToolResult) result = NULL;
+  g_autoptr(TbToolResult) seen = NULL;
+  g_autoptr(JsonNode) list = NULL;
+  JsonObject *first;
+
+  if (client == NULL)
+    return;
+  g_timeout_add (200, cancel_soon, cancellable);
+  result = mcp_test_call (f->registry, "wait-cancel", NULL, cancellable);
+  g_assert_cmpint (tb_tool_result_get_kind (result), ==, TB_TOOL_FAILURE_CANCELLED);
+  /* The registry answers at once; the client tells the server from an idle. */
+  while (g_main_context_iteration (NULL, FALSE))
+    ;
+
+  /* The server heard of it, with the request's id, and still answers. */
+  seen = mcp_test_call (f->registry, "cancelled", NULL, NULL);
+  list = tb_json_parse (json_node_get_string (tb_tool_result_get_output (seen)), -1, NULL);
+  g_assert_cmpuint (json_array_get_length (json_node_get_array (list)), ==, 1);
+  first = json_array_get_object_element (json_node_get_array (list), 0);
+  g_assert_cmpint (json_object_get_int_member (first, "requestId"), >, 0);
+  g_assert_cmpstr (json_object_get_string_member (first, "reason"), ==,
+                   "The caller cancelled the request");
+  g_assert_cmpint (tb_mcp_client_get_state (client), ==, TB_MCP_CLIENT_STATE_CONNECTED);
 }
 
 static void
@@ -430,6 +489,9 @@ test_structured (Fixture       *f,
   TbMcpClient *client = start_fake (f, "fake", NULL, TRUE);
   g_autoptr(TbToolResult) result = NULL;
   g_autoptr(TbToolResult) missing = NULL;
+  g_autoptr(TbToolResult) mismatch = NULL;
+  g_autoptr(TbToolResult) unchecked = NULL;
+  const char *error;
 
   if (client == NULL)
     return;
@@ -438,10 +500,31 @@ test_structured (Fixture       *f,
   g_assert_cmpint (json_object_get_int_member (json_node_get_object (
                      tb_tool_result_get_output (result)), "n"), ==, 7);
 
+  g_assert_true (json_object_get_boolean_member (tb_tool_result_get_metadata (result),
+                                                  "output-schema-checked"));
+
   missing = mcp_test_call (f->registry, "no-structured", NULL, NULL);
   g_assert_cmpstr (tb_tool_result_get_error (missing), ==,
                    "The tool “no-structured” of the MCP server “fake” declares an output schema "
                    "but returned no structured content");
+
+  /* Checked against the output schema: every mismatch is listed. */
+  mismatch = mcp_test_call (f->registry, "bad-structured", NULL, NULL);
+  g_assert_cmpint (tb_tool_result_get_kind (mismatch), ==, TB_TOOL_FAILURE_EXECUTION_FAILED);
+  error = tb_tool_result_get_error (mismatch);
+  g_test_message ("%s", error);
+  g_assert_true (g_str_has_prefix (error, "The structured content of the tool “bad-structured” "
+                                          "of the MCP server “fake” does not match its output "
+                                          "schema:\n- "));
+  g_assert_nonnull (strstr (error, "/n"));
+  g_assert_nonnull (strstr (error, "unit"));
+
+  /* An output schema that is not a schema checks nothing, and says so. */
+  unchecked = mcp_test_call (f->registry, "broken-output-schema", NULL, NULL);
+  g_assert_true (tb_tool_result_get_ok (unchecked));
+  g_assert_true (g_str_has_prefix (tb_tool_result_get_warnings (unchecked)[0],
+                                   "The output schema of “broken-output-schema” is not valid "
+                                   "JSON Schema"));
 }
 
 static void
@@ -462,6 +545,56 @@ test_elicitation_not_supported (Fixture       *f,
   text = mcp_test_output_text (result);
   g_assert_nonnull (strstr (text, "\"code\": -32601"));
   g_assert_nonnull (strstr (text, "no handler"));
+}
+
+typedef struct
+{
+  TbMcpServerRequest *request;
+  guint               withdrawn;
+} Held;
+
+static void
+withdrawn_cb (TbMcpServerRequest *request,
+              Held               *held)
+{
+  held->withdrawn++;
+}
+
+static gboolean
+hold_cb (TbMcpClient        *client,
+         TbMcpServerRequest *request,
+         Held               *held)
+{
+  /* A person has not answered yet: keep it open. */
+  held->request = g_object_ref (request);
+  g_signal_connect (request, "withdrawn", G_CALLBACK (withdrawn_cb), held);
+  return TRUE;
+}
+
+static void
+test_elicitation_withdrawn (Fixture       *f,
+                            gconstpointer  data)
+{
+  TbMcpClient *client = start_fake (f, "fake", NULL, FALSE);
+  g_autoptr(TbToolResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+  Held held = { 0 };
+
+  if (client == NULL)
+    return;
+  tb_mcp_client_set_capabilities (client, TB_MCP_CAPABILITY_ELICITATION);
+  g_signal_connect (client, "elicitation-requested", G_CALLBACK (hold_cb), &held);
+  g_assert_true (mcp_test_connect (client, &error));
+  result = mcp_test_call (f->registry, "elicit-withdrawn", NULL, NULL);
+  g_assert_true (tb_tool_result_get_ok (result));
+
+  g_assert_nonnull (held.request);
+  g_assert_cmpuint (held.withdrawn, ==, 1);
+  g_assert_true (tb_mcp_server_request_is_answered (held.request));
+  /* A late answer is not sent. */
+  tb_mcp_server_request_decline (held.request);
+  g_signal_handlers_disconnect_by_data (client, &held);
+  g_assert_finalize_object (held.request);
 }
 
 static void
@@ -522,8 +655,12 @@ main (int   argc,
   g_test_add ("/mcp/faults/names", Fixture, NULL, setup, test_names, teardown);
   g_test_add ("/mcp/faults/list-changed", Fixture, NULL, setup, test_list_changed, teardown);
   g_test_add ("/mcp/faults/structured", Fixture, NULL, setup, test_structured, teardown);
+  g_test_add ("/mcp/faults/cancel-notifies", Fixture, NULL, setup, test_cancel_notifies,
+              teardown);
   g_test_add ("/mcp/faults/elicitation-not-supported", Fixture, NULL, setup,
               test_elicitation_not_supported, teardown);
+  g_test_add ("/mcp/faults/elicitation-withdrawn", Fixture, NULL, setup,
+              test_elicitation_withdrawn, teardown);
   g_test_add ("/mcp/faults/config", Fixture, NULL, setup, test_config, teardown);
 
   return g_test_run ();

@@ -133,15 +133,36 @@ setup_everything (Fixture       *f,
 
   f->url = g_strdup_printf ("http://127.0.0.1:%u/mcp", port);
   f->client = tb_mcp_client_new_http ("everything-http", f->url, NULL);
+  tb_mcp_client_set_capabilities (f->client, TB_MCP_CAPABILITY_ELICITATION);
   tb_mcp_client_attach (f->client, f->registry);
   if (!mcp_test_connect (f->client, &error))
     g_error ("could not connect over HTTP: %s", error->message);
+}
+
+static gboolean
+has_elicitation_tool (gpointer data)
+{
+  return tb_tool_registry_contains (data, "trigger-elicitation-request");
+}
+
+static gboolean
+accept_cb (TbMcpClient        *client,
+           TbMcpServerRequest *request,
+           gpointer            data)
+{
+  g_autoptr(JsonNode) content = tb_json_parse ("{\"name\":\"Over HTTP\"}", -1, NULL);
+
+  tb_mcp_server_request_accept (request, content);
+  return TRUE;
 }
 
 static void
 test_everything (Fixture       *f,
                  gconstpointer  data)
 {
+  g_autoptr(TbToolResult) elicited = NULL;
+  g_autofree char *text = NULL;
+
   g_autoptr(TbToolResult) echo = NULL;
   g_autoptr(TbToolResult) structured = NULL;
   g_autoptr(TbToolResult) progress = NULL;
@@ -166,12 +187,22 @@ test_everything (Fixture       *f,
                      tb_tool_result_get_output (structured)), "temperature"), ==, 33);
 
   /* Progress arrives on the call's event stream and extends its limit. */
-  tb_tool_registry_set_default_timeout_ms (f->registry, 1000);
+  tb_tool_registry_set_default_timeout_ms (f->registry, 1500);
   progress = mcp_test_call (f->registry, "trigger-long-running-operation",
-                            "{\"duration\":2,\"steps\":4}", NULL);
+                            "{\"duration\":2.5,\"steps\":5}", NULL);
   g_assert_true (tb_tool_result_get_ok (progress));
   g_assert_cmpint (json_object_get_int_member (tb_tool_result_get_metadata (progress),
-                                               "progress-notifications"), ==, 4);
+                                               "progress-notifications"), ==, 5);
+
+  /* The elicitation tool is announced with list_changed on the standalone
+   * event stream; its request to the person comes on the call's stream and
+   * the answer goes back in a POST of its own. */
+  g_assert_true (mcp_test_wait (has_elicitation_tool, f->registry, 10000));
+  g_signal_connect (f->client, "elicitation-requested", G_CALLBACK (accept_cb), NULL);
+  elicited = mcp_test_call (f->registry, "trigger-elicitation-request", NULL, NULL);
+  g_assert_true (tb_tool_result_get_ok (elicited));
+  text = mcp_test_output_text (elicited);
+  g_assert_nonnull (strstr (text, "Name: Over HTTP"));
 
   tb_mcp_client_ping_async (f->client, NULL, mcp_test_store_result, &ping);
   g_assert_true (mcp_test_wait (mcp_test_pointer_set, &ping, 10000));
@@ -221,6 +252,14 @@ handler (SoupServer        *server,
     {
       f->deleted = TRUE;
       soup_server_message_set_status (msg, SOUP_STATUS_OK, NULL);
+      return;
+    }
+
+  if (g_str_equal (method, "GET") &&
+      soup_message_headers_get_one (headers, "Last-Event-ID") == NULL)
+    {
+      /* No stream of its own for server-initiated messages. */
+      soup_server_message_set_status (msg, SOUP_STATUS_METHOD_NOT_ALLOWED, NULL);
       return;
     }
 
@@ -310,7 +349,8 @@ handler (SoupServer        *server,
                          "\"params\":{\"progressToken\":\"%s\",\"progress\":1,\"total\":2}}\n\n"
                          "event: message\n"
                          "data: {\"jsonrpc\":\"2.0\",\"id\":%" G_GINT64_FORMAT ",\r\n"
-                         "data: \"result\":{\"content\":[{\"type\":\"text\",\"text\":\"sse\"}]}}\n\n",
+                         "data: \"result\":{\"content\":[{\"type\":\"text\","
+                         "\"text\":\"sse\"}]}}\n\n",
                          token, id);
 
       respond_sse (msg, body);

@@ -175,6 +175,52 @@ on_form_changed (TbArgumentEditor *self)
 }
 
 static void
+clear_error_mark (TbArgumentEditor *self)
+{
+  GtkTextBuffer *buffer = gtk_text_view_get_buffer (GTK_TEXT_VIEW (self->json_view));
+  GtkTextIter start, end;
+
+  gtk_text_buffer_get_bounds (buffer, &start, &end);
+  gtk_text_buffer_remove_tag_by_name (buffer, "tb-error", &start, &end);
+}
+
+/* json-glib says where it stopped as "<data>:LINE:COLUMN: message": the
+ * line is underlined in the editor and the message says it in words. */
+static char *
+describe_json_error (TbArgumentEditor *self,
+                     GError           *error)
+{
+  g_autoptr(GRegex) regex = g_regex_new ("<data>:([0-9]+):([0-9]+): *(.*)$", 0, 0, NULL);
+  g_autoptr(GMatchInfo) match = NULL;
+
+  if (error->domain == TB_JSON_ERROR && error->code == TB_JSON_ERROR_SYNTAX &&
+      g_regex_match (regex, error->message, 0, &match))
+    {
+      g_autofree char *line_text = g_match_info_fetch (match, 1);
+      g_autofree char *column_text = g_match_info_fetch (match, 2);
+      g_autofree char *detail = g_match_info_fetch (match, 3);
+      GtkTextBuffer *buffer = gtk_text_view_get_buffer (GTK_TEXT_VIEW (self->json_view));
+      int line = atoi (line_text);
+      GtkTextIter start, end;
+
+      if (line >= 1 && line <= gtk_text_buffer_get_line_count (buffer))
+        {
+          gtk_text_buffer_get_iter_at_line (buffer, &start, line - 1);
+          end = start;
+          if (!gtk_text_iter_ends_line (&end))
+            gtk_text_iter_forward_to_line_end (&end);
+          gtk_text_buffer_apply_tag_by_name (buffer, "tb-error", &start, &end);
+        }
+      /* Translators: shown under the JSON editor: a line, a column, then json-glib's message */
+      return g_strdup_printf (_("Not valid JSON at line %d, column %d: %s"),
+                              line, atoi (column_text), detail);
+    }
+
+  /* Translators: shown under the JSON editor; %s says what is wrong */
+  return g_strdup_printf (_("Not valid JSON: %s"), error->message);
+}
+
+static void
 parse_json (TbArgumentEditor *self)
 {
   g_autofree char *text = tb_argument_editor_get_text (self);
@@ -182,10 +228,10 @@ parse_json (TbArgumentEditor *self)
   g_autoptr(JsonNode) node = NULL;
 
   node = tb_json_parse (text, -1, &error);
+  clear_error_mark (self);
   if (node == NULL)
     {
-      /* Translators: shown under the JSON editor; %s says what is wrong */
-      g_autofree char *message = g_strdup_printf (_("Not valid JSON: %s"), error->message);
+      g_autofree char *message = describe_json_error (self, error);
 
       set_json_error (self, message);
       validate (self, NULL);
@@ -399,6 +445,8 @@ tb_argument_editor_init (TbArgumentEditor *self)
   self->errors = g_ptr_array_new_with_free_func ((GDestroyNotify) tb_schema_error_free);
   self->form_usable = TRUE;
   tb_source_view_setup (self->json_view, "json", TRUE);
+  gtk_text_buffer_create_tag (gtk_text_view_get_buffer (GTK_TEXT_VIEW (self->json_view)),
+                              "tb-error", "underline", PANGO_UNDERLINE_ERROR, NULL);
   g_signal_connect (gtk_text_view_get_buffer (GTK_TEXT_VIEW (self->json_view)), "changed",
                     G_CALLBACK (on_json_changed), self);
 }

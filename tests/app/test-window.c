@@ -236,7 +236,7 @@ test_json_to_form (Fixture       *f,
   gtk_text_buffer_set_text (buffer, "{\"city\": \"Ro", -1);
   g_assert_nonnull (tb_argument_editor_get_json_error (editor (f)));
   g_assert_true (g_str_has_prefix (tb_argument_editor_get_json_error (editor (f)),
-                                   "Not valid JSON"));
+                                   "Not valid JSON at line 1, column "));
   g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (input (f, "/city"))), ==, "Oslo");
   g_assert_false (gtk_widget_get_sensitive (tb_tool_page_get_run_button (page (f))));
 

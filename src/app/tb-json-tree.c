@@ -144,12 +144,14 @@ tb_json_item_get_node (TbJsonItem *self)
 static GListModel *
 children_of (JsonNode *node)
 {
+  g_autoptr(GPtrArray) items = NULL;
   GListStore *store;
 
   if (!JSON_NODE_HOLDS_OBJECT (node) && !JSON_NODE_HOLDS_ARRAY (node))
     return NULL;
 
   store = g_list_store_new (TB_TYPE_JSON_ITEM);
+  items = g_ptr_array_new_with_free_func (g_object_unref);
   if (JSON_NODE_HOLDS_OBJECT (node))
     {
       JsonObjectIter iter;
@@ -158,11 +160,7 @@ children_of (JsonNode *node)
 
       json_object_iter_init (&iter, json_node_get_object (node));
       while (json_object_iter_next (&iter, &key, &member))
-        {
-          g_autoptr(TbJsonItem) item = item_new (key, member);
-
-          g_list_store_append (store, item);
-        }
+        g_ptr_array_add (items, item_new (key, member));
     }
   else
     {
@@ -171,11 +169,12 @@ children_of (JsonNode *node)
       for (guint i = 0; i < json_array_get_length (array); i++)
         {
           g_autofree char *key = g_strdup_printf ("%u", i);
-          g_autoptr(TbJsonItem) item = item_new (key, json_array_get_element (array, i));
 
-          g_list_store_append (store, item);
+          g_ptr_array_add (items, item_new (key, json_array_get_element (array, i)));
         }
     }
+  /* One change notification for all children, not one per child. */
+  g_list_store_splice (store, 0, 0, items->pdata, items->len);
   return G_LIST_MODEL (store);
 }
 
@@ -263,13 +262,12 @@ tb_json_tree_set_node (TbJsonTree *self,
   if (JSON_NODE_HOLDS_OBJECT (node) || JSON_NODE_HOLDS_ARRAY (node))
     {
       g_autoptr(GListModel) children = children_of (node);
+      guint n = g_list_model_get_n_items (children);
+      g_autoptr(GPtrArray) items = g_ptr_array_new_full (n, g_object_unref);
 
-      for (guint i = 0; i < g_list_model_get_n_items (children); i++)
-        {
-          g_autoptr(TbJsonItem) item = g_list_model_get_item (children, i);
-
-          g_list_store_append (root, item);
-        }
+      for (guint i = 0; i < n; i++)
+        g_ptr_array_add (items, g_list_model_get_item (children, i));
+      g_list_store_splice (root, 0, 0, items->pdata, n);
     }
   else
     {

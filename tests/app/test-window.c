@@ -6,6 +6,7 @@
 #include <toolbench.h>
 
 #include "tb-app-util.h"
+#include "tb-json-tree.h"
 #include "tb-test-tools.h"
 #include "tb-window.h"
 
@@ -736,6 +737,32 @@ test_mcp_content (Fixture       *f,
                                    "An image (?) that could not be shown"));
 }
 
+/* A result's JSON as a tree: members first, children when expanded. */
+static void
+test_json_tree (void)
+{
+  g_autoptr(JsonNode) node = tb_json_parse ("{\"city\":\"Paris\",\"days\":[{\"t\":1},{\"t\":2}]}",
+                                            -1, NULL);
+  TbJsonTree *tree = TB_JSON_TREE (g_object_ref_sink (tb_json_tree_new ()));
+  GListModel *rows = tb_json_tree_get_model (tree);
+  g_autoptr(GtkTreeListRow) days = NULL;
+  g_autoptr(TbJsonItem) first = NULL;
+
+  tb_json_tree_set_node (tree, node);
+  g_assert_cmpuint (g_list_model_get_n_items (rows), ==, 2);
+  days = g_list_model_get_item (rows, 1);
+  first = gtk_tree_list_row_get_item (days);
+  g_assert_cmpstr (tb_json_item_get_key (first), ==, "days");
+  g_assert_cmpstr (tb_json_item_get_summary (first), ==, "[ 2 items ]");
+  g_assert_true (gtk_tree_list_row_is_expandable (days));
+  gtk_tree_list_row_set_expanded (days, TRUE);
+  g_assert_cmpuint (g_list_model_get_n_items (rows), ==, 4);
+
+  tb_json_tree_set_node (tree, NULL);
+  g_assert_cmpuint (g_list_model_get_n_items (rows), ==, 0);
+  g_assert_finalize_object (tree);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -757,6 +784,7 @@ main (int   argc,
   g_test_add ("/app/bad-schemas", Fixture, NULL, setup, test_bad_schemas, teardown);
   g_test_add ("/app/large-result", Fixture, NULL, setup, test_large_result, teardown);
 
+  g_test_add_func ("/app/json-tree", test_json_tree);
   g_test_add ("/app/shortcuts", Fixture, NULL, setup, test_shortcuts, teardown);
   g_test_add ("/app/mcp-content", Fixture, NULL, setup, test_mcp_content, teardown);
 

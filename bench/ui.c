@@ -271,24 +271,42 @@ bench_form (void)
 }
 
 static void
-bench_memory (const char *self_path)
+memory_run (const char *self_path,
+            const char *count,
+            const char *renderer,
+            long       *peak,
+            long       *rss)
 {
-  const char *argv[] = { self_path, "--memory", "1000", NULL };
-  const char *argv0[] = { self_path, "--memory", "0", NULL };
+  const char *argv[] = { self_path, "--memory", count, NULL };
+  g_auto(GStrv) envp = g_get_environ ();
   g_autofree char *out = NULL;
-  g_autofree char *out0 = NULL;
   g_autoptr(GError) error = NULL;
-  long peak = 0, rss = 0, peak0 = 0, rss0 = 0;
 
-  if (!g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_DEFAULT, NULL, NULL, &out, NULL,
-                     NULL, &error) ||
-      !g_spawn_sync (NULL, (char **) argv0, NULL, G_SPAWN_DEFAULT, NULL, NULL, &out0, NULL,
+  if (renderer != NULL)
+    envp = g_environ_setenv (envp, "GSK_RENDERER", renderer, TRUE);
+  if (!g_spawn_sync (NULL, (char **) argv, envp, G_SPAWN_DEFAULT, NULL, NULL, &out, NULL,
                      NULL, &error))
     g_error ("The memory run failed: %s", error->message);
-  sscanf (out, "%ld %ld", &peak, &rss);
-  sscanf (out0, "%ld %ld", &peak0, &rss0);
-  g_print ("Memory at idle with 1,000 tools: peak %.1f MiB, resident %.1f MiB "
-           "(with no tools: peak %.1f MiB)\n", peak / 1024.0, rss / 1024.0, peak0 / 1024.0);
+  *peak = *rss = 0;
+  sscanf (out, "%ld %ld", peak, rss);
+}
+
+static void
+bench_memory (const char *self_path)
+{
+  const char *renderers[] = { NULL, "cairo" };
+
+  for (guint i = 0; i < G_N_ELEMENTS (renderers); i++)
+    {
+      long peak, rss, peak0, rss0;
+
+      memory_run (self_path, "1000", renderers[i], &peak, &rss);
+      memory_run (self_path, "0", renderers[i], &peak0, &rss0);
+      g_print ("Memory at idle with 1,000 tools (%s renderer): peak %.1f MiB, resident %.1f MiB "
+               "(with no tools: peak %.1f MiB)\n",
+               renderers[i] != NULL ? renderers[i] : "default",
+               peak / 1024.0, rss / 1024.0, peak0 / 1024.0);
+    }
 }
 
 int

@@ -454,8 +454,11 @@ tb_window_close_request (GtkWindow *window)
 
       gtk_window_get_default_size (window, &width, &height);
       g_settings_delay (self->settings);
-      g_settings_set_int (self->settings, "window-width", width);
-      g_settings_set_int (self->settings, "window-height", height);
+      /* The schema's ranges; a window never shown has no size (-1). */
+      if (width > 0)
+        g_settings_set_int (self->settings, "window-width", CLAMP (width, 360, 32767));
+      if (height > 0)
+        g_settings_set_int (self->settings, "window-height", CLAMP (height, 400, 32767));
       g_settings_set_boolean (self->settings, "window-maximized",
                               gtk_window_is_maximized (window));
       g_settings_apply (self->settings);

@@ -51,6 +51,8 @@ setup (Fixture       *f,
 
   g_settings_reset (settings, "last-tool");
   g_settings_reset (settings, "last-arguments");
+  g_settings_reset (settings, "window-width");
+  g_settings_reset (settings, "window-height");
 
   f->registry = tb_test_tools_new_registry ();
   f->window = g_object_ref (tb_window_new (NULL, f->registry, NULL));
@@ -436,12 +438,30 @@ test_last_arguments (Fixture       *f,
   open_tool (f, "get_weather");
   g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (input (f, "/city"))), ==, "Lisbon");
 
-  /* A new window (as after a restart) opens the last tool with its arguments. */
-  gtk_window_destroy (GTK_WINDOW (f->window));
+  /* Closing the window remembers its size... */
+  gtk_window_set_default_size (GTK_WINDOW (f->window), 900, 700);
+  iterate (50);
+  gtk_window_close (GTK_WINDOW (f->window));
   iterate (50);
   g_assert_finalize_object (f->window);
+  {
+    g_autoptr(GSettings) settings = g_settings_new (APPLICATION_ID);
+
+    g_assert_cmpint (g_settings_get_int (settings, "window-width"), ==, 900);
+    g_assert_cmpint (g_settings_get_int (settings, "window-height"), ==, 700);
+  }
+
+  /* ...and a new window (as after a restart) opens at that size, on the last
+   * tool, with its arguments. */
   f->window = g_object_ref (tb_window_new (NULL, f->registry, NULL));
   gtk_window_present (GTK_WINDOW (f->window));
+  {
+    int width, height;
+
+    gtk_window_get_default_size (GTK_WINDOW (f->window), &width, &height);
+    g_assert_cmpint (width, ==, 900);
+    g_assert_cmpint (height, ==, 700);
+  }
   g_assert_nonnull (tb_tool_page_get_tool (page (f)));
   g_assert_cmpstr (tb_tool_get_name (tb_tool_page_get_tool (page (f))), ==, "get_weather");
   g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (input (f, "/city"))), ==, "Lisbon");

@@ -409,8 +409,8 @@ tb_argument_editor_class_init (TbArgumentEditorClass *klass)
   g_type_ensure (TB_TYPE_SCHEMA_FORM);
   g_type_ensure (GTK_SOURCE_TYPE_VIEW);
 
-  gtk_widget_class_set_template_from_resource (widget_class,
-                                               "/io/github/toolbench/Toolbench/tb-argument-editor.ui");
+  gtk_widget_class_set_template_from_resource (
+    widget_class, "/io/github/toolbench/Toolbench/tb-argument-editor.ui");
   gtk_widget_class_bind_template_child (widget_class, TbArgumentEditor, view_stack);
   gtk_widget_class_bind_template_child (widget_class, TbArgumentEditor, switcher);
   gtk_widget_class_bind_template_child (widget_class, TbArgumentEditor, form);

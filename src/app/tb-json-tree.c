@@ -220,8 +220,8 @@ static void
 tb_json_tree_init (TbJsonTree *self)
 {
   GtkListItemFactory *factory =
-    gtk_builder_list_item_factory_new_from_resource (NULL,
-                                                     "/io/github/toolbench/Toolbench/tb-json-row.ui");
+    gtk_builder_list_item_factory_new_from_resource (
+      NULL, "/io/github/toolbench/Toolbench/tb-json-row.ui");
   GListStore *root = g_list_store_new (TB_TYPE_JSON_ITEM);
   GtkNoSelection *selection;
 

@@ -245,7 +245,12 @@ tb_result_view_set_result (TbResultView *self,
   duration = tb_format_duration (tb_tool_result_get_duration_us (result));
   gtk_label_set_label (self->duration_label, duration);
 
-  gtk_label_set_label (self->error_label, error != NULL ? error : "");
+  {
+    /* Error text comes from tools and servers: keep it showable and bounded. */
+    g_autofree char *shown_error = tb_text_preview (error != NULL ? error : "", 64 * 1024, NULL);
+
+    gtk_label_set_label (self->error_label, shown_error);
+  }
   gtk_widget_set_visible (GTK_WIDGET (self->error_label), error != NULL && *error != '\0');
 
   clear_box (self->warnings_box);
@@ -253,7 +258,8 @@ tb_result_view_set_result (TbResultView *self,
     {
       GtkWidget *row = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
       GtkWidget *icon = gtk_image_new_from_icon_name ("dialog-warning-symbolic");
-      GtkWidget *label = gtk_label_new (warnings[i]);
+      g_autofree char *warning = tb_text_preview (warnings[i], 4096, NULL);
+      GtkWidget *label = gtk_label_new (warning);
 
       gtk_widget_add_css_class (icon, "warning");
       gtk_label_set_wrap (GTK_LABEL (label), TRUE);

@@ -1673,7 +1673,8 @@ variant_score (TbSchemaForm *self,
     }
   if (type == NULL)
     return 1;
-  if (!(g_str_equal (type, kind) || (g_str_equal (type, "number") && g_str_equal (kind, "integer"))))
+  if (!g_str_equal (type, kind) &&
+      !(g_str_equal (type, "number") && g_str_equal (kind, "integer")))
     return 0;
   score = 10;
 

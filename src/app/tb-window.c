@@ -506,8 +506,8 @@ tb_window_constructed (GObject *object)
                                            "tb_tool_row_is_user_only",
                                            G_CALLBACK (tb_tool_row_is_user_only),
                                            NULL);
-  factory = gtk_builder_list_item_factory_new_from_resource (scope,
-                                                             "/io/github/toolbench/Toolbench/tb-tool-row.ui");
+  factory = gtk_builder_list_item_factory_new_from_resource (
+    scope, "/io/github/toolbench/Toolbench/tb-tool-row.ui");
   gtk_list_view_set_factory (self->tool_list, factory);
   gtk_list_view_set_model (self->tool_list, GTK_SELECTION_MODEL (self->selection));
 

@@ -229,7 +229,8 @@ test_json_to_form (Fixture       *f,
 
   /* Typing into the JSON view fills the form. */
   buffer = tb_argument_editor_get_json_buffer (editor (f));
-  gtk_text_buffer_set_text (buffer, "{\"city\": \"Oslo\", \"days\": 5, \"units\": \"imperial\"}", -1);
+  gtk_text_buffer_set_text (buffer,
+                            "{\"city\": \"Oslo\", \"days\": 5, \"units\": \"imperial\"}", -1);
   g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (input (f, "/city"))), ==, "Oslo");
   g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (input (f, "/days"))), ==, "5");
   /* Position 0 of an optional enum is "(not set)". */
@@ -563,7 +564,8 @@ test_bad_schemas (Fixture       *f,
 {
   g_autoptr(GString) wide = g_string_new ("{\"type\":\"object\",\"properties\":{");
   g_autoptr(GString) deep = g_string_new (NULL);
-  g_autoptr(GString) enums = g_string_new ("{\"type\":\"object\",\"properties\":{\"e\":{\"enum\":[");
+  g_autoptr(GString) enums =
+    g_string_new ("{\"type\":\"object\",\"properties\":{\"e\":{\"enum\":[");
   g_autoptr(TbTool) wide_tool = NULL;
   g_autoptr(TbTool) deep_tool = NULL;
   g_autoptr(TbTool) recursive_tool = NULL;
@@ -589,7 +591,8 @@ test_bad_schemas (Fixture       *f,
                                            "\"children\":{\"type\":\"array\","
                                            "\"items\":{\"$ref\":\"#/$defs/node\"}},"
                                            "\"parent\":{\"$ref\":\"#/$defs/node\"}}}},"
-                                           "\"properties\":{\"root\":{\"$ref\":\"#/$defs/node\"}}}");
+                                           "\"properties\":{\"root\":"
+                                           "{\"$ref\":\"#/$defs/node\"}}}");
 
   for (guint i = 0; i < 20000; i++)
     g_string_append_printf (enums, "%s\"v%u\"", i > 0 ? "," : "", i);
@@ -719,7 +722,8 @@ test_mcp_content (Fixture       *f,
 {
   /* A 1×1 PNG. */
   static const char png[] =
-    "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==";
+    "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAAB"
+    "JRU5ErkJggg==";
   g_autofree char *text = g_strdup_printf ("{\"content\":[{\"type\":\"text\",\"text\":\"Hello\"},"
                                            "{\"type\":\"image\",\"mimeType\":\"image/png\","
                                            "\"data\":\"%s\"},"
@@ -753,8 +757,9 @@ test_mcp_content (Fixture       *f,
   g_assert_cmpstr (g_ptr_array_index (kinds, 1), ==, "GtkPicture");
   /* An image that does not decode is said to be so, not shown broken. */
   g_assert_cmpstr (g_ptr_array_index (kinds, 2), ==, "GtkLabel");
-  g_assert_true (g_str_has_prefix (gtk_label_get_label (GTK_LABEL (gtk_widget_get_last_child (box))),
-                                   "An image (?) that could not be shown"));
+  g_assert_true (g_str_has_prefix (
+    gtk_label_get_label (GTK_LABEL (gtk_widget_get_last_child (box))),
+    "An image (?) that could not be shown"));
 }
 
 /* A result's JSON as a tree: members first, children when expanded. */

@@ -706,10 +706,34 @@ tb_window_class_init (TbWindowClass *klass)
 }
 
 static void
+add_capture_shortcut (GtkShortcutController *controller,
+                      const char            *accelerator,
+                      const char            *action)
+{
+  gtk_shortcut_controller_add_shortcut (controller,
+                                        gtk_shortcut_new (gtk_shortcut_trigger_parse_string (
+                                                            accelerator),
+                                                          gtk_named_action_new (action)));
+}
+
+static void
 tb_window_init (TbWindow *self)
 {
+  GtkEventController *controller;
+
   tb_app_init ();
   gtk_widget_init_template (GTK_WIDGET (self));
+
+  /* Run and Search work wherever the focus is, even in a text view that
+   * would take Ctrl+Return as a line break. */
+  controller = gtk_shortcut_controller_new ();
+  gtk_event_controller_set_propagation_phase (controller, GTK_PHASE_CAPTURE);
+  add_capture_shortcut (GTK_SHORTCUT_CONTROLLER (controller), "<Control>Return", "win.run");
+  add_capture_shortcut (GTK_SHORTCUT_CONTROLLER (controller), "<Control>KP_Enter", "win.run");
+  add_capture_shortcut (GTK_SHORTCUT_CONTROLLER (controller), "<Control><Shift>Return",
+                        "win.run-anyway");
+  add_capture_shortcut (GTK_SHORTCUT_CONTROLLER (controller), "<Control>f", "win.search");
+  gtk_widget_add_controller (GTK_WIDGET (self), controller);
 }
 
 /**

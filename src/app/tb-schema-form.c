@@ -1007,10 +1007,12 @@ build_input (Field *field)
         gtk_widget_set_hexpand (input, TRUE);
         if (n > 12)
           {
+            GtkExpression *expression =
+              gtk_property_expression_new (GTK_TYPE_STRING_OBJECT, NULL, "string");
+
             gtk_drop_down_set_enable_search (GTK_DROP_DOWN (input), TRUE);
-            gtk_drop_down_set_expression (GTK_DROP_DOWN (input),
-                                          gtk_property_expression_new (GTK_TYPE_STRING_OBJECT,
-                                                                       NULL, "string"));
+            gtk_drop_down_set_expression (GTK_DROP_DOWN (input), expression);
+            gtk_expression_unref (expression);
           }
         g_signal_connect (input, "notify::selected", G_CALLBACK (on_dropdown_selected), field);
       }

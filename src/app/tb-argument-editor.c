@@ -497,6 +497,53 @@ tb_argument_editor_set_tool (TbArgumentEditor *self,
     on_form_changed (self);
 }
 
+static JsonNode *
+refuse_call (TbTool        *tool,
+             JsonObject    *arguments,
+             JsonObject    *context,
+             GCancellable  *cancellable,
+             gpointer       user_data,
+             GError       **error)
+{
+  g_set_error_literal (error, TB_TOOL_ERROR, TB_TOOL_ERROR_FAILED,
+                       _("These arguments only describe a form; there is nothing to run."));
+  return NULL;
+}
+
+/**
+ * tb_argument_editor_set_schema:
+ * @self: an editor
+ * @schema: a JSON Schema of an object
+ * @arguments: (nullable): the value to start with; %NULL uses the defaults
+ * @error: set when @schema is not an object schema
+ *
+ * Edits a value described only by a schema (an MCP elicitation request, a
+ * hand-written result) with the same form, JSON view and validation as a
+ * tool's arguments.
+ *
+ * Returns: %TRUE when the schema was accepted
+ */
+gboolean
+tb_argument_editor_set_schema (TbArgumentEditor  *self,
+                               JsonNode          *schema,
+                               JsonNode          *arguments,
+                               GError           **error)
+{
+  g_autoptr(TbTool) holder = NULL;
+
+  g_return_val_if_fail (TB_IS_ARGUMENT_EDITOR (self), FALSE);
+  g_return_val_if_fail (schema != NULL, FALSE);
+
+  /* A tool that is never registered nor run carries the schema, so the
+   * value is validated exactly as a tool's arguments are. */
+  holder = tb_tool_new_simple ("value", NULL, schema, TB_TOOL_SIMPLE_FLAGS_NONE, refuse_call,
+                               NULL, NULL, error);
+  if (holder == NULL)
+    return FALSE;
+  tb_argument_editor_set_tool (self, holder, arguments);
+  return TRUE;
+}
+
 /**
  * tb_argument_editor_get_tool:
  * @self: an editor

@@ -788,6 +788,35 @@ test_json_tree (void)
   g_assert_finalize_object (tree);
 }
 
+/* A value described only by a schema (an elicitation request) gets the same editor. */
+static void
+test_schema_only (void)
+{
+  g_autoptr(JsonNode) schema = tb_json_parse ("{\"type\":\"object\",\"properties\":{"
+                                              "\"name\":{\"type\":\"string\"},"
+                                              "\"age\":{\"type\":\"integer\"}},"
+                                              "\"required\":[\"name\"]}", -1, NULL);
+  g_autoptr(JsonNode) not_object = tb_json_parse ("[1]", -1, NULL);
+  g_autoptr(GError) error = NULL;
+  GtkWidget *window = gtk_window_new ();
+  TbArgumentEditor *editor = TB_ARGUMENT_EDITOR (tb_argument_editor_new ());
+  TbSchemaForm *schema_form;
+
+  gtk_window_set_child (GTK_WINDOW (window), GTK_WIDGET (editor));
+  g_assert_true (tb_argument_editor_set_schema (editor, schema, NULL, &error));
+  g_assert_no_error (error);
+  schema_form = tb_argument_editor_get_form (editor);
+  g_assert_false (tb_argument_editor_get_valid (editor));
+  g_assert_cmpstr (tb_schema_form_get_field_error (schema_form, "/name"), ==,
+                   "This field is required.");
+  gtk_editable_set_text (GTK_EDITABLE (tb_schema_form_get_input (schema_form, "/name")), "Ada");
+  g_assert_true (tb_argument_editor_get_valid (editor));
+
+  g_assert_false (tb_argument_editor_set_schema (editor, not_object, NULL, &error));
+  g_assert_error (error, TB_TOOL_ERROR, TB_TOOL_ERROR_INVALID_SCHEMA);
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -810,6 +839,7 @@ main (int   argc,
   g_test_add ("/app/large-result", Fixture, NULL, setup, test_large_result, teardown);
 
   g_test_add_func ("/app/json-tree", test_json_tree);
+  g_test_add_func ("/app/schema-only", test_schema_only);
   g_test_add ("/app/shortcuts", Fixture, NULL, setup, test_shortcuts, teardown);
   g_test_add ("/app/mcp-content", Fixture, NULL, setup, test_mcp_content, teardown);
 

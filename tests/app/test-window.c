@@ -468,6 +468,22 @@ test_last_arguments (Fixture       *f,
   g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (input (f, "/city"))), ==, "Lisbon");
 }
 
+/* The button with this tooltip in the header line of the field's row. */
+static GtkWidget *
+row_button (GtkWidget  *input,
+            const char *tooltip)
+{
+  GtkWidget *box = gtk_widget_get_parent (input);
+  GtkWidget *header = gtk_widget_get_first_child (box);
+
+  for (GtkWidget *child = gtk_widget_get_first_child (header); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    if (g_strcmp0 (gtk_widget_get_tooltip_text (child), tooltip) == 0)
+      return child;
+  g_error ("No button “%s” beside the field", tooltip);
+  return NULL;
+}
+
 static void
 test_nested_form (Fixture       *f,
                   gconstpointer  data)
@@ -490,6 +506,23 @@ test_nested_form (Fixture       *f,
   g_signal_emit_by_name (add, "clicked");
   gtk_editable_set_text (GTK_EDITABLE (input (f, "/labels/0")), "bug");
   gtk_editable_set_text (GTK_EDITABLE (input (f, "/labels/1")), "crash");
+
+  /* Move the second label up, then back down; remove neither. */
+  g_signal_emit_by_name (row_button (input (f, "/labels/1"), "Move Item Up"), "clicked");
+  g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (input (f, "/labels/0"))), ==, "crash");
+  {
+    g_autofree char *moved = json_text (f);
+
+    g_assert_nonnull (strstr (moved, "\"crash\",\n    \"bug\""));
+  }
+  g_signal_emit_by_name (row_button (input (f, "/labels/0"), "Move Item Down"), "clicked");
+  g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (input (f, "/labels/0"))), ==, "bug");
+
+  /* Add a third and remove it again. */
+  g_signal_emit_by_name (add, "clicked");
+  gtk_editable_set_text (GTK_EDITABLE (input (f, "/labels/2")), "temporary");
+  g_signal_emit_by_name (row_button (input (f, "/labels/2"), "Remove Item"), "clicked");
+  g_assert_null (tb_schema_form_get_input (form (f), "/labels/2"));
 
   /* $ref to an object: an expander with its own fields. */
   gtk_editable_set_text (GTK_EDITABLE (input (f, "/assignee/login")), "ada");

@@ -333,6 +333,13 @@ main (int   argc,
   gtk_init ();
   tb_app_init ();
 
+  /* One part alone, for a profiler. */
+  if (argc == 2 && g_str_equal (argv[1], "--form-only"))
+    {
+      bench_form ();
+      return 0;
+    }
+
   bench_first_frame (self_path);
   bench_filter ();
   bench_form ();

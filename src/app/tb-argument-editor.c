@@ -24,6 +24,8 @@ struct _TbArgumentEditor
 
   GtkStack      *view_stack;
   GtkWidget     *switcher;
+  GtkToggleButton *form_toggle;
+  GtkToggleButton *json_toggle;
   TbSchemaForm  *form;
   GtkLabel      *form_note;
   GtkSourceView *json_view;
@@ -331,6 +333,23 @@ on_problem_activated (TbArgumentEditor *self,
 }
 
 static void
+on_view_toggled (TbArgumentEditor *self)
+{
+  const char *view = gtk_toggle_button_get_active (self->json_toggle) ? "json" : "form";
+
+  if (g_strcmp0 (gtk_stack_get_visible_child_name (self->view_stack), view) != 0)
+    gtk_stack_set_visible_child_name (self->view_stack, view);
+}
+
+static void
+on_visible_view (TbArgumentEditor *self)
+{
+  gboolean json = g_strcmp0 (gtk_stack_get_visible_child_name (self->view_stack), "json") == 0;
+
+  gtk_toggle_button_set_active (json ? self->json_toggle : self->form_toggle, TRUE);
+}
+
+static void
 tb_argument_editor_dispose (GObject *object)
 {
   TbArgumentEditor *self = (TbArgumentEditor *) object;
@@ -413,6 +432,9 @@ tb_argument_editor_class_init (TbArgumentEditorClass *klass)
     widget_class, "/io/github/toolbench/Toolbench/tb-argument-editor.ui");
   gtk_widget_class_bind_template_child (widget_class, TbArgumentEditor, view_stack);
   gtk_widget_class_bind_template_child (widget_class, TbArgumentEditor, switcher);
+  gtk_widget_class_bind_template_child (widget_class, TbArgumentEditor, form_toggle);
+  gtk_widget_class_bind_template_child (widget_class, TbArgumentEditor, json_toggle);
+  gtk_widget_class_bind_template_callback (widget_class, on_view_toggled);
   gtk_widget_class_bind_template_child (widget_class, TbArgumentEditor, form);
   gtk_widget_class_bind_template_child (widget_class, TbArgumentEditor, form_note);
   gtk_widget_class_bind_template_child (widget_class, TbArgumentEditor, json_view);
@@ -444,6 +466,8 @@ tb_argument_editor_init (TbArgumentEditor *self)
 
   self->errors = g_ptr_array_new_with_free_func ((GDestroyNotify) tb_schema_error_free);
   self->form_usable = TRUE;
+  g_signal_connect_swapped (self->view_stack, "notify::visible-child-name",
+                            G_CALLBACK (on_visible_view), self);
   tb_source_view_setup (self->json_view, "json", TRUE);
   gtk_text_buffer_create_tag (gtk_text_view_get_buffer (GTK_TEXT_VIEW (self->json_view)),
                               "tb-error", "underline", PANGO_UNDERLINE_ERROR, NULL);

@@ -28,6 +28,8 @@ struct _TbResultView
   GtkLabel      *status_label;
   GtkLabel      *duration_label;
   GtkWidget     *output_switcher;
+  GtkToggleButton *text_toggle;
+  GtkToggleButton *tree_toggle;
   GtkLabel      *error_label;
   GtkWidget     *warnings_box;
   GtkWidget     *content_box;
@@ -282,7 +284,7 @@ tb_result_view_set_result (TbResultView *self,
       set_source_text (self->output_view, shown, output_is_string (output) ? NULL : "json");
       tb_json_tree_set_node (self->output_tree, output_is_string (output) ? NULL : output);
       if (output_is_string (output))
-        gtk_stack_set_visible_child_name (self->output_stack, "text");
+        gtk_toggle_button_set_active (self->text_toggle, TRUE);
     }
   else
     {
@@ -457,6 +459,14 @@ tb_result_view_save (TbResultView *self)
 }
 
 static void
+on_output_toggled (TbResultView *self)
+{
+  gtk_stack_set_visible_child_name (self->output_stack,
+                                    gtk_toggle_button_get_active (self->tree_toggle)
+                                    ? "tree" : "text");
+}
+
+static void
 tb_result_view_dispose (GObject *object)
 {
   TbResultView *self = (TbResultView *) object;
@@ -485,6 +495,9 @@ tb_result_view_class_init (TbResultViewClass *klass)
   gtk_widget_class_bind_template_child (widget_class, TbResultView, status_label);
   gtk_widget_class_bind_template_child (widget_class, TbResultView, duration_label);
   gtk_widget_class_bind_template_child (widget_class, TbResultView, output_switcher);
+  gtk_widget_class_bind_template_child (widget_class, TbResultView, text_toggle);
+  gtk_widget_class_bind_template_child (widget_class, TbResultView, tree_toggle);
+  gtk_widget_class_bind_template_callback (widget_class, on_output_toggled);
   gtk_widget_class_bind_template_child (widget_class, TbResultView, error_label);
   gtk_widget_class_bind_template_child (widget_class, TbResultView, warnings_box);
   gtk_widget_class_bind_template_child (widget_class, TbResultView, content_box);

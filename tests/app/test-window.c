@@ -748,6 +748,19 @@ test_shortcuts (Fixture       *f,
                                          GTK_WIDGET (tb_window_get_search_entry (f->window))));
 }
 
+/* The window fits a phone's width, whatever page is shown. */
+static void
+test_narrow (Fixture       *f,
+             gconstpointer  data)
+{
+  int min, nat;
+
+  open_tool (f, "create_issue");
+  gtk_widget_measure (GTK_WIDGET (f->window), GTK_ORIENTATION_HORIZONTAL, -1, &min, &nat,
+                      NULL, NULL);
+  g_assert_cmpint (min, <=, 400);
+}
+
 /* MCP results: text blocks as text, images as pictures. */
 static void
 test_mcp_content (Fixture       *f,
@@ -873,6 +886,7 @@ main (int   argc,
 
   g_test_add_func ("/app/json-tree", test_json_tree);
   g_test_add_func ("/app/schema-only", test_schema_only);
+  g_test_add ("/app/narrow", Fixture, NULL, setup, test_narrow, teardown);
   g_test_add ("/app/shortcuts", Fixture, NULL, setup, test_shortcuts, teardown);
   g_test_add ("/app/mcp-content", Fixture, NULL, setup, test_mcp_content, teardown);
 

@@ -191,11 +191,11 @@ bench_filter (void)
   guint keystrokes = 0;
   gint64 start;
 
-  /* The first filtering computes each tool's search key once. */
+  /* Search keys are made at idle after the tools arrive, as in the app. */
   start = g_get_monotonic_time ();
-  tb_tool_list_set_search (list, "x");
-  tb_tool_list_set_search (list, "");
-  g_print ("Search keys for 10,000 tools, computed once: %.2f ms\n",
+  while (g_main_context_pending (NULL))
+    g_main_context_iteration (NULL, FALSE);
+  g_print ("Search keys for 10,000 tools, made at idle in slices: %.2f ms in all\n",
            (g_get_monotonic_time () - start) / 1000.0);
 
   /* Type the text, then delete it, one character at a time. */

@@ -308,9 +308,11 @@ tb_tool_list_set_search (TbToolList *self,
   old = g_steal_pointer (&self->search);
   if (old == NULL)
     old = g_strdup ("");
-  if (g_str_has_prefix (folded, old) && !strchr (folded + strlen (old), ' '))
+  /* Every word must match: typing on can only drop tools, erasing only
+   * bring them back, so the filter re-checks just those. */
+  if (g_str_has_prefix (folded, old))
     change = GTK_FILTER_CHANGE_MORE_STRICT;
-  else if (g_str_has_prefix (old, folded) && !strchr (old + strlen (folded), ' '))
+  else if (g_str_has_prefix (old, folded))
     change = GTK_FILTER_CHANGE_LESS_STRICT;
 
   self->search = g_steal_pointer (&folded);

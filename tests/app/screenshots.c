@@ -173,6 +173,8 @@ main (int   argc,
   tb_window_select_tool (window, "get_weather");
   gtk_widget_activate_action (GTK_WIDGET (window), "win.show-page", "s", "tool");
   save (GTK_WIDGET (window), "narrow");
+  tb_window_set_page (window, "history");
+  save (GTK_WIDGET (window), "narrow-history");
   gtk_window_destroy (GTK_WINDOW (window));
 
   iterate (100);

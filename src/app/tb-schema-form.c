@@ -1379,6 +1379,8 @@ field_new (TbSchemaForm *self,
       field->list = gtk_list_box_new ();
       gtk_list_box_set_selection_mode (GTK_LIST_BOX (field->list), GTK_SELECTION_NONE);
       gtk_widget_add_css_class (field->list, "boxed-list");
+      gtk_accessible_update_property (GTK_ACCESSIBLE (field->list),
+                                      GTK_ACCESSIBLE_PROPERTY_LABEL, _("Arguments form"), -1);
       field->row = g_object_ref_sink (field->list);
       field->error_label = new_error_label ();
       build_children (field);
@@ -2126,6 +2128,8 @@ tb_schema_form_set_schema (TbSchemaForm  *self,
 
       gtk_list_box_set_selection_mode (GTK_LIST_BOX (list), GTK_SELECTION_NONE);
       gtk_widget_add_css_class (list, "boxed-list");
+      gtk_accessible_update_property (GTK_ACCESSIBLE (list),
+                                      GTK_ACCESSIBLE_PROPERTY_LABEL, _("Arguments form"), -1);
       gtk_list_box_append (GTK_LIST_BOX (list), self->root->row);
       gtk_box_append (GTK_BOX (self->box), list);
     }

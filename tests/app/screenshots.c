@@ -179,6 +179,18 @@ main (int   argc,
   save (GTK_WIDGET (window), "narrow-history");
   gtk_window_destroy (GTK_WINDOW (window));
 
+  /* The shortcuts window. */
+  {
+    g_autoptr(GtkBuilder) builder =
+      gtk_builder_new_from_resource ("/io/github/toolbench/Toolbench/gtk/help-overlay.ui");
+    GtkWidget *shortcuts = GTK_WIDGET (gtk_builder_get_object (builder, "help_overlay"));
+
+    gtk_window_present (GTK_WINDOW (shortcuts));
+    iterate (500);
+    save (shortcuts, "shortcuts");
+    gtk_window_destroy (GTK_WINDOW (shortcuts));
+  }
+
   iterate (100);
   return 0;
 }

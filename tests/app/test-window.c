@@ -810,6 +810,57 @@ test_mcp_content (Fixture       *f,
     "An image (?) that could not be shown"));
 }
 
+/* Schemas that are wrong or odd in every way the form could trip on: it
+ * builds something, reads a value back, and takes that value again. */
+static void
+test_odd_schemas (void)
+{
+  static const char *schemas[] = {
+    "{\"type\":5}",
+    "{\"type\":\"object\",\"properties\":[]}",
+    "{\"type\":\"object\",\"properties\":{\"a\":5,\"b\":true,\"c\":null}}",
+    "{\"type\":\"object\",\"properties\":{\"e\":{\"enum\":[]}},\"required\":[\"e\"]}",
+    "{\"type\":\"object\",\"properties\":{\"e\":{\"enum\":[1,\"a\",null,{\"x\":1},[2]]}}}",
+    "{\"type\":\"object\",\"properties\":{\"r\":{\"$ref\":\"#/nowhere\"}}}",
+    "{\"type\":\"object\",\"properties\":{\"r\":{\"$ref\":\"https://example.org/s\"}}}",
+    "{\"type\":\"object\",\"properties\":{\"r\":{\"$ref\":\"#\"}}}",
+    "{\"allOf\":[{\"$ref\":\"#\"}],\"properties\":{\"a\":{\"type\":\"string\"}}}",
+    "{\"type\":\"object\",\"properties\":{\"v\":{\"anyOf\":[]}}}",
+    "{\"type\":\"object\",\"properties\":{\"v\":{\"oneOf\":[{\"type\":\"null\"}]}}}",
+    "{\"type\":\"object\",\"properties\":{\"n\":{\"type\":[]}}}",
+    "{\"type\":\"object\",\"properties\":{\"n\":{\"type\":[\"integer\",\"string\","
+      "\"boolean\",\"null\"]}}}",
+    "{\"type\":\"object\",\"properties\":{\"i\":{\"type\":\"integer\",\"default\":\"x\"},"
+      "\"s\":{\"type\":\"string\",\"default\":[1]},\"b\":{\"type\":\"boolean\","
+      "\"default\":3}}}",
+    "{\"type\":\"object\",\"properties\":{\"a\":{\"type\":\"array\",\"items\":false,"
+      "\"default\":[1,2]},\"t\":{\"type\":\"array\",\"prefixItems\":[{\"type\":\"string\"}]}}}",
+    "{\"type\":\"object\",\"additionalProperties\":{\"type\":\"string\"}}",
+    "{\"type\":\"string\"}",
+    "{\"type\":\"object\",\"properties\":{\"c\":{\"const\":\"fixed\"}},\"required\":[\"c\"]}",
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (schemas); i++)
+    {
+      g_autoptr(JsonNode) schema = tb_json_parse (schemas[i], -1, NULL);
+      TbSchemaForm *schema_form = TB_SCHEMA_FORM (g_object_ref_sink (tb_schema_form_new ()));
+      g_autoptr(JsonNode) value = NULL;
+      g_autoptr(JsonNode) again = NULL;
+      g_autoptr(GPtrArray) local = NULL;
+
+      g_test_message ("schema %u: %s", i, schemas[i]);
+      g_assert_nonnull (schema);
+      g_assert_true (tb_schema_form_set_schema (schema_form, schema, NULL));
+      value = tb_schema_form_get_value (schema_form, &local);
+      g_assert_nonnull (value);
+      tb_schema_form_set_value (schema_form, value);
+      again = tb_schema_form_get_value (schema_form, NULL);
+      g_assert_true (tb_json_equal (value, again));
+      tb_schema_form_set_errors (schema_form, NULL);
+      g_assert_finalize_object (schema_form);
+    }
+}
+
 /* A result's JSON as a tree: members first, children when expanded. */
 static void
 test_json_tree (void)
@@ -887,6 +938,7 @@ main (int   argc,
   g_test_add ("/app/large-result", Fixture, NULL, setup, test_large_result, teardown);
 
   g_test_add_func ("/app/json-tree", test_json_tree);
+  g_test_add_func ("/app/odd-schemas", test_odd_schemas);
   g_test_add_func ("/app/schema-only", test_schema_only);
   g_test_add ("/app/narrow", Fixture, NULL, setup, test_narrow, teardown);
   g_test_add ("/app/shortcuts", Fixture, NULL, setup, test_shortcuts, teardown);

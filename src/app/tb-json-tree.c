@@ -11,7 +11,10 @@
 #include "tb-json-tree.h"
 
 /* A JSON value as a tree with collapsible objects and arrays. Children are
- * made only when a node is expanded, so a large result opens at once. */
+ * made only when a node is expanded, and at most MAX_CHILDREN of them, so a
+ * large result opens at once. */
+
+#define MAX_CHILDREN 5000
 
 struct _TbJsonItem
 {
@@ -132,7 +135,8 @@ tb_json_item_get_summary (TbJsonItem *self)
  * tb_json_item_get_node:
  * @self: an item
  *
- * Returns: (transfer none): the value
+ * Returns: (transfer none) (nullable): the value; %NULL for the row that
+ *   says how many children are not listed
  */
 JsonNode *
 tb_json_item_get_node (TbJsonItem *self)
@@ -146,6 +150,7 @@ children_of (JsonNode *node)
 {
   g_autoptr(GPtrArray) items = NULL;
   GListStore *store;
+  guint total = 0;
 
   if (!JSON_NODE_HOLDS_OBJECT (node) && !JSON_NODE_HOLDS_ARRAY (node))
     return NULL;
@@ -159,19 +164,31 @@ children_of (JsonNode *node)
       JsonNode *member;
 
       json_object_iter_init (&iter, json_node_get_object (node));
-      while (json_object_iter_next (&iter, &key, &member))
+      while (json_object_iter_next (&iter, &key, &member) && items->len < MAX_CHILDREN)
         g_ptr_array_add (items, item_new (key, member));
+      total = json_object_get_size (json_node_get_object (node));
     }
   else
     {
       JsonArray *array = json_node_get_array (node);
 
-      for (guint i = 0; i < json_array_get_length (array); i++)
+      total = json_array_get_length (array);
+      for (guint i = 0; i < MIN (total, MAX_CHILDREN); i++)
         {
           g_autofree char *key = g_strdup_printf ("%u", i);
 
           g_ptr_array_add (items, item_new (key, json_array_get_element (array, i)));
         }
+    }
+  if (total > items->len)
+    {
+      TbJsonItem *more = g_object_new (TB_TYPE_JSON_ITEM, NULL);
+
+      more->key = g_strdup ("…");
+      /* Translators: %u counts members or items a tree does not list */
+      more->summary = g_strdup_printf (_("%u more not listed; the text view and Save show all"),
+                                       total - items->len);
+      g_ptr_array_add (items, more);
     }
   /* One change notification for all children, not one per child. */
   g_list_store_splice (store, 0, 0, items->pdata, items->len);
@@ -182,7 +199,9 @@ static GListModel *
 create_child_model (gpointer item,
                     gpointer user_data)
 {
-  return children_of (TB_JSON_ITEM (item)->node);
+  TbJsonItem *self = item;
+
+  return self->node != NULL ? children_of (self->node) : NULL;
 }
 
 struct _TbJsonTree

@@ -882,6 +882,26 @@ test_json_tree (void)
   gtk_tree_list_row_set_expanded (days, TRUE);
   g_assert_cmpuint (g_list_model_get_n_items (rows), ==, 4);
 
+  /* A huge array lists a bounded number of items and says how many are left. */
+  {
+    g_autoptr(JsonNode) big = json_node_new (JSON_NODE_ARRAY);
+    JsonArray *array = json_array_new ();
+    g_autoptr(GtkTreeListRow) last = NULL;
+    TbJsonItem *more;
+
+    for (guint i = 0; i < 100000; i++)
+      json_array_add_int_element (array, i);
+    json_node_take_array (big, array);
+    tb_json_tree_set_node (tree, big);
+    g_assert_cmpuint (g_list_model_get_n_items (rows), ==, 5001);
+    last = g_list_model_get_item (rows, 5000);
+    more = gtk_tree_list_row_get_item (last);
+    g_assert_cmpstr (tb_json_item_get_key (more), ==, "…");
+    g_assert_true (g_str_has_prefix (tb_json_item_get_summary (more), "95000 more not listed"));
+    g_assert_null (tb_json_item_get_node (more));
+    g_object_unref (more);
+  }
+
   tb_json_tree_set_node (tree, NULL);
   g_assert_cmpuint (g_list_model_get_n_items (rows), ==, 0);
   g_assert_finalize_object (tree);

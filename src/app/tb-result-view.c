@@ -189,13 +189,9 @@ set_source_text (GtkSourceView *view,
                  const char    *text,
                  const char    *language)
 {
-  GtkSourceBuffer *buffer = GTK_SOURCE_BUFFER (gtk_text_view_get_buffer (GTK_TEXT_VIEW (view)));
-
-  gtk_source_buffer_set_language (buffer, language != NULL
-                                  ? gtk_source_language_manager_get_language (
-                                      gtk_source_language_manager_get_default (), language)
-                                  : NULL);
-  gtk_text_buffer_set_text (GTK_TEXT_BUFFER (buffer), text, -1);
+  /* Plain text for strings, JSON for the rest. */
+  tb_source_view_set_language (view, language);
+  gtk_text_buffer_set_text (gtk_text_view_get_buffer (GTK_TEXT_VIEW (view)), text, -1);
 }
 
 /**

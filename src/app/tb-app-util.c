@@ -64,19 +64,64 @@ update_scheme (AdwStyleManager *manager,
  * highlighting that follows the light or dark style, line numbers when
  * editable.
  */
-void
-tb_source_view_setup (GtkSourceView *view,
-                      const char    *language,
-                      gboolean       editable)
+/* Languages and style schemes are read from disk on first use (a hundred
+ * XML files): views get them when one is first shown, not at start-up. */
+static gboolean languages_loaded;
+
+static void
+apply_language (GtkSourceView *view)
 {
   GtkSourceBuffer *buffer = GTK_SOURCE_BUFFER (gtk_text_view_get_buffer (GTK_TEXT_VIEW (view)));
-  AdwStyleManager *manager = adw_style_manager_get_default ();
+  const char *language = g_object_get_data (G_OBJECT (view), "tb-language");
 
   gtk_source_buffer_set_language (buffer, language != NULL
                                   ? gtk_source_language_manager_get_language (
                                       gtk_source_language_manager_get_default (), language)
                                   : NULL);
   gtk_source_buffer_set_highlight_syntax (buffer, language != NULL);
+  languages_loaded = TRUE;
+}
+
+static void
+on_first_map (GtkSourceView *view)
+{
+  GtkSourceBuffer *buffer = GTK_SOURCE_BUFFER (gtk_text_view_get_buffer (GTK_TEXT_VIEW (view)));
+  AdwStyleManager *manager = adw_style_manager_get_default ();
+
+  g_signal_handlers_disconnect_by_func (view, on_first_map, NULL);
+  apply_language (view);
+  update_scheme (manager, NULL, buffer);
+  g_signal_connect_object (manager, "notify::dark", G_CALLBACK (update_scheme), buffer, 0);
+}
+
+/**
+ * tb_source_view_set_language:
+ * @view: a view set up with tb_source_view_setup()
+ * @language: (nullable): a language id such as "json"; %NULL for plain text
+ */
+void
+tb_source_view_set_language (GtkSourceView *view,
+                             const char    *language)
+{
+  g_object_set_data_full (G_OBJECT (view), "tb-language", g_strdup (language), g_free);
+  if (languages_loaded || gtk_widget_get_mapped (GTK_WIDGET (view)))
+    apply_language (view);
+}
+
+void
+tb_source_view_setup (GtkSourceView *view,
+                      const char    *language,
+                      gboolean       editable)
+{
+  GtkSourceBuffer *buffer = GTK_SOURCE_BUFFER (gtk_text_view_get_buffer (GTK_TEXT_VIEW (view)));
+
+  g_object_set_data_full (G_OBJECT (view), "tb-language", g_strdup (language), g_free);
+  gtk_source_buffer_set_highlight_syntax (buffer, language != NULL);
+  if (gtk_widget_get_mapped (GTK_WIDGET (view)))
+    on_first_map (view);
+  else
+    g_signal_connect (view, "map", G_CALLBACK (on_first_map), NULL);
+
   gtk_text_view_set_monospace (GTK_TEXT_VIEW (view), TRUE);
   gtk_text_view_set_editable (GTK_TEXT_VIEW (view), editable);
   gtk_text_view_set_cursor_visible (GTK_TEXT_VIEW (view), editable);
@@ -92,9 +137,6 @@ tb_source_view_setup (GtkSourceView *view,
   gtk_source_buffer_set_highlight_matching_brackets (buffer, editable);
   if (!editable)
     gtk_text_view_set_wrap_mode (GTK_TEXT_VIEW (view), GTK_WRAP_WORD_CHAR);
-
-  update_scheme (manager, NULL, buffer);
-  g_signal_connect_object (manager, "notify::dark", G_CALLBACK (update_scheme), buffer, 0);
 }
 
 /**

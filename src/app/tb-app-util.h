@@ -8,6 +8,8 @@
 G_BEGIN_DECLS
 
 void  tb_app_init                 (void);
+void  tb_source_view_set_language (GtkSourceView *view,
+                                   const char    *language);
 void  tb_source_view_setup        (GtkSourceView *view,
                                    const char    *language,
                                    gboolean       editable);

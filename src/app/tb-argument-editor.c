@@ -24,6 +24,8 @@ struct _TbArgumentEditor
 
   GtkStack      *view_stack;
   GtkWidget     *switcher;
+  GtkToggleButton *form_toggle;
+  GtkToggleButton *json_toggle;
   TbSchemaForm  *form;
   GtkLabel      *form_note;
   GtkSourceView *json_view;
@@ -175,6 +177,52 @@ on_form_changed (TbArgumentEditor *self)
 }
 
 static void
+clear_error_mark (TbArgumentEditor *self)
+{
+  GtkTextBuffer *buffer = gtk_text_view_get_buffer (GTK_TEXT_VIEW (self->json_view));
+  GtkTextIter start, end;
+
+  gtk_text_buffer_get_bounds (buffer, &start, &end);
+  gtk_text_buffer_remove_tag_by_name (buffer, "tb-error", &start, &end);
+}
+
+/* json-glib says where it stopped as "<data>:LINE:COLUMN: message": the
+ * line is underlined in the editor and the message says it in words. */
+static char *
+describe_json_error (TbArgumentEditor *self,
+                     GError           *error)
+{
+  g_autoptr(GRegex) regex = g_regex_new ("<data>:([0-9]+):([0-9]+): *(.*)$", 0, 0, NULL);
+  g_autoptr(GMatchInfo) match = NULL;
+
+  if (error->domain == TB_JSON_ERROR && error->code == TB_JSON_ERROR_SYNTAX &&
+      g_regex_match (regex, error->message, 0, &match))
+    {
+      g_autofree char *line_text = g_match_info_fetch (match, 1);
+      g_autofree char *column_text = g_match_info_fetch (match, 2);
+      g_autofree char *detail = g_match_info_fetch (match, 3);
+      GtkTextBuffer *buffer = gtk_text_view_get_buffer (GTK_TEXT_VIEW (self->json_view));
+      int line = atoi (line_text);
+      GtkTextIter start, end;
+
+      if (line >= 1 && line <= gtk_text_buffer_get_line_count (buffer))
+        {
+          gtk_text_buffer_get_iter_at_line (buffer, &start, line - 1);
+          end = start;
+          if (!gtk_text_iter_ends_line (&end))
+            gtk_text_iter_forward_to_line_end (&end);
+          gtk_text_buffer_apply_tag_by_name (buffer, "tb-error", &start, &end);
+        }
+      /* Translators: shown under the JSON editor: a line, a column, then json-glib's message */
+      return g_strdup_printf (_("Not valid JSON at line %d, column %d: %s"),
+                              line, atoi (column_text), detail);
+    }
+
+  /* Translators: shown under the JSON editor; %s says what is wrong */
+  return g_strdup_printf (_("Not valid JSON: %s"), error->message);
+}
+
+static void
 parse_json (TbArgumentEditor *self)
 {
   g_autofree char *text = tb_argument_editor_get_text (self);
@@ -182,10 +230,10 @@ parse_json (TbArgumentEditor *self)
   g_autoptr(JsonNode) node = NULL;
 
   node = tb_json_parse (text, -1, &error);
+  clear_error_mark (self);
   if (node == NULL)
     {
-      /* Translators: shown under the JSON editor; %s says what is wrong */
-      g_autofree char *message = g_strdup_printf (_("Not valid JSON: %s"), error->message);
+      g_autofree char *message = describe_json_error (self, error);
 
       set_json_error (self, message);
       validate (self, NULL);
@@ -285,6 +333,23 @@ on_problem_activated (TbArgumentEditor *self,
 }
 
 static void
+on_view_toggled (TbArgumentEditor *self)
+{
+  const char *view = gtk_toggle_button_get_active (self->json_toggle) ? "json" : "form";
+
+  if (g_strcmp0 (gtk_stack_get_visible_child_name (self->view_stack), view) != 0)
+    gtk_stack_set_visible_child_name (self->view_stack, view);
+}
+
+static void
+on_visible_view (TbArgumentEditor *self)
+{
+  gboolean json = g_strcmp0 (gtk_stack_get_visible_child_name (self->view_stack), "json") == 0;
+
+  gtk_toggle_button_set_active (json ? self->json_toggle : self->form_toggle, TRUE);
+}
+
+static void
 tb_argument_editor_dispose (GObject *object)
 {
   TbArgumentEditor *self = (TbArgumentEditor *) object;
@@ -363,10 +428,13 @@ tb_argument_editor_class_init (TbArgumentEditorClass *klass)
   g_type_ensure (TB_TYPE_SCHEMA_FORM);
   g_type_ensure (GTK_SOURCE_TYPE_VIEW);
 
-  gtk_widget_class_set_template_from_resource (widget_class,
-                                               "/io/github/toolbench/Toolbench/tb-argument-editor.ui");
+  gtk_widget_class_set_template_from_resource (
+    widget_class, "/io/github/toolbench/Toolbench/tb-argument-editor.ui");
   gtk_widget_class_bind_template_child (widget_class, TbArgumentEditor, view_stack);
   gtk_widget_class_bind_template_child (widget_class, TbArgumentEditor, switcher);
+  gtk_widget_class_bind_template_child (widget_class, TbArgumentEditor, form_toggle);
+  gtk_widget_class_bind_template_child (widget_class, TbArgumentEditor, json_toggle);
+  gtk_widget_class_bind_template_callback (widget_class, on_view_toggled);
   gtk_widget_class_bind_template_child (widget_class, TbArgumentEditor, form);
   gtk_widget_class_bind_template_child (widget_class, TbArgumentEditor, form_note);
   gtk_widget_class_bind_template_child (widget_class, TbArgumentEditor, json_view);
@@ -398,7 +466,11 @@ tb_argument_editor_init (TbArgumentEditor *self)
 
   self->errors = g_ptr_array_new_with_free_func ((GDestroyNotify) tb_schema_error_free);
   self->form_usable = TRUE;
+  g_signal_connect_swapped (self->view_stack, "notify::visible-child-name",
+                            G_CALLBACK (on_visible_view), self);
   tb_source_view_setup (self->json_view, "json", TRUE);
+  gtk_text_buffer_create_tag (gtk_text_view_get_buffer (GTK_TEXT_VIEW (self->json_view)),
+                              "tb-error", "underline", PANGO_UNDERLINE_ERROR, NULL);
   g_signal_connect (gtk_text_view_get_buffer (GTK_TEXT_VIEW (self->json_view)), "changed",
                     G_CALLBACK (on_json_changed), self);
 }
@@ -447,6 +519,53 @@ tb_argument_editor_set_tool (TbArgumentEditor *self,
     tb_argument_editor_set_arguments (self, arguments);
   else
     on_form_changed (self);
+}
+
+static JsonNode *
+refuse_call (TbTool        *tool,
+             JsonObject    *arguments,
+             JsonObject    *context,
+             GCancellable  *cancellable,
+             gpointer       user_data,
+             GError       **error)
+{
+  g_set_error_literal (error, TB_TOOL_ERROR, TB_TOOL_ERROR_FAILED,
+                       _("These arguments only describe a form; there is nothing to run."));
+  return NULL;
+}
+
+/**
+ * tb_argument_editor_set_schema:
+ * @self: an editor
+ * @schema: a JSON Schema of an object
+ * @arguments: (nullable): the value to start with; %NULL uses the defaults
+ * @error: set when @schema is not an object schema
+ *
+ * Edits a value described only by a schema (an MCP elicitation request, a
+ * hand-written result) with the same form, JSON view and validation as a
+ * tool's arguments.
+ *
+ * Returns: %TRUE when the schema was accepted
+ */
+gboolean
+tb_argument_editor_set_schema (TbArgumentEditor  *self,
+                               JsonNode          *schema,
+                               JsonNode          *arguments,
+                               GError           **error)
+{
+  g_autoptr(TbTool) holder = NULL;
+
+  g_return_val_if_fail (TB_IS_ARGUMENT_EDITOR (self), FALSE);
+  g_return_val_if_fail (schema != NULL, FALSE);
+
+  /* A tool that is never registered nor run carries the schema, so the
+   * value is validated exactly as a tool's arguments are. */
+  holder = tb_tool_new_simple ("value", NULL, schema, TB_TOOL_SIMPLE_FLAGS_NONE, refuse_call,
+                               NULL, NULL, error);
+  if (holder == NULL)
+    return FALSE;
+  tb_argument_editor_set_tool (self, holder, arguments);
+  return TRUE;
 }
 
 /**

@@ -17,6 +17,10 @@ GtkWidget     *tb_argument_editor_new             (void);
 void           tb_argument_editor_set_tool        (TbArgumentEditor *self,
                                                    TbTool           *tool,
                                                    JsonNode         *arguments);
+gboolean       tb_argument_editor_set_schema      (TbArgumentEditor *self,
+                                                   JsonNode         *schema,
+                                                   JsonNode         *arguments,
+                                                   GError          **error);
 TbTool        *tb_argument_editor_get_tool        (TbArgumentEditor *self);
 JsonNode      *tb_argument_editor_get_arguments   (TbArgumentEditor *self);
 void           tb_argument_editor_set_arguments   (TbArgumentEditor *self,

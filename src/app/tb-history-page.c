@@ -4,6 +4,7 @@
 
 #include "config.h"
 
+#include <adwaita.h>
 #include <glib/gi18n.h>
 #include <gtksourceview/gtksource.h>
 
@@ -18,6 +19,9 @@ struct _TbHistoryPage
   GtkWidget      parent_instance;
 
   GtkStack      *stack;
+  AdwLeaflet    *leaflet;
+  GtkWidget     *list_side;
+  GtkWidget     *details_side;
   GtkListBox    *list;
   GtkWidget     *details;
   GtkLabel      *tool_label;
@@ -173,6 +177,15 @@ on_row_selected (TbHistoryPage *self,
                  GtkListBoxRow *row)
 {
   set_selected (self, row != NULL ? g_object_get_data (G_OBJECT (row), "tb-entry") : NULL);
+  /* On a narrow window the details replace the list. */
+  if (row != NULL)
+    adw_leaflet_set_visible_child (self->leaflet, self->details_side);
+}
+
+static void
+on_back_clicked (TbHistoryPage *self)
+{
+  adw_leaflet_set_visible_child (self->leaflet, self->list_side);
 }
 
 static GtkWidget *
@@ -249,6 +262,10 @@ tb_history_page_class_init (TbHistoryPageClass *klass)
   gtk_widget_class_set_template_from_resource (widget_class,
                                                "/io/github/toolbench/Toolbench/tb-history-page.ui");
   gtk_widget_class_bind_template_child (widget_class, TbHistoryPage, stack);
+  gtk_widget_class_bind_template_child (widget_class, TbHistoryPage, leaflet);
+  gtk_widget_class_bind_template_child (widget_class, TbHistoryPage, list_side);
+  gtk_widget_class_bind_template_child (widget_class, TbHistoryPage, details_side);
+  gtk_widget_class_bind_template_callback (widget_class, on_back_clicked);
   gtk_widget_class_bind_template_child (widget_class, TbHistoryPage, list);
   gtk_widget_class_bind_template_child (widget_class, TbHistoryPage, details);
   gtk_widget_class_bind_template_child (widget_class, TbHistoryPage, tool_label);

@@ -21,6 +21,7 @@ struct _TbHistoryEntry
   char         *call_id;
   GDateTime    *started;
   JsonNode     *arguments;
+  char         *summary;   /* made once: arguments can be large */
   TbToolResult *result;
 };
 
@@ -71,6 +72,7 @@ tb_history_entry_finalize (GObject *object)
 
   g_free (self->tool_name);
   g_free (self->call_id);
+  g_free (self->summary);
   g_clear_pointer (&self->started, g_date_time_unref);
   g_clear_pointer (&self->arguments, json_node_unref);
   g_clear_object (&self->result);
@@ -104,7 +106,7 @@ tb_history_entry_get_property (GObject    *object,
                                  : "dialog-error-symbolic");
       break;
     case ENTRY_PROP_SUMMARY:
-      g_value_take_string (value, entry_summary (self));
+      g_value_set_string (value, self->summary);
       break;
     case ENTRY_PROP_RUNNING:
       g_value_set_boolean (value, self->result == NULL);
@@ -267,6 +269,7 @@ on_call_started (TbToolRegistry *registry,
   entry->call_id = g_strdup (call_id);
   entry->started = g_date_time_new_now_local ();
   entry->arguments = json_node_copy (arguments);
+  entry->summary = entry_summary (entry);
 
   if (self->entries->len >= TB_HISTORY_MAX)
     {

@@ -11,7 +11,10 @@
 #include "tb-json-tree.h"
 
 /* A JSON value as a tree with collapsible objects and arrays. Children are
- * made only when a node is expanded, so a large result opens at once. */
+ * made only when a node is expanded, and at most MAX_CHILDREN of them, so a
+ * large result opens at once. */
+
+#define MAX_CHILDREN 5000
 
 struct _TbJsonItem
 {
@@ -132,7 +135,8 @@ tb_json_item_get_summary (TbJsonItem *self)
  * tb_json_item_get_node:
  * @self: an item
  *
- * Returns: (transfer none): the value
+ * Returns: (transfer none) (nullable): the value; %NULL for the row that
+ *   says how many children are not listed
  */
 JsonNode *
 tb_json_item_get_node (TbJsonItem *self)
@@ -144,12 +148,15 @@ tb_json_item_get_node (TbJsonItem *self)
 static GListModel *
 children_of (JsonNode *node)
 {
+  g_autoptr(GPtrArray) items = NULL;
   GListStore *store;
+  guint total = 0;
 
   if (!JSON_NODE_HOLDS_OBJECT (node) && !JSON_NODE_HOLDS_ARRAY (node))
     return NULL;
 
   store = g_list_store_new (TB_TYPE_JSON_ITEM);
+  items = g_ptr_array_new_with_free_func (g_object_unref);
   if (JSON_NODE_HOLDS_OBJECT (node))
     {
       JsonObjectIter iter;
@@ -157,25 +164,34 @@ children_of (JsonNode *node)
       JsonNode *member;
 
       json_object_iter_init (&iter, json_node_get_object (node));
-      while (json_object_iter_next (&iter, &key, &member))
-        {
-          g_autoptr(TbJsonItem) item = item_new (key, member);
-
-          g_list_store_append (store, item);
-        }
+      while (json_object_iter_next (&iter, &key, &member) && items->len < MAX_CHILDREN)
+        g_ptr_array_add (items, item_new (key, member));
+      total = json_object_get_size (json_node_get_object (node));
     }
   else
     {
       JsonArray *array = json_node_get_array (node);
 
-      for (guint i = 0; i < json_array_get_length (array); i++)
+      total = json_array_get_length (array);
+      for (guint i = 0; i < MIN (total, MAX_CHILDREN); i++)
         {
           g_autofree char *key = g_strdup_printf ("%u", i);
-          g_autoptr(TbJsonItem) item = item_new (key, json_array_get_element (array, i));
 
-          g_list_store_append (store, item);
+          g_ptr_array_add (items, item_new (key, json_array_get_element (array, i)));
         }
     }
+  if (total > items->len)
+    {
+      TbJsonItem *more = g_object_new (TB_TYPE_JSON_ITEM, NULL);
+
+      more->key = g_strdup ("…");
+      /* Translators: %u counts members or items a tree does not list */
+      more->summary = g_strdup_printf (_("%u more not listed; the text view and Save show all"),
+                                       total - items->len);
+      g_ptr_array_add (items, more);
+    }
+  /* One change notification for all children, not one per child. */
+  g_list_store_splice (store, 0, 0, items->pdata, items->len);
   return G_LIST_MODEL (store);
 }
 
@@ -183,7 +199,9 @@ static GListModel *
 create_child_model (gpointer item,
                     gpointer user_data)
 {
-  return children_of (TB_JSON_ITEM (item)->node);
+  TbJsonItem *self = item;
+
+  return self->node != NULL ? children_of (self->node) : NULL;
 }
 
 struct _TbJsonTree
@@ -221,8 +239,8 @@ static void
 tb_json_tree_init (TbJsonTree *self)
 {
   GtkListItemFactory *factory =
-    gtk_builder_list_item_factory_new_from_resource (NULL,
-                                                     "/io/github/toolbench/Toolbench/tb-json-row.ui");
+    gtk_builder_list_item_factory_new_from_resource (
+      NULL, "/io/github/toolbench/Toolbench/tb-json-row.ui");
   GListStore *root = g_list_store_new (TB_TYPE_JSON_ITEM);
   GtkNoSelection *selection;
 
@@ -263,13 +281,12 @@ tb_json_tree_set_node (TbJsonTree *self,
   if (JSON_NODE_HOLDS_OBJECT (node) || JSON_NODE_HOLDS_ARRAY (node))
     {
       g_autoptr(GListModel) children = children_of (node);
+      guint n = g_list_model_get_n_items (children);
+      g_autoptr(GPtrArray) items = g_ptr_array_new_full (n, g_object_unref);
 
-      for (guint i = 0; i < g_list_model_get_n_items (children); i++)
-        {
-          g_autoptr(TbJsonItem) item = g_list_model_get_item (children, i);
-
-          g_list_store_append (root, item);
-        }
+      for (guint i = 0; i < n; i++)
+        g_ptr_array_add (items, g_list_model_get_item (children, i));
+      g_list_store_splice (root, 0, 0, items->pdata, n);
     }
   else
     {

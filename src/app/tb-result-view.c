@@ -28,6 +28,8 @@ struct _TbResultView
   GtkLabel      *status_label;
   GtkLabel      *duration_label;
   GtkWidget     *output_switcher;
+  GtkToggleButton *text_toggle;
+  GtkToggleButton *tree_toggle;
   GtkLabel      *error_label;
   GtkWidget     *warnings_box;
   GtkWidget     *content_box;
@@ -187,13 +189,9 @@ set_source_text (GtkSourceView *view,
                  const char    *text,
                  const char    *language)
 {
-  GtkSourceBuffer *buffer = GTK_SOURCE_BUFFER (gtk_text_view_get_buffer (GTK_TEXT_VIEW (view)));
-
-  gtk_source_buffer_set_language (buffer, language != NULL
-                                  ? gtk_source_language_manager_get_language (
-                                      gtk_source_language_manager_get_default (), language)
-                                  : NULL);
-  gtk_text_buffer_set_text (GTK_TEXT_BUFFER (buffer), text, -1);
+  /* Plain text for strings, JSON for the rest. */
+  tb_source_view_set_language (view, language);
+  gtk_text_buffer_set_text (gtk_text_view_get_buffer (GTK_TEXT_VIEW (view)), text, -1);
 }
 
 /**
@@ -245,7 +243,12 @@ tb_result_view_set_result (TbResultView *self,
   duration = tb_format_duration (tb_tool_result_get_duration_us (result));
   gtk_label_set_label (self->duration_label, duration);
 
-  gtk_label_set_label (self->error_label, error != NULL ? error : "");
+  {
+    /* Error text comes from tools and servers: keep it showable and bounded. */
+    g_autofree char *shown_error = tb_text_preview (error != NULL ? error : "", 64 * 1024, NULL);
+
+    gtk_label_set_label (self->error_label, shown_error);
+  }
   gtk_widget_set_visible (GTK_WIDGET (self->error_label), error != NULL && *error != '\0');
 
   clear_box (self->warnings_box);
@@ -253,7 +256,8 @@ tb_result_view_set_result (TbResultView *self,
     {
       GtkWidget *row = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
       GtkWidget *icon = gtk_image_new_from_icon_name ("dialog-warning-symbolic");
-      GtkWidget *label = gtk_label_new (warnings[i]);
+      g_autofree char *warning = tb_text_preview (warnings[i], 4096, NULL);
+      GtkWidget *label = gtk_label_new (warning);
 
       gtk_widget_add_css_class (icon, "warning");
       gtk_label_set_wrap (GTK_LABEL (label), TRUE);
@@ -276,7 +280,7 @@ tb_result_view_set_result (TbResultView *self,
       set_source_text (self->output_view, shown, output_is_string (output) ? NULL : "json");
       tb_json_tree_set_node (self->output_tree, output_is_string (output) ? NULL : output);
       if (output_is_string (output))
-        gtk_stack_set_visible_child_name (self->output_stack, "text");
+        gtk_toggle_button_set_active (self->text_toggle, TRUE);
     }
   else
     {
@@ -451,6 +455,14 @@ tb_result_view_save (TbResultView *self)
 }
 
 static void
+on_output_toggled (TbResultView *self)
+{
+  gtk_stack_set_visible_child_name (self->output_stack,
+                                    gtk_toggle_button_get_active (self->tree_toggle)
+                                    ? "tree" : "text");
+}
+
+static void
 tb_result_view_dispose (GObject *object)
 {
   TbResultView *self = (TbResultView *) object;
@@ -479,6 +491,9 @@ tb_result_view_class_init (TbResultViewClass *klass)
   gtk_widget_class_bind_template_child (widget_class, TbResultView, status_label);
   gtk_widget_class_bind_template_child (widget_class, TbResultView, duration_label);
   gtk_widget_class_bind_template_child (widget_class, TbResultView, output_switcher);
+  gtk_widget_class_bind_template_child (widget_class, TbResultView, text_toggle);
+  gtk_widget_class_bind_template_child (widget_class, TbResultView, tree_toggle);
+  gtk_widget_class_bind_template_callback (widget_class, on_output_toggled);
   gtk_widget_class_bind_template_child (widget_class, TbResultView, error_label);
   gtk_widget_class_bind_template_child (widget_class, TbResultView, warnings_box);
   gtk_widget_class_bind_template_child (widget_class, TbResultView, content_box);

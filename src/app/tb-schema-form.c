@@ -1007,10 +1007,12 @@ build_input (Field *field)
         gtk_widget_set_hexpand (input, TRUE);
         if (n > 12)
           {
+            GtkExpression *expression =
+              gtk_property_expression_new (GTK_TYPE_STRING_OBJECT, NULL, "string");
+
             gtk_drop_down_set_enable_search (GTK_DROP_DOWN (input), TRUE);
-            gtk_drop_down_set_expression (GTK_DROP_DOWN (input),
-                                          gtk_property_expression_new (GTK_TYPE_STRING_OBJECT,
-                                                                       NULL, "string"));
+            gtk_drop_down_set_expression (GTK_DROP_DOWN (input), expression);
+            gtk_expression_unref (expression);
           }
         g_signal_connect (input, "notify::selected", G_CALLBACK (on_dropdown_selected), field);
       }
@@ -1377,6 +1379,8 @@ field_new (TbSchemaForm *self,
       field->list = gtk_list_box_new ();
       gtk_list_box_set_selection_mode (GTK_LIST_BOX (field->list), GTK_SELECTION_NONE);
       gtk_widget_add_css_class (field->list, "boxed-list");
+      gtk_accessible_update_property (GTK_ACCESSIBLE (field->list),
+                                      GTK_ACCESSIBLE_PROPERTY_LABEL, _("Arguments form"), -1);
       field->row = g_object_ref_sink (field->list);
       field->error_label = new_error_label ();
       build_children (field);
@@ -1673,7 +1677,8 @@ variant_score (TbSchemaForm *self,
     }
   if (type == NULL)
     return 1;
-  if (!(g_str_equal (type, kind) || (g_str_equal (type, "number") && g_str_equal (kind, "integer"))))
+  if (!g_str_equal (type, kind) &&
+      !(g_str_equal (type, "number") && g_str_equal (kind, "integer")))
     return 0;
   score = 10;
 
@@ -2123,6 +2128,8 @@ tb_schema_form_set_schema (TbSchemaForm  *self,
 
       gtk_list_box_set_selection_mode (GTK_LIST_BOX (list), GTK_SELECTION_NONE);
       gtk_widget_add_css_class (list, "boxed-list");
+      gtk_accessible_update_property (GTK_ACCESSIBLE (list),
+                                      GTK_ACCESSIBLE_PROPERTY_LABEL, _("Arguments form"), -1);
       gtk_list_box_append (GTK_LIST_BOX (list), self->root->row);
       gtk_box_append (GTK_BOX (self->box), list);
     }

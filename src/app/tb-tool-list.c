@@ -27,6 +27,8 @@ struct _TbToolList
   char              **terms;
   char               *source;
   guint               sources_idle;
+  guint               warm_idle;
+  guint               warm_position;
 };
 
 G_DEFINE_FINAL_TYPE (TbToolList, tb_tool_list, G_TYPE_OBJECT)
@@ -80,6 +82,37 @@ update_sources_idle (gpointer user_data)
   return G_SOURCE_REMOVE;
 }
 
+/* Search keys are made ahead, a slice per idle, so that even the first
+ * keystroke over thousands of tools only compares strings. */
+static gboolean
+warm_keys_idle (gpointer user_data)
+{
+  TbToolList *self = user_data;
+  GListModel *model = G_LIST_MODEL (self->registry);
+  guint n = g_list_model_get_n_items (model);
+  guint end = MIN (n, self->warm_position + 1000);
+
+  for (; self->warm_position < end; self->warm_position++)
+    {
+      g_autoptr(TbTool) tool = g_list_model_get_item (model, self->warm_position);
+
+      search_key (tool);
+    }
+  if (self->warm_position < n)
+    return G_SOURCE_CONTINUE;
+  self->warm_idle = 0;
+  return G_SOURCE_REMOVE;
+}
+
+static void
+warm_keys (TbToolList *self,
+           guint       from)
+{
+  self->warm_position = MIN (self->warm_position, from);
+  if (self->warm_idle == 0)
+    self->warm_idle = g_idle_add_full (G_PRIORITY_LOW, warm_keys_idle, self, NULL);
+}
+
 static void
 on_registry_changed (GListModel *model,
                      guint       position,
@@ -90,6 +123,8 @@ on_registry_changed (GListModel *model,
   /* Servers register tools in bursts; list the sources once per burst. */
   if (self->sources_idle == 0)
     self->sources_idle = g_idle_add (update_sources_idle, self);
+  if (added > 0)
+    warm_keys (self, position);
 }
 
 static void
@@ -98,6 +133,7 @@ tb_tool_list_dispose (GObject *object)
   TbToolList *self = (TbToolList *) object;
 
   g_clear_handle_id (&self->sources_idle, g_source_remove);
+  g_clear_handle_id (&self->warm_idle, g_source_remove);
   if (self->registry != NULL)
     g_signal_handlers_disconnect_by_data (self->registry, self);
   if (self->filter != NULL)
@@ -166,6 +202,8 @@ tb_tool_list_new (TbToolRegistry *registry)
 
   g_signal_connect (registry, "items-changed", G_CALLBACK (on_registry_changed), self);
   tb_tool_list_update_sources (self);
+  self->warm_position = G_MAXUINT;
+  warm_keys (self, 0);
   return self;
 }
 
@@ -270,9 +308,11 @@ tb_tool_list_set_search (TbToolList *self,
   old = g_steal_pointer (&self->search);
   if (old == NULL)
     old = g_strdup ("");
-  if (g_str_has_prefix (folded, old) && !strchr (folded + strlen (old), ' '))
+  /* Every word must match: typing on can only drop tools, erasing only
+   * bring them back, so the filter re-checks just those. */
+  if (g_str_has_prefix (folded, old))
     change = GTK_FILTER_CHANGE_MORE_STRICT;
-  else if (g_str_has_prefix (old, folded) && !strchr (old + strlen (folded), ' '))
+  else if (g_str_has_prefix (old, folded))
     change = GTK_FILTER_CHANGE_LESS_STRICT;
 
   self->search = g_steal_pointer (&folded);

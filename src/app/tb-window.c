@@ -454,8 +454,11 @@ tb_window_close_request (GtkWindow *window)
 
       gtk_window_get_default_size (window, &width, &height);
       g_settings_delay (self->settings);
-      g_settings_set_int (self->settings, "window-width", width);
-      g_settings_set_int (self->settings, "window-height", height);
+      /* The schema's ranges; a window never shown has no size (-1). */
+      if (width > 0)
+        g_settings_set_int (self->settings, "window-width", CLAMP (width, 360, 32767));
+      if (height > 0)
+        g_settings_set_int (self->settings, "window-height", CLAMP (height, 400, 32767));
       g_settings_set_boolean (self->settings, "window-maximized",
                               gtk_window_is_maximized (window));
       g_settings_apply (self->settings);
@@ -503,8 +506,8 @@ tb_window_constructed (GObject *object)
                                            "tb_tool_row_is_user_only",
                                            G_CALLBACK (tb_tool_row_is_user_only),
                                            NULL);
-  factory = gtk_builder_list_item_factory_new_from_resource (scope,
-                                                             "/io/github/toolbench/Toolbench/tb-tool-row.ui");
+  factory = gtk_builder_list_item_factory_new_from_resource (
+    scope, "/io/github/toolbench/Toolbench/tb-tool-row.ui");
   gtk_list_view_set_factory (self->tool_list, factory);
   gtk_list_view_set_model (self->tool_list, GTK_SELECTION_MODEL (self->selection));
 
@@ -703,10 +706,34 @@ tb_window_class_init (TbWindowClass *klass)
 }
 
 static void
+add_capture_shortcut (GtkShortcutController *controller,
+                      const char            *accelerator,
+                      const char            *action)
+{
+  gtk_shortcut_controller_add_shortcut (controller,
+                                        gtk_shortcut_new (gtk_shortcut_trigger_parse_string (
+                                                            accelerator),
+                                                          gtk_named_action_new (action)));
+}
+
+static void
 tb_window_init (TbWindow *self)
 {
+  GtkEventController *controller;
+
   tb_app_init ();
   gtk_widget_init_template (GTK_WIDGET (self));
+
+  /* Run and Search work wherever the focus is, even in a text view that
+   * would take Ctrl+Return as a line break. */
+  controller = gtk_shortcut_controller_new ();
+  gtk_event_controller_set_propagation_phase (controller, GTK_PHASE_CAPTURE);
+  add_capture_shortcut (GTK_SHORTCUT_CONTROLLER (controller), "<Control>Return", "win.run");
+  add_capture_shortcut (GTK_SHORTCUT_CONTROLLER (controller), "<Control>KP_Enter", "win.run");
+  add_capture_shortcut (GTK_SHORTCUT_CONTROLLER (controller), "<Control><Shift>Return",
+                        "win.run-anyway");
+  add_capture_shortcut (GTK_SHORTCUT_CONTROLLER (controller), "<Control>f", "win.search");
+  gtk_widget_add_controller (GTK_WIDGET (self), controller);
 }
 
 /**

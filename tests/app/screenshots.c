@@ -1,5 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 
+#define G_LOG_DOMAIN "screenshots"
+
 #include "config.h"
 
 #include <adwaita.h>
@@ -173,7 +175,21 @@ main (int   argc,
   tb_window_select_tool (window, "get_weather");
   gtk_widget_activate_action (GTK_WIDGET (window), "win.show-page", "s", "tool");
   save (GTK_WIDGET (window), "narrow");
+  tb_window_set_page (window, "history");
+  save (GTK_WIDGET (window), "narrow-history");
   gtk_window_destroy (GTK_WINDOW (window));
+
+  /* The shortcuts window. */
+  {
+    g_autoptr(GtkBuilder) builder =
+      gtk_builder_new_from_resource ("/io/github/toolbench/Toolbench/gtk/help-overlay.ui");
+    GtkWidget *shortcuts = GTK_WIDGET (gtk_builder_get_object (builder, "help_overlay"));
+
+    gtk_window_present (GTK_WINDOW (shortcuts));
+    iterate (500);
+    save (shortcuts, "shortcuts");
+    gtk_window_destroy (GTK_WINDOW (shortcuts));
+  }
 
   iterate (100);
   return 0;

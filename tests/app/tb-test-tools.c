@@ -1,5 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 
+#define G_LOG_DOMAIN "tb-test-tools"
+
 #include "config.h"
 
 #include "tb-test-tools.h"

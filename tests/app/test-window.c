@@ -1,11 +1,14 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 
+#define G_LOG_DOMAIN "test-window"
+
 #include "config.h"
 
 #include <adwaita.h>
 #include <toolbench.h>
 
 #include "tb-app-util.h"
+#include "tb-json-tree.h"
 #include "tb-test-tools.h"
 #include "tb-window.h"
 
@@ -50,6 +53,8 @@ setup (Fixture       *f,
 
   g_settings_reset (settings, "last-tool");
   g_settings_reset (settings, "last-arguments");
+  g_settings_reset (settings, "window-width");
+  g_settings_reset (settings, "window-height");
 
   f->registry = tb_test_tools_new_registry ();
   f->window = g_object_ref (tb_window_new (NULL, f->registry, NULL));
@@ -226,7 +231,8 @@ test_json_to_form (Fixture       *f,
 
   /* Typing into the JSON view fills the form. */
   buffer = tb_argument_editor_get_json_buffer (editor (f));
-  gtk_text_buffer_set_text (buffer, "{\"city\": \"Oslo\", \"days\": 5, \"units\": \"imperial\"}", -1);
+  gtk_text_buffer_set_text (buffer,
+                            "{\"city\": \"Oslo\", \"days\": 5, \"units\": \"imperial\"}", -1);
   g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (input (f, "/city"))), ==, "Oslo");
   g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (input (f, "/days"))), ==, "5");
   /* Position 0 of an optional enum is "(not set)". */
@@ -236,7 +242,7 @@ test_json_to_form (Fixture       *f,
   gtk_text_buffer_set_text (buffer, "{\"city\": \"Ro", -1);
   g_assert_nonnull (tb_argument_editor_get_json_error (editor (f)));
   g_assert_true (g_str_has_prefix (tb_argument_editor_get_json_error (editor (f)),
-                                   "Not valid JSON"));
+                                   "Not valid JSON at line 1, column "));
   g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (input (f, "/city"))), ==, "Oslo");
   g_assert_false (gtk_widget_get_sensitive (tb_tool_page_get_run_button (page (f))));
 
@@ -435,15 +441,49 @@ test_last_arguments (Fixture       *f,
   open_tool (f, "get_weather");
   g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (input (f, "/city"))), ==, "Lisbon");
 
-  /* A new window (as after a restart) opens the last tool with its arguments. */
-  gtk_window_destroy (GTK_WINDOW (f->window));
+  /* Closing the window remembers its size... */
+  gtk_window_set_default_size (GTK_WINDOW (f->window), 900, 700);
+  iterate (50);
+  gtk_window_close (GTK_WINDOW (f->window));
   iterate (50);
   g_assert_finalize_object (f->window);
+  {
+    g_autoptr(GSettings) settings = g_settings_new (APPLICATION_ID);
+
+    g_assert_cmpint (g_settings_get_int (settings, "window-width"), ==, 900);
+    g_assert_cmpint (g_settings_get_int (settings, "window-height"), ==, 700);
+  }
+
+  /* ...and a new window (as after a restart) opens at that size, on the last
+   * tool, with its arguments. */
   f->window = g_object_ref (tb_window_new (NULL, f->registry, NULL));
   gtk_window_present (GTK_WINDOW (f->window));
+  {
+    int width, height;
+
+    gtk_window_get_default_size (GTK_WINDOW (f->window), &width, &height);
+    g_assert_cmpint (width, ==, 900);
+    g_assert_cmpint (height, ==, 700);
+  }
   g_assert_nonnull (tb_tool_page_get_tool (page (f)));
   g_assert_cmpstr (tb_tool_get_name (tb_tool_page_get_tool (page (f))), ==, "get_weather");
   g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (input (f, "/city"))), ==, "Lisbon");
+}
+
+/* The button with this tooltip in the header line of the field's row. */
+static GtkWidget *
+row_button (GtkWidget  *input,
+            const char *tooltip)
+{
+  GtkWidget *box = gtk_widget_get_parent (input);
+  GtkWidget *header = gtk_widget_get_first_child (box);
+
+  for (GtkWidget *child = gtk_widget_get_first_child (header); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    if (g_strcmp0 (gtk_widget_get_tooltip_text (child), tooltip) == 0)
+      return child;
+  g_error ("No button “%s” beside the field", tooltip);
+  return NULL;
 }
 
 static void
@@ -468,6 +508,23 @@ test_nested_form (Fixture       *f,
   g_signal_emit_by_name (add, "clicked");
   gtk_editable_set_text (GTK_EDITABLE (input (f, "/labels/0")), "bug");
   gtk_editable_set_text (GTK_EDITABLE (input (f, "/labels/1")), "crash");
+
+  /* Move the second label up, then back down; remove neither. */
+  g_signal_emit_by_name (row_button (input (f, "/labels/1"), "Move Item Up"), "clicked");
+  g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (input (f, "/labels/0"))), ==, "crash");
+  {
+    g_autofree char *moved = json_text (f);
+
+    g_assert_nonnull (strstr (moved, "\"crash\",\n    \"bug\""));
+  }
+  g_signal_emit_by_name (row_button (input (f, "/labels/0"), "Move Item Down"), "clicked");
+  g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (input (f, "/labels/0"))), ==, "bug");
+
+  /* Add a third and remove it again. */
+  g_signal_emit_by_name (add, "clicked");
+  gtk_editable_set_text (GTK_EDITABLE (input (f, "/labels/2")), "temporary");
+  g_signal_emit_by_name (row_button (input (f, "/labels/2"), "Remove Item"), "clicked");
+  g_assert_null (tb_schema_form_get_input (form (f), "/labels/2"));
 
   /* $ref to an object: an expander with its own fields. */
   gtk_editable_set_text (GTK_EDITABLE (input (f, "/assignee/login")), "ada");
@@ -542,7 +599,8 @@ test_bad_schemas (Fixture       *f,
 {
   g_autoptr(GString) wide = g_string_new ("{\"type\":\"object\",\"properties\":{");
   g_autoptr(GString) deep = g_string_new (NULL);
-  g_autoptr(GString) enums = g_string_new ("{\"type\":\"object\",\"properties\":{\"e\":{\"enum\":[");
+  g_autoptr(GString) enums =
+    g_string_new ("{\"type\":\"object\",\"properties\":{\"e\":{\"enum\":[");
   g_autoptr(TbTool) wide_tool = NULL;
   g_autoptr(TbTool) deep_tool = NULL;
   g_autoptr(TbTool) recursive_tool = NULL;
@@ -568,7 +626,8 @@ test_bad_schemas (Fixture       *f,
                                            "\"children\":{\"type\":\"array\","
                                            "\"items\":{\"$ref\":\"#/$defs/node\"}},"
                                            "\"parent\":{\"$ref\":\"#/$defs/node\"}}}},"
-                                           "\"properties\":{\"root\":{\"$ref\":\"#/$defs/node\"}}}");
+                                           "\"properties\":{\"root\":"
+                                           "{\"$ref\":\"#/$defs/node\"}}}");
 
   for (guint i = 0; i < 20000; i++)
     g_string_append_printf (enums, "%s\"v%u\"", i > 0 ? "," : "", i);
@@ -691,6 +750,19 @@ test_shortcuts (Fixture       *f,
                                          GTK_WIDGET (tb_window_get_search_entry (f->window))));
 }
 
+/* The window fits a phone's width, whatever page is shown. */
+static void
+test_narrow (Fixture       *f,
+             gconstpointer  data)
+{
+  int min, nat;
+
+  open_tool (f, "create_issue");
+  gtk_widget_measure (GTK_WIDGET (f->window), GTK_ORIENTATION_HORIZONTAL, -1, &min, &nat,
+                      NULL, NULL);
+  g_assert_cmpint (min, <=, 400);
+}
+
 /* MCP results: text blocks as text, images as pictures. */
 static void
 test_mcp_content (Fixture       *f,
@@ -698,7 +770,8 @@ test_mcp_content (Fixture       *f,
 {
   /* A 1×1 PNG. */
   static const char png[] =
-    "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==";
+    "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAAB"
+    "JRU5ErkJggg==";
   g_autofree char *text = g_strdup_printf ("{\"content\":[{\"type\":\"text\",\"text\":\"Hello\"},"
                                            "{\"type\":\"image\",\"mimeType\":\"image/png\","
                                            "\"data\":\"%s\"},"
@@ -732,8 +805,135 @@ test_mcp_content (Fixture       *f,
   g_assert_cmpstr (g_ptr_array_index (kinds, 1), ==, "GtkPicture");
   /* An image that does not decode is said to be so, not shown broken. */
   g_assert_cmpstr (g_ptr_array_index (kinds, 2), ==, "GtkLabel");
-  g_assert_true (g_str_has_prefix (gtk_label_get_label (GTK_LABEL (gtk_widget_get_last_child (box))),
-                                   "An image (?) that could not be shown"));
+  g_assert_true (g_str_has_prefix (
+    gtk_label_get_label (GTK_LABEL (gtk_widget_get_last_child (box))),
+    "An image (?) that could not be shown"));
+}
+
+/* Schemas that are wrong or odd in every way the form could trip on: it
+ * builds something, reads a value back, and takes that value again. */
+static void
+test_odd_schemas (void)
+{
+  static const char *schemas[] = {
+    "{\"type\":5}",
+    "{\"type\":\"object\",\"properties\":[]}",
+    "{\"type\":\"object\",\"properties\":{\"a\":5,\"b\":true,\"c\":null}}",
+    "{\"type\":\"object\",\"properties\":{\"e\":{\"enum\":[]}},\"required\":[\"e\"]}",
+    "{\"type\":\"object\",\"properties\":{\"e\":{\"enum\":[1,\"a\",null,{\"x\":1},[2]]}}}",
+    "{\"type\":\"object\",\"properties\":{\"r\":{\"$ref\":\"#/nowhere\"}}}",
+    "{\"type\":\"object\",\"properties\":{\"r\":{\"$ref\":\"https://example.org/s\"}}}",
+    "{\"type\":\"object\",\"properties\":{\"r\":{\"$ref\":\"#\"}}}",
+    "{\"allOf\":[{\"$ref\":\"#\"}],\"properties\":{\"a\":{\"type\":\"string\"}}}",
+    "{\"type\":\"object\",\"properties\":{\"v\":{\"anyOf\":[]}}}",
+    "{\"type\":\"object\",\"properties\":{\"v\":{\"oneOf\":[{\"type\":\"null\"}]}}}",
+    "{\"type\":\"object\",\"properties\":{\"n\":{\"type\":[]}}}",
+    "{\"type\":\"object\",\"properties\":{\"n\":{\"type\":[\"integer\",\"string\","
+      "\"boolean\",\"null\"]}}}",
+    "{\"type\":\"object\",\"properties\":{\"i\":{\"type\":\"integer\",\"default\":\"x\"},"
+      "\"s\":{\"type\":\"string\",\"default\":[1]},\"b\":{\"type\":\"boolean\","
+      "\"default\":3}}}",
+    "{\"type\":\"object\",\"properties\":{\"a\":{\"type\":\"array\",\"items\":false,"
+      "\"default\":[1,2]},\"t\":{\"type\":\"array\",\"prefixItems\":[{\"type\":\"string\"}]}}}",
+    "{\"type\":\"object\",\"additionalProperties\":{\"type\":\"string\"}}",
+    "{\"type\":\"string\"}",
+    "{\"type\":\"object\",\"properties\":{\"c\":{\"const\":\"fixed\"}},\"required\":[\"c\"]}",
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (schemas); i++)
+    {
+      g_autoptr(JsonNode) schema = tb_json_parse (schemas[i], -1, NULL);
+      TbSchemaForm *schema_form = TB_SCHEMA_FORM (g_object_ref_sink (tb_schema_form_new ()));
+      g_autoptr(JsonNode) value = NULL;
+      g_autoptr(JsonNode) again = NULL;
+      g_autoptr(GPtrArray) local = NULL;
+
+      g_test_message ("schema %u: %s", i, schemas[i]);
+      g_assert_nonnull (schema);
+      g_assert_true (tb_schema_form_set_schema (schema_form, schema, NULL));
+      value = tb_schema_form_get_value (schema_form, &local);
+      g_assert_nonnull (value);
+      tb_schema_form_set_value (schema_form, value);
+      again = tb_schema_form_get_value (schema_form, NULL);
+      g_assert_true (tb_json_equal (value, again));
+      tb_schema_form_set_errors (schema_form, NULL);
+      g_assert_finalize_object (schema_form);
+    }
+}
+
+/* A result's JSON as a tree: members first, children when expanded. */
+static void
+test_json_tree (void)
+{
+  g_autoptr(JsonNode) node = tb_json_parse ("{\"city\":\"Paris\",\"days\":[{\"t\":1},{\"t\":2}]}",
+                                            -1, NULL);
+  TbJsonTree *tree = TB_JSON_TREE (g_object_ref_sink (tb_json_tree_new ()));
+  GListModel *rows = tb_json_tree_get_model (tree);
+  g_autoptr(GtkTreeListRow) days = NULL;
+  g_autoptr(TbJsonItem) first = NULL;
+
+  tb_json_tree_set_node (tree, node);
+  g_assert_cmpuint (g_list_model_get_n_items (rows), ==, 2);
+  days = g_list_model_get_item (rows, 1);
+  first = gtk_tree_list_row_get_item (days);
+  g_assert_cmpstr (tb_json_item_get_key (first), ==, "days");
+  g_assert_cmpstr (tb_json_item_get_summary (first), ==, "[ 2 items ]");
+  g_assert_true (gtk_tree_list_row_is_expandable (days));
+  gtk_tree_list_row_set_expanded (days, TRUE);
+  g_assert_cmpuint (g_list_model_get_n_items (rows), ==, 4);
+
+  /* A huge array lists a bounded number of items and says how many are left. */
+  {
+    g_autoptr(JsonNode) big = json_node_new (JSON_NODE_ARRAY);
+    JsonArray *array = json_array_new ();
+    g_autoptr(GtkTreeListRow) last = NULL;
+    TbJsonItem *more;
+
+    for (guint i = 0; i < 100000; i++)
+      json_array_add_int_element (array, i);
+    json_node_take_array (big, array);
+    tb_json_tree_set_node (tree, big);
+    g_assert_cmpuint (g_list_model_get_n_items (rows), ==, 5001);
+    last = g_list_model_get_item (rows, 5000);
+    more = gtk_tree_list_row_get_item (last);
+    g_assert_cmpstr (tb_json_item_get_key (more), ==, "…");
+    g_assert_true (g_str_has_prefix (tb_json_item_get_summary (more), "95000 more not listed"));
+    g_assert_null (tb_json_item_get_node (more));
+    g_object_unref (more);
+  }
+
+  tb_json_tree_set_node (tree, NULL);
+  g_assert_cmpuint (g_list_model_get_n_items (rows), ==, 0);
+  g_assert_finalize_object (tree);
+}
+
+/* A value described only by a schema (an elicitation request) gets the same editor. */
+static void
+test_schema_only (void)
+{
+  g_autoptr(JsonNode) schema = tb_json_parse ("{\"type\":\"object\",\"properties\":{"
+                                              "\"name\":{\"type\":\"string\"},"
+                                              "\"age\":{\"type\":\"integer\"}},"
+                                              "\"required\":[\"name\"]}", -1, NULL);
+  g_autoptr(JsonNode) not_object = tb_json_parse ("[1]", -1, NULL);
+  g_autoptr(GError) error = NULL;
+  GtkWidget *window = gtk_window_new ();
+  TbArgumentEditor *editor = TB_ARGUMENT_EDITOR (tb_argument_editor_new ());
+  TbSchemaForm *schema_form;
+
+  gtk_window_set_child (GTK_WINDOW (window), GTK_WIDGET (editor));
+  g_assert_true (tb_argument_editor_set_schema (editor, schema, NULL, &error));
+  g_assert_no_error (error);
+  schema_form = tb_argument_editor_get_form (editor);
+  g_assert_false (tb_argument_editor_get_valid (editor));
+  g_assert_cmpstr (tb_schema_form_get_field_error (schema_form, "/name"), ==,
+                   "This field is required.");
+  gtk_editable_set_text (GTK_EDITABLE (tb_schema_form_get_input (schema_form, "/name")), "Ada");
+  g_assert_true (tb_argument_editor_get_valid (editor));
+
+  g_assert_false (tb_argument_editor_set_schema (editor, not_object, NULL, &error));
+  g_assert_error (error, TB_TOOL_ERROR, TB_TOOL_ERROR_INVALID_SCHEMA);
+  gtk_window_destroy (GTK_WINDOW (window));
 }
 
 int
@@ -757,6 +957,10 @@ main (int   argc,
   g_test_add ("/app/bad-schemas", Fixture, NULL, setup, test_bad_schemas, teardown);
   g_test_add ("/app/large-result", Fixture, NULL, setup, test_large_result, teardown);
 
+  g_test_add_func ("/app/json-tree", test_json_tree);
+  g_test_add_func ("/app/odd-schemas", test_odd_schemas);
+  g_test_add_func ("/app/schema-only", test_schema_only);
+  g_test_add ("/app/narrow", Fixture, NULL, setup, test_narrow, teardown);
   g_test_add ("/app/shortcuts", Fixture, NULL, setup, test_shortcuts, teardown);
   g_test_add ("/app/mcp-content", Fixture, NULL, setup, test_mcp_content, teardown);
 

@@ -8,6 +8,7 @@
 
 #include "tb-app-util.h"
 #include "tb-application.h"
+#include "tb-preferences-window.h"
 #include "tb-window.h"
 
 /* The application owns what outlives a window: the tool registry (built-in
@@ -60,6 +61,18 @@ about_action (GSimpleAction *action,
 }
 
 static void
+preferences_action (GSimpleAction *action,
+                    GVariant      *parameter,
+                    gpointer       user_data)
+{
+  GtkApplication *app = user_data;
+  TbPreferencesWindow *window =
+    tb_preferences_window_new (gtk_application_get_active_window (app));
+
+  gtk_window_present (GTK_WINDOW (window));
+}
+
+static void
 quit_action (GSimpleAction *action,
              GVariant      *parameter,
              gpointer       user_data)
@@ -81,6 +94,7 @@ quit_action (GSimpleAction *action,
 static const GActionEntry app_actions[] = {
   { "about", about_action },
   { "quit", quit_action },
+  { "preferences", preferences_action },
 };
 
 static void
@@ -100,6 +114,15 @@ tb_application_startup (GApplication *app)
                                    app);
   gtk_application_set_accels_for_action (GTK_APPLICATION (app), "app.quit", quit_accels);
   gtk_application_set_accels_for_action (GTK_APPLICATION (app), "app.about", about_accels);
+  {
+    static const char *preferences_accels[] = { "<Control>comma", NULL };
+
+    gtk_application_set_accels_for_action (GTK_APPLICATION (app), "app.preferences",
+                                           preferences_accels);
+  }
+  /* Light or dark as the system says; the app has no colour setting of its own. */
+  adw_style_manager_set_color_scheme (adw_style_manager_get_default (),
+                                      ADW_COLOR_SCHEME_DEFAULT);
 
   if (!tb_demo_tools_register (self->registry, &error))
     g_warning ("The built-in tools could not be registered: %s", error->message);

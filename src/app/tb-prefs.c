@@ -206,7 +206,8 @@ GPtrArray *
 tb_prefs_get_providers (GSettings *settings)
 {
   g_autoptr(GVariant) value = g_settings_get_value (settings, "providers");
-  GPtrArray *endpoints = g_ptr_array_new_with_free_func ((GDestroyNotify) tb_provider_endpoint_free);
+  GPtrArray *endpoints =
+    g_ptr_array_new_with_free_func ((GDestroyNotify) tb_provider_endpoint_free);
   GVariantIter iter;
   const char *name, *kind, *base_url, *model;
 

@@ -92,6 +92,22 @@ tb_secret_store_new (void)
 }
 
 /**
+ * tb_secret_store_get_default:
+ *
+ * Returns: (transfer none): the store the app shares for its whole run, so
+ *   keys kept in memory survive closing the preferences
+ */
+TbSecretStore *
+tb_secret_store_get_default (void)
+{
+  static TbSecretStore *store;
+
+  if (g_once_init_enter (&store))
+    g_once_init_leave (&store, tb_secret_store_new ());
+  return store;
+}
+
+/**
  * tb_secret_store_new_in_memory:
  * @reason: the sentence tb_secret_store_get_fallback_message() returns
  *

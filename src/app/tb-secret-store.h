@@ -26,6 +26,7 @@ G_DECLARE_FINAL_TYPE (TbSecretStore, tb_secret_store, TB, SECRET_STORE, GObject)
 
 GQuark         tb_secret_store_error_quark          (void);
 TbSecretStore *tb_secret_store_new                  (void);
+TbSecretStore *tb_secret_store_get_default          (void);
 TbSecretStore *tb_secret_store_new_in_memory        (const char          *reason);
 gboolean       tb_secret_store_is_in_memory         (TbSecretStore       *self);
 const char    *tb_secret_store_get_fallback_message (TbSecretStore       *self);

@@ -211,7 +211,8 @@ test_errors (Fixture       *f,
   models = fetch (f, "openai", "http://127.0.0.1:9/v1", NULL, NULL, &error);
   g_assert_null (models);
   g_assert_error (error, TB_MODEL_LIST_ERROR, TB_MODEL_LIST_ERROR_NETWORK);
-  g_assert_true (g_str_has_prefix (error->message, "No answer from http://127.0.0.1:9/v1/models: "));
+  g_assert_true (g_str_has_prefix (error->message,
+                                   "No answer from http://127.0.0.1:9/v1/models: "));
 }
 
 int

@@ -9,6 +9,7 @@
 #include "tb-app-util.h"
 #include "tb-application.h"
 #include "tb-preferences-window.h"
+#include "tb-welcome-page.h"
 #include "tb-window.h"
 
 /* The application owns what outlives a window: the tool registry (built-in
@@ -32,7 +33,10 @@ tb_application_activate (GApplication *app)
   GtkWindow *window = gtk_application_get_active_window (GTK_APPLICATION (app));
 
   if (window == NULL)
-    window = GTK_WINDOW (tb_window_new (GTK_APPLICATION (app), self->registry, self->history));
+    {
+      window = GTK_WINDOW (tb_window_new (GTK_APPLICATION (app), self->registry, self->history));
+      tb_welcome_page_offer (TB_WINDOW (window));
+    }
   gtk_window_present (window);
 }
 

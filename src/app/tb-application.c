@@ -9,6 +9,7 @@
 #include "tb-app-util.h"
 #include "tb-application.h"
 #include "tb-preferences-window.h"
+#include "tb-tool-sources.h"
 #include "tb-welcome-page.h"
 #include "tb-window.h"
 
@@ -22,6 +23,7 @@ struct _TbApplication
 
   TbToolRegistry *registry;
   TbHistory      *history;
+  TbToolSources  *sources;
 };
 
 G_DEFINE_FINAL_TYPE (TbApplication, tb_application, ADW_TYPE_APPLICATION)
@@ -130,6 +132,15 @@ tb_application_startup (GApplication *app)
 
   if (!tb_demo_tools_register (self->registry, &error))
     g_warning ("The built-in tools could not be registered: %s", error->message);
+
+  /* Tool folders, the file tools' sandbox and MCP servers from the
+   * preferences. */
+  {
+    g_autoptr(GSettings) settings = g_settings_new (APPLICATION_ID);
+
+    self->sources = tb_tool_sources_new (self->registry, settings);
+    tb_tool_sources_set_default (self->sources);
+  }
 }
 
 static void
@@ -137,6 +148,12 @@ tb_application_finalize (GObject *object)
 {
   TbApplication *self = (TbApplication *) object;
 
+  if (self->sources != NULL)
+    {
+      tb_tool_sources_set_default (NULL);
+      g_object_run_dispose (G_OBJECT (self->sources));
+      g_clear_object (&self->sources);
+    }
   g_clear_object (&self->history);
   g_clear_object (&self->registry);
 

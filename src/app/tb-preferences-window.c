@@ -11,6 +11,7 @@
 #include "tb-preferences-window.h"
 #include "tb-prefs.h"
 #include "tb-secret-store.h"
+#include "tb-tool-sources.h"
 
 /* The preferences: provider endpoints (their keys in the keyring), loop
  * defaults, MCP servers, tool manifest folders and the file tools' sandbox.
@@ -737,6 +738,77 @@ mcp_edit_clicked (GtkButton           *button,
   tb_preferences_window_edit_mcp_server (self, g_object_get_data (G_OBJECT (button), "name"));
 }
 
+static char *
+describe_client (TbMcpClient *client,
+                 const char  *summary)
+{
+  const char *state;
+
+  switch (tb_mcp_client_get_state (client))
+    {
+    case TB_MCP_CLIENT_STATE_CONNECTED:
+      state = _("Running");
+      break;
+    case TB_MCP_CLIENT_STATE_CONNECTING:
+      state = _("Starting…");
+      break;
+    case TB_MCP_CLIENT_STATE_FAILED:
+      /* Translators: an MCP server that stopped, and why. */
+      return g_strdup_printf (_("%s — failed: %s"), summary,
+                              tb_mcp_client_get_error (client) != NULL
+                              ? tb_mcp_client_get_error (client) : _("unknown error"));
+    case TB_MCP_CLIENT_STATE_DISCONNECTED:
+    default:
+      state = _("Stopped");
+      break;
+    }
+  /* Translators: an MCP server's command or URL, and its state. */
+  return g_strdup_printf (_("%s — %s"), summary, state);
+}
+
+static void
+client_state_changed (TbMcpClient  *client,
+                      GParamSpec   *pspec,
+                      AdwActionRow *row)
+{
+  g_autofree char *subtitle = describe_client (client, g_object_get_data (G_OBJECT (row),
+                                                                          "summary"));
+
+  adw_action_row_set_subtitle (row, subtitle);
+}
+
+static void
+mcp_restart_clicked (GtkButton           *button,
+                     TbPreferencesWindow *self)
+{
+  TbToolSources *sources = tb_tool_sources_get_default ();
+
+  if (sources != NULL)
+    tb_tool_sources_restart (sources, g_object_get_data (G_OBJECT (button), "name"));
+}
+
+static void
+mcp_log_clicked (GtkButton           *button,
+                 TbPreferencesWindow *self)
+{
+  const char *name = g_object_get_data (G_OBJECT (button), "name");
+  TbToolSources *sources = tb_tool_sources_get_default ();
+  TbMcpClient *client = sources != NULL ? tb_tool_sources_get_client (sources, name) : NULL;
+  g_auto(GStrv) log = client != NULL ? tb_mcp_client_get_log (client) : NULL;
+  g_autofree char *text = log != NULL && log[0] != NULL ? g_strjoinv ("\n", log) : NULL;
+  g_autofree char *heading = g_strdup_printf (_("Log of “%s”"), name);
+  AdwMessageDialog *dialog;
+
+  dialog = ADW_MESSAGE_DIALOG (adw_message_dialog_new (GTK_WINDOW (self), heading,
+                                                       text != NULL ? text
+                                                                    : _("The server has "
+                                                                        "written nothing "
+                                                                        "yet.")));
+  gtk_widget_set_name (GTK_WIDGET (dialog), "mcp-log");
+  adw_message_dialog_add_response (dialog, "close", _("_Close"));
+  gtk_window_present (GTK_WINDOW (dialog));
+}
+
 static void
 rebuild_mcp (TbPreferencesWindow *self)
 {
@@ -775,12 +847,41 @@ rebuild_mcp (TbPreferencesWindow *self)
       g_signal_connect (sw, "notify::active", G_CALLBACK (mcp_switch_toggled), self);
       g_object_set_data_full (G_OBJECT (edit), "name", g_strdup (name), g_free);
       g_signal_connect (edit, "clicked", G_CALLBACK (mcp_edit_clicked), self);
+      g_object_set_data_full (G_OBJECT (row), "summary", g_strdup (summary != NULL ? summary : ""),
+                              g_free);
+      if (tb_tool_sources_get_default () != NULL
+          && tb_tool_sources_get_client (tb_tool_sources_get_default (), name) != NULL)
+        {
+          TbMcpClient *client = tb_tool_sources_get_client (tb_tool_sources_get_default (), name);
+          GtkWidget *restart = icon_button_new ("view-refresh-symbolic", _("Restart Server"));
+          GtkWidget *log = icon_button_new ("utilities-terminal-symbolic", _("Show Server Log"));
+
+          g_object_set_data_full (G_OBJECT (restart), "name", g_strdup (name), g_free);
+          g_signal_connect (restart, "clicked", G_CALLBACK (mcp_restart_clicked), self);
+          g_object_set_data_full (G_OBJECT (log), "name", g_strdup (name), g_free);
+          g_signal_connect (log, "clicked", G_CALLBACK (mcp_log_clicked), self);
+          adw_action_row_add_suffix (ADW_ACTION_ROW (row), log);
+          adw_action_row_add_suffix (ADW_ACTION_ROW (row), restart);
+          g_signal_connect_object (client, "notify::state", G_CALLBACK (client_state_changed),
+                                   row, 0);
+          client_state_changed (client, NULL, ADW_ACTION_ROW (row));
+        }
       adw_action_row_add_suffix (ADW_ACTION_ROW (row), sw);
       adw_action_row_add_suffix (ADW_ACTION_ROW (row), edit);
       adw_preferences_group_add (self->mcp_group, row);
       g_ptr_array_add (self->mcp_rows, row);
     }
   self->syncing = FALSE;
+}
+
+static gboolean
+rebuild_mcp_idle (gpointer data)
+{
+  TbPreferencesWindow *self = data;
+
+  if (self->settings != NULL)
+    rebuild_mcp (self);
+  return G_SOURCE_REMOVE;
 }
 
 /**
@@ -1072,7 +1173,8 @@ settings_changed (GSettings           *settings,
   if (g_strcmp0 (key, "providers") == 0)
     rebuild_providers (self);
   else if (g_strcmp0 (key, "mcp-servers") == 0)
-    rebuild_mcp (self);
+    /* After the app's tool sources have started or stopped the servers. */
+    g_idle_add_full (G_PRIORITY_DEFAULT, rebuild_mcp_idle, g_object_ref (self), g_object_unref);
   else if (g_strcmp0 (key, "tool-folders") == 0 || g_strcmp0 (key, "sandbox-root") == 0)
     rebuild_folders (self);
   else if (g_strcmp0 (key, "loop-iteration-cap") == 0

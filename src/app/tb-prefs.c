@@ -31,6 +31,32 @@ tb_provider_endpoint_free (TbProviderEndpoint *endpoint)
 }
 
 /**
+ * tb_provider_endpoint_create:
+ * @endpoint: a configured endpoint
+ * @api_key: (nullable): its key, from the #TbSecretStore
+ *
+ * Returns: (transfer full) (nullable): a provider for the endpoint, or
+ *   %NULL when its kind is unknown
+ */
+TbProvider *
+tb_provider_endpoint_create (TbProviderEndpoint *endpoint,
+                             const char         *api_key)
+{
+  const char *model;
+
+  g_return_val_if_fail (endpoint != NULL, NULL);
+
+  model = endpoint->model != NULL && *endpoint->model != '\0' ? endpoint->model : NULL;
+  if (g_strcmp0 (endpoint->kind, "openai") == 0)
+    return tb_openai_provider_new (endpoint->base_url, model, api_key);
+  if (g_strcmp0 (endpoint->kind, "anthropic") == 0)
+    return tb_anthropic_provider_new (endpoint->base_url, model, api_key);
+  if (g_strcmp0 (endpoint->kind, "gemini") == 0)
+    return tb_gemini_provider_new (endpoint->base_url, model, api_key);
+  return NULL;
+}
+
+/**
  * tb_prefs_kind_label:
  * @kind: a provider kind
  *

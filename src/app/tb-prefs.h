@@ -4,6 +4,7 @@
 
 #include <gio/gio.h>
 #include <json-glib/json-glib.h>
+#include <toolbench.h>
 
 G_BEGIN_DECLS
 
@@ -53,6 +54,8 @@ void                tb_provider_endpoint_free      (TbProviderEndpoint  *endpoin
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (TbProviderEndpoint, tb_provider_endpoint_free)
 
 const char         *tb_prefs_kind_label            (const char          *kind);
+TbProvider         *tb_provider_endpoint_create    (TbProviderEndpoint  *endpoint,
+                                                    const char          *api_key);
 gboolean            tb_prefs_check_url             (const char          *text,
                                                     GError             **error);
 gboolean            tb_prefs_set_uint              (GSettings           *settings,

@@ -192,6 +192,9 @@ load_mcp (TbToolSources *self)
         }
       g_hash_table_replace (self->clients, g_strdup (key), client);
       g_hash_table_replace (self->entries, g_strdup (key), g_strdup (entry));
+      tb_mcp_client_set_tool_timeout_ms (client,
+                                         g_settings_get_uint (self->settings,
+                                                              "tool-timeout-seconds") * 1000);
       tb_mcp_client_attach (client, self->registry);
       tb_mcp_client_connect_async (client, self->cancellable, connect_cb, NULL);
     }

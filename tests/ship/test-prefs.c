@@ -206,6 +206,15 @@ test_providers (Fixture       *f,
   g_assert_cmpstr (((TbProviderEndpoint *) list->pdata[0])->model, ==, "qwen");
   g_assert_cmpstr (((TbProviderEndpoint *) list->pdata[1])->kind, ==, "anthropic");
 
+  {
+    g_autoptr(TbProviderEndpoint) claude = tb_prefs_find_provider (f->settings, "Claude");
+    g_autoptr(TbProvider) provider = tb_provider_endpoint_create (claude, "sk-test");
+
+    g_assert_nonnull (provider);
+    g_assert_cmpstr (tb_provider_get_kind (provider), ==, "anthropic");
+    g_assert_cmpstr (tb_http_provider_get_base_url (TB_HTTP_PROVIDER (provider)), ==,
+                     "https://api.anthropic.com");
+  }
   g_assert_true (tb_prefs_remove_provider (f->settings, "Claude", &error));
   g_assert_false (tb_prefs_remove_provider (f->settings, "Claude", &error));
   g_assert_error (error, TB_PREFS_ERROR, TB_PREFS_ERROR_NOT_FOUND);

@@ -1202,6 +1202,7 @@ build_providers_page (TbPreferencesWindow *self)
   GtkWidget *add = header_button_new (_("_Add Endpoint"), "add-endpoint");
 
   adw_preferences_page_set_title (ADW_PREFERENCES_PAGE (page), _("Providers"));
+  adw_preferences_page_set_name (ADW_PREFERENCES_PAGE (page), "providers");
   adw_preferences_page_set_icon_name (ADW_PREFERENCES_PAGE (page), "network-server-symbolic");
   self->providers_group = ADW_PREFERENCES_GROUP (adw_preferences_group_new ());
   adw_preferences_group_set_title (self->providers_group, _("Endpoints"));
@@ -1226,6 +1227,7 @@ build_loop_page (TbPreferencesWindow *self)
   GtkStringList *labels = gtk_string_list_new (NULL);
 
   adw_preferences_page_set_title (ADW_PREFERENCES_PAGE (page), _("Loop"));
+  adw_preferences_page_set_name (ADW_PREFERENCES_PAGE (page), "loop");
   adw_preferences_page_set_icon_name (ADW_PREFERENCES_PAGE (page), "view-refresh-symbolic");
   adw_preferences_group_set_title (group, _("Defaults for New Loops"));
   self->cap_spin = spin_row_add (group, "loop-iteration-cap", _("Iteration Cap"),
@@ -1267,6 +1269,7 @@ build_tools_page (TbPreferencesWindow *self)
   AdwPreferencesGroup *sandbox_group = ADW_PREFERENCES_GROUP (adw_preferences_group_new ());
 
   adw_preferences_page_set_title (ADW_PREFERENCES_PAGE (page), _("Tools"));
+  adw_preferences_page_set_name (ADW_PREFERENCES_PAGE (page), "tools");
   adw_preferences_page_set_icon_name (ADW_PREFERENCES_PAGE (page),
                                       "applications-utilities-symbolic");
 

@@ -8,6 +8,7 @@
 
 #include "toolbench.h"
 #include "tb-model-list.h"
+#include "tb-app-util.h"
 #include "tb-preferences-window.h"
 #include "tb-prefs.h"
 #include "tb-secret-store.h"
@@ -1348,6 +1349,7 @@ tb_preferences_window_class_init (TbPreferencesWindowClass *klass)
 static void
 tb_preferences_window_init (TbPreferencesWindow *self)
 {
+  tb_app_init ();
   self->settings = g_settings_new (APPLICATION_ID);
   self->store = tb_secret_store_get_default ();
   self->cancellable = g_cancellable_new ();

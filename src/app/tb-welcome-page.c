@@ -6,6 +6,7 @@
 
 #include <glib/gi18n.h>
 
+#include "tb-app-util.h"
 #include "tb-preferences-window.h"
 #include "tb-welcome-page.h"
 
@@ -188,6 +189,7 @@ tb_welcome_page_init (TbWelcomePage *self)
                               G_CALLBACK (try_demo_clicked), self);
   GtkWidget *dismiss;
 
+  tb_app_init ();
   self->settings = g_settings_new (APPLICATION_ID);
 
   adw_status_page_set_icon_name (ADW_STATUS_PAGE (status), APPLICATION_ID);

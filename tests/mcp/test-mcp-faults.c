@@ -306,8 +306,8 @@ test_many_tools (Fixture       *f,
 
   if (client == NULL)
     return;
-  /* 18 built-in fake tools plus 5,000 generated, over 8 pages. */
-  g_assert_cmpuint (tb_tool_registry_get_size (f->registry), ==, 5018);
+  /* 20 built-in fake tools plus 5,000 generated, over 8 pages. */
+  g_assert_cmpuint (tb_tool_registry_get_size (f->registry), ==, 5020);
   g_assert_true (tb_tool_registry_contains (f->registry, "tool_04999"));
   result = mcp_test_call (f->registry, "tool_04999", NULL, NULL);
   g_assert_false (tb_tool_result_get_ok (result));
@@ -598,6 +598,42 @@ test_elicitation_withdrawn (Fixture       *f,
 }
 
 static void
+test_hostile_messages (Fixture       *f,
+                       gconstpointer  data)
+{
+  TbMcpClient *client = start_fake (f, "fake", NULL, TRUE);
+  g_autoptr(TbToolResult) result = NULL;
+  g_autoptr(TbToolResult) deep = NULL;
+  g_autoptr(TbToolResult) after = NULL;
+  g_auto(GStrv) log = NULL;
+  gboolean batch_seen = FALSE;
+
+  if (client == NULL)
+    return;
+  /* Answers to requests never sent, progress and log messages of the wrong
+   * shape, unknown methods, a batch, blank lines: none of it stops the
+   * session, and the call still gets its answer. */
+  result = mcp_test_call (f->registry, "hostile", NULL, NULL);
+  g_assert_true (tb_tool_result_get_ok (result));
+  g_assert_cmpstr (json_node_get_string (tb_tool_result_get_output (result)), ==, "survived");
+  g_assert_cmpint (tb_mcp_client_get_state (client), ==, TB_MCP_CLIENT_STATE_CONNECTED);
+  log = tb_mcp_client_get_log (client);
+  for (guint i = 0; log[i] != NULL; i++)
+    batch_seen |= strstr (log[i], "from a batch") != NULL;
+  g_assert_true (batch_seen);
+
+  /* 100,000 levels of nesting: refused before the parser sees it. */
+  deep = mcp_test_call (f->registry, "deep", NULL, NULL);
+  g_assert_false (tb_tool_result_get_ok (deep));
+  g_assert_nonnull (strstr (tb_tool_result_get_error (deep),
+                            "printed something that is not a JSON-RPC message"));
+  g_assert_cmpint (tb_mcp_client_get_state (client), ==, TB_MCP_CLIENT_STATE_FAILED);
+
+  after = mcp_test_call (f->registry, "echo", "{\"message\":\"x\"}", NULL);
+  g_assert_false (tb_tool_result_get_ok (after));
+}
+
+static void
 test_config (Fixture       *f,
              gconstpointer  data)
 {
@@ -661,6 +697,8 @@ main (int   argc,
               test_elicitation_not_supported, teardown);
   g_test_add ("/mcp/faults/elicitation-withdrawn", Fixture, NULL, setup,
               test_elicitation_withdrawn, teardown);
+  g_test_add ("/mcp/faults/hostile-messages", Fixture, NULL, setup, test_hostile_messages,
+              teardown);
   g_test_add ("/mcp/faults/config", Fixture, NULL, setup, test_config, teardown);
 
   return g_test_run ();

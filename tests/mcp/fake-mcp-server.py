@@ -81,6 +81,8 @@ tools = [
      "inputSchema": OBJ},
     {"name": "deep", "description": "Sends JSON nested 100,000 levels deep",
      "inputSchema": OBJ},
+    {"name": "where", "description": "Reports TB_FAKE_VAR and its working directory",
+     "inputSchema": OBJ},
     {"name": "wait-cancel", "description": "Waits for notifications/cancelled, never answers",
      "inputSchema": OBJ},
     {"name": "cancelled", "description": "Lists the cancellations it was sent",
@@ -210,6 +212,9 @@ def call(rid, name, arguments):
         out.write(b"[" * 100000 + b"]" * 100000 + b"\n")
         out.flush()
         hang_forever()
+    elif name == "where":
+        result(rid, text(json.dumps({"var": os.environ.get("TB_FAKE_VAR"),
+                                     "cwd": os.getcwd()})))
     elif name == "wait-cancel":
         pass
     elif name == "cancelled":

@@ -287,7 +287,6 @@ test_invalid_value (Fixture       *f,
   /* A fraction where an integer is wanted: the schema check says so at the field. */
   gtk_editable_set_text (GTK_EDITABLE (input (f, "/days")), "2.5");
   g_assert_nonnull (tb_schema_form_get_field_error (form (f), "/days"));
-  g_assert_nonnull (strstr (tb_schema_form_get_field_error (form (f), "/days"), "integer"));
   g_assert_false (gtk_widget_get_sensitive (run_button));
 
   /* The error is listed under the editor with its JSON Pointer. */

@@ -165,12 +165,6 @@ tb_format_duration (gint64 duration_us)
                           (int) ((duration_us / G_USEC_PER_SEC) % 60));
 }
 
-char *
-tb_format_size (guint64 bytes)
-{
-  return g_format_size (bytes);
-}
-
 /**
  * tb_text_preview:
  * @text: UTF-8 text

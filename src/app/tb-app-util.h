@@ -14,7 +14,6 @@ void  tb_source_view_setup        (GtkSourceView *view,
                                    const char    *language,
                                    gboolean       editable);
 char *tb_format_duration          (gint64         duration_us);
-char *tb_format_size              (guint64        bytes);
 char *tb_text_preview             (const char    *text,
                                    gsize          max_bytes,
                                    gboolean      *truncated);

@@ -145,8 +145,11 @@ set_json_text (TbArgumentEditor *self,
   GtkTextBuffer *buffer = gtk_text_view_get_buffer (GTK_TEXT_VIEW (self->json_view));
   g_autofree char *text = tb_json_to_string (value, TRUE);
 
+  /* Text the form wrote is not something to undo in the JSON view. */
   self->json_updating++;
+  gtk_text_buffer_begin_irreversible_action (buffer);
   gtk_text_buffer_set_text (buffer, text, -1);
+  gtk_text_buffer_end_irreversible_action (buffer);
   self->json_updating--;
 }
 

@@ -55,6 +55,7 @@ struct _Field
   GtkWidget    *error_label;
   GtkWidget    *error_row;
   GtkWidget    *null_toggle;
+  GtkWidget    *clear_button;  /* optional booleans: stop sending a value */
   GtkWidget    *add_button;
   GtkWidget    *variant_dropdown;
   GtkWidget    *list;          /* GtkListBox holding the children of the root */
@@ -915,11 +916,31 @@ on_dropdown_selected (GObject    *object,
 }
 
 static void
+update_clear_button (Field *field)
+{
+  if (field->clear_button != NULL)
+    gtk_widget_set_visible (field->clear_button, field->present);
+}
+
+static void
 on_switch_active (GObject    *object,
                   GParamSpec *pspec,
                   Field      *field)
 {
   field->present = TRUE;
+  update_clear_button (field);
+  field_touched (field);
+}
+
+static void
+on_clear_clicked (GtkButton *button,
+                  Field     *field)
+{
+  field->form->updating++;
+  gtk_switch_set_active (GTK_SWITCH (field->input), FALSE);
+  field->form->updating--;
+  field->present = FALSE;
+  update_clear_button (field);
   field_touched (field);
 }
 
@@ -1131,7 +1152,17 @@ build_scalar_row (Field *field)
 
   /* A switch sits at the end of the title line, as in GNOME's settings. */
   if (field->kind == KIND_BOOLEAN)
-    add_header_controls (field, header_box_add), gtk_box_append (GTK_BOX (header), outer);
+    {
+      add_header_controls (field, header_box_add);
+      if (!field->required)
+        {
+          field->clear_button = icon_button ("edit-clear-symbolic", _("Do Not Send"));
+          g_signal_connect (field->clear_button, "clicked", G_CALLBACK (on_clear_clicked), field);
+          gtk_widget_set_visible (field->clear_button, FALSE);
+          gtk_box_append (GTK_BOX (header), field->clear_button);
+        }
+      gtk_box_append (GTK_BOX (header), outer);
+    }
   else
     {
       add_header_controls (field, header_box_add);
@@ -1837,6 +1868,7 @@ field_set_value (Field    *field,
         }
       /* Like every prefilled default, a boolean's default is sent. */
       field->present = value != NULL;
+      update_clear_button (field);
       break;
 
     case KIND_NULL:

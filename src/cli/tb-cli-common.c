@@ -321,3 +321,19 @@ tb_cli_print_json (JsonNode *node,
 
   g_print ("%s\n", text);
 }
+
+/* Loads a whole trace, saying on standard error what was wrong with it
+ * (damaged lines left out, events out of order). */
+TbTrace *
+tb_cli_load_trace (const char  *path,
+                   GError     **error)
+{
+  g_autoptr(GFile) file = g_file_new_for_commandline_arg (path);
+  g_auto(GStrv) problems = NULL;
+  TbTrace *trace;
+
+  trace = tb_trace_load (file, NULL, &problems, error);
+  for (guint i = 0; trace != NULL && problems[i] != NULL; i++)
+    g_printerr (_("warning: %s\n"), problems[i]);
+  return trace;
+}

@@ -51,7 +51,6 @@ tb_cli_replay (int    argc,
 {
   g_autoptr(GOptionContext) context = NULL;
   g_autoptr(GError) error = NULL;
-  g_autoptr(GFile) file = NULL;
   g_autoptr(TbTrace) trace = NULL;
   g_autoptr(TbReplay) replay = NULL;
   g_autoptr(TbToolRegistry) registry = NULL;
@@ -60,7 +59,6 @@ tb_cli_replay (int    argc,
   g_autofree char *edit_arguments = NULL;
   g_autofree char *edit_result = NULL;
   g_autofree char *edit_turn = NULL;
-  g_auto(GStrv) problems = NULL;
   gboolean mock_tools = FALSE;
   gboolean check = FALSE;
   gboolean json = FALSE;
@@ -132,15 +130,12 @@ tb_cli_replay (int    argc,
         return tb_cli_usage_error (context, "%s", error->message);
     }
 
-  file = g_file_new_for_commandline_arg (argv[1]);
-  trace = tb_trace_load (file, NULL, &problems, &error);
+  trace = tb_cli_load_trace (argv[1], &error);
   if (trace == NULL)
     {
       g_printerr ("toolbench-cli: %s\n", error->message);
       return TB_CLI_EXIT_FAILED;
     }
-  for (guint i = 0; problems[i] != NULL; i++)
-    g_printerr (_("warning: %s\n"), problems[i]);
 
   replay = tb_replay_new (trace);
   tb_replay_set_parent (replay, argv[1]);

@@ -175,11 +175,9 @@ trace_export (int    argc,
 {
   g_autoptr(GOptionContext) context = NULL;
   g_autoptr(GError) error = NULL;
-  g_autoptr(GFile) file = NULL;
   g_autoptr(TbTrace) trace = NULL;
   g_autoptr(JsonNode) exported = NULL;
   g_autofree char *format_name = NULL;
-  g_auto(GStrv) problems = NULL;
   TbDefinitionFormat format;
   const GOptionEntry entries[] = {
     { "format", 0, 0, G_OPTION_ARG_STRING, &format_name,
@@ -206,15 +204,12 @@ trace_export (int    argc,
     return tb_cli_usage_error (context, _("Unknown format “%s”: use openai or anthropic"),
                                format_name);
 
-  file = g_file_new_for_commandline_arg (argv[1]);
-  trace = tb_trace_load (file, NULL, &problems, &error);
+  trace = tb_cli_load_trace (argv[1], &error);
   if (trace == NULL)
     {
       g_printerr ("toolbench-cli: %s\n", error->message);
       return TB_CLI_EXIT_FAILED;
     }
-  for (guint i = 0; problems[i] != NULL; i++)
-    g_printerr (_("warning: %s\n"), problems[i]);
 
   exported = tb_trace_export_messages (trace, format, &error);
   if (exported == NULL)

@@ -27,6 +27,8 @@ int             tb_cli_usage_error     (GOptionContext  *context,
 TbToolRegistry *tb_cli_build_registry  (GError         **error);
 char           *tb_cli_read_text       (const char      *path_or_dash,
                                         GError         **error);
+TbTrace        *tb_cli_load_trace      (const char      *path,
+                                        GError         **error);
 void            tb_cli_print_json      (JsonNode        *node,
                                         gboolean         pretty);
 

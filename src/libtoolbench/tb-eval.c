@@ -368,16 +368,17 @@ TbEvalScenario *
 tb_eval_scenario_new_from_file (const char  *path,
                                 GError     **error)
 {
-  g_autofree char *contents = NULL;
   g_autoptr(JsonNode) node = NULL;
   g_autoptr(GError) local_error = NULL;
-  gsize length;
 
   g_return_val_if_fail (path != NULL, NULL);
 
-  if (!g_file_get_contents (path, &contents, &length, error))
-    return NULL;
-  node = tb_json_parse (contents, length, &local_error);
+  node = tb_json_parse_file (path, TB_JSON_MAX_SIZE, &local_error);
+  if (node == NULL && local_error->domain == G_FILE_ERROR)
+    {
+      g_propagate_error (error, g_steal_pointer (&local_error));
+      return NULL;
+    }
   if (node == NULL)
     {
       g_set_error (error, TB_EVAL_ERROR, TB_EVAL_ERROR_INVALID,

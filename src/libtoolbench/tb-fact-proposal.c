@@ -231,11 +231,11 @@ _tb_fact_proposal_new (const char *id,
   self->id = g_strdup (id);
   self->key = g_strdup (key);
   self->pointer = g_strdup (pointer);
-  self->value = _tb_workspace_deep_copy (value);
+  self->value = tb_json_copy (value);
   json_node_seal (self->value);
   if (previous != NULL)
     {
-      self->previous = _tb_workspace_deep_copy (previous);
+      self->previous = tb_json_copy (previous);
       json_node_seal (self->previous);
     }
   self->reason = g_strdup (reason != NULL ? reason : "");
@@ -323,9 +323,9 @@ tb_fact_proposal_to_json (TbFactProposal *self)
   object = json_object_new ();
   json_object_set_string_member (object, "id", self->id);
   json_object_set_string_member (object, "key", self->key);
-  json_object_set_member (object, "value", _tb_workspace_deep_copy (self->value));
+  json_object_set_member (object, "value", tb_json_copy (self->value));
   if (self->previous != NULL)
-    json_object_set_member (object, "previous", _tb_workspace_deep_copy (self->previous));
+    json_object_set_member (object, "previous", tb_json_copy (self->previous));
   json_object_set_string_member (object, "reason", self->reason);
   if (self->origin_call_id != NULL)
     json_object_set_string_member (object, "origin_call_id", self->origin_call_id);

@@ -5,6 +5,7 @@
 #include "config.h"
 
 #include <glib/gi18n-lib.h>
+#include <glib/gstdio.h>
 #include <math.h>
 #include <string.h>
 
@@ -248,6 +249,46 @@ tb_json_parse (const char  *text,
                GError     **error)
 {
   return tb_json_parse_full (text, length, TB_JSON_MAX_SIZE, TB_JSON_MAX_DEPTH, error);
+}
+
+/**
+ * tb_json_parse_file:
+ * @path: a file
+ * @max_size: the largest file to read, in bytes
+ * @error: return location for a #GFileError (cannot read) or a
+ *   #TbJsonError (not usable JSON)
+ *
+ * Reads and parses a JSON file, refusing one larger than @max_size before
+ * reading it.
+ *
+ * Returns: (transfer full) (nullable): the root node, sealed
+ */
+JsonNode *
+tb_json_parse_file (const char  *path,
+                    gsize        max_size,
+                    GError     **error)
+{
+  g_autofree char *contents = NULL;
+  GStatBuf st;
+  gsize length;
+
+  g_return_val_if_fail (path != NULL, NULL);
+
+  if (g_stat (path, &st) == 0 && S_ISREG (st.st_mode) && (guint64) st.st_size > max_size)
+    {
+      g_autofree char *have = g_format_size_full (st.st_size, G_FORMAT_SIZE_IEC_UNITS);
+      g_autofree char *limit = g_format_size_full (max_size, G_FORMAT_SIZE_IEC_UNITS);
+
+      g_set_error (error, TB_JSON_ERROR, TB_JSON_ERROR_TOO_LARGE,
+                   /* Translators: both are sizes such as "12.0 MiB" */
+                   _("The JSON text is %s, larger than the limit of %s"), have, limit);
+      return NULL;
+    }
+
+  if (!g_file_get_contents (path, &contents, &length, error))
+    return NULL;
+
+  return tb_json_parse_full (contents, length, max_size, TB_JSON_MAX_DEPTH, error);
 }
 
 static gboolean

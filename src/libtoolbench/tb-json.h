@@ -60,6 +60,9 @@ JsonNode *tb_json_parse_full       (const char  *text,
                                     gsize        max_size,
                                     guint        max_depth,
                                     GError     **error);
+JsonNode *tb_json_parse_file       (const char  *path,
+                                    gsize        max_size,
+                                    GError     **error);
 gboolean  tb_json_node_depth_ok    (JsonNode    *node,
                                     guint        max_depth);
 char     *tb_json_to_string        (JsonNode    *node,

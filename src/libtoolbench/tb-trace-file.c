@@ -58,6 +58,39 @@ write_all (int          fd,
   return TRUE;
 }
 
+/* Opens the local file behind @file; traces are never remote. */
+static int
+open_local (GFile       *file,
+            int          flags,
+            const char  *remote_message,
+            char       **path_out,
+            GError     **error)
+{
+  const char *path = g_file_peek_path (file);
+  int fd;
+
+  if (path == NULL)
+    {
+      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED, remote_message);
+      return -1;
+    }
+
+  fd = g_open (path, flags | O_CLOEXEC, 0666);
+  if (fd < 0)
+    {
+      int saved = errno;
+
+      g_set_error (error, G_IO_ERROR, g_io_error_from_errno (saved),
+                   (flags & O_CREAT) ? _("Cannot create the trace “%s”: %s")
+                                     : _("Cannot open the trace “%s”: %s"),
+                   path, g_strerror (saved));
+      return -1;
+    }
+
+  *path_out = g_strdup (path);
+  return fd;
+}
+
 /* Writer */
 
 struct _TbTraceWriter
@@ -147,30 +180,15 @@ tb_trace_writer_new (GFile       *file,
   g_autoptr(GDateTime) now = g_date_time_new_now_utc ();
   g_autofree char *created = g_date_time_format_iso8601 (now);
   g_autoptr(JsonObject) line = json_object_new ();
-  const char *path;
 
   g_return_val_if_fail (G_IS_FILE (file), NULL);
 
-  path = g_file_peek_path (file);
-  if (path == NULL)
-    {
-      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED,
-                           _("Traces can only be written to local files"));
-      return NULL;
-    }
-
   self = g_object_new (TB_TYPE_TRACE_WRITER, NULL);
-  self->path = g_strdup (path);
   self->redactor = redactor != NULL ? g_object_ref (redactor) : tb_redactor_new ();
-  self->fd = g_open (path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+  self->fd = open_local (file, O_WRONLY | O_CREAT | O_TRUNC,
+                         _("Traces can only be written to local files"), &self->path, error);
   if (self->fd < 0)
-    {
-      int saved = errno;
-
-      g_set_error (error, G_IO_ERROR, g_io_error_from_errno (saved),
-                   _("Cannot create the trace “%s”: %s"), path, g_strerror (saved));
-      return NULL;
-    }
+    return NULL;
 
   json_object_set_string_member (line, "format", "toolbench-trace");
   json_object_set_int_member (line, "version", TB_TRACE_FORMAT_VERSION);
@@ -624,35 +642,20 @@ tb_trace_reader_open (GFile   *file,
                       GError **error)
 {
   g_autoptr(TbTraceReader) self = NULL;
-  const char *path;
   struct stat st;
 
   g_return_val_if_fail (G_IS_FILE (file), NULL);
 
-  path = g_file_peek_path (file);
-  if (path == NULL)
-    {
-      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED,
-                           _("Traces can only be read from local files"));
-      return NULL;
-    }
-
   self = g_object_new (TB_TYPE_TRACE_READER, NULL);
-  self->path = g_strdup (path);
-  self->fd = g_open (path, O_RDONLY | O_CLOEXEC, 0);
+  self->fd = open_local (file, O_RDONLY, _("Traces can only be read from local files"),
+                         &self->path, error);
   if (self->fd < 0)
-    {
-      int saved = errno;
-
-      g_set_error (error, G_IO_ERROR, g_io_error_from_errno (saved),
-                   _("Cannot open the trace “%s”: %s"), path, g_strerror (saved));
-      return NULL;
-    }
+    return NULL;
 
   if (fstat (self->fd, &st) != 0 || !S_ISREG (st.st_mode))
     {
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_REGULAR_FILE,
-                   _("“%s” is not a regular file"), path);
+                   _("“%s” is not a regular file"), self->path);
       return NULL;
     }
   self->size = st.st_size;
@@ -660,7 +663,7 @@ tb_trace_reader_open (GFile   *file,
   if (self->size == 0)
     {
       g_set_error (error, TB_TRACE_FILE_ERROR, TB_TRACE_FILE_ERROR_EMPTY,
-                   _("The trace “%s” is empty"), path);
+                   _("The trace “%s” is empty"), self->path);
       return NULL;
     }
 

@@ -41,6 +41,5 @@ void            _tb_workspace_set_pause_runs     (TbWorkspace       *self,
                                                   gboolean           pause);
 gboolean        _tb_workspace_get_pause_runs     (TbWorkspace       *self);
 
-JsonNode       *_tb_workspace_deep_copy          (JsonNode          *node);
 
 G_END_DECLS

@@ -178,7 +178,7 @@ get_value (TbWorkspace  *workspace,
       for (guint i = 0; locks[i] != NULL; i++)
         json_array_add_string_element (locked, locks[i]);
       json_object_set_member (result, facts ? "facts" : "draft",
-                              _tb_workspace_deep_copy (facts ? tb_workspace_get_facts (workspace)
+                              tb_json_copy (facts ? tb_workspace_get_facts (workspace)
                                                              : tb_workspace_get_draft (workspace)));
       json_object_set_array_member (result, "locked", locked);
       if (facts)

@@ -275,62 +275,6 @@ pointers_overlap (const char *a,
 
 /* Values ---------------------------------------------------------------- */
 
-JsonNode *
-_tb_workspace_deep_copy (JsonNode *node)
-{
-  JsonNode *copy;
-
-  if (node == NULL)
-    return NULL;
-
-  switch (JSON_NODE_TYPE (node))
-    {
-    case JSON_NODE_OBJECT:
-      {
-        JsonObject *object = json_object_new ();
-        JsonObjectIter iter;
-        const char *name;
-        JsonNode *member;
-
-        json_object_iter_init_ordered (&iter, json_node_get_object (node));
-        while (json_object_iter_next_ordered (&iter, &name, &member))
-          json_object_set_member (object, name, _tb_workspace_deep_copy (member));
-        copy = json_node_new (JSON_NODE_OBJECT);
-        json_node_take_object (copy, object);
-        return copy;
-      }
-
-    case JSON_NODE_ARRAY:
-      {
-        JsonArray *array = json_node_get_array (node);
-        guint length = json_array_get_length (array);
-        JsonArray *new_array = json_array_sized_new (length);
-
-        for (guint i = 0; i < length; i++)
-          json_array_add_element (new_array,
-                                  _tb_workspace_deep_copy (json_array_get_element (array, i)));
-        copy = json_node_new (JSON_NODE_ARRAY);
-        json_node_take_array (copy, new_array);
-        return copy;
-      }
-
-    case JSON_NODE_VALUE:
-      {
-        GValue value = G_VALUE_INIT;
-
-        json_node_get_value (node, &value);
-        copy = json_node_new (JSON_NODE_VALUE);
-        json_node_set_value (copy, &value);
-        g_value_unset (&value);
-        return copy;
-      }
-
-    case JSON_NODE_NULL:
-    default:
-      return json_node_new (JSON_NODE_NULL);
-    }
-}
-
 /* Refuses what cannot be written as JSON or would not load again. */
 static gboolean
 check_value_node (JsonNode  *node,
@@ -587,8 +531,8 @@ array_replace (JsonNode *array_node,
   JsonArray *replaced = json_array_sized_new (length);
 
   for (guint i = 0; i < length; i++)
-    json_array_add_element (replaced, i == index ? _tb_workspace_deep_copy (value)
-                                                 : _tb_workspace_deep_copy (
+    json_array_add_element (replaced, i == index ? tb_json_copy (value)
+                                                 : tb_json_copy (
                                                      json_array_get_element (array, i)));
   json_node_take_array (array_node, replaced);
 }
@@ -610,7 +554,7 @@ tree_set (JsonNode   *root,
   if (parent == NULL)
     return FALSE;
 
-  copy = _tb_workspace_deep_copy (value);
+  copy = tb_json_copy (value);
 
   if (JSON_NODE_HOLDS_OBJECT (parent))
     {
@@ -687,7 +631,7 @@ change_keep_facts (TbWorkspace *self,
                    Change      *change)
 {
   if (change->facts_before == NULL)
-    change->facts_before = _tb_workspace_deep_copy (self->facts);
+    change->facts_before = tb_json_copy (self->facts);
 }
 
 static void
@@ -695,7 +639,7 @@ change_keep_draft (TbWorkspace *self,
                    Change      *change)
 {
   if (change->draft_before == NULL)
-    change->draft_before = _tb_workspace_deep_copy (self->draft);
+    change->draft_before = tb_json_copy (self->draft);
 }
 
 static void
@@ -847,8 +791,8 @@ build_document (TbWorkspace    *self,
 
   json_object_set_string_member (object, "format", FORMAT_NAME);
   json_object_set_int_member (object, "version", TB_WORKSPACE_FORMAT_VERSION);
-  json_object_set_member (object, "facts", _tb_workspace_deep_copy (self->facts));
-  json_object_set_member (object, "draft", _tb_workspace_deep_copy (self->draft));
+  json_object_set_member (object, "facts", tb_json_copy (self->facts));
+  json_object_set_member (object, "draft", tb_json_copy (self->draft));
   for (guint i = 0; locks[i] != NULL; i++)
     json_array_add_string_element (lock_array, locks[i]);
   json_object_set_array_member (object, "locks", lock_array);
@@ -947,7 +891,7 @@ read_document (TbWorkspace  *self,
   if (node != NULL)
     {
       json_node_unref (self->facts);
-      self->facts = _tb_workspace_deep_copy (node);
+      self->facts = tb_json_copy (node);
     }
 
   node = json_object_get_member (object, "draft");
@@ -959,7 +903,7 @@ read_document (TbWorkspace  *self,
   if (node != NULL)
     {
       json_node_unref (self->draft);
-      self->draft = _tb_workspace_deep_copy (node);
+      self->draft = tb_json_copy (node);
     }
 
   node = json_object_get_member (object, "locks");
@@ -1352,7 +1296,7 @@ dup_value (JsonNode    *root,
                      _("There is no draft entry “%s”."), shown);
       return NULL;
     }
-  return _tb_workspace_deep_copy (node);
+  return tb_json_copy (node);
 }
 
 /**

@@ -77,6 +77,12 @@ tools = [
      "outputSchema": {"type": "object", "properties": {"n": {"type": 12}}}},
     {"name": "elicit-withdrawn", "description": "Asks the client, then withdraws the question",
      "inputSchema": OBJ},
+    {"name": "hostile", "description": "Sends odd but parseable messages, then answers",
+     "inputSchema": OBJ},
+    {"name": "deep", "description": "Sends JSON nested 100,000 levels deep",
+     "inputSchema": OBJ},
+    {"name": "where", "description": "Reports TB_FAKE_VAR and its working directory",
+     "inputSchema": OBJ},
     {"name": "wait-cancel", "description": "Waits for notifications/cancelled, never answers",
      "inputSchema": OBJ},
     {"name": "cancelled", "description": "Lists the cancellations it was sent",
@@ -180,6 +186,35 @@ def call(rid, name, arguments):
         send({"jsonrpc": "2.0", "method": "notifications/cancelled",
               "params": {"requestId": "ask-2", "reason": "changed my mind"}})
         result(rid, text("withdrawn"))
+    elif name == "hostile":
+        odd = [
+            {"jsonrpc": "2.0", "id": "not-ours", "result": {}},
+            {"jsonrpc": "2.0", "id": 999999, "result": {}},
+            {"jsonrpc": "2.0", "id": None, "error": {"code": -1}},
+            {"jsonrpc": "2.0", "method": "notifications/progress",
+             "params": {"progressToken": [1, 2], "progress": "lots"}},
+            {"jsonrpc": "2.0", "method": "notifications/progress", "params": [1, 2, 3]},
+            {"jsonrpc": "2.0", "method": "notifications/message",
+             "params": {"level": 7, "data": {"nested": [1, {"x": None}]}}},
+            {"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": {}}},
+            {"jsonrpc": "2.0", "method": "notifications/unknown/thing"},
+            {"jsonrpc": "2.0", "id": 77, "method": "made/up", "params": "not an object"},
+            {"jsonrpc": "2.0", "id": 78, "method": "roots/list"},
+            [{"jsonrpc": "2.0", "method": "notifications/message",
+              "params": {"level": "info", "data": "from a batch"}}],
+        ]
+        for message in odd:
+            send(message)
+        out.write(b"\n   \n")
+        out.flush()
+        result(rid, text("survived"))
+    elif name == "deep":
+        out.write(b"[" * 100000 + b"]" * 100000 + b"\n")
+        out.flush()
+        hang_forever()
+    elif name == "where":
+        result(rid, text(json.dumps({"var": os.environ.get("TB_FAKE_VAR"),
+                                     "cwd": os.getcwd()})))
     elif name == "wait-cancel":
         pass
     elif name == "cancelled":

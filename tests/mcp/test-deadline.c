@@ -42,8 +42,11 @@ tick_cb (gpointer data)
     return G_SOURCE_CONTINUE;
 
   work->progress_id = 0;
-  g_task_return_pointer (task, tb_tool_result_new_success (tb_json_node_new_string ("done")),
-                         g_object_unref);
+  {
+    g_autoptr(JsonNode) output = tb_json_node_new_string ("done");
+
+    g_task_return_pointer (task, tb_tool_result_new_success (output), g_object_unref);
+  }
   g_object_unref (task);
   return G_SOURCE_REMOVE;
 }

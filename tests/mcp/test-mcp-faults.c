@@ -6,6 +6,7 @@
 
 #include "config.h"
 
+#include <glib/gstdio.h>
 #include <string.h>
 #include <toolbench.h>
 
@@ -306,8 +307,8 @@ test_many_tools (Fixture       *f,
 
   if (client == NULL)
     return;
-  /* 18 built-in fake tools plus 5,000 generated, over 8 pages. */
-  g_assert_cmpuint (tb_tool_registry_get_size (f->registry), ==, 5018);
+  /* 21 built-in fake tools plus 5,000 generated, over 8 pages. */
+  g_assert_cmpuint (tb_tool_registry_get_size (f->registry), ==, 5021);
   g_assert_true (tb_tool_registry_contains (f->registry, "tool_04999"));
   result = mcp_test_call (f->registry, "tool_04999", NULL, NULL);
   g_assert_false (tb_tool_result_get_ok (result));
@@ -598,6 +599,83 @@ test_elicitation_withdrawn (Fixture       *f,
 }
 
 static void
+test_hostile_messages (Fixture       *f,
+                       gconstpointer  data)
+{
+  TbMcpClient *client = start_fake (f, "fake", NULL, TRUE);
+  g_autoptr(TbToolResult) result = NULL;
+  g_autoptr(TbToolResult) deep = NULL;
+  g_autoptr(TbToolResult) after = NULL;
+  g_auto(GStrv) log = NULL;
+  gboolean batch_seen = FALSE;
+
+  if (client == NULL)
+    return;
+  /* Answers to requests never sent, progress and log messages of the wrong
+   * shape, unknown methods, a batch, blank lines: none of it stops the
+   * session, and the call still gets its answer. */
+  result = mcp_test_call (f->registry, "hostile", NULL, NULL);
+  g_assert_true (tb_tool_result_get_ok (result));
+  g_assert_cmpstr (json_node_get_string (tb_tool_result_get_output (result)), ==, "survived");
+  g_assert_cmpint (tb_mcp_client_get_state (client), ==, TB_MCP_CLIENT_STATE_CONNECTED);
+  log = tb_mcp_client_get_log (client);
+  for (guint i = 0; log[i] != NULL; i++)
+    batch_seen |= strstr (log[i], "from a batch") != NULL;
+  g_assert_true (batch_seen);
+
+  /* 100,000 levels of nesting: refused before the parser sees it. */
+  deep = mcp_test_call (f->registry, "deep", NULL, NULL);
+  g_assert_false (tb_tool_result_get_ok (deep));
+  g_assert_nonnull (strstr (tb_tool_result_get_error (deep),
+                            "printed something that is not a JSON-RPC message"));
+  g_assert_cmpint (tb_mcp_client_get_state (client), ==, TB_MCP_CLIENT_STATE_FAILED);
+
+  after = mcp_test_call (f->registry, "echo", "{\"message\":\"x\"}", NULL);
+  g_assert_false (tb_tool_result_get_ok (after));
+}
+
+static void
+test_env_and_cwd (Fixture       *f,
+                  gconstpointer  data)
+{
+  g_autofree char *script = mcp_test_fake_server ();
+  g_autofree char *dir = g_dir_make_tmp ("tb-mcp-cwd-XXXXXX", NULL);
+  g_autofree char *real_dir = g_canonicalize_filename (dir, NULL);
+  g_autofree char *text = NULL;
+  g_autoptr(JsonNode) config = NULL;
+  g_autoptr(GPtrArray) clients = NULL;
+  g_autoptr(TbToolResult) result = NULL;
+  g_autoptr(JsonNode) seen = NULL;
+  g_autoptr(GError) error = NULL;
+  TbMcpClient *client;
+
+  if (!g_file_test ("/usr/bin/python3", G_FILE_TEST_IS_EXECUTABLE))
+    {
+      g_test_skip ("/usr/bin/python3 is needed to run the fake MCP server");
+      return;
+    }
+  text = g_strdup_printf ("{\"mcpServers\":{\"placed\":{\"command\":\"/usr/bin/python3\","
+                          "\"args\":[\"%s\"],\"env\":{\"TB_FAKE_VAR\":\"from the config\"},"
+                          "\"cwd\":\"%s\"}}}", script, dir);
+  config = tb_json_parse (text, -1, &error);
+  g_assert_no_error (error);
+  clients = tb_mcp_config_load (config, NULL, &error);
+  g_assert_no_error (error);
+  client = g_object_ref (g_ptr_array_index (clients, 0));
+  g_ptr_array_add (f->clients, client);
+  tb_mcp_client_attach (client, f->registry);
+  g_assert_true (mcp_test_connect (client, &error));
+
+  result = mcp_test_call (f->registry, "where", NULL, NULL);
+  seen = tb_json_parse (json_node_get_string (tb_tool_result_get_output (result)), -1, NULL);
+  g_assert_cmpstr (json_object_get_string_member (json_node_get_object (seen), "var"), ==,
+                   "from the config");
+  g_assert_cmpstr (json_object_get_string_member (json_node_get_object (seen), "cwd"), ==,
+                   real_dir);
+  g_rmdir (dir);
+}
+
+static void
 test_config (Fixture       *f,
              gconstpointer  data)
 {
@@ -661,7 +739,10 @@ main (int   argc,
               test_elicitation_not_supported, teardown);
   g_test_add ("/mcp/faults/elicitation-withdrawn", Fixture, NULL, setup,
               test_elicitation_withdrawn, teardown);
+  g_test_add ("/mcp/faults/hostile-messages", Fixture, NULL, setup, test_hostile_messages,
+              teardown);
   g_test_add ("/mcp/faults/config", Fixture, NULL, setup, test_config, teardown);
+  g_test_add ("/mcp/faults/env-and-cwd", Fixture, NULL, setup, test_env_and_cwd, teardown);
 
   return g_test_run ();
 }

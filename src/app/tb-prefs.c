@@ -223,6 +223,24 @@ tb_prefs_set_string_choice (GSettings   *settings,
 }
 
 /**
+ * tb_prefs_get_approval_policy:
+ * @settings: the app's settings
+ *
+ * Returns: the loop's approval policy for new loops
+ */
+TbApprovalPolicy
+tb_prefs_get_approval_policy (GSettings *settings)
+{
+  g_autofree char *policy = g_settings_get_string (settings, "approval-policy");
+
+  if (g_strcmp0 (policy, "approve-all") == 0)
+    return TB_APPROVAL_POLICY_APPROVE_ALL;
+  if (g_strcmp0 (policy, "reject-all") == 0)
+    return TB_APPROVAL_POLICY_REJECT_ALL;
+  return TB_APPROVAL_POLICY_ASK;
+}
+
+/**
  * tb_prefs_get_providers:
  * @settings: the app's settings
  *

@@ -62,6 +62,7 @@ gboolean            tb_prefs_set_uint              (GSettings           *setting
                                                     const char          *key,
                                                     guint                value,
                                                     GError             **error);
+TbApprovalPolicy    tb_prefs_get_approval_policy   (GSettings           *settings);
 gboolean            tb_prefs_set_string_choice     (GSettings           *settings,
                                                     const char          *key,
                                                     const char          *value,

@@ -127,9 +127,12 @@ test_range_refused (Fixture       *f,
                    "“sometimes” is not a possible value of Approval policy; the setting "
                    "stays “ask”.");
   g_clear_error (&error);
+  g_assert_cmpint (tb_prefs_get_approval_policy (f->settings), ==, TB_APPROVAL_POLICY_ASK);
   g_assert_true (tb_prefs_set_string_choice (f->settings, "approval-policy", "reject-all",
                                              &error));
   g_assert_no_error (error);
+  g_assert_cmpint (tb_prefs_get_approval_policy (f->settings), ==,
+                   TB_APPROVAL_POLICY_REJECT_ALL);
 }
 
 static void

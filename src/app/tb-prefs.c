@@ -423,6 +423,87 @@ tb_prefs_remove_provider (GSettings   *settings,
 }
 
 /**
+ * tb_prefs_in_flatpak:
+ *
+ * Returns: whether the app runs inside a Flatpak sandbox
+ */
+gboolean
+tb_prefs_in_flatpak (void)
+{
+  return g_file_test ("/.flatpak-info", G_FILE_TEST_EXISTS);
+}
+
+/**
+ * tb_prefs_wrap_for_host:
+ * @entry: one entry of an `mcpServers` object
+ *
+ * Inside a Flatpak, a stdio MCP server is a program of the host: the entry
+ * is rewritten to run it through `flatpak-spawn --host`, with its working
+ * directory and environment passed as flatpak-spawn options. Entries with a
+ * URL, and commands that already are flatpak-spawn, are returned as they
+ * are.
+ *
+ * Returns: (transfer full): the entry to start
+ */
+JsonObject *
+tb_prefs_wrap_for_host (JsonObject *entry)
+{
+  JsonObject *wrapped;
+  JsonArray *args;
+  const char *command = json_object_get_string_member_with_default (entry, "command", NULL);
+  const char *cwd = json_object_get_string_member_with_default (entry, "cwd", NULL);
+  JsonNode *env = json_object_get_member (entry, "env");
+  JsonNode *old_args = json_object_get_member (entry, "args");
+
+  if (command == NULL || g_strcmp0 (command, "flatpak-spawn") == 0)
+    return json_object_ref (entry);
+
+  wrapped = json_object_new ();
+  args = json_array_new ();
+  json_object_set_string_member (wrapped, "command", "flatpak-spawn");
+  json_array_add_string_element (args, "--host");
+  /* The host process ends with the app. */
+  json_array_add_string_element (args, "--watch-bus");
+  if (cwd != NULL)
+    {
+      g_autofree char *option = g_strconcat ("--directory=", cwd, NULL);
+
+      json_array_add_string_element (args, option);
+    }
+  if (env != NULL && JSON_NODE_HOLDS_OBJECT (env))
+    {
+      JsonObjectIter iter;
+      const char *name;
+      JsonNode *value;
+
+      json_object_iter_init (&iter, json_node_get_object (env));
+      while (json_object_iter_next (&iter, &name, &value))
+        if (JSON_NODE_HOLDS_VALUE (value) && json_node_get_value_type (value) == G_TYPE_STRING)
+          {
+            g_autofree char *option = g_strdup_printf ("--env=%s=%s", name,
+                                                       json_node_get_string (value));
+
+            json_array_add_string_element (args, option);
+          }
+    }
+  json_array_add_string_element (args, command);
+  if (old_args != NULL && JSON_NODE_HOLDS_ARRAY (old_args))
+    {
+      JsonArray *array = json_node_get_array (old_args);
+
+      for (guint i = 0; i < json_array_get_length (array); i++)
+        {
+          JsonNode *item = json_array_get_element (array, i);
+
+          if (JSON_NODE_HOLDS_VALUE (item) && json_node_get_value_type (item) == G_TYPE_STRING)
+            json_array_add_string_element (args, json_node_get_string (item));
+        }
+    }
+  json_object_set_array_member (wrapped, "args", args);
+  return wrapped;
+}
+
+/**
  * tb_prefs_check_mcp_entry:
  * @name: the server's name
  * @entry: one entry of an `mcpServers` object
@@ -454,7 +535,10 @@ tb_prefs_check_mcp_entry (const char  *name,
       g_set_error (error, TB_PREFS_ERROR, TB_PREFS_ERROR_MCP_CONFIG, "%s", local_error->message);
       return FALSE;
     }
-  if (json_object_has_member (entry, "command")
+  /* Inside a Flatpak the command is a program of the host, which the
+   * sandbox cannot see; a missing one shows when the server starts. */
+  if (!tb_prefs_in_flatpak ()
+      && json_object_has_member (entry, "command")
       && (command = json_object_get_string_member_with_default (entry, "command", NULL)) != NULL)
     {
       g_autofree char *found = NULL;

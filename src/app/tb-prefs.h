@@ -82,6 +82,8 @@ gboolean            tb_prefs_remove_provider       (GSettings           *setting
                                                     const char          *name,
                                                     GError             **error);
 
+gboolean            tb_prefs_in_flatpak            (void);
+JsonObject         *tb_prefs_wrap_for_host         (JsonObject          *entry);
 gboolean            tb_prefs_check_mcp_entry       (const char          *name,
                                                     JsonObject          *entry,
                                                     GError             **error);

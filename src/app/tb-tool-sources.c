@@ -184,7 +184,13 @@ load_mcp (TbToolSources *self)
           add_problem (self, text);
           continue;
         }
-      client = tb_mcp_client_new_from_config (key, json_node_get_object (node), &error);
+      {
+        g_autoptr(JsonObject) start = tb_prefs_in_flatpak ()
+                                      ? tb_prefs_wrap_for_host (json_node_get_object (node))
+                                      : json_object_ref (json_node_get_object (node));
+
+        client = tb_mcp_client_new_from_config (key, start, &error);
+      }
       if (client == NULL)
         {
           add_problem (self, error->message);

@@ -319,6 +319,32 @@ test_mcp_edit (Fixture       *f,
 }
 
 static void
+test_wrap_for_host (Fixture       *f,
+                    gconstpointer  data)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(JsonNode) node = tb_json_parse ("{\"command\": \"npx\", \"args\": [\"-y\", \"srv\"],"
+                                            " \"env\": {\"TOKEN\": \"x y\"}, \"cwd\": \"/srv\"}",
+                                            -1, &error);
+  g_autoptr(JsonNode) url = tb_json_parse ("{\"url\": \"http://127.0.0.1:9/mcp\"}", -1, &error);
+  g_autoptr(JsonObject) wrapped = tb_prefs_wrap_for_host (json_node_get_object (node));
+  g_autoptr(JsonObject) again = tb_prefs_wrap_for_host (wrapped);
+  g_autoptr(JsonObject) same = tb_prefs_wrap_for_host (json_node_get_object (url));
+  g_autoptr(JsonNode) printed = json_node_init_object (json_node_alloc (), wrapped);
+  g_autofree char *text = tb_json_to_string (printed, FALSE);
+  g_autoptr(TbMcpClient) client = NULL;
+
+  g_assert_cmpstr (text, ==,
+                   "{\"command\":\"flatpak-spawn\",\"args\":[\"--host\",\"--watch-bus\","
+                   "\"--directory=/srv\",\"--env=TOKEN=x y\",\"npx\",\"-y\",\"srv\"]}");
+  g_assert_true (again == wrapped);
+  g_assert_true (same == json_node_get_object (url));
+  client = tb_mcp_client_new_from_config ("host", wrapped, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (client);
+}
+
+static void
 test_folders (Fixture       *f,
               gconstpointer  data)
 {
@@ -364,6 +390,8 @@ main (int   argc,
   g_test_add ("/prefs/mcp-import-bad", Fixture, NULL, fixture_setup, test_mcp_import_bad,
               fixture_teardown);
   g_test_add ("/prefs/mcp-edit", Fixture, NULL, fixture_setup, test_mcp_edit,
+              fixture_teardown);
+  g_test_add ("/prefs/wrap-for-host", Fixture, NULL, fixture_setup, test_wrap_for_host,
               fixture_teardown);
   g_test_add ("/prefs/folders", Fixture, NULL, fixture_setup, test_folders,
               fixture_teardown);

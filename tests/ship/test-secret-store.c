@@ -236,6 +236,8 @@ int
 main (int   argc,
       char *argv[])
 {
+  int status;
+
   g_test_init (&argc, &argv, NULL);
 
   if (!keyring_expected ())
@@ -250,5 +252,8 @@ main (int   argc,
   g_test_add ("/secret-store/in-memory", Fixture, NULL, fixture_setup, test_in_memory,
               fixture_teardown);
 
-  return g_test_run ();
+  status = g_test_run ();
+  /* Let libsecret drop its connection to the bus before exit. */
+  secret_service_disconnect ();
+  return status;
 }

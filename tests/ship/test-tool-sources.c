@@ -62,7 +62,7 @@ test_folders_and_sandbox (Fixture       *f,
   g_autofree char *missing = g_build_filename (f->dir, "gone", NULL);
   g_autoptr(GError) error = NULL;
   g_auto(GStrv) problems = NULL;
-  TbTool *tool;
+  g_autoptr(TbTool) tool = NULL;
 
   g_assert_true (g_file_set_contents (manifest,
                                       "{\"name\": \"shout\", \"description\": \"Shouts\","
@@ -102,12 +102,13 @@ test_mcp_server (Fixture       *f,
                  gconstpointer  data)
 {
   const char *server = g_getenv ("TB_FAKE_MCP_SERVER");
+  g_autofree char *python = g_find_program_in_path ("python3");
   g_autofree char *entry = NULL;
   g_autoptr(GError) error = NULL;
   gint64 end;
   TbMcpClient *client;
 
-  if (server == NULL || g_find_program_in_path ("python3") == NULL)
+  if (server == NULL || python == NULL)
     {
       g_test_skip ("Needs python3 and tests/mcp/fake-mcp-server.py");
       return;
@@ -123,8 +124,11 @@ test_mcp_server (Fixture       *f,
     g_main_context_iteration (NULL, TRUE);
   g_assert_true (has_echo (f));
   g_assert_cmpint (tb_mcp_client_get_state (client), ==, TB_MCP_CLIENT_STATE_CONNECTED);
-  g_assert_cmpstr (tb_tool_get_source (tb_tool_registry_lookup (f->registry, "echo")), ==,
-                   "mcp:fake");
+  {
+    g_autoptr(TbTool) echo = tb_tool_registry_lookup (f->registry, "echo");
+
+    g_assert_cmpstr (tb_tool_get_source (echo), ==, "mcp:fake");
+  }
 
   /* Turned off: stopped and its tools gone. */
   g_assert_true (tb_prefs_set_mcp_enabled (f->settings, "fake", FALSE, &error));

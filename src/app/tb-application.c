@@ -143,6 +143,22 @@ tb_application_startup (GApplication *app)
   }
 }
 
+/* Stops the MCP servers the preferences started before the process ends. */
+static void
+tb_application_shutdown (GApplication *app)
+{
+  TbApplication *self = TB_APPLICATION (app);
+
+  if (self->sources != NULL)
+    {
+      tb_tool_sources_set_default (NULL);
+      g_object_run_dispose (G_OBJECT (self->sources));
+      g_clear_object (&self->sources);
+    }
+
+  G_APPLICATION_CLASS (tb_application_parent_class)->shutdown (app);
+}
+
 static void
 tb_application_finalize (GObject *object)
 {
@@ -169,6 +185,7 @@ tb_application_class_init (TbApplicationClass *klass)
   object_class->finalize = tb_application_finalize;
   app_class->activate = tb_application_activate;
   app_class->startup = tb_application_startup;
+  app_class->shutdown = tb_application_shutdown;
 }
 
 static void

@@ -857,6 +857,9 @@ rebuild_mcp (TbPreferencesWindow *self)
           GtkWidget *restart = icon_button_new ("view-refresh-symbolic", _("Restart Server"));
           GtkWidget *log = icon_button_new ("utilities-terminal-symbolic", _("Show Server Log"));
 
+          gtk_widget_set_name (restart, "mcp-restart");
+          gtk_widget_set_name (log, "mcp-log-button");
+          gtk_widget_set_name (row, "mcp-row");
           g_object_set_data_full (G_OBJECT (restart), "name", g_strdup (name), g_free);
           g_signal_connect (restart, "clicked", G_CALLBACK (mcp_restart_clicked), self);
           g_object_set_data_full (G_OBJECT (log), "name", g_strdup (name), g_free);

@@ -14,6 +14,7 @@
 #include "tb-preferences-window.h"
 #include "tb-prefs.h"
 #include "tb-secret-store.h"
+#include "tb-tool-sources.h"
 
 typedef struct
 {
@@ -334,6 +335,85 @@ test_mcp_bad_input (Fixture       *f,
   }
 }
 
+static TbMcpClient *running_client;
+
+static gboolean
+client_running (Fixture *f)
+{
+  return tb_mcp_client_get_state (running_client) == TB_MCP_CLIENT_STATE_CONNECTED;
+}
+
+static gboolean
+row_says_running (Fixture *f)
+{
+  const char *subtitle = adw_action_row_get_subtitle (ADW_ACTION_ROW (named (f, "mcp-row")));
+
+  return subtitle != NULL && g_str_has_suffix (subtitle, " — Running");
+}
+
+static GtkWidget *
+find_toplevel (const char *name)
+{
+  GListModel *toplevels = gtk_window_get_toplevels ();
+
+  for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
+    {
+      g_autoptr(GtkWidget) window = g_list_model_get_item (toplevels, i);
+
+      if (g_strcmp0 (gtk_widget_get_name (window), name) == 0)
+        return window;
+    }
+  return NULL;
+}
+
+/* A running server's row shows its state, restarts it and shows its log. */
+static void
+test_mcp_running (Fixture       *f,
+                  gconstpointer  data)
+{
+  const char *server = g_getenv ("TB_FAKE_MCP_SERVER");
+  g_autofree char *python = g_find_program_in_path ("python3");
+  g_autofree char *entry = NULL;
+  g_autoptr(TbToolRegistry) registry = tb_tool_registry_new ();
+  g_autoptr(TbToolSources) sources = NULL;
+  GtkWidget *log;
+
+  if (server == NULL || python == NULL)
+    {
+      g_test_skip ("Needs python3 and tests/mcp/fake-mcp-server.py");
+      return;
+    }
+  sources = tb_tool_sources_new (registry, f->settings);
+  tb_tool_sources_set_default (sources);
+  entry = g_strdup_printf ("{\"command\": \"python3\", \"args\": [\"%s\"]}", server);
+  g_assert_true (tb_prefs_save_mcp_server (f->settings, NULL, "fake", TRUE, entry, NULL));
+  running_client = tb_tool_sources_get_client (sources, "fake");
+  g_assert_true (wait_until (client_running, f));
+
+  open_window (f);
+  g_assert_true (wait_until (row_says_running, f));
+
+  g_signal_emit_by_name (named (f, "mcp-restart"), "clicked");
+  g_assert_false (client_running (f));
+  g_assert_true (wait_until (client_running, f));
+  g_assert_true (wait_until (row_says_running, f));
+
+  g_signal_emit_by_name (named (f, "mcp-log-button"), "clicked");
+  settle ();
+  log = find_toplevel ("mcp-log");
+  g_assert_nonnull (log);
+  g_assert_cmpstr (adw_message_dialog_get_heading (ADW_MESSAGE_DIALOG (log)), ==,
+                   "Log of “fake”");
+  g_assert_nonnull (adw_message_dialog_get_body (ADW_MESSAGE_DIALOG (log)));
+  gtk_window_destroy (GTK_WINDOW (log));
+
+  gtk_window_destroy (GTK_WINDOW (f->window));
+  f->window = NULL;
+  settle ();
+  tb_tool_sources_set_default (NULL);
+  g_object_run_dispose (G_OBJECT (sources));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -347,6 +427,8 @@ main (int   argc,
   g_test_add ("/preferences/add-endpoint", Fixture, NULL, fixture_setup, test_add_endpoint,
               fixture_teardown);
   g_test_add ("/preferences/loop-defaults", Fixture, NULL, fixture_setup, test_loop_defaults,
+              fixture_teardown);
+  g_test_add ("/preferences/mcp-running", Fixture, NULL, fixture_setup, test_mcp_running,
               fixture_teardown);
   g_test_add ("/preferences/mcp-bad-input", Fixture, NULL, fixture_setup, test_mcp_bad_input,
               fixture_teardown);

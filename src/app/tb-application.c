@@ -8,6 +8,9 @@
 
 #include "tb-app-util.h"
 #include "tb-application.h"
+#include "tb-preferences-window.h"
+#include "tb-tool-sources.h"
+#include "tb-welcome-page.h"
 #include "tb-window.h"
 
 /* The application owns what outlives a window: the tool registry (built-in
@@ -20,6 +23,7 @@ struct _TbApplication
 
   TbToolRegistry *registry;
   TbHistory      *history;
+  TbToolSources  *sources;
 };
 
 G_DEFINE_FINAL_TYPE (TbApplication, tb_application, ADW_TYPE_APPLICATION)
@@ -31,7 +35,10 @@ tb_application_activate (GApplication *app)
   GtkWindow *window = gtk_application_get_active_window (GTK_APPLICATION (app));
 
   if (window == NULL)
-    window = GTK_WINDOW (tb_window_new (GTK_APPLICATION (app), self->registry, self->history));
+    {
+      window = GTK_WINDOW (tb_window_new (GTK_APPLICATION (app), self->registry, self->history));
+      tb_welcome_page_offer (TB_WINDOW (window));
+    }
   gtk_window_present (window);
 }
 
@@ -60,6 +67,18 @@ about_action (GSimpleAction *action,
 }
 
 static void
+preferences_action (GSimpleAction *action,
+                    GVariant      *parameter,
+                    gpointer       user_data)
+{
+  GtkApplication *app = user_data;
+  TbPreferencesWindow *window =
+    tb_preferences_window_new (gtk_application_get_active_window (app));
+
+  gtk_window_present (GTK_WINDOW (window));
+}
+
+static void
 quit_action (GSimpleAction *action,
              GVariant      *parameter,
              gpointer       user_data)
@@ -81,6 +100,7 @@ quit_action (GSimpleAction *action,
 static const GActionEntry app_actions[] = {
   { "about", about_action },
   { "quit", quit_action },
+  { "preferences", preferences_action },
 };
 
 static void
@@ -100,9 +120,43 @@ tb_application_startup (GApplication *app)
                                    app);
   gtk_application_set_accels_for_action (GTK_APPLICATION (app), "app.quit", quit_accels);
   gtk_application_set_accels_for_action (GTK_APPLICATION (app), "app.about", about_accels);
+  {
+    static const char *preferences_accels[] = { "<Control>comma", NULL };
+
+    gtk_application_set_accels_for_action (GTK_APPLICATION (app), "app.preferences",
+                                           preferences_accels);
+  }
+  /* Light or dark as the system says; the app has no colour setting of its own. */
+  adw_style_manager_set_color_scheme (adw_style_manager_get_default (),
+                                      ADW_COLOR_SCHEME_DEFAULT);
 
   if (!tb_demo_tools_register (self->registry, &error))
     g_warning ("The built-in tools could not be registered: %s", error->message);
+
+  /* Tool folders, the file tools' sandbox and MCP servers from the
+   * preferences. */
+  {
+    g_autoptr(GSettings) settings = g_settings_new (APPLICATION_ID);
+
+    self->sources = tb_tool_sources_new (self->registry, settings);
+    tb_tool_sources_set_default (self->sources);
+  }
+}
+
+/* Stops the MCP servers the preferences started before the process ends. */
+static void
+tb_application_shutdown (GApplication *app)
+{
+  TbApplication *self = TB_APPLICATION (app);
+
+  if (self->sources != NULL)
+    {
+      tb_tool_sources_set_default (NULL);
+      g_object_run_dispose (G_OBJECT (self->sources));
+      g_clear_object (&self->sources);
+    }
+
+  G_APPLICATION_CLASS (tb_application_parent_class)->shutdown (app);
 }
 
 static void
@@ -110,6 +164,12 @@ tb_application_finalize (GObject *object)
 {
   TbApplication *self = (TbApplication *) object;
 
+  if (self->sources != NULL)
+    {
+      tb_tool_sources_set_default (NULL);
+      g_object_run_dispose (G_OBJECT (self->sources));
+      g_clear_object (&self->sources);
+    }
   g_clear_object (&self->history);
   g_clear_object (&self->registry);
 
@@ -125,6 +185,7 @@ tb_application_class_init (TbApplicationClass *klass)
   object_class->finalize = tb_application_finalize;
   app_class->activate = tb_application_activate;
   app_class->startup = tb_application_startup;
+  app_class->shutdown = tb_application_shutdown;
 }
 
 static void

@@ -879,3 +879,17 @@ tb_window_set_page (TbWindow   *self,
   g_return_if_fail (TB_IS_WINDOW (self));
   adw_view_stack_set_visible_child_name (self->view_stack, name);
 }
+
+/**
+ * tb_window_get_view_stack:
+ * @self: a window
+ *
+ * Returns: (transfer none): the stack of the content pages, for pages that
+ *   come and go (the welcome page)
+ */
+AdwViewStack *
+tb_window_get_view_stack (TbWindow *self)
+{
+  g_return_val_if_fail (TB_IS_WINDOW (self), NULL);
+  return self->view_stack;
+}

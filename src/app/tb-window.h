@@ -32,4 +32,6 @@ void           tb_window_set_page            (TbWindow       *self,
 void           tb_window_add_toast           (TbWindow       *self,
                                               const char     *text);
 
+AdwViewStack     *tb_window_get_view_stack      (TbWindow       *self);
+
 G_END_DECLS

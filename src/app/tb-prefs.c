@@ -1,0 +1,1017 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+
+#define G_LOG_DOMAIN "tb-prefs"
+
+#include "config.h"
+
+#include <glib/gi18n.h>
+
+#include "toolbench.h"
+#include "tb-prefs.h"
+
+/* The checked side of the preferences: every change goes through here so a
+ * value out of range, a URL that is not one or an MCP entry naming a missing
+ * command is refused with a sentence, and the setting in place stays. The
+ * window only shows these messages. Secrets never pass through here. */
+
+G_DEFINE_QUARK (tb-prefs-error-quark, tb_prefs_error)
+
+static const char * const provider_kinds[] = { "openai", "anthropic", "gemini", NULL };
+
+void
+tb_provider_endpoint_free (TbProviderEndpoint *endpoint)
+{
+  if (endpoint == NULL)
+    return;
+  g_free (endpoint->name);
+  g_free (endpoint->kind);
+  g_free (endpoint->base_url);
+  g_free (endpoint->model);
+  g_free (endpoint);
+}
+
+/**
+ * tb_provider_endpoint_create:
+ * @endpoint: a configured endpoint
+ * @api_key: (nullable): its key, from the #TbSecretStore
+ *
+ * Returns: (transfer full) (nullable): a provider for the endpoint, or
+ *   %NULL when its kind is unknown
+ */
+TbProvider *
+tb_provider_endpoint_create (TbProviderEndpoint *endpoint,
+                             const char         *api_key)
+{
+  const char *model;
+
+  g_return_val_if_fail (endpoint != NULL, NULL);
+
+  model = endpoint->model != NULL && *endpoint->model != '\0' ? endpoint->model : NULL;
+  if (g_strcmp0 (endpoint->kind, "openai") == 0)
+    return tb_openai_provider_new (endpoint->base_url, model, api_key);
+  if (g_strcmp0 (endpoint->kind, "anthropic") == 0)
+    return tb_anthropic_provider_new (endpoint->base_url, model, api_key);
+  if (g_strcmp0 (endpoint->kind, "gemini") == 0)
+    return tb_gemini_provider_new (endpoint->base_url, model, api_key);
+  return NULL;
+}
+
+/**
+ * tb_prefs_kind_label:
+ * @kind: a provider kind
+ *
+ * Returns: the kind's name for people
+ */
+const char *
+tb_prefs_kind_label (const char *kind)
+{
+  if (g_strcmp0 (kind, "openai") == 0)
+    return _("OpenAI-compatible");
+  if (g_strcmp0 (kind, "anthropic") == 0)
+    return _("Anthropic");
+  if (g_strcmp0 (kind, "gemini") == 0)
+    return _("Gemini");
+  return kind;
+}
+
+/**
+ * tb_prefs_check_url:
+ * @text: what a person typed
+ * @error: the error
+ *
+ * Returns: whether @text is an absolute http:// or https:// URL with a host
+ */
+gboolean
+tb_prefs_check_url (const char  *text,
+                    GError     **error)
+{
+  g_autoptr(GUri) uri = NULL;
+  g_autoptr(GError) local_error = NULL;
+  const char *scheme;
+
+  if (text == NULL || *text == '\0')
+    {
+      g_set_error_literal (error, TB_PREFS_ERROR, TB_PREFS_ERROR_URL,
+                           _("The base URL is empty; enter one such as "
+                             "https://api.openai.com/v1."));
+      return FALSE;
+    }
+  uri = g_uri_parse (text, G_URI_FLAGS_NONE, &local_error);
+  if (uri == NULL)
+    {
+      g_set_error (error, TB_PREFS_ERROR, TB_PREFS_ERROR_URL,
+                   _("“%s” is not a URL (%s); enter one such as https://api.openai.com/v1."),
+                   text, local_error->message);
+      return FALSE;
+    }
+  scheme = g_uri_get_scheme (uri);
+  if (g_ascii_strcasecmp (scheme, "http") != 0 && g_ascii_strcasecmp (scheme, "https") != 0)
+    {
+      g_set_error (error, TB_PREFS_ERROR, TB_PREFS_ERROR_URL,
+                   _("“%s” is not an http:// or https:// URL."), text);
+      return FALSE;
+    }
+  if (g_uri_get_host (uri) == NULL || *g_uri_get_host (uri) == '\0')
+    {
+      g_set_error (error, TB_PREFS_ERROR, TB_PREFS_ERROR_URL,
+                   _("“%s” has no host name."), text);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/* The names people see in the preferences; compiled schemas do not always
+ * keep their summaries. */
+static const char *
+key_label (const char *key)
+{
+  if (g_strcmp0 (key, "loop-iteration-cap") == 0)
+    return _("Iteration cap");
+  if (g_strcmp0 (key, "tool-timeout-seconds") == 0)
+    return _("Tool timeout");
+  if (g_strcmp0 (key, "approval-policy") == 0)
+    return _("Approval policy");
+  return key;
+}
+
+static GSettingsSchemaKey *
+lookup_key (GSettings  *settings,
+            const char *key)
+{
+  g_autoptr(GSettingsSchema) schema = NULL;
+
+  g_object_get (settings, "settings-schema", &schema, NULL);
+  g_return_val_if_fail (g_settings_schema_has_key (schema, key), NULL);
+  return g_settings_schema_get_key (schema, key);
+}
+
+/**
+ * tb_prefs_set_uint:
+ * @settings: the app's settings
+ * @key: a key of type `u` with a range
+ * @value: the new value
+ * @error: the error
+ *
+ * Returns: whether @value was in the key's range and is saved; otherwise the
+ *   old value stays and @error says which range applies
+ */
+gboolean
+tb_prefs_set_uint (GSettings   *settings,
+                   const char  *key,
+                   guint        value,
+                   GError     **error)
+{
+  g_autoptr(GSettingsSchemaKey) schema_key = lookup_key (settings, key);
+  g_autoptr(GVariant) variant = g_variant_ref_sink (g_variant_new_uint32 (value));
+
+  g_return_val_if_fail (schema_key != NULL, FALSE);
+
+  if (!g_settings_schema_key_range_check (schema_key, variant))
+    {
+      g_autoptr(GVariant) range = g_settings_schema_key_get_range (schema_key);
+      const char *type = NULL;
+      g_autoptr(GVariant) bounds = NULL;
+      guint32 min = 0, max = G_MAXUINT32;
+
+      g_variant_get (range, "(&sv)", &type, &bounds);
+      if (g_strcmp0 (type, "range") == 0)
+        g_variant_get (bounds, "(uu)", &min, &max);
+      g_set_error (error, TB_PREFS_ERROR, TB_PREFS_ERROR_RANGE,
+                   _("%s must be between %u and %u; %u was not saved and the setting "
+                     "stays %u."),
+                   key_label (key), min, max, value,
+                   g_settings_get_uint (settings, key));
+      return FALSE;
+    }
+  g_settings_set_uint (settings, key, value);
+  return TRUE;
+}
+
+/**
+ * tb_prefs_set_string_choice:
+ * @settings: the app's settings
+ * @key: a key of type `s` with choices
+ * @value: the new value
+ * @error: the error
+ *
+ * Returns: whether @value is one of the key's choices and is saved
+ */
+gboolean
+tb_prefs_set_string_choice (GSettings   *settings,
+                            const char  *key,
+                            const char  *value,
+                            GError     **error)
+{
+  g_autoptr(GSettingsSchemaKey) schema_key = lookup_key (settings, key);
+  g_autoptr(GVariant) variant = NULL;
+
+  g_return_val_if_fail (schema_key != NULL, FALSE);
+
+  variant = g_variant_ref_sink (g_variant_new_string (value != NULL ? value : ""));
+  if (!g_settings_schema_key_range_check (schema_key, variant))
+    {
+      g_autofree char *current = g_settings_get_string (settings, key);
+
+      g_set_error (error, TB_PREFS_ERROR, TB_PREFS_ERROR_RANGE,
+                   _("“%s” is not a possible value of %s; the setting stays “%s”."),
+                   value != NULL ? value : "", key_label (key),
+                   current);
+      return FALSE;
+    }
+  g_settings_set_string (settings, key, value);
+  return TRUE;
+}
+
+/**
+ * tb_prefs_get_approval_policy:
+ * @settings: the app's settings
+ *
+ * Returns: the loop's approval policy for new loops
+ */
+TbApprovalPolicy
+tb_prefs_get_approval_policy (GSettings *settings)
+{
+  g_autofree char *policy = g_settings_get_string (settings, "approval-policy");
+
+  if (g_strcmp0 (policy, "approve-all") == 0)
+    return TB_APPROVAL_POLICY_APPROVE_ALL;
+  if (g_strcmp0 (policy, "reject-all") == 0)
+    return TB_APPROVAL_POLICY_REJECT_ALL;
+  return TB_APPROVAL_POLICY_ASK;
+}
+
+/**
+ * tb_prefs_get_providers:
+ * @settings: the app's settings
+ *
+ * Returns: (transfer full) (element-type TbProviderEndpoint): the endpoints
+ */
+GPtrArray *
+tb_prefs_get_providers (GSettings *settings)
+{
+  g_autoptr(GVariant) value = g_settings_get_value (settings, "providers");
+  GPtrArray *endpoints =
+    g_ptr_array_new_with_free_func ((GDestroyNotify) tb_provider_endpoint_free);
+  GVariantIter iter;
+  const char *name, *kind, *base_url, *model;
+
+  g_variant_iter_init (&iter, value);
+  while (g_variant_iter_next (&iter, "(&s&s&s&s)", &name, &kind, &base_url, &model))
+    {
+      TbProviderEndpoint *endpoint = g_new0 (TbProviderEndpoint, 1);
+
+      endpoint->name = g_strdup (name);
+      endpoint->kind = g_strdup (kind);
+      endpoint->base_url = g_strdup (base_url);
+      endpoint->model = g_strdup (model);
+      g_ptr_array_add (endpoints, endpoint);
+    }
+  return endpoints;
+}
+
+/**
+ * tb_prefs_find_provider:
+ * @settings: the app's settings
+ * @name: an endpoint's name
+ *
+ * Returns: (transfer full) (nullable): the endpoint
+ */
+TbProviderEndpoint *
+tb_prefs_find_provider (GSettings  *settings,
+                        const char *name)
+{
+  g_autoptr(GPtrArray) endpoints = tb_prefs_get_providers (settings);
+
+  for (guint i = 0; i < endpoints->len; i++)
+    {
+      TbProviderEndpoint *endpoint = g_ptr_array_index (endpoints, i);
+
+      if (g_strcmp0 (endpoint->name, name) == 0)
+        return g_ptr_array_steal_index (endpoints, i);
+    }
+  return NULL;
+}
+
+static void
+write_providers (GSettings *settings,
+                 GPtrArray *endpoints)
+{
+  GVariantBuilder builder;
+
+  g_variant_builder_init (&builder, G_VARIANT_TYPE ("a(ssss)"));
+  for (guint i = 0; i < endpoints->len; i++)
+    {
+      TbProviderEndpoint *endpoint = g_ptr_array_index (endpoints, i);
+
+      g_variant_builder_add (&builder, "(ssss)", endpoint->name, endpoint->kind,
+                             endpoint->base_url, endpoint->model != NULL ? endpoint->model : "");
+    }
+  g_settings_set_value (settings, "providers", g_variant_builder_end (&builder));
+}
+
+/**
+ * tb_prefs_save_provider:
+ * @settings: the app's settings
+ * @old_name: (nullable): the name of the endpoint being edited, %NULL to add
+ * @name: the name
+ * @kind: "openai", "anthropic" or "gemini"
+ * @base_url: the base URL
+ * @model: (nullable): the default model
+ * @error: the error
+ *
+ * Adds or replaces an endpoint after checking it; nothing changes on error.
+ *
+ * Returns: whether the endpoint is saved
+ */
+gboolean
+tb_prefs_save_provider (GSettings   *settings,
+                        const char  *old_name,
+                        const char  *name,
+                        const char  *kind,
+                        const char  *base_url,
+                        const char  *model,
+                        GError     **error)
+{
+  g_autoptr(GPtrArray) endpoints = tb_prefs_get_providers (settings);
+  g_autofree char *clean_name = g_strstrip (g_strdup (name != NULL ? name : ""));
+  g_autofree char *clean_url = g_strstrip (g_strdup (base_url != NULL ? base_url : ""));
+  TbProviderEndpoint *endpoint;
+  int replace = -1;
+
+  if (*clean_name == '\0')
+    {
+      g_set_error_literal (error, TB_PREFS_ERROR, TB_PREFS_ERROR_INVALID,
+                           _("The endpoint has no name; give it one, such as “Local Ollama”."));
+      return FALSE;
+    }
+  if (kind == NULL || !g_strv_contains (provider_kinds, kind))
+    {
+      g_set_error (error, TB_PREFS_ERROR, TB_PREFS_ERROR_INVALID,
+                   _("“%s” is not a provider kind; choose OpenAI-compatible, Anthropic or "
+                     "Gemini."), kind != NULL ? kind : "");
+      return FALSE;
+    }
+  if (!tb_prefs_check_url (clean_url, error))
+    return FALSE;
+
+  for (guint i = 0; i < endpoints->len; i++)
+    {
+      TbProviderEndpoint *other = g_ptr_array_index (endpoints, i);
+
+      if (old_name != NULL && g_strcmp0 (other->name, old_name) == 0)
+        replace = i;
+      else if (g_strcmp0 (other->name, clean_name) == 0)
+        {
+          g_set_error (error, TB_PREFS_ERROR, TB_PREFS_ERROR_EXISTS,
+                       _("An endpoint named “%s” already exists; choose another name."),
+                       clean_name);
+          return FALSE;
+        }
+    }
+  if (old_name != NULL && replace < 0)
+    {
+      g_set_error (error, TB_PREFS_ERROR, TB_PREFS_ERROR_NOT_FOUND,
+                   _("The endpoint “%s” is gone; add it again."), old_name);
+      return FALSE;
+    }
+
+  endpoint = g_new0 (TbProviderEndpoint, 1);
+  endpoint->name = g_steal_pointer (&clean_name);
+  endpoint->kind = g_strdup (kind);
+  endpoint->base_url = g_steal_pointer (&clean_url);
+  endpoint->model = g_strstrip (g_strdup (model != NULL ? model : ""));
+  if (replace >= 0)
+    {
+      tb_provider_endpoint_free (endpoints->pdata[replace]);
+      endpoints->pdata[replace] = endpoint;
+    }
+  else
+    g_ptr_array_add (endpoints, endpoint);
+  write_providers (settings, endpoints);
+  return TRUE;
+}
+
+/**
+ * tb_prefs_remove_provider:
+ * @settings: the app's settings
+ * @name: the endpoint's name
+ * @error: the error
+ *
+ * Returns: whether the endpoint was there and is removed
+ */
+gboolean
+tb_prefs_remove_provider (GSettings   *settings,
+                          const char  *name,
+                          GError     **error)
+{
+  g_autoptr(GPtrArray) endpoints = tb_prefs_get_providers (settings);
+
+  for (guint i = 0; i < endpoints->len; i++)
+    {
+      TbProviderEndpoint *endpoint = g_ptr_array_index (endpoints, i);
+
+      if (g_strcmp0 (endpoint->name, name) == 0)
+        {
+          g_ptr_array_remove_index (endpoints, i);
+          write_providers (settings, endpoints);
+          return TRUE;
+        }
+    }
+  g_set_error (error, TB_PREFS_ERROR, TB_PREFS_ERROR_NOT_FOUND,
+               _("There is no endpoint named “%s”."), name);
+  return FALSE;
+}
+
+/**
+ * tb_prefs_in_flatpak:
+ *
+ * Returns: whether the app runs inside a Flatpak sandbox
+ */
+gboolean
+tb_prefs_in_flatpak (void)
+{
+  return g_file_test ("/.flatpak-info", G_FILE_TEST_EXISTS);
+}
+
+/**
+ * tb_prefs_wrap_for_host:
+ * @entry: one entry of an `mcpServers` object
+ *
+ * Inside a Flatpak, a stdio MCP server is a program of the host: the entry
+ * is rewritten to run it through `flatpak-spawn --host`, with its working
+ * directory and environment passed as flatpak-spawn options. Entries with a
+ * URL, and commands that already are flatpak-spawn, are returned as they
+ * are.
+ *
+ * Returns: (transfer full): the entry to start
+ */
+JsonObject *
+tb_prefs_wrap_for_host (JsonObject *entry)
+{
+  JsonObject *wrapped;
+  JsonArray *args;
+  const char *command = json_object_get_string_member_with_default (entry, "command", NULL);
+  const char *cwd = json_object_get_string_member_with_default (entry, "cwd", NULL);
+  JsonNode *env = json_object_get_member (entry, "env");
+  JsonNode *old_args = json_object_get_member (entry, "args");
+
+  if (command == NULL || g_strcmp0 (command, "flatpak-spawn") == 0)
+    return json_object_ref (entry);
+
+  wrapped = json_object_new ();
+  args = json_array_new ();
+  json_object_set_string_member (wrapped, "command", "flatpak-spawn");
+  json_array_add_string_element (args, "--host");
+  /* The host process ends with the app. */
+  json_array_add_string_element (args, "--watch-bus");
+  if (cwd != NULL)
+    {
+      g_autofree char *option = g_strconcat ("--directory=", cwd, NULL);
+
+      json_array_add_string_element (args, option);
+    }
+  if (env != NULL && JSON_NODE_HOLDS_OBJECT (env))
+    {
+      JsonObjectIter iter;
+      const char *name;
+      JsonNode *value;
+
+      json_object_iter_init (&iter, json_node_get_object (env));
+      while (json_object_iter_next (&iter, &name, &value))
+        if (JSON_NODE_HOLDS_VALUE (value) && json_node_get_value_type (value) == G_TYPE_STRING)
+          {
+            g_autofree char *option = g_strdup_printf ("--env=%s=%s", name,
+                                                       json_node_get_string (value));
+
+            json_array_add_string_element (args, option);
+          }
+    }
+  json_array_add_string_element (args, command);
+  if (old_args != NULL && JSON_NODE_HOLDS_ARRAY (old_args))
+    {
+      JsonArray *array = json_node_get_array (old_args);
+
+      for (guint i = 0; i < json_array_get_length (array); i++)
+        {
+          JsonNode *item = json_array_get_element (array, i);
+
+          if (JSON_NODE_HOLDS_VALUE (item) && json_node_get_value_type (item) == G_TYPE_STRING)
+            json_array_add_string_element (args, json_node_get_string (item));
+        }
+    }
+  json_object_set_array_member (wrapped, "args", args);
+  return wrapped;
+}
+
+/**
+ * tb_prefs_check_mcp_entry:
+ * @name: the server's name
+ * @entry: one entry of an `mcpServers` object
+ * @error: the error
+ *
+ * Checks the entry the way the MCP client reads it, and that a stdio
+ * server's command is installed.
+ *
+ * Returns: whether the entry is usable
+ */
+gboolean
+tb_prefs_check_mcp_entry (const char  *name,
+                          JsonObject  *entry,
+                          GError     **error)
+{
+  g_autoptr(TbMcpClient) client = NULL;
+  g_autoptr(GError) local_error = NULL;
+  const char *command;
+
+  if (name == NULL || *name == '\0')
+    {
+      g_set_error_literal (error, TB_PREFS_ERROR, TB_PREFS_ERROR_MCP_CONFIG,
+                           _("The MCP server has no name; give it one."));
+      return FALSE;
+    }
+  client = tb_mcp_client_new_from_config (name, entry, &local_error);
+  if (client == NULL)
+    {
+      g_set_error (error, TB_PREFS_ERROR, TB_PREFS_ERROR_MCP_CONFIG, "%s", local_error->message);
+      return FALSE;
+    }
+  /* Inside a Flatpak the command is a program of the host, which the
+   * sandbox cannot see; a missing one shows when the server starts. */
+  if (!tb_prefs_in_flatpak ()
+      && json_object_has_member (entry, "command")
+      && (command = json_object_get_string_member_with_default (entry, "command", NULL)) != NULL)
+    {
+      g_autofree char *found = NULL;
+
+      if (g_path_is_absolute (command))
+        found = g_file_test (command, G_FILE_TEST_IS_EXECUTABLE) ? g_strdup (command) : NULL;
+      else
+        found = g_find_program_in_path (command);
+      if (found == NULL)
+        {
+          g_set_error (error, TB_PREFS_ERROR, TB_PREFS_ERROR_MCP_CONFIG,
+                       _("The MCP server “%s” runs “%s”, which is not installed or not in "
+                         "the PATH; install it or give its full path."), name, command);
+          return FALSE;
+        }
+    }
+  return TRUE;
+}
+
+typedef struct
+{
+  char     *name;
+  gboolean  enabled;
+  char     *entry;
+} McpRow;
+
+static void
+mcp_row_free (gpointer data)
+{
+  McpRow *row = data;
+
+  g_free (row->name);
+  g_free (row->entry);
+  g_free (row);
+}
+
+static GPtrArray *
+read_mcp (GSettings *settings)
+{
+  g_autoptr(GVariant) value = g_settings_get_value (settings, "mcp-servers");
+  GPtrArray *rows = g_ptr_array_new_with_free_func (mcp_row_free);
+  GVariantIter iter;
+  const char *name, *entry;
+  gboolean enabled;
+
+  g_variant_iter_init (&iter, value);
+  while (g_variant_iter_next (&iter, "(&sb&s)", &name, &enabled, &entry))
+    {
+      McpRow *row = g_new0 (McpRow, 1);
+
+      row->name = g_strdup (name);
+      row->enabled = enabled;
+      row->entry = g_strdup (entry);
+      g_ptr_array_add (rows, row);
+    }
+  return rows;
+}
+
+static void
+write_mcp (GSettings *settings,
+           GPtrArray *rows)
+{
+  GVariantBuilder builder;
+
+  g_variant_builder_init (&builder, G_VARIANT_TYPE ("a(sbs)"));
+  for (guint i = 0; i < rows->len; i++)
+    {
+      McpRow *row = g_ptr_array_index (rows, i);
+
+      g_variant_builder_add (&builder, "(sbs)", row->name, row->enabled, row->entry);
+    }
+  g_settings_set_value (settings, "mcp-servers", g_variant_builder_end (&builder));
+}
+
+static int
+find_mcp (GPtrArray  *rows,
+          const char *name)
+{
+  for (guint i = 0; i < rows->len; i++)
+    if (g_strcmp0 (((McpRow *) g_ptr_array_index (rows, i))->name, name) == 0)
+      return i;
+  return -1;
+}
+
+static JsonObject *
+parse_mcp_entry (const char  *name,
+                 const char  *text,
+                 GError     **error)
+{
+  g_autoptr(GError) local_error = NULL;
+  g_autoptr(JsonNode) node = tb_json_parse (text, -1, &local_error);
+
+  if (node == NULL)
+    {
+      g_set_error (error, TB_PREFS_ERROR, TB_PREFS_ERROR_MCP_CONFIG,
+                   _("The entry of the MCP server “%s” is not JSON: %s"), name,
+                   local_error->message);
+      return NULL;
+    }
+  if (!JSON_NODE_HOLDS_OBJECT (node))
+    {
+      g_set_error (error, TB_PREFS_ERROR, TB_PREFS_ERROR_MCP_CONFIG,
+                   _("The entry of the MCP server “%s” must be a JSON object with "
+                     "“command” or “url”."), name);
+      return NULL;
+    }
+  return json_object_ref (json_node_get_object (node));
+}
+
+/**
+ * tb_prefs_save_mcp_server:
+ * @settings: the app's settings
+ * @old_name: (nullable): the server being edited, %NULL to add
+ * @name: the server's name
+ * @enabled: whether the app starts it
+ * @entry_json: the JSON text of its `mcpServers` entry
+ * @error: the error
+ *
+ * Returns: whether the server is saved; nothing changes on error
+ */
+gboolean
+tb_prefs_save_mcp_server (GSettings   *settings,
+                          const char  *old_name,
+                          const char  *name,
+                          gboolean     enabled,
+                          const char  *entry_json,
+                          GError     **error)
+{
+  g_autoptr(GPtrArray) rows = read_mcp (settings);
+  g_autoptr(JsonObject) entry = NULL;
+  g_autofree char *clean_name = g_strstrip (g_strdup (name != NULL ? name : ""));
+  int existing, replace = -1;
+  McpRow *row;
+
+  if (*clean_name == '\0')
+    {
+      g_set_error_literal (error, TB_PREFS_ERROR, TB_PREFS_ERROR_MCP_CONFIG,
+                           _("The MCP server has no name; give it one."));
+      return FALSE;
+    }
+  entry = parse_mcp_entry (clean_name, entry_json != NULL ? entry_json : "", error);
+  if (entry == NULL || !tb_prefs_check_mcp_entry (clean_name, entry, error))
+    return FALSE;
+
+  if (old_name != NULL)
+    {
+      replace = find_mcp (rows, old_name);
+      if (replace < 0)
+        {
+          g_set_error (error, TB_PREFS_ERROR, TB_PREFS_ERROR_NOT_FOUND,
+                       _("The MCP server “%s” is gone; add it again."), old_name);
+          return FALSE;
+        }
+    }
+  existing = find_mcp (rows, clean_name);
+  if (existing >= 0 && existing != replace)
+    {
+      g_set_error (error, TB_PREFS_ERROR, TB_PREFS_ERROR_EXISTS,
+                   _("An MCP server named “%s” already exists; choose another name."),
+                   clean_name);
+      return FALSE;
+    }
+
+  row = g_new0 (McpRow, 1);
+  row->name = g_steal_pointer (&clean_name);
+  row->enabled = enabled;
+  {
+    g_autoptr(JsonNode) node = json_node_init_object (json_node_alloc (), entry);
+
+    row->entry = tb_json_to_string (node, FALSE);
+  }
+  if (replace >= 0)
+    {
+      mcp_row_free (rows->pdata[replace]);
+      rows->pdata[replace] = row;
+    }
+  else
+    g_ptr_array_add (rows, row);
+  write_mcp (settings, rows);
+  return TRUE;
+}
+
+/**
+ * tb_prefs_set_mcp_enabled:
+ * @settings: the app's settings
+ * @name: the server's name
+ * @enabled: whether the app starts it
+ * @error: the error
+ *
+ * Returns: whether the server exists
+ */
+gboolean
+tb_prefs_set_mcp_enabled (GSettings   *settings,
+                          const char  *name,
+                          gboolean     enabled,
+                          GError     **error)
+{
+  g_autoptr(GPtrArray) rows = read_mcp (settings);
+  int index = find_mcp (rows, name);
+
+  if (index < 0)
+    {
+      g_set_error (error, TB_PREFS_ERROR, TB_PREFS_ERROR_NOT_FOUND,
+                   _("There is no MCP server named “%s”."), name);
+      return FALSE;
+    }
+  ((McpRow *) g_ptr_array_index (rows, index))->enabled = enabled;
+  write_mcp (settings, rows);
+  return TRUE;
+}
+
+/**
+ * tb_prefs_remove_mcp_server:
+ * @settings: the app's settings
+ * @name: the server's name
+ * @error: the error
+ *
+ * Returns: whether the server existed and is removed
+ */
+gboolean
+tb_prefs_remove_mcp_server (GSettings   *settings,
+                            const char  *name,
+                            GError     **error)
+{
+  g_autoptr(GPtrArray) rows = read_mcp (settings);
+  int index = find_mcp (rows, name);
+
+  if (index < 0)
+    {
+      g_set_error (error, TB_PREFS_ERROR, TB_PREFS_ERROR_NOT_FOUND,
+                   _("There is no MCP server named “%s”."), name);
+      return FALSE;
+    }
+  g_ptr_array_remove_index (rows, index);
+  write_mcp (settings, rows);
+  return TRUE;
+}
+
+/**
+ * tb_prefs_import_mcp_config:
+ * @settings: the app's settings
+ * @text: the text of a configuration with an `mcpServers` object
+ * @length: its length, or -1 when nul-terminated
+ * @problems: (out) (optional): one sentence per server that was not imported
+ * @error: the error
+ *
+ * Adds every usable server of the configuration, enabled, replacing servers
+ * of the same name. A server that is not usable (bad shape, missing command)
+ * is left out and named in @problems; the servers already configured stay.
+ *
+ * Returns: how many servers were imported; 0 with @error set when the text
+ *   is not a configuration at all
+ */
+guint
+tb_prefs_import_mcp_config (GSettings   *settings,
+                            const char  *text,
+                            gssize       length,
+                            GStrv       *problems,
+                            GError     **error)
+{
+  g_autoptr(GError) local_error = NULL;
+  g_autoptr(JsonNode) root = NULL;
+  g_autoptr(GPtrArray) rows = NULL;
+  g_autoptr(GStrvBuilder) found_problems = g_strv_builder_new ();
+  g_autoptr(GList) names = NULL;
+  JsonObject *servers;
+  guint imported = 0;
+
+  if (problems != NULL)
+    *problems = NULL;
+
+  root = tb_json_parse (text, length, &local_error);
+  if (root == NULL)
+    {
+      g_set_error (error, TB_PREFS_ERROR, TB_PREFS_ERROR_MCP_CONFIG,
+                   _("The MCP configuration is not JSON (%s); nothing was imported."),
+                   local_error->message);
+      return 0;
+    }
+  if (!JSON_NODE_HOLDS_OBJECT (root)
+      || !json_object_has_member (json_node_get_object (root), "mcpServers")
+      || !JSON_NODE_HOLDS_OBJECT (json_object_get_member (json_node_get_object (root),
+                                                          "mcpServers")))
+    {
+      g_set_error_literal (error, TB_PREFS_ERROR, TB_PREFS_ERROR_MCP_CONFIG,
+                           _("The MCP configuration has no “mcpServers” object; nothing was "
+                             "imported."));
+      return 0;
+    }
+
+  servers = json_object_get_object_member (json_node_get_object (root), "mcpServers");
+  rows = read_mcp (settings);
+  names = json_object_get_members (servers);
+  for (GList *l = names; l != NULL; l = l->next)
+    {
+      const char *name = l->data;
+      JsonNode *member = json_object_get_member (servers, name);
+      g_autoptr(GError) entry_error = NULL;
+      McpRow *row;
+      int existing;
+
+      if (!JSON_NODE_HOLDS_OBJECT (member))
+        {
+          g_autofree char *problem =
+            g_strdup_printf (_("The server “%s” is not described by an object; it was left "
+                               "out."), name);
+
+          g_strv_builder_add (found_problems, problem);
+          continue;
+        }
+      if (!tb_prefs_check_mcp_entry (name, json_node_get_object (member), &entry_error))
+        {
+          g_autofree char *problem = g_strdup_printf (_("%s It was left out."),
+                                                      entry_error->message);
+
+          g_strv_builder_add (found_problems, problem);
+          continue;
+        }
+
+      row = g_new0 (McpRow, 1);
+      row->name = g_strdup (name);
+      row->enabled = TRUE;
+      row->entry = tb_json_to_string (member, FALSE);
+      existing = find_mcp (rows, name);
+      if (existing >= 0)
+        {
+          mcp_row_free (rows->pdata[existing]);
+          rows->pdata[existing] = row;
+        }
+      else
+        g_ptr_array_add (rows, row);
+      imported++;
+    }
+
+  if (imported > 0)
+    write_mcp (settings, rows);
+  if (problems != NULL)
+    *problems = g_strv_builder_end (found_problems);
+  return imported;
+}
+
+/**
+ * tb_prefs_get_mcp_config:
+ * @settings: the app's settings
+ * @enabled_only: leave out the servers that are turned off
+ *
+ * Returns: (transfer full): `{"mcpServers": {…}}` as tb_mcp_config_load()
+ *   reads it
+ */
+JsonNode *
+tb_prefs_get_mcp_config (GSettings *settings,
+                         gboolean   enabled_only)
+{
+  g_autoptr(GPtrArray) rows = read_mcp (settings);
+  JsonObject *root = json_object_new ();
+  JsonObject *servers = json_object_new ();
+  JsonNode *node;
+
+  for (guint i = 0; i < rows->len; i++)
+    {
+      McpRow *row = g_ptr_array_index (rows, i);
+      JsonNode *entry;
+
+      if (enabled_only && !row->enabled)
+        continue;
+      entry = tb_json_parse (row->entry, -1, NULL);
+      if (entry != NULL && JSON_NODE_HOLDS_OBJECT (entry))
+        json_object_set_member (servers, row->name, entry);
+      else if (entry != NULL)
+        json_node_unref (entry);
+    }
+  json_object_set_object_member (root, "mcpServers", servers);
+  node = json_node_init_object (json_node_alloc (), root);
+  json_object_unref (root);
+  return node;
+}
+
+static gboolean
+check_folder (const char  *path,
+              GError     **error)
+{
+  if (path == NULL || !g_path_is_absolute (path))
+    {
+      g_set_error (error, TB_PREFS_ERROR, TB_PREFS_ERROR_FOLDER,
+                   _("“%s” is not an absolute path; choose a folder."),
+                   path != NULL ? path : "");
+      return FALSE;
+    }
+  if (!g_file_test (path, G_FILE_TEST_IS_DIR))
+    {
+      g_set_error (error, TB_PREFS_ERROR, TB_PREFS_ERROR_FOLDER,
+                   _("“%s” is not a folder; choose an existing folder."), path);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/**
+ * tb_prefs_add_tool_folder:
+ * @settings: the app's settings
+ * @path: an absolute folder path
+ * @error: the error
+ *
+ * Returns: whether @path is a folder and now in the list (adding a folder
+ *   already there succeeds without a duplicate)
+ */
+gboolean
+tb_prefs_add_tool_folder (GSettings   *settings,
+                          const char  *path,
+                          GError     **error)
+{
+  g_auto(GStrv) folders = NULL;
+  g_autoptr(GStrvBuilder) builder = NULL;
+  g_auto(GStrv) updated = NULL;
+
+  if (!check_folder (path, error))
+    return FALSE;
+  folders = g_settings_get_strv (settings, "tool-folders");
+  if (g_strv_contains ((const char * const *) folders, path))
+    return TRUE;
+  builder = g_strv_builder_new ();
+  g_strv_builder_addv (builder, (const char **) folders);
+  g_strv_builder_add (builder, path);
+  updated = g_strv_builder_end (builder);
+  g_settings_set_strv (settings, "tool-folders", (const char * const *) updated);
+  return TRUE;
+}
+
+/**
+ * tb_prefs_remove_tool_folder:
+ * @settings: the app's settings
+ * @path: a folder in the list
+ *
+ * Returns: whether the folder was in the list
+ */
+gboolean
+tb_prefs_remove_tool_folder (GSettings  *settings,
+                             const char *path)
+{
+  g_auto(GStrv) folders = g_settings_get_strv (settings, "tool-folders");
+  g_autoptr(GStrvBuilder) builder = g_strv_builder_new ();
+  g_auto(GStrv) updated = NULL;
+  gboolean found = FALSE;
+
+  for (guint i = 0; folders[i] != NULL; i++)
+    {
+      if (g_strcmp0 (folders[i], path) == 0)
+        found = TRUE;
+      else
+        g_strv_builder_add (builder, folders[i]);
+    }
+  updated = g_strv_builder_end (builder);
+  if (found)
+    g_settings_set_strv (settings, "tool-folders", (const char * const *) updated);
+  return found;
+}
+
+/**
+ * tb_prefs_set_sandbox_root:
+ * @settings: the app's settings
+ * @path: (nullable): an absolute folder, or %NULL or "" to turn the file
+ *   tools off
+ * @error: the error
+ *
+ * Returns: whether the root is saved
+ */
+gboolean
+tb_prefs_set_sandbox_root (GSettings   *settings,
+                           const char  *path,
+                           GError     **error)
+{
+  if (path != NULL && *path != '\0' && !check_folder (path, error))
+    return FALSE;
+  g_settings_set_string (settings, "sandbox-root", path != NULL ? path : "");
+  return TRUE;
+}

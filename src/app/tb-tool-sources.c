@@ -1,0 +1,403 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+
+#define G_LOG_DOMAIN "tb-tool-sources"
+
+#include "config.h"
+
+#include <glib/gi18n.h>
+
+#include "tb-prefs.h"
+#include "tb-tool-sources.h"
+
+/* Keeps the registry in step with the preferences: the command tools of the
+ * manifest folders, the file tools confined to the sandbox root, and the
+ * enabled MCP servers, started and attached. A change in the settings
+ * reloads what it touches and nothing else. What could not be loaded is
+ * kept as sentences for the preferences to show. */
+
+struct _TbToolSources
+{
+  GObject         parent_instance;
+
+  TbToolRegistry *registry;
+  GSettings      *settings;
+  GCancellable   *cancellable;
+  GPtrArray      *manifest_tools;  /* names */
+  GPtrArray      *file_tools;      /* names */
+  GHashTable     *clients;         /* name → TbMcpClient */
+  GHashTable     *entries;         /* name → entry JSON text it was started with */
+  GPtrArray      *problems;        /* sentences */
+};
+
+G_DEFINE_FINAL_TYPE (TbToolSources, tb_tool_sources, G_TYPE_OBJECT)
+
+static TbToolSources *default_sources;
+
+static void
+unregister_all (TbToolSources *self,
+                GPtrArray     *names)
+{
+  for (guint i = 0; i < names->len; i++)
+    tb_tool_registry_unregister (self->registry, g_ptr_array_index (names, i), NULL);
+  g_ptr_array_set_size (names, 0);
+}
+
+static void
+add_problem (TbToolSources *self,
+             const char    *text)
+{
+  g_ptr_array_add (self->problems, g_strdup (text));
+  g_message ("%s", text);
+}
+
+static void
+load_folders (TbToolSources *self)
+{
+  g_auto(GStrv) folders = g_settings_get_strv (self->settings, "tool-folders");
+  g_auto(GStrv) before = NULL;
+
+  unregister_all (self, self->manifest_tools);
+  before = tb_tool_registry_get_names (self->registry);
+  for (guint i = 0; folders[i] != NULL; i++)
+    {
+      g_autoptr(GError) error = NULL;
+      g_auto(GStrv) problems = NULL;
+
+      if (!tb_command_tools_load_dir (self->registry, folders[i], &problems, &error)
+          && error != NULL)
+        add_problem (self, error->message);
+      for (guint j = 0; problems != NULL && problems[j] != NULL; j++)
+        add_problem (self, problems[j]);
+    }
+
+  /* Whatever appeared is from the folders. */
+  {
+    g_auto(GStrv) after = tb_tool_registry_get_names (self->registry);
+
+    for (guint i = 0; after[i] != NULL; i++)
+      if (!g_strv_contains ((const char * const *) before, after[i]))
+        g_ptr_array_add (self->manifest_tools, g_strdup (after[i]));
+  }
+}
+
+static void
+load_sandbox (TbToolSources *self)
+{
+  g_autofree char *root = g_settings_get_string (self->settings, "sandbox-root");
+  g_autoptr(GPtrArray) tools = NULL;
+  g_autoptr(GError) error = NULL;
+
+  unregister_all (self, self->file_tools);
+  if (*root == '\0')
+    return;
+  tools = tb_file_tools_new (root, &error);
+  if (tools == NULL)
+    {
+      add_problem (self, error->message);
+      return;
+    }
+  for (guint i = 0; i < tools->len; i++)
+    {
+      TbTool *tool = g_ptr_array_index (tools, i);
+      g_autoptr(GError) register_error = NULL;
+
+      if (tb_tool_registry_register (self->registry, tool, &register_error))
+        g_ptr_array_add (self->file_tools, g_strdup (tb_tool_get_name (tool)));
+      else
+        add_problem (self, register_error->message);
+    }
+}
+
+static void
+connect_cb (GObject      *source,
+            GAsyncResult *result,
+            gpointer      user_data)
+{
+  g_autoptr(GError) error = NULL;
+
+  /* The client keeps its state and error for the preferences to show. */
+  if (!tb_mcp_client_connect_finish (TB_MCP_CLIENT (source), result, &error)
+      && !g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    g_message ("%s", error->message);
+}
+
+static void
+stop_client (TbToolSources *self,
+             const char    *name)
+{
+  TbMcpClient *client = g_hash_table_lookup (self->clients, name);
+
+  if (client == NULL)
+    return;
+  tb_mcp_client_detach (client);
+  tb_mcp_client_disconnect (client);
+  g_hash_table_remove (self->clients, name);
+  g_hash_table_remove (self->entries, name);
+}
+
+static void
+load_mcp (TbToolSources *self)
+{
+  g_autoptr(GVariant) value = g_settings_get_value (self->settings, "mcp-servers");
+  g_autoptr(GHashTable) wanted = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  g_autoptr(GPtrArray) running = g_ptr_array_new_with_free_func (g_free);
+  GHashTableIter iter;
+  gpointer key;
+  GVariantIter items;
+  const char *name, *entry;
+  gboolean enabled;
+
+  g_variant_iter_init (&items, value);
+  while (g_variant_iter_next (&items, "(&sb&s)", &name, &enabled, &entry))
+    if (enabled)
+      g_hash_table_replace (wanted, g_strdup (name), g_strdup (entry));
+
+  /* Stop what was removed, turned off or changed. */
+  g_hash_table_iter_init (&iter, self->entries);
+  while (g_hash_table_iter_next (&iter, &key, NULL))
+    g_ptr_array_add (running, g_strdup (key));
+  for (guint i = 0; i < running->len; i++)
+    {
+      const char *old = g_ptr_array_index (running, i);
+
+      if (g_strcmp0 (g_hash_table_lookup (wanted, old), g_hash_table_lookup (self->entries, old))
+          != 0)
+        stop_client (self, old);
+    }
+
+  /* Start what is new. */
+  g_hash_table_iter_init (&iter, wanted);
+  while (g_hash_table_iter_next (&iter, &key, (gpointer *) &entry))
+    {
+      g_autoptr(JsonNode) node = NULL;
+      g_autoptr(GError) error = NULL;
+      TbMcpClient *client;
+
+      if (g_hash_table_contains (self->clients, key))
+        continue;
+      node = tb_json_parse (entry, -1, &error);
+      if (node == NULL || !JSON_NODE_HOLDS_OBJECT (node))
+        {
+          g_autofree char *text = g_strdup_printf (_("The MCP server “%s” has an entry that is "
+                                                     "not a JSON object."), (char *) key);
+
+          add_problem (self, text);
+          continue;
+        }
+      {
+        g_autoptr(JsonObject) start = tb_prefs_in_flatpak ()
+                                      ? tb_prefs_wrap_for_host (json_node_get_object (node))
+                                      : json_object_ref (json_node_get_object (node));
+
+        client = tb_mcp_client_new_from_config (key, start, &error);
+      }
+      if (client == NULL)
+        {
+          add_problem (self, error->message);
+          continue;
+        }
+      g_hash_table_replace (self->clients, g_strdup (key), client);
+      g_hash_table_replace (self->entries, g_strdup (key), g_strdup (entry));
+      tb_mcp_client_set_tool_timeout_ms (client,
+                                         g_settings_get_uint (self->settings,
+                                                              "tool-timeout-seconds") * 1000);
+      tb_mcp_client_attach (client, self->registry);
+      tb_mcp_client_connect_async (client, self->cancellable, connect_cb, NULL);
+    }
+}
+
+static void
+settings_changed (GSettings     *settings,
+                  const char    *key,
+                  TbToolSources *self)
+{
+  if (g_strcmp0 (key, "tool-folders") == 0)
+    {
+      g_ptr_array_set_size (self->problems, 0);
+      load_folders (self);
+    }
+  else if (g_strcmp0 (key, "sandbox-root") == 0)
+    load_sandbox (self);
+  else if (g_strcmp0 (key, "mcp-servers") == 0)
+    load_mcp (self);
+}
+
+static void
+tb_tool_sources_dispose (GObject *object)
+{
+  TbToolSources *self = (TbToolSources *) object;
+
+  g_cancellable_cancel (self->cancellable);
+  if (self->settings != NULL)
+    g_signal_handlers_disconnect_by_data (self->settings, self);
+  if (self->clients != NULL)
+    {
+      GHashTableIter iter;
+      gpointer client;
+
+      g_hash_table_iter_init (&iter, self->clients);
+      while (g_hash_table_iter_next (&iter, NULL, &client))
+        {
+          tb_mcp_client_detach (client);
+          tb_mcp_client_disconnect (client);
+        }
+      g_hash_table_remove_all (self->clients);
+    }
+  if (self->registry != NULL)
+    {
+      unregister_all (self, self->manifest_tools);
+      unregister_all (self, self->file_tools);
+    }
+  g_clear_object (&self->settings);
+  g_clear_object (&self->registry);
+
+  G_OBJECT_CLASS (tb_tool_sources_parent_class)->dispose (object);
+}
+
+static void
+tb_tool_sources_finalize (GObject *object)
+{
+  TbToolSources *self = (TbToolSources *) object;
+
+  g_clear_object (&self->cancellable);
+  g_clear_pointer (&self->manifest_tools, g_ptr_array_unref);
+  g_clear_pointer (&self->file_tools, g_ptr_array_unref);
+  g_clear_pointer (&self->clients, g_hash_table_unref);
+  g_clear_pointer (&self->entries, g_hash_table_unref);
+  g_clear_pointer (&self->problems, g_ptr_array_unref);
+
+  G_OBJECT_CLASS (tb_tool_sources_parent_class)->finalize (object);
+}
+
+static void
+tb_tool_sources_class_init (TbToolSourcesClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+
+  object_class->dispose = tb_tool_sources_dispose;
+  object_class->finalize = tb_tool_sources_finalize;
+}
+
+static void
+tb_tool_sources_init (TbToolSources *self)
+{
+  self->cancellable = g_cancellable_new ();
+  self->manifest_tools = g_ptr_array_new_with_free_func (g_free);
+  self->file_tools = g_ptr_array_new_with_free_func (g_free);
+  self->clients = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_object_unref);
+  self->entries = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  self->problems = g_ptr_array_new_with_free_func (g_free);
+}
+
+/**
+ * tb_tool_sources_new:
+ * @registry: the registry to keep the tools in
+ * @settings: the app's settings
+ *
+ * Loads the tool folders, the sandbox and the enabled MCP servers now, and
+ * again whenever their settings change.
+ *
+ * Returns: (transfer full): the sources
+ */
+TbToolSources *
+tb_tool_sources_new (TbToolRegistry *registry,
+                     GSettings      *settings)
+{
+  TbToolSources *self;
+
+  g_return_val_if_fail (TB_IS_TOOL_REGISTRY (registry), NULL);
+  g_return_val_if_fail (G_IS_SETTINGS (settings), NULL);
+
+  self = g_object_new (TB_TYPE_TOOL_SOURCES, NULL);
+  self->registry = g_object_ref (registry);
+  self->settings = g_object_ref (settings);
+  load_folders (self);
+  load_sandbox (self);
+  load_mcp (self);
+  g_signal_connect (settings, "changed", G_CALLBACK (settings_changed), self);
+  return self;
+}
+
+/**
+ * tb_tool_sources_get_client:
+ * @self: the sources
+ * @name: an MCP server's name
+ *
+ * Returns: (transfer none) (nullable): the client of an enabled server
+ */
+TbMcpClient *
+tb_tool_sources_get_client (TbToolSources *self,
+                            const char    *name)
+{
+  g_return_val_if_fail (TB_IS_TOOL_SOURCES (self), NULL);
+
+  return g_hash_table_lookup (self->clients, name);
+}
+
+/**
+ * tb_tool_sources_restart:
+ * @self: the sources
+ * @name: an MCP server's name
+ *
+ * Stops the server and starts it again.
+ */
+void
+tb_tool_sources_restart (TbToolSources *self,
+                         const char    *name)
+{
+  TbMcpClient *client;
+
+  g_return_if_fail (TB_IS_TOOL_SOURCES (self));
+
+  client = g_hash_table_lookup (self->clients, name);
+  if (client == NULL)
+    return;
+  tb_mcp_client_disconnect (client);
+  tb_mcp_client_connect_async (client, self->cancellable, connect_cb, NULL);
+}
+
+/**
+ * tb_tool_sources_get_problems:
+ * @self: the sources
+ *
+ * Returns: (transfer full): what could not be loaded, a sentence each
+ */
+char **
+tb_tool_sources_get_problems (TbToolSources *self)
+{
+  GStrvBuilder *builder;
+  char **problems;
+
+  g_return_val_if_fail (TB_IS_TOOL_SOURCES (self), NULL);
+
+  builder = g_strv_builder_new ();
+  for (guint i = 0; i < self->problems->len; i++)
+    g_strv_builder_add (builder, g_ptr_array_index (self->problems, i));
+  problems = g_strv_builder_end (builder);
+  g_strv_builder_unref (builder);
+  return problems;
+}
+
+/**
+ * tb_tool_sources_get_default:
+ *
+ * Returns: (transfer none) (nullable): the sources of the running app
+ */
+TbToolSources *
+tb_tool_sources_get_default (void)
+{
+  return default_sources;
+}
+
+/**
+ * tb_tool_sources_set_default:
+ * @sources: (nullable): the sources of the running app
+ *
+ * Makes @sources the ones the preferences show; the caller keeps its
+ * reference.
+ */
+void
+tb_tool_sources_set_default (TbToolSources *sources)
+{
+  default_sources = sources;
+}

@@ -1,0 +1,232 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+
+/* "Test connection" and the model list against a SoupServer on 127.0.0.1:
+ * the path and key header of each provider kind, and the sentences a person
+ * sees when the endpoint refuses the key or is not an endpoint at all. */
+
+#include "config.h"
+
+#include <libsoup/soup.h>
+#include <toolbench.h>
+
+#include "tb-model-list.h"
+
+typedef struct
+{
+  SoupServer *server;
+  char       *base_url;
+  guint       status;
+  char       *body;
+  char       *path;
+  char       *auth;
+  char       *api_key;
+  char       *goog_key;
+  char       *version;
+} Fixture;
+
+static void
+handler (SoupServer        *server,
+         SoupServerMessage *msg,
+         const char        *path,
+         GHashTable        *query,
+         gpointer           user_data)
+{
+  Fixture *f = user_data;
+  SoupMessageHeaders *headers = soup_server_message_get_request_headers (msg);
+
+  g_free (f->path);
+  f->path = g_strdup (path);
+  g_free (f->auth);
+  f->auth = g_strdup (soup_message_headers_get_one (headers, "Authorization"));
+  g_free (f->api_key);
+  f->api_key = g_strdup (soup_message_headers_get_one (headers, "x-api-key"));
+  g_free (f->goog_key);
+  f->goog_key = g_strdup (soup_message_headers_get_one (headers, "x-goog-api-key"));
+  g_free (f->version);
+  f->version = g_strdup (soup_message_headers_get_one (headers, "anthropic-version"));
+  soup_server_message_set_status (msg, f->status, NULL);
+  soup_server_message_set_response (msg, "application/json", SOUP_MEMORY_COPY, f->body,
+                                    strlen (f->body));
+}
+
+static void
+fixture_setup (Fixture       *f,
+               gconstpointer  data)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GSList) uris = NULL;
+  g_autofree char *text = NULL;
+
+  f->server = soup_server_new (NULL, NULL);
+  soup_server_add_handler (f->server, NULL, handler, f, NULL);
+  soup_server_listen_local (f->server, 0, SOUP_SERVER_LISTEN_IPV4_ONLY, &error);
+  g_assert_no_error (error);
+  uris = soup_server_get_uris (f->server);
+  text = g_uri_to_string (uris->data);
+  g_slist_free_full (g_steal_pointer (&uris), (GDestroyNotify) g_uri_unref);
+  /* "http://127.0.0.1:PORT/" → base URL with a path, as people type it. */
+  f->base_url = g_strconcat (text, "v1", NULL);
+  f->status = 200;
+  f->body = g_strdup ("{}");
+}
+
+static void
+fixture_teardown (Fixture       *f,
+                  gconstpointer  data)
+{
+  g_assert_finalize_object (f->server);
+  g_free (f->base_url);
+  g_free (f->body);
+  g_free (f->path);
+  g_free (f->auth);
+  g_free (f->api_key);
+  g_free (f->goog_key);
+  g_free (f->version);
+}
+
+static void
+done_cb (GObject      *source,
+         GAsyncResult *result,
+         gpointer      user_data)
+{
+  *(GAsyncResult **) user_data = g_object_ref (result);
+}
+
+static GStrv
+fetch (Fixture     *f,
+       const char  *kind,
+       const char  *base_url,
+       const char  *key,
+       char       **report,
+       GError     **error)
+{
+  g_autoptr(GAsyncResult) result = NULL;
+
+  tb_model_list_fetch_async (kind, base_url, key, NULL, done_cb, &result);
+  while (result == NULL)
+    g_main_context_iteration (NULL, TRUE);
+  return tb_model_list_fetch_finish (result, report, error);
+}
+
+static void
+test_openai (Fixture       *f,
+             gconstpointer  data)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *report = NULL;
+  g_auto(GStrv) models = NULL;
+  g_autofree char *expected = NULL;
+
+  g_free (f->body);
+  f->body = g_strdup ("{\"object\": \"list\", \"data\": [{\"id\": \"gpt-4o\"}, "
+                      "{\"id\": \"llama3\"}, {\"nope\": 1}]}");
+  models = fetch (f, "openai", f->base_url, "sk-test", &report, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (g_strv_length (models), ==, 2);
+  g_assert_cmpstr (models[0], ==, "gpt-4o");
+  g_assert_cmpstr (models[1], ==, "llama3");
+  g_assert_cmpstr (f->path, ==, "/v1/models");
+  g_assert_cmpstr (f->auth, ==, "Bearer sk-test");
+  expected = g_strdup_printf ("Connected: %s/models answered HTTP 200 with 2 models.",
+                              f->base_url);
+  g_assert_cmpstr (report, ==, expected);
+}
+
+static void
+test_anthropic_gemini (Fixture       *f,
+                       gconstpointer  data)
+{
+  g_autoptr(GError) error = NULL;
+  g_auto(GStrv) models = NULL;
+  g_auto(GStrv) gemini = NULL;
+  g_autofree char *base = g_strconcat (f->base_url, "/", NULL);
+
+  g_free (f->body);
+  f->body = g_strdup ("{\"data\": [{\"id\": \"claude-x\", \"type\": \"model\"}]}");
+  models = fetch (f, "anthropic", base, "ak", NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (f->path, ==, "/v1/v1/models");
+  g_assert_cmpstr (f->api_key, ==, "ak");
+  g_assert_null (f->auth);
+  g_assert_cmpstr (f->version, ==, "2023-06-01");
+  g_assert_cmpuint (g_strv_length (models), ==, 1);
+
+  g_free (f->body);
+  f->body = g_strdup ("{\"models\": [{\"name\": \"models/gemini-2.0-flash\"}]}");
+  gemini = fetch (f, "gemini", f->base_url, "gk", NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (f->goog_key, ==, "gk");
+  g_assert_cmpstr (gemini[0], ==, "gemini-2.0-flash");
+}
+
+static void
+test_errors (Fixture       *f,
+             gconstpointer  data)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *report = NULL;
+  g_autofree char *expected = NULL;
+  GStrv models;
+
+  f->status = 401;
+  g_free (f->body);
+  f->body = g_strdup ("{\"error\": {\"message\": \"Incorrect API key provided.\"}}");
+  models = fetch (f, "openai", f->base_url, "sk-wrong", &report, &error);
+  g_assert_null (models);
+  g_assert_null (report);
+  g_assert_error (error, TB_MODEL_LIST_ERROR, TB_MODEL_LIST_ERROR_HTTP);
+  expected = g_strdup_printf ("%s/models answered HTTP 401 Unauthorized: Incorrect API key "
+                              "provided. Check the API key.", f->base_url);
+  g_assert_cmpstr (error->message, ==, expected);
+  /* The key itself never appears in what a person sees. */
+  g_assert_null (strstr (error->message, "sk-wrong"));
+  g_clear_error (&error);
+
+  f->status = 200;
+  g_free (f->body);
+  f->body = g_strdup ("<html>hello</html>");
+  models = fetch (f, "openai", f->base_url, NULL, NULL, &error);
+  g_assert_null (models);
+  g_assert_error (error, TB_MODEL_LIST_ERROR, TB_MODEL_LIST_ERROR_RESPONSE);
+  g_assert_true (g_str_has_prefix (error->message, "The endpoint answered, but not with JSON"));
+  g_clear_error (&error);
+
+  g_free (f->body);
+  f->body = g_strdup ("{\"result\": []}");
+  models = fetch (f, "openai", f->base_url, NULL, NULL, &error);
+  g_assert_null (models);
+  g_assert_cmpstr (error->message, ==,
+                   "The endpoint answered, but its answer has no “data” list of models; "
+                   "check the base URL and the kind.");
+  g_clear_error (&error);
+
+  models = fetch (f, "openai", "localhost:8080", NULL, NULL, &error);
+  g_assert_null (models);
+  g_assert_error (error, TB_MODEL_LIST_ERROR, TB_MODEL_LIST_ERROR_URL);
+  g_assert_cmpstr (error->message, ==,
+                   "“localhost:8080” is not an http:// or https:// URL; nothing was sent.");
+  g_clear_error (&error);
+
+  /* Nobody listens on port 9 of 127.0.0.1. */
+  models = fetch (f, "openai", "http://127.0.0.1:9/v1", NULL, NULL, &error);
+  g_assert_null (models);
+  g_assert_error (error, TB_MODEL_LIST_ERROR, TB_MODEL_LIST_ERROR_NETWORK);
+  g_assert_true (g_str_has_prefix (error->message,
+                                   "No answer from http://127.0.0.1:9/v1/models: "));
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_test_init (&argc, &argv, NULL);
+
+  g_test_add ("/model-list/openai", Fixture, NULL, fixture_setup, test_openai,
+              fixture_teardown);
+  g_test_add ("/model-list/anthropic-gemini", Fixture, NULL, fixture_setup,
+              test_anthropic_gemini, fixture_teardown);
+  g_test_add ("/model-list/errors", Fixture, NULL, fixture_setup, test_errors,
+              fixture_teardown);
+
+  return g_test_run ();
+}

@@ -1,0 +1,437 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+
+/* The preferences window under Xvfb: what a person sees when a URL is not a
+ * URL, when Test connection reaches an endpoint (a SoupServer on 127.0.0.1),
+ * when an MCP configuration is not JSON or names a missing command, and
+ * that a key typed in goes to the key store, never to GSettings. The session
+ * bus points nowhere, so the store runs in its in-memory fallback. */
+
+#include "config.h"
+
+#include <libsoup/soup.h>
+#include <toolbench.h>
+
+#include "tb-preferences-window.h"
+#include "tb-prefs.h"
+#include "tb-secret-store.h"
+#include "tb-tool-sources.h"
+
+typedef struct
+{
+  GSettings           *settings;
+  TbPreferencesWindow *window;
+  SoupServer          *server;
+  char                *base_url;
+  char                *auth;
+} Fixture;
+
+static void
+models_handler (SoupServer        *server,
+                SoupServerMessage *msg,
+                const char        *path,
+                GHashTable        *query,
+                gpointer           user_data)
+{
+  Fixture *f = user_data;
+  static const char body[] = "{\"data\": [{\"id\": \"alpha\"}, {\"id\": \"beta\"}]}";
+
+  g_free (f->auth);
+  f->auth = g_strdup (soup_message_headers_get_one (
+                        soup_server_message_get_request_headers (msg), "Authorization"));
+  soup_server_message_set_status (msg, g_str_equal (path, "/v1/models") ? 200 : 404, NULL);
+  soup_server_message_set_response (msg, "application/json", SOUP_MEMORY_STATIC, body,
+                                    strlen (body));
+}
+
+static void
+fixture_setup (Fixture       *f,
+               gconstpointer  data)
+{
+  g_autoptr(GSettingsSchema) schema = NULL;
+  g_auto(GStrv) keys = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GSList) uris = NULL;
+  g_autofree char *text = NULL;
+
+  f->settings = g_settings_new (APPLICATION_ID);
+  g_object_get (f->settings, "settings-schema", &schema, NULL);
+  keys = g_settings_schema_list_keys (schema);
+  for (guint i = 0; keys[i] != NULL; i++)
+    g_settings_reset (f->settings, keys[i]);
+
+  f->server = soup_server_new (NULL, NULL);
+  soup_server_add_handler (f->server, NULL, models_handler, f, NULL);
+  soup_server_listen_local (f->server, 0, SOUP_SERVER_LISTEN_IPV4_ONLY, &error);
+  g_assert_no_error (error);
+  uris = soup_server_get_uris (f->server);
+  text = g_uri_to_string (uris->data);
+  g_slist_free_full (g_steal_pointer (&uris), (GDestroyNotify) g_uri_unref);
+  f->base_url = g_strconcat (text, "v1", NULL);
+}
+
+static void
+fixture_teardown (Fixture       *f,
+                  gconstpointer  data)
+{
+  if (f->window != NULL)
+    gtk_window_destroy (GTK_WINDOW (f->window));
+  g_assert_finalize_object (f->server);
+  g_clear_object (&f->settings);
+  g_free (f->base_url);
+  g_free (f->auth);
+}
+
+static GtkWidget *
+find_named (GtkWidget  *root,
+            const char *name)
+{
+  if (g_strcmp0 (gtk_widget_get_name (root), name) == 0)
+    return root;
+  for (GtkWidget *child = gtk_widget_get_first_child (root); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found = find_named (child, name);
+
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+static GtkWidget *
+named (Fixture    *f,
+       const char *name)
+{
+  GtkWidget *widget = find_named (GTK_WIDGET (f->window), name);
+
+  if (widget == NULL)
+    g_error ("No widget named %s in the preferences", name);
+  return widget;
+}
+
+static void
+settle (void)
+{
+  while (g_main_context_iteration (NULL, FALSE))
+    ;
+}
+
+static gboolean
+wait_until (gboolean (*check) (Fixture *), Fixture *f)
+{
+  gint64 end = g_get_monotonic_time () + 10 * G_USEC_PER_SEC;
+
+  while (!check (f) && g_get_monotonic_time () < end)
+    g_main_context_iteration (NULL, TRUE);
+  return check (f);
+}
+
+static void
+open_window (Fixture *f)
+{
+  f->window = tb_preferences_window_new (NULL);
+  gtk_window_present (GTK_WINDOW (f->window));
+  settle ();
+}
+
+static void
+type_into (GtkWidget  *widget,
+           const char *text)
+{
+  gtk_editable_set_text (GTK_EDITABLE (widget), text);
+}
+
+static const char *
+status_text (Fixture    *f,
+             const char *name)
+{
+  return gtk_label_get_text (GTK_LABEL (named (f, name)));
+}
+
+static void
+test_bad_url (Fixture       *f,
+              gconstpointer  data)
+{
+  g_autoptr(TbProviderEndpoint) kept = NULL;
+
+  g_assert_true (tb_prefs_save_provider (f->settings, NULL, "Local", "openai",
+                                         "http://127.0.0.1:11434/v1", "llama3", NULL));
+  open_window (f);
+  tb_preferences_window_edit_provider (f->window, "Local");
+  settle ();
+  g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (named (f, "endpoint-url"))), ==,
+                   "http://127.0.0.1:11434/v1");
+
+  type_into (named (f, "endpoint-url"), "localhost 11434");
+  g_signal_emit_by_name (named (f, "endpoint-save"), "clicked");
+  settle ();
+  g_assert_true (gtk_widget_get_visible (named (f, "endpoint-status")));
+  g_assert_cmpstr (status_text (f, "endpoint-status"), ==,
+                   "“localhost 11434” is not a URL (URI is not absolute, and no base URI "
+                   "was provided); enter one such as https://api.openai.com/v1.");
+
+  kept = tb_prefs_find_provider (f->settings, "Local");
+  g_assert_cmpstr (kept->base_url, ==, "http://127.0.0.1:11434/v1");
+}
+
+static gboolean
+connected (Fixture *f)
+{
+  return g_str_has_prefix (status_text (f, "endpoint-status"), "Connected:");
+}
+
+static gboolean
+key_in_store (Fixture *f)
+{
+  return tb_secret_store_is_in_memory (tb_secret_store_get_default ());
+}
+
+static void
+lookup_cb (GObject      *source,
+           GAsyncResult *result,
+           gpointer      user_data)
+{
+  *(char **) user_data = tb_secret_store_lookup_finish (TB_SECRET_STORE (source), result, NULL);
+}
+
+static void
+test_add_endpoint (Fixture       *f,
+                   gconstpointer  data)
+{
+  GtkWidget *models_row;
+  g_autoptr(TbProviderEndpoint) saved = NULL;
+  g_autoptr(GVariant) providers = NULL;
+  g_autofree char *printed = NULL;
+  g_autofree char *expected = NULL;
+  char *key = NULL;
+
+  open_window (f);
+  g_signal_emit_by_name (named (f, "add-endpoint"), "clicked");
+  settle ();
+  type_into (named (f, "endpoint-name"), "Test Server");
+  type_into (named (f, "endpoint-url"), f->base_url);
+  type_into (named (f, "endpoint-key"), "sk-typed");
+
+  g_signal_emit_by_name (named (f, "endpoint-test"), "clicked");
+  g_assert_true (wait_until (connected, f));
+  expected = g_strdup_printf ("Connected: %s/models answered HTTP 200 with 2 models.",
+                              f->base_url);
+  g_assert_cmpstr (status_text (f, "endpoint-status"), ==, expected);
+  g_assert_cmpstr (f->auth, ==, "Bearer sk-typed");
+
+  models_row = named (f, "endpoint-models");
+  g_assert_true (gtk_widget_get_visible (models_row));
+  g_assert_cmpuint (g_list_model_get_n_items (
+                      adw_combo_row_get_model (ADW_COMBO_ROW (models_row))), ==, 2);
+  adw_combo_row_set_selected (ADW_COMBO_ROW (models_row), 1);
+  g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (named (f, "endpoint-model"))), ==,
+                   "beta");
+
+  g_signal_emit_by_name (named (f, "endpoint-save"), "clicked");
+  g_assert_true (wait_until (key_in_store, f));
+  saved = tb_prefs_find_provider (f->settings, "Test Server");
+  g_assert_nonnull (saved);
+  g_assert_cmpstr (saved->base_url, ==, f->base_url);
+  g_assert_cmpstr (saved->model, ==, "beta");
+
+  /* The key is in the store and nowhere in the settings. */
+  tb_secret_store_lookup_async (tb_secret_store_get_default (), "Test Server", f->base_url,
+                                NULL, lookup_cb, &key);
+  while (key == NULL)
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_cmpstr (key, ==, "sk-typed");
+  g_free (key);
+  providers = g_settings_get_value (f->settings, "providers");
+  printed = g_variant_print (providers, FALSE);
+  g_assert_null (strstr (printed, "sk-typed"));
+}
+
+static void
+test_loop_defaults (Fixture       *f,
+                    gconstpointer  data)
+{
+  open_window (f);
+  gtk_spin_button_set_value (GTK_SPIN_BUTTON (named (f, "loop-iteration-cap")), 42);
+  g_assert_cmpuint (g_settings_get_uint (f->settings, "loop-iteration-cap"), ==, 42);
+  adw_combo_row_set_selected (ADW_COMBO_ROW (named (f, "approval-policy")), 2);
+  {
+    g_autofree char *policy = g_settings_get_string (f->settings, "approval-policy");
+
+    g_assert_cmpstr (policy, ==, "reject-all");
+  }
+  /* A change made elsewhere shows up. */
+  g_settings_set_uint (f->settings, "tool-timeout-seconds", 7);
+  g_assert_cmpfloat (gtk_spin_button_get_value (GTK_SPIN_BUTTON (named (f,
+                                                  "tool-timeout-seconds"))), ==, 7);
+}
+
+static GtkWidget *
+find_report (void)
+{
+  GListModel *toplevels = gtk_window_get_toplevels ();
+
+  for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
+    {
+      g_autoptr(GtkWidget) window = g_list_model_get_item (toplevels, i);
+
+      if (g_strcmp0 (gtk_widget_get_name (window), "mcp-import-report") == 0)
+        return window;
+    }
+  return NULL;
+}
+
+static void
+test_mcp_bad_input (Fixture       *f,
+                    gconstpointer  data)
+{
+  GtkWidget *report;
+  GtkTextBuffer *buffer;
+
+  g_assert_true (tb_prefs_save_mcp_server (f->settings, NULL, "kept", TRUE,
+                                           "{\"command\": \"sh\"}", NULL));
+  open_window (f);
+
+  tb_preferences_window_import_mcp_text (f->window, "mcpServers = {}", -1);
+  settle ();
+  report = find_report ();
+  g_assert_nonnull (report);
+  g_assert_cmpstr (adw_message_dialog_get_heading (ADW_MESSAGE_DIALOG (report)), ==,
+                   "Nothing Imported");
+  g_assert_true (g_str_has_prefix (adw_message_dialog_get_body (ADW_MESSAGE_DIALOG (report)),
+                                   "The MCP configuration is not JSON ("));
+  gtk_window_destroy (GTK_WINDOW (report));
+
+  tb_preferences_window_import_mcp_text (f->window,
+                                         "{\"mcpServers\": {\"x\": {\"command\": "
+                                         "\"tb-missing-command\"}}}", -1);
+  settle ();
+  report = find_report ();
+  g_assert_nonnull (report);
+  g_assert_cmpstr (adw_message_dialog_get_heading (ADW_MESSAGE_DIALOG (report)), ==,
+                   "0 Servers Imported");
+  g_assert_cmpstr (adw_message_dialog_get_body (ADW_MESSAGE_DIALOG (report)), ==,
+                   "The MCP server “x” runs “tb-missing-command”, which is not installed or "
+                   "not in the PATH; install it or give its full path. It was left out.");
+  gtk_window_destroy (GTK_WINDOW (report));
+
+  /* The editor refuses the same, and the server in place stays. */
+  tb_preferences_window_edit_mcp_server (f->window, "kept");
+  settle ();
+  buffer = gtk_text_view_get_buffer (GTK_TEXT_VIEW (named (f, "mcp-entry")));
+  gtk_text_buffer_set_text (buffer, "{\"command\": \"tb-missing-command\"}", -1);
+  g_signal_emit_by_name (named (f, "mcp-save"), "clicked");
+  settle ();
+  g_assert_cmpstr (status_text (f, "mcp-status"), ==,
+                   "The MCP server “kept” runs “tb-missing-command”, which is not installed "
+                   "or not in the PATH; install it or give its full path.");
+  {
+    g_autoptr(JsonNode) config = tb_prefs_get_mcp_config (f->settings, FALSE);
+    JsonObject *servers = json_object_get_object_member (json_node_get_object (config),
+                                                         "mcpServers");
+
+    JsonObject *kept = json_object_get_object_member (servers, "kept");
+
+    g_assert_cmpstr (json_object_get_string_member (kept, "command"), ==, "sh");
+  }
+}
+
+static TbMcpClient *running_client;
+
+static gboolean
+client_running (Fixture *f)
+{
+  return tb_mcp_client_get_state (running_client) == TB_MCP_CLIENT_STATE_CONNECTED;
+}
+
+static gboolean
+row_says_running (Fixture *f)
+{
+  const char *subtitle = adw_action_row_get_subtitle (ADW_ACTION_ROW (named (f, "mcp-row")));
+
+  return subtitle != NULL && g_str_has_suffix (subtitle, " — Running");
+}
+
+static GtkWidget *
+find_toplevel (const char *name)
+{
+  GListModel *toplevels = gtk_window_get_toplevels ();
+
+  for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
+    {
+      g_autoptr(GtkWidget) window = g_list_model_get_item (toplevels, i);
+
+      if (g_strcmp0 (gtk_widget_get_name (window), name) == 0)
+        return window;
+    }
+  return NULL;
+}
+
+/* A running server's row shows its state, restarts it and shows its log. */
+static void
+test_mcp_running (Fixture       *f,
+                  gconstpointer  data)
+{
+  const char *server = g_getenv ("TB_FAKE_MCP_SERVER");
+  g_autofree char *python = g_find_program_in_path ("python3");
+  g_autofree char *entry = NULL;
+  g_autoptr(TbToolRegistry) registry = tb_tool_registry_new ();
+  g_autoptr(TbToolSources) sources = NULL;
+  GtkWidget *log;
+
+  if (server == NULL || python == NULL)
+    {
+      g_test_skip ("Needs python3 and tests/mcp/fake-mcp-server.py");
+      return;
+    }
+  sources = tb_tool_sources_new (registry, f->settings);
+  tb_tool_sources_set_default (sources);
+  entry = g_strdup_printf ("{\"command\": \"python3\", \"args\": [\"%s\"]}", server);
+  g_assert_true (tb_prefs_save_mcp_server (f->settings, NULL, "fake", TRUE, entry, NULL));
+  running_client = tb_tool_sources_get_client (sources, "fake");
+  g_assert_true (wait_until (client_running, f));
+
+  open_window (f);
+  g_assert_true (wait_until (row_says_running, f));
+
+  g_signal_emit_by_name (named (f, "mcp-restart"), "clicked");
+  g_assert_false (client_running (f));
+  g_assert_true (wait_until (client_running, f));
+  g_assert_true (wait_until (row_says_running, f));
+
+  g_signal_emit_by_name (named (f, "mcp-log-button"), "clicked");
+  settle ();
+  log = find_toplevel ("mcp-log");
+  g_assert_nonnull (log);
+  g_assert_cmpstr (adw_message_dialog_get_heading (ADW_MESSAGE_DIALOG (log)), ==,
+                   "Log of “fake”");
+  g_assert_nonnull (adw_message_dialog_get_body (ADW_MESSAGE_DIALOG (log)));
+  gtk_window_destroy (GTK_WINDOW (log));
+
+  gtk_window_destroy (GTK_WINDOW (f->window));
+  f->window = NULL;
+  settle ();
+  tb_tool_sources_set_default (NULL);
+  g_object_run_dispose (G_OBJECT (sources));
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_setenv ("DBUS_SESSION_BUS_ADDRESS", "unix:path=/nonexistent/tb-no-bus", TRUE);
+  gtk_test_init (&argc, &argv, NULL);
+  adw_init ();
+
+  g_test_add ("/preferences/bad-url", Fixture, NULL, fixture_setup, test_bad_url,
+              fixture_teardown);
+  g_test_add ("/preferences/add-endpoint", Fixture, NULL, fixture_setup, test_add_endpoint,
+              fixture_teardown);
+  g_test_add ("/preferences/loop-defaults", Fixture, NULL, fixture_setup, test_loop_defaults,
+              fixture_teardown);
+  g_test_add ("/preferences/mcp-running", Fixture, NULL, fixture_setup, test_mcp_running,
+              fixture_teardown);
+  g_test_add ("/preferences/mcp-bad-input", Fixture, NULL, fixture_setup, test_mcp_bad_input,
+              fixture_teardown);
+
+  return g_test_run ();
+}

@@ -8,6 +8,7 @@
 
 #include "tb-app-util.h"
 #include "tb-history-page.h"
+#include "tb-loop-page.h"
 #include "tb-tool-list.h"
 #include "tb-tool-page.h"
 #include "tb-window.h"
@@ -34,6 +35,7 @@ struct _TbWindow
   AdwViewStack       *view_stack;
   TbToolPage         *tool_page;
   TbHistoryPage      *history_page;
+  TbLoopPage         *loop_page;
 
   TbToolRegistry     *registry;
   TbHistory          *history;
@@ -517,6 +519,7 @@ tb_window_constructed (GObject *object)
 
   tb_tool_page_setup (self->tool_page, self->registry, self->history, self->settings);
   tb_history_page_set_history (self->history_page, self->history);
+  tb_loop_page_set_registry (self->loop_page, self->registry);
   gtk_search_bar_set_key_capture_widget (self->search_bar, self->sidebar);
 
   update_count (self);
@@ -634,6 +637,7 @@ tb_window_class_init (TbWindowClass *klass)
   g_type_ensure (TB_TYPE_TOOL);
   g_type_ensure (TB_TYPE_TOOL_PAGE);
   g_type_ensure (TB_TYPE_HISTORY_PAGE);
+  g_type_ensure (TB_TYPE_LOOP_PAGE);
 
   gtk_widget_class_set_template_from_resource (widget_class,
                                                "/io/github/toolbench/Toolbench/tb-window.ui");
@@ -650,6 +654,7 @@ tb_window_class_init (TbWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, TbWindow, view_stack);
   gtk_widget_class_bind_template_child (widget_class, TbWindow, tool_page);
   gtk_widget_class_bind_template_child (widget_class, TbWindow, history_page);
+  gtk_widget_class_bind_template_child (widget_class, TbWindow, loop_page);
   gtk_widget_class_bind_template_callback (widget_class, on_search_changed);
   gtk_widget_class_bind_template_callback (widget_class, on_search_activate);
   gtk_widget_class_bind_template_callback (widget_class, on_stop_search);
@@ -689,6 +694,7 @@ tb_window_class_init (TbWindowClass *klass)
   add_shortcut (widget_class, GDK_KEY_Left, GDK_ALT_MASK, "win.show-sidebar", NULL);
   add_shortcut (widget_class, GDK_KEY_1, GDK_ALT_MASK, "win.show-page", "tool");
   add_shortcut (widget_class, GDK_KEY_2, GDK_ALT_MASK, "win.show-page", "history");
+  add_shortcut (widget_class, GDK_KEY_3, GDK_ALT_MASK, "win.show-page", "loop");
   add_shortcut (widget_class, GDK_KEY_j, GDK_CONTROL_MASK, "win.toggle-json", NULL);
   add_shortcut (widget_class, GDK_KEY_C, GDK_CONTROL_MASK | GDK_SHIFT_MASK,
                 "win.copy-arguments", NULL);
@@ -878,4 +884,17 @@ tb_window_set_page (TbWindow   *self,
 {
   g_return_if_fail (TB_IS_WINDOW (self));
   adw_view_stack_set_visible_child_name (self->view_stack, name);
+}
+
+/**
+ * tb_window_get_loop_page:
+ * @self: a window
+ *
+ * Returns: (transfer none): the Loop page
+ */
+TbLoopPage *
+tb_window_get_loop_page (TbWindow *self)
+{
+  g_return_val_if_fail (TB_IS_WINDOW (self), NULL);
+  return self->loop_page;
 }

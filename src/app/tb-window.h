@@ -7,6 +7,7 @@
 
 #include "tb-history.h"
 #include "tb-history-page.h"
+#include "tb-loop-page.h"
 #include "tb-tool-page.h"
 
 G_BEGIN_DECLS
@@ -29,6 +30,7 @@ gboolean       tb_window_select_tool         (TbWindow       *self,
                                               const char     *name);
 void           tb_window_set_page            (TbWindow       *self,
                                               const char     *name);
+TbLoopPage    *tb_window_get_loop_page       (TbWindow       *self);
 void           tb_window_add_toast           (TbWindow       *self,
                                               const char     *text);
 

@@ -1,0 +1,366 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+
+#define G_LOG_DOMAIN "test-loop-page"
+
+#include "config.h"
+
+#include <adwaita.h>
+#include <toolbench.h>
+
+#include "tb-app-util.h"
+#include "tb-window.h"
+
+/* The Loop page of the real window, driven through its buttons over the
+ * built-in demo tools and the offline scripted demo: the rows of the
+ * conversation, the state and iteration labels, the pending calls. */
+
+typedef struct
+{
+  TbToolRegistry *registry;
+  TbWindow       *window;
+  TbLoopPage     *page;
+} Fixture;
+
+#define WAIT_UNTIL(cond) \
+  G_STMT_START { \
+    gint64 _deadline = g_get_monotonic_time () + 10 * G_USEC_PER_SEC; \
+    while (!(cond)) \
+      { \
+        if (g_get_monotonic_time () > _deadline) \
+          g_error ("Timed out waiting for %s", #cond); \
+        if (!g_main_context_iteration (NULL, FALSE)) \
+          g_usleep (1000); \
+      } \
+  } G_STMT_END
+
+static void
+iterate (guint ms)
+{
+  gint64 end = g_get_monotonic_time () + ms * 1000;
+
+  while (g_get_monotonic_time () < end)
+    if (!g_main_context_iteration (NULL, FALSE))
+      g_usleep (1000);
+}
+
+static void
+setup (Fixture       *f,
+       gconstpointer  data)
+{
+  f->registry = tb_tool_registry_new ();
+  g_assert_true (tb_demo_tools_register (f->registry, NULL));
+  f->window = g_object_ref (tb_window_new (NULL, f->registry, NULL));
+  f->page = tb_window_get_loop_page (f->window);
+  tb_window_set_page (f->window, "loop");
+  gtk_window_present (GTK_WINDOW (f->window));
+  WAIT_UNTIL (gtk_widget_get_mapped (GTK_WIDGET (f->page)));
+}
+
+static void
+teardown (Fixture       *f,
+          gconstpointer  data)
+{
+  gtk_window_destroy (GTK_WINDOW (f->window));
+  iterate (50);
+  g_assert_finalize_object (f->window);
+  g_assert_finalize_object (f->registry);
+}
+
+static void
+click (Fixture    *f,
+       const char *name)
+{
+  GtkWidget *button = tb_loop_page_get_button (f->page, name);
+
+  g_assert_nonnull (button);
+  WAIT_UNTIL (gtk_widget_get_mapped (button));
+  g_assert_true (gtk_widget_is_sensitive (button));
+  g_signal_emit_by_name (button, "clicked");
+  WAIT_UNTIL (!tb_loop_page_get_busy (f->page));
+  g_test_message ("after %s: %s / %s / %s", name, tb_loop_page_get_state_text (f->page),
+                  tb_loop_page_get_iteration_text (f->page), tb_loop_page_get_error_text (f->page));
+}
+
+static void
+assert_row (Fixture    *f,
+            guint       position,
+            const char *expected)
+{
+  g_autofree char *text = tb_loop_page_get_row_text (f->page, position);
+
+  g_assert_cmpstr (text, ==, expected);
+}
+
+static void
+assert_status (Fixture    *f,
+               const char *state,
+               const char *iteration)
+{
+  g_assert_cmpstr (tb_loop_page_get_state_text (f->page), ==, state);
+  g_assert_cmpstr (tb_loop_page_get_iteration_text (f->page), ==, iteration);
+}
+
+static void
+click_pending (Fixture    *f,
+               guint       position,
+               const char *name)
+{
+  GtkWidget *button = tb_loop_page_get_pending_button (f->page, position, name);
+
+  g_assert_nonnull (button);
+  WAIT_UNTIL (gtk_widget_get_mapped (button));
+  g_signal_emit_by_name (button, "clicked");
+}
+
+/* The decision event the trace recorded for a call. */
+static JsonObject *
+decision_for (Fixture    *f,
+              const char *call_id)
+{
+  TbTrace *trace = tb_dispatch_loop_get_trace (tb_loop_page_get_loop (f->page));
+
+  for (guint i = 0; i < tb_trace_get_n_events (trace); i++)
+    {
+      TbTraceEvent *event = tb_trace_get_event (trace, i);
+      JsonObject *payload = tb_trace_event_get_payload (event);
+
+      if (g_str_equal (tb_trace_event_get_event_type (event), "decision")
+          && g_strcmp0 (tb_json_object_get_string (payload, "call_id"), call_id) == 0)
+        return payload;
+    }
+  return NULL;
+}
+
+static void
+test_step_edit_skip (Fixture       *f,
+                     gconstpointer  data)
+{
+  TbArgumentEditor *editor;
+  JsonObject *decision;
+  g_autofree char *json = NULL;
+  g_autofree char *arguments = NULL;
+
+  assert_status (f, "Not started", "Iteration 0 of 10");
+  g_assert_cmpuint (tb_loop_page_get_n_rows (f->page), ==, 0);
+
+  /* Step 1: the model's first turn, a call to add. */
+  click (f, "step");
+  g_assert_cmpuint (tb_loop_page_get_n_rows (f->page), ==, 2);
+  assert_row (f, 0, "You: What is 2 + 3?");
+  assert_row (f, 1, "Model: Let me add those numbers.\nCalls add {\"a\":2,\"b\":3}");
+  assert_status (f, "Calls wait for your decision", "Iteration 1 of 10");
+  g_assert_cmpuint (tb_loop_page_get_n_pending (f->page), ==, 1);
+  json = tb_loop_page_get_row_json (f->page, 1);
+  g_assert_nonnull (strstr (json, "\"tool_calls\""));
+
+  /* The call's arguments are edited in the Tool page's editor. */
+  editor = tb_loop_page_get_pending_editor (f->page, 0);
+  g_assert_nonnull (editor);
+  arguments = tb_argument_editor_get_text (editor);
+  g_assert_nonnull (strstr (arguments, "\"a\""));
+  g_assert_true (tb_argument_editor_set_text (editor, "{\"a\": 40, \"b\": 2}", NULL));
+  click_pending (f, 0, "edit");
+
+  /* Step 2: the edited call runs. */
+  click (f, "step");
+  g_assert_cmpuint (tb_loop_page_get_n_rows (f->page), ==, 3);
+  assert_row (f, 2, "Result of add: 42");
+  assert_status (f, "Ready for the model's turn", "Iteration 1 of 10");
+  decision = decision_for (f, "demo_1");
+  g_assert_nonnull (decision);
+  g_assert_cmpstr (json_object_get_string_member (decision, "decision"), ==, "edit");
+  g_assert_cmpint (json_object_get_int_member (json_object_get_object_member (decision,
+                                                                              "arguments"),
+                                               "a"), ==, 40);
+
+  /* Step 3: the model calls echo; the person answers for the tool. */
+  click (f, "step");
+  g_assert_cmpuint (tb_loop_page_get_n_rows (f->page), ==, 4);
+  assert_row (f, 3, "Calls echo {\"text\":\"2 + 3 = 5\"}");
+  assert_status (f, "Calls wait for your decision", "Iteration 2 of 10");
+  gtk_editable_set_text (tb_loop_page_get_pending_skip_entry (f->page, 0), "written by hand");
+  click_pending (f, 0, "skip");
+
+  /* Step 4: the hand-written result is what the model sees. */
+  click (f, "step");
+  assert_row (f, 4, "Result of echo: written by hand");
+  g_assert_cmpstr (json_object_get_string_member (decision_for (f, "demo_2"), "decision"), ==,
+                   "skip");
+
+  /* Step 5: the answer. */
+  click (f, "step");
+  g_assert_cmpuint (tb_loop_page_get_n_rows (f->page), ==, 6);
+  assert_row (f, 5, "Model: 2 + 3 = 5. I used the add tool for the sum and the echo tool to "
+                    "confirm it.");
+  assert_status (f, "Finished", "Iteration 3 of 10");
+  g_assert_false (gtk_widget_is_sensitive (tb_loop_page_get_button (f->page, "step")));
+
+  /* New Run starts over. */
+  click (f, "new");
+  g_assert_cmpuint (tb_loop_page_get_n_rows (f->page), ==, 0);
+  assert_status (f, "Not started", "Iteration 0 of 10");
+}
+
+static void
+test_reject (Fixture       *f,
+             gconstpointer  data)
+{
+  click (f, "step");
+  click_pending (f, 0, "reject");
+  click (f, "step");
+  g_assert_cmpuint (tb_loop_page_get_n_rows (f->page), ==, 3);
+  {
+    g_autofree char *text = tb_loop_page_get_row_text (f->page, 2);
+
+    g_assert_true (g_str_has_prefix (text, "Error from add: "));
+    g_assert_nonnull (strstr (text, "declined"));
+  }
+}
+
+static void
+test_cap_and_extend (Fixture       *f,
+                     gconstpointer  data)
+{
+  tb_loop_page_set_max_iterations (f->page, 1);
+  assert_status (f, "Not started", "Iteration 0 of 1");
+  click (f, "step");
+  g_assert_false (gtk_widget_is_sensitive (tb_loop_page_get_button (f->page, "extend")));
+  click (f, "step");
+  assert_status (f, "Iteration cap reached", "Iteration 1 of 1");
+  g_assert_false (gtk_widget_is_sensitive (tb_loop_page_get_button (f->page, "step")));
+
+  click (f, "extend");
+  assert_status (f, "Ready for the model's turn", "Iteration 1 of 6");
+  click (f, "step");
+  assert_row (f, 3, "Calls echo {\"text\":\"2 + 3 = 5\"}");
+  assert_status (f, "Calls wait for your decision", "Iteration 2 of 6");
+}
+
+static void
+test_continue_breakpoint (Fixture       *f,
+                          gconstpointer  data)
+{
+  tb_loop_page_set_system_prompt (f->page, "Be brief.");
+  tb_loop_page_set_breakpoints (f->page, "echo");
+  click (f, "continue");
+  assert_row (f, 0, "System: Be brief.");
+  assert_status (f, "Calls wait for your decision", "Iteration 2 of 10");
+  assert_row (f, 3, "Result of add: 5");
+  assert_row (f, 4, "Calls echo {\"text\":\"2 + 3 = 5\"}");
+
+  click (f, "continue");
+  assert_status (f, "Finished", "Iteration 3 of 10");
+  g_assert_cmpuint (tb_loop_page_get_n_rows (f->page), ==, 7);
+}
+
+static void
+test_model_turn (Fixture       *f,
+                 gconstpointer  data)
+{
+  GtkEditable *entry = tb_loop_page_get_model_turn_entry (f->page);
+
+  /* A call written by hand, then the answer written by hand. */
+  gtk_editable_set_text (entry, "{\"role\":\"assistant\",\"tool_calls\":[{\"id\":\"mine\","
+                                "\"name\":\"echo\",\"arguments\":{\"text\":\"by hand\"}}]}");
+  click (f, "model-turn");
+  g_assert_cmpstr (tb_loop_page_get_error_text (f->page), ==, "");
+  assert_row (f, 1, "Calls echo {\"text\":\"by hand\"}");
+  assert_status (f, "Calls wait for your decision", "Iteration 1 of 10");
+  click (f, "step");
+  assert_row (f, 2, "Result of echo: by hand");
+
+  gtk_editable_set_text (entry, "All done.");
+  click (f, "model-turn");
+  assert_row (f, 3, "Model: All done.");
+  assert_status (f, "Finished", "Iteration 2 of 10");
+
+  /* A turn that is not a valid message is refused with a reason. */
+  click (f, "new");
+  gtk_editable_set_text (entry, "{\"role\":\"user\",\"content\":\"x\"}");
+  click (f, "model-turn");
+  g_assert_cmpstr (tb_loop_page_get_error_text (f->page), !=, "");
+  g_test_message ("refused: %s", tb_loop_page_get_error_text (f->page));
+  gtk_editable_set_text (entry, "{not json");
+  click (f, "model-turn");
+  g_assert_cmpstr (tb_loop_page_get_error_text (f->page), !=, "");
+  g_test_message ("refused: %s", tb_loop_page_get_error_text (f->page));
+  g_assert_cmpuint (tb_loop_page_get_n_rows (f->page), ==, 1);
+}
+
+/* Fires the page's shortcut for an accelerator, as the window's shortcut
+ * manager does when the key is pressed. */
+static void
+press (Fixture    *f,
+       const char *accelerator)
+{
+  g_autoptr(GListModel) controllers = gtk_widget_observe_controllers (GTK_WIDGET (f->page));
+  g_autoptr(GtkShortcutTrigger) wanted = gtk_shortcut_trigger_parse_string (accelerator);
+  gboolean found = FALSE;
+
+  for (guint i = 0; i < g_list_model_get_n_items (controllers) && !found; i++)
+    {
+      g_autoptr(GObject) controller = g_list_model_get_item (controllers, i);
+
+      if (!GTK_IS_SHORTCUT_CONTROLLER (controller))
+        continue;
+      for (guint j = 0; j < g_list_model_get_n_items (G_LIST_MODEL (controller)) && !found; j++)
+        {
+          g_autoptr(GtkShortcut) shortcut = g_list_model_get_item (G_LIST_MODEL (controller), j);
+
+          if (gtk_shortcut_trigger_equal (gtk_shortcut_get_trigger (shortcut), wanted))
+            {
+              g_assert_true (gtk_shortcut_action_activate (gtk_shortcut_get_action (shortcut), 0,
+                                                           GTK_WIDGET (f->page), NULL));
+              found = TRUE;
+            }
+        }
+    }
+  g_assert_true (found);
+  WAIT_UNTIL (!tb_loop_page_get_busy (f->page));
+}
+
+static void
+test_shortcuts (Fixture       *f,
+                gconstpointer  data)
+{
+  tb_loop_page_set_max_iterations (f->page, 1);
+  press (f, "F6");
+  assert_status (f, "Calls wait for your decision", "Iteration 1 of 1");
+  press (f, "F5");
+  assert_status (f, "Iteration cap reached", "Iteration 1 of 1");
+  press (f, "<Control><Shift>x");
+  assert_status (f, "Ready for the model's turn", "Iteration 1 of 6");
+  press (f, "<Control><Shift>n");
+  assert_status (f, "Not started", "Iteration 0 of 1");
+}
+
+static void
+test_no_message (Fixture       *f,
+                 gconstpointer  data)
+{
+  tb_loop_page_set_user_message (f->page, "");
+  click (f, "step");
+  g_assert_cmpstr (tb_loop_page_get_error_text (f->page), ==,
+                   "Write a message for the model first.");
+  assert_status (f, "Not started", "Iteration 0 of 10");
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_test_init (&argc, &argv, NULL);
+  gtk_init ();
+  tb_app_init ();
+
+  g_test_add ("/loop-page/step-edit-skip", Fixture, NULL, setup, test_step_edit_skip, teardown);
+  g_test_add ("/loop-page/reject", Fixture, NULL, setup, test_reject, teardown);
+  g_test_add ("/loop-page/cap-and-extend", Fixture, NULL, setup, test_cap_and_extend, teardown);
+  g_test_add ("/loop-page/continue-breakpoint", Fixture, NULL, setup, test_continue_breakpoint,
+              teardown);
+  g_test_add ("/loop-page/model-turn", Fixture, NULL, setup, test_model_turn, teardown);
+  g_test_add ("/loop-page/shortcuts", Fixture, NULL, setup, test_shortcuts, teardown);
+  g_test_add ("/loop-page/no-message", Fixture, NULL, setup, test_no_message, teardown);
+
+  return g_test_run ();
+}

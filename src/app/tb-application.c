@@ -4,6 +4,7 @@
 
 #include "config.h"
 
+#include <errno.h>
 #include <glib/gi18n.h>
 
 #include "tb-app-util.h"
@@ -20,6 +21,7 @@ struct _TbApplication
 
   TbToolRegistry *registry;
   TbHistory      *history;
+  TbWorkspace    *workspace;
 };
 
 G_DEFINE_FINAL_TYPE (TbApplication, tb_application, ADW_TYPE_APPLICATION)
@@ -31,7 +33,10 @@ tb_application_activate (GApplication *app)
   GtkWindow *window = gtk_application_get_active_window (GTK_APPLICATION (app));
 
   if (window == NULL)
-    window = GTK_WINDOW (tb_window_new (GTK_APPLICATION (app), self->registry, self->history));
+    {
+      window = GTK_WINDOW (tb_window_new (GTK_APPLICATION (app), self->registry, self->history));
+      tb_window_set_workspace (TB_WINDOW (window), self->workspace);
+    }
   gtk_window_present (window);
 }
 
@@ -83,6 +88,34 @@ static const GActionEntry app_actions[] = {
   { "quit", quit_action },
 };
 
+/* The workspace lives in the user data dir, or where TOOLBENCH_WORKSPACE
+ * points. A file that cannot be read (a newer version, damage) is left as
+ * it is and the session works on an empty workspace in memory. */
+static TbWorkspace *
+open_workspace (void)
+{
+  const char *env = g_getenv ("TOOLBENCH_WORKSPACE");
+  g_autofree char *path = NULL;
+  g_autofree char *dir = NULL;
+  g_autoptr(GError) error = NULL;
+  TbWorkspace *workspace;
+
+  path = env != NULL && *env != '\0'
+         ? g_strdup (env)
+         : g_build_filename (g_get_user_data_dir (), "toolbench", "workspace.json", NULL);
+  dir = g_path_get_dirname (path);
+  if (g_mkdir_with_parents (dir, 0700) != 0)
+    g_warning ("The folder %s could not be made: %s", dir, g_strerror (errno));
+  workspace = tb_workspace_new_for_path (path, &error);
+  if (workspace == NULL)
+    {
+      g_warning ("The workspace %s could not be opened (%s); facts are kept in memory "
+                 "for this session and the file is left untouched.", path, error->message);
+      workspace = tb_workspace_new ();
+    }
+  return workspace;
+}
+
 static void
 tb_application_startup (GApplication *app)
 {
@@ -103,6 +136,11 @@ tb_application_startup (GApplication *app)
 
   if (!tb_demo_tools_register (self->registry, &error))
     g_warning ("The built-in tools could not be registered: %s", error->message);
+  g_clear_error (&error);
+
+  self->workspace = open_workspace ();
+  if (!tb_workspace_register_tools (self->workspace, self->registry, &error))
+    g_warning ("The workspace tools could not be registered: %s", error->message);
 }
 
 static void
@@ -111,6 +149,7 @@ tb_application_finalize (GObject *object)
   TbApplication *self = (TbApplication *) object;
 
   g_clear_object (&self->history);
+  g_clear_object (&self->workspace);
   g_clear_object (&self->registry);
 
   G_OBJECT_CLASS (tb_application_parent_class)->finalize (object);

@@ -45,6 +45,8 @@ struct _TbLoopPage
   TbToolRegistry  *registry;
   TbProvider      *provider;
   TbDispatchLoop  *loop;
+  TbWorkspace     *workspace;
+  TbWorkspaceBinding *binding;
   GCancellable    *cancellable;
   gboolean         busy;
 };
@@ -515,6 +517,7 @@ drop_loop (TbLoopPage *self)
       g_signal_handlers_disconnect_by_data (tb_dispatch_loop_get_pending_calls (self->loop), self);
       g_signal_handlers_disconnect_by_data (self->loop, self);
     }
+  g_clear_object (&self->binding);
   g_clear_object (&self->loop);
   self->busy = FALSE;
 }
@@ -562,6 +565,13 @@ ensure_loop (TbLoopPage  *self,
   gtk_list_box_bind_model (self->pending_list, tb_dispatch_loop_get_pending_calls (self->loop),
                            create_pending_row, self, NULL);
   apply_breakpoints (self);
+  /* Proposals are recorded in the run's trace, and Continue waits for the
+   * person when the model proposed a fact. */
+  if (self->workspace != NULL)
+    {
+      self->binding = tb_workspace_binding_new (self->workspace, self->loop);
+      tb_workspace_binding_set_pause_for_proposals (self->binding, TRUE);
+    }
 
   if (*system != '\0')
     {
@@ -993,6 +1003,7 @@ tb_loop_page_dispose (GObject *object)
   g_clear_pointer (&self->scroller, gtk_widget_unparent);
   g_clear_object (&self->registry);
   g_clear_object (&self->provider);
+  g_clear_object (&self->workspace);
 
   G_OBJECT_CLASS (tb_loop_page_parent_class)->dispose (object);
 }
@@ -1073,6 +1084,23 @@ tb_loop_page_set_registry (TbLoopPage     *self,
   drop_loop (self);
   g_set_object (&self->registry, registry);
   update_controls (self);
+}
+
+/**
+ * tb_loop_page_set_workspace:
+ * @self: a Loop page
+ * @workspace: (nullable): the workspace whose tools the registry holds
+ *
+ * Takes effect with the next run.
+ */
+void
+tb_loop_page_set_workspace (TbLoopPage  *self,
+                            TbWorkspace *workspace)
+{
+  g_return_if_fail (TB_IS_LOOP_PAGE (self));
+  g_return_if_fail (!workspace || TB_IS_WORKSPACE (workspace));
+
+  g_set_object (&self->workspace, workspace);
 }
 
 /**

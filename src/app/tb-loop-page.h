@@ -16,6 +16,8 @@ G_DECLARE_FINAL_TYPE (TbLoopPage, tb_loop_page, TB, LOOP_PAGE, GtkWidget)
 GtkWidget        *tb_loop_page_new                 (void);
 void              tb_loop_page_set_registry        (TbLoopPage     *self,
                                                     TbToolRegistry *registry);
+void              tb_loop_page_set_workspace       (TbLoopPage     *self,
+                                                    TbWorkspace    *workspace);
 void              tb_loop_page_set_provider        (TbLoopPage     *self,
                                                     TbProvider     *provider);
 TbDispatchLoop   *tb_loop_page_get_loop            (TbLoopPage     *self);

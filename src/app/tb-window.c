@@ -7,6 +7,7 @@
 #include <glib/gi18n.h>
 
 #include "tb-app-util.h"
+#include "tb-facts-page.h"
 #include "tb-history-page.h"
 #include "tb-loop-page.h"
 #include "tb-tool-list.h"
@@ -36,6 +37,9 @@ struct _TbWindow
   TbToolPage         *tool_page;
   TbHistoryPage      *history_page;
   TbLoopPage         *loop_page;
+  TbFactsPage        *facts_page;
+  AdwViewStackPage   *facts_stack_page;
+  TbWorkspace        *workspace;
 
   TbToolRegistry     *registry;
   TbHistory          *history;
@@ -554,6 +558,7 @@ tb_window_dispose (GObject *object)
   g_clear_object (&self->history);
   g_clear_object (&self->registry);
   g_clear_object (&self->settings);
+  g_clear_object (&self->workspace);
 
   G_OBJECT_CLASS (tb_window_parent_class)->dispose (object);
 }
@@ -638,6 +643,7 @@ tb_window_class_init (TbWindowClass *klass)
   g_type_ensure (TB_TYPE_TOOL_PAGE);
   g_type_ensure (TB_TYPE_HISTORY_PAGE);
   g_type_ensure (TB_TYPE_LOOP_PAGE);
+  g_type_ensure (TB_TYPE_FACTS_PAGE);
 
   gtk_widget_class_set_template_from_resource (widget_class,
                                                "/io/github/toolbench/Toolbench/tb-window.ui");
@@ -655,6 +661,8 @@ tb_window_class_init (TbWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, TbWindow, tool_page);
   gtk_widget_class_bind_template_child (widget_class, TbWindow, history_page);
   gtk_widget_class_bind_template_child (widget_class, TbWindow, loop_page);
+  gtk_widget_class_bind_template_child (widget_class, TbWindow, facts_page);
+  gtk_widget_class_bind_template_child (widget_class, TbWindow, facts_stack_page);
   gtk_widget_class_bind_template_callback (widget_class, on_search_changed);
   gtk_widget_class_bind_template_callback (widget_class, on_search_activate);
   gtk_widget_class_bind_template_callback (widget_class, on_stop_search);
@@ -695,6 +703,7 @@ tb_window_class_init (TbWindowClass *klass)
   add_shortcut (widget_class, GDK_KEY_1, GDK_ALT_MASK, "win.show-page", "tool");
   add_shortcut (widget_class, GDK_KEY_2, GDK_ALT_MASK, "win.show-page", "history");
   add_shortcut (widget_class, GDK_KEY_3, GDK_ALT_MASK, "win.show-page", "loop");
+  add_shortcut (widget_class, GDK_KEY_4, GDK_ALT_MASK, "win.show-page", "facts");
   add_shortcut (widget_class, GDK_KEY_j, GDK_CONTROL_MASK, "win.toggle-json", NULL);
   add_shortcut (widget_class, GDK_KEY_C, GDK_CONTROL_MASK | GDK_SHIFT_MASK,
                 "win.copy-arguments", NULL);
@@ -897,4 +906,45 @@ tb_window_get_loop_page (TbWindow *self)
 {
   g_return_val_if_fail (TB_IS_WINDOW (self), NULL);
   return self->loop_page;
+}
+
+/**
+ * tb_window_get_facts_page:
+ * @self: a window
+ *
+ * Returns: (transfer none): the Facts page
+ */
+TbFactsPage *
+tb_window_get_facts_page (TbWindow *self)
+{
+  g_return_val_if_fail (TB_IS_WINDOW (self), NULL);
+  return self->facts_page;
+}
+
+/**
+ * tb_window_set_workspace:
+ * @self: a window
+ * @workspace: (nullable): the facts, draft and proposals the Facts page
+ *   shows and the Loop page's runs use (its tools must be in the registry)
+ *
+ * The number of waiting proposals is the Facts page's badge.
+ */
+void
+tb_window_set_workspace (TbWindow    *self,
+                         TbWorkspace *workspace)
+{
+  g_return_if_fail (TB_IS_WINDOW (self));
+  g_return_if_fail (!workspace || TB_IS_WORKSPACE (workspace));
+
+  if (!g_set_object (&self->workspace, workspace))
+    return;
+  tb_facts_page_set_workspace (self->facts_page, workspace);
+  tb_loop_page_set_workspace (self->loop_page, workspace);
+  if (workspace != NULL)
+    {
+      g_object_bind_property (workspace, "n-pending", self->facts_stack_page, "badge-number",
+                              G_BINDING_SYNC_CREATE);
+      g_object_bind_property (workspace, "n-pending", self->facts_stack_page, "needs-attention",
+                              G_BINDING_SYNC_CREATE);
+    }
 }

@@ -6,6 +6,7 @@
 #include <toolbench.h>
 
 #include "tb-history.h"
+#include "tb-facts-page.h"
 #include "tb-history-page.h"
 #include "tb-loop-page.h"
 #include "tb-tool-page.h"
@@ -31,6 +32,9 @@ gboolean       tb_window_select_tool         (TbWindow       *self,
 void           tb_window_set_page            (TbWindow       *self,
                                               const char     *name);
 TbLoopPage    *tb_window_get_loop_page       (TbWindow       *self);
+TbFactsPage   *tb_window_get_facts_page      (TbWindow       *self);
+void           tb_window_set_workspace       (TbWindow       *self,
+                                              TbWorkspace    *workspace);
 void           tb_window_add_toast           (TbWindow       *self,
                                               const char     *text);
 

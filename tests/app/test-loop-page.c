@@ -7,7 +7,10 @@
 #include <adwaita.h>
 #include <toolbench.h>
 
+#include <glib/gstdio.h>
+
 #include "tb-app-util.h"
+#include "tb-confirm-dialog.h"
 #include "tb-window.h"
 
 /* The Loop page of the real window, driven through its buttons over the
@@ -345,6 +348,201 @@ test_no_message (Fixture       *f,
   assert_status (f, "Not started", "Iteration 0 of 10");
 }
 
+/* The Facts page and the confirmation dialog, over a workspace in a
+ * temporary folder and a script in which the model proposes facts. */
+
+static const char facts_script[] =
+  "{\"format\":\"toolbench-script\",\"version\":1,\"responses\":["
+  "{\"tool_calls\":[{\"id\":\"p_1\",\"name\":\"facts.propose\",\"arguments\":"
+  "{\"key\":\"city\",\"value\":\"Lyon\",\"reason\":\"The user moved\"}}]},"
+  "{\"tool_calls\":[{\"id\":\"p_2\",\"name\":\"facts.propose\",\"arguments\":"
+  "{\"key\":\"city\",\"value\":\"Nice\",\"reason\":\"Second thoughts\"}}]},"
+  "{\"text\":\"Done.\"}]}";
+
+typedef struct
+{
+  Fixture      base;
+  char        *dir;
+  char        *path;
+  TbWorkspace *workspace;
+} FactsFixture;
+
+static void
+facts_setup (FactsFixture  *f,
+             gconstpointer  data)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(JsonNode) script = tb_json_parse (facts_script, -1, &error);
+  g_autoptr(TbScriptedProvider) provider = NULL;
+
+  g_assert_no_error (error);
+  f->dir = g_dir_make_tmp ("toolbench-facts-XXXXXX", &error);
+  g_assert_no_error (error);
+  f->path = g_build_filename (f->dir, "workspace.json", NULL);
+  g_assert_true (g_file_set_contents (f->path,
+                                      "{\"format\":\"toolbench-workspace\",\"version\":1,"
+                                      "\"facts\":{\"city\":\"Paris\"},\"draft\":{},"
+                                      "\"locks\":[],\"proposals\":[]}", -1, NULL));
+  f->workspace = tb_workspace_new_for_path (f->path, &error);
+  g_assert_no_error (error);
+
+  setup (&f->base, data);
+  g_assert_true (tb_workspace_register_tools (f->workspace, f->base.registry, &error));
+  g_assert_no_error (error);
+  tb_window_set_workspace (f->base.window, f->workspace);
+  provider = tb_scripted_provider_new_from_json (script, &error);
+  g_assert_no_error (error);
+  tb_loop_page_set_provider (f->base.page, TB_PROVIDER (provider));
+  tb_loop_page_set_user_message (f->base.page, "I live in Lyon now.");
+}
+
+static void
+facts_teardown (FactsFixture  *f,
+                gconstpointer  data)
+{
+  teardown (&f->base, data);
+  g_assert_finalize_object (f->workspace);
+  g_unlink (f->path);
+  g_rmdir (f->dir);
+  g_free (f->path);
+  g_free (f->dir);
+}
+
+static TbFactsPage *
+facts_page (FactsFixture *f)
+{
+  return tb_window_get_facts_page (f->base.window);
+}
+
+static char *
+saved_city (FactsFixture *f)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(TbWorkspace) again = tb_workspace_new_for_path (f->path, &error);
+  g_autoptr(JsonNode) city = NULL;
+
+  g_assert_no_error (error);
+  city = tb_workspace_dup_fact (again, "city", &error);
+  g_assert_no_error (error);
+  return g_strdup (json_node_get_string (city));
+}
+
+static AdwMessageDialog *
+open_review (FactsFixture *f)
+{
+  GtkWidget *button;
+
+  tb_window_set_page (f->base.window, "facts");
+  g_assert_cmpuint (tb_facts_page_get_n_pending_rows (facts_page (f)), ==, 1);
+  button = tb_facts_page_get_review_button (facts_page (f), 0);
+  WAIT_UNTIL (gtk_widget_get_mapped (button));
+  g_signal_emit_by_name (button, "clicked");
+  g_assert_nonnull (tb_facts_page_get_dialog (facts_page (f)));
+  WAIT_UNTIL (gtk_widget_get_mapped (GTK_WIDGET (tb_facts_page_get_dialog (facts_page (f)))));
+  return tb_facts_page_get_dialog (facts_page (f));
+}
+
+static void
+test_facts_confirm (FactsFixture  *f,
+                    gconstpointer  data)
+{
+  AdwMessageDialog *dialog;
+  g_autofree char *tools = NULL;
+  g_autofree char *turn_json = NULL;
+  g_autofree char *city = NULL;
+  AdwViewStack *stack;
+
+  g_assert_nonnull (strstr (tb_facts_page_get_facts_text (facts_page (f)), "Paris"));
+
+  /* The model is offered facts.propose, never facts.commit. */
+  tools = tb_loop_page_get_offered_tools_json (f->base.page);
+  g_assert_nonnull (strstr (tools, "facts.propose"));
+  g_assert_null (strstr (tools, "facts.commit"));
+
+  /* First proposal: the dialog shows it; Escape decides nothing; Reject
+   * leaves the facts as they are. */
+  click (&f->base, "step");
+  turn_json = tb_loop_page_get_row_json (f->base.page, 1);
+  g_assert_null (strstr (turn_json, "facts.commit"));
+  click (&f->base, "step");
+  g_assert_cmpuint (tb_workspace_get_n_pending (f->workspace), ==, 1);
+  stack = ADW_VIEW_STACK (gtk_widget_get_parent (GTK_WIDGET (facts_page (f))));
+  while (stack != NULL && !ADW_IS_VIEW_STACK (stack))
+    stack = ADW_VIEW_STACK (gtk_widget_get_parent (GTK_WIDGET (stack)));
+  g_assert_cmpuint (adw_view_stack_page_get_badge_number (
+                      adw_view_stack_get_page (stack, GTK_WIDGET (facts_page (f)))), ==, 1);
+
+  dialog = open_review (f);
+  g_assert_cmpstr (tb_confirm_dialog_get_text (dialog, "current"), ==, "\"Paris\"");
+  g_assert_cmpstr (tb_confirm_dialog_get_text (dialog, "proposed"), ==, "\"Lyon\"");
+  g_assert_cmpstr (tb_confirm_dialog_get_text (dialog, "reason"), ==, "The user moved");
+  g_assert_cmpstr (tb_confirm_dialog_get_text (dialog, "origin"), ==,
+                   "The model, in call p_1");
+  g_assert_null (adw_message_dialog_get_default_response (dialog));
+  g_assert_cmpint (adw_message_dialog_get_response_appearance (dialog, "commit"), ==,
+                   ADW_RESPONSE_DESTRUCTIVE);
+  gtk_window_close (GTK_WINDOW (dialog));
+  iterate (50);
+  g_assert_cmpuint (tb_workspace_get_n_pending (f->workspace), ==, 1);
+
+  dialog = open_review (f);
+  adw_message_dialog_response (dialog, "reject");
+  iterate (50);
+  g_assert_cmpuint (tb_workspace_get_n_pending (f->workspace), ==, 0);
+  g_assert_cmpuint (tb_facts_page_get_n_pending_rows (facts_page (f)), ==, 0);
+  g_assert_nonnull (strstr (tb_facts_page_get_facts_text (facts_page (f)), "Paris"));
+  city = saved_city (f);
+  g_assert_cmpstr (city, ==, "Paris");
+  g_clear_pointer (&city, g_free);
+
+  /* Second proposal: Commit changes the fact and the file. */
+  tb_window_set_page (f->base.window, "loop");
+  click (&f->base, "step");
+  click (&f->base, "step");
+  dialog = open_review (f);
+  g_assert_cmpstr (tb_confirm_dialog_get_text (dialog, "proposed"), ==, "\"Nice\"");
+  adw_message_dialog_response (dialog, "commit");
+  iterate (50);
+  g_assert_cmpuint (tb_workspace_get_n_pending (f->workspace), ==, 0);
+  g_assert_nonnull (strstr (tb_facts_page_get_facts_text (facts_page (f)), "Nice"));
+  city = saved_city (f);
+  g_assert_cmpstr (city, ==, "Nice");
+}
+
+static void
+test_facts_locks (FactsFixture  *f,
+                  gconstpointer  data)
+{
+  g_autofree char *text = NULL;
+
+  tb_window_set_page (f->base.window, "facts");
+  g_assert_true (tb_facts_page_lock (facts_page (f), "city"));
+  g_assert_true (tb_workspace_is_locked (f->workspace, "city"));
+
+  /* A proposal for a locked key is refused, and the model is told why. */
+  tb_window_set_page (f->base.window, "loop");
+  click (&f->base, "step");
+  click (&f->base, "step");
+  text = tb_loop_page_get_row_text (f->base.page, 2);
+  g_assert_true (g_str_has_prefix (text, "Error from facts.propose: "));
+  g_assert_cmpuint (tb_workspace_get_n_pending (f->workspace), ==, 0);
+
+  g_assert_true (tb_facts_page_unlock (facts_page (f), "city"));
+  g_assert_false (tb_workspace_is_locked (f->workspace, "city"));
+  g_assert_false (tb_facts_page_lock (facts_page (f), "/a~2"));
+  g_test_message ("refused: %s", tb_facts_page_get_status_text (facts_page (f)));
+  g_assert_cmpstr (tb_facts_page_get_status_text (facts_page (f)), !=, "");
+}
+
+static void
+test_confirm_diff (void)
+{
+  g_autofree char *diff = tb_confirm_diff ("{\n  \"a\" : 1,\n  \"b\" : 2\n}",
+                                           "{\n  \"a\" : 1,\n  \"b\" : 3\n}");
+
+  g_assert_cmpstr (diff, ==, "  {\n    \"a\" : 1,\n-   \"b\" : 2\n+   \"b\" : 3\n  }\n");
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -361,6 +559,12 @@ main (int   argc,
   g_test_add ("/loop-page/model-turn", Fixture, NULL, setup, test_model_turn, teardown);
   g_test_add ("/loop-page/shortcuts", Fixture, NULL, setup, test_shortcuts, teardown);
   g_test_add ("/loop-page/no-message", Fixture, NULL, setup, test_no_message, teardown);
+
+  g_test_add ("/facts-page/confirm", FactsFixture, NULL, facts_setup, test_facts_confirm,
+              facts_teardown);
+  g_test_add ("/facts-page/locks", FactsFixture, NULL, facts_setup, test_facts_locks,
+              facts_teardown);
+  g_test_add_func ("/facts-page/diff", test_confirm_diff);
 
   return g_test_run ();
 }

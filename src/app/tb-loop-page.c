@@ -53,6 +53,9 @@ struct _TbLoopPage
 
 G_DEFINE_FINAL_TYPE (TbLoopPage, tb_loop_page, GTK_TYPE_WIDGET)
 
+enum { PROP_0, PROP_LOOP, N_PROPS };
+static GParamSpec *properties [N_PROPS];
+
 static void update_controls (TbLoopPage *self);
 
 static void
@@ -518,8 +521,12 @@ drop_loop (TbLoopPage *self)
       g_signal_handlers_disconnect_by_data (self->loop, self);
     }
   g_clear_object (&self->binding);
-  g_clear_object (&self->loop);
   self->busy = FALSE;
+  if (self->loop != NULL)
+    {
+      g_clear_object (&self->loop);
+      g_object_notify_by_pspec (G_OBJECT (self), properties [PROP_LOOP]);
+    }
 }
 
 static gboolean
@@ -565,6 +572,7 @@ ensure_loop (TbLoopPage  *self,
   gtk_list_box_bind_model (self->pending_list, tb_dispatch_loop_get_pending_calls (self->loop),
                            create_pending_row, self, NULL);
   apply_breakpoints (self);
+  g_object_notify_by_pspec (G_OBJECT (self), properties [PROP_LOOP]);
   /* Proposals are recorded in the run's trace, and Continue waits for the
    * person when the model proposed a fact. */
   if (self->workspace != NULL)
@@ -1009,12 +1017,41 @@ tb_loop_page_dispose (GObject *object)
 }
 
 static void
+tb_loop_page_get_property (GObject    *object,
+                           guint       prop_id,
+                           GValue     *value,
+                           GParamSpec *pspec)
+{
+  TbLoopPage *self = TB_LOOP_PAGE (object);
+
+  switch (prop_id)
+    {
+    case PROP_LOOP:
+      g_value_set_object (value, self->loop);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
 tb_loop_page_class_init (TbLoopPageClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
 
   object_class->dispose = tb_loop_page_dispose;
+  object_class->get_property = tb_loop_page_get_property;
+
+  /**
+   * TbLoopPage:loop:
+   *
+   * The current run; it changes when a run starts and when New Run drops it.
+   */
+  properties [PROP_LOOP] =
+    g_param_spec_object ("loop", NULL, NULL, TB_TYPE_DISPATCH_LOOP,
+                         (G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+  g_object_class_install_properties (object_class, N_PROPS, properties);
 
   gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
   gtk_widget_class_install_action (widget_class, "loop.step", NULL, step_action);

@@ -10,6 +10,7 @@
 #include "tb-history-page.h"
 #include "tb-loop-page.h"
 #include "tb-tool-page.h"
+#include "tb-trace-page.h"
 
 G_BEGIN_DECLS
 
@@ -35,6 +36,7 @@ TbLoopPage    *tb_window_get_loop_page       (TbWindow       *self);
 TbFactsPage   *tb_window_get_facts_page      (TbWindow       *self);
 void           tb_window_set_workspace       (TbWindow       *self,
                                               TbWorkspace    *workspace);
+TbTracePage   *tb_window_get_trace_page      (TbWindow       *self);
 void           tb_window_add_toast           (TbWindow       *self,
                                               const char     *text);
 

@@ -543,6 +543,112 @@ test_confirm_diff (void)
   g_assert_cmpstr (diff, ==, "  {\n    \"a\" : 1,\n-   \"b\" : 2\n+   \"b\" : 3\n  }\n");
 }
 
+/* The Trace page: the current run's timeline, saved, reopened, replayed
+ * and forked. */
+static void
+test_trace_replay_fork (Fixture       *f,
+                        gconstpointer  data)
+{
+  TbTracePage *trace_page = tb_window_get_trace_page (f->window);
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("toolbench-trace-XXXXXX", &error);
+  g_autofree char *path = g_build_filename (dir, "run.jsonl", NULL);
+  g_autofree char *export_path = g_build_filename (dir, "messages.json", NULL);
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  g_autoptr(GFile) export_file = g_file_new_for_path (export_path);
+  g_autofree char *row = NULL;
+  g_autofree char *detail = NULL;
+  g_autofree char *exported = NULL;
+  guint n_events;
+
+  g_assert_no_error (error);
+  click (f, "continue");
+  assert_status (f, "Finished", "Iteration 3 of 10");
+
+  /* The timeline of the current run, and one event's JSON. */
+  tb_window_set_page (f->window, "trace");
+  g_assert_cmpstr (tb_trace_page_get_title (trace_page), ==, "Current run");
+  n_events = tb_trace_page_get_n_events (trace_page);
+  g_assert_cmpuint (n_events, >, 10);
+  row = tb_trace_page_get_event_row_text (trace_page, 0);
+  g_assert_true (g_str_has_prefix (row, "message +0.000 s"));
+  tb_trace_page_select_event (trace_page, 0);
+  detail = tb_trace_page_get_detail_text (trace_page);
+  g_assert_nonnull (strstr (detail, "What is 2 + 3?"));
+
+  /* Export, save and open again. */
+  g_assert_true (tb_trace_page_export_to (trace_page, export_file, TB_DEFINITION_FORMAT_OPENAI,
+                                          &error));
+  g_assert_no_error (error);
+  g_assert_true (g_file_get_contents (export_path, &exported, NULL, NULL));
+  g_assert_nonnull (strstr (exported, "\"tool_calls\""));
+  g_assert_true (tb_trace_page_save_to (trace_page, file, &error));
+  g_assert_no_error (error);
+  tb_trace_page_open_file (trace_page, file);
+  WAIT_UNTIL (!tb_trace_page_get_busy (trace_page));
+  g_assert_cmpstr (tb_trace_page_get_status_text (trace_page), ==, "");
+  g_assert_cmpstr (tb_trace_page_get_title (trace_page), ==, "run.jsonl");
+  g_assert_cmpuint (tb_trace_page_get_n_events (trace_page), ==, n_events);
+
+  /* A replay with the recorded results does what the run did. */
+  g_signal_emit_by_name (tb_trace_page_get_button (trace_page, "replay"), "clicked");
+  WAIT_UNTIL (!tb_trace_page_get_busy (trace_page));
+  g_assert_nonnull (tb_trace_page_get_report (trace_page));
+  g_assert_cmpint (tb_replay_report_get_first_divergence (tb_trace_page_get_report (trace_page)),
+                   ==, -1);
+  g_assert_cmpuint (tb_trace_page_get_n_report_rows (trace_page), ==, 3);
+  for (guint i = 0; i < 3; i++)
+    g_assert_false (tb_trace_page_get_report_row_highlighted (trace_page, i));
+
+  /* A fork at step 2 (the echo call) with live tools diverges there. */
+  tb_trace_page_set_live (trace_page, TRUE);
+  tb_trace_page_select_step (trace_page, 1);
+  g_assert_true (gtk_widget_get_sensitive (tb_trace_page_get_button (trace_page, "fork")));
+  g_assert_true (tb_trace_page_fork (trace_page, 1, TB_REPLAY_EDIT_ARGUMENTS,
+                                     "{\"text\": \"forked\"}", &error));
+  g_assert_no_error (error);
+  WAIT_UNTIL (!tb_trace_page_get_busy (trace_page));
+  g_assert_cmpint (tb_replay_report_get_first_divergence (tb_trace_page_get_report (trace_page)),
+                   ==, 1);
+  g_assert_true (tb_trace_page_get_report_row_highlighted (trace_page, 1));
+  g_assert_false (tb_trace_page_get_report_row_highlighted (trace_page, 0));
+  g_clear_pointer (&row, g_free);
+  row = tb_trace_page_get_report_row_text (trace_page, 1);
+  g_assert_true (g_str_has_prefix (row, "Step 2 — first divergence: "));
+  g_clear_pointer (&detail, g_free);
+  detail = tb_trace_page_get_detail_text (trace_page);
+  g_assert_nonnull (strstr (detail, "\"diff\""));
+  g_assert_nonnull (strstr (detail, "forked"));
+
+  /* A fork that does not fit the trace is refused with a reason. */
+  g_assert_false (tb_trace_page_fork (trace_page, 9, TB_REPLAY_EDIT_ARGUMENTS, "{}", &error));
+  g_assert_error (error, TB_REPLAY_ERROR, TB_REPLAY_ERROR_INVALID_FORK);
+
+  g_unlink (path);
+  g_unlink (export_path);
+  g_rmdir (dir);
+}
+
+static void
+test_trace_bad_file (Fixture       *f,
+                     gconstpointer  data)
+{
+  TbTracePage *trace_page = tb_window_get_trace_page (f->window);
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("toolbench-trace-XXXXXX", &error);
+  g_autofree char *path = g_build_filename (dir, "newer.jsonl", NULL);
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+
+  g_assert_true (g_file_set_contents (path, "{\"format\":\"toolbench-trace\",\"version\":99}\n",
+                                      -1, NULL));
+  tb_trace_page_open_file (trace_page, file);
+  WAIT_UNTIL (!tb_trace_page_get_busy (trace_page));
+  g_test_message ("refused: %s", tb_trace_page_get_status_text (trace_page));
+  g_assert_cmpstr (tb_trace_page_get_status_text (trace_page), !=, "");
+  g_unlink (path);
+  g_rmdir (dir);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -565,6 +671,8 @@ main (int   argc,
   g_test_add ("/facts-page/locks", FactsFixture, NULL, facts_setup, test_facts_locks,
               facts_teardown);
   g_test_add_func ("/facts-page/diff", test_confirm_diff);
+  g_test_add ("/trace-page/replay-fork", Fixture, NULL, setup, test_trace_replay_fork, teardown);
+  g_test_add ("/trace-page/bad-file", Fixture, NULL, setup, test_trace_bad_file, teardown);
 
   return g_test_run ();
 }

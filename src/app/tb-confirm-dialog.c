@@ -42,6 +42,22 @@ confirm_free_closure (gpointer  data,
   confirm_free (data);
 }
 
+/* Pretty-printed JSON ends a member's line with a comma unless it is the
+ * last one: lines that differ only there are the same line. */
+static gboolean
+same_line (const char *a,
+           const char *b)
+{
+  gsize la = strlen (a);
+  gsize lb = strlen (b);
+
+  if (la > 0 && a[la - 1] == ',')
+    la--;
+  if (lb > 0 && b[lb - 1] == ',')
+    lb--;
+  return la == lb && strncmp (a, b, la) == 0;
+}
+
 static void
 append_lines (GString    *out,
               const char *prefix,
@@ -59,7 +75,8 @@ append_lines (GString    *out,
  * @new_text: the text after
  *
  * A line diff: unchanged lines start with two spaces, removed ones with
- * "- ", added ones with "+ ". Texts of more than 2,000 lines are shown
+ * "- ", added ones with "+ ". Lines that differ only in a trailing comma
+ * count as unchanged and are shown as they are in @new_text. Texts of more than 2,000 lines are shown
  * whole, one after the other.
  *
  * Returns: (transfer full): the diff
@@ -88,13 +105,13 @@ tb_confirm_diff (const char *old_text,
 #define T(x, y) table[(gsize) (x) * (m + 1) + (y)]
   for (guint x = n; x > 0; x--)
     for (guint y = m; y > 0; y--)
-      T (x - 1, y - 1) = g_str_equal (a[x - 1], b[y - 1])
+      T (x - 1, y - 1) = same_line (a[x - 1], b[y - 1])
                          ? T (x, y) + 1 : MAX (T (x, y - 1), T (x - 1, y));
   while (i < n && j < m)
     {
-      if (g_str_equal (a[i], b[j]))
+      if (same_line (a[i], b[j]))
         {
-          g_string_append_printf (out, "  %s\n", a[i]);
+          g_string_append_printf (out, "  %s\n", b[j]);
           i++;
           j++;
         }

@@ -473,6 +473,30 @@ on_pending_changed (GListModel *model,
   gtk_widget_set_visible (self->pending_title, g_list_model_get_n_items (model) > 0);
 }
 
+/* New rows are scrolled into view once they have their size. */
+static gboolean
+scroll_to_end (gpointer data)
+{
+  TbLoopPage *self = data;
+  GtkAdjustment *adjustment;
+
+  adjustment = gtk_scrolled_window_get_vadjustment (GTK_SCROLLED_WINDOW (self->scroller));
+  gtk_adjustment_set_value (adjustment, gtk_adjustment_get_upper (adjustment)
+                                        - gtk_adjustment_get_page_size (adjustment));
+  return G_SOURCE_REMOVE;
+}
+
+static void
+on_messages_changed (GListModel *model,
+                     guint       position,
+                     guint       removed,
+                     guint       added,
+                     TbLoopPage *self)
+{
+  if (added > 0)
+    g_idle_add_full (G_PRIORITY_LOW, scroll_to_end, g_object_ref (self), g_object_unref);
+}
+
 static void
 on_warning (TbDispatchLoop *loop,
             const char     *message,
@@ -518,6 +542,7 @@ drop_loop (TbLoopPage *self)
   if (self->loop != NULL)
     {
       g_signal_handlers_disconnect_by_data (tb_dispatch_loop_get_pending_calls (self->loop), self);
+      g_signal_handlers_disconnect_by_data (tb_dispatch_loop_get_messages (self->loop), self);
       g_signal_handlers_disconnect_by_data (self->loop, self);
     }
   g_clear_object (&self->binding);
@@ -567,6 +592,8 @@ ensure_loop (TbLoopPage  *self,
   g_signal_connect (self->loop, "warning", G_CALLBACK (on_warning), self);
   g_signal_connect (tb_dispatch_loop_get_pending_calls (self->loop), "items-changed",
                     G_CALLBACK (on_pending_changed), self);
+  g_signal_connect (tb_dispatch_loop_get_messages (self->loop), "items-changed",
+                    G_CALLBACK (on_messages_changed), self);
   gtk_list_box_bind_model (self->conversation, tb_dispatch_loop_get_messages (self->loop),
                            create_message_row, self, NULL);
   gtk_list_box_bind_model (self->pending_list, tb_dispatch_loop_get_pending_calls (self->loop),

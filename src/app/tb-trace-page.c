@@ -101,22 +101,23 @@ event_icon (const char *type)
   return "text-x-generic-symbolic";
 }
 
+/* The time since the trace began, and for a tool result how long the
+ * call took. */
 static char *
 event_offset_text (TbTracePage *self,
                    guint        position)
 {
   g_autoptr(TbTraceEvent) first = g_list_model_get_item (G_LIST_MODEL (self->trace), 0);
   g_autoptr(TbTraceEvent) event = g_list_model_get_item (G_LIST_MODEL (self->trace), position);
-  g_autoptr(TbTraceEvent) next = g_list_model_get_item (G_LIST_MODEL (self->trace),
-                                                        position + 1);
   gint64 offset = tb_trace_event_get_time_us (event) - tb_trace_event_get_time_us (first);
+  JsonObject *result = tb_json_object_get_object (tb_trace_event_get_payload (event), "result");
 
-  if (next != NULL)
+  if (result != NULL && json_object_has_member (result, "duration_us"))
     {
-      g_autofree char *duration = tb_format_duration (tb_trace_event_get_time_us (next)
-                                                      - tb_trace_event_get_time_us (event));
+      g_autofree char *duration = tb_format_duration (json_object_get_int_member (result,
+                                                                                  "duration_us"));
 
-      return g_strdup_printf (_("+%.3f s, next after %s"), offset / 1e6, duration);
+      return g_strdup_printf (_("+%.3f s, took %s"), offset / 1e6, duration);
     }
   return g_strdup_printf ("+%.3f s", offset / 1e6);
 }

@@ -541,6 +541,11 @@ test_confirm_diff (void)
                                            "{\n  \"a\" : 1,\n  \"b\" : 3\n}");
 
   g_assert_cmpstr (diff, ==, "  {\n    \"a\" : 1,\n-   \"b\" : 2\n+   \"b\" : 3\n  }\n");
+  g_clear_pointer (&diff, g_free);
+
+  /* A member added after the last one changes only a comma above it. */
+  diff = tb_confirm_diff ("{\n  \"a\" : 1\n}", "{\n  \"a\" : 1,\n  \"b\" : 2\n}");
+  g_assert_cmpstr (diff, ==, "  {\n    \"a\" : 1,\n+   \"b\" : 2\n  }\n");
 }
 
 /* The Trace page: the current run's timeline, saved, reopened, replayed
@@ -571,7 +576,14 @@ test_trace_replay_fork (Fixture       *f,
   n_events = tb_trace_page_get_n_events (trace_page);
   g_assert_cmpuint (n_events, >, 10);
   row = tb_trace_page_get_event_row_text (trace_page, 0);
-  g_assert_true (g_str_has_prefix (row, "message +0.000 s"));
+  g_assert_cmpstr (row, ==, "message +0.000 s");
+  for (guint i = 0; i < n_events; i++)
+    {
+      g_autofree char *text = tb_trace_page_get_event_row_text (trace_page, i);
+
+      if (g_str_has_prefix (text, "tool-result "))
+        g_assert_nonnull (strstr (text, ", took "));
+    }
   tb_trace_page_select_event (trace_page, 0);
   detail = tb_trace_page_get_detail_text (trace_page);
   g_assert_nonnull (strstr (detail, "What is 2 + 3?"));

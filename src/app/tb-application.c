@@ -6,6 +6,7 @@
 
 #include <errno.h>
 #include <glib/gi18n.h>
+#include <glib/gstdio.h>
 
 #include "tb-app-util.h"
 #include "tb-application.h"
@@ -22,6 +23,8 @@ struct _TbApplication
   TbToolRegistry *registry;
   TbHistory      *history;
   TbWorkspace    *workspace;
+  GFile          *autosave;
+  GFile          *recovered;
 };
 
 G_DEFINE_FINAL_TYPE (TbApplication, tb_application, ADW_TYPE_APPLICATION)
@@ -36,6 +39,11 @@ tb_application_activate (GApplication *app)
     {
       window = GTK_WINDOW (tb_window_new (GTK_APPLICATION (app), self->registry, self->history));
       tb_window_set_workspace (TB_WINDOW (window), self->workspace);
+      tb_loop_page_set_autosave_file (tb_window_get_loop_page (TB_WINDOW (window)),
+                                      self->autosave);
+      if (self->recovered != NULL)
+        tb_trace_page_offer_recovered (tb_window_get_trace_page (TB_WINDOW (window)),
+                                       self->recovered);
     }
   gtk_window_present (window);
 }
@@ -116,6 +124,28 @@ open_workspace (void)
   return workspace;
 }
 
+/* Each run is written to an autosave trace in the user cache dir as it
+ * grows, and removed when the run is dropped on purpose. One found at
+ * start-up is a run that ended in a crash: it is moved aside (the next run
+ * autosaves in its place) and the Trace page offers to reopen it. */
+static void
+find_autosave (TbApplication *self)
+{
+  g_autofree char *dir = g_build_filename (g_get_user_cache_dir (), "toolbench", NULL);
+  g_autofree char *autosave = g_build_filename (dir, "autosave.jsonl", NULL);
+  g_autofree char *recovered = g_build_filename (dir, "recovered.jsonl", NULL);
+
+  self->autosave = g_file_new_for_path (autosave);
+  if (g_file_test (autosave, G_FILE_TEST_EXISTS))
+    {
+      if (g_rename (autosave, recovered) == 0)
+        self->recovered = g_file_new_for_path (recovered);
+      else
+        g_warning ("The autosaved run %s could not be moved aside: %s", autosave,
+                   g_strerror (errno));
+    }
+}
+
 static void
 tb_application_startup (GApplication *app)
 {
@@ -138,6 +168,7 @@ tb_application_startup (GApplication *app)
     g_warning ("The built-in tools could not be registered: %s", error->message);
   g_clear_error (&error);
 
+  find_autosave (self);
   self->workspace = open_workspace ();
   if (!tb_workspace_register_tools (self->workspace, self->registry, &error))
     g_warning ("The workspace tools could not be registered: %s", error->message);
@@ -150,6 +181,8 @@ tb_application_finalize (GObject *object)
 
   g_clear_object (&self->history);
   g_clear_object (&self->workspace);
+  g_clear_object (&self->autosave);
+  g_clear_object (&self->recovered);
   g_clear_object (&self->registry);
 
   G_OBJECT_CLASS (tb_application_parent_class)->finalize (object);

@@ -47,6 +47,8 @@ struct _TbLoopPage
   TbDispatchLoop  *loop;
   TbWorkspace     *workspace;
   TbWorkspaceBinding *binding;
+  GFile           *autosave_file;
+  TbTraceRecorder *recorder;
   GCancellable    *cancellable;
   gboolean         busy;
 };
@@ -547,6 +549,14 @@ drop_loop (TbLoopPage *self)
     }
   g_clear_object (&self->binding);
   self->busy = FALSE;
+  /* The run is dropped on purpose (New Run, the window closed): there is
+   * nothing to recover. */
+  if (self->recorder != NULL)
+    {
+      tb_trace_recorder_close (self->recorder, NULL);
+      g_clear_object (&self->recorder);
+      g_file_delete (self->autosave_file, NULL, NULL);
+    }
   if (self->loop != NULL)
     {
       g_clear_object (&self->loop);
@@ -599,6 +609,15 @@ ensure_loop (TbLoopPage  *self,
   gtk_list_box_bind_model (self->pending_list, tb_dispatch_loop_get_pending_calls (self->loop),
                            create_pending_row, self, NULL);
   apply_breakpoints (self);
+  if (self->autosave_file != NULL)
+    {
+      g_autoptr(GFile) parent = g_file_get_parent (self->autosave_file);
+
+      if (parent != NULL)
+        g_file_make_directory_with_parents (parent, NULL, NULL);
+      self->recorder = tb_trace_recorder_new (tb_dispatch_loop_get_trace (self->loop),
+                                              self->autosave_file, NULL);
+    }
   g_object_notify_by_pspec (G_OBJECT (self), properties [PROP_LOOP]);
   /* Proposals are recorded in the run's trace, and Continue waits for the
    * person when the model proposed a fact. */
@@ -1039,6 +1058,7 @@ tb_loop_page_dispose (GObject *object)
   g_clear_object (&self->registry);
   g_clear_object (&self->provider);
   g_clear_object (&self->workspace);
+  g_clear_object (&self->autosave_file);
 
   G_OBJECT_CLASS (tb_loop_page_parent_class)->dispose (object);
 }
@@ -1165,6 +1185,25 @@ tb_loop_page_set_workspace (TbLoopPage  *self,
   g_return_if_fail (!workspace || TB_IS_WORKSPACE (workspace));
 
   g_set_object (&self->workspace, workspace);
+}
+
+/**
+ * tb_loop_page_set_autosave_file:
+ * @self: a Loop page
+ * @file: (nullable): where each run's trace is written as it grows
+ *
+ * The file is removed when the run is dropped on purpose (New Run, the
+ * window closed), so a file found at start-up is a run that ended in a
+ * crash. Takes effect with the next run.
+ */
+void
+tb_loop_page_set_autosave_file (TbLoopPage *self,
+                                GFile      *file)
+{
+  g_return_if_fail (TB_IS_LOOP_PAGE (self));
+  g_return_if_fail (!file || G_IS_FILE (file));
+
+  g_set_object (&self->autosave_file, file);
 }
 
 /**

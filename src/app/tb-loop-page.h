@@ -18,6 +18,8 @@ void              tb_loop_page_set_registry        (TbLoopPage     *self,
                                                     TbToolRegistry *registry);
 void              tb_loop_page_set_workspace       (TbLoopPage     *self,
                                                     TbWorkspace    *workspace);
+void              tb_loop_page_set_autosave_file   (TbLoopPage     *self,
+                                                    GFile          *file);
 void              tb_loop_page_set_provider        (TbLoopPage     *self,
                                                     TbProvider     *provider);
 TbDispatchLoop   *tb_loop_page_get_loop            (TbLoopPage     *self);

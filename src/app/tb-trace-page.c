@@ -37,6 +37,10 @@ struct _TbTracePage
   GtkDropDown        *fork_kind;
   GtkTextView        *fork_text;
   GtkLabel           *report_label;
+  GtkWidget          *recovered_bar;
+  GtkWidget          *reopen_button;
+  GtkWidget          *discard_button;
+  GFile              *recovered_file;
 
   TbToolRegistry     *registry;
   TbTrace            *trace;
@@ -591,6 +595,30 @@ load_done (GObject      *object,
   loaded_free (loaded);
 }
 
+/* A run that ended in a crash. */
+
+static void
+reopen_clicked (TbTracePage *self)
+{
+  if (self->recovered_file == NULL)
+    return;
+  gtk_widget_set_visible (self->recovered_bar, FALSE);
+  tb_trace_page_open_file (self, self->recovered_file);
+}
+
+static void
+discard_clicked (TbTracePage *self)
+{
+  g_autoptr(GError) error = NULL;
+
+  gtk_widget_set_visible (self->recovered_bar, FALSE);
+  if (self->recovered_file != NULL
+      && !g_file_delete (self->recovered_file, NULL, &error)
+      && !g_error_matches (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND))
+    set_status (self, error->message);
+  g_clear_object (&self->recovered_file);
+}
+
 /* Building the page. */
 
 static GtkWidget *
@@ -672,6 +700,33 @@ build (TbTracePage *self)
   gtk_widget_set_margin_end (self->box, 18);
   gtk_widget_set_margin_top (self->box, 12);
   gtk_widget_set_margin_bottom (self->box, 12);
+
+  {
+    GtkWidget *label = gtk_label_new (_("The last run did not end cleanly. Its trace was "
+                                        "saved as it went."));
+
+    self->recovered_bar = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
+    gtk_widget_add_css_class (self->recovered_bar, "card");
+    gtk_label_set_wrap (GTK_LABEL (label), TRUE);
+    gtk_label_set_xalign (GTK_LABEL (label), 0);
+    gtk_widget_set_hexpand (label, TRUE);
+    gtk_widget_set_margin_start (label, 12);
+    gtk_widget_set_margin_top (label, 8);
+    gtk_widget_set_margin_bottom (label, 8);
+    self->reopen_button = button (_("Re_open"), _("Show the trace of the last run"),
+                                  G_CALLBACK (reopen_clicked), self);
+    self->discard_button = button (_("_Discard"), _("Delete the trace of the last run"),
+                                   G_CALLBACK (discard_clicked), self);
+    gtk_widget_set_valign (self->reopen_button, GTK_ALIGN_CENTER);
+    gtk_widget_set_valign (self->discard_button, GTK_ALIGN_CENTER);
+    gtk_widget_set_margin_end (self->discard_button, 8);
+    gtk_widget_add_css_class (self->reopen_button, "suggested-action");
+    gtk_box_append (GTK_BOX (self->recovered_bar), label);
+    gtk_box_append (GTK_BOX (self->recovered_bar), self->reopen_button);
+    gtk_box_append (GTK_BOX (self->recovered_bar), self->discard_button);
+    gtk_widget_set_visible (self->recovered_bar, FALSE);
+    gtk_box_append (GTK_BOX (self->box), self->recovered_bar);
+  }
 
   self->title_label = GTK_LABEL (gtk_label_new (_("No run yet")));
   gtk_label_set_xalign (self->title_label, 0);
@@ -813,6 +868,7 @@ tb_trace_page_dispose (GObject *object)
   g_clear_object (&self->trace);
   g_clear_object (&self->registry);
   g_clear_pointer (&self->title, g_free);
+  g_clear_object (&self->recovered_file);
 
   G_OBJECT_CLASS (tb_trace_page_parent_class)->dispose (object);
 }
@@ -1075,7 +1131,7 @@ tb_trace_page_set_live (TbTracePage *self,
 /**
  * tb_trace_page_get_button:
  * @self: a Trace page
- * @name: "open", "save", "replay", "fork" or "export"
+ * @name: "open", "save", "replay", "fork", "export", "reopen" or "discard"
  *
  * Returns: (transfer none) (nullable): the button
  */
@@ -1095,6 +1151,10 @@ tb_trace_page_get_button (TbTracePage *self,
     return self->fork_button;
   if (g_str_equal (name, "export"))
     return self->export_button;
+  if (g_str_equal (name, "reopen"))
+    return self->reopen_button;
+  if (g_str_equal (name, "discard"))
+    return self->discard_button;
   return NULL;
 }
 
@@ -1201,4 +1261,29 @@ tb_trace_page_fork (TbTracePage   *self,
     return FALSE;
   start_replay (self, replay);
   return TRUE;
+}
+
+/**
+ * tb_trace_page_offer_recovered:
+ * @self: a Trace page
+ * @file: the autosaved trace of a run that ended in a crash
+ *
+ * Shows a bar offering to reopen (or discard) the trace.
+ */
+void
+tb_trace_page_offer_recovered (TbTracePage *self,
+                               GFile       *file)
+{
+  g_return_if_fail (TB_IS_TRACE_PAGE (self));
+  g_return_if_fail (G_IS_FILE (file));
+
+  g_set_object (&self->recovered_file, file);
+  gtk_widget_set_visible (self->recovered_bar, TRUE);
+}
+
+gboolean
+tb_trace_page_get_offering_recovered (TbTracePage *self)
+{
+  g_return_val_if_fail (TB_IS_TRACE_PAGE (self), FALSE);
+  return gtk_widget_get_visible (self->recovered_bar);
 }

@@ -54,4 +54,8 @@ gboolean        tb_trace_page_fork               (TbTracePage    *self,
                                                   const char     *json_text,
                                                   GError        **error);
 
+void            tb_trace_page_offer_recovered    (TbTracePage    *self,
+                                                  GFile          *file);
+gboolean        tb_trace_page_get_offering_recovered (TbTracePage *self);
+
 G_END_DECLS

@@ -641,6 +641,58 @@ test_trace_replay_fork (Fixture       *f,
   g_rmdir (dir);
 }
 
+/* Crash safety: the run is written as it grows; a new window offers to
+ * reopen it; dropping the run on purpose removes the file. */
+static void
+test_autosave (Fixture       *f,
+               gconstpointer  data)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("toolbench-autosave-XXXXXX", &error);
+  g_autofree char *path = g_build_filename (dir, "cache", "autosave.jsonl", NULL);
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  g_autoptr(TbTrace) saved = NULL;
+  TbWindow *other;
+  TbTracePage *trace_page;
+
+  tb_loop_page_set_autosave_file (f->page, file);
+  click (f, "step");
+  click (f, "step");
+  g_assert_true (g_file_test (path, G_FILE_TEST_EXISTS));
+  saved = tb_trace_load (file, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (tb_trace_get_n_events (saved), ==,
+                    tb_trace_get_n_events (tb_dispatch_loop_get_trace (
+                                             tb_loop_page_get_loop (f->page))));
+
+  /* As after a crash: another window is offered the file. */
+  other = g_object_ref (tb_window_new (NULL, f->registry, NULL));
+  trace_page = tb_window_get_trace_page (other);
+  tb_window_set_page (other, "trace");
+  g_assert_false (tb_trace_page_get_offering_recovered (trace_page));
+  tb_trace_page_offer_recovered (trace_page, file);
+  gtk_window_present (GTK_WINDOW (other));
+  WAIT_UNTIL (gtk_widget_get_mapped (tb_trace_page_get_button (trace_page, "reopen")));
+  g_signal_emit_by_name (tb_trace_page_get_button (trace_page, "reopen"), "clicked");
+  WAIT_UNTIL (!tb_trace_page_get_busy (trace_page));
+  g_assert_false (tb_trace_page_get_offering_recovered (trace_page));
+  g_assert_cmpstr (tb_trace_page_get_title (trace_page), ==, "autosave.jsonl");
+  g_assert_cmpuint (tb_trace_page_get_n_events (trace_page), ==, tb_trace_get_n_events (saved));
+  gtk_window_destroy (GTK_WINDOW (other));
+  iterate (50);
+  g_assert_finalize_object (other);
+
+  /* New Run drops the run on purpose: nothing is left to recover. */
+  click (f, "new");
+  g_assert_false (g_file_test (path, G_FILE_TEST_EXISTS));
+  {
+    g_autofree char *cache = g_path_get_dirname (path);
+
+    g_rmdir (cache);
+  }
+  g_rmdir (dir);
+}
+
 static void
 test_trace_bad_file (Fixture       *f,
                      gconstpointer  data)
@@ -684,6 +736,7 @@ main (int   argc,
               facts_teardown);
   g_test_add_func ("/facts-page/diff", test_confirm_diff);
   g_test_add ("/trace-page/replay-fork", Fixture, NULL, setup, test_trace_replay_fork, teardown);
+  g_test_add ("/trace-page/autosave", Fixture, NULL, setup, test_autosave, teardown);
   g_test_add ("/trace-page/bad-file", Fixture, NULL, setup, test_trace_bad_file, teardown);
 
   return g_test_run ();

@@ -11,6 +11,7 @@
 
 #include "tb-app-util.h"
 #include "tb-confirm-dialog.h"
+#include "tb-mcp-dialogs.h"
 #include "tb-window.h"
 
 /* The Loop page of the real window, driven through its buttons over the
@@ -693,6 +694,81 @@ test_autosave (Fixture       *f,
   g_rmdir (dir);
 }
 
+/* An MCP server asking the person: the fake server's `elicit` tool sends
+ * elicitation/create and returns the answer it got. */
+static void
+store_result (GObject      *object,
+              GAsyncResult *result,
+              gpointer      user_data)
+{
+  *(GAsyncResult **) user_data = g_object_ref (result);
+}
+
+static void
+test_elicitation (Fixture       *f,
+                  gconstpointer  data)
+{
+  const char *srcdir = g_getenv ("G_TEST_SRCDIR");
+  g_autofree char *script = g_build_filename (srcdir != NULL ? srcdir : ".", "..", "mcp",
+                                              "fake-mcp-server.py", NULL);
+  const char *argv[] = { "/usr/bin/python3", script, NULL };
+  g_autoptr(TbMcpClient) client = NULL;
+  g_autoptr(GAsyncResult) connected = NULL;
+  g_autoptr(GAsyncResult) called = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(TbToolResult) result = NULL;
+  g_autofree char *answer = NULL;
+  AdwMessageDialog *dialog;
+  TbArgumentEditor *editor;
+  g_autofree char *text = NULL;
+
+  if (!g_file_test (argv[0], G_FILE_TEST_IS_EXECUTABLE) || !g_file_test (script, G_FILE_TEST_EXISTS))
+    {
+      g_test_skip ("/usr/bin/python3 and tests/mcp/fake-mcp-server.py are needed");
+      return;
+    }
+  client = tb_mcp_client_new_stdio ("fake", argv, NULL, NULL);
+  tb_mcp_client_set_capabilities (client, TB_MCP_CAPABILITY_ELICITATION);
+  tb_mcp_client_attach (client, f->registry);
+  tb_mcp_dialogs_attach (GTK_WINDOW (f->window), client);
+  tb_mcp_client_connect_async (client, NULL, store_result, &connected);
+  WAIT_UNTIL (connected != NULL);
+  g_assert_true (tb_mcp_client_connect_finish (client, connected, &error));
+  g_assert_no_error (error);
+
+  tb_tool_registry_call_async (f->registry, "elicit", NULL, NULL, NULL, NULL, store_result,
+                               &called);
+  WAIT_UNTIL (tb_mcp_dialogs_get_open (GTK_WINDOW (f->window)) != NULL);
+  dialog = tb_mcp_dialogs_get_open (GTK_WINDOW (f->window));
+  g_assert_cmpstr (adw_message_dialog_get_heading (dialog), ==, "“fake” Asks You");
+  g_assert_cmpstr (adw_message_dialog_get_body (dialog), ==, "Your name?");
+  editor = tb_elicitation_dialog_get_editor (dialog);
+  text = tb_argument_editor_get_text (editor);
+  g_assert_nonnull (strstr (text, "Grace"));
+  gtk_editable_set_text (GTK_EDITABLE (tb_schema_form_get_input (
+                                         tb_argument_editor_get_form (editor), "/name")),
+                         "Ada");
+  g_assert_true (adw_message_dialog_get_response_enabled (dialog, "accept"));
+  /* Nothing was answered before the person pressed a button. */
+  g_assert_null (called);
+  /* As the Accept button does: the response, then the dialog closes (its
+   * close response, Cancel, no longer answers anything). */
+  adw_message_dialog_response (dialog, "accept");
+  gtk_window_close (GTK_WINDOW (dialog));
+
+  WAIT_UNTIL (called != NULL);
+  result = tb_tool_registry_call_finish (f->registry, called);
+  g_assert_true (tb_tool_result_get_ok (result));
+  answer = tb_json_to_string (tb_tool_result_get_output (result), FALSE);
+  g_test_message ("answer: %s", answer);
+  g_assert_nonnull (strstr (answer, "accept"));
+  g_assert_nonnull (strstr (answer, "Ada"));
+  g_assert_null (tb_mcp_dialogs_get_open (GTK_WINDOW (f->window)));
+  tb_mcp_client_disconnect (client);
+  tb_mcp_client_detach (client);
+  iterate (200);
+}
+
 static void
 test_trace_bad_file (Fixture       *f,
                      gconstpointer  data)
@@ -737,6 +813,7 @@ main (int   argc,
   g_test_add_func ("/facts-page/diff", test_confirm_diff);
   g_test_add ("/trace-page/replay-fork", Fixture, NULL, setup, test_trace_replay_fork, teardown);
   g_test_add ("/trace-page/autosave", Fixture, NULL, setup, test_autosave, teardown);
+  g_test_add ("/mcp-dialogs/elicitation", Fixture, NULL, setup, test_elicitation, teardown);
   g_test_add ("/trace-page/bad-file", Fixture, NULL, setup, test_trace_bad_file, teardown);
 
   return g_test_run ();

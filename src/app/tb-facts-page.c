@@ -118,6 +118,8 @@ create_proposal_row (gpointer item,
   TbFactProposal *proposal = item;
   GtkWidget *row = adw_action_row_new ();
   GtkWidget *button = gtk_button_new_with_mnemonic (_("_Review…"));
+  g_autofree char *name = g_strdup_printf (_("Review the change of %s"),
+                                           tb_fact_proposal_get_key (proposal));
   g_autofree char *value = tb_json_to_string (tb_fact_proposal_get_value (proposal), FALSE);
   g_autofree char *title = g_strdup_printf ("%s → %s", tb_fact_proposal_get_key (proposal),
                                             value);
@@ -128,6 +130,8 @@ create_proposal_row (gpointer item,
   adw_action_row_set_subtitle (ADW_ACTION_ROW (row), reason != NULL ? reason : "");
   adw_action_row_set_title_lines (ADW_ACTION_ROW (row), 2);
   gtk_widget_set_valign (button, GTK_ALIGN_CENTER);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (button), GTK_ACCESSIBLE_PROPERTY_LABEL, name,
+                                  -1);
   gtk_widget_add_css_class (button, "suggested-action");
   g_object_set_data_full (G_OBJECT (button), "tb-proposal", g_object_ref (proposal),
                           g_object_unref);
@@ -251,7 +255,13 @@ build (TbFactsPage *self)
   GtkWidget *clamp = adw_clamp_new ();
   GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 12);
   GtkWidget *lock_box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
-  GtkWidget *lock_button = gtk_button_new_with_mnemonic (_("_Lock"));
+  GtkWidget *lock_button = gtk_button_new ();
+  GtkWidget *lock_label = gtk_label_new_with_mnemonic (_("_Lock"));
+
+  /* Labelled by its label child, GTK 4.8 names the button by its text. */
+  gtk_button_set_child (GTK_BUTTON (lock_button), lock_label);
+  gtk_accessible_update_relation (GTK_ACCESSIBLE (lock_button),
+                                  GTK_ACCESSIBLE_RELATION_LABELLED_BY, lock_label, NULL, -1);
 
   self->scroller = gtk_scrolled_window_new ();
   gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (self->scroller), GTK_POLICY_NEVER,

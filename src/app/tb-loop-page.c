@@ -343,6 +343,21 @@ on_reject (GtkButton  *button,
   update_decision_label (row, pending);
 }
 
+/* GTK 4.8 names a button made with gtk_button_new_with_mnemonic() after its
+ * raw label and its text ("_Step Step") on the accessibility bus; labelled
+ * by its label child, it is named by the plain text. */
+static GtkWidget *
+mnemonic_button_new (const char *label)
+{
+  GtkWidget *button = gtk_button_new ();
+  GtkWidget *child = gtk_label_new_with_mnemonic (label);
+
+  gtk_button_set_child (GTK_BUTTON (button), child);
+  gtk_accessible_update_relation (GTK_ACCESSIBLE (button), GTK_ACCESSIBLE_RELATION_LABELLED_BY,
+                                  child, NULL, -1);
+  return button;
+}
+
 /* A row of controls that wraps on narrow windows. */
 static GtkWidget *
 flow_new (void)
@@ -374,7 +389,7 @@ add_row_button (GtkWidget  *box,
                 GCallback   callback,
                 TbLoopPage *self)
 {
-  GtkWidget *button = gtk_button_new_with_mnemonic (label);
+  GtkWidget *button = mnemonic_button_new (label);
 
   gtk_widget_set_tooltip_text (button, tooltip);
   g_signal_connect (button, "clicked", callback, self);
@@ -862,7 +877,7 @@ action_button (const char *label,
                const char *action,
                const char *tooltip)
 {
-  GtkWidget *button = gtk_button_new_with_mnemonic (label);
+  GtkWidget *button = mnemonic_button_new (label);
 
   gtk_actionable_set_action_name (GTK_ACTIONABLE (button), action);
   gtk_widget_set_tooltip_text (button, tooltip);

@@ -666,8 +666,15 @@ button (const char *label,
         GCallback   callback,
         gpointer    self)
 {
-  GtkWidget *widget = gtk_button_new_with_mnemonic (label);
+  GtkWidget *widget = gtk_button_new ();
+  GtkWidget *child = gtk_label_new_with_mnemonic (label);
 
+  /* GTK 4.8 names a button made with gtk_button_new_with_mnemonic() after
+   * its raw label and its text ("_Replay Replay") on the accessibility bus;
+   * labelled by its label child, it is named by the plain text. */
+  gtk_button_set_child (GTK_BUTTON (widget), child);
+  gtk_accessible_update_relation (GTK_ACCESSIBLE (widget), GTK_ACCESSIBLE_RELATION_LABELLED_BY,
+                                  child, NULL, -1);
   gtk_widget_set_tooltip_text (widget, tooltip);
   g_signal_connect_swapped (widget, "clicked", callback, self);
   return widget;

@@ -218,6 +218,7 @@ tb_confirm_dialog_new (GtkWindow      *parent,
                                                        _("Nothing changes unless you commit "
                                                          "this proposal.")));
   gtk_window_set_modal (GTK_WINDOW (dialog), TRUE);
+  gtk_window_set_destroy_with_parent (GTK_WINDOW (dialog), TRUE);
 
   current = tb_fact_proposal_has_previous (proposal)
             ? tb_json_to_string (tb_fact_proposal_get_previous (proposal), TRUE)

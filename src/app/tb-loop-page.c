@@ -41,6 +41,9 @@ struct _TbLoopPage
   GtkEditable     *turn_entry;
   GtkWidget       *turn_button;
   GtkLabel        *tools_label;
+  GtkDropDown     *policy_dropdown;
+  GtkWidget       *tool_choice_box;
+  GHashTable      *excluded_tools;
 
   TbToolRegistry  *registry;
   TbProvider      *provider;
@@ -579,6 +582,82 @@ drop_loop (TbLoopPage *self)
     }
 }
 
+/* Tool selection: every model-visible tool is offered unless the person
+ * unticked it; USER_ONLY tools are never listed (nor offered). */
+static void
+on_tool_toggled (GtkCheckButton *check,
+                 TbLoopPage     *self)
+{
+  const char *name = g_object_get_data (G_OBJECT (check), "tb-tool");
+
+  if (gtk_check_button_get_active (check))
+    g_hash_table_remove (self->excluded_tools, name);
+  else
+    g_hash_table_add (self->excluded_tools, g_strdup (name));
+  update_controls (self);
+}
+
+static void
+rebuild_tool_choice (TbLoopPage *self)
+{
+  g_autoptr(TbToolRegistry) tools = NULL;
+  GtkWidget *child;
+
+  while ((child = gtk_widget_get_first_child (self->tool_choice_box)) != NULL)
+    gtk_flow_box_remove (GTK_FLOW_BOX (self->tool_choice_box), child);
+  if (self->registry == NULL)
+    return;
+  tools = tb_tool_registry_get_model_tools (self->registry);
+  for (guint i = 0; i < g_list_model_get_n_items (G_LIST_MODEL (tools)); i++)
+    {
+      g_autoptr(TbTool) tool = g_list_model_get_item (G_LIST_MODEL (tools), i);
+      const char *name = tb_tool_get_name (tool);
+      GtkWidget *check = gtk_check_button_new_with_label (name);
+
+      gtk_check_button_set_active (GTK_CHECK_BUTTON (check),
+                                   !g_hash_table_contains (self->excluded_tools, name));
+      g_object_set_data_full (G_OBJECT (check), "tb-tool", g_strdup (name), g_free);
+      g_signal_connect (check, "toggled", G_CALLBACK (on_tool_toggled), self);
+      gtk_flow_box_insert (GTK_FLOW_BOX (self->tool_choice_box), check, -1);
+      gtk_widget_set_focusable (gtk_widget_get_parent (check), FALSE);
+    }
+}
+
+/* The registry the run offers: the page's own, or the chosen subset. */
+static TbToolRegistry *
+offered_registry (TbLoopPage *self)
+{
+  g_autoptr(TbToolRegistry) tools = NULL;
+  TbToolRegistry *subset;
+
+  if (g_hash_table_size (self->excluded_tools) == 0)
+    return g_object_ref (self->registry);
+  tools = tb_tool_registry_get_model_tools (self->registry);
+  subset = tb_tool_registry_new ();
+  for (guint i = 0; i < g_list_model_get_n_items (G_LIST_MODEL (tools)); i++)
+    {
+      g_autoptr(TbTool) tool = g_list_model_get_item (G_LIST_MODEL (tools), i);
+
+      if (!g_hash_table_contains (self->excluded_tools, tb_tool_get_name (tool)))
+        tb_tool_registry_register (subset, tool, NULL);
+    }
+  return subset;
+}
+
+static TbApprovalPolicy
+chosen_policy (TbLoopPage *self)
+{
+  return gtk_drop_down_get_selected (self->policy_dropdown) == 1
+         ? TB_APPROVAL_POLICY_ASK : TB_APPROVAL_POLICY_APPROVE_ALL;
+}
+
+static void
+on_policy_changed (TbLoopPage *self)
+{
+  if (self->loop != NULL)
+    tb_dispatch_loop_set_approval_policy (self->loop, chosen_policy (self));
+}
+
 static gboolean
 ensure_loop (TbLoopPage  *self,
              gboolean     needs_user_message,
@@ -608,7 +687,12 @@ ensure_loop (TbLoopPage  *self,
    * anew. */
   provider = self->provider != NULL ? g_object_ref (self->provider)
                                     : TB_PROVIDER (tb_scripted_provider_new_demo ());
-  self->loop = tb_dispatch_loop_new (self->registry, provider, MAX (max, 1));
+  {
+    g_autoptr(TbToolRegistry) offered = offered_registry (self);
+
+    self->loop = tb_dispatch_loop_new (offered, provider, MAX (max, 1));
+  }
+  tb_dispatch_loop_set_approval_policy (self->loop, chosen_policy (self));
   self->cancellable = g_cancellable_new ();
   g_signal_connect_swapped (self->loop, "notify::state", G_CALLBACK (on_loop_changed), self);
   g_signal_connect_swapped (self->loop, "notify::iteration", G_CALLBACK (on_loop_changed), self);
@@ -846,6 +930,7 @@ update_controls (TbLoopPage *self)
   gtk_widget_set_sensitive (GTK_WIDGET (self->max_spin), self->loop == NULL);
   gtk_widget_set_sensitive (GTK_WIDGET (self->system_entry), self->loop == NULL);
   gtk_widget_set_sensitive (GTK_WIDGET (self->user_entry), self->loop == NULL);
+  gtk_widget_set_sensitive (self->tool_choice_box, self->loop == NULL);
 
   if (self->loop != NULL && tb_dispatch_loop_get_error (self->loop) != NULL
       && state == TB_LOOP_STATE_FAILED)
@@ -979,6 +1064,29 @@ build (TbLoopPage *self)
                             G_CALLBACK (on_breakpoints_changed), self);
   gtk_grid_attach (GTK_GRID (grid), labelled (_("_Breakpoints"),
                                               GTK_WIDGET (self->breakpoint_entry)), 0, 3, 2, 1);
+  {
+    static const char *policies[3] = { NULL, NULL, NULL };
+
+    policies[0] = _("Run the calls I did not decide");
+    policies[1] = _("Ask me about every call");
+    self->policy_dropdown = GTK_DROP_DOWN (gtk_drop_down_new_from_strings (policies));
+    gtk_widget_set_tooltip_text (GTK_WIDGET (self->policy_dropdown),
+                                 _("What Step and Continue do with calls nobody decided"));
+    g_signal_connect_swapped (self->policy_dropdown, "notify::selected",
+                              G_CALLBACK (on_policy_changed), self);
+    gtk_grid_attach (GTK_GRID (grid), labelled (_("Calls _nobody decided"),
+                                                GTK_WIDGET (self->policy_dropdown)), 0, 4, 2, 1);
+  }
+  self->tool_choice_box = gtk_flow_box_new ();
+  gtk_flow_box_set_selection_mode (GTK_FLOW_BOX (self->tool_choice_box), GTK_SELECTION_NONE);
+  gtk_flow_box_set_max_children_per_line (GTK_FLOW_BOX (self->tool_choice_box), 6);
+  gtk_flow_box_set_column_spacing (GTK_FLOW_BOX (self->tool_choice_box), 6);
+  {
+    GtkWidget *expander = gtk_expander_new_with_mnemonic (_("T_ools to offer"));
+
+    gtk_expander_set_child (GTK_EXPANDER (expander), self->tool_choice_box);
+    gtk_grid_attach (GTK_GRID (grid), expander, 0, 5, 2, 1);
+  }
   gtk_box_append (GTK_BOX (box), grid);
 
   /* Controls. */
@@ -1069,7 +1177,10 @@ tb_loop_page_dispose (GObject *object)
   TbLoopPage *self = (TbLoopPage *) object;
 
   drop_loop (self);
+  if (self->registry != NULL)
+    g_signal_handlers_disconnect_by_data (self->registry, self);
   g_clear_pointer (&self->scroller, gtk_widget_unparent);
+  g_clear_pointer (&self->excluded_tools, g_hash_table_unref);
   g_clear_object (&self->registry);
   g_clear_object (&self->provider);
   g_clear_object (&self->workspace);
@@ -1140,6 +1251,7 @@ tb_loop_page_init (TbLoopPage *self)
 {
   GtkEventController *controller;
 
+  self->excluded_tools = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   build (self);
 
   /* The shortcuts work wherever the focus is in the window while the
@@ -1181,7 +1293,12 @@ tb_loop_page_set_registry (TbLoopPage     *self,
   g_return_if_fail (!registry || TB_IS_TOOL_REGISTRY (registry));
 
   drop_loop (self);
+  if (self->registry != NULL)
+    g_signal_handlers_disconnect_by_data (self->registry, self);
   g_set_object (&self->registry, registry);
+  if (registry != NULL)
+    g_signal_connect_swapped (registry, "items-changed", G_CALLBACK (rebuild_tool_choice), self);
+  rebuild_tool_choice (self);
   update_controls (self);
 }
 
@@ -1534,11 +1651,46 @@ tb_loop_page_get_offered_tools_json (TbLoopPage *self)
     }
   if (self->registry != NULL)
     {
-      g_autoptr(TbToolRegistry) tools = tb_tool_registry_get_model_tools (self->registry);
+      g_autoptr(TbToolRegistry) offered = offered_registry (self);
+      g_autoptr(TbToolRegistry) tools = tb_tool_registry_get_model_tools (offered);
       g_autoptr(JsonNode) definitions = NULL;
 
       definitions = tb_tool_registry_to_definitions (tools, TB_DEFINITION_FORMAT_NATIVE);
       return tb_json_to_string (definitions, TRUE);
     }
   return g_strdup ("[]");
+}
+
+/**
+ * tb_loop_page_set_tool_offered:
+ * @self: a Loop page
+ * @name: a model-visible tool
+ * @offered: whether the next run offers it
+ */
+void
+tb_loop_page_set_tool_offered (TbLoopPage *self,
+                               const char *name,
+                               gboolean    offered)
+{
+  g_return_if_fail (TB_IS_LOOP_PAGE (self));
+
+  if (offered)
+    g_hash_table_remove (self->excluded_tools, name);
+  else
+    g_hash_table_add (self->excluded_tools, g_strdup (name));
+  rebuild_tool_choice (self);
+  update_controls (self);
+}
+
+/**
+ * tb_loop_page_set_ask:
+ * @self: a Loop page
+ * @ask: whether calls nobody decided wait for the person
+ */
+void
+tb_loop_page_set_ask (TbLoopPage *self,
+                      gboolean    ask)
+{
+  g_return_if_fail (TB_IS_LOOP_PAGE (self));
+  gtk_drop_down_set_selected (self->policy_dropdown, ask ? 1 : 0);
 }

@@ -54,4 +54,10 @@ GtkEditable      *tb_loop_page_get_pending_skip_entry (TbLoopPage  *self,
 GtkEditable      *tb_loop_page_get_model_turn_entry (TbLoopPage    *self);
 char             *tb_loop_page_get_offered_tools_json (TbLoopPage  *self);
 
+void              tb_loop_page_set_tool_offered    (TbLoopPage     *self,
+                                                    const char     *name,
+                                                    gboolean        offered);
+void              tb_loop_page_set_ask             (TbLoopPage     *self,
+                                                    gboolean        ask);
+
 G_END_DECLS

@@ -339,6 +339,39 @@ test_shortcuts (Fixture       *f,
 }
 
 static void
+test_ask_and_subset (Fixture       *f,
+                     gconstpointer  data)
+{
+  g_autofree char *tools = NULL;
+  g_autofree char *text = NULL;
+
+  /* With "ask", Step waits for a decision on every call. */
+  tb_loop_page_set_ask (f->page, TRUE);
+  click (f, "step");
+  click (f, "step");
+  g_assert_cmpstr (tb_loop_page_get_error_text (f->page), !=, "");
+  g_test_message ("refused: %s", tb_loop_page_get_error_text (f->page));
+  assert_status (f, "Calls wait for your decision", "Iteration 1 of 10");
+  click_pending (f, 0, "approve");
+  click (f, "step");
+  assert_row (f, 2, "Result of add: 5");
+
+  /* A tool left out is not offered, and a call to it does not run. */
+  click (f, "new");
+  tb_loop_page_set_ask (f->page, FALSE);
+  tb_loop_page_set_tool_offered (f->page, "echo", FALSE);
+  tools = tb_loop_page_get_offered_tools_json (f->page);
+  g_assert_null (strstr (tools, "\"echo\""));
+  g_assert_nonnull (strstr (tools, "\"add\""));
+  click (f, "continue");
+  text = tb_loop_page_get_row_text (f->page, 4);
+  g_assert_true (g_str_has_prefix (text, "Error from echo: "));
+  g_clear_pointer (&tools, g_free);
+  tools = tb_loop_page_get_offered_tools_json (f->page);
+  g_assert_null (strstr (tools, "\"echo\""));
+}
+
+static void
 test_no_message (Fixture       *f,
                  gconstpointer  data)
 {
@@ -488,6 +521,7 @@ test_facts_confirm (FactsFixture  *f,
 
   dialog = open_review (f);
   adw_message_dialog_response (dialog, "reject");
+  gtk_window_close (GTK_WINDOW (dialog));
   iterate (50);
   g_assert_cmpuint (tb_workspace_get_n_pending (f->workspace), ==, 0);
   g_assert_cmpuint (tb_facts_page_get_n_pending_rows (facts_page (f)), ==, 0);
@@ -503,6 +537,7 @@ test_facts_confirm (FactsFixture  *f,
   dialog = open_review (f);
   g_assert_cmpstr (tb_confirm_dialog_get_text (dialog, "proposed"), ==, "\"Nice\"");
   adw_message_dialog_response (dialog, "commit");
+  gtk_window_close (GTK_WINDOW (dialog));
   iterate (50);
   g_assert_cmpuint (tb_workspace_get_n_pending (f->workspace), ==, 0);
   g_assert_nonnull (strstr (tb_facts_page_get_facts_text (facts_page (f)), "Nice"));
@@ -804,6 +839,7 @@ main (int   argc,
               teardown);
   g_test_add ("/loop-page/model-turn", Fixture, NULL, setup, test_model_turn, teardown);
   g_test_add ("/loop-page/shortcuts", Fixture, NULL, setup, test_shortcuts, teardown);
+  g_test_add ("/loop-page/ask-and-subset", Fixture, NULL, setup, test_ask_and_subset, teardown);
   g_test_add ("/loop-page/no-message", Fixture, NULL, setup, test_no_message, teardown);
 
   g_test_add ("/facts-page/confirm", FactsFixture, NULL, facts_setup, test_facts_confirm,

@@ -34,6 +34,7 @@ struct _TbLoopPage
   GtkWidget       *stop_button;
   GtkWidget       *extend_button;
   GtkWidget       *new_button;
+  GtkWidget       *retry_button;
   GtkSpinButton   *extend_spin;
   GtkListBox      *conversation;
   GtkListBox      *pending_list;
@@ -62,6 +63,7 @@ enum { PROP_0, PROP_LOOP, N_PROPS };
 static GParamSpec *properties [N_PROPS];
 
 static void update_controls (TbLoopPage *self);
+static void detach_loop     (TbLoopPage *self);
 
 static void
 set_error_text (TbLoopPage *self,
@@ -557,15 +559,7 @@ drop_loop (TbLoopPage *self)
   if (self->cancellable != NULL)
     g_cancellable_cancel (self->cancellable);
   g_clear_object (&self->cancellable);
-  gtk_list_box_bind_model (self->conversation, NULL, NULL, NULL, NULL);
-  gtk_list_box_bind_model (self->pending_list, NULL, NULL, NULL, NULL);
-  if (self->loop != NULL)
-    {
-      g_signal_handlers_disconnect_by_data (tb_dispatch_loop_get_pending_calls (self->loop), self);
-      g_signal_handlers_disconnect_by_data (tb_dispatch_loop_get_messages (self->loop), self);
-      g_signal_handlers_disconnect_by_data (self->loop, self);
-    }
-  g_clear_object (&self->binding);
+  detach_loop (self);
   self->busy = FALSE;
   /* The run is dropped on purpose (New Run, the window closed): there is
    * nothing to recover. */
@@ -658,6 +652,90 @@ on_policy_changed (TbLoopPage *self)
     tb_dispatch_loop_set_approval_policy (self->loop, chosen_policy (self));
 }
 
+/* Connects the page to self->loop: its state, its conversation and its
+ * pending calls, the breakpoints, the policy and the workspace. */
+static void
+attach_loop (TbLoopPage *self)
+{
+  tb_dispatch_loop_set_approval_policy (self->loop, chosen_policy (self));
+  g_clear_object (&self->cancellable);
+  self->cancellable = g_cancellable_new ();
+  g_signal_connect_swapped (self->loop, "notify::state", G_CALLBACK (on_loop_changed), self);
+  g_signal_connect_swapped (self->loop, "notify::iteration", G_CALLBACK (on_loop_changed), self);
+  g_signal_connect_swapped (self->loop, "notify::max-iterations",
+                            G_CALLBACK (on_loop_changed), self);
+  g_signal_connect (self->loop, "warning", G_CALLBACK (on_warning), self);
+  g_signal_connect (tb_dispatch_loop_get_pending_calls (self->loop), "items-changed",
+                    G_CALLBACK (on_pending_changed), self);
+  g_signal_connect (tb_dispatch_loop_get_messages (self->loop), "items-changed",
+                    G_CALLBACK (on_messages_changed), self);
+  gtk_list_box_bind_model (self->conversation, tb_dispatch_loop_get_messages (self->loop),
+                           create_message_row, self, NULL);
+  gtk_list_box_bind_model (self->pending_list, tb_dispatch_loop_get_pending_calls (self->loop),
+                           create_pending_row, self, NULL);
+  apply_breakpoints (self);
+  g_object_notify_by_pspec (G_OBJECT (self), properties [PROP_LOOP]);
+  /* Proposals are recorded in the run's trace, and Continue waits for the
+   * person when the model proposed a fact. */
+  if (self->workspace != NULL)
+    {
+      self->binding = tb_workspace_binding_new (self->workspace, self->loop);
+      tb_workspace_binding_set_pause_for_proposals (self->binding, TRUE);
+    }
+}
+
+/* Lets go of self->loop, leaving the run's autosave as it is. */
+static void
+detach_loop (TbLoopPage *self)
+{
+  gtk_list_box_bind_model (self->conversation, NULL, NULL, NULL, NULL);
+  gtk_list_box_bind_model (self->pending_list, NULL, NULL, NULL, NULL);
+  if (self->loop != NULL)
+    {
+      g_signal_handlers_disconnect_by_data (tb_dispatch_loop_get_pending_calls (self->loop), self);
+      g_signal_handlers_disconnect_by_data (tb_dispatch_loop_get_messages (self->loop), self);
+      g_signal_handlers_disconnect_by_data (self->loop, self);
+    }
+  g_clear_object (&self->binding);
+}
+
+/* After a provider error: a new loop on the same trace, from the same
+ * conversation, asks the model for the failed turn again. The failed
+ * attempt stays in the trace. */
+static gboolean
+retry_turn (TbLoopPage  *self,
+            GError     **error)
+{
+  g_autoptr(TbDispatchLoop) old = g_object_ref (self->loop);
+  g_autoptr(GPtrArray) messages = g_ptr_array_new_with_free_func (g_object_unref);
+  GListModel *model = tb_dispatch_loop_get_messages (old);
+  guint used = tb_dispatch_loop_get_iteration (old);
+  TbDispatchLoop *loop;
+
+  for (guint i = 0; i < g_list_model_get_n_items (model); i++)
+    g_ptr_array_add (messages, g_list_model_get_item (model, i));
+  /* The failed turn counted an iteration but brought no message. */
+  if (used > 0)
+    used--;
+
+  loop = g_object_new (TB_TYPE_DISPATCH_LOOP,
+                       "registry", tb_dispatch_loop_get_registry (old),
+                       "provider", tb_dispatch_loop_get_provider (old),
+                       "max-iterations", tb_dispatch_loop_get_max_iterations (old),
+                       "trace", tb_dispatch_loop_get_trace (old),
+                       NULL);
+  if (!tb_dispatch_loop_restore (loop, messages, used, error))
+    {
+      g_object_unref (loop);
+      return FALSE;
+    }
+  detach_loop (self);
+  g_clear_object (&self->loop);
+  self->loop = loop;
+  attach_loop (self);
+  return TRUE;
+}
+
 static gboolean
 ensure_loop (TbLoopPage  *self,
              gboolean     needs_user_message,
@@ -692,22 +770,7 @@ ensure_loop (TbLoopPage  *self,
 
     self->loop = tb_dispatch_loop_new (offered, provider, MAX (max, 1));
   }
-  tb_dispatch_loop_set_approval_policy (self->loop, chosen_policy (self));
-  self->cancellable = g_cancellable_new ();
-  g_signal_connect_swapped (self->loop, "notify::state", G_CALLBACK (on_loop_changed), self);
-  g_signal_connect_swapped (self->loop, "notify::iteration", G_CALLBACK (on_loop_changed), self);
-  g_signal_connect_swapped (self->loop, "notify::max-iterations",
-                            G_CALLBACK (on_loop_changed), self);
-  g_signal_connect (self->loop, "warning", G_CALLBACK (on_warning), self);
-  g_signal_connect (tb_dispatch_loop_get_pending_calls (self->loop), "items-changed",
-                    G_CALLBACK (on_pending_changed), self);
-  g_signal_connect (tb_dispatch_loop_get_messages (self->loop), "items-changed",
-                    G_CALLBACK (on_messages_changed), self);
-  gtk_list_box_bind_model (self->conversation, tb_dispatch_loop_get_messages (self->loop),
-                           create_message_row, self, NULL);
-  gtk_list_box_bind_model (self->pending_list, tb_dispatch_loop_get_pending_calls (self->loop),
-                           create_pending_row, self, NULL);
-  apply_breakpoints (self);
+  attach_loop (self);
   if (self->autosave_file != NULL)
     {
       g_autoptr(GFile) parent = g_file_get_parent (self->autosave_file);
@@ -716,14 +779,6 @@ ensure_loop (TbLoopPage  *self,
         g_file_make_directory_with_parents (parent, NULL, NULL);
       self->recorder = tb_trace_recorder_new (tb_dispatch_loop_get_trace (self->loop),
                                               self->autosave_file, NULL);
-    }
-  g_object_notify_by_pspec (G_OBJECT (self), properties [PROP_LOOP]);
-  /* Proposals are recorded in the run's trace, and Continue waits for the
-   * person when the model proposed a fact. */
-  if (self->workspace != NULL)
-    {
-      self->binding = tb_workspace_binding_new (self->workspace, self->loop);
-      tb_workspace_binding_set_pause_for_proposals (self->binding, TRUE);
     }
 
   if (*system != '\0')
@@ -851,6 +906,26 @@ extend_action (GtkWidget  *widget,
 }
 
 static void
+retry_action (GtkWidget  *widget,
+              const char *action_name,
+              GVariant   *parameter)
+{
+  TbLoopPage *self = TB_LOOP_PAGE (widget);
+  g_autoptr(GError) error = NULL;
+
+  if (self->loop == NULL || self->busy
+      || tb_dispatch_loop_get_state (self->loop) != TB_LOOP_STATE_FAILED)
+    return;
+  if (!retry_turn (self, &error))
+    {
+      set_error_text (self, error->message);
+      return;
+    }
+  set_error_text (self, NULL);
+  update_controls (self);
+}
+
+static void
 new_run_action (GtkWidget  *widget,
                 const char *action_name,
                 GVariant   *parameter)
@@ -925,6 +1000,9 @@ update_controls (TbLoopPage *self)
                                  self->loop != NULL && !tb_loop_state_is_end (state));
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "loop.extend",
                                  !self->busy && state == TB_LOOP_STATE_LIMIT_REACHED);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "loop.retry",
+                                 !self->busy && state == TB_LOOP_STATE_FAILED);
+  gtk_widget_set_visible (self->retry_button, state == TB_LOOP_STATE_FAILED);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "loop.model-turn",
                                  !self->busy && state == TB_LOOP_STATE_READY);
   gtk_widget_set_sensitive (GTK_WIDGET (self->max_spin), self->loop == NULL);
@@ -1103,11 +1181,15 @@ build (TbLoopPage *self)
   gtk_accessible_update_property (GTK_ACCESSIBLE (self->extend_spin),
                                   GTK_ACCESSIBLE_PROPERTY_LABEL, _("Extend the cap by"), -1);
   self->new_button = action_button (_("_New Run"), "loop.new", _("Start over (Ctrl+Shift+N)"));
+  self->retry_button = action_button (_("_Retry the Turn"), "loop.retry",
+                                      _("Ask the model for the failed turn again"));
+  gtk_widget_add_css_class (self->retry_button, "suggested-action");
   flow_append (controls, self->step_button);
   flow_append (controls, self->continue_button);
   flow_append (controls, self->stop_button);
   flow_append (controls, self->extend_button);
   flow_append (controls, GTK_WIDGET (self->extend_spin));
+  flow_append (controls, self->retry_button);
   flow_append (controls, self->new_button);
   gtk_box_append (GTK_BOX (box), controls);
 
@@ -1232,6 +1314,7 @@ tb_loop_page_class_init (TbLoopPageClass *klass)
   gtk_widget_class_install_action (widget_class, "loop.stop", NULL, stop_action);
   gtk_widget_class_install_action (widget_class, "loop.extend", NULL, extend_action);
   gtk_widget_class_install_action (widget_class, "loop.new", NULL, new_run_action);
+  gtk_widget_class_install_action (widget_class, "loop.retry", NULL, retry_action);
   gtk_widget_class_install_action (widget_class, "loop.model-turn", NULL, model_turn_action);
 }
 
@@ -1527,7 +1610,7 @@ tb_loop_page_get_row_json (TbLoopPage *self,
 /**
  * tb_loop_page_get_button:
  * @self: a Loop page
- * @name: "step", "continue", "stop", "extend", "new" or "model-turn"
+ * @name: "step", "continue", "stop", "extend", "new", "retry" or "model-turn"
  *
  * Returns: (transfer none) (nullable): the button
  */
@@ -1547,6 +1630,8 @@ tb_loop_page_get_button (TbLoopPage *self,
     return self->extend_button;
   if (g_str_equal (name, "new"))
     return self->new_button;
+  if (g_str_equal (name, "retry"))
+    return self->retry_button;
   if (g_str_equal (name, "model-turn"))
     return self->turn_button;
   return NULL;

@@ -371,6 +371,72 @@ test_ask_and_subset (Fixture       *f,
   g_assert_null (strstr (tools, "\"echo\""));
 }
 
+/* A provider that fails: the page says why, the trace keeps the attempt,
+ * and the turn can be asked again. */
+static void
+test_provider_error (Fixture       *f,
+                     gconstpointer  data)
+{
+  g_autoptr(JsonNode) script = tb_json_parse (
+    "{\"format\":\"toolbench-script\",\"version\":1,\"responses\":["
+    "{\"error\":\"The model is down.\"},{\"text\":\"Back again.\"}]}", -1, NULL);
+  g_autoptr(TbScriptedProvider) provider = tb_scripted_provider_new_from_json (script, NULL);
+  TbTrace *trace;
+  GtkWidget *retry = tb_loop_page_get_button (f->page, "retry");
+
+  tb_loop_page_set_provider (f->page, TB_PROVIDER (provider));
+  g_assert_false (gtk_widget_get_visible (retry));
+  click (f, "step");
+  assert_status (f, "Failed", "Iteration 1 of 10");
+  g_assert_nonnull (strstr (tb_loop_page_get_error_text (f->page), "The model is down."));
+  trace = tb_dispatch_loop_get_trace (tb_loop_page_get_loop (f->page));
+  g_assert_cmpuint (tb_trace_count (trace, "error"), ==, 1);
+
+  click (f, "retry");
+  assert_status (f, "Ready for the model's turn", "Iteration 0 of 10");
+  g_assert_cmpuint (tb_loop_page_get_n_rows (f->page), ==, 1);
+  click (f, "step");
+  assert_row (f, 1, "Model: Back again.");
+  assert_status (f, "Finished", "Iteration 1 of 10");
+  /* One trace holds the failed attempt and the retried turn. */
+  g_assert_true (tb_dispatch_loop_get_trace (tb_loop_page_get_loop (f->page)) == trace);
+  g_assert_cmpuint (tb_trace_count (trace, "error"), ==, 1);
+  g_assert_cmpuint (tb_trace_count (trace, "end"), ==, 2);
+}
+
+/* A model that calls 50 tools in one turn: every call waits in the list. */
+static void
+test_fifty_calls (Fixture       *f,
+                  gconstpointer  data)
+{
+  GString *text = g_string_new ("{\"format\":\"toolbench-script\",\"version\":1,"
+                                "\"responses\":[{\"tool_calls\":[");
+  g_autoptr(JsonNode) script = NULL;
+  g_autoptr(TbScriptedProvider) provider = NULL;
+  g_autofree char *last = NULL;
+  gint64 start;
+
+  for (guint i = 0; i < 50; i++)
+    g_string_append_printf (text, "%s{\"id\":\"c%u\",\"name\":\"add\","
+                            "\"arguments\":{\"a\":%u,\"b\":1}}", i > 0 ? "," : "", i, i);
+  g_string_append (text, "]},{\"text\":\"Done.\"}]}");
+  script = tb_json_parse (text->str, -1, NULL);
+  g_string_free (text, TRUE);
+  provider = tb_scripted_provider_new_from_json (script, NULL);
+  tb_loop_page_set_provider (f->page, TB_PROVIDER (provider));
+
+  start = g_get_monotonic_time ();
+  click (f, "step");
+  g_assert_cmpuint (tb_loop_page_get_n_pending (f->page), ==, 50);
+  iterate (50);
+  g_test_message ("50 pending calls shown in %.0f ms",
+                  (g_get_monotonic_time () - start) / 1000.0);
+  click (f, "step");
+  g_assert_cmpuint (tb_loop_page_get_n_rows (f->page), ==, 52);
+  last = tb_loop_page_get_row_text (f->page, 51);
+  g_assert_cmpstr (last, ==, "Result of add: 50");
+}
+
 static void
 test_no_message (Fixture       *f,
                  gconstpointer  data)
@@ -840,6 +906,8 @@ main (int   argc,
   g_test_add ("/loop-page/model-turn", Fixture, NULL, setup, test_model_turn, teardown);
   g_test_add ("/loop-page/shortcuts", Fixture, NULL, setup, test_shortcuts, teardown);
   g_test_add ("/loop-page/ask-and-subset", Fixture, NULL, setup, test_ask_and_subset, teardown);
+  g_test_add ("/loop-page/provider-error", Fixture, NULL, setup, test_provider_error, teardown);
+  g_test_add ("/loop-page/fifty-calls", Fixture, NULL, setup, test_fifty_calls, teardown);
   g_test_add ("/loop-page/no-message", Fixture, NULL, setup, test_no_message, teardown);
 
   g_test_add ("/facts-page/confirm", FactsFixture, NULL, facts_setup, test_facts_confirm,

@@ -15,6 +15,114 @@
  * whose report is shown step by step with the first divergence marked and
  * its JSON diff shown. */
 
+/* A file's events as the reader indexes them: the timeline shows the
+ * first ones at once while the rest of a large trace is read. */
+#define TB_TYPE_READER_MODEL (tb_reader_model_get_type ())
+G_DECLARE_FINAL_TYPE (TbReaderModel, tb_reader_model, TB, READER_MODEL, GObject)
+
+struct _TbReaderModel
+{
+  GObject        parent_instance;
+  TbTraceReader *reader;
+  guint          n_items;
+};
+
+static GType
+tb_reader_model_get_item_type (GListModel *model)
+{
+  return TB_TYPE_TRACE_EVENT;
+}
+
+static guint
+tb_reader_model_get_n_items (GListModel *model)
+{
+  return TB_READER_MODEL (model)->n_items;
+}
+
+static gpointer
+tb_reader_model_get_item (GListModel *model,
+                          guint       position)
+{
+  TbReaderModel *self = TB_READER_MODEL (model);
+  g_autoptr(JsonObject) line = NULL;
+  g_autoptr(JsonObject) payload = json_object_new ();
+  g_autoptr(GList) members = NULL;
+
+  if (position >= self->n_items)
+    return NULL;
+  line = tb_trace_reader_read_event (self->reader, position, NULL);
+  if (line == NULL)
+    return tb_trace_event_new (position, 0, "unreadable", NULL);
+  members = json_object_get_members (line);
+  for (GList *l = members; l != NULL; l = l->next)
+    if (!g_str_equal (l->data, "seq") && !g_str_equal (l->data, "t")
+        && !g_str_equal (l->data, "type"))
+      json_object_set_member (payload, l->data,
+                              tb_json_copy (json_object_get_member (line, l->data)));
+  return tb_trace_event_new (json_object_get_int_member_with_default (line, "seq", position),
+                             json_object_get_int_member_with_default (line, "t", 0),
+                             json_object_get_string_member_with_default (line, "type", "?"),
+                             payload);
+}
+
+static void
+tb_reader_model_list_model_init (GListModelInterface *iface)
+{
+  iface->get_item_type = tb_reader_model_get_item_type;
+  iface->get_n_items = tb_reader_model_get_n_items;
+  iface->get_item = tb_reader_model_get_item;
+}
+
+G_DEFINE_FINAL_TYPE_WITH_CODE (TbReaderModel, tb_reader_model, G_TYPE_OBJECT,
+                               G_IMPLEMENT_INTERFACE (G_TYPE_LIST_MODEL,
+                                                      tb_reader_model_list_model_init))
+
+static void
+tb_reader_model_on_n_events (TbReaderModel *self)
+{
+  guint n = tb_trace_reader_get_n_events (self->reader);
+  guint old = self->n_items;
+
+  if (n <= old)
+    return;
+  self->n_items = n;
+  g_list_model_items_changed (G_LIST_MODEL (self), old, 0, n - old);
+}
+
+static void
+tb_reader_model_dispose (GObject *object)
+{
+  TbReaderModel *self = TB_READER_MODEL (object);
+
+  if (self->reader != NULL)
+    g_signal_handlers_disconnect_by_data (self->reader, self);
+  g_clear_object (&self->reader);
+  G_OBJECT_CLASS (tb_reader_model_parent_class)->dispose (object);
+}
+
+static void
+tb_reader_model_class_init (TbReaderModelClass *klass)
+{
+  G_OBJECT_CLASS (klass)->dispose = tb_reader_model_dispose;
+}
+
+static void
+tb_reader_model_init (TbReaderModel *self)
+{
+}
+
+static TbReaderModel *
+tb_reader_model_new (TbTraceReader *reader)
+{
+  TbReaderModel *self = g_object_new (TB_TYPE_READER_MODEL, NULL);
+
+  self->reader = g_object_ref (reader);
+  g_signal_connect_swapped (reader, "notify::n-events",
+                            G_CALLBACK (tb_reader_model_on_n_events), self);
+  tb_reader_model_on_n_events (self);
+  return self;
+}
+
 struct _TbTracePage
 {
   GtkWidget           parent_instance;
@@ -41,6 +149,7 @@ struct _TbTracePage
   GtkWidget          *reopen_button;
   GtkWidget          *discard_button;
   GFile              *recovered_file;
+  TbReaderModel      *reader_model;
 
   TbToolRegistry     *registry;
   TbTrace            *trace;
@@ -111,10 +220,16 @@ static char *
 event_offset_text (TbTracePage *self,
                    guint        position)
 {
-  g_autoptr(TbTraceEvent) first = g_list_model_get_item (G_LIST_MODEL (self->trace), 0);
-  g_autoptr(TbTraceEvent) event = g_list_model_get_item (G_LIST_MODEL (self->trace), position);
-  gint64 offset = tb_trace_event_get_time_us (event) - tb_trace_event_get_time_us (first);
-  JsonObject *result = tb_json_object_get_object (tb_trace_event_get_payload (event), "result");
+  GListModel *events = G_LIST_MODEL (self->selection);
+  g_autoptr(TbTraceEvent) first = g_list_model_get_item (events, 0);
+  g_autoptr(TbTraceEvent) event = g_list_model_get_item (events, position);
+  gint64 offset;
+  JsonObject *result;
+
+  if (event == NULL || first == NULL)
+    return g_strdup ("");
+  offset = tb_trace_event_get_time_us (event) - tb_trace_event_get_time_us (first);
+  result = tb_json_object_get_object (tb_trace_event_get_payload (event), "result");
 
   if (result != NULL && json_object_has_member (result, "duration_us"))
     {
@@ -617,6 +732,16 @@ discard_clicked (TbTracePage *self)
       && !g_error_matches (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND))
     set_status (self, error->message);
   g_clear_object (&self->recovered_file);
+  g_clear_object (&self->reader_model);
+}
+
+/* Problems indexing are reported by the whole read beside it. */
+static void
+index_done (GObject      *object,
+            GAsyncResult *result,
+            gpointer      user_data)
+{
+  tb_trace_reader_index_finish (TB_TRACE_READER (object), result, NULL);
 }
 
 /* Building the page. */
@@ -934,6 +1059,7 @@ tb_trace_page_set_trace (TbTracePage *self,
   if (self->trace != NULL)
     g_signal_handlers_disconnect_by_data (self->trace, self);
   g_set_object (&self->trace, trace);
+  g_clear_object (&self->reader_model);
   g_free (self->title);
   self->title = g_strdup (title != NULL ? title : _("Trace"));
   gtk_label_set_label (self->title_label, trace != NULL ? self->title : _("No run yet"));
@@ -1014,12 +1140,33 @@ tb_trace_page_open_file (TbTracePage *self,
                          GFile       *file)
 {
   g_autoptr(GTask) task = NULL;
+  g_autoptr(TbTraceReader) reader = NULL;
 
   g_return_if_fail (TB_IS_TRACE_PAGE (self));
   g_return_if_fail (G_IS_FILE (file));
 
   self->busy = TRUE;
   set_status (self, NULL);
+
+  /* The first events are shown at once, from the file's index as it
+   * grows; the whole trace (for replays and saving) is read beside it and
+   * replaces the view when it is complete. */
+  reader = tb_trace_reader_open (file, NULL);
+  if (reader != NULL)
+    {
+      g_autofree char *name = g_file_get_basename (file);
+
+      if (self->trace != NULL)
+        g_signal_handlers_disconnect_by_data (self->trace, self);
+      g_clear_object (&self->trace);
+      clear_report (self);
+      set_detail (self, NULL);
+      g_clear_object (&self->reader_model);
+      self->reader_model = tb_reader_model_new (reader);
+      gtk_single_selection_set_model (self->selection, G_LIST_MODEL (self->reader_model));
+      gtk_label_set_label (self->title_label, name);
+      tb_trace_reader_index_async (reader, self->cancellable, index_done, NULL);
+    }
   update_controls (self);
   task = g_task_new (self, self->cancellable, load_done, NULL);
   g_task_set_task_data (task, g_object_ref (file), g_object_unref);

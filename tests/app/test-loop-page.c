@@ -870,6 +870,58 @@ test_elicitation (Fixture       *f,
   iterate (200);
 }
 
+/* A large trace: the first events are listed while the rest is read. */
+static void
+test_trace_large (Fixture       *f,
+                  gconstpointer  data)
+{
+  TbTracePage *trace_page = tb_window_get_trace_page (f->window);
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("toolbench-trace-XXXXXX", &error);
+  g_autofree char *path = g_build_filename (dir, "large.jsonl", NULL);
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  g_autoptr(TbTrace) trace = tb_trace_new ();
+  g_autofree char *row = NULL;
+  g_autofree char *filler = g_strnfill (400, 'x');
+  gint64 start, first = 0;
+  guint n = 40000;
+  GStatBuf st;
+
+  for (guint i = 0; i < n; i++)
+    {
+      JsonObject *payload = json_object_new ();
+
+      json_object_set_int_member (payload, "iteration", 1);
+      json_object_set_string_member (payload, "message", filler);
+      tb_trace_append (trace, "warning", payload);
+      json_object_unref (payload);
+    }
+  g_assert_true (tb_trace_save (trace, file, NULL, &error));
+  g_assert_no_error (error);
+
+  tb_window_set_page (f->window, "trace");
+  start = g_get_monotonic_time ();
+  tb_trace_page_open_file (trace_page, file);
+  while (tb_trace_page_get_busy (trace_page))
+    {
+      if (first == 0 && tb_trace_page_get_n_events (trace_page) > 0)
+        first = g_get_monotonic_time ();
+      g_main_context_iteration (NULL, TRUE);
+    }
+  g_assert_cmpint (g_stat (path, &st), ==, 0);
+  g_test_message ("%u events (%.1f MiB): first listed after %.0f ms, all read after %.0f ms",
+                  n, st.st_size / 1048576.0,
+                  first > 0 ? (first - start) / 1000.0 : -1.0,
+                  (g_get_monotonic_time () - start) / 1000.0);
+  g_assert_cmpstr (tb_trace_page_get_status_text (trace_page), ==, "");
+  g_assert_cmpuint (tb_trace_page_get_n_events (trace_page), ==, n);
+  row = tb_trace_page_get_event_row_text (trace_page, n - 1);
+  g_assert_true (g_str_has_prefix (row, "warning +"));
+  g_assert_true (gtk_widget_get_sensitive (tb_trace_page_get_button (trace_page, "replay")));
+  g_unlink (path);
+  g_rmdir (dir);
+}
+
 static void
 test_trace_bad_file (Fixture       *f,
                      gconstpointer  data)
@@ -918,6 +970,7 @@ main (int   argc,
   g_test_add ("/trace-page/replay-fork", Fixture, NULL, setup, test_trace_replay_fork, teardown);
   g_test_add ("/trace-page/autosave", Fixture, NULL, setup, test_autosave, teardown);
   g_test_add ("/mcp-dialogs/elicitation", Fixture, NULL, setup, test_elicitation, teardown);
+  g_test_add ("/trace-page/large", Fixture, NULL, setup, test_trace_large, teardown);
   g_test_add ("/trace-page/bad-file", Fixture, NULL, setup, test_trace_bad_file, teardown);
 
   return g_test_run ();

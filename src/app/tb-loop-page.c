@@ -39,6 +39,8 @@ struct _TbLoopPage
   GtkListBox      *conversation;
   GtkListBox      *pending_list;
   GtkWidget       *pending_title;
+  GtkLabel        *streaming_label;
+  GString         *streaming;
   GtkEditable     *turn_entry;
   GtkWidget       *turn_button;
   GtkLabel        *tools_label;
@@ -64,6 +66,7 @@ static GParamSpec *properties [N_PROPS];
 
 static void update_controls (TbLoopPage *self);
 static void detach_loop     (TbLoopPage *self);
+static void clear_streaming (TbLoopPage *self);
 
 static void
 set_error_text (TbLoopPage *self,
@@ -482,6 +485,9 @@ create_pending_row (gpointer item,
 static void
 on_loop_changed (TbLoopPage *self)
 {
+  if (self->loop != NULL
+      && tb_dispatch_loop_get_state (self->loop) != TB_LOOP_STATE_AWAITING_MODEL)
+    clear_streaming (self);
   update_controls (self);
 }
 
@@ -493,6 +499,32 @@ on_pending_changed (GListModel *model,
                     TbLoopPage *self)
 {
   gtk_widget_set_visible (self->pending_title, g_list_model_get_n_items (model) > 0);
+}
+
+/* The model's text as it arrives (when the provider streams), shown under
+ * the conversation until its turn is appended. */
+static void
+clear_streaming (TbLoopPage *self)
+{
+  g_string_truncate (self->streaming, 0);
+  gtk_label_set_label (self->streaming_label, "");
+  gtk_widget_set_visible (GTK_WIDGET (self->streaming_label), FALSE);
+}
+
+static void
+on_text_delta (TbProvider *provider,
+               const char *text,
+               TbLoopPage *self)
+{
+  g_autofree char *shown = NULL;
+
+  if (self->loop == NULL
+      || tb_dispatch_loop_get_state (self->loop) != TB_LOOP_STATE_AWAITING_MODEL)
+    return;
+  g_string_append (self->streaming, text != NULL ? text : "");
+  shown = g_strdup_printf (_("Model (arriving): %s"), self->streaming->str);
+  gtk_label_set_label (self->streaming_label, shown);
+  gtk_widget_set_visible (GTK_WIDGET (self->streaming_label), TRUE);
 }
 
 /* New rows are scrolled into view once they have their size. */
@@ -515,6 +547,8 @@ on_messages_changed (GListModel *model,
                      guint       added,
                      TbLoopPage *self)
 {
+  if (added > 0)
+    clear_streaming (self);
   if (added > 0)
     g_idle_add_full (G_PRIORITY_LOW, scroll_to_end, g_object_ref (self), g_object_unref);
 }
@@ -658,6 +692,9 @@ static void
 attach_loop (TbLoopPage *self)
 {
   tb_dispatch_loop_set_approval_policy (self->loop, chosen_policy (self));
+  tb_dispatch_loop_set_stream (self->loop, TRUE);
+  g_signal_connect (tb_dispatch_loop_get_provider (self->loop), "text-delta",
+                    G_CALLBACK (on_text_delta), self);
   g_clear_object (&self->cancellable);
   self->cancellable = g_cancellable_new ();
   g_signal_connect_swapped (self->loop, "notify::state", G_CALLBACK (on_loop_changed), self);
@@ -694,9 +731,11 @@ detach_loop (TbLoopPage *self)
     {
       g_signal_handlers_disconnect_by_data (tb_dispatch_loop_get_pending_calls (self->loop), self);
       g_signal_handlers_disconnect_by_data (tb_dispatch_loop_get_messages (self->loop), self);
+      g_signal_handlers_disconnect_by_data (tb_dispatch_loop_get_provider (self->loop), self);
       g_signal_handlers_disconnect_by_data (self->loop, self);
     }
   g_clear_object (&self->binding);
+  clear_streaming (self);
 }
 
 /* After a provider error: a new loop on the same trace, from the same
@@ -1218,6 +1257,13 @@ build (TbLoopPage *self)
   gtk_accessible_update_property (GTK_ACCESSIBLE (self->conversation),
                                   GTK_ACCESSIBLE_PROPERTY_LABEL, _("Conversation"), -1);
   gtk_box_append (GTK_BOX (box), GTK_WIDGET (self->conversation));
+  self->streaming_label = GTK_LABEL (gtk_label_new (NULL));
+  gtk_label_set_xalign (self->streaming_label, 0);
+  gtk_label_set_wrap (self->streaming_label, TRUE);
+  gtk_label_set_wrap_mode (self->streaming_label, PANGO_WRAP_WORD_CHAR);
+  gtk_widget_add_css_class (GTK_WIDGET (self->streaming_label), "dim-label");
+  gtk_widget_set_visible (GTK_WIDGET (self->streaming_label), FALSE);
+  gtk_box_append (GTK_BOX (box), GTK_WIDGET (self->streaming_label));
 
   self->pending_title = section_title (_("Calls Waiting"));
   gtk_widget_set_visible (self->pending_title, FALSE);
@@ -1263,6 +1309,8 @@ tb_loop_page_dispose (GObject *object)
     g_signal_handlers_disconnect_by_data (self->registry, self);
   g_clear_pointer (&self->scroller, gtk_widget_unparent);
   g_clear_pointer (&self->excluded_tools, g_hash_table_unref);
+  if (self->streaming != NULL)
+    g_string_free (g_steal_pointer (&self->streaming), TRUE);
   g_clear_object (&self->registry);
   g_clear_object (&self->provider);
   g_clear_object (&self->workspace);
@@ -1335,6 +1383,7 @@ tb_loop_page_init (TbLoopPage *self)
   GtkEventController *controller;
 
   self->excluded_tools = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  self->streaming = g_string_new (NULL);
   build (self);
 
   /* The shortcuts work wherever the focus is in the window while the
@@ -1778,4 +1827,18 @@ tb_loop_page_set_ask (TbLoopPage *self,
 {
   g_return_if_fail (TB_IS_LOOP_PAGE (self));
   gtk_drop_down_set_selected (self->policy_dropdown, ask ? 1 : 0);
+}
+
+/**
+ * tb_loop_page_get_streaming_text:
+ * @self: a Loop page
+ *
+ * Returns: what the page shows of the model's text while it arrives ("" when
+ *   nothing is arriving)
+ */
+const char *
+tb_loop_page_get_streaming_text (TbLoopPage *self)
+{
+  g_return_val_if_fail (TB_IS_LOOP_PAGE (self), NULL);
+  return gtk_label_get_label (self->streaming_label);
 }

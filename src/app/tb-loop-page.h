@@ -60,4 +60,6 @@ void              tb_loop_page_set_tool_offered    (TbLoopPage     *self,
 void              tb_loop_page_set_ask             (TbLoopPage     *self,
                                                     gboolean        ask);
 
+const char       *tb_loop_page_get_streaming_text  (TbLoopPage     *self);
+
 G_END_DECLS

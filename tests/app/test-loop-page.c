@@ -404,6 +404,28 @@ test_provider_error (Fixture       *f,
   g_assert_cmpuint (tb_trace_count (trace, "end"), ==, 2);
 }
 
+/* The model's text is shown as it arrives, then becomes its row. */
+static void
+test_streaming (Fixture       *f,
+                gconstpointer  data)
+{
+  g_autoptr(JsonNode) script = tb_json_parse (
+    "{\"format\":\"toolbench-script\",\"version\":1,\"responses\":["
+    "{\"text\":\"The whole answer.\",\"delay_ms\":1500}]}", -1, NULL);
+  g_autoptr(TbScriptedProvider) provider = tb_scripted_provider_new_from_json (script, NULL);
+
+  tb_loop_page_set_provider (f->page, TB_PROVIDER (provider));
+  g_signal_emit_by_name (tb_loop_page_get_button (f->page, "step"), "clicked");
+  WAIT_UNTIL (g_str_equal (tb_loop_page_get_state_text (f->page), "Waiting for the model"));
+  /* The scripted provider streams its text before its delay is over. */
+  WAIT_UNTIL (g_str_equal (tb_loop_page_get_streaming_text (f->page),
+                           "Model (arriving): The whole answer."));
+  g_assert_cmpuint (tb_loop_page_get_n_rows (f->page), ==, 1);
+  WAIT_UNTIL (!tb_loop_page_get_busy (f->page));
+  g_assert_cmpstr (tb_loop_page_get_streaming_text (f->page), ==, "");
+  assert_row (f, 1, "Model: The whole answer.");
+}
+
 /* A model that calls 50 tools in one turn: every call waits in the list. */
 static void
 test_fifty_calls (Fixture       *f,
@@ -959,6 +981,7 @@ main (int   argc,
   g_test_add ("/loop-page/shortcuts", Fixture, NULL, setup, test_shortcuts, teardown);
   g_test_add ("/loop-page/ask-and-subset", Fixture, NULL, setup, test_ask_and_subset, teardown);
   g_test_add ("/loop-page/provider-error", Fixture, NULL, setup, test_provider_error, teardown);
+  g_test_add ("/loop-page/streaming", Fixture, NULL, setup, test_streaming, teardown);
   g_test_add ("/loop-page/fifty-calls", Fixture, NULL, setup, test_fifty_calls, teardown);
   g_test_add ("/loop-page/no-message", Fixture, NULL, setup, test_no_message, teardown);
 

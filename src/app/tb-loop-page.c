@@ -26,6 +26,8 @@ struct _TbLoopPage
   GtkSpinButton   *max_spin;
   GtkEditable     *breakpoint_entry;
   GtkLabel        *provider_label;
+  GtkWidget       *demo_button;
+  char            *script_path;
   GtkLabel        *state_label;
   GtkLabel        *iteration_label;
   GtkLabel        *error_label;
@@ -802,8 +804,16 @@ ensure_loop (TbLoopPage  *self,
 
   /* The scripted demo keeps its place in the script: each run starts it
    * anew. */
-  provider = self->provider != NULL ? g_object_ref (self->provider)
-                                    : TB_PROVIDER (tb_scripted_provider_new_demo ());
+  if (self->provider != NULL)
+    provider = g_object_ref (self->provider);
+  else if (self->script_path != NULL)
+    {
+      provider = (TbProvider *) tb_scripted_provider_new_from_file (self->script_path, error);
+      if (provider == NULL)
+        return FALSE;
+    }
+  else
+    provider = TB_PROVIDER (tb_scripted_provider_new_demo ());
   {
     g_autoptr(TbToolRegistry) offered = offered_registry (self);
 
@@ -1121,6 +1131,49 @@ on_turn_activate (TbLoopPage *self)
 }
 
 static void
+use_demo_clicked (TbLoopPage *self)
+{
+  g_clear_pointer (&self->script_path, g_free);
+  gtk_label_set_label (self->provider_label, _("Scripted demo (offline)"));
+  gtk_widget_set_visible (self->demo_button, FALSE);
+}
+
+static void
+script_chosen (GtkNativeDialog *dialog,
+               int              response,
+               TbLoopPage      *self)
+{
+  if (response == GTK_RESPONSE_ACCEPT)
+    {
+      g_autoptr(GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog));
+      g_autoptr(GError) error = NULL;
+
+      if (!tb_loop_page_set_script_file (self, file, &error))
+        set_error_text (self, error->message);
+    }
+  gtk_native_dialog_destroy (dialog);
+  g_object_unref (dialog);
+}
+
+static void
+choose_script_clicked (TbLoopPage *self)
+{
+  GtkRoot *root = gtk_widget_get_root (GTK_WIDGET (self));
+  GtkFileChooserNative *chooser;
+  GtkFileFilter *filter = gtk_file_filter_new ();
+
+  chooser = gtk_file_chooser_native_new (_("Use a Script"),
+                                         GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL,
+                                         GTK_FILE_CHOOSER_ACTION_OPEN, _("_Use"), _("_Cancel"));
+  gtk_file_filter_set_name (filter, _("Scripts (*.json)"));
+  gtk_file_filter_add_pattern (filter, "*.json");
+  gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (chooser), filter);
+  g_object_unref (filter);
+  g_signal_connect (chooser, "response", G_CALLBACK (script_chosen), self);
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (chooser));
+}
+
+static void
 build (TbLoopPage *self)
 {
   GtkWidget *clamp = adw_clamp_new ();
@@ -1145,6 +1198,9 @@ build (TbLoopPage *self)
   gtk_widget_set_margin_bottom (box, 18);
 
   /* The run's setup. */
+  self->demo_button = gtk_button_new_with_label (_("Use the Demo"));
+  gtk_widget_set_visible (self->demo_button, FALSE);
+  g_signal_connect_swapped (self->demo_button, "clicked", G_CALLBACK (use_demo_clicked), self);
   gtk_grid_set_row_spacing (GTK_GRID (grid), 8);
   gtk_grid_set_column_spacing (GTK_GRID (grid), 12);
   self->provider_label = GTK_LABEL (gtk_label_new (_("Scripted demo (offline)")));
@@ -1153,6 +1209,18 @@ build (TbLoopPage *self)
   widget = gtk_box_new (GTK_ORIENTATION_VERTICAL, 4);
   gtk_box_append (GTK_BOX (widget), section_title (_("Provider")));
   gtk_box_append (GTK_BOX (widget), GTK_WIDGET (self->provider_label));
+  {
+    GtkWidget *row = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
+    GtkWidget *script_button = gtk_button_new_with_label (_("Use a Script…"));
+
+    gtk_widget_set_tooltip_text (script_button,
+                                 _("Play a toolbench-script file as the model, offline"));
+    g_signal_connect_swapped (script_button, "clicked", G_CALLBACK (choose_script_clicked),
+                              self);
+    gtk_box_append (GTK_BOX (row), script_button);
+    gtk_box_append (GTK_BOX (row), self->demo_button);
+    gtk_box_append (GTK_BOX (widget), row);
+  }
   gtk_grid_attach (GTK_GRID (grid), widget, 0, 0, 1, 1);
 
   self->max_spin = GTK_SPIN_BUTTON (gtk_spin_button_new_with_range (1, 1000, 1));
@@ -1315,6 +1383,7 @@ tb_loop_page_dispose (GObject *object)
   g_clear_object (&self->provider);
   g_clear_object (&self->workspace);
   g_clear_object (&self->autosave_file);
+  g_clear_pointer (&self->script_path, g_free);
 
   G_OBJECT_CLASS (tb_loop_page_parent_class)->dispose (object);
 }
@@ -1841,4 +1910,47 @@ tb_loop_page_get_streaming_text (TbLoopPage *self)
 {
   g_return_val_if_fail (TB_IS_LOOP_PAGE (self), NULL);
   return gtk_label_get_label (self->streaming_label);
+}
+
+/**
+ * tb_loop_page_set_script_file:
+ * @self: a Loop page
+ * @file: a `toolbench-script` file
+ * @error: return location for the reason it cannot be played
+ *
+ * Makes the file the model of the next runs (each run plays it from the
+ * start). The file is read now to check it, and again for each run.
+ *
+ * Returns: whether the file is a script that can be played
+ */
+gboolean
+tb_loop_page_set_script_file (TbLoopPage  *self,
+                              GFile       *file,
+                              GError     **error)
+{
+  g_autoptr(TbScriptedProvider) check = NULL;
+  g_autofree char *path = NULL;
+  g_autofree char *name = NULL;
+  g_autofree char *text = NULL;
+
+  g_return_val_if_fail (TB_IS_LOOP_PAGE (self), FALSE);
+  g_return_val_if_fail (G_IS_FILE (file), FALSE);
+
+  path = g_file_get_path (file);
+  if (path == NULL)
+    {
+      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED,
+                           _("Only local script files can be played."));
+      return FALSE;
+    }
+  check = tb_scripted_provider_new_from_file (path, error);
+  if (check == NULL)
+    return FALSE;
+  g_free (self->script_path);
+  self->script_path = g_steal_pointer (&path);
+  name = g_file_get_basename (file);
+  text = g_strdup_printf (_("Script %s (offline)"), name);
+  gtk_label_set_label (self->provider_label, text);
+  gtk_widget_set_visible (self->demo_button, TRUE);
+  return TRUE;
 }

@@ -60,6 +60,9 @@ void              tb_loop_page_set_tool_offered    (TbLoopPage     *self,
 void              tb_loop_page_set_ask             (TbLoopPage     *self,
                                                     gboolean        ask);
 
+gboolean          tb_loop_page_set_script_file     (TbLoopPage     *self,
+                                                    GFile          *file,
+                                                    GError        **error);
 const char       *tb_loop_page_get_streaming_text  (TbLoopPage     *self);
 
 G_END_DECLS

@@ -459,6 +459,41 @@ test_fifty_calls (Fixture       *f,
   g_assert_cmpstr (last, ==, "Result of add: 50");
 }
 
+/* A script file plays the model, offline; a bad one is refused. */
+static void
+test_script_file (Fixture       *f,
+                  gconstpointer  data)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("toolbench-script-XXXXXX", &error);
+  g_autofree char *path = g_build_filename (dir, "mine.json", NULL);
+  g_autofree char *bad_path = g_build_filename (dir, "bad.json", NULL);
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  g_autoptr(GFile) bad = g_file_new_for_path (bad_path);
+
+  g_assert_true (g_file_set_contents (path, "{\"format\":\"toolbench-script\",\"version\":1,"
+                                            "\"responses\":[{\"text\":\"From my script.\"}]}",
+                                      -1, NULL));
+  g_assert_true (g_file_set_contents (bad_path, "{\"format\":\"something else\"}", -1, NULL));
+
+  g_assert_false (tb_loop_page_set_script_file (f->page, bad, &error));
+  g_assert_nonnull (error);
+  g_test_message ("refused: %s", error->message);
+  g_clear_error (&error);
+
+  g_assert_true (tb_loop_page_set_script_file (f->page, file, &error));
+  g_assert_no_error (error);
+  click (f, "step");
+  assert_row (f, 1, "Model: From my script.");
+  /* Each run plays the script from its start. */
+  click (f, "new");
+  click (f, "step");
+  assert_row (f, 1, "Model: From my script.");
+  g_unlink (path);
+  g_unlink (bad_path);
+  g_rmdir (dir);
+}
+
 static void
 test_no_message (Fixture       *f,
                  gconstpointer  data)
@@ -756,6 +791,20 @@ test_trace_replay_fork (Fixture       *f,
   g_assert_nonnull (strstr (detail, "\"diff\""));
   g_assert_nonnull (strstr (detail, "forked"));
 
+  /* A trace that calls tools the registry no longer has: a live replay
+   * diverges at the first such call instead of failing. */
+  {
+    g_autoptr(TbToolRegistry) empty = tb_tool_registry_new ();
+
+    tb_trace_page_set_registry (trace_page, empty);
+    g_signal_emit_by_name (tb_trace_page_get_button (trace_page, "replay"), "clicked");
+    WAIT_UNTIL (!tb_trace_page_get_busy (trace_page));
+    g_assert_cmpint (tb_replay_report_get_first_divergence (
+                       tb_trace_page_get_report (trace_page)), ==, 0);
+    g_assert_true (tb_trace_page_get_report_row_highlighted (trace_page, 0));
+    tb_trace_page_set_registry (trace_page, f->registry);
+  }
+
   /* A fork that does not fit the trace is refused with a reason. */
   g_assert_false (tb_trace_page_fork (trace_page, 9, TB_REPLAY_EDIT_ARGUMENTS, "{}", &error));
   g_assert_error (error, TB_REPLAY_ERROR, TB_REPLAY_ERROR_INVALID_FORK);
@@ -983,6 +1032,7 @@ main (int   argc,
   g_test_add ("/loop-page/provider-error", Fixture, NULL, setup, test_provider_error, teardown);
   g_test_add ("/loop-page/streaming", Fixture, NULL, setup, test_streaming, teardown);
   g_test_add ("/loop-page/fifty-calls", Fixture, NULL, setup, test_fifty_calls, teardown);
+  g_test_add ("/loop-page/script-file", Fixture, NULL, setup, test_script_file, teardown);
   g_test_add ("/loop-page/no-message", Fixture, NULL, setup, test_no_message, teardown);
 
   g_test_add ("/facts-page/confirm", FactsFixture, NULL, facts_setup, test_facts_confirm,

@@ -501,6 +501,7 @@ on_pending_changed (GListModel *model,
                     TbLoopPage *self)
 {
   gtk_widget_set_visible (self->pending_title, g_list_model_get_n_items (model) > 0);
+  gtk_widget_set_visible (GTK_WIDGET (self->pending_list), g_list_model_get_n_items (model) > 0);
 }
 
 /* The model's text as it arrives (when the provider streams), shown under
@@ -1051,7 +1052,11 @@ update_controls (TbLoopPage *self)
                                  !self->busy && state == TB_LOOP_STATE_LIMIT_REACHED);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "loop.retry",
                                  !self->busy && state == TB_LOOP_STATE_FAILED);
+  /* Its flow box child too, so that no gap is left. */
   gtk_widget_set_visible (self->retry_button, state == TB_LOOP_STATE_FAILED);
+  if (gtk_widget_get_parent (self->retry_button) != NULL)
+    gtk_widget_set_visible (gtk_widget_get_parent (self->retry_button),
+                            state == TB_LOOP_STATE_FAILED);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "loop.model-turn",
                                  !self->busy && state == TB_LOOP_STATE_READY);
   gtk_widget_set_sensitive (GTK_WIDGET (self->max_spin), self->loop == NULL);
@@ -1320,8 +1325,14 @@ build (TbLoopPage *self)
   self->conversation = GTK_LIST_BOX (gtk_list_box_new ());
   gtk_list_box_set_selection_mode (self->conversation, GTK_SELECTION_NONE);
   gtk_widget_add_css_class (GTK_WIDGET (self->conversation), "boxed-list");
-  gtk_list_box_set_placeholder (self->conversation,
-                                gtk_label_new (_("Step or Continue to start the run.")));
+  {
+    GtkWidget *placeholder = gtk_label_new (_("Step or Continue to start the run."));
+
+    gtk_widget_add_css_class (placeholder, "dim-label");
+    gtk_widget_set_margin_top (placeholder, 12);
+    gtk_widget_set_margin_bottom (placeholder, 12);
+    gtk_list_box_set_placeholder (self->conversation, placeholder);
+  }
   gtk_accessible_update_property (GTK_ACCESSIBLE (self->conversation),
                                   GTK_ACCESSIBLE_PROPERTY_LABEL, _("Conversation"), -1);
   gtk_box_append (GTK_BOX (box), GTK_WIDGET (self->conversation));
@@ -1341,6 +1352,7 @@ build (TbLoopPage *self)
   gtk_widget_add_css_class (GTK_WIDGET (self->pending_list), "boxed-list");
   gtk_accessible_update_property (GTK_ACCESSIBLE (self->pending_list),
                                   GTK_ACCESSIBLE_PROPERTY_LABEL, _("Calls waiting"), -1);
+  gtk_widget_set_visible (GTK_WIDGET (self->pending_list), FALSE);
   gtk_box_append (GTK_BOX (box), GTK_WIDGET (self->pending_list));
 
   /* Answering for the model. */
@@ -1597,6 +1609,7 @@ tb_loop_page_reset (TbLoopPage *self)
   drop_loop (self);
   set_error_text (self, NULL);
   gtk_widget_set_visible (self->pending_title, FALSE);
+  gtk_widget_set_visible (GTK_WIDGET (self->pending_list), FALSE);
   update_controls (self);
 }
 

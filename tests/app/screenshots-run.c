@@ -120,6 +120,7 @@ main (int   argc,
   /* The demo, one step in: a call waits for a decision. */
   tb_window_set_page (window, "loop");
   tb_loop_page_set_system_prompt (page, "You are a careful assistant.");
+  save (GTK_WIDGET (window), "loop-setup");
   press (page, "step");
   save (GTK_WIDGET (window), "loop-pending");
 

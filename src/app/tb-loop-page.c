@@ -896,12 +896,14 @@ run_done (GObject      *object,
   phase_done (object, result, user_data);
 }
 
+/* The shortcuts are window-wide: they act only while the page is shown. */
 static void
 step_action (GtkWidget  *widget,
              const char *action_name,
              GVariant   *parameter)
 {
-  run_step (TB_LOOP_PAGE (widget));
+  if (gtk_widget_get_mapped (widget))
+    run_step (TB_LOOP_PAGE (widget));
 }
 
 static void
@@ -912,7 +914,7 @@ continue_action (GtkWidget  *widget,
   TbLoopPage *self = TB_LOOP_PAGE (widget);
   g_autoptr(GError) error = NULL;
 
-  if (self->busy)
+  if (self->busy || !gtk_widget_get_mapped (widget))
     return;
   if (!ensure_loop (self, TRUE, &error))
     {
@@ -945,7 +947,7 @@ extend_action (GtkWidget  *widget,
   TbLoopPage *self = TB_LOOP_PAGE (widget);
   g_autoptr(GError) error = NULL;
 
-  if (self->loop == NULL)
+  if (self->loop == NULL || !gtk_widget_get_mapped (widget))
     return;
   if (!tb_dispatch_loop_extend (self->loop, gtk_spin_button_get_value_as_int (self->extend_spin),
                                 &error))

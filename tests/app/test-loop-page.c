@@ -336,6 +336,12 @@ test_shortcuts (Fixture       *f,
   assert_status (f, "Ready for the model's turn", "Iteration 1 of 6");
   press (f, "<Control><Shift>n");
   assert_status (f, "Not started", "Iteration 0 of 1");
+
+  /* On another page the loop's keys do nothing. */
+  tb_window_set_page (f->window, "tool");
+  WAIT_UNTIL (!gtk_widget_get_mapped (GTK_WIDGET (f->page)));
+  press (f, "F6");
+  assert_status (f, "Not started", "Iteration 0 of 1");
 }
 
 static void

@@ -143,6 +143,7 @@ struct _TbTracePage
   GtkTextView        *detail;
   GtkListBox         *report_list;
   GtkDropDown        *fork_kind;
+  GtkSpinButton      *turn_spin;
   GtkTextView        *fork_text;
   GtkLabel           *report_label;
   GtkWidget          *recovered_bar;
@@ -187,7 +188,8 @@ update_controls (TbTracePage *self)
   gtk_widget_set_sensitive (self->replay_button, !self->busy && has_trace);
   gtk_widget_set_sensitive (self->export_button, !self->busy && has_trace);
   gtk_widget_set_sensitive (self->fork_button, !self->busy && has_trace
-                            && gtk_list_box_get_selected_row (self->report_list) != NULL);
+                            && (gtk_list_box_get_selected_row (self->report_list) != NULL
+                                || gtk_drop_down_get_selected (self->fork_kind) == 2));
 }
 
 /* The timeline. */
@@ -453,10 +455,60 @@ fork_clicked (TbTracePage *self)
   g_autofree char *text = buffer_text (self->fork_text);
   g_autoptr(GError) error = NULL;
 
-  if (row == NULL || kind >= G_N_ELEMENTS (edits))
+  guint step;
+
+  if (kind >= G_N_ELEMENTS (edits))
     return;
-  if (!tb_trace_page_fork (self, gtk_list_box_row_get_index (row), edits[kind], text, &error))
+  /* Report rows are calls; a model turn is picked by its number. */
+  if (edits[kind] == TB_REPLAY_EDIT_MODEL_TURN)
+    step = gtk_spin_button_get_value_as_int (self->turn_spin) - 1;
+  else if (row != NULL)
+    step = gtk_list_box_row_get_index (row);
+  else
+    return;
+  if (!tb_trace_page_fork (self, step, edits[kind], text, &error))
     set_status (self, error->message);
+}
+
+/* The recorded model turn with this index, as the fork editor starts
+ * from it. */
+static void
+fill_model_turn (TbTracePage *self)
+{
+  guint wanted = gtk_spin_button_get_value_as_int (self->turn_spin) - 1;
+  guint seen = 0;
+
+  if (self->trace == NULL)
+    return;
+  for (guint i = 0; i < tb_trace_get_n_events (self->trace); i++)
+    {
+      TbTraceEvent *event = tb_trace_get_event (self->trace, i);
+      JsonObject *payload = tb_trace_event_get_payload (event);
+
+      if (g_str_equal (tb_trace_event_get_event_type (event), "message")
+          && g_strcmp0 (tb_json_object_get_string (payload, "origin"), "model") == 0
+          && seen++ == wanted)
+        {
+          g_autofree char *text = tb_json_to_string (json_object_get_member (payload,
+                                                                             "message"), TRUE);
+
+          gtk_text_buffer_set_text (gtk_text_view_get_buffer (self->fork_text), text, -1);
+          return;
+        }
+    }
+}
+
+static void
+on_fork_kind_changed (TbTracePage *self)
+{
+  gboolean turn = gtk_drop_down_get_selected (self->fork_kind) == 2;
+
+  gtk_widget_set_visible (GTK_WIDGET (self->turn_spin), turn);
+  if (gtk_widget_get_parent (GTK_WIDGET (self->turn_spin)) != NULL)
+    gtk_widget_set_visible (gtk_widget_get_parent (GTK_WIDGET (self->turn_spin)), turn);
+  if (turn)
+    fill_model_turn (self);
+  update_controls (self);
 }
 
 /* The recorded side of a step, as the fork editor starts from it. */
@@ -957,6 +1009,8 @@ build (TbTracePage *self)
   gtk_widget_set_tooltip_text (GTK_WIDGET (self->fork_kind), _("What to change at the step"));
   gtk_accessible_update_property (GTK_ACCESSIBLE (self->fork_kind),
                                   GTK_ACCESSIBLE_PROPERTY_LABEL, _("What to change"), -1);
+  g_signal_connect_swapped (self->fork_kind, "notify::selected",
+                            G_CALLBACK (on_fork_kind_changed), self);
   self->fork_button = button (_("_Fork from Here"),
                               _("Replay with the selected step changed to the JSON below"),
                               G_CALLBACK (fork_clicked), self);
@@ -964,11 +1018,20 @@ build (TbTracePage *self)
   gtk_flow_box_set_column_spacing (GTK_FLOW_BOX (fork_row), 6);
   gtk_flow_box_set_row_spacing (GTK_FLOW_BOX (fork_row), 6);
   gtk_flow_box_insert (GTK_FLOW_BOX (fork_row), GTK_WIDGET (self->fork_kind), -1);
+  self->turn_spin = GTK_SPIN_BUTTON (gtk_spin_button_new_with_range (1, 1000, 1));
+  gtk_widget_set_tooltip_text (GTK_WIDGET (self->turn_spin), _("Which model turn to change"));
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self->turn_spin),
+                                  GTK_ACCESSIBLE_PROPERTY_LABEL, _("Model turn"), -1);
+  g_signal_connect_swapped (self->turn_spin, "value-changed", G_CALLBACK (fill_model_turn),
+                            self);
+  gtk_flow_box_insert (GTK_FLOW_BOX (fork_row), GTK_WIDGET (self->turn_spin), -1);
   gtk_flow_box_insert (GTK_FLOW_BOX (fork_row), self->fork_button, -1);
   for (GtkWidget *child = gtk_widget_get_first_child (fork_row); child != NULL;
        child = gtk_widget_get_next_sibling (child))
     gtk_widget_set_focusable (child, FALSE);
   self->fork_text = code_view (TRUE, _("The step's new value"));
+  gtk_widget_set_visible (GTK_WIDGET (self->turn_spin), FALSE);
+  gtk_widget_set_visible (gtk_widget_get_parent (GTK_WIDGET (self->turn_spin)), FALSE);
   gtk_box_append (GTK_BOX (fork_box), fork_row);
   gtk_box_append (GTK_BOX (fork_box), scrolled (GTK_WIDGET (self->fork_text), 60));
   gtk_box_append (GTK_BOX (right), titled (_("Fork"), fork_box));
@@ -1440,4 +1503,37 @@ tb_trace_page_get_offering_recovered (TbTracePage *self)
 {
   g_return_val_if_fail (TB_IS_TRACE_PAGE (self), FALSE);
   return gtk_widget_get_visible (self->recovered_bar);
+}
+
+/**
+ * tb_trace_page_set_fork_kind:
+ * @self: a Trace page
+ * @edit: what Fork from Here changes
+ * @turn: for %TB_REPLAY_EDIT_MODEL_TURN, the model turn's number (from 1)
+ */
+void
+tb_trace_page_set_fork_kind (TbTracePage  *self,
+                             TbReplayEdit  edit,
+                             guint         turn)
+{
+  g_return_if_fail (TB_IS_TRACE_PAGE (self));
+
+  if (edit == TB_REPLAY_EDIT_MODEL_TURN)
+    gtk_spin_button_set_value (self->turn_spin, MAX (turn, 1));
+  gtk_drop_down_set_selected (self->fork_kind,
+                              edit == TB_REPLAY_EDIT_RESULT ? 1
+                              : edit == TB_REPLAY_EDIT_MODEL_TURN ? 2 : 0);
+}
+
+/**
+ * tb_trace_page_get_fork_buffer:
+ * @self: a Trace page
+ *
+ * Returns: (transfer none): the JSON Fork from Here uses
+ */
+GtkTextBuffer *
+tb_trace_page_get_fork_buffer (TbTracePage *self)
+{
+  g_return_val_if_fail (TB_IS_TRACE_PAGE (self), NULL);
+  return gtk_text_view_get_buffer (self->fork_text);
 }

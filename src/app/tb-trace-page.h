@@ -54,6 +54,10 @@ gboolean        tb_trace_page_fork               (TbTracePage    *self,
                                                   const char     *json_text,
                                                   GError        **error);
 
+void            tb_trace_page_set_fork_kind      (TbTracePage    *self,
+                                                  TbReplayEdit    edit,
+                                                  guint           turn);
+GtkTextBuffer  *tb_trace_page_get_fork_buffer    (TbTracePage    *self);
 void            tb_trace_page_offer_recovered    (TbTracePage    *self,
                                                   GFile          *file);
 gboolean        tb_trace_page_get_offering_recovered (TbTracePage *self);

@@ -797,6 +797,32 @@ test_trace_replay_fork (Fixture       *f,
   g_assert_nonnull (strstr (detail, "\"diff\""));
   g_assert_nonnull (strstr (detail, "forked"));
 
+  /* A fork of the second model turn, through the page's controls: the
+   * editor starts from the recorded turn; the model answers instead of
+   * calling echo, so the echo step is missing. */
+  {
+    GtkTextBuffer *buffer = tb_trace_page_get_fork_buffer (trace_page);
+    GtkTextIter start, end;
+    g_autofree char *recorded = NULL;
+    TbReplayReport *report;
+
+    tb_trace_page_set_fork_kind (trace_page, TB_REPLAY_EDIT_MODEL_TURN, 2);
+    gtk_text_buffer_get_bounds (buffer, &start, &end);
+    recorded = gtk_text_buffer_get_text (buffer, &start, &end, FALSE);
+    g_assert_nonnull (strstr (recorded, "\"echo\""));
+    gtk_text_buffer_set_text (buffer, "{\"role\":\"assistant\",\"text\":\"Changed my mind.\"}",
+                              -1);
+    g_assert_true (gtk_widget_get_sensitive (tb_trace_page_get_button (trace_page, "fork")));
+    g_signal_emit_by_name (tb_trace_page_get_button (trace_page, "fork"), "clicked");
+    WAIT_UNTIL (!tb_trace_page_get_busy (trace_page));
+    g_assert_cmpstr (tb_trace_page_get_status_text (trace_page), ==, "");
+    report = tb_trace_page_get_report (trace_page);
+    g_assert_cmpint (tb_replay_report_get_first_divergence (report), ==, 1);
+    g_assert_cmpint (tb_replay_step_get_status (tb_replay_report_get_step (report, 1)), ==,
+                     TB_REPLAY_MISSING);
+    tb_trace_page_set_fork_kind (trace_page, TB_REPLAY_EDIT_ARGUMENTS, 0);
+  }
+
   /* A trace that calls tools the registry no longer has: a live replay
    * diverges at the first such call instead of failing. */
   {

@@ -174,6 +174,10 @@ message_wire_json (TbLoopPage *self,
   GPtrArray *wire = g_ptr_array_new ();
 
   g_string_append_printf (text, "%s\n%s", _("Message"), message_text);
+  /* Wire bodies belong to model turns; a message restored after a failed
+   * turn must not take that turn's. */
+  if (tb_message_get_role (message) != TB_MESSAGE_ROLE_ASSISTANT)
+    n = 0;
   for (guint i = n; i > 0; i--)
     {
       TbTraceEvent *event = tb_trace_get_event (trace, i - 1);

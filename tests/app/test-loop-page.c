@@ -156,6 +156,12 @@ test_step_edit_skip (Fixture       *f,
   g_assert_cmpuint (tb_loop_page_get_n_pending (f->page), ==, 1);
   json = tb_loop_page_get_row_json (f->page, 1);
   g_assert_nonnull (strstr (json, "\"tool_calls\""));
+  /* The model's turn carries the request and response of its turn. */
+  g_assert_nonnull (strstr (json, "Request on the wire"));
+  g_assert_nonnull (strstr (json, "Response on the wire"));
+  g_clear_pointer (&json, g_free);
+  json = tb_loop_page_get_row_json (f->page, 0);
+  g_assert_null (strstr (json, "on the wire"));
 
   /* The call's arguments are edited in the Tool page's editor. */
   editor = tb_loop_page_get_pending_editor (f->page, 0);

@@ -41,6 +41,7 @@ tb_application_activate (GApplication *app)
       tb_window_set_workspace (TB_WINDOW (window), self->workspace);
       tb_loop_page_set_autosave_file (tb_window_get_loop_page (TB_WINDOW (window)),
                                       self->autosave);
+      tb_trace_page_set_remember_recent (tb_window_get_trace_page (TB_WINDOW (window)), TRUE);
       if (self->recovered != NULL)
         tb_trace_page_offer_recovered (tb_window_get_trace_page (TB_WINDOW (window)),
                                        self->recovered);

@@ -151,6 +151,9 @@ struct _TbTracePage
   GtkWidget          *discard_button;
   GFile              *recovered_file;
   TbReaderModel      *reader_model;
+  GtkWidget          *recent_button;
+  GtkListBox         *recent_list;
+  gboolean            remember_recent;
 
   TbToolRegistry     *registry;
   TbTrace            *trace;
@@ -161,6 +164,9 @@ struct _TbTracePage
 };
 
 G_DEFINE_FINAL_TYPE (TbTracePage, tb_trace_page, GTK_TYPE_WIDGET)
+
+static void remember (TbTracePage *self,
+                      GFile       *file);
 
 static void
 set_status (TbTracePage *self,
@@ -750,6 +756,7 @@ load_done (GObject      *object,
     g_autofree char *name = g_file_get_basename (file);
 
     tb_trace_page_set_trace (self, loaded->trace, name);
+    remember (self, file);
   }
   if (loaded->problems != NULL && loaded->problems[0] != NULL)
     {
@@ -785,6 +792,66 @@ discard_clicked (TbTracePage *self)
     set_status (self, error->message);
   g_clear_object (&self->recovered_file);
   g_clear_object (&self->reader_model);
+}
+
+/* Recent traces, from the desktop's list of recently used files. */
+#define MAX_RECENT 8
+
+static void
+remember (TbTracePage *self,
+          GFile       *file)
+{
+  g_autofree char *uri = NULL;
+
+  if (!self->remember_recent)
+    return;
+  uri = g_file_get_uri (file);
+  gtk_recent_manager_add_item (gtk_recent_manager_get_default (), uri);
+}
+
+static void
+on_recent_activated (GtkListBox    *list,
+                     GtkListBoxRow *row,
+                     TbTracePage   *self)
+{
+  const char *uri = g_object_get_data (G_OBJECT (row), "tb-uri");
+  g_autoptr(GFile) file = g_file_new_for_uri (uri);
+
+  gtk_menu_button_popdown (GTK_MENU_BUTTON (self->recent_button));
+  tb_trace_page_open_file (self, file);
+}
+
+static void
+fill_recent (TbTracePage *self)
+{
+  GList *items = gtk_recent_manager_get_items (gtk_recent_manager_get_default ());
+  GtkWidget *child;
+  guint n = 0;
+
+  while ((child = gtk_widget_get_first_child (GTK_WIDGET (self->recent_list))) != NULL)
+    gtk_list_box_remove (self->recent_list, child);
+  for (GList *l = items; l != NULL && n < MAX_RECENT; l = l->next)
+    {
+      GtkRecentInfo *info = l->data;
+      const char *uri = gtk_recent_info_get_uri (info);
+      GtkWidget *row, *label;
+
+      if (!g_str_has_suffix (uri, ".jsonl") || !gtk_recent_info_exists (info))
+        continue;
+      row = gtk_list_box_row_new ();
+      label = gtk_label_new (gtk_recent_info_get_display_name (info));
+      gtk_label_set_xalign (GTK_LABEL (label), 0);
+      gtk_widget_set_margin_start (label, 6);
+      gtk_widget_set_margin_end (label, 6);
+      gtk_widget_set_margin_top (label, 4);
+      gtk_widget_set_margin_bottom (label, 4);
+      gtk_widget_set_tooltip_text (row, uri);
+      gtk_list_box_row_set_child (GTK_LIST_BOX_ROW (row), label);
+      g_object_set_data_full (G_OBJECT (row), "tb-uri", g_strdup (uri), g_free);
+      gtk_list_box_append (self->recent_list, row);
+      n++;
+    }
+  g_list_free_full (items, (GDestroyNotify) gtk_recent_info_unref);
 }
 
 /* Problems indexing are reported by the whole read beside it. */
@@ -941,6 +1008,28 @@ build (TbTracePage *self)
                                 _("Save the conversation as provider messages JSON"),
                                 G_CALLBACK (export_clicked), self);
   gtk_flow_box_insert (GTK_FLOW_BOX (toolbar), self->open_button, -1);
+  {
+    GtkWidget *popover = gtk_popover_new ();
+    GtkWidget *placeholder = gtk_label_new (_("No recent traces"));
+
+    self->recent_list = GTK_LIST_BOX (gtk_list_box_new ());
+    gtk_list_box_set_activate_on_single_click (self->recent_list, TRUE);
+    gtk_widget_add_css_class (placeholder, "dim-label");
+    gtk_widget_set_margin_top (placeholder, 6);
+    gtk_widget_set_margin_bottom (placeholder, 6);
+    gtk_list_box_set_placeholder (self->recent_list, placeholder);
+    gtk_accessible_update_property (GTK_ACCESSIBLE (self->recent_list),
+                                    GTK_ACCESSIBLE_PROPERTY_LABEL, _("Recent traces"), -1);
+    g_signal_connect (self->recent_list, "row-activated", G_CALLBACK (on_recent_activated),
+                      self);
+    gtk_popover_set_child (GTK_POPOVER (popover), GTK_WIDGET (self->recent_list));
+    g_signal_connect_swapped (popover, "show", G_CALLBACK (fill_recent), self);
+    self->recent_button = gtk_menu_button_new ();
+    gtk_menu_button_set_label (GTK_MENU_BUTTON (self->recent_button), _("Recent"));
+    gtk_menu_button_set_popover (GTK_MENU_BUTTON (self->recent_button), popover);
+    gtk_widget_set_tooltip_text (self->recent_button, _("Traces opened or saved lately"));
+    gtk_flow_box_insert (GTK_FLOW_BOX (toolbar), self->recent_button, -1);
+  }
   gtk_flow_box_insert (GTK_FLOW_BOX (toolbar), self->save_button, -1);
   gtk_flow_box_insert (GTK_FLOW_BOX (toolbar), self->replay_button, -1);
   gtk_flow_box_insert (GTK_FLOW_BOX (toolbar), GTK_WIDGET (self->live_check), -1);
@@ -1176,6 +1265,7 @@ tb_trace_page_save_to (TbTracePage  *self,
     }
   if (!tb_trace_save (self->trace, file, NULL, error))
     return FALSE;
+  remember (self, file);
   name = g_file_get_basename (file);
   {
     g_autofree char *text = g_strdup_printf (_("Saved as %s"), name);
@@ -1536,4 +1626,38 @@ tb_trace_page_get_fork_buffer (TbTracePage *self)
 {
   g_return_val_if_fail (TB_IS_TRACE_PAGE (self), NULL);
   return gtk_text_view_get_buffer (self->fork_text);
+}
+
+/**
+ * tb_trace_page_set_remember_recent:
+ * @self: a Trace page
+ * @remember: whether traces opened and saved go to the desktop's list of
+ *   recently used files (the Recent menu lists the `.jsonl` ones)
+ */
+void
+tb_trace_page_set_remember_recent (TbTracePage *self,
+                                   gboolean     remember)
+{
+  g_return_if_fail (TB_IS_TRACE_PAGE (self));
+  self->remember_recent = remember;
+}
+
+/**
+ * tb_trace_page_get_n_recent:
+ * @self: a Trace page
+ *
+ * Fills the Recent menu as when it opens.
+ *
+ * Returns: how many traces it lists
+ */
+guint
+tb_trace_page_get_n_recent (TbTracePage *self)
+{
+  guint n = 0;
+
+  g_return_val_if_fail (TB_IS_TRACE_PAGE (self), 0);
+  fill_recent (self);
+  while (gtk_list_box_get_row_at_index (self->recent_list, n) != NULL)
+    n++;
+  return n;
 }

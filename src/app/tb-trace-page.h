@@ -58,6 +58,9 @@ void            tb_trace_page_set_fork_kind      (TbTracePage    *self,
                                                   TbReplayEdit    edit,
                                                   guint           turn);
 GtkTextBuffer  *tb_trace_page_get_fork_buffer    (TbTracePage    *self);
+void            tb_trace_page_set_remember_recent (TbTracePage   *self,
+                                                   gboolean       remember);
+guint           tb_trace_page_get_n_recent       (TbTracePage    *self);
 void            tb_trace_page_offer_recovered    (TbTracePage    *self,
                                                   GFile          *file);
 gboolean        tb_trace_page_get_offering_recovered (TbTracePage *self);

@@ -765,8 +765,12 @@ test_trace_replay_fork (Fixture       *f,
   g_assert_no_error (error);
   g_assert_true (g_file_get_contents (export_path, &exported, NULL, NULL));
   g_assert_nonnull (strstr (exported, "\"tool_calls\""));
+  tb_trace_page_set_remember_recent (trace_page, TRUE);
+  g_assert_cmpuint (tb_trace_page_get_n_recent (trace_page), ==, 0);
   g_assert_true (tb_trace_page_save_to (trace_page, file, &error));
   g_assert_no_error (error);
+  /* Saved traces are listed under Recent (the export is not a trace). */
+  WAIT_UNTIL (tb_trace_page_get_n_recent (trace_page) == 1);
   tb_trace_page_open_file (trace_page, file);
   WAIT_UNTIL (!tb_trace_page_get_busy (trace_page));
   g_assert_cmpstr (tb_trace_page_get_status_text (trace_page), ==, "");

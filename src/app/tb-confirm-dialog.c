@@ -76,8 +76,8 @@ append_lines (GString    *out,
  *
  * A line diff: unchanged lines start with two spaces, removed ones with
  * "- ", added ones with "+ ". Lines that differ only in a trailing comma
- * count as unchanged and are shown as they are in @new_text. Texts of more than 2,000 lines are shown
- * whole, one after the other.
+ * count as unchanged and are shown as they are in @new_text. Texts of
+ * more than 2,000 lines are shown whole, one after the other.
  *
  * Returns: (transfer full): the diff
  */

@@ -460,7 +460,8 @@ create_pending_row (gpointer item,
       gtk_box_append (GTK_BOX (box), editor);
       g_object_set_data (G_OBJECT (row), "tb-editor", editor);
 
-      add_row_button (buttons, row, "approve", _("_Approve"), _("Run the call as the model sent it"),
+      add_row_button (buttons, row, "approve", _("_Approve"),
+                      _("Run the call as the model sent it"),
                       G_CALLBACK (on_approve), self);
       add_row_button (buttons, row, "edit", _("_Edit"),
                       _("Run the call with the arguments in the editor"),
@@ -1243,7 +1244,8 @@ build (TbLoopPage *self)
                    1, 0, 1, 1);
 
   self->system_entry = GTK_EDITABLE (gtk_entry_new ());
-  gtk_entry_set_placeholder_text (GTK_ENTRY (self->system_entry), _("You are a careful assistant."));
+  gtk_entry_set_placeholder_text (GTK_ENTRY (self->system_entry),
+                                  _("You are a careful assistant."));
   gtk_widget_set_hexpand (GTK_WIDGET (self->system_entry), TRUE);
   gtk_grid_attach (GTK_GRID (grid), labelled (_("S_ystem prompt"),
                                               GTK_WIDGET (self->system_entry)), 0, 1, 2, 1);

@@ -936,7 +936,8 @@ test_elicitation (Fixture       *f,
   TbArgumentEditor *editor;
   g_autofree char *text = NULL;
 
-  if (!g_file_test (argv[0], G_FILE_TEST_IS_EXECUTABLE) || !g_file_test (script, G_FILE_TEST_EXISTS))
+  if (!g_file_test (argv[0], G_FILE_TEST_IS_EXECUTABLE)
+      || !g_file_test (script, G_FILE_TEST_EXISTS))
     {
       g_test_skip ("/usr/bin/python3 and tests/mcp/fake-mcp-server.py are needed");
       return;

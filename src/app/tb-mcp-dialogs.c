@@ -388,3 +388,75 @@ tb_mcp_dialogs_get_open (GtkWindow *window)
 {
   return g_object_get_data (G_OBJECT (window), OPEN_DIALOG_KEY);
 }
+
+/* A server's log. */
+
+static void
+on_log_message (TbMcpClient *client,
+                const char  *origin,
+                const char  *level,
+                const char  *text,
+                GtkTextView *view)
+{
+  GtkTextBuffer *buffer = gtk_text_view_get_buffer (view);
+  GtkTextIter end;
+  g_autofree char *line = g_strdup_printf ("[%s %s] %s\n", origin, level, text);
+
+  gtk_text_buffer_get_end_iter (buffer, &end);
+  gtk_text_buffer_insert (buffer, &end, line, -1);
+}
+
+/**
+ * tb_mcp_log_view_new:
+ * @client: an MCP client
+ *
+ * A read-only view of the server's log: its stderr and its
+ * `notifications/message`, the entries kept so far and then each new one.
+ *
+ * Returns: (transfer floating): the view, in a scrolled window
+ */
+GtkWidget *
+tb_mcp_log_view_new (TbMcpClient *client)
+{
+  GtkWidget *scroller = gtk_scrolled_window_new ();
+  GtkWidget *view = gtk_text_view_new ();
+  g_auto(GStrv) kept = NULL;
+  g_autofree char *name = NULL;
+
+  g_return_val_if_fail (TB_IS_MCP_CLIENT (client), NULL);
+
+  kept = tb_mcp_client_get_log (client);
+  if (kept != NULL && kept[0] != NULL)
+    {
+      g_autofree char *joined = g_strjoinv ("\n", kept);
+      g_autofree char *text = g_strconcat (joined, "\n", NULL);
+
+      gtk_text_buffer_set_text (gtk_text_view_get_buffer (GTK_TEXT_VIEW (view)), text, -1);
+    }
+  gtk_text_view_set_editable (GTK_TEXT_VIEW (view), FALSE);
+  gtk_text_view_set_monospace (GTK_TEXT_VIEW (view), TRUE);
+  gtk_text_view_set_wrap_mode (GTK_TEXT_VIEW (view), GTK_WRAP_WORD_CHAR);
+  name = g_strdup_printf (_("Log of the MCP server “%s”"), tb_mcp_client_get_name (client));
+  gtk_accessible_update_property (GTK_ACCESSIBLE (view), GTK_ACCESSIBLE_PROPERTY_LABEL, name, -1);
+  g_signal_connect_object (client, "log-message", G_CALLBACK (on_log_message), view, 0);
+  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scroller), view);
+  g_object_set_data (G_OBJECT (scroller), "tb-log-view", view);
+  return scroller;
+}
+
+/**
+ * tb_mcp_log_view_get_text:
+ * @log_view: a view from tb_mcp_log_view_new()
+ *
+ * Returns: (transfer full): the text it shows
+ */
+char *
+tb_mcp_log_view_get_text (GtkWidget *log_view)
+{
+  GtkTextView *view = g_object_get_data (G_OBJECT (log_view), "tb-log-view");
+  GtkTextBuffer *buffer = gtk_text_view_get_buffer (view);
+  GtkTextIter start, end;
+
+  gtk_text_buffer_get_bounds (buffer, &start, &end);
+  return gtk_text_buffer_get_text (buffer, &start, &end, FALSE);
+}

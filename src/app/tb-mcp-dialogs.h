@@ -20,4 +20,7 @@ void              tb_mcp_dialogs_attach              (GtkWindow          *window
                                                       TbMcpClient        *client);
 AdwMessageDialog *tb_mcp_dialogs_get_open            (GtkWindow          *window);
 
+GtkWidget        *tb_mcp_log_view_new                (TbMcpClient        *client);
+char             *tb_mcp_log_view_get_text           (GtkWidget          *log_view);
+
 G_END_DECLS

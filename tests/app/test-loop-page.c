@@ -935,6 +935,7 @@ test_elicitation (Fixture       *f,
   AdwMessageDialog *dialog;
   TbArgumentEditor *editor;
   g_autofree char *text = NULL;
+  g_autoptr(GtkWidget) log_view = NULL;
 
   if (!g_file_test (argv[0], G_FILE_TEST_IS_EXECUTABLE)
       || !g_file_test (script, G_FILE_TEST_EXISTS))
@@ -946,6 +947,7 @@ test_elicitation (Fixture       *f,
   tb_mcp_client_set_capabilities (client, TB_MCP_CAPABILITY_ELICITATION);
   tb_mcp_client_attach (client, f->registry);
   tb_mcp_dialogs_attach (GTK_WINDOW (f->window), client);
+  log_view = g_object_ref_sink (tb_mcp_log_view_new (client));
   tb_mcp_client_connect_async (client, NULL, store_result, &connected);
   WAIT_UNTIL (connected != NULL);
   g_assert_true (tb_mcp_client_connect_finish (client, connected, &error));
@@ -979,6 +981,21 @@ test_elicitation (Fixture       *f,
   g_assert_nonnull (strstr (answer, "accept"));
   g_assert_nonnull (strstr (answer, "Ada"));
   g_assert_null (tb_mcp_dialogs_get_open (GTK_WINDOW (f->window)));
+
+  /* The server's stderr is in its log view. */
+  g_clear_object (&called);
+  tb_tool_registry_call_async (f->registry, "stderr", NULL, NULL, NULL, NULL, store_result,
+                               &called);
+  WAIT_UNTIL (called != NULL);
+  {
+    g_autoptr(TbToolResult) printed = tb_tool_registry_call_finish (f->registry, called);
+    g_autofree char *log = NULL;
+
+    g_assert_true (tb_tool_result_get_ok (printed));
+    WAIT_UNTIL ((g_free (log), log = tb_mcp_log_view_get_text (log_view),
+                 strstr (log, "bad bytes") != NULL));
+    g_test_message ("log: %s", log);
+  }
   tb_mcp_client_disconnect (client);
   tb_mcp_client_detach (client);
   iterate (200);

@@ -4,7 +4,9 @@
 
 #include "config.h"
 
+#include <errno.h>
 #include <glib/gi18n.h>
+#include <glib/gstdio.h>
 
 #include "tb-app-util.h"
 #include "tb-application.h"
@@ -24,6 +26,9 @@ struct _TbApplication
   TbToolRegistry *registry;
   TbHistory      *history;
   TbToolSources  *sources;
+  TbWorkspace    *workspace;
+  GFile          *autosave;
+  GFile          *recovered;
 };
 
 G_DEFINE_FINAL_TYPE (TbApplication, tb_application, ADW_TYPE_APPLICATION)
@@ -37,7 +42,15 @@ tb_application_activate (GApplication *app)
   if (window == NULL)
     {
       window = GTK_WINDOW (tb_window_new (GTK_APPLICATION (app), self->registry, self->history));
-      tb_welcome_page_offer (TB_WINDOW (window));
+      tb_window_set_workspace (TB_WINDOW (window), self->workspace);
+      tb_loop_page_set_autosave_file (tb_window_get_loop_page (TB_WINDOW (window)),
+                                      self->autosave);
+      tb_trace_page_set_remember_recent (tb_window_get_trace_page (TB_WINDOW (window)), TRUE);
+      if (self->recovered != NULL)
+        tb_trace_page_offer_recovered (tb_window_get_trace_page (TB_WINDOW (window)),
+                                       self->recovered);
+      else
+        tb_welcome_page_offer (TB_WINDOW (window));
     }
   gtk_window_present (window);
 }
@@ -103,6 +116,56 @@ static const GActionEntry app_actions[] = {
   { "preferences", preferences_action },
 };
 
+/* The workspace lives in the user data dir, or where TOOLBENCH_WORKSPACE
+ * points. A file that cannot be read (a newer version, damage) is left as
+ * it is and the session works on an empty workspace in memory. */
+static TbWorkspace *
+open_workspace (void)
+{
+  const char *env = g_getenv ("TOOLBENCH_WORKSPACE");
+  g_autofree char *path = NULL;
+  g_autofree char *dir = NULL;
+  g_autoptr(GError) error = NULL;
+  TbWorkspace *workspace;
+
+  path = env != NULL && *env != '\0'
+         ? g_strdup (env)
+         : g_build_filename (g_get_user_data_dir (), "toolbench", "workspace.json", NULL);
+  dir = g_path_get_dirname (path);
+  if (g_mkdir_with_parents (dir, 0700) != 0)
+    g_warning ("The folder %s could not be made: %s", dir, g_strerror (errno));
+  workspace = tb_workspace_new_for_path (path, &error);
+  if (workspace == NULL)
+    {
+      g_warning ("The workspace %s could not be opened (%s); facts are kept in memory "
+                 "for this session and the file is left untouched.", path, error->message);
+      workspace = tb_workspace_new ();
+    }
+  return workspace;
+}
+
+/* Each run is written to an autosave trace in the user cache dir as it
+ * grows, and removed when the run is dropped on purpose. One found at
+ * start-up is a run that ended in a crash: it is moved aside (the next run
+ * autosaves in its place) and the Trace page offers to reopen it. */
+static void
+find_autosave (TbApplication *self)
+{
+  g_autofree char *dir = g_build_filename (g_get_user_cache_dir (), "toolbench", NULL);
+  g_autofree char *autosave = g_build_filename (dir, "autosave.jsonl", NULL);
+  g_autofree char *recovered = g_build_filename (dir, "recovered.jsonl", NULL);
+
+  self->autosave = g_file_new_for_path (autosave);
+  if (g_file_test (autosave, G_FILE_TEST_EXISTS))
+    {
+      if (g_rename (autosave, recovered) == 0)
+        self->recovered = g_file_new_for_path (recovered);
+      else
+        g_warning ("The autosaved run %s could not be moved aside: %s", autosave,
+                   g_strerror (errno));
+    }
+}
+
 static void
 tb_application_startup (GApplication *app)
 {
@@ -132,6 +195,12 @@ tb_application_startup (GApplication *app)
 
   if (!tb_demo_tools_register (self->registry, &error))
     g_warning ("The built-in tools could not be registered: %s", error->message);
+  g_clear_error (&error);
+
+  find_autosave (self);
+  self->workspace = open_workspace ();
+  if (!tb_workspace_register_tools (self->workspace, self->registry, &error))
+    g_warning ("The workspace tools could not be registered: %s", error->message);
 
   /* Tool folders, the file tools' sandbox and MCP servers from the
    * preferences. */
@@ -171,6 +240,9 @@ tb_application_finalize (GObject *object)
       g_clear_object (&self->sources);
     }
   g_clear_object (&self->history);
+  g_clear_object (&self->workspace);
+  g_clear_object (&self->autosave);
+  g_clear_object (&self->recovered);
   g_clear_object (&self->registry);
 
   G_OBJECT_CLASS (tb_application_parent_class)->finalize (object);

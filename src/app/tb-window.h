@@ -6,8 +6,11 @@
 #include <toolbench.h>
 
 #include "tb-history.h"
+#include "tb-facts-page.h"
 #include "tb-history-page.h"
+#include "tb-loop-page.h"
 #include "tb-tool-page.h"
+#include "tb-trace-page.h"
 
 G_BEGIN_DECLS
 
@@ -29,6 +32,11 @@ gboolean       tb_window_select_tool         (TbWindow       *self,
                                               const char     *name);
 void           tb_window_set_page            (TbWindow       *self,
                                               const char     *name);
+TbLoopPage    *tb_window_get_loop_page       (TbWindow       *self);
+TbFactsPage   *tb_window_get_facts_page      (TbWindow       *self);
+void           tb_window_set_workspace       (TbWindow       *self,
+                                              TbWorkspace    *workspace);
+TbTracePage   *tb_window_get_trace_page      (TbWindow       *self);
 void           tb_window_add_toast           (TbWindow       *self,
                                               const char     *text);
 

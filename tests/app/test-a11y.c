@@ -148,6 +148,45 @@ test_names (void)
   g_assert_finalize_object (window);
 }
 
+/* The Loop, Facts and Trace pages, with a run under way and done. */
+static void
+test_page_names (void)
+{
+  g_autoptr(TbToolRegistry) registry = tb_tool_registry_new ();
+  TbWindow *window;
+  TbLoopPage *loop_page;
+
+  g_assert_true (tb_demo_tools_register (registry, NULL));
+  window = g_object_ref (tb_window_new (NULL, registry, NULL));
+  loop_page = tb_window_get_loop_page (window);
+  gtk_window_set_default_size (GTK_WINDOW (window), 1180, 1600);
+  gtk_window_present (GTK_WINDOW (window));
+  tb_window_set_page (window, "loop");
+  iterate (200);
+  assert_all_named (GTK_WIDGET (window), "the Loop page");
+
+  g_signal_emit_by_name (tb_loop_page_get_button (loop_page, "step"), "clicked");
+  while (tb_loop_page_get_busy (loop_page))
+    iterate (10);
+  iterate (200);
+  assert_all_named (GTK_WIDGET (window), "the Loop page with a call waiting");
+
+  g_signal_emit_by_name (tb_loop_page_get_button (loop_page, "continue"), "clicked");
+  while (tb_loop_page_get_busy (loop_page))
+    iterate (10);
+  tb_window_set_page (window, "trace");
+  iterate (200);
+  assert_all_named (GTK_WIDGET (window), "the Trace page");
+
+  tb_window_set_page (window, "facts");
+  iterate (200);
+  assert_all_named (GTK_WIDGET (window), "the Facts page");
+
+  gtk_window_destroy (GTK_WINDOW (window));
+  iterate (50);
+  g_assert_finalize_object (window);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -157,6 +196,7 @@ main (int   argc,
   tb_app_init ();
 
   g_test_add_func ("/a11y/names", test_names);
+  g_test_add_func ("/a11y/page-names", test_page_names);
 
   return g_test_run ();
 }

@@ -105,10 +105,10 @@ test_first_run (Fixture       *f,
   g_assert_nonnull (find_named (welcome, "welcome-provider"));
   g_assert_nonnull (find_named (welcome, "welcome-trace"));
 
-  /* Without a Loop page, the demo button leads to the demo tools. */
+  /* The demo button leads to the Loop page, whose default model is the demo. */
   g_signal_emit_by_name (find_named (welcome, "welcome-demo"), "clicked");
   settle ();
-  g_assert_cmpstr (visible_page (f), ==, "tool");
+  g_assert_cmpstr (visible_page (f), ==, "loop");
 
   g_signal_emit_by_name (find_named (welcome, "welcome-dismiss"), "clicked");
   settle ();

@@ -1,0 +1,1977 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+
+#define G_LOG_DOMAIN "tb-loop-page"
+
+#include "config.h"
+
+#include <glib/gi18n.h>
+
+#include "tb-app-util.h"
+#include "tb-loop-page.h"
+
+/* The Loop page: a model (the offline scripted demo unless another
+ * provider is set) driving the registry's model-visible tools, one phase
+ * at a time or to the end. The conversation grows as rows, each with the
+ * exact JSON of its turn; the calls of a turn wait in the pending list,
+ * where the person approves, edits (in the Tool page's argument editor),
+ * answers by hand or rejects each one before the next Step runs them. */
+
+struct _TbLoopPage
+{
+  GtkWidget        parent_instance;
+
+  GtkWidget       *scroller;
+  GtkEditable     *system_entry;
+  GtkEditable     *user_entry;
+  GtkSpinButton   *max_spin;
+  GtkEditable     *breakpoint_entry;
+  GtkLabel        *provider_label;
+  GtkWidget       *demo_button;
+  char            *script_path;
+  GtkLabel        *state_label;
+  GtkLabel        *iteration_label;
+  GtkLabel        *error_label;
+  GtkWidget       *step_button;
+  GtkWidget       *continue_button;
+  GtkWidget       *stop_button;
+  GtkWidget       *extend_button;
+  GtkWidget       *new_button;
+  GtkWidget       *retry_button;
+  GtkSpinButton   *extend_spin;
+  GtkListBox      *conversation;
+  GtkListBox      *pending_list;
+  GtkWidget       *pending_title;
+  GtkLabel        *streaming_label;
+  GString         *streaming;
+  GtkEditable     *turn_entry;
+  GtkWidget       *turn_button;
+  GtkLabel        *tools_label;
+  GtkDropDown     *policy_dropdown;
+  GtkWidget       *tool_choice_box;
+  GHashTable      *excluded_tools;
+
+  TbToolRegistry  *registry;
+  TbProvider      *provider;
+  TbDispatchLoop  *loop;
+  TbWorkspace     *workspace;
+  TbWorkspaceBinding *binding;
+  GFile           *autosave_file;
+  TbTraceRecorder *recorder;
+  GCancellable    *cancellable;
+  gboolean         busy;
+};
+
+G_DEFINE_FINAL_TYPE (TbLoopPage, tb_loop_page, GTK_TYPE_WIDGET)
+
+enum { PROP_0, PROP_LOOP, N_PROPS };
+static GParamSpec *properties [N_PROPS];
+
+static void update_controls (TbLoopPage *self);
+static void detach_loop     (TbLoopPage *self);
+static void clear_streaming (TbLoopPage *self);
+
+static void
+set_error_text (TbLoopPage *self,
+                const char *text)
+{
+  gtk_label_set_label (self->error_label, text != NULL ? text : "");
+  gtk_widget_set_visible (GTK_WIDGET (self->error_label), text != NULL && *text != '\0');
+}
+
+static const char *
+state_text (TbLoopState state)
+{
+  switch (state)
+    {
+    case TB_LOOP_STATE_READY:
+      return _("Ready for the model's turn");
+    case TB_LOOP_STATE_AWAITING_MODEL:
+      return _("Waiting for the model");
+    case TB_LOOP_STATE_CALLS_PENDING:
+      return _("Calls wait for your decision");
+    case TB_LOOP_STATE_RUNNING_TOOLS:
+      return _("Running tools");
+    case TB_LOOP_STATE_FINISHED:
+      return _("Finished");
+    case TB_LOOP_STATE_LIMIT_REACHED:
+      return _("Iteration cap reached");
+    case TB_LOOP_STATE_FAILED:
+      return _("Failed");
+    case TB_LOOP_STATE_CANCELLED:
+      return _("Stopped");
+    default:
+      return "";
+    }
+}
+
+static char *
+json_text (JsonNode *node)
+{
+  return node != NULL ? tb_json_to_string (node, TRUE) : g_strdup ("null");
+}
+
+/* What the row says, in one or more lines. */
+static char *
+message_summary (TbMessage *message)
+{
+  GString *text = g_string_new (NULL);
+  const char *body = tb_message_get_text (message);
+
+  switch (tb_message_get_role (message))
+    {
+    case TB_MESSAGE_ROLE_SYSTEM:
+      g_string_append_printf (text, _("System: %s"), body != NULL ? body : "");
+      break;
+    case TB_MESSAGE_ROLE_USER:
+      g_string_append_printf (text, _("You: %s"), body != NULL ? body : "");
+      break;
+    case TB_MESSAGE_ROLE_ASSISTANT:
+      if (body != NULL && *body != '\0')
+        g_string_append_printf (text, _("Model: %s"), body);
+      for (guint i = 0; i < tb_message_get_n_tool_calls (message); i++)
+        {
+          TbToolCall *call = tb_message_get_tool_call (message, i);
+          JsonNode *arguments = tb_tool_call_get_arguments (call);
+          g_autofree char *args = NULL;
+
+          args = arguments != NULL ? tb_json_to_string (arguments, FALSE)
+                                   : g_strdup (tb_tool_call_get_raw_arguments (call));
+          if (text->len > 0)
+            g_string_append_c (text, '\n');
+          g_string_append_printf (text, _("Calls %s %s"), tb_tool_call_get_name (call),
+                                  args != NULL ? args : "");
+        }
+      if (text->len == 0)
+        g_string_append (text, _("Model: (empty turn)"));
+      break;
+    case TB_MESSAGE_ROLE_TOOL:
+      if (tb_message_get_is_error (message))
+        g_string_append_printf (text, _("Error from %s: %s"), tb_message_get_tool_name (message),
+                                body != NULL ? body : "");
+      else
+        g_string_append_printf (text, _("Result of %s: %s"), tb_message_get_tool_name (message),
+                                body != NULL ? body : "");
+      break;
+    default:
+      break;
+    }
+  return g_string_free (text, FALSE);
+}
+
+/* The message's JSON, followed by the wire bodies recorded for its turn:
+ * the request and response events since the previous message. The loop
+ * appends a message to its list before it records it, so the events at
+ * the end of the trace are this turn's. */
+static char *
+message_wire_json (TbLoopPage *self,
+                   TbMessage  *message)
+{
+  GString *text = g_string_new (NULL);
+  g_autoptr(JsonNode) node = tb_message_to_json (message);
+  g_autofree char *message_text = json_text (node);
+  TbTrace *trace = tb_dispatch_loop_get_trace (self->loop);
+  guint n = tb_trace_get_n_events (trace);
+  GPtrArray *wire = g_ptr_array_new ();
+
+  g_string_append_printf (text, "%s\n%s", _("Message"), message_text);
+  /* Wire bodies belong to model turns; a message restored after a failed
+   * turn must not take that turn's. */
+  if (tb_message_get_role (message) != TB_MESSAGE_ROLE_ASSISTANT)
+    n = 0;
+  for (guint i = n; i > 0; i--)
+    {
+      TbTraceEvent *event = tb_trace_get_event (trace, i - 1);
+      const char *type = tb_trace_event_get_event_type (event);
+
+      if (g_str_equal (type, "message"))
+        break;
+      if (g_str_equal (type, "request") || g_str_equal (type, "response"))
+        g_ptr_array_insert (wire, 0, event);
+    }
+  for (guint i = 0; i < wire->len; i++)
+    {
+      TbTraceEvent *event = g_ptr_array_index (wire, i);
+      JsonObject *payload = tb_trace_event_get_payload (event);
+      JsonNode *body = json_object_get_member (payload, "body");
+      g_autofree char *body_text = NULL;
+
+      if (body != NULL && JSON_NODE_HOLDS_VALUE (body)
+          && json_node_get_value_type (body) == G_TYPE_STRING)
+        body_text = g_strdup (json_node_get_string (body));
+      else
+        body_text = json_text (body);
+      g_string_append_printf (text, "\n\n%s\n%s",
+                              g_str_equal (tb_trace_event_get_event_type (event), "request")
+                              ? _("Request on the wire") : _("Response on the wire"),
+                              body_text);
+    }
+  g_ptr_array_unref (wire);
+  return g_string_free (text, FALSE);
+}
+
+static GtkWidget *
+create_message_row (gpointer item,
+                    gpointer user_data)
+{
+  TbLoopPage *self = user_data;
+  TbMessage *message = item;
+  g_autofree char *summary = message_summary (message);
+  g_autofree char *wire = message_wire_json (self, message);
+  GtkWidget *row = gtk_list_box_row_new ();
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 4);
+  GtkWidget *label = gtk_label_new (summary);
+  GtkWidget *expander = gtk_expander_new (_("JSON"));
+  GtkWidget *json = gtk_label_new (wire);
+
+  gtk_widget_set_margin_start (box, 12);
+  gtk_widget_set_margin_end (box, 12);
+  gtk_widget_set_margin_top (box, 8);
+  gtk_widget_set_margin_bottom (box, 8);
+  gtk_label_set_xalign (GTK_LABEL (label), 0);
+  gtk_label_set_wrap (GTK_LABEL (label), TRUE);
+  gtk_label_set_wrap_mode (GTK_LABEL (label), PANGO_WRAP_WORD_CHAR);
+  gtk_label_set_selectable (GTK_LABEL (label), TRUE);
+  if (tb_message_get_role (message) == TB_MESSAGE_ROLE_TOOL && tb_message_get_is_error (message))
+    gtk_widget_add_css_class (label, "error");
+  if (tb_message_get_role (message) == TB_MESSAGE_ROLE_ASSISTANT)
+    gtk_widget_add_css_class (label, "tb-model-turn");
+  gtk_label_set_xalign (GTK_LABEL (json), 0);
+  gtk_label_set_wrap (GTK_LABEL (json), TRUE);
+  gtk_label_set_wrap_mode (GTK_LABEL (json), PANGO_WRAP_WORD_CHAR);
+  gtk_label_set_selectable (GTK_LABEL (json), TRUE);
+  gtk_widget_add_css_class (json, "monospace");
+  gtk_expander_set_child (GTK_EXPANDER (expander), json);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (expander), GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                  _("JSON of this turn"), -1);
+  gtk_box_append (GTK_BOX (box), label);
+  gtk_box_append (GTK_BOX (box), expander);
+  gtk_list_box_row_set_child (GTK_LIST_BOX_ROW (row), box);
+  gtk_list_box_row_set_activatable (GTK_LIST_BOX_ROW (row), FALSE);
+
+  g_object_set_data_full (G_OBJECT (row), "tb-summary", g_steal_pointer (&summary), g_free);
+  g_object_set_data_full (G_OBJECT (row), "tb-json", g_steal_pointer (&wire), g_free);
+  return row;
+}
+
+/* Pending calls. */
+
+static void
+update_decision_label (GtkWidget     *row,
+                       TbPendingCall *pending)
+{
+  GtkLabel *label = g_object_get_data (G_OBJECT (row), "tb-decision");
+  g_autofree char *text = NULL;
+
+  switch (tb_pending_call_get_decision (pending))
+    {
+    case TB_CALL_DECISION_UNDECIDED:
+      text = g_strdup (_("Not decided: Step runs it as sent"));
+      break;
+    case TB_CALL_DECISION_APPROVE:
+      text = g_strdup (_("Approved"));
+      break;
+    case TB_CALL_DECISION_EDIT:
+      text = g_strdup (_("Edited: runs with the arguments above"));
+      break;
+    case TB_CALL_DECISION_SKIP:
+      text = g_strdup (_("Skipped: the model sees your result"));
+      break;
+    case TB_CALL_DECISION_REJECT:
+      text = g_strdup (_("Rejected: the model is told"));
+      break;
+    default:
+      break;
+    }
+  gtk_label_set_label (label, text);
+}
+
+static TbPendingCall *
+row_pending (GtkWidget *button)
+{
+  GtkWidget *row = gtk_widget_get_ancestor (button, GTK_TYPE_LIST_BOX_ROW);
+
+  return g_object_get_data (G_OBJECT (row), "tb-pending");
+}
+
+static void
+on_approve (GtkButton  *button,
+            TbLoopPage *self)
+{
+  TbPendingCall *pending = row_pending (GTK_WIDGET (button));
+
+  tb_pending_call_approve (pending);
+  update_decision_label (gtk_widget_get_ancestor (GTK_WIDGET (button), GTK_TYPE_LIST_BOX_ROW),
+                         pending);
+}
+
+static void
+on_edit (GtkButton  *button,
+         TbLoopPage *self)
+{
+  GtkWidget *row = gtk_widget_get_ancestor (GTK_WIDGET (button), GTK_TYPE_LIST_BOX_ROW);
+  TbPendingCall *pending = g_object_get_data (G_OBJECT (row), "tb-pending");
+  TbArgumentEditor *editor = g_object_get_data (G_OBJECT (row), "tb-editor");
+  g_autoptr(JsonNode) arguments = tb_argument_editor_get_arguments (editor);
+  g_autoptr(GError) error = NULL;
+
+  if (arguments == NULL)
+    {
+      set_error_text (self, _("The arguments are not valid JSON: fix them before you apply them."));
+      return;
+    }
+  if (!tb_pending_call_edit (pending, arguments, &error))
+    {
+      set_error_text (self, error->message);
+      return;
+    }
+  set_error_text (self, NULL);
+  update_decision_label (row, pending);
+}
+
+static void
+on_skip (GtkButton  *button,
+         TbLoopPage *self)
+{
+  GtkWidget *row = gtk_widget_get_ancestor (GTK_WIDGET (button), GTK_TYPE_LIST_BOX_ROW);
+  TbPendingCall *pending = g_object_get_data (G_OBJECT (row), "tb-pending");
+  GtkEditable *entry = g_object_get_data (G_OBJECT (row), "tb-skip-entry");
+  const char *text = gtk_editable_get_text (entry);
+  g_autoptr(JsonNode) output = NULL;
+
+  /* JSON is kept as JSON; anything else is the result's text. */
+  output = tb_json_parse (text, -1, NULL);
+  if (output == NULL)
+    output = tb_json_node_new_string (text);
+  tb_pending_call_skip (pending, output);
+  update_decision_label (row, pending);
+}
+
+static void
+on_reject (GtkButton  *button,
+           TbLoopPage *self)
+{
+  GtkWidget *row = gtk_widget_get_ancestor (GTK_WIDGET (button), GTK_TYPE_LIST_BOX_ROW);
+  TbPendingCall *pending = g_object_get_data (G_OBJECT (row), "tb-pending");
+
+  tb_pending_call_reject (pending, NULL);
+  update_decision_label (row, pending);
+}
+
+/* GTK 4.8 names a button made with gtk_button_new_with_mnemonic() after its
+ * raw label and its text ("_Step Step") on the accessibility bus; labelled
+ * by its label child, it is named by the plain text. */
+static GtkWidget *
+mnemonic_button_new (const char *label)
+{
+  GtkWidget *button = gtk_button_new ();
+  GtkWidget *child = gtk_label_new_with_mnemonic (label);
+
+  gtk_button_set_child (GTK_BUTTON (button), child);
+  gtk_accessible_update_relation (GTK_ACCESSIBLE (button), GTK_ACCESSIBLE_RELATION_LABELLED_BY,
+                                  child, NULL, -1);
+  return button;
+}
+
+/* A row of controls that wraps on narrow windows. */
+static GtkWidget *
+flow_new (void)
+{
+  GtkWidget *flow = gtk_flow_box_new ();
+
+  gtk_flow_box_set_selection_mode (GTK_FLOW_BOX (flow), GTK_SELECTION_NONE);
+  gtk_flow_box_set_max_children_per_line (GTK_FLOW_BOX (flow), 12);
+  gtk_flow_box_set_column_spacing (GTK_FLOW_BOX (flow), 6);
+  gtk_flow_box_set_row_spacing (GTK_FLOW_BOX (flow), 6);
+  gtk_flow_box_set_homogeneous (GTK_FLOW_BOX (flow), FALSE);
+  return flow;
+}
+
+static void
+flow_append (GtkWidget *flow,
+             GtkWidget *child)
+{
+  gtk_flow_box_insert (GTK_FLOW_BOX (flow), child, -1);
+  gtk_widget_set_focusable (gtk_widget_get_parent (child), FALSE);
+}
+
+static GtkWidget *
+add_row_button (GtkWidget  *box,
+                GtkWidget  *row,
+                const char *key,
+                const char *label,
+                const char *tooltip,
+                GCallback   callback,
+                TbLoopPage *self)
+{
+  GtkWidget *button = mnemonic_button_new (label);
+
+  gtk_widget_set_tooltip_text (button, tooltip);
+  g_signal_connect (button, "clicked", callback, self);
+  flow_append (box, button);
+  g_object_set_data (G_OBJECT (row), key, button);
+  return button;
+}
+
+static GtkWidget *
+create_pending_row (gpointer item,
+                    gpointer user_data)
+{
+  TbLoopPage *self = user_data;
+  TbPendingCall *pending = item;
+  TbToolCall *call = tb_pending_call_get_call (pending);
+  TbTool *tool = tb_pending_call_get_tool (pending);
+  GtkWidget *row = gtk_list_box_row_new ();
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 6);
+  g_autofree char *title = g_strdup_printf (_("%s (call %s)"), tb_tool_call_get_name (call),
+                                            tb_tool_call_get_id (call));
+  GtkWidget *title_label = gtk_label_new (title);
+  GtkWidget *decision = gtk_label_new (NULL);
+
+  gtk_widget_set_margin_start (box, 12);
+  gtk_widget_set_margin_end (box, 12);
+  gtk_widget_set_margin_top (box, 8);
+  gtk_widget_set_margin_bottom (box, 8);
+  gtk_label_set_xalign (GTK_LABEL (title_label), 0);
+  gtk_widget_add_css_class (title_label, "heading");
+  gtk_label_set_xalign (GTK_LABEL (decision), 0);
+  gtk_widget_add_css_class (decision, "dim-label");
+  gtk_box_append (GTK_BOX (box), title_label);
+  g_object_set_data (G_OBJECT (row), "tb-pending", pending);
+  g_object_set_data (G_OBJECT (row), "tb-decision", decision);
+
+  if (tool == NULL)
+    {
+      GtkWidget *note = gtk_label_new (_("This tool is not offered to the model: it does not run "
+                                         "and the model is told so."));
+
+      gtk_label_set_xalign (GTK_LABEL (note), 0);
+      gtk_label_set_wrap (GTK_LABEL (note), TRUE);
+      gtk_box_append (GTK_BOX (box), note);
+    }
+  else
+    {
+      GtkWidget *editor = tb_argument_editor_new ();
+      GtkWidget *buttons = flow_new ();
+      GtkWidget *skip_entry = gtk_entry_new ();
+
+      tb_argument_editor_set_tool (TB_ARGUMENT_EDITOR (editor), tool,
+                                   tb_pending_call_get_arguments (pending));
+      gtk_widget_set_size_request (editor, -1, 220);
+      gtk_box_append (GTK_BOX (box), editor);
+      g_object_set_data (G_OBJECT (row), "tb-editor", editor);
+
+      add_row_button (buttons, row, "approve", _("_Approve"),
+                      _("Run the call as the model sent it"),
+                      G_CALLBACK (on_approve), self);
+      add_row_button (buttons, row, "edit", _("_Edit"),
+                      _("Run the call with the arguments in the editor"),
+                      G_CALLBACK (on_edit), self);
+      add_row_button (buttons, row, "reject", _("Re_ject"),
+                      _("Do not run the call; the model is told you declined"),
+                      G_CALLBACK (on_reject), self);
+      gtk_entry_set_placeholder_text (GTK_ENTRY (skip_entry), _("Result to give instead"));
+      gtk_editable_set_width_chars (GTK_EDITABLE (skip_entry), 16);
+      gtk_accessible_update_property (GTK_ACCESSIBLE (skip_entry), GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                      _("Result to give instead of running the call"), -1);
+      flow_append (buttons, skip_entry);
+      g_object_set_data (G_OBJECT (row), "tb-skip-entry", skip_entry);
+      add_row_button (buttons, row, "skip", _("_Skip with Result"),
+                      _("Do not run the call; the model sees the result you typed"),
+                      G_CALLBACK (on_skip), self);
+      gtk_box_append (GTK_BOX (box), buttons);
+    }
+  gtk_box_append (GTK_BOX (box), decision);
+  update_decision_label (row, pending);
+  gtk_list_box_row_set_child (GTK_LIST_BOX_ROW (row), box);
+  gtk_list_box_row_set_activatable (GTK_LIST_BOX_ROW (row), FALSE);
+  return row;
+}
+
+/* The loop. */
+
+static void
+on_loop_changed (TbLoopPage *self)
+{
+  if (self->loop != NULL
+      && tb_dispatch_loop_get_state (self->loop) != TB_LOOP_STATE_AWAITING_MODEL)
+    clear_streaming (self);
+  update_controls (self);
+}
+
+static void
+on_pending_changed (GListModel *model,
+                    guint       position,
+                    guint       removed,
+                    guint       added,
+                    TbLoopPage *self)
+{
+  gtk_widget_set_visible (self->pending_title, g_list_model_get_n_items (model) > 0);
+  gtk_widget_set_visible (GTK_WIDGET (self->pending_list), g_list_model_get_n_items (model) > 0);
+}
+
+/* The model's text as it arrives (when the provider streams), shown under
+ * the conversation until its turn is appended. */
+static void
+clear_streaming (TbLoopPage *self)
+{
+  g_string_truncate (self->streaming, 0);
+  gtk_label_set_label (self->streaming_label, "");
+  gtk_widget_set_visible (GTK_WIDGET (self->streaming_label), FALSE);
+}
+
+static void
+on_text_delta (TbProvider *provider,
+               const char *text,
+               TbLoopPage *self)
+{
+  g_autofree char *shown = NULL;
+
+  if (self->loop == NULL
+      || tb_dispatch_loop_get_state (self->loop) != TB_LOOP_STATE_AWAITING_MODEL)
+    return;
+  g_string_append (self->streaming, text != NULL ? text : "");
+  shown = g_strdup_printf (_("Model (arriving): %s"), self->streaming->str);
+  gtk_label_set_label (self->streaming_label, shown);
+  gtk_widget_set_visible (GTK_WIDGET (self->streaming_label), TRUE);
+}
+
+/* New rows are scrolled into view once they have their size. */
+static gboolean
+scroll_to_end (gpointer data)
+{
+  TbLoopPage *self = data;
+  GtkAdjustment *adjustment;
+
+  adjustment = gtk_scrolled_window_get_vadjustment (GTK_SCROLLED_WINDOW (self->scroller));
+  gtk_adjustment_set_value (adjustment, gtk_adjustment_get_upper (adjustment)
+                                        - gtk_adjustment_get_page_size (adjustment));
+  return G_SOURCE_REMOVE;
+}
+
+static void
+on_messages_changed (GListModel *model,
+                     guint       position,
+                     guint       removed,
+                     guint       added,
+                     TbLoopPage *self)
+{
+  if (added > 0)
+    clear_streaming (self);
+  if (added > 0)
+    g_idle_add_full (G_PRIORITY_LOW, scroll_to_end, g_object_ref (self), g_object_unref);
+}
+
+static void
+on_warning (TbDispatchLoop *loop,
+            const char     *message,
+            TbLoopPage     *self)
+{
+  set_error_text (self, message);
+}
+
+static char **
+split_names (const char *text)
+{
+  g_auto(GStrv) parts = g_regex_split_simple ("[\\s,]+", text != NULL ? text : "", 0, 0);
+  GStrvBuilder *builder = g_strv_builder_new ();
+  char **names;
+
+  for (guint i = 0; parts[i] != NULL; i++)
+    if (*parts[i] != '\0')
+      g_strv_builder_add (builder, parts[i]);
+  names = g_strv_builder_end (builder);
+  g_strv_builder_unref (builder);
+  return names;
+}
+
+static void
+apply_breakpoints (TbLoopPage *self)
+{
+  g_auto(GStrv) names = NULL;
+
+  if (self->loop == NULL)
+    return;
+  names = split_names (gtk_editable_get_text (self->breakpoint_entry));
+  tb_dispatch_loop_set_breakpoints (self->loop, (const char * const *) names);
+}
+
+static void
+drop_loop (TbLoopPage *self)
+{
+  if (self->cancellable != NULL)
+    g_cancellable_cancel (self->cancellable);
+  g_clear_object (&self->cancellable);
+  detach_loop (self);
+  self->busy = FALSE;
+  /* The run is dropped on purpose (New Run, the window closed): there is
+   * nothing to recover. */
+  if (self->recorder != NULL)
+    {
+      tb_trace_recorder_close (self->recorder, NULL);
+      g_clear_object (&self->recorder);
+      g_file_delete (self->autosave_file, NULL, NULL);
+    }
+  if (self->loop != NULL)
+    {
+      g_clear_object (&self->loop);
+      g_object_notify_by_pspec (G_OBJECT (self), properties [PROP_LOOP]);
+    }
+}
+
+/* Tool selection: every model-visible tool is offered unless the person
+ * unticked it; USER_ONLY tools are never listed (nor offered). */
+static void
+on_tool_toggled (GtkCheckButton *check,
+                 TbLoopPage     *self)
+{
+  const char *name = g_object_get_data (G_OBJECT (check), "tb-tool");
+
+  if (gtk_check_button_get_active (check))
+    g_hash_table_remove (self->excluded_tools, name);
+  else
+    g_hash_table_add (self->excluded_tools, g_strdup (name));
+  update_controls (self);
+}
+
+static void
+rebuild_tool_choice (TbLoopPage *self)
+{
+  g_autoptr(TbToolRegistry) tools = NULL;
+  GtkWidget *child;
+
+  while ((child = gtk_widget_get_first_child (self->tool_choice_box)) != NULL)
+    gtk_flow_box_remove (GTK_FLOW_BOX (self->tool_choice_box), child);
+  if (self->registry == NULL)
+    return;
+  tools = tb_tool_registry_get_model_tools (self->registry);
+  for (guint i = 0; i < g_list_model_get_n_items (G_LIST_MODEL (tools)); i++)
+    {
+      g_autoptr(TbTool) tool = g_list_model_get_item (G_LIST_MODEL (tools), i);
+      const char *name = tb_tool_get_name (tool);
+      GtkWidget *check = gtk_check_button_new_with_label (name);
+
+      gtk_check_button_set_active (GTK_CHECK_BUTTON (check),
+                                   !g_hash_table_contains (self->excluded_tools, name));
+      g_object_set_data_full (G_OBJECT (check), "tb-tool", g_strdup (name), g_free);
+      g_signal_connect (check, "toggled", G_CALLBACK (on_tool_toggled), self);
+      gtk_flow_box_insert (GTK_FLOW_BOX (self->tool_choice_box), check, -1);
+      gtk_widget_set_focusable (gtk_widget_get_parent (check), FALSE);
+    }
+}
+
+/* The registry the run offers: the page's own, or the chosen subset. */
+static TbToolRegistry *
+offered_registry (TbLoopPage *self)
+{
+  g_autoptr(TbToolRegistry) tools = NULL;
+  TbToolRegistry *subset;
+
+  if (g_hash_table_size (self->excluded_tools) == 0)
+    return g_object_ref (self->registry);
+  tools = tb_tool_registry_get_model_tools (self->registry);
+  subset = tb_tool_registry_new ();
+  for (guint i = 0; i < g_list_model_get_n_items (G_LIST_MODEL (tools)); i++)
+    {
+      g_autoptr(TbTool) tool = g_list_model_get_item (G_LIST_MODEL (tools), i);
+
+      if (!g_hash_table_contains (self->excluded_tools, tb_tool_get_name (tool)))
+        tb_tool_registry_register (subset, tool, NULL);
+    }
+  return subset;
+}
+
+static TbApprovalPolicy
+chosen_policy (TbLoopPage *self)
+{
+  return gtk_drop_down_get_selected (self->policy_dropdown) == 1
+         ? TB_APPROVAL_POLICY_ASK : TB_APPROVAL_POLICY_APPROVE_ALL;
+}
+
+static void
+on_policy_changed (TbLoopPage *self)
+{
+  if (self->loop != NULL)
+    tb_dispatch_loop_set_approval_policy (self->loop, chosen_policy (self));
+}
+
+/* Connects the page to self->loop: its state, its conversation and its
+ * pending calls, the breakpoints, the policy and the workspace. */
+static void
+attach_loop (TbLoopPage *self)
+{
+  tb_dispatch_loop_set_approval_policy (self->loop, chosen_policy (self));
+  tb_dispatch_loop_set_stream (self->loop, TRUE);
+  g_signal_connect (tb_dispatch_loop_get_provider (self->loop), "text-delta",
+                    G_CALLBACK (on_text_delta), self);
+  g_clear_object (&self->cancellable);
+  self->cancellable = g_cancellable_new ();
+  g_signal_connect_swapped (self->loop, "notify::state", G_CALLBACK (on_loop_changed), self);
+  g_signal_connect_swapped (self->loop, "notify::iteration", G_CALLBACK (on_loop_changed), self);
+  g_signal_connect_swapped (self->loop, "notify::max-iterations",
+                            G_CALLBACK (on_loop_changed), self);
+  g_signal_connect (self->loop, "warning", G_CALLBACK (on_warning), self);
+  g_signal_connect (tb_dispatch_loop_get_pending_calls (self->loop), "items-changed",
+                    G_CALLBACK (on_pending_changed), self);
+  g_signal_connect (tb_dispatch_loop_get_messages (self->loop), "items-changed",
+                    G_CALLBACK (on_messages_changed), self);
+  gtk_list_box_bind_model (self->conversation, tb_dispatch_loop_get_messages (self->loop),
+                           create_message_row, self, NULL);
+  gtk_list_box_bind_model (self->pending_list, tb_dispatch_loop_get_pending_calls (self->loop),
+                           create_pending_row, self, NULL);
+  apply_breakpoints (self);
+  g_object_notify_by_pspec (G_OBJECT (self), properties [PROP_LOOP]);
+  /* Proposals are recorded in the run's trace, and Continue waits for the
+   * person when the model proposed a fact. */
+  if (self->workspace != NULL)
+    {
+      self->binding = tb_workspace_binding_new (self->workspace, self->loop);
+      tb_workspace_binding_set_pause_for_proposals (self->binding, TRUE);
+    }
+}
+
+/* Lets go of self->loop, leaving the run's autosave as it is. */
+static void
+detach_loop (TbLoopPage *self)
+{
+  gtk_list_box_bind_model (self->conversation, NULL, NULL, NULL, NULL);
+  gtk_list_box_bind_model (self->pending_list, NULL, NULL, NULL, NULL);
+  if (self->loop != NULL)
+    {
+      g_signal_handlers_disconnect_by_data (tb_dispatch_loop_get_pending_calls (self->loop), self);
+      g_signal_handlers_disconnect_by_data (tb_dispatch_loop_get_messages (self->loop), self);
+      g_signal_handlers_disconnect_by_data (tb_dispatch_loop_get_provider (self->loop), self);
+      g_signal_handlers_disconnect_by_data (self->loop, self);
+    }
+  g_clear_object (&self->binding);
+  clear_streaming (self);
+}
+
+/* After a provider error: a new loop on the same trace, from the same
+ * conversation, asks the model for the failed turn again. The failed
+ * attempt stays in the trace. */
+static gboolean
+retry_turn (TbLoopPage  *self,
+            GError     **error)
+{
+  g_autoptr(TbDispatchLoop) old = g_object_ref (self->loop);
+  g_autoptr(GPtrArray) messages = g_ptr_array_new_with_free_func (g_object_unref);
+  GListModel *model = tb_dispatch_loop_get_messages (old);
+  guint used = tb_dispatch_loop_get_iteration (old);
+  TbDispatchLoop *loop;
+
+  for (guint i = 0; i < g_list_model_get_n_items (model); i++)
+    g_ptr_array_add (messages, g_list_model_get_item (model, i));
+  /* The failed turn counted an iteration but brought no message. */
+  if (used > 0)
+    used--;
+
+  loop = g_object_new (TB_TYPE_DISPATCH_LOOP,
+                       "registry", tb_dispatch_loop_get_registry (old),
+                       "provider", tb_dispatch_loop_get_provider (old),
+                       "max-iterations", tb_dispatch_loop_get_max_iterations (old),
+                       "trace", tb_dispatch_loop_get_trace (old),
+                       NULL);
+  if (!tb_dispatch_loop_restore (loop, messages, used, error))
+    {
+      g_object_unref (loop);
+      return FALSE;
+    }
+  detach_loop (self);
+  g_clear_object (&self->loop);
+  self->loop = loop;
+  attach_loop (self);
+  return TRUE;
+}
+
+static gboolean
+ensure_loop (TbLoopPage  *self,
+             gboolean     needs_user_message,
+             GError     **error)
+{
+  g_autoptr(TbProvider) provider = NULL;
+  const char *system = gtk_editable_get_text (self->system_entry);
+  const char *user = gtk_editable_get_text (self->user_entry);
+  guint max = gtk_spin_button_get_value_as_int (self->max_spin);
+
+  if (self->loop != NULL)
+    return TRUE;
+  if (self->registry == NULL)
+    {
+      g_set_error_literal (error, TB_LOOP_ERROR, TB_LOOP_ERROR_WRONG_STATE,
+                           _("There are no tools to offer yet."));
+      return FALSE;
+    }
+  if (needs_user_message && *user == '\0')
+    {
+      g_set_error_literal (error, TB_LOOP_ERROR, TB_LOOP_ERROR_INVALID,
+                           _("Write a message for the model first."));
+      return FALSE;
+    }
+
+  /* The scripted demo keeps its place in the script: each run starts it
+   * anew. */
+  if (self->provider != NULL)
+    provider = g_object_ref (self->provider);
+  else if (self->script_path != NULL)
+    {
+      provider = (TbProvider *) tb_scripted_provider_new_from_file (self->script_path, error);
+      if (provider == NULL)
+        return FALSE;
+    }
+  else
+    provider = TB_PROVIDER (tb_scripted_provider_new_demo ());
+  {
+    g_autoptr(TbToolRegistry) offered = offered_registry (self);
+
+    self->loop = tb_dispatch_loop_new (offered, provider, MAX (max, 1));
+  }
+  attach_loop (self);
+  if (self->autosave_file != NULL)
+    {
+      g_autoptr(GFile) parent = g_file_get_parent (self->autosave_file);
+
+      if (parent != NULL)
+        g_file_make_directory_with_parents (parent, NULL, NULL);
+      self->recorder = tb_trace_recorder_new (tb_dispatch_loop_get_trace (self->loop),
+                                              self->autosave_file, NULL);
+    }
+
+  if (*system != '\0')
+    {
+      g_autoptr(TbMessage) message = tb_message_new (TB_MESSAGE_ROLE_SYSTEM, system);
+
+      if (!tb_dispatch_loop_add_message (self->loop, message, error))
+        return FALSE;
+    }
+  if (*user != '\0' && !tb_dispatch_loop_add_user_message (self->loop, user, error))
+    return FALSE;
+  return TRUE;
+}
+
+static void
+phase_done (GObject      *object,
+            GAsyncResult *result,
+            gpointer      user_data)
+{
+  g_autoptr(TbLoopPage) self = user_data;
+  TbDispatchLoop *loop = TB_DISPATCH_LOOP (object);
+  g_autoptr(GError) error = NULL;
+  gboolean is_run = GPOINTER_TO_INT (g_object_get_data (G_OBJECT (result), "tb-run"));
+
+  if (is_run)
+    tb_dispatch_loop_run_finish (loop, result, &error);
+  else
+    tb_dispatch_loop_step_finish (loop, result, &error);
+
+  if (loop != self->loop)
+    return;
+  self->busy = FALSE;
+  if (error != NULL && !g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    set_error_text (self, error->message);
+  update_controls (self);
+}
+
+static void
+run_step (TbLoopPage *self)
+{
+  g_autoptr(GError) error = NULL;
+
+  if (self->busy)
+    return;
+  if (!ensure_loop (self, TRUE, &error))
+    {
+      set_error_text (self, error->message);
+      update_controls (self);
+      return;
+    }
+  set_error_text (self, NULL);
+  self->busy = TRUE;
+  tb_dispatch_loop_step_async (self->loop, self->cancellable, phase_done, g_object_ref (self));
+  update_controls (self);
+}
+
+/* The GTask of run_async cannot be told from step_async's by its source
+ * tag outside the engine, so the page remembers which it started. */
+static void
+run_done (GObject      *object,
+          GAsyncResult *result,
+          gpointer      user_data)
+{
+  g_object_set_data (G_OBJECT (result), "tb-run", GINT_TO_POINTER (TRUE));
+  phase_done (object, result, user_data);
+}
+
+/* The shortcuts are window-wide: they act only while the page is shown. */
+static void
+step_action (GtkWidget  *widget,
+             const char *action_name,
+             GVariant   *parameter)
+{
+  if (gtk_widget_get_mapped (widget))
+    run_step (TB_LOOP_PAGE (widget));
+}
+
+static void
+continue_action (GtkWidget  *widget,
+                 const char *action_name,
+                 GVariant   *parameter)
+{
+  TbLoopPage *self = TB_LOOP_PAGE (widget);
+  g_autoptr(GError) error = NULL;
+
+  if (self->busy || !gtk_widget_get_mapped (widget))
+    return;
+  if (!ensure_loop (self, TRUE, &error))
+    {
+      set_error_text (self, error->message);
+      return;
+    }
+  set_error_text (self, NULL);
+  self->busy = TRUE;
+  tb_dispatch_loop_run_async (self->loop, self->cancellable, run_done, g_object_ref (self));
+  update_controls (self);
+}
+
+static void
+stop_action (GtkWidget  *widget,
+             const char *action_name,
+             GVariant   *parameter)
+{
+  TbLoopPage *self = TB_LOOP_PAGE (widget);
+
+  if (self->loop != NULL)
+    tb_dispatch_loop_cancel (self->loop);
+  update_controls (self);
+}
+
+static void
+extend_action (GtkWidget  *widget,
+               const char *action_name,
+               GVariant   *parameter)
+{
+  TbLoopPage *self = TB_LOOP_PAGE (widget);
+  g_autoptr(GError) error = NULL;
+
+  if (self->loop == NULL || !gtk_widget_get_mapped (widget))
+    return;
+  if (!tb_dispatch_loop_extend (self->loop, gtk_spin_button_get_value_as_int (self->extend_spin),
+                                &error))
+    set_error_text (self, error->message);
+  else
+    set_error_text (self, NULL);
+  update_controls (self);
+}
+
+static void
+retry_action (GtkWidget  *widget,
+              const char *action_name,
+              GVariant   *parameter)
+{
+  TbLoopPage *self = TB_LOOP_PAGE (widget);
+  g_autoptr(GError) error = NULL;
+
+  if (self->loop == NULL || self->busy
+      || tb_dispatch_loop_get_state (self->loop) != TB_LOOP_STATE_FAILED)
+    return;
+  if (!retry_turn (self, &error))
+    {
+      set_error_text (self, error->message);
+      return;
+    }
+  set_error_text (self, NULL);
+  update_controls (self);
+}
+
+static void
+new_run_action (GtkWidget  *widget,
+                const char *action_name,
+                GVariant   *parameter)
+{
+  tb_loop_page_reset (TB_LOOP_PAGE (widget));
+}
+
+static void
+model_turn_action (GtkWidget  *widget,
+                   const char *action_name,
+                   GVariant   *parameter)
+{
+  TbLoopPage *self = TB_LOOP_PAGE (widget);
+  const char *text = gtk_editable_get_text (self->turn_entry);
+  g_autoptr(TbMessage) message = NULL;
+  g_autoptr(GError) error = NULL;
+
+  if (*text == '\0' || self->busy)
+    return;
+  if (!ensure_loop (self, FALSE, &error))
+    {
+      set_error_text (self, error->message);
+      return;
+    }
+
+  /* A JSON object is a whole turn (text and tool calls, as in a script or
+   * a trace); anything else is the model's text. */
+  if (*text == '{')
+    {
+      g_autoptr(JsonNode) node = tb_json_parse (text, -1, &error);
+
+      if (node != NULL)
+        message = tb_message_from_json (node, &error);
+      if (message == NULL)
+        {
+          set_error_text (self, error->message);
+          return;
+        }
+    }
+  else
+    message = tb_message_new (TB_MESSAGE_ROLE_ASSISTANT, text);
+
+  if (!tb_dispatch_loop_submit_model_turn (self->loop, message, &error))
+    {
+      set_error_text (self, error->message);
+      return;
+    }
+  set_error_text (self, NULL);
+  gtk_editable_set_text (self->turn_entry, "");
+  update_controls (self);
+}
+
+static void
+update_controls (TbLoopPage *self)
+{
+  TbLoopState state = self->loop != NULL ? tb_dispatch_loop_get_state (self->loop)
+                                         : TB_LOOP_STATE_READY;
+  gboolean can_advance = !self->busy && (state == TB_LOOP_STATE_READY
+                                         || state == TB_LOOP_STATE_CALLS_PENDING);
+  guint max = self->loop != NULL ? tb_dispatch_loop_get_max_iterations (self->loop)
+                                 : (guint) gtk_spin_button_get_value_as_int (self->max_spin);
+  guint iteration = self->loop != NULL ? tb_dispatch_loop_get_iteration (self->loop) : 0;
+  g_autofree char *iteration_text = g_strdup_printf (_("Iteration %u of %u"), iteration, max);
+  g_autofree char *tools = NULL;
+
+  gtk_label_set_label (self->state_label,
+                       self->loop == NULL ? _("Not started") : state_text (state));
+  gtk_label_set_label (self->iteration_label, iteration_text);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "loop.step", can_advance);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "loop.continue", can_advance);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "loop.stop",
+                                 self->loop != NULL && !tb_loop_state_is_end (state));
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "loop.extend",
+                                 !self->busy && state == TB_LOOP_STATE_LIMIT_REACHED);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "loop.retry",
+                                 !self->busy && state == TB_LOOP_STATE_FAILED);
+  /* Its flow box child too, so that no gap is left. */
+  gtk_widget_set_visible (self->retry_button, state == TB_LOOP_STATE_FAILED);
+  if (gtk_widget_get_parent (self->retry_button) != NULL)
+    gtk_widget_set_visible (gtk_widget_get_parent (self->retry_button),
+                            state == TB_LOOP_STATE_FAILED);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "loop.model-turn",
+                                 !self->busy && state == TB_LOOP_STATE_READY);
+  gtk_widget_set_sensitive (GTK_WIDGET (self->max_spin), self->loop == NULL);
+  gtk_widget_set_sensitive (GTK_WIDGET (self->system_entry), self->loop == NULL);
+  gtk_widget_set_sensitive (GTK_WIDGET (self->user_entry), self->loop == NULL);
+  gtk_widget_set_sensitive (self->tool_choice_box, self->loop == NULL);
+
+  if (self->loop != NULL && tb_dispatch_loop_get_error (self->loop) != NULL
+      && state == TB_LOOP_STATE_FAILED)
+    set_error_text (self, tb_dispatch_loop_get_error (self->loop)->message);
+
+  tools = tb_loop_page_get_offered_tools_json (self);
+  gtk_label_set_label (self->tools_label, tools);
+}
+
+/* Building the page. */
+
+static GtkWidget *
+labelled (const char *title,
+          GtkWidget  *widget)
+{
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 4);
+  GtkWidget *label = gtk_label_new_with_mnemonic (title);
+
+  gtk_label_set_xalign (GTK_LABEL (label), 0);
+  gtk_widget_add_css_class (label, "heading");
+  gtk_label_set_mnemonic_widget (GTK_LABEL (label), widget);
+  gtk_box_append (GTK_BOX (box), label);
+  gtk_box_append (GTK_BOX (box), widget);
+  return box;
+}
+
+static GtkWidget *
+action_button (const char *label,
+               const char *action,
+               const char *tooltip)
+{
+  GtkWidget *button = mnemonic_button_new (label);
+
+  gtk_actionable_set_action_name (GTK_ACTIONABLE (button), action);
+  gtk_widget_set_tooltip_text (button, tooltip);
+  return button;
+}
+
+static GtkWidget *
+section_title (const char *text)
+{
+  GtkWidget *label = gtk_label_new (text);
+
+  gtk_label_set_xalign (GTK_LABEL (label), 0);
+  gtk_widget_add_css_class (label, "title-4");
+  return label;
+}
+
+static void
+on_breakpoints_changed (TbLoopPage *self)
+{
+  apply_breakpoints (self);
+}
+
+static void
+on_max_changed (TbLoopPage *self)
+{
+  update_controls (self);
+}
+
+static void
+on_user_activate (TbLoopPage *self)
+{
+  gtk_widget_activate_action (GTK_WIDGET (self), "loop.step", NULL);
+}
+
+static void
+on_turn_activate (TbLoopPage *self)
+{
+  gtk_widget_activate_action (GTK_WIDGET (self), "loop.model-turn", NULL);
+}
+
+static void
+use_demo_clicked (TbLoopPage *self)
+{
+  g_clear_pointer (&self->script_path, g_free);
+  gtk_label_set_label (self->provider_label, _("Scripted demo (offline)"));
+  gtk_widget_set_visible (self->demo_button, FALSE);
+}
+
+static void
+script_chosen (GtkNativeDialog *dialog,
+               int              response,
+               TbLoopPage      *self)
+{
+  if (response == GTK_RESPONSE_ACCEPT)
+    {
+      g_autoptr(GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog));
+      g_autoptr(GError) error = NULL;
+
+      if (!tb_loop_page_set_script_file (self, file, &error))
+        set_error_text (self, error->message);
+    }
+  gtk_native_dialog_destroy (dialog);
+  g_object_unref (dialog);
+}
+
+static void
+choose_script_clicked (TbLoopPage *self)
+{
+  GtkRoot *root = gtk_widget_get_root (GTK_WIDGET (self));
+  GtkFileChooserNative *chooser;
+  GtkFileFilter *filter = gtk_file_filter_new ();
+
+  chooser = gtk_file_chooser_native_new (_("Use a Script"),
+                                         GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL,
+                                         GTK_FILE_CHOOSER_ACTION_OPEN, _("_Use"), _("_Cancel"));
+  gtk_file_filter_set_name (filter, _("Scripts (*.json)"));
+  gtk_file_filter_add_pattern (filter, "*.json");
+  gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (chooser), filter);
+  g_object_unref (filter);
+  g_signal_connect (chooser, "response", G_CALLBACK (script_chosen), self);
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (chooser));
+}
+
+static void
+build (TbLoopPage *self)
+{
+  GtkWidget *clamp = adw_clamp_new ();
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 12);
+  GtkWidget *grid = gtk_grid_new ();
+  GtkWidget *controls = flow_new ();
+  GtkWidget *status = flow_new ();
+  GtkWidget *turn = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
+  GtkWidget *tools_expander = gtk_expander_new (_("Tools offered to the model"));
+  GtkWidget *widget;
+
+  self->scroller = gtk_scrolled_window_new ();
+  gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (self->scroller), GTK_POLICY_NEVER,
+                                  GTK_POLICY_AUTOMATIC);
+  gtk_widget_set_parent (self->scroller, GTK_WIDGET (self));
+  adw_clamp_set_maximum_size (ADW_CLAMP (clamp), 960);
+  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (self->scroller), clamp);
+  adw_clamp_set_child (ADW_CLAMP (clamp), box);
+  gtk_widget_set_margin_start (box, 18);
+  gtk_widget_set_margin_end (box, 18);
+  gtk_widget_set_margin_top (box, 18);
+  gtk_widget_set_margin_bottom (box, 18);
+
+  /* The run's setup. */
+  self->demo_button = gtk_button_new_with_label (_("Use the Demo"));
+  gtk_widget_set_visible (self->demo_button, FALSE);
+  g_signal_connect_swapped (self->demo_button, "clicked", G_CALLBACK (use_demo_clicked), self);
+  gtk_grid_set_row_spacing (GTK_GRID (grid), 8);
+  gtk_grid_set_column_spacing (GTK_GRID (grid), 12);
+  self->provider_label = GTK_LABEL (gtk_label_new (_("Scripted demo (offline)")));
+  gtk_label_set_xalign (self->provider_label, 0);
+  gtk_widget_set_valign (GTK_WIDGET (self->provider_label), GTK_ALIGN_START);
+  widget = gtk_box_new (GTK_ORIENTATION_VERTICAL, 4);
+  gtk_box_append (GTK_BOX (widget), section_title (_("Provider")));
+  gtk_box_append (GTK_BOX (widget), GTK_WIDGET (self->provider_label));
+  {
+    GtkWidget *row = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
+    GtkWidget *script_button = gtk_button_new_with_label (_("Use a Script…"));
+
+    gtk_widget_set_tooltip_text (script_button,
+                                 _("Play a toolbench-script file as the model, offline"));
+    g_signal_connect_swapped (script_button, "clicked", G_CALLBACK (choose_script_clicked),
+                              self);
+    gtk_box_append (GTK_BOX (row), script_button);
+    gtk_box_append (GTK_BOX (row), self->demo_button);
+    gtk_box_append (GTK_BOX (widget), row);
+  }
+  gtk_grid_attach (GTK_GRID (grid), widget, 0, 0, 1, 1);
+
+  self->max_spin = GTK_SPIN_BUTTON (gtk_spin_button_new_with_range (1, 1000, 1));
+  gtk_spin_button_set_value (self->max_spin, 10);
+  gtk_widget_set_tooltip_text (GTK_WIDGET (self->max_spin),
+                               _("Required: the run stops after this many model turns"));
+  g_signal_connect_swapped (self->max_spin, "value-changed", G_CALLBACK (on_max_changed), self);
+  gtk_grid_attach (GTK_GRID (grid), labelled (_("_Max iterations"), GTK_WIDGET (self->max_spin)),
+                   1, 0, 1, 1);
+
+  self->system_entry = GTK_EDITABLE (gtk_entry_new ());
+  gtk_entry_set_placeholder_text (GTK_ENTRY (self->system_entry),
+                                  _("You are a careful assistant."));
+  gtk_widget_set_hexpand (GTK_WIDGET (self->system_entry), TRUE);
+  gtk_grid_attach (GTK_GRID (grid), labelled (_("S_ystem prompt"),
+                                              GTK_WIDGET (self->system_entry)), 0, 1, 2, 1);
+  self->user_entry = GTK_EDITABLE (gtk_entry_new ());
+  gtk_editable_set_text (self->user_entry, _("What is 2 + 3?"));
+  g_signal_connect_swapped (self->user_entry, "activate", G_CALLBACK (on_user_activate), self);
+  gtk_grid_attach (GTK_GRID (grid), labelled (_("_User message"), GTK_WIDGET (self->user_entry)),
+                   0, 2, 2, 1);
+  self->breakpoint_entry = GTK_EDITABLE (gtk_entry_new ());
+  gtk_entry_set_placeholder_text (GTK_ENTRY (self->breakpoint_entry), _("Tool names, e.g. echo"));
+  gtk_widget_set_tooltip_text (GTK_WIDGET (self->breakpoint_entry),
+                               _("Continue stops before a call to any of these tools"));
+  g_signal_connect_swapped (self->breakpoint_entry, "changed",
+                            G_CALLBACK (on_breakpoints_changed), self);
+  gtk_grid_attach (GTK_GRID (grid), labelled (_("_Breakpoints"),
+                                              GTK_WIDGET (self->breakpoint_entry)), 0, 3, 2, 1);
+  {
+    static const char *policies[3] = { NULL, NULL, NULL };
+
+    policies[0] = _("Run the calls I did not decide");
+    policies[1] = _("Ask me about every call");
+    self->policy_dropdown = GTK_DROP_DOWN (gtk_drop_down_new_from_strings (policies));
+    gtk_widget_set_tooltip_text (GTK_WIDGET (self->policy_dropdown),
+                                 _("What Step and Continue do with calls nobody decided"));
+    g_signal_connect_swapped (self->policy_dropdown, "notify::selected",
+                              G_CALLBACK (on_policy_changed), self);
+    gtk_grid_attach (GTK_GRID (grid), labelled (_("Calls _nobody decided"),
+                                                GTK_WIDGET (self->policy_dropdown)), 0, 4, 2, 1);
+  }
+  self->tool_choice_box = gtk_flow_box_new ();
+  gtk_flow_box_set_selection_mode (GTK_FLOW_BOX (self->tool_choice_box), GTK_SELECTION_NONE);
+  gtk_flow_box_set_max_children_per_line (GTK_FLOW_BOX (self->tool_choice_box), 6);
+  gtk_flow_box_set_column_spacing (GTK_FLOW_BOX (self->tool_choice_box), 6);
+  {
+    GtkWidget *expander = gtk_expander_new_with_mnemonic (_("T_ools to offer"));
+
+    gtk_expander_set_child (GTK_EXPANDER (expander), self->tool_choice_box);
+    gtk_grid_attach (GTK_GRID (grid), expander, 0, 5, 2, 1);
+  }
+  gtk_box_append (GTK_BOX (box), grid);
+
+  /* Controls. */
+  self->step_button = action_button (_("_Step"), "loop.step", _("Run one phase (F6)"));
+  gtk_widget_add_css_class (self->step_button, "suggested-action");
+  self->continue_button = action_button (_("_Continue"), "loop.continue",
+                                         _("Run to the end or the next breakpoint (F5)"));
+  self->stop_button = action_button (_("S_top"), "loop.stop", _("Stop the run (Shift+F5)"));
+  self->extend_button = action_button (_("E_xtend Cap"), "loop.extend",
+                                       _("Allow more iterations (Ctrl+Shift+X)"));
+  self->extend_spin = GTK_SPIN_BUTTON (gtk_spin_button_new_with_range (1, 100, 1));
+  gtk_spin_button_set_value (self->extend_spin, 5);
+  gtk_widget_set_tooltip_text (GTK_WIDGET (self->extend_spin), _("How many more iterations"));
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self->extend_spin),
+                                  GTK_ACCESSIBLE_PROPERTY_LABEL, _("Extend the cap by"), -1);
+  self->new_button = action_button (_("_New Run"), "loop.new", _("Start over (Ctrl+Shift+N)"));
+  self->retry_button = action_button (_("_Retry the Turn"), "loop.retry",
+                                      _("Ask the model for the failed turn again"));
+  gtk_widget_add_css_class (self->retry_button, "suggested-action");
+  flow_append (controls, self->step_button);
+  flow_append (controls, self->continue_button);
+  flow_append (controls, self->stop_button);
+  flow_append (controls, self->extend_button);
+  flow_append (controls, GTK_WIDGET (self->extend_spin));
+  flow_append (controls, self->retry_button);
+  flow_append (controls, self->new_button);
+  gtk_box_append (GTK_BOX (box), controls);
+
+  self->state_label = GTK_LABEL (gtk_label_new (NULL));
+  gtk_widget_add_css_class (GTK_WIDGET (self->state_label), "heading");
+  self->iteration_label = GTK_LABEL (gtk_label_new (NULL));
+  gtk_widget_add_css_class (GTK_WIDGET (self->iteration_label), "dim-label");
+  flow_append (status, GTK_WIDGET (self->state_label));
+  flow_append (status, GTK_WIDGET (self->iteration_label));
+  gtk_box_append (GTK_BOX (box), status);
+  self->error_label = GTK_LABEL (gtk_label_new (NULL));
+  gtk_label_set_xalign (self->error_label, 0);
+  gtk_label_set_wrap (self->error_label, TRUE);
+  gtk_label_set_selectable (self->error_label, TRUE);
+  gtk_widget_add_css_class (GTK_WIDGET (self->error_label), "error");
+  gtk_widget_set_visible (GTK_WIDGET (self->error_label), FALSE);
+  gtk_box_append (GTK_BOX (box), GTK_WIDGET (self->error_label));
+
+  /* The conversation and the calls waiting. */
+  gtk_box_append (GTK_BOX (box), section_title (_("Conversation")));
+  self->conversation = GTK_LIST_BOX (gtk_list_box_new ());
+  gtk_list_box_set_selection_mode (self->conversation, GTK_SELECTION_NONE);
+  gtk_widget_add_css_class (GTK_WIDGET (self->conversation), "boxed-list");
+  {
+    GtkWidget *placeholder = gtk_label_new (_("Step or Continue to start the run."));
+
+    gtk_widget_add_css_class (placeholder, "dim-label");
+    gtk_widget_set_margin_top (placeholder, 12);
+    gtk_widget_set_margin_bottom (placeholder, 12);
+    gtk_list_box_set_placeholder (self->conversation, placeholder);
+  }
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self->conversation),
+                                  GTK_ACCESSIBLE_PROPERTY_LABEL, _("Conversation"), -1);
+  gtk_box_append (GTK_BOX (box), GTK_WIDGET (self->conversation));
+  self->streaming_label = GTK_LABEL (gtk_label_new (NULL));
+  gtk_label_set_xalign (self->streaming_label, 0);
+  gtk_label_set_wrap (self->streaming_label, TRUE);
+  gtk_label_set_wrap_mode (self->streaming_label, PANGO_WRAP_WORD_CHAR);
+  gtk_widget_add_css_class (GTK_WIDGET (self->streaming_label), "dim-label");
+  gtk_widget_set_visible (GTK_WIDGET (self->streaming_label), FALSE);
+  gtk_box_append (GTK_BOX (box), GTK_WIDGET (self->streaming_label));
+
+  self->pending_title = section_title (_("Calls Waiting"));
+  gtk_widget_set_visible (self->pending_title, FALSE);
+  gtk_box_append (GTK_BOX (box), self->pending_title);
+  self->pending_list = GTK_LIST_BOX (gtk_list_box_new ());
+  gtk_list_box_set_selection_mode (self->pending_list, GTK_SELECTION_NONE);
+  gtk_widget_add_css_class (GTK_WIDGET (self->pending_list), "boxed-list");
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self->pending_list),
+                                  GTK_ACCESSIBLE_PROPERTY_LABEL, _("Calls waiting"), -1);
+  gtk_widget_set_visible (GTK_WIDGET (self->pending_list), FALSE);
+  gtk_box_append (GTK_BOX (box), GTK_WIDGET (self->pending_list));
+
+  /* Answering for the model. */
+  self->turn_entry = GTK_EDITABLE (gtk_entry_new ());
+  gtk_entry_set_placeholder_text (GTK_ENTRY (self->turn_entry),
+                                  _("Text, or a turn as JSON with tool_calls"));
+  gtk_widget_set_hexpand (GTK_WIDGET (self->turn_entry), TRUE);
+  g_signal_connect_swapped (self->turn_entry, "activate", G_CALLBACK (on_turn_activate), self);
+  self->turn_button = action_button (_("Send as _Model"), "loop.model-turn",
+                                     _("Use this as the model's next turn instead of asking it"));
+  gtk_box_append (GTK_BOX (turn), GTK_WIDGET (self->turn_entry));
+  gtk_box_append (GTK_BOX (turn), self->turn_button);
+  gtk_box_append (GTK_BOX (box), labelled (_("_Write the model's turn"), turn));
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self->turn_entry),
+                                  GTK_ACCESSIBLE_PROPERTY_LABEL, _("The model's next turn"), -1);
+
+  self->tools_label = GTK_LABEL (gtk_label_new (NULL));
+  gtk_label_set_xalign (self->tools_label, 0);
+  gtk_label_set_wrap (self->tools_label, TRUE);
+  gtk_label_set_wrap_mode (self->tools_label, PANGO_WRAP_WORD_CHAR);
+  gtk_label_set_selectable (self->tools_label, TRUE);
+  gtk_widget_add_css_class (GTK_WIDGET (self->tools_label), "monospace");
+  gtk_expander_set_child (GTK_EXPANDER (tools_expander), GTK_WIDGET (self->tools_label));
+  gtk_box_append (GTK_BOX (box), tools_expander);
+}
+
+static void
+tb_loop_page_dispose (GObject *object)
+{
+  TbLoopPage *self = (TbLoopPage *) object;
+
+  drop_loop (self);
+  if (self->registry != NULL)
+    g_signal_handlers_disconnect_by_data (self->registry, self);
+  g_clear_pointer (&self->scroller, gtk_widget_unparent);
+  g_clear_pointer (&self->excluded_tools, g_hash_table_unref);
+  if (self->streaming != NULL)
+    g_string_free (g_steal_pointer (&self->streaming), TRUE);
+  g_clear_object (&self->registry);
+  g_clear_object (&self->provider);
+  g_clear_object (&self->workspace);
+  g_clear_object (&self->autosave_file);
+  g_clear_pointer (&self->script_path, g_free);
+
+  G_OBJECT_CLASS (tb_loop_page_parent_class)->dispose (object);
+}
+
+static void
+tb_loop_page_get_property (GObject    *object,
+                           guint       prop_id,
+                           GValue     *value,
+                           GParamSpec *pspec)
+{
+  TbLoopPage *self = TB_LOOP_PAGE (object);
+
+  switch (prop_id)
+    {
+    case PROP_LOOP:
+      g_value_set_object (value, self->loop);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+tb_loop_page_class_init (TbLoopPageClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->dispose = tb_loop_page_dispose;
+  object_class->get_property = tb_loop_page_get_property;
+
+  /**
+   * TbLoopPage:loop:
+   *
+   * The current run; it changes when a run starts and when New Run drops it.
+   */
+  properties [PROP_LOOP] =
+    g_param_spec_object ("loop", NULL, NULL, TB_TYPE_DISPATCH_LOOP,
+                         (G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+
+  gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
+  gtk_widget_class_install_action (widget_class, "loop.step", NULL, step_action);
+  gtk_widget_class_install_action (widget_class, "loop.continue", NULL, continue_action);
+  gtk_widget_class_install_action (widget_class, "loop.stop", NULL, stop_action);
+  gtk_widget_class_install_action (widget_class, "loop.extend", NULL, extend_action);
+  gtk_widget_class_install_action (widget_class, "loop.new", NULL, new_run_action);
+  gtk_widget_class_install_action (widget_class, "loop.retry", NULL, retry_action);
+  gtk_widget_class_install_action (widget_class, "loop.model-turn", NULL, model_turn_action);
+}
+
+static void
+add_shortcut (GtkShortcutController *controller,
+              const char            *accelerator,
+              const char            *action)
+{
+  gtk_shortcut_controller_add_shortcut (controller,
+                                        gtk_shortcut_new (gtk_shortcut_trigger_parse_string (
+                                                            accelerator),
+                                                          gtk_named_action_new (action)));
+}
+
+static void
+tb_loop_page_init (TbLoopPage *self)
+{
+  GtkEventController *controller;
+
+  self->excluded_tools = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  self->streaming = g_string_new (NULL);
+  build (self);
+
+  /* The shortcuts work wherever the focus is in the window while the
+   * page is shown. */
+  controller = gtk_shortcut_controller_new ();
+  gtk_shortcut_controller_set_scope (GTK_SHORTCUT_CONTROLLER (controller),
+                                     GTK_SHORTCUT_SCOPE_MANAGED);
+  add_shortcut (GTK_SHORTCUT_CONTROLLER (controller), "F6", "loop.step");
+  add_shortcut (GTK_SHORTCUT_CONTROLLER (controller), "F5", "loop.continue");
+  add_shortcut (GTK_SHORTCUT_CONTROLLER (controller), "<Shift>F5", "loop.stop");
+  add_shortcut (GTK_SHORTCUT_CONTROLLER (controller), "<Control><Shift>x", "loop.extend");
+  add_shortcut (GTK_SHORTCUT_CONTROLLER (controller), "<Control><Shift>n", "loop.new");
+  gtk_widget_add_controller (GTK_WIDGET (self), controller);
+
+  update_controls (self);
+}
+
+/**
+ * tb_loop_page_new:
+ *
+ * Returns: (transfer floating): a new Loop page
+ */
+GtkWidget *
+tb_loop_page_new (void)
+{
+  return g_object_new (TB_TYPE_LOOP_PAGE, NULL);
+}
+
+/**
+ * tb_loop_page_set_registry:
+ * @self: a Loop page
+ * @registry: the tools; the model is offered its model-visible ones
+ */
+void
+tb_loop_page_set_registry (TbLoopPage     *self,
+                           TbToolRegistry *registry)
+{
+  g_return_if_fail (TB_IS_LOOP_PAGE (self));
+  g_return_if_fail (!registry || TB_IS_TOOL_REGISTRY (registry));
+
+  drop_loop (self);
+  if (self->registry != NULL)
+    g_signal_handlers_disconnect_by_data (self->registry, self);
+  g_set_object (&self->registry, registry);
+  if (registry != NULL)
+    g_signal_connect_swapped (registry, "items-changed", G_CALLBACK (rebuild_tool_choice), self);
+  rebuild_tool_choice (self);
+  update_controls (self);
+}
+
+/**
+ * tb_loop_page_set_workspace:
+ * @self: a Loop page
+ * @workspace: (nullable): the workspace whose tools the registry holds
+ *
+ * Takes effect with the next run.
+ */
+void
+tb_loop_page_set_workspace (TbLoopPage  *self,
+                            TbWorkspace *workspace)
+{
+  g_return_if_fail (TB_IS_LOOP_PAGE (self));
+  g_return_if_fail (!workspace || TB_IS_WORKSPACE (workspace));
+
+  g_set_object (&self->workspace, workspace);
+}
+
+/**
+ * tb_loop_page_set_autosave_file:
+ * @self: a Loop page
+ * @file: (nullable): where each run's trace is written as it grows
+ *
+ * The file is removed when the run is dropped on purpose (New Run, the
+ * window closed), so a file found at start-up is a run that ended in a
+ * crash. Takes effect with the next run.
+ */
+void
+tb_loop_page_set_autosave_file (TbLoopPage *self,
+                                GFile      *file)
+{
+  g_return_if_fail (TB_IS_LOOP_PAGE (self));
+  g_return_if_fail (!file || G_IS_FILE (file));
+
+  g_set_object (&self->autosave_file, file);
+}
+
+/**
+ * tb_loop_page_set_provider:
+ * @self: a Loop page
+ * @provider: (nullable): the model; %NULL is the scripted demo
+ *
+ * Takes effect with the next run.
+ */
+void
+tb_loop_page_set_provider (TbLoopPage *self,
+                           TbProvider *provider)
+{
+  g_return_if_fail (TB_IS_LOOP_PAGE (self));
+  g_return_if_fail (!provider || TB_IS_PROVIDER (provider));
+
+  g_set_object (&self->provider, provider);
+  if (provider == NULL)
+    gtk_label_set_label (self->provider_label, _("Scripted demo (offline)"));
+  else
+    {
+      JsonObject *described = tb_provider_describe (provider);
+      const char *kind = json_object_get_string_member_with_default (described, "kind", "?");
+      const char *model = json_object_get_string_member_with_default (described, "model", "");
+      g_autofree char *text = g_strdup_printf ("%s %s", kind, model);
+
+      gtk_label_set_label (self->provider_label, text);
+      json_object_unref (described);
+    }
+}
+
+/**
+ * tb_loop_page_get_loop:
+ * @self: a Loop page
+ *
+ * Returns: (transfer none) (nullable): the current run, if one started
+ */
+TbDispatchLoop *
+tb_loop_page_get_loop (TbLoopPage *self)
+{
+  g_return_val_if_fail (TB_IS_LOOP_PAGE (self), NULL);
+  return self->loop;
+}
+
+/**
+ * tb_loop_page_reset:
+ * @self: a Loop page
+ *
+ * Drops the current run (cancelling what is under way).
+ */
+void
+tb_loop_page_reset (TbLoopPage *self)
+{
+  g_return_if_fail (TB_IS_LOOP_PAGE (self));
+
+  if (self->loop != NULL && !tb_loop_state_is_end (tb_dispatch_loop_get_state (self->loop)))
+    tb_dispatch_loop_cancel (self->loop);
+  drop_loop (self);
+  set_error_text (self, NULL);
+  gtk_widget_set_visible (self->pending_title, FALSE);
+  gtk_widget_set_visible (GTK_WIDGET (self->pending_list), FALSE);
+  update_controls (self);
+}
+
+void
+tb_loop_page_set_user_message (TbLoopPage *self,
+                               const char *text)
+{
+  g_return_if_fail (TB_IS_LOOP_PAGE (self));
+  gtk_editable_set_text (self->user_entry, text != NULL ? text : "");
+}
+
+void
+tb_loop_page_set_system_prompt (TbLoopPage *self,
+                                const char *text)
+{
+  g_return_if_fail (TB_IS_LOOP_PAGE (self));
+  gtk_editable_set_text (self->system_entry, text != NULL ? text : "");
+}
+
+void
+tb_loop_page_set_max_iterations (TbLoopPage *self,
+                                 guint       max)
+{
+  g_return_if_fail (TB_IS_LOOP_PAGE (self));
+  gtk_spin_button_set_value (self->max_spin, max);
+}
+
+/**
+ * tb_loop_page_set_breakpoints:
+ * @self: a Loop page
+ * @names: tool names separated by spaces or commas
+ */
+void
+tb_loop_page_set_breakpoints (TbLoopPage *self,
+                              const char *names)
+{
+  g_return_if_fail (TB_IS_LOOP_PAGE (self));
+  gtk_editable_set_text (self->breakpoint_entry, names != NULL ? names : "");
+}
+
+const char *
+tb_loop_page_get_state_text (TbLoopPage *self)
+{
+  g_return_val_if_fail (TB_IS_LOOP_PAGE (self), NULL);
+  return gtk_label_get_label (self->state_label);
+}
+
+const char *
+tb_loop_page_get_iteration_text (TbLoopPage *self)
+{
+  g_return_val_if_fail (TB_IS_LOOP_PAGE (self), NULL);
+  return gtk_label_get_label (self->iteration_label);
+}
+
+const char *
+tb_loop_page_get_error_text (TbLoopPage *self)
+{
+  g_return_val_if_fail (TB_IS_LOOP_PAGE (self), NULL);
+  return gtk_label_get_label (self->error_label);
+}
+
+gboolean
+tb_loop_page_get_busy (TbLoopPage *self)
+{
+  g_return_val_if_fail (TB_IS_LOOP_PAGE (self), FALSE);
+  return self->busy;
+}
+
+static GtkWidget *
+nth_row (GtkListBox *list,
+         guint       position)
+{
+  return GTK_WIDGET (gtk_list_box_get_row_at_index (list, position));
+}
+
+/**
+ * tb_loop_page_get_n_rows:
+ * @self: a Loop page
+ *
+ * Returns: how many rows the conversation shows
+ */
+guint
+tb_loop_page_get_n_rows (TbLoopPage *self)
+{
+  guint n = 0;
+
+  g_return_val_if_fail (TB_IS_LOOP_PAGE (self), 0);
+  while (nth_row (self->conversation, n) != NULL)
+    n++;
+  return n;
+}
+
+/**
+ * tb_loop_page_get_row_text:
+ * @self: a Loop page
+ * @position: a row
+ *
+ * Returns: (transfer full) (nullable): what the row says
+ */
+char *
+tb_loop_page_get_row_text (TbLoopPage *self,
+                           guint       position)
+{
+  GtkWidget *row;
+
+  g_return_val_if_fail (TB_IS_LOOP_PAGE (self), NULL);
+  row = nth_row (self->conversation, position);
+  return row != NULL ? g_strdup (g_object_get_data (G_OBJECT (row), "tb-summary")) : NULL;
+}
+
+/**
+ * tb_loop_page_get_row_json:
+ * @self: a Loop page
+ * @position: a row
+ *
+ * Returns: (transfer full) (nullable): the JSON the row's expander shows
+ */
+char *
+tb_loop_page_get_row_json (TbLoopPage *self,
+                           guint       position)
+{
+  GtkWidget *row;
+
+  g_return_val_if_fail (TB_IS_LOOP_PAGE (self), NULL);
+  row = nth_row (self->conversation, position);
+  return row != NULL ? g_strdup (g_object_get_data (G_OBJECT (row), "tb-json")) : NULL;
+}
+
+/**
+ * tb_loop_page_get_button:
+ * @self: a Loop page
+ * @name: "step", "continue", "stop", "extend", "new", "retry" or "model-turn"
+ *
+ * Returns: (transfer none) (nullable): the button
+ */
+GtkWidget *
+tb_loop_page_get_button (TbLoopPage *self,
+                         const char *name)
+{
+  g_return_val_if_fail (TB_IS_LOOP_PAGE (self), NULL);
+
+  if (g_str_equal (name, "step"))
+    return self->step_button;
+  if (g_str_equal (name, "continue"))
+    return self->continue_button;
+  if (g_str_equal (name, "stop"))
+    return self->stop_button;
+  if (g_str_equal (name, "extend"))
+    return self->extend_button;
+  if (g_str_equal (name, "new"))
+    return self->new_button;
+  if (g_str_equal (name, "retry"))
+    return self->retry_button;
+  if (g_str_equal (name, "model-turn"))
+    return self->turn_button;
+  return NULL;
+}
+
+guint
+tb_loop_page_get_n_pending (TbLoopPage *self)
+{
+  guint n = 0;
+
+  g_return_val_if_fail (TB_IS_LOOP_PAGE (self), 0);
+  while (nth_row (self->pending_list, n) != NULL)
+    n++;
+  return n;
+}
+
+/**
+ * tb_loop_page_get_pending_editor:
+ * @self: a Loop page
+ * @position: a pending call's row
+ *
+ * Returns: (transfer none) (nullable): the call's argument editor
+ */
+TbArgumentEditor *
+tb_loop_page_get_pending_editor (TbLoopPage *self,
+                                 guint       position)
+{
+  GtkWidget *row;
+
+  g_return_val_if_fail (TB_IS_LOOP_PAGE (self), NULL);
+  row = nth_row (self->pending_list, position);
+  return row != NULL ? g_object_get_data (G_OBJECT (row), "tb-editor") : NULL;
+}
+
+/**
+ * tb_loop_page_get_pending_button:
+ * @self: a Loop page
+ * @position: a pending call's row
+ * @name: "approve", "edit", "skip" or "reject"
+ *
+ * Returns: (transfer none) (nullable): the button
+ */
+GtkWidget *
+tb_loop_page_get_pending_button (TbLoopPage *self,
+                                 guint       position,
+                                 const char *name)
+{
+  GtkWidget *row;
+
+  g_return_val_if_fail (TB_IS_LOOP_PAGE (self), NULL);
+  row = nth_row (self->pending_list, position);
+  return row != NULL ? g_object_get_data (G_OBJECT (row), name) : NULL;
+}
+
+/**
+ * tb_loop_page_get_pending_skip_entry:
+ * @self: a Loop page
+ * @position: a pending call's row
+ *
+ * Returns: (transfer none) (nullable): the entry for a hand-written result
+ */
+GtkEditable *
+tb_loop_page_get_pending_skip_entry (TbLoopPage *self,
+                                     guint       position)
+{
+  GtkWidget *row;
+
+  g_return_val_if_fail (TB_IS_LOOP_PAGE (self), NULL);
+  row = nth_row (self->pending_list, position);
+  return row != NULL ? g_object_get_data (G_OBJECT (row), "tb-skip-entry") : NULL;
+}
+
+GtkEditable *
+tb_loop_page_get_model_turn_entry (TbLoopPage *self)
+{
+  g_return_val_if_fail (TB_IS_LOOP_PAGE (self), NULL);
+  return self->turn_entry;
+}
+
+/**
+ * tb_loop_page_get_offered_tools_json:
+ * @self: a Loop page
+ *
+ * The tool definitions the model is offered, as the page shows them: the
+ * run's recorded header once it started, the registry's model-visible
+ * tools before.
+ *
+ * Returns: (transfer full): JSON text
+ */
+char *
+tb_loop_page_get_offered_tools_json (TbLoopPage *self)
+{
+  g_return_val_if_fail (TB_IS_LOOP_PAGE (self), NULL);
+
+  if (self->loop != NULL)
+    {
+      JsonObject *header = tb_trace_get_header (tb_dispatch_loop_get_trace (self->loop));
+      JsonNode *tools = json_object_get_member (header, "tools");
+
+      if (tools != NULL)
+        return tb_json_to_string (tools, TRUE);
+    }
+  if (self->registry != NULL)
+    {
+      g_autoptr(TbToolRegistry) offered = offered_registry (self);
+      g_autoptr(TbToolRegistry) tools = tb_tool_registry_get_model_tools (offered);
+      g_autoptr(JsonNode) definitions = NULL;
+
+      definitions = tb_tool_registry_to_definitions (tools, TB_DEFINITION_FORMAT_NATIVE);
+      return tb_json_to_string (definitions, TRUE);
+    }
+  return g_strdup ("[]");
+}
+
+/**
+ * tb_loop_page_set_tool_offered:
+ * @self: a Loop page
+ * @name: a model-visible tool
+ * @offered: whether the next run offers it
+ */
+void
+tb_loop_page_set_tool_offered (TbLoopPage *self,
+                               const char *name,
+                               gboolean    offered)
+{
+  g_return_if_fail (TB_IS_LOOP_PAGE (self));
+
+  if (offered)
+    g_hash_table_remove (self->excluded_tools, name);
+  else
+    g_hash_table_add (self->excluded_tools, g_strdup (name));
+  rebuild_tool_choice (self);
+  update_controls (self);
+}
+
+/**
+ * tb_loop_page_set_ask:
+ * @self: a Loop page
+ * @ask: whether calls nobody decided wait for the person
+ */
+void
+tb_loop_page_set_ask (TbLoopPage *self,
+                      gboolean    ask)
+{
+  g_return_if_fail (TB_IS_LOOP_PAGE (self));
+  gtk_drop_down_set_selected (self->policy_dropdown, ask ? 1 : 0);
+}
+
+/**
+ * tb_loop_page_get_streaming_text:
+ * @self: a Loop page
+ *
+ * Returns: what the page shows of the model's text while it arrives ("" when
+ *   nothing is arriving)
+ */
+const char *
+tb_loop_page_get_streaming_text (TbLoopPage *self)
+{
+  g_return_val_if_fail (TB_IS_LOOP_PAGE (self), NULL);
+  return gtk_label_get_label (self->streaming_label);
+}
+
+/**
+ * tb_loop_page_set_script_file:
+ * @self: a Loop page
+ * @file: a `toolbench-script` file
+ * @error: return location for the reason it cannot be played
+ *
+ * Makes the file the model of the next runs (each run plays it from the
+ * start). The file is read now to check it, and again for each run.
+ *
+ * Returns: whether the file is a script that can be played
+ */
+gboolean
+tb_loop_page_set_script_file (TbLoopPage  *self,
+                              GFile       *file,
+                              GError     **error)
+{
+  g_autoptr(TbScriptedProvider) check = NULL;
+  g_autofree char *path = NULL;
+  g_autofree char *name = NULL;
+  g_autofree char *text = NULL;
+
+  g_return_val_if_fail (TB_IS_LOOP_PAGE (self), FALSE);
+  g_return_val_if_fail (G_IS_FILE (file), FALSE);
+
+  path = g_file_get_path (file);
+  if (path == NULL)
+    {
+      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED,
+                           _("Only local script files can be played."));
+      return FALSE;
+    }
+  check = tb_scripted_provider_new_from_file (path, error);
+  if (check == NULL)
+    return FALSE;
+  g_free (self->script_path);
+  self->script_path = g_steal_pointer (&path);
+  name = g_file_get_basename (file);
+  text = g_strdup_printf (_("Script %s (offline)"), name);
+  gtk_label_set_label (self->provider_label, text);
+  gtk_widget_set_visible (self->demo_button, TRUE);
+  return TRUE;
+}

@@ -1,0 +1,462 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+
+#define G_LOG_DOMAIN "tb-mcp-dialogs"
+
+#include "config.h"
+
+#include <glib/gi18n.h>
+
+#include "tb-mcp-dialogs.h"
+
+/* MCP servers asking the person: an `elicitation/create` request becomes a
+ * dialog with a form generated from its requested schema (the Tool page's
+ * argument editor) and Accept / Decline / Cancel; a `sampling/createMessage`
+ * request shows the messages the server wants completed and lets the person
+ * write the answer, or decline. Closing a dialog cancels; a request the
+ * server withdraws closes its dialog without an answer. Nothing is answered
+ * without the person. */
+
+#define OPEN_DIALOG_KEY "tb-mcp-open-dialog"
+
+static void
+on_withdrawn (TbMcpServerRequest *request,
+              AdwMessageDialog   *dialog)
+{
+  gtk_window_destroy (GTK_WINDOW (dialog));
+}
+
+static void
+forget_dialog (AdwMessageDialog *dialog)
+{
+  TbMcpServerRequest *request = g_object_get_data (G_OBJECT (dialog), "tb-request");
+  GtkWindow *parent = g_object_get_data (G_OBJECT (dialog), "tb-parent");
+
+  if (request != NULL)
+    g_signal_handlers_disconnect_by_func (request, on_withdrawn, dialog);
+  if (parent != NULL && g_object_get_data (G_OBJECT (parent), OPEN_DIALOG_KEY) == dialog)
+    g_object_set_data (G_OBJECT (parent), OPEN_DIALOG_KEY, NULL);
+}
+
+static const char *
+server_name (TbMcpServerRequest *request)
+{
+  TbMcpClient *client = tb_mcp_server_request_get_client (request);
+
+  return client != NULL ? tb_mcp_client_get_name (client) : "?";
+}
+
+static AdwMessageDialog *
+dialog_new (GtkWindow          *parent,
+            TbMcpServerRequest *request,
+            const char         *heading,
+            const char         *body)
+{
+  AdwMessageDialog *dialog = ADW_MESSAGE_DIALOG (adw_message_dialog_new (parent, heading, body));
+
+  gtk_window_set_modal (GTK_WINDOW (dialog), TRUE);
+  g_object_set_data_full (G_OBJECT (dialog), "tb-request", g_object_ref (request),
+                          g_object_unref);
+  g_signal_connect_object (request, "withdrawn", G_CALLBACK (on_withdrawn), dialog, 0);
+  g_signal_connect (dialog, "destroy", G_CALLBACK (forget_dialog), NULL);
+  if (parent != NULL)
+    {
+      /* The dialog lives no longer than its parent. */
+      g_object_set_data (G_OBJECT (parent), OPEN_DIALOG_KEY, dialog);
+      g_object_set_data (G_OBJECT (dialog), "tb-parent", parent);
+      gtk_window_set_destroy_with_parent (GTK_WINDOW (dialog), TRUE);
+    }
+  return dialog;
+}
+
+static const char *
+params_string (TbMcpServerRequest *request,
+               const char         *member)
+{
+  JsonNode *params = tb_mcp_server_request_get_params (request);
+
+  if (params == NULL || !JSON_NODE_HOLDS_OBJECT (params))
+    return NULL;
+  return tb_json_object_get_string (json_node_get_object (params), member);
+}
+
+/* Elicitation. */
+
+static void
+on_valid (TbArgumentEditor *editor,
+          GParamSpec       *pspec,
+          AdwMessageDialog *dialog)
+{
+  adw_message_dialog_set_response_enabled (dialog, "accept",
+                                           tb_argument_editor_get_valid (editor));
+}
+
+static void
+on_elicitation_response (AdwMessageDialog *dialog,
+                         const char       *response,
+                         gpointer          user_data)
+{
+  TbMcpServerRequest *request = g_object_get_data (G_OBJECT (dialog), "tb-request");
+
+  if (tb_mcp_server_request_is_answered (request))
+    return;
+  if (g_str_equal (response, "accept"))
+    {
+      g_autoptr(JsonNode) content = NULL;
+
+      content = tb_argument_editor_get_arguments (tb_elicitation_dialog_get_editor (dialog));
+      tb_mcp_server_request_accept (request, content);
+    }
+  else if (g_str_equal (response, "decline"))
+    tb_mcp_server_request_decline (request);
+  else
+    tb_mcp_server_request_cancel (request);
+}
+
+/**
+ * tb_elicitation_dialog_new:
+ * @parent: (nullable): the window it belongs to
+ * @request: an `elicitation/create` request
+ *
+ * Returns: (transfer floating): the dialog, not yet presented
+ */
+AdwMessageDialog *
+tb_elicitation_dialog_new (GtkWindow          *parent,
+                           TbMcpServerRequest *request)
+{
+  const char *message = params_string (request, "message");
+  JsonNode *params = tb_mcp_server_request_get_params (request);
+  JsonNode *schema = NULL;
+  g_autoptr(JsonNode) defaults = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *heading = NULL;
+  AdwMessageDialog *dialog;
+  GtkWidget *editor = tb_argument_editor_new ();
+  gboolean usable;
+
+  g_return_val_if_fail (TB_IS_MCP_SERVER_REQUEST (request), NULL);
+
+  if (params != NULL && JSON_NODE_HOLDS_OBJECT (params))
+    schema = json_object_get_member (json_node_get_object (params), "requestedSchema");
+  heading = g_strdup_printf (_("“%s” Asks You"), server_name (request));
+  dialog = dialog_new (parent, request, heading,
+                       message != NULL ? message : _("The server asks for some values."));
+  defaults = tb_mcp_elicitation_defaults (schema);
+  usable = tb_argument_editor_set_schema (TB_ARGUMENT_EDITOR (editor), schema, defaults, &error);
+  if (!usable)
+    {
+      /* The person still sees what was asked, and why there is no form;
+       * only Decline and Cancel can answer. */
+      g_autofree char *body = g_strdup_printf (_("%s\n\nThe requested values cannot be "
+                                                 "shown: %s"),
+                                               message != NULL ? message : "", error->message);
+
+      adw_message_dialog_set_body (dialog, body);
+    }
+  gtk_widget_set_size_request (editor, 420, 260);
+  adw_message_dialog_set_extra_child (dialog, editor);
+  g_object_set_data (G_OBJECT (dialog), "tb-editor", editor);
+
+  adw_message_dialog_add_responses (dialog,
+                                    "cancel", _("_Cancel"),
+                                    "decline", _("_Decline"),
+                                    "accept", _("_Accept"),
+                                    NULL);
+  adw_message_dialog_set_response_appearance (dialog, "accept", ADW_RESPONSE_SUGGESTED);
+  adw_message_dialog_set_close_response (dialog, "cancel");
+  if (usable)
+    {
+      g_signal_connect (editor, "notify::valid", G_CALLBACK (on_valid), dialog);
+      on_valid (TB_ARGUMENT_EDITOR (editor), NULL, dialog);
+    }
+  else
+    adw_message_dialog_set_response_enabled (dialog, "accept", FALSE);
+  g_signal_connect (dialog, "response", G_CALLBACK (on_elicitation_response), NULL);
+  return dialog;
+}
+
+/**
+ * tb_elicitation_dialog_get_editor:
+ * @dialog: a dialog from tb_elicitation_dialog_new()
+ *
+ * Returns: (transfer none): the form of the requested values
+ */
+TbArgumentEditor *
+tb_elicitation_dialog_get_editor (AdwMessageDialog *dialog)
+{
+  return g_object_get_data (G_OBJECT (dialog), "tb-editor");
+}
+
+/* Sampling. */
+
+static char *
+sampling_messages_text (TbMcpServerRequest *request)
+{
+  JsonNode *params = tb_mcp_server_request_get_params (request);
+  GString *text = g_string_new (NULL);
+  JsonObject *object;
+  JsonArray *messages;
+  const char *system;
+
+  if (params == NULL || !JSON_NODE_HOLDS_OBJECT (params))
+    return g_string_free (text, FALSE);
+  object = json_node_get_object (params);
+  system = tb_json_object_get_string (object, "systemPrompt");
+  if (system != NULL)
+    g_string_append_printf (text, _("System: %s\n"), system);
+  messages = tb_json_object_get_array (object, "messages");
+  for (guint i = 0; messages != NULL && i < json_array_get_length (messages); i++)
+    {
+      JsonNode *node = json_array_get_element (messages, i);
+      JsonObject *message = JSON_NODE_HOLDS_OBJECT (node) ? json_node_get_object (node) : NULL;
+      JsonObject *content = message != NULL ? tb_json_object_get_object (message, "content")
+                                            : NULL;
+      const char *role = message != NULL ? tb_json_object_get_string (message, "role") : NULL;
+      const char *body = content != NULL ? tb_json_object_get_string (content, "text") : NULL;
+      g_autofree char *other = NULL;
+
+      if (body == NULL)
+        body = other = tb_json_to_string (node, FALSE);
+      g_string_append_printf (text, "%s: %s\n", role != NULL ? role : "?", body);
+    }
+  return g_string_free (text, FALSE);
+}
+
+static void
+on_sampling_response (AdwMessageDialog *dialog,
+                      const char       *response,
+                      gpointer          user_data)
+{
+  TbMcpServerRequest *request = g_object_get_data (G_OBJECT (dialog), "tb-request");
+
+  if (tb_mcp_server_request_is_answered (request))
+    return;
+  if (g_str_equal (response, "send"))
+    {
+      GtkTextBuffer *buffer = tb_sampling_dialog_get_answer (dialog);
+      g_autoptr(JsonBuilder) builder = json_builder_new ();
+      g_autoptr(JsonNode) result = NULL;
+      g_autofree char *answer = NULL;
+      GtkTextIter start, end;
+
+      gtk_text_buffer_get_bounds (buffer, &start, &end);
+      answer = gtk_text_buffer_get_text (buffer, &start, &end, FALSE);
+      json_builder_begin_object (builder);
+      json_builder_set_member_name (builder, "role");
+      json_builder_add_string_value (builder, "assistant");
+      json_builder_set_member_name (builder, "content");
+      json_builder_begin_object (builder);
+      json_builder_set_member_name (builder, "type");
+      json_builder_add_string_value (builder, "text");
+      json_builder_set_member_name (builder, "text");
+      json_builder_add_string_value (builder, answer);
+      json_builder_end_object (builder);
+      /* The answer was written by a person, not a model. */
+      json_builder_set_member_name (builder, "model");
+      json_builder_add_string_value (builder, "person");
+      json_builder_set_member_name (builder, "stopReason");
+      json_builder_add_string_value (builder, "endTurn");
+      json_builder_end_object (builder);
+      result = json_builder_get_root (builder);
+      tb_mcp_server_request_respond (request, result);
+    }
+  else
+    tb_mcp_server_request_decline (request);
+}
+
+/**
+ * tb_sampling_dialog_new:
+ * @parent: (nullable): the window it belongs to
+ * @request: a `sampling/createMessage` request
+ *
+ * Returns: (transfer floating): the dialog, not yet presented
+ */
+AdwMessageDialog *
+tb_sampling_dialog_new (GtkWindow          *parent,
+                        TbMcpServerRequest *request)
+{
+  g_autofree char *messages = NULL;
+  g_autofree char *heading = NULL;
+  AdwMessageDialog *dialog;
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 6);
+  GtkWidget *label;
+  GtkWidget *view = gtk_text_view_new ();
+  GtkWidget *frame = gtk_frame_new (NULL);
+
+  g_return_val_if_fail (TB_IS_MCP_SERVER_REQUEST (request), NULL);
+
+  messages = sampling_messages_text (request);
+  heading = g_strdup_printf (_("“%s” Asks for a Model's Answer"), server_name (request));
+  dialog = dialog_new (parent, request, heading,
+                       _("Write the answer yourself, or decline. Nothing is sent until you "
+                         "press Send."));
+  label = gtk_label_new (messages);
+  gtk_label_set_xalign (GTK_LABEL (label), 0);
+  gtk_label_set_wrap (GTK_LABEL (label), TRUE);
+  gtk_label_set_wrap_mode (GTK_LABEL (label), PANGO_WRAP_WORD_CHAR);
+  gtk_label_set_selectable (GTK_LABEL (label), TRUE);
+  gtk_text_view_set_wrap_mode (GTK_TEXT_VIEW (view), GTK_WRAP_WORD_CHAR);
+  gtk_widget_set_size_request (view, 360, 100);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (view), GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                  _("Your answer"), -1);
+  gtk_frame_set_child (GTK_FRAME (frame), view);
+  gtk_box_append (GTK_BOX (box), label);
+  gtk_box_append (GTK_BOX (box), frame);
+  adw_message_dialog_set_extra_child (dialog, box);
+  g_object_set_data (G_OBJECT (dialog), "tb-messages", label);
+  g_object_set_data (G_OBJECT (dialog), "tb-answer", gtk_text_view_get_buffer (
+                                                       GTK_TEXT_VIEW (view)));
+
+  adw_message_dialog_add_responses (dialog,
+                                    "decline", _("_Decline"),
+                                    "send", _("_Send Answer"),
+                                    NULL);
+  adw_message_dialog_set_response_appearance (dialog, "send", ADW_RESPONSE_SUGGESTED);
+  adw_message_dialog_set_close_response (dialog, "decline");
+  g_signal_connect (dialog, "response", G_CALLBACK (on_sampling_response), NULL);
+  return dialog;
+}
+
+const char *
+tb_sampling_dialog_get_messages_text (AdwMessageDialog *dialog)
+{
+  GtkLabel *label = g_object_get_data (G_OBJECT (dialog), "tb-messages");
+
+  return label != NULL ? gtk_label_get_label (label) : NULL;
+}
+
+/**
+ * tb_sampling_dialog_get_answer:
+ * @dialog: a dialog from tb_sampling_dialog_new()
+ *
+ * Returns: (transfer none): the buffer of the person's answer
+ */
+GtkTextBuffer *
+tb_sampling_dialog_get_answer (AdwMessageDialog *dialog)
+{
+  return g_object_get_data (G_OBJECT (dialog), "tb-answer");
+}
+
+/* Wiring a client to a window. */
+
+static gboolean
+on_elicitation (TbMcpClient        *client,
+                TbMcpServerRequest *request,
+                GtkWindow          *window)
+{
+  gtk_window_present (GTK_WINDOW (tb_elicitation_dialog_new (window, request)));
+  return TRUE;
+}
+
+static gboolean
+on_sampling (TbMcpClient        *client,
+             TbMcpServerRequest *request,
+             GtkWindow          *window)
+{
+  gtk_window_present (GTK_WINDOW (tb_sampling_dialog_new (window, request)));
+  return TRUE;
+}
+
+/**
+ * tb_mcp_dialogs_attach:
+ * @window: the window the dialogs belong to
+ * @client: an MCP client
+ *
+ * Answers the client's elicitation and sampling requests through dialogs
+ * on @window, for as long as the window lives. Set the client's
+ * capabilities so that the server knows it may ask.
+ */
+void
+tb_mcp_dialogs_attach (GtkWindow   *window,
+                       TbMcpClient *client)
+{
+  g_return_if_fail (GTK_IS_WINDOW (window));
+  g_return_if_fail (TB_IS_MCP_CLIENT (client));
+
+  g_signal_connect_object (client, "elicitation-requested", G_CALLBACK (on_elicitation),
+                           window, 0);
+  g_signal_connect_object (client, "sampling-requested", G_CALLBACK (on_sampling), window, 0);
+}
+
+/**
+ * tb_mcp_dialogs_get_open:
+ * @window: a window
+ *
+ * Returns: (transfer none) (nullable): the request dialog open on @window
+ */
+AdwMessageDialog *
+tb_mcp_dialogs_get_open (GtkWindow *window)
+{
+  return g_object_get_data (G_OBJECT (window), OPEN_DIALOG_KEY);
+}
+
+/* A server's log. */
+
+static void
+on_log_message (TbMcpClient *client,
+                const char  *origin,
+                const char  *level,
+                const char  *text,
+                GtkTextView *view)
+{
+  GtkTextBuffer *buffer = gtk_text_view_get_buffer (view);
+  GtkTextIter end;
+  g_autofree char *line = g_strdup_printf ("[%s %s] %s\n", origin, level, text);
+
+  gtk_text_buffer_get_end_iter (buffer, &end);
+  gtk_text_buffer_insert (buffer, &end, line, -1);
+}
+
+/**
+ * tb_mcp_log_view_new:
+ * @client: an MCP client
+ *
+ * A read-only view of the server's log: its stderr and its
+ * `notifications/message`, the entries kept so far and then each new one.
+ *
+ * Returns: (transfer floating): the view, in a scrolled window
+ */
+GtkWidget *
+tb_mcp_log_view_new (TbMcpClient *client)
+{
+  GtkWidget *scroller = gtk_scrolled_window_new ();
+  GtkWidget *view = gtk_text_view_new ();
+  g_auto(GStrv) kept = NULL;
+  g_autofree char *name = NULL;
+
+  g_return_val_if_fail (TB_IS_MCP_CLIENT (client), NULL);
+
+  kept = tb_mcp_client_get_log (client);
+  if (kept != NULL && kept[0] != NULL)
+    {
+      g_autofree char *joined = g_strjoinv ("\n", kept);
+      g_autofree char *text = g_strconcat (joined, "\n", NULL);
+
+      gtk_text_buffer_set_text (gtk_text_view_get_buffer (GTK_TEXT_VIEW (view)), text, -1);
+    }
+  gtk_text_view_set_editable (GTK_TEXT_VIEW (view), FALSE);
+  gtk_text_view_set_monospace (GTK_TEXT_VIEW (view), TRUE);
+  gtk_text_view_set_wrap_mode (GTK_TEXT_VIEW (view), GTK_WRAP_WORD_CHAR);
+  name = g_strdup_printf (_("Log of the MCP server “%s”"), tb_mcp_client_get_name (client));
+  gtk_accessible_update_property (GTK_ACCESSIBLE (view), GTK_ACCESSIBLE_PROPERTY_LABEL, name, -1);
+  g_signal_connect_object (client, "log-message", G_CALLBACK (on_log_message), view, 0);
+  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scroller), view);
+  g_object_set_data (G_OBJECT (scroller), "tb-log-view", view);
+  return scroller;
+}
+
+/**
+ * tb_mcp_log_view_get_text:
+ * @log_view: a view from tb_mcp_log_view_new()
+ *
+ * Returns: (transfer full): the text it shows
+ */
+char *
+tb_mcp_log_view_get_text (GtkWidget *log_view)
+{
+  GtkTextView *view = g_object_get_data (G_OBJECT (log_view), "tb-log-view");
+  GtkTextBuffer *buffer = gtk_text_view_get_buffer (view);
+  GtkTextIter start, end;
+
+  gtk_text_buffer_get_bounds (buffer, &start, &end);
+  return gtk_text_buffer_get_text (buffer, &start, &end, FALSE);
+}

@@ -1,0 +1,26 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+
+#pragma once
+
+#include <adwaita.h>
+#include <toolbench.h>
+
+#include "tb-argument-editor.h"
+
+G_BEGIN_DECLS
+
+AdwMessageDialog *tb_elicitation_dialog_new          (GtkWindow          *parent,
+                                                      TbMcpServerRequest *request);
+TbArgumentEditor *tb_elicitation_dialog_get_editor   (AdwMessageDialog   *dialog);
+AdwMessageDialog *tb_sampling_dialog_new             (GtkWindow          *parent,
+                                                      TbMcpServerRequest *request);
+const char       *tb_sampling_dialog_get_messages_text (AdwMessageDialog *dialog);
+GtkTextBuffer    *tb_sampling_dialog_get_answer      (AdwMessageDialog   *dialog);
+void              tb_mcp_dialogs_attach              (GtkWindow          *window,
+                                                      TbMcpClient        *client);
+AdwMessageDialog *tb_mcp_dialogs_get_open            (GtkWindow          *window);
+
+GtkWidget        *tb_mcp_log_view_new                (TbMcpClient        *client);
+char             *tb_mcp_log_view_get_text           (GtkWidget          *log_view);
+
+G_END_DECLS

@@ -1,0 +1,68 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+
+#pragma once
+
+#include <adwaita.h>
+#include <toolbench.h>
+
+G_BEGIN_DECLS
+
+#define TB_TYPE_TRACE_PAGE (tb_trace_page_get_type())
+
+G_DECLARE_FINAL_TYPE (TbTracePage, tb_trace_page, TB, TRACE_PAGE, GtkWidget)
+
+GtkWidget      *tb_trace_page_new                (void);
+void            tb_trace_page_set_registry       (TbTracePage    *self,
+                                                  TbToolRegistry *registry);
+void            tb_trace_page_set_trace          (TbTracePage    *self,
+                                                  TbTrace        *trace,
+                                                  const char     *title);
+TbTrace        *tb_trace_page_get_trace          (TbTracePage    *self);
+const char     *tb_trace_page_get_title          (TbTracePage    *self);
+gboolean        tb_trace_page_save_to            (TbTracePage    *self,
+                                                  GFile          *file,
+                                                  GError        **error);
+void            tb_trace_page_open_file          (TbTracePage    *self,
+                                                  GFile          *file);
+gboolean        tb_trace_page_export_to          (TbTracePage    *self,
+                                                  GFile          *file,
+                                                  TbDefinitionFormat format,
+                                                  GError        **error);
+gboolean        tb_trace_page_get_busy           (TbTracePage    *self);
+const char     *tb_trace_page_get_status_text    (TbTracePage    *self);
+guint           tb_trace_page_get_n_events       (TbTracePage    *self);
+char           *tb_trace_page_get_event_row_text (TbTracePage    *self,
+                                                  guint           position);
+void            tb_trace_page_select_event       (TbTracePage    *self,
+                                                  guint           position);
+char           *tb_trace_page_get_detail_text    (TbTracePage    *self);
+void            tb_trace_page_set_live           (TbTracePage    *self,
+                                                  gboolean        live);
+GtkWidget      *tb_trace_page_get_button         (TbTracePage    *self,
+                                                  const char     *name);
+TbReplayReport *tb_trace_page_get_report         (TbTracePage    *self);
+guint           tb_trace_page_get_n_report_rows  (TbTracePage    *self);
+char           *tb_trace_page_get_report_row_text (TbTracePage   *self,
+                                                   guint          position);
+gboolean        tb_trace_page_get_report_row_highlighted (TbTracePage *self,
+                                                          guint        position);
+void            tb_trace_page_select_step        (TbTracePage    *self,
+                                                  guint           position);
+gboolean        tb_trace_page_fork               (TbTracePage    *self,
+                                                  guint           step,
+                                                  TbReplayEdit    edit,
+                                                  const char     *json_text,
+                                                  GError        **error);
+
+void            tb_trace_page_set_fork_kind      (TbTracePage    *self,
+                                                  TbReplayEdit    edit,
+                                                  guint           turn);
+GtkTextBuffer  *tb_trace_page_get_fork_buffer    (TbTracePage    *self);
+void            tb_trace_page_set_remember_recent (TbTracePage   *self,
+                                                   gboolean       remember);
+guint           tb_trace_page_get_n_recent       (TbTracePage    *self);
+void            tb_trace_page_offer_recovered    (TbTracePage    *self,
+                                                  GFile          *file);
+gboolean        tb_trace_page_get_offering_recovered (TbTracePage *self);
+
+G_END_DECLS

@@ -1,0 +1,50 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
+#
+# The accessibility smoke test: runs the app in its own D-Bus session with
+# the AT-SPI bus and drives it with tests/app/a11y-drive.py, through
+# accessible names only. Prints TAP. Usage (on a display):
+#   a11y-smoke.sh TOOLBENCH DRIVER
+
+set -u
+
+if [ "${1:-}" = "--inside" ]; then
+  app=$2
+  driver=$3
+  home=$(mktemp -d)
+  export XDG_DATA_HOME="$home/data" XDG_CACHE_HOME="$home/cache" XDG_CONFIG_HOME="$home/config"
+  export GTK_A11Y=atspi
+  unset NO_AT_BRIDGE
+  "$app" &
+  pid=$!
+  /usr/bin/python3 "$driver" toolbench
+  status=$?
+  kill "$pid" 2>/dev/null
+  wait "$pid" 2>/dev/null
+  rm -rf "$home"
+  exit "$status"
+fi
+
+echo "1..1"
+if [ ! -x /usr/bin/python3 ] || ! /usr/bin/python3 -c 'import pyatspi' 2>/dev/null; then
+  echo "ok 1 /a11y/smoke # SKIP python3-pyatspi is not installed"
+  exit 0
+fi
+if ! command -v dbus-run-session >/dev/null; then
+  echo "ok 1 /a11y/smoke # SKIP dbus-run-session is not installed"
+  exit 0
+fi
+
+log=$(mktemp)
+dbus-run-session -- "$0" --inside "$1" "$2" >"$log" 2>&1
+status=$?
+# The session's daemons print to stdout: keep the log out of the TAP stream.
+sed 's/^/# /' "$log" | grep -v '^# #' >&2
+grep '^# ' "$log"
+rm -f "$log"
+if [ "$status" -eq 0 ]; then
+  echo "ok 1 /a11y/smoke"
+else
+  echo "not ok 1 /a11y/smoke"
+fi
+exit "$status"

@@ -1,0 +1,1110 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+
+#define G_LOG_DOMAIN "test-loop-page"
+
+#include "config.h"
+
+#include <adwaita.h>
+#include <toolbench.h>
+
+#include <glib/gstdio.h>
+
+#include "tb-app-util.h"
+#include "tb-confirm-dialog.h"
+#include "tb-mcp-dialogs.h"
+#include "tb-window.h"
+
+/* The Loop page of the real window, driven through its buttons over the
+ * built-in demo tools and the offline scripted demo: the rows of the
+ * conversation, the state and iteration labels, the pending calls. */
+
+typedef struct
+{
+  TbToolRegistry *registry;
+  TbWindow       *window;
+  TbLoopPage     *page;
+} Fixture;
+
+#define WAIT_UNTIL(cond) \
+  G_STMT_START { \
+    gint64 _deadline = g_get_monotonic_time () + 10 * G_USEC_PER_SEC; \
+    while (!(cond)) \
+      { \
+        if (g_get_monotonic_time () > _deadline) \
+          g_error ("Timed out waiting for %s", #cond); \
+        if (!g_main_context_iteration (NULL, FALSE)) \
+          g_usleep (1000); \
+      } \
+  } G_STMT_END
+
+static void
+iterate (guint ms)
+{
+  gint64 end = g_get_monotonic_time () + ms * 1000;
+
+  while (g_get_monotonic_time () < end)
+    if (!g_main_context_iteration (NULL, FALSE))
+      g_usleep (1000);
+}
+
+static void
+setup (Fixture       *f,
+       gconstpointer  data)
+{
+  f->registry = tb_tool_registry_new ();
+  g_assert_true (tb_demo_tools_register (f->registry, NULL));
+  f->window = g_object_ref (tb_window_new (NULL, f->registry, NULL));
+  f->page = tb_window_get_loop_page (f->window);
+  tb_window_set_page (f->window, "loop");
+  gtk_window_present (GTK_WINDOW (f->window));
+  WAIT_UNTIL (gtk_widget_get_mapped (GTK_WIDGET (f->page)));
+}
+
+static void
+teardown (Fixture       *f,
+          gconstpointer  data)
+{
+  gtk_window_destroy (GTK_WINDOW (f->window));
+  iterate (50);
+  g_assert_finalize_object (f->window);
+  g_assert_finalize_object (f->registry);
+}
+
+static void
+click (Fixture    *f,
+       const char *name)
+{
+  GtkWidget *button = tb_loop_page_get_button (f->page, name);
+
+  g_assert_nonnull (button);
+  WAIT_UNTIL (gtk_widget_get_mapped (button));
+  g_assert_true (gtk_widget_is_sensitive (button));
+  g_signal_emit_by_name (button, "clicked");
+  WAIT_UNTIL (!tb_loop_page_get_busy (f->page));
+  g_test_message ("after %s: %s / %s / %s", name, tb_loop_page_get_state_text (f->page),
+                  tb_loop_page_get_iteration_text (f->page), tb_loop_page_get_error_text (f->page));
+}
+
+static void
+assert_row (Fixture    *f,
+            guint       position,
+            const char *expected)
+{
+  g_autofree char *text = tb_loop_page_get_row_text (f->page, position);
+
+  g_assert_cmpstr (text, ==, expected);
+}
+
+static void
+assert_status (Fixture    *f,
+               const char *state,
+               const char *iteration)
+{
+  g_assert_cmpstr (tb_loop_page_get_state_text (f->page), ==, state);
+  g_assert_cmpstr (tb_loop_page_get_iteration_text (f->page), ==, iteration);
+}
+
+static void
+click_pending (Fixture    *f,
+               guint       position,
+               const char *name)
+{
+  GtkWidget *button = tb_loop_page_get_pending_button (f->page, position, name);
+
+  g_assert_nonnull (button);
+  WAIT_UNTIL (gtk_widget_get_mapped (button));
+  g_signal_emit_by_name (button, "clicked");
+}
+
+/* The decision event the trace recorded for a call. */
+static JsonObject *
+decision_for (Fixture    *f,
+              const char *call_id)
+{
+  TbTrace *trace = tb_dispatch_loop_get_trace (tb_loop_page_get_loop (f->page));
+
+  for (guint i = 0; i < tb_trace_get_n_events (trace); i++)
+    {
+      TbTraceEvent *event = tb_trace_get_event (trace, i);
+      JsonObject *payload = tb_trace_event_get_payload (event);
+
+      if (g_str_equal (tb_trace_event_get_event_type (event), "decision")
+          && g_strcmp0 (tb_json_object_get_string (payload, "call_id"), call_id) == 0)
+        return payload;
+    }
+  return NULL;
+}
+
+static void
+test_step_edit_skip (Fixture       *f,
+                     gconstpointer  data)
+{
+  TbArgumentEditor *editor;
+  JsonObject *decision;
+  g_autofree char *json = NULL;
+  g_autofree char *arguments = NULL;
+
+  assert_status (f, "Not started", "Iteration 0 of 10");
+  g_assert_cmpuint (tb_loop_page_get_n_rows (f->page), ==, 0);
+
+  /* Step 1: the model's first turn, a call to add. */
+  click (f, "step");
+  g_assert_cmpuint (tb_loop_page_get_n_rows (f->page), ==, 2);
+  assert_row (f, 0, "You: What is 2 + 3?");
+  assert_row (f, 1, "Model: Let me add those numbers.\nCalls add {\"a\":2,\"b\":3}");
+  assert_status (f, "Calls wait for your decision", "Iteration 1 of 10");
+  g_assert_cmpuint (tb_loop_page_get_n_pending (f->page), ==, 1);
+  json = tb_loop_page_get_row_json (f->page, 1);
+  g_assert_nonnull (strstr (json, "\"tool_calls\""));
+  /* The model's turn carries the request and response of its turn. */
+  g_assert_nonnull (strstr (json, "Request on the wire"));
+  g_assert_nonnull (strstr (json, "Response on the wire"));
+  g_clear_pointer (&json, g_free);
+  json = tb_loop_page_get_row_json (f->page, 0);
+  g_assert_null (strstr (json, "on the wire"));
+
+  /* The call's arguments are edited in the Tool page's editor. */
+  editor = tb_loop_page_get_pending_editor (f->page, 0);
+  g_assert_nonnull (editor);
+  arguments = tb_argument_editor_get_text (editor);
+  g_assert_nonnull (strstr (arguments, "\"a\""));
+  g_assert_true (tb_argument_editor_set_text (editor, "{\"a\": 40, \"b\": 2}", NULL));
+  click_pending (f, 0, "edit");
+
+  /* Step 2: the edited call runs. */
+  click (f, "step");
+  g_assert_cmpuint (tb_loop_page_get_n_rows (f->page), ==, 3);
+  assert_row (f, 2, "Result of add: 42");
+  assert_status (f, "Ready for the model's turn", "Iteration 1 of 10");
+  decision = decision_for (f, "demo_1");
+  g_assert_nonnull (decision);
+  g_assert_cmpstr (json_object_get_string_member (decision, "decision"), ==, "edit");
+  g_assert_cmpint (json_object_get_int_member (json_object_get_object_member (decision,
+                                                                              "arguments"),
+                                               "a"), ==, 40);
+
+  /* Step 3: the model calls echo; the person answers for the tool. */
+  click (f, "step");
+  g_assert_cmpuint (tb_loop_page_get_n_rows (f->page), ==, 4);
+  assert_row (f, 3, "Calls echo {\"text\":\"2 + 3 = 5\"}");
+  assert_status (f, "Calls wait for your decision", "Iteration 2 of 10");
+  gtk_editable_set_text (tb_loop_page_get_pending_skip_entry (f->page, 0), "written by hand");
+  click_pending (f, 0, "skip");
+
+  /* Step 4: the hand-written result is what the model sees. */
+  click (f, "step");
+  assert_row (f, 4, "Result of echo: written by hand");
+  g_assert_cmpstr (json_object_get_string_member (decision_for (f, "demo_2"), "decision"), ==,
+                   "skip");
+
+  /* Step 5: the answer. */
+  click (f, "step");
+  g_assert_cmpuint (tb_loop_page_get_n_rows (f->page), ==, 6);
+  assert_row (f, 5, "Model: 2 + 3 = 5. I used the add tool for the sum and the echo tool to "
+                    "confirm it.");
+  assert_status (f, "Finished", "Iteration 3 of 10");
+  g_assert_false (gtk_widget_is_sensitive (tb_loop_page_get_button (f->page, "step")));
+
+  /* New Run starts over. */
+  click (f, "new");
+  g_assert_cmpuint (tb_loop_page_get_n_rows (f->page), ==, 0);
+  assert_status (f, "Not started", "Iteration 0 of 10");
+}
+
+static void
+test_reject (Fixture       *f,
+             gconstpointer  data)
+{
+  click (f, "step");
+  click_pending (f, 0, "reject");
+  click (f, "step");
+  g_assert_cmpuint (tb_loop_page_get_n_rows (f->page), ==, 3);
+  {
+    g_autofree char *text = tb_loop_page_get_row_text (f->page, 2);
+
+    g_assert_true (g_str_has_prefix (text, "Error from add: "));
+    g_assert_nonnull (strstr (text, "declined"));
+  }
+}
+
+static void
+test_cap_and_extend (Fixture       *f,
+                     gconstpointer  data)
+{
+  tb_loop_page_set_max_iterations (f->page, 1);
+  assert_status (f, "Not started", "Iteration 0 of 1");
+  click (f, "step");
+  g_assert_false (gtk_widget_is_sensitive (tb_loop_page_get_button (f->page, "extend")));
+  click (f, "step");
+  assert_status (f, "Iteration cap reached", "Iteration 1 of 1");
+  g_assert_false (gtk_widget_is_sensitive (tb_loop_page_get_button (f->page, "step")));
+
+  click (f, "extend");
+  assert_status (f, "Ready for the model's turn", "Iteration 1 of 6");
+  click (f, "step");
+  assert_row (f, 3, "Calls echo {\"text\":\"2 + 3 = 5\"}");
+  assert_status (f, "Calls wait for your decision", "Iteration 2 of 6");
+}
+
+static void
+test_continue_breakpoint (Fixture       *f,
+                          gconstpointer  data)
+{
+  tb_loop_page_set_system_prompt (f->page, "Be brief.");
+  tb_loop_page_set_breakpoints (f->page, "echo");
+  click (f, "continue");
+  assert_row (f, 0, "System: Be brief.");
+  assert_status (f, "Calls wait for your decision", "Iteration 2 of 10");
+  assert_row (f, 3, "Result of add: 5");
+  assert_row (f, 4, "Calls echo {\"text\":\"2 + 3 = 5\"}");
+
+  click (f, "continue");
+  assert_status (f, "Finished", "Iteration 3 of 10");
+  g_assert_cmpuint (tb_loop_page_get_n_rows (f->page), ==, 7);
+}
+
+static void
+test_model_turn (Fixture       *f,
+                 gconstpointer  data)
+{
+  GtkEditable *entry = tb_loop_page_get_model_turn_entry (f->page);
+
+  /* A call written by hand, then the answer written by hand. */
+  gtk_editable_set_text (entry, "{\"role\":\"assistant\",\"tool_calls\":[{\"id\":\"mine\","
+                                "\"name\":\"echo\",\"arguments\":{\"text\":\"by hand\"}}]}");
+  click (f, "model-turn");
+  g_assert_cmpstr (tb_loop_page_get_error_text (f->page), ==, "");
+  assert_row (f, 1, "Calls echo {\"text\":\"by hand\"}");
+  assert_status (f, "Calls wait for your decision", "Iteration 1 of 10");
+  click (f, "step");
+  assert_row (f, 2, "Result of echo: by hand");
+
+  gtk_editable_set_text (entry, "All done.");
+  click (f, "model-turn");
+  assert_row (f, 3, "Model: All done.");
+  assert_status (f, "Finished", "Iteration 2 of 10");
+
+  /* A turn that is not a valid message is refused with a reason. */
+  click (f, "new");
+  gtk_editable_set_text (entry, "{\"role\":\"user\",\"content\":\"x\"}");
+  click (f, "model-turn");
+  g_assert_cmpstr (tb_loop_page_get_error_text (f->page), !=, "");
+  g_test_message ("refused: %s", tb_loop_page_get_error_text (f->page));
+  gtk_editable_set_text (entry, "{not json");
+  click (f, "model-turn");
+  g_assert_cmpstr (tb_loop_page_get_error_text (f->page), !=, "");
+  g_test_message ("refused: %s", tb_loop_page_get_error_text (f->page));
+  g_assert_cmpuint (tb_loop_page_get_n_rows (f->page), ==, 1);
+}
+
+/* Fires the page's shortcut for an accelerator, as the window's shortcut
+ * manager does when the key is pressed. */
+static void
+press (Fixture    *f,
+       const char *accelerator)
+{
+  g_autoptr(GListModel) controllers = gtk_widget_observe_controllers (GTK_WIDGET (f->page));
+  g_autoptr(GtkShortcutTrigger) wanted = gtk_shortcut_trigger_parse_string (accelerator);
+  gboolean found = FALSE;
+
+  for (guint i = 0; i < g_list_model_get_n_items (controllers) && !found; i++)
+    {
+      g_autoptr(GObject) controller = g_list_model_get_item (controllers, i);
+
+      if (!GTK_IS_SHORTCUT_CONTROLLER (controller))
+        continue;
+      for (guint j = 0; j < g_list_model_get_n_items (G_LIST_MODEL (controller)) && !found; j++)
+        {
+          g_autoptr(GtkShortcut) shortcut = g_list_model_get_item (G_LIST_MODEL (controller), j);
+
+          if (gtk_shortcut_trigger_equal (gtk_shortcut_get_trigger (shortcut), wanted))
+            {
+              g_assert_true (gtk_shortcut_action_activate (gtk_shortcut_get_action (shortcut), 0,
+                                                           GTK_WIDGET (f->page), NULL));
+              found = TRUE;
+            }
+        }
+    }
+  g_assert_true (found);
+  WAIT_UNTIL (!tb_loop_page_get_busy (f->page));
+}
+
+static void
+test_shortcuts (Fixture       *f,
+                gconstpointer  data)
+{
+  tb_loop_page_set_max_iterations (f->page, 1);
+  press (f, "F6");
+  assert_status (f, "Calls wait for your decision", "Iteration 1 of 1");
+  press (f, "F5");
+  assert_status (f, "Iteration cap reached", "Iteration 1 of 1");
+  press (f, "<Control><Shift>x");
+  assert_status (f, "Ready for the model's turn", "Iteration 1 of 6");
+  press (f, "<Control><Shift>n");
+  assert_status (f, "Not started", "Iteration 0 of 1");
+
+  /* On another page the loop's keys do nothing. */
+  tb_window_set_page (f->window, "tool");
+  WAIT_UNTIL (!gtk_widget_get_mapped (GTK_WIDGET (f->page)));
+  press (f, "F6");
+  assert_status (f, "Not started", "Iteration 0 of 1");
+}
+
+static void
+test_ask_and_subset (Fixture       *f,
+                     gconstpointer  data)
+{
+  g_autofree char *tools = NULL;
+  g_autofree char *text = NULL;
+
+  /* With "ask", Step waits for a decision on every call. */
+  tb_loop_page_set_ask (f->page, TRUE);
+  click (f, "step");
+  click (f, "step");
+  g_assert_cmpstr (tb_loop_page_get_error_text (f->page), !=, "");
+  g_test_message ("refused: %s", tb_loop_page_get_error_text (f->page));
+  assert_status (f, "Calls wait for your decision", "Iteration 1 of 10");
+  click_pending (f, 0, "approve");
+  click (f, "step");
+  assert_row (f, 2, "Result of add: 5");
+
+  /* A tool left out is not offered, and a call to it does not run. */
+  click (f, "new");
+  tb_loop_page_set_ask (f->page, FALSE);
+  tb_loop_page_set_tool_offered (f->page, "echo", FALSE);
+  tools = tb_loop_page_get_offered_tools_json (f->page);
+  g_assert_null (strstr (tools, "\"echo\""));
+  g_assert_nonnull (strstr (tools, "\"add\""));
+  click (f, "continue");
+  text = tb_loop_page_get_row_text (f->page, 4);
+  g_assert_true (g_str_has_prefix (text, "Error from echo: "));
+  g_clear_pointer (&tools, g_free);
+  tools = tb_loop_page_get_offered_tools_json (f->page);
+  g_assert_null (strstr (tools, "\"echo\""));
+}
+
+/* A provider that fails: the page says why, the trace keeps the attempt,
+ * and the turn can be asked again. */
+static void
+test_provider_error (Fixture       *f,
+                     gconstpointer  data)
+{
+  g_autoptr(JsonNode) script = tb_json_parse (
+    "{\"format\":\"toolbench-script\",\"version\":1,\"responses\":["
+    "{\"error\":\"The model is down.\"},{\"text\":\"Back again.\"}]}", -1, NULL);
+  g_autoptr(TbScriptedProvider) provider = tb_scripted_provider_new_from_json (script, NULL);
+  TbTrace *trace;
+  GtkWidget *retry = tb_loop_page_get_button (f->page, "retry");
+
+  tb_loop_page_set_provider (f->page, TB_PROVIDER (provider));
+  g_assert_false (gtk_widget_get_visible (retry));
+  click (f, "step");
+  assert_status (f, "Failed", "Iteration 1 of 10");
+  g_assert_nonnull (strstr (tb_loop_page_get_error_text (f->page), "The model is down."));
+  trace = tb_dispatch_loop_get_trace (tb_loop_page_get_loop (f->page));
+  g_assert_cmpuint (tb_trace_count (trace, "error"), ==, 1);
+
+  click (f, "retry");
+  assert_status (f, "Ready for the model's turn", "Iteration 0 of 10");
+  g_assert_cmpuint (tb_loop_page_get_n_rows (f->page), ==, 1);
+  click (f, "step");
+  assert_row (f, 1, "Model: Back again.");
+  assert_status (f, "Finished", "Iteration 1 of 10");
+  /* One trace holds the failed attempt and the retried turn. */
+  g_assert_true (tb_dispatch_loop_get_trace (tb_loop_page_get_loop (f->page)) == trace);
+  g_assert_cmpuint (tb_trace_count (trace, "error"), ==, 1);
+  g_assert_cmpuint (tb_trace_count (trace, "end"), ==, 2);
+}
+
+/* The model's text is shown as it arrives, then becomes its row. */
+static void
+test_streaming (Fixture       *f,
+                gconstpointer  data)
+{
+  g_autoptr(JsonNode) script = tb_json_parse (
+    "{\"format\":\"toolbench-script\",\"version\":1,\"responses\":["
+    "{\"text\":\"The whole answer.\",\"delay_ms\":1500}]}", -1, NULL);
+  g_autoptr(TbScriptedProvider) provider = tb_scripted_provider_new_from_json (script, NULL);
+
+  tb_loop_page_set_provider (f->page, TB_PROVIDER (provider));
+  g_signal_emit_by_name (tb_loop_page_get_button (f->page, "step"), "clicked");
+  WAIT_UNTIL (g_str_equal (tb_loop_page_get_state_text (f->page), "Waiting for the model"));
+  /* The scripted provider streams its text before its delay is over. */
+  WAIT_UNTIL (g_str_equal (tb_loop_page_get_streaming_text (f->page),
+                           "Model (arriving): The whole answer."));
+  g_assert_cmpuint (tb_loop_page_get_n_rows (f->page), ==, 1);
+  WAIT_UNTIL (!tb_loop_page_get_busy (f->page));
+  g_assert_cmpstr (tb_loop_page_get_streaming_text (f->page), ==, "");
+  assert_row (f, 1, "Model: The whole answer.");
+}
+
+/* A model that calls 50 tools in one turn: every call waits in the list. */
+static void
+test_fifty_calls (Fixture       *f,
+                  gconstpointer  data)
+{
+  GString *text = g_string_new ("{\"format\":\"toolbench-script\",\"version\":1,"
+                                "\"responses\":[{\"tool_calls\":[");
+  g_autoptr(JsonNode) script = NULL;
+  g_autoptr(TbScriptedProvider) provider = NULL;
+  g_autofree char *last = NULL;
+  gint64 start;
+
+  for (guint i = 0; i < 50; i++)
+    g_string_append_printf (text, "%s{\"id\":\"c%u\",\"name\":\"add\","
+                            "\"arguments\":{\"a\":%u,\"b\":1}}", i > 0 ? "," : "", i, i);
+  g_string_append (text, "]},{\"text\":\"Done.\"}]}");
+  script = tb_json_parse (text->str, -1, NULL);
+  g_string_free (text, TRUE);
+  provider = tb_scripted_provider_new_from_json (script, NULL);
+  tb_loop_page_set_provider (f->page, TB_PROVIDER (provider));
+
+  start = g_get_monotonic_time ();
+  click (f, "step");
+  g_assert_cmpuint (tb_loop_page_get_n_pending (f->page), ==, 50);
+  iterate (50);
+  g_test_message ("50 pending calls shown in %.0f ms",
+                  (g_get_monotonic_time () - start) / 1000.0);
+  click (f, "step");
+  g_assert_cmpuint (tb_loop_page_get_n_rows (f->page), ==, 52);
+  last = tb_loop_page_get_row_text (f->page, 51);
+  g_assert_cmpstr (last, ==, "Result of add: 50");
+}
+
+/* A script file plays the model, offline; a bad one is refused. */
+static void
+test_script_file (Fixture       *f,
+                  gconstpointer  data)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("toolbench-script-XXXXXX", &error);
+  g_autofree char *path = g_build_filename (dir, "mine.json", NULL);
+  g_autofree char *bad_path = g_build_filename (dir, "bad.json", NULL);
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  g_autoptr(GFile) bad = g_file_new_for_path (bad_path);
+
+  g_assert_true (g_file_set_contents (path, "{\"format\":\"toolbench-script\",\"version\":1,"
+                                            "\"responses\":[{\"text\":\"From my script.\"}]}",
+                                      -1, NULL));
+  g_assert_true (g_file_set_contents (bad_path, "{\"format\":\"something else\"}", -1, NULL));
+
+  g_assert_false (tb_loop_page_set_script_file (f->page, bad, &error));
+  g_assert_nonnull (error);
+  g_test_message ("refused: %s", error->message);
+  g_clear_error (&error);
+
+  g_assert_true (tb_loop_page_set_script_file (f->page, file, &error));
+  g_assert_no_error (error);
+  click (f, "step");
+  assert_row (f, 1, "Model: From my script.");
+  /* Each run plays the script from its start. */
+  click (f, "new");
+  click (f, "step");
+  assert_row (f, 1, "Model: From my script.");
+  g_unlink (path);
+  g_unlink (bad_path);
+  g_rmdir (dir);
+}
+
+static void
+test_no_message (Fixture       *f,
+                 gconstpointer  data)
+{
+  tb_loop_page_set_user_message (f->page, "");
+  click (f, "step");
+  g_assert_cmpstr (tb_loop_page_get_error_text (f->page), ==,
+                   "Write a message for the model first.");
+  assert_status (f, "Not started", "Iteration 0 of 10");
+}
+
+/* The Facts page and the confirmation dialog, over a workspace in a
+ * temporary folder and a script in which the model proposes facts. */
+
+static const char facts_script[] =
+  "{\"format\":\"toolbench-script\",\"version\":1,\"responses\":["
+  "{\"tool_calls\":[{\"id\":\"p_1\",\"name\":\"facts.propose\",\"arguments\":"
+  "{\"key\":\"city\",\"value\":\"Lyon\",\"reason\":\"The user moved\"}}]},"
+  "{\"tool_calls\":[{\"id\":\"p_2\",\"name\":\"facts.propose\",\"arguments\":"
+  "{\"key\":\"city\",\"value\":\"Nice\",\"reason\":\"Second thoughts\"}}]},"
+  "{\"text\":\"Done.\"}]}";
+
+typedef struct
+{
+  Fixture      base;
+  char        *dir;
+  char        *path;
+  TbWorkspace *workspace;
+} FactsFixture;
+
+static void
+facts_setup (FactsFixture  *f,
+             gconstpointer  data)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(JsonNode) script = tb_json_parse (facts_script, -1, &error);
+  g_autoptr(TbScriptedProvider) provider = NULL;
+
+  g_assert_no_error (error);
+  f->dir = g_dir_make_tmp ("toolbench-facts-XXXXXX", &error);
+  g_assert_no_error (error);
+  f->path = g_build_filename (f->dir, "workspace.json", NULL);
+  g_assert_true (g_file_set_contents (f->path,
+                                      "{\"format\":\"toolbench-workspace\",\"version\":1,"
+                                      "\"facts\":{\"city\":\"Paris\"},\"draft\":{},"
+                                      "\"locks\":[],\"proposals\":[]}", -1, NULL));
+  f->workspace = tb_workspace_new_for_path (f->path, &error);
+  g_assert_no_error (error);
+
+  setup (&f->base, data);
+  g_assert_true (tb_workspace_register_tools (f->workspace, f->base.registry, &error));
+  g_assert_no_error (error);
+  tb_window_set_workspace (f->base.window, f->workspace);
+  provider = tb_scripted_provider_new_from_json (script, &error);
+  g_assert_no_error (error);
+  tb_loop_page_set_provider (f->base.page, TB_PROVIDER (provider));
+  tb_loop_page_set_user_message (f->base.page, "I live in Lyon now.");
+}
+
+static void
+facts_teardown (FactsFixture  *f,
+                gconstpointer  data)
+{
+  teardown (&f->base, data);
+  g_assert_finalize_object (f->workspace);
+  g_unlink (f->path);
+  g_rmdir (f->dir);
+  g_free (f->path);
+  g_free (f->dir);
+}
+
+static TbFactsPage *
+facts_page (FactsFixture *f)
+{
+  return tb_window_get_facts_page (f->base.window);
+}
+
+static char *
+saved_city (FactsFixture *f)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(TbWorkspace) again = tb_workspace_new_for_path (f->path, &error);
+  g_autoptr(JsonNode) city = NULL;
+
+  g_assert_no_error (error);
+  city = tb_workspace_dup_fact (again, "city", &error);
+  g_assert_no_error (error);
+  return g_strdup (json_node_get_string (city));
+}
+
+static AdwMessageDialog *
+open_review (FactsFixture *f)
+{
+  GtkWidget *button;
+
+  tb_window_set_page (f->base.window, "facts");
+  g_assert_cmpuint (tb_facts_page_get_n_pending_rows (facts_page (f)), ==, 1);
+  button = tb_facts_page_get_review_button (facts_page (f), 0);
+  WAIT_UNTIL (gtk_widget_get_mapped (button));
+  g_signal_emit_by_name (button, "clicked");
+  g_assert_nonnull (tb_facts_page_get_dialog (facts_page (f)));
+  WAIT_UNTIL (gtk_widget_get_mapped (GTK_WIDGET (tb_facts_page_get_dialog (facts_page (f)))));
+  return tb_facts_page_get_dialog (facts_page (f));
+}
+
+static void
+test_facts_confirm (FactsFixture  *f,
+                    gconstpointer  data)
+{
+  AdwMessageDialog *dialog;
+  g_autofree char *tools = NULL;
+  g_autofree char *turn_json = NULL;
+  g_autofree char *city = NULL;
+  AdwViewStack *stack;
+
+  g_assert_nonnull (strstr (tb_facts_page_get_facts_text (facts_page (f)), "Paris"));
+
+  /* The model is offered facts.propose, never facts.commit. */
+  tools = tb_loop_page_get_offered_tools_json (f->base.page);
+  g_assert_nonnull (strstr (tools, "facts.propose"));
+  g_assert_null (strstr (tools, "facts.commit"));
+
+  /* First proposal: the dialog shows it; Escape decides nothing; Reject
+   * leaves the facts as they are. */
+  click (&f->base, "step");
+  turn_json = tb_loop_page_get_row_json (f->base.page, 1);
+  g_assert_null (strstr (turn_json, "facts.commit"));
+  click (&f->base, "step");
+  g_assert_cmpuint (tb_workspace_get_n_pending (f->workspace), ==, 1);
+  stack = ADW_VIEW_STACK (gtk_widget_get_parent (GTK_WIDGET (facts_page (f))));
+  while (stack != NULL && !ADW_IS_VIEW_STACK (stack))
+    stack = ADW_VIEW_STACK (gtk_widget_get_parent (GTK_WIDGET (stack)));
+  g_assert_cmpuint (adw_view_stack_page_get_badge_number (
+                      adw_view_stack_get_page (stack, GTK_WIDGET (facts_page (f)))), ==, 1);
+
+  dialog = open_review (f);
+  g_assert_cmpstr (tb_confirm_dialog_get_text (dialog, "current"), ==, "\"Paris\"");
+  g_assert_cmpstr (tb_confirm_dialog_get_text (dialog, "proposed"), ==, "\"Lyon\"");
+  g_assert_cmpstr (tb_confirm_dialog_get_text (dialog, "reason"), ==, "The user moved");
+  g_assert_cmpstr (tb_confirm_dialog_get_text (dialog, "origin"), ==,
+                   "The model, in call p_1");
+  g_assert_null (adw_message_dialog_get_default_response (dialog));
+  g_assert_cmpint (adw_message_dialog_get_response_appearance (dialog, "commit"), ==,
+                   ADW_RESPONSE_DESTRUCTIVE);
+  gtk_window_close (GTK_WINDOW (dialog));
+  iterate (50);
+  g_assert_cmpuint (tb_workspace_get_n_pending (f->workspace), ==, 1);
+
+  dialog = open_review (f);
+  adw_message_dialog_response (dialog, "reject");
+  gtk_window_close (GTK_WINDOW (dialog));
+  iterate (50);
+  g_assert_cmpuint (tb_workspace_get_n_pending (f->workspace), ==, 0);
+  g_assert_cmpuint (tb_facts_page_get_n_pending_rows (facts_page (f)), ==, 0);
+  g_assert_nonnull (strstr (tb_facts_page_get_facts_text (facts_page (f)), "Paris"));
+  city = saved_city (f);
+  g_assert_cmpstr (city, ==, "Paris");
+  g_clear_pointer (&city, g_free);
+
+  /* Second proposal: Commit changes the fact and the file. */
+  tb_window_set_page (f->base.window, "loop");
+  click (&f->base, "step");
+  click (&f->base, "step");
+  dialog = open_review (f);
+  g_assert_cmpstr (tb_confirm_dialog_get_text (dialog, "proposed"), ==, "\"Nice\"");
+  adw_message_dialog_response (dialog, "commit");
+  gtk_window_close (GTK_WINDOW (dialog));
+  iterate (50);
+  g_assert_cmpuint (tb_workspace_get_n_pending (f->workspace), ==, 0);
+  g_assert_nonnull (strstr (tb_facts_page_get_facts_text (facts_page (f)), "Nice"));
+  city = saved_city (f);
+  g_assert_cmpstr (city, ==, "Nice");
+}
+
+static void
+test_facts_locks (FactsFixture  *f,
+                  gconstpointer  data)
+{
+  g_autofree char *text = NULL;
+
+  tb_window_set_page (f->base.window, "facts");
+  g_assert_true (tb_facts_page_lock (facts_page (f), "city"));
+  g_assert_true (tb_workspace_is_locked (f->workspace, "city"));
+
+  /* A proposal for a locked key is refused, and the model is told why. */
+  tb_window_set_page (f->base.window, "loop");
+  click (&f->base, "step");
+  click (&f->base, "step");
+  text = tb_loop_page_get_row_text (f->base.page, 2);
+  g_assert_true (g_str_has_prefix (text, "Error from facts.propose: "));
+  g_assert_cmpuint (tb_workspace_get_n_pending (f->workspace), ==, 0);
+
+  g_assert_true (tb_facts_page_unlock (facts_page (f), "city"));
+  g_assert_false (tb_workspace_is_locked (f->workspace, "city"));
+  g_assert_false (tb_facts_page_lock (facts_page (f), "/a~2"));
+  g_test_message ("refused: %s", tb_facts_page_get_status_text (facts_page (f)));
+  g_assert_cmpstr (tb_facts_page_get_status_text (facts_page (f)), !=, "");
+}
+
+static void
+test_confirm_diff (void)
+{
+  g_autofree char *diff = tb_confirm_diff ("{\n  \"a\" : 1,\n  \"b\" : 2\n}",
+                                           "{\n  \"a\" : 1,\n  \"b\" : 3\n}");
+
+  g_assert_cmpstr (diff, ==, "  {\n    \"a\" : 1,\n-   \"b\" : 2\n+   \"b\" : 3\n  }\n");
+  g_clear_pointer (&diff, g_free);
+
+  /* A member added after the last one changes only a comma above it. */
+  diff = tb_confirm_diff ("{\n  \"a\" : 1\n}", "{\n  \"a\" : 1,\n  \"b\" : 2\n}");
+  g_assert_cmpstr (diff, ==, "  {\n    \"a\" : 1,\n+   \"b\" : 2\n  }\n");
+}
+
+/* The Trace page: the current run's timeline, saved, reopened, replayed
+ * and forked. */
+static void
+test_trace_replay_fork (Fixture       *f,
+                        gconstpointer  data)
+{
+  TbTracePage *trace_page = tb_window_get_trace_page (f->window);
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("toolbench-trace-XXXXXX", &error);
+  g_autofree char *path = g_build_filename (dir, "run.jsonl", NULL);
+  g_autofree char *export_path = g_build_filename (dir, "messages.json", NULL);
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  g_autoptr(GFile) export_file = g_file_new_for_path (export_path);
+  g_autofree char *row = NULL;
+  g_autofree char *detail = NULL;
+  g_autofree char *exported = NULL;
+  guint n_events;
+
+  g_assert_no_error (error);
+  click (f, "continue");
+  assert_status (f, "Finished", "Iteration 3 of 10");
+
+  /* The timeline of the current run, and one event's JSON. */
+  tb_window_set_page (f->window, "trace");
+  g_assert_cmpstr (tb_trace_page_get_title (trace_page), ==, "Current run");
+  n_events = tb_trace_page_get_n_events (trace_page);
+  g_assert_cmpuint (n_events, >, 10);
+  row = tb_trace_page_get_event_row_text (trace_page, 0);
+  g_assert_cmpstr (row, ==, "message +0.000 s");
+  for (guint i = 0; i < n_events; i++)
+    {
+      g_autofree char *text = tb_trace_page_get_event_row_text (trace_page, i);
+
+      if (g_str_has_prefix (text, "tool-result "))
+        g_assert_nonnull (strstr (text, ", took "));
+    }
+  tb_trace_page_select_event (trace_page, 0);
+  detail = tb_trace_page_get_detail_text (trace_page);
+  g_assert_nonnull (strstr (detail, "What is 2 + 3?"));
+
+  /* Export, save and open again. */
+  g_assert_true (tb_trace_page_export_to (trace_page, export_file, TB_DEFINITION_FORMAT_OPENAI,
+                                          &error));
+  g_assert_no_error (error);
+  g_assert_true (g_file_get_contents (export_path, &exported, NULL, NULL));
+  g_assert_nonnull (strstr (exported, "\"tool_calls\""));
+  tb_trace_page_set_remember_recent (trace_page, TRUE);
+  g_assert_cmpuint (tb_trace_page_get_n_recent (trace_page), ==, 0);
+  g_assert_true (tb_trace_page_save_to (trace_page, file, &error));
+  g_assert_no_error (error);
+  /* Saved traces are listed under Recent (the export is not a trace). */
+  WAIT_UNTIL (tb_trace_page_get_n_recent (trace_page) == 1);
+  tb_trace_page_open_file (trace_page, file);
+  WAIT_UNTIL (!tb_trace_page_get_busy (trace_page));
+  g_assert_cmpstr (tb_trace_page_get_status_text (trace_page), ==, "");
+  g_assert_cmpstr (tb_trace_page_get_title (trace_page), ==, "run.jsonl");
+  g_assert_cmpuint (tb_trace_page_get_n_events (trace_page), ==, n_events);
+
+  /* A replay with the recorded results does what the run did. */
+  g_signal_emit_by_name (tb_trace_page_get_button (trace_page, "replay"), "clicked");
+  WAIT_UNTIL (!tb_trace_page_get_busy (trace_page));
+  g_assert_nonnull (tb_trace_page_get_report (trace_page));
+  g_assert_cmpint (tb_replay_report_get_first_divergence (tb_trace_page_get_report (trace_page)),
+                   ==, -1);
+  g_assert_cmpuint (tb_trace_page_get_n_report_rows (trace_page), ==, 3);
+  for (guint i = 0; i < 3; i++)
+    g_assert_false (tb_trace_page_get_report_row_highlighted (trace_page, i));
+
+  /* A fork at step 2 (the echo call) with live tools diverges there. */
+  tb_trace_page_set_live (trace_page, TRUE);
+  tb_trace_page_select_step (trace_page, 1);
+  g_assert_true (gtk_widget_get_sensitive (tb_trace_page_get_button (trace_page, "fork")));
+  g_assert_true (tb_trace_page_fork (trace_page, 1, TB_REPLAY_EDIT_ARGUMENTS,
+                                     "{\"text\": \"forked\"}", &error));
+  g_assert_no_error (error);
+  WAIT_UNTIL (!tb_trace_page_get_busy (trace_page));
+  g_assert_cmpint (tb_replay_report_get_first_divergence (tb_trace_page_get_report (trace_page)),
+                   ==, 1);
+  g_assert_true (tb_trace_page_get_report_row_highlighted (trace_page, 1));
+  g_assert_false (tb_trace_page_get_report_row_highlighted (trace_page, 0));
+  g_clear_pointer (&row, g_free);
+  row = tb_trace_page_get_report_row_text (trace_page, 1);
+  g_assert_true (g_str_has_prefix (row, "Step 2 — first divergence: "));
+  g_clear_pointer (&detail, g_free);
+  detail = tb_trace_page_get_detail_text (trace_page);
+  g_assert_nonnull (strstr (detail, "\"diff\""));
+  g_assert_nonnull (strstr (detail, "forked"));
+
+  /* A fork of the second model turn, through the page's controls: the
+   * editor starts from the recorded turn; the model answers instead of
+   * calling echo, so the echo step is missing. */
+  {
+    GtkTextBuffer *buffer = tb_trace_page_get_fork_buffer (trace_page);
+    GtkTextIter start, end;
+    g_autofree char *recorded = NULL;
+    TbReplayReport *report;
+
+    tb_trace_page_set_fork_kind (trace_page, TB_REPLAY_EDIT_MODEL_TURN, 2);
+    gtk_text_buffer_get_bounds (buffer, &start, &end);
+    recorded = gtk_text_buffer_get_text (buffer, &start, &end, FALSE);
+    g_assert_nonnull (strstr (recorded, "\"echo\""));
+    gtk_text_buffer_set_text (buffer, "{\"role\":\"assistant\",\"text\":\"Changed my mind.\"}",
+                              -1);
+    g_assert_true (gtk_widget_get_sensitive (tb_trace_page_get_button (trace_page, "fork")));
+    g_signal_emit_by_name (tb_trace_page_get_button (trace_page, "fork"), "clicked");
+    WAIT_UNTIL (!tb_trace_page_get_busy (trace_page));
+    g_assert_cmpstr (tb_trace_page_get_status_text (trace_page), ==, "");
+    report = tb_trace_page_get_report (trace_page);
+    g_assert_cmpint (tb_replay_report_get_first_divergence (report), ==, 1);
+    g_assert_cmpint (tb_replay_step_get_status (tb_replay_report_get_step (report, 1)), ==,
+                     TB_REPLAY_MISSING);
+    tb_trace_page_set_fork_kind (trace_page, TB_REPLAY_EDIT_ARGUMENTS, 0);
+  }
+
+  /* A trace that calls tools the registry no longer has: a live replay
+   * diverges at the first such call instead of failing. */
+  {
+    g_autoptr(TbToolRegistry) empty = tb_tool_registry_new ();
+
+    tb_trace_page_set_registry (trace_page, empty);
+    g_signal_emit_by_name (tb_trace_page_get_button (trace_page, "replay"), "clicked");
+    WAIT_UNTIL (!tb_trace_page_get_busy (trace_page));
+    g_assert_cmpint (tb_replay_report_get_first_divergence (
+                       tb_trace_page_get_report (trace_page)), ==, 0);
+    g_assert_true (tb_trace_page_get_report_row_highlighted (trace_page, 0));
+    tb_trace_page_set_registry (trace_page, f->registry);
+  }
+
+  /* A fork that does not fit the trace is refused with a reason. */
+  g_assert_false (tb_trace_page_fork (trace_page, 9, TB_REPLAY_EDIT_ARGUMENTS, "{}", &error));
+  g_assert_error (error, TB_REPLAY_ERROR, TB_REPLAY_ERROR_INVALID_FORK);
+
+  g_unlink (path);
+  g_unlink (export_path);
+  g_rmdir (dir);
+}
+
+/* Crash safety: the run is written as it grows; a new window offers to
+ * reopen it; dropping the run on purpose removes the file. */
+static void
+test_autosave (Fixture       *f,
+               gconstpointer  data)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("toolbench-autosave-XXXXXX", &error);
+  g_autofree char *path = g_build_filename (dir, "cache", "autosave.jsonl", NULL);
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  g_autoptr(TbTrace) saved = NULL;
+  TbWindow *other;
+  TbTracePage *trace_page;
+
+  tb_loop_page_set_autosave_file (f->page, file);
+  click (f, "step");
+  click (f, "step");
+  g_assert_true (g_file_test (path, G_FILE_TEST_EXISTS));
+  saved = tb_trace_load (file, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (tb_trace_get_n_events (saved), ==,
+                    tb_trace_get_n_events (tb_dispatch_loop_get_trace (
+                                             tb_loop_page_get_loop (f->page))));
+
+  /* As after a crash: another window is offered the file. */
+  other = g_object_ref (tb_window_new (NULL, f->registry, NULL));
+  trace_page = tb_window_get_trace_page (other);
+  tb_window_set_page (other, "trace");
+  g_assert_false (tb_trace_page_get_offering_recovered (trace_page));
+  tb_trace_page_offer_recovered (trace_page, file);
+  gtk_window_present (GTK_WINDOW (other));
+  WAIT_UNTIL (gtk_widget_get_mapped (tb_trace_page_get_button (trace_page, "reopen")));
+  g_signal_emit_by_name (tb_trace_page_get_button (trace_page, "reopen"), "clicked");
+  WAIT_UNTIL (!tb_trace_page_get_busy (trace_page));
+  g_assert_false (tb_trace_page_get_offering_recovered (trace_page));
+  g_assert_cmpstr (tb_trace_page_get_title (trace_page), ==, "autosave.jsonl");
+  g_assert_cmpuint (tb_trace_page_get_n_events (trace_page), ==, tb_trace_get_n_events (saved));
+  gtk_window_destroy (GTK_WINDOW (other));
+  iterate (50);
+  g_assert_finalize_object (other);
+
+  /* New Run drops the run on purpose: nothing is left to recover. */
+  click (f, "new");
+  g_assert_false (g_file_test (path, G_FILE_TEST_EXISTS));
+  {
+    g_autofree char *cache = g_path_get_dirname (path);
+
+    g_rmdir (cache);
+  }
+  g_rmdir (dir);
+}
+
+/* An MCP server asking the person: the fake server's `elicit` tool sends
+ * elicitation/create and returns the answer it got. */
+static void
+store_result (GObject      *object,
+              GAsyncResult *result,
+              gpointer      user_data)
+{
+  *(GAsyncResult **) user_data = g_object_ref (result);
+}
+
+static void
+test_elicitation (Fixture       *f,
+                  gconstpointer  data)
+{
+  const char *srcdir = g_getenv ("G_TEST_SRCDIR");
+  g_autofree char *script = g_build_filename (srcdir != NULL ? srcdir : ".", "..", "mcp",
+                                              "fake-mcp-server.py", NULL);
+  const char *argv[] = { "/usr/bin/python3", script, NULL };
+  g_autoptr(TbMcpClient) client = NULL;
+  g_autoptr(GAsyncResult) connected = NULL;
+  g_autoptr(GAsyncResult) called = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(TbToolResult) result = NULL;
+  g_autofree char *answer = NULL;
+  AdwMessageDialog *dialog;
+  TbArgumentEditor *editor;
+  g_autofree char *text = NULL;
+  g_autoptr(GtkWidget) log_view = NULL;
+
+  if (!g_file_test (argv[0], G_FILE_TEST_IS_EXECUTABLE)
+      || !g_file_test (script, G_FILE_TEST_EXISTS))
+    {
+      g_test_skip ("/usr/bin/python3 and tests/mcp/fake-mcp-server.py are needed");
+      return;
+    }
+  client = tb_mcp_client_new_stdio ("fake", argv, NULL, NULL);
+  tb_mcp_client_set_capabilities (client, TB_MCP_CAPABILITY_ELICITATION);
+  tb_mcp_client_attach (client, f->registry);
+  tb_mcp_dialogs_attach (GTK_WINDOW (f->window), client);
+  log_view = g_object_ref_sink (tb_mcp_log_view_new (client));
+  tb_mcp_client_connect_async (client, NULL, store_result, &connected);
+  WAIT_UNTIL (connected != NULL);
+  g_assert_true (tb_mcp_client_connect_finish (client, connected, &error));
+  g_assert_no_error (error);
+
+  tb_tool_registry_call_async (f->registry, "elicit", NULL, NULL, NULL, NULL, store_result,
+                               &called);
+  WAIT_UNTIL (tb_mcp_dialogs_get_open (GTK_WINDOW (f->window)) != NULL);
+  dialog = tb_mcp_dialogs_get_open (GTK_WINDOW (f->window));
+  g_assert_cmpstr (adw_message_dialog_get_heading (dialog), ==, "“fake” Asks You");
+  g_assert_cmpstr (adw_message_dialog_get_body (dialog), ==, "Your name?");
+  editor = tb_elicitation_dialog_get_editor (dialog);
+  text = tb_argument_editor_get_text (editor);
+  g_assert_nonnull (strstr (text, "Grace"));
+  gtk_editable_set_text (GTK_EDITABLE (tb_schema_form_get_input (
+                                         tb_argument_editor_get_form (editor), "/name")),
+                         "Ada");
+  g_assert_true (adw_message_dialog_get_response_enabled (dialog, "accept"));
+  /* Nothing was answered before the person pressed a button. */
+  g_assert_null (called);
+  /* As the Accept button does: the response, then the dialog closes (its
+   * close response, Cancel, no longer answers anything). */
+  adw_message_dialog_response (dialog, "accept");
+  gtk_window_close (GTK_WINDOW (dialog));
+
+  WAIT_UNTIL (called != NULL);
+  result = tb_tool_registry_call_finish (f->registry, called);
+  g_assert_true (tb_tool_result_get_ok (result));
+  answer = tb_json_to_string (tb_tool_result_get_output (result), FALSE);
+  g_test_message ("answer: %s", answer);
+  g_assert_nonnull (strstr (answer, "accept"));
+  g_assert_nonnull (strstr (answer, "Ada"));
+  g_assert_null (tb_mcp_dialogs_get_open (GTK_WINDOW (f->window)));
+
+  /* The server's stderr is in its log view. */
+  g_clear_object (&called);
+  tb_tool_registry_call_async (f->registry, "stderr", NULL, NULL, NULL, NULL, store_result,
+                               &called);
+  WAIT_UNTIL (called != NULL);
+  {
+    g_autoptr(TbToolResult) printed = tb_tool_registry_call_finish (f->registry, called);
+    g_autofree char *log = NULL;
+
+    g_assert_true (tb_tool_result_get_ok (printed));
+    WAIT_UNTIL ((g_free (log), log = tb_mcp_log_view_get_text (log_view),
+                 strstr (log, "bad bytes") != NULL));
+    g_test_message ("log: %s", log);
+  }
+  tb_mcp_client_disconnect (client);
+  tb_mcp_client_detach (client);
+  iterate (200);
+}
+
+/* A large trace: the first events are listed while the rest is read. */
+static void
+test_trace_large (Fixture       *f,
+                  gconstpointer  data)
+{
+  TbTracePage *trace_page = tb_window_get_trace_page (f->window);
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("toolbench-trace-XXXXXX", &error);
+  g_autofree char *path = g_build_filename (dir, "large.jsonl", NULL);
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  g_autoptr(TbTrace) trace = tb_trace_new ();
+  g_autofree char *row = NULL;
+  g_autofree char *filler = g_strnfill (400, 'x');
+  gint64 start, first = 0;
+  guint n = 40000;
+  GStatBuf st;
+
+  for (guint i = 0; i < n; i++)
+    {
+      JsonObject *payload = json_object_new ();
+
+      json_object_set_int_member (payload, "iteration", 1);
+      json_object_set_string_member (payload, "message", filler);
+      tb_trace_append (trace, "warning", payload);
+      json_object_unref (payload);
+    }
+  g_assert_true (tb_trace_save (trace, file, NULL, &error));
+  g_assert_no_error (error);
+
+  tb_window_set_page (f->window, "trace");
+  start = g_get_monotonic_time ();
+  tb_trace_page_open_file (trace_page, file);
+  while (tb_trace_page_get_busy (trace_page))
+    {
+      if (first == 0 && tb_trace_page_get_n_events (trace_page) > 0)
+        first = g_get_monotonic_time ();
+      g_main_context_iteration (NULL, TRUE);
+    }
+  g_assert_cmpint (g_stat (path, &st), ==, 0);
+  g_test_message ("%u events (%.1f MiB): first listed after %.0f ms, all read after %.0f ms",
+                  n, st.st_size / 1048576.0,
+                  first > 0 ? (first - start) / 1000.0 : -1.0,
+                  (g_get_monotonic_time () - start) / 1000.0);
+  g_assert_cmpstr (tb_trace_page_get_status_text (trace_page), ==, "");
+  g_assert_cmpuint (tb_trace_page_get_n_events (trace_page), ==, n);
+  row = tb_trace_page_get_event_row_text (trace_page, n - 1);
+  g_assert_true (g_str_has_prefix (row, "warning +"));
+  g_assert_true (gtk_widget_get_sensitive (tb_trace_page_get_button (trace_page, "replay")));
+  g_unlink (path);
+  g_rmdir (dir);
+}
+
+static void
+test_trace_bad_file (Fixture       *f,
+                     gconstpointer  data)
+{
+  TbTracePage *trace_page = tb_window_get_trace_page (f->window);
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("toolbench-trace-XXXXXX", &error);
+  g_autofree char *path = g_build_filename (dir, "newer.jsonl", NULL);
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+
+  g_assert_true (g_file_set_contents (path, "{\"format\":\"toolbench-trace\",\"version\":99}\n",
+                                      -1, NULL));
+  tb_trace_page_open_file (trace_page, file);
+  WAIT_UNTIL (!tb_trace_page_get_busy (trace_page));
+  g_test_message ("refused: %s", tb_trace_page_get_status_text (trace_page));
+  g_assert_cmpstr (tb_trace_page_get_status_text (trace_page), !=, "");
+  g_unlink (path);
+  g_rmdir (dir);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_test_init (&argc, &argv, NULL);
+  gtk_init ();
+  tb_app_init ();
+
+  g_test_add ("/loop-page/step-edit-skip", Fixture, NULL, setup, test_step_edit_skip, teardown);
+  g_test_add ("/loop-page/reject", Fixture, NULL, setup, test_reject, teardown);
+  g_test_add ("/loop-page/cap-and-extend", Fixture, NULL, setup, test_cap_and_extend, teardown);
+  g_test_add ("/loop-page/continue-breakpoint", Fixture, NULL, setup, test_continue_breakpoint,
+              teardown);
+  g_test_add ("/loop-page/model-turn", Fixture, NULL, setup, test_model_turn, teardown);
+  g_test_add ("/loop-page/shortcuts", Fixture, NULL, setup, test_shortcuts, teardown);
+  g_test_add ("/loop-page/ask-and-subset", Fixture, NULL, setup, test_ask_and_subset, teardown);
+  g_test_add ("/loop-page/provider-error", Fixture, NULL, setup, test_provider_error, teardown);
+  g_test_add ("/loop-page/streaming", Fixture, NULL, setup, test_streaming, teardown);
+  g_test_add ("/loop-page/fifty-calls", Fixture, NULL, setup, test_fifty_calls, teardown);
+  g_test_add ("/loop-page/script-file", Fixture, NULL, setup, test_script_file, teardown);
+  g_test_add ("/loop-page/no-message", Fixture, NULL, setup, test_no_message, teardown);
+
+  g_test_add ("/facts-page/confirm", FactsFixture, NULL, facts_setup, test_facts_confirm,
+              facts_teardown);
+  g_test_add ("/facts-page/locks", FactsFixture, NULL, facts_setup, test_facts_locks,
+              facts_teardown);
+  g_test_add_func ("/facts-page/diff", test_confirm_diff);
+  g_test_add ("/trace-page/replay-fork", Fixture, NULL, setup, test_trace_replay_fork, teardown);
+  g_test_add ("/trace-page/autosave", Fixture, NULL, setup, test_autosave, teardown);
+  g_test_add ("/mcp-dialogs/elicitation", Fixture, NULL, setup, test_elicitation, teardown);
+  g_test_add ("/trace-page/large", Fixture, NULL, setup, test_trace_large, teardown);
+  g_test_add ("/trace-page/bad-file", Fixture, NULL, setup, test_trace_bad_file, teardown);
+
+  return g_test_run ();
+}

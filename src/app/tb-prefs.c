@@ -430,7 +430,7 @@ tb_prefs_remove_provider (GSettings   *settings,
 gboolean
 tb_prefs_in_flatpak (void)
 {
-  return g_file_test ("/.flatpak-info", G_FILE_TEST_EXISTS);
+  return tb_host_in_flatpak ();
 }
 
 /**

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "tb-command-tool.h"
+#include "tb-host.h"
 #include "tb-json.h"
 
 /**
@@ -288,6 +289,7 @@ tb_command_tool_invoke_async (TbTool              *tool,
   g_autoptr(GSubprocessLauncher) launcher = NULL;
   g_autoptr(GError) error = NULL;
   g_autofree char *input = NULL;
+  g_auto(GStrv) argv = NULL;
   Run *run;
 
   task = g_task_new (self, cancellable, callback, user_data);
@@ -296,22 +298,33 @@ tb_command_tool_invoke_async (TbTool              *tool,
   launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDIN_PIPE |
                                         G_SUBPROCESS_FLAGS_STDOUT_PIPE |
                                         G_SUBPROCESS_FLAGS_STDERR_PIPE);
-  for (guint i = 0; self->env != NULL && self->env[i] != NULL; i++)
-    {
-      const char *eq = strchr (self->env[i], '=');
-      g_autofree char *key = g_strndup (self->env[i], eq - self->env[i]);
-
-      g_subprocess_launcher_setenv (launcher, key, eq + 1, TRUE);
-    }
-  if (self->cwd != NULL)
-    g_subprocess_launcher_set_cwd (launcher, self->cwd);
   g_subprocess_launcher_set_child_setup (launcher, child_setup, NULL, NULL);
+
+  /* Inside a Flatpak the command is a program of the host; flatpak-spawn
+   * takes its folder and environment as options. */
+  if (tb_host_in_flatpak ())
+    {
+      argv = tb_host_wrap_argv ((const char * const *) self->argv, self->cwd,
+                                (const char * const *) self->env);
+    }
+  else
+    {
+      for (guint i = 0; self->env != NULL && self->env[i] != NULL; i++)
+        {
+          const char *eq = strchr (self->env[i], '=');
+          g_autofree char *key = g_strndup (self->env[i], eq - self->env[i]);
+
+          g_subprocess_launcher_setenv (launcher, key, eq + 1, TRUE);
+        }
+      if (self->cwd != NULL)
+        g_subprocess_launcher_set_cwd (launcher, self->cwd);
+      argv = g_strdupv (self->argv);
+    }
 
   run = g_new0 (Run, 1);
   run->io = g_cancellable_new ();
   g_task_set_task_data (task, run, (GDestroyNotify) run_free);
-  run->process = g_subprocess_launcher_spawnv (launcher, (const char * const *) self->argv,
-                                               &error);
+  run->process = g_subprocess_launcher_spawnv (launcher, (const char * const *) argv, &error);
   if (run->process == NULL)
     {
       g_task_return_new_error (task, TB_TOOL_ERROR, TB_TOOL_ERROR_FAILED,

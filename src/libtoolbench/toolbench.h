@@ -20,6 +20,7 @@
 # include "tb-trace-io.h"
 # include "tb-replay.h"
 # include "tb-trace-export.h"
+# include "tb-host.h"
 # include "tb-schema.h"
 # include "tb-mcp-client.h"
 # include "tb-mcp-tool.h"

@@ -606,25 +606,23 @@ TbTool *
 tb_command_tool_new_from_file (const char  *path,
                                GError     **error)
 {
-  g_autofree char *contents = NULL;
   g_autofree char *source = NULL;
   g_autofree char *absolute = NULL;
   g_autofree char *dir = NULL;
   g_autoptr(JsonNode) node = NULL;
   g_autoptr(GError) local_error = NULL;
-  gsize length;
 
   g_return_val_if_fail (path != NULL, NULL);
 
   absolute = g_canonicalize_filename (path, NULL);
   source = g_strdup_printf ("manifest:%s", absolute);
-  if (!g_file_get_contents (absolute, &contents, &length, &local_error))
+  node = tb_json_parse_file (absolute, MAX_MANIFEST, &local_error);
+  if (node == NULL && local_error->domain == G_FILE_ERROR)
     {
       g_set_error (error, TB_MANIFEST_ERROR, TB_MANIFEST_ERROR_READ, "%s: %s", source,
                    local_error->message);
       return NULL;
     }
-  node = tb_json_parse_full (contents, length, MAX_MANIFEST, TB_JSON_MAX_DEPTH, &local_error);
   if (node == NULL)
     {
       invalid (error, source, "%s", local_error->message);

@@ -2443,20 +2443,18 @@ tb_mcp_config_load_file (const char  *path,
                          GStrv       *problems,
                          GError     **error)
 {
-  g_autofree char *contents = NULL;
   g_autoptr(JsonNode) node = NULL;
   g_autoptr(GError) local_error = NULL;
-  gsize length;
 
   g_return_val_if_fail (path != NULL, NULL);
 
-  if (!g_file_get_contents (path, &contents, &length, &local_error))
+  node = tb_json_parse_file (path, 16 * 1024 * 1024, &local_error);
+  if (node == NULL && local_error->domain == G_FILE_ERROR)
     {
       g_set_error (error, TB_MCP_ERROR, TB_MCP_ERROR_CONFIG,
                    _("Cannot read the MCP configuration: %s"), local_error->message);
       return NULL;
     }
-  node = tb_json_parse_full (contents, length, 16 * 1024 * 1024, TB_JSON_MAX_DEPTH, &local_error);
   if (node == NULL)
     {
       g_set_error (error, TB_MCP_ERROR, TB_MCP_ERROR_CONFIG,

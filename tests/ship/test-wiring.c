@@ -15,6 +15,8 @@
 #include "tb-loop-page.h"
 #include "tb-mcp-dialogs.h"
 #include "tb-tool-sources.h"
+#include "tb-trace-page.h"
+#include "tb-welcome-page.h"
 #include "tb-prefs.h"
 #include "tb-secret-store.h"
 #include "tb-test-http.h"
@@ -298,11 +300,106 @@ test_mcp_dialogs (Fixture       *f,
   g_object_run_dispose (G_OBJECT (sources));
 }
 
+static GtkWidget *
+find_named (GtkWidget  *widget,
+            const char *name)
+{
+  if (g_strcmp0 (gtk_widget_get_name (widget), name) == 0)
+    return widget;
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found = find_named (child, name);
+
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+static const char live_answer[] =
+  "{\"id\":\"c1\",\"object\":\"chat.completion\",\"choices\":[{\"index\":0,"
+  "\"message\":{\"role\":\"assistant\",\"content\":\"A live answer after the fork.\"},"
+  "\"finish_reason\":\"stop\"}]}";
+
+/* The welcome page opens the bundled trace in the Trace page; a fork of it
+ * continues scripted, or live with the Loop page's endpoint. */
+static void
+test_sample_trace_fork (Fixture       *f,
+                        gconstpointer  data)
+{
+  TbTracePage *trace_page = tb_window_get_trace_page (f->window);
+  AdwViewStack *stack = tb_window_get_view_stack (f->window);
+  GtkDropDown *dropdown = tb_loop_page_get_provider_dropdown (f->page);
+  g_autoptr(GError) error = NULL;
+  g_autofree char *first = NULL;
+  g_autofree char *sent = NULL;
+  GtkWidget *open;
+  guint scripted_steps;
+
+  tb_loop_page_set_settings (f->page, f->settings);
+  g_assert_true (tb_welcome_page_offer (f->window));
+  iterate (50);
+  open = find_named (GTK_WIDGET (f->window), "welcome-open-trace");
+  g_assert_nonnull (open);
+  g_assert_cmpstr (gtk_button_get_label (GTK_BUTTON (open)), ==, "_Open the Sample Trace");
+  g_signal_emit_by_name (open, "clicked");
+  g_assert_cmpstr (adw_view_stack_get_visible_child_name (stack), ==, "trace");
+  WAIT_UNTIL (!tb_trace_page_get_busy (trace_page)
+              && g_strcmp0 (tb_trace_page_get_title (trace_page), "demo-trace.jsonl") == 0);
+  g_assert_cmpstr (tb_trace_page_get_title (trace_page), ==, "demo-trace.jsonl");
+  /* The file has a header line and 22 events. */
+  g_assert_cmpuint (tb_trace_page_get_n_events (trace_page), ==, 22);
+  first = tb_trace_page_get_event_row_text (trace_page, 0);
+  g_test_message ("first event: %s", first);
+  g_assert_nonnull (strstr (first, "message"));
+
+  /* Scripted: the recorded turns go on after the changed call. */
+  g_assert_true (tb_trace_page_fork (trace_page, 1, TB_REPLAY_EDIT_ARGUMENTS,
+                                     "{\"text\": \"forked\"}", &error));
+  g_assert_no_error (error);
+  WAIT_UNTIL (!tb_trace_page_get_busy (trace_page));
+  g_assert_cmpstr (tb_trace_page_get_status_text (trace_page), ==, "");
+  g_assert_cmpint (tb_replay_report_get_first_divergence (tb_trace_page_get_report (trace_page)),
+                   ==, 1);
+  scripted_steps = tb_trace_page_get_n_report_rows (trace_page);
+  g_assert_cmpuint (f->server->bodies->len, ==, 0);
+
+  /* Live: the turn after the fork goes to the endpoint selected on the
+   * Loop page, with everything the fork changed. */
+  g_assert_true (tb_prefs_save_provider (f->settings, NULL, "Local", "openai",
+                                         f->server->base_url, "small-model", &error));
+  gtk_drop_down_set_selected (dropdown, 1);
+  WAIT_UNTIL (!tb_loop_page_get_key_pending (f->page));
+  tb_trace_page_set_fork_live (trace_page, TRUE);
+  /* Live tools too: the echo call runs with the changed text. */
+  tb_trace_page_set_live (trace_page, TRUE);
+  test_server_reply (f->server, 200, "application/json", live_answer);
+  g_assert_true (tb_trace_page_fork (trace_page, 1, TB_REPLAY_EDIT_ARGUMENTS,
+                                     "{\"text\": \"forked\"}", &error));
+  g_assert_no_error (error);
+  WAIT_UNTIL (!tb_trace_page_get_busy (trace_page));
+  g_test_message ("status: %s", tb_trace_page_get_status_text (trace_page));
+  g_assert_cmpstr (tb_trace_page_get_status_text (trace_page), ==, "");
+  g_assert_cmpuint (f->server->bodies->len, ==, 1);
+  sent = json_to_string (json_node_init_object (json_node_alloc (),
+                                                test_server_request (f->server, 0)), FALSE);
+  g_test_message ("sent: %s", sent);
+  g_assert_nonnull (strstr (sent, "small-model"));
+  g_assert_nonnull (strstr (sent, "\"content\":\"forked\""));
+  g_assert_cmpuint (tb_trace_page_get_n_report_rows (trace_page), >, 0);
+  g_test_message ("steps: scripted %u, live %u", scripted_steps,
+                  tb_trace_page_get_n_report_rows (trace_page));
+}
+
 int
 main (int   argc,
       char *argv[])
 {
   /* No keyring: keys stay in the store's memory, and no bus is started. */
+  /* Where the welcome page copies the sample trace. */
+  g_setenv ("XDG_CACHE_HOME", g_getenv ("G_TEST_BUILDDIR") != NULL
+            ? g_getenv ("G_TEST_BUILDDIR") : g_get_tmp_dir (), TRUE);
   g_setenv ("DBUS_SESSION_BUS_ADDRESS", "unix:path=/nonexistent/tb-no-bus", TRUE);
   g_test_init (&argc, &argv, NULL);
   gtk_init ();
@@ -311,5 +408,7 @@ main (int   argc,
   g_test_add ("/wiring/loop-demo-default", Fixture, NULL, setup, test_demo_default, teardown);
   g_test_add ("/wiring/loop-endpoint", Fixture, NULL, setup, test_endpoint, teardown);
   g_test_add ("/wiring/mcp-dialogs", Fixture, NULL, setup, test_mcp_dialogs, teardown);
+  g_test_add ("/wiring/sample-trace-fork", Fixture, NULL, setup, test_sample_trace_fork,
+              teardown);
   return g_test_run ();
 }

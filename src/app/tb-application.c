@@ -10,6 +10,7 @@
 
 #include "tb-app-util.h"
 #include "tb-application.h"
+#include "tb-mcp-dialogs.h"
 #include "tb-preferences-window.h"
 #include "tb-tool-sources.h"
 #include "tb-welcome-page.h"
@@ -46,6 +47,13 @@ tb_application_activate (GApplication *app)
       tb_loop_page_set_autosave_file (tb_window_get_loop_page (TB_WINDOW (window)),
                                       self->autosave);
       tb_trace_page_set_remember_recent (tb_window_get_trace_page (TB_WINDOW (window)), TRUE);
+      {
+        g_autoptr(GSettings) settings = g_settings_new (APPLICATION_ID);
+
+        tb_loop_page_set_settings (tb_window_get_loop_page (TB_WINDOW (window)), settings);
+      }
+      if (self->sources != NULL)
+        tb_mcp_dialogs_attach_sources (window, self->sources);
       if (self->recovered != NULL)
         tb_trace_page_offer_recovered (tb_window_get_trace_page (TB_WINDOW (window)),
                                        self->recovered);

@@ -8,6 +8,8 @@
 
 #include "tb-app-util.h"
 #include "tb-loop-page.h"
+#include "tb-prefs.h"
+#include "tb-secret-store.h"
 
 /* The Loop page: a model (the offline scripted demo unless another
  * provider is set) driving the registry's model-visible tools, one phase
@@ -26,6 +28,15 @@ struct _TbLoopPage
   GtkSpinButton   *max_spin;
   GtkEditable     *breakpoint_entry;
   GtkLabel        *provider_label;
+  GtkDropDown     *provider_dropdown;
+  GtkStringList   *provider_names;
+  GtkEditable     *model_entry;
+  GSettings       *settings;
+  GPtrArray       *endpoints;
+  char            *endpoint_key;
+  GCancellable    *key_cancellable;
+  gboolean         key_pending;
+  gboolean         filling_providers;
   GtkWidget       *demo_button;
   char            *script_path;
   GtkLabel        *state_label;
@@ -683,8 +694,15 @@ offered_registry (TbLoopPage *self)
 static TbApprovalPolicy
 chosen_policy (TbLoopPage *self)
 {
-  return gtk_drop_down_get_selected (self->policy_dropdown) == 1
-         ? TB_APPROVAL_POLICY_ASK : TB_APPROVAL_POLICY_APPROVE_ALL;
+  switch (gtk_drop_down_get_selected (self->policy_dropdown))
+    {
+    case 1:
+      return TB_APPROVAL_POLICY_ASK;
+    case 2:
+      return TB_APPROVAL_POLICY_REJECT_ALL;
+    default:
+      return TB_APPROVAL_POLICY_APPROVE_ALL;
+    }
 }
 
 static void
@@ -783,6 +801,164 @@ retry_turn (TbLoopPage  *self,
   return TRUE;
 }
 
+/* Provider endpoints from the preferences. The key of the selected one is
+ * read from the keyring when it is selected; Step and Continue wait for it. */
+static TbProvider *
+selected_endpoint_provider (TbLoopPage  *self,
+                            GError     **error)
+{
+  guint selected = gtk_drop_down_get_selected (self->provider_dropdown);
+  TbProviderEndpoint *endpoint;
+  TbProviderEndpoint chosen;
+  TbProvider *provider;
+
+  if (selected == 0 || selected > self->endpoints->len)
+    {
+      g_set_error_literal (error, TB_LOOP_ERROR, TB_LOOP_ERROR_INVALID,
+                           _("The selected endpoint is no longer in the preferences."));
+      return NULL;
+    }
+  endpoint = g_ptr_array_index (self->endpoints, selected - 1);
+  chosen = *endpoint;
+  chosen.model = (char *) gtk_editable_get_text (self->model_entry);
+  provider = tb_provider_endpoint_create (&chosen, self->endpoint_key);
+  if (provider == NULL)
+    g_set_error (error, TB_LOOP_ERROR, TB_LOOP_ERROR_INVALID,
+                 _("The endpoint “%s” has a kind this version cannot use (%s)."),
+                 endpoint->name, endpoint->kind);
+  return provider;
+}
+
+static void
+key_done (GObject      *object,
+          GAsyncResult *result,
+          gpointer      user_data)
+{
+  g_autoptr(TbLoopPage) self = user_data;
+  g_autoptr(GError) error = NULL;
+  char *key = tb_secret_store_lookup_finish (TB_SECRET_STORE (object), result, &error);
+
+  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    return;
+  g_free (self->endpoint_key);
+  self->endpoint_key = key;
+  self->key_pending = FALSE;
+  if (error != NULL)
+    set_error_text (self, error->message);
+  update_controls (self);
+}
+
+static void
+on_provider_selected (TbLoopPage *self)
+{
+  guint selected = gtk_drop_down_get_selected (self->provider_dropdown);
+  TbProviderEndpoint *endpoint = NULL;
+
+  if (!self->filling_providers)
+    g_clear_object (&self->provider);
+  g_cancellable_cancel (self->key_cancellable);
+  g_clear_object (&self->key_cancellable);
+  g_clear_pointer (&self->endpoint_key, g_free);
+  self->key_pending = FALSE;
+  if (self->endpoints != NULL && selected > 0 && selected <= self->endpoints->len)
+    endpoint = g_ptr_array_index (self->endpoints, selected - 1);
+
+  gtk_widget_set_sensitive (GTK_WIDGET (self->model_entry), endpoint != NULL);
+  gtk_editable_set_text (self->model_entry, endpoint != NULL ? endpoint->model : "");
+  if (endpoint == NULL)
+    {
+      if (self->script_path == NULL && self->provider == NULL)
+        gtk_label_set_label (self->provider_label, _("Scripted demo (offline)"));
+      update_controls (self);
+      return;
+    }
+
+  g_clear_pointer (&self->script_path, g_free);
+  gtk_widget_set_visible (self->demo_button, FALSE);
+  {
+    g_autofree char *text = g_strdup_printf (_("%s at %s"), tb_prefs_kind_label (endpoint->kind),
+                                             endpoint->base_url);
+
+    gtk_label_set_label (self->provider_label, text);
+  }
+  self->key_pending = TRUE;
+  self->key_cancellable = g_cancellable_new ();
+  tb_secret_store_lookup_async (tb_secret_store_get_default (), endpoint->name,
+                                endpoint->base_url, self->key_cancellable, key_done,
+                                g_object_ref (self));
+  update_controls (self);
+}
+
+/* Demo first, then each endpoint by name; the selection stays on the same
+ * name when the list changes. */
+static void
+fill_providers (TbLoopPage *self)
+{
+  guint selected = gtk_drop_down_get_selected (self->provider_dropdown);
+  g_autofree char *was = NULL;
+  g_autoptr(GPtrArray) names = g_ptr_array_new ();
+  guint keep = 0;
+
+  if (self->endpoints != NULL && selected > 0 && selected <= self->endpoints->len)
+    was = g_strdup (((TbProviderEndpoint *) g_ptr_array_index (self->endpoints,
+                                                                selected - 1))->name);
+  g_clear_pointer (&self->endpoints, g_ptr_array_unref);
+  self->endpoints = tb_prefs_get_providers (self->settings);
+  for (guint i = 0; i < self->endpoints->len; i++)
+    {
+      TbProviderEndpoint *endpoint = g_ptr_array_index (self->endpoints, i);
+
+      g_ptr_array_add (names, endpoint->name);
+      if (g_strcmp0 (endpoint->name, was) == 0)
+        keep = i + 1;
+    }
+  g_ptr_array_add (names, NULL);
+
+  self->filling_providers = TRUE;
+  gtk_string_list_splice (self->provider_names, 1,
+                          g_list_model_get_n_items (G_LIST_MODEL (self->provider_names)) - 1,
+                          (const char * const *) names->pdata);
+  gtk_drop_down_set_selected (self->provider_dropdown, keep);
+  /* The endpoint itself may have changed under the same name. */
+  on_provider_selected (self);
+  self->filling_providers = FALSE;
+}
+
+/* Only the setup of a run that has not started takes new defaults. */
+static void
+apply_defaults (TbLoopPage *self)
+{
+  if (self->loop != NULL)
+    return;
+  gtk_spin_button_set_value (self->max_spin,
+                             g_settings_get_uint (self->settings, "loop-iteration-cap"));
+  switch (tb_prefs_get_approval_policy (self->settings))
+    {
+    case TB_APPROVAL_POLICY_ASK:
+      gtk_drop_down_set_selected (self->policy_dropdown, 1);
+      break;
+    case TB_APPROVAL_POLICY_REJECT_ALL:
+      gtk_drop_down_set_selected (self->policy_dropdown, 2);
+      break;
+    case TB_APPROVAL_POLICY_APPROVE_ALL:
+    default:
+      gtk_drop_down_set_selected (self->policy_dropdown, 0);
+      break;
+    }
+}
+
+static void
+on_settings_changed (GSettings  *settings,
+                     const char *key,
+                     TbLoopPage *self)
+{
+  if (g_strcmp0 (key, "providers") == 0)
+    fill_providers (self);
+  else if (g_strcmp0 (key, "loop-iteration-cap") == 0
+           || g_strcmp0 (key, "approval-policy") == 0)
+    apply_defaults (self);
+}
+
 static gboolean
 ensure_loop (TbLoopPage  *self,
              gboolean     needs_user_message,
@@ -808,18 +984,9 @@ ensure_loop (TbLoopPage  *self,
       return FALSE;
     }
 
-  /* The scripted demo keeps its place in the script: each run starts it
-   * anew. */
-  if (self->provider != NULL)
-    provider = g_object_ref (self->provider);
-  else if (self->script_path != NULL)
-    {
-      provider = (TbProvider *) tb_scripted_provider_new_from_file (self->script_path, error);
-      if (provider == NULL)
-        return FALSE;
-    }
-  else
-    provider = TB_PROVIDER (tb_scripted_provider_new_demo ());
+  provider = tb_loop_page_create_provider (self, error);
+  if (provider == NULL)
+    return FALSE;
   {
     g_autoptr(TbToolRegistry) offered = offered_registry (self);
 
@@ -1040,7 +1207,8 @@ update_controls (TbLoopPage *self)
 {
   TbLoopState state = self->loop != NULL ? tb_dispatch_loop_get_state (self->loop)
                                          : TB_LOOP_STATE_READY;
-  gboolean can_advance = !self->busy && (state == TB_LOOP_STATE_READY
+  gboolean can_advance = !self->busy && !self->key_pending
+                         && (state == TB_LOOP_STATE_READY
                                          || state == TB_LOOP_STATE_CALLS_PENDING);
   guint max = self->loop != NULL ? tb_dispatch_loop_get_max_iterations (self->loop)
                                  : (guint) gtk_spin_button_get_value_as_int (self->max_spin);
@@ -1148,6 +1316,7 @@ use_demo_clicked (TbLoopPage *self)
   g_clear_pointer (&self->script_path, g_free);
   gtk_label_set_label (self->provider_label, _("Scripted demo (offline)"));
   gtk_widget_set_visible (self->demo_button, FALSE);
+  gtk_drop_down_set_selected (self->provider_dropdown, 0);
 }
 
 static void
@@ -1220,6 +1389,26 @@ build (TbLoopPage *self)
   gtk_widget_set_valign (GTK_WIDGET (self->provider_label), GTK_ALIGN_START);
   widget = gtk_box_new (GTK_ORIENTATION_VERTICAL, 4);
   gtk_box_append (GTK_BOX (widget), section_title (_("Provider")));
+  self->provider_names = gtk_string_list_new (NULL);
+  gtk_string_list_append (self->provider_names, _("Demo (offline)"));
+  self->provider_dropdown =
+    GTK_DROP_DOWN (gtk_drop_down_new (G_LIST_MODEL (g_object_ref (self->provider_names)), NULL));
+  gtk_widget_set_tooltip_text (GTK_WIDGET (self->provider_dropdown),
+                               _("The model of the next run: the offline demo or an endpoint "
+                                 "from the preferences"));
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self->provider_dropdown),
+                                  GTK_ACCESSIBLE_PROPERTY_LABEL, _("Provider"), -1);
+  g_signal_connect_swapped (self->provider_dropdown, "notify::selected",
+                            G_CALLBACK (on_provider_selected), self);
+  gtk_box_append (GTK_BOX (widget), GTK_WIDGET (self->provider_dropdown));
+  self->model_entry = GTK_EDITABLE (gtk_entry_new ());
+  gtk_entry_set_placeholder_text (GTK_ENTRY (self->model_entry), _("Model"));
+  gtk_widget_set_tooltip_text (GTK_WIDGET (self->model_entry),
+                               _("The model the endpoint is asked for"));
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self->model_entry),
+                                  GTK_ACCESSIBLE_PROPERTY_LABEL, _("Model"), -1);
+  gtk_widget_set_sensitive (GTK_WIDGET (self->model_entry), FALSE);
+  gtk_box_append (GTK_BOX (widget), GTK_WIDGET (self->model_entry));
   gtk_box_append (GTK_BOX (widget), GTK_WIDGET (self->provider_label));
   {
     GtkWidget *row = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
@@ -1263,10 +1452,11 @@ build (TbLoopPage *self)
   gtk_grid_attach (GTK_GRID (grid), labelled (_("_Breakpoints"),
                                               GTK_WIDGET (self->breakpoint_entry)), 0, 3, 2, 1);
   {
-    static const char *policies[3] = { NULL, NULL, NULL };
+    static const char *policies[4] = { NULL, NULL, NULL, NULL };
 
     policies[0] = _("Run the calls I did not decide");
     policies[1] = _("Ask me about every call");
+    policies[2] = _("Reject the calls I did not decide");
     self->policy_dropdown = GTK_DROP_DOWN (gtk_drop_down_new_from_strings (policies));
     gtk_widget_set_tooltip_text (GTK_WIDGET (self->policy_dropdown),
                                  _("What Step and Continue do with calls nobody decided"));
@@ -1393,6 +1583,14 @@ tb_loop_page_dispose (GObject *object)
   TbLoopPage *self = (TbLoopPage *) object;
 
   drop_loop (self);
+  g_cancellable_cancel (self->key_cancellable);
+  g_clear_object (&self->key_cancellable);
+  if (self->settings != NULL)
+    g_signal_handlers_disconnect_by_data (self->settings, self);
+  g_clear_object (&self->settings);
+  g_clear_pointer (&self->endpoints, g_ptr_array_unref);
+  g_clear_pointer (&self->endpoint_key, g_free);
+  g_clear_object (&self->provider_names);
   if (self->registry != NULL)
     g_signal_handlers_disconnect_by_data (self->registry, self);
   g_clear_pointer (&self->scroller, gtk_widget_unparent);
@@ -1969,9 +2167,113 @@ tb_loop_page_set_script_file (TbLoopPage  *self,
     return FALSE;
   g_free (self->script_path);
   self->script_path = g_steal_pointer (&path);
+  gtk_drop_down_set_selected (self->provider_dropdown, 0);
   name = g_file_get_basename (file);
   text = g_strdup_printf (_("Script %s (offline)"), name);
   gtk_label_set_label (self->provider_label, text);
   gtk_widget_set_visible (self->demo_button, TRUE);
   return TRUE;
+}
+
+/**
+ * tb_loop_page_set_settings:
+ * @self: a Loop page
+ * @settings: the application's settings
+ *
+ * Offers the provider endpoints of the preferences beside the demo (and
+ * follows their changes), and takes the iteration cap and the approval
+ * policy of new runs from them.
+ */
+void
+tb_loop_page_set_settings (TbLoopPage *self,
+                           GSettings  *settings)
+{
+  g_return_if_fail (TB_IS_LOOP_PAGE (self));
+  g_return_if_fail (G_IS_SETTINGS (settings));
+
+  if (self->settings != NULL)
+    g_signal_handlers_disconnect_by_data (self->settings, self);
+  g_set_object (&self->settings, settings);
+  g_signal_connect (settings, "changed", G_CALLBACK (on_settings_changed), self);
+  fill_providers (self);
+  apply_defaults (self);
+}
+
+/**
+ * tb_loop_page_get_provider_dropdown:
+ * @self: a Loop page
+ *
+ * Returns: (transfer none): the provider selector ("Demo (offline)" first)
+ */
+GtkDropDown *
+tb_loop_page_get_provider_dropdown (TbLoopPage *self)
+{
+  g_return_val_if_fail (TB_IS_LOOP_PAGE (self), NULL);
+
+  return self->provider_dropdown;
+}
+
+/**
+ * tb_loop_page_get_model_entry:
+ * @self: a Loop page
+ *
+ * Returns: (transfer none): the model entry of the selected endpoint
+ */
+GtkEditable *
+tb_loop_page_get_model_entry (TbLoopPage *self)
+{
+  g_return_val_if_fail (TB_IS_LOOP_PAGE (self), NULL);
+
+  return self->model_entry;
+}
+
+/**
+ * tb_loop_page_get_key_pending:
+ * @self: a Loop page
+ *
+ * Returns: whether the selected endpoint's key is still being read
+ */
+gboolean
+tb_loop_page_get_key_pending (TbLoopPage *self)
+{
+  g_return_val_if_fail (TB_IS_LOOP_PAGE (self), FALSE);
+
+  return self->key_pending;
+}
+
+/**
+ * tb_loop_page_create_provider:
+ * @self: a Loop page
+ * @error: return location for the reason there is none
+ *
+ * The model the page's next run would use: the provider given with
+ * tb_loop_page_set_provider(), the selected endpoint with the model of the
+ * entry, the chosen script, or the demo. Scripted ones start anew.
+ *
+ * Returns: (transfer full) (nullable): the provider
+ */
+TbProvider *
+tb_loop_page_create_provider (TbLoopPage  *self,
+                              GError     **error)
+{
+  g_return_val_if_fail (TB_IS_LOOP_PAGE (self), NULL);
+
+  if (self->provider != NULL)
+    return g_object_ref (self->provider);
+  if (self->endpoints != NULL && gtk_drop_down_get_selected (self->provider_dropdown) > 0)
+    {
+      if (self->key_pending)
+        {
+          g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_PENDING,
+                               _("The endpoint's key is still being read from the keyring; "
+                                 "try again in a moment."));
+          return NULL;
+        }
+      return selected_endpoint_provider (self, error);
+    }
+  /* The scripted demo keeps its place in the script: each run starts it
+   * anew. */
+  if (self->script_path != NULL)
+    return (TbProvider *) tb_scripted_provider_new_from_file (self->script_path, error);
+  return TB_PROVIDER (tb_scripted_provider_new_demo ());
 }

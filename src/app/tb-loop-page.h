@@ -64,5 +64,12 @@ gboolean          tb_loop_page_set_script_file     (TbLoopPage     *self,
                                                     GFile          *file,
                                                     GError        **error);
 const char       *tb_loop_page_get_streaming_text  (TbLoopPage     *self);
+void              tb_loop_page_set_settings        (TbLoopPage     *self,
+                                                    GSettings      *settings);
+GtkDropDown      *tb_loop_page_get_provider_dropdown (TbLoopPage   *self);
+GtkEditable      *tb_loop_page_get_model_entry     (TbLoopPage     *self);
+gboolean          tb_loop_page_get_key_pending     (TbLoopPage     *self);
+TbProvider       *tb_loop_page_create_provider     (TbLoopPage     *self,
+                                                    GError        **error);
 
 G_END_DECLS

@@ -460,3 +460,36 @@ tb_mcp_log_view_get_text (GtkWidget *log_view)
   gtk_text_buffer_get_bounds (buffer, &start, &end);
   return gtk_text_buffer_get_text (buffer, &start, &end, FALSE);
 }
+
+static void
+on_client_started (TbToolSources *sources,
+                   TbMcpClient   *client,
+                   GtkWindow     *window)
+{
+  tb_mcp_dialogs_attach (window, client);
+}
+
+/**
+ * tb_mcp_dialogs_attach_sources:
+ * @window: the window the dialogs belong to
+ * @sources: the MCP servers of the preferences
+ *
+ * Answers the requests of every server @sources runs, and of those it
+ * starts later (added, enabled or changed in the preferences), through
+ * dialogs of @window, for as long as @window exists.
+ */
+void
+tb_mcp_dialogs_attach_sources (GtkWindow     *window,
+                               TbToolSources *sources)
+{
+  g_autoptr(GList) clients = NULL;
+
+  g_return_if_fail (GTK_IS_WINDOW (window));
+  g_return_if_fail (TB_IS_TOOL_SOURCES (sources));
+
+  clients = tb_tool_sources_list_clients (sources);
+  for (GList *l = clients; l != NULL; l = l->next)
+    tb_mcp_dialogs_attach (window, l->data);
+  g_signal_connect_object (sources, "client-started", G_CALLBACK (on_client_started), window,
+                           0);
+}

@@ -6,6 +6,7 @@
 #include <toolbench.h>
 
 #include "tb-argument-editor.h"
+#include "tb-tool-sources.h"
 
 G_BEGIN_DECLS
 
@@ -19,6 +20,8 @@ GtkTextBuffer    *tb_sampling_dialog_get_answer      (AdwMessageDialog   *dialog
 void              tb_mcp_dialogs_attach              (GtkWindow          *window,
                                                       TbMcpClient        *client);
 AdwMessageDialog *tb_mcp_dialogs_get_open            (GtkWindow          *window);
+void              tb_mcp_dialogs_attach_sources      (GtkWindow          *window,
+                                                      TbToolSources      *sources);
 
 GtkWidget        *tb_mcp_log_view_new                (TbMcpClient        *client);
 char             *tb_mcp_log_view_get_text           (GtkWidget          *log_view);

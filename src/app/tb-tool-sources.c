@@ -31,6 +31,9 @@ struct _TbToolSources
 
 G_DEFINE_FINAL_TYPE (TbToolSources, tb_tool_sources, G_TYPE_OBJECT)
 
+enum { CLIENT_STARTED, N_SIGNALS };
+static guint signals [N_SIGNALS];
+
 static TbToolSources *default_sources;
 
 static void
@@ -201,7 +204,13 @@ load_mcp (TbToolSources *self)
       tb_mcp_client_set_tool_timeout_ms (client,
                                          g_settings_get_uint (self->settings,
                                                               "tool-timeout-seconds") * 1000);
+      /* The window answers the server's questions through its dialogs
+       * (tb_mcp_dialogs_attach_sources()); without one the server is told
+       * that nobody can answer. */
+      tb_mcp_client_set_capabilities (client, TB_MCP_CAPABILITY_ELICITATION
+                                              | TB_MCP_CAPABILITY_SAMPLING);
       tb_mcp_client_attach (client, self->registry);
+      g_signal_emit (self, signals[CLIENT_STARTED], 0, client);
       tb_mcp_client_connect_async (client, self->cancellable, connect_cb, NULL);
     }
 }
@@ -276,6 +285,18 @@ tb_tool_sources_class_init (TbToolSourcesClass *klass)
 
   object_class->dispose = tb_tool_sources_dispose;
   object_class->finalize = tb_tool_sources_finalize;
+
+  /**
+   * TbToolSources::client-started:
+   * @self: the sources
+   * @client: the client of an MCP server, not yet connected
+   *
+   * Emitted for each MCP server the sources start (at first, and when one
+   * is added, enabled or changed), before it connects.
+   */
+  signals[CLIENT_STARTED] =
+    g_signal_new ("client-started", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0,
+                  NULL, NULL, NULL, G_TYPE_NONE, 1, TB_TYPE_MCP_CLIENT);
 }
 
 static void
@@ -400,4 +421,19 @@ void
 tb_tool_sources_set_default (TbToolSources *sources)
 {
   default_sources = sources;
+}
+
+/**
+ * tb_tool_sources_list_clients:
+ * @self: the sources
+ *
+ * Returns: (transfer container) (element-type TbMcpClient): the clients of
+ *   the MCP servers started now
+ */
+GList *
+tb_tool_sources_list_clients (TbToolSources *self)
+{
+  g_return_val_if_fail (TB_IS_TOOL_SOURCES (self), NULL);
+
+  return g_hash_table_get_values (self->clients);
 }

@@ -16,6 +16,7 @@ TbMcpClient   *tb_tool_sources_get_client   (TbToolSources  *self,
 void           tb_tool_sources_restart      (TbToolSources  *self,
                                              const char     *name);
 char         **tb_tool_sources_get_problems (TbToolSources  *self);
+GList         *tb_tool_sources_list_clients (TbToolSources  *self);
 TbToolSources *tb_tool_sources_get_default  (void);
 void           tb_tool_sources_set_default  (TbToolSources  *sources);
 

@@ -143,6 +143,9 @@ struct _TbTracePage
   GtkTextView        *detail;
   GtkListBox         *report_list;
   GtkDropDown        *fork_kind;
+  GtkDropDown        *fork_model;
+  TbTracePageProviderFunc provider_func;
+  gpointer            provider_data;
   GtkSpinButton      *turn_spin;
   GtkTextView        *fork_text;
   GtkLabel           *report_label;
@@ -1114,6 +1117,18 @@ build (TbTracePage *self)
   g_signal_connect_swapped (self->turn_spin, "value-changed", G_CALLBACK (fill_model_turn),
                             self);
   gtk_flow_box_insert (GTK_FLOW_BOX (fork_row), GTK_WIDGET (self->turn_spin), -1);
+  {
+    static const char *models[3] = { NULL, NULL, NULL };
+
+    models[0] = _("Then the recorded turns");
+    models[1] = _("Then the Loop page's provider (live)");
+    self->fork_model = GTK_DROP_DOWN (gtk_drop_down_new_from_strings (models));
+    gtk_widget_set_tooltip_text (GTK_WIDGET (self->fork_model),
+                                 _("Who writes the model's turns after the changed step"));
+    gtk_accessible_update_property (GTK_ACCESSIBLE (self->fork_model),
+                                    GTK_ACCESSIBLE_PROPERTY_LABEL, _("Continue with"), -1);
+    gtk_flow_box_insert (GTK_FLOW_BOX (fork_row), GTK_WIDGET (self->fork_model), -1);
+  }
   gtk_flow_box_insert (GTK_FLOW_BOX (fork_row), self->fork_button, -1);
   for (GtkWidget *child = gtk_widget_get_first_child (fork_row); child != NULL;
        child = gtk_widget_get_next_sibling (child))
@@ -1566,6 +1581,21 @@ tb_trace_page_fork (TbTracePage   *self,
     tb_replay_set_parent (replay, self->title);
   if (!tb_replay_set_fork (replay, step, edit, value, error))
     return FALSE;
+  if (gtk_drop_down_get_selected (self->fork_model) == 1)
+    {
+      g_autoptr(TbProvider) provider = NULL;
+
+      if (self->provider_func == NULL)
+        {
+          g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED,
+                               _("There is no Loop page to take the provider from."));
+          return FALSE;
+        }
+      provider = self->provider_func (self->provider_data, error);
+      if (provider == NULL)
+        return FALSE;
+      tb_replay_set_live_provider (replay, provider);
+    }
   start_replay (self, replay);
   return TRUE;
 }
@@ -1660,4 +1690,38 @@ tb_trace_page_get_n_recent (TbTracePage *self)
   while (gtk_list_box_get_row_at_index (self->recent_list, n) != NULL)
     n++;
   return n;
+}
+
+/**
+ * tb_trace_page_set_provider_func:
+ * @self: a Trace page
+ * @func: (nullable): makes the provider a fork continues with, live
+ * @user_data: data for @func, not owned; it must outlive the page
+ *
+ * Offers forks that continue with a live model (the Loop page's selection)
+ * beside the recorded turns.
+ */
+void
+tb_trace_page_set_provider_func (TbTracePage             *self,
+                                 TbTracePageProviderFunc  func,
+                                 gpointer                 user_data)
+{
+  g_return_if_fail (TB_IS_TRACE_PAGE (self));
+
+  self->provider_func = func;
+  self->provider_data = user_data;
+}
+
+/**
+ * tb_trace_page_set_fork_live:
+ * @self: a Trace page
+ * @live: whether a fork continues with the live provider
+ */
+void
+tb_trace_page_set_fork_live (TbTracePage *self,
+                             gboolean     live)
+{
+  g_return_if_fail (TB_IS_TRACE_PAGE (self));
+
+  gtk_drop_down_set_selected (self->fork_model, live ? 1 : 0);
 }

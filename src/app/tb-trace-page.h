@@ -11,6 +11,16 @@ G_BEGIN_DECLS
 
 G_DECLARE_FINAL_TYPE (TbTracePage, tb_trace_page, TB, TRACE_PAGE, GtkWidget)
 
+/**
+ * TbTracePageProviderFunc:
+ * @user_data: the data given with the function
+ * @error: return location for the reason there is no provider
+ *
+ * Returns: (transfer full) (nullable): a provider for a live fork
+ */
+typedef TbProvider *(*TbTracePageProviderFunc) (gpointer   user_data,
+                                                GError   **error);
+
 GtkWidget      *tb_trace_page_new                (void);
 void            tb_trace_page_set_registry       (TbTracePage    *self,
                                                   TbToolRegistry *registry);
@@ -64,5 +74,10 @@ guint           tb_trace_page_get_n_recent       (TbTracePage    *self);
 void            tb_trace_page_offer_recovered    (TbTracePage    *self,
                                                   GFile          *file);
 gboolean        tb_trace_page_get_offering_recovered (TbTracePage *self);
+void            tb_trace_page_set_provider_func  (TbTracePage    *self,
+                                                  TbTracePageProviderFunc func,
+                                                  gpointer        user_data);
+void            tb_trace_page_set_fork_live      (TbTracePage    *self,
+                                                  gboolean        live);
 
 G_END_DECLS

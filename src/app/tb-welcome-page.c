@@ -136,6 +136,39 @@ save_trace_clicked (GtkButton     *button,
   gtk_native_dialog_show (GTK_NATIVE_DIALOG (chooser));
 }
 
+/* The bundled recording of the demo, in the Trace page. Traces are read
+ * from local files, so the resource is copied to the cache folder first. */
+static void
+open_trace_clicked (GtkButton     *button,
+                    TbWelcomePage *self)
+{
+  GtkRoot *root = gtk_widget_get_root (GTK_WIDGET (self));
+  g_autofree char *path = g_build_filename (g_get_user_cache_dir (), "toolbench",
+                                            "demo-trace.jsonl", NULL);
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  g_autoptr(GFile) parent = g_file_get_parent (file);
+  g_autoptr(GBytes) bytes = g_resources_lookup_data (TB_SAMPLE_TRACE_RESOURCE,
+                                                     G_RESOURCE_LOOKUP_FLAGS_NONE, NULL);
+  g_autoptr(GError) error = NULL;
+
+  if (!TB_IS_WINDOW (root) || bytes == NULL)
+    return;
+  g_file_make_directory_with_parents (parent, NULL, NULL);
+  if (!g_file_replace_contents (file, g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes),
+                                NULL, FALSE, G_FILE_CREATE_REPLACE_DESTINATION, NULL, NULL,
+                                &error))
+    {
+      GtkWidget *overlay = gtk_widget_get_ancestor (GTK_WIDGET (self), ADW_TYPE_TOAST_OVERLAY);
+
+      if (overlay != NULL)
+        adw_toast_overlay_add_toast (ADW_TOAST_OVERLAY (overlay),
+                                     adw_toast_new (error->message));
+      return;
+    }
+  tb_trace_page_open_file (tb_window_get_trace_page (TB_WINDOW (root)), file);
+  gtk_widget_activate_action (GTK_WIDGET (self), "win.show-page", "s", "trace");
+}
+
 static void
 dismiss_clicked (GtkButton     *button,
                  TbWelcomePage *self)
@@ -206,6 +239,8 @@ tb_welcome_page_init (TbWelcomePage *self)
                                            G_CALLBACK (add_mcp_clicked), self));
   gtk_box_append (GTK_BOX (box), pill_new (_("Add a _Provider…"), "welcome-provider",
                                            G_CALLBACK (add_provider_clicked), self));
+  gtk_box_append (GTK_BOX (box), pill_new (_("_Open the Sample Trace"), "welcome-open-trace",
+                                           G_CALLBACK (open_trace_clicked), self));
   gtk_box_append (GTK_BOX (box), pill_new (_("_Save the Sample Trace…"), "welcome-trace",
                                            G_CALLBACK (save_trace_clicked), self));
   dismiss = gtk_button_new_with_mnemonic (_("_Do Not Show Again"));

@@ -527,6 +527,10 @@ tb_window_constructed (GObject *object)
   tb_history_page_set_history (self->history_page, self->history);
   tb_loop_page_set_registry (self->loop_page, self->registry);
   tb_trace_page_set_registry (self->trace_page, self->registry);
+  /* The page is a child of the window, so the Loop page outlives it. */
+  tb_trace_page_set_provider_func (self->trace_page,
+                                   (TbTracePageProviderFunc) tb_loop_page_create_provider,
+                                   self->loop_page);
   gtk_search_bar_set_key_capture_widget (self->search_bar, self->sidebar);
 
   update_count (self);

@@ -13,6 +13,12 @@ if [ "${1:-}" = "--inside" ]; then
   driver=$3
   home=$(mktemp -d)
   export XDG_DATA_HOME="$home/data" XDG_CACHE_HOME="$home/cache" XDG_CONFIG_HOME="$home/config"
+  # Runs take their approval policy from the preferences (default "ask");
+  # the demo runs to its end with calls nobody decided run as sent.
+  mkdir -p "$home/config/glib-2.0/settings"
+  printf "[io/github/toolbench/Toolbench]\napproval-policy='approve-all'\n" \
+    > "$home/config/glib-2.0/settings/keyfile"
+  export GSETTINGS_BACKEND=keyfile
   export GTK_A11Y=atspi
   unset NO_AT_BRIDGE
   "$app" &

@@ -68,7 +68,7 @@ main (int   argc,
   settings = g_settings_new (APPLICATION_ID);
 
   welcome = adw_window_new ();
-  gtk_window_set_default_size (GTK_WINDOW (welcome), 900, 640);
+  gtk_window_set_default_size (GTK_WINDOW (welcome), 900, 720);
   adw_window_set_content (ADW_WINDOW (welcome), tb_welcome_page_new ());
   gtk_window_present (GTK_WINDOW (welcome));
   render (welcome, "welcome");

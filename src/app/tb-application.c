@@ -34,6 +34,13 @@ struct _TbApplication
 
 G_DEFINE_FINAL_TYPE (TbApplication, tb_application, ADW_TYPE_APPLICATION)
 
+static TbProvider *
+loop_page_provider (GtkWindow *window,
+                    gpointer   user_data)
+{
+  return tb_loop_page_create_provider (tb_window_get_loop_page (TB_WINDOW (window)), NULL);
+}
+
 static void
 tb_application_activate (GApplication *app)
 {
@@ -54,6 +61,8 @@ tb_application_activate (GApplication *app)
       }
       if (self->sources != NULL)
         tb_mcp_dialogs_attach_sources (window, self->sources);
+      /* A server's sampling request may be drafted by the Loop page's model. */
+      tb_mcp_dialogs_set_provider_func (window, loop_page_provider, NULL);
       if (self->recovered != NULL)
         tb_trace_page_offer_recovered (tb_window_get_trace_page (TB_WINDOW (window)),
                                        self->recovered);

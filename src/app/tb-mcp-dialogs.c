@@ -188,6 +188,9 @@ tb_elicitation_dialog_get_editor (AdwMessageDialog *dialog)
 
 /* Sampling. */
 
+static void on_ask_clicked (GtkButton        *button,
+                            AdwMessageDialog *dialog);
+
 static char *
 sampling_messages_text (TbMcpServerRequest *request)
 {
@@ -263,6 +266,133 @@ on_sampling_response (AdwMessageDialog *dialog,
     tb_mcp_server_request_decline (request);
 }
 
+/* Asking the model: the server's messages go to the provider as they are,
+ * and its answer lands in the editable answer for the person to review. */
+
+static TbMessage *
+sampling_message (JsonObject *message)
+{
+  const char *role = tb_json_object_get_string (message, "role");
+  JsonObject *content = tb_json_object_get_object (message, "content");
+  const char *text = tb_json_object_get_string (content, "text");
+
+  if (text == NULL)
+    return NULL;
+  return tb_message_new (g_strcmp0 (role, "assistant") == 0 ? TB_MESSAGE_ROLE_ASSISTANT
+                                                            : TB_MESSAGE_ROLE_USER, text);
+}
+
+static void
+set_status (AdwMessageDialog *dialog,
+            const char       *text)
+{
+  gtk_label_set_text (GTK_LABEL (g_object_get_data (G_OBJECT (dialog), "tb-status")), text);
+}
+
+static void
+ask_done (GObject      *object,
+          GAsyncResult *result,
+          gpointer      user_data)
+{
+  g_autoptr(AdwMessageDialog) dialog = user_data;
+  g_autoptr(TbProviderResponse) response = NULL;
+  g_autoptr(GError) error = NULL;
+  GtkWidget *ask = g_object_get_data (G_OBJECT (dialog), "tb-ask");
+
+  response = tb_provider_complete_finish (TB_PROVIDER (object), result, &error);
+  gtk_widget_set_sensitive (ask, TRUE);
+  if (response == NULL)
+    {
+      g_autofree char *text = g_strdup_printf (_("The model did not answer: %s"), error->message);
+
+      set_status (dialog, text);
+      return;
+    }
+
+  gtk_text_buffer_set_text (tb_sampling_dialog_get_answer (dialog),
+                            tb_message_get_text (response->message) ?: "", -1);
+  set_status (dialog, _("This is the model's answer. Read it, change it if you like, then send "
+                        "it or decline."));
+}
+
+static void
+on_ask_clicked (GtkButton        *button,
+                AdwMessageDialog *dialog)
+{
+  TbMcpServerRequest *request = g_object_get_data (G_OBJECT (dialog), "tb-request");
+  TbProvider *provider = g_object_get_data (G_OBJECT (dialog), "tb-provider");
+  JsonNode *params = tb_mcp_server_request_get_params (request);
+  JsonObject *object = params != NULL && JSON_NODE_HOLDS_OBJECT (params)
+                       ? json_node_get_object (params) : NULL;
+  JsonArray *messages = tb_json_object_get_array (object, "messages");
+  const char *system = tb_json_object_get_string (object, "systemPrompt");
+  g_autoptr(TbProviderRequest) provider_request = tb_provider_request_new ();
+  JsonNode *max_tokens = object != NULL ? json_object_get_member (object, "maxTokens") : NULL;
+
+  if (provider == NULL)
+    return;
+
+  if (system != NULL)
+    {
+      g_autoptr(TbMessage) message = tb_message_new (TB_MESSAGE_ROLE_SYSTEM, system);
+
+      tb_provider_request_add_message (provider_request, message);
+    }
+  for (guint i = 0; messages != NULL && i < json_array_get_length (messages); i++)
+    {
+      JsonNode *node = json_array_get_element (messages, i);
+      g_autoptr(TbMessage) message = JSON_NODE_HOLDS_OBJECT (node)
+                                     ? sampling_message (json_node_get_object (node)) : NULL;
+
+      if (message != NULL)
+        tb_provider_request_add_message (provider_request, message);
+    }
+  if (max_tokens != NULL && JSON_NODE_HOLDS_VALUE (max_tokens) &&
+      json_node_get_value_type (max_tokens) == G_TYPE_INT64 && json_node_get_int (max_tokens) > 0)
+    provider_request->max_tokens = json_node_get_int (max_tokens);
+
+  gtk_widget_set_sensitive (GTK_WIDGET (button), FALSE);
+  set_status (dialog, _("Asking the model…"));
+  tb_provider_complete_async (provider, provider_request, NULL, ask_done, g_object_ref (dialog));
+}
+
+/**
+ * tb_sampling_dialog_set_provider:
+ * @dialog: a dialog from tb_sampling_dialog_new()
+ * @provider: (nullable): the model the person may ask to draft the answer
+ */
+void
+tb_sampling_dialog_set_provider (AdwMessageDialog *dialog,
+                                 TbProvider       *provider)
+{
+  g_object_set_data_full (G_OBJECT (dialog), "tb-provider",
+                          provider != NULL ? g_object_ref (provider) : NULL,
+                          provider != NULL ? g_object_unref : NULL);
+  gtk_widget_set_visible (tb_sampling_dialog_get_ask_button (dialog), provider != NULL);
+}
+
+/**
+ * tb_sampling_dialog_get_ask_button:
+ *
+ * Returns: (transfer none): the "Ask the Model" button
+ */
+GtkWidget *
+tb_sampling_dialog_get_ask_button (AdwMessageDialog *dialog)
+{
+  return g_object_get_data (G_OBJECT (dialog), "tb-ask");
+}
+
+/**
+ * tb_sampling_dialog_get_status:
+ *
+ * Returns: what the dialog says about asking the model ("" before)
+ */
+const char *
+tb_sampling_dialog_get_status (AdwMessageDialog *dialog)
+{
+  return gtk_label_get_text (GTK_LABEL (g_object_get_data (G_OBJECT (dialog), "tb-status")));
+}
+
 /**
  * tb_sampling_dialog_new:
  * @parent: (nullable): the window it belongs to
@@ -287,8 +417,8 @@ tb_sampling_dialog_new (GtkWindow          *parent,
   messages = sampling_messages_text (request);
   heading = g_strdup_printf (_("“%s” Asks for a Model's Answer"), server_name (request));
   dialog = dialog_new (parent, request, heading,
-                       _("Write the answer yourself, or decline. Nothing is sent until you "
-                         "press Send."));
+                       _("Write the answer yourself, ask the model to draft it, or decline. "
+                         "Nothing is sent until you press Send."));
   label = gtk_label_new (messages);
   gtk_label_set_xalign (GTK_LABEL (label), 0);
   gtk_label_set_wrap (GTK_LABEL (label), TRUE);
@@ -301,6 +431,25 @@ tb_sampling_dialog_new (GtkWindow          *parent,
   gtk_frame_set_child (GTK_FRAME (frame), view);
   gtk_box_append (GTK_BOX (box), label);
   gtk_box_append (GTK_BOX (box), frame);
+  {
+    GtkWidget *ask = gtk_button_new_with_label (_("Ask the Model"));
+    GtkWidget *status = gtk_label_new (NULL);
+
+    /* Shown once a model is there to ask (tb_sampling_dialog_set_provider()). */
+    gtk_widget_set_visible (ask, FALSE);
+    gtk_widget_set_halign (ask, GTK_ALIGN_START);
+    gtk_widget_set_name (ask, "sampling-ask");
+    gtk_widget_set_tooltip_text (ask, _("Send these messages to the model of the Loop page and "
+                                        "put its answer here for you to read before sending"));
+    gtk_label_set_xalign (GTK_LABEL (status), 0);
+    gtk_label_set_wrap (GTK_LABEL (status), TRUE);
+    gtk_widget_add_css_class (status, "dim-label");
+    gtk_box_append (GTK_BOX (box), ask);
+    gtk_box_append (GTK_BOX (box), status);
+    g_object_set_data (G_OBJECT (dialog), "tb-ask", ask);
+    g_object_set_data (G_OBJECT (dialog), "tb-status", status);
+    g_signal_connect (ask, "clicked", G_CALLBACK (on_ask_clicked), dialog);
+  }
   adw_message_dialog_set_extra_child (dialog, box);
   g_object_set_data (G_OBJECT (dialog), "tb-messages", label);
   g_object_set_data (G_OBJECT (dialog), "tb-answer", gtk_text_view_get_buffer (
@@ -347,12 +496,51 @@ on_elicitation (TbMcpClient        *client,
   return TRUE;
 }
 
+typedef struct
+{
+  TbMcpProviderFunc func;
+  gpointer          user_data;
+} ProviderFunc;
+
+/**
+ * tb_mcp_dialogs_set_provider_func:
+ * @window: a window with attached clients
+ * @func: (nullable): gives the model a sampling dialog may ask
+ * @user_data: closure for @func
+ */
+void
+tb_mcp_dialogs_set_provider_func (GtkWindow         *window,
+                                  TbMcpProviderFunc  func,
+                                  gpointer           user_data)
+{
+  ProviderFunc *provider_func = NULL;
+
+  g_return_if_fail (GTK_IS_WINDOW (window));
+
+  if (func != NULL)
+    {
+      provider_func = g_new0 (ProviderFunc, 1);
+      provider_func->func = func;
+      provider_func->user_data = user_data;
+    }
+  g_object_set_data_full (G_OBJECT (window), "tb-mcp-provider-func", provider_func, g_free);
+}
+
 static gboolean
 on_sampling (TbMcpClient        *client,
              TbMcpServerRequest *request,
              GtkWindow          *window)
 {
-  gtk_window_present (GTK_WINDOW (tb_sampling_dialog_new (window, request)));
+  AdwMessageDialog *dialog = tb_sampling_dialog_new (window, request);
+  ProviderFunc *provider_func = g_object_get_data (G_OBJECT (window), "tb-mcp-provider-func");
+
+  if (provider_func != NULL)
+    {
+      g_autoptr(TbProvider) provider = provider_func->func (window, provider_func->user_data);
+
+      tb_sampling_dialog_set_provider (dialog, provider);
+    }
+  gtk_window_present (GTK_WINDOW (dialog));
   return TRUE;
 }
 

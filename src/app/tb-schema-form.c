@@ -159,38 +159,14 @@ schema_number (JsonNode   *schema,
   return FALSE;
 }
 
+/* The form reads pointers it made or the validator made; a token with a
+ * stray "~" is taken as it is. */
 static char *
-pointer_escape (const char *segment)
+form_pointer_unescape (const char *segment)
 {
-  GString *out = g_string_new (NULL);
+  char *token = tb_json_pointer_unescape (segment);
 
-  for (const char *p = segment; *p; p++)
-    {
-      if (*p == '~')
-        g_string_append (out, "~0");
-      else if (*p == '/')
-        g_string_append (out, "~1");
-      else
-        g_string_append_c (out, *p);
-    }
-  return g_string_free (out, FALSE);
-}
-
-static char *
-pointer_unescape (const char *segment)
-{
-  GString *out = g_string_new (NULL);
-
-  for (const char *p = segment; *p; p++)
-    {
-      if (p[0] == '~' && p[1] == '0')
-        g_string_append_c (out, '~'), p++;
-      else if (p[0] == '~' && p[1] == '1')
-        g_string_append_c (out, '/'), p++;
-      else
-        g_string_append_c (out, *p);
-    }
-  return g_string_free (out, FALSE);
+  return token != NULL ? token : g_strdup (segment);
 }
 
 /* Follows a local reference ("#/$defs/x") inside the root schema. */
@@ -209,7 +185,7 @@ lookup_pointer (JsonNode   *root,
   parts = g_strsplit (pointer + 1, "/", -1);
   for (guint i = 0; parts[i] != NULL && node != NULL; i++)
     {
-      g_autofree char *key = pointer_unescape (parts[i]);
+      g_autofree char *key = form_pointer_unescape (parts[i]);
 
       if (JSON_NODE_HOLDS_OBJECT (node))
         node = json_object_get_member (json_node_get_object (node), key);
@@ -520,7 +496,7 @@ field_path (Field *field)
           g_ptr_array_add (segments, g_strdup_printf ("%u", index));
         }
       else
-        g_ptr_array_add (segments, pointer_escape (f->name));
+        g_ptr_array_add (segments, tb_json_pointer_escape (f->name));
     }
 
   for (guint i = segments->len; i > 0; i--)
@@ -583,7 +559,7 @@ field_lookup (TbSchemaForm *self,
   parts = g_strsplit (pointer + 1, "/", -1);
   for (guint i = 0; parts[i] != NULL; i++)
     {
-      g_autofree char *segment = pointer_unescape (parts[i]);
+      g_autofree char *segment = form_pointer_unescape (parts[i]);
       Field *child = field_child_named (field, segment);
 
       if (child == NULL)

@@ -694,3 +694,64 @@ tb_json_object_get_array (JsonObject *object,
 
   return node != NULL && JSON_NODE_HOLDS_ARRAY (node) ? json_node_get_array (node) : NULL;
 }
+
+/**
+ * tb_json_pointer_escape:
+ * @token: an object member name or an array index
+ *
+ * Returns: (transfer full): @token as one JSON Pointer reference token
+ *   (RFC 6901): "~" written "~0", "/" written "~1"
+ */
+char *
+tb_json_pointer_escape (const char *token)
+{
+  GString *out;
+
+  g_return_val_if_fail (token != NULL, NULL);
+
+  /* Validation builds paths for every error: most names need nothing. */
+  if (strpbrk (token, "~/") == NULL)
+    return g_strdup (token);
+
+  out = g_string_sized_new (strlen (token) + 2);
+  for (const char *p = token; *p != '\0'; p++)
+    {
+      if (*p == '~')
+        g_string_append (out, "~0");
+      else if (*p == '/')
+        g_string_append (out, "~1");
+      else
+        g_string_append_c (out, *p);
+    }
+  return g_string_free (out, FALSE);
+}
+
+/**
+ * tb_json_pointer_unescape:
+ * @token: one reference token of a JSON Pointer
+ *
+ * Returns: (transfer full) (nullable): the member name or index it
+ *   stands for, or %NULL when it has a "~" not followed by "0" or "1"
+ */
+char *
+tb_json_pointer_unescape (const char *token)
+{
+  GString *out;
+
+  g_return_val_if_fail (token != NULL, NULL);
+
+  out = g_string_sized_new (strlen (token));
+  for (const char *p = token; *p != '\0'; p++)
+    {
+      if (*p != '~')
+        g_string_append_c (out, *p);
+      else if (p[1] == '0' || p[1] == '1')
+        g_string_append_c (out, *++p == '0' ? '~' : '/');
+      else
+        {
+          g_string_free (out, TRUE);
+          return NULL;
+        }
+    }
+  return g_string_free (out, FALSE);
+}

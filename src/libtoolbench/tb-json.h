@@ -74,6 +74,8 @@ JsonNode *tb_json_freeze           (JsonNode    *node);
 JsonNode *tb_json_node_new_object  (void);
 JsonNode *tb_json_node_new_string  (const char  *value);
 char     *tb_json_describe_type    (JsonNode    *node);
+char       *tb_json_pointer_escape    (const char *token);
+char       *tb_json_pointer_unescape  (const char *token);
 const char *tb_json_object_get_string (JsonObject *object,
                                        const char *member);
 JsonObject *tb_json_object_get_object (JsonObject *object,

@@ -65,11 +65,9 @@ static char *
 child_path (const char *path,
             const char *key)
 {
-  g_autoptr(GString) escaped = g_string_new (key);
+  g_autofree char *escaped = tb_json_pointer_escape (key);
 
-  g_string_replace (escaped, "~", "~0", 0);
-  g_string_replace (escaped, "/", "~1", 0);
-  return g_strdup_printf ("%s/%s", path, escaped->str);
+  return g_strdup_printf ("%s/%s", path, escaped);
 }
 
 static void

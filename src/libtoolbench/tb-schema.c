@@ -283,33 +283,13 @@ pending_ref_free (PendingRef *ref)
   g_free (ref);
 }
 
-static char *
-pointer_escape (const char *token)
-{
-  GString *out;
-
-  if (strpbrk (token, "~/") == NULL)
-    return g_strdup (token);
-
-  out = g_string_new (NULL);
-  for (const char *p = token; *p != '\0'; p++)
-    {
-      if (*p == '~')
-        g_string_append (out, "~0");
-      else if (*p == '/')
-        g_string_append (out, "~1");
-      else
-        g_string_append_c (out, *p);
-    }
-  return g_string_free (out, FALSE);
-}
 
 static char *
 child_location (const char *location,
                 const char *keyword,
                 const char *name)
 {
-  g_autofree char *escaped = name != NULL ? pointer_escape (name) : NULL;
+  g_autofree char *escaped = name != NULL ? tb_json_pointer_escape (name) : NULL;
 
   if (escaped != NULL)
     return g_strconcat (location, "/", keyword, "/", escaped, NULL);
@@ -660,7 +640,7 @@ compile_map (Compiler   *c,
   json_object_iter_init_ordered (&iter, json_node_get_object (value));
   while (json_object_iter_next_ordered (&iter, &name, &member))
     {
-      g_autofree char *escaped = pointer_escape (name);
+      g_autofree char *escaped = tb_json_pointer_escape (name);
       g_autofree char *member_loc = g_strconcat (loc, "/", escaped, NULL);
 
       map[n].name = g_strdup (name);
@@ -1010,7 +990,7 @@ compile_applicators (Compiler   *c,
 
               if (JSON_NODE_HOLDS_ARRAY (member))
                 continue;
-              escaped = pointer_escape (name);
+              escaped = tb_json_pointer_escape (name);
               member_loc = g_strconcat (loc, "/", escaped, NULL);
               entry = &node->dependent_schemas[node->n_dependent_schemas++];
               entry->name = g_strdup (name);
@@ -1537,34 +1517,24 @@ follow_pointer (JsonNode   *root,
   tokens = g_strsplit (decoded + 1, "/", -1);
   for (guint i = 0; tokens[i] != NULL && node != NULL; i++)
     {
-      GString *token = g_string_new (NULL);
+      g_autofree char *token = tb_json_pointer_unescape (tokens[i]);
 
-      for (const char *p = tokens[i]; *p != '\0'; p++)
+      if (token == NULL)
         {
-          if (p[0] == '~' && p[1] == '1')
-            {
-              g_string_append_c (token, '/');
-              p++;
-            }
-          else if (p[0] == '~' && p[1] == '0')
-            {
-              g_string_append_c (token, '~');
-              p++;
-            }
-          else
-            g_string_append_c (token, *p);
+          node = NULL;
+          break;
         }
 
       if (JSON_NODE_HOLDS_OBJECT (node))
-        node = json_object_get_member (json_node_get_object (node), token->str);
+        node = json_object_get_member (json_node_get_object (node), token);
       else if (JSON_NODE_HOLDS_ARRAY (node))
         {
           char *end = NULL;
           guint64 index_value;
           JsonArray *array = json_node_get_array (node);
 
-          index_value = g_ascii_strtoull (token->str, &end, 10);
-          if (token->len == 0 || *end != '\0' || (token->len > 1 && token->str[0] == '0') ||
+          index_value = g_ascii_strtoull (token, &end, 10);
+          if (token[0] == '\0' || *end != '\0' || (token[0] == '0' && token[1] != '\0') ||
               index_value >= json_array_get_length (array))
             node = NULL;
           else
@@ -1572,7 +1542,6 @@ follow_pointer (JsonNode   *root,
         }
       else
         node = NULL;
-      g_string_free (token, TRUE);
     }
   return node;
 }
@@ -2076,7 +2045,7 @@ instance_pointer (VCtx *v)
     {
       if (v->path[i].name != NULL)
         {
-          g_autofree char *escaped = pointer_escape (v->path[i].name);
+          g_autofree char *escaped = tb_json_pointer_escape (v->path[i].name);
 
           g_string_append_c (out, '/');
           g_string_append (out, escaped);

@@ -82,19 +82,21 @@ key_clear (Key *key)
 
 G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Key, key_clear)
 
-static void
-append_escaped (GString    *out,
-                const char *token)
+/* The JSON Pointer of the key's first @n tokens. */
+static char *
+prefix_pointer (const Key *key,
+                guint      n)
 {
-  for (const char *p = token; *p != '\0'; p++)
+  GString *out = g_string_new (NULL);
+
+  for (guint i = 0; i < n; i++)
     {
-      if (*p == '~')
-        g_string_append (out, "~0");
-      else if (*p == '/')
-        g_string_append (out, "~1");
-      else
-        g_string_append_c (out, *p);
+      g_autofree char *escaped = tb_json_pointer_escape (g_ptr_array_index (key->tokens, i));
+
+      g_string_append_c (out, '/');
+      g_string_append (out, escaped);
     }
+  return g_string_free (out, FALSE);
 }
 
 static char *
@@ -164,34 +166,24 @@ key_parse (const char  *text,
 
       for (guint i = 0; parts[i] != NULL; i++)
         {
-          GString *token = g_string_new (NULL);
+          char *token = tb_json_pointer_unescape (parts[i]);
 
-          for (const char *p = parts[i]; *p != '\0'; p++)
-            {
-              if (*p != '~')
-                g_string_append_c (token, *p);
-              else if (p[1] == '0')
-                g_string_append_c (token, '~'), p++;
-              else if (p[1] == '1')
-                g_string_append_c (token, '/'), p++;
-              else
-                {
-                  g_autofree char *shown = shorten (text);
-
-                  g_string_free (token, TRUE);
-                  g_set_error (error, TB_WORKSPACE_ERROR, TB_WORKSPACE_ERROR_INVALID_KEY,
-                               _("The JSON Pointer “%s” has a “~” that is not “~0” or “~1”; "
-                                 "write “~0” for “~” and “~1” for “/”."), shown);
-                  key_clear (key);
-                  return FALSE;
-                }
-            }
-
-          if (token->len == 0)
+          if (token == NULL)
             {
               g_autofree char *shown = shorten (text);
 
-              g_string_free (token, TRUE);
+              g_set_error (error, TB_WORKSPACE_ERROR, TB_WORKSPACE_ERROR_INVALID_KEY,
+                           _("The JSON Pointer “%s” has a “~” that is not “~0” or “~1”; "
+                             "write “~0” for “~” and “~1” for “/”."), shown);
+              key_clear (key);
+              return FALSE;
+            }
+
+          if (token[0] == '\0')
+            {
+              g_autofree char *shown = shorten (text);
+
+              g_free (token);
               g_set_error (error, TB_WORKSPACE_ERROR, TB_WORKSPACE_ERROR_INVALID_KEY,
                            _("The JSON Pointer “%s” has an empty part; a key that starts "
                              "with “/” is a path such as “/trip/hotel”."), shown);
@@ -199,7 +191,7 @@ key_parse (const char  *text,
               return FALSE;
             }
 
-          g_ptr_array_add (key->tokens, g_string_free (token, FALSE));
+          g_ptr_array_add (key->tokens, token);
         }
     }
 
@@ -221,13 +213,7 @@ key_parse (const char  *text,
       return FALSE;
     }
 
-  pointer = g_string_new (NULL);
-  for (guint i = 0; i < key->tokens->len; i++)
-    {
-      g_string_append_c (pointer, '/');
-      append_escaped (pointer, g_ptr_array_index (key->tokens, i));
-    }
-  key->pointer = g_string_free (g_steal_pointer (&pointer), FALSE);
+  key->pointer = prefix_pointer (key, key->tokens->len);
 
   /* A person reads a top-level key as it is; nested ones as pointers. */
   if (key->tokens->len == 1 && ((char *) g_ptr_array_index (key->tokens, 0))[0] != '/')
@@ -425,19 +411,6 @@ tree_lookup (JsonNode  *root,
   return node;
 }
 
-static char *
-prefix_pointer (const Key *key,
-                guint      n)
-{
-  GString *out = g_string_new (NULL);
-
-  for (guint i = 0; i < n; i++)
-    {
-      g_string_append_c (out, '/');
-      append_escaped (out, g_ptr_array_index (key->tokens, i));
-    }
-  return g_string_free (out, FALSE);
-}
 
 /* Walks to where @key's value goes; with @create, makes missing objects on
  * the way. Returns the container that holds (or will hold) the value. */

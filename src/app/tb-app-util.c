@@ -220,3 +220,21 @@ tb_widget_unparent_children (GtkWidget *widget)
   while ((child = gtk_widget_get_first_child (widget)) != NULL)
     gtk_widget_unparent (child);
 }
+
+/**
+ * tb_list_box_count_rows:
+ * @list: a list box
+ *
+ * Returns: how many rows it holds (GtkListBox of GTK 4.8 has no counter)
+ */
+guint
+tb_list_box_count_rows (GtkListBox *list)
+{
+  guint n = 0;
+
+  g_return_val_if_fail (GTK_IS_LIST_BOX (list), 0);
+
+  while (gtk_list_box_get_row_at_index (list, n) != NULL)
+    n++;
+  return n;
+}

@@ -7,6 +7,7 @@
 #include <glib/gi18n.h>
 
 #include "tb-confirm-dialog.h"
+#include "tb-app-util.h"
 #include "tb-facts-page.h"
 #include "tb-window.h"
 
@@ -432,12 +433,8 @@ tb_facts_page_get_status_text (TbFactsPage *self)
 guint
 tb_facts_page_get_n_pending_rows (TbFactsPage *self)
 {
-  guint n = 0;
-
   g_return_val_if_fail (TB_IS_FACTS_PAGE (self), 0);
-  while (gtk_list_box_get_row_at_index (self->proposal_list, n) != NULL)
-    n++;
-  return n;
+  return tb_list_box_count_rows (self->proposal_list);
 }
 
 /**

@@ -1900,12 +1900,8 @@ nth_row (GtkListBox *list,
 guint
 tb_loop_page_get_n_rows (TbLoopPage *self)
 {
-  guint n = 0;
-
   g_return_val_if_fail (TB_IS_LOOP_PAGE (self), 0);
-  while (nth_row (self->conversation, n) != NULL)
-    n++;
-  return n;
+  return tb_list_box_count_rows (self->conversation);
 }
 
 /**
@@ -1977,12 +1973,8 @@ tb_loop_page_get_button (TbLoopPage *self,
 guint
 tb_loop_page_get_n_pending (TbLoopPage *self)
 {
-  guint n = 0;
-
   g_return_val_if_fail (TB_IS_LOOP_PAGE (self), 0);
-  while (nth_row (self->pending_list, n) != NULL)
-    n++;
-  return n;
+  return tb_list_box_count_rows (self->pending_list);
 }
 
 /**

@@ -1496,12 +1496,8 @@ tb_trace_page_get_report (TbTracePage *self)
 guint
 tb_trace_page_get_n_report_rows (TbTracePage *self)
 {
-  guint n = 0;
-
   g_return_val_if_fail (TB_IS_TRACE_PAGE (self), 0);
-  while (gtk_list_box_get_row_at_index (self->report_list, n) != NULL)
-    n++;
-  return n;
+  return tb_list_box_count_rows (self->report_list);
 }
 
 /**
@@ -1683,13 +1679,9 @@ tb_trace_page_set_remember_recent (TbTracePage *self,
 guint
 tb_trace_page_get_n_recent (TbTracePage *self)
 {
-  guint n = 0;
-
   g_return_val_if_fail (TB_IS_TRACE_PAGE (self), 0);
   fill_recent (self);
-  while (gtk_list_box_get_row_at_index (self->recent_list, n) != NULL)
-    n++;
-  return n;
+  return tb_list_box_count_rows (self->recent_list);
 }
 
 /**

@@ -112,14 +112,7 @@ static const char *
 schema_string (JsonNode   *schema,
                const char *member)
 {
-  JsonObject *object = schema_object (schema);
-  JsonNode *node;
-
-  if (object == NULL || !(node = json_object_get_member (object, member)))
-    return NULL;
-  if (JSON_NODE_HOLDS_VALUE (node) && json_node_get_value_type (node) == G_TYPE_STRING)
-    return json_node_get_string (node);
-  return NULL;
+  return tb_json_object_get_string (schema_object (schema), member);
 }
 
 static JsonNode *
@@ -135,9 +128,7 @@ static JsonArray *
 schema_array (JsonNode   *schema,
               const char *member)
 {
-  JsonNode *node = schema_member (schema, member);
-
-  return node != NULL && JSON_NODE_HOLDS_ARRAY (node) ? json_node_get_array (node) : NULL;
+  return tb_json_object_get_array (schema_object (schema), member);
 }
 
 static gboolean

@@ -341,17 +341,6 @@ tb_fact_proposal_to_json (TbFactProposal *self)
   return node;
 }
 
-static const char *
-string_member (JsonObject *object,
-               const char *name)
-{
-  JsonNode *node = json_object_get_member (object, name);
-
-  if (node == NULL || !JSON_NODE_HOLDS_VALUE (node) ||
-      json_node_get_value_type (node) != G_TYPE_STRING)
-    return NULL;
-  return json_node_get_string (node);
-}
 
 /* Reads a proposal from a workspace file. The key is checked by the
  * workspace, which also knows the pointer syntax. */
@@ -374,12 +363,12 @@ _tb_fact_proposal_from_json (JsonNode  *node,
     }
 
   object = json_node_get_object (node);
-  id = string_member (object, "id");
-  key = string_member (object, "key");
-  reason = string_member (object, "reason");
-  status = string_member (object, "status");
-  origin = string_member (object, "origin_call_id");
-  resolved_by = string_member (object, "resolved_by");
+  id = tb_json_object_get_string (object, "id");
+  key = tb_json_object_get_string (object, "key");
+  reason = tb_json_object_get_string (object, "reason");
+  status = tb_json_object_get_string (object, "status");
+  origin = tb_json_object_get_string (object, "origin_call_id");
+  resolved_by = tb_json_object_get_string (object, "resolved_by");
   value = json_object_get_member (object, "value");
   previous = json_object_get_member (object, "previous");
 

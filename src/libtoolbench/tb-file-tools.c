@@ -273,17 +273,6 @@ member_int (JsonObject *object,
   return json_node_get_int (node);
 }
 
-static const char *
-member_string (JsonObject *object,
-               const char *name)
-{
-  JsonNode *node = json_object_get_member (object, name);
-
-  if (node == NULL || !JSON_NODE_HOLDS_VALUE (node) ||
-      json_node_get_value_type (node) != G_TYPE_STRING)
-    return NULL;
-  return json_node_get_string (node);
-}
 
 static JsonNode *
 read_file (TbTool        *tool,
@@ -294,7 +283,7 @@ read_file (TbTool        *tool,
            GError       **error)
 {
   Sandbox *sandbox = user_data;
-  const char *path = member_string (arguments, "path");
+  const char *path = tb_json_object_get_string (arguments, "path");
   gint64 start = member_int (arguments, "start_line", 1);
   gint64 end = member_int (arguments, "end_line", G_MAXINT64);
   g_autoptr(GByteArray) data = g_byte_array_new ();
@@ -397,8 +386,8 @@ write_file (TbTool        *tool,
             GError       **error)
 {
   Sandbox *sandbox = user_data;
-  const char *path = member_string (arguments, "path");
-  const char *content = member_string (arguments, "content");
+  const char *path = tb_json_object_get_string (arguments, "path");
+  const char *content = tb_json_object_get_string (arguments, "content");
   g_autoptr(JsonBuilder) builder = json_builder_new ();
   gsize length;
   gsize done = 0;
@@ -464,7 +453,7 @@ list_dir (TbTool        *tool,
           GError       **error)
 {
   Sandbox *sandbox = user_data;
-  const char *path = member_string (arguments, "path");
+  const char *path = tb_json_object_get_string (arguments, "path");
   g_autoptr(GPtrArray) names = g_ptr_array_new_with_free_func (g_free);
   g_autoptr(JsonBuilder) builder = json_builder_new ();
   gboolean truncated = FALSE;

@@ -73,17 +73,6 @@ typedef struct
 
 guint _tb_mcp_client_get_tool_timeout_ms (TbMcpClient *self);
 
-static const char *
-member_string (JsonObject *object,
-               const char *name)
-{
-  JsonNode *node = json_object_get_member (object, name);
-
-  if (node == NULL || !JSON_NODE_HOLDS_VALUE (node) ||
-      json_node_get_value_type (node) != G_TYPE_STRING)
-    return NULL;
-  return json_node_get_string (node);
-}
 
 static char *
 check_input_schema (JsonNode *schema)
@@ -143,11 +132,11 @@ _tb_mcp_tool_new (TbMcpClient *client,
   JsonNode *input_schema = json_object_get_member (definition, "inputSchema");
   JsonNode *output_schema = json_object_get_member (definition, "outputSchema");
   JsonNode *annotations = json_object_get_member (definition, "annotations");
-  const char *text = member_string (definition, "description");
+  const char *text = tb_json_object_get_string (definition, "description");
   TbMcpTool *self;
 
   if (text == NULL)
-    text = member_string (definition, "title");
+    text = tb_json_object_get_string (definition, "title");
   description = g_strdup (text != NULL ? text : "");
   if (strlen (description) > TB_TOOL_DESCRIPTION_MAX || !g_utf8_validate (description, -1, NULL))
     {
@@ -177,8 +166,8 @@ _tb_mcp_tool_new (TbMcpClient *client,
 
   g_weak_ref_set (&self->client, client);
   self->server = g_strdup (tb_mcp_client_get_name (client));
-  self->remote_name = g_strdup (member_string (definition, "name"));
-  self->title = g_strdup (member_string (definition, "title"));
+  self->remote_name = g_strdup (tb_json_object_get_string (definition, "name"));
+  self->title = g_strdup (tb_json_object_get_string (definition, "title"));
   self->definition = json_node_alloc ();
   json_node_init_object (self->definition, definition);
   json_node_seal (self->definition);
@@ -244,9 +233,9 @@ join_text (JsonArray *content)
 
       if (!JSON_NODE_HOLDS_OBJECT (block))
         continue;
-      if (g_strcmp0 (member_string (json_node_get_object (block), "type"), "text") != 0)
+      if (g_strcmp0 (tb_json_object_get_string (json_node_get_object (block), "type"), "text") != 0)
         continue;
-      piece = member_string (json_node_get_object (block), "text");
+      piece = tb_json_object_get_string (json_node_get_object (block), "text");
       if (piece == NULL)
         continue;
       if (text->len > 0)
@@ -331,7 +320,7 @@ convert (const char *server,
     {
       JsonNode *block = json_array_get_element (content, i);
       const char *type = JSON_NODE_HOLDS_OBJECT (block)
-                           ? member_string (json_node_get_object (block), "type") : NULL;
+                           ? tb_json_object_get_string (json_node_get_object (block), "type") : NULL;
 
       json_array_add_string_element (types, type != NULL ? type : "unknown");
       if (g_strcmp0 (type, "text") != 0)

@@ -1164,6 +1164,7 @@ struct _TbReplay
   JsonNode        *fork_value;
 
   Run             *run;
+  GHashTable      *steps_by_call;
   TbDispatchLoop  *loop;
   GTask           *task;
   guint            next_action;
@@ -1195,6 +1196,7 @@ tb_replay_finalize (GObject *object)
   g_clear_pointer (&self->parent, g_free);
   g_clear_pointer (&self->fork_value, json_node_unref);
   g_clear_pointer (&self->run, run_free);
+  g_clear_pointer (&self->steps_by_call, g_hash_table_unref);
 
   G_OBJECT_CLASS (tb_replay_parent_class)->finalize (object);
 }
@@ -1371,19 +1373,41 @@ tb_replay_get_loop (TbReplay *self)
   return self->loop;
 }
 
+static char *
+step_key (guint       turn,
+          const char *call_id)
+{
+  return g_strdup_printf ("%u:%s", turn, call_id != NULL ? call_id : "");
+}
+
+/* Which recorded step a pending call is: the same id in the same turn.
+ * Looked up once per call, so a long run replays in linear time. */
 static gint
 step_index_of (TbReplay   *self,
                const char *call_id,
                guint       turn)
 {
-  for (guint i = 0; i < self->run->steps->len; i++)
-    {
-      Step *step = g_ptr_array_index (self->run->steps, i);
+  g_autofree char *key = step_key (turn, call_id);
+  gpointer value;
 
-      if (step->turn == turn && g_strcmp0 (step->call_id, call_id) == 0)
-        return i;
+  if (self->steps_by_call == NULL)
+    {
+      self->steps_by_call = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+      for (guint i = 0; i < self->run->steps->len; i++)
+        {
+          Step *step = g_ptr_array_index (self->run->steps, i);
+          char *step_id = step_key (step->turn, step->call_id);
+
+          /* The first of two calls with one id in a turn wins. */
+          if (g_hash_table_contains (self->steps_by_call, step_id))
+            g_free (step_id);
+          else
+            g_hash_table_insert (self->steps_by_call, step_id, GUINT_TO_POINTER (i + 1));
+        }
     }
-  return -1;
+
+  value = g_hash_table_lookup (self->steps_by_call, key);
+  return value != NULL ? (gint) GPOINTER_TO_UINT (value) - 1 : -1;
 }
 
 static void

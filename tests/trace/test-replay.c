@@ -269,6 +269,14 @@ test_replay_missing_tool (Fixture       *f,
   replayed = tb_replay_step_get_replayed (tb_replay_report_get_step (report, 1));
   g_assert_cmpstr (tb_json_object_get_string (tb_json_object_get_object (replayed, "result"),
                                               "kind"), ==, "not-found");
+
+  /* What a person reads: the step, how it differs, and where. */
+  {
+    g_autofree char *text = tb_replay_report_to_text (report);
+
+    g_assert_nonnull (strstr (text, "> step 2   different-result    add {\"a\":1,\"b\":2}"));
+    g_assert_nonnull (strstr (text, "at /result/ok: recorded true, replayed false"));
+  }
 }
 
 static void

@@ -136,6 +136,88 @@ test_describe_type (void)
     }
 }
 
+/* A document's value budget grows with its size, so ordinary JSON of any
+ * size passes while one made of empty objects is refused before json-glib
+ * spends 100 bytes on each. */
+static void
+test_parse_value_budget (void)
+{
+  g_autoptr(GString) objects = g_string_new ("[");
+  g_autoptr(GString) words = g_string_new ("[");
+  g_autoptr(GError) error = NULL;
+  g_autoptr(JsonNode) node = NULL;
+
+  for (guint i = 0; i < 400000; i++)
+    g_string_append (objects, i == 0 ? "{}" : ",{}");
+  g_string_append_c (objects, ']');
+  node = tb_json_parse (objects->str, objects->len, &error);
+  g_assert_null (node);
+  g_assert_error (error, TB_JSON_ERROR, TB_JSON_ERROR_TOO_MANY_VALUES);
+  g_assert_nonnull (strstr (error->message, "too many for its size"));
+  g_clear_error (&error);
+
+  /* 400,000 strings of 12 bytes each: within the budget of 4.8 MB */
+  for (guint i = 0; i < 400000; i++)
+    g_string_append (words, i == 0 ? "\"abcdefghij\"" : ",\"abcdefghij\"");
+  g_string_append_c (words, ']');
+  node = tb_json_parse (words->str, words->len, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (json_array_get_length (json_node_get_array (node)), ==, 400000);
+
+  /* brackets and digits inside strings are no values */
+  g_clear_pointer (&node, json_node_unref);
+  g_assert_cmpuint (tb_json_max_values (0), ==, TB_JSON_MAX_VALUES_BASE);
+  g_assert_cmpuint (tb_json_max_values (1000), ==, TB_JSON_MAX_VALUES_BASE + 200);
+}
+
+/* json-glib keeps strings as C strings: an escaped NUL would cut a name
+ * short ("add\u0000x" would call "add"). */
+static void
+test_parse_nul_escape (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(JsonNode) node = tb_json_parse ("{\"name\":\"add\\u0000x\",\"k\\u0000\":1,"
+                                            "\"k\":2,\"s\":\"\\\\u0000\"}", -1, &error);
+  JsonObject *object;
+
+  g_assert_no_error (error);
+  object = json_node_get_object (node);
+  g_assert_cmpstr (tb_json_object_get_string (object, "name"), ==, "add\uFFFDx");
+  g_assert_cmpuint (json_object_get_size (object), ==, 4);
+  g_assert_true (json_object_has_member (object, "k\uFFFD"));
+  /* an escaped backslash followed by "u0000" is text, not a NUL */
+  g_assert_cmpstr (tb_json_object_get_string (object, "s"), ==, "\\u0000");
+}
+
+static void
+test_int_in_range (void)
+{
+  g_autoptr(JsonNode) node = tb_json_parse ("{\"max\":4294967296,\"n\":7,\"s\":\"7\","
+                                            "\"d\":1.5}", -1, NULL);
+  JsonObject *object = json_node_get_object (node);
+  g_autoptr(GError) error = NULL;
+  gint64 value = 42;
+
+  g_assert_true (tb_json_object_get_int_in_range (object, "absent", 1, 10, &value, &error));
+  g_assert_no_error (error);
+  g_assert_cmpint (value, ==, 42);
+  g_assert_true (tb_json_object_get_int_in_range (object, "n", 1, 10, &value, &error));
+  g_assert_cmpint (value, ==, 7);
+
+  g_assert_false (tb_json_object_get_int_in_range (object, "max", 1, G_MAXUINT, &value, &error));
+  g_assert_error (error, TB_JSON_ERROR, TB_JSON_ERROR_OUT_OF_RANGE);
+  g_assert_cmpstr (error->message, ==,
+                   "“max” is 4294967296; it must be a whole number from 1 to 4294967295");
+  g_assert_cmpint (value, ==, 7);
+  g_clear_error (&error);
+
+  g_assert_false (tb_json_object_get_int_in_range (object, "s", 0, 10, &value, &error));
+  g_assert_cmpstr (error->message, ==, "“s” is \"7\"; it must be a whole number from 0 to 10");
+  g_clear_error (&error);
+  g_assert_false (tb_json_object_get_int_in_range (object, "d", 0, 10, &value, &error));
+  g_assert_error (error, TB_JSON_ERROR, TB_JSON_ERROR_OUT_OF_RANGE);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -147,6 +229,9 @@ main (int   argc,
   g_test_add_func ("/json/parse/brackets-in-strings", test_parse_brackets_in_strings);
   g_test_add_func ("/json/parse/bad", test_parse_bad);
   g_test_add_func ("/json/parse/too-large", test_parse_too_large);
+  g_test_add_func ("/json/parse/value-budget", test_parse_value_budget);
+  g_test_add_func ("/json/parse/nul-escape", test_parse_nul_escape);
+  g_test_add_func ("/json/int-in-range", test_int_in_range);
   g_test_add_func ("/json/equal", test_equal);
   g_test_add_func ("/json/describe-type", test_describe_type);
 

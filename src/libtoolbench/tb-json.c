@@ -13,19 +13,33 @@
 
 G_DEFINE_QUARK (tb-json-error-quark, tb_json_error)
 
-/* Counts brackets outside strings. This is the guard that keeps JsonParser
- * (which recurses once per level) from overflowing the stack on hostile
- * input, so it must itself be iterative and linear. */
-gboolean
-tb_json_check_depth (const char  *text,
-                     gsize        length,
-                     guint        max_depth,
-                     GError     **error)
+/* The cost, in "values", of what json-glib 1.6 builds for each token: an
+ * object (a JsonNode, a JsonObject and its hash table) takes about three
+ * times what an array, a string, a number or a member name takes (about
+ * 100 bytes each, measured). */
+#define OBJECT_WEIGHT 3
+
+typedef struct
+{
+  guint   max_depth;
+  guint64 max_values;   /* 0: no limit */
+  guint64 values;
+} Scan;
+
+/* One pass over the text, outside strings: counts nesting depth and values.
+ * This is the guard that keeps JsonParser (which recurses once per level
+ * and spends about 100 bytes a value) from overflowing the stack or
+ * exhausting memory on hostile input, so it must itself be iterative and
+ * linear. */
+static gboolean
+scan_text (const char  *text,
+           gsize        length,
+           Scan        *scan,
+           GError     **error)
 {
   guint depth = 0;
   gboolean in_string = FALSE;
-
-  g_return_val_if_fail (text != NULL || length == 0, FALSE);
+  gboolean in_scalar = FALSE;
 
   for (gsize i = 0; i < length; i++)
     {
@@ -40,20 +54,31 @@ tb_json_check_depth (const char  *text,
           continue;
         }
 
+      if (g_ascii_isalnum (c) || c == '-' || c == '+' || c == '.')
+        {
+          if (!in_scalar)
+            scan->values++;
+          in_scalar = TRUE;
+          continue;
+        }
+      in_scalar = FALSE;
+
       switch (c)
         {
         case '"':
           in_string = TRUE;
+          scan->values++;
           break;
 
         case '[':
         case '{':
-          if (++depth > max_depth)
+          scan->values += c == '{' ? OBJECT_WEIGHT : 1;
+          if (++depth > scan->max_depth)
             {
               g_set_error (error, TB_JSON_ERROR, TB_JSON_ERROR_TOO_DEEP,
                            /* Translators: %u is a number of nesting levels */
                            _("The JSON nests arrays and objects more than %u levels deep"),
-                           max_depth);
+                           scan->max_depth);
               return FALSE;
             }
           break;
@@ -67,9 +92,54 @@ tb_json_check_depth (const char  *text,
         default:
           break;
         }
+
+      if (scan->max_values != 0 && scan->values > scan->max_values)
+        {
+          g_autofree char *size = g_format_size_full (length, G_FORMAT_SIZE_IEC_UNITS);
+
+          g_set_error (error, TB_JSON_ERROR, TB_JSON_ERROR_TOO_MANY_VALUES,
+                       /* Translators: %s is a size such as "12.0 MiB", %lu a count */
+                       _("The JSON text (%s) holds more than %lu values, too many for its "
+                         "size: reading it would take more than about 20 times its size "
+                         "in memory"),
+                       size, (gulong) scan->max_values);
+          return FALSE;
+        }
     }
 
   return TRUE;
+}
+
+/**
+ * tb_json_max_values:
+ * @length: the length of a JSON text in bytes
+ *
+ * The most values a JSON text of @length bytes may hold:
+ * %TB_JSON_MAX_VALUES_BASE plus one for every %TB_JSON_BYTES_PER_VALUE
+ * bytes. An object counts as three values, a member name as one. This
+ * keeps the memory json-glib needs for any document from outside under
+ * about 20 times its size (plus about 10 MiB).
+ *
+ * Returns: the limit
+ */
+guint64
+tb_json_max_values (gsize length)
+{
+  return TB_JSON_MAX_VALUES_BASE + length / TB_JSON_BYTES_PER_VALUE;
+}
+
+/* Counts brackets outside strings; see scan_text(). */
+gboolean
+tb_json_check_depth (const char  *text,
+                     gsize        length,
+                     guint        max_depth,
+                     GError     **error)
+{
+  Scan scan = { max_depth, 0, 0 };
+
+  g_return_val_if_fail (text != NULL || length == 0, FALSE);
+
+  return scan_text (text, length, &scan, error);
 }
 
 static gboolean
@@ -82,15 +152,22 @@ is_blank (const char *text,
   return TRUE;
 }
 
-/* json-glib 1.6 wraps integers beyond the int64 range silently
- * (9223372036854775808 becomes -9223372036854775808), so a huge integer
- * could pass a "maximum" check. Such literals get a ".0" suffix here, which
- * makes json-glib read them as (approximate, correctly signed) doubles.
- * Returns NULL when the text has none. */
+/* Two things json-glib 1.6 gets wrong are fixed in the text before it
+ * parses it:
+ *
+ * - It wraps integers beyond the int64 range silently
+ *   (9223372036854775808 becomes -9223372036854775808), so a huge integer
+ *   could pass a "maximum" check. Such literals get a ".0" suffix, which
+ *   makes json-glib read them as (approximate, correctly signed) doubles.
+ * - It keeps strings as C strings, so "\u0000" cuts a string short: a
+ *   tool called "add\u0000x" would run "add", and two member names could
+ *   become one. The escape becomes "\uFFFD", the replacement character.
+ *
+ * Returns NULL when the text needs neither. */
 static char *
-widen_huge_integers (const char *text,
-                     gsize       length,
-                     gsize      *new_length)
+rewrite_for_parser (const char *text,
+                    gsize       length,
+                    gsize      *new_length)
 {
   GString *out = NULL;
   gboolean in_string = FALSE;
@@ -104,7 +181,16 @@ widen_huge_integers (const char *text,
 
       if (in_string)
         {
-          if (c == '\\')
+          if (c == '\\' && i + 5 < length && memcmp (text + i + 1, "u0000", 5) == 0)
+            {
+              if (out == NULL)
+                out = g_string_sized_new (length + 16);
+              g_string_append_len (out, text + copied, i - copied);
+              g_string_append (out, "\\uFFFD");
+              i += 5;
+              copied = i + 1;
+            }
+          else if (c == '\\')
             i++;
           else if (c == '"')
             in_string = FALSE;
@@ -166,6 +252,7 @@ tb_json_parse_full (const char  *text,
   const char *end = NULL;
   g_autofree char *widened = NULL;
   gsize widened_length = 0;
+  Scan scan = { 0, 0, 0 };
   JsonNode *root;
 
   g_return_val_if_fail (text != NULL || length <= 0, NULL);
@@ -202,10 +289,12 @@ tb_json_parse_full (const char  *text,
       return NULL;
     }
 
-  if (!tb_json_check_depth (text, length, max_depth, error))
+  scan.max_depth = max_depth;
+  scan.max_values = tb_json_max_values (length);
+  if (!scan_text (text, length, &scan, error))
     return NULL;
 
-  widened = widen_huge_integers (text, length, &widened_length);
+  widened = rewrite_for_parser (text, length, &widened_length);
   if (widened != NULL)
     {
       text = widened;
@@ -693,6 +782,70 @@ tb_json_object_get_array (JsonObject *object,
   JsonNode *node = object != NULL ? json_object_get_member (object, member) : NULL;
 
   return node != NULL && JSON_NODE_HOLDS_ARRAY (node) ? json_node_get_array (node) : NULL;
+}
+
+/**
+ * tb_json_object_get_int_in_range:
+ * @object: (nullable): an object
+ * @member: a member name
+ * @min: the smallest value accepted
+ * @max: the largest value accepted
+ * @value: (inout): set to the member's value when it is present and valid;
+ *   left as it is when the member is absent
+ * @error: return location for a %TB_JSON_ERROR_OUT_OF_RANGE error
+ *
+ * Reads a whole number from JSON that came from outside, checking it where
+ * it is read: a value that does not fit the reader's type (a 64-bit count
+ * handed to a 32-bit field, a negative size) must never be truncated into
+ * something else. The error names @member; callers say where it was.
+ *
+ * Returns: %FALSE when the member is present but not a whole number from
+ *   @min to @max
+ */
+gboolean
+tb_json_object_get_int_in_range (JsonObject  *object,
+                                 const char  *member,
+                                 gint64       min,
+                                 gint64       max,
+                                 gint64      *value,
+                                 GError     **error)
+{
+  JsonNode *node = object != NULL ? json_object_get_member (object, member) : NULL;
+  g_autofree char *shown = NULL;
+
+  g_return_val_if_fail (member != NULL, FALSE);
+  g_return_val_if_fail (value != NULL, FALSE);
+  g_return_val_if_fail (min <= max, FALSE);
+
+  if (node == NULL)
+    return TRUE;
+
+  if (JSON_NODE_HOLDS_VALUE (node) && json_node_get_value_type (node) == G_TYPE_INT64)
+    {
+      gint64 v = json_node_get_int (node);
+
+      if (v >= min && v <= max)
+        {
+          *value = v;
+          return TRUE;
+        }
+    }
+
+  shown = tb_json_to_string (node, FALSE);
+  if (g_utf8_strlen (shown, -1) > 40)
+    {
+      g_autofree char *start = g_utf8_substring (shown, 0, 37);
+
+      g_free (shown);
+      shown = g_strconcat (start, "…", NULL);
+    }
+  g_set_error (error, TB_JSON_ERROR, TB_JSON_ERROR_OUT_OF_RANGE,
+               /* Translators: “%s” is a JSON member name, then its value; the numbers
+                * are the range accepted */
+               _("“%s” is %s; it must be a whole number from %" G_GINT64_FORMAT
+                 " to %" G_GINT64_FORMAT),
+               member, shown, min, max);
+  return FALSE;
 }
 
 /**

@@ -28,6 +28,22 @@ G_BEGIN_DECLS
  */
 #define TB_JSON_MAX_SIZE (64 * 1024 * 1024)
 
+/**
+ * TB_JSON_MAX_VALUES_BASE:
+ *
+ * Every JSON text may hold this many values, whatever its size; see
+ * tb_json_max_values().
+ */
+#define TB_JSON_MAX_VALUES_BASE 100000
+
+/**
+ * TB_JSON_BYTES_PER_VALUE:
+ *
+ * Beyond %TB_JSON_MAX_VALUES_BASE, a JSON text may hold one value for
+ * every this many bytes; see tb_json_max_values().
+ */
+#define TB_JSON_BYTES_PER_VALUE 5
+
 #define TB_JSON_ERROR (tb_json_error_quark ())
 
 /**
@@ -37,6 +53,10 @@ G_BEGIN_DECLS
  * @TB_JSON_ERROR_TOO_LARGE: the text is larger than the limit.
  * @TB_JSON_ERROR_INVALID_UTF8: the text is not valid UTF-8.
  * @TB_JSON_ERROR_EMPTY: the text is empty or only white space.
+ * @TB_JSON_ERROR_TOO_MANY_VALUES: the text holds more values than its size
+ *   allows (tb_json_max_values()).
+ * @TB_JSON_ERROR_OUT_OF_RANGE: a member is not a whole number in the range
+ *   its reader accepts.
  */
 typedef enum
 {
@@ -45,9 +65,12 @@ typedef enum
   TB_JSON_ERROR_TOO_LARGE,
   TB_JSON_ERROR_INVALID_UTF8,
   TB_JSON_ERROR_EMPTY,
+  TB_JSON_ERROR_TOO_MANY_VALUES,
+  TB_JSON_ERROR_OUT_OF_RANGE,
 } TbJsonError;
 
 GQuark    tb_json_error_quark      (void);
+guint64   tb_json_max_values       (gsize        length);
 gboolean  tb_json_check_depth      (const char  *text,
                                     gsize        length,
                                     guint        max_depth,
@@ -82,5 +105,11 @@ JsonObject *tb_json_object_get_object (JsonObject *object,
                                        const char *member);
 JsonArray  *tb_json_object_get_array  (JsonObject *object,
                                        const char *member);
+gboolean    tb_json_object_get_int_in_range (JsonObject  *object,
+                                             const char  *member,
+                                             gint64       min,
+                                             gint64       max,
+                                             gint64      *value,
+                                             GError     **error);
 
 G_END_DECLS

@@ -327,10 +327,21 @@ on_ask_clicked (GtkButton        *button,
   JsonArray *messages = tb_json_object_get_array (object, "messages");
   const char *system = tb_json_object_get_string (object, "systemPrompt");
   g_autoptr(TbProviderRequest) provider_request = tb_provider_request_new ();
-  JsonNode *max_tokens = object != NULL ? json_object_get_member (object, "maxTokens") : NULL;
+  g_autoptr(GError) error = NULL;
+  gint64 max_tokens = 0;
 
   if (provider == NULL)
     return;
+
+  /* The request's limit is a guint: 4294967296 must not become 0. */
+  if (!tb_json_object_get_int_in_range (object, "maxTokens", 1, G_MAXUINT, &max_tokens, &error))
+    {
+      g_autofree char *status = g_strdup_printf (_("The server’s request cannot be sent to the "
+                                                   "model: %s"), error->message);
+
+      set_status (dialog, status);
+      return;
+    }
 
   if (system != NULL)
     {
@@ -347,9 +358,7 @@ on_ask_clicked (GtkButton        *button,
       if (message != NULL)
         tb_provider_request_add_message (provider_request, message);
     }
-  if (max_tokens != NULL && JSON_NODE_HOLDS_VALUE (max_tokens) &&
-      json_node_get_value_type (max_tokens) == G_TYPE_INT64 && json_node_get_int (max_tokens) > 0)
-    provider_request->max_tokens = json_node_get_int (max_tokens);
+  provider_request->max_tokens = (guint) max_tokens;
 
   gtk_widget_set_sensitive (GTK_WIDGET (button), FALSE);
   set_status (dialog, _("Asking the model…"));

@@ -47,6 +47,9 @@ tb_reader_model_get_item (GListModel *model,
   g_autoptr(JsonObject) line = NULL;
   g_autoptr(JsonObject) payload = json_object_new ();
   g_autoptr(GList) members = NULL;
+  gint64 seq = position + 1;
+  gint64 t = 0;
+  const char *type;
 
   if (position >= self->n_items)
     return NULL;
@@ -59,10 +62,11 @@ tb_reader_model_get_item (GListModel *model,
         && !g_str_equal (l->data, "type"))
       json_object_set_member (payload, l->data,
                               tb_json_copy (json_object_get_member (line, l->data)));
-  return tb_trace_event_new (json_object_get_int_member_with_default (line, "seq", position),
-                             json_object_get_int_member_with_default (line, "t", 0),
-                             json_object_get_string_member_with_default (line, "type", "?"),
-                             payload);
+  /* Out of range or of another type, a number shows as its position. */
+  tb_json_object_get_int_in_range (line, "seq", 1, G_MAXINT64, &seq, NULL);
+  tb_json_object_get_int_in_range (line, "t", G_MININT64, G_MAXINT64, &t, NULL);
+  type = tb_json_object_get_string (line, "type");
+  return tb_trace_event_new (seq, t, type != NULL ? type : "?", payload);
 }
 
 static void
@@ -236,16 +240,17 @@ event_offset_text (TbTracePage *self,
   g_autoptr(TbTraceEvent) event = g_list_model_get_item (events, position);
   gint64 offset;
   JsonObject *result;
+  gint64 duration_us = 0;
 
   if (event == NULL || first == NULL)
     return g_strdup ("");
   offset = tb_trace_event_get_time_us (event) - tb_trace_event_get_time_us (first);
   result = tb_json_object_get_object (tb_trace_event_get_payload (event), "result");
 
-  if (result != NULL && json_object_has_member (result, "duration_us"))
+  if (result != NULL && json_object_has_member (result, "duration_us") &&
+      tb_json_object_get_int_in_range (result, "duration_us", 0, G_MAXINT64, &duration_us, NULL))
     {
-      g_autofree char *duration = tb_format_duration (json_object_get_int_member (result,
-                                                                                  "duration_us"));
+      g_autofree char *duration = tb_format_duration (duration_us);
 
       return g_strdup_printf (_("+%.3f s, took %s"), offset / 1e6, duration);
     }

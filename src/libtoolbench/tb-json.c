@@ -784,6 +784,26 @@ tb_json_object_get_array (JsonObject *object,
   return node != NULL && JSON_NODE_HOLDS_ARRAY (node) ? json_node_get_array (node) : NULL;
 }
 
+/* The shortest text that reads back as @value: 3.14, not
+ * 3.1400000000000001; 1e+30, not 1e+30.0. */
+static char *
+shortest_double (double value)
+{
+  static const char *formats[] = { "%.1g", "%.2g", "%.3g", "%.4g", "%.5g", "%.6g", "%.7g",
+                                   "%.8g", "%.9g", "%.10g", "%.11g", "%.12g", "%.13g",
+                                   "%.14g", "%.15g", "%.16g", "%.17g" };
+  char buffer[G_ASCII_DTOSTR_BUF_SIZE];
+
+  /* g_ascii_formatd: a point, never the locale's comma */
+  for (guint i = 0; i < G_N_ELEMENTS (formats); i++)
+    {
+      g_ascii_formatd (buffer, sizeof buffer, formats[i], value);
+      if (g_ascii_strtod (buffer, NULL) == value)
+        break;
+    }
+  return g_strdup (buffer);
+}
+
 /**
  * tb_json_object_get_int_in_range:
  * @object: (nullable): an object
@@ -831,7 +851,10 @@ tb_json_object_get_int_in_range (JsonObject  *object,
         }
     }
 
-  shown = tb_json_to_string (node, FALSE);
+  if (JSON_NODE_HOLDS_VALUE (node) && json_node_get_value_type (node) == G_TYPE_DOUBLE)
+    shown = shortest_double (json_node_get_double (node));
+  else
+    shown = tb_json_to_string (node, FALSE);
   if (g_utf8_strlen (shown, -1) > 40)
     {
       g_autofree char *start = g_utf8_substring (shown, 0, 37);

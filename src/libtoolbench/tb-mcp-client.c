@@ -939,10 +939,13 @@ handle_response (TbMcpClient *self,
     {
       JsonObject *error = json_node_get_object (error_node);
       const char *message = object_get_string (error, "message");
-      double code = 0;
+      gint64 code = 0;
       g_autofree char *shown = shorten (message ? message : "", -1, 2000);
 
-      node_get_number (json_object_get_member (error, "code"), &code);
+      /* JSON-RPC codes are integers; anything else is shown as 0 rather than
+       * converted (a double beyond int range has no int value). */
+      if (!tb_json_object_get_int_in_range (error, "code", G_MININT32, G_MAXINT32, &code, NULL))
+        code = 0;
       g_task_return_new_error (task, TB_MCP_ERROR, TB_MCP_ERROR_REMOTE,
                                /* Translators: server name, error code, server's message */
                                _("The MCP server “%s” answered with error %d: %s"),

@@ -174,6 +174,7 @@ typedef struct
   char       *end_state;
   char       *answer;
   gint64      max_iterations;
+  GError     *error;     /* the trace cannot be replayed */
 } Run;
 
 static void
@@ -202,6 +203,7 @@ run_free (Run *run)
   g_array_unref (run->actions);
   g_free (run->end_state);
   g_free (run->answer);
+  g_clear_error (&run->error);
   g_free (run);
 }
 
@@ -228,16 +230,20 @@ read_run (TbTrace *trace)
   Run *run = g_new0 (Run, 1);
   guint n = tb_trace_get_n_events (trace);
   gboolean ran_since_end = FALSE;
-  JsonNode *max;
+  g_autoptr(GError) local_error = NULL;
 
   run->steps = g_ptr_array_new_with_free_func ((GDestroyNotify) step_free);
   run->turns = g_ptr_array_new_with_free_func ((GDestroyNotify) json_node_unref);
   run->actions = g_array_new (FALSE, TRUE, sizeof (Action));
   g_array_set_clear_func (run->actions, (GDestroyNotify) action_clear);
 
-  max = json_object_get_member (tb_trace_get_header (trace), "max_iterations");
-  if (max != NULL && JSON_NODE_HOLDS_VALUE (max) && json_node_get_value_type (max) == G_TYPE_INT64)
-    run->max_iterations = json_node_get_int (max);
+  /* The loop's cap is a guint: a larger number must not wrap to 0. */
+  if (!tb_json_object_get_int_in_range (tb_trace_get_header (trace), "max_iterations",
+                                        1, G_MAXUINT, &run->max_iterations, &local_error))
+    run->error = g_error_new (TB_REPLAY_ERROR, TB_REPLAY_ERROR_INVALID_TRACE,
+                              /* Translators: %s says which number is wrong */
+                              _("The trace header cannot be replayed: %s"),
+                              local_error->message);
 
   for (guint i = 0; i < n; i++)
     {
@@ -301,10 +307,18 @@ read_run (TbTrace *trace)
 
           if (g_strcmp0 (decision, "extend") == 0)
             {
-              Action action = { ACTION_EXTEND, NULL,
-                                (guint) json_object_get_int_member_with_default (payload,
-                                                                                 "added", 1) };
+              g_autoptr(GError) event_error = NULL;
+              gint64 added = 1;
+              Action action = { ACTION_EXTEND, NULL, 1 };
 
+              if (!tb_json_object_get_int_in_range (payload, "added", 1, G_MAXUINT, &added,
+                                                    &event_error) && run->error == NULL)
+                run->error = g_error_new (TB_REPLAY_ERROR, TB_REPLAY_ERROR_INVALID_TRACE,
+                                          /* Translators: %lu is an event number, %s why */
+                                          _("Event %lu of the trace cannot be replayed: %s"),
+                                          (gulong) tb_trace_event_get_seq (event),
+                                          event_error->message);
+              action.extend_by = (guint) added;
               g_array_append_val (run->actions, action);
             }
           else if (step != NULL && decision != NULL)
@@ -1549,6 +1563,12 @@ tb_replay_run_async (TbReplay            *self,
 
   task = g_task_new (self, cancellable, callback, user_data);
   g_task_set_source_tag (task, tb_replay_run_async);
+
+  if (self->run->error != NULL)
+    {
+      g_task_return_error (task, g_error_copy (self->run->error));
+      return;
+    }
 
   if (self->run->turns->len == 0 && self->run->actions->len == 0)
     {

@@ -1001,6 +1001,9 @@ ensure_loop (TbLoopPage  *self,
         g_file_make_directory_with_parents (parent, NULL, NULL);
       self->recorder = tb_trace_recorder_new (tb_dispatch_loop_get_trace (self->loop),
                                               self->autosave_file, NULL);
+      /* A run whose trace misses events must not look like a recorded one. */
+      g_signal_connect_object (self->recorder, "failed", G_CALLBACK (tb_dispatch_loop_fail),
+                               self->loop, G_CONNECT_SWAPPED);
     }
 
   if (*system != '\0')

@@ -94,7 +94,8 @@ tb_cli_replay (int    argc,
                                   "The model's turns come from the trace; no provider is "
                                   "contacted. Tools run again unless --mock-tools is given.\n"
                                   "Exit status: 0 when the replay ran (and, with --check, did not "
-                                  "diverge), 1 on a divergence with --check or when the trace "
+                                  "diverge), 1 on a divergence or an incomplete trace with "
+                                  "--check, or when the trace "
                                   "cannot be read, 2 on a usage error."));
   g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
   g_option_context_add_group (context, tb_cli_tool_source_group ());
@@ -190,7 +191,9 @@ tb_cli_replay (int    argc,
         }
     }
 
-  status = check && tb_replay_report_get_n_divergences (state.report) > 0
+  /* A trace known to be incomplete never passes a check. */
+  status = check && (tb_replay_report_get_n_divergences (state.report) > 0 ||
+                     tb_replay_report_get_incomplete (state.report) != NULL)
            ? TB_CLI_EXIT_FAILED : TB_CLI_EXIT_OK;
   g_clear_object (&state.report);
   return status;

@@ -488,6 +488,9 @@ tb_cli_run (int    argc,
                       tb_trace_recorder_get_error (recorder)->message);
           return TB_CLI_EXIT_FAILED;
         }
+      /* A run whose trace misses events must not look like a recorded one. */
+      g_signal_connect_object (recorder, "failed", G_CALLBACK (tb_dispatch_loop_fail), loop,
+                               G_CONNECT_SWAPPED);
     }
 
   printer.quiet = quiet;

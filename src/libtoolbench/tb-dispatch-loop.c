@@ -289,6 +289,7 @@ struct _TbDispatchLoop
   GCancellable     *outer_cancellable;
   guint             paused_at_iteration;
   gboolean          cancel_requested;
+  GError           *failure;      /* tb_dispatch_loop_fail() while busy */
   gboolean          pause_requested;
   guint             calls_left;
   guint             next_call;
@@ -394,15 +395,27 @@ set_state (TbDispatchLoop *self,
   g_object_notify_by_pspec (G_OBJECT (self), properties [PROP_STATE]);
 }
 
+static void fail (TbDispatchLoop *self,
+                  GError         *error);
+
 /* Moves to an end state and records why. */
 static void
 end (TbDispatchLoop *self,
      TbLoopState     state,
      const char     *reason)
 {
-  JsonObject *payload = event_new (self);
+  JsonObject *payload;
 
   g_assert (tb_loop_state_is_end (state));
+
+  /* A phase abandoned for tb_dispatch_loop_fail() ends as failed. */
+  if (state == TB_LOOP_STATE_CANCELLED && self->failure != NULL)
+    {
+      fail (self, g_steal_pointer (&self->failure));
+      return;
+    }
+
+  payload = event_new (self);
 
   json_object_set_string_member (payload, "state", tb_loop_state_to_string (state));
   json_object_set_int_member (payload, "max_iterations", self->max_iterations);
@@ -1226,6 +1239,40 @@ tb_dispatch_loop_cancel (TbDispatchLoop *self)
 }
 
 /**
+ * tb_dispatch_loop_fail:
+ * @self: a loop
+ * @error: why the run cannot go on
+ *
+ * Ends the loop as %TB_LOOP_STATE_FAILED with @error, the way
+ * tb_dispatch_loop_cancel() stops it: a request on its way is abandoned
+ * and running calls are cancelled. For reasons outside the loop, such as
+ * a trace that can no longer be written (#TbTraceRecorder::failed). Does
+ * nothing once the loop has ended.
+ */
+void
+tb_dispatch_loop_fail (TbDispatchLoop *self,
+                       const GError   *error)
+{
+  g_return_if_fail (TB_IS_DISPATCH_LOOP (self));
+  g_return_if_fail (error != NULL);
+
+  if (tb_loop_state_is_end (self->state))
+    return;
+
+  if (self->busy)
+    {
+      if (self->failure == NULL)
+        self->failure = g_error_copy (error);
+      self->cancel_requested = TRUE;
+      if (self->phase_cancellable != NULL)
+        g_cancellable_cancel (self->phase_cancellable);
+      return;
+    }
+
+  fail (self, g_error_copy (error));
+}
+
+/**
  * tb_dispatch_loop_extend:
  * @self: a loop
  * @n: how many more iterations to allow
@@ -1757,6 +1804,7 @@ tb_dispatch_loop_finalize (GObject *object)
   g_clear_pointer (&self->history, g_ptr_array_unref);
   g_clear_object (&self->pending);
   g_clear_error (&self->error);
+  g_clear_error (&self->failure);
   g_clear_pointer (&self->breakpoints, g_strfreev);
   g_clear_pointer (&self->tool_choice, g_free);
   g_clear_object (&self->phase_cancellable);

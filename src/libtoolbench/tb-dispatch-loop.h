@@ -120,6 +120,8 @@ TbLoopState       tb_dispatch_loop_run_finish        (TbDispatchLoop   *self,
                                                       GAsyncResult     *result,
                                                       GError          **error);
 void              tb_dispatch_loop_cancel            (TbDispatchLoop   *self);
+void              tb_dispatch_loop_fail              (TbDispatchLoop   *self,
+                                                      const GError     *error);
 gboolean          tb_dispatch_loop_extend            (TbDispatchLoop   *self,
                                                       guint             n,
                                                       GError          **error);

@@ -128,6 +128,32 @@ tb_json_max_values (gsize length)
   return TB_JSON_MAX_VALUES_BASE + length / TB_JSON_BYTES_PER_VALUE;
 }
 
+/**
+ * tb_json_check_text:
+ * @text: a JSON text
+ * @length: its length in bytes
+ * @max_depth: the deepest nesting allowed
+ * @error: return location for a #TbJsonError
+ *
+ * Applies the checks tb_json_parse_full() makes before parsing, nesting
+ * depth and the number of values (tb_json_max_values()), without
+ * parsing: a writer uses it to refuse a line its reader would refuse.
+ *
+ * Returns: %TRUE when a reader with @max_depth would accept @text
+ */
+gboolean
+tb_json_check_text (const char  *text,
+                    gsize        length,
+                    guint        max_depth,
+                    GError     **error)
+{
+  Scan scan = { max_depth, tb_json_max_values (length), 0 };
+
+  g_return_val_if_fail (text != NULL || length == 0, FALSE);
+
+  return scan_text (text, length, &scan, error);
+}
+
 /* Counts brackets outside strings; see scan_text(). */
 gboolean
 tb_json_check_depth (const char  *text,
@@ -572,7 +598,7 @@ equal_depth (JsonNode *a,
  * @b: (nullable): a node
  *
  * JSON equality: numbers compare by value (1 equals 1.0), objects ignore
- * member order. Trees deeper than %TB_JSON_MAX_DEPTH compare unequal.
+ * member order. Trees deeper than %TB_JSON_MAX_WALK_DEPTH compare unequal.
  */
 gboolean
 tb_json_equal (JsonNode *a,
@@ -580,7 +606,7 @@ tb_json_equal (JsonNode *a,
 {
   if (a == NULL || b == NULL)
     return a == b;
-  return equal_depth (a, b, TB_JSON_MAX_DEPTH);
+  return equal_depth (a, b, TB_JSON_MAX_WALK_DEPTH);
 }
 
 static JsonNode *
@@ -645,7 +671,7 @@ copy_depth (JsonNode *node,
  *
  * A deep, mutable copy. json_node_copy() shares the objects and arrays of
  * the original, so changing its copy changes the original too; use this
- * instead. Member order is kept. Levels below %TB_JSON_MAX_DEPTH are
+ * instead. Member order is kept. Levels below %TB_JSON_MAX_WALK_DEPTH are
  * dropped (check with tb_json_node_depth_ok() first when that matters).
  *
  * Returns: (transfer full) (nullable): the copy
@@ -656,7 +682,7 @@ tb_json_copy (JsonNode *node)
   if (node == NULL)
     return NULL;
 
-  return copy_depth (node, TB_JSON_MAX_DEPTH);
+  return copy_depth (node, TB_JSON_MAX_WALK_DEPTH);
 }
 
 /**
@@ -676,7 +702,7 @@ tb_json_freeze (JsonNode *node)
   if (json_node_is_immutable (node))
     return json_node_ref (node);
 
-  copy = copy_depth (node, TB_JSON_MAX_DEPTH);
+  copy = copy_depth (node, TB_JSON_MAX_WALK_DEPTH);
   json_node_seal (copy);
   return copy;
 }

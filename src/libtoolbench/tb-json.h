@@ -21,6 +21,16 @@ G_BEGIN_DECLS
 #define TB_JSON_MAX_DEPTH 512
 
 /**
+ * TB_JSON_MAX_WALK_DEPTH:
+ *
+ * How deep the recursive helpers (tb_json_copy(), tb_json_equal(),
+ * tb_json_freeze(), redaction, replay's diff) walk: twice
+ * %TB_JSON_MAX_DEPTH, so that a document at the limit wrapped in a trace
+ * event or a provider request is walked whole.
+ */
+#define TB_JSON_MAX_WALK_DEPTH (2 * TB_JSON_MAX_DEPTH)
+
+/**
  * TB_JSON_MAX_SIZE:
  *
  * The default size limit, in bytes, of one JSON text read with
@@ -72,6 +82,10 @@ typedef enum
 GQuark    tb_json_error_quark      (void);
 guint64   tb_json_max_values       (gsize        length);
 gboolean  tb_json_check_depth      (const char  *text,
+                                    gsize        length,
+                                    guint        max_depth,
+                                    GError     **error);
+gboolean  tb_json_check_text       (const char  *text,
                                     gsize        length,
                                     guint        max_depth,
                                     GError     **error);

@@ -258,5 +258,5 @@ tb_redactor_redact_node (TbRedactor *self,
   if (node == NULL)
     return NULL;
 
-  return redact (self, node, TB_JSON_MAX_DEPTH);
+  return redact (self, node, TB_JSON_MAX_WALK_DEPTH);
 }

@@ -139,7 +139,7 @@ tb_json_diff (JsonNode *recorded,
 {
   JsonArray *diff = json_array_new ();
 
-  diff_nodes (diff, "", recorded, replayed, TB_JSON_MAX_DEPTH);
+  diff_nodes (diff, "", recorded, replayed, TB_JSON_MAX_WALK_DEPTH);
   return diff;
 }
 
@@ -175,6 +175,7 @@ typedef struct
   char       *answer;
   gint64      max_iterations;
   GError     *error;     /* the trace cannot be replayed */
+  char       *incomplete;  /* why the trace cannot confirm the run */
 } Run;
 
 static void
@@ -204,6 +205,7 @@ run_free (Run *run)
   g_free (run->end_state);
   g_free (run->answer);
   g_clear_error (&run->error);
+  g_free (run->incomplete);
   g_free (run);
 }
 
@@ -348,6 +350,13 @@ read_run (TbTrace *trace)
               step->result = json_object_ref (result);
             }
         }
+      else if (g_str_equal (type, "incomplete") && run->incomplete == NULL)
+        {
+          const char *reason = tb_json_object_get_string (payload, "reason");
+
+          run->incomplete = g_strdup (reason != NULL ? reason
+                                                     : _("An event could not be recorded."));
+        }
       else if (g_str_equal (type, "end"))
         {
           Action action = { ACTION_RUN, NULL, 0 };
@@ -365,7 +374,12 @@ read_run (TbTrace *trace)
       Action action = { ACTION_RUN, NULL, 0 };
 
       g_array_append_val (run->actions, action);
+      if (run->incomplete == NULL)
+        run->incomplete = g_strdup (_("The trace stops before the run ended: there is no "
+                                      "“end” event after the last model turn."));
     }
+  if (run->incomplete == NULL && tb_trace_get_problems (trace)[0] != NULL)
+    run->incomplete = g_strdup (tb_trace_get_problems (trace)[0]);
 
   if (run->max_iterations <= 0)
     run->max_iterations = MAX (run->turns->len, 1);
@@ -539,6 +553,7 @@ struct _TbReplayReport
 {
   GObject    parent_instance;
   GPtrArray *steps;
+  char      *incomplete;
 };
 
 static void report_list_model_iface_init (GListModelInterface *iface);
@@ -582,6 +597,7 @@ static void
 tb_replay_report_finalize (GObject *object)
 {
   g_clear_pointer (&TB_REPLAY_REPORT (object)->steps, g_ptr_array_unref);
+  g_clear_pointer (&TB_REPLAY_REPORT (object)->incomplete, g_free);
 
   G_OBJECT_CLASS (tb_replay_report_parent_class)->finalize (object);
 }
@@ -701,6 +717,8 @@ compare_runs (Run *recorded,
   TbReplayReport *report = g_object_new (TB_TYPE_REPLAY_REPORT, NULL);
   guint n = MAX (recorded->steps->len, replayed->steps->len);
 
+  report->incomplete = g_strdup (recorded->incomplete);
+
   for (guint i = 0; i < n; i++)
     {
       Step *a = i < recorded->steps->len ? g_ptr_array_index (recorded->steps, i) : NULL;
@@ -739,6 +757,22 @@ tb_replay_report_new_compare (TbTrace *recorded,
   a = read_run (recorded);
   b = read_run (replayed);
   return compare_runs (a, b);
+}
+
+/**
+ * tb_replay_report_get_incomplete:
+ *
+ * A replay confirms a run only when the recorded trace holds all of it.
+ *
+ * Returns: (nullable): why the recorded trace is incomplete (an event
+ *   could not be recorded, lines were damaged, the trace stops before the
+ *   run ended), or %NULL when it is whole
+ */
+const char *
+tb_replay_report_get_incomplete (TbReplayReport *self)
+{
+  g_return_val_if_fail (TB_IS_REPLAY_REPORT (self), NULL);
+  return self->incomplete;
 }
 
 guint
@@ -828,6 +862,10 @@ tb_replay_report_to_json (TbReplayReport *self)
   else
     json_object_set_null_member (object, "first_divergence");
   json_object_set_int_member (object, "divergences", tb_replay_report_get_n_divergences (self));
+  if (self->incomplete != NULL)
+    json_object_set_string_member (object, "incomplete", self->incomplete);
+  else
+    json_object_set_null_member (object, "incomplete");
 
   json_node_take_object (node, object);
   return node;
@@ -859,7 +897,12 @@ tb_replay_report_to_text (TbReplayReport *self)
     }
 
   n = tb_replay_report_get_n_divergences (self);
-  if (n == 0)
+  if (self->incomplete != NULL)
+    g_string_append_printf (text, _("The recorded trace is incomplete, so the replay cannot "
+                                    "confirm the run: %s\n"), self->incomplete);
+  if (n == 0 && self->incomplete != NULL)
+    g_string_append (text, _("No divergence in what was recorded.\n"));
+  else if (n == 0)
     g_string_append (text, _("No divergence: the replay did what the recorded run did.\n"));
   else
     g_string_append_printf (text, g_dngettext (GETTEXT_PACKAGE,

@@ -86,6 +86,7 @@ char           *tb_replay_step_describe           (TbReplayStep    *self);
 
 TbReplayReport *tb_replay_report_new_compare      (TbTrace         *recorded,
                                                    TbTrace         *replayed);
+const char     *tb_replay_report_get_incomplete (TbReplayReport  *self);
 guint           tb_replay_report_get_n_steps      (TbReplayReport  *self);
 TbReplayStep   *tb_replay_report_get_step         (TbReplayReport  *self,
                                                    guint            index);

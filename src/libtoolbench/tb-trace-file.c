@@ -138,25 +138,76 @@ tb_trace_writer_init (TbTraceWriter *self)
   self->sync_every_ms = 1000;
 }
 
+/* One line of the file, newline included. */
+static GString *
+line_text (JsonObject *object)
+{
+  g_autoptr(JsonNode) node = json_node_new (JSON_NODE_OBJECT);
+  g_autofree char *text = NULL;
+  GString *line;
+
+  json_node_set_object (node, object);
+  text = tb_json_to_string (node, FALSE);
+  line = g_string_new_len (text, strlen (text));
+  g_string_append_c (line, '\n');
+  return line;
+}
+
+/* What a reader accepts, so that nothing is written that cannot be read
+ * back: the line's size, depth and number of values. */
+static gboolean
+line_readable (GString  *line,
+               GError  **error)
+{
+  if (line->len - 1 > TB_TRACE_MAX_LINE)
+    {
+      g_autofree char *size = g_format_size_full (line->len - 1, G_FORMAT_SIZE_IEC_UNITS);
+
+      g_set_error (error, TB_JSON_ERROR, TB_JSON_ERROR_TOO_LARGE,
+                   /* Translators: %s is a size such as "70.2 MiB", %u a number of MiB */
+                   _("it is %s, larger than the %u MiB a trace line may hold"),
+                   size, TB_TRACE_MAX_LINE / (1024 * 1024));
+      return FALSE;
+    }
+  return tb_json_check_text (line->str, line->len - 1, TB_TRACE_MAX_DEPTH, error);
+}
+
 static gboolean
 write_object (TbTraceWriter  *self,
               JsonObject     *object,
               GError        **error)
 {
-  g_autoptr(JsonNode) node = json_node_new (JSON_NODE_OBJECT);
-  g_autofree char *text = NULL;
-  GString *line;
-  gboolean ok;
+  g_autoptr(GString) line = line_text (object);
 
-  json_node_set_object (node, object);
-  text = tb_json_to_string (node, FALSE);
+  return write_all (self->fd, line->str, line->len, error);
+}
 
-  line = g_string_new_len (text, strlen (text));
-  g_string_append_c (line, '\n');
-  ok = write_all (self->fd, line->str, line->len, error);
-  g_string_free (line, TRUE);
+/* An event that a reader could not read back is replaced by an
+ * "incomplete" event saying what was left out and why, so that the file
+ * says it is incomplete instead of silently missing an event. */
+static gboolean
+write_incomplete (TbTraceWriter  *self,
+                  const char     *event_type,
+                  const GError   *reason,
+                  GError        **error)
+{
+  g_autoptr(JsonObject) line = json_object_new ();
+  g_autofree char *message = g_strdup_printf (_("The “%s” event %lu cannot be recorded: %s"),
+                                              event_type, (gulong) self->n_events + 1,
+                                              reason->message);
 
-  return ok;
+  json_object_set_int_member (line, "seq", (gint64) self->n_events + 1);
+  json_object_set_int_member (line, "t", g_get_monotonic_time () - self->started);
+  json_object_set_string_member (line, "type", "incomplete");
+  json_object_set_string_member (line, "event_type", event_type);
+  json_object_set_string_member (line, "reason", message);
+  if (!write_object (self, line, error))
+    return FALSE;
+  self->n_events++;
+  self->unsynced_events++;
+
+  g_set_error_literal (error, TB_TRACE_FILE_ERROR, TB_TRACE_FILE_ERROR_UNRECORDABLE, message);
+  return FALSE;
 }
 
 /**
@@ -292,6 +343,8 @@ tb_trace_writer_append (TbTraceWriter  *self,
   g_autoptr(JsonNode) clean = NULL;
   g_autoptr(JsonObject) line = NULL;
   g_autoptr(GList) names = NULL;
+  g_autoptr(GString) text = NULL;
+  g_autoptr(GError) reason = NULL;
   JsonObject *clean_object;
   JsonNode *type;
   JsonNode *t;
@@ -319,11 +372,12 @@ tb_trace_writer_append (TbTraceWriter  *self,
 
   wrapped = json_node_new (JSON_NODE_OBJECT);
   json_node_set_object (wrapped, event);
-  if (!tb_json_node_depth_ok (wrapped, TB_JSON_MAX_DEPTH - 1))
+  if (!tb_json_node_depth_ok (wrapped, TB_TRACE_MAX_DEPTH - 1))
     {
-      g_set_error (error, TB_TRACE_FILE_ERROR, TB_TRACE_FILE_ERROR_INVALID_EVENT,
-                   _("A trace event nests more than %u levels deep"), TB_JSON_MAX_DEPTH - 1);
-      return FALSE;
+      g_set_error (&reason, TB_JSON_ERROR, TB_JSON_ERROR_TOO_DEEP,
+                   /* Translators: %u is a number of levels */
+                   _("it nests more than %u levels deep"), TB_TRACE_MAX_DEPTH - 1);
+      return write_incomplete (self, json_node_get_string (type), reason, error);
     }
   clean = tb_redactor_redact_node (self->redactor, wrapped);
   clean_object = json_node_get_object (clean);
@@ -345,7 +399,10 @@ tb_trace_writer_append (TbTraceWriter  *self,
       json_object_set_member (line, l->data,
                               json_node_ref (json_object_get_member (clean_object, l->data)));
 
-  if (!write_object (self, line, error))
+  text = line_text (line);
+  if (!line_readable (text, &reason))
+    return write_incomplete (self, json_node_get_string (type), reason, error);
+  if (!write_all (self->fd, text->str, text->len, error))
     return FALSE;
 
   self->n_events++;
@@ -580,7 +637,7 @@ read_header (TbTraceReader  *self,
     }
 
   node = tb_json_parse_full ((const char *) line->data, line->len, TB_TRACE_MAX_LINE,
-                             TB_JSON_MAX_DEPTH, &parse_error);
+                             TB_TRACE_MAX_DEPTH, &parse_error);
   if (node == NULL || !JSON_NODE_HOLDS_OBJECT (node))
     {
       g_set_error (error, TB_TRACE_FILE_ERROR, TB_TRACE_FILE_ERROR_NOT_A_TRACE,
@@ -740,7 +797,7 @@ check_line (TbTraceReader *self,
   if (length == 0 || (length == 1 && data[0] == '\r'))
     return;
 
-  node = tb_json_parse_full (data, length, TB_TRACE_MAX_LINE, TB_JSON_MAX_DEPTH, &error);
+  node = tb_json_parse_full (data, length, TB_TRACE_MAX_LINE, TB_TRACE_MAX_DEPTH, &error);
   if (node == NULL)
     reason = error->message;
   else if (!JSON_NODE_HOLDS_OBJECT (node))
@@ -1072,7 +1129,8 @@ tb_trace_reader_read_event (TbTraceReader  *self,
       return NULL;
     }
 
-  node = tb_json_parse_full (buffer, entry.length, TB_TRACE_MAX_LINE, TB_JSON_MAX_DEPTH, error);
+  node = tb_json_parse_full (buffer, entry.length, TB_TRACE_MAX_LINE, TB_TRACE_MAX_DEPTH,
+                             error);
   if (node == NULL || !JSON_NODE_HOLDS_OBJECT (node))
     {
       g_clear_error (error);

@@ -28,6 +28,17 @@ G_BEGIN_DECLS
  */
 #define TB_TRACE_MAX_LINE (64 * 1024 * 1024)
 
+/**
+ * TB_TRACE_MAX_DEPTH:
+ *
+ * The deepest nesting of one trace line: %TB_JSON_MAX_DEPTH, the most the
+ * loop accepts in arguments, results and responses, plus room for the
+ * event that holds them (a provider request holds a call's arguments
+ * about ten levels down). Writer and reader use the same limit, so
+ * anything the loop accepts can be recorded and read back.
+ */
+#define TB_TRACE_MAX_DEPTH (TB_JSON_MAX_DEPTH + 32)
+
 #define TB_TRACE_FILE_ERROR (tb_trace_file_error_quark ())
 
 /**
@@ -38,6 +49,8 @@ G_BEGIN_DECLS
  * @TB_TRACE_FILE_ERROR_INVALID_EVENT: an event to write is not an object with a "type".
  * @TB_TRACE_FILE_ERROR_DAMAGED: an event line cannot be read.
  * @TB_TRACE_FILE_ERROR_CLOSED: the writer was closed.
+ * @TB_TRACE_FILE_ERROR_UNRECORDABLE: an event is too large or too deep for
+ *   a reader to read back; an "incomplete" event was written in its place.
  */
 typedef enum
 {
@@ -47,6 +60,7 @@ typedef enum
   TB_TRACE_FILE_ERROR_INVALID_EVENT,
   TB_TRACE_FILE_ERROR_DAMAGED,
   TB_TRACE_FILE_ERROR_CLOSED,
+  TB_TRACE_FILE_ERROR_UNRECORDABLE,
 } TbTraceFileError;
 
 GQuark tb_trace_file_error_quark (void);

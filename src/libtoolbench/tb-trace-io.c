@@ -53,6 +53,7 @@ tb_trace_load (GFile          *file,
   g_autoptr(TbTrace) trace = NULL;
   g_autoptr(JsonObject) header = NULL;
   g_autoptr(GList) names = NULL;
+  g_auto(GStrv) found = NULL;
   JsonObject *file_header;
   guint n;
 
@@ -105,8 +106,11 @@ tb_trace_load (GFile          *file,
       tb_trace_append_event (trace, event);
     }
 
+  found = tb_trace_reader_get_problems (reader);
+  for (guint i = 0; found != NULL && found[i] != NULL; i++)
+    tb_trace_add_problem (trace, found[i]);
   if (problems != NULL)
-    *problems = tb_trace_reader_get_problems (reader);
+    *problems = g_steal_pointer (&found);
 
   return g_steal_pointer (&trace);
 }
@@ -159,8 +163,12 @@ tb_trace_save (TbTrace     *trace,
  * fills it in when the run starts); events already in the trace are
  * written at once.
  *
- * Writing errors do not stop the run: the first one is kept
- * (tb_trace_recorder_get_error()) and nothing more is written.
+ * The first writing error is kept (tb_trace_recorder_get_error()) and
+ * announced with #TbTraceRecorder::failed, so that the run can end as
+ * failed: a trace that silently misses events would replay as if nothing
+ * had happened. An event too large or too deep to be read back is
+ * replaced by an "incomplete" event and recording goes on; after any
+ * other error (the disk is full) nothing more is written.
  */
 struct _TbTraceRecorder
 {
@@ -173,33 +181,62 @@ struct _TbTraceRecorder
   GError        *error;
   gulong         items_changed_id;
   guint          written;
+  gboolean       stopped;
 };
 
+enum { FAILED, N_SIGNALS };
+
+static guint signals [N_SIGNALS];
+
 G_DEFINE_FINAL_TYPE (TbTraceRecorder, tb_trace_recorder, G_TYPE_OBJECT)
+
+static void
+recorder_fail (TbTraceRecorder *self,
+               GError          *error)
+{
+  gboolean first = self->error == NULL;
+
+  if (!g_error_matches (error, TB_TRACE_FILE_ERROR, TB_TRACE_FILE_ERROR_UNRECORDABLE))
+    {
+      self->stopped = TRUE;
+      g_prefix_error (&error, _("The trace cannot be written: "));
+    }
+  if (!first)
+    {
+      g_error_free (error);
+      return;
+    }
+  self->error = error;
+  g_signal_emit (self, signals [FAILED], 0, self->error);
+}
 
 static void
 recorder_write_pending (TbTraceRecorder *self)
 {
   guint n = tb_trace_get_n_events (self->trace);
+  GError *error = NULL;
 
-  if (self->error != NULL || n == self->written)
+  if (self->stopped || n == self->written)
     return;
 
   if (self->writer == NULL)
     {
       self->writer = tb_trace_writer_new (self->file, tb_trace_get_header (self->trace),
-                                          self->redactor, &self->error);
+                                          self->redactor, &error);
       if (self->writer == NULL)
-        return;
+        {
+          recorder_fail (self, error);
+          return;
+        }
     }
 
-  while (self->written < n)
+  while (self->written < n && !self->stopped)
     {
       g_autoptr(JsonObject) line = event_line (tb_trace_get_event (self->trace, self->written));
 
-      if (!tb_trace_writer_append (self->writer, line, &self->error))
-        return;
       self->written++;
+      if (!tb_trace_writer_append (self->writer, line, &error))
+        recorder_fail (self, g_steal_pointer (&error));
     }
 }
 
@@ -247,6 +284,22 @@ tb_trace_recorder_class_init (TbTraceRecorderClass *klass)
 
   object_class->dispose = tb_trace_recorder_dispose;
   object_class->finalize = tb_trace_recorder_finalize;
+
+  /**
+   * TbTraceRecorder::failed:
+   * @self: the recorder
+   * @error: why the trace cannot be written whole
+   *
+   * Emitted once, at the first event that could not be written. Connect
+   * it to tb_dispatch_loop_fail() so that the run does not go on as if
+   * it were recorded.
+   */
+  signals [FAILED] =
+    g_signal_new ("failed",
+                  G_TYPE_FROM_CLASS (klass),
+                  G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL,
+                  G_TYPE_NONE, 1, G_TYPE_ERROR | G_SIGNAL_TYPE_STATIC_SCOPE);
 }
 
 static void
@@ -318,11 +371,15 @@ tb_trace_recorder_close (TbTraceRecorder  *self,
     self->writer = tb_trace_writer_new (self->file, tb_trace_get_header (self->trace),
                                         self->redactor, &self->error);
 
+  /* Events after an unrecordable one were written: sync them too. */
+  if (self->writer != NULL && !tb_trace_writer_close (self->writer, error))
+    return FALSE;
+
   if (self->error != NULL)
     {
       g_propagate_error (error, g_error_copy (self->error));
       return FALSE;
     }
 
-  return tb_trace_writer_close (self->writer, error);
+  return TRUE;
 }

@@ -157,6 +157,7 @@ struct _TbTrace
   GPtrArray  *events;
   JsonObject *header;
   gint64      started;
+  GPtrArray  *problems;  /* char*, NULL-terminated */
 };
 
 static void list_model_iface_init (GListModelInterface *iface);
@@ -206,6 +207,7 @@ tb_trace_finalize (GObject *object)
 
   g_clear_pointer (&self->events, g_ptr_array_unref);
   g_clear_pointer (&self->header, json_object_unref);
+  g_clear_pointer (&self->problems, g_ptr_array_unref);
 
   G_OBJECT_CLASS (tb_trace_parent_class)->finalize (object);
 }
@@ -376,4 +378,43 @@ tb_trace_count (TbTrace    *self,
         n++;
     }
   return n;
+}
+
+/**
+ * tb_trace_add_problem:
+ * @reason: what was wrong, as a sentence
+ *
+ * Notes what was wrong with the trace's file when it was loaded: damaged
+ * lines left out, events out of order. A replay of a trace with problems
+ * cannot confirm the run.
+ */
+void
+tb_trace_add_problem (TbTrace    *self,
+                  const char *reason)
+{
+  g_return_if_fail (TB_IS_TRACE (self));
+  g_return_if_fail (reason != NULL);
+
+  if (self->problems == NULL)
+    {
+      self->problems = g_ptr_array_new_with_free_func (g_free);
+      g_ptr_array_add (self->problems, NULL);
+    }
+  g_ptr_array_insert (self->problems, self->problems->len - 1, g_strdup (reason));
+}
+
+/**
+ * tb_trace_get_problems:
+ *
+ * Returns: (transfer none) (array zero-terminated=1): what was wrong, a
+ *   sentence each; empty for a trace read whole
+ */
+const char * const *
+tb_trace_get_problems (TbTrace *self)
+{
+  static const char * const none[] = { NULL };
+
+  g_return_val_if_fail (TB_IS_TRACE (self), NULL);
+
+  return self->problems != NULL ? (const char * const *) self->problems->pdata : none;
 }

@@ -43,5 +43,8 @@ void          tb_trace_set_header           (TbTrace       *self,
                                              JsonObject    *header);
 guint         tb_trace_count                (TbTrace       *self,
                                              const char    *event_type);
+void          tb_trace_add_problem          (TbTrace       *self,
+                                             const char    *reason);
+const char * const *tb_trace_get_problems   (TbTrace       *self);
 
 G_END_DECLS

@@ -319,20 +319,45 @@ test_huge_lines (Fixture       *f,
   json_object_unref (event);
   g_clear_pointer (&fifty, g_free);
 
-  /* 70 MiB: over the limit, reported and skipped, the rest loads. */
+  /* 70 MiB: over the limit, so the writer refuses it and says so in the
+   * file with an "incomplete" event in its place. */
   event = json_object_new ();
   json_object_set_string_member (event, "type", "response");
   json_object_set_string_member (event, "body", seventy);
-  g_assert_true (tb_trace_writer_append (writer, event, &error));
+  g_assert_false (tb_trace_writer_append (writer, event, &error));
+  g_assert_error (error, TB_TRACE_FILE_ERROR, TB_TRACE_FILE_ERROR_UNRECORDABLE);
+  g_assert_cmpstr (error->message, ==, "The “response” event 2 cannot be recorded: it is "
+                                       "70.0\u00a0MiB, larger than the 64 MiB a trace line may hold");
+  g_clear_error (&error);
   json_object_unref (event);
-  g_clear_pointer (&seventy, g_free);
 
   g_assert_true (tb_trace_writer_append (writer, small, &error));
   g_assert_true (tb_trace_writer_close (writer, &error));
 
+  /* Written by something else, a line over the limit is reported and
+   * skipped by the reader; the rest loads. */
+  {
+    g_autoptr(GFileOutputStream) out = g_file_append_to (f->file, G_FILE_CREATE_NONE, NULL,
+                                                         &error);
+    g_autofree char *line = g_strdup_printf ("{\"seq\":4,\"t\":1,\"type\":\"response\","
+                                             "\"body\":\"%s\"}\n{\"seq\":5,\"t\":2,"
+                                             "\"type\":\"end\"}\n", seventy);
+
+    g_assert_no_error (error);
+    g_assert_true (g_output_stream_write_all (G_OUTPUT_STREAM (out), line, strlen (line),
+                                              NULL, NULL, &error));
+    g_assert_no_error (error);
+  }
+  g_clear_pointer (&seventy, g_free);
+
   reader = open_indexed (f);
-  g_assert_cmpuint (tb_trace_reader_get_n_events (reader), ==, 2);
+  g_assert_cmpuint (tb_trace_reader_get_n_events (reader), ==, 4);
   assert_problem (reader, "longer than the 64 MiB limit");
+  event = tb_trace_reader_read_event (reader, 1, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (json_object_get_string_member (event, "type"), ==, "incomplete");
+  g_assert_cmpstr (json_object_get_string_member (event, "event_type"), ==, "response");
+  json_object_unref (event);
 
   big_event = tb_trace_reader_read_event (reader, 0, &error);
   g_assert_no_error (error);

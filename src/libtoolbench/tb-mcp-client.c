@@ -1488,16 +1488,42 @@ choose_local_name (TbMcpClient *self,
   return tb_tool_registry_suggest_name (self->registry, prefixed);
 }
 
+/* A name with a control character (a NUL arrives as U+FFFD) could not be
+ * called back by the name the server knows, and would be shown to a
+ * person with its controls. */
+static gboolean
+remote_name_usable (const char *name)
+{
+  for (const char *p = name; *p != '\0'; p = g_utf8_next_char (p))
+    {
+      gunichar c = g_utf8_get_char (p);
+
+      if (g_unichar_iscntrl (c) || c == 0xFFFD)
+        return FALSE;
+    }
+  return TRUE;
+}
+
 static void
 register_tool (TbMcpClient *self,
                JsonNode    *definition)
 {
   JsonObject *object = json_node_get_object (definition);
   const char *remote = object_get_string (object, "name");
-  g_autofree char *local = choose_local_name (self, remote);
-  g_autoptr(TbTool) tool = _tb_mcp_tool_new (self, local, object);
+  g_autofree char *local = NULL;
+  g_autoptr(TbTool) tool = NULL;
   g_autoptr(GError) error = NULL;
 
+  if (remote != NULL && !remote_name_usable (remote))
+    {
+      log_append (self, "client", "warning",
+                  _("The server offers a tool whose name has a control character; it was "
+                    "left out"));
+      return;
+    }
+
+  local = choose_local_name (self, remote);
+  tool = _tb_mcp_tool_new (self, local, object);
   if (tool == NULL)
     return;
   if (!tb_tool_registry_register (self->registry, tool, &error))

@@ -1237,6 +1237,10 @@ tb_tool_registry_call_async (TbToolRegistry      *self,
 
       if (shown == NULL || *shown == '\0')
         message = g_strdup_printf (_("The call names no tool. %s"), available);
+      /* Control characters (a NUL arrives as U+FFFD) are not repeated back. */
+      else if (!tb_tool_name_is_valid (name, NULL))
+        message = g_strdup_printf (_("The call names a tool that cannot exist: tool names use "
+                                     "only letters, digits, “_”, “.” and “-”. %s"), available);
       else
         message = g_strdup_printf (_("There is no tool named “%s”. %s"), shown, available);
 

@@ -8,6 +8,7 @@
 #
 #   fake-mcp-server.py [--tools N] [--page N] [--version V] [--hang-init]
 #                      [--broken-schemas] [--weird-names] [--hang-after-init]
+#                      [--control-names]
 
 import base64
 import json
@@ -102,6 +103,10 @@ if "--broken-schemas" in args:
 if "--weird-names" in args:
     tools.append({"name": "has space/and:colon", "description": "odd name", "inputSchema": OBJ})
     tools.append({"name": "x" * 80, "description": "long name", "inputSchema": OBJ})
+if "--control-names" in args:
+    tools.append({"name": "echo\u0000x", "description": "NUL in the name", "inputSchema": OBJ})
+    tools.append({"name": "title\u001b]0;pwned\u0007", "description": "escape in the name",
+                  "inputSchema": OBJ})
 for i in range(extra_tools):
     tools.append({"name": "tool_%05d" % i, "description": "Generated tool %d" % i,
                   "inputSchema": OBJ})

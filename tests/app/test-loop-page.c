@@ -569,9 +569,12 @@ static void
 facts_teardown (FactsFixture  *f,
                 gconstpointer  data)
 {
+  g_autofree char *lock_path = g_strconcat (f->path, ".lock", NULL);
+
   teardown (&f->base, data);
   g_assert_finalize_object (f->workspace);
   g_unlink (f->path);
+  g_unlink (lock_path);
   g_rmdir (f->dir);
   g_free (f->path);
   g_free (f->dir);
@@ -594,6 +597,44 @@ saved_city (FactsFixture *f)
   city = tb_workspace_dup_fact (again, "city", &error);
   g_assert_no_error (error);
   return g_strdup (json_node_get_string (city));
+}
+
+/* Another program (the command line, say) changes the file while the
+ * window is open: the page follows, and the window's own next change keeps
+ * what the other one committed. */
+static void
+test_facts_other_writer (FactsFixture  *f,
+                         gconstpointer  data)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(TbWorkspace) other = tb_workspace_new_for_path (f->path, &error);
+  g_autoptr(JsonNode) value = tb_json_node_new_string ("France");
+  g_autoptr(TbConfirmation) confirmation = NULL;
+  g_autoptr(TbWorkspace) again = NULL;
+  g_autoptr(JsonNode) country = NULL;
+  TbFactProposal *proposal;
+
+  g_assert_no_error (error);
+  proposal = tb_workspace_propose (other, "country", value, "", NULL, &error);
+  g_assert_no_error (error);
+  WAIT_UNTIL (tb_facts_page_get_n_pending_rows (facts_page (f)) == 1);
+  g_assert_cmpuint (tb_workspace_get_n_pending (f->workspace), ==, 1);
+
+  confirmation = tb_confirmation_new (other, proposal, "Ada", &error);
+  g_assert_no_error (error);
+  g_assert_true (tb_workspace_commit (other, proposal, confirmation, &error));
+  g_assert_no_error (error);
+  WAIT_UNTIL (strstr (tb_facts_page_get_facts_text (facts_page (f)), "France") != NULL);
+  g_assert_cmpuint (tb_facts_page_get_n_pending_rows (facts_page (f)), ==, 0);
+
+  g_assert_true (tb_workspace_lock (f->workspace, "city", &error));
+  g_assert_no_error (error);
+  again = tb_workspace_new_for_path (f->path, &error);
+  g_assert_no_error (error);
+  country = tb_workspace_dup_fact (again, "country", &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (json_node_get_string (country), ==, "France");
+  g_assert_true (tb_workspace_is_locked (again, "city"));
 }
 
 static AdwMessageDialog *
@@ -1184,6 +1225,8 @@ main (int   argc,
   g_test_add ("/facts-page/locks", FactsFixture, NULL, facts_setup, test_facts_locks,
               facts_teardown);
   g_test_add_func ("/facts-page/diff", test_confirm_diff);
+  g_test_add ("/facts-page/other-writer", FactsFixture, NULL, facts_setup,
+              test_facts_other_writer, facts_teardown);
   g_test_add ("/trace-page/replay-fork", Fixture, NULL, setup, test_trace_replay_fork, teardown);
   g_test_add ("/trace-page/autosave", Fixture, NULL, setup, test_autosave, teardown);
   g_test_add ("/mcp-dialogs/elicitation", Fixture, NULL, setup, test_elicitation, teardown);

@@ -6,6 +6,7 @@
 
 #include <adwaita.h>
 #include <glib/gi18n.h>
+#include <toolbench.h>
 
 #include "tb-app-util.h"
 
@@ -172,7 +173,8 @@ tb_format_duration (gint64 duration_us)
  * @truncated: (out) (optional): whether text was cut
  *
  * Returns: (transfer full): @text, cut at a character boundary, with
- *   invalid UTF-8 replaced so a label or text view can show it
+ *   invalid UTF-8 and control characters shown as escapes (see
+ *   tb_text_escape_controls()) so a label or text view shows what is there
  */
 char *
 tb_text_preview (const char *text,
@@ -185,12 +187,30 @@ tb_text_preview (const char *text,
   if (truncated != NULL)
     *truncated = length > max_bytes;
   if (length <= max_bytes)
-    return g_utf8_make_valid (text, length);
+    return tb_text_escape_controls (text, length);
 
   end = g_utf8_find_prev_char (text, text + max_bytes + 1);
   if (end == NULL)
     end = text;
-  return g_utf8_make_valid (text, end - text);
+  return tb_text_escape_controls (text, end - text);
+}
+
+/**
+ * tb_label_set_outside_text:
+ * @label: a label
+ * @text: (nullable): text that came from a server, tool or model
+ *
+ * Shows @text with its control characters and invalid UTF-8 as visible
+ * escapes, so that carriage returns or backspaces cannot make it look like
+ * something else.
+ */
+void
+tb_label_set_outside_text (GtkLabel   *label,
+                           const char *text)
+{
+  g_autofree char *shown = tb_text_escape_controls (text != NULL ? text : "", -1);
+
+  gtk_label_set_label (label, shown);
 }
 
 /**

@@ -18,6 +18,8 @@ char *tb_text_preview             (const char    *text,
                                    gsize          max_bytes,
                                    gboolean      *truncated);
 void  tb_widget_unparent_children (GtkWidget     *widget);
+void  tb_label_set_outside_text   (GtkLabel      *label,
+                                   const char    *text);
 guint tb_list_box_count_rows      (GtkListBox    *list);
 void  tb_copy_text                (GtkWidget     *widget,
                                    const char    *text);

@@ -31,6 +31,8 @@ struct _TbFactsPage
   TbWorkspace       *workspace;
   GtkFilterListModel *pending;
   AdwMessageDialog  *dialog;
+  GFileMonitor      *monitor;
+  guint              reload_source;
 };
 
 G_DEFINE_FINAL_TYPE (TbFactsPage, tb_facts_page, GTK_TYPE_WIDGET)
@@ -316,9 +318,38 @@ build (TbFactsPage *self)
   gtk_box_append (GTK_BOX (box), GTK_WIDGET (self->path_label));
 }
 
+/* The command line may change the file while the window is open: show
+ * its changes without waiting for the next change made here. */
+static gboolean
+reload_cb (gpointer user_data)
+{
+  TbFactsPage *self = user_data;
+  g_autoptr(GError) error = NULL;
+
+  self->reload_source = 0;
+  if (self->workspace != NULL && !tb_workspace_reload (self->workspace, &error))
+    set_status (self, error->message);
+  return G_SOURCE_REMOVE;
+}
+
+static void
+on_file_changed (TbFactsPage *self)
+{
+  /* A save is several events (temporary file, rename): read once after. */
+  if (self->reload_source == 0)
+    self->reload_source = g_timeout_add (200, reload_cb, self);
+}
+
 static void
 drop_workspace (TbFactsPage *self)
 {
+  g_clear_handle_id (&self->reload_source, g_source_remove);
+  if (self->monitor != NULL)
+    {
+      g_signal_handlers_disconnect_by_data (self->monitor, self);
+      g_file_monitor_cancel (self->monitor);
+      g_clear_object (&self->monitor);
+    }
   if (self->workspace != NULL)
     g_signal_handlers_disconnect_by_data (self->workspace, self);
   gtk_list_box_bind_model (self->proposal_list, NULL, NULL, NULL, NULL);
@@ -396,11 +427,14 @@ tb_facts_page_set_workspace (TbFactsPage *self,
   store = tb_workspace_get_store (workspace);
   if (store != NULL && TB_IS_WORKSPACE_FILE_STORE (store))
     {
-      g_autofree char *text = g_strdup_printf (_("Kept in %s"),
-                                               tb_workspace_file_store_get_path (
-                                                 TB_WORKSPACE_FILE_STORE (store)));
+      const char *path = tb_workspace_file_store_get_path (TB_WORKSPACE_FILE_STORE (store));
+      g_autofree char *text = g_strdup_printf (_("Kept in %s"), path);
+      g_autoptr(GFile) file = g_file_new_for_path (path);
 
       gtk_label_set_label (self->path_label, text);
+      self->monitor = g_file_monitor_file (file, G_FILE_MONITOR_WATCH_MOVES, NULL, NULL);
+      if (self->monitor != NULL)
+        g_signal_connect_swapped (self->monitor, "changed", G_CALLBACK (on_file_changed), self);
     }
   else
     gtk_label_set_label (self->path_label, _("Kept in memory for this session"));

@@ -85,7 +85,8 @@ static void
 set_error_text (TbLoopPage *self,
                 const char *text)
 {
-  gtk_label_set_label (self->error_label, text != NULL ? text : "");
+  /* Errors quote providers, servers and tools. */
+  tb_label_set_outside_text (self->error_label, text);
   gtk_widget_set_visible (GTK_WIDGET (self->error_label), text != NULL && *text != '\0');
 }
 
@@ -226,8 +227,11 @@ create_message_row (gpointer item,
 {
   TbLoopPage *self = user_data;
   TbMessage *message = item;
-  g_autofree char *summary = message_summary (message);
-  g_autofree char *wire = message_wire_json (self, message);
+  g_autofree char *raw_summary = message_summary (message);
+  g_autofree char *raw_wire = message_wire_json (self, message);
+  /* Models and tools wrote these: show their control characters. */
+  g_autofree char *summary = tb_text_escape_controls (raw_summary, -1);
+  g_autofree char *wire = tb_text_escape_controls (raw_wire, -1);
   GtkWidget *row = gtk_list_box_row_new ();
   GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 4);
   GtkWidget *label = gtk_label_new (summary);
@@ -542,7 +546,7 @@ on_text_delta (TbProvider *provider,
     return;
   g_string_append (self->streaming, text != NULL ? text : "");
   shown = g_strdup_printf (_("Model (arriving): %s"), self->streaming->str);
-  gtk_label_set_label (self->streaming_label, shown);
+  tb_label_set_outside_text (self->streaming_label, shown);
   gtk_widget_set_visible (GTK_WIDGET (self->streaming_label), TRUE);
 }
 

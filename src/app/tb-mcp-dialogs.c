@@ -6,6 +6,7 @@
 
 #include <glib/gi18n.h>
 
+#include "tb-app-util.h"
 #include "tb-mcp-dialogs.h"
 
 /* MCP servers asking the person: an `elicitation/create` request becomes a
@@ -51,7 +52,11 @@ dialog_new (GtkWindow          *parent,
             const char         *heading,
             const char         *body)
 {
-  AdwMessageDialog *dialog = ADW_MESSAGE_DIALOG (adw_message_dialog_new (parent, heading, body));
+  /* Both may quote the server; its control characters show as escapes. */
+  g_autofree char *shown_heading = tb_text_escape_controls (heading, -1);
+  g_autofree char *shown_body = tb_text_escape_controls (body, -1);
+  AdwMessageDialog *dialog = ADW_MESSAGE_DIALOG (adw_message_dialog_new (parent, shown_heading,
+                                                                         shown_body));
 
   gtk_window_set_modal (GTK_WINDOW (dialog), TRUE);
   g_object_set_data_full (G_OBJECT (dialog), "tb-request", g_object_ref (request),
@@ -428,7 +433,8 @@ tb_sampling_dialog_new (GtkWindow          *parent,
   dialog = dialog_new (parent, request, heading,
                        _("Write the answer yourself, ask the model to draft it, or decline. "
                          "Nothing is sent until you press Send."));
-  label = gtk_label_new (messages);
+  label = gtk_label_new (NULL);
+  tb_label_set_outside_text (GTK_LABEL (label), messages);
   gtk_label_set_xalign (GTK_LABEL (label), 0);
   gtk_label_set_wrap (GTK_LABEL (label), TRUE);
   gtk_label_set_wrap_mode (GTK_LABEL (label), PANGO_WRAP_WORD_CHAR);
@@ -597,7 +603,8 @@ on_log_message (TbMcpClient *client,
 {
   GtkTextBuffer *buffer = gtk_text_view_get_buffer (view);
   GtkTextIter end;
-  g_autofree char *line = g_strdup_printf ("[%s %s] %s\n", origin, level, text);
+  g_autofree char *raw = g_strdup_printf ("[%s %s] %s\n", origin, level, text);
+  g_autofree char *line = tb_text_escape_controls (raw, -1);
 
   gtk_text_buffer_get_end_iter (buffer, &end);
   gtk_text_buffer_insert (buffer, &end, line, -1);
@@ -609,6 +616,7 @@ on_log_message (TbMcpClient *client,
  *
  * A read-only view of the server's log: its stderr and its
  * `notifications/message`, the entries kept so far and then each new one.
+ * Control characters the server wrote show as escapes such as `\u001b`.
  *
  * Returns: (transfer floating): the view, in a scrolled window
  */
@@ -626,7 +634,8 @@ tb_mcp_log_view_new (TbMcpClient *client)
   if (kept != NULL && kept[0] != NULL)
     {
       g_autofree char *joined = g_strjoinv ("\n", kept);
-      g_autofree char *text = g_strconcat (joined, "\n", NULL);
+      g_autofree char *raw = g_strconcat (joined, "\n", NULL);
+      g_autofree char *text = tb_text_escape_controls (raw, -1);
 
       gtk_text_buffer_set_text (gtk_text_view_get_buffer (GTK_TEXT_VIEW (view)), text, -1);
     }

@@ -796,7 +796,8 @@ mcp_log_clicked (GtkButton           *button,
   TbToolSources *sources = tb_tool_sources_get_default ();
   TbMcpClient *client = sources != NULL ? tb_tool_sources_get_client (sources, name) : NULL;
   g_auto(GStrv) log = client != NULL ? tb_mcp_client_get_log (client) : NULL;
-  g_autofree char *text = log != NULL && log[0] != NULL ? g_strjoinv ("\n", log) : NULL;
+  g_autofree char *joined = log != NULL && log[0] != NULL ? g_strjoinv ("\n", log) : NULL;
+  g_autofree char *text = joined != NULL ? tb_text_escape_controls (joined, -1) : NULL;
   g_autofree char *heading = g_strdup_printf (_("Log of “%s”"), name);
   AdwMessageDialog *dialog;
 

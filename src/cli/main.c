@@ -23,13 +23,80 @@ static const TbCliCommand commands[] = {
 };
 
 static void
-print_usage (FILE *stream)
+print_usage (gboolean to_stderr)
 {
-  fprintf (stream, "%s\n", _("Usage: toolbench-cli COMMAND [OPTION…]"));
-  fprintf (stream, "\n%s\n", _("Commands:"));
+  g_autoptr(GString) usage = g_string_new (NULL);
+
+  g_string_append_printf (usage, "%s\n", _("Usage: toolbench-cli COMMAND [OPTION…]"));
+  g_string_append_printf (usage, "\n%s\n", _("Commands:"));
   for (guint i = 0; i < G_N_ELEMENTS (commands); i++)
-    fprintf (stream, "  %-10s %s\n", commands[i].name, _(commands[i].summary));
-  fprintf (stream, "\n%s\n", _("Run “toolbench-cli COMMAND --help” for the options of a command."));
+    g_string_append_printf (usage, "  %-10s %s\n", commands[i].name, _(commands[i].summary));
+  g_string_append_printf (usage, "\n%s\n",
+                          _("Run “toolbench-cli COMMAND --help” for the options of a command."));
+  if (to_stderr)
+    g_printerr ("%s", usage->str);
+  else
+    g_print ("%s", usage->str);
+}
+
+/* Everything printed goes through here: what servers, tools and models
+ * wrote is quoted in messages, and their control characters must not
+ * drive the terminal (set its title, clear it, fake text). */
+static void
+print_escaped (FILE       *stream,
+               const char *text)
+{
+  g_autofree char *escaped = tb_text_escape_controls (text, -1);
+  const char *charset;
+
+  /* As GLib's own handler does: the console may not speak UTF-8. */
+  if (!g_get_console_charset (&charset))
+    {
+      g_autofree char *converted =
+        g_convert_with_fallback (escaped, -1, charset, "UTF-8", "?", NULL, NULL, NULL);
+
+      if (converted != NULL)
+        {
+          fputs (converted, stream);
+          fflush (stream);
+          return;
+        }
+    }
+  fputs (escaped, stream);
+  fflush (stream);
+}
+
+static void
+print_handler (const char *text)
+{
+  print_escaped (stdout, text);
+}
+
+static void
+printerr_handler (const char *text)
+{
+  print_escaped (stderr, text);
+}
+
+/* Warnings quote outside text too. */
+static GLogWriterOutput
+log_writer (GLogLevelFlags   log_level,
+            const GLogField *fields,
+            gsize            n_fields,
+            gpointer         user_data)
+{
+  g_autofree GLogField *copy = g_memdup2 (fields, n_fields * sizeof *fields);
+  g_autofree char *escaped = NULL;
+
+  for (gsize i = 0; i < n_fields; i++)
+    if (g_strcmp0 (copy[i].key, "MESSAGE") == 0 && escaped == NULL && copy[i].value != NULL)
+      {
+        escaped = tb_text_escape_controls (copy[i].value, copy[i].length);
+        copy[i].value = escaped;
+        copy[i].length = -1;
+      }
+
+  return g_log_writer_default (log_level, copy, n_fields, user_data);
 }
 
 int
@@ -41,16 +108,20 @@ main (int   argc,
   bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
   textdomain (GETTEXT_PACKAGE);
 
+  g_set_print_handler (print_handler);
+  g_set_printerr_handler (printerr_handler);
+  g_log_set_writer_func (log_writer, NULL, NULL);
+
   if (argc < 2)
     {
-      print_usage (stderr);
+      print_usage (TRUE);
       return TB_CLI_EXIT_USAGE;
     }
 
   if (g_str_equal (argv[1], "--help") || g_str_equal (argv[1], "-h") ||
       g_str_equal (argv[1], "help"))
     {
-      print_usage (stdout);
+      print_usage (FALSE);
       return TB_CLI_EXIT_OK;
     }
 
@@ -72,6 +143,6 @@ main (int   argc,
     }
 
   g_printerr (_("toolbench-cli: unknown command “%s”\n"), argv[1]);
-  print_usage (stderr);
+  print_usage (TRUE);
   return TB_CLI_EXIT_USAGE;
 }

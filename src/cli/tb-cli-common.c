@@ -319,6 +319,8 @@ tb_cli_print_json (JsonNode *node,
 {
   g_autofree char *text = tb_json_to_string (node, pretty);
 
+  /* json-glib escapes C0 controls; the print handler (main.c) writes DEL
+   * and C1 controls as \u escapes, so what is printed stays JSON. */
   g_print ("%s\n", text);
 }
 

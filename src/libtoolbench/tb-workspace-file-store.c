@@ -9,6 +9,7 @@
 #include <glib/gi18n-lib.h>
 #include <glib/gstdio.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -23,7 +24,15 @@
  *
  * The store also refuses to lose data it has not seen: it will not write
  * over a file it could not read (damaged), a file that exists but was never
- * loaded, or a file that another program changed since it was read. */
+ * loaded, or a file that another program changed since it was read.
+ *
+ * Writers take turns through an advisory lock (flock) on `NAME.lock`
+ * beside the file. That file is never renamed or deleted, so every writer
+ * locks the same inode; the kernel drops the lock of a process that dies.
+ * Readers need no lock: the rename makes every read see a whole file. */
+
+/* How long a writer waits for another one by default. */
+#define DEFAULT_LOCK_TIMEOUT_MS 10000
 
 typedef enum
 {
@@ -39,12 +48,16 @@ struct _TbWorkspaceFileStore
 
   char      *path;
   char      *display;
+  char      *lock_path;
+  int        lock_fd;
+  guint      lock_timeout_ms;
   FileState  state;
   char      *damage;     /* why it could not be read */
   dev_t      dev;
   ino_t      ino;
   off_t      size;
   gint64     mtime_ns;
+  char      *checksum;   /* of what was last read or written */
 };
 
 static void store_iface_init (TbWorkspaceStoreInterface *iface);
@@ -52,7 +65,7 @@ static void store_iface_init (TbWorkspaceStoreInterface *iface);
 G_DEFINE_FINAL_TYPE_WITH_CODE (TbWorkspaceFileStore, tb_workspace_file_store, G_TYPE_OBJECT,
                                G_IMPLEMENT_INTERFACE (TB_TYPE_WORKSPACE_STORE, store_iface_init))
 
-enum { PROP_0, PROP_PATH, N_PROPS };
+enum { PROP_0, PROP_PATH, PROP_LOCK_TIMEOUT, N_PROPS };
 
 static GParamSpec *properties [N_PROPS];
 
@@ -112,22 +125,18 @@ mark_damaged (TbWorkspaceFileStore  *self,
                display, reason);
 }
 
+/* Reads the file's bytes and the stat of what was read. Returns FALSE with
+ * @contents NULL and no error when there is no file. */
 static gboolean
-tb_workspace_file_store_load (TbWorkspaceStore  *store,
-                              JsonNode         **document,
-                              GCancellable      *cancellable,
-                              GError           **error)
+read_file (TbWorkspaceFileStore  *self,
+           GString              **contents,
+           struct stat           *st,
+           GError               **error)
 {
-  TbWorkspaceFileStore *self = TB_WORKSPACE_FILE_STORE (store);
-  g_autoptr(GError) local_error = NULL;
-  g_autoptr(JsonNode) node = NULL;
-  g_autofree char *contents = NULL;
   g_autoptr(GString) buffer = NULL;
-  struct stat st;
   int fd;
 
-  if (g_cancellable_set_error_if_cancelled (cancellable, error))
-    return FALSE;
+  *contents = NULL;
 
   fd = g_open (self->path, O_RDONLY | O_CLOEXEC, 0);
   if (fd < 0)
@@ -135,17 +144,14 @@ tb_workspace_file_store_load (TbWorkspaceStore  *store,
       int saved_errno = errno;
 
       if (saved_errno == ENOENT)
-        {
-          self->state = FILE_STATE_ABSENT;
-          return TRUE;
-        }
+        return TRUE;
       set_io_error (error, saved_errno, _("Could not open the workspace file “%s”"),
                     self->display);
       return FALSE;
     }
 
   /* The stat of the open file: what was read is what is remembered. */
-  if (fstat (fd, &st) != 0)
+  if (fstat (fd, st) != 0)
     {
       int saved_errno = errno;
 
@@ -155,14 +161,14 @@ tb_workspace_file_store_load (TbWorkspaceStore  *store,
       return FALSE;
     }
 
-  if (!S_ISREG (st.st_mode))
+  if (!S_ISREG (st->st_mode))
     {
       close (fd);
       mark_damaged (self, error, TB_WORKSPACE_ERROR_DAMAGED, _("it is not a regular file"));
       return FALSE;
     }
 
-  if (st.st_size > TB_JSON_MAX_SIZE)
+  if (st->st_size > TB_JSON_MAX_SIZE)
     {
       g_autofree char *limit = g_format_size_full (TB_JSON_MAX_SIZE, G_FORMAT_SIZE_IEC_UNITS);
       g_autofree char *reason =
@@ -173,7 +179,7 @@ tb_workspace_file_store_load (TbWorkspaceStore  *store,
       return FALSE;
     }
 
-  buffer = g_string_sized_new (st.st_size + 1);
+  buffer = g_string_sized_new (st->st_size + 1);
   for (;;)
     {
       char chunk[65536];
@@ -203,7 +209,40 @@ tb_workspace_file_store_load (TbWorkspaceStore  *store,
     }
   close (fd);
 
-  node = tb_json_parse (buffer->str, buffer->len, &local_error);
+  *contents = g_steal_pointer (&buffer);
+  return TRUE;
+}
+
+static char *
+checksum_of (const char *data,
+             gsize       length)
+{
+  return g_compute_checksum_for_data (G_CHECKSUM_SHA256, (const guchar *) data, length);
+}
+
+/* The checksum of what save writes: @text and a final newline. */
+static char *
+checksum_of_text (const char *text,
+                  gsize       length)
+{
+  g_autoptr(GChecksum) checksum = g_checksum_new (G_CHECKSUM_SHA256);
+
+  g_checksum_update (checksum, (const guchar *) text, length);
+  g_checksum_update (checksum, (const guchar *) "\n", 1);
+  return g_strdup (g_checksum_get_string (checksum));
+}
+
+static gboolean
+parse_contents (TbWorkspaceFileStore  *self,
+                GString               *contents,
+                const struct stat     *st,
+                JsonNode             **document,
+                GError               **error)
+{
+  g_autoptr(GError) local_error = NULL;
+  g_autoptr(JsonNode) node = NULL;
+
+  node = tb_json_parse (contents->str, contents->len, &local_error);
   if (node == NULL)
     {
       g_autofree char *reason = g_strdup_printf (_("it is not JSON (%s)"), local_error->message);
@@ -212,9 +251,76 @@ tb_workspace_file_store_load (TbWorkspaceStore  *store,
       return FALSE;
     }
 
-  remember_stat (self, &st);
+  remember_stat (self, st);
+  g_free (self->checksum);
+  self->checksum = checksum_of (contents->str, contents->len);
   *document = g_steal_pointer (&node);
   return TRUE;
+}
+
+static gboolean
+tb_workspace_file_store_load (TbWorkspaceStore  *store,
+                              JsonNode         **document,
+                              GCancellable      *cancellable,
+                              GError           **error)
+{
+  TbWorkspaceFileStore *self = TB_WORKSPACE_FILE_STORE (store);
+  g_autoptr(GString) contents = NULL;
+  struct stat st;
+
+  if (g_cancellable_set_error_if_cancelled (cancellable, error))
+    return FALSE;
+
+  if (!read_file (self, &contents, &st, error))
+    return FALSE;
+
+  if (contents == NULL)
+    {
+      self->state = FILE_STATE_ABSENT;
+      g_clear_pointer (&self->checksum, g_free);
+      return TRUE;
+    }
+
+  return parse_contents (self, contents, &st, document, error);
+}
+
+/* Parses only what changed: the lock is held meanwhile, and a big
+ * workspace costs far more to parse than to read. */
+static gboolean
+tb_workspace_file_store_reload (TbWorkspaceStore  *store,
+                                JsonNode         **document,
+                                gboolean          *changed,
+                                GCancellable      *cancellable,
+                                GError           **error)
+{
+  TbWorkspaceFileStore *self = TB_WORKSPACE_FILE_STORE (store);
+  g_autoptr(GString) contents = NULL;
+  g_autofree char *checksum = NULL;
+  struct stat st;
+
+  if (g_cancellable_set_error_if_cancelled (cancellable, error))
+    return FALSE;
+
+  if (!read_file (self, &contents, &st, error))
+    return FALSE;
+
+  if (contents == NULL)
+    {
+      *changed = self->state != FILE_STATE_ABSENT;
+      self->state = FILE_STATE_ABSENT;
+      g_clear_pointer (&self->checksum, g_free);
+      return TRUE;
+    }
+
+  checksum = checksum_of (contents->str, contents->len);
+  if (self->state == FILE_STATE_PRESENT && g_strcmp0 (checksum, self->checksum) == 0)
+    {
+      remember_stat (self, &st);
+      return TRUE;
+    }
+
+  *changed = TRUE;
+  return parse_contents (self, contents, &st, document, error);
 }
 
 /* Refuses when saving would lose something the store has not seen. */
@@ -380,8 +486,104 @@ tb_workspace_file_store_save (TbWorkspaceStore  *store,
 
   if (g_stat (self->path, &st) == 0)
     remember_stat (self, &st);
+  g_free (self->checksum);
+  self->checksum = checksum_of_text (text, length);
 
   return TRUE;
+}
+
+/* flock() locks belong to the open file, so two stores in one process
+ * exclude each other too, and a writer that dies lets go at once. The
+ * wait polls so that it can be bounded and cancelled. */
+static gboolean
+tb_workspace_file_store_lock (TbWorkspaceStore  *store,
+                              GCancellable      *cancellable,
+                              GError           **error)
+{
+  TbWorkspaceFileStore *self = TB_WORKSPACE_FILE_STORE (store);
+  gint64 deadline;
+  gulong delay = 1000;
+  int fd;
+
+  g_return_val_if_fail (self->lock_fd < 0, FALSE);
+
+  if (g_cancellable_set_error_if_cancelled (cancellable, error))
+    return FALSE;
+
+  fd = g_open (self->lock_path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0666);
+  if (fd < 0)
+    {
+      g_autofree char *display = g_filename_display_name (self->lock_path);
+
+      set_io_error (error, errno, _("Could not open the lock file “%s” of the workspace"),
+                    display);
+      return FALSE;
+    }
+
+  deadline = g_get_monotonic_time () + (gint64) self->lock_timeout_ms * 1000;
+  for (;;)
+    {
+      gint64 now;
+
+      if (flock (fd, LOCK_EX | LOCK_NB) == 0)
+        break;
+
+      if (errno == EINTR)
+        continue;
+
+      if (errno != EWOULDBLOCK)
+        {
+          int saved_errno = errno;
+          g_autofree char *display = g_filename_display_name (self->lock_path);
+
+          close (fd);
+          set_io_error (error, saved_errno, _("Could not lock the workspace file “%s”"),
+                        display);
+          return FALSE;
+        }
+
+      now = g_get_monotonic_time ();
+      if (now >= deadline)
+        {
+          close (fd);
+          g_set_error (error, TB_WORKSPACE_ERROR, TB_WORKSPACE_ERROR_BUSY,
+                       /* Translators: %s is a file name, %u a number of seconds. */
+                       g_dngettext (GETTEXT_PACKAGE,
+                                    "Another program holds the workspace “%s” locked and did "
+                                    "not let go within %u second; nothing was changed. Try "
+                                    "again when it has finished.",
+                                    "Another program holds the workspace “%s” locked and did "
+                                    "not let go within %u seconds; nothing was changed. Try "
+                                    "again when it has finished.",
+                                    MAX (1, self->lock_timeout_ms / 1000)),
+                       self->display, MAX (1, self->lock_timeout_ms / 1000));
+          return FALSE;
+        }
+
+      if (g_cancellable_set_error_if_cancelled (cancellable, error))
+        {
+          close (fd);
+          return FALSE;
+        }
+
+      g_usleep (MIN ((gint64) delay, deadline - now));
+      delay = MIN (delay * 2, 20000);
+    }
+
+  self->lock_fd = fd;
+  return TRUE;
+}
+
+static void
+tb_workspace_file_store_unlock (TbWorkspaceStore *store)
+{
+  TbWorkspaceFileStore *self = TB_WORKSPACE_FILE_STORE (store);
+
+  g_return_if_fail (self->lock_fd >= 0);
+
+  /* Closing the only descriptor of the open file releases its lock. */
+  close (self->lock_fd);
+  self->lock_fd = -1;
 }
 
 static char *
@@ -398,6 +600,9 @@ store_iface_init (TbWorkspaceStoreInterface *iface)
   iface->load = tb_workspace_file_store_load;
   iface->save = tb_workspace_file_store_save;
   iface->describe = tb_workspace_file_store_describe;
+  iface->lock = tb_workspace_file_store_lock;
+  iface->unlock = tb_workspace_file_store_unlock;
+  iface->reload = tb_workspace_file_store_reload;
 }
 
 static void
@@ -405,9 +610,13 @@ tb_workspace_file_store_finalize (GObject *object)
 {
   TbWorkspaceFileStore *self = TB_WORKSPACE_FILE_STORE (object);
 
+  if (self->lock_fd >= 0)
+    close (self->lock_fd);
   g_clear_pointer (&self->path, g_free);
   g_clear_pointer (&self->display, g_free);
+  g_clear_pointer (&self->lock_path, g_free);
   g_clear_pointer (&self->damage, g_free);
+  g_clear_pointer (&self->checksum, g_free);
 
   G_OBJECT_CLASS (tb_workspace_file_store_parent_class)->finalize (object);
 }
@@ -424,6 +633,10 @@ tb_workspace_file_store_get_property (GObject    *object,
     {
     case PROP_PATH:
       g_value_set_string (value, self->path);
+      break;
+
+    case PROP_LOCK_TIMEOUT:
+      g_value_set_uint (value, self->lock_timeout_ms);
       break;
 
     default:
@@ -444,6 +657,11 @@ tb_workspace_file_store_set_property (GObject      *object,
     case PROP_PATH:
       self->path = g_value_dup_string (value);
       self->display = g_filename_display_name (self->path);
+      self->lock_path = g_strconcat (self->path, ".lock", NULL);
+      break;
+
+    case PROP_LOCK_TIMEOUT:
+      self->lock_timeout_ms = g_value_get_uint (value);
       break;
 
     default:
@@ -469,6 +687,16 @@ tb_workspace_file_store_class_init (TbWorkspaceFileStoreClass *klass)
     g_param_spec_string ("path", NULL, NULL, NULL,
                          (G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS));
 
+  /**
+   * TbWorkspaceFileStore:lock-timeout:
+   *
+   * How long, in milliseconds, a change waits for another writer to let go
+   * of the workspace before it fails with %TB_WORKSPACE_ERROR_BUSY.
+   */
+  properties [PROP_LOCK_TIMEOUT] =
+    g_param_spec_uint ("lock-timeout", NULL, NULL, 0, G_MAXUINT / 1000, DEFAULT_LOCK_TIMEOUT_MS,
+                       (G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS));
+
   g_object_class_install_properties (object_class, N_PROPS, properties);
 }
 
@@ -476,6 +704,8 @@ static void
 tb_workspace_file_store_init (TbWorkspaceFileStore *self)
 {
   self->state = FILE_STATE_UNKNOWN;
+  self->lock_fd = -1;
+  self->lock_timeout_ms = DEFAULT_LOCK_TIMEOUT_MS;
 }
 
 /**

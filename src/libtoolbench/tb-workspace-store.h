@@ -44,6 +44,8 @@ G_BEGIN_DECLS
  *   confirmation path of this workspace, was already used, or names another
  *   proposal.
  * @TB_WORKSPACE_ERROR_TOO_MANY: too many pending proposals.
+ * @TB_WORKSPACE_ERROR_BUSY: another program held the workspace locked for
+ *   longer than the store waits; nothing was changed.
  */
 typedef enum
 {
@@ -59,6 +61,7 @@ typedef enum
   TB_WORKSPACE_ERROR_SUPERSEDED,
   TB_WORKSPACE_ERROR_CONFIRMATION,
   TB_WORKSPACE_ERROR_TOO_MANY,
+  TB_WORKSPACE_ERROR_BUSY,
 } TbWorkspaceError;
 
 GQuark tb_workspace_error_quark (void);
@@ -75,6 +78,16 @@ G_DECLARE_INTERFACE (TbWorkspaceStore, tb_workspace_store, TB, WORKSPACE_STORE, 
  * @save: replaces the stored document atomically: after a crash at any
  *   moment, the store holds either the old or the new document, whole.
  * @describe: a short text naming where the workspace lives, for messages.
+ * @lock: waits, for a bounded time, until no other writer holds the store,
+ *   and keeps others out until @unlock. Every read-modify-write of a
+ *   workspace happens between the two, so concurrent writers (the app and
+ *   the command line at once) take turns. Optional: a store that cannot be
+ *   shared needs none.
+ * @unlock: lets the next writer in.
+ * @reload: reads the document again if it changed since the last @load,
+ *   @reload or @save; sets @changed to %FALSE and @document to %NULL when it
+ *   did not. Called under @lock, so what it returns is what the next @save
+ *   replaces. The default calls @load.
  *
  * Where a workspace keeps its state. The document is the versioned JSON
  * object described in docs/workspace-format.md; a database-backed store
@@ -93,6 +106,15 @@ struct _TbWorkspaceStoreInterface
                          GCancellable      *cancellable,
                          GError           **error);
   char     *(*describe) (TbWorkspaceStore  *self);
+  gboolean  (*lock)     (TbWorkspaceStore  *self,
+                         GCancellable      *cancellable,
+                         GError           **error);
+  void      (*unlock)   (TbWorkspaceStore  *self);
+  gboolean  (*reload)   (TbWorkspaceStore  *self,
+                         JsonNode         **document,
+                         gboolean          *changed,
+                         GCancellable      *cancellable,
+                         GError           **error);
 };
 
 gboolean  tb_workspace_store_load     (TbWorkspaceStore  *self,
@@ -104,5 +126,14 @@ gboolean  tb_workspace_store_save     (TbWorkspaceStore  *self,
                                        GCancellable      *cancellable,
                                        GError           **error);
 char     *tb_workspace_store_describe (TbWorkspaceStore  *self);
+gboolean  tb_workspace_store_lock     (TbWorkspaceStore  *self,
+                                       GCancellable      *cancellable,
+                                       GError           **error);
+void      tb_workspace_store_unlock   (TbWorkspaceStore  *self);
+gboolean  tb_workspace_store_reload   (TbWorkspaceStore  *self,
+                                       JsonNode         **document,
+                                       gboolean          *changed,
+                                       GCancellable      *cancellable,
+                                       GError           **error);
 
 G_END_DECLS

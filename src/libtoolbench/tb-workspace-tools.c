@@ -131,6 +131,7 @@ to_tool_error (GError  *workspace_error,
         case TB_WORKSPACE_ERROR_NOT_PENDING:
         case TB_WORKSPACE_ERROR_SUPERSEDED:
         case TB_WORKSPACE_ERROR_TOO_MANY:
+        case TB_WORKSPACE_ERROR_BUSY:
         default:
           code = TB_TOOL_ERROR_FAILED;
           break;

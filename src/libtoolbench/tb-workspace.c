@@ -32,6 +32,12 @@
  *
  * A workspace belongs to the thread that made it (the main thread); its
  * tools run there too.
+ *
+ * Other programs (the app and the command line) may change the same store
+ * at once. Each change takes the store's lock, reads what is stored now,
+ * applies itself to that and saves before it lets go, so no writer loses
+ * what another one saved; what others changed shows through the usual
+ * signals.
  */
 
 struct _TbWorkspace
@@ -49,7 +55,11 @@ struct _TbWorkspace
   guint             n_pending;
   guint             freeze_count;
   guint             pause_runs;  /* bindings that want runs to wait */
+  guint             write_depth; /* > 0 while the store's lock is held */
+  GError           *freeze_error;
+  GError           *rejected;    /* why the stored document could not be adopted */
   guint             dirty : 1;
+  guint             freeze_locked : 1;
 };
 
 G_DEFINE_FINAL_TYPE (TbWorkspace, tb_workspace, G_TYPE_OBJECT)
@@ -695,6 +705,13 @@ store_document (TbWorkspace     *self,
   if (self->store == NULL)
     return TRUE;
 
+  /* Never write over a document that could not be read back. */
+  if (self->rejected != NULL)
+    {
+      g_propagate_error (error, g_error_copy (self->rejected));
+      return FALSE;
+    }
+
   document = build_document (self, extra);
   if (!tb_workspace_store_save (self->store, document, NULL, error))
     return FALSE;
@@ -958,6 +975,296 @@ read_document (TbWorkspace  *self,
   return TRUE;
 }
 
+/* Concurrent writers ----------------------------------------------------- */
+
+/* A workspace read from @document, or the error a person reads. */
+static TbWorkspace *
+workspace_from_document (TbWorkspaceStore  *store,
+                         JsonNode          *document,
+                         GError           **error)
+{
+  g_autoptr(TbWorkspace) self = tb_workspace_new ();
+  g_autofree char *reason = NULL;
+  gboolean wrong_version;
+
+  if (document != NULL && !read_document (self, document, &reason, &wrong_version))
+    {
+      g_autofree char *where = tb_workspace_store_describe (store);
+
+      g_set_error (error, TB_WORKSPACE_ERROR,
+                   wrong_version ? TB_WORKSPACE_ERROR_VERSION : TB_WORKSPACE_ERROR_DAMAGED,
+                   /* Translators: %s is a file name, then the reason. */
+                   _("The workspace file “%s” cannot be read: %s. It was left untouched."),
+                   where, reason);
+      return NULL;
+    }
+  return g_steal_pointer (&self);
+}
+
+/* A top-level member as a person reads its key (see key_parse()). */
+static char *
+member_key (const char *name)
+{
+  g_autofree char *escaped = NULL;
+
+  if (name[0] != '/')
+    return g_strdup (name);
+  escaped = tb_json_pointer_escape (name);
+  return g_strconcat ("/", escaped, NULL);
+}
+
+/* The top-level members that differ between two objects. */
+static GPtrArray *
+changed_members (JsonNode *before,
+                 JsonNode *after)
+{
+  GPtrArray *keys = g_ptr_array_new_with_free_func (g_free);
+  JsonObject *a = json_node_get_object (before);
+  JsonObject *b = json_node_get_object (after);
+  JsonObjectIter iter;
+  const char *name;
+  JsonNode *member;
+
+  json_object_iter_init (&iter, a);
+  while (json_object_iter_next (&iter, &name, &member))
+    {
+      JsonNode *other = json_object_get_member (b, name);
+
+      if (other == NULL || !tb_json_equal (member, other))
+        g_ptr_array_add (keys, member_key (name));
+    }
+
+  json_object_iter_init (&iter, b);
+  while (json_object_iter_next (&iter, &name, &member))
+    if (!json_object_has_member (a, name))
+      g_ptr_array_add (keys, member_key (name));
+
+  return keys;
+}
+
+static gboolean
+locks_equal (GHashTable *a,
+             GHashTable *b)
+{
+  GHashTableIter iter;
+  gpointer k;
+
+  if (g_hash_table_size (a) != g_hash_table_size (b))
+    return FALSE;
+  g_hash_table_iter_init (&iter, a);
+  while (g_hash_table_iter_next (&iter, &k, NULL))
+    if (!g_hash_table_contains (b, k))
+      return FALSE;
+  return TRUE;
+}
+
+static gboolean
+same_proposal (TbFactProposal *a,
+               TbFactProposal *b)
+{
+  return g_strcmp0 (tb_fact_proposal_get_id (a), tb_fact_proposal_get_id (b)) == 0 &&
+         g_strcmp0 (tb_fact_proposal_get_pointer (a), tb_fact_proposal_get_pointer (b)) == 0 &&
+         tb_fact_proposal_get_created (a) == tb_fact_proposal_get_created (b);
+}
+
+static gboolean
+same_resolution (TbFactProposal *a,
+                 TbFactProposal *b)
+{
+  return tb_fact_proposal_get_status (a) == tb_fact_proposal_get_status (b) &&
+         tb_fact_proposal_get_resolved (a) == tb_fact_proposal_get_resolved (b) &&
+         g_strcmp0 (tb_fact_proposal_get_resolved_by (a),
+                    tb_fact_proposal_get_resolved_by (b)) == 0;
+}
+
+/* Makes what another writer stored the workspace's own state. Proposals
+ * keep their objects, so callers' references stay valid, and every
+ * difference is announced as if it had been made here. */
+static void
+adopt (TbWorkspace *self,
+       TbWorkspace *disk)
+{
+  g_autoptr(GPtrArray) fact_keys = changed_members (self->facts, disk->facts);
+  g_autoptr(GPtrArray) draft_keys = changed_members (self->draft, disk->draft);
+  g_autoptr(GPtrArray) merged = g_ptr_array_new_with_free_func (g_object_unref);
+  g_autoptr(GPtrArray) added = g_ptr_array_new ();
+  g_autoptr(GPtrArray) resolved = g_ptr_array_new ();
+  gboolean locks_changed = !locks_equal (self->locks, disk->locks);
+  guint n_old = g_list_model_get_n_items (G_LIST_MODEL (self->proposals));
+  guint n_disk = g_list_model_get_n_items (G_LIST_MODEL (disk->proposals));
+  guint n_pending_before = self->n_pending;
+  guint prefix = 0;
+
+  g_clear_pointer (&self->facts, json_node_unref);
+  self->facts = g_steal_pointer (&disk->facts);
+  g_clear_pointer (&self->draft, json_node_unref);
+  self->draft = g_steal_pointer (&disk->draft);
+  g_clear_pointer (&self->locks, g_hash_table_unref);
+  self->locks = g_steal_pointer (&disk->locks);
+  self->next_id = MAX (self->next_id, disk->next_id);
+
+  self->n_pending = 0;
+  for (guint i = 0; i < n_disk; i++)
+    {
+      g_autoptr(TbFactProposal) stored = g_list_model_get_item (G_LIST_MODEL (disk->proposals), i);
+      TbFactProposal *mine = g_hash_table_lookup (self->by_id, tb_fact_proposal_get_id (stored));
+
+      if (mine != NULL && same_proposal (mine, stored))
+        {
+          if (!same_resolution (mine, stored))
+            {
+              _tb_fact_proposal_set_resolution (mine, tb_fact_proposal_get_status (stored),
+                                                tb_fact_proposal_get_resolved (stored),
+                                                tb_fact_proposal_get_resolved_by (stored));
+              g_ptr_array_add (resolved, mine);
+            }
+          g_ptr_array_add (merged, g_object_ref (mine));
+        }
+      else
+        {
+          g_ptr_array_add (merged, g_object_ref (stored));
+          g_ptr_array_add (added, stored);
+        }
+
+      if (tb_fact_proposal_get_status (g_ptr_array_index (merged, i)) ==
+          TB_PROPOSAL_STATUS_PENDING)
+        self->n_pending++;
+    }
+
+  /* Usually the others only appended: replace just the tail. */
+  while (prefix < n_old && prefix < merged->len)
+    {
+      g_autoptr(TbFactProposal) item =
+        g_list_model_get_item (G_LIST_MODEL (self->proposals), prefix);
+
+      if (item != g_ptr_array_index (merged, prefix))
+        break;
+      prefix++;
+    }
+
+  g_hash_table_remove_all (self->by_id);
+  for (guint i = 0; i < merged->len; i++)
+    {
+      TbFactProposal *proposal = g_ptr_array_index (merged, i);
+
+      g_hash_table_insert (self->by_id, g_strdup (tb_fact_proposal_get_id (proposal)), proposal);
+    }
+  if (prefix < n_old || prefix < merged->len)
+    g_list_store_splice (self->proposals, prefix, n_old - prefix,
+                         merged->pdata + prefix, merged->len - prefix);
+
+  for (guint i = 0; i < added->len; i++)
+    g_signal_emit (self, signals [PROPOSAL_ADDED], 0, g_ptr_array_index (added, i));
+  for (guint i = 0; i < resolved->len; i++)
+    {
+      _tb_fact_proposal_notify_status (g_ptr_array_index (resolved, i));
+      g_signal_emit (self, signals [PROPOSAL_RESOLVED], 0, g_ptr_array_index (resolved, i));
+    }
+  for (guint i = 0; i < fact_keys->len; i++)
+    g_signal_emit (self, signals [FACT_CHANGED], 0, g_ptr_array_index (fact_keys, i));
+  for (guint i = 0; i < draft_keys->len; i++)
+    g_signal_emit (self, signals [DRAFT_CHANGED], 0, g_ptr_array_index (draft_keys, i));
+  if (locks_changed)
+    g_signal_emit (self, signals [LOCKS_CHANGED], 0);
+  if (n_pending_before != self->n_pending)
+    g_object_notify_by_pspec (G_OBJECT (self), properties [PROP_N_PENDING]);
+}
+
+/* Brings the workspace up to what is stored now. */
+static gboolean
+sync_from_store (TbWorkspace  *self,
+                 GError      **error)
+{
+  g_autoptr(JsonNode) document = NULL;
+  g_autoptr(TbWorkspace) disk = NULL;
+  gboolean changed = FALSE;
+
+  if (!tb_workspace_store_reload (self->store, &document, &changed, NULL, error))
+    return FALSE;
+
+  if (!changed)
+    {
+      if (self->rejected != NULL)
+        {
+          g_propagate_error (error, g_error_copy (self->rejected));
+          return FALSE;
+        }
+      return TRUE;
+    }
+
+  g_clear_error (&self->rejected);
+
+  /* A file deleted meanwhile is written again from what is shown here. */
+  if (document == NULL)
+    return TRUE;
+
+  disk = workspace_from_document (self->store, document, error);
+  if (disk == NULL)
+    {
+      /* The store read it; remember not to write over it. */
+      self->rejected = g_error_copy (*error);
+      return FALSE;
+    }
+
+  adopt (self, disk);
+  return TRUE;
+}
+
+/* Holds the store's lock for one read-modify-write, and brings the
+ * workspace up to date under it, so the change applies to what is stored
+ * now. Nested scopes (a signal handler that changes the workspace) share
+ * the lock; while saves are frozen the freeze holds it. */
+typedef struct
+{
+  TbWorkspace *locked;
+} WriteScope;
+
+static void
+write_scope_end (WriteScope *scope)
+{
+  TbWorkspace *self = scope->locked;
+
+  if (self == NULL)
+    return;
+  scope->locked = NULL;
+  g_assert (self->write_depth > 0);
+  if (--self->write_depth == 0)
+    tb_workspace_store_unlock (self->store);
+}
+
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (WriteScope, write_scope_end)
+
+static gboolean
+write_scope_begin (TbWorkspace  *self,
+                   WriteScope   *scope,
+                   gboolean      reload,
+                   GError      **error)
+{
+  scope->locked = NULL;
+
+  if (self->store == NULL || self->freeze_count > 0)
+    return TRUE;
+
+  if (self->write_depth > 0)
+    {
+      self->write_depth++;
+      scope->locked = self;
+      return TRUE;
+    }
+
+  if (!tb_workspace_store_lock (self->store, NULL, error))
+    return FALSE;
+  self->write_depth = 1;
+  scope->locked = self;
+
+  if (reload && !sync_from_store (self, error))
+    {
+      write_scope_end (scope);
+      return FALSE;
+    }
+  return TRUE;
+}
+
 /* GObject --------------------------------------------------------------- */
 
 static void
@@ -966,6 +1273,8 @@ tb_workspace_finalize (GObject *object)
   TbWorkspace *self = TB_WORKSPACE (object);
 
   g_clear_object (&self->store);
+  g_clear_error (&self->freeze_error);
+  g_clear_error (&self->rejected);
   g_clear_pointer (&self->facts, json_node_unref);
   g_clear_pointer (&self->draft, json_node_unref);
   g_clear_pointer (&self->locks, g_hash_table_unref);
@@ -1105,26 +1414,15 @@ tb_workspace_new_for_store (TbWorkspaceStore  *store,
 {
   g_autoptr(TbWorkspace) self = NULL;
   g_autoptr(JsonNode) document = NULL;
-  g_autofree char *reason = NULL;
-  gboolean wrong_version;
 
   g_return_val_if_fail (TB_IS_WORKSPACE_STORE (store), NULL);
 
   if (!tb_workspace_store_load (store, &document, cancellable, error))
     return NULL;
 
-  self = tb_workspace_new ();
-  if (document != NULL && !read_document (self, document, &reason, &wrong_version))
-    {
-      g_autofree char *where = tb_workspace_store_describe (store);
-
-      g_set_error (error, TB_WORKSPACE_ERROR,
-                   wrong_version ? TB_WORKSPACE_ERROR_VERSION : TB_WORKSPACE_ERROR_DAMAGED,
-                   /* Translators: %s is a file name, then the reason. */
-                   _("The workspace file “%s” cannot be read: %s. It was left untouched."),
-                   where, reason);
-      return NULL;
-    }
+  self = workspace_from_document (store, document, error);
+  if (self == NULL)
+    return NULL;
 
   self->store = g_object_ref (store);
   return g_steal_pointer (&self);
@@ -1168,7 +1466,9 @@ tb_workspace_get_store (TbWorkspace *self)
  * @error: return location for a #TbWorkspaceError
  *
  * Saves the whole workspace now. Changes save themselves; this is for
- * after tb_workspace_thaw_saves() failed, or to write a new file.
+ * after tb_workspace_thaw_saves() failed, or to write a new file. Changes
+ * that failed to save are written only if no other program changed the
+ * store meanwhile (else %TB_WORKSPACE_ERROR_CONFLICT).
  *
  * Returns: %TRUE when saved (or when there is no store)
  */
@@ -1176,9 +1476,38 @@ gboolean
 tb_workspace_save (TbWorkspace  *self,
                    GError      **error)
 {
+  g_auto(WriteScope) scope = { 0 };
+
   g_return_val_if_fail (TB_IS_WORKSPACE (self), FALSE);
 
+  /* Reading first would drop changes that are only in memory. */
+  if (!write_scope_begin (self, &scope, !self->dirty, error))
+    return FALSE;
   return store_document (self, NULL, error);
+}
+
+/**
+ * tb_workspace_reload:
+ * @self: a workspace
+ * @error: return location for a #TbWorkspaceError
+ *
+ * Shows what other programs stored since the workspace last read or wrote
+ * its store, through the usual signals. Every change does this by itself
+ * before it applies; call it to show others' changes sooner (when the file
+ * changed, say). Does nothing while saves are frozen or changes wait to be
+ * saved.
+ *
+ * Returns: %TRUE unless the store could not be read
+ */
+gboolean
+tb_workspace_reload (TbWorkspace  *self,
+                     GError      **error)
+{
+  g_return_val_if_fail (TB_IS_WORKSPACE (self), FALSE);
+
+  if (self->store == NULL || self->dirty || self->freeze_count > 0 || self->write_depth > 0)
+    return TRUE;
+  return sync_from_store (self, error);
 }
 
 /**
@@ -1188,12 +1517,24 @@ tb_workspace_save (TbWorkspace  *self,
  * Holds saving back until the matching tb_workspace_thaw_saves(), so that
  * many changes (thousands of proposals, say) are written once. Changes made
  * meanwhile show at once and cannot be undone if the final save fails.
+ *
+ * The batch is one read-modify-write: other programs wait until it is
+ * thawed, so keep it short.
  */
 void
 tb_workspace_freeze_saves (TbWorkspace *self)
 {
   g_return_if_fail (TB_IS_WORKSPACE (self));
-  self->freeze_count++;
+
+  if (self->freeze_count++ > 0 || self->store == NULL || self->write_depth > 0)
+    return;
+
+  g_clear_error (&self->freeze_error);
+  if (!tb_workspace_store_lock (self->store, NULL, &self->freeze_error))
+    return;
+  self->write_depth = 1;
+  self->freeze_locked = TRUE;
+  (void) sync_from_store (self, &self->freeze_error);
 }
 
 /**
@@ -1208,12 +1549,31 @@ gboolean
 tb_workspace_thaw_saves (TbWorkspace  *self,
                          GError      **error)
 {
+  gboolean ok = TRUE;
+
   g_return_val_if_fail (TB_IS_WORKSPACE (self), FALSE);
   g_return_val_if_fail (self->freeze_count > 0, FALSE);
 
-  if (--self->freeze_count > 0 || !self->dirty)
+  if (--self->freeze_count > 0)
     return TRUE;
-  return store_document (self, NULL, error);
+
+  if (self->dirty && self->freeze_error != NULL)
+    {
+      g_propagate_error (error, g_error_copy (self->freeze_error));
+      ok = FALSE;
+    }
+  else if (self->dirty)
+    ok = store_document (self, NULL, error);
+  g_clear_error (&self->freeze_error);
+
+  if (self->freeze_locked)
+    {
+      self->freeze_locked = FALSE;
+      if (--self->write_depth == 0)
+        tb_workspace_store_unlock (self->store);
+    }
+
+  return ok;
 }
 
 /* Facts and draft -------------------------------------------------------- */
@@ -1363,11 +1723,15 @@ tb_workspace_set_draft_value (TbWorkspace  *self,
 {
   g_auto(Key) parsed = { 0 };
   g_auto(Change) change = { 0 };
+  g_auto(WriteScope) scope = { 0 };
   const char *lock;
 
   g_return_val_if_fail (TB_IS_WORKSPACE (self), FALSE);
 
   if (!key_parse (key, &parsed, error) || !check_value (value, &parsed, error))
+    return FALSE;
+
+  if (!write_scope_begin (self, &scope, TRUE, error))
     return FALSE;
 
   lock = find_lock (self, parsed.pointer);
@@ -1447,8 +1811,12 @@ change_lock (TbWorkspace  *self,
 {
   g_auto(Key) parsed = { 0 };
   g_auto(Change) change = { 0 };
+  g_auto(WriteScope) scope = { 0 };
 
   if (!key_parse (key, &parsed, error))
+    return FALSE;
+
+  if (!write_scope_begin (self, &scope, TRUE, error))
     return FALSE;
 
   if (lock == g_hash_table_contains (self->locks, parsed.pointer))
@@ -1576,6 +1944,7 @@ tb_workspace_propose (TbWorkspace  *self,
 {
   g_auto(Key) parsed = { 0 };
   g_auto(Change) change = { 0 };
+  g_auto(WriteScope) scope = { 0 };
   g_autofree char *id = NULL;
   TbFactProposal *proposal;
   const char *lock;
@@ -1598,6 +1967,9 @@ tb_workspace_propose (TbWorkspace  *self,
   if (origin_call_id != NULL &&
       (!g_utf8_validate (origin_call_id, -1, NULL) || strlen (origin_call_id) > 256))
     origin_call_id = NULL;
+
+  if (!write_scope_begin (self, &scope, TRUE, error))
+    return NULL;
 
   lock = find_lock (self, parsed.pointer);
   if (lock != NULL)
@@ -1702,11 +2074,13 @@ tb_workspace_reject (TbWorkspace     *self,
                      GError         **error)
 {
   g_auto(Change) change = { 0 };
+  g_auto(WriteScope) scope = { 0 };
 
   g_return_val_if_fail (TB_IS_WORKSPACE (self), FALSE);
   g_return_val_if_fail (TB_IS_FACT_PROPOSAL (proposal), FALSE);
 
-  if (!check_pending (self, proposal, error))
+  if (!write_scope_begin (self, &scope, TRUE, error) ||
+      !check_pending (self, proposal, error))
     return FALSE;
 
   change_begin (self, &change);
@@ -1730,10 +2104,15 @@ tb_workspace_repropose (TbWorkspace     *self,
                         TbFactProposal  *proposal,
                         GError         **error)
 {
+  g_auto(WriteScope) scope = { 0 };
   TbProposalStatus status;
 
   g_return_val_if_fail (TB_IS_WORKSPACE (self), NULL);
   g_return_val_if_fail (TB_IS_FACT_PROPOSAL (proposal), NULL);
+
+  /* Decide on the status as stored now, and propose under the same lock. */
+  if (!write_scope_begin (self, &scope, TRUE, error))
+    return NULL;
 
   status = tb_fact_proposal_get_status (proposal);
   if (status == TB_PROPOSAL_STATUS_PENDING || status == TB_PROPOSAL_STATUS_COMMITTED)
@@ -1862,13 +2241,16 @@ tb_workspace_commit (TbWorkspace     *self,
 {
   g_auto(Key) key = { 0 };
   g_auto(Change) change = { 0 };
+  g_auto(WriteScope) scope = { 0 };
   const char *lock;
   guint n;
 
   g_return_val_if_fail (TB_IS_WORKSPACE (self), FALSE);
   g_return_val_if_fail (TB_IS_FACT_PROPOSAL (proposal), FALSE);
 
+  /* Another program may have committed, rejected or superseded it. */
   if (!check_confirmation (self, proposal, confirmation, error) ||
+      !write_scope_begin (self, &scope, TRUE, error) ||
       !check_pending (self, proposal, error))
     return FALSE;
 

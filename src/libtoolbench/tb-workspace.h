@@ -67,6 +67,8 @@ TbWorkspace      *tb_workspace_new_for_path       (const char        *path,
 TbWorkspaceStore *tb_workspace_get_store          (TbWorkspace       *self);
 gboolean          tb_workspace_save               (TbWorkspace       *self,
                                                    GError           **error);
+gboolean          tb_workspace_reload             (TbWorkspace       *self,
+                                                   GError           **error);
 void              tb_workspace_freeze_saves       (TbWorkspace       *self);
 gboolean          tb_workspace_thaw_saves         (TbWorkspace       *self,
                                                    GError           **error);

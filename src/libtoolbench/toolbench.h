@@ -16,6 +16,7 @@
 # include "tb-tool-registry.h"
 # include "tb-demo-tools.h"
 # include "tb-redact.h"
+# include "tb-text.h"
 # include "tb-trace-file.h"
 # include "tb-trace-io.h"
 # include "tb-replay.h"

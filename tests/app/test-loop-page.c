@@ -569,9 +569,12 @@ static void
 facts_teardown (FactsFixture  *f,
                 gconstpointer  data)
 {
+  g_autofree char *lock_path = g_strconcat (f->path, ".lock", NULL);
+
   teardown (&f->base, data);
   g_assert_finalize_object (f->workspace);
   g_unlink (f->path);
+  g_unlink (lock_path);
   g_rmdir (f->dir);
   g_free (f->path);
   g_free (f->dir);
@@ -594,6 +597,44 @@ saved_city (FactsFixture *f)
   city = tb_workspace_dup_fact (again, "city", &error);
   g_assert_no_error (error);
   return g_strdup (json_node_get_string (city));
+}
+
+/* Another program (the command line, say) changes the file while the
+ * window is open: the page follows, and the window's own next change keeps
+ * what the other one committed. */
+static void
+test_facts_other_writer (FactsFixture  *f,
+                         gconstpointer  data)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(TbWorkspace) other = tb_workspace_new_for_path (f->path, &error);
+  g_autoptr(JsonNode) value = tb_json_node_new_string ("France");
+  g_autoptr(TbConfirmation) confirmation = NULL;
+  g_autoptr(TbWorkspace) again = NULL;
+  g_autoptr(JsonNode) country = NULL;
+  TbFactProposal *proposal;
+
+  g_assert_no_error (error);
+  proposal = tb_workspace_propose (other, "country", value, "", NULL, &error);
+  g_assert_no_error (error);
+  WAIT_UNTIL (tb_facts_page_get_n_pending_rows (facts_page (f)) == 1);
+  g_assert_cmpuint (tb_workspace_get_n_pending (f->workspace), ==, 1);
+
+  confirmation = tb_confirmation_new (other, proposal, "Ada", &error);
+  g_assert_no_error (error);
+  g_assert_true (tb_workspace_commit (other, proposal, confirmation, &error));
+  g_assert_no_error (error);
+  WAIT_UNTIL (strstr (tb_facts_page_get_facts_text (facts_page (f)), "France") != NULL);
+  g_assert_cmpuint (tb_facts_page_get_n_pending_rows (facts_page (f)), ==, 0);
+
+  g_assert_true (tb_workspace_lock (f->workspace, "city", &error));
+  g_assert_no_error (error);
+  again = tb_workspace_new_for_path (f->path, &error);
+  g_assert_no_error (error);
+  country = tb_workspace_dup_fact (again, "country", &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (json_node_get_string (country), ==, "France");
+  g_assert_true (tb_workspace_is_locked (again, "city"));
 }
 
 static AdwMessageDialog *
@@ -918,6 +959,88 @@ store_result (GObject      *object,
   *(GAsyncResult **) user_data = g_object_ref (result);
 }
 
+/* What a model, provider or server writes is shown with its control
+ * characters as escapes: no ESC, BEL, carriage return or backspace reaches
+ * a label or the log view, where they could fake text. */
+#define EVIL_JSON "\\u001b]0;pwned\\u0007\\u001b[2J\\rsafe\\b\\b é 日本"
+#define EVIL_SHOWN "\\u001b]0;pwned\\u0007\\u001b[2J\\u000dsafe\\u0008\\u0008 é 日本"
+
+static void
+assert_no_controls (const char *text)
+{
+  for (const char *p = text; *p != '\0'; p++)
+    if ((guchar) *p < 0x20 && *p != '\n' && *p != '\t')
+      g_error ("a control byte 0x%02x is shown: %s", (guchar) *p, text);
+}
+
+static void
+test_outside_controls (Fixture       *f,
+                       gconstpointer  data)
+{
+  g_autoptr(JsonNode) script = tb_json_parse (
+    "{\"format\":\"toolbench-script\",\"version\":1,\"responses\":["
+    "{\"error\":\"Down: " EVIL_JSON "\"},{\"text\":\"Back: " EVIL_JSON "\"}]}", -1, NULL);
+  g_autoptr(TbScriptedProvider) provider = tb_scripted_provider_new_from_json (script, NULL);
+  static const char server[] =
+    "import json, sys\n"
+    "for line in sys.stdin:\n"
+    "    m = json.loads(line)\n"
+    "    if m.get('id') is None:\n"
+    "        continue\n"
+    "    r = {}\n"
+    "    if m['method'] == 'initialize':\n"
+    "        r = {'protocolVersion': m['params']['protocolVersion'], 'capabilities': {},\n"
+    "             'serverInfo': {'name': 'evil', 'version': '1'}}\n"
+    "        sys.stderr.buffer.write('\\x1b]0;pwned\\x07\\x1b[2J\\rsafe\\b\\b é 日本 \\x9b\\n'\n"
+    "                                .encode() + b'raw \\xff end\\n')\n"
+    "        sys.stderr.flush()\n"
+    "    sys.stdout.write(json.dumps({'jsonrpc': '2.0', 'id': m['id'], 'result': r}) + '\\n')\n"
+    "    sys.stdout.flush()\n";
+  g_autofree char *dir = g_dir_make_tmp ("tb-evil-server-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, "evil.py", NULL);
+  const char *argv[] = { "/usr/bin/python3", path, NULL };
+  g_autoptr(TbMcpClient) client = NULL;
+  g_autoptr(GAsyncResult) connected = NULL;
+  g_autoptr(GtkWidget) log_view = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *log = NULL;
+  g_autofree char *row = NULL;
+
+  tb_loop_page_set_provider (f->page, TB_PROVIDER (provider));
+  click (f, "step");
+  assert_status (f, "Failed", "Iteration 1 of 10");
+  assert_no_controls (tb_loop_page_get_error_text (f->page));
+  g_assert_nonnull (strstr (tb_loop_page_get_error_text (f->page), "Down: " EVIL_SHOWN));
+  click (f, "retry");
+  click (f, "step");
+  row = tb_loop_page_get_row_text (f->page, 1);
+  assert_no_controls (row);
+  g_assert_cmpstr (row, ==, "Model: Back: " EVIL_SHOWN);
+
+  if (!g_file_test (argv[0], G_FILE_TEST_IS_EXECUTABLE))
+    {
+      g_test_skip ("/usr/bin/python3 is needed for the server's log");
+      g_rmdir (dir);
+      return;
+    }
+  g_assert_true (g_file_set_contents (path, server, -1, NULL));
+  client = tb_mcp_client_new_stdio ("evil", argv, NULL, NULL);
+  log_view = g_object_ref_sink (tb_mcp_log_view_new (client));
+  tb_mcp_client_connect_async (client, NULL, store_result, &connected);
+  WAIT_UNTIL (connected != NULL);
+  g_assert_true (tb_mcp_client_connect_finish (client, connected, &error));
+  g_assert_no_error (error);
+  WAIT_UNTIL ((g_free (log), log = tb_mcp_log_view_get_text (log_view),
+               strstr (log, "end") != NULL));
+  assert_no_controls (log);
+  g_assert_nonnull (strstr (log, "[stderr info] " EVIL_SHOWN " \\u009b\n"));
+  g_assert_true (g_utf8_validate (log, -1, NULL));
+  g_assert_null (strchr (log, '\x1b'));
+  tb_mcp_client_disconnect (client);
+  g_remove (path);
+  g_rmdir (dir);
+}
+
 static void
 test_elicitation (Fixture       *f,
                   gconstpointer  data)
@@ -1090,6 +1213,8 @@ main (int   argc,
   g_test_add ("/loop-page/shortcuts", Fixture, NULL, setup, test_shortcuts, teardown);
   g_test_add ("/loop-page/ask-and-subset", Fixture, NULL, setup, test_ask_and_subset, teardown);
   g_test_add ("/loop-page/provider-error", Fixture, NULL, setup, test_provider_error, teardown);
+  g_test_add ("/loop-page/outside-controls", Fixture, NULL, setup, test_outside_controls,
+              teardown);
   g_test_add ("/loop-page/streaming", Fixture, NULL, setup, test_streaming, teardown);
   g_test_add ("/loop-page/fifty-calls", Fixture, NULL, setup, test_fifty_calls, teardown);
   g_test_add ("/loop-page/script-file", Fixture, NULL, setup, test_script_file, teardown);
@@ -1100,6 +1225,8 @@ main (int   argc,
   g_test_add ("/facts-page/locks", FactsFixture, NULL, facts_setup, test_facts_locks,
               facts_teardown);
   g_test_add_func ("/facts-page/diff", test_confirm_diff);
+  g_test_add ("/facts-page/other-writer", FactsFixture, NULL, facts_setup,
+              test_facts_other_writer, facts_teardown);
   g_test_add ("/trace-page/replay-fork", Fixture, NULL, setup, test_trace_replay_fork, teardown);
   g_test_add ("/trace-page/autosave", Fixture, NULL, setup, test_autosave, teardown);
   g_test_add ("/mcp-dialogs/elicitation", Fixture, NULL, setup, test_elicitation, teardown);

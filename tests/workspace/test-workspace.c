@@ -824,62 +824,140 @@ test_bad_files (Fixture *f, gconstpointer data)
   assert_refused_file (f, "\xff\xfe{}", TB_WORKSPACE_ERROR_DAMAGED, "not JSON");
 }
 
+/* Two workspaces on one file take turns: each change reads what the other
+ * saved first, so neither loses the other's proposals, commits or locks. */
 static void
-test_conflict_reverts (Fixture *f, gconstpointer data)
+test_other_writer_merged (Fixture *f, gconstpointer data)
 {
   g_autoptr(GError) error = NULL;
   g_autoptr(TbWorkspace) other = NULL;
-  g_autoptr(JsonNode) value = parse_json ("\"Lyon\"");
+  g_autoptr(JsonNode) on_disk = NULL;
+  g_autoptr(TbWorkspace) again = NULL;
   g_autoptr(TbConfirmation) confirmation = NULL;
-  g_autofree char *on_disk = NULL;
   g_autofree char *text = NULL;
-  TbFactProposal *p1;
+  TbFactProposal *p1, *p2, *p3;
 
   p1 = propose (f->workspace, "city", "\"Paris\"");
   other = reopen (f);
 
-  /* Another program changes the file... */
   g_assert_true (tb_workspace_lock (other, "country", &error));
   g_assert_no_error (error);
-  on_disk = read_file (f->path);
+  p2 = propose (other, "budget", "100");
+  g_assert_cmpstr (tb_fact_proposal_get_id (p2), ==, "p2");
 
-  /* ...so this workspace refuses to save over it, and undoes each change. */
-  g_assert_null (tb_workspace_propose (f->workspace, "city", value, "", NULL, &error));
-  g_assert_error (error, TB_WORKSPACE_ERROR, TB_WORKSPACE_ERROR_CONFLICT);
-  g_assert_nonnull (strstr (error->message, "changed by another program"));
-  g_clear_error (&error);
-  g_assert_cmpuint (g_list_model_get_n_items (tb_workspace_get_proposals (f->workspace)), ==, 1);
-  g_assert_cmpuint (tb_workspace_get_n_pending (f->workspace), ==, 1);
+  /* This workspace sees them when it next changes, and numbers on. */
+  p3 = propose (f->workspace, "city", "\"Lyon\"");
+  g_assert_cmpstr (tb_fact_proposal_get_id (p3), ==, "p3");
+  g_assert_true (tb_workspace_is_locked (f->workspace, "country"));
+  g_assert_nonnull (tb_workspace_lookup_proposal (f->workspace, "p2"));
+  g_assert_cmpuint (tb_workspace_get_n_pending (f->workspace), ==, 3);
+  g_assert_cmpuint (f->n_added, ==, 3);
+  g_assert_cmpuint (f->n_locks_changed, ==, 1);
+  g_assert_true (tb_workspace_lookup_proposal (f->workspace, "p1") == p1);
 
-  confirmation = tb_confirmation_new (f->workspace, p1, "Ada", &error);
+  /* The other commits p1: p3 (made before, against no value) is superseded. */
+  confirm (other, tb_workspace_lookup_proposal (other, "p1"), "Ada");
+  confirmation = tb_confirmation_new (f->workspace, p3, "Grace", &error);
   g_assert_no_error (error);
-  g_assert_false (tb_workspace_commit (f->workspace, p1, confirmation, &error));
-  g_assert_error (error, TB_WORKSPACE_ERROR, TB_WORKSPACE_ERROR_CONFLICT);
+  g_assert_false (tb_workspace_commit (f->workspace, p3, confirmation, &error));
+  g_assert_error (error, TB_WORKSPACE_ERROR, TB_WORKSPACE_ERROR_SUPERSEDED);
+  g_assert_cmpstr (error->message, ==,
+                   "The fact “city” changed after proposal p3 was made, so it cannot be "
+                   "committed. Propose it again (re-propose p3) to confirm it against the "
+                   "current value.");
   g_clear_error (&error);
-  g_assert_null (fact_text (f->workspace, "city"));
-  g_assert_cmpint (tb_fact_proposal_get_status (p1), ==, TB_PROPOSAL_STATUS_PENDING);
   g_assert_false (tb_confirmation_get_used (confirmation));
 
+  /* Meanwhile this workspace shows the other's commit. */
+  text = fact_text (f->workspace, "city");
+  g_assert_cmpstr (text, ==, "\"Paris\"");
+  g_assert_cmpint (tb_fact_proposal_get_status (p1), ==, TB_PROPOSAL_STATUS_COMMITTED);
+  g_assert_cmpstr (tb_fact_proposal_get_resolved_by (p1), ==, "Ada");
+  g_assert_cmpint (tb_fact_proposal_get_status (p3), ==, TB_PROPOSAL_STATUS_SUPERSEDED);
+  g_assert_cmpstr (f->last_key, ==, "city");
+  g_assert_cmpuint (f->n_resolved, ==, 2);
+  g_assert_cmpuint (tb_workspace_get_n_pending (f->workspace), ==, 1);
+
+  /* A commit of a proposal the other already committed is refused. */
+  g_clear_object (&confirmation);
+  {
+    TbFactProposal *p4 = propose (other, "/trip/hotel", "\"Ritz\"");
+    g_autoptr(TbConfirmation) mine = NULL;
+
+    g_assert_true (tb_workspace_reload (f->workspace, &error));
+    g_assert_no_error (error);
+    mine = tb_confirmation_new (f->workspace,
+                                tb_workspace_lookup_proposal (f->workspace, "p4"), "Grace",
+                                &error);
+    g_assert_no_error (error);
+    confirm (other, p4, "Ada");
+    g_assert_false (tb_workspace_commit (f->workspace,
+                                         tb_workspace_lookup_proposal (f->workspace, "p4"),
+                                         mine, &error));
+    g_assert_error (error, TB_WORKSPACE_ERROR, TB_WORKSPACE_ERROR_NOT_PENDING);
+    g_assert_cmpstr (error->message, ==, "Proposal p4 was already committed.");
+    g_clear_error (&error);
+  }
+
+  /* Both see the same, and so does the file. */
+  again = reopen (f);
+  on_disk = tb_workspace_to_json (again);
+  {
+    g_autoptr(JsonNode) mine = tb_workspace_to_json (f->workspace);
+    g_autoptr(JsonNode) theirs = tb_workspace_to_json (other);
+
+    g_assert_true (tb_json_equal (mine, on_disk));
+    g_assert_true (tb_json_equal (theirs, on_disk));
+  }
+  g_assert_cmpuint (g_list_model_get_n_items (tb_workspace_get_proposals (again)), ==, 4);
+}
+
+/* What another program wrote but this one cannot read stops every change,
+ * and the file stays as it is, until it is readable again. */
+static void
+test_unreadable_meanwhile (Fixture *f, gconstpointer data)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(JsonNode) value = parse_json ("\"Lyon\"");
+  g_autofree char *text = NULL;
+  g_autofree char *good = NULL;
+  static const char *newer = "{\"format\":\"toolbench-workspace\",\"version\":2}";
+
+  propose (f->workspace, "city", "\"Paris\"");
+  good = read_file (f->path);
+
+  g_assert_true (g_file_set_contents (f->path, newer, -1, &error));
+  for (guint i = 0; i < 2; i++)
+    {
+      g_assert_null (tb_workspace_propose (f->workspace, "city", value, "", NULL, &error));
+      g_assert_error (error, TB_WORKSPACE_ERROR, TB_WORKSPACE_ERROR_VERSION);
+      g_assert_nonnull (strstr (error->message, "newer Toolbench"));
+      g_assert_nonnull (strstr (error->message, "left untouched"));
+      g_clear_error (&error);
+    }
   g_assert_false (tb_workspace_lock (f->workspace, "x", &error));
-  g_assert_error (error, TB_WORKSPACE_ERROR, TB_WORKSPACE_ERROR_CONFLICT);
+  g_assert_error (error, TB_WORKSPACE_ERROR, TB_WORKSPACE_ERROR_VERSION);
   g_clear_error (&error);
-  g_assert_false (tb_workspace_is_locked (f->workspace, "x"));
-
-  g_assert_false (tb_workspace_set_draft_value (f->workspace, "x", value, &error));
-  g_assert_error (error, TB_WORKSPACE_ERROR, TB_WORKSPACE_ERROR_CONFLICT);
-  g_clear_error (&error);
-  text = node_text (tb_workspace_get_draft (f->workspace));
-  g_assert_cmpstr (text, ==, "{}");
-
-  g_assert_cmpuint (f->n_added, ==, 1);
-  g_assert_cmpuint (f->n_resolved, ==, 0);
-  g_assert_cmpuint (f->n_fact_changed, ==, 0);
-  g_assert_cmpuint (f->n_locks_changed, ==, 0);
-  g_assert_cmpuint (f->n_draft_changed, ==, 0);
-
-  g_clear_pointer (&text, g_free);
   text = read_file (f->path);
-  g_assert_cmpstr (text, ==, on_disk);
+  g_assert_cmpstr (text, ==, newer);
+  g_clear_pointer (&text, g_free);
+
+  g_assert_true (g_file_set_contents (f->path, "{\"facts\":", -1, &error));
+  g_assert_false (tb_workspace_set_draft_value (f->workspace, "x", value, &error));
+  g_assert_error (error, TB_WORKSPACE_ERROR, TB_WORKSPACE_ERROR_DAMAGED);
+  g_assert_nonnull (strstr (error->message, "not JSON"));
+  g_clear_error (&error);
+  text = read_file (f->path);
+  g_assert_cmpstr (text, ==, "{\"facts\":");
+  g_clear_pointer (&text, g_free);
+
+  /* Repaired: the next change goes through. */
+  g_assert_true (g_file_set_contents (f->path, good, -1, &error));
+  g_assert_nonnull (tb_workspace_propose (f->workspace, "city", value, "", NULL, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (tb_workspace_get_n_pending (f->workspace), ==, 2);
+  g_assert_cmpuint (f->n_draft_changed, ==, 0);
+  g_assert_cmpuint (f->n_locks_changed, ==, 0);
 
   /* A store that never read the file does not write over it either. */
   {
@@ -890,6 +968,56 @@ test_conflict_reverts (Fixture *f, gconstpointer data)
     g_assert_error (error, TB_WORKSPACE_ERROR, TB_WORKSPACE_ERROR_CONFLICT);
     g_clear_error (&error);
   }
+}
+
+/* A writer that keeps the lock makes others wait a bounded time, then
+ * fail with a message naming the file; nothing changes. */
+static void
+test_lock_busy (Fixture *f, gconstpointer data)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(TbWorkspaceStore) holder = tb_workspace_file_store_new (f->path);
+  g_autoptr(TbWorkspaceStore) store = NULL;
+  g_autoptr(TbWorkspace) waiting = NULL;
+  g_autoptr(JsonNode) value = parse_json ("1");
+  g_autofree char *expected = NULL;
+  g_autofree char *lock_path = g_strconcat (f->path, ".lock", NULL);
+  gint64 start;
+
+  propose (f->workspace, "a", "1");
+  store = g_object_new (TB_TYPE_WORKSPACE_FILE_STORE, "path", f->path, "lock-timeout", 300,
+                        NULL);
+  waiting = tb_workspace_new_for_store (store, NULL, &error);
+  g_assert_no_error (error);
+
+  g_assert_true (tb_workspace_store_lock (holder, NULL, &error));
+  g_assert_no_error (error);
+
+  start = g_get_monotonic_time ();
+  g_assert_null (tb_workspace_propose (waiting, "b", value, "", NULL, &error));
+  g_assert_cmpint (g_get_monotonic_time () - start, >=, 300 * 1000);
+  g_assert_error (error, TB_WORKSPACE_ERROR, TB_WORKSPACE_ERROR_BUSY);
+  expected = g_strdup_printf ("Another program holds the workspace “%s” locked and did not "
+                              "let go within 1 second; nothing was changed. Try again when it "
+                              "has finished.", f->path);
+  g_assert_cmpstr (error->message, ==, expected);
+  g_clear_error (&error);
+  g_assert_cmpuint (tb_workspace_get_n_pending (waiting), ==, 1);
+
+  /* Freezing saves holds the lock for the whole batch. */
+  tb_workspace_store_unlock (holder);
+  tb_workspace_freeze_saves (waiting);
+  g_assert_nonnull (tb_workspace_propose (waiting, "b", value, "", NULL, &error));
+  g_assert_no_error (error);
+  g_assert_nonnull (tb_workspace_propose (waiting, "c", value, "", NULL, &error));
+  g_assert_no_error (error);
+  g_assert_true (tb_workspace_thaw_saves (waiting, &error));
+  g_assert_no_error (error);
+
+  /* The lock file stays; it is where every writer meets. */
+  g_assert_true (g_file_test (lock_path, G_FILE_TEST_IS_REGULAR));
+  g_assert_nonnull (propose (f->workspace, "d", "1"));
+  g_assert_cmpuint (tb_workspace_get_n_pending (f->workspace), ==, 4);
 }
 
 static void
@@ -920,7 +1048,9 @@ main (int argc, char *argv[])
   ADD ("/workspace/keys/random", test_random_keys);
   ADD ("/workspace/draft", test_draft);
   ADD ("/workspace/persistence/round-trip", test_round_trip);
-  ADD ("/workspace/persistence/conflict-reverts", test_conflict_reverts);
+  ADD ("/workspace/persistence/other-writer-merged", test_other_writer_merged);
+  ADD ("/workspace/persistence/unreadable-meanwhile", test_unreadable_meanwhile);
+  ADD ("/workspace/persistence/lock-busy", test_lock_busy);
   ADD ("/workspace/bad-input/huge-value", test_huge_value);
   ADD ("/workspace/bad-input/non-json-value", test_non_json_value);
   ADD ("/workspace/bad-input/many-pending", test_many_pending);

@@ -1,0 +1,113 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+
+#define G_LOG_DOMAIN "tb-text"
+
+#include "config.h"
+
+#include <string.h>
+
+#include "tb-text.h"
+
+/* Text from servers, tools and models is shown to people: on a terminal,
+ * where ESC and BEL sequences would set the window title, clear the screen
+ * or move the cursor, and in the app, where invisible controls (carriage
+ * returns, backspaces) can make one text look like another. Both show such
+ * characters as visible escapes instead. */
+
+/* Whether the character at @p (valid UTF-8) is shown escaped. */
+static inline gboolean
+is_control (gunichar c)
+{
+  if (c == '\n' || c == '\t')
+    return FALSE;
+  return c < 0x20 || (c >= 0x7f && c <= 0x9f);
+}
+
+/**
+ * tb_text_needs_escaping:
+ * @text: bytes, usually UTF-8 text
+ * @length: the length of @text in bytes, or -1 when it ends with a NUL
+ *
+ * Returns: %TRUE when tb_text_escape_controls() would change @text
+ */
+gboolean
+tb_text_needs_escaping (const char *text,
+                        gssize      length)
+{
+  const char *end;
+  const char *p;
+
+  g_return_val_if_fail (text != NULL || length == 0, FALSE);
+
+  if (length < 0)
+    length = strlen (text);
+  end = text + length;
+
+  if (!g_utf8_validate_len (text, length, NULL))
+    return TRUE;
+
+  for (p = text; p < end; p = g_utf8_next_char (p))
+    {
+      guchar byte = (guchar) *p;
+
+      /* Only U+0080–U+009F start with 0xC2 and need a closer look. */
+      if (byte < 0x80 ? is_control (byte) : byte == 0xc2 && is_control (g_utf8_get_char (p)))
+        return TRUE;
+    }
+  return FALSE;
+}
+
+/**
+ * tb_text_escape_controls:
+ * @text: bytes, usually UTF-8 text
+ * @length: the length of @text in bytes, or -1 when it ends with a NUL
+ *
+ * Makes text from outside safe to print to a terminal or show in a label:
+ * C0 control characters other than newline and tab, DEL and the C1
+ * controls (U+0080 to U+009F) become visible escapes such as `\u001b`, and
+ * bytes that are not UTF-8 become `\xff`. Everything else, including
+ * newlines, tabs and non-ASCII text, is kept as it is. The escapes are
+ * also valid inside a JSON string, so escaping JSON text keeps it JSON.
+ *
+ * Returns: (transfer full): valid UTF-8 text without control characters
+ *   other than newline and tab
+ */
+char *
+tb_text_escape_controls (const char *text,
+                         gssize      length)
+{
+  GString *out;
+  const char *end;
+  const char *p;
+
+  g_return_val_if_fail (text != NULL || length == 0, NULL);
+
+  if (length < 0)
+    length = strlen (text);
+
+  if (!tb_text_needs_escaping (text, length))
+    return g_strndup (text, length);
+
+  out = g_string_sized_new (length + 16);
+  end = text + length;
+  p = text;
+  while (p < end)
+    {
+      gunichar c = g_utf8_get_char_validated (p, end - p);
+
+      if (c == (gunichar) -1 || c == (gunichar) -2)
+        {
+          g_string_append_printf (out, "\\x%02x", (guchar) *p);
+          p++;
+          continue;
+        }
+
+      if (is_control (c))
+        g_string_append_printf (out, "\\u%04x", c);
+      else
+        g_string_append_len (out, p, g_utf8_next_char (p) - p);
+      p = g_utf8_next_char (p);
+    }
+
+  return g_string_free (out, FALSE);
+}

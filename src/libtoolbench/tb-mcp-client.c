@@ -1127,10 +1127,18 @@ handle_line (TbMcpClient *self,
   if (message == NULL)
     {
       g_autofree char *shown = shorten (line, MIN (length, 400), 80);
-      g_autofree char *cause =
+      g_autofree char *cause = NULL;
+
+      /* JSON that is refused for its size or shape is still a message */
+      if (g_error_matches (error, TB_JSON_ERROR, TB_JSON_ERROR_TOO_MANY_VALUES) ||
+          g_error_matches (error, TB_JSON_ERROR, TB_JSON_ERROR_TOO_DEEP) ||
+          g_error_matches (error, TB_JSON_ERROR, TB_JSON_ERROR_TOO_LARGE))
+        cause = g_strdup_printf (_("sent a message that Toolbench does not read: %s"),
+                                 error->message);
+      else
         /* Translators: the start of the line, then why it is not JSON */
-        g_strdup_printf (_("printed something that is not a JSON-RPC message on its standard "
-                           "output: “%s” (%s)"), shown, error->message);
+        cause = g_strdup_printf (_("printed something that is not a JSON-RPC message on its "
+                                   "standard output: “%s” (%s)"), shown, error->message);
 
       connection_failed (self, TB_MCP_ERROR_PROTOCOL, cause);
       return FALSE;

@@ -57,6 +57,8 @@ tools = [
     {"name": "big", "description": "Returns SIZE bytes of text",
      "inputSchema": {"type": "object", "properties": {"size": {"type": "integer"}}}},
     {"name": "huge-line", "description": "Sends a 40 MiB message", "inputSchema": OBJ},
+    {"name": "empty-objects", "description": "Sends 31 MiB of empty objects",
+     "inputSchema": OBJ},
     {"name": "binary", "description": "Returns image, audio and blob content",
      "inputSchema": OBJ},
     {"name": "stderr", "description": "Writes bytes that are not UTF-8 to stderr",
@@ -144,6 +146,14 @@ def call(rid, name, arguments):
         hang_forever()
     elif name == "big":
         result(rid, text("x" * int(arguments.get("size", 10 * 1024 * 1024))))
+    elif name == "empty-objects":
+        out.write(b'{"jsonrpc":"2.0","id":' + str(rid).encode()
+                  + b',"result":{"content":[{"type":"text","text":"x"}],"_meta":{"x":[{}')
+        chunk = b",{}" * (1024 * 1024 // 3)
+        for _ in range(31):
+            out.write(chunk)
+        out.write(b']}}}\n')
+        out.flush()
     elif name == "huge-line":
         out.write(b'{"jsonrpc":"2.0","id":' + str(rid).encode() + b',"result":{"content":[{"type":"text","text":"')
         chunk = b"y" * (1024 * 1024)

@@ -307,8 +307,8 @@ test_many_tools (Fixture       *f,
 
   if (client == NULL)
     return;
-  /* 21 built-in fake tools plus 5,000 generated, over 8 pages. */
-  g_assert_cmpuint (tb_tool_registry_get_size (f->registry), ==, 5021);
+  /* 22 built-in fake tools plus 5,000 generated, over 8 pages. */
+  g_assert_cmpuint (tb_tool_registry_get_size (f->registry), ==, 5022);
   g_assert_true (tb_tool_registry_contains (f->registry, "tool_04999"));
   result = mcp_test_call (f->registry, "tool_04999", NULL, NULL);
   g_assert_false (tb_tool_result_get_ok (result));
@@ -627,7 +627,8 @@ test_hostile_messages (Fixture       *f,
   deep = mcp_test_call (f->registry, "deep", NULL, NULL);
   g_assert_false (tb_tool_result_get_ok (deep));
   g_assert_nonnull (strstr (tb_tool_result_get_error (deep),
-                            "printed something that is not a JSON-RPC message"));
+                            "sent a message that Toolbench does not read: The JSON nests arrays "
+                            "and objects more than 512 levels deep"));
   g_assert_cmpint (tb_mcp_client_get_state (client), ==, TB_MCP_CLIENT_STATE_FAILED);
 
   after = mcp_test_call (f->registry, "echo", "{\"message\":\"x\"}", NULL);

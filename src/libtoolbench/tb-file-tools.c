@@ -185,9 +185,11 @@ check_fd (Sandbox     *sandbox,
   return TRUE;
 }
 
+/* @shown is the path the caller gave, for messages. */
 static int
 open_fallback (Sandbox     *sandbox,
                const char  *path,
+               const char  *shown,
                int          flags,
                GError     **error)
 {
@@ -197,22 +199,22 @@ open_fallback (Sandbox     *sandbox,
 
   if (realpath (full, resolved) == NULL)
     {
-      errno_error (error, path, errno);
+      errno_error (error, shown, errno);
       return -1;
     }
   if (!inside_root (sandbox, resolved))
     {
-      refuse (error, path, _("it leads outside the tool folder through a symbolic link"));
+      refuse (error, shown, _("it leads outside the tool folder through a symbolic link"));
       return -1;
     }
 
   fd = open (resolved, flags | O_NOFOLLOW | O_CLOEXEC);
   if (fd < 0)
     {
-      errno_error (error, path, errno);
+      errno_error (error, shown, errno);
       return -1;
     }
-  if (!check_fd (sandbox, fd, path, error))
+  if (!check_fd (sandbox, fd, shown, error))
     {
       close (fd);
       return -1;
@@ -221,10 +223,11 @@ open_fallback (Sandbox     *sandbox,
 }
 
 static int
-open_beneath (Sandbox     *sandbox,
-              const char  *path,
-              int          flags,
-              GError     **error)
+open_beneath_as (Sandbox     *sandbox,
+                 const char  *path,
+                 const char  *shown,
+                 int          flags,
+                 GError     **error)
 {
   struct open_how how = { 0 };
   long fd;
@@ -233,19 +236,28 @@ open_beneath (Sandbox     *sandbox,
     return -1;
 
   if (!use_openat2 ())
-    return open_fallback (sandbox, path, flags, error);
+    return open_fallback (sandbox, path, shown, flags, error);
 
   how.flags = flags | O_CLOEXEC;
   how.resolve = RESOLVE_BENEATH | RESOLVE_NO_MAGICLINKS;
   fd = syscall (SYS_openat2, sandbox->root_fd, path, &how, sizeof how);
   if (fd < 0 && (errno == ENOSYS || errno == EPERM))
-    return open_fallback (sandbox, path, flags, error);
+    return open_fallback (sandbox, path, shown, flags, error);
   if (fd < 0)
     {
-      errno_error (error, path, errno);
+      errno_error (error, shown, errno);
       return -1;
     }
   return (int) fd;
+}
+
+static int
+open_beneath (Sandbox     *sandbox,
+              const char  *path,
+              int          flags,
+              GError     **error)
+{
+  return open_beneath_as (sandbox, path, path, flags, error);
 }
 
 /* Regular files with one link, and folders; nothing else. */
@@ -485,7 +497,7 @@ replace_file (Sandbox     *sandbox,
   if (*base == '\0' || g_str_equal (base, "."))
     return refuse (error, path, _("give the path of a file, not of a folder"));
 
-  dir_fd = open_beneath (sandbox, dir, O_RDONLY | O_DIRECTORY, error);
+  dir_fd = open_beneath_as (sandbox, dir, path, O_RDONLY | O_DIRECTORY, error);
   if (dir_fd < 0)
     return FALSE;
 

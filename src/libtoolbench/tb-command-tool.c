@@ -10,7 +10,7 @@
 #include <unistd.h>
 
 #include "tb-command-tool.h"
-#include "tb-host.h"
+#include "tb-host-private.h"
 #include "tb-json.h"
 
 /**
@@ -38,6 +38,12 @@
  * error makes the call fail with the standard error text. Standard output
  * is limited to %TB_COMMAND_TOOL_MAX_OUTPUT; standard error to 64 KiB (the
  * rest is cut). The source is `manifest:<path of the manifest>`.
+ *
+ * Nothing the command starts outlives the call: when the command exits,
+ * reaches its time limit or is cancelled, or when Toolbench dies, every
+ * process it left behind (background jobs, setsid() daemons) is killed, so
+ * the output of a command that exited is returned at once even when one of
+ * them still held standard output open.
  */
 
 #define MAX_STDERR (64 * 1024)
@@ -85,24 +91,13 @@ run_free (Run *run)
 }
 
 static void
-child_setup (gpointer data)
-{
-  /* Its own process group, so that stopping it stops what it started. */
-  setpgid (0, 0);
-}
-
-static void
 stop_run (Run *run)
 {
-  const char *identifier;
-
   if (run->process == NULL)
     return;
-  identifier = g_subprocess_get_identifier (run->process);
-  if (identifier != NULL)
-    kill (-(pid_t) g_ascii_strtoll (identifier, NULL, 10), SIGKILL);
-  g_subprocess_force_exit (run->process);
-  /* Grandchildren may keep the pipes open: stop waiting for them. */
+  /* The keeper kills the command and everything it started. */
+  _tb_host_stop (run->process);
+  /* A process nobody may kill could still hold the pipes: stop waiting. */
   g_cancellable_cancel (run->io);
 }
 
@@ -298,7 +293,6 @@ tb_command_tool_invoke_async (TbTool              *tool,
   launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDIN_PIPE |
                                         G_SUBPROCESS_FLAGS_STDOUT_PIPE |
                                         G_SUBPROCESS_FLAGS_STDERR_PIPE);
-  g_subprocess_launcher_set_child_setup (launcher, child_setup, NULL, NULL);
 
   /* Inside a Flatpak the command is a program of the host; flatpak-spawn
    * takes its folder and environment as options. */
@@ -324,7 +318,7 @@ tb_command_tool_invoke_async (TbTool              *tool,
   run = g_new0 (Run, 1);
   run->io = g_cancellable_new ();
   g_task_set_task_data (task, run, (GDestroyNotify) run_free);
-  run->process = g_subprocess_launcher_spawnv (launcher, (const char * const *) argv, &error);
+  run->process = _tb_host_spawn (launcher, (const char * const *) argv, &error);
   if (run->process == NULL)
     {
       g_task_return_new_error (task, TB_TOOL_ERROR, TB_TOOL_ERROR_FAILED,

@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 
 #define G_LOG_DOMAIN "tb-file-tools"
+/* O_PATH */
+#define _GNU_SOURCE
 
 #include "config.h"
 
@@ -29,11 +31,20 @@
  * bytes or a path longer than 4,096. Then every open goes through the
  * kernel with openat2(RESOLVE_BENEATH) from the root: a symbolic link is
  * followed only while it stays inside the root, a loop of links fails, and
- * no race can swap a component for a link that leaves. write_file also
- * opens with O_NOFOLLOW, so it never writes through a link. Where openat2
- * is not available (older kernels, some sandboxes), the path is resolved
- * with realpath(), checked to be inside the root, opened with O_NOFOLLOW,
- * and the opened file's real path (/proc/self/fd) is checked again.
+ * no race can swap a component for a link that leaves. Where openat2 is
+ * not available (older kernels, some sandboxes), the path is resolved with
+ * realpath(), checked to be inside the root, opened with O_NOFOLLOW, and
+ * the opened file's real path (/proc/self/fd) is checked again.
+ *
+ * Only regular files with one link, and folders, are read or written: a
+ * second name of a file may be outside the root, where no path check can
+ * see it, and FIFOs, devices and sockets block or have effects when
+ * opened. read_file checks the kind on an O_PATH descriptor before it
+ * opens the file (with O_NONBLOCK, and checks it got the same file).
+ * write_file never writes into an existing file: it writes a new one
+ * beside it and renames it over, so a reader sees the old or the new
+ * content, never half, and a link or device swapped in meanwhile is
+ * replaced rather than written through. A final symbolic link is refused.
  *
  * Refusals are permission-denied failures that say what was refused and
  * why, in a sentence a person (or a model) can act on.
@@ -174,56 +185,36 @@ check_fd (Sandbox     *sandbox,
   return TRUE;
 }
 
+/* @shown is the path the caller gave, for messages. */
 static int
 open_fallback (Sandbox     *sandbox,
                const char  *path,
+               const char  *shown,
                int          flags,
                GError     **error)
 {
   g_autofree char *full = g_build_filename (sandbox->root, path, NULL);
-  g_autofree char *target = NULL;
   char resolved[PATH_MAX];
   int fd;
 
-  if (flags & O_CREAT)
+  if (realpath (full, resolved) == NULL)
     {
-      g_autofree char *dir = g_path_get_dirname (full);
-      g_autofree char *base = g_path_get_basename (full);
-
-      if (realpath (dir, resolved) == NULL)
-        {
-          errno_error (error, path, errno);
-          return -1;
-        }
-      if (!inside_root (sandbox, resolved))
-        {
-          refuse (error, path, _("it leads outside the tool folder through a symbolic link"));
-          return -1;
-        }
-      target = g_build_filename (resolved, base, NULL);
-    }
-  else
-    {
-      if (realpath (full, resolved) == NULL)
-        {
-          errno_error (error, path, errno);
-          return -1;
-        }
-      if (!inside_root (sandbox, resolved))
-        {
-          refuse (error, path, _("it leads outside the tool folder through a symbolic link"));
-          return -1;
-        }
-      target = g_strdup (resolved);
-    }
-
-  fd = open (target, flags | O_NOFOLLOW | O_CLOEXEC, 0644);
-  if (fd < 0)
-    {
-      errno_error (error, path, errno);
+      errno_error (error, shown, errno);
       return -1;
     }
-  if (!check_fd (sandbox, fd, path, error))
+  if (!inside_root (sandbox, resolved))
+    {
+      refuse (error, shown, _("it leads outside the tool folder through a symbolic link"));
+      return -1;
+    }
+
+  fd = open (resolved, flags | O_NOFOLLOW | O_CLOEXEC);
+  if (fd < 0)
+    {
+      errno_error (error, shown, errno);
+      return -1;
+    }
+  if (!check_fd (sandbox, fd, shown, error))
     {
       close (fd);
       return -1;
@@ -232,10 +223,11 @@ open_fallback (Sandbox     *sandbox,
 }
 
 static int
-open_beneath (Sandbox     *sandbox,
-              const char  *path,
-              int          flags,
-              GError     **error)
+open_beneath_as (Sandbox     *sandbox,
+                 const char  *path,
+                 const char  *shown,
+                 int          flags,
+                 GError     **error)
 {
   struct open_how how = { 0 };
   long fd;
@@ -244,20 +236,101 @@ open_beneath (Sandbox     *sandbox,
     return -1;
 
   if (!use_openat2 ())
-    return open_fallback (sandbox, path, flags, error);
+    return open_fallback (sandbox, path, shown, flags, error);
 
   how.flags = flags | O_CLOEXEC;
-  how.mode = (flags & O_CREAT) ? 0644 : 0;
   how.resolve = RESOLVE_BENEATH | RESOLVE_NO_MAGICLINKS;
   fd = syscall (SYS_openat2, sandbox->root_fd, path, &how, sizeof how);
   if (fd < 0 && (errno == ENOSYS || errno == EPERM))
-    return open_fallback (sandbox, path, flags, error);
+    return open_fallback (sandbox, path, shown, flags, error);
   if (fd < 0)
     {
-      errno_error (error, path, errno);
+      errno_error (error, shown, errno);
       return -1;
     }
   return (int) fd;
+}
+
+static int
+open_beneath (Sandbox     *sandbox,
+              const char  *path,
+              int          flags,
+              GError     **error)
+{
+  return open_beneath_as (sandbox, path, path, flags, error);
+}
+
+/* Regular files with one link, and folders; nothing else. */
+static gboolean
+check_kind (const char         *path,
+            const struct stat  *st,
+            GError            **error)
+{
+  if (S_ISREG (st->st_mode) && st->st_nlink > 1)
+    return refuse (error, path, _("it is a hard link to a file that may be outside the tool "
+                                  "folder; Toolbench reads and writes only files with one "
+                                  "link"));
+  if (S_ISREG (st->st_mode) || S_ISDIR (st->st_mode))
+    return TRUE;
+  if (S_ISFIFO (st->st_mode))
+    return refuse (error, path, _("it is a named pipe (FIFO), not a regular file; the file "
+                                  "tools read and write only regular files"));
+  if (S_ISCHR (st->st_mode) || S_ISBLK (st->st_mode))
+    return refuse (error, path, _("it is a device node, not a regular file; the file tools "
+                                  "read and write only regular files"));
+  if (S_ISSOCK (st->st_mode))
+    return refuse (error, path, _("it is a socket, not a regular file; the file tools read "
+                                  "and write only regular files"));
+  return refuse (error, path, _("it is not a regular file; the file tools read and write only "
+                                "regular files"));
+}
+
+/* Opens a file to read only after its kind was checked on an O_PATH
+ * descriptor, which neither blocks on a FIFO nor wakes a device, and
+ * checks that the file opened is the one checked. */
+static int
+open_to_read (Sandbox     *sandbox,
+              const char  *path,
+              GError     **error)
+{
+  struct stat before;
+  struct stat after;
+  int probe;
+  int fd;
+
+  probe = open_beneath (sandbox, path, O_PATH, error);
+  if (probe < 0)
+    return -1;
+  if (fstat (probe, &before) != 0)
+    {
+      int saved = errno;
+
+      close (probe);
+      errno_error (error, path, saved);
+      return -1;
+    }
+  close (probe);
+  if (!check_kind (path, &before, error))
+    return -1;
+  if (S_ISDIR (before.st_mode))
+    {
+      g_set_error (error, TB_TOOL_ERROR, TB_TOOL_ERROR_FAILED,
+                   _("“%s” is not a regular file; use list_dir for folders"), path);
+      return -1;
+    }
+
+  fd = open_beneath (sandbox, path, O_RDONLY | O_NONBLOCK | O_NOCTTY, error);
+  if (fd < 0)
+    return -1;
+  if (fstat (fd, &after) != 0 || after.st_dev != before.st_dev ||
+      after.st_ino != before.st_ino || !check_kind (path, &after, error))
+    {
+      close (fd);
+      if (error != NULL && *error == NULL)
+        refuse (error, path, _("it was replaced while it was being opened; try again"));
+      return -1;
+    }
+  return fd;
 }
 
 static gint64
@@ -302,14 +375,15 @@ read_file (TbTool        *tool,
       return NULL;
     }
 
-  fd = open_beneath (sandbox, path, O_RDONLY, error);
+  fd = open_to_read (sandbox, path, error);
   if (fd < 0)
     return NULL;
-  if (fstat (fd, &st) != 0 || !S_ISREG (st.st_mode))
+  if (fstat (fd, &st) != 0)
     {
+      int saved = errno;
+
       close (fd);
-      g_set_error (error, TB_TOOL_ERROR, TB_TOOL_ERROR_FAILED,
-                   _("“%s” is not a regular file; use list_dir for folders"), path);
+      errno_error (error, path, saved);
       return NULL;
     }
   if (st.st_size > TB_FILE_TOOLS_MAX_FILE)
@@ -377,6 +451,117 @@ read_file (TbTool        *tool,
   return json_builder_get_root (builder);
 }
 
+static gboolean
+write_all (int          fd,
+           const char  *data,
+           gsize        length)
+{
+  gsize done = 0;
+
+  while (done < length)
+    {
+      ssize_t n = write (fd, data + done, length - done);
+
+      if (n < 0 && errno == EINTR)
+        continue;
+      if (n < 0)
+        return FALSE;
+      done += n;
+    }
+  return TRUE;
+}
+
+/* Writes a new file beside the target and renames it over the target: a
+ * reader sees the old file or the new one, never half of one, and a link
+ * swapped in meanwhile is replaced, not written through. */
+static gboolean
+replace_file (Sandbox     *sandbox,
+              const char  *path,
+              const char  *content,
+              gsize        length,
+              GError     **error)
+{
+  const char *slash = strrchr (path, '/');
+  g_autofree char *dir = slash != NULL ? g_strndup (path, slash - path) : g_strdup (".");
+  const char *base = slash != NULL ? slash + 1 : path;
+  char temp[32];
+  struct stat st;
+  mode_t mode = 0644;
+  gboolean exists;
+  int dir_fd;
+  int fd = -1;
+  int saved;
+
+  if (!check_relative (sandbox, path, error))
+    return FALSE;
+  if (*base == '\0' || g_str_equal (base, "."))
+    return refuse (error, path, _("give the path of a file, not of a folder"));
+
+  dir_fd = open_beneath_as (sandbox, dir, path, O_RDONLY | O_DIRECTORY, error);
+  if (dir_fd < 0)
+    return FALSE;
+
+  exists = fstatat (dir_fd, base, &st, AT_SYMLINK_NOFOLLOW) == 0;
+  if (!exists && errno != ENOENT)
+    {
+      saved = errno;
+      close (dir_fd);
+      return errno_error (error, path, saved);
+    }
+  if (exists)
+    {
+      if (S_ISLNK (st.st_mode))
+        {
+          close (dir_fd);
+          return errno_error (error, path, ELOOP);
+        }
+      if (S_ISDIR (st.st_mode))
+        {
+          close (dir_fd);
+          return errno_error (error, path, EISDIR);
+        }
+      if (!check_kind (path, &st, error))
+        {
+          close (dir_fd);
+          return FALSE;
+        }
+      mode = st.st_mode & 07777;
+    }
+
+  for (guint attempt = 0; fd < 0 && attempt < 100; attempt++)
+    {
+      g_snprintf (temp, sizeof temp, ".tb-write-%08x", g_random_int ());
+      fd = openat (dir_fd, temp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+      if (fd < 0 && errno != EEXIST)
+        break;
+    }
+  if (fd < 0)
+    {
+      saved = errno;
+      close (dir_fd);
+      return errno_error (error, path, saved);
+    }
+
+  if (!write_all (fd, content, length) || (exists && fchmod (fd, mode) != 0) ||
+      fsync (fd) != 0)
+    {
+      saved = errno;
+      close (fd);
+      unlinkat (dir_fd, temp, 0);
+      close (dir_fd);
+      return errno_error (error, path, saved);
+    }
+  if (close (fd) != 0 || renameat (dir_fd, temp, dir_fd, base) != 0)
+    {
+      saved = errno;
+      unlinkat (dir_fd, temp, 0);
+      close (dir_fd);
+      return errno_error (error, path, saved);
+    }
+  close (dir_fd);
+  return TRUE;
+}
+
 static JsonNode *
 write_file (TbTool        *tool,
             JsonObject    *arguments,
@@ -390,8 +575,6 @@ write_file (TbTool        *tool,
   const char *content = tb_json_object_get_string (arguments, "content");
   g_autoptr(JsonBuilder) builder = json_builder_new ();
   gsize length;
-  gsize done = 0;
-  int fd;
 
   if (content == NULL)
     content = "";
@@ -403,30 +586,8 @@ write_file (TbTool        *tool,
       return NULL;
     }
 
-  fd = open_beneath (sandbox, path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW, error);
-  if (fd < 0)
+  if (!replace_file (sandbox, path, content, length, error))
     return NULL;
-  while (done < length)
-    {
-      ssize_t n = write (fd, content + done, length - done);
-
-      if (n < 0 && errno == EINTR)
-        continue;
-      if (n < 0)
-        {
-          int saved = errno;
-
-          close (fd);
-          errno_error (error, path, saved);
-          return NULL;
-        }
-      done += n;
-    }
-  if (close (fd) != 0)
-    {
-      errno_error (error, path, errno);
-      return NULL;
-    }
 
   json_builder_begin_object (builder);
   json_builder_set_member_name (builder, "path");

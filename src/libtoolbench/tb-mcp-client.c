@@ -8,6 +8,7 @@
 #include <signal.h>
 #include <string.h>
 
+#include "tb-host-private.h"
 #include "tb-json.h"
 #include "tb-mcp-private.h"
 #include "tb-mcp-tool.h"
@@ -362,8 +363,9 @@ stop_transport (TbMcpClient *self)
   if (self->io_cancellable != NULL)
     g_cancellable_cancel (self->io_cancellable);
   g_clear_object (&self->io_cancellable);
+  /* The server goes, and with it everything it started. */
   if (self->process != NULL)
-    g_subprocess_force_exit (self->process);
+    _tb_host_stop (self->process);
   g_clear_object (&self->process);
   g_clear_object (&self->stdin_pipe);
   g_clear_pointer (&self->out_buf, g_byte_array_unref);
@@ -1310,8 +1312,7 @@ start_stdio (TbMcpClient  *self,
   if (self->cwd != NULL)
     g_subprocess_launcher_set_cwd (launcher, self->cwd);
 
-  self->process = g_subprocess_launcher_spawnv (launcher, (const char * const *) self->argv,
-                                                &local_error);
+  self->process = _tb_host_spawn (launcher, (const char * const *) self->argv, &local_error);
   if (self->process == NULL)
     {
       g_set_error (error, TB_MCP_ERROR, TB_MCP_ERROR_SPAWN,

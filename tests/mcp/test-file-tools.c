@@ -10,6 +10,7 @@
 
 #include <glib/gstdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <toolbench.h>
 
@@ -308,6 +309,54 @@ test_long_names (Fixture       *f,
   assert_refused (very_long, "longer than 4096 bytes");
 }
 
+/* Only regular files with one link; writes replace the file. */
+static void
+test_special_files (Fixture       *f,
+                    gconstpointer  data)
+{
+  g_autofree char *secret = g_build_filename (f->outside, "secret.txt", NULL);
+  g_autofree char *hard = g_build_filename (f->root, "hard.txt", NULL);
+  g_autofree char *pipe = g_build_filename (f->root, "pipe", NULL);
+  g_autofree char *notes = g_build_filename (f->root, "notes.txt", NULL);
+  g_autofree char *contents = NULL;
+  g_autoptr(TbToolResult) read_hard = NULL;
+  g_autoptr(TbToolResult) write_hard = NULL;
+  g_autoptr(TbToolResult) read_pipe = NULL;
+  g_autoptr(TbToolResult) write_pipe = NULL;
+  g_autoptr(TbToolResult) rewrite = NULL;
+  g_autoptr(TbToolResult) folder = NULL;
+  GStatBuf before;
+  GStatBuf after;
+
+  g_assert_cmpint (link (secret, hard), ==, 0);
+  g_assert_cmpint (mkfifo (pipe, 0644), ==, 0);
+
+  read_hard = call (f, "read_file", "{\"path\":\"hard.txt\"}");
+  write_hard = call (f, "write_file", "{\"path\":\"hard.txt\",\"content\":\"x\"}");
+  assert_refused (read_hard, "Toolbench reads and writes only files with one link");
+  assert_refused (write_hard, "Toolbench reads and writes only files with one link");
+  g_assert_true (g_file_get_contents (secret, &contents, NULL, NULL));
+  g_assert_cmpstr (contents, ==, "do not read\n");
+
+  read_pipe = call (f, "read_file", "{\"path\":\"pipe\"}");
+  write_pipe = call (f, "write_file", "{\"path\":\"pipe\",\"content\":\"x\"}");
+  assert_refused (read_pipe, "it is a named pipe (FIFO), not a regular file");
+  assert_refused (write_pipe, "it is a named pipe (FIFO), not a regular file");
+
+  /* A new file takes the old one's place. */
+  g_assert_cmpint (g_stat (notes, &before), ==, 0);
+  rewrite = call (f, "write_file", "{\"path\":\"notes.txt\",\"content\":\"new\\n\"}");
+  g_assert_true (tb_tool_result_get_ok (rewrite));
+  g_assert_cmpint (g_stat (notes, &after), ==, 0);
+  g_assert_cmpuint (before.st_ino, !=, after.st_ino);
+  g_clear_pointer (&contents, g_free);
+  g_assert_true (g_file_get_contents (notes, &contents, NULL, NULL));
+  g_assert_cmpstr (contents, ==, "new\n");
+
+  folder = call (f, "write_file", "{\"path\":\"sub/\",\"content\":\"x\"}");
+  assert_refused (folder, "give the path of a file, not of a folder");
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -320,6 +369,7 @@ main (int   argc,
   g_autofree char *out = g_strdup_printf ("/file-tools/%s/symlink-out", v);
   g_autofree char *loop = g_strdup_printf ("/file-tools/%s/symlink-loop", v);
   g_autofree char *names = g_strdup_printf ("/file-tools/%s/long-names", v);
+  g_autofree char *special = g_strdup_printf ("/file-tools/%s/special-files", v);
 
   if (g_str_equal (v, "fallback"))
     {
@@ -337,6 +387,7 @@ main (int   argc,
   g_test_add (out, Fixture, NULL, setup, test_symlink_out, teardown);
   g_test_add (loop, Fixture, NULL, setup, test_symlink_loop, teardown);
   g_test_add (names, Fixture, NULL, setup, test_long_names, teardown);
+  g_test_add (special, Fixture, NULL, setup, test_special_files, teardown);
 
   return g_test_run ();
 }

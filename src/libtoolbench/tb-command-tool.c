@@ -123,6 +123,8 @@ finish (GTask *task)
   g_autoptr(JsonObject) metadata = json_object_new ();
   g_autoptr(JsonNode) output = NULL;
   g_autoptr(GError) error = NULL;
+  g_autofree char *warning = NULL;
+  const char *warnings[2] = { NULL, NULL };
 
   if (g_task_return_error_if_cancelled (task))
     return;
@@ -183,9 +185,17 @@ finish (GTask *task)
       if (len > 0 && valid[len - 1] == '\n')
         valid[len - 1] = '\0';
       output = tb_json_node_new_string (valid);
+
+      /* JSON refused for its shape is still JSON: say why it is text. */
+      if (g_error_matches (error, TB_JSON_ERROR, TB_JSON_ERROR_TOO_MANY_VALUES) ||
+          g_error_matches (error, TB_JSON_ERROR, TB_JSON_ERROR_TOO_DEEP))
+        warning = g_strdup_printf (_("The output is given as text, not read as JSON: %s"),
+                                   error->message);
     }
+  warnings[0] = warning;
   g_task_return_pointer (task,
-    tb_tool_result_new_full (TB_TOOL_FAILURE_NONE, output, NULL, metadata, NULL, 0),
+    tb_tool_result_new_full (TB_TOOL_FAILURE_NONE, output, NULL, metadata,
+                             warning != NULL ? warnings : NULL, 0),
     g_object_unref);
 }
 

@@ -147,3 +147,26 @@ attack_write_file (const char *path,
   g_file_set_contents (path, text, -1, &error);
   g_assert_no_error (error);
 }
+
+/* Removes a test's folder and everything in it, without following
+ * symbolic links out of it. */
+static inline void
+attack_remove_tree (const char *path)
+{
+  g_autoptr(GDir) dir = NULL;
+  const char *name;
+
+  if (g_file_test (path, G_FILE_TEST_IS_SYMLINK) || !g_file_test (path, G_FILE_TEST_IS_DIR))
+    {
+      g_remove (path);
+      return;
+    }
+  dir = g_dir_open (path, 0, NULL);
+  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
+    {
+      g_autofree char *child = g_build_filename (path, name, NULL);
+
+      attack_remove_tree (child);
+    }
+  g_rmdir (path);
+}

@@ -27,16 +27,7 @@ static void
 teardown (Fixture       *f,
           gconstpointer  data)
 {
-  g_autoptr(GDir) dir = g_dir_open (f->dir, 0, NULL);
-  const char *name;
-
-  while ((name = g_dir_read_name (dir)) != NULL)
-    {
-      g_autofree char *path = g_build_filename (f->dir, name, NULL);
-
-      g_unlink (path);
-    }
-  g_rmdir (f->dir);
+  attack_remove_tree (f->dir);
   g_free (f->dir);
 }
 

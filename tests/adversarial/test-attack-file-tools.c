@@ -18,6 +18,8 @@
 #include <unistd.h>
 #include <toolbench.h>
 
+#include "attack-util.h"
+
 #include "../mcp/mcp-test-util.h"
 
 #define SECRET "the outside file's own bytes\n"
@@ -61,24 +63,6 @@ setup (Fixture       *f,
   g_assert_no_error (error);
 }
 
-static void
-remove_tree (const char *path)
-{
-  g_autoptr(GDir) dir = g_dir_open (path, 0, NULL);
-  const char *name;
-
-  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
-    {
-      g_autofree char *child = g_build_filename (path, name, NULL);
-
-      if (!g_file_test (child, G_FILE_TEST_IS_SYMLINK) && g_file_test (child, G_FILE_TEST_IS_DIR))
-        remove_tree (child);
-      else
-        g_unlink (child);
-    }
-  g_rmdir (path);
-}
-
 static gboolean
 pointer_is_null (gpointer data)
 {
@@ -91,7 +75,7 @@ teardown (Fixture       *f,
 {
   TbToolRegistry *registry = f->registry;
 
-  remove_tree (f->top);
+  attack_remove_tree (f->top);
   g_free (f->top);
   g_free (f->root);
   g_free (f->secret);

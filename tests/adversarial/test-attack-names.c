@@ -27,30 +27,7 @@ static void
 teardown (Fixture       *f,
           gconstpointer  data)
 {
-  g_autoptr(GDir) dir = g_dir_open (f->dir, 0, NULL);
-  const char *name;
-
-  while ((name = g_dir_read_name (dir)) != NULL)
-    {
-      g_autofree char *path = g_build_filename (f->dir, name, NULL);
-
-      if (g_file_test (path, G_FILE_TEST_IS_DIR))
-        {
-          g_autoptr(GDir) sub = g_dir_open (path, 0, NULL);
-          const char *inner;
-
-          while ((inner = g_dir_read_name (sub)) != NULL)
-            {
-              g_autofree char *inner_path = g_build_filename (path, inner, NULL);
-
-              g_unlink (inner_path);
-            }
-          g_rmdir (path);
-        }
-      else
-        g_unlink (path);
-    }
-  g_rmdir (f->dir);
+  attack_remove_tree (f->dir);
   g_free (f->dir);
 }
 

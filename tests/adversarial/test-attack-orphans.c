@@ -18,6 +18,8 @@
 #include <string.h>
 #include <toolbench.h>
 
+#include "attack-util.h"
+
 #include "../mcp/mcp-test-util.h"
 
 typedef struct
@@ -42,21 +44,6 @@ setup (Fixture       *f,
     f->mark[i] = g_strdup_printf ("%u", base + i + 1);
 }
 
-static void
-remove_dir (const char *path)
-{
-  g_autoptr(GDir) dir = g_dir_open (path, 0, NULL);
-  const char *name;
-
-  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
-    {
-      g_autofree char *child = g_build_filename (path, name, NULL);
-
-      g_unlink (child);
-    }
-  g_rmdir (path);
-}
-
 static gboolean
 pointer_is_null (gpointer data)
 {
@@ -69,7 +56,7 @@ teardown (Fixture       *f,
 {
   TbToolRegistry *registry = f->registry;
 
-  remove_dir (f->dir);
+  attack_remove_tree (f->dir);
   g_free (f->dir);
   g_free (f->pids);
   for (guint i = 0; i < G_N_ELEMENTS (f->mark); i++)

@@ -5,6 +5,7 @@
 #include <glib/gstdio.h>
 #include <string.h>
 
+#include "attack-util.h"
 #include "tb-test-http.h"
 
 /* Promise: nothing a server, tool or model sends can drive the terminal.
@@ -27,26 +28,6 @@ typedef struct
 } Fixture;
 
 static void
-remove_tree (const char *path)
-{
-  g_autoptr(GDir) dir = g_dir_open (path, 0, NULL);
-  const char *name;
-
-  if (dir == NULL)
-    {
-      g_remove (path);
-      return;
-    }
-  while ((name = g_dir_read_name (dir)) != NULL)
-    {
-      g_autofree char *child = g_build_filename (path, name, NULL);
-
-      remove_tree (child);
-    }
-  g_rmdir (path);
-}
-
-static void
 setup (Fixture *f, gconstpointer data)
 {
   g_autoptr(GError) error = NULL;
@@ -58,23 +39,10 @@ setup (Fixture *f, gconstpointer data)
 static void
 teardown (Fixture *f, gconstpointer data)
 {
-  remove_tree (f->dir);
+  attack_remove_tree (f->dir);
   g_free (f->dir);
   g_free (f->out);
   g_free (f->err);
-}
-
-static void
-communicated_cb (GObject      *object,
-                 GAsyncResult *result,
-                 gpointer      user_data)
-{
-  Fixture *f = user_data;
-  g_autoptr(GError) error = NULL;
-
-  g_subprocess_communicate_finish (G_SUBPROCESS (object), result, NULL, NULL, &error);
-  g_assert_no_error (error);
-  f->status = -2;
 }
 
 /* Runs toolbench-cli with ARGS…, serving the main context meanwhile (the
@@ -83,40 +51,25 @@ communicated_cb (GObject      *object,
 static void
 run (Fixture *f, ...)
 {
-  g_autoptr(GError) error = NULL;
   g_autoptr(GPtrArray) argv = g_ptr_array_new ();
-  g_autoptr(GSubprocess) process = NULL;
-  g_autoptr(GSubprocessLauncher) launcher = NULL;
-  g_autofree char *out_path = g_build_filename (f->dir, "stdout", NULL);
-  g_autofree char *err_path = g_build_filename (f->dir, "stderr", NULL);
+  const char *env[] = { "TB_TERMINAL_TEST_KEY=sk-terminal-test", NULL };
+  AttackRun result = { 0 };
   const char *arg;
   va_list args;
 
-  g_ptr_array_add (argv, (char *) g_getenv ("TOOLBENCH_CLI"));
   va_start (args, f);
   while ((arg = va_arg (args, const char *)) != NULL)
     g_ptr_array_add (argv, (char *) arg);
   va_end (args);
   g_ptr_array_add (argv, NULL);
 
-  launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_NONE);
-  g_subprocess_launcher_setenv (launcher, "TB_TERMINAL_TEST_KEY", "sk-terminal-test", TRUE);
-  g_subprocess_launcher_set_stdout_file_path (launcher, out_path);
-  g_subprocess_launcher_set_stderr_file_path (launcher, err_path);
-  process = g_subprocess_launcher_spawnv (launcher, (const char * const *) argv->pdata, &error);
-  g_assert_no_error (error);
-
-  f->status = -1;
-  g_subprocess_communicate_async (process, NULL, NULL, communicated_cb, f);
-  while (f->status == -1)
-    g_main_context_iteration (NULL, TRUE);
-  g_assert_true (g_subprocess_get_if_exited (process));
-  f->status = g_subprocess_get_exit_status (process);
-
+  attack_cli_argv (&result, NULL, env, (const char * const *) argv->pdata);
+  g_assert_cmpint (result.signal, ==, 0);
+  f->status = result.status;
   g_clear_pointer (&f->out, g_free);
   g_clear_pointer (&f->err, g_free);
-  g_assert_true (g_file_get_contents (out_path, &f->out, NULL, NULL));
-  g_assert_true (g_file_get_contents (err_path, &f->err, NULL, NULL));
+  f->out = g_steal_pointer (&result.out);
+  f->err = g_steal_pointer (&result.err);
 }
 
 /* No byte a terminal acts on, except newline and tab, and valid UTF-8. */

@@ -9,6 +9,8 @@
 #include <sys/wait.h>
 #include <toolbench.h>
 
+#include "attack-util.h"
+
 /* Promise: a confirmed fact stays confirmed. Two writers (real
  * toolbench-cli processes, or two workspaces in one process) work on one
  * file at once; every confirm that reported success is in the file at the
@@ -26,26 +28,6 @@ typedef struct
 } Fixture;
 
 static void
-remove_tree (const char *path)
-{
-  g_autoptr(GDir) dir = g_dir_open (path, 0, NULL);
-  const char *name;
-
-  if (dir == NULL)
-    {
-      g_remove (path);
-      return;
-    }
-  while ((name = g_dir_read_name (dir)) != NULL)
-    {
-      g_autofree char *child = g_build_filename (path, name, NULL);
-
-      remove_tree (child);
-    }
-  g_rmdir (path);
-}
-
-static void
 setup (Fixture *f, gconstpointer data)
 {
   g_autoptr(GError) error = NULL;
@@ -58,7 +40,7 @@ setup (Fixture *f, gconstpointer data)
 static void
 teardown (Fixture *f, gconstpointer data)
 {
-  remove_tree (f->dir);
+  attack_remove_tree (f->dir);
   g_free (f->dir);
   g_free (f->path);
 }

@@ -170,3 +170,30 @@ attack_remove_tree (const char *path)
     }
   g_rmdir (path);
 }
+
+/* A fixture that is a temporary folder, removed with all it holds. */
+typedef struct
+{
+  char *dir;
+} AttackDir;
+
+static inline void
+attack_dir_setup (AttackDir     *f,
+                  gconstpointer  data)
+{
+  g_autoptr(GError) error = NULL;
+
+  f->dir = g_dir_make_tmp ("tb-attack-XXXXXX", &error);
+  g_assert_no_error (error);
+}
+
+static inline void
+attack_dir_teardown (AttackDir     *f,
+                     gconstpointer  data)
+{
+  attack_remove_tree (f->dir);
+  g_free (f->dir);
+}
+
+#define attack_dir_test_add(path, func) \
+  g_test_add ((path), AttackDir, NULL, attack_dir_setup, (func), attack_dir_teardown)

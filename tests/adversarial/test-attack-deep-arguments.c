@@ -11,25 +11,7 @@
  * reach the trace whole and replay. What cannot be recorded ends the run
  * as failed, and a trace known to be incomplete never passes --check. */
 
-typedef struct
-{
-  char *dir;
-} Fixture;
-
-static void
-setup (Fixture       *f,
-       gconstpointer  data)
-{
-  f->dir = g_dir_make_tmp ("tb-attack-deep-XXXXXX", NULL);
-}
-
-static void
-teardown (Fixture       *f,
-          gconstpointer  data)
-{
-  attack_remove_tree (f->dir);
-  g_free (f->dir);
-}
+typedef AttackDir Fixture;
 
 /* {"text":"x","deep":[[…]]} nesting @levels levels in all */
 static char *
@@ -173,7 +155,8 @@ test_provider_request_deep (Fixture       *f,
 {
   TestServer *server = test_server_new ("x-api-key");
   g_autofree char *input = deep_arguments (TB_JSON_MAX_DEPTH - 4);
-  g_autofree char *first = g_strdup_printf ("{\"id\":\"m1\",\"type\":\"message\",\"role\":\"assistant\","
+  g_autofree char *first = g_strdup_printf ("{\"id\":\"m1\",\"type\":\"message\","
+                                            "\"role\":\"assistant\","
                                             "\"content\":[{\"type\":\"tool_use\",\"id\":\"t1\","
                                             "\"name\":\"echo\",\"input\":%s}],"
                                             "\"stop_reason\":\"tool_use\"}", input);
@@ -366,14 +349,11 @@ main (int   argc,
 {
   g_test_init (&argc, &argv, NULL);
 
-  g_test_add ("/attack/deep-arguments/cli", Fixture, NULL, setup, test_cli_deep_arguments,
-              teardown);
-  g_test_add ("/attack/deep-arguments/provider-request", Fixture, NULL, setup,
-              test_provider_request_deep, teardown);
-  g_test_add ("/attack/deep-arguments/unrecordable-event", Fixture, NULL, setup,
-              test_unrecordable_event, teardown);
-  g_test_add ("/attack/deep-arguments/incomplete-never-checks", Fixture, NULL, setup,
-              test_incomplete_never_checks, teardown);
+  attack_dir_test_add ("/attack/deep-arguments/cli", test_cli_deep_arguments);
+  attack_dir_test_add ("/attack/deep-arguments/provider-request", test_provider_request_deep);
+  attack_dir_test_add ("/attack/deep-arguments/unrecordable-event", test_unrecordable_event);
+  attack_dir_test_add ("/attack/deep-arguments/incomplete-never-checks",
+                       test_incomplete_never_checks);
 
   return g_test_run ();
 }

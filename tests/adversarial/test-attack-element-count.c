@@ -13,25 +13,7 @@
  * memory, says why, and loses nothing. Peak memory is the child's
  * maximum resident set, as the kernel counts it. */
 
-typedef struct
-{
-  char *dir;
-} Fixture;
-
-static void
-setup (Fixture       *f,
-       gconstpointer  data)
-{
-  f->dir = g_dir_make_tmp ("tb-attack-values-XXXXXX", NULL);
-}
-
-static void
-teardown (Fixture       *f,
-          gconstpointer  data)
-{
-  attack_remove_tree (f->dir);
-  g_free (f->dir);
-}
+typedef AttackDir Fixture;
 
 /* "[{},{},…]" of about @mib MiB */
 static GString *
@@ -96,7 +78,8 @@ test_trace_line (Fixture       *f,
   g_autofree char *after = NULL;
   AttackRun run = { 0 };
 
-  g_string_append (text, "{\"format\":\"toolbench-trace\",\"version\":1,\"created\":\"2026-01-01\"}\n"
+  g_string_append (text, "{\"format\":\"toolbench-trace\",\"version\":1,"
+                         "\"created\":\"2026-01-01\"}\n"
                          "{\"seq\":1,\"t\":1,\"type\":\"message\",\"origin\":\"person\","
                          "\"message\":{\"role\":\"user\",\"text\":\"hi\"}}\n"
                          "{\"seq\":2,\"t\":2,\"type\":\"response\",\"body\":");
@@ -207,16 +190,11 @@ main (int   argc,
 {
   g_test_init (&argc, &argv, NULL);
 
-  g_test_add ("/attack/element-count/mcp-message", Fixture, NULL, setup, test_mcp_message,
-              teardown);
-  g_test_add ("/attack/element-count/trace-line", Fixture, NULL, setup, test_trace_line,
-              teardown);
-  g_test_add ("/attack/element-count/workspace", Fixture, NULL, setup, test_workspace,
-              teardown);
-  g_test_add ("/attack/element-count/command-output", Fixture, NULL, setup, test_command_output,
-              teardown);
-  g_test_add ("/attack/element-count/provider-response", Fixture, NULL, setup,
-              test_provider_response, teardown);
+  attack_dir_test_add ("/attack/element-count/mcp-message", test_mcp_message);
+  attack_dir_test_add ("/attack/element-count/trace-line", test_trace_line);
+  attack_dir_test_add ("/attack/element-count/workspace", test_workspace);
+  attack_dir_test_add ("/attack/element-count/command-output", test_command_output);
+  attack_dir_test_add ("/attack/element-count/provider-response", test_provider_response);
 
   return g_test_run ();
 }

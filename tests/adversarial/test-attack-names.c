@@ -11,25 +11,7 @@
  * another name: json-glib would cut "add\u0000x" to "add", so the escape
  * becomes U+FFFD, and such names are refused wherever a name arrives. */
 
-typedef struct
-{
-  char *dir;
-} Fixture;
-
-static void
-setup (Fixture       *f,
-       gconstpointer  data)
-{
-  f->dir = g_dir_make_tmp ("tb-attack-names-XXXXXX", NULL);
-}
-
-static void
-teardown (Fixture       *f,
-          gconstpointer  data)
-{
-  attack_remove_tree (f->dir);
-  g_free (f->dir);
-}
+typedef AttackDir Fixture;
 
 /* The model calls "add\u0000x" and "add" with an escape sequence: neither
  * runs add; each gets an error the model can read, naming no raw control
@@ -152,10 +134,9 @@ main (int   argc,
 {
   g_test_init (&argc, &argv, NULL);
 
-  g_test_add ("/attack/names/model-call", Fixture, NULL, setup, test_model_call, teardown);
-  g_test_add ("/attack/names/mcp-tool-names", Fixture, NULL, setup, test_mcp_tool_names,
-              teardown);
-  g_test_add ("/attack/names/manifest", Fixture, NULL, setup, test_manifest_name, teardown);
+  attack_dir_test_add ("/attack/names/model-call", test_model_call);
+  attack_dir_test_add ("/attack/names/mcp-tool-names", test_mcp_tool_names);
+  attack_dir_test_add ("/attack/names/manifest", test_manifest_name);
 
   return g_test_run ();
 }

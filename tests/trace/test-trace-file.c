@@ -327,7 +327,8 @@ test_huge_lines (Fixture       *f,
   g_assert_false (tb_trace_writer_append (writer, event, &error));
   g_assert_error (error, TB_TRACE_FILE_ERROR, TB_TRACE_FILE_ERROR_UNRECORDABLE);
   g_assert_cmpstr (error->message, ==, "The “response” event 2 cannot be recorded: it is "
-                                       "70.0\u00a0MiB, larger than the 64 MiB a trace line may hold");
+                                       "70.0\u00a0MiB, larger than the 64 MiB a trace line "
+                                       "may hold");
   g_clear_error (&error);
   json_object_unref (event);
 

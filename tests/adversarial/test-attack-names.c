@@ -62,6 +62,12 @@ test_model_call (Fixture       *f,
   g_assert_cmpuint (results, ==, 2);
 }
 
+static gboolean
+client_gone (gpointer data)
+{
+  return *(gpointer *) data == NULL;
+}
+
 /* An MCP server that offers "echo\u0000x" must not shadow or become
  * "echo"; names with control characters are left out, with a line in the
  * server's log. */
@@ -72,7 +78,7 @@ test_mcp_tool_names (Fixture       *f,
   g_autofree char *script = mcp_test_fake_server ();
   const char *argv[] = { "/usr/bin/python3", script, "--control-names", NULL };
   g_autoptr(TbToolRegistry) registry = tb_tool_registry_new ();
-  g_autoptr(TbMcpClient) client = NULL;
+  TbMcpClient *client;
   g_autoptr(GError) error = NULL;
   g_auto(GStrv) log = NULL;
   gboolean found = FALSE;
@@ -105,7 +111,13 @@ test_mcp_tool_names (Fixture       *f,
       found = TRUE;
   g_assert_true (found);
 
+  /* the client goes once its process has been reaped */
+  tb_mcp_client_detach (client);
   tb_mcp_client_disconnect (client);
+  g_object_add_weak_pointer (G_OBJECT (client), (gpointer *) &client);
+  g_object_unref (client);
+  g_assert_true (mcp_test_wait (client_gone, &client, 5000));
+  g_assert_cmpuint (tb_tool_registry_get_size (registry), ==, 0);
 }
 
 /* A command tool's manifest naming a tool with a control character is

@@ -163,13 +163,14 @@ test_step_edit_skip (Fixture       *f,
   json = tb_loop_page_get_row_json (f->page, 0);
   g_assert_null (strstr (json, "on the wire"));
 
-  /* The call's arguments are edited in the Tool page's editor. */
+  /* The call's arguments are edited in the Tool page's editor; Approve
+   * runs what it shows. */
   editor = tb_loop_page_get_pending_editor (f->page, 0);
   g_assert_nonnull (editor);
   arguments = tb_argument_editor_get_text (editor);
   g_assert_nonnull (strstr (arguments, "\"a\""));
   g_assert_true (tb_argument_editor_set_text (editor, "{\"a\": 40, \"b\": 2}", NULL));
-  click_pending (f, 0, "edit");
+  click_pending (f, 0, "approve");
 
   /* Step 2: the edited call runs. */
   click (f, "step");
@@ -182,6 +183,9 @@ test_step_edit_skip (Fixture       *f,
   g_assert_cmpint (json_object_get_int_member (json_object_get_object_member (decision,
                                                                               "arguments"),
                                                "a"), ==, 40);
+  g_assert_cmpint (json_object_get_int_member (json_object_get_object_member (decision,
+                                                                              "model_arguments"),
+                                               "a"), ==, 2);
 
   /* Step 3: the model calls echo; the person answers for the tool. */
   click (f, "step");
@@ -343,11 +347,14 @@ test_shortcuts (Fixture       *f,
   press (f, "<Control><Shift>n");
   assert_status (f, "Not started", "Iteration 0 of 1");
 
-  /* On another page the loop's keys do nothing. */
+  /* From another page F6 brings the Loop page forward and steps: the
+   * person asked for the loop. */
   tb_window_set_page (f->window, "tool");
   WAIT_UNTIL (!gtk_widget_get_mapped (GTK_WIDGET (f->page)));
   press (f, "F6");
-  assert_status (f, "Not started", "Iteration 0 of 1");
+  g_assert_cmpstr (adw_view_stack_get_visible_child_name (tb_window_get_view_stack (f->window)),
+                   ==, "loop");
+  assert_status (f, "Calls wait for your decision", "Iteration 1 of 1");
 }
 
 static void
@@ -719,6 +726,35 @@ test_facts_confirm (FactsFixture  *f,
   g_assert_nonnull (strstr (tb_facts_page_get_facts_text (facts_page (f)), "Nice"));
   city = saved_city (f);
   g_assert_cmpstr (city, ==, "Nice");
+}
+
+/* Enter in the dialog decides nothing: the focus starts on no response
+ * button, Enter there does nothing, and the window's default action
+ * (what Enter does elsewhere) is no response either. */
+static void
+test_facts_enter (FactsFixture  *f,
+                  gconstpointer  data)
+{
+  AdwMessageDialog *dialog;
+  GtkWidget *focus;
+
+  click (&f->base, "step");
+  click (&f->base, "step");
+  g_assert_cmpuint (tb_workspace_get_n_pending (f->workspace), ==, 1);
+  dialog = open_review (f);
+  iterate (100);
+  focus = gtk_window_get_focus (GTK_WINDOW (dialog));
+  g_test_message ("focus: %s", focus != NULL ? G_OBJECT_TYPE_NAME (focus) : "none");
+  g_assert_true (focus == NULL || !GTK_IS_BUTTON (focus));
+  if (focus != NULL)
+    gtk_widget_activate (focus);
+  gtk_widget_activate_action (GTK_WIDGET (dialog), "default.activate", NULL);
+  iterate (400);
+  g_assert_cmpuint (tb_workspace_get_n_pending (f->workspace), ==, 1);
+  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (dialog)));
+  gtk_window_close (GTK_WINDOW (dialog));
+  iterate (50);
+  g_assert_cmpuint (tb_workspace_get_n_pending (f->workspace), ==, 1);
 }
 
 static void
@@ -1221,6 +1257,8 @@ main (int   argc,
   g_test_add ("/loop-page/no-message", Fixture, NULL, setup, test_no_message, teardown);
 
   g_test_add ("/facts-page/confirm", FactsFixture, NULL, facts_setup, test_facts_confirm,
+              facts_teardown);
+  g_test_add ("/facts-page/enter", FactsFixture, NULL, facts_setup, test_facts_enter,
               facts_teardown);
   g_test_add ("/facts-page/locks", FactsFixture, NULL, facts_setup, test_facts_locks,
               facts_teardown);

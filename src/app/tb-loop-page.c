@@ -222,6 +222,52 @@ message_wire_json (TbLoopPage *self,
   return g_string_free (text, FALSE);
 }
 
+/* For a tool's result, what was decided about its call when a person
+ * (or a rejecting policy) changed what the model asked for: the result
+ * alone does not say that the model was told something else. */
+static char *
+decision_note (TbLoopPage *self,
+               TbMessage  *message)
+{
+  TbTrace *trace = tb_dispatch_loop_get_trace (self->loop);
+  const char *call_id = tb_message_get_tool_call_id (message);
+
+  if (tb_message_get_role (message) != TB_MESSAGE_ROLE_TOOL || call_id == NULL)
+    return NULL;
+  for (guint i = tb_trace_get_n_events (trace); i > 0; i--)
+    {
+      TbTraceEvent *event = tb_trace_get_event (trace, i - 1);
+      JsonObject *payload = tb_trace_event_get_payload (event);
+      const char *decision;
+
+      if (!g_str_equal (tb_trace_event_get_event_type (event), "decision")
+          || g_strcmp0 (tb_json_object_get_string (payload, "call_id"), call_id) != 0)
+        continue;
+      decision = tb_json_object_get_string (payload, "decision");
+      if (g_strcmp0 (decision, "edit") == 0)
+        {
+          JsonNode *ran = json_object_get_member (payload, "arguments");
+          JsonNode *sent = json_object_get_member (payload, "model_arguments");
+          g_autofree char *ran_text = ran != NULL ? tb_json_to_string (ran, FALSE) : NULL;
+          g_autofree char *sent_text = sent != NULL ? tb_json_to_string (sent, FALSE)
+                                                    : g_strdup (_("(not JSON)"));
+
+          return g_strdup_printf (_("Edited by you: ran with %s instead of %s"),
+                                  ran_text != NULL ? ran_text : "", sent_text);
+        }
+      if (g_strcmp0 (decision, "skip") == 0)
+        return g_strdup (_("Skipped by you: the model was told your result, the tool did not run"));
+      if (g_strcmp0 (decision, "reject") == 0)
+        return g_strcmp0 (tb_json_object_get_string (payload, "by"), "policy") == 0
+               ? g_strdup (_("Rejected by the run's policy: the model was told, the tool did "
+                             "not run"))
+               : g_strdup (_("Rejected by you: the model was told you declined, the tool did "
+                             "not run"));
+      return NULL;
+    }
+  return NULL;
+}
+
 static GtkWidget *
 create_message_row (gpointer item,
                     gpointer user_data)
@@ -229,15 +275,27 @@ create_message_row (gpointer item,
   TbLoopPage *self = user_data;
   TbMessage *message = item;
   g_autofree char *raw_summary = message_summary (message);
+  g_autofree char *note = decision_note (self, message);
   g_autofree char *raw_wire = message_wire_json (self, message);
   /* Models and tools wrote these: show their control characters. */
-  g_autofree char *summary = tb_text_escape_controls (raw_summary, -1);
+  g_autofree char *summary = NULL;
   g_autofree char *wire = tb_text_escape_controls (raw_wire, -1);
   GtkWidget *row = gtk_list_box_row_new ();
   GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 4);
-  GtkWidget *label = gtk_label_new (summary);
+  GtkWidget *label;
   GtkWidget *expander = gtk_expander_new (_("JSON"));
-  GtkWidget *json = gtk_label_new (wire);
+  GtkWidget *json;
+
+  if (note != NULL)
+    {
+      g_autofree char *joined = g_strdup_printf ("%s\n%s", raw_summary, note);
+
+      g_free (raw_summary);
+      raw_summary = g_steal_pointer (&joined);
+    }
+  summary = tb_text_escape_controls (raw_summary, -1);
+  label = gtk_label_new (summary);
+  json = gtk_label_new (wire);
 
   gtk_widget_set_margin_start (box, 12);
   gtk_widget_set_margin_end (box, 12);

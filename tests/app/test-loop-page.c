@@ -12,6 +12,7 @@
 #include "tb-app-util.h"
 #include "tb-confirm-dialog.h"
 #include "tb-mcp-dialogs.h"
+#include "tb-pending-call-row.h"
 #include "tb-window.h"
 
 /* The Loop page of the real window, driven through its buttons over the
@@ -175,7 +176,8 @@ test_step_edit_skip (Fixture       *f,
   /* Step 2: the edited call runs. */
   click (f, "step");
   g_assert_cmpuint (tb_loop_page_get_n_rows (f->page), ==, 3);
-  assert_row (f, 2, "Result of add: 42");
+  assert_row (f, 2, "Result of add: 42\n"
+                    "Edited by you: ran with {\"a\":40,\"b\":2} instead of {\"a\":2,\"b\":3}");
   assert_status (f, "Ready for the model's turn", "Iteration 1 of 10");
   decision = decision_for (f, "demo_1");
   g_assert_nonnull (decision);
@@ -197,7 +199,8 @@ test_step_edit_skip (Fixture       *f,
 
   /* Step 4: the hand-written result is what the model sees. */
   click (f, "step");
-  assert_row (f, 4, "Result of echo: written by hand");
+  assert_row (f, 4, "Result of echo: written by hand\n"
+                    "Skipped by you: the model was told your result, the tool did not run");
   g_assert_cmpstr (json_object_get_string_member (decision_for (f, "demo_2"), "decision"), ==,
                    "skip");
 
@@ -213,6 +216,155 @@ test_step_edit_skip (Fixture       *f,
   click (f, "new");
   g_assert_cmpuint (tb_loop_page_get_n_rows (f->page), ==, 0);
   assert_status (f, "Not started", "Iteration 0 of 10");
+}
+
+static void press (Fixture    *f,
+                   const char *accelerator);
+
+static gboolean
+editor_shows (TbArgumentEditor *editor,
+              const char       *text)
+{
+  g_autofree char *shown = tb_argument_editor_get_text (editor);
+
+  return strstr (shown, text) != NULL;
+}
+
+static TbPendingCallRow *
+pending_row (Fixture *f,
+             guint    position)
+{
+  GtkWidget *editor = GTK_WIDGET (tb_loop_page_get_pending_editor (f->page, position));
+
+  return TB_PENDING_CALL_ROW (gtk_widget_get_ancestor (editor, TB_TYPE_PENDING_CALL_ROW));
+}
+
+/* Approve runs what the form shows, as a person types it in the form's
+ * field; the row says what Step would do before anything is decided. */
+static void
+test_approve_runs_form (Fixture       *f,
+                        gconstpointer  data)
+{
+  TbArgumentEditor *editor;
+  GtkWidget *field;
+  JsonObject *decision;
+
+  click (f, "step");
+  editor = tb_loop_page_get_pending_editor (f->page, 0);
+  g_assert_cmpstr (tb_pending_call_row_get_decision_text (pending_row (f, 0)), ==,
+                   "Not decided: Step runs it as the model sent it");
+  field = tb_schema_form_get_input (tb_argument_editor_get_form (editor), "/a");
+  g_assert_nonnull (field);
+  gtk_editable_set_text (GTK_EDITABLE (field), "7");
+  WAIT_UNTIL (editor_shows (editor, "7"));
+  g_assert_cmpstr (tb_pending_call_row_get_decision_text (pending_row (f, 0)), ==,
+                   "Not decided: Step runs the model's arguments, not the ones above; "
+                   "Approve runs yours");
+
+  click_pending (f, 0, "approve");
+  g_assert_cmpstr (tb_pending_call_row_get_decision_text (pending_row (f, 0)), ==,
+                   "Approved with your changes: runs with the arguments above");
+  /* A change after approving withdraws the approval. */
+  gtk_editable_set_text (GTK_EDITABLE (field), "8");
+  WAIT_UNTIL (tb_pending_call_get_decision (tb_pending_call_row_get_pending (pending_row (f, 0)))
+              == TB_CALL_DECISION_UNDECIDED);
+  g_assert_cmpstr (tb_pending_call_row_get_problem_text (pending_row (f, 0)), ==,
+                   "The arguments changed after you approved them: approve again.");
+  gtk_editable_set_text (GTK_EDITABLE (field), "7");
+  click_pending (f, 0, "approve");
+
+  click (f, "step");
+  assert_row (f, 2, "Result of add: 10\n"
+                    "Edited by you: ran with {\"a\":7,\"b\":3} instead of {\"a\":2,\"b\":3}");
+  decision = decision_for (f, "demo_1");
+  g_assert_cmpstr (json_object_get_string_member (decision, "decision"), ==, "edit");
+  g_assert_cmpstr (json_object_get_string_member (decision, "by"), ==, "person");
+  g_assert_cmpint (json_object_get_int_member (json_object_get_object_member (decision,
+                                                                              "arguments"),
+                                               "a"), ==, 7);
+  g_assert_cmpint (json_object_get_int_member (json_object_get_object_member (decision,
+                                                                              "model_arguments"),
+                                               "a"), ==, 2);
+}
+
+/* Arguments the schema refuses are not approved; Run Anyway sends them
+ * and the model reads the tool's answer. Under "ask" the row says that
+ * Step waits, and Step does. */
+static void
+test_run_anyway (Fixture       *f,
+                 gconstpointer  data)
+{
+  TbArgumentEditor *editor;
+  GtkWidget *anyway;
+  g_autofree char *row = NULL;
+
+  tb_loop_page_set_ask (f->page, TRUE);
+  click (f, "step");
+  g_assert_cmpstr (tb_pending_call_row_get_decision_text (pending_row (f, 0)), ==,
+                   "Not decided: Step waits until you decide");
+  click (f, "step");
+  g_assert_nonnull (strstr (tb_loop_page_get_error_text (f->page), "1 call waits"));
+  g_assert_cmpuint (tb_loop_page_get_n_rows (f->page), ==, 2);
+
+  editor = tb_loop_page_get_pending_editor (f->page, 0);
+  g_assert_true (tb_argument_editor_set_text (editor, "{\"a\": \"seven\", \"b\": 3}", NULL));
+  WAIT_UNTIL (!tb_argument_editor_get_valid (editor));
+  anyway = tb_loop_page_get_pending_button (f->page, 0, "run-anyway");
+  g_assert_false (gtk_widget_get_visible (anyway));
+  click_pending (f, 0, "approve");
+  g_assert_cmpint (tb_pending_call_get_decision (tb_pending_call_row_get_pending (
+                                                   pending_row (f, 0))), ==,
+                   TB_CALL_DECISION_UNDECIDED);
+  g_assert_nonnull (strstr (tb_pending_call_row_get_problem_text (pending_row (f, 0)),
+                            "Run Anyway"));
+  g_assert_true (gtk_widget_get_visible (anyway));
+  click_pending (f, 0, "run-anyway");
+  g_assert_cmpint (tb_pending_call_get_decision (tb_pending_call_row_get_pending (
+                                                   pending_row (f, 0))), ==,
+                   TB_CALL_DECISION_EDIT);
+
+  click (f, "step");
+  row = tb_loop_page_get_row_text (f->page, 2);
+  g_assert_true (g_str_has_prefix (row, "Error from add: "));
+  g_assert_nonnull (strstr (row, "Edited by you: ran with {\"a\":\"seven\",\"b\":3}"));
+}
+
+/* The decision keys act on the focused call and move on: the first
+ * waiting call takes the focus, Alt+J rejects it, then Step. */
+static void
+test_decide_by_keys (Fixture       *f,
+                     gconstpointer  data)
+{
+  GtkWidget *focus;
+
+  click (f, "step");
+  WAIT_UNTIL ((focus = gtk_window_get_focus (GTK_WINDOW (f->window))) != NULL
+              && gtk_widget_get_ancestor (focus, TB_TYPE_PENDING_CALL_ROW) != NULL);
+  press (f, "<Alt>e");
+  focus = gtk_window_get_focus (GTK_WINDOW (f->window));
+  g_assert_true (gtk_widget_is_ancestor (focus,
+                                         GTK_WIDGET (tb_loop_page_get_pending_editor (f->page,
+                                                                                      0))));
+  press (f, "<Alt>j");
+  g_assert_cmpint (tb_pending_call_get_decision (tb_pending_call_row_get_pending (
+                                                   pending_row (f, 0))), ==,
+                   TB_CALL_DECISION_REJECT);
+  /* Every call decided: the focus is on Step. */
+  g_assert_true (gtk_window_get_focus (GTK_WINDOW (f->window))
+                 == tb_loop_page_get_button (f->page, "step"));
+  press (f, "F6");
+  {
+    g_autofree char *row = tb_loop_page_get_row_text (f->page, 2);
+
+    g_assert_nonnull (strstr (row, "Rejected by you: the model was told you declined"));
+  }
+  /* Next turn (echo): Alt+A approves it as sent. */
+  press (f, "F6");
+  WAIT_UNTIL (tb_loop_page_get_n_pending (f->page) == 1);
+  press (f, "<Alt>a");
+  g_assert_cmpint (tb_pending_call_get_decision (tb_pending_call_row_get_pending (
+                                                   pending_row (f, 0))), ==,
+                   TB_CALL_DECISION_APPROVE);
 }
 
 static void
@@ -1241,6 +1393,10 @@ main (int   argc,
   tb_app_init ();
 
   g_test_add ("/loop-page/step-edit-skip", Fixture, NULL, setup, test_step_edit_skip, teardown);
+  g_test_add ("/loop-page/approve-runs-form", Fixture, NULL, setup, test_approve_runs_form,
+              teardown);
+  g_test_add ("/loop-page/run-anyway", Fixture, NULL, setup, test_run_anyway, teardown);
+  g_test_add ("/loop-page/decide-by-keys", Fixture, NULL, setup, test_decide_by_keys, teardown);
   g_test_add ("/loop-page/reject", Fixture, NULL, setup, test_reject, teardown);
   g_test_add ("/loop-page/cap-and-extend", Fixture, NULL, setup, test_cap_and_extend, teardown);
   g_test_add ("/loop-page/continue-breakpoint", Fixture, NULL, setup, test_continue_breakpoint,

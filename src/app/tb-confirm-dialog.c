@@ -157,6 +157,18 @@ on_response (AdwMessageDialog *dialog,
     confirm->done (confirm->proposal, response, error, confirm->user_data);
 }
 
+/* AdwMessageDialog focuses its first response when it maps, and Enter
+ * would press it: the dialog starts with the focus on nothing, so Enter
+ * decides nothing and Tab reaches the responses. */
+static void
+on_mapped (GtkWindow *dialog)
+{
+  GtkWidget *focus = gtk_window_get_focus (dialog);
+
+  if (focus != NULL && gtk_widget_get_ancestor (focus, GTK_TYPE_BUTTON) != NULL)
+    gtk_window_set_focus (dialog, NULL);
+}
+
 static GtkWidget *
 part (GtkWidget  *box,
       const char *title,
@@ -270,6 +282,7 @@ tb_confirm_dialog_new (GtkWindow      *parent,
   confirm->user_data = user_data;
   g_signal_connect_data (dialog, "response", G_CALLBACK (on_response), confirm,
                          confirm_free_closure, 0);
+  g_signal_connect_after (dialog, "map", G_CALLBACK (on_mapped), NULL);
   return dialog;
 }
 

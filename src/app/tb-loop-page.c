@@ -8,6 +8,7 @@
 
 #include "tb-app-util.h"
 #include "tb-loop-page.h"
+#include "tb-pending-call-row.h"
 #include "tb-prefs.h"
 #include "tb-secret-store.h"
 
@@ -221,6 +222,52 @@ message_wire_json (TbLoopPage *self,
   return g_string_free (text, FALSE);
 }
 
+/* For a tool's result, what was decided about its call when a person
+ * (or a rejecting policy) changed what the model asked for: the result
+ * alone does not say that the model was told something else. */
+static char *
+decision_note (TbLoopPage *self,
+               TbMessage  *message)
+{
+  TbTrace *trace = tb_dispatch_loop_get_trace (self->loop);
+  const char *call_id = tb_message_get_tool_call_id (message);
+
+  if (tb_message_get_role (message) != TB_MESSAGE_ROLE_TOOL || call_id == NULL)
+    return NULL;
+  for (guint i = tb_trace_get_n_events (trace); i > 0; i--)
+    {
+      TbTraceEvent *event = tb_trace_get_event (trace, i - 1);
+      JsonObject *payload = tb_trace_event_get_payload (event);
+      const char *decision;
+
+      if (!g_str_equal (tb_trace_event_get_event_type (event), "decision")
+          || g_strcmp0 (tb_json_object_get_string (payload, "call_id"), call_id) != 0)
+        continue;
+      decision = tb_json_object_get_string (payload, "decision");
+      if (g_strcmp0 (decision, "edit") == 0)
+        {
+          JsonNode *ran = json_object_get_member (payload, "arguments");
+          JsonNode *sent = json_object_get_member (payload, "model_arguments");
+          g_autofree char *ran_text = ran != NULL ? tb_json_to_string (ran, FALSE) : NULL;
+          g_autofree char *sent_text = sent != NULL ? tb_json_to_string (sent, FALSE)
+                                                    : g_strdup (_("(not JSON)"));
+
+          return g_strdup_printf (_("Edited by you: ran with %s instead of %s"),
+                                  ran_text != NULL ? ran_text : "", sent_text);
+        }
+      if (g_strcmp0 (decision, "skip") == 0)
+        return g_strdup (_("Skipped by you: the model was told your result, the tool did not run"));
+      if (g_strcmp0 (decision, "reject") == 0)
+        return g_strcmp0 (tb_json_object_get_string (payload, "by"), "policy") == 0
+               ? g_strdup (_("Rejected by the run's policy: the model was told, the tool did "
+                             "not run"))
+               : g_strdup (_("Rejected by you: the model was told you declined, the tool did "
+                             "not run"));
+      return NULL;
+    }
+  return NULL;
+}
+
 static GtkWidget *
 create_message_row (gpointer item,
                     gpointer user_data)
@@ -228,15 +275,27 @@ create_message_row (gpointer item,
   TbLoopPage *self = user_data;
   TbMessage *message = item;
   g_autofree char *raw_summary = message_summary (message);
+  g_autofree char *note = decision_note (self, message);
   g_autofree char *raw_wire = message_wire_json (self, message);
   /* Models and tools wrote these: show their control characters. */
-  g_autofree char *summary = tb_text_escape_controls (raw_summary, -1);
+  g_autofree char *summary = NULL;
   g_autofree char *wire = tb_text_escape_controls (raw_wire, -1);
   GtkWidget *row = gtk_list_box_row_new ();
   GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 4);
-  GtkWidget *label = gtk_label_new (summary);
+  GtkWidget *label;
   GtkWidget *expander = gtk_expander_new (_("JSON"));
-  GtkWidget *json = gtk_label_new (wire);
+  GtkWidget *json;
+
+  if (note != NULL)
+    {
+      g_autofree char *joined = g_strdup_printf ("%s\n%s", raw_summary, note);
+
+      g_free (raw_summary);
+      raw_summary = g_steal_pointer (&joined);
+    }
+  summary = tb_text_escape_controls (raw_summary, -1);
+  label = gtk_label_new (summary);
+  json = gtk_label_new (wire);
 
   gtk_widget_set_margin_start (box, 12);
   gtk_widget_set_margin_end (box, 12);
@@ -266,110 +325,6 @@ create_message_row (gpointer item,
   g_object_set_data_full (G_OBJECT (row), "tb-summary", g_steal_pointer (&summary), g_free);
   g_object_set_data_full (G_OBJECT (row), "tb-json", g_steal_pointer (&wire), g_free);
   return row;
-}
-
-/* Pending calls. */
-
-static void
-update_decision_label (GtkWidget     *row,
-                       TbPendingCall *pending)
-{
-  GtkLabel *label = g_object_get_data (G_OBJECT (row), "tb-decision");
-  g_autofree char *text = NULL;
-
-  switch (tb_pending_call_get_decision (pending))
-    {
-    case TB_CALL_DECISION_UNDECIDED:
-      text = g_strdup (_("Not decided: Step runs it as sent"));
-      break;
-    case TB_CALL_DECISION_APPROVE:
-      text = g_strdup (_("Approved"));
-      break;
-    case TB_CALL_DECISION_EDIT:
-      text = g_strdup (_("Edited: runs with the arguments above"));
-      break;
-    case TB_CALL_DECISION_SKIP:
-      text = g_strdup (_("Skipped: the model sees your result"));
-      break;
-    case TB_CALL_DECISION_REJECT:
-      text = g_strdup (_("Rejected: the model is told"));
-      break;
-    default:
-      break;
-    }
-  gtk_label_set_label (label, text);
-}
-
-static TbPendingCall *
-row_pending (GtkWidget *button)
-{
-  GtkWidget *row = gtk_widget_get_ancestor (button, GTK_TYPE_LIST_BOX_ROW);
-
-  return g_object_get_data (G_OBJECT (row), "tb-pending");
-}
-
-static void
-on_approve (GtkButton  *button,
-            TbLoopPage *self)
-{
-  TbPendingCall *pending = row_pending (GTK_WIDGET (button));
-
-  tb_pending_call_approve (pending);
-  update_decision_label (gtk_widget_get_ancestor (GTK_WIDGET (button), GTK_TYPE_LIST_BOX_ROW),
-                         pending);
-}
-
-static void
-on_edit (GtkButton  *button,
-         TbLoopPage *self)
-{
-  GtkWidget *row = gtk_widget_get_ancestor (GTK_WIDGET (button), GTK_TYPE_LIST_BOX_ROW);
-  TbPendingCall *pending = g_object_get_data (G_OBJECT (row), "tb-pending");
-  TbArgumentEditor *editor = g_object_get_data (G_OBJECT (row), "tb-editor");
-  g_autoptr(JsonNode) arguments = tb_argument_editor_get_arguments (editor);
-  g_autoptr(GError) error = NULL;
-
-  if (arguments == NULL)
-    {
-      set_error_text (self, _("The arguments are not valid JSON: fix them before you apply them."));
-      return;
-    }
-  if (!tb_pending_call_edit (pending, arguments, &error))
-    {
-      set_error_text (self, error->message);
-      return;
-    }
-  set_error_text (self, NULL);
-  update_decision_label (row, pending);
-}
-
-static void
-on_skip (GtkButton  *button,
-         TbLoopPage *self)
-{
-  GtkWidget *row = gtk_widget_get_ancestor (GTK_WIDGET (button), GTK_TYPE_LIST_BOX_ROW);
-  TbPendingCall *pending = g_object_get_data (G_OBJECT (row), "tb-pending");
-  GtkEditable *entry = g_object_get_data (G_OBJECT (row), "tb-skip-entry");
-  const char *text = gtk_editable_get_text (entry);
-  g_autoptr(JsonNode) output = NULL;
-
-  /* JSON is kept as JSON; anything else is the result's text. */
-  output = tb_json_parse (text, -1, NULL);
-  if (output == NULL)
-    output = tb_json_node_new_string (text);
-  tb_pending_call_skip (pending, output);
-  update_decision_label (row, pending);
-}
-
-static void
-on_reject (GtkButton  *button,
-           TbLoopPage *self)
-{
-  GtkWidget *row = gtk_widget_get_ancestor (GTK_WIDGET (button), GTK_TYPE_LIST_BOX_ROW);
-  TbPendingCall *pending = g_object_get_data (G_OBJECT (row), "tb-pending");
-
-  tb_pending_call_reject (pending, NULL);
-  update_decision_label (row, pending);
 }
 
 /* GTK 4.8 names a button made with gtk_button_new_with_mnemonic() after its
@@ -409,97 +364,13 @@ flow_append (GtkWidget *flow,
   gtk_widget_set_focusable (gtk_widget_get_parent (child), FALSE);
 }
 
-static GtkWidget *
-add_row_button (GtkWidget  *box,
-                GtkWidget  *row,
-                const char *key,
-                const char *label,
-                const char *tooltip,
-                GCallback   callback,
-                TbLoopPage *self)
-{
-  GtkWidget *button = mnemonic_button_new (label);
-
-  gtk_widget_set_tooltip_text (button, tooltip);
-  g_signal_connect (button, "clicked", callback, self);
-  flow_append (box, button);
-  g_object_set_data (G_OBJECT (row), key, button);
-  return button;
-}
+static TbApprovalPolicy chosen_policy (TbLoopPage *self);
 
 static GtkWidget *
 create_pending_row (gpointer item,
                     gpointer user_data)
 {
-  TbLoopPage *self = user_data;
-  TbPendingCall *pending = item;
-  TbToolCall *call = tb_pending_call_get_call (pending);
-  TbTool *tool = tb_pending_call_get_tool (pending);
-  GtkWidget *row = gtk_list_box_row_new ();
-  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 6);
-  g_autofree char *title = g_strdup_printf (_("%s (call %s)"), tb_tool_call_get_name (call),
-                                            tb_tool_call_get_id (call));
-  GtkWidget *title_label = gtk_label_new (title);
-  GtkWidget *decision = gtk_label_new (NULL);
-
-  gtk_widget_set_margin_start (box, 12);
-  gtk_widget_set_margin_end (box, 12);
-  gtk_widget_set_margin_top (box, 8);
-  gtk_widget_set_margin_bottom (box, 8);
-  gtk_label_set_xalign (GTK_LABEL (title_label), 0);
-  gtk_widget_add_css_class (title_label, "heading");
-  gtk_label_set_xalign (GTK_LABEL (decision), 0);
-  gtk_widget_add_css_class (decision, "dim-label");
-  gtk_box_append (GTK_BOX (box), title_label);
-  g_object_set_data (G_OBJECT (row), "tb-pending", pending);
-  g_object_set_data (G_OBJECT (row), "tb-decision", decision);
-
-  if (tool == NULL)
-    {
-      GtkWidget *note = gtk_label_new (_("This tool is not offered to the model: it does not run "
-                                         "and the model is told so."));
-
-      gtk_label_set_xalign (GTK_LABEL (note), 0);
-      gtk_label_set_wrap (GTK_LABEL (note), TRUE);
-      gtk_box_append (GTK_BOX (box), note);
-    }
-  else
-    {
-      GtkWidget *editor = tb_argument_editor_new ();
-      GtkWidget *buttons = flow_new ();
-      GtkWidget *skip_entry = gtk_entry_new ();
-
-      tb_argument_editor_set_tool (TB_ARGUMENT_EDITOR (editor), tool,
-                                   tb_pending_call_get_arguments (pending));
-      gtk_widget_set_size_request (editor, -1, 220);
-      gtk_box_append (GTK_BOX (box), editor);
-      g_object_set_data (G_OBJECT (row), "tb-editor", editor);
-
-      add_row_button (buttons, row, "approve", _("_Approve"),
-                      _("Run the call as the model sent it"),
-                      G_CALLBACK (on_approve), self);
-      add_row_button (buttons, row, "edit", _("_Edit"),
-                      _("Run the call with the arguments in the editor"),
-                      G_CALLBACK (on_edit), self);
-      add_row_button (buttons, row, "reject", _("Re_ject"),
-                      _("Do not run the call; the model is told you declined"),
-                      G_CALLBACK (on_reject), self);
-      gtk_entry_set_placeholder_text (GTK_ENTRY (skip_entry), _("Result to give instead"));
-      gtk_editable_set_width_chars (GTK_EDITABLE (skip_entry), 16);
-      gtk_accessible_update_property (GTK_ACCESSIBLE (skip_entry), GTK_ACCESSIBLE_PROPERTY_LABEL,
-                                      _("Result to give instead of running the call"), -1);
-      flow_append (buttons, skip_entry);
-      g_object_set_data (G_OBJECT (row), "tb-skip-entry", skip_entry);
-      add_row_button (buttons, row, "skip", _("_Skip with Result"),
-                      _("Do not run the call; the model sees the result you typed"),
-                      G_CALLBACK (on_skip), self);
-      gtk_box_append (GTK_BOX (box), buttons);
-    }
-  gtk_box_append (GTK_BOX (box), decision);
-  update_decision_label (row, pending);
-  gtk_list_box_row_set_child (GTK_LIST_BOX_ROW (row), box);
-  gtk_list_box_row_set_activatable (GTK_LIST_BOX_ROW (row), FALSE);
-  return row;
+  return tb_pending_call_row_new (item, chosen_policy (user_data));
 }
 
 /* The loop. */
@@ -513,6 +384,90 @@ on_loop_changed (TbLoopPage *self)
   update_controls (self);
 }
 
+/* The row of the call the decision shortcuts act on: the one holding the
+ * focus, else the first nobody decided. */
+static TbPendingCallRow *
+current_pending_row (TbLoopPage *self)
+{
+  GtkRoot *root = gtk_widget_get_root (GTK_WIDGET (self));
+  GtkWidget *focus = root != NULL ? gtk_root_get_focus (root) : NULL;
+  GtkWidget *row;
+
+  if (focus != NULL && gtk_widget_is_ancestor (focus, GTK_WIDGET (self->pending_list)))
+    {
+      row = gtk_widget_get_ancestor (focus, TB_TYPE_PENDING_CALL_ROW);
+      if (row != NULL)
+        return TB_PENDING_CALL_ROW (row);
+    }
+  for (row = gtk_widget_get_first_child (GTK_WIDGET (self->pending_list)); row != NULL;
+       row = gtk_widget_get_next_sibling (row))
+    if (TB_IS_PENDING_CALL_ROW (row)
+        && tb_pending_call_get_decision (tb_pending_call_row_get_pending (
+                                           TB_PENDING_CALL_ROW (row)))
+           == TB_CALL_DECISION_UNDECIDED)
+      return TB_PENDING_CALL_ROW (row);
+  return NULL;
+}
+
+/* After a decision the focus goes on to the next call nobody decided, or
+ * to Step when every call is decided. */
+static void
+focus_next_waiting (TbLoopPage *self,
+                    GtkWidget  *after)
+{
+  GtkWidget *row = after != NULL ? gtk_widget_get_next_sibling (after)
+                                 : gtk_widget_get_first_child (GTK_WIDGET (self->pending_list));
+
+  for (; row != NULL; row = gtk_widget_get_next_sibling (row))
+    if (TB_IS_PENDING_CALL_ROW (row)
+        && tb_pending_call_get_decision (tb_pending_call_row_get_pending (
+                                           TB_PENDING_CALL_ROW (row)))
+           == TB_CALL_DECISION_UNDECIDED)
+      {
+        gtk_widget_grab_focus (row);
+        return;
+      }
+  if (gtk_widget_get_sensitive (self->step_button))
+    gtk_widget_grab_focus (self->step_button);
+}
+
+static gboolean
+focus_first_waiting (gpointer data)
+{
+  TbLoopPage *self = data;
+
+  if (gtk_widget_get_mapped (GTK_WIDGET (self)) && tb_loop_page_get_n_pending (self) > 0)
+    focus_next_waiting (self, NULL);
+  return G_SOURCE_REMOVE;
+}
+
+static void
+decide_action (GtkWidget  *widget,
+               const char *action_name,
+               GVariant   *parameter)
+{
+  TbLoopPage *self = TB_LOOP_PAGE (widget);
+  TbPendingCallRow *row;
+  gboolean decided = TRUE;
+
+  if (!gtk_widget_get_mapped (widget) || (row = current_pending_row (self)) == NULL
+      || tb_pending_call_row_get_editor (row) == NULL)
+    return;
+  if (g_str_equal (action_name, "loop.approve"))
+    decided = tb_pending_call_row_approve (row);
+  else if (g_str_equal (action_name, "loop.skip"))
+    tb_pending_call_row_skip (row);
+  else if (g_str_equal (action_name, "loop.reject"))
+    tb_pending_call_row_reject (row);
+  else
+    {
+      tb_pending_call_row_edit (row);
+      return;
+    }
+  if (decided)
+    focus_next_waiting (self, GTK_WIDGET (row));
+}
+
 static void
 on_pending_changed (GListModel *model,
                     guint       position,
@@ -522,6 +477,10 @@ on_pending_changed (GListModel *model,
 {
   gtk_widget_set_visible (self->pending_title, g_list_model_get_n_items (model) > 0);
   gtk_widget_set_visible (GTK_WIDGET (self->pending_list), g_list_model_get_n_items (model) > 0);
+  /* The rows are made after this handler: focus the first once they are. */
+  if (added > 0)
+    g_idle_add_full (G_PRIORITY_DEFAULT, focus_first_waiting, g_object_ref (self),
+                     g_object_unref);
 }
 
 /* The model's text as it arrives (when the provider streams), shown under
@@ -712,8 +671,15 @@ chosen_policy (TbLoopPage *self)
 static void
 on_policy_changed (TbLoopPage *self)
 {
+  GtkWidget *row;
+
   if (self->loop != NULL)
     tb_dispatch_loop_set_approval_policy (self->loop, chosen_policy (self));
+  /* The rows say what Step does with the calls nobody decided. */
+  for (row = gtk_widget_get_first_child (GTK_WIDGET (self->pending_list)); row != NULL;
+       row = gtk_widget_get_next_sibling (row))
+    if (TB_IS_PENDING_CALL_ROW (row))
+      tb_pending_call_row_set_policy (TB_PENDING_CALL_ROW (row), chosen_policy (self));
 }
 
 /* Connects the page to self->loop: its state, its conversation and its
@@ -1075,14 +1041,24 @@ run_done (GObject      *object,
   phase_done (object, result, user_data);
 }
 
-/* The shortcuts are window-wide: they act only while the page is shown. */
+/* Step and Continue are window-wide: from another page they bring the
+ * Loop page forward first, since the person asked for the loop. */
+static void
+show_page (TbLoopPage *self)
+{
+  GtkWidget *stack = gtk_widget_get_ancestor (GTK_WIDGET (self), ADW_TYPE_VIEW_STACK);
+
+  if (stack != NULL && !gtk_widget_get_mapped (GTK_WIDGET (self)))
+    adw_view_stack_set_visible_child (ADW_VIEW_STACK (stack), GTK_WIDGET (self));
+}
+
 static void
 step_action (GtkWidget  *widget,
              const char *action_name,
              GVariant   *parameter)
 {
-  if (gtk_widget_get_mapped (widget))
-    run_step (TB_LOOP_PAGE (widget));
+  show_page (TB_LOOP_PAGE (widget));
+  run_step (TB_LOOP_PAGE (widget));
 }
 
 static void
@@ -1093,8 +1069,9 @@ continue_action (GtkWidget  *widget,
   TbLoopPage *self = TB_LOOP_PAGE (widget);
   g_autoptr(GError) error = NULL;
 
-  if (self->busy || !gtk_widget_get_mapped (widget))
+  if (self->busy)
     return;
+  show_page (self);
   if (!ensure_loop (self, TRUE, &error))
     {
       set_error_text (self, error->message);
@@ -1658,6 +1635,10 @@ tb_loop_page_class_init (TbLoopPageClass *klass)
   gtk_widget_class_install_action (widget_class, "loop.new", NULL, new_run_action);
   gtk_widget_class_install_action (widget_class, "loop.retry", NULL, retry_action);
   gtk_widget_class_install_action (widget_class, "loop.model-turn", NULL, model_turn_action);
+  gtk_widget_class_install_action (widget_class, "loop.approve", NULL, decide_action);
+  gtk_widget_class_install_action (widget_class, "loop.edit", NULL, decide_action);
+  gtk_widget_class_install_action (widget_class, "loop.skip", NULL, decide_action);
+  gtk_widget_class_install_action (widget_class, "loop.reject", NULL, decide_action);
 }
 
 static void
@@ -1690,6 +1671,10 @@ tb_loop_page_init (TbLoopPage *self)
   add_shortcut (GTK_SHORTCUT_CONTROLLER (controller), "<Shift>F5", "loop.stop");
   add_shortcut (GTK_SHORTCUT_CONTROLLER (controller), "<Control><Shift>x", "loop.extend");
   add_shortcut (GTK_SHORTCUT_CONTROLLER (controller), "<Control><Shift>n", "loop.new");
+  add_shortcut (GTK_SHORTCUT_CONTROLLER (controller), "<Alt>a", "loop.approve");
+  add_shortcut (GTK_SHORTCUT_CONTROLLER (controller), "<Alt>e", "loop.edit");
+  add_shortcut (GTK_SHORTCUT_CONTROLLER (controller), "<Alt>k", "loop.skip");
+  add_shortcut (GTK_SHORTCUT_CONTROLLER (controller), "<Alt>j", "loop.reject");
   gtk_widget_add_controller (GTK_WIDGET (self), controller);
 
   update_controls (self);
@@ -1999,14 +1984,14 @@ tb_loop_page_get_pending_editor (TbLoopPage *self,
 
   g_return_val_if_fail (TB_IS_LOOP_PAGE (self), NULL);
   row = nth_row (self->pending_list, position);
-  return row != NULL ? g_object_get_data (G_OBJECT (row), "tb-editor") : NULL;
+  return row != NULL ? tb_pending_call_row_get_editor (TB_PENDING_CALL_ROW (row)) : NULL;
 }
 
 /**
  * tb_loop_page_get_pending_button:
  * @self: a Loop page
  * @position: a pending call's row
- * @name: "approve", "edit", "skip" or "reject"
+ * @name: "approve", "run-anyway", "edit", "skip" or "reject"
  *
  * Returns: (transfer none) (nullable): the button
  */
@@ -2019,7 +2004,7 @@ tb_loop_page_get_pending_button (TbLoopPage *self,
 
   g_return_val_if_fail (TB_IS_LOOP_PAGE (self), NULL);
   row = nth_row (self->pending_list, position);
-  return row != NULL ? g_object_get_data (G_OBJECT (row), name) : NULL;
+  return row != NULL ? tb_pending_call_row_get_button (TB_PENDING_CALL_ROW (row), name) : NULL;
 }
 
 /**
@@ -2037,7 +2022,7 @@ tb_loop_page_get_pending_skip_entry (TbLoopPage *self,
 
   g_return_val_if_fail (TB_IS_LOOP_PAGE (self), NULL);
   row = nth_row (self->pending_list, position);
-  return row != NULL ? g_object_get_data (G_OBJECT (row), "tb-skip-entry") : NULL;
+  return row != NULL ? tb_pending_call_row_get_skip_entry (TB_PENDING_CALL_ROW (row)) : NULL;
 }
 
 GtkEditable *

@@ -133,13 +133,31 @@ show_content (TbWindow *self)
     adw_leaflet_set_visible_child (self->leaflet, self->content);
 }
 
+/* The only way a tool is shown: the person opened it (click, Enter, the
+ * search's Enter, a call restored from the history). Hovering or moving
+ * through the list never changes the page. */
+static void
+show_tool (TbWindow *self,
+           guint     position)
+{
+  g_autoptr(TbTool) tool = g_list_model_get_item (G_LIST_MODEL (self->selection), position);
+
+  if (tool == NULL)
+    return;
+  gtk_single_selection_set_selected (self->selection, position);
+  tb_tool_page_set_tool (self->tool_page, tool);
+  adw_view_stack_set_visible_child_name (self->view_stack, "tool");
+  if (self->settings != NULL)
+    g_settings_set_string (self->settings, "last-tool", tb_tool_get_name (tool));
+}
+
 static void
 on_search_activate (TbWindow *self)
 {
   /* Enter in the search opens the first match. */
   if (g_list_model_get_n_items (G_LIST_MODEL (self->selection)) > 0)
     {
-      gtk_single_selection_set_selected (self->selection, 0);
+      show_tool (self, 0);
       show_content (self);
     }
 }
@@ -187,24 +205,10 @@ on_sources_changed (GListModel *sources,
 }
 
 static void
-on_selected_item (TbWindow *self)
-{
-  TbTool *tool = gtk_single_selection_get_selected_item (self->selection);
-
-  /* A selection lost to filtering or unregistering keeps the page as it is. */
-  if (tool == NULL)
-    return;
-  tb_tool_page_set_tool (self->tool_page, tool);
-  adw_view_stack_set_visible_child_name (self->view_stack, "tool");
-  if (self->settings != NULL)
-    g_settings_set_string (self->settings, "last-tool", tb_tool_get_name (tool));
-}
-
-static void
 on_tool_activated (TbWindow *self,
                    guint     position)
 {
-  gtk_single_selection_set_selected (self->selection, position);
+  show_tool (self, position);
   show_content (self);
 }
 
@@ -389,7 +393,7 @@ select_tool_in_list (TbWindow   *self,
 
       if (g_str_equal (tb_tool_get_name (tool), name))
         {
-          gtk_single_selection_set_selected (self->selection, i);
+          show_tool (self, i);
           return;
         }
     }
@@ -503,8 +507,6 @@ tb_window_constructed (GObject *object)
   gtk_single_selection_set_autoselect (self->selection, FALSE);
   gtk_single_selection_set_can_unselect (self->selection, TRUE);
   gtk_single_selection_set_selected (self->selection, GTK_INVALID_LIST_POSITION);
-  g_signal_connect_swapped (self->selection, "notify::selected-item",
-                            G_CALLBACK (on_selected_item), self);
   g_signal_connect (tb_tool_list_get_model (self->list), "items-changed",
                     G_CALLBACK (on_list_changed), self);
 

@@ -41,6 +41,22 @@ struct _TbPendingCall
 
 G_DEFINE_FINAL_TYPE (TbPendingCall, tb_pending_call, G_TYPE_OBJECT)
 
+enum { PENDING_PROP_0, PENDING_PROP_DECISION, N_PENDING_PROPS };
+static GParamSpec *pending_properties [N_PENDING_PROPS];
+
+/* Every decision goes through here, so that views follow it. */
+static void
+set_decision (TbPendingCall  *self,
+              TbCallDecision  decision,
+              gboolean        by_person)
+{
+  self->by_person = by_person;
+  if (self->decision == decision)
+    return;
+  self->decision = decision;
+  g_object_notify_by_pspec (G_OBJECT (self), pending_properties [PENDING_PROP_DECISION]);
+}
+
 static void
 tb_pending_call_finalize (GObject *object)
 {
@@ -58,9 +74,41 @@ tb_pending_call_finalize (GObject *object)
 }
 
 static void
+tb_pending_call_get_property (GObject    *object,
+                              guint       prop_id,
+                              GValue     *value,
+                              GParamSpec *pspec)
+{
+  TbPendingCall *self = TB_PENDING_CALL (object);
+
+  switch (prop_id)
+    {
+    case PENDING_PROP_DECISION:
+      g_value_set_enum (value, self->decision);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
 tb_pending_call_class_init (TbPendingCallClass *klass)
 {
-  G_OBJECT_CLASS (klass)->finalize = tb_pending_call_finalize;
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+
+  object_class->finalize = tb_pending_call_finalize;
+  object_class->get_property = tb_pending_call_get_property;
+
+  /**
+   * TbPendingCall:decision:
+   *
+   * What will happen to the call when the loop runs it.
+   */
+  pending_properties [PENDING_PROP_DECISION] =
+    g_param_spec_enum ("decision", NULL, NULL, TB_TYPE_CALL_DECISION,
+                       TB_CALL_DECISION_UNDECIDED,
+                       (G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+  g_object_class_install_properties (object_class, N_PENDING_PROPS, pending_properties);
 }
 
 static void
@@ -121,12 +169,113 @@ tb_pending_call_get_arguments (TbPendingCall *self)
   return self->arguments != NULL ? self->arguments : tb_tool_call_get_arguments (self->call);
 }
 
+/* Whatever an earlier decision left behind must not run or be told. */
+static void
+clear_decision_data (TbPendingCall *self)
+{
+  g_clear_pointer (&self->arguments, json_node_unref);
+  g_clear_pointer (&self->output, json_node_unref);
+  g_clear_pointer (&self->reason, g_free);
+  g_clear_object (&self->answer);
+}
+
+/**
+ * tb_pending_call_approve:
+ * @self: a pending call
+ *
+ * Runs the call with the model's arguments, whatever was decided before.
+ */
 void
 tb_pending_call_approve (TbPendingCall *self)
 {
   g_return_if_fail (TB_IS_PENDING_CALL (self));
-  self->decision = TB_CALL_DECISION_APPROVE;
-  self->by_person = TRUE;
+  clear_decision_data (self);
+  set_decision (self, TB_CALL_DECISION_APPROVE, TRUE);
+}
+
+/**
+ * tb_pending_call_undecide:
+ * @self: a pending call
+ *
+ * Withdraws the decision (the person changed what they had approved):
+ * the call is left to the loop's approval policy again.
+ */
+void
+tb_pending_call_undecide (TbPendingCall *self)
+{
+  g_return_if_fail (TB_IS_PENDING_CALL (self));
+  clear_decision_data (self);
+  set_decision (self, TB_CALL_DECISION_UNDECIDED, FALSE);
+}
+
+/**
+ * tb_pending_call_get_model_arguments:
+ *
+ * Returns: (transfer none) (nullable): the arguments as the model sent
+ *   them (%NULL when they were not JSON)
+ */
+JsonNode *
+tb_pending_call_get_model_arguments (TbPendingCall *self)
+{
+  g_return_val_if_fail (TB_IS_PENDING_CALL (self), NULL);
+  return tb_tool_call_get_arguments (self->call);
+}
+
+static gboolean
+check_edit (TbPendingCall  *self,
+            JsonNode       *arguments,
+            GError        **error)
+{
+  if (self->tool == NULL)
+    {
+      g_set_error (error, TB_LOOP_ERROR, TB_LOOP_ERROR_INVALID,
+                   _("“%s” is not a tool the model may call, so there is nothing to edit; "
+                     "skip or reject the call instead"), tb_tool_call_get_name (self->call));
+      return FALSE;
+    }
+  if (!tb_json_node_depth_ok (arguments, TB_JSON_MAX_DEPTH) || !JSON_NODE_HOLDS_OBJECT (arguments))
+    {
+      g_set_error_literal (error, TB_LOOP_ERROR, TB_LOOP_ERROR_INVALID,
+                           _("The arguments must be a JSON object"));
+      return FALSE;
+    }
+  return TRUE;
+}
+
+static void
+take_edit (TbPendingCall *self,
+           JsonNode      *arguments)
+{
+  clear_decision_data (self);
+  self->arguments = json_node_copy (arguments);
+  json_node_seal (self->arguments);
+  set_decision (self, TB_CALL_DECISION_EDIT, TRUE);
+}
+
+/**
+ * tb_pending_call_edit_anyway:
+ * @self: a pending call
+ * @arguments: the arguments to run with instead of the model's
+ * @error: return location for a %TB_LOOP_ERROR_INVALID
+ *
+ * Like tb_pending_call_edit() without the schema: a person who runs
+ * arguments the schema refuses on purpose gets them run, and the tool
+ * (or the registry's validation) answers them as it would the model.
+ *
+ * Returns: %TRUE when the edit was accepted (a JSON object)
+ */
+gboolean
+tb_pending_call_edit_anyway (TbPendingCall  *self,
+                             JsonNode       *arguments,
+                             GError        **error)
+{
+  g_return_val_if_fail (TB_IS_PENDING_CALL (self), FALSE);
+  g_return_val_if_fail (arguments != NULL, FALSE);
+
+  if (!check_edit (self, arguments, error))
+    return FALSE;
+  take_edit (self, arguments);
+  return TRUE;
 }
 
 /**
@@ -150,19 +299,8 @@ tb_pending_call_edit (TbPendingCall  *self,
   g_return_val_if_fail (TB_IS_PENDING_CALL (self), FALSE);
   g_return_val_if_fail (arguments != NULL, FALSE);
 
-  if (self->tool == NULL)
-    {
-      g_set_error (error, TB_LOOP_ERROR, TB_LOOP_ERROR_INVALID,
-                   _("“%s” is not a tool the model may call, so there is nothing to edit; "
-                     "skip or reject the call instead"), tb_tool_call_get_name (self->call));
-      return FALSE;
-    }
-  if (!tb_json_node_depth_ok (arguments, TB_JSON_MAX_DEPTH) || !JSON_NODE_HOLDS_OBJECT (arguments))
-    {
-      g_set_error_literal (error, TB_LOOP_ERROR, TB_LOOP_ERROR_INVALID,
-                           _("The arguments must be a JSON object"));
-      return FALSE;
-    }
+  if (!check_edit (self, arguments, error))
+    return FALSE;
   if (!tb_tool_validate_arguments (self->tool, arguments, &errors))
     {
       GString *text = g_string_new (NULL);
@@ -180,11 +318,7 @@ tb_pending_call_edit (TbPendingCall  *self,
       return FALSE;
     }
 
-  g_clear_pointer (&self->arguments, json_node_unref);
-  self->arguments = json_node_copy (arguments);
-  json_node_seal (self->arguments);
-  self->decision = TB_CALL_DECISION_EDIT;
-  self->by_person = TRUE;
+  take_edit (self, arguments);
   return TRUE;
 }
 
@@ -199,11 +333,9 @@ tb_pending_call_skip (TbPendingCall *self,
 {
   g_return_if_fail (TB_IS_PENDING_CALL (self));
 
-  g_clear_pointer (&self->output, json_node_unref);
-  g_clear_object (&self->answer);
+  clear_decision_data (self);
   self->output = output != NULL ? json_node_copy (output) : json_node_new (JSON_NODE_NULL);
-  self->decision = TB_CALL_DECISION_SKIP;
-  self->by_person = TRUE;
+  set_decision (self, TB_CALL_DECISION_SKIP, TRUE);
 }
 
 /**
@@ -221,11 +353,11 @@ tb_pending_call_answer (TbPendingCall *self,
   g_return_if_fail (TB_IS_PENDING_CALL (self));
   g_return_if_fail (TB_IS_TOOL_RESULT (result));
 
-  g_set_object (&self->answer, result);
-  g_clear_pointer (&self->output, json_node_unref);
+  g_object_ref (result);
+  clear_decision_data (self);
+  self->answer = result;
   self->output = tb_tool_result_to_json (result);
-  self->decision = TB_CALL_DECISION_SKIP;
-  self->by_person = TRUE;
+  set_decision (self, TB_CALL_DECISION_SKIP, TRUE);
 }
 
 /**
@@ -239,10 +371,9 @@ tb_pending_call_reject (TbPendingCall *self,
 {
   g_return_if_fail (TB_IS_PENDING_CALL (self));
 
-  g_free (self->reason);
+  clear_decision_data (self);
   self->reason = g_strdup (reason);
-  self->decision = TB_CALL_DECISION_REJECT;
-  self->by_person = TRUE;
+  set_decision (self, TB_CALL_DECISION_REJECT, TRUE);
 }
 
 /* ---- the loop ------------------------------------------------------------- */
@@ -921,8 +1052,8 @@ record_decisions (TbDispatchLoop *self)
 
       if (pending->decision == TB_CALL_DECISION_UNDECIDED)
         {
-          pending->decision = self->policy == TB_APPROVAL_POLICY_REJECT_ALL
-                              ? TB_CALL_DECISION_REJECT : TB_CALL_DECISION_APPROVE;
+          set_decision (pending, self->policy == TB_APPROVAL_POLICY_REJECT_ALL
+                                 ? TB_CALL_DECISION_REJECT : TB_CALL_DECISION_APPROVE, FALSE);
           if (pending->decision == TB_CALL_DECISION_REJECT)
             pending->reason = g_strdup (_("calls are not allowed in this run"));
           by = "policy";
@@ -936,8 +1067,18 @@ record_decisions (TbDispatchLoop *self)
       json_object_set_string_member (payload, "decision",
                                      tb_call_decision_to_string (pending->decision));
       json_object_set_string_member (payload, "by", by);
+      /* Both sides of an edit, so a reader sees what the person changed. */
       if (pending->decision == TB_CALL_DECISION_EDIT)
-        json_object_set_member (payload, "arguments", json_node_copy (pending->arguments));
+        {
+          JsonNode *sent = tb_tool_call_get_arguments (pending->call);
+
+          json_object_set_member (payload, "arguments", json_node_copy (pending->arguments));
+          if (sent != NULL)
+            json_object_set_member (payload, "model_arguments", json_node_copy (sent));
+          else if (tb_tool_call_get_raw_arguments (pending->call) != NULL)
+            json_object_set_string_member (payload, "model_raw_arguments",
+                                           tb_tool_call_get_raw_arguments (pending->call));
+        }
       if (pending->decision == TB_CALL_DECISION_SKIP)
         json_object_set_member (payload, "output", json_node_copy (pending->output));
       if (pending->reason != NULL)

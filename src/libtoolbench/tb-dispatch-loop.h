@@ -56,10 +56,15 @@ TbTool           *tb_pending_call_get_tool           (TbPendingCall    *self);
 guint             tb_pending_call_get_index          (TbPendingCall    *self);
 TbCallDecision    tb_pending_call_get_decision       (TbPendingCall    *self);
 JsonNode         *tb_pending_call_get_arguments      (TbPendingCall    *self);
+JsonNode         *tb_pending_call_get_model_arguments (TbPendingCall   *self);
 void              tb_pending_call_approve            (TbPendingCall    *self);
 gboolean          tb_pending_call_edit               (TbPendingCall    *self,
                                                       JsonNode         *arguments,
                                                       GError          **error);
+gboolean          tb_pending_call_edit_anyway        (TbPendingCall    *self,
+                                                      JsonNode         *arguments,
+                                                      GError          **error);
+void              tb_pending_call_undecide           (TbPendingCall    *self);
 void              tb_pending_call_skip               (TbPendingCall    *self,
                                                       JsonNode         *output);
 void              tb_pending_call_reject             (TbPendingCall    *self,

@@ -1499,9 +1499,12 @@ call_pending_cb (TbDispatchLoop *loop,
     }
 
   step = g_ptr_array_index (self->run->steps, index);
+  /* The recorded edit is what ran, even one a person ran against the
+   * schema's advice. */
   if (g_strcmp0 (step->decision, "edit") == 0)
-    tb_pending_call_edit (pending, json_object_get_member (step->decision_payload, "arguments"),
-                          NULL);
+    tb_pending_call_edit_anyway (pending,
+                                 json_object_get_member (step->decision_payload, "arguments"),
+                                 NULL);
   else if (g_strcmp0 (step->decision, "skip") == 0)
     tb_pending_call_skip (pending, json_object_get_member (step->decision_payload, "output"));
   else if (g_strcmp0 (step->decision, "reject") == 0)

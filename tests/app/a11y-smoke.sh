@@ -21,12 +21,19 @@ if [ "${1:-}" = "--inside" ]; then
   export GSETTINGS_BACKEND=keyfile
   export GTK_A11Y=atspi
   unset NO_AT_BRIDGE
-  "$app" &
+  # The app's own stderr: a GTK warning or critical anywhere in the
+  # session fails the test.
+  G_DEBUG=fatal-criticals "$app" 2>"$home/app.err" &
   pid=$!
   /usr/bin/python3 "$driver" toolbench
   status=$?
   kill "$pid" 2>/dev/null
   wait "$pid" 2>/dev/null
+  if grep -E "Gtk-WARNING|CRITICAL" "$home/app.err" >/dev/null; then
+    echo "# The app printed warnings:"
+    sed 's/^/# /' "$home/app.err"
+    status=1
+  fi
   rm -rf "$home"
   exit "$status"
 fi

@@ -12,6 +12,7 @@
 #include "tb-app-util.h"
 #include "tb-confirm-dialog.h"
 #include "tb-mcp-dialogs.h"
+#include "tb-pending-call-row.h"
 #include "tb-window.h"
 
 /* The Loop page of the real window, driven through its buttons over the
@@ -163,18 +164,20 @@ test_step_edit_skip (Fixture       *f,
   json = tb_loop_page_get_row_json (f->page, 0);
   g_assert_null (strstr (json, "on the wire"));
 
-  /* The call's arguments are edited in the Tool page's editor. */
+  /* The call's arguments are edited in the Tool page's editor; Approve
+   * runs what it shows. */
   editor = tb_loop_page_get_pending_editor (f->page, 0);
   g_assert_nonnull (editor);
   arguments = tb_argument_editor_get_text (editor);
   g_assert_nonnull (strstr (arguments, "\"a\""));
   g_assert_true (tb_argument_editor_set_text (editor, "{\"a\": 40, \"b\": 2}", NULL));
-  click_pending (f, 0, "edit");
+  click_pending (f, 0, "approve");
 
   /* Step 2: the edited call runs. */
   click (f, "step");
   g_assert_cmpuint (tb_loop_page_get_n_rows (f->page), ==, 3);
-  assert_row (f, 2, "Result of add: 42");
+  assert_row (f, 2, "Result of add: 42\n"
+                    "Edited by you: ran with {\"a\":40,\"b\":2} instead of {\"a\":2,\"b\":3}");
   assert_status (f, "Ready for the model's turn", "Iteration 1 of 10");
   decision = decision_for (f, "demo_1");
   g_assert_nonnull (decision);
@@ -182,6 +185,9 @@ test_step_edit_skip (Fixture       *f,
   g_assert_cmpint (json_object_get_int_member (json_object_get_object_member (decision,
                                                                               "arguments"),
                                                "a"), ==, 40);
+  g_assert_cmpint (json_object_get_int_member (json_object_get_object_member (decision,
+                                                                              "model_arguments"),
+                                               "a"), ==, 2);
 
   /* Step 3: the model calls echo; the person answers for the tool. */
   click (f, "step");
@@ -193,7 +199,8 @@ test_step_edit_skip (Fixture       *f,
 
   /* Step 4: the hand-written result is what the model sees. */
   click (f, "step");
-  assert_row (f, 4, "Result of echo: written by hand");
+  assert_row (f, 4, "Result of echo: written by hand\n"
+                    "Skipped by you: the model was told your result, the tool did not run");
   g_assert_cmpstr (json_object_get_string_member (decision_for (f, "demo_2"), "decision"), ==,
                    "skip");
 
@@ -209,6 +216,155 @@ test_step_edit_skip (Fixture       *f,
   click (f, "new");
   g_assert_cmpuint (tb_loop_page_get_n_rows (f->page), ==, 0);
   assert_status (f, "Not started", "Iteration 0 of 10");
+}
+
+static void press (Fixture    *f,
+                   const char *accelerator);
+
+static gboolean
+editor_shows (TbArgumentEditor *editor,
+              const char       *text)
+{
+  g_autofree char *shown = tb_argument_editor_get_text (editor);
+
+  return strstr (shown, text) != NULL;
+}
+
+static TbPendingCallRow *
+pending_row (Fixture *f,
+             guint    position)
+{
+  GtkWidget *editor = GTK_WIDGET (tb_loop_page_get_pending_editor (f->page, position));
+
+  return TB_PENDING_CALL_ROW (gtk_widget_get_ancestor (editor, TB_TYPE_PENDING_CALL_ROW));
+}
+
+/* Approve runs what the form shows, as a person types it in the form's
+ * field; the row says what Step would do before anything is decided. */
+static void
+test_approve_runs_form (Fixture       *f,
+                        gconstpointer  data)
+{
+  TbArgumentEditor *editor;
+  GtkWidget *field;
+  JsonObject *decision;
+
+  click (f, "step");
+  editor = tb_loop_page_get_pending_editor (f->page, 0);
+  g_assert_cmpstr (tb_pending_call_row_get_decision_text (pending_row (f, 0)), ==,
+                   "Not decided: Step runs it as the model sent it");
+  field = tb_schema_form_get_input (tb_argument_editor_get_form (editor), "/a");
+  g_assert_nonnull (field);
+  gtk_editable_set_text (GTK_EDITABLE (field), "7");
+  WAIT_UNTIL (editor_shows (editor, "7"));
+  g_assert_cmpstr (tb_pending_call_row_get_decision_text (pending_row (f, 0)), ==,
+                   "Not decided: Step runs the model's arguments, not the ones above; "
+                   "Approve runs yours");
+
+  click_pending (f, 0, "approve");
+  g_assert_cmpstr (tb_pending_call_row_get_decision_text (pending_row (f, 0)), ==,
+                   "Approved with your changes: runs with the arguments above");
+  /* A change after approving withdraws the approval. */
+  gtk_editable_set_text (GTK_EDITABLE (field), "8");
+  WAIT_UNTIL (tb_pending_call_get_decision (tb_pending_call_row_get_pending (pending_row (f, 0)))
+              == TB_CALL_DECISION_UNDECIDED);
+  g_assert_cmpstr (tb_pending_call_row_get_problem_text (pending_row (f, 0)), ==,
+                   "The arguments changed after you approved them: approve again.");
+  gtk_editable_set_text (GTK_EDITABLE (field), "7");
+  click_pending (f, 0, "approve");
+
+  click (f, "step");
+  assert_row (f, 2, "Result of add: 10\n"
+                    "Edited by you: ran with {\"a\":7,\"b\":3} instead of {\"a\":2,\"b\":3}");
+  decision = decision_for (f, "demo_1");
+  g_assert_cmpstr (json_object_get_string_member (decision, "decision"), ==, "edit");
+  g_assert_cmpstr (json_object_get_string_member (decision, "by"), ==, "person");
+  g_assert_cmpint (json_object_get_int_member (json_object_get_object_member (decision,
+                                                                              "arguments"),
+                                               "a"), ==, 7);
+  g_assert_cmpint (json_object_get_int_member (json_object_get_object_member (decision,
+                                                                              "model_arguments"),
+                                               "a"), ==, 2);
+}
+
+/* Arguments the schema refuses are not approved; Run Anyway sends them
+ * and the model reads the tool's answer. Under "ask" the row says that
+ * Step waits, and Step does. */
+static void
+test_run_anyway (Fixture       *f,
+                 gconstpointer  data)
+{
+  TbArgumentEditor *editor;
+  GtkWidget *anyway;
+  g_autofree char *row = NULL;
+
+  tb_loop_page_set_ask (f->page, TRUE);
+  click (f, "step");
+  g_assert_cmpstr (tb_pending_call_row_get_decision_text (pending_row (f, 0)), ==,
+                   "Not decided: Step waits until you decide");
+  click (f, "step");
+  g_assert_nonnull (strstr (tb_loop_page_get_error_text (f->page), "1 call waits"));
+  g_assert_cmpuint (tb_loop_page_get_n_rows (f->page), ==, 2);
+
+  editor = tb_loop_page_get_pending_editor (f->page, 0);
+  g_assert_true (tb_argument_editor_set_text (editor, "{\"a\": \"seven\", \"b\": 3}", NULL));
+  WAIT_UNTIL (!tb_argument_editor_get_valid (editor));
+  anyway = tb_loop_page_get_pending_button (f->page, 0, "run-anyway");
+  g_assert_false (gtk_widget_get_visible (anyway));
+  click_pending (f, 0, "approve");
+  g_assert_cmpint (tb_pending_call_get_decision (tb_pending_call_row_get_pending (
+                                                   pending_row (f, 0))), ==,
+                   TB_CALL_DECISION_UNDECIDED);
+  g_assert_nonnull (strstr (tb_pending_call_row_get_problem_text (pending_row (f, 0)),
+                            "Run Anyway"));
+  g_assert_true (gtk_widget_get_visible (anyway));
+  click_pending (f, 0, "run-anyway");
+  g_assert_cmpint (tb_pending_call_get_decision (tb_pending_call_row_get_pending (
+                                                   pending_row (f, 0))), ==,
+                   TB_CALL_DECISION_EDIT);
+
+  click (f, "step");
+  row = tb_loop_page_get_row_text (f->page, 2);
+  g_assert_true (g_str_has_prefix (row, "Error from add: "));
+  g_assert_nonnull (strstr (row, "Edited by you: ran with {\"a\":\"seven\",\"b\":3}"));
+}
+
+/* The decision keys act on the focused call and move on: the first
+ * waiting call takes the focus, Alt+J rejects it, then Step. */
+static void
+test_decide_by_keys (Fixture       *f,
+                     gconstpointer  data)
+{
+  GtkWidget *focus;
+
+  click (f, "step");
+  WAIT_UNTIL ((focus = gtk_window_get_focus (GTK_WINDOW (f->window))) != NULL
+              && gtk_widget_get_ancestor (focus, TB_TYPE_PENDING_CALL_ROW) != NULL);
+  press (f, "<Alt>e");
+  focus = gtk_window_get_focus (GTK_WINDOW (f->window));
+  g_assert_true (gtk_widget_is_ancestor (focus,
+                                         GTK_WIDGET (tb_loop_page_get_pending_editor (f->page,
+                                                                                      0))));
+  press (f, "<Alt>j");
+  g_assert_cmpint (tb_pending_call_get_decision (tb_pending_call_row_get_pending (
+                                                   pending_row (f, 0))), ==,
+                   TB_CALL_DECISION_REJECT);
+  /* Every call decided: the focus is on Step. */
+  g_assert_true (gtk_window_get_focus (GTK_WINDOW (f->window))
+                 == tb_loop_page_get_button (f->page, "step"));
+  press (f, "F6");
+  {
+    g_autofree char *row = tb_loop_page_get_row_text (f->page, 2);
+
+    g_assert_nonnull (strstr (row, "Rejected by you: the model was told you declined"));
+  }
+  /* Next turn (echo): Alt+A approves it as sent. */
+  press (f, "F6");
+  WAIT_UNTIL (tb_loop_page_get_n_pending (f->page) == 1);
+  press (f, "<Alt>a");
+  g_assert_cmpint (tb_pending_call_get_decision (tb_pending_call_row_get_pending (
+                                                   pending_row (f, 0))), ==,
+                   TB_CALL_DECISION_APPROVE);
 }
 
 static void
@@ -343,11 +499,14 @@ test_shortcuts (Fixture       *f,
   press (f, "<Control><Shift>n");
   assert_status (f, "Not started", "Iteration 0 of 1");
 
-  /* On another page the loop's keys do nothing. */
+  /* From another page F6 brings the Loop page forward and steps: the
+   * person asked for the loop. */
   tb_window_set_page (f->window, "tool");
   WAIT_UNTIL (!gtk_widget_get_mapped (GTK_WIDGET (f->page)));
   press (f, "F6");
-  assert_status (f, "Not started", "Iteration 0 of 1");
+  g_assert_cmpstr (adw_view_stack_get_visible_child_name (tb_window_get_view_stack (f->window)),
+                   ==, "loop");
+  assert_status (f, "Calls wait for your decision", "Iteration 1 of 1");
 }
 
 static void
@@ -719,6 +878,35 @@ test_facts_confirm (FactsFixture  *f,
   g_assert_nonnull (strstr (tb_facts_page_get_facts_text (facts_page (f)), "Nice"));
   city = saved_city (f);
   g_assert_cmpstr (city, ==, "Nice");
+}
+
+/* Enter in the dialog decides nothing: the focus starts on no response
+ * button, Enter there does nothing, and the window's default action
+ * (what Enter does elsewhere) is no response either. */
+static void
+test_facts_enter (FactsFixture  *f,
+                  gconstpointer  data)
+{
+  AdwMessageDialog *dialog;
+  GtkWidget *focus;
+
+  click (&f->base, "step");
+  click (&f->base, "step");
+  g_assert_cmpuint (tb_workspace_get_n_pending (f->workspace), ==, 1);
+  dialog = open_review (f);
+  iterate (100);
+  focus = gtk_window_get_focus (GTK_WINDOW (dialog));
+  g_test_message ("focus: %s", focus != NULL ? G_OBJECT_TYPE_NAME (focus) : "none");
+  g_assert_true (focus == NULL || !GTK_IS_BUTTON (focus));
+  if (focus != NULL)
+    gtk_widget_activate (focus);
+  gtk_widget_activate_action (GTK_WIDGET (dialog), "default.activate", NULL);
+  iterate (400);
+  g_assert_cmpuint (tb_workspace_get_n_pending (f->workspace), ==, 1);
+  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (dialog)));
+  gtk_window_close (GTK_WINDOW (dialog));
+  iterate (50);
+  g_assert_cmpuint (tb_workspace_get_n_pending (f->workspace), ==, 1);
 }
 
 static void
@@ -1205,6 +1393,10 @@ main (int   argc,
   tb_app_init ();
 
   g_test_add ("/loop-page/step-edit-skip", Fixture, NULL, setup, test_step_edit_skip, teardown);
+  g_test_add ("/loop-page/approve-runs-form", Fixture, NULL, setup, test_approve_runs_form,
+              teardown);
+  g_test_add ("/loop-page/run-anyway", Fixture, NULL, setup, test_run_anyway, teardown);
+  g_test_add ("/loop-page/decide-by-keys", Fixture, NULL, setup, test_decide_by_keys, teardown);
   g_test_add ("/loop-page/reject", Fixture, NULL, setup, test_reject, teardown);
   g_test_add ("/loop-page/cap-and-extend", Fixture, NULL, setup, test_cap_and_extend, teardown);
   g_test_add ("/loop-page/continue-breakpoint", Fixture, NULL, setup, test_continue_breakpoint,
@@ -1221,6 +1413,8 @@ main (int   argc,
   g_test_add ("/loop-page/no-message", Fixture, NULL, setup, test_no_message, teardown);
 
   g_test_add ("/facts-page/confirm", FactsFixture, NULL, facts_setup, test_facts_confirm,
+              facts_teardown);
+  g_test_add ("/facts-page/enter", FactsFixture, NULL, facts_setup, test_facts_enter,
               facts_teardown);
   g_test_add ("/facts-page/locks", FactsFixture, NULL, facts_setup, test_facts_locks,
               facts_teardown);

@@ -768,6 +768,49 @@ test_shortcuts (Fixture       *f,
                                          GTK_WIDGET (tb_window_get_search_entry (f->window))));
 }
 
+/* The list row a person points at: its GtkListItem's widget. */
+static GtkWidget *
+list_row (Fixture *f,
+          guint    position)
+{
+  GtkWidget *list = GTK_WIDGET (tb_window_get_tool_list (f->window));
+  guint i = 0;
+
+  for (GtkWidget *child = gtk_widget_get_first_child (list); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    if (g_str_equal (gtk_widget_get_css_name (child), "row") && i++ == position)
+      return child;
+  return NULL;
+}
+
+/* Only opening a tool shows it: pointing at a row (which selects it in
+ * a single-click list whose rows are selectable) leaves the Loop page,
+ * mid-run too, and the Tool page's tool as they were. */
+static void
+test_hover_keeps_page (Fixture       *f,
+                       gconstpointer  data)
+{
+  AdwViewStack *stack = tb_window_get_view_stack (f->window);
+  GtkWidget *row;
+
+  open_tool (f, "get_weather");
+  tb_window_set_page (f->window, "loop");
+  WAIT_UNTIL (gtk_widget_get_mapped (GTK_WIDGET (tb_window_get_loop_page (f->window))));
+  WAIT_UNTIL ((row = list_row (f, 0)) != NULL && gtk_widget_get_mapped (row));
+
+  /* What the pointer entering a row does in GTK 4.8. */
+  gtk_widget_activate_action (row, "listitem.select", "(bb)", FALSE, FALSE);
+  iterate (50);
+  g_assert_cmpstr (adw_view_stack_get_visible_child_name (stack), ==, "loop");
+  g_assert_cmpstr (tb_tool_get_name (tb_tool_page_get_tool (page (f))), ==, "get_weather");
+
+  /* A click or Enter opens the row. */
+  gtk_widget_activate_action (row, "list.activate-item", "u", 0);
+  iterate (50);
+  g_assert_cmpstr (adw_view_stack_get_visible_child_name (stack), ==, "tool");
+  g_assert_cmpstr (tb_tool_get_name (tb_tool_page_get_tool (page (f))), ==, "create_issue");
+}
+
 /* The window fits a phone's width, whatever page is shown. */
 static void
 test_narrow (Fixture       *f,
@@ -978,6 +1021,7 @@ main (int   argc,
   g_test_add_func ("/app/json-tree", test_json_tree);
   g_test_add_func ("/app/odd-schemas", test_odd_schemas);
   g_test_add_func ("/app/schema-only", test_schema_only);
+  g_test_add ("/app/hover-keeps-page", Fixture, NULL, setup, test_hover_keeps_page, teardown);
   g_test_add ("/app/narrow", Fixture, NULL, setup, test_narrow, teardown);
   g_test_add ("/app/shortcuts", Fixture, NULL, setup, test_shortcuts, teardown);
   g_test_add ("/app/mcp-content", Fixture, NULL, setup, test_mcp_content, teardown);

@@ -646,6 +646,12 @@ test_parallel (Fixture       *f,
 }
 
 static void
+count_notify (guint *count)
+{
+  (*count)++;
+}
+
+static void
 decide (TbDispatchLoop *loop,
         TbPendingCall  *pending,
         Fixture        *f)
@@ -728,9 +734,66 @@ test_decisions (Fixture       *f,
       else
         g_assert_cmpstr (json_object_get_string_member (payload, "decision"), ==,
                          json_object_get_string_member (payload, "call_id"));
+      /* Both sides of the edit. */
+      if (g_str_equal (json_object_get_string_member (payload, "call_id"), "edit"))
+        {
+          JsonObject *ran = json_object_get_object_member (payload, "arguments");
+          JsonObject *sent = json_object_get_object_member (payload, "model_arguments");
+
+          g_assert_cmpstr (json_object_get_string_member (ran, "text"), ==, "edited");
+          g_assert_cmpstr (json_object_get_string_member (sent, "text"), ==, "original");
+        }
       decisions++;
     }
   g_assert_cmpuint (decisions, ==, 5);
+}
+
+/* A decision replaces the one before it entirely: approving after an edit
+ * runs the model's arguments, and a withdrawn decision is the policy's. */
+static void
+test_redecide (Fixture       *f,
+               gconstpointer  data)
+{
+  g_autoptr(TbPendingCall) first = NULL;
+  g_autoptr(TbPendingCall) second = NULL;
+  g_autoptr(JsonNode) edited = parse ("{\"text\":\"edited\"}");
+  g_autoptr(JsonNode) wrong = parse ("{\"text\":7}");
+  g_autoptr(GError) error = NULL;
+  guint notified = 0;
+
+  make_loop (f, "{\"responses\":["
+                "{\"tool_calls\":["
+                "{\"id\":\"one\",\"name\":\"echo\",\"arguments\":{\"text\":\"as sent\"}},"
+                "{\"id\":\"two\",\"name\":\"echo\",\"arguments\":{\"text\":\"x\"}}]},"
+                "{\"text\":\"ok\"}]}", 5);
+  tb_dispatch_loop_set_approval_policy (f->loop, TB_APPROVAL_POLICY_ASK);
+  g_assert_cmpint (run (f), ==, TB_LOOP_STATE_CALLS_PENDING);
+  first = g_list_model_get_item (tb_dispatch_loop_get_pending_calls (f->loop), 0);
+  second = g_list_model_get_item (tb_dispatch_loop_get_pending_calls (f->loop), 1);
+  g_signal_connect_swapped (first, "notify::decision", G_CALLBACK (count_notify), &notified);
+
+  g_assert_true (tb_pending_call_edit (first, edited, NULL));
+  tb_pending_call_approve (first);
+  g_assert_cmpuint (notified, ==, 2);
+  g_assert_true (tb_json_equal (tb_pending_call_get_arguments (first),
+                                tb_pending_call_get_model_arguments (first)));
+  tb_pending_call_undecide (first);
+  g_assert_cmpint (tb_pending_call_get_decision (first), ==, TB_CALL_DECISION_UNDECIDED);
+  g_assert_false (step (f, &error));
+  g_assert_error (error, TB_LOOP_ERROR, TB_LOOP_ERROR_UNDECIDED);
+  g_clear_error (&error);
+  tb_pending_call_approve (first);
+
+  /* Run Anyway: what the schema refuses still runs, and the tool's
+   * validation answers the model. */
+  g_assert_false (tb_pending_call_edit (second, wrong, NULL));
+  g_assert_true (tb_pending_call_edit_anyway (second, wrong, NULL));
+  g_assert_cmpint (tb_pending_call_get_decision (second), ==, TB_CALL_DECISION_EDIT);
+
+  g_assert_cmpint (run (f), ==, TB_LOOP_STATE_FINISHED);
+  g_assert_cmpuint (f->echo_calls, ==, 1);
+  g_assert_cmpstr (text_at (f, 2), ==, "as sent");
+  g_assert_true (g_str_has_prefix (text_at (f, 3), "Error: "));
 }
 
 static void
@@ -979,6 +1042,7 @@ main (int   argc,
   g_test_add ("/loop/cancel-mid-tools", Fixture, NULL, setup, test_cancel_mid_tools, teardown);
   g_test_add ("/loop/parallel", Fixture, NULL, setup, test_parallel, teardown);
   g_test_add ("/loop/decisions", Fixture, NULL, setup, test_decisions, teardown);
+  g_test_add ("/loop/redecide", Fixture, NULL, setup, test_redecide, teardown);
   g_test_add ("/loop/ask-waits", Fixture, NULL, setup, test_ask_waits, teardown);
   g_test_add ("/loop/reject-all", Fixture, NULL, setup, test_reject_all, teardown);
   g_test_add ("/loop/breakpoint", Fixture, NULL, setup, test_breakpoint, teardown);

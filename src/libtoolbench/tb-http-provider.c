@@ -77,6 +77,7 @@ typedef struct
   gboolean           has_data;
   gpointer           stream_state;
   gboolean           streaming;
+  gboolean           stream_ended;
   gboolean           timed_out;
   gboolean           over_deadline;
   GError            *stream_error;
@@ -256,6 +257,9 @@ dispatch_event (TbHttpProvider  *self,
     ok = klass->stream_event (self, ex->stream_state,
                               ex->event != NULL ? ex->event : "message",
                               ex->data->str, error);
+  if (ok && ex->has_data && klass->stream_done != NULL &&
+      klass->stream_done (self, ex->stream_state))
+    ex->stream_ended = TRUE;
   g_string_truncate (ex->data, 0);
   g_clear_pointer (&ex->event, g_free);
   ex->has_data = FALSE;
@@ -322,6 +326,12 @@ feed_events (TbHttpProvider  *self,
           if (!handle_line (self, ex, ex->line->str + start, i - start, error))
             return FALSE;
           start = i + 1;
+          /* Whatever follows the last event of the turn is not read. */
+          if (ex->stream_ended)
+            {
+              g_string_truncate (ex->line, 0);
+              return TRUE;
+            }
         }
     }
   g_string_erase (ex->line, 0, start);
@@ -644,6 +654,16 @@ read_cb (GObject      *object,
       return;
     }
 
+  /* The turn is over when the server says so ([DONE], message_stop, the
+   * last chunk), even if it keeps the connection open; cancelling the
+   * exchange closes the connection instead of waiting for its end. */
+  if (ex->stream_ended)
+    {
+      g_cancellable_cancel (ex->cancellable);
+      attempt_done (task);
+      return;
+    }
+
   arm_idle_timer (task);
   g_input_stream_read_bytes_async (ex->stream, READ_CHUNK, G_PRIORITY_DEFAULT, ex->cancellable,
                                    read_cb, g_steal_pointer (&task));
@@ -686,6 +706,7 @@ send_cb (GObject      *object,
   g_string_truncate (ex->line, 0);
   g_string_truncate (ex->data, 0);
   ex->has_data = FALSE;
+  ex->stream_ended = FALSE;
   g_clear_pointer (&ex->event, g_free);
   reset_stream_state (self, ex);
 

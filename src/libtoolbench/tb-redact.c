@@ -118,9 +118,10 @@ tb_redactor_init (TbRedactor *self)
       g_string_append (names, escaped);
     }
 
-  /* The named groups are kept; what follows them is replaced. */
+  /* The named groups are kept; what follows them is replaced. A value
+   * does not end with the punctuation of the sentence around it. */
   pattern = g_strconcat ("(?<bearer>(?i:bearer)\\s+)[A-Za-z0-9._~+/=-]{8,}"
-                         "|(?<param>(?<![A-Za-z0-9_.-])(?i:", names->str, ")=)[^&;#\\s\"'<>\\\\]+"
+                         "|(?<param>(?<![A-Za-z0-9_.-])(?i:", names->str, ")=)[^&;#\\s\"'<>\\\\]*[^&;#\\s\"'<>\\\\.,:!?)]"
                          "|(?<scheme>\\b[A-Za-z][A-Za-z0-9+.-]*://)[^/?#@\\s\"'<>\\\\]+(?=@)"
                          "|\\b(?:sk-ant-[A-Za-z0-9_-]{16,}|sk-[A-Za-z0-9_-]{16,}"
                          "|AIza[0-9A-Za-z_-]{30,}|gsk_[A-Za-z0-9]{20,}"

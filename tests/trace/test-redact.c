@@ -132,6 +132,10 @@ test_urls (void)
     { "https://h/x?a=1&ACCESS_TOKEN=abc&Api-Key=def;sig=g",
       "https://h/x?a=1&ACCESS_TOKEN=[redacted]&Api-Key=[redacted];sig=[redacted]" },
     { "api-key=abc123 in a log line", "api-key=[redacted] in a log line" },
+    /* The sentence around a URL keeps its punctuation. */
+    { "No answer from https://h/v1?key=abc123: refused.",
+      "No answer from https://h/v1?key=[redacted]: refused." },
+    { "see https://h/?token=t0k3n.", "see https://h/?token=[redacted]." },
     { "https://h/x?sort_key=1&monkey=2&keys=3", "https://h/x?sort_key=1&monkey=2&keys=3" },
     { "mail alice@example.org", "mail alice@example.org" },
   };

@@ -1174,9 +1174,11 @@ tb_http_provider_set_max_response_size (TbHttpProvider *self,
 /**
  * tb_http_provider_build_url:
  * @self: a provider
- * @path: a path starting with "/"
+ * @path: a path starting with "/", perhaps with a query
  *
- * Returns: (transfer full): the base URL (without a trailing slash) and @path
+ * Returns: (transfer full): the base URL (without a trailing slash) and
+ *   @path; a query of the base URL (`?api-version=…`) follows the path,
+ *   joined with the path's own
  */
 char *
 tb_http_provider_build_url (TbHttpProvider *self,
@@ -1184,13 +1186,20 @@ tb_http_provider_build_url (TbHttpProvider *self,
 {
   TbHttpProviderPrivate *priv = tb_http_provider_get_instance_private (self);
   g_autofree char *base = NULL;
+  const char *query;
   gsize len;
 
   g_return_val_if_fail (TB_IS_HTTP_PROVIDER (self), NULL);
 
   base = g_strdup (priv->base_url != NULL ? priv->base_url : "");
-  len = strlen (base);
+  len = strcspn (base, "?#");
+  query = base[len] == '?' ? base + len + 1 : NULL;
+  if (query != NULL)
+    base[strcspn (base, "#")] = '\0';
+  base[len] = '\0';
   while (len > 0 && base[len - 1] == '/')
     base[--len] = '\0';
-  return g_strconcat (base, path, NULL);
+  if (query == NULL || *query == '\0')
+    return g_strconcat (base, path, NULL);
+  return g_strconcat (base, path, strchr (path, '?') != NULL ? "&" : "?", query, NULL);
 }

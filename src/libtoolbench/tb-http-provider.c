@@ -10,11 +10,16 @@
 #include "tb-http-provider.h"
 #include "tb-json.h"
 #include "tb-provider-private.h"
+#include "tb-redact.h"
 
 /* One SoupSession per provider. A request has an idle timeout (no byte for
  * timeout-ms), an overall limit (max-duration-ms), a size limit, and is
  * retried with exponential backoff on 429 and 503, honouring Retry-After,
- * at most max-retries times. */
+ * at most max-retries times.
+ *
+ * The key never leaves the provider except in its header: error messages,
+ * URLs and the bodies given to wire observers pass through the provider's
+ * redactor first, so whatever prints or records them is covered. */
 
 #define READ_CHUNK (64 * 1024)
 #define DEFAULT_TIMEOUT_MS 60000
@@ -29,6 +34,7 @@ typedef struct
   char        *base_url;
   char        *model;
   char        *api_key;
+  TbRedactor  *redactor;
   guint        timeout_ms;
   guint        max_duration_ms;
   guint        max_retries;
@@ -168,7 +174,15 @@ finish (GTask              *task,
   reset_stream_state (self, ex);
 
   if (error != NULL)
-    g_task_return_error (task, error);
+    {
+      TbHttpProviderPrivate *priv = tb_http_provider_get_instance_private (self);
+      char *clean = tb_redactor_redact_text (priv->redactor, error->message);
+
+      /* Servers repeat the key in their refusals; nothing past here sees it. */
+      g_free (error->message);
+      error->message = clean;
+      g_task_return_error (task, error);
+    }
   else
     g_task_return_pointer (task, response, (GDestroyNotify) tb_provider_response_unref);
 }
@@ -340,6 +354,19 @@ feed_events (TbHttpProvider  *self,
 
 /* ---- reading a response --------------------------------------------------- */
 
+/* Shows observers (the trace, the wire view) the body received so far,
+ * redacted: a streamed one with its pieces joined before the search. */
+static void
+emit_response (TbHttpProvider *self,
+               Exchange       *ex)
+{
+  TbHttpProviderPrivate *priv = tb_http_provider_get_instance_private (self);
+  g_autofree char *body = g_utf8_make_valid (ex->response->str, ex->response->len);
+  g_autofree char *clean = tb_redactor_redact_text (priv->redactor, body);
+
+  tb_provider_emit_wire_response (TB_PROVIDER (self), ex->status, clean);
+}
+
 static char *
 shown_text (const char *body,
             gsize       max_chars)
@@ -362,11 +389,14 @@ looks_like_html (const char *body)
 }
 
 /* What the provider said went wrong, as one readable sentence. All three
- * formats put it in error.message; some servers send a bare string. */
+ * formats put it in error.message; some servers send a bare string. It is
+ * redacted before it is shortened, so no cut leaves the start of a key. */
 static char *
-provider_message (const char *body)
+provider_message (TbRedactor *redactor,
+                  const char *body)
 {
   g_autoptr(JsonNode) node = NULL;
+  g_autofree char *clean = NULL;
 
   if (body == NULL || *body == '\0')
     return g_strdup (_("the response body is empty"));
@@ -387,19 +417,28 @@ provider_message (const char *body)
       if (message == NULL)
         message = tb_json_object_get_string (root, "detail");
       if (message != NULL)
-        return shown_text (message, 500);
+        {
+          clean = tb_redactor_redact_text (redactor, message);
+          return shown_text (clean, 500);
+        }
     }
 
-  return shown_text (body, 200);
+  clean = tb_redactor_redact_text (redactor, body);
+  return shown_text (clean, 200);
 }
 
 static GError *
-status_error (Exchange   *ex,
+status_error (TbRedactor *redactor,
               guint       status,
               const char *body,
               guint       retries)
 {
-  g_autofree char *said = provider_message (body);
+  g_autofree char *said = provider_message (redactor, body);
+  gsize len = strlen (said);
+
+  /* The sentences below end what the provider said with their own stop. */
+  if (len > 0 && said[len - 1] == '.')
+    said[len - 1] = '\0';
 
   /* Gemini answers a wrong key with 400 and reason API_KEY_INVALID. */
   if (status == 401 || status == 403 ||
@@ -515,7 +554,7 @@ attempt_done (GTask *task)
   TbProviderResponse *response;
 
   clear_timers (ex);
-  tb_provider_emit_wire_response (TB_PROVIDER (self), ex->status, body);
+  emit_response (self, ex);
 
   if (ex->status == 429 || ex->status == 503)
     {
@@ -532,7 +571,7 @@ attempt_done (GTask *task)
 
   if (ex->status < 200 || ex->status >= 300)
     {
-      finish (task, NULL, status_error (ex, ex->status, body, ex->attempt));
+      finish (task, NULL, status_error (priv->redactor, ex->status, body, ex->attempt));
       return;
     }
 
@@ -614,11 +653,7 @@ read_cb (GObject      *object,
         reported = g_error_new (TB_PROVIDER_ERROR, TB_PROVIDER_ERROR_CONNECTION,
                                 _("The connection to %s closed before the response was "
                                   "complete: %s"), ex->url, error->message);
-      {
-        g_autofree char *body = g_utf8_make_valid (ex->response->str, ex->response->len);
-
-        tb_provider_emit_wire_response (TB_PROVIDER (self), ex->status, body);
-      }
+      emit_response (self, ex);
       finish (task, NULL, reported);
       return;
     }
@@ -647,9 +682,7 @@ read_cb (GObject      *object,
 
   if (ex->streaming && !feed_events (self, ex, data, size, &error))
     {
-      g_autofree char *body = g_utf8_make_valid (ex->response->str, ex->response->len);
-
-      tb_provider_emit_wire_response (TB_PROVIDER (self), ex->status, body);
+      emit_response (self, ex);
       finish (task, NULL, g_steal_pointer (&error));
       return;
     }
@@ -730,6 +763,8 @@ start_attempt (GTask *task)
   g_autoptr(GBytes) body = NULL;
   g_autoptr(GError) error = NULL;
   g_autofree char *text = NULL;
+  g_autofree char *url = NULL;
+  g_autofree char *clean = NULL;
 
   if (g_cancellable_is_cancelled (ex->cancellable))
     {
@@ -744,11 +779,15 @@ start_attempt (GTask *task)
       return;
     }
 
+  /* The URL as messages, logs and traces show it: no user name, password
+   * or credential parameter. */
+  url = g_uri_to_string (soup_message_get_uri (msg));
   g_free (ex->url);
-  ex->url = g_uri_to_string_partial (soup_message_get_uri (msg), G_URI_HIDE_PASSWORD);
+  ex->url = tb_redactor_redact_url (priv->redactor, url);
   text = g_strndup (g_bytes_get_data (body, NULL), g_bytes_get_size (body));
   soup_message_set_request_body_from_bytes (msg, "application/json", body);
-  tb_provider_emit_wire_request (TB_PROVIDER (self), ex->url, text);
+  clean = tb_redactor_redact_text (priv->redactor, text);
+  tb_provider_emit_wire_request (TB_PROVIDER (self), ex->url, clean);
 
   arm_idle_timer (task);
   if (ex->deadline_source == NULL)
@@ -826,7 +865,11 @@ tb_http_provider_describe (TbProvider *provider)
 
   json_object_set_string_member (object, "kind", tb_http_provider_get_kind (provider));
   if (priv->base_url != NULL)
-    json_object_set_string_member (object, "base_url", priv->base_url);
+    {
+      g_autofree char *base_url = tb_redactor_redact_url (priv->redactor, priv->base_url);
+
+      json_object_set_string_member (object, "base_url", base_url);
+    }
   if (priv->model != NULL)
     json_object_set_string_member (object, "model", priv->model);
   json_object_set_int_member (object, "timeout_ms", priv->timeout_ms);
@@ -857,6 +900,7 @@ tb_http_provider_finalize (GObject *object)
   if (priv->api_key != NULL)
     memset (priv->api_key, 0, strlen (priv->api_key));
   g_clear_pointer (&priv->api_key, g_free);
+  g_clear_object (&priv->redactor);
 
   G_OBJECT_CLASS (tb_http_provider_parent_class)->finalize (object);
 }
@@ -996,6 +1040,7 @@ tb_http_provider_init (TbHttpProvider *self)
 
   priv->session = soup_session_new_with_options ("user-agent", "toolbench/" PACKAGE_VERSION,
                                                  NULL);
+  priv->redactor = tb_redactor_new ();
   priv->timeout_ms = DEFAULT_TIMEOUT_MS;
   priv->max_duration_ms = DEFAULT_MAX_DURATION_MS;
   priv->max_retries = DEFAULT_MAX_RETRIES;
@@ -1101,6 +1146,8 @@ tb_http_provider_set_api_key (TbHttpProvider *self,
     memset (priv->api_key, 0, strlen (priv->api_key));
   g_free (priv->api_key);
   priv->api_key = g_strdup (api_key);
+  /* Earlier keys stay redacted: an answer to an older request may repeat one. */
+  tb_redactor_add_secret (priv->redactor, api_key);
   g_object_notify_by_pspec (G_OBJECT (self), properties [PROP_API_KEY]);
 }
 

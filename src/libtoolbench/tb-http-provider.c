@@ -436,16 +436,17 @@ status_error (TbRedactor *redactor,
   g_autofree char *said = provider_message (redactor, body);
   gsize len = strlen (said);
 
-  /* The sentences below end what the provider said with their own stop. */
-  if (len > 0 && said[len - 1] == '.')
-    said[len - 1] = '\0';
-
   /* Gemini answers a wrong key with 400 and reason API_KEY_INVALID. */
   if (status == 401 || status == 403 ||
       (status == 400 && body != NULL && strstr (body, "API_KEY_INVALID") != NULL))
-    return g_error_new (TB_PROVIDER_ERROR, TB_PROVIDER_ERROR_UNAUTHORIZED,
-                        _("The provider did not accept the API key (HTTP %u): %s. "
-                          "Check the key and its permissions."), status, said);
+    {
+      /* This sentence ends what the provider said with its own stop. */
+      if (len > 0 && said[len - 1] == '.')
+        said[len - 1] = '\0';
+      return g_error_new (TB_PROVIDER_ERROR, TB_PROVIDER_ERROR_UNAUTHORIZED,
+                          _("The provider did not accept the API key (HTTP %u): %s. "
+                            "Check the key and its permissions."), status, said);
+    }
   if (status == 400 || status == 404 || status == 422)
     return g_error_new (TB_PROVIDER_ERROR, TB_PROVIDER_ERROR_BAD_REQUEST,
                         _("The provider refused the request (HTTP %u): %s"), status, said);

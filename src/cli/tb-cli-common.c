@@ -313,6 +313,28 @@ tb_cli_read_text (const char  *path_or_dash,
   return contents;
 }
 
+/**
+ * tb_cli_new_redactor:
+ * @key_variable: (nullable): the environment variable a command was told
+ *   to read its key from
+ *
+ * Returns: (transfer full): a redactor that knows the keys in the
+ *   environment: the one in @key_variable and those in the variables the
+ *   providers read by default, whichever provider a run used
+ */
+TbRedactor *
+tb_cli_new_redactor (const char *key_variable)
+{
+  static const char * const defaults[] = { "openai", "anthropic", "gemini" };
+  TbRedactor *redactor = tb_redactor_new ();
+
+  if (key_variable != NULL)
+    tb_redactor_add_secret (redactor, g_getenv (key_variable));
+  for (guint i = 0; i < G_N_ELEMENTS (defaults); i++)
+    tb_redactor_add_secret (redactor, g_getenv (tb_cli_default_key_variable (defaults[i])));
+  return redactor;
+}
+
 void
 tb_cli_print_json (JsonNode *node,
                    gboolean  pretty)

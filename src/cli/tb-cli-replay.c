@@ -59,6 +59,8 @@ tb_cli_replay (int    argc,
   g_autofree char *edit_arguments = NULL;
   g_autofree char *edit_result = NULL;
   g_autofree char *edit_turn = NULL;
+  g_autofree char *key_variable = NULL;
+  g_autoptr(TbRedactor) redactor = NULL;
   gboolean mock_tools = FALSE;
   gboolean check = FALSE;
   gboolean json = FALSE;
@@ -84,6 +86,10 @@ tb_cli_replay (int    argc,
          "({\"role\":\"assistant\",\"text\":…,\"tool_calls\":[…]})"), N_("JSON") },
     { "save", 0, 0, G_OPTION_ARG_FILENAME, &save_path,
       N_("Save the replayed run as a trace"), N_("FILE") },
+    { "api-key-env", 0, 0, G_OPTION_ARG_STRING, &key_variable,
+      N_("An environment variable holding a key to keep out of the report and the saved "
+         "trace (OPENAI_API_KEY, ANTHROPIC_API_KEY and GEMINI_API_KEY always are)"),
+      N_("VAR") },
     { NULL }
   };
 
@@ -131,6 +137,10 @@ tb_cli_replay (int    argc,
         return tb_cli_usage_error (context, "%s", error->message);
     }
 
+  /* Tools run again with the environment, and a trace from elsewhere may
+   * hold a key in the clear: neither reaches the output. */
+  redactor = tb_cli_new_redactor (key_variable);
+
   trace = tb_cli_load_trace (argv[1], &error);
   if (trace == NULL)
     {
@@ -145,7 +155,9 @@ tb_cli_replay (int    argc,
       if (!tb_cli_check_tool_source_options (&error) ||
           (registry = tb_cli_build_registry (&error)) == NULL)
         {
-          g_printerr ("toolbench-cli: %s\n", error->message);
+          g_autofree char *clean = tb_redactor_redact_text (redactor, error->message);
+
+          g_printerr ("toolbench-cli: %s\n", clean);
           return TB_CLI_EXIT_FAILED;
         }
       tb_replay_set_registry (replay, registry);
@@ -161,7 +173,9 @@ tb_cli_replay (int    argc,
 
   if (state.report == NULL)
     {
-      g_printerr ("toolbench-cli: %s\n", state.error->message);
+      g_autofree char *clean = tb_redactor_redact_text (redactor, state.error->message);
+
+      g_printerr ("toolbench-cli: %s\n", clean);
       g_clear_error (&state.error);
       return TB_CLI_EXIT_FAILED;
     }
@@ -169,21 +183,23 @@ tb_cli_replay (int    argc,
   if (json)
     {
       g_autoptr(JsonNode) node = tb_replay_report_to_json (state.report);
+      g_autoptr(JsonNode) clean = tb_redactor_redact_node (redactor, node);
 
-      tb_cli_print_json (node, TRUE);
+      tb_cli_print_json (clean, TRUE);
     }
   else
     {
       g_autofree char *text = tb_replay_report_to_text (state.report);
+      g_autofree char *clean = tb_redactor_redact_text (redactor, text);
 
-      g_print ("%s", text);
+      g_print ("%s", clean);
     }
 
   if (save_path != NULL)
     {
       g_autoptr(GFile) out = g_file_new_for_commandline_arg (save_path);
 
-      if (!tb_trace_save (tb_replay_get_trace (replay), out, NULL, &error))
+      if (!tb_trace_save (tb_replay_get_trace (replay), out, redactor, &error))
         {
           g_printerr ("toolbench-cli: %s\n", error->message);
           g_clear_object (&state.report);

@@ -170,17 +170,44 @@ shorten (const char *text)
   return g_strconcat (g_utf8_substring (text, 0, SHOWN_CHARS), "…", NULL);
 }
 
+/* Everything printed passes through the redactor: a model or a tool may
+ * repeat a key, and streamed text may bring it in pieces. */
 typedef struct
 {
-  gboolean streamed;
-  gboolean quiet;
+  gboolean    streamed;
+  gboolean    quiet;
+  TbRedactor *redactor;
+  GString    *held;       /* streamed text not shown yet */
 } Printer;
+
+/* Redacted before it is shortened, so no cut leaves the start of a key. */
+static char *
+shown (Printer    *printer,
+       const char *text)
+{
+  g_autofree char *clean = tb_redactor_redact_text (printer->redactor, text);
+
+  return shorten (clean);
+}
+
+/* Ends a streamed text: what was held back, then the line's end. */
+static void
+end_streamed (Printer *printer)
+{
+  g_autofree char *rest = NULL;
+
+  if (!printer->streamed)
+    return;
+  rest = tb_redactor_feed (printer->redactor, printer->held, NULL);
+  g_print ("%s\n", rest);
+  printer->streamed = FALSE;
+}
 
 static void
 print_message (TbMessage *message,
                Printer   *printer)
 {
-  g_autofree char *text = shorten (tb_message_get_text (message));
+  g_autofree char *text = shown (printer, tb_message_get_text (message));
 
   switch (tb_message_get_role (message))
     {
@@ -194,13 +221,13 @@ print_message (TbMessage *message,
 
     case TB_MESSAGE_ROLE_ASSISTANT:
       if (printer->streamed)
-        g_print ("\n");
+        end_streamed (printer);
       else if (tb_message_get_text (message) != NULL)
         g_print ("%s %s\n", _("assistant:"), text);
       for (guint i = 0; i < tb_message_get_n_tool_calls (message); i++)
         {
           TbToolCall *call = tb_message_get_tool_call (message, i);
-          g_autofree char *args = shorten (tb_tool_call_get_raw_arguments (call));
+          g_autofree char *args = shown (printer, tb_tool_call_get_raw_arguments (call));
 
           /* Translators: a tool call: tool name, arguments, call id */
           g_print (_("assistant calls %s %s [%s]\n"), tb_tool_call_get_name (call), args,
@@ -242,21 +269,41 @@ text_delta (TbProvider *provider,
             const char *text,
             Printer    *printer)
 {
+  g_autofree char *clean = NULL;
+
   if (printer->quiet)
     return;
   if (!printer->streamed)
     g_print ("%s ", _("assistant:"));
   printer->streamed = TRUE;
-  g_print ("%s", text);
+  clean = tb_redactor_feed (printer->redactor, printer->held, text);
+  g_print ("%s", clean);
   fflush (stdout);
+}
+
+/* A line for the person on stderr, without the keys it may repeat. */
+static void G_GNUC_PRINTF (2, 3)
+print_error (Printer    *printer,
+             const char *format,
+             ...)
+{
+  g_autofree char *line = NULL;
+  g_autofree char *clean = NULL;
+  va_list args;
+
+  va_start (args, format);
+  line = g_strdup_vprintf (format, args);
+  va_end (args);
+  clean = tb_redactor_redact_text (printer->redactor, line);
+  g_printerr ("%s", clean);
 }
 
 static void
 loop_warning (TbDispatchLoop *loop,
               const char     *message,
-              gpointer        user_data)
+              Printer        *printer)
 {
-  g_printerr (_("warning: %s\n"), message);
+  print_error (printer, _("warning: %s\n"), message);
 }
 
 /* ---- asking the person ---------------------------------------------------- */
@@ -264,9 +311,11 @@ loop_warning (TbDispatchLoop *loop,
 static void
 ask_person (TbDispatchLoop *loop,
             TbPendingCall  *pending,
-            gpointer        user_data)
+            Printer        *printer)
 {
   TbToolCall *call = tb_pending_call_get_call (pending);
+  g_autofree char *args = tb_redactor_redact_text (printer->redactor,
+                                                   tb_tool_call_get_raw_arguments (call));
 
   for (;;)
     {
@@ -274,8 +323,7 @@ ask_person (TbDispatchLoop *loop,
       g_autoptr(GError) error = NULL;
 
       g_printerr (_("Run %s %s [%s]? [a]pprove, [e]dit, [s]kip, [r]eject: "),
-                  tb_tool_call_get_name (call), tb_tool_call_get_raw_arguments (call),
-                  tb_tool_call_get_id (call));
+                  tb_tool_call_get_name (call), args, tb_tool_call_get_id (call));
       if (fgets (line, sizeof line, stdin) == NULL)
         {
           tb_pending_call_reject (pending, _("nobody answered"));
@@ -368,7 +416,9 @@ tb_cli_run (int    argc,
   gint timeout_ms = 0;
   gboolean stream = FALSE;
   gboolean quiet = FALSE;
-  Printer printer = { FALSE, FALSE };
+  g_autoptr(TbRedactor) redactor = NULL;
+  g_autoptr(GString) held = g_string_new (NULL);
+  Printer printer = { FALSE, FALSE, NULL, held };
   g_autoptr(TbTraceRecorder) recorder = NULL;
   TbApprovalPolicy policy;
   TbLoopState state;
@@ -433,12 +483,18 @@ tb_cli_run (int    argc,
   if (script != NULL && provider_kind != NULL && !g_str_equal (provider_kind, "scripted"))
     return tb_cli_usage_error (context, _("--script is for the scripted provider"));
 
+  /* The keys in the environment, whichever the run uses. */
+  redactor = tb_cli_new_redactor (key_variable != NULL
+                                  ? key_variable
+                                  : tb_cli_default_key_variable (provider_kind));
+  printer.redactor = redactor;
+
   provider = tb_cli_make_provider (provider_kind, base_url, model, key_variable, script, &error);
   if (provider == NULL)
     {
       if (error->domain == G_OPTION_ERROR)
         return tb_cli_usage_error (context, "%s", error->message);
-      g_printerr ("toolbench-cli: %s\n", error->message);
+      print_error (&printer, "toolbench-cli: %s\n", error->message);
       return TB_CLI_EXIT_FAILED;
     }
   if (timeout_ms > 0 && TB_IS_HTTP_PROVIDER (provider))
@@ -447,7 +503,7 @@ tb_cli_run (int    argc,
   registry = tb_cli_build_registry (&error);
   if (registry == NULL)
     {
-      g_printerr ("toolbench-cli: %s\n", error->message);
+      print_error (&printer, "toolbench-cli: %s\n", error->message);
       return TB_CLI_EXIT_FAILED;
     }
 
@@ -456,7 +512,7 @@ tb_cli_run (int    argc,
       workspace = tb_cli_open_workspace (workspace_path, registry, &error);
       if (workspace == NULL)
         {
-          g_printerr ("toolbench-cli: %s\n", error->message);
+          print_error (&printer, "toolbench-cli: %s\n", error->message);
           return TB_CLI_EXIT_FAILED;
         }
     }
@@ -474,18 +530,13 @@ tb_cli_run (int    argc,
 
   if (trace_path != NULL)
     {
-      g_autoptr(TbRedactor) redactor = tb_redactor_new ();
-      const char *key = g_getenv (key_variable != NULL ? key_variable
-                                                       : tb_cli_default_key_variable (provider_kind));
-
-      /* Every event reaches the file as it happens; the key in use never does. */
-      tb_redactor_add_secret (redactor, key);
+      /* Every event reaches the file as it happens; the keys never do. */
       trace_gfile = g_file_new_for_commandline_arg (trace_path);
       recorder = tb_trace_recorder_new (tb_dispatch_loop_get_trace (loop), trace_gfile, redactor);
       if (tb_trace_recorder_get_error (recorder) != NULL)
         {
-          g_printerr (_("toolbench-cli: cannot write the trace: %s\n"),
-                      tb_trace_recorder_get_error (recorder)->message);
+          print_error (&printer, _("toolbench-cli: cannot write the trace: %s\n"),
+                       tb_trace_recorder_get_error (recorder)->message);
           return TB_CLI_EXIT_FAILED;
         }
       /* A run whose trace misses events must not look like a recorded one. */
@@ -497,9 +548,9 @@ tb_cli_run (int    argc,
   g_signal_connect (tb_dispatch_loop_get_messages (loop), "items-changed",
                     G_CALLBACK (messages_changed), &printer);
   g_signal_connect (provider, "text-delta", G_CALLBACK (text_delta), &printer);
-  g_signal_connect (loop, "warning", G_CALLBACK (loop_warning), NULL);
+  g_signal_connect (loop, "warning", G_CALLBACK (loop_warning), &printer);
   if (policy == TB_APPROVAL_POLICY_ASK)
-    g_signal_connect (loop, "call-pending", G_CALLBACK (ask_person), NULL);
+    g_signal_connect (loop, "call-pending", G_CALLBACK (ask_person), &printer);
 
   if (system != NULL)
     {
@@ -513,17 +564,21 @@ tb_cli_run (int    argc,
 
   g_signal_handlers_disconnect_by_data (tb_dispatch_loop_get_messages (loop), &printer);
   g_signal_handlers_disconnect_by_data (provider, &printer);
+  g_signal_handlers_disconnect_by_data (loop, &printer);
+  /* A stream cut off by a failure: show what arrived. */
+  end_streamed (&printer);
   if (recorder != NULL)
     {
       g_autoptr(GError) trace_error = NULL;
 
       if (!tb_trace_recorder_close (recorder, &trace_error))
-        g_printerr (_("toolbench-cli: the trace is incomplete: %s\n"), trace_error->message);
+        print_error (&printer, _("toolbench-cli: the trace is incomplete: %s\n"),
+                     trace_error->message);
     }
 
   if (error != NULL)
     {
-      g_printerr ("toolbench-cli: %s\n", error->message);
+      print_error (&printer, "toolbench-cli: %s\n", error->message);
       return TB_CLI_EXIT_FAILED;
     }
 
@@ -552,8 +607,8 @@ tb_cli_run (int    argc,
       break;
 
     case TB_LOOP_STATE_FAILED:
-      g_printerr (_("toolbench-cli: the loop failed: %s\n"),
-                  tb_dispatch_loop_get_error (loop)->message);
+      print_error (&printer, _("toolbench-cli: the loop failed: %s\n"),
+                   tb_dispatch_loop_get_error (loop)->message);
       break;
 
     case TB_LOOP_STATE_READY:

@@ -31,6 +31,7 @@ TbTrace        *tb_cli_load_trace      (const char      *path,
                                         GError         **error);
 void            tb_cli_print_json      (JsonNode        *node,
                                         gboolean         pretty);
+TbRedactor     *tb_cli_new_redactor    (const char      *key_variable);
 
 int tb_cli_list (int argc, char **argv);
 int tb_cli_call (int argc, char **argv);

@@ -630,6 +630,15 @@ tb_anthropic_provider_stream_finish (TbHttpProvider  *provider,
   return tb_provider_response_new (message, stream->stop_reason, usage);
 }
 
+static gboolean
+tb_anthropic_provider_stream_done (TbHttpProvider *provider,
+                                   gpointer        state)
+{
+  Stream *stream = state;
+
+  return stream->stopped;
+}
+
 static void
 tb_anthropic_provider_class_init (TbAnthropicProviderClass *klass)
 {
@@ -642,6 +651,7 @@ tb_anthropic_provider_class_init (TbAnthropicProviderClass *klass)
   http_class->stream_free = tb_anthropic_provider_stream_free;
   http_class->stream_event = tb_anthropic_provider_stream_event;
   http_class->stream_finish = tb_anthropic_provider_stream_finish;
+  http_class->stream_done = tb_anthropic_provider_stream_done;
 }
 
 static void

@@ -513,6 +513,17 @@ tb_gemini_provider_stream_finish (TbHttpProvider  *provider,
   return reader_finish (reader, error);
 }
 
+/* The last chunk is the one with a finishReason (or a blocked prompt's
+ * blockReason); it also carries the final usageMetadata. */
+static gboolean
+tb_gemini_provider_stream_done (TbHttpProvider *provider,
+                                gpointer        state)
+{
+  Reader *reader = state;
+
+  return reader->finish_reason != NULL || reader->block_reason != NULL;
+}
+
 static void
 tb_gemini_provider_class_init (TbGeminiProviderClass *klass)
 {
@@ -525,6 +536,7 @@ tb_gemini_provider_class_init (TbGeminiProviderClass *klass)
   http_class->stream_free = reader_free;
   http_class->stream_event = tb_gemini_provider_stream_event;
   http_class->stream_finish = tb_gemini_provider_stream_finish;
+  http_class->stream_done = tb_gemini_provider_stream_done;
 }
 
 static void

@@ -10,11 +10,16 @@
 #include "tb-http-provider.h"
 #include "tb-json.h"
 #include "tb-provider-private.h"
+#include "tb-redact.h"
 
 /* One SoupSession per provider. A request has an idle timeout (no byte for
  * timeout-ms), an overall limit (max-duration-ms), a size limit, and is
  * retried with exponential backoff on 429 and 503, honouring Retry-After,
- * at most max-retries times. */
+ * at most max-retries times.
+ *
+ * The key never leaves the provider except in its header: error messages,
+ * URLs and the bodies given to wire observers pass through the provider's
+ * redactor first, so whatever prints or records them is covered. */
 
 #define READ_CHUNK (64 * 1024)
 #define DEFAULT_TIMEOUT_MS 60000
@@ -29,6 +34,7 @@ typedef struct
   char        *base_url;
   char        *model;
   char        *api_key;
+  TbRedactor  *redactor;
   guint        timeout_ms;
   guint        max_duration_ms;
   guint        max_retries;
@@ -77,6 +83,7 @@ typedef struct
   gboolean           has_data;
   gpointer           stream_state;
   gboolean           streaming;
+  gboolean           stream_ended;
   gboolean           timed_out;
   gboolean           over_deadline;
   GError            *stream_error;
@@ -167,7 +174,15 @@ finish (GTask              *task,
   reset_stream_state (self, ex);
 
   if (error != NULL)
-    g_task_return_error (task, error);
+    {
+      TbHttpProviderPrivate *priv = tb_http_provider_get_instance_private (self);
+      char *clean = tb_redactor_redact_text (priv->redactor, error->message);
+
+      /* Servers repeat the key in their refusals; nothing past here sees it. */
+      g_free (error->message);
+      error->message = clean;
+      g_task_return_error (task, error);
+    }
   else
     g_task_return_pointer (task, response, (GDestroyNotify) tb_provider_response_unref);
 }
@@ -256,6 +271,9 @@ dispatch_event (TbHttpProvider  *self,
     ok = klass->stream_event (self, ex->stream_state,
                               ex->event != NULL ? ex->event : "message",
                               ex->data->str, error);
+  if (ok && ex->has_data && klass->stream_done != NULL &&
+      klass->stream_done (self, ex->stream_state))
+    ex->stream_ended = TRUE;
   g_string_truncate (ex->data, 0);
   g_clear_pointer (&ex->event, g_free);
   ex->has_data = FALSE;
@@ -322,6 +340,12 @@ feed_events (TbHttpProvider  *self,
           if (!handle_line (self, ex, ex->line->str + start, i - start, error))
             return FALSE;
           start = i + 1;
+          /* Whatever follows the last event of the turn is not read. */
+          if (ex->stream_ended)
+            {
+              g_string_truncate (ex->line, 0);
+              return TRUE;
+            }
         }
     }
   g_string_erase (ex->line, 0, start);
@@ -329,6 +353,19 @@ feed_events (TbHttpProvider  *self,
 }
 
 /* ---- reading a response --------------------------------------------------- */
+
+/* Shows observers (the trace, the wire view) the body received so far,
+ * redacted: a streamed one with its pieces joined before the search. */
+static void
+emit_response (TbHttpProvider *self,
+               Exchange       *ex)
+{
+  TbHttpProviderPrivate *priv = tb_http_provider_get_instance_private (self);
+  g_autofree char *body = g_utf8_make_valid (ex->response->str, ex->response->len);
+  g_autofree char *clean = tb_redactor_redact_text (priv->redactor, body);
+
+  tb_provider_emit_wire_response (TB_PROVIDER (self), ex->status, clean);
+}
 
 static char *
 shown_text (const char *body,
@@ -352,11 +389,14 @@ looks_like_html (const char *body)
 }
 
 /* What the provider said went wrong, as one readable sentence. All three
- * formats put it in error.message; some servers send a bare string. */
+ * formats put it in error.message; some servers send a bare string. It is
+ * redacted before it is shortened, so no cut leaves the start of a key. */
 static char *
-provider_message (const char *body)
+provider_message (TbRedactor *redactor,
+                  const char *body)
 {
   g_autoptr(JsonNode) node = NULL;
+  g_autofree char *clean = NULL;
 
   if (body == NULL || *body == '\0')
     return g_strdup (_("the response body is empty"));
@@ -377,26 +417,36 @@ provider_message (const char *body)
       if (message == NULL)
         message = tb_json_object_get_string (root, "detail");
       if (message != NULL)
-        return shown_text (message, 500);
+        {
+          clean = tb_redactor_redact_text (redactor, message);
+          return shown_text (clean, 500);
+        }
     }
 
-  return shown_text (body, 200);
+  clean = tb_redactor_redact_text (redactor, body);
+  return shown_text (clean, 200);
 }
 
 static GError *
-status_error (Exchange   *ex,
+status_error (TbRedactor *redactor,
               guint       status,
               const char *body,
               guint       retries)
 {
-  g_autofree char *said = provider_message (body);
+  g_autofree char *said = provider_message (redactor, body);
+  gsize len = strlen (said);
 
   /* Gemini answers a wrong key with 400 and reason API_KEY_INVALID. */
   if (status == 401 || status == 403 ||
       (status == 400 && body != NULL && strstr (body, "API_KEY_INVALID") != NULL))
-    return g_error_new (TB_PROVIDER_ERROR, TB_PROVIDER_ERROR_UNAUTHORIZED,
-                        _("The provider did not accept the API key (HTTP %u): %s. "
-                          "Check the key and its permissions."), status, said);
+    {
+      /* This sentence ends what the provider said with its own stop. */
+      if (len > 0 && said[len - 1] == '.')
+        said[len - 1] = '\0';
+      return g_error_new (TB_PROVIDER_ERROR, TB_PROVIDER_ERROR_UNAUTHORIZED,
+                          _("The provider did not accept the API key (HTTP %u): %s. "
+                            "Check the key and its permissions."), status, said);
+    }
   if (status == 400 || status == 404 || status == 422)
     return g_error_new (TB_PROVIDER_ERROR, TB_PROVIDER_ERROR_BAD_REQUEST,
                         _("The provider refused the request (HTTP %u): %s"), status, said);
@@ -505,7 +555,7 @@ attempt_done (GTask *task)
   TbProviderResponse *response;
 
   clear_timers (ex);
-  tb_provider_emit_wire_response (TB_PROVIDER (self), ex->status, body);
+  emit_response (self, ex);
 
   if (ex->status == 429 || ex->status == 503)
     {
@@ -522,7 +572,7 @@ attempt_done (GTask *task)
 
   if (ex->status < 200 || ex->status >= 300)
     {
-      finish (task, NULL, status_error (ex, ex->status, body, ex->attempt));
+      finish (task, NULL, status_error (priv->redactor, ex->status, body, ex->attempt));
       return;
     }
 
@@ -604,11 +654,7 @@ read_cb (GObject      *object,
         reported = g_error_new (TB_PROVIDER_ERROR, TB_PROVIDER_ERROR_CONNECTION,
                                 _("The connection to %s closed before the response was "
                                   "complete: %s"), ex->url, error->message);
-      {
-        g_autofree char *body = g_utf8_make_valid (ex->response->str, ex->response->len);
-
-        tb_provider_emit_wire_response (TB_PROVIDER (self), ex->status, body);
-      }
+      emit_response (self, ex);
       finish (task, NULL, reported);
       return;
     }
@@ -637,10 +683,18 @@ read_cb (GObject      *object,
 
   if (ex->streaming && !feed_events (self, ex, data, size, &error))
     {
-      g_autofree char *body = g_utf8_make_valid (ex->response->str, ex->response->len);
-
-      tb_provider_emit_wire_response (TB_PROVIDER (self), ex->status, body);
+      emit_response (self, ex);
       finish (task, NULL, g_steal_pointer (&error));
+      return;
+    }
+
+  /* The turn is over when the server says so ([DONE], message_stop, the
+   * last chunk), even if it keeps the connection open; cancelling the
+   * exchange closes the connection instead of waiting for its end. */
+  if (ex->stream_ended)
+    {
+      g_cancellable_cancel (ex->cancellable);
+      attempt_done (task);
       return;
     }
 
@@ -686,6 +740,7 @@ send_cb (GObject      *object,
   g_string_truncate (ex->line, 0);
   g_string_truncate (ex->data, 0);
   ex->has_data = FALSE;
+  ex->stream_ended = FALSE;
   g_clear_pointer (&ex->event, g_free);
   reset_stream_state (self, ex);
 
@@ -709,6 +764,8 @@ start_attempt (GTask *task)
   g_autoptr(GBytes) body = NULL;
   g_autoptr(GError) error = NULL;
   g_autofree char *text = NULL;
+  g_autofree char *url = NULL;
+  g_autofree char *clean = NULL;
 
   if (g_cancellable_is_cancelled (ex->cancellable))
     {
@@ -723,11 +780,15 @@ start_attempt (GTask *task)
       return;
     }
 
+  /* The URL as messages, logs and traces show it: no user name, password
+   * or credential parameter. */
+  url = g_uri_to_string (soup_message_get_uri (msg));
   g_free (ex->url);
-  ex->url = g_uri_to_string_partial (soup_message_get_uri (msg), G_URI_HIDE_PASSWORD);
+  ex->url = tb_redactor_redact_url (priv->redactor, url);
   text = g_strndup (g_bytes_get_data (body, NULL), g_bytes_get_size (body));
   soup_message_set_request_body_from_bytes (msg, "application/json", body);
-  tb_provider_emit_wire_request (TB_PROVIDER (self), ex->url, text);
+  clean = tb_redactor_redact_text (priv->redactor, text);
+  tb_provider_emit_wire_request (TB_PROVIDER (self), ex->url, clean);
 
   arm_idle_timer (task);
   if (ex->deadline_source == NULL)
@@ -805,7 +866,11 @@ tb_http_provider_describe (TbProvider *provider)
 
   json_object_set_string_member (object, "kind", tb_http_provider_get_kind (provider));
   if (priv->base_url != NULL)
-    json_object_set_string_member (object, "base_url", priv->base_url);
+    {
+      g_autofree char *base_url = tb_redactor_redact_url (priv->redactor, priv->base_url);
+
+      json_object_set_string_member (object, "base_url", base_url);
+    }
   if (priv->model != NULL)
     json_object_set_string_member (object, "model", priv->model);
   json_object_set_int_member (object, "timeout_ms", priv->timeout_ms);
@@ -836,6 +901,7 @@ tb_http_provider_finalize (GObject *object)
   if (priv->api_key != NULL)
     memset (priv->api_key, 0, strlen (priv->api_key));
   g_clear_pointer (&priv->api_key, g_free);
+  g_clear_object (&priv->redactor);
 
   G_OBJECT_CLASS (tb_http_provider_parent_class)->finalize (object);
 }
@@ -975,6 +1041,7 @@ tb_http_provider_init (TbHttpProvider *self)
 
   priv->session = soup_session_new_with_options ("user-agent", "toolbench/" PACKAGE_VERSION,
                                                  NULL);
+  priv->redactor = tb_redactor_new ();
   priv->timeout_ms = DEFAULT_TIMEOUT_MS;
   priv->max_duration_ms = DEFAULT_MAX_DURATION_MS;
   priv->max_retries = DEFAULT_MAX_RETRIES;
@@ -1080,6 +1147,8 @@ tb_http_provider_set_api_key (TbHttpProvider *self,
     memset (priv->api_key, 0, strlen (priv->api_key));
   g_free (priv->api_key);
   priv->api_key = g_strdup (api_key);
+  /* Earlier keys stay redacted: an answer to an older request may repeat one. */
+  tb_redactor_add_secret (priv->redactor, api_key);
   g_object_notify_by_pspec (G_OBJECT (self), properties [PROP_API_KEY]);
 }
 
@@ -1153,9 +1222,11 @@ tb_http_provider_set_max_response_size (TbHttpProvider *self,
 /**
  * tb_http_provider_build_url:
  * @self: a provider
- * @path: a path starting with "/"
+ * @path: a path starting with "/", perhaps with a query
  *
- * Returns: (transfer full): the base URL (without a trailing slash) and @path
+ * Returns: (transfer full): the base URL (without a trailing slash) and
+ *   @path; a query of the base URL (`?api-version=…`) follows the path,
+ *   joined with the path's own
  */
 char *
 tb_http_provider_build_url (TbHttpProvider *self,
@@ -1163,13 +1234,20 @@ tb_http_provider_build_url (TbHttpProvider *self,
 {
   TbHttpProviderPrivate *priv = tb_http_provider_get_instance_private (self);
   g_autofree char *base = NULL;
+  const char *query;
   gsize len;
 
   g_return_val_if_fail (TB_IS_HTTP_PROVIDER (self), NULL);
 
   base = g_strdup (priv->base_url != NULL ? priv->base_url : "");
-  len = strlen (base);
+  len = strcspn (base, "?#");
+  query = base[len] == '?' ? base + len + 1 : NULL;
+  if (query != NULL)
+    base[strcspn (base, "#")] = '\0';
+  base[len] = '\0';
   while (len > 0 && base[len - 1] == '/')
     base[--len] = '\0';
-  return g_strconcat (base, path, NULL);
+  if (query == NULL || *query == '\0')
+    return g_strconcat (base, path, NULL);
+  return g_strconcat (base, path, strchr (path, '?') != NULL ? "&" : "?", query, NULL);
 }

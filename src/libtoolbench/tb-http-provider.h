@@ -36,6 +36,9 @@ G_DECLARE_DERIVABLE_TYPE (TbHttpProvider, tb_http_provider, TB, HTTP_PROVIDER, G
  * @stream_event: handles one server-sent event
  * @stream_finish: the response once the stream ended; fails when the
  *   stream stopped before its documented end
+ * @stream_done: (nullable): whether the events so far end the turn (the
+ *   format's last event arrived); reading stops there, even when the
+ *   server keeps the connection open
  *
  * The HTTP, timeout, retry, size-limit and event-stream machinery shared
  * by the OpenAI-compatible, Anthropic and Gemini providers.
@@ -65,9 +68,11 @@ struct _TbHttpProviderClass
   TbProviderResponse *(*stream_finish)  (TbHttpProvider     *self,
                                          gpointer            state,
                                          GError            **error);
+  gboolean            (*stream_done)    (TbHttpProvider     *self,
+                                         gpointer            state);
 
   /*< private >*/
-  gpointer _reserved[8];
+  gpointer _reserved[7];
 };
 
 SoupSession *tb_http_provider_get_session           (TbHttpProvider *self);

@@ -485,6 +485,17 @@ tb_openai_provider_stream_finish (TbHttpProvider  *provider,
   return tb_provider_response_new (message, stream->finish_reason, stream->usage);
 }
 
+/* [DONE] ends the stream; finish_reason does not, since the usage chunk
+ * asked for with include_usage follows it. */
+static gboolean
+tb_openai_provider_stream_done (TbHttpProvider *provider,
+                                gpointer        state)
+{
+  Stream *stream = state;
+
+  return stream->done;
+}
+
 static void
 tb_openai_provider_class_init (TbOpenaiProviderClass *klass)
 {
@@ -497,6 +508,7 @@ tb_openai_provider_class_init (TbOpenaiProviderClass *klass)
   http_class->stream_free = tb_openai_provider_stream_free;
   http_class->stream_event = tb_openai_provider_stream_event;
   http_class->stream_finish = tb_openai_provider_stream_finish;
+  http_class->stream_done = tb_openai_provider_stream_done;
 }
 
 static void

@@ -16,13 +16,19 @@ G_BEGIN_DECLS
 
 G_DECLARE_FINAL_TYPE (TbRedactor, tb_redactor, TB, REDACTOR, GObject)
 
-TbRedactor *tb_redactor_new            (void);
-void        tb_redactor_add_secret     (TbRedactor *self,
-                                        const char *secret);
-gboolean    tb_redactor_is_secret_name (const char *member_name);
-char       *tb_redactor_redact_text    (TbRedactor *self,
-                                        const char *text);
-JsonNode   *tb_redactor_redact_node    (TbRedactor *self,
-                                        JsonNode   *node);
+TbRedactor *tb_redactor_new                 (void);
+void        tb_redactor_add_secret          (TbRedactor *self,
+                                             const char *secret);
+gboolean    tb_redactor_is_secret_name      (const char *member_name);
+gboolean    tb_redactor_is_secret_parameter (const char *parameter_name);
+char       *tb_redactor_redact_text         (TbRedactor *self,
+                                             const char *text);
+char       *tb_redactor_redact_url          (TbRedactor *self,
+                                             const char *url);
+JsonNode   *tb_redactor_redact_node         (TbRedactor *self,
+                                             JsonNode   *node);
+char       *tb_redactor_feed                (TbRedactor *self,
+                                             GString    *held,
+                                             const char *piece);
 
 G_END_DECLS

@@ -41,12 +41,14 @@ print_usage (gboolean to_stderr)
 
 /* Everything printed goes through here: what servers, tools and models
  * wrote is quoted in messages, and their control characters must not
- * drive the terminal (set its title, clear it, fake text). */
+ * drive the terminal (set its title, clear it, fake text); keys in the
+ * environment never reach it either. */
 static void
 print_escaped (FILE       *stream,
                const char *text)
 {
-  g_autofree char *escaped = tb_text_escape_controls (text, -1);
+  g_autofree char *clean = tb_redactor_redact_text (tb_cli_get_output_redactor (), text);
+  g_autofree char *escaped = tb_text_escape_controls (clean, -1);
   const char *charset;
 
   /* As GLib's own handler does: the console may not speak UTF-8. */

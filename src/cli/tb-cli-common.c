@@ -313,6 +313,17 @@ tb_cli_read_text (const char  *path_or_dash,
   return contents;
 }
 
+static TbRedactor *
+tb_cli_new_redactor_for_defaults (void)
+{
+  static const char * const defaults[] = { "openai", "anthropic", "gemini" };
+  TbRedactor *redactor = tb_redactor_new ();
+
+  for (guint i = 0; i < G_N_ELEMENTS (defaults); i++)
+    tb_redactor_add_secret (redactor, g_getenv (tb_cli_default_key_variable (defaults[i])));
+  return redactor;
+}
+
 /**
  * tb_cli_new_redactor:
  * @key_variable: (nullable): the environment variable a command was told
@@ -325,14 +336,34 @@ tb_cli_read_text (const char  *path_or_dash,
 TbRedactor *
 tb_cli_new_redactor (const char *key_variable)
 {
-  static const char * const defaults[] = { "openai", "anthropic", "gemini" };
-  TbRedactor *redactor = tb_redactor_new ();
+  TbRedactor *redactor = tb_cli_new_redactor_for_defaults ();
 
   if (key_variable != NULL)
-    tb_redactor_add_secret (redactor, g_getenv (key_variable));
-  for (guint i = 0; i < G_N_ELEMENTS (defaults); i++)
-    tb_redactor_add_secret (redactor, g_getenv (tb_cli_default_key_variable (defaults[i])));
+    {
+      tb_redactor_add_secret (redactor, g_getenv (key_variable));
+      tb_redactor_add_secret (tb_cli_get_output_redactor (), g_getenv (key_variable));
+    }
   return redactor;
+}
+
+/**
+ * tb_cli_get_output_redactor:
+ *
+ * The last line of defence: everything the CLI prints passes through
+ * this redactor (see main.c), so that a key in the environment never
+ * reaches the terminal, whichever command printed it and wherever it
+ * came from (a foreign trace shown with `trace show`, a tool's output).
+ *
+ * Returns: (transfer none): the redactor of everything printed
+ */
+TbRedactor *
+tb_cli_get_output_redactor (void)
+{
+  static TbRedactor *output;
+
+  if (g_once_init_enter (&output))
+    g_once_init_leave (&output, tb_cli_new_redactor_for_defaults ());
+  return output;
 }
 
 void

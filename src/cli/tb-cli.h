@@ -32,6 +32,7 @@ TbTrace        *tb_cli_load_trace      (const char      *path,
 void            tb_cli_print_json      (JsonNode        *node,
                                         gboolean         pretty);
 TbRedactor     *tb_cli_new_redactor    (const char      *key_variable);
+TbRedactor     *tb_cli_get_output_redactor (void);
 
 int tb_cli_list (int argc, char **argv);
 int tb_cli_call (int argc, char **argv);

@@ -53,26 +53,10 @@ setup_anthropic (Fixture       *f,
 }
 
 static void
-remove_tree (const char *path)
-{
-  g_autoptr(GDir) dir = g_dir_open (path, 0, NULL);
-  const char *name;
-
-  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
-    {
-      g_autofree char *child = g_build_filename (path, name, NULL);
-
-      remove_tree (child);
-    }
-  if (g_rmdir (path) != 0)
-    g_remove (path);
-}
-
-static void
 teardown (Fixture       *f,
           gconstpointer  data)
 {
-  remove_tree (f->dir);
+  attack_remove_tree (f->dir);
   g_free (f->dir);
   test_server_free (f->server);
 }
@@ -645,6 +629,36 @@ test_replay_foreign_trace (Fixture       *f,
     }
 }
 
+/* Showing or exporting someone else's trace prints what it holds, except
+ * a key that is in this environment, in any of its forms. */
+static void
+test_show_foreign_trace (Fixture       *f,
+                         gconstpointer  data)
+{
+  g_autofree char *trace = g_build_filename (f->dir, "foreign.jsonl", NULL);
+  const char *env[] = { "OPENAI_API_KEY=" KEY, NULL };
+  const char *commands[][4] = {
+    { "trace", "show", NULL, NULL },
+    { "trace", "show", "--json", NULL },
+    { "trace", "export", "--format", "openai" },
+  };
+  AttackRun run = { 0 };
+
+  attack_write_file (trace, foreign_trace);
+  for (guint i = 0; i < G_N_ELEMENTS (commands); i++)
+    {
+      const char *argv[6] = { commands[i][0], commands[i][1], trace, commands[i][2],
+                              commands[i][3], NULL };
+
+      attack_cli_argv (&run, NULL, env, argv);
+      g_test_message ("%s %s: %s%s", commands[i][0], commands[i][1], run.out, run.err);
+      g_assert_cmpint (run.status, ==, 0);
+      assert_run_clean (&run, KEY);
+      g_assert_nonnull (strstr (run.out, "[redacted]"));
+      attack_run_clear (&run);
+    }
+}
+
 /* A command tool that prints a key from its environment, given to the
  * replay of a recorded run (recorded where the tool was not loaded): the
  * tool runs during the replay and its output reaches the report and the
@@ -729,6 +743,8 @@ main (int   argc,
               test_base_url_credentials, teardown);
   g_test_add ("/attack/secrets/replay-foreign-trace", Fixture, NULL, setup,
               test_replay_foreign_trace, teardown);
+  g_test_add ("/attack/secrets/show-foreign-trace", Fixture, NULL, setup,
+              test_show_foreign_trace, teardown);
   g_test_add ("/attack/secrets/replay-tool-prints-key", Fixture, NULL, setup,
               test_replay_tool_prints_key, teardown);
 

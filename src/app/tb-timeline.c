@@ -250,6 +250,7 @@ struct _TbTimeline
   guint           idle_id;
   TbTimelineNode *heading;   /* the current iteration's */
   GHashTable     *parents;   /* position → node, for the current turn and its calls */
+  GHashTable     *pending;   /* store → nodes to add to it at the end of a pass */
 };
 
 G_DEFINE_FINAL_TYPE (TbTimeline, tb_timeline, G_TYPE_OBJECT)
@@ -275,6 +276,39 @@ node_new (TbTimeline *self,
   return node;
 }
 
+/* Nodes go to their store in one splice a pass: one change a store
+ * rather than one a row keeps the tree and the list quick to update. */
+static void
+add_to (TbTimeline     *self,
+        GListStore     *store,
+        TbTimelineNode *node)
+{
+  GPtrArray *nodes = g_hash_table_lookup (self->pending, store);
+
+  if (nodes == NULL)
+    {
+      nodes = g_ptr_array_new_with_free_func (g_object_unref);
+      g_hash_table_insert (self->pending, g_object_ref (store), nodes);
+    }
+  g_ptr_array_add (nodes, g_object_ref (node));
+}
+
+static void
+flush (TbTimeline *self)
+{
+  GHashTableIter iter;
+  gpointer store, nodes;
+
+  g_hash_table_iter_init (&iter, self->pending);
+  while (g_hash_table_iter_next (&iter, &store, &nodes))
+    {
+      GPtrArray *array = nodes;
+
+      g_list_store_splice (store, g_list_model_get_n_items (store), 0, array->pdata, array->len);
+    }
+  g_hash_table_remove_all (self->pending);
+}
+
 static void
 place_event (TbTimeline *self,
              guint       position)
@@ -291,7 +325,7 @@ place_event (TbTimeline *self,
       node = node_new (self, position, 0);
       node->kind = TB_TRACE_KIND_PROBLEM;
       node->icon = ICON_WARNING;
-      g_list_store_append (self->heading != NULL ? self->heading->children : self->root, node);
+      add_to (self, self->heading != NULL ? self->heading->children : self->root, node);
       return;
     }
 
@@ -311,7 +345,7 @@ place_event (TbTimeline *self,
       heading->icon = ICON_HEADING;
       heading->children = g_list_store_new (TB_TYPE_TIMELINE_NODE);
       g_hash_table_remove_all (self->parents);
-      g_list_store_append (self->root, heading);
+      add_to (self, self->root, heading);
       g_clear_object (&self->heading);
       self->heading = heading;
     }
@@ -327,11 +361,11 @@ place_event (TbTimeline *self,
   parent = place.parent >= 0 ? g_hash_table_lookup (self->parents,
                                                     GINT_TO_POINTER (place.parent)) : NULL;
   if (parent != NULL)
-    g_list_store_append (parent->children, node);
+    add_to (self, parent->children, node);
   else if (place.in_iteration && self->heading != NULL)
-    g_list_store_append (self->heading->children, node);
+    add_to (self, self->heading->children, node);
   else
-    g_list_store_append (self->root, node);
+    add_to (self, self->root, node);
 }
 
 static gboolean
@@ -343,6 +377,7 @@ place_more (gpointer data)
 
   for (; self->n_done < stop; self->n_done++)
     place_event (self, self->n_done);
+  flush (self);
   if (self->n_done < n)
     return G_SOURCE_CONTINUE;
   self->idle_id = 0;
@@ -376,6 +411,7 @@ tb_timeline_dispose (GObject *object)
   g_clear_object (&self->heading);
   g_clear_object (&self->root);
   g_clear_pointer (&self->parents, g_hash_table_unref);
+  g_clear_pointer (&self->pending, g_hash_table_unref);
   g_clear_pointer (&self->outline, tb_trace_outline_free);
   G_OBJECT_CLASS (tb_timeline_parent_class)->dispose (object);
 }
@@ -392,6 +428,8 @@ tb_timeline_init (TbTimeline *self)
   self->root = g_list_store_new (TB_TYPE_TIMELINE_NODE);
   self->outline = tb_trace_outline_new ();
   self->parents = g_hash_table_new (NULL, NULL);
+  self->pending = g_hash_table_new_full (NULL, NULL, g_object_unref,
+                                         (GDestroyNotify) g_ptr_array_unref);
 }
 
 /**

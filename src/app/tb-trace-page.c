@@ -1101,7 +1101,7 @@ build (TbTracePage *self)
     };
     const char *kinds_shown[G_N_ELEMENTS (kind_names) + 1] = { NULL };
     GtkWidget *left = gtk_box_new (GTK_ORIENTATION_VERTICAL, 6);
-    GtkWidget *filters = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
+    GtkWidget *filters = gtk_box_new (GTK_ORIENTATION_VERTICAL, 6);
 
     for (guint i = 0; i < G_N_ELEMENTS (kind_names); i++)
       kinds_shown[i] = _(kind_names[i]);
@@ -1122,7 +1122,8 @@ build (TbTracePage *self)
     gtk_box_append (GTK_BOX (filters), GTK_WIDGET (self->kind_filter));
     gtk_box_append (GTK_BOX (left), titled (_("Events"), filters));
     gtk_box_append (GTK_BOX (left), scrolled (GTK_WIDGET (self->timeline_view), 200));
-    gtk_widget_set_size_request (left, 240, -1);
+    gtk_editable_set_width_chars (GTK_EDITABLE (self->search_entry), 4);
+    gtk_widget_set_size_request (left, 120, -1);
     gtk_paned_set_start_child (GTK_PANED (paned), left);
   }
   gtk_paned_set_resize_start_child (GTK_PANED (paned), FALSE);

@@ -245,8 +245,12 @@ test_trace_show (void)
   g_autofree char *bad = g_build_filename (dir, "bad.jsonl", NULL);
   g_autoptr(GFile) file = g_file_new_for_path (path);
   g_autoptr(TbTraceWriter) writer = tb_trace_writer_new (file, NULL, NULL, NULL);
-  g_autoptr(JsonNode) call = tb_json_parse ("{\"type\":\"tool-call\",\"name\":\"echo\","
-                                            "\"id\":\"c1\"}", -1, NULL);
+  g_autoptr(JsonNode) call = tb_json_parse ("{\"type\":\"tool-call\",\"iteration\":1,"
+                                            "\"call\":{\"id\":\"c1\",\"name\":\"echo\","
+                                            "\"arguments\":{\"text\":\"hi\"}}}", -1, NULL);
+  g_autoptr(JsonNode) decision = tb_json_parse ("{\"type\":\"decision\",\"iteration\":1,"
+                                                "\"call_id\":\"c1\",\"decision\":\"reject\","
+                                                "\"by\":\"person\"}", -1, NULL);
   g_autoptr(JsonNode) end = tb_json_parse ("{\"type\":\"end\",\"state\":\"finished\"}", -1,
                                            NULL);
   g_auto(Run) show = { 0 };
@@ -257,14 +261,18 @@ test_trace_show (void)
   g_autofree char *cut = NULL;
 
   g_assert_true (tb_trace_writer_append (writer, json_node_get_object (call), NULL));
+  g_assert_true (tb_trace_writer_append (writer, json_node_get_object (decision), NULL));
   g_assert_true (tb_trace_writer_append (writer, json_node_get_object (end), NULL));
   g_assert_true (tb_trace_writer_close (writer, NULL));
 
   run_cli (&show, NULL, "trace", "show", path, NULL);
   g_assert_cmpint (show.status, ==, 0);
-  g_assert_nonnull (strstr (show.out, "2 events"));
-  g_assert_nonnull (strstr (show.out, "tool-call echo [c1]"));
-  g_assert_nonnull (strstr (show.out, "end finished"));
+  g_assert_nonnull (strstr (show.out, "3 events"));
+  /* Who did what, under the iteration's heading, the decision under its call. */
+  g_assert_nonnull (strstr (show.out, "  Iteration 1\n"));
+  g_assert_nonnull (strstr (show.out, " s    Model calls echo {text: \"hi\"}\n"));
+  g_assert_nonnull (strstr (show.out, " s      You rejected echo\n"));
+  g_assert_nonnull (strstr (show.out, " s  Finished\n"));
 
   run_cli (&json, NULL, "trace", "show", "--json", path, NULL);
   g_assert_cmpint (json.status, ==, 0);
@@ -272,11 +280,11 @@ test_trace_show (void)
 
   /* A trace cut off mid-line shows what it has and says what it lost. */
   g_assert_true (g_file_get_contents (path, &contents, NULL, NULL));
-  cut = g_strconcat (contents, "{\"seq\":3,\"t\"", NULL);
+  cut = g_strconcat (contents, "{\"seq\":4,\"t\"", NULL);
   g_assert_true (g_file_set_contents (bad, cut, -1, NULL));
   run_cli (&damaged, NULL, "trace", "show", bad, NULL);
   g_assert_cmpint (damaged.status, ==, 0);
-  g_assert_nonnull (strstr (damaged.out, "2 events"));
+  g_assert_nonnull (strstr (damaged.out, "3 events"));
   g_assert_nonnull (strstr (damaged.err, "incomplete"));
 
   run_cli (&usage, NULL, "trace", "frob", NULL);

@@ -8,124 +8,14 @@
 
 #include "tb-app-util.h"
 #include "tb-trace-page.h"
+#include "tb-timeline.h"
+#include "tb-timeline-row.h"
 
 /* The Trace page: the events of the current run (or of a trace file) as a
  * timeline, the JSON of the selected event, and replays of the trace —
  * with the recorded results or the live tools, whole or forked at a step —
  * whose report is shown step by step with the first divergence marked and
  * its JSON diff shown. */
-
-/* A file's events as the reader indexes them: the timeline shows the
- * first ones at once while the rest of a large trace is read. */
-#define TB_TYPE_READER_MODEL (tb_reader_model_get_type ())
-G_DECLARE_FINAL_TYPE (TbReaderModel, tb_reader_model, TB, READER_MODEL, GObject)
-
-struct _TbReaderModel
-{
-  GObject        parent_instance;
-  TbTraceReader *reader;
-  guint          n_items;
-};
-
-static GType
-tb_reader_model_get_item_type (GListModel *model)
-{
-  return TB_TYPE_TRACE_EVENT;
-}
-
-static guint
-tb_reader_model_get_n_items (GListModel *model)
-{
-  return TB_READER_MODEL (model)->n_items;
-}
-
-static gpointer
-tb_reader_model_get_item (GListModel *model,
-                          guint       position)
-{
-  TbReaderModel *self = TB_READER_MODEL (model);
-  g_autoptr(JsonObject) line = NULL;
-  g_autoptr(JsonObject) payload = json_object_new ();
-  g_autoptr(GList) members = NULL;
-  gint64 seq = position + 1;
-  gint64 t = 0;
-  const char *type;
-
-  if (position >= self->n_items)
-    return NULL;
-  line = tb_trace_reader_read_event (self->reader, position, NULL);
-  if (line == NULL)
-    return tb_trace_event_new (position, 0, "unreadable", NULL);
-  members = json_object_get_members (line);
-  for (GList *l = members; l != NULL; l = l->next)
-    if (!g_str_equal (l->data, "seq") && !g_str_equal (l->data, "t")
-        && !g_str_equal (l->data, "type"))
-      json_object_set_member (payload, l->data,
-                              tb_json_copy (json_object_get_member (line, l->data)));
-  /* Out of range or of another type, a number shows as its position. */
-  tb_json_object_get_int_in_range (line, "seq", 1, G_MAXINT64, &seq, NULL);
-  tb_json_object_get_int_in_range (line, "t", G_MININT64, G_MAXINT64, &t, NULL);
-  type = tb_json_object_get_string (line, "type");
-  return tb_trace_event_new (seq, t, type != NULL ? type : "?", payload);
-}
-
-static void
-tb_reader_model_list_model_init (GListModelInterface *iface)
-{
-  iface->get_item_type = tb_reader_model_get_item_type;
-  iface->get_n_items = tb_reader_model_get_n_items;
-  iface->get_item = tb_reader_model_get_item;
-}
-
-G_DEFINE_FINAL_TYPE_WITH_CODE (TbReaderModel, tb_reader_model, G_TYPE_OBJECT,
-                               G_IMPLEMENT_INTERFACE (G_TYPE_LIST_MODEL,
-                                                      tb_reader_model_list_model_init))
-
-static void
-tb_reader_model_on_n_events (TbReaderModel *self)
-{
-  guint n = tb_trace_reader_get_n_events (self->reader);
-  guint old = self->n_items;
-
-  if (n <= old)
-    return;
-  self->n_items = n;
-  g_list_model_items_changed (G_LIST_MODEL (self), old, 0, n - old);
-}
-
-static void
-tb_reader_model_dispose (GObject *object)
-{
-  TbReaderModel *self = TB_READER_MODEL (object);
-
-  if (self->reader != NULL)
-    g_signal_handlers_disconnect_by_data (self->reader, self);
-  g_clear_object (&self->reader);
-  G_OBJECT_CLASS (tb_reader_model_parent_class)->dispose (object);
-}
-
-static void
-tb_reader_model_class_init (TbReaderModelClass *klass)
-{
-  G_OBJECT_CLASS (klass)->dispose = tb_reader_model_dispose;
-}
-
-static void
-tb_reader_model_init (TbReaderModel *self)
-{
-}
-
-static TbReaderModel *
-tb_reader_model_new (TbTraceReader *reader)
-{
-  TbReaderModel *self = g_object_new (TB_TYPE_READER_MODEL, NULL);
-
-  self->reader = g_object_ref (reader);
-  g_signal_connect_swapped (reader, "notify::n-events",
-                            G_CALLBACK (tb_reader_model_on_n_events), self);
-  tb_reader_model_on_n_events (self);
-  return self;
-}
 
 struct _TbTracePage
 {
@@ -142,7 +32,7 @@ struct _TbTracePage
   GtkWidget          *export_button;
   GtkDropDown        *export_format;
   GtkCheckButton     *live_check;
-  GtkListView        *timeline;
+  GtkListView        *timeline_view;
   GtkSingleSelection *selection;
   GtkTextView        *detail;
   GtkListBox         *report_list;
@@ -157,7 +47,12 @@ struct _TbTracePage
   GtkWidget          *reopen_button;
   GtkWidget          *discard_button;
   GFile              *recovered_file;
-  TbReaderModel      *reader_model;
+  TbTimeline         *timeline;
+  GtkTreeListModel   *tree;
+  GtkFilterListModel *filtered;
+  GtkCustomFilter    *filter;
+  GtkSearchEntry     *search_entry;
+  GtkDropDown        *kind_filter;
   GtkWidget          *recent_button;
   GtkListBox         *recent_list;
   gboolean            remember_recent;
@@ -168,12 +63,21 @@ struct _TbTracePage
   TbReplayReport     *report;
   GCancellable       *cancellable;
   gboolean            busy;
+  gboolean            loading;
+  gboolean            replay_when_loaded;
+  GFile              *file;      /* a large file shown from its index */
 };
+
+/* Files larger than this are shown from the reader's index and read whole
+ * only when a replay or a save needs them. */
+#define TB_TRACE_PAGE_LOAD_LIMIT (32 * 1024 * 1024)
 
 G_DEFINE_FINAL_TYPE (TbTracePage, tb_trace_page, GTK_TYPE_WIDGET)
 
-static void remember (TbTracePage *self,
-                      GFile       *file);
+static void remember   (TbTracePage *self,
+                        GFile       *file);
+static void load_whole (TbTracePage *self,
+                        GFile       *file);
 
 static void
 set_status (TbTracePage *self,
@@ -194,7 +98,9 @@ set_detail (TbTracePage *self,
 static void
 update_controls (TbTracePage *self)
 {
-  gboolean has_trace = self->trace != NULL && tb_trace_get_n_events (self->trace) > 0;
+  gboolean has_trace = (self->trace != NULL && tb_trace_get_n_events (self->trace) > 0)
+                       || (self->file != NULL && self->timeline != NULL
+                           && tb_timeline_get_n_events (self->timeline) > 0);
 
   gtk_widget_set_sensitive (self->open_button, !self->busy);
   gtk_widget_set_sensitive (self->save_button, !self->busy && has_trace);
@@ -207,110 +113,137 @@ update_controls (TbTracePage *self)
 
 /* The timeline. */
 
-static const char *
-event_icon (const char *type)
+static GListModel *
+create_children (gpointer item,
+                 gpointer user_data)
 {
-  static const struct { const char *type; const char *icon; } icons[] = {
-    { "message", "mail-unread-symbolic" },
-    { "request", "go-up-symbolic" },
-    { "response", "go-down-symbolic" },
-    { "model-turn", "user-available-symbolic" },
-    { "tool-call", "applications-engineering-symbolic" },
-    { "tool-result", "object-select-symbolic" },
-    { "decision", "emblem-ok-symbolic" },
-    { "warning", "dialog-warning-symbolic" },
-    { "error", "dialog-error-symbolic" },
-    { "end", "media-playback-stop-symbolic" },
-  };
+  GListModel *children = tb_timeline_node_get_children (item);
 
-  for (guint i = 0; i < G_N_ELEMENTS (icons); i++)
-    if (g_str_equal (icons[i].type, type))
-      return icons[i].icon;
-  return "text-x-generic-symbolic";
+  return children != NULL ? g_object_ref (children) : NULL;
 }
 
-/* The time since the trace began, and for a tool result how long the
- * call took. */
-static char *
-event_offset_text (TbTracePage *self,
-                   guint        position)
+static TbTimelineNode *
+row_node (gpointer item)
 {
-  GListModel *events = G_LIST_MODEL (self->selection);
-  g_autoptr(TbTraceEvent) first = g_list_model_get_item (events, 0);
-  g_autoptr(TbTraceEvent) event = g_list_model_get_item (events, position);
-  gint64 offset;
-  JsonObject *result;
-  gint64 duration_us = 0;
+  if (GTK_IS_TREE_LIST_ROW (item))
+    return gtk_tree_list_row_get_item (item);
+  return item != NULL ? g_object_ref (item) : NULL;
+}
 
-  if (event == NULL || first == NULL)
-    return g_strdup ("");
-  offset = tb_trace_event_get_time_us (event) - tb_trace_event_get_time_us (first);
-  result = tb_json_object_get_object (tb_trace_event_get_payload (event), "result");
+/* Shows @source (a trace or a trace file's reader) as the timeline. */
+static void
+show_source (TbTracePage *self,
+             GObject     *source)
+{
+  g_clear_object (&self->timeline);
+  if (source != NULL)
+    self->timeline = tb_timeline_new (source);
+  g_clear_object (&self->tree);
+  self->tree = gtk_tree_list_model_new (self->timeline != NULL
+                                        ? g_object_ref (tb_timeline_get_model (self->timeline))
+                                        : G_LIST_MODEL (g_list_store_new (TB_TYPE_TIMELINE_NODE)),
+                                        FALSE, TRUE, create_children, NULL, NULL);
+  gtk_filter_list_model_set_model (self->filtered, G_LIST_MODEL (self->tree));
+  gtk_single_selection_set_selected (self->selection, GTK_INVALID_LIST_POSITION);
+}
 
-  if (result != NULL && json_object_has_member (result, "duration_us") &&
-      tb_json_object_get_int_in_range (result, "duration_us", 0, G_MAXINT64, &duration_us, NULL))
-    {
-      g_autofree char *duration = tb_format_duration (duration_us);
+/* With a kind chosen or text to search for, only the events that match
+ * are listed (the iterations' headings go: they would match nothing). */
+static gboolean
+filter_row (gpointer item,
+            gpointer user_data)
+{
+  TbTracePage *self = user_data;
+  g_autoptr(TbTimelineNode) node = row_node (item);
+  guint kind = gtk_drop_down_get_selected (self->kind_filter);
+  const char *search = gtk_editable_get_text (GTK_EDITABLE (self->search_entry));
+  g_autofree char *text = NULL;
+  g_autofree char *folded_text = NULL;
+  g_autofree char *folded_search = NULL;
 
-      return g_strdup_printf (_("+%.3f s, took %s"), offset / 1e6, duration);
-    }
-  return g_strdup_printf ("+%.3f s", offset / 1e6);
+  if ((kind == 0 || kind == GTK_INVALID_LIST_POSITION) && *search == '\0')
+    return TRUE;
+  if (node == NULL || tb_timeline_node_is_heading (node))
+    return FALSE;
+  if (kind > 0 && kind != GTK_INVALID_LIST_POSITION
+      && tb_timeline_node_get_kind (node) != kind - 1)
+    return FALSE;
+  if (*search == '\0')
+    return TRUE;
+  text = tb_timeline_node_dup_text (node);
+  folded_text = g_utf8_casefold (text, -1);
+  folded_search = g_utf8_casefold (search, -1);
+  return strstr (folded_text, folded_search) != NULL;
 }
 
 static void
-setup_event (GtkSignalListItemFactory *factory,
-             GtkListItem              *item,
-             TbTracePage              *self)
+on_filter_changed (TbTracePage *self)
 {
-  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 8);
-  GtkWidget *labels = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
-  GtkWidget *type = gtk_label_new (NULL);
-  GtkWidget *time = gtk_label_new (NULL);
-
-  gtk_label_set_xalign (GTK_LABEL (type), 0);
-  gtk_label_set_xalign (GTK_LABEL (time), 0);
-  gtk_widget_add_css_class (time, "dim-label");
-  gtk_widget_add_css_class (time, "caption");
-  gtk_box_append (GTK_BOX (box), gtk_image_new ());
-  gtk_box_append (GTK_BOX (labels), type);
-  gtk_box_append (GTK_BOX (labels), time);
-  gtk_box_append (GTK_BOX (box), labels);
-  gtk_widget_set_margin_top (box, 4);
-  gtk_widget_set_margin_bottom (box, 4);
-  gtk_list_item_set_child (item, box);
+  gtk_filter_changed (GTK_FILTER (self->filter), GTK_FILTER_CHANGE_DIFFERENT);
 }
 
+/* The wire view: a request's or a response's body is JSON in a string;
+ * it is shown as JSON. */
 static void
-bind_event (GtkSignalListItemFactory *factory,
-            GtkListItem              *item,
-            TbTracePage              *self)
+expand_body (JsonObject *event)
 {
-  TbTraceEvent *event = gtk_list_item_get_item (item);
-  GtkWidget *box = gtk_list_item_get_child (item);
-  GtkWidget *image = gtk_widget_get_first_child (box);
-  GtkWidget *labels = gtk_widget_get_next_sibling (image);
-  GtkWidget *type = gtk_widget_get_first_child (labels);
-  GtkWidget *time = gtk_widget_get_next_sibling (type);
-  const char *event_type = tb_trace_event_get_event_type (event);
-  g_autofree char *offset = event_offset_text (self, gtk_list_item_get_position (item));
+  const char *body = tb_json_object_get_string (event, "body");
+  g_autoptr(JsonNode) parsed = NULL;
 
-  gtk_image_set_from_icon_name (GTK_IMAGE (image), event_icon (event_type));
-  gtk_label_set_label (GTK_LABEL (type), event_type);
-  gtk_label_set_label (GTK_LABEL (time), offset);
+  if (body == NULL)
+    return;
+  parsed = tb_json_parse (body, -1, NULL);
+  if (parsed != NULL)
+    json_object_set_member (event, "body", g_steal_pointer (&parsed));
 }
 
 static void
 on_event_selected (TbTracePage *self)
 {
-  TbTraceEvent *event = gtk_single_selection_get_selected_item (self->selection);
-  g_autoptr(JsonNode) node = NULL;
+  g_autoptr(TbTimelineNode) node = row_node (gtk_single_selection_get_selected_item (
+                                               self->selection));
+  g_autoptr(JsonObject) event = NULL;
+  g_autoptr(JsonNode) json = NULL;
   g_autofree char *text = NULL;
 
+  if (node == NULL || tb_timeline_node_is_heading (node))
+    return;
+  event = tb_timeline_node_read_event (node);
   if (event == NULL)
     return;
-  node = tb_trace_event_to_json (event);
-  text = tb_json_to_string (node, TRUE);
+  expand_body (event);
+  json = json_node_init_object (json_node_alloc (), event);
+  text = tb_json_to_string (json, TRUE);
   set_detail (self, text);
+}
+
+/* The visible row of the event at @position in the trace, or
+ * GTK_INVALID_LIST_POSITION. */
+static guint
+find_row (TbTracePage *self,
+          gint         position)
+{
+  GListModel *rows = G_LIST_MODEL (self->selection);
+  guint n = g_list_model_get_n_items (rows);
+
+  for (guint i = 0; i < n; i++)
+    {
+      g_autoptr(GObject) item = g_list_model_get_item (rows, i);
+      g_autoptr(TbTimelineNode) node = row_node (item);
+
+      if (node != NULL && tb_timeline_node_get_position (node) == position)
+        return i;
+    }
+  return GTK_INVALID_LIST_POSITION;
+}
+
+/* GTK 4.8 has no gtk_list_view_scroll_to(); the list's own action keeps
+ * the row in view, even before the list is laid out. */
+static void
+scroll_to_row (TbTracePage *self,
+               guint        row)
+{
+  gtk_widget_activate_action (GTK_WIDGET (self->timeline_view), "list.scroll-to-item", "u", row);
 }
 
 static void
@@ -442,6 +375,14 @@ replay_clicked (TbTracePage *self)
 {
   g_autoptr(TbReplay) replay = NULL;
 
+  if (self->trace == NULL && self->file != NULL && !self->busy)
+    {
+      g_autoptr(GFile) file = g_object_ref (self->file);
+
+      self->replay_when_loaded = TRUE;
+      load_whole (self, file);
+      return;
+    }
   if (self->trace == NULL || self->busy)
     return;
   replay = new_replay (self);
@@ -557,6 +498,31 @@ fill_fork_text (TbTracePage  *self,
   gtk_text_buffer_set_text (gtk_text_view_get_buffer (self->fork_text), text, -1);
 }
 
+/* A step of the report is the recorded run's call with the same number,
+ * or its end: the timeline shows that row. */
+static void
+select_step_event (TbTracePage  *self,
+                   TbReplayStep *step)
+{
+  gboolean end = g_strcmp0 (tb_replay_step_get_kind (step), "end") == 0;
+  guint wanted = tb_replay_step_get_index (step);
+  guint calls = 0;
+
+  if (self->trace == NULL || tb_replay_step_get_recorded (step) == NULL)
+    return;
+  for (guint i = 0; i < tb_trace_get_n_events (self->trace); i++)
+    {
+      const char *type = tb_trace_event_get_event_type (tb_trace_get_event (self->trace, i));
+
+      if ((end && g_str_equal (type, "end"))
+          || (!end && g_str_equal (type, "tool-call") && calls++ == wanted))
+        {
+          tb_trace_page_select_event (self, i);
+          return;
+        }
+    }
+}
+
 static void
 on_step_selected (TbTracePage *self)
 {
@@ -572,6 +538,7 @@ on_step_selected (TbTracePage *self)
   if (row == NULL || self->report == NULL)
     return;
   step = tb_replay_report_get_step (self->report, gtk_list_box_row_get_index (row));
+  select_step_event (self, step);
   recorded = tb_replay_step_get_recorded (step);
   replayed = tb_replay_step_get_replayed (step);
   diff = tb_replay_step_get_diff (step);
@@ -753,6 +720,7 @@ load_done (GObject      *object,
   GFile *file = g_task_get_task_data (G_TASK (result));
 
   self->busy = FALSE;
+  self->loading = FALSE;
   if (loaded == NULL)
     {
       if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
@@ -775,6 +743,25 @@ load_done (GObject      *object,
       set_status (self, text);
     }
   loaded_free (loaded);
+  if (self->replay_when_loaded)
+    {
+      self->replay_when_loaded = FALSE;
+      replay_clicked (self);
+    }
+}
+
+static void
+load_whole (TbTracePage *self,
+            GFile       *file)
+{
+  g_autoptr(GTask) task = NULL;
+
+  self->busy = TRUE;
+  self->loading = TRUE;
+  task = g_task_new (self, self->cancellable, load_done, NULL);
+  g_task_set_task_data (task, g_object_ref (file), g_object_unref);
+  g_task_run_in_thread (task, load_thread);
+  update_controls (self);
 }
 
 /* A run that ended in a crash. */
@@ -799,7 +786,6 @@ discard_clicked (TbTracePage *self)
       && !g_error_matches (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND))
     set_status (self, error->message);
   g_clear_object (&self->recovered_file);
-  g_clear_object (&self->reader_model);
 }
 
 /* Recent traces, from the desktop's list of recently used files. */
@@ -868,7 +854,41 @@ index_done (GObject      *object,
             GAsyncResult *result,
             gpointer      user_data)
 {
-  tb_trace_reader_index_finish (TB_TRACE_READER (object), result, NULL);
+  g_autoptr(TbTracePage) self = user_data;
+  g_autoptr(GError) error = NULL;
+
+  if (!tb_trace_reader_index_finish (TB_TRACE_READER (object), result, &error))
+    {
+      if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        return;
+    }
+  /* Without a whole read beside it, the index is the end of the work. */
+  if (self->file != NULL && self->trace == NULL && !self->loading)
+    {
+      g_auto(GStrv) problems = tb_trace_reader_get_problems (TB_TRACE_READER (object));
+
+      self->busy = FALSE;
+      if (error != NULL)
+        set_status (self, error->message);
+      else if (problems != NULL && problems[0] != NULL)
+        {
+          g_autofree char *joined = g_strjoinv ("\n", problems);
+          g_autofree char *text = g_strdup_printf (_("Some of the file could not be read:\n%s"),
+                                                   joined);
+
+          set_status (self, text);
+        }
+      update_controls (self);
+    }
+}
+
+static goffset
+file_size (GFile *file)
+{
+  g_autoptr(GFileInfo) info = g_file_query_info (file, G_FILE_ATTRIBUTE_STANDARD_SIZE,
+                                                 G_FILE_QUERY_INFO_NONE, NULL, NULL);
+
+  return info != NULL ? g_file_info_get_size (info) : 0;
 }
 
 /* Building the page. */
@@ -940,7 +960,7 @@ build (TbTracePage *self)
   GtkWidget *right = gtk_box_new (GTK_ORIENTATION_VERTICAL, 12);
   GtkWidget *fork_box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 6);
   GtkWidget *fork_row = gtk_flow_box_new ();
-  GtkListItemFactory *factory = gtk_signal_list_item_factory_new ();
+  GtkListItemFactory *factory;
   static const char *fork_kinds[] = { N_("Arguments"), N_("Result"), N_("Model turn"), NULL };
   static const char *export_formats[] = { "OpenAI", "Anthropic", NULL };
   const char *kinds[4];
@@ -1056,29 +1076,59 @@ build (TbTracePage *self)
   gtk_widget_set_visible (GTK_WIDGET (self->status_label), FALSE);
   gtk_box_append (GTK_BOX (self->box), GTK_WIDGET (self->status_label));
 
-  /* The timeline on the left. */
-  g_signal_connect (factory, "setup", G_CALLBACK (setup_event), self);
-  g_signal_connect (factory, "bind", G_CALLBACK (bind_event), self);
-  self->selection = gtk_single_selection_new (NULL);
+  /* The timeline on the left: a tree of the events, filtered by kind and
+   * by the text of its rows. */
+  self->filter = gtk_custom_filter_new (filter_row, self, NULL);
+  self->filtered = gtk_filter_list_model_new (NULL, GTK_FILTER (g_object_ref (self->filter)));
+  self->selection = gtk_single_selection_new (G_LIST_MODEL (g_object_ref (self->filtered)));
   gtk_single_selection_set_autoselect (self->selection, FALSE);
   gtk_single_selection_set_can_unselect (self->selection, TRUE);
   g_signal_connect_swapped (self->selection, "notify::selected-item",
                             G_CALLBACK (on_event_selected), self);
-  self->timeline = GTK_LIST_VIEW (gtk_list_view_new (g_object_ref (
-                                                       GTK_SELECTION_MODEL (self->selection)),
-                                                     factory));
-  gtk_widget_add_css_class (GTK_WIDGET (self->timeline), "navigation-sidebar");
-  gtk_accessible_update_property (GTK_ACCESSIBLE (self->timeline), GTK_ACCESSIBLE_PROPERTY_LABEL,
-                                  _("Events"), -1);
+  factory = gtk_builder_list_item_factory_new_from_resource (
+              NULL, "/io/github/toolbench/Toolbench/tb-timeline-item.ui");
+  self->timeline_view = GTK_LIST_VIEW (gtk_list_view_new (g_object_ref (
+                                                            GTK_SELECTION_MODEL (self->selection)),
+                                                          factory));
+  gtk_widget_add_css_class (GTK_WIDGET (self->timeline_view), "navigation-sidebar");
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self->timeline_view),
+                                  GTK_ACCESSIBLE_PROPERTY_LABEL, _("Events"), -1);
+  show_source (self, NULL);
   {
-    GtkWidget *left = titled (_("Events"), scrolled (GTK_WIDGET (self->timeline), 200));
+    static const char *kind_names[] = {
+      N_("All events"), N_("Conversation"), N_("Calls"), N_("Decisions"), N_("Wire"),
+      N_("Facts"), N_("Problems"), N_("Other"),
+    };
+    const char *kinds_shown[G_N_ELEMENTS (kind_names) + 1] = { NULL };
+    GtkWidget *left = gtk_box_new (GTK_ORIENTATION_VERTICAL, 6);
+    GtkWidget *filters = gtk_box_new (GTK_ORIENTATION_VERTICAL, 6);
 
+    for (guint i = 0; i < G_N_ELEMENTS (kind_names); i++)
+      kinds_shown[i] = _(kind_names[i]);
+    self->search_entry = GTK_SEARCH_ENTRY (gtk_search_entry_new ());
+    gtk_widget_set_hexpand (GTK_WIDGET (self->search_entry), TRUE);
+    gtk_accessible_update_property (GTK_ACCESSIBLE (self->search_entry),
+                                    GTK_ACCESSIBLE_PROPERTY_LABEL, _("Search the events"), -1);
+    g_object_set (self->search_entry, "placeholder-text", _("Search the events"), NULL);
+    g_signal_connect_swapped (self->search_entry, "search-changed",
+                              G_CALLBACK (on_filter_changed), self);
+    self->kind_filter = GTK_DROP_DOWN (gtk_drop_down_new_from_strings (kinds_shown));
+    gtk_widget_set_tooltip_text (GTK_WIDGET (self->kind_filter), _("Which events to list"));
+    gtk_accessible_update_property (GTK_ACCESSIBLE (self->kind_filter),
+                                    GTK_ACCESSIBLE_PROPERTY_LABEL, _("Kind of event"), -1);
+    g_signal_connect_swapped (self->kind_filter, "notify::selected",
+                              G_CALLBACK (on_filter_changed), self);
+    gtk_box_append (GTK_BOX (filters), GTK_WIDGET (self->search_entry));
+    gtk_box_append (GTK_BOX (filters), GTK_WIDGET (self->kind_filter));
+    gtk_box_append (GTK_BOX (left), titled (_("Events"), filters));
+    gtk_box_append (GTK_BOX (left), scrolled (GTK_WIDGET (self->timeline_view), 200));
+    gtk_editable_set_width_chars (GTK_EDITABLE (self->search_entry), 4);
     gtk_widget_set_size_request (left, 120, -1);
     gtk_paned_set_start_child (GTK_PANED (paned), left);
   }
   gtk_paned_set_resize_start_child (GTK_PANED (paned), FALSE);
   gtk_paned_set_shrink_start_child (GTK_PANED (paned), FALSE);
-  gtk_paned_set_position (GTK_PANED (paned), 300);
+  gtk_paned_set_position (GTK_PANED (paned), 480);
 
   /* The selected event or step, the replay report and the fork on the right. */
   self->detail = code_view (FALSE, _("Details of the selection"));
@@ -1173,6 +1223,11 @@ tb_trace_page_dispose (GObject *object)
   g_clear_object (&self->registry);
   g_clear_pointer (&self->title, g_free);
   g_clear_object (&self->recovered_file);
+  g_clear_object (&self->file);
+  g_clear_object (&self->timeline);
+  g_clear_object (&self->tree);
+  g_clear_object (&self->filtered);
+  g_clear_object (&self->filter);
 
   G_OBJECT_CLASS (tb_trace_page_parent_class)->dispose (object);
 }
@@ -1184,6 +1239,7 @@ tb_trace_page_class_init (TbTracePageClass *klass)
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
 
   object_class->dispose = tb_trace_page_dispose;
+  g_type_ensure (TB_TYPE_TIMELINE_ROW);
   gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
 }
 
@@ -1231,12 +1287,11 @@ tb_trace_page_set_trace (TbTracePage *self,
   if (self->trace != NULL)
     g_signal_handlers_disconnect_by_data (self->trace, self);
   g_set_object (&self->trace, trace);
-  g_clear_object (&self->reader_model);
+  g_clear_object (&self->file);
   g_free (self->title);
   self->title = g_strdup (title != NULL ? title : _("Trace"));
   gtk_label_set_label (self->title_label, trace != NULL ? self->title : _("No run yet"));
-  gtk_single_selection_set_model (self->selection, G_LIST_MODEL (trace));
-  gtk_single_selection_set_selected (self->selection, GTK_INVALID_LIST_POSITION);
+  show_source (self, G_OBJECT (trace));
   if (trace != NULL)
     g_signal_connect_swapped (trace, "items-changed", G_CALLBACK (on_trace_changed), self);
   clear_report (self);
@@ -1334,16 +1389,22 @@ tb_trace_page_open_file (TbTracePage *self,
       g_clear_object (&self->trace);
       clear_report (self);
       set_detail (self, NULL);
-      g_clear_object (&self->reader_model);
-      self->reader_model = tb_reader_model_new (reader);
-      gtk_single_selection_set_model (self->selection, G_LIST_MODEL (self->reader_model));
+      show_source (self, G_OBJECT (reader));
+      g_set_object (&self->file, file);
       gtk_label_set_label (self->title_label, name);
-      tb_trace_reader_index_async (reader, self->cancellable, index_done, NULL);
+      g_free (self->title);
+      self->title = g_steal_pointer (&name);
+      tb_trace_reader_index_async (reader, self->cancellable, index_done, g_object_ref (self));
+      /* A large file stays a view over its index; it is read whole only
+       * to replay or save it. */
+      if (file_size (file) > TB_TRACE_PAGE_LOAD_LIMIT)
+        {
+          update_controls (self);
+          return;
+        }
     }
   update_controls (self);
-  task = g_task_new (self, self->cancellable, load_done, NULL);
-  g_task_set_task_data (task, g_object_ref (file), g_object_unref);
-  g_task_run_in_thread (task, load_thread);
+  load_whole (self, file);
 }
 
 /**
@@ -1400,38 +1461,147 @@ guint
 tb_trace_page_get_n_events (TbTracePage *self)
 {
   g_return_val_if_fail (TB_IS_TRACE_PAGE (self), 0);
-  return g_list_model_get_n_items (G_LIST_MODEL (self->selection));
+  return self->timeline != NULL ? tb_timeline_get_n_events (self->timeline) : 0;
+}
+
+/* The node of the event at @position, shown or not. */
+static TbTimelineNode *
+find_node (TbTracePage *self,
+           gint         position)
+{
+  GListModel *rows = G_LIST_MODEL (self->tree);
+  guint n = g_list_model_get_n_items (rows);
+
+  for (guint i = 0; i < n; i++)
+    {
+      g_autoptr(GObject) item = g_list_model_get_item (rows, i);
+      g_autoptr(TbTimelineNode) node = row_node (item);
+
+      if (node != NULL && tb_timeline_node_get_position (node) == position)
+        return g_steal_pointer (&node);
+    }
+  return NULL;
 }
 
 /**
  * tb_trace_page_get_event_row_text:
  * @self: a Trace page
- * @position: an event
+ * @position: an event's position in the trace
  *
- * Returns: (transfer full) (nullable): the type and time the timeline shows
+ * Returns: (transfer full) (nullable): what its timeline row says
  */
 char *
 tb_trace_page_get_event_row_text (TbTracePage *self,
                                   guint        position)
 {
-  g_autoptr(TbTraceEvent) event = NULL;
-  g_autofree char *offset = NULL;
+  g_autoptr(TbTimelineNode) node = NULL;
 
   g_return_val_if_fail (TB_IS_TRACE_PAGE (self), NULL);
 
-  event = g_list_model_get_item (G_LIST_MODEL (self->selection), position);
-  if (event == NULL)
-    return NULL;
-  offset = event_offset_text (self, position);
-  return g_strdup_printf ("%s %s", tb_trace_event_get_event_type (event), offset);
+  node = find_node (self, position);
+  return node != NULL ? tb_timeline_node_dup_text (node) : NULL;
 }
 
+/**
+ * tb_trace_page_get_n_rows:
+ * @self: a Trace page
+ *
+ * Returns: how many rows the timeline lists (headings included)
+ */
+guint
+tb_trace_page_get_n_rows (TbTracePage *self)
+{
+  g_return_val_if_fail (TB_IS_TRACE_PAGE (self), 0);
+  return g_list_model_get_n_items (G_LIST_MODEL (self->selection));
+}
+
+/**
+ * tb_trace_page_get_row:
+ * @self: a Trace page
+ * @row: a row of the timeline as listed
+ * @depth: (out) (optional): how deep in the tree it is
+ * @event: (out) (optional): its event's position in the trace, -1 for a heading
+ *
+ * Returns: (transfer full) (nullable): what the row says
+ */
+char *
+tb_trace_page_get_row (TbTracePage *self,
+                       guint        row,
+                       guint       *depth,
+                       gint        *event)
+{
+  g_autoptr(GObject) item = NULL;
+  g_autoptr(TbTimelineNode) node = NULL;
+
+  g_return_val_if_fail (TB_IS_TRACE_PAGE (self), NULL);
+
+  item = g_list_model_get_item (G_LIST_MODEL (self->selection), row);
+  node = row_node (item);
+  if (node == NULL)
+    return NULL;
+  if (depth != NULL)
+    *depth = GTK_IS_TREE_LIST_ROW (item) ? gtk_tree_list_row_get_depth (GTK_TREE_LIST_ROW (item))
+                                         : 0;
+  if (event != NULL)
+    *event = tb_timeline_node_get_position (node);
+  return tb_timeline_node_dup_text (node);
+}
+
+/**
+ * tb_trace_page_get_selected_event:
+ * @self: a Trace page
+ *
+ * Returns: the position in the trace of the selected row's event, or -1
+ */
+gint
+tb_trace_page_get_selected_event (TbTracePage *self)
+{
+  g_autoptr(TbTimelineNode) node = NULL;
+
+  g_return_val_if_fail (TB_IS_TRACE_PAGE (self), -1);
+
+  node = row_node (gtk_single_selection_get_selected_item (self->selection));
+  return node != NULL ? tb_timeline_node_get_position (node) : -1;
+}
+
+/**
+ * tb_trace_page_set_filter:
+ * @self: a Trace page
+ * @kind: the kind of event to list, or -1 for all
+ * @search: (nullable): text the rows must contain
+ */
+void
+tb_trace_page_set_filter (TbTracePage *self,
+                          int          kind,
+                          const char  *search)
+{
+  g_return_if_fail (TB_IS_TRACE_PAGE (self));
+
+  gtk_drop_down_set_selected (self->kind_filter, kind < 0 ? 0 : kind + 1);
+  gtk_editable_set_text (GTK_EDITABLE (self->search_entry), search != NULL ? search : "");
+  /* The entry waits before it says the search changed; a caller wants it now. */
+  on_filter_changed (self);
+}
+
+/**
+ * tb_trace_page_select_event:
+ * @self: a Trace page
+ * @position: an event's position in the trace
+ *
+ * Selects its row, if it is listed, and scrolls to it.
+ */
 void
 tb_trace_page_select_event (TbTracePage *self,
                             guint        position)
 {
+  guint row;
+
   g_return_if_fail (TB_IS_TRACE_PAGE (self));
-  gtk_single_selection_set_selected (self->selection, position);
+
+  row = find_row (self, position);
+  gtk_single_selection_set_selected (self->selection, row);
+  if (row != GTK_INVALID_LIST_POSITION)
+    scroll_to_row (self, row);
 }
 
 /**

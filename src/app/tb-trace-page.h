@@ -45,6 +45,15 @@ char           *tb_trace_page_get_event_row_text (TbTracePage    *self,
                                                   guint           position);
 void            tb_trace_page_select_event       (TbTracePage    *self,
                                                   guint           position);
+guint           tb_trace_page_get_n_rows         (TbTracePage    *self);
+char           *tb_trace_page_get_row            (TbTracePage    *self,
+                                                  guint           row,
+                                                  guint          *depth,
+                                                  gint           *event);
+gint            tb_trace_page_get_selected_event (TbTracePage    *self);
+void            tb_trace_page_set_filter         (TbTracePage    *self,
+                                                  int             kind,
+                                                  const char     *search);
 char           *tb_trace_page_get_detail_text    (TbTracePage    *self);
 void            tb_trace_page_set_live           (TbTracePage    *self,
                                                   gboolean        live);

@@ -10,65 +10,6 @@
 
 #include "tb-cli.h"
 
-/* A one-line summary of an event for a timeline. */
-static char *
-summarize (JsonObject *event)
-{
-  const char *type = tb_json_object_get_string (event, "type");
-  JsonObject *call = tb_json_object_get_object (event, "call");
-  const char *name = tb_json_object_get_string (event, "name") ?: tb_json_object_get_string (call, "name");
-  const char *id = tb_json_object_get_string (event, "id") ?: tb_json_object_get_string (call, "id");
-  const char *message = tb_json_object_get_string (event, "message");
-  const char *state = tb_json_object_get_string (event, "state");
-  const char *decision = tb_json_object_get_string (event, "decision");
-  GString *line = g_string_new (type != NULL ? type : "?");
-
-  if (g_strcmp0 (type, "message") == 0)
-    {
-      JsonObject *said = tb_json_object_get_object (event, "message");
-      const char *role = tb_json_object_get_string (said, "role");
-      const char *text = tb_json_object_get_string (said, "text");
-      JsonArray *calls = tb_json_object_get_array (said, "tool_calls");
-
-      if (role != NULL)
-        g_string_append_printf (line, " %s", role);
-      if (text != NULL && *text != '\0')
-        {
-          g_autofree char *first = g_utf8_substring (text, 0, MIN (g_utf8_strlen (text, -1), 60));
-
-          g_string_append_printf (line, ": %s%s", first, g_utf8_strlen (text, -1) > 60 ? "…" : "");
-        }
-      if (calls != NULL)
-        g_string_append_printf (line, g_dngettext (GETTEXT_PACKAGE, " (%u tool call)",
-                                                   " (%u tool calls)",
-                                                   json_array_get_length (calls)),
-                                json_array_get_length (calls));
-    }
-  if (json_object_has_member (event, "status"))
-    g_string_append_printf (line, " %" G_GINT64_FORMAT,
-                            json_object_get_int_member_with_default (event, "status", 0));
-  if (name != NULL)
-    g_string_append_printf (line, " %s", name);
-  if (id != NULL)
-    g_string_append_printf (line, " [%s]", id);
-  if (decision != NULL)
-    g_string_append_printf (line, " %s", decision);
-  if (state != NULL)
-    g_string_append_printf (line, " %s", state);
-  if (message != NULL)
-    g_string_append_printf (line, ": %s", message);
-
-  {
-    JsonObject *result = tb_json_object_get_object (event, "result");
-
-    if (result != NULL)
-      g_string_append (line, json_object_get_boolean_member_with_default (result, "ok", FALSE)
-                             ? " ok" : " failed");
-  }
-
-  return g_string_free (line, FALSE);
-}
-
 static int
 trace_show (int    argc,
             char **argv)
@@ -78,6 +19,7 @@ trace_show (int    argc,
   g_autoptr(GFile) file = NULL;
   g_autoptr(TbTraceReader) reader = NULL;
   g_auto(GStrv) problems = NULL;
+  g_autoptr(TbTraceOutline) outline = tb_trace_outline_new ();
   gboolean json = FALSE;
   guint n;
   const GOptionEntry entries[] = {
@@ -153,12 +95,23 @@ trace_show (int    argc,
         }
       else
         {
-          g_autofree char *summary = summarize (event);
+          /* The same sentences, under the same headings and indented the
+           * same way, as the app's timeline. */
+          TbTracePlace place;
+          g_autofree char *summary = NULL;
 
-          g_print ("%5" G_GINT64_FORMAT "  %10.3f s  %s\n",
+          tb_trace_outline_add (outline, i, event, &place);
+          summary = tb_trace_describe_event (event, place.call);
+          if (place.opens_iteration)
+            {
+              g_autofree char *heading = tb_trace_describe_iteration (place.iteration);
+
+              g_print ("%5s  %12s  %s\n", "", "", heading);
+            }
+          g_print ("%5" G_GINT64_FORMAT "  %10.3f s  %*s%s\n",
                    json_object_get_int_member_with_default (event, "seq", 0),
                    json_object_get_int_member_with_default (event, "t", 0) / 1e6,
-                   summary);
+                   (int) place.depth * 2, "", summary);
         }
     }
 

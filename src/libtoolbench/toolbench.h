@@ -20,6 +20,7 @@
 # include "tb-trace-file.h"
 # include "tb-trace-io.h"
 # include "tb-replay.h"
+# include "tb-trace-describe.h"
 # include "tb-trace-export.h"
 # include "tb-host.h"
 # include "tb-schema.h"

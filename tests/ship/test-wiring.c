@@ -352,7 +352,7 @@ test_sample_trace_fork (Fixture       *f,
   g_assert_cmpuint (tb_trace_page_get_n_events (trace_page), ==, 22);
   first = tb_trace_page_get_event_row_text (trace_page, 0);
   g_test_message ("first event: %s", first);
-  g_assert_nonnull (strstr (first, "message"));
+  g_assert_nonnull (strstr (first, "You: "));
 
   /* Scripted: the recorded turns go on after the changed call. */
   g_assert_true (tb_trace_page_fork (trace_page, 1, TB_REPLAY_EDIT_ARGUMENTS,

@@ -1,0 +1,378 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+
+#include "config.h"
+
+#include <glib/gstdio.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <adwaita.h>
+#include <toolbench.h>
+
+#include "tb-app-util.h"
+#include "tb-trace-page.h"
+
+/* The Trace page's timeline: the rows say what `toolbench-cli trace show`
+ * says, grouped the same way; they can be filtered; a large file stays a
+ * view over its index. */
+
+typedef struct
+{
+  GtkWindow   *window;
+  TbTracePage *page;
+  char        *dir;
+} Fixture;
+
+static void
+iterate (guint ms)
+{
+  gint64 end = g_get_monotonic_time () + ms * 1000;
+
+  while (g_get_monotonic_time () < end)
+    g_main_context_iteration (NULL, FALSE);
+}
+
+#define WAIT_UNTIL(cond) \
+  G_STMT_START { \
+    gint64 deadline_ = g_get_monotonic_time () + 60 * G_USEC_PER_SEC; \
+    while (!(cond) && g_get_monotonic_time () < deadline_) \
+      g_main_context_iteration (NULL, TRUE); \
+    g_assert_true (cond); \
+  } G_STMT_END
+
+static void
+setup (Fixture       *f,
+       gconstpointer  data)
+{
+  f->dir = g_dir_make_tmp ("toolbench-trace-page-XXXXXX", NULL);
+  f->window = GTK_WINDOW (gtk_window_new ());
+  f->page = TB_TRACE_PAGE (tb_trace_page_new ());
+  gtk_window_set_child (f->window, GTK_WIDGET (f->page));
+  gtk_window_set_default_size (f->window, 1000, 700);
+  gtk_window_present (f->window);
+  WAIT_UNTIL (gtk_widget_get_mapped (GTK_WIDGET (f->page)));
+}
+
+static void
+teardown (Fixture       *f,
+          gconstpointer  data)
+{
+  g_autoptr(GDir) dir = g_dir_open (f->dir, 0, NULL);
+  const char *name;
+
+  gtk_window_destroy (f->window);
+  iterate (50);
+  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
+    {
+      g_autofree char *path = g_build_filename (f->dir, name, NULL);
+
+      g_unlink (path);
+    }
+  g_rmdir (f->dir);
+  g_free (f->dir);
+}
+
+static char *
+cli (const char *first,
+     ...)
+{
+  const char *program = g_getenv ("TOOLBENCH_CLI");
+  g_autoptr(GPtrArray) args = g_ptr_array_new ();
+  g_autofree char *out = NULL;
+  g_autoptr(GError) error = NULL;
+  int status = 0;
+  va_list ap;
+
+  g_assert_nonnull (program);
+  g_ptr_array_add (args, (char *) program);
+  va_start (ap, first);
+  for (const char *arg = first; arg != NULL; arg = va_arg (ap, const char *))
+    g_ptr_array_add (args, (char *) arg);
+  va_end (ap);
+  g_ptr_array_add (args, NULL);
+  g_assert_true (g_spawn_sync (NULL, (char **) args->pdata, NULL, G_SPAWN_STDERR_TO_DEV_NULL,
+                               NULL, NULL, &out, NULL, &status, &error));
+  g_assert_no_error (error);
+  return g_steal_pointer (&out);
+}
+
+static void
+open_and_wait (Fixture    *f,
+               const char *path)
+{
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+
+  tb_trace_page_open_file (f->page, file);
+  WAIT_UNTIL (!tb_trace_page_get_busy (f->page));
+  iterate (100);
+}
+
+/* Every event row says what trace show prints for it, as deep in the tree
+ * as trace show indents it, and the headings are the same. */
+static void
+test_cli_parity (Fixture       *f,
+                 gconstpointer  data)
+{
+  g_autofree char *path = g_build_filename (f->dir, "demo.jsonl", NULL);
+  g_autofree char *run = cli ("run", "-n", "10", "-q", "--prompt", "What is 2 + 3?",
+                              "--trace", path, NULL);
+  g_autofree char *shown = cli ("trace", "show", path, NULL);
+  g_auto(GStrv) lines = g_strsplit (shown, "\n", -1);
+  g_autoptr(GPtrArray) headings = g_ptr_array_new ();
+  guint n_rows, n_events = 0, checked = 0;
+
+  open_and_wait (f, path);
+  n_rows = tb_trace_page_get_n_rows (f->page);
+  g_assert_cmpuint (n_rows, >, 22);
+
+  for (guint i = 0; i < n_rows; i++)
+    {
+      guint depth = 0;
+      gint event = -2;
+      g_autofree char *text = tb_trace_page_get_row (f->page, i, &depth, &event);
+
+      if (event < 0)
+        {
+          g_assert_cmpuint (depth, ==, 0);
+          g_ptr_array_add (headings, g_strdup (text));
+          continue;
+        }
+      n_events++;
+      for (guint l = 0; lines[l] != NULL; l++)
+        {
+          gint64 seq;
+          char *rest;
+
+          if (strlen (lines[l]) < 21 || lines[l][4] == ' ')
+            continue;
+          seq = g_ascii_strtoll (lines[l], &rest, 10);
+          if (seq != event + 1)
+            continue;
+          /* "  12       0.024 s  " then two spaces a level, then the sentence */
+          g_assert_cmpstr (lines[l] + 21 + 2 * depth, ==, text);
+          g_assert_cmpint (lines[l][21 + 2 * depth - 1], ==, ' ');
+          checked++;
+        }
+    }
+  g_assert_cmpuint (n_events, ==, 22);
+  g_assert_cmpuint (checked, ==, 22);
+
+  /* The headings, in the same order. */
+  {
+    guint h = 0;
+
+    for (guint l = 0; lines[l] != NULL; l++)
+      if (g_str_has_prefix (lines[l], "                     ") && lines[l][21] != ' ')
+        g_assert_cmpstr (lines[l] + 21, ==, g_ptr_array_index (headings, h++));
+    g_assert_cmpuint (h, ==, headings->len);
+    g_assert_cmpuint (h, ==, 4);
+  }
+  g_ptr_array_foreach (headings, (GFunc) g_free, NULL);
+
+  /* What a person reads, in order. */
+  {
+    g_autofree char *first = tb_trace_page_get_row (f->page, 0, NULL, NULL);
+    g_autofree char *second = tb_trace_page_get_row (f->page, 1, NULL, NULL);
+    g_autofree char *call = tb_trace_page_get_event_row_text (f->page, 5);
+    g_autofree char *result = tb_trace_page_get_event_row_text (f->page, 7);
+
+    g_assert_cmpstr (first, ==, "Before the first request");
+    g_assert_cmpstr (second, ==, "You: What is 2 + 3?");
+    g_assert_cmpstr (call, ==, "Model calls add {a: 2, b: 3}");
+    g_assert_true (g_str_has_prefix (result, "add → 5 in "));
+  }
+  g_assert_nonnull (run);
+}
+
+static void
+test_filter (Fixture       *f,
+             gconstpointer  data)
+{
+  g_autofree char *path = g_build_filename (f->dir, "demo.jsonl", NULL);
+  g_autofree char *run = cli ("run", "-n", "10", "-q", "--prompt", "What is 2 + 3?",
+                              "--trace", path, NULL);
+  g_autofree char *detail = NULL;
+
+  open_and_wait (f, path);
+
+  /* Decisions only: the two approvals, no headings. */
+  tb_trace_page_set_filter (f->page, TB_TRACE_KIND_DECISION, NULL);
+  g_assert_cmpuint (tb_trace_page_get_n_rows (f->page), ==, 2);
+  for (guint i = 0; i < 2; i++)
+    {
+      g_autofree char *text = tb_trace_page_get_row (f->page, i, NULL, NULL);
+
+      g_assert_true (g_str_has_prefix (text, "Policy approved "));
+    }
+
+  /* Search: the rows that name echo, whatever their case. */
+  tb_trace_page_set_filter (f->page, -1, "ECHO");
+  g_assert_cmpuint (tb_trace_page_get_n_rows (f->page), ==, 5);
+  for (guint i = 0; i < tb_trace_page_get_n_rows (f->page); i++)
+    {
+      g_autofree char *text = tb_trace_page_get_row (f->page, i, NULL, NULL);
+
+      g_assert_nonnull (strstr (text, "echo"));
+    }
+
+  /* Back to everything; a response's body shows as JSON, not a string. */
+  tb_trace_page_set_filter (f->page, -1, NULL);
+  g_assert_cmpuint (tb_trace_page_get_n_rows (f->page), ==, 26);
+  tb_trace_page_select_event (f->page, 2);
+  g_assert_cmpint (tb_trace_page_get_selected_event (f->page), ==, 2);
+  detail = tb_trace_page_get_detail_text (f->page);
+  g_assert_nonnull (strstr (detail, "\"body\" : {"));
+  g_assert_nonnull (strstr (detail, "\"name\" : \"add\""));
+  g_assert_nonnull (run);
+}
+
+/* A replay's divergence selects the call it is about in the timeline. */
+static void
+test_divergence_selects_row (Fixture       *f,
+                             gconstpointer  data)
+{
+  g_autofree char *path = g_build_filename (f->dir, "demo.jsonl", NULL);
+  g_autofree char *run = cli ("run", "-n", "10", "-q", "--prompt", "What is 2 + 3?",
+                              "--trace", path, NULL);
+  g_autoptr(GError) error = NULL;
+  g_autofree char *row = NULL;
+
+  open_and_wait (f, path);
+  g_assert_true (tb_trace_page_fork (f->page, 1, TB_REPLAY_EDIT_ARGUMENTS,
+                                     "{\"text\": \"2 + 3 = 6\"}", &error));
+  g_assert_no_error (error);
+  WAIT_UNTIL (!tb_trace_page_get_busy (f->page));
+  g_assert_true (tb_trace_page_get_report_row_highlighted (f->page, 1));
+  /* The second call is the 14th event. */
+  g_assert_cmpint (tb_trace_page_get_selected_event (f->page), ==, 13);
+  row = tb_trace_page_get_event_row_text (f->page, 13);
+  g_assert_cmpstr (row, ==, "Model calls echo {text: \"2 + 3 = 5\"}");
+  g_assert_nonnull (run);
+}
+
+/* A trace naming a tool nobody has: rows say what it did; a live replay
+ * says the tool is not found, and nothing crashes. */
+static void
+test_unknown_tool (Fixture       *f,
+                   gconstpointer  data)
+{
+  g_autofree char *path = g_build_filename (f->dir, "gone.jsonl", NULL);
+  g_autoptr(TbToolRegistry) registry = tb_tool_registry_new ();
+  g_autofree char *text = NULL;
+  g_autofree char *step = NULL;
+  const char *trace =
+    "{\"format\":\"toolbench-trace\",\"version\":1,\"created\":\"2026-01-01\",\"tools\":"
+    "[{\"name\":\"vanished\",\"description\":\"Gone\",\"parameters\":{\"type\":\"object\"}}],"
+    "\"max_iterations\":3}\n"
+    "{\"seq\":1,\"t\":1,\"type\":\"message\",\"iteration\":0,\"origin\":\"person\","
+    "\"message\":{\"role\":\"user\",\"text\":\"go\"}}\n"
+    "{\"seq\":2,\"t\":2,\"type\":\"message\",\"iteration\":1,\"origin\":\"model\","
+    "\"message\":{\"role\":\"assistant\",\"tool_calls\":[{\"id\":\"c1\",\"name\":\"vanished\","
+    "\"arguments\":{}}]}}\n"
+    "{\"seq\":3,\"t\":3,\"type\":\"tool-call\",\"iteration\":1,\"index\":0,\"offered\":true,"
+    "\"call\":{\"id\":\"c1\",\"name\":\"vanished\",\"arguments\":{}}}\n"
+    "{\"seq\":4,\"t\":4,\"type\":\"decision\",\"iteration\":1,\"call_id\":\"c1\","
+    "\"decision\":\"approve\",\"by\":\"policy\"}\n"
+    "{\"seq\":5,\"t\":5,\"type\":\"tool-result\",\"iteration\":1,\"call_id\":\"c1\","
+    "\"name\":\"vanished\",\"result\":{\"ok\":true,\"kind\":\"none\",\"output\":1,"
+    "\"duration_us\":5},\"content\":\"1\"}\n"
+    "{\"seq\":6,\"t\":6,\"type\":\"message\",\"iteration\":2,\"origin\":\"model\","
+    "\"message\":{\"role\":\"assistant\",\"text\":\"done\"}}\n"
+    "{\"seq\":7,\"t\":7,\"type\":\"end\",\"iteration\":2,\"state\":\"finished\","
+    "\"reason\":\"answer\"}\n";
+
+  g_assert_true (g_file_set_contents (path, trace, -1, NULL));
+  open_and_wait (f, path);
+  text = tb_trace_page_get_event_row_text (f->page, 2);
+  g_assert_cmpstr (text, ==, "Model calls vanished {}");
+
+  tb_trace_page_set_registry (f->page, registry);
+  tb_trace_page_set_live (f->page, TRUE);
+  g_signal_emit_by_name (tb_trace_page_get_button (f->page, "replay"), "clicked");
+  WAIT_UNTIL (tb_trace_page_get_report (f->page) != NULL && !tb_trace_page_get_busy (f->page));
+  step = tb_trace_page_get_report_row_text (f->page, 0);
+  g_assert_true (g_str_has_prefix (step, "Step 1 — first divergence: vanished {}"));
+  {
+    TbReplayStep *first = tb_replay_report_get_step (tb_trace_page_get_report (f->page), 0);
+    JsonObject *result = tb_json_object_get_object (tb_replay_step_get_replayed (first),
+                                                    "result");
+
+    g_assert_cmpstr (tb_json_object_get_string (result, "kind"), ==, "not-found");
+  }
+}
+
+static gsize
+rss_kib (void)
+{
+  g_autofree char *status = NULL;
+  const char *line;
+
+  if (!g_file_get_contents ("/proc/self/status", &status, NULL, NULL))
+    return 0;
+  line = strstr (status, "VmRSS:");
+  return line != NULL ? g_ascii_strtoull (line + 6, NULL, 10) : 0;
+}
+
+/* A file too large to read whole stays a view over its index: scrolling
+ * through every row does not make the process grow. */
+static void
+test_large_file_memory (Fixture       *f,
+                        gconstpointer  data)
+{
+  g_autofree char *path = g_build_filename (f->dir, "large.jsonl", NULL);
+  g_autofree char *filler = g_strnfill (900, 'x');
+  FILE *out = fopen (path, "w");
+  guint n = 40000;
+  gsize indexed, scrolled;
+  GStatBuf st;
+
+  g_assert_nonnull (out);
+  fprintf (out, "{\"format\":\"toolbench-trace\",\"version\":1,\"created\":\"2026-01-01\"}\n");
+  for (guint i = 0; i < n; i++)
+    fprintf (out, "{\"seq\":%u,\"t\":%u,\"type\":\"message\",\"iteration\":%u,"
+             "\"origin\":\"person\",\"message\":{\"role\":\"user\",\"text\":\"%u %s\"}}\n",
+             i + 1, i, i / 100, i, filler);
+  fclose (out);
+  g_assert_cmpint (g_stat (path, &st), ==, 0);
+  g_assert_cmpint (st.st_size, >, 32 * 1024 * 1024);
+
+  open_and_wait (f, path);
+  /* The rows are placed a screenful at a time after the index is read. */
+  WAIT_UNTIL (tb_trace_page_get_n_events (f->page) == n);
+  g_assert_null (tb_trace_page_get_trace (f->page));
+  indexed = rss_kib ();
+
+  /* Rows from the first to the last, a hundred screens apart. */
+  for (guint i = 0; i < n; i += 400)
+    {
+      tb_trace_page_select_event (f->page, i);
+      g_main_context_iteration (NULL, FALSE);
+    }
+  iterate (200);
+  scrolled = rss_kib ();
+  g_test_message ("%.1f MiB file, %u events: %.1f MiB resident once indexed, %.1f MiB after "
+                  "scrolling through all of it", st.st_size / 1048576.0, n, indexed / 1024.0,
+                  scrolled / 1024.0);
+  g_assert_cmpuint (scrolled, <, indexed + 16 * 1024);
+  {
+    g_autofree char *last = tb_trace_page_get_event_row_text (f->page, n - 1);
+
+    g_assert_true (g_str_has_prefix (last, "You: 39999 xxx"));
+  }
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  gtk_test_init (&argc, &argv, NULL);
+  tb_app_init ();
+  g_test_add ("/trace-page/cli-parity", Fixture, NULL, setup, test_cli_parity, teardown);
+  g_test_add ("/trace-page/filter", Fixture, NULL, setup, test_filter, teardown);
+  g_test_add ("/trace-page/divergence-selects-row", Fixture, NULL, setup,
+              test_divergence_selects_row, teardown);
+  g_test_add ("/trace-page/unknown-tool", Fixture, NULL, setup, test_unknown_tool, teardown);
+  g_test_add ("/trace-page/large-file-memory", Fixture, NULL, setup, test_large_file_memory,
+              teardown);
+  return g_test_run ();
+}

@@ -143,7 +143,7 @@ set_json_text (TbArgumentEditor *self,
                JsonNode         *value)
 {
   GtkTextBuffer *buffer = gtk_text_view_get_buffer (GTK_TEXT_VIEW (self->json_view));
-  g_autofree char *text = tb_json_to_string (value, TRUE);
+  g_autofree char *text = tb_schema_form_json_text (value, TRUE);
 
   /* Text the form wrote is not something to undo in the JSON view. */
   self->json_updating++;

@@ -100,6 +100,66 @@ static void   field_set_value (Field        *field,
 static JsonNode *field_value  (Field        *field,
                                GPtrArray    *errors);
 
+/**
+ * tb_schema_form_json_text:
+ * @node: (nullable): a value
+ * @pretty: whether to indent
+ *
+ * JSON text for a person to read and edit: as tb_json_to_string(), with
+ * each fractional number written as the shortest text that reads back as
+ * the same value (3.14, where json-glib writes 3.1400000000000001).
+ *
+ * Returns: (transfer full): the text
+ */
+char *
+tb_schema_form_json_text (JsonNode *node,
+                          gboolean  pretty)
+{
+  g_autofree char *text = tb_json_to_string (node, pretty);
+  GString *out;
+  gboolean in_string = FALSE;
+  const char *p;
+
+  if (strpbrk (text, ".eE") == NULL)
+    return g_steal_pointer (&text);
+
+  out = g_string_sized_new (strlen (text));
+  for (p = text; *p != '\0'; )
+    {
+      if (in_string)
+        {
+          if (*p == '\\' && p[1] != '\0')
+            g_string_append_len (out, p++, 1);
+          else if (*p == '"')
+            in_string = FALSE;
+          g_string_append_len (out, p++, 1);
+        }
+      else if (*p == '"')
+        {
+          in_string = TRUE;
+          g_string_append_len (out, p++, 1);
+        }
+      else if (*p == '-' || g_ascii_isdigit (*p))
+        {
+          gsize length = strspn (p, "0123456789+-.eE");
+          g_autofree char *token = g_strndup (p, length);
+
+          if (strpbrk (token, ".eE") != NULL)
+            {
+              g_autofree char *shortest = tb_json_format_double (g_ascii_strtod (token, NULL));
+
+              g_string_append (out, shortest);
+            }
+          else
+            g_string_append (out, token);
+          p += length;
+        }
+      else
+        g_string_append_len (out, p++, 1);
+    }
+  return g_string_free (out, FALSE);
+}
+
 /* Schema helpers */
 
 static JsonObject *
@@ -672,11 +732,18 @@ field_hint (Field *field)
       gboolean has_max = schema_number (field->schema, "maximum", &max);
 
       if (has_min && has_max)
-        g_string_append_printf (hint, ", %g – %g", min, max);
-      else if (has_min)
-        g_string_append_printf (hint, ", ≥ %g", min);
-      else if (has_max)
-        g_string_append_printf (hint, ", ≤ %g", max);
+        {
+          g_autofree char *low = tb_json_format_double (min);
+          g_autofree char *high = tb_json_format_double (max);
+
+          g_string_append_printf (hint, ", %s – %s", low, high);
+        }
+      else if (has_min || has_max)
+        {
+          g_autofree char *bound = tb_json_format_double (has_min ? min : max);
+
+          g_string_append_printf (hint, has_min ? ", ≥ %s" : ", ≤ %s", bound);
+        }
     }
   return g_string_free (g_steal_pointer (&hint), FALSE);
 }
@@ -916,7 +983,7 @@ node_label (JsonNode *node)
 {
   if (JSON_NODE_HOLDS_VALUE (node) && json_node_get_value_type (node) == G_TYPE_STRING)
     return g_strdup (json_node_get_string (node));
-  return tb_json_to_string (node, FALSE);
+  return tb_schema_form_json_text (node, FALSE);
 }
 
 static GtkWidget *
@@ -1016,7 +1083,7 @@ build_input (Field *field)
     case KIND_NULL:
       {
         JsonNode *value = schema_member (field->schema, "const");
-        g_autofree char *text = value != NULL ? tb_json_to_string (value, FALSE)
+        g_autofree char *text = value != NULL ? tb_schema_form_json_text (value, FALSE)
                                               : g_strdup ("null");
 
         input = gtk_label_new (text);
@@ -1203,7 +1270,7 @@ variant_label (JsonNode *schema,
   if (title != NULL)
     return g_strdup (title);
   if (schema_member (schema, "const") != NULL)
-    return tb_json_to_string (schema_member (schema, "const"), FALSE);
+    return tb_schema_form_json_text (schema_member (schema, "const"), FALSE);
   if (type != NULL)
     return g_strdup (type);
   /* Translators: a choice among anyOf/oneOf schemas; %u counts from 1 */
@@ -1769,7 +1836,7 @@ field_set_value (Field    *field,
         set_text (field, json_node_get_string (value));
       else
         {
-          g_autofree char *text = tb_json_to_string (value, FALSE);
+          g_autofree char *text = tb_schema_form_json_text (value, FALSE);
 
           set_text (field, text);
           field->foreign = json_node_copy (value);
@@ -1782,7 +1849,7 @@ field_set_value (Field    *field,
         set_text (field, "");
       else
         {
-          g_autofree char *text = tb_json_to_string (value, FALSE);
+          g_autofree char *text = tb_schema_form_json_text (value, FALSE);
           const char *kind = node_kind (value);
 
           set_text (field, text);
@@ -1793,7 +1860,8 @@ field_set_value (Field    *field,
 
     case KIND_JSON:
       {
-        g_autofree char *text = value != NULL ? tb_json_to_string (value, FALSE) : g_strdup ("");
+        g_autofree char *text = value != NULL ? tb_schema_form_json_text (value, FALSE)
+                                              : g_strdup ("");
 
         set_text (field, text);
       }

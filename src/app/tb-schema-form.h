@@ -56,5 +56,7 @@ GtkWidget  *tb_schema_form_get_add_button   (TbSchemaForm  *self,
 const char *tb_schema_form_get_field_error  (TbSchemaForm  *self,
                                              const char    *pointer);
 guint       tb_schema_form_get_n_fields     (TbSchemaForm  *self);
+char       *tb_schema_form_json_text        (JsonNode      *node,
+                                             gboolean       pretty);
 
 G_END_DECLS

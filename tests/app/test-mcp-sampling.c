@@ -326,6 +326,9 @@ fit_cb (TbMcpClient        *client,
   form = tb_argument_editor_get_form (tb_elicitation_dialog_get_editor (fit->dialog));
   fit->number_text = g_strdup (gtk_editable_get_text (
                                  GTK_EDITABLE (tb_schema_form_get_input (form, "/number"))));
+  /* The required name is empty, but nobody has been there yet: no red. */
+  g_assert_false (tb_argument_editor_get_valid (tb_elicitation_dialog_get_editor (fit->dialog)));
+  g_assert_null (tb_schema_form_get_field_error (form, "/name"));
 
   adw_message_dialog_response (fit->dialog, "decline");
   return TRUE;

@@ -78,6 +78,8 @@ dialog_new (GtkWindow          *parent,
  * scrolls, so the buttons stay on the screen. */
 #define DIALOG_CHROME_HEIGHT 240
 #define CONTENT_MIN_HEIGHT 160
+/* Characters of a server's message shown as the dialog's body. */
+#define LONG_MESSAGE 300
 
 /* The screen's height, or the parent's when it is smaller: a modal dialog
  * is attached to its window. */
@@ -202,7 +204,7 @@ tb_elicitation_dialog_new (GtkWindow          *parent,
   AdwMessageDialog *dialog;
   GtkWidget *editor = tb_argument_editor_new ();
   GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 12);
-  GtkWidget *label;
+  GtkWidget *label = NULL;
   gboolean usable;
 
   g_return_val_if_fail (TB_IS_MCP_SERVER_REQUEST (request), NULL);
@@ -210,12 +212,19 @@ tb_elicitation_dialog_new (GtkWindow          *parent,
   if (params != NULL && JSON_NODE_HOLDS_OBJECT (params))
     schema = json_object_get_member (json_node_get_object (params), "requestedSchema");
   heading = g_strdup_printf (_("“%s” Asks You"), server_name (request));
-  /* The server's message scrolls with the form: however long either is,
-   * the responses stay on the screen. */
-  dialog = dialog_new (parent, request, heading, NULL);
-  label = message_label_new (message != NULL ? message : _("The server asks for some values."));
-  gtk_widget_set_name (label, "elicitation-message");
-  gtk_box_append (GTK_BOX (box), label);
+  if (message == NULL)
+    message = _("The server asks for some values.");
+  /* A short message is the dialog's body; a long one scrolls with the
+   * form, so however long either is, the responses stay on the screen. */
+  if (g_utf8_strlen (message, -1) <= LONG_MESSAGE)
+    dialog = dialog_new (parent, request, heading, message);
+  else
+    {
+      dialog = dialog_new (parent, request, heading, NULL);
+      label = message_label_new (message);
+      gtk_widget_set_name (label, "elicitation-message");
+      gtk_box_append (GTK_BOX (box), label);
+    }
   defaults = tb_mcp_elicitation_defaults (schema);
   usable = tb_argument_editor_set_schema (TB_ARGUMENT_EDITOR (editor), schema, defaults, &error);
   if (!usable)
@@ -232,7 +241,6 @@ tb_elicitation_dialog_new (GtkWindow          *parent,
   gtk_box_append (GTK_BOX (box), editor);
   adw_message_dialog_set_extra_child (dialog, fitting_scroller_new (parent, box));
   g_object_set_data (G_OBJECT (dialog), "tb-editor", editor);
-  g_object_set_data (G_OBJECT (dialog), "tb-message", label);
 
   adw_message_dialog_add_responses (dialog,
                                     "cancel", _("_Cancel"),

@@ -181,6 +181,35 @@ test_call_failures (void)
     }
 }
 
+/* --no-validate sends what the schema refuses, exactly as written, and
+ * says so. */
+static void
+test_call_no_validate (void)
+{
+  g_auto(Run) refused = { 0 };
+  g_auto(Run) sent = { 0 };
+  g_autoptr(JsonNode) node = NULL;
+  JsonObject *result;
+  const char *error;
+
+  run_cli (&refused, NULL, "call", "add", "--args", "{\"a\": 2}", NULL);
+  g_assert_cmpint (refused.status, ==, 1);
+  g_assert_null (strstr (refused.err, "without being validated"));
+
+  /* The tool itself now answers about the missing “b”. */
+  run_cli (&sent, NULL, "call", "add", "--args", "{\"a\": 2}", "--no-validate", "--full",
+           NULL);
+  g_assert_cmpint (sent.status, ==, 1);
+  g_assert_nonnull (strstr (sent.err, "without being validated"));
+  node = parse_out (&sent);
+  result = json_node_get_object (node);
+  g_assert_true (json_object_get_boolean_member (
+                   json_object_get_object_member (result, "metadata"), "unvalidated"));
+  error = json_object_get_string_member (result, "error");
+  g_assert_nonnull (strstr (error, "“b”"));
+  g_assert_null (strstr (error, "not valid"));
+}
+
 static void
 test_call_timeout (void)
 {
@@ -368,6 +397,7 @@ main (int   argc,
   g_test_add_func ("/cli/call/ok", test_call_ok);
   g_test_add_func ("/cli/call/stdin", test_call_stdin);
   g_test_add_func ("/cli/call/failures", test_call_failures);
+  g_test_add_func ("/cli/call/no-validate", test_call_no_validate);
   g_test_add_func ("/cli/call/timeout", test_call_timeout);
   g_test_add_func ("/cli/usage-errors", test_usage_errors);
   g_test_add_func ("/cli/help-version", test_help_version);

@@ -2,6 +2,7 @@
 
 #include "config.h"
 
+#include <math.h>
 #include <string.h>
 #include <toolbench.h>
 
@@ -190,6 +191,41 @@ test_parse_nul_escape (void)
 }
 
 static void
+test_format_double (void)
+{
+  static const struct { double value; const char *text; } cases[] = {
+    { 3.14, "3.14" },
+    { 0.1, "0.1" },
+    { 0.1 + 0.2, "0.30000000000000004" },
+    { 100, "100" },
+    { 42, "42" },
+    { -2.5, "-2.5" },
+    { 0.000123, "0.000123" },
+    { 1e30, "1e+30" },
+    { 1.5e-7, "1.5e-07" },
+    { 12345678901234567.0, "12345678901234568" },
+    { 0, "0" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autofree char *text = tb_json_format_double (cases[i].value);
+
+      g_assert_cmpstr (text, ==, cases[i].text);
+    }
+
+  /* Every text reads back as the same number. */
+  for (guint i = 0; i < 2000; i++)
+    {
+      double value = g_test_rand_double_range (-1e6, 1e6) * pow (10, g_test_rand_int_range (-8, 8));
+      g_autofree char *text = tb_json_format_double (value);
+
+      g_assert_cmpfloat (g_ascii_strtod (text, NULL), ==, value);
+      g_assert_null (strchr (text, ','));
+    }
+}
+
+static void
 test_int_in_range (void)
 {
   g_autoptr(JsonNode) node = tb_json_parse ("{\"max\":4294967296,\"n\":7,\"s\":\"7\","
@@ -231,6 +267,7 @@ main (int   argc,
   g_test_add_func ("/json/parse/too-large", test_parse_too_large);
   g_test_add_func ("/json/parse/value-budget", test_parse_value_budget);
   g_test_add_func ("/json/parse/nul-escape", test_parse_nul_escape);
+  g_test_add_func ("/json/format-double", test_format_double);
   g_test_add_func ("/json/int-in-range", test_int_in_range);
   g_test_add_func ("/json/equal", test_equal);
   g_test_add_func ("/json/describe-type", test_describe_type);

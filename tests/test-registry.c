@@ -667,6 +667,61 @@ test_call_unknown (Fixture       *f,
   g_assert_cmpuint (f->n_finished, ==, 0);
 }
 
+/* A person may send what the schema refuses, to see what the tool does
+ * with it: the arguments arrive exactly as written and the result says
+ * they were not validated. */
+static void
+test_call_unvalidated (Fixture       *f,
+                       gconstpointer  data)
+{
+  g_autoptr(JsonNode) args = parse ("{\"a\": \"one\", \"c\": 3.14}");
+
+  add (f->registry, make_tool ("add", "{\"type\":\"object\",\"properties\":"
+                               "{\"a\":{\"type\":\"number\"},\"b\":{\"type\":\"number\"}},"
+                               "\"required\":[\"a\",\"b\"],\"additionalProperties\":false}",
+                               TB_TOOL_VISIBILITY_MODEL, 0, 0, echo_args));
+
+  tb_tool_registry_call_unvalidated_async (f->registry, "add", "by-hand", args, NULL, NULL,
+                                           call_cb, f);
+  g_main_loop_run (f->loop);
+  g_assert_true (tb_tool_result_get_ok (f->result));
+  g_assert_true (tb_tool_result_get_unvalidated (f->result));
+  g_assert_true (tb_json_equal (tb_tool_result_get_output (f->result), args));
+  /* The history and the trace read it from the finished call and its JSON. */
+  g_assert_true (tb_tool_result_get_unvalidated (f->finished_result));
+  {
+    g_autoptr(JsonNode) json = tb_tool_result_to_json (f->finished_result);
+    g_autoptr(TbToolResult) read = tb_tool_result_from_json (json, NULL);
+
+    g_assert_true (tb_tool_result_get_unvalidated (read));
+  }
+  /* Never sent to the model. */
+  {
+    g_autofree char *content = tb_tool_result_to_model_content (f->result);
+
+    g_assert_null (strstr (content, "unvalidated"));
+  }
+
+  /* Still a JSON object: the tool must be able to read it. */
+  {
+    g_autoptr(JsonNode) array = parse ("[1, 2]");
+
+    tb_tool_registry_call_unvalidated_async (f->registry, "add", NULL, array, NULL, NULL,
+                                             call_cb, f);
+    g_main_loop_run (f->loop);
+    g_assert_cmpint (tb_tool_result_get_kind (f->result), ==,
+                     TB_TOOL_FAILURE_INVALID_ARGUMENTS);
+  }
+
+  /* The ordinary call validates and is not marked. */
+  call (f, "add", "{\"a\": 1, \"b\": 2}", NULL);
+  g_assert_true (tb_tool_result_get_ok (f->result));
+  g_assert_false (tb_tool_result_get_unvalidated (f->result));
+  call (f, "add", "{\"a\": \"one\", \"b\": 2}", NULL);
+  g_assert_cmpint (tb_tool_result_get_kind (f->result), ==, TB_TOOL_FAILURE_INVALID_ARGUMENTS);
+  g_assert_false (tb_tool_result_get_unvalidated (f->result));
+}
+
 static void
 test_call_bad_arguments (Fixture       *f,
                          gconstpointer  data)
@@ -992,6 +1047,7 @@ main (int   argc,
   ADD ("/registry/call/garbage", test_call_garbage);
   ADD ("/registry/call/unknown", test_call_unknown);
   ADD ("/registry/call/bad-arguments", test_call_bad_arguments);
+  ADD ("/registry/call/unvalidated", test_call_unvalidated);
   ADD ("/registry/call/deep-arguments", test_call_deep_arguments);
   ADD ("/registry/call/timeout", test_timeout);
   ADD ("/registry/call/default-timeout", test_default_timeout);

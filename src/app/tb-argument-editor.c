@@ -36,12 +36,15 @@ struct _TbArgumentEditor
 
   TbTool        *tool;
   JsonNode      *value;
-  GPtrArray     *errors;
+  GPtrArray     *errors;        /* every problem, one per field */
+  GPtrArray     *shown;         /* those the person has reached */
+  GPtrArray     *local_errors;  /* the form's own, from its last read */
   char          *json_error;
   guint          json_updating;
   guint          parse_source;
   gboolean       form_usable;
   gboolean       valid;
+  gboolean       reveal_all;    /* after Run, or once the JSON was edited */
 };
 
 G_DEFINE_FINAL_TYPE (TbArgumentEditor, tb_argument_editor, GTK_TYPE_WIDGET)
@@ -66,15 +69,15 @@ static void
 update_problems (TbArgumentEditor *self)
 {
   GtkWidget *child;
-  guint n = self->errors->len + (self->json_error != NULL ? 1 : 0);
+  guint n = self->shown->len + (self->json_error != NULL ? 1 : 0);
 
   while ((child = gtk_widget_get_first_child (GTK_WIDGET (self->problems_list))) != NULL)
     gtk_list_box_remove (self->problems_list, child);
 
   /* A thousand rows help nobody; the count says how many there are. */
-  for (guint i = 0; i < MIN (self->errors->len, 200); i++)
+  for (guint i = 0; i < MIN (self->shown->len, 200); i++)
     {
-      TbSchemaError *error = g_ptr_array_index (self->errors, i);
+      TbSchemaError *error = g_ptr_array_index (self->shown, i);
       GtkWidget *row = gtk_list_box_row_new ();
       GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 12);
       GtkWidget *icon = gtk_image_new_from_icon_name ("dialog-warning-symbolic");
@@ -114,26 +117,69 @@ update_problems (TbArgumentEditor *self)
   gtk_widget_set_visible (self->problems_box, n > 0);
 }
 
+/* One mistake, one message: the form's own complaint ("Enter a number")
+ * comes first, a missing required member is said at its own field, and
+ * each field says only its first problem. */
 static void
-validate (TbArgumentEditor *self,
-          GPtrArray        *local_errors)
+add_problem (TbArgumentEditor *self,
+             GHashTable       *seen,
+             TbSchemaError    *error)
 {
+  g_autofree char *member = self->form_usable
+                            ? tb_schema_form_get_error_pointer (self->form, error) : NULL;
+  const char *key = member != NULL ? member : error->instance_path;
+
+  if (g_hash_table_contains (seen, key))
+    return;
+  g_hash_table_add (seen, g_strdup (key));
+  if (member != NULL)
+    g_ptr_array_add (self->errors, tb_schema_error_new (member, error->schema_path, "required",
+                                                        _("This field is required.")));
+  else
+    g_ptr_array_add (self->errors, tb_schema_error_copy (error));
+}
+
+static gboolean
+problem_revealed (TbArgumentEditor *self,
+                  TbSchemaError    *error)
+{
+  return self->reveal_all ||
+         (self->form_usable && tb_schema_form_get_revealed (self->form, error->instance_path));
+}
+
+static void
+show_problems (TbArgumentEditor *self)
+{
+  g_ptr_array_set_size (self->shown, 0);
+  for (guint i = 0; i < self->errors->len; i++)
+    {
+      TbSchemaError *error = g_ptr_array_index (self->errors, i);
+
+      if (problem_revealed (self, error))
+        g_ptr_array_add (self->shown, tb_schema_error_copy (error));
+    }
+  if (self->form_usable)
+    tb_schema_form_set_errors (self->form, self->shown);
+  update_problems (self);
+}
+
+static void
+validate (TbArgumentEditor *self)
+{
+  g_autoptr(GHashTable) seen = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   g_autoptr(GPtrArray) errors = NULL;
 
   g_ptr_array_set_size (self->errors, 0);
 
-  if (local_errors != NULL)
-    for (guint i = 0; i < local_errors->len; i++)
-      g_ptr_array_add (self->errors, tb_schema_error_copy (g_ptr_array_index (local_errors, i)));
+  for (guint i = 0; self->local_errors != NULL && i < self->local_errors->len; i++)
+    add_problem (self, seen, g_ptr_array_index (self->local_errors, i));
 
   if (self->tool != NULL && self->value != NULL &&
       !tb_tool_validate_arguments (self->tool, self->value, &errors))
     for (guint i = 0; i < errors->len; i++)
-      g_ptr_array_add (self->errors, tb_schema_error_copy (g_ptr_array_index (errors, i)));
+      add_problem (self, seen, g_ptr_array_index (errors, i));
 
-  if (self->form_usable)
-    tb_schema_form_set_errors (self->form, self->errors);
-  update_problems (self);
+  show_problems (self);
   set_valid (self, self->tool != NULL && self->json_error == NULL && self->errors->len == 0);
   g_signal_emit (self, signals [CHANGED], 0);
 }
@@ -143,7 +189,7 @@ set_json_text (TbArgumentEditor *self,
                JsonNode         *value)
 {
   GtkTextBuffer *buffer = gtk_text_view_get_buffer (GTK_TEXT_VIEW (self->json_view));
-  g_autofree char *text = tb_json_to_string (value, TRUE);
+  g_autofree char *text = tb_schema_form_json_text (value, TRUE);
 
   /* Text the form wrote is not something to undo in the JSON view. */
   self->json_updating++;
@@ -170,13 +216,19 @@ set_json_error (TbArgumentEditor *self,
 static void
 on_form_changed (TbArgumentEditor *self)
 {
-  g_autoptr(GPtrArray) local_errors = NULL;
-
   g_clear_pointer (&self->value, json_node_unref);
-  self->value = tb_schema_form_get_value (self->form, &local_errors);
+  g_clear_pointer (&self->local_errors, g_ptr_array_unref);
+  self->value = tb_schema_form_get_value (self->form, &self->local_errors);
   set_json_error (self, NULL);
   set_json_text (self, self->value);
-  validate (self, local_errors);
+  validate (self);
+}
+
+static void
+on_form_revealed (TbArgumentEditor *self)
+{
+  show_problems (self);
+  g_signal_emit (self, signals [CHANGED], 0);
 }
 
 static void
@@ -239,17 +291,18 @@ parse_json (TbArgumentEditor *self)
       g_autofree char *message = describe_json_error (self, error);
 
       set_json_error (self, message);
-      validate (self, NULL);
+      validate (self);
       set_valid (self, FALSE);
       return;
     }
 
   set_json_error (self, NULL);
   g_clear_pointer (&self->value, json_node_unref);
+  g_clear_pointer (&self->local_errors, g_ptr_array_unref);
   self->value = g_steal_pointer (&node);
   if (self->form_usable)
     tb_schema_form_set_value (self->form, self->value);
-  validate (self, NULL);
+  validate (self);
 }
 
 static gboolean
@@ -269,6 +322,8 @@ on_json_changed (GtkTextBuffer    *buffer,
   if (self->json_updating > 0)
     return;
 
+  /* Text typed into the JSON view is the person's whole answer. */
+  self->reveal_all = TRUE;
   g_clear_handle_id (&self->parse_source, g_source_remove);
   if (gtk_text_buffer_get_char_count (buffer) > LARGE_TEXT)
     {
@@ -372,6 +427,8 @@ tb_argument_editor_finalize (GObject *object)
   g_clear_object (&self->tool);
   g_clear_pointer (&self->value, json_node_unref);
   g_clear_pointer (&self->errors, g_ptr_array_unref);
+  g_clear_pointer (&self->shown, g_ptr_array_unref);
+  g_clear_pointer (&self->local_errors, g_ptr_array_unref);
   g_free (self->json_error);
 
   G_OBJECT_CLASS (tb_argument_editor_parent_class)->finalize (object);
@@ -468,7 +525,9 @@ tb_argument_editor_init (TbArgumentEditor *self)
   gtk_box_layout_set_spacing (GTK_BOX_LAYOUT (layout), 12);
 
   self->errors = g_ptr_array_new_with_free_func ((GDestroyNotify) tb_schema_error_free);
+  self->shown = g_ptr_array_new_with_free_func ((GDestroyNotify) tb_schema_error_free);
   self->form_usable = TRUE;
+  g_signal_connect_swapped (self->form, "revealed", G_CALLBACK (on_form_revealed), self);
   g_signal_connect_swapped (self->view_stack, "notify::visible-child-name",
                             G_CALLBACK (on_visible_view), self);
   tb_source_view_setup (self->json_view, "json", TRUE);
@@ -502,6 +561,8 @@ tb_argument_editor_set_tool (TbArgumentEditor *self,
   g_return_if_fail (!tool || TB_IS_TOOL (tool));
 
   g_clear_handle_id (&self->parse_source, g_source_remove);
+  /* A new form: nothing in it has been reached yet. */
+  self->reveal_all = FALSE;
   if (g_set_object (&self->tool, tool))
     g_object_notify_by_pspec (G_OBJECT (self), properties [PROP_TOOL]);
 
@@ -624,9 +685,10 @@ tb_argument_editor_set_arguments (TbArgumentEditor *self,
   self->value = json_node_copy (arguments);
   set_json_error (self, NULL);
   set_json_text (self, self->value);
+  g_clear_pointer (&self->local_errors, g_ptr_array_unref);
   if (self->form_usable)
     tb_schema_form_set_value (self->form, self->value);
-  validate (self, NULL);
+  validate (self);
 }
 
 /**
@@ -655,6 +717,7 @@ tb_argument_editor_set_text (TbArgumentEditor  *self,
   gtk_text_buffer_set_text (buffer, text, -1);
   self->json_updating--;
   g_clear_handle_id (&self->parse_source, g_source_remove);
+  self->reveal_all = TRUE;
   parse_json (self);
 
   if (self->json_error != NULL)
@@ -697,6 +760,7 @@ tb_argument_editor_reset (TbArgumentEditor *self)
 {
   g_return_if_fail (TB_IS_ARGUMENT_EDITOR (self));
 
+  self->reveal_all = FALSE;
   if (self->form_usable)
     {
       tb_schema_form_set_value (self->form, NULL);
@@ -736,7 +800,8 @@ tb_argument_editor_get_parsable (TbArgumentEditor *self)
  * tb_argument_editor_get_errors:
  * @self: an editor
  *
- * Returns: (transfer none) (element-type TbSchemaError): the current problems
+ * Returns: (transfer none) (element-type TbSchemaError): the current problems,
+ *   one per field, whether shown yet or not
  */
 GPtrArray *
 tb_argument_editor_get_errors (TbArgumentEditor *self)
@@ -744,6 +809,48 @@ tb_argument_editor_get_errors (TbArgumentEditor *self)
   g_return_val_if_fail (TB_IS_ARGUMENT_EDITOR (self), NULL);
 
   return self->errors;
+}
+
+/**
+ * tb_argument_editor_get_shown_errors:
+ * @self: an editor
+ *
+ * Returns: (transfer none) (element-type TbSchemaError): the problems shown
+ *   at their fields and listed: those of fields the person has left or
+ *   changed, or all of them after tb_argument_editor_reveal_problems()
+ */
+GPtrArray *
+tb_argument_editor_get_shown_errors (TbArgumentEditor *self)
+{
+  g_return_val_if_fail (TB_IS_ARGUMENT_EDITOR (self), NULL);
+
+  return self->shown;
+}
+
+/**
+ * tb_argument_editor_reveal_problems:
+ * @self: an editor
+ *
+ * Shows every problem at its field, as when the person tries to run with
+ * arguments that are not valid, and focuses the first one's field.
+ */
+void
+tb_argument_editor_reveal_problems (TbArgumentEditor *self)
+{
+  g_return_if_fail (TB_IS_ARGUMENT_EDITOR (self));
+
+  self->reveal_all = TRUE;
+  show_problems (self);
+  if (self->form_usable && self->shown->len > 0 &&
+      g_strcmp0 (gtk_stack_get_visible_child_name (self->view_stack), "form") == 0)
+    {
+      TbSchemaError *first = g_ptr_array_index (self->shown, 0);
+      GtkWidget *input = tb_schema_form_get_input (self->form, first->instance_path);
+
+      if (input != NULL)
+        gtk_widget_grab_focus (input);
+    }
+  g_signal_emit (self, signals [CHANGED], 0);
 }
 
 /**

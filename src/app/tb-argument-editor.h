@@ -34,6 +34,8 @@ void           tb_argument_editor_reset           (TbArgumentEditor *self);
 gboolean       tb_argument_editor_get_valid       (TbArgumentEditor *self);
 gboolean       tb_argument_editor_get_parsable    (TbArgumentEditor *self);
 GPtrArray     *tb_argument_editor_get_errors      (TbArgumentEditor *self);
+GPtrArray     *tb_argument_editor_get_shown_errors (TbArgumentEditor *self);
+void           tb_argument_editor_reveal_problems (TbArgumentEditor *self);
 TbSchemaForm  *tb_argument_editor_get_form        (TbArgumentEditor *self);
 GtkTextBuffer *tb_argument_editor_get_json_buffer (TbArgumentEditor *self);
 const char    *tb_argument_editor_get_json_error  (TbArgumentEditor *self);

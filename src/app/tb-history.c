@@ -44,17 +44,25 @@ static char *
 entry_status_label (TbHistoryEntry *self)
 {
   g_autofree char *duration = NULL;
+  g_autofree char *label = NULL;
 
   if (self->result == NULL)
     return g_strdup (_("Running…"));
   duration = tb_format_duration (tb_tool_result_get_duration_us (self->result));
   if (tb_tool_result_get_ok (self->result))
     /* Translators: %s is a duration such as "12 ms" */
-    return g_strdup_printf (_("Succeeded in %s"), duration);
-  /* Translators: the first %s is a failure kind such as "timeout", the second a duration */
-  return g_strdup_printf (_("Failed (%s) after %s"),
-                          tb_tool_failure_kind_to_string (tb_tool_result_get_kind (self->result)),
-                          duration);
+    label = g_strdup_printf (_("Succeeded in %s"), duration);
+  else
+    /* Translators: the first %s is a failure kind such as "timeout", the second a duration */
+    label = g_strdup_printf (_("Failed (%s) after %s"),
+                             tb_tool_failure_kind_to_string (
+                               tb_tool_result_get_kind (self->result)),
+                             duration);
+  /* Sent with Run Anyway: what came back says nothing about valid calls. */
+  if (tb_tool_result_get_unvalidated (self->result))
+    /* Translators: a call's status, then a note that its arguments were sent unchecked */
+    return g_strdup_printf (_("%s · not validated"), label);
+  return g_steal_pointer (&label);
 }
 
 static char *

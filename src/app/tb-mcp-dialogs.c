@@ -54,7 +54,7 @@ dialog_new (GtkWindow          *parent,
 {
   /* Both may quote the server; its control characters show as escapes. */
   g_autofree char *shown_heading = tb_text_escape_controls (heading, -1);
-  g_autofree char *shown_body = tb_text_escape_controls (body, -1);
+  g_autofree char *shown_body = body != NULL ? tb_text_escape_controls (body, -1) : NULL;
   AdwMessageDialog *dialog = ADW_MESSAGE_DIALOG (adw_message_dialog_new (parent, shown_heading,
                                                                          shown_body));
 
@@ -71,6 +71,73 @@ dialog_new (GtkWindow          *parent,
       gtk_window_set_destroy_with_parent (GTK_WINDOW (dialog), TRUE);
     }
   return dialog;
+}
+
+/* Room for the heading, the responses and the dialog's margins: what is
+ * left of the screen's height is the most the content may take before it
+ * scrolls, so the buttons stay on the screen. */
+#define DIALOG_CHROME_HEIGHT 240
+#define CONTENT_MIN_HEIGHT 160
+/* Characters of a server's message shown as the dialog's body. */
+#define LONG_MESSAGE 300
+
+/* The screen's height, or the parent's when it is smaller: a modal dialog
+ * is attached to its window. */
+static int
+available_height (GtkWindow *parent)
+{
+  GdkDisplay *display = parent != NULL ? gtk_widget_get_display (GTK_WIDGET (parent))
+                                       : gdk_display_get_default ();
+  GdkSurface *surface = parent != NULL ? gtk_native_get_surface (GTK_NATIVE (parent)) : NULL;
+  g_autoptr(GdkMonitor) first = NULL;
+  GdkMonitor *monitor = NULL;
+  GdkRectangle geometry = { 0, 0, 0, 768 };
+
+  if (display == NULL)
+    return geometry.height;
+  if (surface != NULL)
+    monitor = gdk_display_get_monitor_at_surface (display, surface);
+  if (monitor == NULL)
+    monitor = first = g_list_model_get_item (gdk_display_get_monitors (display), 0);
+  if (monitor != NULL)
+    gdk_monitor_get_geometry (monitor, &geometry);
+  if (parent != NULL && gtk_widget_get_mapped (GTK_WIDGET (parent)) &&
+      gtk_widget_get_height (GTK_WIDGET (parent)) > 0)
+    return MIN (geometry.height, gtk_widget_get_height (GTK_WIDGET (parent)));
+  return geometry.height;
+}
+
+/* A scroller that grows with its content up to what fits on @parent's
+ * screen, then scrolls. */
+static GtkWidget *
+fitting_scroller_new (GtkWindow *parent,
+                      GtkWidget *child)
+{
+  GtkWidget *scroller = gtk_scrolled_window_new ();
+  int max_height = MAX (CONTENT_MIN_HEIGHT, available_height (parent) - DIALOG_CHROME_HEIGHT);
+
+  gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (scroller), GTK_POLICY_NEVER,
+                                  GTK_POLICY_AUTOMATIC);
+  gtk_scrolled_window_set_propagate_natural_height (GTK_SCROLLED_WINDOW (scroller), TRUE);
+  gtk_scrolled_window_set_min_content_height (GTK_SCROLLED_WINDOW (scroller),
+                                              CONTENT_MIN_HEIGHT);
+  gtk_scrolled_window_set_max_content_height (GTK_SCROLLED_WINDOW (scroller), max_height);
+  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scroller), child);
+  gtk_widget_set_name (scroller, "dialog-content");
+  return scroller;
+}
+
+static GtkWidget *
+message_label_new (const char *text)
+{
+  GtkWidget *label = gtk_label_new (NULL);
+
+  tb_label_set_outside_text (GTK_LABEL (label), text);
+  gtk_label_set_xalign (GTK_LABEL (label), 0);
+  gtk_label_set_wrap (GTK_LABEL (label), TRUE);
+  gtk_label_set_wrap_mode (GTK_LABEL (label), PANGO_WRAP_WORD_CHAR);
+  gtk_label_set_selectable (GTK_LABEL (label), TRUE);
+  return label;
 }
 
 static const char *
@@ -136,6 +203,8 @@ tb_elicitation_dialog_new (GtkWindow          *parent,
   g_autofree char *heading = NULL;
   AdwMessageDialog *dialog;
   GtkWidget *editor = tb_argument_editor_new ();
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 12);
+  GtkWidget *label = NULL;
   gboolean usable;
 
   g_return_val_if_fail (TB_IS_MCP_SERVER_REQUEST (request), NULL);
@@ -143,22 +212,34 @@ tb_elicitation_dialog_new (GtkWindow          *parent,
   if (params != NULL && JSON_NODE_HOLDS_OBJECT (params))
     schema = json_object_get_member (json_node_get_object (params), "requestedSchema");
   heading = g_strdup_printf (_("“%s” Asks You"), server_name (request));
-  dialog = dialog_new (parent, request, heading,
-                       message != NULL ? message : _("The server asks for some values."));
+  if (message == NULL)
+    message = _("The server asks for some values.");
+  /* A short message is the dialog's body; a long one scrolls with the
+   * form, so however long either is, the responses stay on the screen. */
+  if (g_utf8_strlen (message, -1) <= LONG_MESSAGE)
+    dialog = dialog_new (parent, request, heading, message);
+  else
+    {
+      dialog = dialog_new (parent, request, heading, NULL);
+      label = message_label_new (message);
+      gtk_widget_set_name (label, "elicitation-message");
+      gtk_box_append (GTK_BOX (box), label);
+    }
   defaults = tb_mcp_elicitation_defaults (schema);
   usable = tb_argument_editor_set_schema (TB_ARGUMENT_EDITOR (editor), schema, defaults, &error);
   if (!usable)
     {
       /* The person still sees what was asked, and why there is no form;
        * only Decline and Cancel can answer. */
-      g_autofree char *body = g_strdup_printf (_("%s\n\nThe requested values cannot be "
-                                                 "shown: %s"),
-                                               message != NULL ? message : "", error->message);
+      g_autofree char *reason = g_strdup_printf (_("The requested values cannot be shown: %s"),
+                                                 error->message);
 
-      adw_message_dialog_set_body (dialog, body);
+      gtk_box_append (GTK_BOX (box), message_label_new (reason));
+      gtk_widget_set_visible (editor, FALSE);
     }
-  gtk_widget_set_size_request (editor, 420, 260);
-  adw_message_dialog_set_extra_child (dialog, editor);
+  gtk_widget_set_size_request (editor, 400, -1);
+  gtk_box_append (GTK_BOX (box), editor);
+  adw_message_dialog_set_extra_child (dialog, fitting_scroller_new (parent, box));
   g_object_set_data (G_OBJECT (dialog), "tb-editor", editor);
 
   adw_message_dialog_add_responses (dialog,
@@ -433,12 +514,7 @@ tb_sampling_dialog_new (GtkWindow          *parent,
   dialog = dialog_new (parent, request, heading,
                        _("Write the answer yourself, ask the model to draft it, or decline. "
                          "Nothing is sent until you press Send."));
-  label = gtk_label_new (NULL);
-  tb_label_set_outside_text (GTK_LABEL (label), messages);
-  gtk_label_set_xalign (GTK_LABEL (label), 0);
-  gtk_label_set_wrap (GTK_LABEL (label), TRUE);
-  gtk_label_set_wrap_mode (GTK_LABEL (label), PANGO_WRAP_WORD_CHAR);
-  gtk_label_set_selectable (GTK_LABEL (label), TRUE);
+  label = message_label_new (messages);
   gtk_text_view_set_wrap_mode (GTK_TEXT_VIEW (view), GTK_WRAP_WORD_CHAR);
   gtk_widget_set_size_request (view, 360, 100);
   gtk_accessible_update_property (GTK_ACCESSIBLE (view), GTK_ACCESSIBLE_PROPERTY_LABEL,
@@ -465,7 +541,8 @@ tb_sampling_dialog_new (GtkWindow          *parent,
     g_object_set_data (G_OBJECT (dialog), "tb-status", status);
     g_signal_connect (ask, "clicked", G_CALLBACK (on_ask_clicked), dialog);
   }
-  adw_message_dialog_set_extra_child (dialog, box);
+  /* The server's messages may be long; they scroll, the responses stay. */
+  adw_message_dialog_set_extra_child (dialog, fitting_scroller_new (parent, box));
   g_object_set_data (G_OBJECT (dialog), "tb-messages", label);
   g_object_set_data (G_OBJECT (dialog), "tb-answer", gtk_text_view_get_buffer (
                                                        GTK_TEXT_VIEW (view)));
@@ -498,6 +575,21 @@ GtkTextBuffer *
 tb_sampling_dialog_get_answer (AdwMessageDialog *dialog)
 {
   return g_object_get_data (G_OBJECT (dialog), "tb-answer");
+}
+
+/**
+ * tb_mcp_dialog_get_content:
+ * @dialog: a dialog from tb_elicitation_dialog_new() or tb_sampling_dialog_new()
+ *
+ * Returns: (transfer none): the #GtkScrolledWindow holding what the server
+ *   sent and the person's answer; it scrolls once the screen is full
+ */
+GtkScrolledWindow *
+tb_mcp_dialog_get_content (AdwMessageDialog *dialog)
+{
+  g_return_val_if_fail (ADW_IS_MESSAGE_DIALOG (dialog), NULL);
+
+  return GTK_SCROLLED_WINDOW (adw_message_dialog_get_extra_child (dialog));
 }
 
 /* Wiring a client to a window. */

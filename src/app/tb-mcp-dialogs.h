@@ -21,6 +21,7 @@ void              tb_sampling_dialog_set_provider    (AdwMessageDialog   *dialog
                                                       TbProvider         *provider);
 GtkWidget        *tb_sampling_dialog_get_ask_button  (AdwMessageDialog   *dialog);
 const char       *tb_sampling_dialog_get_status      (AdwMessageDialog   *dialog);
+GtkScrolledWindow *tb_mcp_dialog_get_content         (AdwMessageDialog   *dialog);
 
 /**
  * TbMcpProviderFunc:

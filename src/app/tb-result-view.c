@@ -240,6 +240,14 @@ tb_result_view_set_result (TbResultView *self,
 
       gtk_label_set_label (self->status_label, status);
     }
+  if (tb_tool_result_get_unvalidated (result))
+    {
+      /* Translators: a result's status, then a note that its arguments were sent unchecked */
+      g_autofree char *status = g_strdup_printf (_("%s · not validated"),
+                                                 gtk_label_get_label (self->status_label));
+
+      gtk_label_set_label (self->status_label, status);
+    }
   duration = tb_format_duration (tb_tool_result_get_duration_us (result));
   gtk_label_set_label (self->duration_label, duration);
 

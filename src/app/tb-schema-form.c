@@ -48,6 +48,7 @@ struct _Field
   guint         required : 1;
   guint         nullable : 1;
   guint         present : 1;   /* booleans: the person set a value */
+  guint         revealed : 1;  /* left or changed by the person: its errors show */
 
   GtkWidget    *row;           /* owned reference */
   GtkWidget    *title_label;
@@ -85,7 +86,7 @@ struct _TbSchemaForm
 G_DEFINE_FINAL_TYPE (TbSchemaForm, tb_schema_form, GTK_TYPE_WIDGET)
 G_DEFINE_QUARK (tb-schema-form-error-quark, tb_schema_form_error)
 
-enum { CHANGED, N_SIGNALS };
+enum { CHANGED, REVEALED, N_SIGNALS };
 static guint signals [N_SIGNALS];
 
 static Field *field_new       (TbSchemaForm *form,
@@ -99,6 +100,66 @@ static void   field_set_value (Field        *field,
                                JsonNode     *value);
 static JsonNode *field_value  (Field        *field,
                                GPtrArray    *errors);
+
+/**
+ * tb_schema_form_json_text:
+ * @node: (nullable): a value
+ * @pretty: whether to indent
+ *
+ * JSON text for a person to read and edit: as tb_json_to_string(), with
+ * each fractional number written as the shortest text that reads back as
+ * the same value (3.14, where json-glib writes 3.1400000000000001).
+ *
+ * Returns: (transfer full): the text
+ */
+char *
+tb_schema_form_json_text (JsonNode *node,
+                          gboolean  pretty)
+{
+  g_autofree char *text = tb_json_to_string (node, pretty);
+  GString *out;
+  gboolean in_string = FALSE;
+  const char *p;
+
+  if (strpbrk (text, ".eE") == NULL)
+    return g_steal_pointer (&text);
+
+  out = g_string_sized_new (strlen (text));
+  for (p = text; *p != '\0'; )
+    {
+      if (in_string)
+        {
+          if (*p == '\\' && p[1] != '\0')
+            g_string_append_len (out, p++, 1);
+          else if (*p == '"')
+            in_string = FALSE;
+          g_string_append_len (out, p++, 1);
+        }
+      else if (*p == '"')
+        {
+          in_string = TRUE;
+          g_string_append_len (out, p++, 1);
+        }
+      else if (*p == '-' || g_ascii_isdigit (*p))
+        {
+          gsize length = strspn (p, "0123456789+-.eE");
+          g_autofree char *token = g_strndup (p, length);
+
+          if (strpbrk (token, ".eE") != NULL)
+            {
+              g_autofree char *shortest = tb_json_format_double (g_ascii_strtod (token, NULL));
+
+              g_string_append (out, shortest);
+            }
+          else
+            g_string_append (out, token);
+          p += length;
+        }
+      else
+        g_string_append_len (out, p++, 1);
+    }
+  return g_string_free (out, FALSE);
+}
 
 /* Schema helpers */
 
@@ -570,11 +631,50 @@ emit_changed (TbSchemaForm *self)
     g_signal_emit (self, signals [CHANGED], 0);
 }
 
+/* A field's problems show once the person has left it or changed it with
+ * a click, not while they have yet to reach it; containers follow. */
+static void
+field_reveal (Field *field)
+{
+  gboolean changed = FALSE;
+
+  if (field->form->updating > 0)
+    return;
+  for (Field *f = field; f != NULL; f = f->parent)
+    if (!f->revealed)
+      f->revealed = changed = TRUE;
+  if (changed)
+    g_signal_emit (field->form, signals [REVEALED], 0);
+}
+
+static void
+field_conceal (Field *field)
+{
+  field->revealed = FALSE;
+  for (guint i = 0; field->children != NULL && i < field->children->len; i++)
+    field_conceal (g_ptr_array_index (field->children, i));
+}
+
+static void
+on_focus_leave (GtkEventControllerFocus *controller,
+                Field                   *field)
+{
+  GtkWidget *widget = gtk_event_controller_get_widget (GTK_EVENT_CONTROLLER (controller));
+
+  /* A window going away takes the focus too; nobody left the field. */
+  if (gtk_widget_get_mapped (widget))
+    field_reveal (field);
+}
+
 static void
 field_touched (Field *field)
 {
   g_clear_pointer (&field->foreign, json_node_unref);
   emit_changed (field->form);
+  /* Typing is not done until the person leaves; a click is. */
+  if (field->input == NULL || !(GTK_IS_EDITABLE (field->input) ||
+                                GTK_IS_TEXT_VIEW (field->input)))
+    field_reveal (field);
 }
 
 /* Widgets */
@@ -672,11 +772,18 @@ field_hint (Field *field)
       gboolean has_max = schema_number (field->schema, "maximum", &max);
 
       if (has_min && has_max)
-        g_string_append_printf (hint, ", %g – %g", min, max);
-      else if (has_min)
-        g_string_append_printf (hint, ", ≥ %g", min);
-      else if (has_max)
-        g_string_append_printf (hint, ", ≤ %g", max);
+        {
+          g_autofree char *low = tb_json_format_double (min);
+          g_autofree char *high = tb_json_format_double (max);
+
+          g_string_append_printf (hint, ", %s – %s", low, high);
+        }
+      else if (has_min || has_max)
+        {
+          g_autofree char *bound = tb_json_format_double (has_min ? min : max);
+
+          g_string_append_printf (hint, has_min ? ", ≥ %s" : ", ≤ %s", bound);
+        }
     }
   return g_string_free (g_steal_pointer (&hint), FALSE);
 }
@@ -916,7 +1023,7 @@ node_label (JsonNode *node)
 {
   if (JSON_NODE_HOLDS_VALUE (node) && json_node_get_value_type (node) == G_TYPE_STRING)
     return g_strdup (json_node_get_string (node));
-  return tb_json_to_string (node, FALSE);
+  return tb_schema_form_json_text (node, FALSE);
 }
 
 static GtkWidget *
@@ -1016,7 +1123,7 @@ build_input (Field *field)
     case KIND_NULL:
       {
         JsonNode *value = schema_member (field->schema, "const");
-        g_autofree char *text = value != NULL ? tb_json_to_string (value, FALSE)
+        g_autofree char *text = value != NULL ? tb_schema_form_json_text (value, FALSE)
                                               : g_strdup ("null");
 
         input = gtk_label_new (text);
@@ -1034,6 +1141,13 @@ build_input (Field *field)
       g_assert_not_reached ();
     }
 
+  if (GTK_IS_EDITABLE (input) || GTK_IS_TEXT_VIEW (input))
+    {
+      GtkEventController *focus = gtk_event_controller_focus_new ();
+
+      g_signal_connect (focus, "leave", G_CALLBACK (on_focus_leave), field);
+      gtk_widget_add_controller (input, focus);
+    }
   label_input (field, input);
   return input;
 }
@@ -1203,7 +1317,7 @@ variant_label (JsonNode *schema,
   if (title != NULL)
     return g_strdup (title);
   if (schema_member (schema, "const") != NULL)
-    return tb_json_to_string (schema_member (schema, "const"), FALSE);
+    return tb_schema_form_json_text (schema_member (schema, "const"), FALSE);
   if (type != NULL)
     return g_strdup (type);
   /* Translators: a choice among anyOf/oneOf schemas; %u counts from 1 */
@@ -1474,7 +1588,8 @@ parse_number (Field      *field,
   add_local_error (errors, field,
                    field->kind == KIND_INTEGER ? _("Enter a whole number")
                                                : _("Enter a number"));
-  return NULL;
+  /* Kept as typed, so Run Anyway can send exactly that. */
+  return tb_json_node_new_string (text);
 }
 
 static JsonNode *
@@ -1769,7 +1884,7 @@ field_set_value (Field    *field,
         set_text (field, json_node_get_string (value));
       else
         {
-          g_autofree char *text = tb_json_to_string (value, FALSE);
+          g_autofree char *text = tb_schema_form_json_text (value, FALSE);
 
           set_text (field, text);
           field->foreign = json_node_copy (value);
@@ -1782,8 +1897,10 @@ field_set_value (Field    *field,
         set_text (field, "");
       else
         {
-          g_autofree char *text = tb_json_to_string (value, FALSE);
           const char *kind = node_kind (value);
+          g_autofree char *text = g_str_equal (kind, "string")
+                                  ? g_strdup (json_node_get_string (value))
+                                  : tb_schema_form_json_text (value, FALSE);
 
           set_text (field, text);
           if (!g_str_equal (kind, "integer") && !g_str_equal (kind, "number"))
@@ -1793,7 +1910,8 @@ field_set_value (Field    *field,
 
     case KIND_JSON:
       {
-        g_autofree char *text = value != NULL ? tb_json_to_string (value, FALSE) : g_strdup ("");
+        g_autofree char *text = value != NULL ? tb_schema_form_json_text (value, FALSE)
+                                              : g_strdup ("");
 
         set_text (field, text);
       }
@@ -2006,6 +2124,19 @@ tb_schema_form_class_init (TbSchemaFormClass *klass)
                   0, NULL, NULL, NULL,
                   G_TYPE_NONE, 0);
 
+  /**
+   * TbSchemaForm::revealed:
+   *
+   * The person left a field or changed it with a click: its problems may
+   * now be shown (tb_schema_form_get_revealed()).
+   */
+  signals [REVEALED] =
+    g_signal_new ("revealed",
+                  G_TYPE_FROM_CLASS (klass),
+                  G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL,
+                  G_TYPE_NONE, 0);
+
   gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BOX_LAYOUT);
   gtk_widget_class_set_css_name (widget_class, "tbschemaform");
 }
@@ -2189,6 +2320,69 @@ tb_schema_form_set_value (TbSchemaForm *self,
   self->updating++;
   field_set_value (self->root, value);
   self->updating--;
+  /* Back to the defaults: nothing has been touched. */
+  if (value == NULL)
+    field_conceal (self->root);
+}
+
+/**
+ * tb_schema_form_get_revealed:
+ * @self: a form
+ * @pointer: a JSON Pointer to a value
+ *
+ * Returns: whether the person has left or changed the field holding
+ *   @pointer (the nearest one the form has), so its problems may show
+ */
+gboolean
+tb_schema_form_get_revealed (TbSchemaForm *self,
+                             const char   *pointer)
+{
+  gboolean exact;
+  Field *field;
+
+  g_return_val_if_fail (TB_IS_SCHEMA_FORM (self), FALSE);
+
+  field = field_lookup (self, pointer, &exact);
+  return field != NULL && field->revealed;
+}
+
+/**
+ * tb_schema_form_get_error_pointer:
+ * @self: a form
+ * @error: a validation error
+ *
+ * Returns: (transfer full) (nullable): for a missing required member
+ *   named in @error, the pointer to that member's field; otherwise %NULL
+ */
+char *
+tb_schema_form_get_error_pointer (TbSchemaForm        *self,
+                                  const TbSchemaError *error)
+{
+  gboolean exact;
+  Field *field;
+
+  g_return_val_if_fail (TB_IS_SCHEMA_FORM (self), NULL);
+
+  if (g_strcmp0 (error->keyword, "required") != 0)
+    return NULL;
+  field = field_lookup (self, error->instance_path, &exact);
+  while (field != NULL && field->kind == KIND_VARIANT && field->children->len > 0)
+    field = g_ptr_array_index (field->children, 0);
+  if (!exact || field == NULL || field->kind != KIND_OBJECT)
+    return NULL;
+  for (guint i = 0; i < field->children->len; i++)
+    {
+      Field *child = g_ptr_array_index (field->children, i);
+      g_autofree char *quoted = NULL;
+
+      if (child->name == NULL || !child->required)
+        continue;
+      /* The validator names the member in quotes. */
+      quoted = g_strdup_printf ("“%s”", child->name);
+      if (strstr (error->message, quoted) != NULL)
+        return field_path (child);
+    }
+  return NULL;
 }
 
 static void

@@ -4,6 +4,7 @@
 
 #include <gtk/gtk.h>
 #include <json-glib/json-glib.h>
+#include <toolbench.h>
 
 G_BEGIN_DECLS
 
@@ -56,5 +57,11 @@ GtkWidget  *tb_schema_form_get_add_button   (TbSchemaForm  *self,
 const char *tb_schema_form_get_field_error  (TbSchemaForm  *self,
                                              const char    *pointer);
 guint       tb_schema_form_get_n_fields     (TbSchemaForm  *self);
+gboolean    tb_schema_form_get_revealed     (TbSchemaForm  *self,
+                                             const char    *pointer);
+char       *tb_schema_form_get_error_pointer (TbSchemaForm        *self,
+                                              const TbSchemaError *error);
+char       *tb_schema_form_json_text        (JsonNode      *node,
+                                             gboolean       pretty);
 
 G_END_DECLS

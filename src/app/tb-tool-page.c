@@ -102,8 +102,8 @@ gboolean
 tb_tool_page_get_can_run (TbToolPage *self)
 {
   g_return_val_if_fail (TB_IS_TOOL_PAGE (self), FALSE);
-  return self->tool != NULL && !self->gone && current_run (self) == NULL &&
-         tb_argument_editor_get_valid (self->argument_editor);
+  /* Run stays on while the arguments are wrong: pressing it shows why. */
+  return self->tool != NULL && !self->gone && current_run (self) == NULL;
 }
 
 /**
@@ -148,7 +148,8 @@ update_state (TbToolPage *self)
 {
   gboolean running = current_run (self) != NULL;
   gboolean valid = tb_argument_editor_get_valid (self->argument_editor);
-  gboolean anyway = tb_tool_page_get_can_run_anyway (self);
+  gboolean shown = tb_argument_editor_get_shown_errors (self->argument_editor)->len > 0;
+  gboolean anyway = tb_tool_page_get_can_run_anyway (self) && shown;
 
   gtk_widget_set_visible (self->cancel_button, running);
   gtk_widget_set_visible (GTK_WIDGET (self->spinner), running);
@@ -168,7 +169,7 @@ update_state (TbToolPage *self)
         gtk_label_set_label (self->run_status_label, _("The tool is not registered."));
       else if (!tb_argument_editor_get_parsable (self->argument_editor))
         gtk_label_set_label (self->run_status_label, _("Fix the JSON to run the tool."));
-      else if (!valid)
+      else if (!valid && shown)
         gtk_label_set_label (self->run_status_label,
                              _("Fix the problems to run, or choose Run Anyway."));
       else
@@ -394,7 +395,8 @@ on_call_done (GObject      *object,
 }
 
 static void
-start_run (TbToolPage *self)
+start_run (TbToolPage *self,
+           gboolean    unvalidated)
 {
   g_autoptr(JsonNode) arguments = NULL;
   RunData *run;
@@ -416,8 +418,13 @@ start_run (TbToolPage *self)
   g_hash_table_replace (self->runs, run->tool_name, run);
 
   update_state (self);
-  tb_tool_registry_call_async (self->registry, run->tool_name, run->call_id, arguments, NULL,
-                               run->cancellable, on_call_done, run);
+  if (unvalidated)
+    tb_tool_registry_call_unvalidated_async (self->registry, run->tool_name, run->call_id,
+                                             arguments, NULL, run->cancellable, on_call_done,
+                                             run);
+  else
+    tb_tool_registry_call_async (self->registry, run->tool_name, run->call_id, arguments, NULL,
+                                 run->cancellable, on_call_done, run);
   g_object_ref (self);
 }
 
@@ -425,32 +432,40 @@ start_run (TbToolPage *self)
  * tb_tool_page_run:
  * @self: a page
  *
- * Runs the tool with the editor's arguments when they are valid.
+ * Runs the tool with the editor's arguments when they are valid; when they
+ * are not, shows every problem at its field and offers Run Anyway.
  */
 void
 tb_tool_page_run (TbToolPage *self)
 {
   g_return_if_fail (TB_IS_TOOL_PAGE (self));
 
-  if (tb_tool_page_get_can_run (self))
-    start_run (self);
+  if (!tb_tool_page_get_can_run (self))
+    return;
+  if (tb_argument_editor_get_valid (self->argument_editor))
+    start_run (self, FALSE);
+  else
+    tb_argument_editor_reveal_problems (self->argument_editor);
 }
 
 /**
  * tb_tool_page_run_anyway:
  * @self: a page
  *
- * Sends the arguments even though they do not match the schema. The
- * registry still checks them, so the result shows exactly what a model
- * sending them would get back.
+ * Sends the arguments exactly as written even though they do not match
+ * the schema, to see how the tool handles them: the registry does not
+ * check them (tb_tool_registry_call_unvalidated_async()), and the result
+ * and the history say "not validated". Valid arguments run as usual.
  */
 void
 tb_tool_page_run_anyway (TbToolPage *self)
 {
   g_return_if_fail (TB_IS_TOOL_PAGE (self));
 
-  if (tb_tool_page_get_can_run (self) || tb_tool_page_get_can_run_anyway (self))
-    start_run (self);
+  if (tb_tool_page_get_can_run (self) && tb_argument_editor_get_valid (self->argument_editor))
+    start_run (self, FALSE);
+  else if (tb_tool_page_get_can_run_anyway (self))
+    start_run (self, TRUE);
 }
 
 /**

@@ -145,6 +145,7 @@ tb_cli_call (int    argc,
   g_autofree char *args_file = NULL;
   gint timeout_ms = 0;
   gboolean full = FALSE;
+  gboolean no_validate = FALSE;
   CallState state = { 0 };
   guint sigint_id;
   const GOptionEntry entries[] = {
@@ -156,6 +157,9 @@ tb_cli_call (int    argc,
       N_("Time limit of calls whose tool sets none (default: 30000)"), N_("MS") },
     { "full", 0, 0, G_OPTION_ARG_NONE, &full,
       N_("Print the whole result (kind, metadata, duration) instead of the envelope"), NULL },
+    { "no-validate", 0, 0, G_OPTION_ARG_NONE, &no_validate,
+      N_("Send the arguments as they are, without checking them against the tool’s schema, "
+         "to see how the tool handles bad ones; the result is marked “unvalidated”"), NULL },
     { NULL }
   };
 
@@ -205,8 +209,12 @@ tb_cli_call (int    argc,
   state.loop = loop;
   sigint_id = g_unix_signal_add (SIGINT, interrupt_cb, cancellable);
 
-  tb_tool_registry_call_async (registry, argv[1], NULL, arguments, NULL, cancellable,
-                               call_cb, &state);
+  if (no_validate)
+    tb_tool_registry_call_unvalidated_async (registry, argv[1], NULL, arguments, NULL,
+                                             cancellable, call_cb, &state);
+  else
+    tb_tool_registry_call_async (registry, argv[1], NULL, arguments, NULL, cancellable,
+                                 call_cb, &state);
   g_main_loop_run (loop);
   g_source_remove (sigint_id);
 
@@ -214,6 +222,9 @@ tb_cli_call (int    argc,
     envelope = tb_tool_result_to_json (state.result);
   else
     envelope = tb_tool_result_to_envelope (state.result);
+  /* The envelope is what a model would read; the person is told apart. */
+  if (tb_tool_result_get_unvalidated (state.result))
+    g_printerr ("%s\n", _("toolbench-cli: the arguments were sent without being validated"));
   tb_cli_print_json (envelope, TRUE);
 
   {

@@ -810,22 +810,48 @@ tb_json_object_get_array (JsonObject *object,
   return node != NULL && JSON_NODE_HOLDS_ARRAY (node) ? json_node_get_array (node) : NULL;
 }
 
-/* The shortest text that reads back as @value: 3.14, not
- * 3.1400000000000001; 1e+30, not 1e+30.0. */
-static char *
-shortest_double (double value)
+/**
+ * tb_json_format_double:
+ * @value: a number
+ *
+ * The shortest text that reads back as @value, as a person would write it:
+ * "3.14", not "3.1400000000000001" (what `%.17g` and json-glib print);
+ * "100", not "1e+02"; an exponent only for very large or small numbers
+ * ("1e+30"). Always a point, never the locale's comma.
+ *
+ * Returns: (transfer full): the text
+ */
+char *
+tb_json_format_double (double value)
 {
-  static const char *formats[] = { "%.1g", "%.2g", "%.3g", "%.4g", "%.5g", "%.6g", "%.7g",
-                                   "%.8g", "%.9g", "%.10g", "%.11g", "%.12g", "%.13g",
-                                   "%.14g", "%.15g", "%.16g", "%.17g" };
   char buffer[G_ASCII_DTOSTR_BUF_SIZE];
+  char format[16];
+  int precision;
 
-  /* g_ascii_formatd: a point, never the locale's comma */
-  for (guint i = 0; i < G_N_ELEMENTS (formats); i++)
+  for (precision = 1; precision < 17; precision++)
     {
-      g_ascii_formatd (buffer, sizeof buffer, formats[i], value);
+      g_snprintf (format, sizeof format, "%%.%dg", precision);
+      g_ascii_formatd (buffer, sizeof buffer, format, value);
       if (g_ascii_strtod (buffer, NULL) == value)
         break;
+    }
+  g_snprintf (format, sizeof format, "%%.%dg", precision);
+  g_ascii_formatd (buffer, sizeof buffer, format, value);
+
+  /* %g writes 100 as 1e+02 at one digit; plain notation up to 17 digits. */
+  if (strchr (buffer, 'e') != NULL && isfinite (value) && value != 0)
+    {
+      int exponent = (int) floor (log10 (fabs (value)));
+
+      if (exponent >= -5 && exponent < 17)
+        {
+          char fixed[G_ASCII_DTOSTR_BUF_SIZE];
+
+          g_snprintf (format, sizeof format, "%%.%df", MAX (0, precision - 1 - exponent));
+          g_ascii_formatd (fixed, sizeof fixed, format, value);
+          if (g_ascii_strtod (fixed, NULL) == value)
+            memcpy (buffer, fixed, sizeof buffer);
+        }
     }
   return g_strdup (buffer);
 }
@@ -878,7 +904,7 @@ tb_json_object_get_int_in_range (JsonObject  *object,
     }
 
   if (JSON_NODE_HOLDS_VALUE (node) && json_node_get_value_type (node) == G_TYPE_DOUBLE)
-    shown = shortest_double (json_node_get_double (node));
+    shown = tb_json_format_double (json_node_get_double (node));
   else
     shown = tb_json_to_string (node, FALSE);
   if (g_utf8_strlen (shown, -1) > 40)

@@ -119,6 +119,7 @@ JsonObject *tb_json_object_get_object (JsonObject *object,
                                        const char *member);
 JsonArray  *tb_json_object_get_array  (JsonObject *object,
                                        const char *member);
+char       *tb_json_format_double     (double      value);
 gboolean    tb_json_object_get_int_in_range (JsonObject  *object,
                                              const char  *member,
                                              gint64       min,

@@ -913,6 +913,7 @@ typedef struct
   gint64          started;
   guint           timeout_ms;
   gboolean        done;
+  gboolean        unvalidated;
 } CallData;
 
 static void
@@ -937,6 +938,28 @@ call_data_free (CallData *data)
 
 static G_DEFINE_QUARK (tb-tool-call-task, call_task)
 
+/* The same result, its metadata saying the arguments were not validated. */
+static TbToolResult *
+mark_unvalidated (TbToolResult *result)
+{
+  JsonObject *metadata = tb_tool_result_get_metadata (result);
+  g_autoptr(JsonObject) marked = json_object_new ();
+  JsonObjectIter iter;
+  const char *member;
+  JsonNode *node;
+
+  json_object_iter_init (&iter, metadata);
+  while (json_object_iter_next (&iter, &member, &node))
+    json_object_set_member (marked, member, json_node_copy (node));
+  json_object_set_boolean_member (marked, TB_TOOL_RESULT_UNVALIDATED, TRUE);
+  return tb_tool_result_new_full (tb_tool_result_get_kind (result),
+                                  tb_tool_result_get_output (result),
+                                  tb_tool_result_get_error (result),
+                                  marked,
+                                  tb_tool_result_get_warnings (result),
+                                  tb_tool_result_get_duration_us (result));
+}
+
 static void
 finish_call (GTask        *task,
              TbToolResult *result)
@@ -960,6 +983,13 @@ finish_call (GTask        *task,
 
   timed = tb_tool_result_copy_with_duration (result,
                                              g_get_monotonic_time () - data->started);
+  if (data->unvalidated)
+    {
+      TbToolResult *marked = mark_unvalidated (timed);
+
+      g_object_unref (timed);
+      timed = marked;
+    }
 
   if (data->tool != NULL)
     g_signal_emit (data->registry, signals [CALL_FINISHED], 0,
@@ -1180,30 +1210,16 @@ format_schema_errors (TbTool    *tool,
   return g_string_free (text, FALSE);
 }
 
-/**
- * tb_tool_registry_call_async:
- * @self: a registry
- * @name: the tool's name (a real name, not a wire name)
- * @call_id: (nullable): an id for the call; one is made when %NULL
- * @arguments: (nullable): a JSON object; %NULL means no arguments (`{}`)
- * @context: (nullable): passed to the tool as is
- * @cancellable: (nullable): cancels the call; the result is then a
- *   cancelled failure, at once, whether or not the tool stops
- * @callback: called with the result
- * @user_data: closure for @callback
- *
- * Looks the tool up, validates the arguments, and runs it with its time
- * limit. Always finishes with a #TbToolResult.
- */
-void
-tb_tool_registry_call_async (TbToolRegistry      *self,
-                             const char          *name,
-                             const char          *call_id,
-                             JsonNode            *arguments,
-                             JsonObject          *context,
-                             GCancellable        *cancellable,
-                             GAsyncReadyCallback  callback,
-                             gpointer             user_data)
+static void
+call_internal (TbToolRegistry      *self,
+               const char          *name,
+               const char          *call_id,
+               JsonNode            *arguments,
+               JsonObject          *context,
+               gboolean             validate,
+               GCancellable        *cancellable,
+               GAsyncReadyCallback  callback,
+               gpointer             user_data)
 {
   g_autoptr(GTask) task = NULL;
   g_autoptr(JsonNode) args = NULL;
@@ -1211,8 +1227,7 @@ tb_tool_registry_call_async (TbToolRegistry      *self,
   g_autoptr(TbToolResult) refused = NULL;
   CallData *data;
 
-  g_return_if_fail (TB_IS_TOOL_REGISTRY (self));
-  g_return_if_fail (!cancellable || G_IS_CANCELLABLE (cancellable));
+  g_assert (TB_IS_TOOL_REGISTRY (self));
 
   task = g_task_new (self, cancellable, callback, user_data);
   g_task_set_source_tag (task, tb_tool_registry_call_async);
@@ -1220,6 +1235,7 @@ tb_tool_registry_call_async (TbToolRegistry      *self,
 
   data = g_new0 (CallData, 1);
   data->registry = g_object_ref (self);
+  data->unvalidated = !validate;
   data->started = g_get_monotonic_time ();
   data->call_id = call_id != NULL ? g_strdup (call_id)
                                   : g_strdup_printf ("call-%" G_GUINT64_FORMAT,
@@ -1287,7 +1303,7 @@ tb_tool_registry_call_async (TbToolRegistry      *self,
       return;
     }
 
-  if (!tb_tool_validate_arguments (data->tool, args, &errors))
+  if (validate && !tb_tool_validate_arguments (data->tool, args, &errors))
     {
       g_autofree char *message = format_schema_errors (data->tool, errors);
 
@@ -1325,6 +1341,72 @@ tb_tool_registry_call_async (TbToolRegistry      *self,
 
   tb_tool_invoke_async (data->tool, args, context, data->tool_cancellable,
                         tool_invoke_cb, g_object_ref (task));
+}
+
+/**
+ * tb_tool_registry_call_async:
+ * @self: a registry
+ * @name: the tool's name (a real name, not a wire name)
+ * @call_id: (nullable): an id for the call; one is made when %NULL
+ * @arguments: (nullable): a JSON object; %NULL means no arguments (`{}`)
+ * @context: (nullable): passed to the tool as is
+ * @cancellable: (nullable): cancels the call; the result is then a
+ *   cancelled failure, at once, whether or not the tool stops
+ * @callback: called with the result
+ * @user_data: closure for @callback
+ *
+ * Looks the tool up, validates the arguments, and runs it with its time
+ * limit. Always finishes with a #TbToolResult.
+ */
+void
+tb_tool_registry_call_async (TbToolRegistry      *self,
+                             const char          *name,
+                             const char          *call_id,
+                             JsonNode            *arguments,
+                             JsonObject          *context,
+                             GCancellable        *cancellable,
+                             GAsyncReadyCallback  callback,
+                             gpointer             user_data)
+{
+  g_return_if_fail (TB_IS_TOOL_REGISTRY (self));
+  g_return_if_fail (!cancellable || G_IS_CANCELLABLE (cancellable));
+
+  call_internal (self, name, call_id, arguments, context, TRUE, cancellable, callback,
+                 user_data);
+}
+
+/**
+ * tb_tool_registry_call_unvalidated_async:
+ * @self: a registry
+ * @name: the tool's name
+ * @call_id: (nullable): an id for the call; one is made when %NULL
+ * @arguments: (nullable): a JSON object, sent as it is
+ * @context: (nullable): passed to the tool as is
+ * @cancellable: (nullable): cancels the call
+ * @callback: called with the result
+ * @user_data: closure for @callback
+ *
+ * As tb_tool_registry_call_async(), but the arguments are not checked
+ * against the tool's schema: a person testing how a tool or server handles
+ * bad arguments sends them exactly as written. They must still be a JSON
+ * object within the nesting limit. The result's metadata is marked
+ * (tb_tool_result_get_unvalidated()). Never for a model's calls.
+ */
+void
+tb_tool_registry_call_unvalidated_async (TbToolRegistry      *self,
+                                         const char          *name,
+                                         const char          *call_id,
+                                         JsonNode            *arguments,
+                                         JsonObject          *context,
+                                         GCancellable        *cancellable,
+                                         GAsyncReadyCallback  callback,
+                                         gpointer             user_data)
+{
+  g_return_if_fail (TB_IS_TOOL_REGISTRY (self));
+  g_return_if_fail (!cancellable || G_IS_CANCELLABLE (cancellable));
+
+  call_internal (self, name, call_id, arguments, context, FALSE, cancellable, callback,
+                 user_data);
 }
 
 /**

@@ -76,6 +76,14 @@ void            tb_tool_registry_call_async           (TbToolRegistry       *sel
                                                        GCancellable         *cancellable,
                                                        GAsyncReadyCallback   callback,
                                                        gpointer              user_data);
+void            tb_tool_registry_call_unvalidated_async (TbToolRegistry     *self,
+                                                         const char         *name,
+                                                         const char         *call_id,
+                                                         JsonNode           *arguments,
+                                                         JsonObject         *context,
+                                                         GCancellable       *cancellable,
+                                                         GAsyncReadyCallback callback,
+                                                         gpointer            user_data);
 TbToolResult   *tb_tool_registry_call_finish          (TbToolRegistry       *self,
                                                        GAsyncResult         *result);
 

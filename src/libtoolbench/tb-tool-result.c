@@ -422,6 +422,31 @@ tb_tool_result_get_stop_loop (TbToolResult *self)
          json_node_get_boolean (node);
 }
 
+/**
+ * tb_tool_result_get_unvalidated:
+ *
+ * A person may send arguments that do not match the tool's schema on
+ * purpose, to see how the tool handles them
+ * (tb_tool_registry_call_unvalidated_async()); the registry then marks the
+ * result's metadata with `"unvalidated": true`, which the history and the
+ * trace keep.
+ *
+ * Returns: whether the arguments were sent without being validated
+ */
+gboolean
+tb_tool_result_get_unvalidated (TbToolResult *self)
+{
+  JsonNode *node;
+
+  g_return_val_if_fail (TB_IS_TOOL_RESULT (self), FALSE);
+
+  node = json_object_get_member (self->metadata, TB_TOOL_RESULT_UNVALIDATED);
+  return node != NULL &&
+         JSON_NODE_HOLDS_VALUE (node) &&
+         json_node_get_value_type (node) == G_TYPE_BOOLEAN &&
+         json_node_get_boolean (node);
+}
+
 static char *
 output_to_text (JsonNode *output)
 {

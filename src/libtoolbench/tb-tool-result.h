@@ -16,6 +16,13 @@ G_BEGIN_DECLS
 
 G_DECLARE_FINAL_TYPE (TbToolResult, tb_tool_result, TB, TOOL_RESULT, GObject)
 
+/**
+ * TB_TOOL_RESULT_UNVALIDATED:
+ *
+ * The metadata member that marks a call whose arguments were not validated.
+ */
+#define TB_TOOL_RESULT_UNVALIDATED "unvalidated"
+
 #define TB_TOOL_RESULT_ERROR (tb_tool_result_error_quark ())
 
 /**
@@ -47,6 +54,7 @@ JsonObject        *tb_tool_result_get_metadata      (TbToolResult       *self);
 const char * const *tb_tool_result_get_warnings     (TbToolResult       *self);
 gint64             tb_tool_result_get_duration_us   (TbToolResult       *self);
 gboolean           tb_tool_result_get_stop_loop     (TbToolResult       *self);
+gboolean           tb_tool_result_get_unvalidated   (TbToolResult       *self);
 char              *tb_tool_result_to_model_content  (TbToolResult       *self);
 JsonNode          *tb_tool_result_to_envelope       (TbToolResult       *self);
 JsonNode          *tb_tool_result_to_json           (TbToolResult       *self);

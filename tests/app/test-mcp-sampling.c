@@ -225,6 +225,168 @@ test_elicitation_dialog (void)
   gtk_window_destroy (elicit.parent);
 }
 
+/* The dialog fits: server-everything's form is long (about 1,700 px laid
+ * out in full), so it scrolls inside the dialog and the responses stay within
+ * the parent window, at 1280×800 and at 600 px wide. */
+
+typedef struct
+{
+  GtkWindow        *parent;
+  AdwMessageDialog *dialog;
+  int               width;
+  int               height;
+  graphene_rect_t   accept;
+  double            content_upper;
+  double            content_page;
+  char             *number_text;
+} Fit;
+
+static GtkWidget *
+find_button (GtkWidget  *widget,
+             const char *label)
+{
+  if (GTK_IS_BUTTON (widget) && g_strcmp0 (gtk_button_get_label (GTK_BUTTON (widget)), label) == 0)
+    return widget;
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found = find_button (child, label);
+
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+static void
+iterate (guint ms)
+{
+  gint64 end = g_get_monotonic_time () + ms * 1000;
+
+  while (g_get_monotonic_time () < end)
+    if (!g_main_context_iteration (NULL, FALSE))
+      g_usleep (2000);
+}
+
+/* With TOOLBENCH_SCREENSHOTS set to a folder (build-aux/screenshots.sh),
+ * the dialog is saved there as it is shown. */
+static void
+save_screenshot (GtkWidget  *window,
+                 const char *name)
+{
+  const char *folder = g_getenv ("TOOLBENCH_SCREENSHOTS");
+  g_autoptr(GdkPaintable) paintable = NULL;
+  g_autoptr(GtkSnapshot) snapshot = NULL;
+  g_autoptr(GskRenderNode) node = NULL;
+  g_autoptr(GdkTexture) texture = NULL;
+  g_autofree char *path = NULL;
+  int width = gtk_widget_get_width (window);
+  int height = gtk_widget_get_height (window);
+
+  if (folder == NULL)
+    return;
+  path = g_strdup_printf ("%s/%s.png", folder, name);
+  paintable = gtk_widget_paintable_new (window);
+  snapshot = gtk_snapshot_new ();
+  gdk_paintable_snapshot (paintable, snapshot, width, height);
+  node = gtk_snapshot_free_to_node (g_steal_pointer (&snapshot));
+  texture = gsk_renderer_render_texture (gtk_native_get_renderer (GTK_NATIVE (window)), node,
+                                         &GRAPHENE_RECT_INIT (0, 0, width, height));
+  g_assert_true (gdk_texture_save_to_png (texture, path));
+}
+
+static gboolean
+fit_cb (TbMcpClient        *client,
+        TbMcpServerRequest *request,
+        Fit                *fit)
+{
+  GtkScrolledWindow *content;
+  GtkAdjustment *adjustment;
+  GtkWidget *accept;
+  TbSchemaForm *form;
+
+  fit->dialog = tb_elicitation_dialog_new (fit->parent, request);
+  gtk_window_present (GTK_WINDOW (fit->dialog));
+  iterate (600);
+
+  fit->width = gtk_widget_get_width (GTK_WIDGET (fit->dialog));
+  fit->height = gtk_widget_get_height (GTK_WIDGET (fit->dialog));
+  accept = find_button (GTK_WIDGET (fit->dialog), "_Accept");
+  g_assert_nonnull (accept);
+  g_assert_true (gtk_widget_get_mapped (accept));
+  g_assert_true (gtk_widget_compute_bounds (accept, GTK_WIDGET (fit->dialog), &fit->accept));
+  content = tb_mcp_dialog_get_content (fit->dialog);
+  adjustment = gtk_scrolled_window_get_vadjustment (content);
+  fit->content_upper = gtk_adjustment_get_upper (adjustment);
+  fit->content_page = gtk_adjustment_get_page_size (adjustment);
+  save_screenshot (GTK_WIDGET (fit->dialog), gtk_widget_get_width (GTK_WIDGET (fit->parent)) < 800
+                                             ? "elicitation-narrow" : "elicitation");
+
+  /* The default 3.14 reads as a person would write it. */
+  form = tb_argument_editor_get_form (tb_elicitation_dialog_get_editor (fit->dialog));
+  fit->number_text = g_strdup (gtk_editable_get_text (
+                                 GTK_EDITABLE (tb_schema_form_get_input (form, "/number"))));
+  /* The required name is empty, but nobody has been there yet: no red. */
+  g_assert_false (tb_argument_editor_get_valid (tb_elicitation_dialog_get_editor (fit->dialog)));
+  g_assert_null (tb_schema_form_get_field_error (form, "/name"));
+
+  adw_message_dialog_response (fit->dialog, "decline");
+  return TRUE;
+}
+
+static void
+test_elicitation_fits (gconstpointer data)
+{
+  int parent_width = GPOINTER_TO_INT (data);
+  g_autofree char *reason = NULL;
+  g_auto(GStrv) argv = mcp_test_server_argv ("server-everything", "dist/index.js", "stdio",
+                                             &reason);
+  g_autoptr(TbToolRegistry) registry = tb_tool_registry_new ();
+  g_autoptr(TbMcpClient) client = NULL;
+  g_autoptr(TbToolResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *text = NULL;
+  Fit fit = { 0 };
+
+  if (argv == NULL)
+    {
+      g_test_skip (reason);
+      return;
+    }
+
+  fit.parent = GTK_WINDOW (gtk_window_new ());
+  gtk_window_set_default_size (fit.parent, parent_width, 800);
+  gtk_window_present (fit.parent);
+  iterate (300);
+  client = tb_mcp_client_new_stdio ("everything", (const char * const *) argv, NULL, NULL);
+  tb_mcp_client_set_capabilities (client, TB_MCP_CAPABILITY_ELICITATION);
+  tb_mcp_client_attach (client, registry);
+  g_assert_true (mcp_test_connect (client, &error));
+  g_assert_no_error (error);
+  g_signal_connect (client, "elicitation-requested", G_CALLBACK (fit_cb), &fit);
+  g_assert_true (mcp_test_wait (has_elicitation_tool, registry, 10000));
+
+  result = mcp_test_call (registry, "trigger-elicitation-request", NULL, NULL);
+  g_test_message ("dialog %d×%d, Accept at y %.0f–%.0f, content %.0f of %.0f px",
+                  fit.width, fit.height, fit.accept.origin.y,
+                  fit.accept.origin.y + fit.accept.size.height, fit.content_page,
+                  fit.content_upper);
+  g_assert_cmpint (fit.height, <=, 800);
+  g_assert_cmpint (fit.width, <=, parent_width);
+  g_assert_cmpfloat (fit.accept.origin.y + fit.accept.size.height, <=, fit.height);
+  g_assert_cmpfloat (fit.accept.origin.x + fit.accept.size.width, <=, fit.width);
+  g_assert_cmpfloat (fit.accept.origin.x, >=, 0);
+  /* The form is longer than the room it has: it scrolls. */
+  g_assert_cmpfloat (fit.content_upper, >, fit.content_page);
+  g_assert_cmpstr (fit.number_text, ==, "3.14");
+  text = mcp_test_output_text (result);
+  g_assert_nonnull (strstr (text, "decline"));
+
+  g_free (fit.number_text);
+  tb_mcp_client_disconnect (client);
+  gtk_window_destroy (fit.parent);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -234,6 +396,10 @@ main (int   argc,
 
   g_test_add_func ("/mcp-dialogs/sampling/ask-the-model", test_ask_the_model);
   g_test_add_func ("/mcp-dialogs/elicitation/server-everything", test_elicitation_dialog);
+  g_test_add_data_func ("/mcp-dialogs/elicitation/fits-1280x800", GINT_TO_POINTER (1280),
+                        test_elicitation_fits);
+  g_test_add_data_func ("/mcp-dialogs/elicitation/fits-600-wide", GINT_TO_POINTER (600),
+                        test_elicitation_fits);
 
   return g_test_run ();
 }

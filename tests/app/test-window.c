@@ -106,6 +106,21 @@ input (Fixture    *f,
   return widget;
 }
 
+/* The person tabs out of a field. */
+static void
+leave (Fixture    *f,
+       const char *pointer)
+{
+  gtk_widget_grab_focus (input (f, pointer));
+  gtk_widget_grab_focus (tb_tool_page_get_run_button (page (f)));
+}
+
+static guint
+n_listed_problems (Fixture *f)
+{
+  return tb_argument_editor_get_shown_errors (editor (f))->len;
+}
+
 static char **
 listed_names (Fixture *f)
 {
@@ -196,13 +211,27 @@ test_form_to_json (Fixture       *f,
   open_tool (f, "get_weather");
   run_button = tb_tool_page_get_run_button (page (f));
 
-  /* Defaults are prefilled; the required city is not there yet. */
+  /* Defaults are prefilled; the required city is not there yet, which is
+   * not an error until the person leaves the field or runs. */
   json = json_text (f);
   g_assert_nonnull (strstr (json, "\"units\" : \"metric\""));
   g_assert_null (strstr (json, "city"));
-  g_assert_false (gtk_widget_get_sensitive (run_button));
+  g_assert_false (tb_argument_editor_get_valid (editor (f)));
+  g_assert_true (gtk_widget_get_sensitive (run_button));
+  g_assert_null (tb_schema_form_get_field_error (form (f), "/city"));
+  g_assert_cmpuint (n_listed_problems (f), ==, 0);
+  g_assert_cmpstr (tb_tool_page_get_status_text (page (f)), ==, "");
+  g_assert_false (gtk_widget_get_visible (gtk_widget_get_next_sibling (run_button)));
+  g_assert_false (gtk_widget_has_css_class (gtk_widget_get_ancestor (input (f, "/city"),
+                                                                     GTK_TYPE_LIST_BOX_ROW),
+                                            "tb-field-invalid"));
+  leave (f, "/city");
   g_assert_cmpstr (tb_schema_form_get_field_error (form (f), "/city"), ==,
                    "This field is required.");
+  g_assert_true (gtk_widget_has_css_class (gtk_widget_get_ancestor (input (f, "/city"),
+                                                                    GTK_TYPE_LIST_BOX_ROW),
+                                           "tb-field-invalid"));
+  g_assert_cmpuint (n_listed_problems (f), ==, 1);
 
   gtk_editable_set_text (GTK_EDITABLE (input (f, "/city")), "Paris");
   gtk_drop_down_set_selected (GTK_DROP_DOWN (input (f, "/units")), 2);
@@ -263,7 +292,10 @@ test_json_to_form (Fixture       *f,
   g_assert_true (g_str_has_prefix (tb_argument_editor_get_json_error (editor (f)),
                                    "Not valid JSON at line 1, column "));
   g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (input (f, "/city"))), ==, "Oslo");
-  g_assert_false (gtk_widget_get_sensitive (tb_tool_page_get_run_button (page (f))));
+  g_assert_cmpstr (tb_tool_page_get_status_text (page (f)), ==, "Fix the JSON to run the tool.");
+  tb_tool_page_run (page (f));
+  g_assert_false (tb_tool_page_get_running (page (f)));
+  g_assert_null (tb_result_view_get_result (tb_tool_page_get_result_view (page (f))));
 
   /* Pasting JSON (here through the same entry point as the clipboard) is accepted. */
   g_assert_true (tb_argument_editor_set_text (editor (f), "{\"city\":\"Rome\"}", &error));
@@ -287,49 +319,158 @@ static void
 test_invalid_value (Fixture       *f,
                     gconstpointer  data)
 {
+  TbResultView *result_view;
   GtkWidget *run_button;
   GtkWidget *anyway;
 
   open_tool (f, "get_weather");
+  result_view = tb_tool_page_get_result_view (page (f));
   run_button = tb_tool_page_get_run_button (page (f));
+  anyway = gtk_widget_get_next_sibling (run_button);
   gtk_editable_set_text (GTK_EDITABLE (input (f, "/city")), "Paris");
   g_assert_true (gtk_widget_get_sensitive (run_button));
 
-  /* Not a number: said at the field, and Run is off. */
+  /* Not a number: nothing is said while the person is still typing… */
   gtk_editable_set_text (GTK_EDITABLE (input (f, "/days")), "three");
+  g_assert_null (tb_schema_form_get_field_error (form (f), "/days"));
+  g_assert_false (tb_argument_editor_get_valid (editor (f)));
+  g_assert_false (gtk_widget_get_visible (anyway));
+
+  /* …and once they leave, one message, at the field and in the list. */
+  leave (f, "/days");
   g_assert_cmpstr (tb_schema_form_get_field_error (form (f), "/days"), ==,
                    "Enter a whole number");
-  g_assert_false (gtk_widget_get_sensitive (run_button));
+  g_assert_cmpuint (n_listed_problems (f), ==, 1);
+  g_assert_cmpstr (((TbSchemaError *) g_ptr_array_index (
+                      tb_argument_editor_get_shown_errors (editor (f)), 0))->instance_path,
+                   ==, "/days");
   g_assert_cmpstr (tb_tool_page_get_status_text (page (f)), ==,
                    "Fix the problems to run, or choose Run Anyway.");
+  g_assert_true (gtk_widget_get_visible (anyway));
 
-  /* A fraction where an integer is wanted: the schema check says so at the field. */
+  /* Run refuses: nothing is sent. */
+  tb_tool_page_run (page (f));
+  g_assert_false (tb_tool_page_get_running (page (f)));
+  g_assert_null (tb_result_view_get_result (result_view));
+
+  /* A fraction where an integer is wanted: the schema check says so, once. */
   gtk_editable_set_text (GTK_EDITABLE (input (f, "/days")), "2.5");
-  g_assert_nonnull (tb_schema_form_get_field_error (form (f), "/days"));
-  g_assert_false (gtk_widget_get_sensitive (run_button));
+  g_assert_cmpstr (tb_schema_form_get_field_error (form (f), "/days"), ==,
+                   "must be of type integer, not number");
+  g_assert_cmpuint (n_listed_problems (f), ==, 1);
 
-  /* The error is listed under the editor with its JSON Pointer. */
+  /* Run Anyway sends exactly that; the tool answers, and the result and
+   * the history say the arguments were not validated. */
+  g_assert_true (gtk_widget_get_sensitive (anyway));
+  tb_tool_page_run_anyway (page (f));
+  WAIT_UNTIL (tb_result_view_get_result (result_view) != NULL);
+  g_assert_true (tb_tool_result_get_ok (tb_result_view_get_result (result_view)));
+  g_assert_cmpstr (tb_result_view_get_status_text (result_view), ==,
+                   "Succeeded · not validated");
   {
-    GPtrArray *errors = tb_argument_editor_get_errors (editor (f));
+    TbHistoryPage *history = tb_window_get_history_page (f->window);
+    GtkListBoxRow *row = gtk_list_box_get_row_at_index (tb_history_page_get_list (history), 0);
+    TbHistoryEntry *entry = g_object_get_data (G_OBJECT (row), "tb-entry");
+    g_autofree char *sent = tb_json_to_string (tb_history_entry_get_arguments (entry), FALSE);
+    g_autofree char *status = NULL;
 
-    g_assert_cmpuint (errors->len, >=, 1);
-    g_assert_cmpstr (((TbSchemaError *) g_ptr_array_index (errors, 0))->instance_path, ==,
-                     "/days");
+    g_assert_cmpstr (sent, ==, "{\"city\":\"Paris\",\"units\":\"metric\",\"days\":2.5}");
+    g_object_get (entry, "status-label", &status, NULL);
+    g_assert_true (g_str_has_suffix (status, " · not validated"));
   }
 
-  /* Run Anyway sends it, and the registry's refusal is the result. */
-  anyway = gtk_widget_get_next_sibling (run_button);
-  g_assert_true (gtk_widget_get_visible (anyway));
-  g_assert_true (gtk_widget_get_sensitive (anyway));
-  gtk_widget_activate (anyway);
-  WAIT_UNTIL (tb_result_view_get_result (tb_tool_page_get_result_view (page (f))) != NULL);
-  g_assert_cmpstr (tb_result_view_get_status_text (tb_tool_page_get_result_view (page (f))), ==,
-                   "Failed: invalid-arguments");
+  /* Words where a number goes are sent as the words. */
+  gtk_editable_set_text (GTK_EDITABLE (input (f, "/days")), "three");
+  tb_tool_page_run_anyway (page (f));
+  WAIT_UNTIL (!tb_tool_page_get_running (page (f)));
+  {
+    TbHistoryPage *history = tb_window_get_history_page (f->window);
+    GtkListBoxRow *row = gtk_list_box_get_row_at_index (tb_history_page_get_list (history), 0);
+    TbHistoryEntry *entry = g_object_get_data (G_OBJECT (row), "tb-entry");
+    g_autofree char *sent = tb_json_to_string (tb_history_entry_get_arguments (entry), FALSE);
+
+    g_assert_cmpstr (sent, ==,
+                     "{\"city\":\"Paris\",\"units\":\"metric\",\"days\":\"three\"}");
+  }
 
   gtk_editable_set_text (GTK_EDITABLE (input (f, "/days")), "2");
   g_assert_null (tb_schema_form_get_field_error (form (f), "/days"));
   g_assert_true (gtk_widget_get_sensitive (run_button));
   g_assert_false (gtk_widget_get_visible (anyway));
+}
+
+/* Run with a required field left empty shows its error; a required number
+ * holding words says only "Enter a number", not also that it is missing. */
+static void
+test_run_reveals (Fixture       *f,
+                  gconstpointer  data)
+{
+  open_tool (f, "slow_report");
+  gtk_editable_set_text (GTK_EDITABLE (input (f, "/ms")), "");
+  g_assert_null (tb_schema_form_get_field_error (form (f), "/ms"));
+  tb_tool_page_run (page (f));
+  g_assert_false (tb_tool_page_get_running (page (f)));
+  g_assert_cmpstr (tb_schema_form_get_field_error (form (f), "/ms"), ==,
+                   "This field is required.");
+  g_assert_cmpuint (n_listed_problems (f), ==, 1);
+  /* The field with the problem gets the focus. */
+  g_assert_true (gtk_widget_is_focus (input (f, "/ms")) ||
+                 gtk_widget_has_focus (input (f, "/ms")) ||
+                 gtk_widget_is_ancestor (gtk_root_get_focus (GTK_ROOT (f->window)),
+                                         input (f, "/ms")));
+
+  gtk_editable_set_text (GTK_EDITABLE (input (f, "/ms")), "soon");
+  g_assert_cmpstr (tb_schema_form_get_field_error (form (f), "/ms"), ==, "Enter a whole number");
+  g_assert_cmpuint (n_listed_problems (f), ==, 1);
+  g_assert_cmpuint (tb_argument_editor_get_errors (editor (f))->len, ==, 1);
+
+  /* Reset goes back to a quiet form. */
+  tb_argument_editor_reset (editor (f));
+  gtk_editable_set_text (GTK_EDITABLE (input (f, "/ms")), "");
+  g_assert_null (tb_schema_form_get_field_error (form (f), "/ms"));
+  g_assert_cmpuint (n_listed_problems (f), ==, 0);
+}
+
+/* A number is shown and sent as a person wrote it: 3.14, never
+ * 3.1400000000000001. */
+static void
+test_number_as_written (Fixture       *f,
+                        gconstpointer  data)
+{
+  g_autofree char *json = NULL;
+  g_autoptr(JsonNode) sent = NULL;
+
+  open_tool (f, "get_weather");
+  tb_argument_editor_set_text (editor (f), "{\"city\": \"Paris\", \"extra\": 3.14}", NULL);
+  json = json_text (f);
+  g_assert_nonnull (strstr (json, "\"extra\" : 3.14\n"));
+  g_assert_null (strstr (json, "3.1400000000000001"));
+
+  open_tool (f, "create_issue");
+  tb_argument_editor_set_text (editor (f), "{\"title\": \"t\", \"priority\": 3.14}", NULL);
+  {
+    g_autofree char *shown_json = json_text (f);
+
+    g_assert_null (strstr (shown_json, "3.1400000000000001"));
+  }
+
+  /* Typed into a number field, sent as the number 3.14. */
+  open_tool (f, "get_weather");
+  gtk_editable_set_text (GTK_EDITABLE (input (f, "/city")), "Paris");
+  gtk_editable_set_text (GTK_EDITABLE (input (f, "/days")), "3.14");
+  sent = tb_argument_editor_get_arguments (editor (f));
+  g_assert_cmpfloat (json_object_get_double_member (json_node_get_object (sent), "days"), ==,
+                     3.14);
+  g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (input (f, "/days"))), ==, "3.14");
+  {
+    g_autofree char *shown_json = json_text (f);
+
+    g_assert_nonnull (strstr (shown_json, "\"days\" : 3.14"));
+    g_assert_null (strstr (shown_json, "3.1400000000000001"));
+  }
+  /* Reading it back from the JSON view keeps the text. */
+  tb_argument_editor_set_text (editor (f), "{\"city\": \"Paris\", \"days\": 3.14}", NULL);
+  g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (input (f, "/days"))), ==, "3.14");
 }
 
 static void
@@ -987,6 +1128,9 @@ test_schema_only (void)
   g_assert_no_error (error);
   schema_form = tb_argument_editor_get_form (editor);
   g_assert_false (tb_argument_editor_get_valid (editor));
+  /* Quiet until asked for: an MCP server's form opens without red. */
+  g_assert_null (tb_schema_form_get_field_error (schema_form, "/name"));
+  tb_argument_editor_reveal_problems (editor);
   g_assert_cmpstr (tb_schema_form_get_field_error (schema_form, "/name"), ==,
                    "This field is required.");
   gtk_editable_set_text (GTK_EDITABLE (tb_schema_form_get_input (schema_form, "/name")), "Ada");
@@ -1009,6 +1153,9 @@ main (int   argc,
   g_test_add ("/app/form-to-json", Fixture, NULL, setup, test_form_to_json, teardown);
   g_test_add ("/app/json-to-form", Fixture, NULL, setup, test_json_to_form, teardown);
   g_test_add ("/app/invalid-value", Fixture, NULL, setup, test_invalid_value, teardown);
+  g_test_add ("/app/run-reveals", Fixture, NULL, setup, test_run_reveals, teardown);
+  g_test_add ("/app/number-as-written", Fixture, NULL, setup, test_number_as_written,
+              teardown);
   g_test_add ("/app/run", Fixture, NULL, setup, test_run, teardown);
   g_test_add ("/app/cancel", Fixture, NULL, setup, test_cancel, teardown);
   g_test_add ("/app/history-restore", Fixture, NULL, setup, test_history_restore, teardown);

@@ -31,7 +31,16 @@ echo_func (TbTool        *tool,
            gpointer       user_data,
            GError       **error)
 {
-  return tb_json_node_new_string (json_object_get_string_member (arguments, "text"));
+  const char *text = tb_json_object_get_string (arguments, "text");
+
+  /* A person may send arguments the schema refuses ("Run Anyway"). */
+  if (text == NULL)
+    {
+      g_set_error (error, TB_TOOL_ERROR, TB_TOOL_ERROR_INVALID_ARGUMENTS,
+                   _("“%s” must be a string"), "text");
+      return NULL;
+    }
+  return tb_json_node_new_string (text);
 }
 
 static gboolean
@@ -106,10 +115,14 @@ sleep_func (TbTool        *tool,
             gpointer       user_data,
             GError       **error)
 {
-  gint64 ms = json_object_get_int_member_with_default (arguments, "ms", 0);
-  gint64 deadline = g_get_monotonic_time () + ms * 1000;
+  gint64 ms = 0;
+  gint64 deadline;
   JsonObject *object;
   JsonNode *node;
+
+  if (!tb_json_object_get_int_in_range (arguments, "ms", 0, 24 * 60 * 60 * 1000, &ms, error))
+    return NULL;
+  deadline = g_get_monotonic_time () + ms * 1000;
 
   /* Runs on a worker thread; wakes up often enough to notice cancellation. */
   while (g_get_monotonic_time () < deadline)

@@ -35,7 +35,7 @@ weather_func (TbTool        *tool,
   JsonArray *forecast = json_array_new ();
 
   json_object_set_string_member (object, "city",
-                                 json_object_get_string_member (arguments, "city"));
+                                 tb_json_object_get_string (arguments, "city"));
   json_object_set_string_member (object, "units", units);
   for (gint64 i = 0; i < days && i < 14; i++)
     {
@@ -61,7 +61,7 @@ issue_func (TbTool        *tool,
             GError       **error)
 {
   g_autofree char *text =
-    g_strdup_printf ("Created issue #42: %s", json_object_get_string_member (arguments, "title"));
+    g_strdup_printf ("Created issue #42: %s", tb_json_object_get_string (arguments, "title"));
 
   return tb_json_node_new_string (text);
 }

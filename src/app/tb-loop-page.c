@@ -175,12 +175,25 @@ message_summary (TbMessage *message)
  * the request and response events since the previous message. The loop
  * appends a message to its list before it records it, so the events at
  * the end of the trace are this turn's. */
+/* The provider's own redactor knows the key in use; a scripted run has
+ * none, and gets one that still removes credential-shaped text. */
+static TbRedactor *
+provider_redactor (TbProvider *provider)
+{
+  if (provider != NULL && TB_IS_HTTP_PROVIDER (provider))
+    return g_object_ref (tb_http_provider_get_redactor (TB_HTTP_PROVIDER (provider)));
+  return tb_redactor_new ();
+}
+
 static char *
 message_wire_json (TbLoopPage *self,
                    TbMessage  *message)
 {
   GString *text = g_string_new (NULL);
-  g_autoptr(JsonNode) node = tb_message_to_json (message);
+  g_autoptr(TbRedactor) redactor =
+    provider_redactor (tb_dispatch_loop_get_provider (self->loop));
+  g_autoptr(JsonNode) raw = tb_message_to_json (message);
+  g_autoptr(JsonNode) node = tb_redactor_redact_node (redactor, raw);
   g_autofree char *message_text = json_text (node);
   TbTrace *trace = tb_dispatch_loop_get_trace (self->loop);
   guint n = tb_trace_get_n_events (trace);
@@ -210,9 +223,14 @@ message_wire_json (TbLoopPage *self,
 
       if (body != NULL && JSON_NODE_HOLDS_VALUE (body)
           && json_node_get_value_type (body) == G_TYPE_STRING)
-        body_text = g_strdup (json_node_get_string (body));
+        body_text = tb_redactor_redact_text (redactor, json_node_get_string (body));
       else
-        body_text = json_text (body);
+        {
+          g_autoptr(JsonNode) clean = body != NULL ? tb_redactor_redact_node (redactor, body)
+                                                   : NULL;
+
+          body_text = json_text (clean);
+        }
       g_string_append_printf (text, "\n\n%s\n%s",
                               g_str_equal (tb_trace_event_get_event_type (event), "request")
                               ? _("Request on the wire") : _("Response on the wire"),
@@ -966,11 +984,13 @@ ensure_loop (TbLoopPage  *self,
   if (self->autosave_file != NULL)
     {
       g_autoptr(GFile) parent = g_file_get_parent (self->autosave_file);
+      g_autoptr(TbRedactor) redactor = provider_redactor (provider);
 
       if (parent != NULL)
         g_file_make_directory_with_parents (parent, NULL, NULL);
+      /* The key of the provider in use never reaches the autosave. */
       self->recorder = tb_trace_recorder_new (tb_dispatch_loop_get_trace (self->loop),
-                                              self->autosave_file, NULL);
+                                              self->autosave_file, redactor);
       /* A run whose trace misses events must not look like a recorded one. */
       g_signal_connect_object (self->recorder, "failed", G_CALLBACK (tb_dispatch_loop_fail),
                                self->loop, G_CONNECT_SWAPPED);

@@ -21,6 +21,8 @@ struct _TbTracePage
 {
   GtkWidget           parent_instance;
 
+  TbRedactor         *redactor;   /* what is shown, saved and exported */
+
   GtkWidget          *scroller;
   GtkWidget          *box;
   GtkLabel           *title_label;
@@ -204,6 +206,7 @@ on_event_selected (TbTracePage *self)
                                                self->selection));
   g_autoptr(JsonObject) event = NULL;
   g_autoptr(JsonNode) json = NULL;
+  g_autoptr(JsonNode) clean = NULL;
   g_autofree char *text = NULL;
 
   if (node == NULL || tb_timeline_node_is_heading (node))
@@ -213,7 +216,8 @@ on_event_selected (TbTracePage *self)
     return;
   expand_body (event);
   json = json_node_init_object (json_node_alloc (), event);
-  text = tb_json_to_string (json, TRUE);
+  clean = tb_redactor_redact_node (self->redactor, json);
+  text = tb_json_to_string (clean, TRUE);
   set_detail (self, text);
 }
 
@@ -530,6 +534,7 @@ on_step_selected (TbTracePage *self)
   TbReplayStep *step;
   g_autoptr(JsonBuilder) builder = NULL;
   g_autoptr(JsonNode) node = NULL;
+  g_autoptr(JsonNode) clean = NULL;
   g_autofree char *text = NULL;
   JsonObject *recorded, *replayed;
   JsonArray *diff;
@@ -565,7 +570,8 @@ on_step_selected (TbTracePage *self)
     json_builder_add_null_value (builder);
   json_builder_end_object (builder);
   node = json_builder_get_root (builder);
-  text = tb_json_to_string (node, TRUE);
+  clean = tb_redactor_redact_node (self->redactor, node);
+  text = tb_json_to_string (clean, TRUE);
   set_detail (self, text);
   fill_fork_text (self, step);
 }
@@ -1214,6 +1220,7 @@ tb_trace_page_dispose (GObject *object)
   if (self->selection != NULL)
     g_signal_handlers_disconnect_by_data (self->selection, self);
   g_clear_pointer (&self->scroller, gtk_widget_unparent);
+  g_clear_object (&self->redactor);
   self->box = NULL;
   self->report_list = NULL;
   g_clear_object (&self->selection);
@@ -1246,6 +1253,7 @@ tb_trace_page_class_init (TbTracePageClass *klass)
 static void
 tb_trace_page_init (TbTracePage *self)
 {
+  self->redactor = tb_redactor_new ();
   self->cancellable = g_cancellable_new ();
   build (self);
   update_controls (self);
@@ -1300,6 +1308,25 @@ tb_trace_page_set_trace (TbTracePage *self,
   update_controls (self);
 }
 
+/**
+ * tb_trace_page_set_redactor:
+ * @self: a Trace page
+ * @redactor: (nullable): what removes secrets from the details shown, a
+ *   saved trace and exported messages: the redactor of the provider the
+ *   run used, which knows its key; %NULL for one that only removes
+ *   credential-shaped text
+ */
+void
+tb_trace_page_set_redactor (TbTracePage *self,
+                            TbRedactor  *redactor)
+{
+  g_return_if_fail (TB_IS_TRACE_PAGE (self));
+  g_return_if_fail (redactor == NULL || TB_IS_REDACTOR (redactor));
+
+  g_clear_object (&self->redactor);
+  self->redactor = redactor != NULL ? g_object_ref (redactor) : tb_redactor_new ();
+}
+
 TbTrace *
 tb_trace_page_get_trace (TbTracePage *self)
 {
@@ -1338,7 +1365,7 @@ tb_trace_page_save_to (TbTracePage  *self,
                            _("There is no trace to save yet: run the loop first."));
       return FALSE;
     }
-  if (!tb_trace_save (self->trace, file, NULL, error))
+  if (!tb_trace_save (self->trace, file, self->redactor, error))
     return FALSE;
   remember (self, file);
   name = g_file_get_basename (file);
@@ -1425,6 +1452,7 @@ tb_trace_page_export_to (TbTracePage         *self,
                          GError             **error)
 {
   g_autoptr(JsonNode) messages = NULL;
+  g_autoptr(JsonNode) clean = NULL;
   g_autofree char *text = NULL;
 
   g_return_val_if_fail (TB_IS_TRACE_PAGE (self), FALSE);
@@ -1438,7 +1466,8 @@ tb_trace_page_export_to (TbTracePage         *self,
   messages = tb_trace_export_messages (self->trace, format, error);
   if (messages == NULL)
     return FALSE;
-  text = tb_json_to_string (messages, TRUE);
+  clean = tb_redactor_redact_node (self->redactor, messages);
+  text = tb_json_to_string (clean, TRUE);
   return g_file_replace_contents (file, text, strlen (text), NULL, FALSE,
                                   G_FILE_CREATE_REPLACE_DESTINATION, NULL, NULL, error);
 }

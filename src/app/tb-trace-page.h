@@ -28,6 +28,8 @@ void            tb_trace_page_set_trace          (TbTracePage    *self,
                                                   TbTrace        *trace,
                                                   const char     *title);
 TbTrace        *tb_trace_page_get_trace          (TbTracePage    *self);
+void            tb_trace_page_set_redactor       (TbTracePage    *self,
+                                                  TbRedactor     *redactor);
 const char     *tb_trace_page_get_title          (TbTracePage    *self);
 gboolean        tb_trace_page_save_to            (TbTracePage    *self,
                                                   GFile          *file,

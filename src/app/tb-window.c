@@ -554,8 +554,17 @@ on_loop_changed (TbWindow *self)
   TbDispatchLoop *loop = tb_loop_page_get_loop (self->loop_page);
 
   if (loop != NULL)
-    tb_trace_page_set_trace (self->trace_page, tb_dispatch_loop_get_trace (loop),
-                             _("Current run"));
+    {
+      TbProvider *provider = tb_dispatch_loop_get_provider (loop);
+
+      /* Details, saves and exports of the run hide its provider's key. */
+      tb_trace_page_set_redactor (self->trace_page,
+                                  TB_IS_HTTP_PROVIDER (provider)
+                                  ? tb_http_provider_get_redactor (TB_HTTP_PROVIDER (provider))
+                                  : NULL);
+      tb_trace_page_set_trace (self->trace_page, tb_dispatch_loop_get_trace (loop),
+                               _("Current run"));
+    }
 }
 
 static void

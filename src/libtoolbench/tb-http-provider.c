@@ -1063,6 +1063,24 @@ tb_http_provider_get_session (TbHttpProvider *self)
   return priv->session;
 }
 
+/**
+ * tb_http_provider_get_redactor:
+ *
+ * What the provider redacts its errors, wire bodies and URLs with: it
+ * knows every key the provider was given. Views and files of a run with
+ * this provider (the app's wire view, autosave, saved traces) use it too.
+ *
+ * Returns: (transfer none): the provider's redactor
+ */
+TbRedactor *
+tb_http_provider_get_redactor (TbHttpProvider *self)
+{
+  TbHttpProviderPrivate *priv = tb_http_provider_get_instance_private (self);
+
+  g_return_val_if_fail (TB_IS_HTTP_PROVIDER (self), NULL);
+  return priv->redactor;
+}
+
 const char *
 tb_http_provider_get_base_url (TbHttpProvider *self)
 {

@@ -9,6 +9,7 @@
 #include <libsoup/soup.h>
 
 #include "tb-provider.h"
+#include "tb-redact.h"
 
 G_BEGIN_DECLS
 
@@ -76,6 +77,7 @@ struct _TbHttpProviderClass
 };
 
 SoupSession *tb_http_provider_get_session           (TbHttpProvider *self);
+TbRedactor  *tb_http_provider_get_redactor          (TbHttpProvider *self);
 const char  *tb_http_provider_get_base_url          (TbHttpProvider *self);
 void         tb_http_provider_set_base_url          (TbHttpProvider *self,
                                                      const char     *base_url);

@@ -1137,6 +1137,106 @@ test_autosave (Fixture       *f,
   g_rmdir (dir);
 }
 
+/* The key of the provider in use stays out of the autosave, the wire view
+ * and the Trace page's details, save and export, even when the model
+ * repeats it (plainly and as JSON escapes). */
+#define APP_KEY "tb-APPSECRET-7777"
+
+static void
+answer_with_key (SoupServer        *server,
+                 SoupServerMessage *msg,
+                 const char        *path,
+                 GHashTable        *query,
+                 gpointer           user_data)
+{
+  static const char body[] =
+    "{\"choices\":[{\"message\":{\"role\":\"assistant\",\"content\":\"the key is " APP_KEY
+    " or \\u0074b-APPSECRET-7777\"},\"finish_reason\":\"stop\"}]}";
+
+  soup_server_message_set_status (msg, 200, NULL);
+  soup_server_message_set_response (msg, "application/json", SOUP_MEMORY_STATIC, body,
+                                    strlen (body));
+}
+
+static void
+assert_no_key (const char *what,
+               const char *text)
+{
+  g_assert_nonnull (text);
+  if (strstr (text, APP_KEY) != NULL || strstr (text, "APPSECRET") != NULL)
+    g_error ("%s shows the key: %s", what, text);
+}
+
+static void
+test_key_redacted (Fixture       *f,
+                   gconstpointer  data)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(SoupServer) server = soup_server_new (NULL, NULL);
+  g_autoslist(GUri) uris = NULL;
+  g_autofree char *base = NULL;
+  g_autoptr(TbProvider) provider = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("toolbench-key-XXXXXX", &error);
+  g_autofree char *autosave = g_build_filename (dir, "autosave.jsonl", NULL);
+  g_autofree char *saved = g_build_filename (dir, "saved.jsonl", NULL);
+  g_autofree char *exported = g_build_filename (dir, "exported.json", NULL);
+  g_autoptr(GFile) autosave_file = g_file_new_for_path (autosave);
+  g_autoptr(GFile) saved_file = g_file_new_for_path (saved);
+  g_autoptr(GFile) exported_file = g_file_new_for_path (exported);
+  g_autofree char *wire = NULL;
+  g_autofree char *contents = NULL;
+  TbTracePage *trace_page = tb_window_get_trace_page (f->window);
+
+  soup_server_add_handler (server, NULL, answer_with_key, NULL, NULL);
+  soup_server_listen_local (server, 0, SOUP_SERVER_LISTEN_IPV4_ONLY, &error);
+  g_assert_no_error (error);
+  uris = soup_server_get_uris (server);
+  base = g_uri_to_string (uris->data);
+  provider = tb_openai_provider_new (base, "m", APP_KEY);
+
+  tb_loop_page_set_provider (f->page, provider);
+  tb_loop_page_set_autosave_file (f->page, autosave_file);
+  click (f, "step");
+  WAIT_UNTIL (!tb_loop_page_get_busy (f->page));
+  assert_status (f, "Finished", "Iteration 1 of 10");
+
+  g_assert_true (g_file_get_contents (autosave, &contents, NULL, NULL));
+  g_assert_nonnull (strstr (contents, "the key is [redacted] or [redacted]"));
+  assert_no_key ("the autosave", contents);
+  g_clear_pointer (&contents, g_free);
+
+  wire = tb_loop_page_get_row_json (f->page, 1);
+  g_assert_nonnull (strstr (wire, "the key is [redacted] or [redacted]"));
+  assert_no_key ("the wire view", wire);
+
+  for (guint i = 0; i < tb_trace_page_get_n_events (trace_page); i++)
+    {
+      g_autofree char *detail = NULL;
+
+      tb_trace_page_select_event (trace_page, i);
+      detail = tb_trace_page_get_detail_text (trace_page);
+      assert_no_key ("the event details", detail);
+    }
+  g_assert_true (tb_trace_page_save_to (trace_page, saved_file, &error));
+  g_assert_no_error (error);
+  g_assert_true (g_file_get_contents (saved, &contents, NULL, NULL));
+  assert_no_key ("the saved trace", contents);
+  g_clear_pointer (&contents, g_free);
+  g_assert_true (tb_trace_page_export_to (trace_page, exported_file,
+                                          TB_DEFINITION_FORMAT_OPENAI, &error));
+  g_assert_no_error (error);
+  g_assert_true (g_file_get_contents (exported, &contents, NULL, NULL));
+  g_assert_nonnull (strstr (contents, "[redacted]"));
+  assert_no_key ("the exported messages", contents);
+
+  click (f, "new");
+  soup_server_disconnect (server);
+  g_unlink (saved);
+  g_unlink (exported);
+  g_unlink (autosave);
+  g_rmdir (dir);
+}
+
 /* An MCP server asking the person: the fake server's `elicit` tool sends
  * elicitation/create and returns the answer it got. */
 static void
@@ -1423,6 +1523,7 @@ main (int   argc,
               test_facts_other_writer, facts_teardown);
   g_test_add ("/trace-page/replay-fork", Fixture, NULL, setup, test_trace_replay_fork, teardown);
   g_test_add ("/trace-page/autosave", Fixture, NULL, setup, test_autosave, teardown);
+  g_test_add ("/trace-page/key-redacted", Fixture, NULL, setup, test_key_redacted, teardown);
   g_test_add ("/mcp-dialogs/elicitation", Fixture, NULL, setup, test_elicitation, teardown);
   g_test_add ("/trace-page/large", Fixture, NULL, setup, test_trace_large, teardown);
   g_test_add ("/trace-page/bad-file", Fixture, NULL, setup, test_trace_bad_file, teardown);

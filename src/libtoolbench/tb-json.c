@@ -4,6 +4,9 @@
 
 #include "config.h"
 
+/* PRId64: the one 64-bit format xgettext understands in a message */
+#include <inttypes.h>
+
 #include <glib/gi18n-lib.h>
 #include <glib/gstdio.h>
 #include <math.h>
@@ -917,8 +920,7 @@ tb_json_object_get_int_in_range (JsonObject  *object,
   g_set_error (error, TB_JSON_ERROR, TB_JSON_ERROR_OUT_OF_RANGE,
                /* Translators: “%s” is a JSON member name, then its value; the numbers
                 * are the range accepted */
-               _("“%s” is %s; it must be a whole number from %" G_GINT64_FORMAT
-                 " to %" G_GINT64_FORMAT),
+               _("“%s” is %s; it must be a whole number from %" PRId64 " to %" PRId64),
                member, shown, min, max);
   return FALSE;
 }

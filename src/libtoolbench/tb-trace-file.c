@@ -4,6 +4,9 @@
 
 #include "config.h"
 
+/* PRId64: the one 64-bit format xgettext understands in a message */
+#include <inttypes.h>
+
 #include <errno.h>
 #include <fcntl.h>
 #include <glib/gi18n-lib.h>
@@ -671,7 +674,7 @@ read_header (TbTraceReader  *self,
       g_set_error (error, TB_TRACE_FILE_ERROR, TB_TRACE_FILE_ERROR_NEWER_VERSION,
                    /* Translators: a file name, then two version numbers */
                    _("The trace “%s” was written by a newer Toolbench (format version %"
-                     G_GINT64_FORMAT "); this version reads format version %d. "
+                     PRId64 "); this version reads format version %d. "
                      "Open it with a newer Toolbench."),
                    self->path, json_node_get_int (version), TB_TRACE_FORMAT_VERSION);
       return FALSE;
@@ -824,8 +827,8 @@ check_line (TbTraceReader *self,
       gint64 value = json_node_get_int (seq);
 
       if (value <= state->last_seq && state->n_out_of_order++ < 20)
-        add_problem (self, g_strdup_printf (_("Line %u has sequence number %" G_GINT64_FORMAT
-                                              " after %" G_GINT64_FORMAT ": events are out of "
+        add_problem (self, g_strdup_printf (_("Line %u has sequence number %" PRId64
+                                              " after %" PRId64 ": events are out of "
                                               "order; they are shown as they are in the file"),
                                             line_number, value, state->last_seq));
       state->last_seq = MAX (state->last_seq, value);
@@ -906,7 +909,7 @@ index_events (TbTraceReader  *self,
             {
               guint64 length = offset + end - line_offset;
 
-              add_problem (self, g_strdup_printf (_("Line %u is %" G_GUINT64_FORMAT " MiB, longer "
+              add_problem (self, g_strdup_printf (_("Line %u is %" PRIu64 " MiB, longer "
                                                     "than the %d MiB limit, and was left out"),
                                                   line_number, length / (1024 * 1024),
                                                   TB_TRACE_MAX_LINE / (1024 * 1024)));

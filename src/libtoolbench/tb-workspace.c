@@ -4,6 +4,9 @@
 
 #include "config.h"
 
+/* PRId64: the one 64-bit format xgettext understands in a message */
+#include <inttypes.h>
+
 #include <glib/gi18n-lib.h>
 #include <math.h>
 #include <string.h>
@@ -861,12 +864,12 @@ read_document (TbWorkspace  *self,
     {
       *wrong_version = TRUE;
       if (version > TB_WORKSPACE_FORMAT_VERSION)
-        *reason = g_strdup_printf (_("it is a version %" G_GINT64_FORMAT " workspace, written by "
+        *reason = g_strdup_printf (_("it is a version %" PRId64 " workspace, written by "
                                      "a newer Toolbench; this one reads version %d. Open it "
                                      "with a newer Toolbench"),
                                    version, TB_WORKSPACE_FORMAT_VERSION);
       else
-        *reason = g_strdup_printf (_("it is a version %" G_GINT64_FORMAT " workspace; this "
+        *reason = g_strdup_printf (_("it is a version %" PRId64 " workspace; this "
                                      "Toolbench reads version %d"),
                                    version, TB_WORKSPACE_FORMAT_VERSION);
       return FALSE;

@@ -19,6 +19,7 @@ struct _TbTimelineRow
   GtkImage       *icon;
   GtkLabel       *text_label;
   GtkLabel       *time_label;
+  GtkWidget      *fork_button;
 
   TbTimelineNode *node;
 };
@@ -28,6 +29,18 @@ G_DEFINE_FINAL_TYPE (TbTimelineRow, tb_timeline_row, GTK_TYPE_WIDGET)
 enum { PROP_0, PROP_NODE, N_PROPS };
 
 static GParamSpec *properties [N_PROPS];
+
+/* A fork can change a call's arguments, a call's result or a model's turn. */
+static gboolean
+forkable (JsonObject *event)
+{
+  const char *type = tb_json_object_get_string (event, "type");
+
+  if (g_strcmp0 (type, "tool-call") == 0 || g_strcmp0 (type, "tool-result") == 0)
+    return TRUE;
+  return g_strcmp0 (type, "message") == 0
+         && g_strcmp0 (tb_json_object_get_string (event, "origin"), "model") == 0;
+}
 
 static void
 show_node (TbTimelineRow *self)
@@ -42,6 +55,7 @@ show_node (TbTimelineRow *self)
       gtk_label_set_label (self->text_label, "");
       gtk_label_set_label (self->time_label, "");
       gtk_image_clear (self->icon);
+      gtk_widget_set_visible (self->fork_button, FALSE);
       return;
     }
 
@@ -53,6 +67,11 @@ show_node (TbTimelineRow *self)
     /* Translators: seconds since the trace began */
     time = g_strdup_printf (_("%.3f s"), t / 1e6);
   gtk_image_set_from_icon_name (self->icon, tb_timeline_node_get_icon_name (self->node));
+  if (event != NULL && forkable (event))
+    gtk_actionable_set_action_target_value (GTK_ACTIONABLE (self->fork_button),
+                                            g_variant_new_int32 (
+                                              tb_timeline_node_get_position (self->node)));
+  gtk_widget_set_visible (self->fork_button, event != NULL && forkable (event));
   gtk_label_set_label (self->text_label, text);
   gtk_label_set_label (self->time_label, time != NULL ? time : "");
   gtk_widget_set_tooltip_text (GTK_WIDGET (self->text_label), text);
@@ -128,6 +147,7 @@ tb_timeline_row_class_init (TbTimelineRowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, TbTimelineRow, icon);
   gtk_widget_class_bind_template_child (widget_class, TbTimelineRow, text_label);
   gtk_widget_class_bind_template_child (widget_class, TbTimelineRow, time_label);
+  gtk_widget_class_bind_template_child (widget_class, TbTimelineRow, fork_button);
   gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BOX_LAYOUT);
 }
 
@@ -178,4 +198,18 @@ tb_timeline_row_get_text (TbTimelineRow *self)
 {
   g_return_val_if_fail (TB_IS_TIMELINE_ROW (self), NULL);
   return gtk_label_get_label (self->text_label);
+}
+
+/**
+ * tb_timeline_row_get_fork_button:
+ * @self: a row
+ *
+ * Returns: (transfer none): its Fork from Here button, shown on the rows a
+ *   fork can change
+ */
+GtkWidget *
+tb_timeline_row_get_fork_button (TbTimelineRow *self)
+{
+  g_return_val_if_fail (TB_IS_TIMELINE_ROW (self), NULL);
+  return self->fork_button;
 }

@@ -79,15 +79,8 @@ on_text_changed (TbForkEditor *self)
   text = tb_fork_editor_dup_text (self);
   node = tb_json_parse (text, -1, &error);
   self->valid = node != NULL;
-  if (node == NULL)
-    {
-      /* Translators: %s says where the JSON goes wrong */
-      g_autofree char *message = g_strdup_printf (_("This is not JSON: %s"), error->message);
-
-      set_error (self, message);
-    }
-  else
-    set_error (self, NULL);
+  /* The parser's message already says the text is not JSON, and where. */
+  set_error (self, node == NULL ? error->message : NULL);
   update_controls (self);
 }
 

@@ -549,7 +549,8 @@ test_fork_invalid_json (Fixture       *f,
   fork_row (f, event_position (f, "tool-call", 0));
   gtk_text_buffer_set_text (tb_fork_editor_get_buffer (editor), typed, -1);
   g_assert_nonnull (tb_fork_editor_get_error (editor));
-  g_assert_true (g_str_has_prefix (tb_fork_editor_get_error (editor), "This is not JSON: "));
+  g_assert_true (g_str_has_prefix (tb_fork_editor_get_error (editor),
+                                     "The text is not valid JSON: "));
   g_assert_false (gtk_widget_get_sensitive (tb_trace_page_get_button (f->page, "fork")));
   g_signal_emit_by_name (tb_trace_page_get_button (f->page, "fork"), "clicked");
   iterate (50);

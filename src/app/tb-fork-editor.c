@@ -24,6 +24,7 @@ struct _TbForkEditor
   GtkWidget     *scroller;
   GtkSourceView *source_view;
   GtkLabel      *error_label;
+  GtkWidget     *buttons;
   GtkDropDown   *continue_with;
   GtkWidget     *continue_button;
   GtkWidget     *save_button;
@@ -144,6 +145,7 @@ tb_fork_editor_class_init (TbForkEditorClass *klass)
   gtk_widget_class_bind_template_child (widget_class, TbForkEditor, scroller);
   gtk_widget_class_bind_template_child (widget_class, TbForkEditor, source_view);
   gtk_widget_class_bind_template_child (widget_class, TbForkEditor, error_label);
+  gtk_widget_class_bind_template_child (widget_class, TbForkEditor, buttons);
   gtk_widget_class_bind_template_child (widget_class, TbForkEditor, continue_with);
   gtk_widget_class_bind_template_child (widget_class, TbForkEditor, continue_button);
   gtk_widget_class_bind_template_child (widget_class, TbForkEditor, save_button);
@@ -156,6 +158,10 @@ tb_fork_editor_init (TbForkEditor *self)
 {
   gtk_widget_init_template (GTK_WIDGET (self));
   tb_source_view_setup (self->source_view, "json", TRUE);
+  /* The controls wrap in a narrow window; only they take the focus. */
+  for (GtkWidget *child = gtk_widget_get_first_child (self->buttons); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    gtk_widget_set_focusable (child, FALSE);
   gtk_text_view_set_wrap_mode (GTK_TEXT_VIEW (self->source_view), GTK_WRAP_WORD_CHAR);
   g_signal_connect_object (buffer (self), "changed", G_CALLBACK (on_text_changed), self,
                            G_CONNECT_SWAPPED);

@@ -23,6 +23,8 @@ struct _TbHistoryEntry
   JsonNode     *arguments;
   char         *summary;   /* made once: arguments can be large */
   TbToolResult *result;
+  guint         from_loop : 1;
+  guint         edited : 1;
 };
 
 G_DEFINE_FINAL_TYPE (TbHistoryEntry, tb_history_entry, G_TYPE_OBJECT)
@@ -41,7 +43,7 @@ enum {
 static GParamSpec *entry_properties [ENTRY_N_PROPS];
 
 static char *
-entry_status_label (TbHistoryEntry *self)
+entry_outcome_label (TbHistoryEntry *self)
 {
   g_autofree char *duration = NULL;
   g_autofree char *label = NULL;
@@ -63,6 +65,21 @@ entry_status_label (TbHistoryEntry *self)
     /* Translators: a call's status, then a note that its arguments were sent unchecked */
     return g_strdup_printf (_("%s · not validated"), label);
   return g_steal_pointer (&label);
+}
+
+/* A call the loop made says so, and whether it ran what the model sent. */
+static char *
+entry_status_label (TbHistoryEntry *self)
+{
+  g_autofree char *outcome = entry_outcome_label (self);
+
+  if (self->edited)
+    /* Translators: %s is the call's outcome, such as "Succeeded in 12 ms" */
+    return g_strdup_printf (_("From the loop, with edited arguments · %s"), outcome);
+  if (self->from_loop)
+    /* Translators: %s is the call's outcome, such as "Succeeded in 12 ms" */
+    return g_strdup_printf (_("From the loop · %s"), outcome);
+  return g_steal_pointer (&outcome);
 }
 
 static char *
@@ -218,6 +235,45 @@ tb_history_entry_get_running (TbHistoryEntry *self)
   return self->result == NULL;
 }
 
+/**
+ * tb_history_entry_get_from_loop:
+ * @self: an entry
+ *
+ * Returns: whether the dispatch loop made the call (a model asked for it)
+ */
+gboolean
+tb_history_entry_get_from_loop (TbHistoryEntry *self)
+{
+  g_return_val_if_fail (TB_IS_HISTORY_ENTRY (self), FALSE);
+  return self->from_loop;
+}
+
+/**
+ * tb_history_entry_get_edited:
+ * @self: an entry
+ *
+ * Returns: whether a person edited the model's arguments before the call ran
+ */
+gboolean
+tb_history_entry_get_edited (TbHistoryEntry *self)
+{
+  g_return_val_if_fail (TB_IS_HISTORY_ENTRY (self), FALSE);
+  return self->edited;
+}
+
+/**
+ * tb_history_entry_get_status_label:
+ * @self: an entry
+ *
+ * Returns: (transfer full): what its row says of the call's outcome
+ */
+char *
+tb_history_entry_get_status_label (TbHistoryEntry *self)
+{
+  g_return_val_if_fail (TB_IS_HISTORY_ENTRY (self), NULL);
+  return entry_status_label (self);
+}
+
 struct _TbHistory
 {
   GObject         parent_instance;
@@ -225,6 +281,13 @@ struct _TbHistory
   TbToolRegistry *registry;
   GPtrArray      *entries;   /* newest first */
   GHashTable     *running;   /* call id → entry */
+
+  /* The loop's calls run through a registry of its own for each
+   * iteration, so they are read from the run's trace instead. */
+  TbTrace        *trace;
+  guint           trace_seen;
+  GHashTable     *trace_calls;    /* call id → the tool-call event's call */
+  GHashTable     *trace_running;  /* call id → entry */
 };
 
 static void list_model_iface_init (GListModelInterface *iface);
@@ -263,6 +326,58 @@ list_model_iface_init (GListModelInterface *iface)
   iface->get_item = get_item;
 }
 
+static TbHistoryEntry *
+add_entry (TbHistory  *self,
+           const char *tool_name,
+           const char *call_id,
+           JsonNode   *arguments,
+           GHashTable *running)
+{
+  TbHistoryEntry *entry = g_object_new (TB_TYPE_HISTORY_ENTRY, NULL);
+
+  entry->tool_name = g_strdup (tool_name);
+  entry->call_id = g_strdup (call_id);
+  entry->started = g_date_time_new_now_local ();
+  entry->arguments = arguments != NULL ? json_node_copy (arguments)
+                                       : json_node_new (JSON_NODE_NULL);
+  entry->summary = entry_summary (entry);
+
+  if (self->entries->len >= TB_HISTORY_MAX)
+    {
+      TbHistoryEntry *oldest = g_ptr_array_index (self->entries, self->entries->len - 1);
+
+      /* Only if it is that entry: a call id may come back in another run. */
+      if (g_hash_table_lookup (self->running, oldest->call_id) == oldest)
+        g_hash_table_remove (self->running, oldest->call_id);
+      if (self->trace_running != NULL
+          && g_hash_table_lookup (self->trace_running, oldest->call_id) == oldest)
+        g_hash_table_remove (self->trace_running, oldest->call_id);
+      g_ptr_array_remove_index (self->entries, self->entries->len - 1);
+      g_list_model_items_changed (G_LIST_MODEL (self), self->entries->len, 1, 0);
+    }
+
+  g_ptr_array_insert (self->entries, 0, entry);
+  g_hash_table_replace (running, entry->call_id, entry);
+  g_list_model_items_changed (G_LIST_MODEL (self), 0, 0, 1);
+  return entry;
+}
+
+static void
+finish_entry (GHashTable   *running,
+              const char   *call_id,
+              TbToolResult *result)
+{
+  TbHistoryEntry *entry = g_hash_table_lookup (running, call_id);
+
+  if (entry == NULL)
+    return;
+  g_hash_table_remove (running, call_id);
+  g_set_object (&entry->result, result);
+  g_object_notify_by_pspec (G_OBJECT (entry), entry_properties [ENTRY_PROP_STATUS_LABEL]);
+  g_object_notify_by_pspec (G_OBJECT (entry), entry_properties [ENTRY_PROP_ICON_NAME]);
+  g_object_notify_by_pspec (G_OBJECT (entry), entry_properties [ENTRY_PROP_RUNNING]);
+}
+
 static void
 on_call_started (TbToolRegistry *registry,
                  TbTool         *tool,
@@ -270,28 +385,7 @@ on_call_started (TbToolRegistry *registry,
                  JsonNode       *arguments,
                  TbHistory      *self)
 {
-  TbHistoryEntry *entry = g_object_new (TB_TYPE_HISTORY_ENTRY, NULL);
-  guint removed = 0;
-
-  entry->tool_name = g_strdup (tb_tool_get_name (tool));
-  entry->call_id = g_strdup (call_id);
-  entry->started = g_date_time_new_now_local ();
-  entry->arguments = json_node_copy (arguments);
-  entry->summary = entry_summary (entry);
-
-  if (self->entries->len >= TB_HISTORY_MAX)
-    {
-      TbHistoryEntry *oldest = g_ptr_array_index (self->entries, self->entries->len - 1);
-
-      g_hash_table_remove (self->running, oldest->call_id);
-      g_ptr_array_remove_index (self->entries, self->entries->len - 1);
-      removed = 1;
-      g_list_model_items_changed (G_LIST_MODEL (self), self->entries->len, removed, 0);
-    }
-
-  g_ptr_array_insert (self->entries, 0, entry);
-  g_hash_table_replace (self->running, entry->call_id, entry);
-  g_list_model_items_changed (G_LIST_MODEL (self), 0, 0, 1);
+  add_entry (self, tb_tool_get_name (tool), call_id, arguments, self->running);
 }
 
 static void
@@ -301,15 +395,71 @@ on_call_finished (TbToolRegistry *registry,
                   TbToolResult   *result,
                   TbHistory      *self)
 {
-  TbHistoryEntry *entry = g_hash_table_lookup (self->running, call_id);
+  finish_entry (self->running, call_id, result);
+}
 
-  if (entry == NULL)
-    return;
-  g_hash_table_remove (self->running, call_id);
-  g_set_object (&entry->result, result);
-  g_object_notify_by_pspec (G_OBJECT (entry), entry_properties [ENTRY_PROP_STATUS_LABEL]);
-  g_object_notify_by_pspec (G_OBJECT (entry), entry_properties [ENTRY_PROP_ICON_NAME]);
-  g_object_notify_by_pspec (G_OBJECT (entry), entry_properties [ENTRY_PROP_RUNNING]);
+/* The loop's calls, from its trace: a call is listed when it is decided
+ * to run (approved, or edited: then with the arguments that ran) and
+ * finished by its result. Skipped and rejected calls ran no tool. */
+static void
+read_trace_event (TbHistory    *self,
+                  TbTraceEvent *event)
+{
+  const char *type = tb_trace_event_get_event_type (event);
+  JsonObject *payload = tb_trace_event_get_payload (event);
+
+  if (g_str_equal (type, "tool-call"))
+    {
+      JsonObject *call = tb_json_object_get_object (payload, "call");
+      const char *id = call != NULL ? tb_json_object_get_string (call, "id") : NULL;
+
+      if (id != NULL)
+        g_hash_table_replace (self->trace_calls, g_strdup (id), json_object_ref (call));
+    }
+  else if (g_str_equal (type, "decision"))
+    {
+      const char *id = tb_json_object_get_string (payload, "call_id");
+      const char *decision = tb_json_object_get_string (payload, "decision");
+      JsonObject *call = id != NULL ? g_hash_table_lookup (self->trace_calls, id) : NULL;
+      gboolean edit = g_strcmp0 (decision, "edit") == 0;
+      TbHistoryEntry *entry;
+
+      if (call == NULL)
+        return;
+      if (edit || g_strcmp0 (decision, "approve") == 0)
+        {
+          JsonNode *arguments = json_object_get_member (edit ? payload : call, "arguments");
+
+          entry = add_entry (self, tb_json_object_get_string (call, "name"), id, arguments,
+                             self->trace_running);
+          entry->from_loop = TRUE;
+          entry->edited = edit;
+        }
+      g_hash_table_remove (self->trace_calls, id);
+    }
+  else if (g_str_equal (type, "tool-result"))
+    {
+      const char *id = tb_json_object_get_string (payload, "call_id");
+      JsonNode *node = json_object_get_member (payload, "result");
+      g_autoptr(TbToolResult) result = NULL;
+
+      if (id == NULL || node == NULL || !g_hash_table_contains (self->trace_running, id))
+        return;
+      result = tb_tool_result_from_json (node, NULL);
+      if (result == NULL)
+        result = tb_tool_result_new_failure (TB_TOOL_FAILURE_EXECUTION_FAILED,
+                                             _("The trace holds a result that cannot be read."));
+      finish_entry (self->trace_running, id, result);
+    }
+}
+
+static void
+on_trace_items_changed (TbHistory *self)
+{
+  guint n = tb_trace_get_n_events (self->trace);
+
+  for (; self->trace_seen < n; self->trace_seen++)
+    read_trace_event (self, tb_trace_get_event (self->trace, self->trace_seen));
 }
 
 static void
@@ -320,6 +470,7 @@ tb_history_dispose (GObject *object)
   if (self->registry != NULL)
     g_signal_handlers_disconnect_by_data (self->registry, self);
   g_clear_object (&self->registry);
+  tb_history_follow_trace (self, NULL);
 
   G_OBJECT_CLASS (tb_history_parent_class)->dispose (object);
 }
@@ -330,6 +481,8 @@ tb_history_finalize (GObject *object)
   TbHistory *self = (TbHistory *) object;
 
   g_clear_pointer (&self->running, g_hash_table_unref);
+  g_clear_pointer (&self->trace_running, g_hash_table_unref);
+  g_clear_pointer (&self->trace_calls, g_hash_table_unref);
   g_clear_pointer (&self->entries, g_ptr_array_unref);
 
   G_OBJECT_CLASS (tb_history_parent_class)->finalize (object);
@@ -349,6 +502,9 @@ tb_history_init (TbHistory *self)
 {
   self->entries = g_ptr_array_new_with_free_func (g_object_unref);
   self->running = g_hash_table_new (g_str_hash, g_str_equal);
+  self->trace_running = g_hash_table_new (g_str_hash, g_str_equal);
+  self->trace_calls = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
+                                             (GDestroyNotify) json_object_unref);
 }
 
 /**
@@ -407,6 +563,36 @@ tb_history_find (TbHistory  *self,
   return NULL;
 }
 
+/**
+ * tb_history_follow_trace:
+ * @self: a history
+ * @trace: (nullable): the trace of the loop's current run
+ *
+ * Lists the calls the loop makes in @trace (those already in it first),
+ * each saying that it came from the loop and whether it ran edited
+ * arguments. Entries of an earlier run stay; %NULL stops following.
+ */
+void
+tb_history_follow_trace (TbHistory *self,
+                         TbTrace   *trace)
+{
+  g_return_if_fail (TB_IS_HISTORY (self));
+  g_return_if_fail (!trace || TB_IS_TRACE (trace));
+
+  if (trace == self->trace)
+    return;
+  if (self->trace != NULL)
+    g_signal_handlers_disconnect_by_data (self->trace, self);
+  g_set_object (&self->trace, trace);
+  self->trace_seen = 0;
+  g_hash_table_remove_all (self->trace_calls);
+  g_hash_table_remove_all (self->trace_running);
+  if (trace == NULL)
+    return;
+  g_signal_connect_swapped (trace, "items-changed", G_CALLBACK (on_trace_items_changed), self);
+  on_trace_items_changed (self);
+}
+
 void
 tb_history_clear (TbHistory *self)
 {
@@ -416,6 +602,7 @@ tb_history_clear (TbHistory *self)
 
   n = self->entries->len;
   g_hash_table_remove_all (self->running);
+  g_hash_table_remove_all (self->trace_running);
   g_ptr_array_set_size (self->entries, 0);
   if (n > 0)
     g_list_model_items_changed (G_LIST_MODEL (self), 0, n, 0);

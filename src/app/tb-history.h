@@ -24,6 +24,9 @@ GDateTime    *tb_history_entry_get_started    (TbHistoryEntry *self);
 JsonNode     *tb_history_entry_get_arguments  (TbHistoryEntry *self);
 TbToolResult *tb_history_entry_get_result     (TbHistoryEntry *self);
 gboolean      tb_history_entry_get_running    (TbHistoryEntry *self);
+gboolean      tb_history_entry_get_from_loop  (TbHistoryEntry *self);
+gboolean      tb_history_entry_get_edited     (TbHistoryEntry *self);
+char         *tb_history_entry_get_status_label (TbHistoryEntry *self);
 
 #define TB_TYPE_HISTORY (tb_history_get_type())
 
@@ -34,5 +37,7 @@ TbToolRegistry *tb_history_get_registry  (TbHistory      *self);
 TbHistoryEntry *tb_history_find          (TbHistory      *self,
                                           const char     *call_id);
 void            tb_history_clear         (TbHistory      *self);
+void            tb_history_follow_trace  (TbHistory      *self,
+                                          TbTrace        *trace);
 
 G_END_DECLS

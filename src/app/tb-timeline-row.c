@@ -19,15 +19,30 @@ struct _TbTimelineRow
   GtkImage       *icon;
   GtkLabel       *text_label;
   GtkLabel       *time_label;
+  GtkWidget      *fork_button;
 
   TbTimelineNode *node;
+  gboolean        forkable;
+  gboolean        selected;
 };
 
 G_DEFINE_FINAL_TYPE (TbTimelineRow, tb_timeline_row, GTK_TYPE_WIDGET)
 
-enum { PROP_0, PROP_NODE, N_PROPS };
+enum { PROP_0, PROP_NODE, PROP_SELECTED, N_PROPS };
 
 static GParamSpec *properties [N_PROPS];
+
+/* A fork can change a call's arguments, a call's result or a model's turn. */
+static gboolean
+forkable (JsonObject *event)
+{
+  const char *type = tb_json_object_get_string (event, "type");
+
+  if (g_strcmp0 (type, "tool-call") == 0 || g_strcmp0 (type, "tool-result") == 0)
+    return TRUE;
+  return g_strcmp0 (type, "message") == 0
+         && g_strcmp0 (tb_json_object_get_string (event, "origin"), "model") == 0;
+}
 
 static void
 show_node (TbTimelineRow *self)
@@ -42,6 +57,8 @@ show_node (TbTimelineRow *self)
       gtk_label_set_label (self->text_label, "");
       gtk_label_set_label (self->time_label, "");
       gtk_image_clear (self->icon);
+      self->forkable = FALSE;
+      gtk_widget_set_visible (self->fork_button, FALSE);
       return;
     }
 
@@ -53,6 +70,13 @@ show_node (TbTimelineRow *self)
     /* Translators: seconds since the trace began */
     time = g_strdup_printf (_("%.3f s"), t / 1e6);
   gtk_image_set_from_icon_name (self->icon, tb_timeline_node_get_icon_name (self->node));
+  self->forkable = event != NULL && forkable (event);
+  if (self->forkable)
+    gtk_actionable_set_action_target_value (GTK_ACTIONABLE (self->fork_button),
+                                            g_variant_new_int32 (
+                                              tb_timeline_node_get_position (self->node)));
+  /* Only the selected row offers it: the timeline is narrow. */
+  gtk_widget_set_visible (self->fork_button, self->forkable && self->selected);
   gtk_label_set_label (self->text_label, text);
   gtk_label_set_label (self->time_label, time != NULL ? time : "");
   gtk_widget_set_tooltip_text (GTK_WIDGET (self->text_label), text);
@@ -75,6 +99,9 @@ tb_timeline_row_get_property (GObject    *object,
     case PROP_NODE:
       g_value_set_object (value, self->node);
       break;
+    case PROP_SELECTED:
+      g_value_set_boolean (value, self->selected);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -92,6 +119,14 @@ tb_timeline_row_set_property (GObject      *object,
     {
     case PROP_NODE:
       tb_timeline_row_set_node (self, g_value_get_object (value));
+      break;
+    case PROP_SELECTED:
+      if (self->selected != g_value_get_boolean (value))
+        {
+          self->selected = g_value_get_boolean (value);
+          gtk_widget_set_visible (self->fork_button, self->forkable && self->selected);
+          g_object_notify_by_pspec (object, pspec);
+        }
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -121,6 +156,10 @@ tb_timeline_row_class_init (TbTimelineRowClass *klass)
   properties [PROP_NODE] =
     g_param_spec_object ("node", NULL, NULL, G_TYPE_OBJECT,
                          (G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+  /* The list item's selection: the selected row offers Fork from Here. */
+  properties [PROP_SELECTED] =
+    g_param_spec_boolean ("selected", NULL, NULL, FALSE,
+                          (G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
   gtk_widget_class_set_template_from_resource (widget_class,
@@ -128,6 +167,7 @@ tb_timeline_row_class_init (TbTimelineRowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, TbTimelineRow, icon);
   gtk_widget_class_bind_template_child (widget_class, TbTimelineRow, text_label);
   gtk_widget_class_bind_template_child (widget_class, TbTimelineRow, time_label);
+  gtk_widget_class_bind_template_child (widget_class, TbTimelineRow, fork_button);
   gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BOX_LAYOUT);
 }
 
@@ -178,4 +218,18 @@ tb_timeline_row_get_text (TbTimelineRow *self)
 {
   g_return_val_if_fail (TB_IS_TIMELINE_ROW (self), NULL);
   return gtk_label_get_label (self->text_label);
+}
+
+/**
+ * tb_timeline_row_get_fork_button:
+ * @self: a row
+ *
+ * Returns: (transfer none): its Fork from Here button, shown when the row
+ *   is selected and a fork can change its event
+ */
+GtkWidget *
+tb_timeline_row_get_fork_button (TbTimelineRow *self)
+{
+  g_return_val_if_fail (TB_IS_TIMELINE_ROW (self), NULL);
+  return self->fork_button;
 }

@@ -7,6 +7,8 @@
 #include <glib/gi18n.h>
 
 #include "tb-app-util.h"
+#include "tb-fork-editor.h"
+#include "tb-replay-report-view.h"
 #include "tb-trace-page.h"
 #include "tb-timeline.h"
 #include "tb-timeline-row.h"
@@ -15,7 +17,9 @@
  * timeline, the JSON of the selected event, and replays of the trace —
  * with the recorded results or the live tools, whole or forked at a step —
  * whose report is shown step by step with the first divergence marked and
- * its JSON diff shown. */
+ * its JSON diff shown. A fork is started from a timeline row, edited in
+ * the fork editor, and then shown as a trace of its own beside its report
+ * against the parent, ready to be saved. */
 
 struct _TbTracePage
 {
@@ -30,21 +34,16 @@ struct _TbTracePage
   GtkWidget          *open_button;
   GtkWidget          *save_button;
   GtkWidget          *replay_button;
-  GtkWidget          *fork_button;
   GtkWidget          *export_button;
   GtkDropDown        *export_format;
   GtkCheckButton     *live_check;
   GtkListView        *timeline_view;
   GtkSingleSelection *selection;
   GtkTextView        *detail;
-  GtkListBox         *report_list;
-  GtkDropDown        *fork_kind;
-  GtkDropDown        *fork_model;
+  TbReplayReportView *report_view;
+  TbForkEditor       *fork_editor;
   TbTracePageProviderFunc provider_func;
   gpointer            provider_data;
-  GtkSpinButton      *turn_spin;
-  GtkTextView        *fork_text;
-  GtkLabel           *report_label;
   GtkWidget          *recovered_bar;
   GtkWidget          *reopen_button;
   GtkWidget          *discard_button;
@@ -62,7 +61,7 @@ struct _TbTracePage
   TbToolRegistry     *registry;
   TbTrace            *trace;
   char               *title;
-  TbReplayReport     *report;
+  TbTrace            *fork_trace;  /* the fork shown, until it is saved or left */
   GCancellable       *cancellable;
   gboolean            busy;
   gboolean            loading;
@@ -108,9 +107,9 @@ update_controls (TbTracePage *self)
   gtk_widget_set_sensitive (self->save_button, !self->busy && has_trace);
   gtk_widget_set_sensitive (self->replay_button, !self->busy && has_trace);
   gtk_widget_set_sensitive (self->export_button, !self->busy && has_trace);
-  gtk_widget_set_sensitive (self->fork_button, !self->busy && has_trace
-                            && (gtk_list_box_get_selected_row (self->report_list) != NULL
-                                || gtk_drop_down_get_selected (self->fork_kind) == 2));
+  tb_fork_editor_set_busy (self->fork_editor, self->busy || self->trace == NULL);
+  tb_fork_editor_set_can_save (self->fork_editor,
+                               self->fork_trace != NULL && self->fork_trace == self->trace);
 }
 
 /* The timeline. */
@@ -261,73 +260,7 @@ on_trace_changed (TbTracePage *self)
 static void
 clear_report (TbTracePage *self)
 {
-  GtkWidget *child;
-
-  while ((child = gtk_widget_get_first_child (GTK_WIDGET (self->report_list))) != NULL)
-    gtk_list_box_remove (self->report_list, child);
-  g_clear_object (&self->report);
-  gtk_label_set_label (self->report_label, "");
-}
-
-static char *
-step_text (TbReplayStep *step,
-           gboolean      first)
-{
-  g_autofree char *described = tb_replay_step_describe (step);
-
-  if (first)
-    return g_strdup_printf (_("Step %u — first divergence: %s"),
-                            tb_replay_step_get_index (step) + 1, described);
-  return g_strdup_printf (_("Step %u: %s"), tb_replay_step_get_index (step) + 1, described);
-}
-
-static void
-render_report (TbTracePage    *self,
-               TbReplayReport *report)
-{
-  gint first = tb_replay_report_get_first_divergence (report);
-  guint n = tb_replay_report_get_n_divergences (report);
-  g_autofree char *summary = NULL;
-
-  clear_report (self);
-  self->report = g_object_ref (report);
-  for (guint i = 0; i < tb_replay_report_get_n_steps (report); i++)
-    {
-      TbReplayStep *step = tb_replay_report_get_step (report, i);
-      g_autofree char *text = step_text (step, (gint) i == first);
-      GtkWidget *label = gtk_label_new (text);
-      GtkWidget *row = gtk_list_box_row_new ();
-
-      gtk_label_set_xalign (GTK_LABEL (label), 0);
-      gtk_label_set_wrap (GTK_LABEL (label), TRUE);
-      gtk_label_set_wrap_mode (GTK_LABEL (label), PANGO_WRAP_WORD_CHAR);
-      gtk_widget_set_margin_start (label, 10);
-      gtk_widget_set_margin_end (label, 10);
-      gtk_widget_set_margin_top (label, 6);
-      gtk_widget_set_margin_bottom (label, 6);
-      if (tb_replay_step_get_status (step) != TB_REPLAY_SAME)
-        gtk_widget_add_css_class (label, "warning");
-      if ((gint) i == first)
-        {
-          gtk_widget_add_css_class (row, "tb-divergence");
-          gtk_widget_add_css_class (label, "error");
-        }
-      gtk_list_box_row_set_child (GTK_LIST_BOX_ROW (row), label);
-      g_object_set_data_full (G_OBJECT (row), "tb-text", g_steal_pointer (&text), g_free);
-      g_object_set_data (G_OBJECT (row), "tb-first", GINT_TO_POINTER ((gint) i == first));
-      gtk_list_box_append (self->report_list, row);
-    }
-
-  if (first < 0)
-    summary = g_strdup (_("No divergence: the replay did what the recorded run did."));
-  else
-    summary = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
-                                            "%u divergence; the first at step %d.",
-                                            "%u divergences; the first at step %d.", n),
-                               n, first + 1);
-  gtk_label_set_label (self->report_label, summary);
-  if (first >= 0)
-    tb_trace_page_select_step (self, first);
+  tb_replay_report_view_set_report (self->report_view, NULL);
 }
 
 static void
@@ -347,8 +280,16 @@ replay_done (GObject      *object,
     }
   else
     {
+      const char *fork_title = g_object_get_data (object, "tb-fork-title");
+
       set_status (self, NULL);
-      render_report (self, report);
+      /* A fork is shown as the trace it made, compared with its parent. */
+      if (fork_title != NULL)
+        {
+          g_set_object (&self->fork_trace, tb_replay_get_trace (TB_REPLAY (object)));
+          tb_trace_page_set_trace (self, self->fork_trace, fork_title);
+        }
+      tb_replay_report_view_set_report (self->report_view, report);
     }
   update_controls (self);
 }
@@ -403,103 +344,172 @@ buffer_text (GtkTextView *view)
   return gtk_text_buffer_get_text (buffer, &start, &end, FALSE);
 }
 
-static void
-fork_clicked (TbTracePage *self)
+/* What a fork changes at the event at @position of the shown trace: a
+ * call's arguments, a call's result or a model's turn, with the recorded
+ * value to start from. */
+static gboolean
+fork_target (TbTracePage   *self,
+             guint          position,
+             guint         *step,
+             TbReplayEdit  *edit,
+             char         **heading,
+             JsonNode     **value,
+             GError       **error)
 {
-  GtkListBoxRow *row = gtk_list_box_get_selected_row (self->report_list);
-  static const TbReplayEdit edits[] = {
-    TB_REPLAY_EDIT_ARGUMENTS, TB_REPLAY_EDIT_RESULT, TB_REPLAY_EDIT_MODEL_TURN,
-  };
-  guint kind = gtk_drop_down_get_selected (self->fork_kind);
-  g_autofree char *text = buffer_text (self->fork_text);
-  g_autoptr(GError) error = NULL;
-
-  guint step;
-
-  if (kind >= G_N_ELEMENTS (edits))
-    return;
-  /* Report rows are calls; a model turn is picked by its number. */
-  if (edits[kind] == TB_REPLAY_EDIT_MODEL_TURN)
-    step = gtk_spin_button_get_value_as_int (self->turn_spin) - 1;
-  else if (row != NULL)
-    step = gtk_list_box_row_get_index (row);
-  else
-    return;
-  if (!tb_trace_page_fork (self, step, edits[kind], text, &error))
-    set_status (self, error->message);
-}
-
-/* The recorded model turn with this index, as the fork editor starts
- * from it. */
-static void
-fill_model_turn (TbTracePage *self)
-{
-  guint wanted = gtk_spin_button_get_value_as_int (self->turn_spin) - 1;
-  guint seen = 0;
+  g_autoptr(GHashTable) calls = NULL;
+  guint n_calls = 0, n_turns = 0;
+  TbTraceEvent *event;
+  JsonObject *payload;
+  const char *type;
 
   if (self->trace == NULL)
-    return;
-  for (guint i = 0; i < tb_trace_get_n_events (self->trace); i++)
     {
-      TbTraceEvent *event = tb_trace_get_event (self->trace, i);
-      JsonObject *payload = tb_trace_event_get_payload (event);
+      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_PENDING,
+                           _("The trace is still being read; fork it once it is read."));
+      return FALSE;
+    }
+  if (position >= tb_trace_get_n_events (self->trace))
+    {
+      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
+                           _("There is no such event in the trace."));
+      return FALSE;
+    }
+  calls = g_hash_table_new (g_str_hash, g_str_equal);
+  for (guint i = 0; i < position; i++)
+    {
+      TbTraceEvent *before = tb_trace_get_event (self->trace, i);
+      JsonObject *p = tb_trace_event_get_payload (before);
+      const char *t = tb_trace_event_get_event_type (before);
 
-      if (g_str_equal (tb_trace_event_get_event_type (event), "message")
-          && g_strcmp0 (tb_json_object_get_string (payload, "origin"), "model") == 0
-          && seen++ == wanted)
+      if (g_str_equal (t, "tool-call"))
         {
-          g_autofree char *text = tb_json_to_string (json_object_get_member (payload,
-                                                                             "message"), TRUE);
+          JsonObject *call = tb_json_object_get_object (p, "call");
+          const char *id = call != NULL ? tb_json_object_get_string (call, "id") : NULL;
 
-          gtk_text_buffer_set_text (gtk_text_view_get_buffer (self->fork_text), text, -1);
-          return;
+          if (id != NULL)
+            g_hash_table_insert (calls, (gpointer) id, GUINT_TO_POINTER (n_calls + 1));
+          n_calls++;
         }
+      else if (g_str_equal (t, "message")
+               && g_strcmp0 (tb_json_object_get_string (p, "origin"), "model") == 0)
+        n_turns++;
     }
-}
 
-static void
-on_fork_kind_changed (TbTracePage *self)
-{
-  gboolean turn = gtk_drop_down_get_selected (self->fork_kind) == 2;
-
-  gtk_widget_set_visible (GTK_WIDGET (self->turn_spin), turn);
-  if (gtk_widget_get_parent (GTK_WIDGET (self->turn_spin)) != NULL)
-    gtk_widget_set_visible (gtk_widget_get_parent (GTK_WIDGET (self->turn_spin)), turn);
-  if (turn)
-    fill_model_turn (self);
-  update_controls (self);
-}
-
-/* The recorded side of a step, as the fork editor starts from it. */
-static void
-fill_fork_text (TbTracePage  *self,
-                TbReplayStep *step)
-{
-  JsonObject *recorded = tb_replay_step_get_recorded (step);
-  JsonNode *value = NULL;
-  g_autofree char *text = NULL;
-
-  if (recorded == NULL)
-    return;
-  switch (gtk_drop_down_get_selected (self->fork_kind))
+  event = tb_trace_get_event (self->trace, position);
+  payload = tb_trace_event_get_payload (event);
+  type = tb_trace_event_get_event_type (event);
+  if (g_str_equal (type, "tool-call"))
     {
-    case 0:
-      value = json_object_get_member (recorded, "arguments");
-      break;
-    case 1:
-      {
-        JsonObject *result = tb_json_object_get_object (recorded, "result");
+      JsonObject *call = tb_json_object_get_object (payload, "call");
+      JsonNode *arguments = call != NULL ? json_object_get_member (call, "arguments") : NULL;
 
-        value = result != NULL ? json_object_get_member (result, "output") : NULL;
-      }
-      break;
-    default:
-      break;
+      *step = n_calls;
+      *edit = TB_REPLAY_EDIT_ARGUMENTS;
+      /* Translators: %u is the call's number in the run, %s the tool's name */
+      *heading = g_strdup_printf (_("Call %u, %s: the arguments it runs with"), n_calls + 1,
+                                  call != NULL ? tb_json_object_get_string (call, "name") : "?");
+      *value = arguments != NULL ? json_node_copy (arguments)
+                                 : json_node_init_object (json_node_alloc (), json_object_new ());
+      return TRUE;
     }
-  if (value == NULL)
+  if (g_str_equal (type, "tool-result"))
+    {
+      const char *id = tb_json_object_get_string (payload, "call_id");
+      guint index = id != NULL ? GPOINTER_TO_UINT (g_hash_table_lookup (calls, id)) : 0;
+      JsonObject *result = tb_json_object_get_object (payload, "result");
+      JsonNode *output = result != NULL ? json_object_get_member (result, "output") : NULL;
+
+      if (index == 0)
+        {
+          g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND,
+                               _("The trace does not hold the call this result answers."));
+          return FALSE;
+        }
+      *step = index - 1;
+      *edit = TB_REPLAY_EDIT_RESULT;
+      /* Translators: %u is the call's number in the run, %s the tool's name */
+      *heading = g_strdup_printf (_("Call %u, %s: the result it gives instead of running"),
+                                  index, tb_json_object_get_string (payload, "name") ?: "?");
+      *value = output != NULL ? json_node_copy (output) : json_node_new (JSON_NODE_NULL);
+      return TRUE;
+    }
+  if (g_str_equal (type, "message")
+      && g_strcmp0 (tb_json_object_get_string (payload, "origin"), "model") == 0
+      && json_object_get_member (payload, "message") != NULL)
+    {
+      *step = n_turns;
+      *edit = TB_REPLAY_EDIT_MODEL_TURN;
+      /* Translators: %u is the model turn's number in the run */
+      *heading = g_strdup_printf (_("Model turn %u: what the model says instead"), n_turns + 1);
+      *value = json_node_copy (json_object_get_member (payload, "message"));
+      return TRUE;
+    }
+  g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED,
+                       _("A fork changes a call's arguments, a call's result or a model "
+                         "turn; this event is none of them."));
+  return FALSE;
+}
+
+static void
+fork_from_here_action (GtkWidget  *widget,
+                       const char *action_name,
+                       GVariant   *parameter)
+{
+  TbTracePage *self = TB_TRACE_PAGE (widget);
+  g_autoptr(GError) error = NULL;
+  gint position = g_variant_get_int32 (parameter);
+
+  if (position < 0 || !tb_trace_page_fork_from_event (self, position, &error))
+    set_status (self, error != NULL ? error->message : NULL);
+}
+
+static void
+on_fork_continue (TbTracePage *self)
+{
+  g_autofree char *text = tb_fork_editor_dup_text (self->fork_editor);
+  g_autoptr(GError) error = NULL;
+
+  if (!tb_fork_editor_get_has_target (self->fork_editor))
     return;
-  text = tb_json_to_string (value, TRUE);
-  gtk_text_buffer_set_text (gtk_text_view_get_buffer (self->fork_text), text, -1);
+  if (!tb_trace_page_fork (self, tb_fork_editor_get_step (self->fork_editor),
+                           tb_fork_editor_get_edit (self->fork_editor), text, &error))
+    tb_fork_editor_show_error (self->fork_editor, error->message);
+}
+
+/* A report step fills an editor nobody has typed in, from the side of
+ * the step that is the trace shown: the recorded run for a replay, the
+ * fork's own run when the fork is shown. */
+static void
+fill_from_step (TbTracePage  *self,
+                TbReplayStep *step,
+                TbReplayEdit  edit)
+{
+  JsonObject *recorded = self->fork_trace != NULL && self->fork_trace == self->trace
+                         ? tb_replay_step_get_replayed (step)
+                         : tb_replay_step_get_recorded (step);
+  JsonNode *value = NULL;
+  g_autofree char *heading = NULL;
+  guint index = tb_replay_step_get_index (step);
+  const char *name;
+
+  if (recorded == NULL || g_strcmp0 (tb_replay_step_get_kind (step), "end") == 0)
+    return;
+  name = tb_json_object_get_string (recorded, "name") ?: "?";
+  if (edit == TB_REPLAY_EDIT_RESULT)
+    {
+      JsonObject *result = tb_json_object_get_object (recorded, "result");
+
+      value = result != NULL ? json_object_get_member (result, "output") : NULL;
+      heading = g_strdup_printf (_("Call %u, %s: the result it gives instead of running"),
+                                 index + 1, name);
+    }
+  else
+    {
+      edit = TB_REPLAY_EDIT_ARGUMENTS;
+      value = json_object_get_member (recorded, "arguments");
+      heading = g_strdup_printf (_("Call %u, %s: the arguments it runs with"), index + 1, name);
+    }
+  tb_fork_editor_set_target (self->fork_editor, index, edit, heading, value);
 }
 
 /* A step of the report is the recorded run's call with the same number,
@@ -528,9 +538,10 @@ select_step_event (TbTracePage  *self,
 }
 
 static void
-on_step_selected (TbTracePage *self)
+on_step_selected (TbTracePage *self,
+                  gint         position)
 {
-  GtkListBoxRow *row = gtk_list_box_get_selected_row (self->report_list);
+  TbReplayReport *report = tb_replay_report_view_get_report (self->report_view);
   TbReplayStep *step;
   g_autoptr(JsonBuilder) builder = NULL;
   g_autoptr(JsonNode) node = NULL;
@@ -540,9 +551,9 @@ on_step_selected (TbTracePage *self)
   JsonArray *diff;
 
   update_controls (self);
-  if (row == NULL || self->report == NULL)
+  if (position < 0 || report == NULL)
     return;
-  step = tb_replay_report_get_step (self->report, gtk_list_box_row_get_index (row));
+  step = tb_replay_report_get_step (report, position);
   select_step_event (self, step);
   recorded = tb_replay_step_get_recorded (step);
   replayed = tb_replay_step_get_replayed (step);
@@ -573,7 +584,9 @@ on_step_selected (TbTracePage *self)
   clean = tb_redactor_redact_node (self->redactor, node);
   text = tb_json_to_string (clean, TRUE);
   set_detail (self, text);
-  fill_fork_text (self, step);
+  if (!tb_fork_editor_get_modified (self->fork_editor)
+      && tb_fork_editor_get_edit (self->fork_editor) != TB_REPLAY_EDIT_MODEL_TURN)
+    fill_from_step (self, step, tb_fork_editor_get_edit (self->fork_editor));
 }
 
 /* Files. */
@@ -588,6 +601,8 @@ jsonl_filter (void)
   return filter;
 }
 
+enum { SAVE_TRACE, SAVE_EXPORT, SAVE_FORK };
+
 static void
 save_response (GtkNativeDialog *dialog,
                int              response,
@@ -597,10 +612,12 @@ save_response (GtkNativeDialog *dialog,
     {
       g_autoptr(GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog));
       g_autoptr(GError) error = NULL;
-      gboolean export = GPOINTER_TO_INT (g_object_get_data (G_OBJECT (dialog), "tb-export"));
+      int mode = GPOINTER_TO_INT (g_object_get_data (G_OBJECT (dialog), "tb-mode"));
       gboolean ok;
 
-      if (export)
+      if (mode == SAVE_FORK)
+        ok = tb_trace_page_save_fork_to (self, file, &error);
+      else if (mode == SAVE_EXPORT)
         ok = tb_trace_page_export_to (self, file,
                                       gtk_drop_down_get_selected (self->export_format) == 0
                                       ? TB_DEFINITION_FORMAT_OPENAI
@@ -616,22 +633,25 @@ save_response (GtkNativeDialog *dialog,
 
 static void
 choose_save (TbTracePage *self,
-             gboolean     export)
+             int          mode)
 {
   GtkRoot *root = gtk_widget_get_root (GTK_WIDGET (self));
   GtkFileChooserNative *chooser;
 
-  chooser = gtk_file_chooser_native_new (export ? _("Export Messages") : _("Save Trace"),
+  chooser = gtk_file_chooser_native_new (mode == SAVE_EXPORT ? _("Export Messages")
+                                         : mode == SAVE_FORK ? _("Save Fork")
+                                         : _("Save Trace"),
                                          GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL,
                                          GTK_FILE_CHOOSER_ACTION_SAVE, _("_Save"), _("_Cancel"));
-  if (export)
+  if (mode == SAVE_EXPORT)
     gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (chooser), "messages.json");
   else
     {
       gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (chooser), jsonl_filter ());
-      gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (chooser), "run.jsonl");
+      gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (chooser),
+                                         mode == SAVE_FORK ? "fork.jsonl" : "run.jsonl");
     }
-  g_object_set_data (G_OBJECT (chooser), "tb-export", GINT_TO_POINTER (export));
+  g_object_set_data (G_OBJECT (chooser), "tb-mode", GINT_TO_POINTER (mode));
   g_signal_connect (chooser, "response", G_CALLBACK (save_response), self);
   gtk_native_dialog_show (GTK_NATIVE_DIALOG (chooser));
 }
@@ -639,13 +659,19 @@ choose_save (TbTracePage *self,
 static void
 save_clicked (TbTracePage *self)
 {
-  choose_save (self, FALSE);
+  choose_save (self, SAVE_TRACE);
+}
+
+static void
+on_fork_save (TbTracePage *self)
+{
+  choose_save (self, SAVE_FORK);
 }
 
 static void
 export_clicked (TbTracePage *self)
 {
-  choose_save (self, TRUE);
+  choose_save (self, SAVE_EXPORT);
 }
 
 static void
@@ -964,15 +990,8 @@ build (TbTracePage *self)
   GtkWidget *toolbar = gtk_flow_box_new ();
   GtkWidget *paned = gtk_paned_new (GTK_ORIENTATION_HORIZONTAL);
   GtkWidget *right = gtk_box_new (GTK_ORIENTATION_VERTICAL, 12);
-  GtkWidget *fork_box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 6);
-  GtkWidget *fork_row = gtk_flow_box_new ();
   GtkListItemFactory *factory;
-  static const char *fork_kinds[] = { N_("Arguments"), N_("Result"), N_("Model turn"), NULL };
   static const char *export_formats[] = { "OpenAI", "Anthropic", NULL };
-  const char *kinds[4];
-
-  for (guint i = 0; i < 4; i++)
-    kinds[i] = fork_kinds[i] != NULL ? _(fork_kinds[i]) : NULL;
 
   /* Short windows scroll the page rather than grow. */
   self->box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 12);
@@ -1140,66 +1159,14 @@ build (TbTracePage *self)
   self->detail = code_view (FALSE, _("Details of the selection"));
   gtk_box_append (GTK_BOX (right), titled (_("Details"), scrolled (GTK_WIDGET (self->detail),
                                                                    100)));
-  self->report_label = GTK_LABEL (gtk_label_new (NULL));
-  gtk_label_set_xalign (self->report_label, 0);
-  gtk_label_set_wrap (self->report_label, TRUE);
-  self->report_list = GTK_LIST_BOX (gtk_list_box_new ());
-  gtk_list_box_set_selection_mode (self->report_list, GTK_SELECTION_SINGLE);
-  gtk_accessible_update_property (GTK_ACCESSIBLE (self->report_list),
-                                  GTK_ACCESSIBLE_PROPERTY_LABEL, _("Replay steps"), -1);
-  gtk_list_box_set_placeholder (self->report_list, gtk_label_new (_("Replay to compare.")));
-  g_signal_connect_swapped (self->report_list, "row-selected", G_CALLBACK (on_step_selected),
+  self->report_view = TB_REPLAY_REPORT_VIEW (tb_replay_report_view_new ());
+  g_signal_connect_swapped (self->report_view, "step-selected", G_CALLBACK (on_step_selected),
                             self);
-  {
-    GtkWidget *report_box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 6);
-
-    gtk_box_append (GTK_BOX (report_box), GTK_WIDGET (self->report_label));
-    gtk_box_append (GTK_BOX (report_box), scrolled (GTK_WIDGET (self->report_list), 80));
-    gtk_box_append (GTK_BOX (right), titled (_("Replay"), report_box));
-  }
-
-  self->fork_kind = GTK_DROP_DOWN (gtk_drop_down_new_from_strings (kinds));
-  gtk_widget_set_tooltip_text (GTK_WIDGET (self->fork_kind), _("What to change at the step"));
-  gtk_accessible_update_property (GTK_ACCESSIBLE (self->fork_kind),
-                                  GTK_ACCESSIBLE_PROPERTY_LABEL, _("What to change"), -1);
-  g_signal_connect_swapped (self->fork_kind, "notify::selected",
-                            G_CALLBACK (on_fork_kind_changed), self);
-  self->fork_button = button (_("_Fork from Here"),
-                              _("Replay with the selected step changed to the JSON below"),
-                              G_CALLBACK (fork_clicked), self);
-  gtk_flow_box_set_selection_mode (GTK_FLOW_BOX (fork_row), GTK_SELECTION_NONE);
-  gtk_flow_box_set_column_spacing (GTK_FLOW_BOX (fork_row), 6);
-  gtk_flow_box_set_row_spacing (GTK_FLOW_BOX (fork_row), 6);
-  gtk_flow_box_insert (GTK_FLOW_BOX (fork_row), GTK_WIDGET (self->fork_kind), -1);
-  self->turn_spin = GTK_SPIN_BUTTON (gtk_spin_button_new_with_range (1, 1000, 1));
-  gtk_widget_set_tooltip_text (GTK_WIDGET (self->turn_spin), _("Which model turn to change"));
-  gtk_accessible_update_property (GTK_ACCESSIBLE (self->turn_spin),
-                                  GTK_ACCESSIBLE_PROPERTY_LABEL, _("Model turn"), -1);
-  g_signal_connect_swapped (self->turn_spin, "value-changed", G_CALLBACK (fill_model_turn),
-                            self);
-  gtk_flow_box_insert (GTK_FLOW_BOX (fork_row), GTK_WIDGET (self->turn_spin), -1);
-  {
-    static const char *models[3] = { NULL, NULL, NULL };
-
-    models[0] = _("Then the recorded turns");
-    models[1] = _("Then the Loop page's provider (live)");
-    self->fork_model = GTK_DROP_DOWN (gtk_drop_down_new_from_strings (models));
-    gtk_widget_set_tooltip_text (GTK_WIDGET (self->fork_model),
-                                 _("Who writes the model's turns after the changed step"));
-    gtk_accessible_update_property (GTK_ACCESSIBLE (self->fork_model),
-                                    GTK_ACCESSIBLE_PROPERTY_LABEL, _("Continue with"), -1);
-    gtk_flow_box_insert (GTK_FLOW_BOX (fork_row), GTK_WIDGET (self->fork_model), -1);
-  }
-  gtk_flow_box_insert (GTK_FLOW_BOX (fork_row), self->fork_button, -1);
-  for (GtkWidget *child = gtk_widget_get_first_child (fork_row); child != NULL;
-       child = gtk_widget_get_next_sibling (child))
-    gtk_widget_set_focusable (child, FALSE);
-  self->fork_text = code_view (TRUE, _("The step's new value"));
-  gtk_widget_set_visible (GTK_WIDGET (self->turn_spin), FALSE);
-  gtk_widget_set_visible (gtk_widget_get_parent (GTK_WIDGET (self->turn_spin)), FALSE);
-  gtk_box_append (GTK_BOX (fork_box), fork_row);
-  gtk_box_append (GTK_BOX (fork_box), scrolled (GTK_WIDGET (self->fork_text), 60));
-  gtk_box_append (GTK_BOX (right), titled (_("Fork"), fork_box));
+  gtk_box_append (GTK_BOX (right), titled (_("Replay"), GTK_WIDGET (self->report_view)));
+  self->fork_editor = TB_FORK_EDITOR (tb_fork_editor_new ());
+  g_signal_connect_swapped (self->fork_editor, "continue", G_CALLBACK (on_fork_continue), self);
+  g_signal_connect_swapped (self->fork_editor, "save", G_CALLBACK (on_fork_save), self);
+  gtk_box_append (GTK_BOX (right), titled (_("Fork"), GTK_WIDGET (self->fork_editor)));
   gtk_paned_set_end_child (GTK_PANED (paned), right);
   gtk_paned_set_shrink_end_child (GTK_PANED (paned), FALSE);
   gtk_widget_set_vexpand (paned, TRUE);
@@ -1215,17 +1182,20 @@ tb_trace_page_dispose (GObject *object)
     g_cancellable_cancel (self->cancellable);
   if (self->trace != NULL)
     g_signal_handlers_disconnect_by_data (self->trace, self);
-  if (self->report_list != NULL)
-    g_signal_handlers_disconnect_by_data (self->report_list, self);
+  if (self->report_view != NULL)
+    g_signal_handlers_disconnect_by_data (self->report_view, self);
+  if (self->fork_editor != NULL)
+    g_signal_handlers_disconnect_by_data (self->fork_editor, self);
   if (self->selection != NULL)
     g_signal_handlers_disconnect_by_data (self->selection, self);
   g_clear_pointer (&self->scroller, gtk_widget_unparent);
   g_clear_object (&self->redactor);
   self->box = NULL;
-  self->report_list = NULL;
+  self->report_view = NULL;
+  self->fork_editor = NULL;
   g_clear_object (&self->selection);
   g_clear_object (&self->cancellable);
-  g_clear_object (&self->report);
+  g_clear_object (&self->fork_trace);
   g_clear_object (&self->trace);
   g_clear_object (&self->registry);
   g_clear_pointer (&self->title, g_free);
@@ -1247,6 +1217,8 @@ tb_trace_page_class_init (TbTracePageClass *klass)
 
   object_class->dispose = tb_trace_page_dispose;
   g_type_ensure (TB_TYPE_TIMELINE_ROW);
+  gtk_widget_class_install_action (widget_class, "trace.fork-from-here", "i",
+                                   fork_from_here_action);
   gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
 }
 
@@ -1295,6 +1267,10 @@ tb_trace_page_set_trace (TbTracePage *self,
   if (self->trace != NULL)
     g_signal_handlers_disconnect_by_data (self->trace, self);
   g_set_object (&self->trace, trace);
+  if (trace != self->fork_trace)
+    g_clear_object (&self->fork_trace);
+  /* The editor's step and JSON belong to the trace it was filled from. */
+  tb_fork_editor_clear (self->fork_editor);
   g_clear_object (&self->file);
   g_free (self->title);
   self->title = g_strdup (title != NULL ? title : _("Trace"));
@@ -1414,6 +1390,8 @@ tb_trace_page_open_file (TbTracePage *self,
       if (self->trace != NULL)
         g_signal_handlers_disconnect_by_data (self->trace, self);
       g_clear_object (&self->trace);
+      g_clear_object (&self->fork_trace);
+      tb_fork_editor_clear (self->fork_editor);
       clear_report (self);
       set_detail (self, NULL);
       show_source (self, G_OBJECT (reader));
@@ -1657,7 +1635,8 @@ tb_trace_page_set_live (TbTracePage *self,
 /**
  * tb_trace_page_get_button:
  * @self: a Trace page
- * @name: "open", "save", "replay", "fork", "export", "reopen" or "discard"
+ * @name: "open", "save", "replay", "fork" (the fork editor's Continue),
+ *   "save-fork", "export", "reopen" or "discard"
  *
  * Returns: (transfer none) (nullable): the button
  */
@@ -1674,7 +1653,9 @@ tb_trace_page_get_button (TbTracePage *self,
   if (g_str_equal (name, "replay"))
     return self->replay_button;
   if (g_str_equal (name, "fork"))
-    return self->fork_button;
+    return tb_fork_editor_get_button (self->fork_editor, "continue");
+  if (g_str_equal (name, "save-fork"))
+    return tb_fork_editor_get_button (self->fork_editor, "save");
   if (g_str_equal (name, "export"))
     return self->export_button;
   if (g_str_equal (name, "reopen"))
@@ -1694,14 +1675,14 @@ TbReplayReport *
 tb_trace_page_get_report (TbTracePage *self)
 {
   g_return_val_if_fail (TB_IS_TRACE_PAGE (self), NULL);
-  return self->report;
+  return tb_replay_report_view_get_report (self->report_view);
 }
 
 guint
 tb_trace_page_get_n_report_rows (TbTracePage *self)
 {
   g_return_val_if_fail (TB_IS_TRACE_PAGE (self), 0);
-  return tb_list_box_count_rows (self->report_list);
+  return tb_replay_report_view_get_n_rows (self->report_view);
 }
 
 /**
@@ -1715,22 +1696,16 @@ char *
 tb_trace_page_get_report_row_text (TbTracePage *self,
                                    guint        position)
 {
-  GtkListBoxRow *row;
-
   g_return_val_if_fail (TB_IS_TRACE_PAGE (self), NULL);
-  row = gtk_list_box_get_row_at_index (self->report_list, position);
-  return row != NULL ? g_strdup (g_object_get_data (G_OBJECT (row), "tb-text")) : NULL;
+  return tb_replay_report_view_dup_row_text (self->report_view, position);
 }
 
 gboolean
 tb_trace_page_get_report_row_highlighted (TbTracePage *self,
                                           guint        position)
 {
-  GtkListBoxRow *row;
-
   g_return_val_if_fail (TB_IS_TRACE_PAGE (self), FALSE);
-  row = gtk_list_box_get_row_at_index (self->report_list, position);
-  return row != NULL && gtk_widget_has_css_class (GTK_WIDGET (row), "tb-divergence");
+  return tb_replay_report_view_get_row_highlighted (self->report_view, position);
 }
 
 void
@@ -1738,8 +1713,7 @@ tb_trace_page_select_step (TbTracePage *self,
                            guint        position)
 {
   g_return_if_fail (TB_IS_TRACE_PAGE (self));
-  gtk_list_box_select_row (self->report_list,
-                           gtk_list_box_get_row_at_index (self->report_list, position));
+  tb_replay_report_view_select_step (self->report_view, position);
 }
 
 /**
@@ -1781,7 +1755,16 @@ tb_trace_page_fork (TbTracePage   *self,
     tb_replay_set_parent (replay, self->title);
   if (!tb_replay_set_fork (replay, step, edit, value, error))
     return FALSE;
-  if (gtk_drop_down_get_selected (self->fork_model) == 1)
+  g_object_set_data_full (G_OBJECT (replay), "tb-fork-title",
+                          edit == TB_REPLAY_EDIT_MODEL_TURN
+                          /* Translators: the trace's name, then a model turn's number */
+                          ? g_strdup_printf (_("Fork of %s at model turn %u"),
+                                             self->title != NULL ? self->title : "?", step + 1)
+                          /* Translators: the trace's name, then a call's number */
+                          : g_strdup_printf (_("Fork of %s at call %u"),
+                                             self->title != NULL ? self->title : "?", step + 1),
+                          g_free);
+  if (tb_fork_editor_get_live (self->fork_editor))
     {
       g_autoptr(TbProvider) provider = NULL;
 
@@ -1828,34 +1811,148 @@ tb_trace_page_get_offering_recovered (TbTracePage *self)
 /**
  * tb_trace_page_set_fork_kind:
  * @self: a Trace page
- * @edit: what Fork from Here changes
+ * @edit: what the fork editor changes
  * @turn: for %TB_REPLAY_EDIT_MODEL_TURN, the model turn's number (from 1)
+ *
+ * Fills the fork editor with the recorded value: the model turn @turn, or
+ * the arguments or result of the report's selected step.
  */
 void
 tb_trace_page_set_fork_kind (TbTracePage  *self,
                              TbReplayEdit  edit,
                              guint         turn)
 {
+  TbReplayReport *report;
+  gint selected;
+
   g_return_if_fail (TB_IS_TRACE_PAGE (self));
 
   if (edit == TB_REPLAY_EDIT_MODEL_TURN)
-    gtk_spin_button_set_value (self->turn_spin, MAX (turn, 1));
-  gtk_drop_down_set_selected (self->fork_kind,
-                              edit == TB_REPLAY_EDIT_RESULT ? 1
-                              : edit == TB_REPLAY_EDIT_MODEL_TURN ? 2 : 0);
+    {
+      guint seen = 0;
+
+      for (guint i = 0; self->trace != NULL && i < tb_trace_get_n_events (self->trace); i++)
+        {
+          TbTraceEvent *event = tb_trace_get_event (self->trace, i);
+
+          if (g_str_equal (tb_trace_event_get_event_type (event), "message")
+              && g_strcmp0 (tb_json_object_get_string (tb_trace_event_get_payload (event),
+                                                       "origin"), "model") == 0
+              && ++seen == MAX (turn, 1))
+            {
+              tb_trace_page_fork_from_event (self, i, NULL);
+              return;
+            }
+        }
+      return;
+    }
+  report = tb_replay_report_view_get_report (self->report_view);
+  selected = tb_replay_report_view_get_selected_step (self->report_view);
+  if (report != NULL && selected >= 0)
+    fill_from_step (self, tb_replay_report_get_step (report, selected), edit);
 }
 
 /**
  * tb_trace_page_get_fork_buffer:
  * @self: a Trace page
  *
- * Returns: (transfer none): the JSON Fork from Here uses
+ * Returns: (transfer none): the JSON the fork editor holds
  */
 GtkTextBuffer *
 tb_trace_page_get_fork_buffer (TbTracePage *self)
 {
   g_return_val_if_fail (TB_IS_TRACE_PAGE (self), NULL);
-  return gtk_text_view_get_buffer (self->fork_text);
+  return tb_fork_editor_get_buffer (self->fork_editor);
+}
+
+/**
+ * tb_trace_page_get_fork_editor:
+ * @self: a Trace page
+ *
+ * Returns: (transfer none): the fork editor
+ */
+TbForkEditor *
+tb_trace_page_get_fork_editor (TbTracePage *self)
+{
+  g_return_val_if_fail (TB_IS_TRACE_PAGE (self), NULL);
+  return self->fork_editor;
+}
+
+/**
+ * tb_trace_page_get_report_view:
+ * @self: a Trace page
+ *
+ * Returns: (transfer none): the replay report's view
+ */
+TbReplayReportView *
+tb_trace_page_get_report_view (TbTracePage *self)
+{
+  g_return_val_if_fail (TB_IS_TRACE_PAGE (self), NULL);
+  return self->report_view;
+}
+
+/**
+ * tb_trace_page_fork_from_event:
+ * @self: a Trace page
+ * @position: a call's, a result's or a model message's event in the trace
+ * @error: return location for why that event cannot be forked
+ *
+ * What Fork from Here on a timeline row does: fills the fork editor with
+ * the event's recorded arguments, result or model turn.
+ *
+ * Returns: whether the editor was filled
+ */
+gboolean
+tb_trace_page_fork_from_event (TbTracePage  *self,
+                               guint         position,
+                               GError      **error)
+{
+  g_autofree char *heading = NULL;
+  g_autoptr(JsonNode) value = NULL;
+  TbReplayEdit edit;
+  guint step;
+
+  g_return_val_if_fail (TB_IS_TRACE_PAGE (self), FALSE);
+
+  if (!fork_target (self, position, &step, &edit, &heading, &value, error))
+    return FALSE;
+  set_status (self, NULL);
+  tb_fork_editor_set_target (self->fork_editor, step, edit, heading, value);
+  gtk_widget_grab_focus (GTK_WIDGET (self->fork_editor));
+  return TRUE;
+}
+
+/**
+ * tb_trace_page_save_fork_to:
+ * @self: a Trace page
+ * @file: where to write the fork's trace
+ * @error: return location for an error
+ *
+ * Saves the fork shown; its header names the parent trace, step and edit.
+ *
+ * Returns: whether it was written
+ */
+gboolean
+tb_trace_page_save_fork_to (TbTracePage  *self,
+                            GFile        *file,
+                            GError      **error)
+{
+  g_return_val_if_fail (TB_IS_TRACE_PAGE (self), FALSE);
+  g_return_val_if_fail (G_IS_FILE (file), FALSE);
+
+  if (self->fork_trace == NULL || self->fork_trace != self->trace)
+    {
+      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND,
+                           _("There is no fork to save: fork the trace first."));
+      return FALSE;
+    }
+  if (!tb_trace_page_save_to (self, file, error))
+    return FALSE;
+  /* Saved, the fork is known by its file, as a fork of it will name it. */
+  g_free (self->title);
+  self->title = g_file_get_basename (file);
+  gtk_label_set_label (self->title_label, self->title);
+  return TRUE;
 }
 
 /**
@@ -1919,5 +2016,5 @@ tb_trace_page_set_fork_live (TbTracePage *self,
 {
   g_return_if_fail (TB_IS_TRACE_PAGE (self));
 
-  gtk_drop_down_set_selected (self->fork_model, live ? 1 : 0);
+  tb_fork_editor_set_live (self->fork_editor, live);
 }

@@ -5,6 +5,9 @@
 #include <adwaita.h>
 #include <toolbench.h>
 
+#include "tb-fork-editor.h"
+#include "tb-replay-report-view.h"
+
 G_BEGIN_DECLS
 
 #define TB_TYPE_TRACE_PAGE (tb_trace_page_get_type())
@@ -90,5 +93,13 @@ void            tb_trace_page_set_provider_func  (TbTracePage    *self,
                                                   gpointer        user_data);
 void            tb_trace_page_set_fork_live      (TbTracePage    *self,
                                                   gboolean        live);
+TbForkEditor   *tb_trace_page_get_fork_editor    (TbTracePage    *self);
+TbReplayReportView *tb_trace_page_get_report_view (TbTracePage   *self);
+gboolean        tb_trace_page_fork_from_event    (TbTracePage    *self,
+                                                  guint           position,
+                                                  GError        **error);
+gboolean        tb_trace_page_save_fork_to       (TbTracePage    *self,
+                                                  GFile          *file,
+                                                  GError        **error);
 
 G_END_DECLS

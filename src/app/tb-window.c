@@ -547,7 +547,7 @@ tb_window_constructed (GObject *object)
     }
 }
 
-/* The Trace page follows the Loop page's current run. */
+/* The Trace page and the history follow the Loop page's current run. */
 static void
 on_loop_changed (TbWindow *self)
 {
@@ -565,6 +565,8 @@ on_loop_changed (TbWindow *self)
       tb_trace_page_set_trace (self->trace_page, tb_dispatch_loop_get_trace (loop),
                                _("Current run"));
     }
+  if (self->history != NULL)
+    tb_history_follow_trace (self->history, loop ? tb_dispatch_loop_get_trace (loop) : NULL);
 }
 
 static void

@@ -10,6 +10,7 @@
 #include <toolbench.h>
 
 #include "tb-app-util.h"
+#include "tb-timeline-row.h"
 #include "tb-trace-page.h"
 
 /* The Trace page's timeline: the rows say what `toolbench-cli trace show`
@@ -322,8 +323,10 @@ test_large_file_memory (Fixture       *f,
   g_autofree char *path = g_build_filename (f->dir, "large.jsonl", NULL);
   g_autofree char *filler = g_strnfill (900, 'x');
   FILE *out = fopen (path, "w");
-  guint n = 40000;
-  gsize indexed, scrolled;
+  /* TB_LARGE_EVENTS=103000 makes a 100 MiB file, to measure by hand. */
+  const char *wanted = g_getenv ("TB_LARGE_EVENTS");
+  guint n = wanted != NULL ? (guint) g_ascii_strtoull (wanted, NULL, 10) : 40000;
+  gsize before, indexed, scrolled;
   GStatBuf st;
 
   g_assert_nonnull (out);
@@ -336,6 +339,7 @@ test_large_file_memory (Fixture       *f,
   g_assert_cmpint (g_stat (path, &st), ==, 0);
   g_assert_cmpint (st.st_size, >, 32 * 1024 * 1024);
 
+  before = rss_kib ();
   open_and_wait (f, path);
   /* The rows are placed a screenful at a time after the index is read. */
   WAIT_UNTIL (tb_trace_page_get_n_events (f->page) == n);
@@ -350,15 +354,284 @@ test_large_file_memory (Fixture       *f,
     }
   iterate (200);
   scrolled = rss_kib ();
-  g_test_message ("%.1f MiB file, %u events: %.1f MiB resident once indexed, %.1f MiB after "
-                  "scrolling through all of it", st.st_size / 1048576.0, n, indexed / 1024.0,
+  g_test_message ("%.1f MiB file, %u events: %.1f MiB resident before opening, %.1f MiB "
+                  "once indexed, %.1f MiB after scrolling through all of it",
+                  st.st_size / 1048576.0, n, before / 1024.0, indexed / 1024.0,
                   scrolled / 1024.0);
   g_assert_cmpuint (scrolled, <, indexed + 16 * 1024);
   {
     g_autofree char *last = tb_trace_page_get_event_row_text (f->page, n - 1);
 
-    g_assert_true (g_str_has_prefix (last, "You: 39999 xxx"));
+    g_autofree char *expected = g_strdup_printf ("You: %u xxx", n - 1);
+
+    g_assert_true (g_str_has_prefix (last, expected));
   }
+}
+
+/* The position of the @nth (from 0) event of @type in the shown trace,
+ * or of the @nth model message for "model-message". */
+static guint
+event_position (Fixture    *f,
+                const char *type,
+                guint       nth)
+{
+  TbTrace *trace = tb_trace_page_get_trace (f->page);
+  gboolean model = g_str_equal (type, "model-message");
+
+  g_assert_nonnull (trace);
+  for (guint i = 0; i < tb_trace_get_n_events (trace); i++)
+    {
+      TbTraceEvent *event = tb_trace_get_event (trace, i);
+      const char *t = tb_trace_event_get_event_type (event);
+      const char *origin = tb_json_object_get_string (tb_trace_event_get_payload (event),
+                                                      "origin");
+
+      if ((model ? g_str_equal (t, "message") && g_strcmp0 (origin, "model") == 0
+                 : g_str_equal (t, type))
+          && nth-- == 0)
+        return i;
+    }
+  g_assert_not_reached ();
+  return 0;
+}
+
+static TbTimelineRow *
+find_timeline_row (GtkWidget *widget,
+                   gint       position)
+{
+  if (TB_IS_TIMELINE_ROW (widget) && tb_timeline_row_get_node (TB_TIMELINE_ROW (widget)) != NULL
+      && tb_timeline_node_get_position (tb_timeline_row_get_node (TB_TIMELINE_ROW (widget)))
+         == position)
+    return TB_TIMELINE_ROW (widget);
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      TbTimelineRow *row = find_timeline_row (child, position);
+
+      if (row != NULL)
+        return row;
+    }
+  return NULL;
+}
+
+/* Clicks Fork… on the timeline row of the event at @position. */
+static void
+fork_row (Fixture *f,
+          guint    position)
+{
+  TbTimelineRow *row;
+  GtkWidget *button;
+
+  tb_trace_page_select_event (f->page, position);
+  iterate (50);
+  row = find_timeline_row (GTK_WIDGET (f->page), position);
+  g_assert_nonnull (row);
+  button = tb_timeline_row_get_fork_button (row);
+  g_assert_true (gtk_widget_get_visible (button));
+  g_signal_emit_by_name (button, "clicked");
+}
+
+static char *
+demo_trace (Fixture    *f,
+            const char *name)
+{
+  char *path = g_build_filename (f->dir, name, NULL);
+  g_autofree char *run = cli ("run", "-n", "10", "-q", "--prompt", "What is 2 + 3?",
+                              "--trace", path, NULL);
+
+  g_assert_nonnull (run);
+  return path;
+}
+
+/* Fork… on a call's row fills the editor with its arguments; Continue
+ * runs the fork, shows its trace with the report against its parent
+ * (the edited step diverged), and Save Fork writes a trace whose header
+ * names the parent. Rows of results and model turns fork those. */
+static void
+test_fork_from_row (Fixture       *f,
+                    gconstpointer  data)
+{
+  g_autofree char *path = demo_trace (f, "demo.jsonl");
+  g_autofree char *saved = g_build_filename (f->dir, "fork.jsonl", NULL);
+  g_autoptr(GFile) saved_file = g_file_new_for_path (saved);
+  TbForkEditor *editor = tb_trace_page_get_fork_editor (f->page);
+  GtkWidget *save = tb_trace_page_get_button (f->page, "save-fork");
+  g_autofree char *text = NULL;
+  g_autofree char *step = NULL;
+  g_autofree char *contents = NULL;
+  g_auto(GStrv) lines = NULL;
+  g_autoptr(JsonNode) header = NULL;
+  g_autoptr(GError) error = NULL;
+  JsonObject *parent;
+
+  open_and_wait (f, path);
+  g_assert_false (tb_fork_editor_get_has_target (editor));
+  g_assert_false (gtk_widget_get_sensitive (tb_trace_page_get_button (f->page, "fork")));
+  g_assert_false (gtk_widget_get_sensitive (save));
+
+  /* A result's row edits the result, a model message's row the turn. */
+  fork_row (f, event_position (f, "tool-result", 0));
+  g_assert_cmpint (tb_fork_editor_get_edit (editor), ==, TB_REPLAY_EDIT_RESULT);
+  g_assert_cmpstr (tb_fork_editor_get_heading (editor), ==,
+                   "Call 1, add: the result it gives instead of running");
+  text = tb_fork_editor_dup_text (editor);
+  g_assert_cmpstr (text, ==, "5");
+  g_clear_pointer (&text, g_free);
+  fork_row (f, event_position (f, "model-message", 1));
+  g_assert_cmpint (tb_fork_editor_get_edit (editor), ==, TB_REPLAY_EDIT_MODEL_TURN);
+  g_assert_cmpuint (tb_fork_editor_get_step (editor), ==, 1);
+  g_assert_cmpstr (tb_fork_editor_get_heading (editor), ==,
+                   "Model turn 2: what the model says instead");
+
+  /* The second call's arguments, edited. */
+  fork_row (f, event_position (f, "tool-call", 1));
+  g_assert_cmpint (tb_fork_editor_get_edit (editor), ==, TB_REPLAY_EDIT_ARGUMENTS);
+  g_assert_cmpuint (tb_fork_editor_get_step (editor), ==, 1);
+  g_assert_cmpstr (tb_fork_editor_get_heading (editor), ==,
+                   "Call 2, echo: the arguments it runs with");
+  text = tb_fork_editor_dup_text (editor);
+  g_assert_nonnull (strstr (text, "2 + 3 = 5"));
+  gtk_text_buffer_set_text (tb_fork_editor_get_buffer (editor), "{\"text\": \"forked\"}", -1);
+  g_assert_true (gtk_widget_get_sensitive (tb_trace_page_get_button (f->page, "fork")));
+  g_signal_emit_by_name (tb_trace_page_get_button (f->page, "fork"), "clicked");
+  WAIT_UNTIL (!tb_trace_page_get_busy (f->page));
+  g_assert_null (tb_fork_editor_get_error (editor));
+
+  /* The fork is shown, compared with its parent step by step. */
+  g_assert_cmpstr (tb_trace_page_get_title (f->page), ==, "Fork of demo.jsonl at call 2");
+  g_assert_cmpuint (tb_trace_page_get_n_report_rows (f->page), ==, 3);
+  g_assert_false (tb_trace_page_get_report_row_highlighted (f->page, 0));
+  g_assert_true (tb_trace_page_get_report_row_highlighted (f->page, 1));
+  step = tb_trace_page_get_report_row_text (f->page, 1);
+  g_assert_true (g_str_has_prefix (step, "Step 2 — first divergence: "));
+  g_assert_cmpint (tb_replay_step_get_status (
+                     tb_replay_report_get_step (tb_trace_page_get_report (f->page), 1)), ==,
+                   TB_REPLAY_DIFFERENT_ARGUMENTS);
+  g_assert_nonnull (strstr (tb_replay_report_view_get_summary (
+                              tb_trace_page_get_report_view (f->page)), "first at step 2"));
+  /* Its timeline is the fork's: the second call ran the edited text. */
+  {
+    g_autofree char *row = tb_trace_page_get_event_row_text (f->page,
+                                                             event_position (f, "tool-call", 1));
+
+    g_assert_nonnull (row);
+  }
+  /* The diverged step is selected; the editor holds the fork's own value
+   * of it, never the parent's. */
+  g_clear_pointer (&text, g_free);
+  text = tb_fork_editor_dup_text (editor);
+  g_assert_nonnull (strstr (text, "forked"));
+  g_assert_null (strstr (text, "2 + 3 = 5"));
+
+  /* Save Fork: the header names the parent, the step and the edit. */
+  g_assert_true (gtk_widget_get_sensitive (save));
+  g_assert_true (tb_trace_page_save_fork_to (f->page, saved_file, &error));
+  g_assert_no_error (error);
+  g_assert_cmpstr (tb_trace_page_get_title (f->page), ==, "fork.jsonl");
+  g_assert_true (g_file_get_contents (saved, &contents, NULL, NULL));
+  lines = g_strsplit (contents, "\n", 2);
+  header = json_from_string (lines[0], &error);
+  g_assert_no_error (error);
+  parent = tb_json_object_get_object (json_node_get_object (header), "parent");
+  g_assert_nonnull (parent);
+  g_assert_cmpstr (tb_json_object_get_string (parent, "trace"), ==, "demo.jsonl");
+  g_assert_cmpint (json_object_get_int_member (parent, "step"), ==, 2);
+  g_assert_cmpstr (tb_json_object_get_string (parent, "edit"), ==, "arguments");
+  g_assert_nonnull (strstr (contents, "\"forked\""));
+}
+
+/* Text that is not JSON is reported at the editor, stays as typed, and
+ * cannot be run; fixed, the error goes. */
+static void
+test_fork_invalid_json (Fixture       *f,
+                        gconstpointer  data)
+{
+  g_autofree char *path = demo_trace (f, "demo.jsonl");
+  TbForkEditor *editor = tb_trace_page_get_fork_editor (f->page);
+  const char *typed = "{\"text\": \"half a thought";
+  g_autofree char *kept = NULL;
+
+  open_and_wait (f, path);
+  fork_row (f, event_position (f, "tool-call", 0));
+  gtk_text_buffer_set_text (tb_fork_editor_get_buffer (editor), typed, -1);
+  g_assert_nonnull (tb_fork_editor_get_error (editor));
+  g_assert_true (g_str_has_prefix (tb_fork_editor_get_error (editor),
+                                     "The text is not valid JSON: "));
+  g_assert_false (gtk_widget_get_sensitive (tb_trace_page_get_button (f->page, "fork")));
+  g_signal_emit_by_name (tb_trace_page_get_button (f->page, "fork"), "clicked");
+  iterate (50);
+  g_assert_false (tb_trace_page_get_busy (f->page));
+  g_assert_null (tb_trace_page_get_report (f->page));
+  kept = tb_fork_editor_dup_text (editor);
+  g_assert_cmpstr (kept, ==, typed);
+
+  gtk_text_buffer_set_text (tb_fork_editor_get_buffer (editor), "{\"a\": 1, \"b\": 1}", -1);
+  g_assert_null (tb_fork_editor_get_error (editor));
+  g_assert_true (gtk_widget_get_sensitive (tb_trace_page_get_button (f->page, "fork")));
+}
+
+/* Opening another trace empties the editor: no JSON of the last one is
+ * left to run against the new one. */
+static void
+test_fork_editor_cleared (Fixture       *f,
+                          gconstpointer  data)
+{
+  g_autofree char *first = demo_trace (f, "first.jsonl");
+  g_autofree char *second = demo_trace (f, "second.jsonl");
+  TbForkEditor *editor = tb_trace_page_get_fork_editor (f->page);
+  g_autofree char *text = NULL;
+
+  open_and_wait (f, first);
+  fork_row (f, event_position (f, "tool-call", 0));
+  gtk_text_buffer_set_text (tb_fork_editor_get_buffer (editor), "{\"a\": 99, \"b\": 1}", -1);
+  g_assert_true (tb_fork_editor_get_has_target (editor));
+
+  open_and_wait (f, second);
+  text = tb_fork_editor_dup_text (editor);
+  g_assert_cmpstr (text, ==, "");
+  g_assert_false (tb_fork_editor_get_has_target (editor));
+  g_assert_false (gtk_widget_get_sensitive (tb_trace_page_get_button (f->page, "fork")));
+  g_assert_cmpstr (tb_fork_editor_get_heading (editor), ==,
+                   "Choose Fork from Here on a call, a result or a model turn of the timeline.");
+}
+
+/* A trace cut before its end replays what it has, and the report says
+ * above its steps that it cannot confirm the run. */
+static void
+test_report_incomplete (Fixture       *f,
+                        gconstpointer  data)
+{
+  g_autofree char *path = demo_trace (f, "demo.jsonl");
+  g_autofree char *cut = g_build_filename (f->dir, "cut.jsonl", NULL);
+  g_autofree char *contents = NULL;
+  TbReplayReportView *view = tb_trace_page_get_report_view (f->page);
+  const char *banner;
+  char *end;
+
+  /* A whole trace: no banner. */
+  open_and_wait (f, path);
+  g_signal_emit_by_name (tb_trace_page_get_button (f->page, "replay"), "clicked");
+  WAIT_UNTIL (tb_trace_page_get_report (f->page) != NULL && !tb_trace_page_get_busy (f->page));
+  g_assert_null (tb_replay_report_view_get_incomplete_text (view));
+
+  g_assert_true (g_file_get_contents (path, &contents, NULL, NULL));
+  end = strstr (contents, "\"type\":\"end\"");
+  g_assert_nonnull (end);
+  while (end > contents && end[-1] != '\n')
+    end--;
+  g_assert_true (g_file_set_contents (cut, contents, end - contents, NULL));
+  open_and_wait (f, cut);
+  g_assert_null (tb_replay_report_view_get_incomplete_text (view));
+  g_signal_emit_by_name (tb_trace_page_get_button (f->page, "replay"), "clicked");
+  WAIT_UNTIL (tb_trace_page_get_report (f->page) != NULL && !tb_trace_page_get_busy (f->page));
+  banner = tb_replay_report_view_get_incomplete_text (view);
+  g_assert_nonnull (banner);
+  g_assert_true (g_str_has_prefix (banner, "The recorded trace is incomplete, so the replay "
+                                           "cannot confirm the run: "));
+  g_assert_cmpstr (banner + strlen ("The recorded trace is incomplete, so the replay cannot "
+                                    "confirm the run: "), ==,
+                   tb_replay_report_get_incomplete (tb_trace_page_get_report (f->page)));
+  g_assert_cmpuint (tb_trace_page_get_n_report_rows (f->page), >, 0);
 }
 
 int
@@ -372,6 +645,13 @@ main (int   argc,
   g_test_add ("/trace-page/divergence-selects-row", Fixture, NULL, setup,
               test_divergence_selects_row, teardown);
   g_test_add ("/trace-page/unknown-tool", Fixture, NULL, setup, test_unknown_tool, teardown);
+  g_test_add ("/trace-page/fork-from-row", Fixture, NULL, setup, test_fork_from_row, teardown);
+  g_test_add ("/trace-page/fork-invalid-json", Fixture, NULL, setup, test_fork_invalid_json,
+              teardown);
+  g_test_add ("/trace-page/fork-editor-cleared", Fixture, NULL, setup,
+              test_fork_editor_cleared, teardown);
+  g_test_add ("/trace-page/report-incomplete", Fixture, NULL, setup, test_report_incomplete,
+              teardown);
   g_test_add ("/trace-page/large-file-memory", Fixture, NULL, setup, test_large_file_memory,
               teardown);
   return g_test_run ();

@@ -1,0 +1,214 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+
+#define G_LOG_DOMAIN "test-history-loop"
+
+#include "config.h"
+
+#include <adwaita.h>
+#include <toolbench.h>
+
+#include "tb-app-util.h"
+#include "tb-argument-editor.h"
+#include "tb-history-page.h"
+#include "tb-window.h"
+
+/* The History page lists the calls the loop makes, though the loop runs
+ * them through a registry of its own: each row says the call came from
+ * the loop, and when a person edited it, that it ran edited arguments. */
+
+typedef struct
+{
+  TbToolRegistry *registry;
+  TbWindow       *window;
+  TbLoopPage     *page;
+} Fixture;
+
+#define WAIT_UNTIL(cond) \
+  G_STMT_START { \
+    gint64 _deadline = g_get_monotonic_time () + 10 * G_USEC_PER_SEC; \
+    while (!(cond)) \
+      { \
+        if (g_get_monotonic_time () > _deadline) \
+          g_error ("Timed out waiting for %s", #cond); \
+        if (!g_main_context_iteration (NULL, FALSE)) \
+          g_usleep (1000); \
+      } \
+  } G_STMT_END
+
+static void
+iterate (guint ms)
+{
+  gint64 end = g_get_monotonic_time () + ms * 1000;
+
+  while (g_get_monotonic_time () < end)
+    if (!g_main_context_iteration (NULL, FALSE))
+      g_usleep (1000);
+}
+
+static void
+setup (Fixture       *f,
+       gconstpointer  data)
+{
+  f->registry = tb_tool_registry_new ();
+  g_assert_true (tb_demo_tools_register (f->registry, NULL));
+  f->window = g_object_ref (tb_window_new (NULL, f->registry, NULL));
+  f->page = tb_window_get_loop_page (f->window);
+  tb_window_set_page (f->window, "loop");
+  gtk_window_present (GTK_WINDOW (f->window));
+  WAIT_UNTIL (gtk_widget_get_mapped (GTK_WIDGET (f->page)));
+}
+
+static void
+teardown (Fixture       *f,
+          gconstpointer  data)
+{
+  gtk_window_destroy (GTK_WINDOW (f->window));
+  iterate (50);
+  g_assert_finalize_object (f->window);
+  g_assert_finalize_object (f->registry);
+}
+
+static void
+click (GtkWidget *button)
+{
+  g_assert_nonnull (button);
+  WAIT_UNTIL (gtk_widget_get_mapped (button));
+  g_assert_true (gtk_widget_is_sensitive (button));
+  g_signal_emit_by_name (button, "clicked");
+}
+
+static void
+click_loop (Fixture    *f,
+            const char *name)
+{
+  click (tb_loop_page_get_button (f->page, name));
+  WAIT_UNTIL (!tb_loop_page_get_busy (f->page));
+}
+
+/* Whether a label under @widget says @text. */
+static gboolean
+shows_label (GtkWidget  *widget,
+             const char *text)
+{
+  if (GTK_IS_LABEL (widget) && gtk_widget_get_visible (widget)
+      && g_str_has_prefix (gtk_label_get_label (GTK_LABEL (widget)), text))
+    return TRUE;
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    if (shows_label (child, text))
+      return TRUE;
+  return FALSE;
+}
+
+static TbHistoryEntry *
+row_entry (Fixture *f,
+           guint    position)
+{
+  GtkListBox *list = tb_history_page_get_list (tb_window_get_history_page (f->window));
+  GtkListBoxRow *row = gtk_list_box_get_row_at_index (list, position);
+
+  g_assert_nonnull (row);
+  return g_object_get_data (G_OBJECT (row), "tb-entry");
+}
+
+static gboolean
+row_shows (Fixture    *f,
+           guint       position,
+           const char *text)
+{
+  GtkListBox *list = tb_history_page_get_list (tb_window_get_history_page (f->window));
+
+  return shows_label (GTK_WIDGET (gtk_list_box_get_row_at_index (list, position)), text);
+}
+
+/* The demo run to its end: both calls are listed as the loop's, newest
+ * first, with what they returned. */
+static void
+test_continue (Fixture       *f,
+               gconstpointer  data)
+{
+  GtkListBox *list = tb_history_page_get_list (tb_window_get_history_page (f->window));
+  TbHistoryEntry *entry;
+
+  click_loop (f, "continue");
+  tb_window_set_page (f->window, "history");
+  iterate (100);
+
+  g_assert_cmpuint (tb_list_box_count_rows (list), ==, 2);
+  entry = row_entry (f, 0);
+  g_assert_cmpstr (tb_history_entry_get_tool_name (entry), ==, "echo");
+  g_assert_true (tb_history_entry_get_from_loop (entry));
+  g_assert_false (tb_history_entry_get_edited (entry));
+  g_assert_true (tb_tool_result_get_ok (tb_history_entry_get_result (entry)));
+  g_assert_true (row_shows (f, 0, "From the loop · Succeeded in "));
+
+  entry = row_entry (f, 1);
+  g_assert_cmpstr (tb_history_entry_get_tool_name (entry), ==, "add");
+  g_assert_cmpint (json_object_get_int_member (json_node_get_object (
+                     tb_history_entry_get_arguments (entry)), "a"), ==, 2);
+  g_assert_true (row_shows (f, 1, "From the loop · Succeeded in "));
+
+  /* A new run adds to the list; the earlier run's calls stay. */
+  tb_window_set_page (f->window, "loop");
+  click_loop (f, "new");
+  click_loop (f, "continue");
+  iterate (50);
+  g_assert_cmpuint (tb_list_box_count_rows (list), ==, 4);
+}
+
+/* An edited call is listed with the arguments that ran and says it was
+ * edited; a skipped one ran no tool and is not listed. */
+static void
+test_edit_and_skip (Fixture       *f,
+                    gconstpointer  data)
+{
+  GtkListBox *list = tb_history_page_get_list (tb_window_get_history_page (f->window));
+  TbArgumentEditor *editor;
+  TbHistoryEntry *entry;
+
+  click_loop (f, "step");
+  editor = tb_loop_page_get_pending_editor (f->page, 0);
+  g_assert_nonnull (editor);
+  g_assert_true (tb_argument_editor_set_text (editor, "{\"a\": 40, \"b\": 2}", NULL));
+  click (tb_loop_page_get_pending_button (f->page, 0, "approve"));
+  WAIT_UNTIL (!tb_loop_page_get_busy (f->page));
+  /* Decided, not yet run: nothing is listed. */
+  g_assert_cmpuint (tb_list_box_count_rows (list), ==, 0);
+  click_loop (f, "step");
+
+  g_assert_cmpuint (tb_list_box_count_rows (list), ==, 1);
+  entry = row_entry (f, 0);
+  g_assert_cmpstr (tb_history_entry_get_tool_name (entry), ==, "add");
+  g_assert_true (tb_history_entry_get_edited (entry));
+  g_assert_cmpint (json_object_get_int_member (json_node_get_object (
+                     tb_history_entry_get_arguments (entry)), "a"), ==, 40);
+  g_assert_true (row_shows (f, 0, "From the loop, with edited arguments · Succeeded in "));
+  {
+    g_autofree char *text = tb_json_to_string (
+      tb_tool_result_get_output (tb_history_entry_get_result (entry)), FALSE);
+
+    g_assert_cmpstr (text, ==, "42");
+  }
+
+  /* The model calls echo; the person answers for it. */
+  click_loop (f, "step");
+  gtk_editable_set_text (tb_loop_page_get_pending_skip_entry (f->page, 0), "by hand");
+  click (tb_loop_page_get_pending_button (f->page, 0, "skip"));
+  WAIT_UNTIL (!tb_loop_page_get_busy (f->page));
+  click_loop (f, "step");
+  g_assert_cmpuint (tb_list_box_count_rows (list), ==, 1);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_test_init (&argc, &argv, NULL);
+  gtk_init ();
+  tb_app_init ();
+
+  g_test_add ("/history/loop-continue", Fixture, NULL, setup, test_continue, teardown);
+  g_test_add ("/history/loop-edit-and-skip", Fixture, NULL, setup, test_edit_and_skip,
+              teardown);
+  return g_test_run ();
+}

@@ -74,6 +74,9 @@ test_parse_bad (void)
     { "<html>Bad gateway</html>", -1, TB_JSON_ERROR_SYNTAX },
     { "\"\xff\xfe\"", -1, TB_JSON_ERROR_INVALID_UTF8 },
     { "[1]\0[2]", 7, TB_JSON_ERROR_INVALID_UTF8 },
+    /* json-glib would leak the first document's tree */
+    { "{\"a\":1}{\"b\":2}", -1, TB_JSON_ERROR_SYNTAX },
+    { "[1] x", -1, TB_JSON_ERROR_SYNTAX },
   };
 
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)

@@ -43,10 +43,21 @@ scan_text (const char  *text,
   guint depth = 0;
   gboolean in_string = FALSE;
   gboolean in_scalar = FALSE;
+  gboolean ended = FALSE;
 
   for (gsize i = 0; i < length; i++)
     {
       char c = text[i];
+
+      /* json-glib 1.6 leaks the tree it built when text follows it */
+      if (ended && !g_ascii_isspace (c))
+        {
+          g_set_error (error, TB_JSON_ERROR, TB_JSON_ERROR_SYNTAX,
+                       /* Translators: %lu is a byte offset */
+                       _("The text is not valid JSON: more follows the end of the document "
+                         "(at byte %lu)"), (gulong) i);
+          return FALSE;
+        }
 
       if (in_string)
         {
@@ -88,8 +99,8 @@ scan_text (const char  *text,
 
         case ']':
         case '}':
-          if (depth > 0)
-            depth--;
+          if (depth > 0 && --depth == 0)
+            ended = TRUE;
           break;
 
         default:

@@ -881,10 +881,22 @@ redact_string (TbRedactor *self,
 
   if (remaining > 0 && looks_like_json (text))
     {
-      char *clean = redact_json_text (self, text, strlen (text), remaining - 1, changed);
+      g_autofree char *clean = redact_json_text (self, text, strlen (text), remaining - 1,
+                                                 changed);
 
+      /* JSON written again keeps the white space around it: a line
+       * printed with its newline stays a line. */
       if (clean != NULL)
-        return clean;
+        {
+          gsize length = strlen (text);
+          gsize lead = strspn (text, " \t\r\n");
+          gsize trail = 0;
+
+          while (trail < length - lead && strchr (" \t\r\n", text[length - trail - 1]) != NULL)
+            trail++;
+          return g_strdup_printf ("%.*s%s%s", (int) lead, text, g_strstrip (clean),
+                                  text + length - trail);
+        }
     }
 
   return redact_plain (self, text, strlen (text), changed);

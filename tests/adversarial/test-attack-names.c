@@ -94,7 +94,7 @@ test_mcp_tool_names (Fixture       *f,
   g_assert_no_error (error);
   g_assert_cmpint (tb_mcp_client_get_state (client), ==, TB_MCP_CLIENT_STATE_CONNECTED);
 
-  g_assert_nonnull (tb_tool_registry_lookup (registry, "echo"));
+  g_assert_true (tb_tool_registry_contains (registry, "echo"));
   for (guint i = 0; i < g_list_model_get_n_items (G_LIST_MODEL (registry)); i++)
     {
       g_autoptr(TbTool) tool = g_list_model_get_item (G_LIST_MODEL (registry), i);

@@ -317,6 +317,7 @@ create_message_row (gpointer item,
   gtk_expander_set_child (GTK_EXPANDER (expander), json);
   gtk_accessible_update_property (GTK_ACCESSIBLE (expander), GTK_ACCESSIBLE_PROPERTY_LABEL,
                                   _("JSON of this turn"), -1);
+  tb_expander_keep_focus_out (GTK_EXPANDER (expander));
   gtk_box_append (GTK_BOX (box), label);
   gtk_box_append (GTK_BOX (box), expander);
   gtk_list_box_row_set_child (GTK_LIST_BOX_ROW (row), box);
@@ -360,8 +361,7 @@ static void
 flow_append (GtkWidget *flow,
              GtkWidget *child)
 {
-  gtk_flow_box_insert (GTK_FLOW_BOX (flow), child, -1);
-  gtk_widget_set_focusable (gtk_widget_get_parent (child), FALSE);
+  tb_flow_box_append (GTK_FLOW_BOX (flow), child);
 }
 
 static TbApprovalPolicy chosen_policy (TbLoopPage *self);
@@ -628,8 +628,7 @@ rebuild_tool_choice (TbLoopPage *self)
                                    !g_hash_table_contains (self->excluded_tools, name));
       g_object_set_data_full (G_OBJECT (check), "tb-tool", g_strdup (name), g_free);
       g_signal_connect (check, "toggled", G_CALLBACK (on_tool_toggled), self);
-      gtk_flow_box_insert (GTK_FLOW_BOX (self->tool_choice_box), check, -1);
-      gtk_widget_set_focusable (gtk_widget_get_parent (check), FALSE);
+      tb_flow_box_append (GTK_FLOW_BOX (self->tool_choice_box), check);
     }
 }
 
@@ -1211,11 +1210,8 @@ update_controls (TbLoopPage *self)
                                  !self->busy && state == TB_LOOP_STATE_LIMIT_REACHED);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "loop.retry",
                                  !self->busy && state == TB_LOOP_STATE_FAILED);
-  /* Its flow box child too, so that no gap is left. */
+  /* Its flow box slot follows, so that no gap is left. */
   gtk_widget_set_visible (self->retry_button, state == TB_LOOP_STATE_FAILED);
-  if (gtk_widget_get_parent (self->retry_button) != NULL)
-    gtk_widget_set_visible (gtk_widget_get_parent (self->retry_button),
-                            state == TB_LOOP_STATE_FAILED);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "loop.model-turn",
                                  !self->busy && state == TB_LOOP_STATE_READY);
   gtk_widget_set_sensitive (GTK_WIDGET (self->max_spin), self->loop == NULL);
@@ -1380,8 +1376,7 @@ build (TbLoopPage *self)
   gtk_widget_set_tooltip_text (GTK_WIDGET (self->provider_dropdown),
                                _("The model of the next run: the offline demo or an endpoint "
                                  "from the preferences"));
-  gtk_accessible_update_property (GTK_ACCESSIBLE (self->provider_dropdown),
-                                  GTK_ACCESSIBLE_PROPERTY_LABEL, _("Provider"), -1);
+  tb_drop_down_name_button (self->provider_dropdown, _("Provider"));
   g_signal_connect_swapped (self->provider_dropdown, "notify::selected",
                             G_CALLBACK (on_provider_selected), self);
   gtk_box_append (GTK_BOX (widget), GTK_WIDGET (self->provider_dropdown));
@@ -1446,6 +1441,7 @@ build (TbLoopPage *self)
                                  _("What Step and Continue do with calls nobody decided"));
     g_signal_connect_swapped (self->policy_dropdown, "notify::selected",
                               G_CALLBACK (on_policy_changed), self);
+    tb_drop_down_name_button (self->policy_dropdown, _("Calls nobody decided"));
     gtk_grid_attach (GTK_GRID (grid), labelled (_("Calls _nobody decided"),
                                                 GTK_WIDGET (self->policy_dropdown)), 0, 4, 2, 1);
   }
@@ -1457,6 +1453,9 @@ build (TbLoopPage *self)
     GtkWidget *expander = gtk_expander_new_with_mnemonic (_("T_ools to offer"));
 
     gtk_expander_set_child (GTK_EXPANDER (expander), self->tool_choice_box);
+    tb_expander_keep_focus_out (GTK_EXPANDER (expander));
+    gtk_accessible_update_property (GTK_ACCESSIBLE (expander), GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                    _("Tools to offer"), -1);
     gtk_grid_attach (GTK_GRID (grid), expander, 0, 5, 2, 1);
   }
   gtk_box_append (GTK_BOX (box), grid);
@@ -1493,6 +1492,8 @@ build (TbLoopPage *self)
   gtk_widget_add_css_class (GTK_WIDGET (self->iteration_label), "dim-label");
   flow_append (status, GTK_WIDGET (self->state_label));
   flow_append (status, GTK_WIDGET (self->iteration_label));
+  /* Nothing in it takes the focus, and GtkFlowBox would keep Tab. */
+  gtk_widget_set_can_focus (status, FALSE);
   gtk_box_append (GTK_BOX (box), status);
   self->error_label = GTK_LABEL (gtk_label_new (NULL));
   gtk_label_set_xalign (self->error_label, 0);
@@ -1558,6 +1559,9 @@ build (TbLoopPage *self)
   gtk_label_set_selectable (self->tools_label, TRUE);
   gtk_widget_add_css_class (GTK_WIDGET (self->tools_label), "monospace");
   gtk_expander_set_child (GTK_EXPANDER (tools_expander), GTK_WIDGET (self->tools_label));
+  tb_expander_keep_focus_out (GTK_EXPANDER (tools_expander));
+  gtk_accessible_update_property (GTK_ACCESSIBLE (tools_expander), GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                  _("Tools offered to the model"), -1);
   gtk_box_append (GTK_BOX (box), tools_expander);
 }
 

@@ -762,6 +762,7 @@ tb_window_init (TbWindow *self)
 
   tb_app_init ();
   gtk_widget_init_template (GTK_WIDGET (self));
+  tb_drop_down_name_button (self->source_dropdown, _("Source"));
 
   /* Run and Search work wherever the focus is, even in a text view that
    * would take Ctrl+Return as a line break. */

@@ -7,6 +7,7 @@
 #include <glib/gi18n.h>
 
 #include "tb-app-util.h"
+#include "tb-facts-page.h"
 #include "tb-loop-page.h"
 #include "tb-pending-call-row.h"
 #include "tb-prefs.h"
@@ -43,6 +44,7 @@ struct _TbLoopPage
   GtkLabel        *state_label;
   GtkLabel        *iteration_label;
   GtkLabel        *error_label;
+  GtkWidget       *proposal_notice;
   GtkWidget       *step_button;
   GtkWidget       *continue_button;
   GtkWidget       *stop_button;
@@ -81,6 +83,7 @@ static GParamSpec *properties [N_PROPS];
 static void update_controls (TbLoopPage *self);
 static void detach_loop     (TbLoopPage *self);
 static void clear_streaming (TbLoopPage *self);
+static void update_proposal_notice (TbLoopPage *self);
 
 static void
 set_error_text (TbLoopPage *self,
@@ -713,7 +716,19 @@ attach_loop (TbLoopPage *self)
     {
       self->binding = tb_workspace_binding_new (self->workspace, self->loop);
       tb_workspace_binding_set_pause_for_proposals (self->binding, TRUE);
+      g_signal_connect_swapped (self->binding, "notify::holding",
+                                G_CALLBACK (update_proposal_notice), self);
     }
+  update_proposal_notice (self);
+}
+
+/* A run that waits for a proposed fact says so, beside a way to it. */
+static void
+update_proposal_notice (TbLoopPage *self)
+{
+  gtk_widget_set_visible (self->proposal_notice,
+                          self->binding != NULL
+                          && tb_workspace_binding_get_holding (self->binding));
 }
 
 /* Lets go of self->loop, leaving the run's autosave as it is. */
@@ -729,7 +744,10 @@ detach_loop (TbLoopPage *self)
       g_signal_handlers_disconnect_by_data (tb_dispatch_loop_get_provider (self->loop), self);
       g_signal_handlers_disconnect_by_data (self->loop, self);
     }
+  if (self->binding != NULL)
+    g_signal_handlers_disconnect_by_data (self->binding, self);
   g_clear_object (&self->binding);
+  update_proposal_notice (self);
   clear_streaming (self);
 }
 
@@ -1132,6 +1150,36 @@ retry_action (GtkWidget  *widget,
   update_controls (self);
 }
 
+/* The proposal the run waits for, in the confirmation dialog of the Facts
+ * page. */
+static void
+review_proposal_action (GtkWidget  *widget,
+                        const char *action_name,
+                        GVariant   *parameter)
+{
+  TbLoopPage *self = TB_LOOP_PAGE (widget);
+  GtkWidget *stack = gtk_widget_get_ancestor (widget, ADW_TYPE_VIEW_STACK);
+  GtkWidget *facts;
+  GListModel *proposals;
+
+  if (self->workspace == NULL || stack == NULL
+      || !TB_IS_FACTS_PAGE (facts = adw_view_stack_get_child_by_name (ADW_VIEW_STACK (stack),
+                                                                       "facts")))
+    return;
+  adw_view_stack_set_visible_child (ADW_VIEW_STACK (stack), facts);
+  proposals = tb_workspace_get_proposals (self->workspace);
+  for (guint i = 0; i < g_list_model_get_n_items (proposals); i++)
+    {
+      g_autoptr(TbFactProposal) proposal = g_list_model_get_item (proposals, i);
+
+      if (tb_fact_proposal_get_status (proposal) == TB_PROPOSAL_STATUS_PENDING)
+        {
+          tb_facts_page_review (TB_FACTS_PAGE (facts), proposal);
+          return;
+        }
+    }
+}
+
 static void
 new_run_action (GtkWidget  *widget,
                 const char *action_name,
@@ -1502,6 +1550,24 @@ build (TbLoopPage *self)
   gtk_widget_add_css_class (GTK_WIDGET (self->error_label), "error");
   gtk_widget_set_visible (GTK_WIDGET (self->error_label), FALSE);
   gtk_box_append (GTK_BOX (box), GTK_WIDGET (self->error_label));
+  {
+    GtkWidget *label = gtk_label_new (_("The run waits for you: the model proposed a fact. "
+                                        "Commit or reject it, then Continue."));
+    GtkWidget *button = action_button (_("_Review the Proposal…"), "loop.review-proposal",
+                                       _("Open the proposed change in the confirmation "
+                                         "dialog"));
+
+    self->proposal_notice = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 12);
+    gtk_label_set_xalign (GTK_LABEL (label), 0);
+    gtk_label_set_wrap (GTK_LABEL (label), TRUE);
+    gtk_widget_set_hexpand (label, TRUE);
+    gtk_widget_add_css_class (label, "warning");
+    gtk_widget_set_valign (button, GTK_ALIGN_CENTER);
+    gtk_box_append (GTK_BOX (self->proposal_notice), label);
+    gtk_box_append (GTK_BOX (self->proposal_notice), button);
+    gtk_widget_set_visible (self->proposal_notice, FALSE);
+    gtk_box_append (GTK_BOX (box), self->proposal_notice);
+  }
 
   /* The conversation and the calls waiting. */
   gtk_box_append (GTK_BOX (box), section_title (_("Conversation")));
@@ -1637,6 +1703,8 @@ tb_loop_page_class_init (TbLoopPageClass *klass)
   gtk_widget_class_install_action (widget_class, "loop.stop", NULL, stop_action);
   gtk_widget_class_install_action (widget_class, "loop.extend", NULL, extend_action);
   gtk_widget_class_install_action (widget_class, "loop.new", NULL, new_run_action);
+  gtk_widget_class_install_action (widget_class, "loop.review-proposal", NULL,
+                                   review_proposal_action);
   gtk_widget_class_install_action (widget_class, "loop.retry", NULL, retry_action);
   gtk_widget_class_install_action (widget_class, "loop.model-turn", NULL, model_turn_action);
   gtk_widget_class_install_action (widget_class, "loop.approve", NULL, decide_action);
@@ -1939,7 +2007,8 @@ tb_loop_page_get_row_json (TbLoopPage *self,
 /**
  * tb_loop_page_get_button:
  * @self: a Loop page
- * @name: "step", "continue", "stop", "extend", "new", "retry" or "model-turn"
+ * @name: "step", "continue", "stop", "extend", "new", "retry", "model-turn" or
+ *   "review-proposal"
  *
  * Returns: (transfer none) (nullable): the button
  */
@@ -1963,6 +2032,8 @@ tb_loop_page_get_button (TbLoopPage *self,
     return self->retry_button;
   if (g_str_equal (name, "model-turn"))
     return self->turn_button;
+  if (g_str_equal (name, "review-proposal"))
+    return gtk_widget_get_last_child (self->proposal_notice);
   return NULL;
 }
 

@@ -1003,6 +1003,34 @@ test_facts_enter (FactsFixture  *f,
   g_assert_cmpuint (tb_workspace_get_n_pending (f->workspace), ==, 1);
 }
 
+/* A run that waits for a proposed fact says so on the Loop page, and its
+ * button opens that proposal's confirmation dialog; deciding it takes the
+ * notice away. */
+static void
+test_facts_paused (FactsFixture  *f,
+                   gconstpointer  data)
+{
+  GtkWidget *review = tb_loop_page_get_button (f->base.page, "review-proposal");
+  AdwMessageDialog *dialog;
+
+  g_assert_false (gtk_widget_is_visible (review));
+  click (&f->base, "step");
+  click (&f->base, "step");
+  g_assert_cmpuint (tb_workspace_get_n_pending (f->workspace), ==, 1);
+  WAIT_UNTIL (gtk_widget_get_mapped (review));
+  g_assert_true (gtk_widget_is_sensitive (review));
+
+  g_signal_emit_by_name (review, "clicked");
+  WAIT_UNTIL ((dialog = tb_facts_page_get_dialog (facts_page (f))) != NULL
+              && gtk_widget_get_mapped (GTK_WIDGET (dialog)));
+  g_assert_cmpstr (tb_confirm_dialog_get_text (dialog, "proposed"), ==, "\"Lyon\"");
+  adw_message_dialog_response (dialog, "reject");
+  gtk_window_close (GTK_WINDOW (dialog));
+  iterate (50);
+  g_assert_cmpuint (tb_workspace_get_n_pending (f->workspace), ==, 0);
+  g_assert_false (gtk_widget_get_visible (gtk_widget_get_parent (review)));
+}
+
 static void
 test_facts_locks (FactsFixture  *f,
                   gconstpointer  data)
@@ -1510,6 +1538,8 @@ main (int   argc,
   g_test_add ("/facts-page/confirm", FactsFixture, NULL, facts_setup, test_facts_confirm,
               facts_teardown);
   g_test_add ("/facts-page/enter", FactsFixture, NULL, facts_setup, test_facts_enter,
+              facts_teardown);
+  g_test_add ("/facts-page/paused", FactsFixture, NULL, facts_setup, test_facts_paused,
               facts_teardown);
   g_test_add ("/facts-page/locks", FactsFixture, NULL, facts_setup, test_facts_locks,
               facts_teardown);

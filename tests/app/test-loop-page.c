@@ -377,7 +377,10 @@ walk_tab (Fixture   *f,
 {
   GPtrArray *seen = g_ptr_array_new ();
 
+  /* The window gives the initial focus once it is shown: after that. */
+  iterate (100);
   gtk_widget_grab_focus (start);
+  WAIT_UNTIL (gtk_window_get_focus (GTK_WINDOW (f->window)) == start);
   for (guint i = 0; i < 80; i++)
     {
       GtkWidget *focus = gtk_window_get_focus (GTK_WINDOW (f->window));

@@ -825,7 +825,11 @@ test_keyboard_pick (Fixture       *f,
   GtkWidget *row;
 
   WAIT_UNTIL ((row = list_row (f, 0)) != NULL && gtk_widget_get_mapped (row));
+  /* The window gives the initial focus once it is shown: after that. */
+  iterate (100);
   gtk_widget_grab_focus (gtk_widget_get_first_child (dropdown));
+  WAIT_UNTIL (gtk_window_get_focus (GTK_WINDOW (f->window))
+              == gtk_widget_get_first_child (dropdown));
   g_assert_true (gtk_widget_child_focus (GTK_WIDGET (f->window), GTK_DIR_TAB_FORWARD));
   WAIT_UNTIL ((focus = gtk_window_get_focus (GTK_WINDOW (f->window))) != NULL
               && gtk_widget_is_ancestor (focus, row));

@@ -9,6 +9,7 @@
 #include "tb-app-util.h"
 #include "tb-facts-page.h"
 #include "tb-loop-page.h"
+#include "tb-message-row.h"
 #include "tb-pending-call-row.h"
 #include "tb-prefs.h"
 #include "tb-secret-store.h"
@@ -277,58 +278,23 @@ create_message_row (gpointer item,
 {
   TbLoopPage *self = user_data;
   TbMessage *message = item;
-  g_autofree char *raw_summary = message_summary (message);
+  g_autofree char *summary = message_summary (message);
   g_autofree char *note = decision_note (self, message);
-  g_autofree char *raw_wire = message_wire_json (self, message);
-  /* Models and tools wrote these: show their control characters. */
-  g_autofree char *summary = NULL;
-  g_autofree char *wire = tb_text_escape_controls (raw_wire, -1);
-  GtkWidget *row = gtk_list_box_row_new ();
-  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 4);
-  GtkWidget *label;
-  GtkWidget *expander = gtk_expander_new (_("JSON"));
-  GtkWidget *json;
+  g_autofree char *wire = message_wire_json (self, message);
+  TbMessageRowKind kind = TB_MESSAGE_ROW_PLAIN;
 
   if (note != NULL)
     {
-      g_autofree char *joined = g_strdup_printf ("%s\n%s", raw_summary, note);
+      g_autofree char *joined = g_strdup_printf ("%s\n%s", summary, note);
 
-      g_free (raw_summary);
-      raw_summary = g_steal_pointer (&joined);
+      g_free (summary);
+      summary = g_steal_pointer (&joined);
     }
-  summary = tb_text_escape_controls (raw_summary, -1);
-  label = gtk_label_new (summary);
-  json = gtk_label_new (wire);
-
-  gtk_widget_set_margin_start (box, 12);
-  gtk_widget_set_margin_end (box, 12);
-  gtk_widget_set_margin_top (box, 8);
-  gtk_widget_set_margin_bottom (box, 8);
-  gtk_label_set_xalign (GTK_LABEL (label), 0);
-  gtk_label_set_wrap (GTK_LABEL (label), TRUE);
-  gtk_label_set_wrap_mode (GTK_LABEL (label), PANGO_WRAP_WORD_CHAR);
-  gtk_label_set_selectable (GTK_LABEL (label), TRUE);
   if (tb_message_get_role (message) == TB_MESSAGE_ROLE_TOOL && tb_message_get_is_error (message))
-    gtk_widget_add_css_class (label, "error");
-  if (tb_message_get_role (message) == TB_MESSAGE_ROLE_ASSISTANT)
-    gtk_widget_add_css_class (label, "tb-model-turn");
-  gtk_label_set_xalign (GTK_LABEL (json), 0);
-  gtk_label_set_wrap (GTK_LABEL (json), TRUE);
-  gtk_label_set_wrap_mode (GTK_LABEL (json), PANGO_WRAP_WORD_CHAR);
-  gtk_label_set_selectable (GTK_LABEL (json), TRUE);
-  gtk_widget_add_css_class (json, "monospace");
-  gtk_expander_set_child (GTK_EXPANDER (expander), json);
-  gtk_accessible_update_property (GTK_ACCESSIBLE (expander), GTK_ACCESSIBLE_PROPERTY_LABEL,
-                                  _("JSON of this turn"), -1);
-  tb_expander_keep_focus_out (GTK_EXPANDER (expander));
-  gtk_box_append (GTK_BOX (box), label);
-  gtk_box_append (GTK_BOX (box), expander);
-  gtk_list_box_row_set_child (GTK_LIST_BOX_ROW (row), box);
-  gtk_list_box_row_set_activatable (GTK_LIST_BOX_ROW (row), FALSE);
-
-  g_object_set_data_full (G_OBJECT (row), "tb-summary", g_steal_pointer (&summary), g_free);
-  g_object_set_data_full (G_OBJECT (row), "tb-json", g_steal_pointer (&wire), g_free);
-  return row;
+    kind = TB_MESSAGE_ROW_ERROR;
+  else if (tb_message_get_role (message) == TB_MESSAGE_ROLE_ASSISTANT)
+    kind = TB_MESSAGE_ROW_MODEL;
+  return tb_message_row_new (summary, wire, kind);
 }
 
 /* GTK 4.8 names a button made with gtk_button_new_with_mnemonic() after its
@@ -1983,7 +1949,7 @@ tb_loop_page_get_row_text (TbLoopPage *self,
 
   g_return_val_if_fail (TB_IS_LOOP_PAGE (self), NULL);
   row = nth_row (self->conversation, position);
-  return row != NULL ? g_strdup (g_object_get_data (G_OBJECT (row), "tb-summary")) : NULL;
+  return row != NULL ? g_strdup (tb_message_row_get_summary (TB_MESSAGE_ROW (row))) : NULL;
 }
 
 /**
@@ -2001,7 +1967,7 @@ tb_loop_page_get_row_json (TbLoopPage *self,
 
   g_return_val_if_fail (TB_IS_LOOP_PAGE (self), NULL);
   row = nth_row (self->conversation, position);
-  return row != NULL ? g_strdup (g_object_get_data (G_OBJECT (row), "tb-json")) : NULL;
+  return row != NULL ? g_strdup (tb_message_row_get_json (TB_MESSAGE_ROW (row))) : NULL;
 }
 
 /**

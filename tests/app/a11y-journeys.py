@@ -143,6 +143,9 @@ def journey_keyboard_demo(app):
     key("alt+e", "alt+a")
     key("F6")
     expect(app, starts("Result of add: 5"), "Alt+A did not approve the add call")
+    # A conversation row, which takes the focus, is read as what it says.
+    expect(app, lambda n: n.name.startswith("Result of add: 5") and n.getRoleName() == "list item",
+           "The conversation's row has no name")
     key("F6")
     expect(app, starts("Calls echo"), "The model did not ask for echo")
     key("alt+j")

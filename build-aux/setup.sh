@@ -11,7 +11,7 @@ PACKAGES="
   libglib2.0-dev libglib2.0-dev-bin
   libgtk-4-dev libadwaita-1-dev libjson-glib-dev libsoup-3.0-dev
   libgtksourceview-5-dev libsecret-1-dev gnome-keyring
-  xvfb xauth dbus-daemon dbus-x11 at-spi2-core python3-pyatspi
+  xvfb xauth xdotool dbus-daemon dbus-x11 at-spi2-core python3-pyatspi
   desktop-file-utils appstream appstream-util imagemagick
   json-schema-test-suite flatpak-builder
   clang libclang-rt-14-dev

@@ -258,3 +258,73 @@ tb_list_box_count_rows (GtkListBox *list)
     n++;
   return n;
 }
+
+/**
+ * tb_expander_keep_focus_out:
+ * @expander: an expander with its child set
+ *
+ * GTK 4.8's collapsed GtkExpander still hands Tab to its (unparented)
+ * child when that child can take the focus, so Tab stays on the expander
+ * for ever. Hiding the child while the expander is collapsed lets the
+ * focus move on.
+ */
+void
+tb_expander_keep_focus_out (GtkExpander *expander)
+{
+  GtkWidget *child;
+
+  g_return_if_fail (GTK_IS_EXPANDER (expander));
+
+  child = gtk_expander_get_child (expander);
+  g_return_if_fail (child != NULL);
+  g_object_bind_property (expander, "expanded", child, "visible", G_BINDING_SYNC_CREATE);
+}
+
+/**
+ * tb_drop_down_name_button:
+ * @drop_down: a drop-down
+ * @name: what a screen reader says for it
+ *
+ * The focus of a GtkDropDown is on its inner button, which GTK 4.8 names
+ * after its type on the accessibility bus: give it the drop-down's name.
+ */
+void
+tb_drop_down_name_button (GtkDropDown *drop_down,
+                          const char  *name)
+{
+  g_return_if_fail (GTK_IS_DROP_DOWN (drop_down));
+
+  gtk_accessible_update_property (GTK_ACCESSIBLE (drop_down), GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                  name, -1);
+  for (GtkWidget *child = gtk_widget_get_first_child (GTK_WIDGET (drop_down)); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    if (GTK_IS_TOGGLE_BUTTON (child))
+      gtk_accessible_update_property (GTK_ACCESSIBLE (child), GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                      name, -1);
+}
+
+/**
+ * tb_flow_box_append:
+ * @flow_box: a flow box used as a row of controls that wraps
+ * @child: a control
+ *
+ * GTK 4.8's GtkFlowBox keeps Tab when the next child's control cannot
+ * take the focus (an insensitive button): the focus stays where it is.
+ * The child's slot follows the control's sensitivity and visibility, so
+ * the flow box skips it and Tab moves on.
+ */
+void
+tb_flow_box_append (GtkFlowBox *flow_box,
+                    GtkWidget  *child)
+{
+  GtkWidget *slot;
+
+  g_return_if_fail (GTK_IS_FLOW_BOX (flow_box));
+  g_return_if_fail (GTK_IS_WIDGET (child));
+
+  gtk_flow_box_insert (flow_box, child, -1);
+  slot = gtk_widget_get_parent (child);
+  gtk_widget_set_focusable (slot, FALSE);
+  g_object_bind_property (child, "sensitive", slot, "sensitive", G_BINDING_SYNC_CREATE);
+  g_object_bind_property (child, "visible", slot, "visible", G_BINDING_SYNC_CREATE);
+}

@@ -23,5 +23,10 @@ void  tb_label_set_outside_text   (GtkLabel      *label,
 guint tb_list_box_count_rows      (GtkListBox    *list);
 void  tb_copy_text                (GtkWidget     *widget,
                                    const char    *text);
+void  tb_expander_keep_focus_out  (GtkExpander   *expander);
+void  tb_drop_down_name_button    (GtkDropDown   *drop_down,
+                                   const char    *name);
+void  tb_flow_box_append          (GtkFlowBox    *flow_box,
+                                   GtkWidget     *child);
 
 G_END_DECLS

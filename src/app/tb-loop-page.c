@@ -7,7 +7,9 @@
 #include <glib/gi18n.h>
 
 #include "tb-app-util.h"
+#include "tb-facts-page.h"
 #include "tb-loop-page.h"
+#include "tb-message-row.h"
 #include "tb-pending-call-row.h"
 #include "tb-prefs.h"
 #include "tb-secret-store.h"
@@ -43,6 +45,7 @@ struct _TbLoopPage
   GtkLabel        *state_label;
   GtkLabel        *iteration_label;
   GtkLabel        *error_label;
+  GtkWidget       *proposal_notice;
   GtkWidget       *step_button;
   GtkWidget       *continue_button;
   GtkWidget       *stop_button;
@@ -81,6 +84,7 @@ static GParamSpec *properties [N_PROPS];
 static void update_controls (TbLoopPage *self);
 static void detach_loop     (TbLoopPage *self);
 static void clear_streaming (TbLoopPage *self);
+static void update_proposal_notice (TbLoopPage *self);
 
 static void
 set_error_text (TbLoopPage *self,
@@ -292,57 +296,23 @@ create_message_row (gpointer item,
 {
   TbLoopPage *self = user_data;
   TbMessage *message = item;
-  g_autofree char *raw_summary = message_summary (message);
+  g_autofree char *summary = message_summary (message);
   g_autofree char *note = decision_note (self, message);
-  g_autofree char *raw_wire = message_wire_json (self, message);
-  /* Models and tools wrote these: show their control characters. */
-  g_autofree char *summary = NULL;
-  g_autofree char *wire = tb_text_escape_controls (raw_wire, -1);
-  GtkWidget *row = gtk_list_box_row_new ();
-  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 4);
-  GtkWidget *label;
-  GtkWidget *expander = gtk_expander_new (_("JSON"));
-  GtkWidget *json;
+  g_autofree char *wire = message_wire_json (self, message);
+  TbMessageRowKind kind = TB_MESSAGE_ROW_PLAIN;
 
   if (note != NULL)
     {
-      g_autofree char *joined = g_strdup_printf ("%s\n%s", raw_summary, note);
+      g_autofree char *joined = g_strdup_printf ("%s\n%s", summary, note);
 
-      g_free (raw_summary);
-      raw_summary = g_steal_pointer (&joined);
+      g_free (summary);
+      summary = g_steal_pointer (&joined);
     }
-  summary = tb_text_escape_controls (raw_summary, -1);
-  label = gtk_label_new (summary);
-  json = gtk_label_new (wire);
-
-  gtk_widget_set_margin_start (box, 12);
-  gtk_widget_set_margin_end (box, 12);
-  gtk_widget_set_margin_top (box, 8);
-  gtk_widget_set_margin_bottom (box, 8);
-  gtk_label_set_xalign (GTK_LABEL (label), 0);
-  gtk_label_set_wrap (GTK_LABEL (label), TRUE);
-  gtk_label_set_wrap_mode (GTK_LABEL (label), PANGO_WRAP_WORD_CHAR);
-  gtk_label_set_selectable (GTK_LABEL (label), TRUE);
   if (tb_message_get_role (message) == TB_MESSAGE_ROLE_TOOL && tb_message_get_is_error (message))
-    gtk_widget_add_css_class (label, "error");
-  if (tb_message_get_role (message) == TB_MESSAGE_ROLE_ASSISTANT)
-    gtk_widget_add_css_class (label, "tb-model-turn");
-  gtk_label_set_xalign (GTK_LABEL (json), 0);
-  gtk_label_set_wrap (GTK_LABEL (json), TRUE);
-  gtk_label_set_wrap_mode (GTK_LABEL (json), PANGO_WRAP_WORD_CHAR);
-  gtk_label_set_selectable (GTK_LABEL (json), TRUE);
-  gtk_widget_add_css_class (json, "monospace");
-  gtk_expander_set_child (GTK_EXPANDER (expander), json);
-  gtk_accessible_update_property (GTK_ACCESSIBLE (expander), GTK_ACCESSIBLE_PROPERTY_LABEL,
-                                  _("JSON of this turn"), -1);
-  gtk_box_append (GTK_BOX (box), label);
-  gtk_box_append (GTK_BOX (box), expander);
-  gtk_list_box_row_set_child (GTK_LIST_BOX_ROW (row), box);
-  gtk_list_box_row_set_activatable (GTK_LIST_BOX_ROW (row), FALSE);
-
-  g_object_set_data_full (G_OBJECT (row), "tb-summary", g_steal_pointer (&summary), g_free);
-  g_object_set_data_full (G_OBJECT (row), "tb-json", g_steal_pointer (&wire), g_free);
-  return row;
+    kind = TB_MESSAGE_ROW_ERROR;
+  else if (tb_message_get_role (message) == TB_MESSAGE_ROLE_ASSISTANT)
+    kind = TB_MESSAGE_ROW_MODEL;
+  return tb_message_row_new (summary, wire, kind);
 }
 
 /* GTK 4.8 names a button made with gtk_button_new_with_mnemonic() after its
@@ -378,8 +348,7 @@ static void
 flow_append (GtkWidget *flow,
              GtkWidget *child)
 {
-  gtk_flow_box_insert (GTK_FLOW_BOX (flow), child, -1);
-  gtk_widget_set_focusable (gtk_widget_get_parent (child), FALSE);
+  tb_flow_box_append (GTK_FLOW_BOX (flow), child);
 }
 
 static TbApprovalPolicy chosen_policy (TbLoopPage *self);
@@ -646,8 +615,7 @@ rebuild_tool_choice (TbLoopPage *self)
                                    !g_hash_table_contains (self->excluded_tools, name));
       g_object_set_data_full (G_OBJECT (check), "tb-tool", g_strdup (name), g_free);
       g_signal_connect (check, "toggled", G_CALLBACK (on_tool_toggled), self);
-      gtk_flow_box_insert (GTK_FLOW_BOX (self->tool_choice_box), check, -1);
-      gtk_widget_set_focusable (gtk_widget_get_parent (check), FALSE);
+      tb_flow_box_append (GTK_FLOW_BOX (self->tool_choice_box), check);
     }
 }
 
@@ -732,7 +700,19 @@ attach_loop (TbLoopPage *self)
     {
       self->binding = tb_workspace_binding_new (self->workspace, self->loop);
       tb_workspace_binding_set_pause_for_proposals (self->binding, TRUE);
+      g_signal_connect_swapped (self->binding, "notify::holding",
+                                G_CALLBACK (update_proposal_notice), self);
     }
+  update_proposal_notice (self);
+}
+
+/* A run that waits for a proposed fact says so, beside a way to it. */
+static void
+update_proposal_notice (TbLoopPage *self)
+{
+  gtk_widget_set_visible (self->proposal_notice,
+                          self->binding != NULL
+                          && tb_workspace_binding_get_holding (self->binding));
 }
 
 /* Lets go of self->loop, leaving the run's autosave as it is. */
@@ -748,7 +728,10 @@ detach_loop (TbLoopPage *self)
       g_signal_handlers_disconnect_by_data (tb_dispatch_loop_get_provider (self->loop), self);
       g_signal_handlers_disconnect_by_data (self->loop, self);
     }
+  if (self->binding != NULL)
+    g_signal_handlers_disconnect_by_data (self->binding, self);
   g_clear_object (&self->binding);
+  update_proposal_notice (self);
   clear_streaming (self);
 }
 
@@ -1153,6 +1136,36 @@ retry_action (GtkWidget  *widget,
   update_controls (self);
 }
 
+/* The proposal the run waits for, in the confirmation dialog of the Facts
+ * page. */
+static void
+review_proposal_action (GtkWidget  *widget,
+                        const char *action_name,
+                        GVariant   *parameter)
+{
+  TbLoopPage *self = TB_LOOP_PAGE (widget);
+  GtkWidget *stack = gtk_widget_get_ancestor (widget, ADW_TYPE_VIEW_STACK);
+  GtkWidget *facts;
+  GListModel *proposals;
+
+  if (self->workspace == NULL || stack == NULL
+      || !TB_IS_FACTS_PAGE (facts = adw_view_stack_get_child_by_name (ADW_VIEW_STACK (stack),
+                                                                       "facts")))
+    return;
+  adw_view_stack_set_visible_child (ADW_VIEW_STACK (stack), facts);
+  proposals = tb_workspace_get_proposals (self->workspace);
+  for (guint i = 0; i < g_list_model_get_n_items (proposals); i++)
+    {
+      g_autoptr(TbFactProposal) proposal = g_list_model_get_item (proposals, i);
+
+      if (tb_fact_proposal_get_status (proposal) == TB_PROPOSAL_STATUS_PENDING)
+        {
+          tb_facts_page_review (TB_FACTS_PAGE (facts), proposal);
+          return;
+        }
+    }
+}
+
 static void
 new_run_action (GtkWidget  *widget,
                 const char *action_name,
@@ -1231,11 +1244,8 @@ update_controls (TbLoopPage *self)
                                  !self->busy && state == TB_LOOP_STATE_LIMIT_REACHED);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "loop.retry",
                                  !self->busy && state == TB_LOOP_STATE_FAILED);
-  /* Its flow box child too, so that no gap is left. */
+  /* Its flow box slot follows, so that no gap is left. */
   gtk_widget_set_visible (self->retry_button, state == TB_LOOP_STATE_FAILED);
-  if (gtk_widget_get_parent (self->retry_button) != NULL)
-    gtk_widget_set_visible (gtk_widget_get_parent (self->retry_button),
-                            state == TB_LOOP_STATE_FAILED);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "loop.model-turn",
                                  !self->busy && state == TB_LOOP_STATE_READY);
   gtk_widget_set_sensitive (GTK_WIDGET (self->max_spin), self->loop == NULL);
@@ -1400,8 +1410,7 @@ build (TbLoopPage *self)
   gtk_widget_set_tooltip_text (GTK_WIDGET (self->provider_dropdown),
                                _("The model of the next run: the offline demo or an endpoint "
                                  "from the preferences"));
-  gtk_accessible_update_property (GTK_ACCESSIBLE (self->provider_dropdown),
-                                  GTK_ACCESSIBLE_PROPERTY_LABEL, _("Provider"), -1);
+  tb_drop_down_name_button (self->provider_dropdown, _("Provider"));
   g_signal_connect_swapped (self->provider_dropdown, "notify::selected",
                             G_CALLBACK (on_provider_selected), self);
   gtk_box_append (GTK_BOX (widget), GTK_WIDGET (self->provider_dropdown));
@@ -1466,6 +1475,7 @@ build (TbLoopPage *self)
                                  _("What Step and Continue do with calls nobody decided"));
     g_signal_connect_swapped (self->policy_dropdown, "notify::selected",
                               G_CALLBACK (on_policy_changed), self);
+    tb_drop_down_name_button (self->policy_dropdown, _("Calls nobody decided"));
     gtk_grid_attach (GTK_GRID (grid), labelled (_("Calls _nobody decided"),
                                                 GTK_WIDGET (self->policy_dropdown)), 0, 4, 2, 1);
   }
@@ -1477,6 +1487,9 @@ build (TbLoopPage *self)
     GtkWidget *expander = gtk_expander_new_with_mnemonic (_("T_ools to offer"));
 
     gtk_expander_set_child (GTK_EXPANDER (expander), self->tool_choice_box);
+    tb_expander_keep_focus_out (GTK_EXPANDER (expander));
+    gtk_accessible_update_property (GTK_ACCESSIBLE (expander), GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                    _("Tools to offer"), -1);
     gtk_grid_attach (GTK_GRID (grid), expander, 0, 5, 2, 1);
   }
   gtk_box_append (GTK_BOX (box), grid);
@@ -1513,6 +1526,8 @@ build (TbLoopPage *self)
   gtk_widget_add_css_class (GTK_WIDGET (self->iteration_label), "dim-label");
   flow_append (status, GTK_WIDGET (self->state_label));
   flow_append (status, GTK_WIDGET (self->iteration_label));
+  /* Nothing in it takes the focus, and GtkFlowBox would keep Tab. */
+  gtk_widget_set_can_focus (status, FALSE);
   gtk_box_append (GTK_BOX (box), status);
   self->error_label = GTK_LABEL (gtk_label_new (NULL));
   gtk_label_set_xalign (self->error_label, 0);
@@ -1521,6 +1536,24 @@ build (TbLoopPage *self)
   gtk_widget_add_css_class (GTK_WIDGET (self->error_label), "error");
   gtk_widget_set_visible (GTK_WIDGET (self->error_label), FALSE);
   gtk_box_append (GTK_BOX (box), GTK_WIDGET (self->error_label));
+  {
+    GtkWidget *label = gtk_label_new (_("The run waits for you: the model proposed a fact. "
+                                        "Commit or reject it, then Continue."));
+    GtkWidget *button = action_button (_("_Review the Proposal…"), "loop.review-proposal",
+                                       _("Open the proposed change in the confirmation "
+                                         "dialog"));
+
+    self->proposal_notice = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 12);
+    gtk_label_set_xalign (GTK_LABEL (label), 0);
+    gtk_label_set_wrap (GTK_LABEL (label), TRUE);
+    gtk_widget_set_hexpand (label, TRUE);
+    gtk_widget_add_css_class (label, "warning");
+    gtk_widget_set_valign (button, GTK_ALIGN_CENTER);
+    gtk_box_append (GTK_BOX (self->proposal_notice), label);
+    gtk_box_append (GTK_BOX (self->proposal_notice), button);
+    gtk_widget_set_visible (self->proposal_notice, FALSE);
+    gtk_box_append (GTK_BOX (box), self->proposal_notice);
+  }
 
   /* The conversation and the calls waiting. */
   gtk_box_append (GTK_BOX (box), section_title (_("Conversation")));
@@ -1578,6 +1611,9 @@ build (TbLoopPage *self)
   gtk_label_set_selectable (self->tools_label, TRUE);
   gtk_widget_add_css_class (GTK_WIDGET (self->tools_label), "monospace");
   gtk_expander_set_child (GTK_EXPANDER (tools_expander), GTK_WIDGET (self->tools_label));
+  tb_expander_keep_focus_out (GTK_EXPANDER (tools_expander));
+  gtk_accessible_update_property (GTK_ACCESSIBLE (tools_expander), GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                  _("Tools offered to the model"), -1);
   gtk_box_append (GTK_BOX (box), tools_expander);
 }
 
@@ -1653,6 +1689,8 @@ tb_loop_page_class_init (TbLoopPageClass *klass)
   gtk_widget_class_install_action (widget_class, "loop.stop", NULL, stop_action);
   gtk_widget_class_install_action (widget_class, "loop.extend", NULL, extend_action);
   gtk_widget_class_install_action (widget_class, "loop.new", NULL, new_run_action);
+  gtk_widget_class_install_action (widget_class, "loop.review-proposal", NULL,
+                                   review_proposal_action);
   gtk_widget_class_install_action (widget_class, "loop.retry", NULL, retry_action);
   gtk_widget_class_install_action (widget_class, "loop.model-turn", NULL, model_turn_action);
   gtk_widget_class_install_action (widget_class, "loop.approve", NULL, decide_action);
@@ -1931,7 +1969,7 @@ tb_loop_page_get_row_text (TbLoopPage *self,
 
   g_return_val_if_fail (TB_IS_LOOP_PAGE (self), NULL);
   row = nth_row (self->conversation, position);
-  return row != NULL ? g_strdup (g_object_get_data (G_OBJECT (row), "tb-summary")) : NULL;
+  return row != NULL ? g_strdup (tb_message_row_get_summary (TB_MESSAGE_ROW (row))) : NULL;
 }
 
 /**
@@ -1949,13 +1987,14 @@ tb_loop_page_get_row_json (TbLoopPage *self,
 
   g_return_val_if_fail (TB_IS_LOOP_PAGE (self), NULL);
   row = nth_row (self->conversation, position);
-  return row != NULL ? g_strdup (g_object_get_data (G_OBJECT (row), "tb-json")) : NULL;
+  return row != NULL ? g_strdup (tb_message_row_get_json (TB_MESSAGE_ROW (row))) : NULL;
 }
 
 /**
  * tb_loop_page_get_button:
  * @self: a Loop page
- * @name: "step", "continue", "stop", "extend", "new", "retry" or "model-turn"
+ * @name: "step", "continue", "stop", "extend", "new", "retry", "model-turn" or
+ *   "review-proposal"
  *
  * Returns: (transfer none) (nullable): the button
  */
@@ -1979,6 +2018,8 @@ tb_loop_page_get_button (TbLoopPage *self,
     return self->retry_button;
   if (g_str_equal (name, "model-turn"))
     return self->turn_button;
+  if (g_str_equal (name, "review-proposal"))
+    return gtk_widget_get_last_child (self->proposal_notice);
   return NULL;
 }
 

@@ -33,6 +33,7 @@ struct _TbWindow
   GtkDropDown        *source_dropdown;
   GtkStack           *list_stack;
   GtkListView        *tool_list;
+  guint               focus_row_source;
   GtkLabel           *count_label;
   AdwViewStack       *view_stack;
   TbToolPage         *tool_page;
@@ -210,6 +211,50 @@ on_tool_activated (TbWindow *self,
 {
   show_tool (self, position);
   show_content (self);
+}
+
+/* GtkListView of GTK 4.8 has no row to focus until one was clicked, so
+ * Tab gives the focus to its scrolled window, where the arrow keys and
+ * Enter do nothing: the focus goes on to the row of the shown tool (the
+ * selected one), or the first row. The rows are the list's children, in
+ * order. */
+static gboolean
+focus_tool_row (gpointer data)
+{
+  TbWindow *self = data;
+  GtkWidget *scroller = gtk_widget_get_parent (GTK_WIDGET (self->tool_list));
+  gboolean has_selected;
+  GtkWidget *row = NULL;
+
+  self->focus_row_source = 0;
+  if (!gtk_widget_has_focus (scroller))
+    return G_SOURCE_REMOVE;
+  has_selected = gtk_single_selection_get_selected (self->selection) != GTK_INVALID_LIST_POSITION;
+  for (GtkWidget *child = gtk_widget_get_first_child (GTK_WIDGET (self->tool_list));
+       child != NULL; child = gtk_widget_get_next_sibling (child))
+    {
+      if (!gtk_widget_get_child_visible (child) || !gtk_widget_get_focusable (child))
+        continue;
+      if (row == NULL)
+        row = child;
+      if (has_selected && (gtk_widget_get_state_flags (child) & GTK_STATE_FLAG_SELECTED))
+        {
+          row = child;
+          break;
+        }
+    }
+  if (row != NULL)
+    gtk_widget_grab_focus (row);
+  return G_SOURCE_REMOVE;
+}
+
+/* Moved after the focus change that gave it to the scrolled window. */
+static void
+on_tool_scroller_focus (GtkEventControllerFocus *controller,
+                        TbWindow                *self)
+{
+  if (gtk_event_controller_focus_is_focus (controller) && self->focus_row_source == 0)
+    self->focus_row_source = g_idle_add (focus_tool_row, self);
 }
 
 static void
@@ -574,6 +619,7 @@ tb_window_dispose (GObject *object)
 {
   TbWindow *self = (TbWindow *) object;
 
+  g_clear_handle_id (&self->focus_row_source, g_source_remove);
   if (self->list != NULL)
     {
       g_signal_handlers_disconnect_by_data (tb_tool_list_get_model (self->list), self);
@@ -773,6 +819,10 @@ tb_window_init (TbWindow *self)
 
   tb_app_init ();
   gtk_widget_init_template (GTK_WIDGET (self));
+  tb_drop_down_name_button (self->source_dropdown, _("Source"));
+  controller = gtk_event_controller_focus_new ();
+  g_signal_connect (controller, "enter", G_CALLBACK (on_tool_scroller_focus), self);
+  gtk_widget_add_controller (gtk_widget_get_parent (GTK_WIDGET (self->tool_list)), controller);
 
   /* Run and Search work wherever the focus is, even in a text view that
    * would take Ctrl+Return as a line break. */

@@ -367,6 +367,103 @@ test_decide_by_keys (Fixture       *f,
                    TB_CALL_DECISION_APPROVE);
 }
 
+/* Tab from the first control of the page, as the window moves the focus,
+ * until it leaves the page: the widgets in the order they took the focus
+ * (entries by their text widget's entry). A trap shows as a widget that
+ * keeps the focus. */
+static GPtrArray *
+walk_tab (Fixture   *f,
+          GtkWidget *start)
+{
+  GPtrArray *seen = g_ptr_array_new ();
+
+  /* The window gives the initial focus once it is shown: after that. */
+  iterate (100);
+  gtk_widget_grab_focus (start);
+  WAIT_UNTIL (gtk_window_get_focus (GTK_WINDOW (f->window)) == start);
+  for (guint i = 0; i < 80; i++)
+    {
+      GtkWidget *focus = gtk_window_get_focus (GTK_WINDOW (f->window));
+      GtkWidget *entry;
+
+      if (focus == NULL || !gtk_widget_is_ancestor (focus, GTK_WIDGET (f->page)))
+        break;
+      if (GTK_IS_TEXT (focus)
+          && (entry = gtk_widget_get_ancestor (gtk_widget_get_parent (focus),
+                                               GTK_TYPE_EDITABLE)) != NULL)
+        focus = entry;
+      if (seen->len > 0 && g_ptr_array_index (seen, seen->len - 1) == focus)
+        g_error ("Tab stays on a %s", G_OBJECT_TYPE_NAME (focus));
+      g_ptr_array_add (seen, focus);
+      g_test_message ("focus %u: %s", seen->len, G_OBJECT_TYPE_NAME (focus));
+      if (!gtk_widget_child_focus (GTK_WIDGET (f->window), GTK_DIR_TAB_FORWARD))
+        break;
+      iterate (10);
+    }
+  return seen;
+}
+
+/* The widgets come in this order among those the walk reached. */
+static void
+assert_in_order (GPtrArray  *seen,
+                 GtkWidget **expected)
+{
+  guint at = 0;
+
+  for (guint i = 0; expected[i] != NULL; i++)
+    {
+      guint found;
+
+      if (!g_ptr_array_find (seen, expected[i], &found))
+        g_error ("Tab never reaches the %s number %u", G_OBJECT_TYPE_NAME (expected[i]), i);
+      g_assert_cmpuint (found, >=, at);
+      at = found;
+    }
+}
+
+static void
+test_tab_order (Fixture       *f,
+                gconstpointer  data)
+{
+  g_autoptr(GPtrArray) before = NULL;
+  g_autoptr(GPtrArray) pending = NULL;
+  GtkWidget *provider = GTK_WIDGET (tb_loop_page_get_provider_dropdown (f->page));
+  GtkWidget *provider_button = gtk_widget_get_first_child (provider);
+
+  /* Before a run: the collapsed "Tools to offer" and the insensitive Stop
+   * let Tab through to Step, Continue, New Run and the model's turn. */
+  before = walk_tab (f, provider_button);
+  assert_in_order (before, (GtkWidget *[]) {
+    provider_button,
+    tb_loop_page_get_button (f->page, "step"),
+    tb_loop_page_get_button (f->page, "continue"),
+    tb_loop_page_get_button (f->page, "new"),
+    GTK_WIDGET (tb_loop_page_get_model_turn_entry (f->page)),
+    NULL });
+  g_assert_false (g_ptr_array_find (before, tb_loop_page_get_button (f->page, "stop"), NULL));
+
+  /* A call waiting: Stop, the conversation's JSON, then the call's
+   * buttons, then the model's turn. */
+  tb_loop_page_set_ask (f->page, TRUE);
+  click (f, "step");
+  WAIT_UNTIL (tb_loop_page_get_n_pending (f->page) == 1);
+  /* The waiting call takes the focus first. */
+  WAIT_UNTIL (gtk_window_get_focus (GTK_WINDOW (f->window)) != NULL
+              && gtk_widget_get_ancestor (gtk_window_get_focus (GTK_WINDOW (f->window)),
+                                          TB_TYPE_PENDING_CALL_ROW) != NULL);
+  pending = walk_tab (f, provider_button);
+  assert_in_order (pending, (GtkWidget *[]) {
+    tb_loop_page_get_button (f->page, "continue"),
+    tb_loop_page_get_button (f->page, "stop"),
+    tb_loop_page_get_button (f->page, "new"),
+    tb_loop_page_get_pending_button (f->page, 0, "approve"),
+    tb_loop_page_get_pending_button (f->page, 0, "edit"),
+    tb_loop_page_get_pending_button (f->page, 0, "reject"),
+    tb_loop_page_get_pending_button (f->page, 0, "skip"),
+    GTK_WIDGET (tb_loop_page_get_model_turn_entry (f->page)),
+    NULL });
+}
+
 static void
 test_reject (Fixture       *f,
              gconstpointer  data)
@@ -907,6 +1004,34 @@ test_facts_enter (FactsFixture  *f,
   gtk_window_close (GTK_WINDOW (dialog));
   iterate (50);
   g_assert_cmpuint (tb_workspace_get_n_pending (f->workspace), ==, 1);
+}
+
+/* A run that waits for a proposed fact says so on the Loop page, and its
+ * button opens that proposal's confirmation dialog; deciding it takes the
+ * notice away. */
+static void
+test_facts_paused (FactsFixture  *f,
+                   gconstpointer  data)
+{
+  GtkWidget *review = tb_loop_page_get_button (f->base.page, "review-proposal");
+  AdwMessageDialog *dialog;
+
+  g_assert_false (gtk_widget_is_visible (review));
+  click (&f->base, "step");
+  click (&f->base, "step");
+  g_assert_cmpuint (tb_workspace_get_n_pending (f->workspace), ==, 1);
+  WAIT_UNTIL (gtk_widget_get_mapped (review));
+  g_assert_true (gtk_widget_is_sensitive (review));
+
+  g_signal_emit_by_name (review, "clicked");
+  WAIT_UNTIL ((dialog = tb_facts_page_get_dialog (facts_page (f))) != NULL
+              && gtk_widget_get_mapped (GTK_WIDGET (dialog)));
+  g_assert_cmpstr (tb_confirm_dialog_get_text (dialog, "proposed"), ==, "\"Lyon\"");
+  adw_message_dialog_response (dialog, "reject");
+  gtk_window_close (GTK_WINDOW (dialog));
+  iterate (50);
+  g_assert_cmpuint (tb_workspace_get_n_pending (f->workspace), ==, 0);
+  g_assert_false (gtk_widget_get_visible (gtk_widget_get_parent (review)));
 }
 
 static void
@@ -1498,6 +1623,7 @@ main (int   argc,
   g_test_add ("/loop-page/run-anyway", Fixture, NULL, setup, test_run_anyway, teardown);
   g_test_add ("/loop-page/decide-by-keys", Fixture, NULL, setup, test_decide_by_keys, teardown);
   g_test_add ("/loop-page/reject", Fixture, NULL, setup, test_reject, teardown);
+  g_test_add ("/loop-page/tab-order", Fixture, NULL, setup, test_tab_order, teardown);
   g_test_add ("/loop-page/cap-and-extend", Fixture, NULL, setup, test_cap_and_extend, teardown);
   g_test_add ("/loop-page/continue-breakpoint", Fixture, NULL, setup, test_continue_breakpoint,
               teardown);
@@ -1515,6 +1641,8 @@ main (int   argc,
   g_test_add ("/facts-page/confirm", FactsFixture, NULL, facts_setup, test_facts_confirm,
               facts_teardown);
   g_test_add ("/facts-page/enter", FactsFixture, NULL, facts_setup, test_facts_enter,
+              facts_teardown);
+  g_test_add ("/facts-page/paused", FactsFixture, NULL, facts_setup, test_facts_paused,
               facts_teardown);
   g_test_add ("/facts-page/locks", FactsFixture, NULL, facts_setup, test_facts_locks,
               facts_teardown);

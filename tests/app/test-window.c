@@ -952,6 +952,38 @@ test_hover_keeps_page (Fixture       *f,
   g_assert_cmpstr (tb_tool_get_name (tb_tool_page_get_tool (page (f))), ==, "create_issue");
 }
 
+/* The sidebar by keyboard: Tab from the source filter reaches a row (not
+ * the list's scroller, where arrows and Enter do nothing) and Enter on the
+ * focused row opens it. Ctrl+Return after it, with real keys, is in
+ * tests/app/a11y-journeys.py. */
+static void
+test_keyboard_pick (Fixture       *f,
+                    gconstpointer  data)
+{
+  GtkWidget *list = GTK_WIDGET (tb_window_get_tool_list (f->window));
+  GtkWidget *dropdown = GTK_WIDGET (tb_window_get_source_dropdown (f->window));
+  GtkWidget *focus;
+  GtkWidget *row;
+
+  WAIT_UNTIL ((row = list_row (f, 0)) != NULL && gtk_widget_get_mapped (row));
+  /* The window gives the initial focus once it is shown: after that. */
+  iterate (100);
+  gtk_widget_grab_focus (gtk_widget_get_first_child (dropdown));
+  WAIT_UNTIL (gtk_window_get_focus (GTK_WINDOW (f->window))
+              == gtk_widget_get_first_child (dropdown));
+  g_assert_true (gtk_widget_child_focus (GTK_WIDGET (f->window), GTK_DIR_TAB_FORWARD));
+  WAIT_UNTIL ((focus = gtk_window_get_focus (GTK_WINDOW (f->window))) != NULL
+              && gtk_widget_is_ancestor (focus, row));
+
+  /* Enter, as GtkListItemWidget binds it. */
+  gtk_widget_activate_action (row, "list.activate-item", "u", 0);
+  iterate (50);
+  g_assert_cmpstr (adw_view_stack_get_visible_child_name (tb_window_get_view_stack (f->window)),
+                   ==, "tool");
+  /* The focus stays on the row it opened, ready for the next pick. */
+  g_assert_true (gtk_widget_is_ancestor (gtk_window_get_focus (GTK_WINDOW (f->window)), list));
+}
+
 /* The window fits a phone's width, whatever page is shown. */
 static void
 test_narrow (Fixture       *f,
@@ -1169,6 +1201,7 @@ main (int   argc,
   g_test_add_func ("/app/odd-schemas", test_odd_schemas);
   g_test_add_func ("/app/schema-only", test_schema_only);
   g_test_add ("/app/hover-keeps-page", Fixture, NULL, setup, test_hover_keeps_page, teardown);
+  g_test_add ("/app/keyboard-pick", Fixture, NULL, setup, test_keyboard_pick, teardown);
   g_test_add ("/app/narrow", Fixture, NULL, setup, test_narrow, teardown);
   g_test_add ("/app/shortcuts", Fixture, NULL, setup, test_shortcuts, teardown);
   g_test_add ("/app/mcp-content", Fixture, NULL, setup, test_mcp_content, teardown);

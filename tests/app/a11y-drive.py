@@ -90,7 +90,8 @@ def main():
         return 1
     click(button)
 
-    state = find(app, lambda n: n.name == "Finished", 20)
+    # A loaded machine may take a while; the run itself is short.
+    state = find(app, lambda n: n.name == "Finished", 60)
     if state is None:
         print("# The run did not finish")
         return 1

@@ -668,6 +668,22 @@ on_policy_changed (TbLoopPage *self)
       tb_pending_call_row_set_policy (TB_PENDING_CALL_ROW (row), chosen_policy (self));
 }
 
+/* A running call's progress shows in its own row. */
+static void
+on_call_progress (TbDispatchLoop *loop,
+                  TbPendingCall  *pending,
+                  double          progress,
+                  double          total,
+                  const char     *message,
+                  TbLoopPage     *self)
+{
+  for (GtkWidget *row = gtk_widget_get_first_child (GTK_WIDGET (self->pending_list));
+       row != NULL; row = gtk_widget_get_next_sibling (row))
+    if (TB_IS_PENDING_CALL_ROW (row)
+        && tb_pending_call_row_get_pending (TB_PENDING_CALL_ROW (row)) == pending)
+      tb_pending_call_row_set_progress (TB_PENDING_CALL_ROW (row), progress, total, message);
+}
+
 /* Connects the page to self->loop: its state, its conversation and its
  * pending calls, the breakpoints, the policy and the workspace. */
 static void
@@ -684,6 +700,7 @@ attach_loop (TbLoopPage *self)
   g_signal_connect_swapped (self->loop, "notify::max-iterations",
                             G_CALLBACK (on_loop_changed), self);
   g_signal_connect (self->loop, "warning", G_CALLBACK (on_warning), self);
+  g_signal_connect (self->loop, "call-progress", G_CALLBACK (on_call_progress), self);
   g_signal_connect (tb_dispatch_loop_get_pending_calls (self->loop), "items-changed",
                     G_CALLBACK (on_pending_changed), self);
   g_signal_connect (tb_dispatch_loop_get_messages (self->loop), "items-changed",
@@ -2046,6 +2063,25 @@ tb_loop_page_get_pending_editor (TbLoopPage *self,
   g_return_val_if_fail (TB_IS_LOOP_PAGE (self), NULL);
   row = nth_row (self->pending_list, position);
   return row != NULL ? tb_pending_call_row_get_editor (TB_PENDING_CALL_ROW (row)) : NULL;
+}
+
+/**
+ * tb_loop_page_get_pending_progress:
+ * @self: a Loop page
+ * @position: a pending call's row
+ *
+ * Returns: (transfer none) (nullable): the bar showing the running call's
+ *   progress; hidden when the call reports none or has its result
+ */
+GtkProgressBar *
+tb_loop_page_get_pending_progress (TbLoopPage *self,
+                                   guint       position)
+{
+  GtkWidget *row;
+
+  g_return_val_if_fail (TB_IS_LOOP_PAGE (self), NULL);
+  row = nth_row (self->pending_list, position);
+  return row != NULL ? tb_pending_call_row_get_progress_bar (TB_PENDING_CALL_ROW (row)) : NULL;
 }
 
 /**

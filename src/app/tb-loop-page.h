@@ -46,6 +46,8 @@ GtkWidget        *tb_loop_page_get_button          (TbLoopPage     *self,
 guint             tb_loop_page_get_n_pending       (TbLoopPage     *self);
 TbArgumentEditor *tb_loop_page_get_pending_editor  (TbLoopPage     *self,
                                                     guint           position);
+GtkProgressBar   *tb_loop_page_get_pending_progress (TbLoopPage    *self,
+                                                    guint          position);
 GtkWidget        *tb_loop_page_get_pending_button  (TbLoopPage     *self,
                                                     guint           position,
                                                     const char     *name);

@@ -15,7 +15,8 @@
  * edit (with both sides in the trace) otherwise. Arguments the schema
  * refuses run only through Run Anyway. A change after a decision
  * withdraws it, so an approval never runs arguments that are no longer
- * on screen. */
+ * on screen. While the call runs, the progress its tool reports shows
+ * under the buttons until the result arrives. */
 
 struct _TbPendingCallRow
 {
@@ -37,6 +38,7 @@ struct _TbPendingCallRow
   GtkEditable      *skip_entry;
   GtkLabel         *problem_label;
   GtkLabel         *decision_label;
+  GtkProgressBar   *progress_bar;
 };
 
 G_DEFINE_FINAL_TYPE (TbPendingCallRow, tb_pending_call_row, GTK_TYPE_LIST_BOX_ROW)
@@ -117,6 +119,13 @@ static void
 on_decision_changed (TbPendingCallRow *self)
 {
   update_decision (self);
+}
+
+static void
+on_result_changed (TbPendingCallRow *self)
+{
+  if (tb_pending_call_get_result (self->pending) != NULL)
+    gtk_widget_set_visible (GTK_WIDGET (self->progress_bar), FALSE);
 }
 
 static void
@@ -330,6 +339,7 @@ tb_pending_call_row_class_init (TbPendingCallRowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, TbPendingCallRow, skip_entry);
   gtk_widget_class_bind_template_child (widget_class, TbPendingCallRow, problem_label);
   gtk_widget_class_bind_template_child (widget_class, TbPendingCallRow, decision_label);
+  gtk_widget_class_bind_template_child (widget_class, TbPendingCallRow, progress_bar);
   gtk_widget_class_bind_template_callback (widget_class, on_approve_clicked);
   gtk_widget_class_bind_template_callback (widget_class, on_anyway_clicked);
   gtk_widget_class_bind_template_callback (widget_class, on_edit_clicked);
@@ -390,6 +400,7 @@ tb_pending_call_row_new (TbPendingCall    *pending,
       g_signal_connect_swapped (self->editor, "changed", G_CALLBACK (on_editor_changed), self);
     }
   g_signal_connect_swapped (pending, "notify::decision", G_CALLBACK (on_decision_changed), self);
+  g_signal_connect_swapped (pending, "notify::result", G_CALLBACK (on_result_changed), self);
   update_decision (self);
   return GTK_WIDGET (self);
 }
@@ -477,4 +488,59 @@ tb_pending_call_row_get_problem_text (TbPendingCallRow *self)
 {
   g_return_val_if_fail (TB_IS_PENDING_CALL_ROW (self), NULL);
   return self->problem;
+}
+
+/**
+ * tb_pending_call_row_set_progress:
+ * @self: a pending call's row
+ * @progress: how far the running call is
+ * @total: what @progress reaches at the end, or a negative number when unknown
+ * @message: (nullable): what the tool says it is doing
+ *
+ * Shows the progress the call's tool reports: a fraction when the total
+ * is known, a pulse otherwise, with the tool's message as the bar's text.
+ * Does nothing once the call has its result.
+ */
+void
+tb_pending_call_row_set_progress (TbPendingCallRow *self,
+                                  double            progress,
+                                  double            total,
+                                  const char       *message)
+{
+  g_autofree char *shown = NULL;
+
+  g_return_if_fail (TB_IS_PENDING_CALL_ROW (self));
+
+  /* A report that arrives late must not bring the bar back. */
+  if (tb_pending_call_get_result (self->pending) != NULL)
+    return;
+
+  if (message != NULL && *message != '\0')
+    shown = tb_text_escape_controls (message, -1);
+  if (total > 0)
+    {
+      gtk_progress_bar_set_fraction (self->progress_bar, CLAMP (progress / total, 0.0, 1.0));
+    }
+  else
+    {
+      gtk_progress_bar_pulse (self->progress_bar);
+      /* A pulse has no percentage to show in place of a message. */
+      if (shown == NULL)
+        shown = g_strdup (_("Running…"));
+    }
+  gtk_progress_bar_set_text (self->progress_bar, shown);
+  gtk_widget_set_visible (GTK_WIDGET (self->progress_bar), TRUE);
+}
+
+/**
+ * tb_pending_call_row_get_progress_bar:
+ * @self: a pending call's row
+ *
+ * Returns: (transfer none): the bar that shows the running call's progress
+ */
+GtkProgressBar *
+tb_pending_call_row_get_progress_bar (TbPendingCallRow *self)
+{
+  g_return_val_if_fail (TB_IS_PENDING_CALL_ROW (self), NULL);
+  return self->progress_bar;
 }

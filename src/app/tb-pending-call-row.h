@@ -29,5 +29,10 @@ gboolean          tb_pending_call_row_run_anyway        (TbPendingCallRow *self)
 void              tb_pending_call_row_edit              (TbPendingCallRow *self);
 void              tb_pending_call_row_skip              (TbPendingCallRow *self);
 void              tb_pending_call_row_reject            (TbPendingCallRow *self);
+void              tb_pending_call_row_set_progress      (TbPendingCallRow *self,
+                                                         double            progress,
+                                                         double            total,
+                                                         const char       *message);
+GtkProgressBar   *tb_pending_call_row_get_progress_bar  (TbPendingCallRow *self);
 
 G_END_DECLS

@@ -41,7 +41,7 @@ struct _TbPendingCall
 
 G_DEFINE_FINAL_TYPE (TbPendingCall, tb_pending_call, G_TYPE_OBJECT)
 
-enum { PENDING_PROP_0, PENDING_PROP_DECISION, N_PENDING_PROPS };
+enum { PENDING_PROP_0, PENDING_PROP_DECISION, PENDING_PROP_RESULT, N_PENDING_PROPS };
 static GParamSpec *pending_properties [N_PENDING_PROPS];
 
 /* Every decision goes through here, so that views follow it. */
@@ -86,6 +86,9 @@ tb_pending_call_get_property (GObject    *object,
     case PENDING_PROP_DECISION:
       g_value_set_enum (value, self->decision);
       break;
+    case PENDING_PROP_RESULT:
+      g_value_set_object (value, self->result);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -108,6 +111,14 @@ tb_pending_call_class_init (TbPendingCallClass *klass)
     g_param_spec_enum ("decision", NULL, NULL, TB_TYPE_CALL_DECISION,
                        TB_CALL_DECISION_UNDECIDED,
                        (G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+  /**
+   * TbPendingCall:result:
+   *
+   * The call's result, once it has one: views stop showing it as running.
+   */
+  pending_properties [PENDING_PROP_RESULT] =
+    g_param_spec_object ("result", NULL, NULL, TB_TYPE_TOOL_RESULT,
+                         (G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
   g_object_class_install_properties (object_class, N_PENDING_PROPS, pending_properties);
 }
 
@@ -206,6 +217,19 @@ tb_pending_call_undecide (TbPendingCall *self)
   g_return_if_fail (TB_IS_PENDING_CALL (self));
   clear_decision_data (self);
   set_decision (self, TB_CALL_DECISION_UNDECIDED, FALSE);
+}
+
+/**
+ * tb_pending_call_get_result:
+ *
+ * Returns: (transfer none) (nullable): the call's result, %NULL until it
+ *   has one
+ */
+TbToolResult *
+tb_pending_call_get_result (TbPendingCall *self)
+{
+  g_return_val_if_fail (TB_IS_PENDING_CALL (self), NULL);
+  return self->result;
 }
 
 /**
@@ -425,6 +449,7 @@ struct _TbDispatchLoop
   guint             calls_left;
   guint             next_call;
 
+  gulong            progress_id;
   gulong            wire_request_id;
   gulong            wire_response_id;
 };
@@ -446,7 +471,7 @@ enum {
   N_PROPS
 };
 
-enum { CALL_PENDING, WARNING, N_SIGNALS };
+enum { CALL_PENDING, CALL_PROGRESS, WARNING, N_SIGNALS };
 
 static GParamSpec *properties [N_PROPS];
 static guint signals [N_SIGNALS];
@@ -819,6 +844,43 @@ model_done_cb (GObject      *object,
 }
 
 /* Counts the iteration; false when the cap is already reached. */
+/* The calls run through this copy, so its progress reaches the loop's
+ * listeners as the loop's own call-progress, naming the pending call. */
+static void
+on_call_progress (TbToolRegistry *registry,
+                  const char     *call_id,
+                  double          progress,
+                  double          total,
+                  const char     *message,
+                  TbDispatchLoop *self)
+{
+  guint n = g_list_model_get_n_items (G_LIST_MODEL (self->pending));
+
+  for (guint i = 0; i < n; i++)
+    {
+      g_autoptr(TbPendingCall) pending = g_list_model_get_item (G_LIST_MODEL (self->pending), i);
+
+      if (g_strcmp0 (tb_tool_call_get_id (pending->call), call_id) == 0)
+        {
+          g_signal_emit (self, signals [CALL_PROGRESS], 0, pending, progress, total, message);
+          return;
+        }
+    }
+}
+
+static void
+set_model_tools (TbDispatchLoop *self,
+                 TbToolRegistry *model_tools)
+{
+  if (self->model_tools != NULL)
+    g_clear_signal_handler (&self->progress_id, self->model_tools);
+  g_clear_object (&self->model_tools);
+  self->model_tools = model_tools;
+  if (model_tools != NULL)
+    self->progress_id = g_signal_connect (model_tools, "call-progress",
+                                          G_CALLBACK (on_call_progress), self);
+}
+
 static gboolean
 begin_iteration (TbDispatchLoop *self)
 {
@@ -843,8 +905,7 @@ begin_iteration (TbDispatchLoop *self)
       warn (self, message);
     }
 
-  g_clear_object (&self->model_tools);
-  self->model_tools = tb_tool_registry_get_model_tools (self->registry);
+  set_model_tools (self, tb_tool_registry_get_model_tools (self->registry));
   return TRUE;
 }
 
@@ -939,7 +1000,8 @@ call_done (TbDispatchLoop *self,
            TbPendingCall  *pending,
            TbToolResult   *result)
 {
-  g_set_object (&pending->result, result);
+  if (g_set_object (&pending->result, result))
+    g_object_notify_by_pspec (G_OBJECT (pending), pending_properties [PENDING_PROP_RESULT]);
   g_assert (self->calls_left > 0);
   self->calls_left--;
 
@@ -1938,7 +2000,7 @@ tb_dispatch_loop_finalize (GObject *object)
   g_assert (self->task == NULL);
 
   g_clear_object (&self->registry);
-  g_clear_object (&self->model_tools);
+  set_model_tools (self, NULL);
   g_clear_object (&self->provider);
   g_clear_object (&self->trace);
   g_clear_object (&self->messages);
@@ -2100,6 +2162,24 @@ tb_dispatch_loop_class_init (TbDispatchLoopClass *klass)
   signals [CALL_PENDING] =
     g_signal_new ("call-pending", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0,
                   NULL, NULL, NULL, G_TYPE_NONE, 1, TB_TYPE_PENDING_CALL);
+
+  /**
+   * TbDispatchLoop::call-progress:
+   * @self: the loop
+   * @call: the running call
+   * @progress: how far it is, in the tool's own unit
+   * @total: what @progress reaches at the end, or -1 when unknown
+   * @message: (nullable): what the tool says it is doing, as the tool wrote it
+   *
+   * The #TbToolRegistry::call-progress of the registry the loop runs its
+   * calls with (a copy holding the tools offered to the model), naming
+   * the pending call. Views show it until @call's #TbPendingCall:result is
+   * set.
+   */
+  signals [CALL_PROGRESS] =
+    g_signal_new ("call-progress", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0,
+                  NULL, NULL, NULL, G_TYPE_NONE, 4, TB_TYPE_PENDING_CALL,
+                  G_TYPE_DOUBLE, G_TYPE_DOUBLE, G_TYPE_STRING | G_SIGNAL_TYPE_STATIC_SCOPE);
 
   /**
    * TbDispatchLoop::warning:

@@ -57,6 +57,7 @@ guint             tb_pending_call_get_index          (TbPendingCall    *self);
 TbCallDecision    tb_pending_call_get_decision       (TbPendingCall    *self);
 JsonNode         *tb_pending_call_get_arguments      (TbPendingCall    *self);
 JsonNode         *tb_pending_call_get_model_arguments (TbPendingCall   *self);
+TbToolResult     *tb_pending_call_get_result         (TbPendingCall    *self);
 void              tb_pending_call_approve            (TbPendingCall    *self);
 gboolean          tb_pending_call_edit               (TbPendingCall    *self,
                                                       JsonNode         *arguments,

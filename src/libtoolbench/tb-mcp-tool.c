@@ -435,6 +435,7 @@ progress_cb (double      progress,
   data->progress_count++;
   if (g_get_monotonic_time () - data->started < MAX_CALL_DURATION_US)
     _tb_tool_call_extend_deadline (g_task_get_cancellable (task));
+  _tb_tool_call_report_progress (g_task_get_cancellable (task), progress, total, message);
 }
 
 static void

@@ -22,5 +22,9 @@ gboolean _tb_tool_real_validate_arguments (TbTool     *self,
                                            GPtrArray  *errors);
 
 gboolean _tb_tool_call_extend_deadline    (GCancellable *cancellable);
+void     _tb_tool_call_report_progress    (GCancellable *cancellable,
+                                           double        progress,
+                                           double        total,
+                                           const char   *message);
 
 G_END_DECLS

@@ -31,6 +31,8 @@
  * `call-started` and `call-finished` are emitted exactly once for every call
  * of a registered tool, including calls refused for their arguments. A call
  * of a name that is not registered emits neither: there is no tool to name.
+ * `call-progress` comes between them, as often as a running tool reports
+ * progress (MCP tools do for each `notifications/progress`).
  */
 
 struct _TbToolRegistry
@@ -71,6 +73,7 @@ enum {
   TOOL_UNREGISTERED,
   CALL_STARTED,
   CALL_FINISHED,
+  CALL_PROGRESS,
   N_SIGNALS
 };
 
@@ -268,6 +271,28 @@ tb_tool_registry_class_init (TbToolRegistryClass *klass)
                   TB_TYPE_TOOL,
                   G_TYPE_STRING | G_SIGNAL_TYPE_STATIC_SCOPE,
                   TB_TYPE_TOOL_RESULT);
+
+  /**
+   * TbToolRegistry::call-progress:
+   * @self: the registry
+   * @call_id: the running call's id
+   * @progress: how far it is, in the tool's own unit; it only grows
+   * @total: what @progress reaches at the end, or -1 when unknown
+   * @message: (nullable): what the tool says it is doing
+   *
+   * Emitted on the main context where the call was started, also when the
+   * tool reports from another thread, and never after `call-finished`.
+   */
+  signals [CALL_PROGRESS] =
+    g_signal_new ("call-progress",
+                  G_TYPE_FROM_CLASS (klass),
+                  G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL,
+                  G_TYPE_NONE, 4,
+                  G_TYPE_STRING | G_SIGNAL_TYPE_STATIC_SCOPE,
+                  G_TYPE_DOUBLE,
+                  G_TYPE_DOUBLE,
+                  G_TYPE_STRING | G_SIGNAL_TYPE_STATIC_SCOPE);
 }
 
 static void
@@ -1088,6 +1113,83 @@ _tb_tool_call_extend_deadline (GCancellable *cancellable)
   g_source_unref (data->timeout_source);
   data->timeout_source = new_timeout_source (task);
   return TRUE;
+}
+
+typedef struct
+{
+  GTask  *task;
+  double  progress;
+  double  total;
+  char   *message;
+} ProgressReport;
+
+static void
+progress_report_free (ProgressReport *report)
+{
+  g_object_unref (report->task);
+  g_free (report->message);
+  g_free (report);
+}
+
+static gboolean
+emit_progress_cb (gpointer user_data)
+{
+  ProgressReport *report = user_data;
+  CallData *data = g_task_get_task_data (report->task);
+
+  /* A report that was on its way when the call finished is dropped. */
+  if (!data->done && data->tool != NULL)
+    g_signal_emit (data->registry, signals [CALL_PROGRESS], 0, data->call_id,
+                   report->progress, report->total, report->message);
+  return G_SOURCE_REMOVE;
+}
+
+static gpointer
+dup_task (gpointer task,
+          gpointer user_data)
+{
+  return task != NULL ? g_object_ref (task) : NULL;
+}
+
+/**
+ * _tb_tool_call_report_progress:
+ * @cancellable: the cancellable the registry passed to the tool's
+ *   invoke_async()
+ * @progress: how far the call is
+ * @total: what @progress reaches at the end, or a negative number when unknown
+ * @message: (nullable): what the tool says it is doing
+ *
+ * Makes the registry emit #TbToolRegistry::call-progress for the running
+ * call. Safe from any thread: the signal is emitted on the context the call
+ * was started on. Does nothing once the call has finished or when
+ * @cancellable does not belong to a running registry call.
+ */
+void
+_tb_tool_call_report_progress (GCancellable *cancellable,
+                               double        progress,
+                               double        total,
+                               const char   *message)
+{
+  ProgressReport *report;
+  GTask *task;
+
+  if (cancellable == NULL)
+    return;
+
+  /* Under GData's lock, so a call finishing on another thread cannot free
+   * the task between the lookup and the reference. */
+  task = g_object_dup_qdata (G_OBJECT (cancellable), call_task_quark (), dup_task, NULL);
+  if (task == NULL)
+    return;
+
+  report = g_new0 (ProgressReport, 1);
+  report->task = task;
+  report->progress = progress;
+  report->total = total < 0 ? -1 : total;
+  report->message = g_strdup (message);
+  g_main_context_invoke_full (g_task_get_context (task), G_PRIORITY_DEFAULT,
+                              emit_progress_cb, report,
+                              (GDestroyNotify) progress_report_free);
 }
 
 static TbToolFailureKind

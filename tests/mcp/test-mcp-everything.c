@@ -377,6 +377,81 @@ test_progress_extends_deadline (Fixture       *f,
   g_assert_cmpint (tb_tool_result_get_kind (result), ==, TB_TOOL_FAILURE_TIMEOUT);
 }
 
+typedef struct
+{
+  GThread *thread;
+  GArray  *progress;
+  double   total;
+  guint    finished;
+  char    *call_id;
+} CallProgress;
+
+static void
+call_started_cb (TbToolRegistry *registry,
+                 TbTool         *tool,
+                 const char     *call_id,
+                 JsonNode       *arguments,
+                 CallProgress   *seen)
+{
+  g_free (seen->call_id);
+  seen->call_id = g_strdup (call_id);
+}
+
+static void
+call_progress_cb (TbToolRegistry *registry,
+                  const char     *call_id,
+                  double          progress,
+                  double          total,
+                  const char     *message,
+                  CallProgress   *seen)
+{
+  /* On the registry's context, not the client's reader, and never after
+   * the result. */
+  g_assert_true (g_thread_self () == seen->thread);
+  g_assert_cmpuint (seen->finished, ==, 0);
+  g_assert_cmpstr (call_id, ==, seen->call_id);
+  g_array_append_val (seen->progress, progress);
+  seen->total = total;
+}
+
+static void
+call_finished_cb (TbToolRegistry *registry,
+                  TbTool         *tool,
+                  const char     *call_id,
+                  TbToolResult   *result,
+                  CallProgress   *seen)
+{
+  seen->finished++;
+}
+
+static void
+test_call_progress (Fixture       *f,
+                    gconstpointer  data)
+{
+  g_autoptr(TbToolResult) result = NULL;
+  g_autoptr(GArray) progress = g_array_new (FALSE, FALSE, sizeof (double));
+  CallProgress seen = { g_thread_self (), progress, 0, 0, NULL };
+
+  if (f->client == NULL)
+    return;
+
+  g_signal_connect (f->registry, "call-started", G_CALLBACK (call_started_cb), &seen);
+  g_signal_connect (f->registry, "call-progress", G_CALLBACK (call_progress_cb), &seen);
+  g_signal_connect (f->registry, "call-finished", G_CALLBACK (call_finished_cb), &seen);
+  result = mcp_test_call (f->registry, "trigger-long-running-operation",
+                          "{\"duration\":1,\"steps\":4}", NULL);
+  g_assert_true (tb_tool_result_get_ok (result));
+  g_assert_cmpuint (seen.finished, ==, 1);
+
+  g_assert_cmpuint (progress->len, ==, 4);
+  for (guint i = 0; i < progress->len; i++)
+    g_assert_cmpfloat (g_array_index (progress, double, i), ==, i + 1);
+  g_assert_cmpfloat (seen.total, ==, 4);
+
+  g_signal_handlers_disconnect_by_data (f->registry, &seen);
+  g_free (seen.call_id);
+}
+
 static gboolean
 cancel_soon_cb (gpointer data)
 {
@@ -672,6 +747,8 @@ main (int   argc,
   g_test_add ("/mcp/everything/resources", Fixture, NULL, setup, test_resource_links, teardown);
   g_test_add ("/mcp/everything/progress", Fixture, NULL, setup,
               test_progress_extends_deadline, teardown);
+  g_test_add ("/mcp/everything/call-progress", Fixture, NULL, setup, test_call_progress,
+              teardown);
   g_test_add ("/mcp/everything/cancel", Fixture, NULL, setup, test_cancel, teardown);
   g_test_add ("/mcp/everything/list-changed", Fixture, NULL, setup_capable, test_list_changed,
               teardown);

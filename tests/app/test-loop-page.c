@@ -1537,6 +1537,72 @@ test_elicitation (Fixture       *f,
   iterate (200);
 }
 
+/* An MCP tool that reports its progress: its row shows a bar with the
+ * server's message while it runs, and no bar once its result is in. */
+static void
+test_mcp_progress (Fixture       *f,
+                   gconstpointer  data)
+{
+  const char *srcdir = g_getenv ("G_TEST_SRCDIR");
+  g_autofree char *script = g_build_filename (srcdir != NULL ? srcdir : ".", "..", "mcp",
+                                              "fake-mcp-server.py", NULL);
+  const char *argv[] = { "/usr/bin/python3", script, NULL };
+  g_autoptr(JsonNode) turns = tb_json_parse (
+    "{\"format\":\"toolbench-script\",\"version\":1,\"responses\":["
+    "{\"tool_calls\":[{\"id\":\"p1\",\"name\":\"progress\",\"arguments\":{}}]},"
+    "{\"text\":\"All three steps are done.\"}]}", -1, NULL);
+  g_autoptr(TbScriptedProvider) provider = tb_scripted_provider_new_from_json (turns, NULL);
+  g_autoptr(TbMcpClient) client = NULL;
+  g_autoptr(GAsyncResult) connected = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GtkProgressBar) bar = NULL;
+  double fraction;
+
+  if (!g_file_test (argv[0], G_FILE_TEST_IS_EXECUTABLE)
+      || !g_file_test (script, G_FILE_TEST_EXISTS))
+    {
+      g_test_skip ("/usr/bin/python3 and tests/mcp/fake-mcp-server.py are needed");
+      return;
+    }
+  client = tb_mcp_client_new_stdio ("fake", argv, NULL, NULL);
+  tb_mcp_client_attach (client, f->registry);
+  tb_mcp_client_connect_async (client, NULL, store_result, &connected);
+  WAIT_UNTIL (connected != NULL);
+  g_assert_true (tb_mcp_client_connect_finish (client, connected, &error));
+  g_assert_no_error (error);
+
+  tb_loop_page_set_provider (f->page, TB_PROVIDER (provider));
+  click (f, "step");
+  WAIT_UNTIL (tb_loop_page_get_n_pending (f->page) == 1);
+  bar = g_object_ref (tb_loop_page_get_pending_progress (f->page, 0));
+  g_assert_false (gtk_widget_get_visible (GTK_WIDGET (bar)));
+  click_pending (f, 0, "approve");
+  /* Step, without waiting for the run to be idle again */
+  g_signal_emit_by_name (tb_loop_page_get_button (f->page, "step"), "clicked");
+
+  /* 3 reports, 0.4 s apart, each with its message */
+  WAIT_UNTIL (gtk_widget_get_visible (GTK_WIDGET (bar))
+              && g_str_has_suffix (gtk_progress_bar_get_text (bar), " of 3"));
+  g_test_message ("progress: %s", gtk_progress_bar_get_text (bar));
+  g_assert_true (g_str_has_prefix (gtk_progress_bar_get_text (bar), "Step "));
+  fraction = gtk_progress_bar_get_fraction (bar);
+  g_assert_cmpfloat (fraction, >, 0.3);
+  g_assert_cmpfloat (fraction, <=, 1.0);
+
+  WAIT_UNTIL (!tb_loop_page_get_busy (f->page));
+  g_assert_true (tb_loop_page_get_n_pending (f->page) == 0
+                 || !gtk_widget_get_visible (GTK_WIDGET (bar)));
+  {
+    g_autofree char *row = tb_loop_page_get_row_text (f->page, 2);
+
+    g_assert_nonnull (strstr (row, "done"));
+  }
+
+  tb_mcp_client_disconnect (client);
+  tb_mcp_client_detach (client);
+  iterate (200);
+}
+
 /* A large trace: the first events are listed while the rest is read. */
 static void
 test_trace_large (Fixture       *f,
@@ -1653,6 +1719,7 @@ main (int   argc,
   g_test_add ("/trace-page/autosave", Fixture, NULL, setup, test_autosave, teardown);
   g_test_add ("/trace-page/key-redacted", Fixture, NULL, setup, test_key_redacted, teardown);
   g_test_add ("/mcp-dialogs/elicitation", Fixture, NULL, setup, test_elicitation, teardown);
+  g_test_add ("/loop-page/mcp-progress", Fixture, NULL, setup, test_mcp_progress, teardown);
   g_test_add ("/trace-page/large", Fixture, NULL, setup, test_trace_large, teardown);
   g_test_add ("/trace-page/bad-file", Fixture, NULL, setup, test_trace_bad_file, teardown);
 

@@ -59,6 +59,8 @@ tools = [
     {"name": "huge-line", "description": "Sends a 40 MiB message", "inputSchema": OBJ},
     {"name": "empty-objects", "description": "Sends 31 MiB of empty objects",
      "inputSchema": OBJ},
+    {"name": "progress", "description": "Reports its progress three times, then answers",
+     "inputSchema": OBJ},
     {"name": "binary", "description": "Returns image, audio and blob content",
      "inputSchema": OBJ},
     {"name": "stderr", "description": "Writes bytes that are not UTF-8 to stderr",
@@ -269,6 +271,15 @@ def main():
             if start + page_size < len(tools):
                 page["nextCursor"] = str(start + page_size)
             result(rid, page)
+        elif method == "tools/call" and params.get("name") == "progress":
+            token = (params.get("_meta") or {}).get("progressToken")
+            for step in range(1, 4):
+                if token is not None:
+                    send({"jsonrpc": "2.0", "method": "notifications/progress",
+                          "params": {"progressToken": token, "progress": step, "total": 3,
+                                     "message": "Step %d of 3" % step}})
+                time.sleep(0.4)
+            result(rid, text("done"))
         elif method == "tools/call":
             call(rid, params.get("name"), params.get("arguments") or {})
         elif method == "ping":

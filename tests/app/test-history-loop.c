@@ -7,6 +7,8 @@
 #include <adwaita.h>
 #include <toolbench.h>
 
+#include "window-test-util.h"
+
 #include "tb-app-util.h"
 #include "tb-argument-editor.h"
 #include "tb-history-page.h"
@@ -62,9 +64,7 @@ static void
 teardown (Fixture       *f,
           gconstpointer  data)
 {
-  gtk_window_destroy (GTK_WINDOW (f->window));
-  iterate (50);
-  g_assert_finalize_object (f->window);
+  window_test_destroy (GTK_WINDOW (f->window));
   g_assert_finalize_object (f->registry);
 }
 

@@ -65,7 +65,7 @@ teardown (Fixture       *f,
           gconstpointer  data)
 {
   window_test_destroy (GTK_WINDOW (f->window));
-  g_assert_finalize_object (f->registry);
+  window_test_finalize (f->registry);
 }
 
 static void

@@ -143,6 +143,51 @@ on_editor_changed (TbPendingCallRow *self)
   update_decision (self);
 }
 
+/* Runs the arguments on screen: approve when they are the model's, edit
+ * otherwise; @anyway sends arguments the schema refuses. */
+static gboolean
+decide (TbPendingCallRow *self,
+        gboolean          anyway)
+{
+  g_autoptr(JsonNode) arguments = NULL;
+  g_autoptr(GError) error = NULL;
+  gboolean edited;
+
+  if (tb_pending_call_get_tool (self->pending) == NULL)
+    return FALSE;
+  arguments = tb_argument_editor_get_arguments (self->editor);
+  if (arguments == NULL)
+    {
+      set_problem (self, _("The arguments are not valid JSON: fix them before you approve."));
+      return FALSE;
+    }
+  if (!anyway && !tb_argument_editor_get_valid (self->editor))
+    {
+      set_problem (self, _("The arguments do not fit the tool's schema (see the problems "
+                           "above). Fix them, or Run Anyway to send them as they are."));
+      show_anyway (self, TRUE);
+      return FALSE;
+    }
+  if (!form_differs_from (self, tb_pending_call_get_model_arguments (self->pending)))
+    tb_pending_call_approve (self->pending);
+  else
+    {
+      edited = anyway ? tb_pending_call_edit_anyway (self->pending, arguments, &error)
+                      : tb_pending_call_edit (self->pending, arguments, &error);
+      if (!edited)
+        {
+          set_problem (self, error->message);
+          if (!anyway)
+            show_anyway (self, TRUE);
+          return FALSE;
+        }
+    }
+  set_problem (self, NULL);
+  show_anyway (self, FALSE);
+  update_decision (self);
+  return TRUE;
+}
+
 /**
  * tb_pending_call_row_approve:
  * @self: a pending call's row
@@ -157,38 +202,9 @@ on_editor_changed (TbPendingCallRow *self)
 gboolean
 tb_pending_call_row_approve (TbPendingCallRow *self)
 {
-  g_autoptr(JsonNode) arguments = NULL;
-  g_autoptr(GError) error = NULL;
-
   g_return_val_if_fail (TB_IS_PENDING_CALL_ROW (self), FALSE);
 
-  if (tb_pending_call_get_tool (self->pending) == NULL)
-    return FALSE;
-  arguments = tb_argument_editor_get_arguments (self->editor);
-  if (arguments == NULL)
-    {
-      set_problem (self, _("The arguments are not valid JSON: fix them before you approve."));
-      return FALSE;
-    }
-  if (!tb_argument_editor_get_valid (self->editor))
-    {
-      set_problem (self, _("The arguments do not fit the tool's schema (see the problems "
-                           "above). Fix them, or Run Anyway to send them as they are."));
-      show_anyway (self, TRUE);
-      return FALSE;
-    }
-  if (!form_differs_from (self, tb_pending_call_get_model_arguments (self->pending)))
-    tb_pending_call_approve (self->pending);
-  else if (!tb_pending_call_edit (self->pending, arguments, &error))
-    {
-      set_problem (self, error->message);
-      show_anyway (self, TRUE);
-      return FALSE;
-    }
-  set_problem (self, NULL);
-  show_anyway (self, FALSE);
-  update_decision (self);
-  return TRUE;
+  return decide (self, FALSE);
 }
 
 /**
@@ -203,30 +219,9 @@ tb_pending_call_row_approve (TbPendingCallRow *self)
 gboolean
 tb_pending_call_row_run_anyway (TbPendingCallRow *self)
 {
-  g_autoptr(JsonNode) arguments = NULL;
-  g_autoptr(GError) error = NULL;
-
   g_return_val_if_fail (TB_IS_PENDING_CALL_ROW (self), FALSE);
 
-  if (tb_pending_call_get_tool (self->pending) == NULL)
-    return FALSE;
-  arguments = tb_argument_editor_get_arguments (self->editor);
-  if (arguments == NULL)
-    {
-      set_problem (self, _("The arguments are not valid JSON: fix them before you approve."));
-      return FALSE;
-    }
-  if (!form_differs_from (self, tb_pending_call_get_model_arguments (self->pending)))
-    tb_pending_call_approve (self->pending);
-  else if (!tb_pending_call_edit_anyway (self->pending, arguments, &error))
-    {
-      set_problem (self, error->message);
-      return FALSE;
-    }
-  set_problem (self, NULL);
-  show_anyway (self, FALSE);
-  update_decision (self);
-  return TRUE;
+  return decide (self, TRUE);
 }
 
 /**

@@ -1270,12 +1270,13 @@ format_available (TbToolRegistry *self)
 {
   g_auto(GStrv) names = tb_tool_registry_get_names (self);
   guint n = g_strv_length (names);
-  GString *text = g_string_new (NULL);
   const guint shown = 20;
+  GString *text;
 
   if (n == 0)
     return g_strdup (_("No tools are available."));
 
+  text = g_string_new (NULL);
   for (guint i = 0; i < MIN (n, shown); i++)
     {
       if (i > 0)

@@ -358,7 +358,9 @@ test_large_file_memory (Fixture       *f,
                   "once indexed, %.1f MiB after scrolling through all of it",
                   st.st_size / 1048576.0, n, before / 1024.0, indexed / 1024.0,
                   scrolled / 1024.0);
-  g_assert_cmpuint (scrolled, <, indexed + 16 * 1024);
+  /* AddressSanitizer keeps freed memory aside: the bound means nothing there */
+  if (g_getenv ("ASAN_OPTIONS") == NULL)
+    g_assert_cmpuint (scrolled, <, indexed + 16 * 1024);
   {
     g_autofree char *last = tb_trace_page_get_event_row_text (f->page, n - 1);
 

@@ -334,6 +334,7 @@ test_sample_trace_fork (Fixture       *f,
   g_autoptr(GError) error = NULL;
   g_autofree char *first = NULL;
   g_autofree char *sent = NULL;
+  g_autoptr(JsonNode) request = NULL;
   GtkWidget *open;
   guint scripted_steps;
 
@@ -382,8 +383,8 @@ test_sample_trace_fork (Fixture       *f,
   g_test_message ("status: %s", tb_trace_page_get_status_text (trace_page));
   g_assert_cmpstr (tb_trace_page_get_status_text (trace_page), ==, "");
   g_assert_cmpuint (f->server->bodies->len, ==, 1);
-  sent = json_to_string (json_node_init_object (json_node_alloc (),
-                                                test_server_request (f->server, 0)), FALSE);
+  request = json_node_init_object (json_node_alloc (), test_server_request (f->server, 0));
+  sent = json_to_string (request, FALSE);
   g_test_message ("sent: %s", sent);
   g_assert_nonnull (strstr (sent, "small-model"));
   g_assert_nonnull (strstr (sent, "\"content\":\"forked\""));

@@ -18,55 +18,7 @@
  * them through a registry of its own: each row says the call came from
  * the loop, and when a person edited it, that it ran edited arguments. */
 
-typedef struct
-{
-  TbToolRegistry *registry;
-  TbWindow       *window;
-  TbLoopPage     *page;
-} Fixture;
-
-#define WAIT_UNTIL(cond) \
-  G_STMT_START { \
-    gint64 _deadline = g_get_monotonic_time () + 10 * G_USEC_PER_SEC; \
-    while (!(cond)) \
-      { \
-        if (g_get_monotonic_time () > _deadline) \
-          g_error ("Timed out waiting for %s", #cond); \
-        if (!g_main_context_iteration (NULL, FALSE)) \
-          g_usleep (1000); \
-      } \
-  } G_STMT_END
-
-static void
-iterate (guint ms)
-{
-  gint64 end = g_get_monotonic_time () + ms * 1000;
-
-  while (g_get_monotonic_time () < end)
-    if (!g_main_context_iteration (NULL, FALSE))
-      g_usleep (1000);
-}
-
-static void
-setup (Fixture       *f,
-       gconstpointer  data)
-{
-  f->registry = tb_tool_registry_new ();
-  g_assert_true (tb_demo_tools_register (f->registry, NULL));
-  f->window = g_object_ref (tb_window_new (NULL, f->registry, NULL));
-  f->page = tb_window_get_loop_page (f->window);
-  tb_window_set_page (f->window, "loop");
-  gtk_window_present (GTK_WINDOW (f->window));
-  WAIT_UNTIL (gtk_widget_get_mapped (GTK_WIDGET (f->page)));
-}
-
-static void
-teardown (Fixture       *f,
-          gconstpointer  data)
-{
-  window_test_destroy (GTK_WINDOW (f->window));
-  window_test_finalize (f->registry);
-}
+typedef WindowFixture Fixture;
 
 static void
 click (GtkWidget *button)
@@ -132,7 +84,7 @@ test_continue (Fixture       *f,
 
   click_loop (f, "continue");
   tb_window_set_page (f->window, "history");
-  iterate (100);
+  window_test_iterate (100);
 
   g_assert_cmpuint (tb_list_box_count_rows (list), ==, 2);
   entry = row_entry (f, 0);
@@ -152,7 +104,7 @@ test_continue (Fixture       *f,
   tb_window_set_page (f->window, "loop");
   click_loop (f, "new");
   click_loop (f, "continue");
-  iterate (50);
+  window_test_iterate (50);
   g_assert_cmpuint (tb_list_box_count_rows (list), ==, 4);
 }
 
@@ -207,8 +159,7 @@ main (int   argc,
   gtk_init ();
   tb_app_init ();
 
-  g_test_add ("/history/loop-continue", Fixture, NULL, setup, test_continue, teardown);
-  g_test_add ("/history/loop-edit-and-skip", Fixture, NULL, setup, test_edit_and_skip,
-              teardown);
+  window_test_add ("/history/loop-continue", test_continue);
+  window_test_add ("/history/loop-edit-and-skip", test_edit_and_skip);
   return g_test_run ();
 }

@@ -21,55 +21,7 @@
  * built-in demo tools and the offline scripted demo: the rows of the
  * conversation, the state and iteration labels, the pending calls. */
 
-typedef struct
-{
-  TbToolRegistry *registry;
-  TbWindow       *window;
-  TbLoopPage     *page;
-} Fixture;
-
-#define WAIT_UNTIL(cond) \
-  G_STMT_START { \
-    gint64 _deadline = g_get_monotonic_time () + 10 * G_USEC_PER_SEC; \
-    while (!(cond)) \
-      { \
-        if (g_get_monotonic_time () > _deadline) \
-          g_error ("Timed out waiting for %s", #cond); \
-        if (!g_main_context_iteration (NULL, FALSE)) \
-          g_usleep (1000); \
-      } \
-  } G_STMT_END
-
-static void
-iterate (guint ms)
-{
-  gint64 end = g_get_monotonic_time () + ms * 1000;
-
-  while (g_get_monotonic_time () < end)
-    if (!g_main_context_iteration (NULL, FALSE))
-      g_usleep (1000);
-}
-
-static void
-setup (Fixture       *f,
-       gconstpointer  data)
-{
-  f->registry = tb_tool_registry_new ();
-  g_assert_true (tb_demo_tools_register (f->registry, NULL));
-  f->window = g_object_ref (tb_window_new (NULL, f->registry, NULL));
-  f->page = tb_window_get_loop_page (f->window);
-  tb_window_set_page (f->window, "loop");
-  gtk_window_present (GTK_WINDOW (f->window));
-  WAIT_UNTIL (gtk_widget_get_mapped (GTK_WIDGET (f->page)));
-}
-
-static void
-teardown (Fixture       *f,
-          gconstpointer  data)
-{
-  window_test_destroy (GTK_WINDOW (f->window));
-  window_test_finalize (f->registry);
-}
+typedef WindowFixture Fixture;
 
 static void
 click (Fixture    *f,
@@ -378,7 +330,7 @@ walk_tab (Fixture   *f,
   GPtrArray *seen = g_ptr_array_new ();
 
   /* The window gives the initial focus once it is shown: after that. */
-  iterate (100);
+  window_test_iterate (100);
   gtk_widget_grab_focus (start);
   WAIT_UNTIL (gtk_window_get_focus (GTK_WINDOW (f->window)) == start);
   for (guint i = 0; i < 80; i++)
@@ -398,7 +350,7 @@ walk_tab (Fixture   *f,
       g_test_message ("focus %u: %s", seen->len, G_OBJECT_TYPE_NAME (focus));
       if (!gtk_widget_child_focus (GTK_WIDGET (f->window), GTK_DIR_TAB_FORWARD))
         break;
-      iterate (10);
+      window_test_iterate (10);
     }
   return seen;
 }
@@ -718,7 +670,7 @@ test_fifty_calls (Fixture       *f,
   start = g_get_monotonic_time ();
   click (f, "step");
   g_assert_cmpuint (tb_loop_page_get_n_pending (f->page), ==, 50);
-  iterate (50);
+  window_test_iterate (50);
   g_test_message ("50 pending calls shown in %.0f ms",
                   (g_get_monotonic_time () - start) / 1000.0);
   click (f, "step");
@@ -811,7 +763,7 @@ facts_setup (FactsFixture  *f,
   f->workspace = tb_workspace_new_for_path (f->path, &error);
   g_assert_no_error (error);
 
-  setup (&f->base, data);
+  window_fixture_setup (&f->base, data);
   g_assert_true (tb_workspace_register_tools (f->workspace, f->base.registry, &error));
   g_assert_no_error (error);
   tb_window_set_workspace (f->base.window, f->workspace);
@@ -827,7 +779,7 @@ facts_teardown (FactsFixture  *f,
 {
   g_autofree char *lock_path = g_strconcat (f->path, ".lock", NULL);
 
-  teardown (&f->base, data);
+  window_fixture_teardown (&f->base, data);
   g_assert_finalize_object (f->workspace);
   g_unlink (f->path);
   g_unlink (lock_path);
@@ -948,13 +900,13 @@ test_facts_confirm (FactsFixture  *f,
   g_assert_cmpint (adw_message_dialog_get_response_appearance (dialog, "commit"), ==,
                    ADW_RESPONSE_DESTRUCTIVE);
   gtk_window_close (GTK_WINDOW (dialog));
-  iterate (50);
+  window_test_iterate (50);
   g_assert_cmpuint (tb_workspace_get_n_pending (f->workspace), ==, 1);
 
   dialog = open_review (f);
   adw_message_dialog_response (dialog, "reject");
   gtk_window_close (GTK_WINDOW (dialog));
-  iterate (50);
+  window_test_iterate (50);
   g_assert_cmpuint (tb_workspace_get_n_pending (f->workspace), ==, 0);
   g_assert_cmpuint (tb_facts_page_get_n_pending_rows (facts_page (f)), ==, 0);
   g_assert_nonnull (strstr (tb_facts_page_get_facts_text (facts_page (f)), "Paris"));
@@ -970,7 +922,7 @@ test_facts_confirm (FactsFixture  *f,
   g_assert_cmpstr (tb_confirm_dialog_get_text (dialog, "proposed"), ==, "\"Nice\"");
   adw_message_dialog_response (dialog, "commit");
   gtk_window_close (GTK_WINDOW (dialog));
-  iterate (50);
+  window_test_iterate (50);
   g_assert_cmpuint (tb_workspace_get_n_pending (f->workspace), ==, 0);
   g_assert_nonnull (strstr (tb_facts_page_get_facts_text (facts_page (f)), "Nice"));
   city = saved_city (f);
@@ -991,18 +943,18 @@ test_facts_enter (FactsFixture  *f,
   click (&f->base, "step");
   g_assert_cmpuint (tb_workspace_get_n_pending (f->workspace), ==, 1);
   dialog = open_review (f);
-  iterate (100);
+  window_test_iterate (100);
   focus = gtk_window_get_focus (GTK_WINDOW (dialog));
   g_test_message ("focus: %s", focus != NULL ? G_OBJECT_TYPE_NAME (focus) : "none");
   g_assert_true (focus == NULL || !GTK_IS_BUTTON (focus));
   if (focus != NULL)
     gtk_widget_activate (focus);
   gtk_widget_activate_action (GTK_WIDGET (dialog), "default.activate", NULL);
-  iterate (400);
+  window_test_iterate (400);
   g_assert_cmpuint (tb_workspace_get_n_pending (f->workspace), ==, 1);
   g_assert_true (gtk_widget_get_visible (GTK_WIDGET (dialog)));
   gtk_window_close (GTK_WINDOW (dialog));
-  iterate (50);
+  window_test_iterate (50);
   g_assert_cmpuint (tb_workspace_get_n_pending (f->workspace), ==, 1);
 }
 
@@ -1029,7 +981,7 @@ test_facts_paused (FactsFixture  *f,
   g_assert_cmpstr (tb_confirm_dialog_get_text (dialog, "proposed"), ==, "\"Lyon\"");
   adw_message_dialog_response (dialog, "reject");
   gtk_window_close (GTK_WINDOW (dialog));
-  iterate (50);
+  window_test_iterate (50);
   g_assert_cmpuint (tb_workspace_get_n_pending (f->workspace), ==, 0);
   g_assert_false (gtk_widget_get_visible (gtk_widget_get_parent (review)));
 }
@@ -1248,7 +1200,7 @@ test_autosave (Fixture       *f,
   g_assert_cmpstr (tb_trace_page_get_title (trace_page), ==, "autosave.jsonl");
   g_assert_cmpuint (tb_trace_page_get_n_events (trace_page), ==, tb_trace_get_n_events (saved));
   gtk_window_destroy (GTK_WINDOW (other));
-  iterate (50);
+  window_test_iterate (50);
   g_assert_finalize_object (other);
 
   /* New Run drops the run on purpose: nothing is left to recover. */
@@ -1534,7 +1486,7 @@ test_elicitation (Fixture       *f,
   }
   tb_mcp_client_disconnect (client);
   tb_mcp_client_detach (client);
-  iterate (200);
+  window_test_iterate (200);
 }
 
 /* An MCP tool that reports its progress: its row shows a bar with the
@@ -1600,7 +1552,7 @@ test_mcp_progress (Fixture       *f,
 
   tb_mcp_client_disconnect (client);
   tb_mcp_client_detach (client);
-  iterate (200);
+  window_test_iterate (200);
 }
 
 /* A large trace: the first events are listed while the rest is read. */
@@ -1683,26 +1635,23 @@ main (int   argc,
   gtk_init ();
   tb_app_init ();
 
-  g_test_add ("/loop-page/step-edit-skip", Fixture, NULL, setup, test_step_edit_skip, teardown);
-  g_test_add ("/loop-page/approve-runs-form", Fixture, NULL, setup, test_approve_runs_form,
-              teardown);
-  g_test_add ("/loop-page/run-anyway", Fixture, NULL, setup, test_run_anyway, teardown);
-  g_test_add ("/loop-page/decide-by-keys", Fixture, NULL, setup, test_decide_by_keys, teardown);
-  g_test_add ("/loop-page/reject", Fixture, NULL, setup, test_reject, teardown);
-  g_test_add ("/loop-page/tab-order", Fixture, NULL, setup, test_tab_order, teardown);
-  g_test_add ("/loop-page/cap-and-extend", Fixture, NULL, setup, test_cap_and_extend, teardown);
-  g_test_add ("/loop-page/continue-breakpoint", Fixture, NULL, setup, test_continue_breakpoint,
-              teardown);
-  g_test_add ("/loop-page/model-turn", Fixture, NULL, setup, test_model_turn, teardown);
-  g_test_add ("/loop-page/shortcuts", Fixture, NULL, setup, test_shortcuts, teardown);
-  g_test_add ("/loop-page/ask-and-subset", Fixture, NULL, setup, test_ask_and_subset, teardown);
-  g_test_add ("/loop-page/provider-error", Fixture, NULL, setup, test_provider_error, teardown);
-  g_test_add ("/loop-page/outside-controls", Fixture, NULL, setup, test_outside_controls,
-              teardown);
-  g_test_add ("/loop-page/streaming", Fixture, NULL, setup, test_streaming, teardown);
-  g_test_add ("/loop-page/fifty-calls", Fixture, NULL, setup, test_fifty_calls, teardown);
-  g_test_add ("/loop-page/script-file", Fixture, NULL, setup, test_script_file, teardown);
-  g_test_add ("/loop-page/no-message", Fixture, NULL, setup, test_no_message, teardown);
+  window_test_add ("/loop-page/step-edit-skip", test_step_edit_skip);
+  window_test_add ("/loop-page/approve-runs-form", test_approve_runs_form);
+  window_test_add ("/loop-page/run-anyway", test_run_anyway);
+  window_test_add ("/loop-page/decide-by-keys", test_decide_by_keys);
+  window_test_add ("/loop-page/reject", test_reject);
+  window_test_add ("/loop-page/tab-order", test_tab_order);
+  window_test_add ("/loop-page/cap-and-extend", test_cap_and_extend);
+  window_test_add ("/loop-page/continue-breakpoint", test_continue_breakpoint);
+  window_test_add ("/loop-page/model-turn", test_model_turn);
+  window_test_add ("/loop-page/shortcuts", test_shortcuts);
+  window_test_add ("/loop-page/ask-and-subset", test_ask_and_subset);
+  window_test_add ("/loop-page/provider-error", test_provider_error);
+  window_test_add ("/loop-page/outside-controls", test_outside_controls);
+  window_test_add ("/loop-page/streaming", test_streaming);
+  window_test_add ("/loop-page/fifty-calls", test_fifty_calls);
+  window_test_add ("/loop-page/script-file", test_script_file);
+  window_test_add ("/loop-page/no-message", test_no_message);
 
   g_test_add ("/facts-page/confirm", FactsFixture, NULL, facts_setup, test_facts_confirm,
               facts_teardown);
@@ -1715,13 +1664,13 @@ main (int   argc,
   g_test_add_func ("/facts-page/diff", test_confirm_diff);
   g_test_add ("/facts-page/other-writer", FactsFixture, NULL, facts_setup,
               test_facts_other_writer, facts_teardown);
-  g_test_add ("/trace-page/replay-fork", Fixture, NULL, setup, test_trace_replay_fork, teardown);
-  g_test_add ("/trace-page/autosave", Fixture, NULL, setup, test_autosave, teardown);
-  g_test_add ("/trace-page/key-redacted", Fixture, NULL, setup, test_key_redacted, teardown);
-  g_test_add ("/mcp-dialogs/elicitation", Fixture, NULL, setup, test_elicitation, teardown);
-  g_test_add ("/loop-page/mcp-progress", Fixture, NULL, setup, test_mcp_progress, teardown);
-  g_test_add ("/trace-page/large", Fixture, NULL, setup, test_trace_large, teardown);
-  g_test_add ("/trace-page/bad-file", Fixture, NULL, setup, test_trace_bad_file, teardown);
+  window_test_add ("/trace-page/replay-fork", test_trace_replay_fork);
+  window_test_add ("/trace-page/autosave", test_autosave);
+  window_test_add ("/trace-page/key-redacted", test_key_redacted);
+  window_test_add ("/mcp-dialogs/elicitation", test_elicitation);
+  window_test_add ("/loop-page/mcp-progress", test_mcp_progress);
+  window_test_add ("/trace-page/large", test_trace_large);
+  window_test_add ("/trace-page/bad-file", test_trace_bad_file);
 
   return g_test_run ();
 }

@@ -3,6 +3,39 @@
 #pragma once
 
 #include <gtk/gtk.h>
+#include <toolbench.h>
+
+#include "tb-window.h"
+
+/* The window of a test over the demo tools, on its Loop page. */
+typedef struct
+{
+  TbToolRegistry *registry;
+  TbWindow       *window;
+  TbLoopPage     *page;
+} WindowFixture;
+
+#define WAIT_UNTIL(cond) \
+  G_STMT_START { \
+    gint64 _deadline = g_get_monotonic_time () + 10 * G_USEC_PER_SEC; \
+    while (!(cond)) \
+      { \
+        if (g_get_monotonic_time () > _deadline) \
+          g_error ("Timed out waiting for %s", #cond); \
+        if (!g_main_context_iteration (NULL, FALSE)) \
+          g_usleep (1000); \
+      } \
+  } G_STMT_END
+
+static inline void
+window_test_iterate (guint ms)
+{
+  gint64 end = g_get_monotonic_time () + ms * 1000;
+
+  while (g_get_monotonic_time () < end)
+    if (!g_main_context_iteration (NULL, FALSE))
+      g_usleep (1000);
+}
 
 /* Drops the test's reference to @object and waits until it is finalized:
  * rows, timers and idles let go of it within a main context iteration or
@@ -31,3 +64,27 @@ window_test_destroy (GtkWindow *window)
   gtk_window_destroy (window);
   window_test_finalize (window);
 }
+
+static inline void
+window_fixture_setup (WindowFixture *f,
+                      gconstpointer  data)
+{
+  f->registry = tb_tool_registry_new ();
+  g_assert_true (tb_demo_tools_register (f->registry, NULL));
+  f->window = g_object_ref (TB_WINDOW (tb_window_new (NULL, f->registry, NULL)));
+  f->page = tb_window_get_loop_page (f->window);
+  tb_window_set_page (f->window, "loop");
+  gtk_window_present (GTK_WINDOW (f->window));
+  WAIT_UNTIL (gtk_widget_get_mapped (GTK_WIDGET (f->page)));
+}
+
+static inline void
+window_fixture_teardown (WindowFixture *f,
+                         gconstpointer  data)
+{
+  window_test_destroy (GTK_WINDOW (f->window));
+  window_test_finalize (f->registry);
+}
+
+#define window_test_add(path, func) \
+  g_test_add ((path), WindowFixture, NULL, window_fixture_setup, (func), window_fixture_teardown)

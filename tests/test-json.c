@@ -257,6 +257,184 @@ test_int_in_range (void)
   g_assert_error (error, TB_JSON_ERROR, TB_JSON_ERROR_OUT_OF_RANGE);
 }
 
+/* The writer against json-glib's generator: the same text for every
+ * document without doubles, compact and pretty (json-glib's "{  }" for an
+ * empty object aside), over random trees. */
+static JsonNode *
+random_node (GRand *rand,
+             guint  depth)
+{
+  static const char *const names[] = { "a", "b c", "\"q\"", "\\", "é", "\n", "" };
+  guint kind = g_rand_int_range (rand, 0, depth > 4 ? 4 : 6);
+  JsonNode *node;
+
+  switch (kind)
+    {
+    case 0:
+      return json_node_new (JSON_NODE_NULL);
+    case 1:
+      node = json_node_new (JSON_NODE_VALUE);
+      json_node_set_int (node, (gint64) g_rand_int (rand) * (g_rand_boolean (rand) ? 1 : -1000003));
+      return node;
+    case 2:
+      node = json_node_new (JSON_NODE_VALUE);
+      json_node_set_boolean (node, g_rand_boolean (rand));
+      return node;
+    case 3:
+      {
+        char text[8];
+        guint n = g_rand_int_range (rand, 0, G_N_ELEMENTS (text));
+
+        /* mostly printable, sometimes an escape json-glib writes too */
+        for (guint i = 0; i < n; i++)
+          text[i] = g_rand_int_range (rand, 0, 8) == 0
+                    ? "\n\t\"\\\b\f\r\x7f"[g_rand_int_range (rand, 0, 8)]
+                    : (char) g_rand_int_range (rand, 0x20, 0x7f);
+        text[n] = '\0';
+        node = json_node_new (JSON_NODE_VALUE);
+        json_node_set_string (node, text);
+        return node;
+      }
+    case 4:
+      {
+        JsonObject *object = json_object_new ();
+        guint n = g_rand_int_range (rand, 1, 5);
+
+        for (guint i = 0; i < n; i++)
+          json_object_set_member (object, names[g_rand_int_range (rand, 0, G_N_ELEMENTS (names))],
+                                  random_node (rand, depth + 1));
+        return json_node_init_object (json_node_alloc (), object);
+      }
+    default:
+      {
+        JsonArray *array = json_array_new ();
+        guint n = g_rand_int_range (rand, 0, 5);
+
+        for (guint i = 0; i < n; i++)
+          json_array_add_element (array, random_node (rand, depth + 1));
+        return json_node_init_array (json_node_alloc (), array);
+      }
+    }
+}
+
+static char *
+generate (JsonNode *node,
+          gboolean  pretty)
+{
+  g_autoptr(JsonGenerator) generator = json_generator_new ();
+
+  json_generator_set_pretty (generator, pretty);
+  json_generator_set_indent (generator, 2);
+  json_generator_set_root (generator, node);
+  return json_generator_to_data (generator, NULL);
+}
+
+static void
+test_write_like_generator (void)
+{
+  g_autoptr(GRand) rand = g_rand_new_with_seed (20261123);
+  guint compared = 0;
+
+  for (guint i = 0; i < 2000; i++)
+    {
+      g_autoptr(JsonNode) node = random_node (rand, 0);
+
+      for (guint pretty = 0; pretty < 2; pretty++)
+        {
+          g_autofree char *ours = tb_json_to_string (node, pretty);
+          g_autofree char *theirs = generate (node, pretty);
+          g_autoptr(GError) error = NULL;
+          g_autoptr(JsonNode) back = NULL;
+
+          /* json-glib writes 0x01..0x1f other than \b \f \n \r \t raw in
+           * strings, which no JSON reader accepts; ours are escaped. */
+          if (strpbrk (theirs, "\x01\x02\x03\x04\x05\x06\x07\x0b\x0e\x0f\x10\x11\x12"
+                               "\x13\x14\x15\x16\x17\x18\x19\x1a\x1b\x1c\x1d\x1e\x1f") == NULL
+              && strstr (theirs, "{ ") == NULL)
+            {
+              g_assert_cmpstr (ours, ==, theirs);
+              compared++;
+            }
+
+          back = tb_json_parse (ours, -1, &error);
+          g_assert_no_error (error);
+          g_assert_true (tb_json_equal (back, node));
+        }
+    }
+  g_test_message ("%u of 4000 texts compared with json-glib's", compared);
+  g_assert_cmpuint (compared, >, 3000);
+}
+
+static void
+assert_writes (double      value,
+               const char *expected)
+{
+  g_autoptr(JsonNode) node = json_node_new (JSON_NODE_VALUE);
+  g_autofree char *text = NULL;
+
+  json_node_set_double (node, value);
+  text = tb_json_to_string (node, FALSE);
+  g_assert_cmpstr (text, ==, expected);
+}
+
+/* Numbers go on the wire as a person wrote them and read back the same. */
+static void
+test_write_numbers (void)
+{
+  g_autoptr(GRand) rand = g_rand_new_with_seed (7);
+  g_autoptr(JsonNode) parsed = NULL;
+  g_autofree char *text = NULL;
+
+  assert_writes (3.14, "3.14");
+  assert_writes (0.1, "0.1");
+  assert_writes (1.0, "1.0");
+  assert_writes (100.0, "100.0");
+  assert_writes (-0.0, "-0.0");
+  assert_writes (2.5e-7, "2.5e-07");
+  assert_writes (1e300, "1e+300");
+  assert_writes (INFINITY, "null");
+  assert_writes (NAN, "null");
+
+  parsed = tb_json_parse ("{\"a\":3.14,\"b\":[0.30000000000000004,1e21,7],\"c\":{}}", -1, NULL);
+  text = tb_json_to_string (parsed, FALSE);
+  g_assert_cmpstr (text, ==, "{\"a\":3.14,\"b\":[0.30000000000000004,1e+21,7],\"c\":{}}");
+  g_clear_pointer (&text, g_free);
+  text = tb_json_to_string (parsed, TRUE);
+  g_assert_cmpstr (text, ==, "{\n  \"a\" : 3.14,\n  \"b\" : [\n    0.30000000000000004,\n"
+                             "    1e+21,\n    7\n  ],\n  \"c\" : {}\n}");
+
+  for (guint i = 0; i < 100000; i++)
+    {
+      union { guint64 bits; double value; } u;
+      g_autoptr(JsonNode) node = json_node_new (JSON_NODE_VALUE);
+      g_autoptr(JsonNode) back = NULL;
+      g_autofree char *written = NULL;
+
+      u.bits = ((guint64) g_rand_int (rand) << 32) | g_rand_int (rand);
+      if (!isfinite (u.value))
+        continue;
+      json_node_set_double (node, u.value);
+      written = tb_json_to_string (node, FALSE);
+      back = tb_json_parse (written, -1, NULL);
+      g_assert_nonnull (back);
+      g_assert_cmpint (json_node_get_value_type (back), ==, G_TYPE_DOUBLE);
+      if (json_node_get_double (back) != u.value)
+        g_error ("%s read back as %.17g, not %.17g", written, json_node_get_double (back), u.value);
+    }
+}
+
+/* Every control character is escaped, so the text is JSON any reader takes. */
+static void
+test_write_controls (void)
+{
+  g_autoptr(JsonNode) node = json_node_new (JSON_NODE_VALUE);
+  g_autofree char *text = NULL;
+
+  json_node_set_string (node, "\x01\x1f\x7f\t\"\\é\xe2\x80\xa8");
+  text = tb_json_to_string (node, FALSE);
+  g_assert_cmpstr (text, ==, "\"\\u0001\\u001f\\u007f\\t\\\"\\\\é\xe2\x80\xa8\"");
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -271,6 +449,9 @@ main (int   argc,
   g_test_add_func ("/json/parse/value-budget", test_parse_value_budget);
   g_test_add_func ("/json/parse/nul-escape", test_parse_nul_escape);
   g_test_add_func ("/json/format-double", test_format_double);
+  g_test_add_func ("/json/write/like-generator", test_write_like_generator);
+  g_test_add_func ("/json/write/numbers", test_write_numbers);
+  g_test_add_func ("/json/write/controls", test_write_controls);
   g_test_add_func ("/json/int-in-range", test_int_in_range);
   g_test_add_func ("/json/equal", test_equal);
   g_test_add_func ("/json/describe-type", test_describe_type);

@@ -483,30 +483,6 @@ tb_json_node_depth_ok (JsonNode *node,
   return depth_ok (node, max_depth);
 }
 
-/**
- * tb_json_to_string:
- * @node: (nullable): a node
- * @pretty: whether to indent
- *
- * Returns: (transfer full): the JSON text; "null" for %NULL
- */
-char *
-tb_json_to_string (JsonNode *node,
-                   gboolean  pretty)
-{
-  g_autoptr(JsonGenerator) generator = NULL;
-
-  if (node == NULL)
-    return g_strdup ("null");
-
-  generator = json_generator_new ();
-  json_generator_set_pretty (generator, pretty);
-  json_generator_set_indent (generator, 2);
-  json_generator_set_root (generator, node);
-
-  return json_generator_to_data (generator, NULL);
-}
-
 static gboolean
 number_value (JsonNode *node,
               double   *value,

@@ -104,6 +104,9 @@ gboolean  tb_json_node_depth_ok    (JsonNode    *node,
                                     guint        max_depth);
 char     *tb_json_to_string        (JsonNode    *node,
                                     gboolean     pretty);
+char     *tb_json_to_data          (JsonNode    *node,
+                                    gboolean     pretty,
+                                    gsize       *length);
 gboolean  tb_json_equal            (JsonNode    *a,
                                     JsonNode    *b);
 JsonNode *tb_json_copy             (JsonNode    *node);

@@ -335,7 +335,6 @@ check_value (JsonNode    *value,
              const Key   *key,
              GError     **error)
 {
-  g_autoptr(JsonGenerator) generator = NULL;
   g_autofree char *text = NULL;
   gsize length = 0;
   guint max_depth = TB_WORKSPACE_MAX_DEPTH - key->tokens->len;
@@ -356,9 +355,7 @@ check_value (JsonNode    *value,
       return FALSE;
     }
 
-  generator = json_generator_new ();
-  json_generator_set_root (generator, value);
-  text = json_generator_to_data (generator, &length);
+  text = tb_json_to_data (value, FALSE, &length);
   if (length >= TB_WORKSPACE_MAX_VALUE_SIZE)
     {
       g_autofree char *size = g_format_size_full (length, G_FORMAT_SIZE_IEC_UNITS);

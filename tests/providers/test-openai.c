@@ -599,6 +599,37 @@ static const ErrorCase no_answer = {
 static const ErrorCase closed = {
   REPLY_CLOSE, 200, "", NULL, 1, TB_PROVIDER_ERROR_CONNECTION, "", 1 };
 
+/* Numbers go to the model as the person or the model wrote them: the
+ * arguments 3.14 and 0.1 are "3.14" and "0.1" in the request body. */
+static void
+test_numbers_as_written (Fixture       *f,
+                         gconstpointer  data)
+{
+  g_autoptr(TbProviderRequest) request = simple_request (f);
+  g_autoptr(TbProviderResponse) response = NULL;
+  g_autoptr(TbMessage) turn = tb_message_new (TB_MESSAGE_ROLE_ASSISTANT, NULL);
+  g_autoptr(TbMessage) result = tb_message_new_tool_result ("call_n", "notes.add", "0.1", FALSE);
+  g_autoptr(JsonNode) arguments = tb_json_parse ("{\"text\":\"pi\",\"at\":3.14,\"of\":[0.1,2.0]}",
+                                                 -1, NULL);
+  g_autoptr(TbToolCall) call = tb_tool_call_new ("call_n", "notes.add", arguments);
+  g_autoptr(GError) error = NULL;
+  const char *body;
+
+  tb_message_add_tool_call (turn, call);
+  tb_provider_request_add_message (request, turn);
+  tb_provider_request_add_message (request, result);
+  test_server_reply (f->server, 200, "application/json",
+                     "{\"choices\":[{\"index\":0,\"message\":{\"role\":\"assistant\","
+                     "\"content\":\"Done.\"},\"finish_reason\":\"stop\"}]}");
+  response = test_complete (f->provider, request, &error);
+  g_assert_no_error (error);
+
+  body = tb_provider_get_last_request_body (f->provider);
+  g_assert_nonnull (strstr (body, "3.14"));
+  g_assert_null (strstr (body, "3.1400000000000001"));
+  g_assert_null (strstr (body, "0.10000000000000001"));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -607,6 +638,8 @@ main (int   argc,
 
   g_test_add ("/providers/openai/request-shape", Fixture, NULL, setup, test_request_shape,
               teardown);
+  g_test_add ("/providers/openai/numbers-as-written", Fixture, NULL, setup,
+              test_numbers_as_written, teardown);
   g_test_add ("/providers/openai/parallel-empty-malformed", Fixture, NULL, setup,
               test_parallel_empty_malformed, teardown);
   g_test_add ("/providers/openai/stream", Fixture, NULL, setup, test_stream, teardown);

@@ -37,6 +37,8 @@ struct _TbPendingCall
   gboolean        by_person;
   TbToolResult   *answer;
   TbToolResult   *result;
+  gint64          progress_at;       /* when progress was last recorded */
+  char           *progress_message;  /* and what it said */
 };
 
 G_DEFINE_FINAL_TYPE (TbPendingCall, tb_pending_call, G_TYPE_OBJECT)
@@ -69,6 +71,7 @@ tb_pending_call_finalize (GObject *object)
   g_clear_pointer (&self->reason, g_free);
   g_clear_object (&self->answer);
   g_clear_object (&self->result);
+  g_clear_pointer (&self->progress_message, g_free);
 
   G_OBJECT_CLASS (tb_pending_call_parent_class)->finalize (object);
 }
@@ -843,9 +846,45 @@ model_done_cb (GObject      *object,
   phase_finished (self);
 }
 
-/* Counts the iteration; false when the cap is already reached. */
+/* A tool may report progress thousands of times; the trace keeps what a
+ * person reading it later needs: the first report, every new message, the
+ * end, and otherwise at most one report per interval. */
+#define PROGRESS_RECORD_INTERVAL_US (250 * G_TIME_SPAN_MILLISECOND)
+
+static void
+record_progress (TbDispatchLoop *self,
+                 TbPendingCall  *pending,
+                 double          progress,
+                 double          total,
+                 const char     *message)
+{
+  gint64 now = g_get_monotonic_time ();
+  JsonObject *payload;
+
+  if (pending->progress_at != 0
+      && g_strcmp0 (message, pending->progress_message) == 0
+      && !(total > 0 && progress >= total)
+      && now - pending->progress_at < PROGRESS_RECORD_INTERVAL_US)
+    return;
+
+  pending->progress_at = now;
+  g_free (pending->progress_message);
+  pending->progress_message = g_strdup (message);
+
+  payload = event_new (self);
+  json_object_set_string_member (payload, "call_id", tb_tool_call_get_id (pending->call));
+  json_object_set_string_member (payload, "name", tb_tool_call_get_name (pending->call));
+  json_object_set_double_member (payload, "progress", progress);
+  if (total >= 0)
+    json_object_set_double_member (payload, "total", total);
+  if (message != NULL)
+    json_object_set_string_member (payload, "message", message);
+  record (self, "tool-progress", payload);
+}
+
 /* The calls run through this copy, so its progress reaches the loop's
- * listeners as the loop's own call-progress, naming the pending call. */
+ * listeners as the loop's own call-progress, naming the pending call, and
+ * goes into the trace. */
 static void
 on_call_progress (TbToolRegistry *registry,
                   const char     *call_id,
@@ -862,6 +901,8 @@ on_call_progress (TbToolRegistry *registry,
 
       if (g_strcmp0 (tb_tool_call_get_id (pending->call), call_id) == 0)
         {
+          if (pending->result == NULL)
+            record_progress (self, pending, progress, total, message);
           g_signal_emit (self, signals [CALL_PROGRESS], 0, pending, progress, total, message);
           return;
         }
@@ -881,6 +922,7 @@ set_model_tools (TbDispatchLoop *self,
                                           G_CALLBACK (on_call_progress), self);
 }
 
+/* Counts the iteration; false when the cap is already reached. */
 static gboolean
 begin_iteration (TbDispatchLoop *self)
 {

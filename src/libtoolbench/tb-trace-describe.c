@@ -391,6 +391,46 @@ describe_end (JsonObject *event)
   return g_strdup_printf (_("Ended: %s"), state);
 }
 
+/* A progress figure as a person reads it: 3, not 3.0 */
+static char *
+progress_figure (JsonNode *node)
+{
+  if (node != NULL && JSON_NODE_HOLDS_VALUE (node)
+      && (json_node_get_value_type (node) == G_TYPE_DOUBLE
+          || json_node_get_value_type (node) == G_TYPE_INT64))
+    return tb_json_format_double (json_node_get_double (node));
+  return g_strdup ("?");
+}
+
+/* "add: 3 of 4, Working", "add: progress 2.5, Working" without a total */
+static char *
+describe_progress (JsonObject *event)
+{
+  const char *name = tb_json_object_get_string (event, "name") ?: "?";
+  JsonNode *total = json_object_get_member (event, "total");
+  g_autofree char *done = progress_figure (json_object_get_member (event, "progress"));
+  g_autofree char *message = NULL;
+  g_autofree char *text = NULL;
+
+  if (total != NULL)
+    {
+      g_autofree char *all = progress_figure (total);
+
+      /* Translators: a tool's name, then how far it is: 3 of 4 */
+      text = g_strdup_printf (_("%s: %s of %s"), name, done, all);
+    }
+  else
+    {
+      /* Translators: a tool's name, then how far it is, in the tool's own unit */
+      text = g_strdup_printf (_("%s: progress %s"), name, done);
+    }
+  if (tb_json_object_get_string (event, "message") == NULL)
+    return g_steal_pointer (&text);
+  message = one_line (tb_json_object_get_string (event, "message"), PREVIEW_CHARS);
+  /* Translators: a tool's progress, then the message the tool sent with it */
+  return g_strdup_printf (_("%s, %s"), text, message);
+}
+
 /**
  * tb_trace_describe_event:
  * @event: an event as a trace line holds it (with `type`)
@@ -471,6 +511,8 @@ tb_trace_describe_event (JsonObject *event,
     return describe_decision (event, call);
   if (g_str_equal (type, "tool-result"))
     return describe_result (event, call);
+  if (g_str_equal (type, "tool-progress"))
+    return describe_progress (event);
   if (g_str_equal (type, "proposal"))
     {
       JsonObject *proposal = tb_json_object_get_object (event, "proposal");
@@ -545,6 +587,7 @@ tb_trace_describe_kind (JsonObject *event)
     { "message", TB_TRACE_KIND_CONVERSATION },
     { "tool-call", TB_TRACE_KIND_CALL },
     { "tool-result", TB_TRACE_KIND_CALL },
+    { "tool-progress", TB_TRACE_KIND_CALL },
     { "decision", TB_TRACE_KIND_DECISION },
     { "request", TB_TRACE_KIND_WIRE },
     { "response", TB_TRACE_KIND_WIRE },
@@ -694,7 +737,8 @@ tb_trace_outline_add (TbTraceOutline *self,
       return;
     }
 
-  if (g_str_equal (type, "decision") || g_str_equal (type, "tool-result"))
+  if (g_str_equal (type, "decision") || g_str_equal (type, "tool-result")
+      || g_str_equal (type, "tool-progress"))
     call_id = tb_json_object_get_string (event, "call_id");
   else if (g_str_equal (type, "message"))
     call_id = tb_json_object_get_string (tb_json_object_get_object (event, "message"),

@@ -452,6 +452,144 @@ test_call_progress (Fixture       *f,
   g_free (seen.call_id);
 }
 
+typedef struct
+{
+  GHashTable *seen;   /* call id → number of reports */
+  guint       mixed;  /* reports naming a call other than the tool's */
+} LoopProgress;
+
+static void
+loop_progress_cb (TbDispatchLoop *loop,
+                  TbPendingCall  *pending,
+                  double          progress,
+                  double          total,
+                  const char     *message,
+                  LoopProgress   *seen)
+{
+  const char *id = tb_tool_call_get_id (tb_pending_call_get_call (pending));
+  guint n = GPOINTER_TO_UINT (g_hash_table_lookup (seen->seen, id));
+
+  g_hash_table_replace (seen->seen, g_strdup (id), GUINT_TO_POINTER (n + 1));
+  if (total != 4 || progress < 1 || progress > 4)
+    seen->mixed++;
+}
+
+static void
+loop_done_cb (GObject      *object,
+              GAsyncResult *result,
+              gpointer      user_data)
+{
+  *(GAsyncResult **) user_data = g_object_ref (result);
+}
+
+/* Two long calls in one model turn, run side by side: each one's progress
+ * reaches the loop naming its own pending call, and the trace keeps it as
+ * tool-progress events between the call and its result. */
+static void
+test_loop_parallel_progress (Fixture       *f,
+                             gconstpointer  data)
+{
+  g_autoptr(JsonNode) script = NULL;
+  g_autoptr(TbScriptedProvider) provider = NULL;
+  g_autoptr(TbDispatchLoop) loop = NULL;
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GHashTable) recorded = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  LoopProgress seen = { g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL), 0 };
+  TbTrace *trace;
+  gint64 start;
+  double elapsed;
+
+  if (f->client == NULL)
+    return;
+
+  script = tb_json_parse ("{\"format\":\"toolbench-script\",\"version\":1,\"responses\":["
+                          "{\"tool_calls\":["
+                          "{\"id\":\"slow1\",\"name\":\"trigger-long-running-operation\","
+                          "\"arguments\":{\"duration\":1,\"steps\":4}},"
+                          "{\"id\":\"slow2\",\"name\":\"trigger-long-running-operation\","
+                          "\"arguments\":{\"duration\":1,\"steps\":4}}]},"
+                          "{\"text\":\"Both done.\"}]}", -1, NULL);
+  provider = tb_scripted_provider_new_from_json (script, &error);
+  g_assert_no_error (error);
+  loop = tb_dispatch_loop_new (f->registry, TB_PROVIDER (provider), 4);
+  tb_dispatch_loop_set_parallel_tool_calls (loop, TRUE);
+  g_signal_connect (loop, "call-progress", G_CALLBACK (loop_progress_cb), &seen);
+  tb_dispatch_loop_add_user_message (loop, "Run two slow things.", &error);
+  g_assert_no_error (error);
+
+  start = g_get_monotonic_time ();
+  tb_dispatch_loop_run_async (loop, NULL, loop_done_cb, &result);
+  g_assert_true (mcp_test_wait (mcp_test_pointer_set, &result, 60000));
+  g_assert_cmpint (tb_dispatch_loop_run_finish (loop, result, &error), ==,
+                   TB_LOOP_STATE_FINISHED);
+  g_assert_no_error (error);
+  elapsed = (g_get_monotonic_time () - start) / (double) G_USEC_PER_SEC;
+  g_test_message ("two 1 s calls side by side took %.2f s", elapsed);
+
+  g_assert_cmpuint (seen.mixed, ==, 0);
+  g_assert_cmpuint (GPOINTER_TO_UINT (g_hash_table_lookup (seen.seen, "slow1")), ==, 4);
+  g_assert_cmpuint (GPOINTER_TO_UINT (g_hash_table_lookup (seen.seen, "slow2")), ==, 4);
+
+  /* In the trace: each call's last report says 4 of 4, before its result. */
+  trace = tb_dispatch_loop_get_trace (loop);
+  for (guint i = 0; i < tb_trace_get_n_events (trace); i++)
+    {
+      TbTraceEvent *event = tb_trace_get_event (trace, i);
+      JsonObject *payload = tb_trace_event_get_payload (event);
+      const char *type = tb_trace_event_get_event_type (event);
+      const char *id = tb_json_object_get_string (payload, "call_id");
+
+      if (g_str_equal (type, "tool-progress"))
+        {
+          g_assert_true (g_strcmp0 (id, "slow1") == 0 || g_strcmp0 (id, "slow2") == 0);
+          g_assert_false (g_hash_table_contains (recorded, id)
+                          && GPOINTER_TO_UINT (g_hash_table_lookup (recorded, id)) == 0);
+          g_assert_cmpfloat (json_object_get_double_member (payload, "total"), ==, 4);
+          g_hash_table_replace (recorded, g_strdup (id),
+                                GUINT_TO_POINTER ((guint) json_object_get_double_member
+                                                    (payload, "progress")));
+        }
+      else if (g_str_equal (type, "tool-result"))
+        {
+          /* the last report before the result is the end */
+          g_assert_cmpuint (GPOINTER_TO_UINT (g_hash_table_lookup (recorded, id)), ==, 4);
+          g_hash_table_replace (recorded, g_strdup (id), GUINT_TO_POINTER (0));
+        }
+    }
+  g_assert_cmpuint (g_hash_table_size (recorded), ==, 2);
+
+  /* Offline, the progress is history: the replay does not diverge on it. */
+  {
+    g_autoptr(TbReplay) replay = tb_replay_new (trace);
+    g_autoptr(GAsyncResult) replayed = NULL;
+    g_autoptr(TbReplayReport) report = NULL;
+
+    tb_replay_run_async (replay, NULL, loop_done_cb, &replayed);
+    g_assert_true (mcp_test_wait (mcp_test_pointer_set, &replayed, 30000));
+    report = tb_replay_run_finish (replay, replayed, &error);
+    g_assert_no_error (error);
+    g_assert_cmpint (tb_replay_report_get_first_divergence (report), ==, -1);
+  }
+
+  {
+    JsonObject *event = json_object_new ();
+    g_autofree char *text = NULL;
+
+    json_object_set_string_member (event, "type", "tool-progress");
+    json_object_set_string_member (event, "name", "slow");
+    json_object_set_double_member (event, "progress", 3);
+    json_object_set_double_member (event, "total", 4);
+    json_object_set_string_member (event, "message", "Copying");
+    text = tb_trace_describe_event (event, NULL);
+    g_assert_cmpstr (text, ==, "slow: 3 of 4, Copying");
+    g_assert_cmpint (tb_trace_describe_kind (event), ==, TB_TRACE_KIND_CALL);
+    json_object_unref (event);
+  }
+
+  g_hash_table_unref (seen.seen);
+}
+
 static gboolean
 cancel_soon_cb (gpointer data)
 {
@@ -747,6 +885,8 @@ main (int   argc,
   g_test_add ("/mcp/everything/resources", Fixture, NULL, setup, test_resource_links, teardown);
   g_test_add ("/mcp/everything/progress", Fixture, NULL, setup,
               test_progress_extends_deadline, teardown);
+  g_test_add ("/mcp/everything/loop-parallel-progress", Fixture, NULL, setup,
+              test_loop_parallel_progress, teardown);
   g_test_add ("/mcp/everything/call-progress", Fixture, NULL, setup, test_call_progress,
               teardown);
   g_test_add ("/mcp/everything/cancel", Fixture, NULL, setup, test_cancel, teardown);

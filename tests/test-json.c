@@ -435,6 +435,61 @@ test_write_controls (void)
   g_assert_cmpstr (text, ==, "\"\\u0001\\u001f\\u007f\\t\\\"\\\\é\xe2\x80\xa8\"");
 }
 
+/* RFC 6901's own examples, and what is not an index. */
+static void
+test_pointer_get (void)
+{
+  static const struct { const char *pointer; const char *value; } cases[] = {
+    { "", NULL },
+    { "/foo", "[\"bar\",\"baz\"]" },
+    { "/foo/0", "\"bar\"" },
+    { "/", "0" },
+    { "/a~1b", "1" },
+    { "/c%d", "2" },
+    { "/e^f", "3" },
+    { "/g|h", "4" },
+    { "/i\\j", "5" },
+    { "/k\"l", "6" },
+    { "/ ", "7" },
+    { "/m~0n", "8" },
+  };
+  static const char *const missing[] = {
+    "foo", "/foo/00", "/foo/01", "/foo/-", "/foo/2", "/foo/1x", "/foo/-1", "/x~2",
+    "/foo/99999999999999999999", "/a~1b/c",
+  };
+  g_autoptr(JsonNode) doc = tb_json_parse ("{\"foo\":[\"bar\",\"baz\"],\"\":0,\"a/b\":1,"
+                                           "\"c%d\":2,\"e^f\":3,\"g|h\":4,\"i\\\\j\":5,"
+                                           "\"k\\\"l\":6,\" \":7,\"m~n\":8}", -1, NULL);
+  guint index = 0;
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      JsonNode *found = tb_json_pointer_get (doc, cases[i].pointer);
+      g_autofree char *text = NULL;
+
+      g_assert_nonnull (found);
+      if (cases[i].value == NULL)
+        {
+          g_assert_true (found == doc);
+          continue;
+        }
+      text = tb_json_to_string (found, FALSE);
+      g_assert_cmpstr (text, ==, cases[i].value);
+    }
+  for (guint i = 0; i < G_N_ELEMENTS (missing); i++)
+    g_assert_null (tb_json_pointer_get (doc, missing[i]));
+
+  g_assert_true (tb_json_pointer_parse_index ("0", &index) && index == 0);
+  g_assert_true (tb_json_pointer_parse_index ("4294967295", &index) && index == G_MAXUINT);
+  g_assert_false (tb_json_pointer_parse_index ("4294967296", &index));
+  g_assert_false (tb_json_pointer_parse_index ("", &index));
+  g_assert_false (tb_json_pointer_parse_index ("+1", &index));
+
+  /* a $ref fragment is percent-encoded first */
+  g_assert_nonnull (tb_schema_follow_fragment (doc, "/c%25d"));
+  g_assert_null (tb_schema_follow_fragment (doc, "/c%d"));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -452,6 +507,7 @@ main (int   argc,
   g_test_add_func ("/json/write/like-generator", test_write_like_generator);
   g_test_add_func ("/json/write/numbers", test_write_numbers);
   g_test_add_func ("/json/write/controls", test_write_controls);
+  g_test_add_func ("/json/pointer/get", test_pointer_get);
   g_test_add_func ("/json/int-in-range", test_int_in_range);
   g_test_add_func ("/json/equal", test_equal);
   g_test_add_func ("/json/describe-type", test_describe_type);

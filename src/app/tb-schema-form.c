@@ -221,42 +221,6 @@ form_pointer_unescape (const char *segment)
   return token != NULL ? token : g_strdup (segment);
 }
 
-/* Follows a local reference ("#/$defs/x") inside the root schema. */
-static JsonNode *
-lookup_pointer (JsonNode   *root,
-                const char *pointer)
-{
-  g_auto(GStrv) parts = NULL;
-  JsonNode *node = root;
-
-  if (*pointer == '\0')
-    return root;
-  if (*pointer != '/')
-    return NULL;
-
-  parts = g_strsplit (pointer + 1, "/", -1);
-  for (guint i = 0; parts[i] != NULL && node != NULL; i++)
-    {
-      g_autofree char *key = form_pointer_unescape (parts[i]);
-
-      if (JSON_NODE_HOLDS_OBJECT (node))
-        node = json_object_get_member (json_node_get_object (node), key);
-      else if (JSON_NODE_HOLDS_ARRAY (node))
-        {
-          JsonArray *array = json_node_get_array (node);
-          guint64 index;
-
-          if (!g_ascii_string_to_unsigned (key, 10, 0, G_MAXUINT, &index, NULL) ||
-              index >= json_array_get_length (array))
-            return NULL;
-          node = json_array_get_element (array, index);
-        }
-      else
-        return NULL;
-    }
-  return node;
-}
-
 static JsonNode *
 resolve_ref (TbSchemaForm *self,
              JsonNode     *schema)
@@ -264,14 +228,12 @@ resolve_ref (TbSchemaForm *self,
   for (guint hops = 0; hops < 32; hops++)
     {
       const char *ref = schema_string (schema, "$ref");
-      g_autofree char *unescaped = NULL;
 
       if (ref == NULL)
         return schema;
       if (ref[0] != '#')
         return NULL;
-      unescaped = g_uri_unescape_string (ref + 1, NULL);
-      schema = unescaped != NULL ? lookup_pointer (self->root_schema, unescaped) : NULL;
+      schema = tb_schema_follow_fragment (self->root_schema, ref + 1);
       if (schema == NULL)
         return NULL;
     }

@@ -116,6 +116,12 @@ JsonNode *tb_json_node_new_string  (const char  *value);
 char     *tb_json_describe_type    (JsonNode    *node);
 char       *tb_json_pointer_escape    (const char *token);
 char       *tb_json_pointer_unescape  (const char *token);
+gboolean    tb_json_pointer_parse_index (const char *token,
+                                         guint      *index);
+JsonNode   *tb_json_pointer_child     (JsonNode   *node,
+                                       const char *token);
+JsonNode   *tb_json_pointer_get       (JsonNode   *root,
+                                       const char *pointer);
 const char *tb_json_object_get_string (JsonObject *object,
                                        const char *member);
 JsonObject *tb_json_object_get_object (JsonObject *object,

@@ -1498,52 +1498,25 @@ dialect_from_uri (Compiler      *c,
   return TRUE;
 }
 
-/* JSON Pointer in a URI fragment: percent-decoded, then "~1" and "~0". */
-static JsonNode *
-follow_pointer (JsonNode   *root,
-                const char *fragment)
+/**
+ * tb_schema_follow_fragment:
+ * @document: (nullable): a schema document
+ * @fragment: a URI fragment without its "#": a JSON Pointer, percent-encoded
+ *
+ * What a local `$ref` such as "#/$defs/a%25b" names inside @document.
+ *
+ * Returns: (transfer none) (nullable): the value, or %NULL when there is none
+ */
+JsonNode *
+tb_schema_follow_fragment (JsonNode   *document,
+                           const char *fragment)
 {
-  g_autofree char *decoded = g_uri_unescape_string (fragment, NULL);
-  g_auto(GStrv) tokens = NULL;
-  JsonNode *node = root;
+  g_autofree char *decoded = NULL;
 
-  if (decoded == NULL)
-    return NULL;
-  if (decoded[0] == '\0')
-    return root;
-  if (decoded[0] != '/')
-    return NULL;
+  g_return_val_if_fail (fragment != NULL, NULL);
 
-  tokens = g_strsplit (decoded + 1, "/", -1);
-  for (guint i = 0; tokens[i] != NULL && node != NULL; i++)
-    {
-      g_autofree char *token = tb_json_pointer_unescape (tokens[i]);
-
-      if (token == NULL)
-        {
-          node = NULL;
-          break;
-        }
-
-      if (JSON_NODE_HOLDS_OBJECT (node))
-        node = json_object_get_member (json_node_get_object (node), token);
-      else if (JSON_NODE_HOLDS_ARRAY (node))
-        {
-          char *end = NULL;
-          guint64 index_value;
-          JsonArray *array = json_node_get_array (node);
-
-          index_value = g_ascii_strtoull (token, &end, 10);
-          if (token[0] == '\0' || *end != '\0' || (token[0] == '0' && token[1] != '\0') ||
-              index_value >= json_array_get_length (array))
-            node = NULL;
-          else
-            node = json_array_get_element (array, index_value);
-        }
-      else
-        node = NULL;
-    }
-  return node;
+  decoded = g_uri_unescape_string (fragment, NULL);
+  return decoded != NULL ? tb_json_pointer_get (document, decoded) : NULL;
 }
 
 static Node *
@@ -1611,7 +1584,7 @@ resolve_ref (Compiler   *c,
       Node *node;
 
       root = g_hash_table_lookup (c->roots, target);
-      found = root != NULL ? follow_pointer (root, fragment) : NULL;
+      found = root != NULL ? tb_schema_follow_fragment (root, fragment) : NULL;
       if (found == NULL)
         {
           compile_fail (c, TB_SCHEMA_COMPILE_ERROR_UNRESOLVED_REF, ref->location,

@@ -129,6 +129,8 @@ JsonNode         *tb_schema_get_json            (TbSchema               *self);
 gboolean          tb_schema_validate            (TbSchema               *self,
                                                  JsonNode               *instance,
                                                  GPtrArray             **errors);
+JsonNode         *tb_schema_follow_fragment     (JsonNode               *document,
+                                                 const char             *fragment);
 gboolean          tb_schema_validate_full       (TbSchema               *self,
                                                  JsonNode               *instance,
                                                  TbSchemaValidateFlags   flags,

@@ -372,43 +372,6 @@ check_value (JsonNode    *value,
 
 /* Trees addressed by keys ------------------------------------------------ */
 
-static gboolean
-parse_index (const char *token,
-             guint      *index)
-{
-  guint64 value;
-
-  if (token[0] == '\0' || (token[0] == '0' && token[1] != '\0'))
-    return FALSE;
-  for (const char *p = token; *p != '\0'; p++)
-    if (!g_ascii_isdigit (*p))
-      return FALSE;
-  if (strlen (token) > 9)
-    return FALSE;
-  value = g_ascii_strtoull (token, NULL, 10);
-  *index = (guint) value;
-  return TRUE;
-}
-
-static JsonNode *
-tree_child (JsonNode   *node,
-            const char *token)
-{
-  if (JSON_NODE_HOLDS_OBJECT (node))
-    return json_object_get_member (json_node_get_object (node), token);
-
-  if (JSON_NODE_HOLDS_ARRAY (node))
-    {
-      JsonArray *array = json_node_get_array (node);
-      guint index;
-
-      if (parse_index (token, &index) && index < json_array_get_length (array))
-        return json_array_get_element (array, index);
-    }
-
-  return NULL;
-}
-
 static JsonNode *
 tree_lookup (JsonNode  *root,
              const Key *key)
@@ -416,7 +379,7 @@ tree_lookup (JsonNode  *root,
   JsonNode *node = root;
 
   for (guint i = 0; node != NULL && i < key->tokens->len; i++)
-    node = tree_child (node, g_ptr_array_index (key->tokens, i));
+    node = tb_json_pointer_child (node, g_ptr_array_index (key->tokens, i));
 
   return node;
 }
@@ -435,7 +398,7 @@ tree_walk_to_parent (JsonNode   *root,
   for (guint i = 0; i + 1 < key->tokens->len; i++)
     {
       const char *token = g_ptr_array_index (key->tokens, i);
-      JsonNode *child = tree_child (node, token);
+      JsonNode *child = tb_json_pointer_child (node, token);
 
       if (child == NULL && JSON_NODE_HOLDS_OBJECT (node))
         {
@@ -481,7 +444,8 @@ tree_check_last (JsonNode   *parent,
   if (!JSON_NODE_HOLDS_ARRAY (parent))
     return TRUE;
 
-  if (!parse_index (last, &index) || index > json_array_get_length (json_node_get_array (parent)))
+  if (!tb_json_pointer_parse_index (last, &index)
+      || index > json_array_get_length (json_node_get_array (parent)))
     {
       g_set_error (error, TB_WORKSPACE_ERROR, TB_WORKSPACE_ERROR_INVALID_KEY,
                    _("“%s” cannot hold a value: the array there has %u elements, and “%s” is "
@@ -545,7 +509,7 @@ tree_set (JsonNode   *root,
       return TRUE;
     }
 
-  parse_index (last, &index);
+  tb_json_pointer_parse_index (last, &index);
   if (index == json_array_get_length (json_node_get_array (parent)))
     json_array_add_element (json_node_get_array (parent), g_steal_pointer (&copy));
   else

@@ -10,6 +10,7 @@
 
 #include "tb-loop-types.h"
 #include "tb-message.h"
+#include "tb-pending-call.h"
 #include "tb-provider.h"
 #include "tb-tool-registry.h"
 #include "tb-trace.h"
@@ -43,35 +44,9 @@ typedef enum
   TB_LOOP_ERROR_MODEL,
 } TbLoopError;
 
-#define TB_TYPE_PENDING_CALL (tb_pending_call_get_type())
-
-G_DECLARE_FINAL_TYPE (TbPendingCall, tb_pending_call, TB, PENDING_CALL, GObject)
-
 #define TB_TYPE_DISPATCH_LOOP (tb_dispatch_loop_get_type())
 
 G_DECLARE_FINAL_TYPE (TbDispatchLoop, tb_dispatch_loop, TB, DISPATCH_LOOP, GObject)
-
-TbToolCall       *tb_pending_call_get_call           (TbPendingCall    *self);
-TbTool           *tb_pending_call_get_tool           (TbPendingCall    *self);
-guint             tb_pending_call_get_index          (TbPendingCall    *self);
-TbCallDecision    tb_pending_call_get_decision       (TbPendingCall    *self);
-JsonNode         *tb_pending_call_get_arguments      (TbPendingCall    *self);
-JsonNode         *tb_pending_call_get_model_arguments (TbPendingCall   *self);
-TbToolResult     *tb_pending_call_get_result         (TbPendingCall    *self);
-void              tb_pending_call_approve            (TbPendingCall    *self);
-gboolean          tb_pending_call_edit               (TbPendingCall    *self,
-                                                      JsonNode         *arguments,
-                                                      GError          **error);
-gboolean          tb_pending_call_edit_anyway        (TbPendingCall    *self,
-                                                      JsonNode         *arguments,
-                                                      GError          **error);
-void              tb_pending_call_undecide           (TbPendingCall    *self);
-void              tb_pending_call_skip               (TbPendingCall    *self,
-                                                      JsonNode         *output);
-void              tb_pending_call_reject             (TbPendingCall    *self,
-                                                      const char       *reason);
-void              tb_pending_call_answer             (TbPendingCall    *self,
-                                                      TbToolResult     *result);
 
 GQuark            tb_loop_error_quark                (void);
 TbDispatchLoop   *tb_dispatch_loop_new               (TbToolRegistry   *registry,

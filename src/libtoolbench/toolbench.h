@@ -38,6 +38,7 @@
 # include "tb-http-provider.h"
 # include "tb-openai-provider.h"
 # include "tb-scripted-provider.h"
+# include "tb-pending-call.h"
 # include "tb-dispatch-loop.h"
 # include "tb-anthropic-provider.h"
 # include "tb-gemini-provider.h"
@@ -48,6 +49,6 @@
 # include "tb-fact-proposal.h"
 # include "tb-confirmation.h"
 # include "tb-workspace.h"
-# include "tb-workspace-loop.h"
+# include "tb-workspace-binding.h"
 # include "tb-workspace-file-store.h"
 #undef TOOLBENCH_INSIDE

@@ -7,7 +7,7 @@
 #include <glib/gi18n-lib.h>
 
 #include "tb-json.h"
-#include "tb-workspace-loop.h"
+#include "tb-workspace-binding.h"
 #include "tb-workspace-private.h"
 
 /**

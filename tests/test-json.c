@@ -490,6 +490,24 @@ test_pointer_get (void)
   g_assert_null (tb_schema_follow_fragment (doc, "/c%d"));
 }
 
+/* Text quoted in messages: valid UTF-8, cut on a character, never longer
+ * than asked. */
+static void
+test_text_shorten (void)
+{
+  g_autofree char *same = tb_text_shorten ("short", -1, 10);
+  g_autofree char *cut = tb_text_shorten ("ééééé", -1, 3);
+  g_autofree char *part = tb_text_shorten ("abcdef", 4, 10);
+  g_autofree char *broken = tb_text_shorten ("a\xff" "b", -1, 10);
+  g_autofree char *none = tb_text_shorten (NULL, -1, 10);
+
+  g_assert_cmpstr (same, ==, "short");
+  g_assert_cmpstr (cut, ==, "éé…");
+  g_assert_cmpstr (part, ==, "abcd");
+  g_assert_true (g_utf8_validate (broken, -1, NULL));
+  g_assert_cmpstr (none, ==, "");
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -508,6 +526,7 @@ main (int   argc,
   g_test_add_func ("/json/write/numbers", test_write_numbers);
   g_test_add_func ("/json/write/controls", test_write_controls);
   g_test_add_func ("/json/pointer/get", test_pointer_get);
+  g_test_add_func ("/text/shorten", test_text_shorten);
   g_test_add_func ("/json/int-in-range", test_int_in_range);
   g_test_add_func ("/json/equal", test_equal);
   g_test_add_func ("/json/describe-type", test_describe_type);

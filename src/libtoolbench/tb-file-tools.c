@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "tb-file-tools.h"
+#include "tb-io-private.h"
 #include "tb-json.h"
 
 /*
@@ -451,26 +452,6 @@ read_file (TbTool        *tool,
   return json_builder_get_root (builder);
 }
 
-static gboolean
-write_all (int          fd,
-           const char  *data,
-           gsize        length)
-{
-  gsize done = 0;
-
-  while (done < length)
-    {
-      ssize_t n = write (fd, data + done, length - done);
-
-      if (n < 0 && errno == EINTR)
-        continue;
-      if (n < 0)
-        return FALSE;
-      done += n;
-    }
-  return TRUE;
-}
-
 /* Writes a new file beside the target and renames it over the target: a
  * reader sees the old file or the new one, never half of one, and a link
  * swapped in meanwhile is replaced, not written through. */
@@ -542,7 +523,7 @@ replace_file (Sandbox     *sandbox,
       return errno_error (error, path, saved);
     }
 
-  if (!write_all (fd, content, length) || (exists && fchmod (fd, mode) != 0) ||
+  if (!_tb_write_all (fd, content, length) || (exists && fchmod (fd, mode) != 0) ||
       fsync (fd) != 0)
     {
       saved = errno;

@@ -12,6 +12,7 @@
 #include "tb-json.h"
 #include "tb-mcp-private.h"
 #include "tb-mcp-tool.h"
+#include "tb-text.h"
 #include "tb-tool-private.h"
 
 /**
@@ -253,23 +254,6 @@ node_get_number (JsonNode *node,
   else
     return FALSE;
   return TRUE;
-}
-
-static char *
-shorten (const char *text,
-         gsize       length,
-         guint       max_chars)
-{
-  g_autofree char *valid = g_utf8_make_valid (text, length);
-  glong n = g_utf8_strlen (valid, -1);
-
-  if (n <= max_chars)
-    return g_steal_pointer (&valid);
-  {
-    g_autofree char *cut = g_utf8_substring (valid, 0, max_chars);
-
-    return g_strconcat (cut, "…", NULL);
-  }
 }
 
 JsonNode *
@@ -903,7 +887,7 @@ handle_log_notification (TbMcpClient *self,
   else
     text = g_strdup ("");
 
-  shown = shorten (text, -1, STDERR_LINE_MAX);
+  shown = tb_text_shorten (text, -1, STDERR_LINE_MAX + 1);
   if (logger != NULL)
     {
       g_autofree char *with_logger = g_strdup_printf ("%s: %s", logger, shown);
@@ -942,7 +926,7 @@ handle_response (TbMcpClient *self,
       JsonObject *error = json_node_get_object (error_node);
       const char *message = object_get_string (error, "message");
       gint64 code = 0;
-      g_autofree char *shown = shorten (message ? message : "", -1, 2000);
+      g_autofree char *shown = tb_text_shorten (message, -1, 2001);
 
       /* JSON-RPC codes are integers; anything else is shown as 0 rather than
        * converted (a double beyond int range has no int value). */
@@ -1128,7 +1112,7 @@ handle_line (TbMcpClient *self,
   message = _tb_mcp_parse_message (line, length, &error);
   if (message == NULL)
     {
-      g_autofree char *shown = shorten (line, MIN (length, 400), 80);
+      g_autofree char *shown = tb_text_shorten (line, MIN (length, 400), 81);
       g_autofree char *cause = NULL;
 
       /* JSON that is refused for its size or shape is still a message */
@@ -1230,7 +1214,7 @@ stderr_line (TbMcpClient *self,
 
   while (length > 0 && line[length - 1] == '\r')
     length--;
-  shown = shorten (line, length, STDERR_LINE_MAX);
+  shown = tb_text_shorten (line, length, STDERR_LINE_MAX + 1);
   log_append (self, "stderr", "info", shown);
 }
 

@@ -111,3 +111,33 @@ tb_text_escape_controls (const char *text,
 
   return g_string_free (out, FALSE);
 }
+
+/**
+ * tb_text_shorten:
+ * @text: (nullable): text, not necessarily valid UTF-8
+ * @length: its length in bytes, or -1 when it ends with a nul
+ * @max_chars: the most characters to keep, at least 1
+ *
+ * Text to show in a message or a list: made valid UTF-8 and, when longer
+ * than @max_chars characters, cut to @max_chars - 1 and ended with "…".
+ *
+ * Returns: (transfer full): the text; "" for %NULL
+ */
+char *
+tb_text_shorten (const char *text,
+                 gssize      length,
+                 guint       max_chars)
+{
+  g_autofree char *valid = NULL;
+  g_autofree char *start = NULL;
+
+  g_return_val_if_fail (max_chars > 0, NULL);
+
+  if (text == NULL)
+    return g_strdup ("");
+  valid = g_utf8_make_valid (text, length);
+  if ((gulong) g_utf8_strlen (valid, -1) <= max_chars)
+    return g_steal_pointer (&valid);
+  start = g_utf8_substring (valid, 0, max_chars - 1);
+  return g_strconcat (start, "…", NULL);
+}

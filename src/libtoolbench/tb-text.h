@@ -14,5 +14,8 @@ char     *tb_text_escape_controls   (const char *text,
                                      gssize      length);
 gboolean  tb_text_needs_escaping    (const char *text,
                                      gssize      length);
+char     *tb_text_shorten           (const char *text,
+                                     gssize      length,
+                                     guint       max_chars);
 
 G_END_DECLS

@@ -15,6 +15,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "tb-io-private.h"
 #include "tb-json.h"
 #include "tb-trace-file.h"
 
@@ -35,30 +36,21 @@ G_DEFINE_QUARK (tb-trace-file-error-quark, tb_trace_file_error)
 
 #define READ_CHUNK (1024 * 1024)
 
+/* Writes a line or a header whole, or says why not. */
 static gboolean
 write_all (int          fd,
            const char  *data,
            gsize        length,
            GError     **error)
 {
-  while (length > 0)
-    {
-      gssize n = write (fd, data, length);
+  int saved;
 
-      if (n < 0)
-        {
-          int saved = errno;
-
-          if (saved == EINTR)
-            continue;
-          g_set_error (error, G_IO_ERROR, g_io_error_from_errno (saved),
-                       _("Cannot write the trace: %s"), g_strerror (saved));
-          return FALSE;
-        }
-      data += n;
-      length -= n;
-    }
-  return TRUE;
+  if (_tb_write_all (fd, data, length))
+    return TRUE;
+  saved = errno;
+  g_set_error (error, G_IO_ERROR, g_io_error_from_errno (saved),
+               _("Cannot write the trace: %s"), g_strerror (saved));
+  return FALSE;
 }
 
 /* Opens the local file behind @file; traces are never remote. */

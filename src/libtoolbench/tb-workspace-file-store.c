@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "tb-io-private.h"
 #include "tb-json.h"
 #include "tb-workspace-file-store.h"
 
@@ -376,25 +377,6 @@ check_safe_to_write (TbWorkspaceFileStore  *self,
 }
 
 static gboolean
-write_all (int          fd,
-           const char  *data,
-           gsize        length)
-{
-  while (length > 0)
-    {
-      gssize n = write (fd, data, length);
-
-      if (n < 0 && errno == EINTR)
-        continue;
-      if (n <= 0)
-        return FALSE;
-      data += n;
-      length -= n;
-    }
-  return TRUE;
-}
-
-static gboolean
 tb_workspace_file_store_save (TbWorkspaceStore  *store,
                               JsonNode          *document,
                               GCancellable      *cancellable,
@@ -448,7 +430,7 @@ tb_workspace_file_store_save (TbWorkspaceStore  *store,
   if (self->state == FILE_STATE_PRESENT && g_stat (self->path, &st) == 0)
     (void) fchmod (fd, st.st_mode & 07777);
 
-  if (!write_all (fd, text, length) || !write_all (fd, "\n", 1) || fsync (fd) != 0)
+  if (!_tb_write_all (fd, text, length) || !_tb_write_all (fd, "\n", 1) || fsync (fd) != 0)
     {
       saved_errno = errno;
       close (fd);

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "tb-json.h"
+#include "tb-text.h"
 #include "tb-workspace-file-store.h"
 #include "tb-workspace-private.h"
 
@@ -112,18 +113,8 @@ prefix_pointer (const Key *key,
   return g_string_free (out, FALSE);
 }
 
-static char *
-shorten (const char *text)
-{
-  g_autofree char *valid = g_utf8_make_valid (text, -1);
-
-  g_autofree char *start = NULL;
-
-  if (g_utf8_strlen (valid, -1) <= 80)
-    return g_steal_pointer (&valid);
-  start = g_utf8_substring (valid, 0, 77);
-  return g_strconcat (start, "…", NULL);
-}
+/* A key or value as an error message quotes it. */
+#define SHOWN_CHARS 78
 
 static gboolean
 key_parse (const char  *text,
@@ -183,7 +174,7 @@ key_parse (const char  *text,
 
           if (token == NULL)
             {
-              g_autofree char *shown = shorten (text);
+              g_autofree char *shown = tb_text_shorten (text, -1, SHOWN_CHARS);
 
               g_set_error (error, TB_WORKSPACE_ERROR, TB_WORKSPACE_ERROR_INVALID_KEY,
                            _("The JSON Pointer “%s” has a “~” that is not “~0” or “~1”; "
@@ -194,7 +185,7 @@ key_parse (const char  *text,
 
           if (token[0] == '\0')
             {
-              g_autofree char *shown = shorten (text);
+              g_autofree char *shown = tb_text_shorten (text, -1, SHOWN_CHARS);
 
               g_free (token);
               g_set_error (error, TB_WORKSPACE_ERROR, TB_WORKSPACE_ERROR_INVALID_KEY,
@@ -1583,7 +1574,7 @@ dup_value (JsonNode    *root,
   node = tree_lookup (root, &key);
   if (node == NULL)
     {
-      g_autofree char *shown = shorten (key.display);
+      g_autofree char *shown = tb_text_shorten (key.display, -1, SHOWN_CHARS);
 
       if (facts)
         g_set_error (error, TB_WORKSPACE_ERROR, TB_WORKSPACE_ERROR_NOT_FOUND,
@@ -1652,7 +1643,7 @@ set_locked_error (GError     **error,
                   const char  *lock,
                   const char  *what)
 {
-  g_autofree char *shown = shorten (key->display);
+  g_autofree char *shown = tb_text_shorten (key->display, -1, SHOWN_CHARS);
 
   if (g_strcmp0 (lock, key->display) == 0)
     g_set_error (error, TB_WORKSPACE_ERROR, TB_WORKSPACE_ERROR_LOCKED,
@@ -1957,7 +1948,7 @@ tb_workspace_propose (TbWorkspace  *self,
   current = tree_lookup (self->facts, &parsed);
   if (current != NULL && tb_json_equal (current, value))
     {
-      g_autofree char *shown = shorten (parsed.display);
+      g_autofree char *shown = tb_text_shorten (parsed.display, -1, SHOWN_CHARS);
 
       g_set_error (error, TB_WORKSPACE_ERROR, TB_WORKSPACE_ERROR_INVALID_VALUE,
                    _("The fact “%s” already has this value; there is nothing to propose."),
@@ -1982,7 +1973,8 @@ static void
 set_superseded_error (GError         **error,
                       TbFactProposal  *proposal)
 {
-  g_autofree char *shown = shorten (tb_fact_proposal_get_key (proposal));
+  g_autofree char *shown = tb_text_shorten (tb_fact_proposal_get_key (proposal), -1,
+                                            SHOWN_CHARS);
 
   g_set_error (error, TB_WORKSPACE_ERROR, TB_WORKSPACE_ERROR_SUPERSEDED,
                _("The fact “%s” changed after proposal %s was made, so it cannot be committed. "

@@ -47,13 +47,7 @@ tb_provider_endpoint_create (TbProviderEndpoint *endpoint,
   g_return_val_if_fail (endpoint != NULL, NULL);
 
   model = endpoint->model != NULL && *endpoint->model != '\0' ? endpoint->model : NULL;
-  if (g_strcmp0 (endpoint->kind, "openai") == 0)
-    return tb_openai_provider_new (endpoint->base_url, model, api_key);
-  if (g_strcmp0 (endpoint->kind, "anthropic") == 0)
-    return tb_anthropic_provider_new (endpoint->base_url, model, api_key);
-  if (g_strcmp0 (endpoint->kind, "gemini") == 0)
-    return tb_gemini_provider_new (endpoint->base_url, model, api_key);
-  return NULL;
+  return tb_provider_new_for_kind (endpoint->kind, endpoint->base_url, model, api_key, NULL);
 }
 
 /**

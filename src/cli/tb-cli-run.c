@@ -61,8 +61,7 @@ tb_cli_make_provider (const char  *kind,
       return TB_PROVIDER (tb_scripted_provider_new_from_file (script, error));
     }
 
-  if (!g_str_equal (kind, "openai") && !g_str_equal (kind, "anthropic") &&
-      !g_str_equal (kind, "gemini"))
+  if (!g_strv_contains (tb_provider_kinds (), kind))
     {
       g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
                    _("Unknown provider “%s”: use openai, anthropic, gemini or scripted"), kind);
@@ -81,11 +80,7 @@ tb_cli_make_provider (const char  *kind,
     g_printerr (_("warning: $%s is not set; the provider will probably refuse the request\n"),
                 key_variable != NULL ? key_variable : tb_cli_default_key_variable (kind));
 
-  if (g_str_equal (kind, "anthropic"))
-    return tb_anthropic_provider_new (base_url, model, key);
-  if (g_str_equal (kind, "gemini"))
-    return tb_gemini_provider_new (base_url, model, key);
-  return tb_openai_provider_new (base_url, model, key);
+  return tb_provider_new_for_kind (kind, base_url, model, key, error);
 }
 
 int

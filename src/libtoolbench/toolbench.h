@@ -42,6 +42,7 @@
 # include "tb-dispatch-loop.h"
 # include "tb-anthropic-provider.h"
 # include "tb-gemini-provider.h"
+# include "tb-provider-kind.h"
 # include "tb-eval.h"
 # include "tb-command-tool.h"
 # include "tb-file-tools.h"

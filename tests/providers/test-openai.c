@@ -630,6 +630,31 @@ test_numbers_as_written (Fixture       *f,
   g_assert_null (strstr (body, "0.10000000000000001"));
 }
 
+/* One function makes every kind of HTTP provider; an unknown kind is a
+ * clear error naming the known ones. */
+static void
+test_new_for_kind (void)
+{
+  static const char *const kinds[] = { "openai", "anthropic", "gemini" };
+  g_autoptr(GError) error = NULL;
+  g_autoptr(TbProvider) unknown = NULL;
+
+  g_assert_cmpuint (g_strv_length ((char **) tb_provider_kinds ()), ==, G_N_ELEMENTS (kinds));
+  for (guint i = 0; i < G_N_ELEMENTS (kinds); i++)
+    {
+      g_autoptr(TbProvider) provider = tb_provider_new_for_kind (kinds[i], "http://127.0.0.1:1",
+                                                                 NULL, NULL, &error);
+
+      g_assert_no_error (error);
+      g_assert_cmpstr (tb_provider_get_kind (provider), ==, kinds[i]);
+    }
+  unknown = tb_provider_new_for_kind ("ollama-native", NULL, "m", NULL, &error);
+  g_assert_null (unknown);
+  g_assert_error (error, TB_PROVIDER_ERROR, TB_PROVIDER_ERROR_CONFIG);
+  g_assert_cmpstr (error->message, ==,
+                   "Unknown provider “ollama-native”: use one of openai, anthropic, gemini");
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -638,6 +663,7 @@ main (int   argc,
 
   g_test_add ("/providers/openai/request-shape", Fixture, NULL, setup, test_request_shape,
               teardown);
+  g_test_add_func ("/providers/new-for-kind", test_new_for_kind);
   g_test_add ("/providers/openai/numbers-as-written", Fixture, NULL, setup,
               test_numbers_as_written, teardown);
   g_test_add ("/providers/openai/parallel-empty-malformed", Fixture, NULL, setup,

@@ -1,0 +1,44 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+
+#pragma once
+
+/* What the files of TbToolRegistry share: the collection
+ * (tb-tool-registry.c), the wire names and definitions
+ * (tb-tool-registry-wire.c) and the call runner (tb-tool-registry-call.c). */
+
+#include "tb-tool-registry.h"
+
+G_BEGIN_DECLS
+
+struct _TbToolRegistry
+{
+  GObject      parent_instance;
+
+  GRWLock      lock;
+  GPtrArray   *tools;
+  GHashTable  *by_name;
+
+  /* Used only as a writer lock: GRWLock is built on pthread_rwlock_t,
+   * which ThreadSanitizer and helgrind understand, where GMutex's futex
+   * is invisible to them and would drown real reports in false ones. */
+  GRWLock      cache_lock;
+  JsonNode    *definitions[TB_DEFINITION_FORMAT_GEMINI + 1];
+  GHashTable  *real_to_wire;
+  GHashTable  *wire_to_real;
+
+  guint        default_timeout_ms;
+  guint64      next_call_id;
+};
+
+typedef enum {
+  TB_TOOL_REGISTRY_TOOL_REGISTERED,
+  TB_TOOL_REGISTRY_TOOL_UNREGISTERED,
+  TB_TOOL_REGISTRY_CALL_STARTED,
+  TB_TOOL_REGISTRY_CALL_FINISHED,
+  TB_TOOL_REGISTRY_CALL_PROGRESS,
+  TB_TOOL_REGISTRY_N_SIGNALS
+} TbToolRegistrySignal;
+
+extern guint _tb_tool_registry_signals [TB_TOOL_REGISTRY_N_SIGNALS];
+
+G_END_DECLS

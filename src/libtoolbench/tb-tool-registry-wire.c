@@ -1,0 +1,250 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+
+#define G_LOG_DOMAIN "tb-tool-registry"
+
+#include "config.h"
+
+#include <glib/gi18n-lib.h>
+#include <string.h>
+
+#include "tb-json.h"
+#include "tb-schema-error.h"
+#include "tb-tool-private.h"
+#include "tb-tool-registry-private.h"
+#include "tb-wire-schema.h"
+
+static gboolean
+is_wire_safe (const char *name)
+{
+  gsize len = strlen (name);
+
+  if (len == 0 || len > 64)
+    return FALSE;
+  for (gsize i = 0; i < len; i++)
+    if (!g_ascii_isalnum (name[i]) && name[i] != '_' && name[i] != '-')
+      return FALSE;
+  return TRUE;
+}
+
+/* Must hold cache_lock. */
+static void
+ensure_wire_names_locked (TbToolRegistry *self)
+{
+  g_autoptr(GPtrArray) unsafe = NULL;
+
+  if (self->real_to_wire != NULL)
+    return;
+
+  self->real_to_wire = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  self->wire_to_real = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  unsafe = g_ptr_array_new ();
+
+  g_rw_lock_reader_lock (&self->lock);
+  for (guint i = 0; i < self->tools->len; i++)
+    {
+      const char *name = tb_tool_get_name (g_ptr_array_index (self->tools, i));
+
+      if (is_wire_safe (name))
+        {
+          g_hash_table_insert (self->real_to_wire, g_strdup (name), g_strdup (name));
+          g_hash_table_insert (self->wire_to_real, g_strdup (name), g_strdup (name));
+        }
+      else
+        {
+          g_ptr_array_add (unsafe, g_strdup (name));
+        }
+    }
+  g_rw_lock_reader_unlock (&self->lock);
+
+  for (guint i = 0; i < unsafe->len; i++)
+    {
+      g_autofree char *name = g_ptr_array_index (unsafe, i);
+      g_autofree char *base = g_strdup (name);
+      g_autofree char *wire = NULL;
+
+      for (char *p = base; *p != '\0'; p++)
+        if (!g_ascii_isalnum (*p) && *p != '_' && *p != '-')
+          *p = '_';
+
+      wire = g_strdup (base);
+      for (guint n = 2; g_hash_table_contains (self->wire_to_real, wire); n++)
+        {
+          g_autofree char *suffix = g_strdup_printf ("_%u", n);
+          gsize keep = MIN (strlen (base), 64 - strlen (suffix));
+
+          g_free (wire);
+          wire = g_strdup_printf ("%.*s%s", (int) keep, base, suffix);
+        }
+
+      g_hash_table_insert (self->real_to_wire, g_strdup (name), g_strdup (wire));
+      g_hash_table_insert (self->wire_to_real, g_steal_pointer (&wire), g_strdup (name));
+    }
+}
+
+/**
+ * tb_tool_registry_to_wire_name:
+ * @self: a registry
+ * @name: a registered tool's name
+ *
+ * Returns: (transfer full) (nullable): the name providers see, or %NULL
+ *   when @name is not registered
+ */
+char *
+tb_tool_registry_to_wire_name (TbToolRegistry *self,
+                               const char     *name)
+{
+  char *ret;
+
+  g_return_val_if_fail (TB_IS_TOOL_REGISTRY (self), NULL);
+
+  if (name == NULL)
+    return NULL;
+
+  g_rw_lock_writer_lock (&self->cache_lock);
+  ensure_wire_names_locked (self);
+  ret = g_strdup (g_hash_table_lookup (self->real_to_wire, name));
+  g_rw_lock_writer_unlock (&self->cache_lock);
+
+  return ret;
+}
+
+/**
+ * tb_tool_registry_from_wire_name:
+ * @self: the registry whose definitions the provider received
+ * @wire_name: a name a model used
+ *
+ * Returns: (transfer full) (nullable): the real tool name, or %NULL when
+ *   no tool of this registry goes by @wire_name
+ */
+char *
+tb_tool_registry_from_wire_name (TbToolRegistry *self,
+                                 const char     *wire_name)
+{
+  char *ret;
+
+  g_return_val_if_fail (TB_IS_TOOL_REGISTRY (self), NULL);
+
+  if (wire_name == NULL)
+    return NULL;
+
+  g_rw_lock_writer_lock (&self->cache_lock);
+  ensure_wire_names_locked (self);
+  ret = g_strdup (g_hash_table_lookup (self->wire_to_real, wire_name));
+  g_rw_lock_writer_unlock (&self->cache_lock);
+
+  return ret;
+}
+
+static JsonNode *
+build_definition (TbToolRegistry     *self,
+                  TbTool             *tool,
+                  TbDefinitionFormat  format)
+{
+  JsonObject *object = json_object_new ();
+  JsonNode *node = json_node_new (JSON_NODE_OBJECT);
+  const char *name = tb_tool_get_name (tool);
+  const char *wire = g_hash_table_lookup (self->real_to_wire, name);
+  JsonNode *parameters = tb_tool_get_parameters (tool);
+
+  json_node_take_object (node, object);
+
+  switch (format)
+    {
+    case TB_DEFINITION_FORMAT_OPENAI:
+      {
+        JsonObject *function = json_object_new ();
+
+        json_object_set_string_member (object, "type", "function");
+        json_object_set_string_member (function, "name", wire);
+        json_object_set_string_member (function, "description",
+                                       tb_tool_get_description (tool));
+        json_object_set_member (function, "parameters", json_node_ref (parameters));
+        json_object_set_object_member (object, "function", function);
+      }
+      break;
+
+    case TB_DEFINITION_FORMAT_ANTHROPIC:
+      json_object_set_string_member (object, "name", wire);
+      json_object_set_string_member (object, "description", tb_tool_get_description (tool));
+      json_object_set_member (object, "input_schema", json_node_ref (parameters));
+      break;
+
+    case TB_DEFINITION_FORMAT_GEMINI:
+      json_object_set_string_member (object, "name", wire);
+      json_object_set_string_member (object, "description", tb_tool_get_description (tool));
+      /* Gemini refuses an OBJECT schema without properties: a tool that
+       * takes no arguments has no "parameters" there. */
+      if (!tb_tool_takes_no_arguments (tool))
+        json_object_set_member (object, "parameters", tb_wire_schema_for_gemini (parameters));
+      break;
+
+    case TB_DEFINITION_FORMAT_NATIVE:
+    default:
+      json_object_set_string_member (object, "name", name);
+      json_object_set_string_member (object, "description", tb_tool_get_description (tool));
+      json_object_set_member (object, "parameters", json_node_ref (parameters));
+      break;
+    }
+
+  return node;
+}
+
+/**
+ * tb_tool_registry_to_definitions:
+ * @self: a registry
+ * @format: the wire format
+ *
+ * The value of a request's `tools` member for @format, with wire names
+ * (see tb_tool_registry_to_wire_name()): an array of definitions, and for
+ * Gemini an array holding one `{"functionDeclarations": […]}` object.
+ * The result is cached until the registry changes.
+ *
+ * Returns: (transfer full): a sealed JSON array
+ */
+JsonNode *
+tb_tool_registry_to_definitions (TbToolRegistry     *self,
+                                 TbDefinitionFormat  format)
+{
+  JsonNode *ret;
+
+  g_return_val_if_fail (TB_IS_TOOL_REGISTRY (self), NULL);
+  g_return_val_if_fail (format <= TB_DEFINITION_FORMAT_GEMINI, NULL);
+
+  g_rw_lock_writer_lock (&self->cache_lock);
+
+  if (self->definitions[format] == NULL)
+    {
+      JsonArray *array = json_array_new ();
+      JsonNode *node = json_node_new (JSON_NODE_ARRAY);
+
+      ensure_wire_names_locked (self);
+
+      g_rw_lock_reader_lock (&self->lock);
+      for (guint i = 0; i < self->tools->len; i++)
+        json_array_add_element (array, build_definition (self, g_ptr_array_index (self->tools, i),
+                                                         format));
+      g_rw_lock_reader_unlock (&self->lock);
+
+      if (format == TB_DEFINITION_FORMAT_GEMINI)
+        {
+          JsonArray *outer = json_array_new ();
+          JsonObject *declarations = json_object_new ();
+
+          json_object_set_array_member (declarations, "functionDeclarations", array);
+          json_array_add_object_element (outer, declarations);
+          json_node_take_array (node, outer);
+        }
+      else
+        {
+          json_node_take_array (node, array);
+        }
+
+      json_node_seal (node);
+      self->definitions[format] = node;
+    }
+
+  ret = json_node_ref (self->definitions[format]);
+  g_rw_lock_writer_unlock (&self->cache_lock);
+
+  return ret;
+}

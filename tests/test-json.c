@@ -300,10 +300,17 @@ random_node (GRand *rand,
         JsonObject *object = json_object_new ();
         guint n = g_rand_int_range (rand, 1, 5);
 
+        /* json-glib 1.6 leaks a member it replaces: names are used once */
         for (guint i = 0; i < n; i++)
-          json_object_set_member (object, names[g_rand_int_range (rand, 0, G_N_ELEMENTS (names))],
-                                  random_node (rand, depth + 1));
-        return json_node_init_object (json_node_alloc (), object);
+          {
+            const char *name = names[g_rand_int_range (rand, 0, G_N_ELEMENTS (names))];
+
+            if (!json_object_has_member (object, name))
+              json_object_set_member (object, name, random_node (rand, depth + 1));
+          }
+        node = json_node_new (JSON_NODE_OBJECT);
+        json_node_take_object (node, object);
+        return node;
       }
     default:
       {
@@ -312,7 +319,9 @@ random_node (GRand *rand,
 
         for (guint i = 0; i < n; i++)
           json_array_add_element (array, random_node (rand, depth + 1));
-        return json_node_init_array (json_node_alloc (), array);
+        node = json_node_new (JSON_NODE_ARRAY);
+        json_node_take_array (node, array);
+        return node;
       }
     }
 }

@@ -676,6 +676,21 @@ tb_json_copy (JsonNode *node)
 }
 
 /**
+ * tb_json_node_take_object:
+ * @object: (transfer full): an object
+ *
+ * Returns: (transfer full): a node holding @object, which it now owns
+ */
+JsonNode *
+tb_json_node_take_object (JsonObject *object)
+{
+  JsonNode *node = json_node_new (JSON_NODE_OBJECT);
+
+  json_node_take_object (node, object);
+  return node;
+}
+
+/**
  * tb_json_freeze:
  * @node: (nullable): a node
  *

@@ -112,6 +112,7 @@ gboolean  tb_json_equal            (JsonNode    *a,
 JsonNode *tb_json_copy             (JsonNode    *node);
 JsonNode *tb_json_freeze           (JsonNode    *node);
 JsonNode *tb_json_node_new_object  (void);
+JsonNode *tb_json_node_take_object (JsonObject  *object);
 JsonNode *tb_json_node_new_string  (const char  *value);
 char     *tb_json_describe_type    (JsonNode    *node);
 char       *tb_json_pointer_escape    (const char *token);

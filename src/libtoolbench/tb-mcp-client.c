@@ -5,12 +5,10 @@
 #include "config.h"
 
 #include <glib/gi18n-lib.h>
-#include <signal.h>
 #include <string.h>
 
-#include "tb-host-private.h"
 #include "tb-json.h"
-#include "tb-mcp-private.h"
+#include "tb-mcp-client-private.h"
 #include "tb-mcp-tool.h"
 #include "tb-text.h"
 #include "tb-tool-private.h"
@@ -57,103 +55,7 @@
  * created the client.
  */
 
-#define LOG_KEEP 1000
-#define STDERR_LINE_MAX 4096
-#define READ_CHUNK (64 * 1024)
-#define DEFAULT_REQUEST_TIMEOUT_MS 30000
-#define LIVENESS_TIMEOUT_MS 5000
-#define MAX_PAGES 1000
-
-typedef enum
-{
-  TRANSPORT_STDIO,
-  TRANSPORT_HTTP,
-} TransportKind;
-
-typedef struct
-{
-  TbMcpClient       *client;
-  gint64             id;
-  char              *method;
-  GTask             *task;
-  GSource           *timeout;
-  GCancellable      *cancellable;
-  gulong             cancel_id;
-  char              *progress_token;
-  TbMcpProgressFunc  progress;
-  gpointer           progress_data;
-} Pending;
-
-struct _TbMcpClient
-{
-  GObject             parent_instance;
-
-  char               *name;
-  TransportKind       kind;
-  char              **argv;
-  char              **env;
-  char               *cwd;
-  char               *url;
-  char              **headers;
-
-  TbMcpCapabilities   capabilities;
-  char              **roots;
-  guint               request_timeout_ms;
-  guint               tool_timeout_ms;
-
-  TbMcpClientState    state;
-  char               *error;
-  guint               generation;
-  gint64              next_id;
-  GHashTable         *pending;
-  GTask              *connect_task;
-
-  char               *protocol_version;
-  JsonNode           *server_info;
-  char               *instructions;
-  GPtrArray          *tools;
-  gboolean            listing;
-  gboolean            list_again;
-  guint               pages;
-
-  TbToolRegistry     *registry;
-  GHashTable         *registered;
-
-  GQueue              log;
-  GHashTable         *server_requests;
-
-  /* stdio */
-  GSubprocess        *process;
-  GOutputStream      *stdin_pipe;
-  GCancellable       *io_cancellable;
-  GByteArray         *out_buf;
-  gsize               out_scanned;
-  gboolean            out_skipping;
-  GByteArray         *err_buf;
-  GQueue              write_queue;
-  gboolean            writing;
-  gboolean            stdout_eof;
-  gboolean            exited;
-  guint               lost_timer;
-
-  /* HTTP */
-  TbMcpHttp          *http;
-};
-
-struct _TbMcpServerRequest
-{
-  GObject      parent_instance;
-  GWeakRef     client;
-  guint        generation;
-  JsonNode    *id;
-  char        *method;
-  JsonNode    *params;
-  char        *key;
-  gboolean     answered;
-};
-
 G_DEFINE_FINAL_TYPE (TbMcpClient, tb_mcp_client, G_TYPE_OBJECT)
-G_DEFINE_FINAL_TYPE (TbMcpServerRequest, tb_mcp_server_request, G_TYPE_OBJECT)
 G_DEFINE_QUARK (tb-mcp-error-quark, tb_mcp_error)
 
 enum {
@@ -175,10 +77,6 @@ enum {
 
 static GParamSpec *properties [N_PROPS];
 static guint signals [N_SIGNALS];
-static guint request_withdrawn_signal;
-
-static void server_request_withdraw (TbMcpServerRequest *self);
-
 static const char * const known_versions[] = {
   TB_MCP_PROTOCOL_VERSION, "2025-06-18", "2025-03-26"
 };
@@ -213,30 +111,6 @@ tb_mcp_client_state_get_type (void)
 }
 
 /* Helpers. */
-
-static JsonNode *
-node_take_object (JsonObject *object)
-{
-  JsonNode *node = json_node_new (JSON_NODE_OBJECT);
-
-  json_node_take_object (node, object);
-  return node;
-}
-
-static const char *
-object_get_string (JsonObject *object,
-                   const char *member)
-{
-  JsonNode *node;
-
-  if (object == NULL)
-    return NULL;
-  node = json_object_get_member (object, member);
-  if (node == NULL || !JSON_NODE_HOLDS_VALUE (node) ||
-      json_node_get_value_type (node) != G_TYPE_STRING)
-    return NULL;
-  return json_node_get_string (node);
-}
 
 static gboolean
 node_get_number (JsonNode *node,
@@ -344,23 +218,7 @@ stop_transport (TbMcpClient *self)
 {
   self->generation++;
 
-  if (self->io_cancellable != NULL)
-    g_cancellable_cancel (self->io_cancellable);
-  g_clear_object (&self->io_cancellable);
-  /* The server goes, and with it everything it started. */
-  if (self->process != NULL)
-    _tb_host_stop (self->process);
-  g_clear_object (&self->process);
-  g_clear_object (&self->stdin_pipe);
-  g_clear_pointer (&self->out_buf, g_byte_array_unref);
-  g_clear_pointer (&self->err_buf, g_byte_array_unref);
-  g_queue_clear_full (&self->write_queue, (GDestroyNotify) g_bytes_unref);
-  self->writing = FALSE;
-  self->stdout_eof = FALSE;
-  self->exited = FALSE;
-  self->out_scanned = 0;
-  self->out_skipping = FALSE;
-  g_clear_handle_id (&self->lost_timer, g_source_remove);
+  _tb_mcp_stdio_stop (self);
   g_clear_pointer (&self->http, _tb_mcp_http_free);
   self->listing = FALSE;
   self->list_again = FALSE;
@@ -409,6 +267,14 @@ connection_failed (TbMcpClient *self,
 }
 
 void
+_tb_mcp_client_fail (TbMcpClient *self,
+                     int          code,
+                     const char  *cause)
+{
+  connection_failed (self, code, cause);
+}
+
+void
 _tb_mcp_client_lost (TbMcpClient *self,
                      guint        generation,
                      const char  *cause)
@@ -435,54 +301,6 @@ _tb_mcp_client_request_failed (TbMcpClient  *self,
 
 /* Sending. */
 
-static void write_next (TbMcpClient *self);
-
-static void
-write_cb (GObject      *object,
-          GAsyncResult *result,
-          gpointer      user_data)
-{
-  g_autoptr(TbMcpClient) self = user_data;
-  g_autoptr(GError) error = NULL;
-
-  if (!g_output_stream_write_all_finish (G_OUTPUT_STREAM (object), result, NULL, &error))
-    {
-      if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED) &&
-          G_OUTPUT_STREAM (object) == self->stdin_pipe)
-        {
-          g_autofree char *cause =
-            g_strdup_printf (_("stopped reading its input (%s)"), error->message);
-
-          connection_failed (self, TB_MCP_ERROR_DISCONNECTED, cause);
-        }
-      return;
-    }
-
-  if (G_OUTPUT_STREAM (object) != self->stdin_pipe)
-    return;
-
-  g_bytes_unref (g_queue_pop_head (&self->write_queue));
-  self->writing = FALSE;
-  write_next (self);
-}
-
-static void
-write_next (TbMcpClient *self)
-{
-  GBytes *bytes;
-
-  if (self->writing || self->stdin_pipe == NULL)
-    return;
-  bytes = g_queue_peek_head (&self->write_queue);
-  if (bytes == NULL)
-    return;
-  self->writing = TRUE;
-  g_output_stream_write_all_async (self->stdin_pipe,
-                                   g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes),
-                                   G_PRIORITY_DEFAULT, self->io_cancellable,
-                                   write_cb, g_object_ref (self));
-}
-
 static void
 send_message (TbMcpClient *self,
               JsonNode    *message,
@@ -495,19 +313,7 @@ send_message (TbMcpClient *self,
       return;
     }
 
-  if (self->stdin_pipe == NULL)
-    return;
-
-  {
-    g_autofree char *text = tb_json_to_string (message, FALSE);
-    gsize len = strlen (text);
-
-    text = g_realloc (text, len + 2);
-    text[len] = '\n';
-    text[len + 1] = '\0';
-    g_queue_push_tail (&self->write_queue, g_bytes_new_take (g_steal_pointer (&text), len + 1));
-  }
-  write_next (self);
+  _tb_mcp_stdio_send (self, message);
 }
 
 static JsonObject *
@@ -530,7 +336,7 @@ send_notification (TbMcpClient *self,
   json_object_set_string_member (object, "method", method);
   if (params != NULL)
     json_object_set_member (object, "params", json_node_copy (params));
-  node = node_take_object (object);
+  node = tb_json_node_take_object (object);
   send_message (self, node, -1);
 }
 
@@ -572,7 +378,7 @@ request_cancelled_idle (gpointer user_data)
 
     json_object_set_int_member (params, "requestId", id);
     json_object_set_string_member (params, "reason", "The caller cancelled the request");
-    node = node_take_object (params);
+    node = tb_json_node_take_object (params);
     send_notification (self, "notifications/cancelled", node);
   }
 
@@ -670,7 +476,7 @@ start_request (TbMcpClient       *self,
                                             task, NULL);
     }
 
-  node = node_take_object (object);
+  node = tb_json_node_take_object (object);
   send_message (self, node, p->id);
   return p->id;
 }
@@ -731,12 +537,12 @@ liveness_check (TbMcpClient *self)
 
 /* Server requests. */
 
-static void
-respond (TbMcpClient *self,
-         JsonNode    *id,
-         JsonNode    *result,
-         int          code,
-         const char  *message)
+void
+_tb_mcp_client_respond (TbMcpClient *self,
+                        JsonNode    *id,
+                        JsonNode    *result,
+                        int          code,
+                        const char  *message)
 {
   JsonObject *object = new_envelope ();
   g_autoptr(JsonNode) node = NULL;
@@ -756,7 +562,7 @@ respond (TbMcpClient *self,
       json_object_set_string_member (error, "message", message);
       json_object_set_object_member (object, "error", error);
     }
-  node = node_take_object (object);
+  node = tb_json_node_take_object (object);
   send_message (self, node, -1);
 }
 
@@ -768,7 +574,7 @@ handle_server_request (TbMcpClient *self,
 {
   if (g_str_equal (method, "ping"))
     {
-      respond (self, id, NULL, 0, NULL);
+      _tb_mcp_client_respond (self, id, NULL, 0, NULL);
       return;
     }
 
@@ -786,8 +592,8 @@ handle_server_request (TbMcpClient *self,
           json_array_add_object_element (roots, root);
         }
       json_object_set_array_member (result, "roots", roots);
-      node = node_take_object (result);
-      respond (self, id, node, 0, NULL);
+      node = tb_json_node_take_object (result);
+      _tb_mcp_client_respond (self, id, node, 0, NULL);
       return;
     }
 
@@ -818,7 +624,7 @@ handle_server_request (TbMcpClient *self,
       if (!taken && !request->answered)
         {
           request->answered = TRUE;
-          respond (self, id, NULL, -32601,
+          _tb_mcp_client_respond (self, id, NULL, -32601,
                    _("Nobody can answer this request here: the application has no handler "
                      "for it"));
           log_append (self, "client", "warning",
@@ -830,7 +636,7 @@ handle_server_request (TbMcpClient *self,
   {
     g_autofree char *text = g_strdup_printf (_("The client does not support “%s”"), method);
 
-    respond (self, id, NULL, -32601, text);
+    _tb_mcp_client_respond (self, id, NULL, -32601, text);
   }
 }
 
@@ -859,7 +665,7 @@ handle_progress (TbMcpClient *self,
     {
       if (g_strcmp0 (p->progress_token, token) == 0)
         {
-          const char *message = object_get_string (params, "message");
+          const char *message = tb_json_object_get_string (params, "message");
 
           g_signal_emit (self, signals [PROGRESS], 0, token, progress, total, message);
           if (p->progress != NULL)
@@ -873,8 +679,8 @@ static void
 handle_log_notification (TbMcpClient *self,
                          JsonObject  *params)
 {
-  const char *level = object_get_string (params, "level");
-  const char *logger = object_get_string (params, "logger");
+  const char *level = tb_json_object_get_string (params, "level");
+  const char *logger = tb_json_object_get_string (params, "logger");
   JsonNode *data = params ? json_object_get_member (params, "data") : NULL;
   g_autofree char *text = NULL;
   g_autofree char *shown = NULL;
@@ -924,7 +730,7 @@ handle_response (TbMcpClient *self,
   if (error_node != NULL && JSON_NODE_HOLDS_OBJECT (error_node))
     {
       JsonObject *error = json_node_get_object (error_node);
-      const char *message = object_get_string (error, "message");
+      const char *message = tb_json_object_get_string (error, "message");
       gint64 code = 0;
       g_autofree char *shown = tb_text_shorten (message, -1, 2001);
 
@@ -981,7 +787,7 @@ _tb_mcp_client_receive (TbMcpClient *self,
     }
 
   object = json_node_get_object (message);
-  method = object_get_string (object, "method");
+  method = tb_json_object_get_string (object, "method");
   params = json_object_get_member (object, "params");
   id = json_object_get_member (object, "id");
 
@@ -1008,7 +814,7 @@ _tb_mcp_client_receive (TbMcpClient *self,
           TbMcpServerRequest *request = g_hash_table_lookup (self->server_requests, key);
 
           if (request != NULL)
-            server_request_withdraw (request);
+            _tb_mcp_server_request_withdraw (request);
         }
     }
   else if (id != NULL)
@@ -1031,290 +837,6 @@ _tb_mcp_client_receive (TbMcpClient *self,
 }
 
 /* stdio transport. */
-
-static void read_stdout (TbMcpClient *self);
-static void read_stderr (TbMcpClient *self);
-
-static void
-process_lost (TbMcpClient *self)
-{
-  g_autofree char *cause = NULL;
-
-  g_clear_handle_id (&self->lost_timer, g_source_remove);
-
-  if (self->exited && self->process != NULL)
-    {
-      if (g_subprocess_get_if_signaled (self->process))
-        cause = g_strdup_printf (_("was killed by signal %d (%s)"),
-                                 g_subprocess_get_term_sig (self->process),
-                                 g_strsignal (g_subprocess_get_term_sig (self->process)));
-      else
-        cause = g_strdup_printf (_("exited with status %d"),
-                                 g_subprocess_get_exit_status (self->process));
-    }
-  else
-    {
-      cause = g_strdup (_("closed its standard output"));
-    }
-  connection_failed (self, TB_MCP_ERROR_DISCONNECTED, cause);
-}
-
-static gboolean
-lost_timer_cb (gpointer user_data)
-{
-  TbMcpClient *self = user_data;
-
-  self->lost_timer = 0;
-  process_lost (self);
-  return G_SOURCE_REMOVE;
-}
-
-/* Exit and end of output come in either order: wait a little for the other
- * so that the cause names the exit status and the last answers are read. */
-static void
-process_event (TbMcpClient *self)
-{
-  if (self->stdout_eof && self->exited)
-    process_lost (self);
-  else if (self->lost_timer == 0)
-    self->lost_timer = g_timeout_add (300, lost_timer_cb, self);
-}
-
-static void
-wait_cb (GObject      *object,
-         GAsyncResult *result,
-         gpointer      user_data)
-{
-  g_autoptr(TbMcpClient) self = user_data;
-
-  if (!g_subprocess_wait_finish (G_SUBPROCESS (object), result, NULL))
-    return;
-  if (G_SUBPROCESS (object) != self->process)
-    return;
-  self->exited = TRUE;
-  process_event (self);
-}
-
-static gboolean
-handle_line (TbMcpClient *self,
-             const char  *line,
-             gsize        length)
-{
-  g_autoptr(GError) error = NULL;
-  g_autoptr(JsonNode) message = NULL;
-  guint generation = self->generation;
-
-  while (length > 0 && (line[length - 1] == '\r' || line[length - 1] == ' '))
-    length--;
-  if (length == 0)
-    return TRUE;
-
-  message = _tb_mcp_parse_message (line, length, &error);
-  if (message == NULL)
-    {
-      g_autofree char *shown = tb_text_shorten (line, MIN (length, 400), 81);
-      g_autofree char *cause = NULL;
-
-      /* JSON that is refused for its size or shape is still a message */
-      if (g_error_matches (error, TB_JSON_ERROR, TB_JSON_ERROR_TOO_MANY_VALUES) ||
-          g_error_matches (error, TB_JSON_ERROR, TB_JSON_ERROR_TOO_DEEP) ||
-          g_error_matches (error, TB_JSON_ERROR, TB_JSON_ERROR_TOO_LARGE))
-        cause = g_strdup_printf (_("sent a message that Toolbench does not read: %s"),
-                                 error->message);
-      else
-        /* Translators: the start of the line, then why it is not JSON */
-        cause = g_strdup_printf (_("printed something that is not a JSON-RPC message on its "
-                                   "standard output: “%s” (%s)"), shown, error->message);
-
-      connection_failed (self, TB_MCP_ERROR_PROTOCOL, cause);
-      return FALSE;
-    }
-
-  _tb_mcp_client_receive (self, generation, message);
-  return generation == self->generation;
-}
-
-static void
-stdout_cb (GObject      *object,
-           GAsyncResult *result,
-           gpointer      user_data)
-{
-  g_autoptr(TbMcpClient) self = user_data;
-  g_autoptr(GBytes) bytes = NULL;
-  g_autoptr(GError) error = NULL;
-  const guint8 *data;
-  gsize size;
-  gsize start = 0;
-
-  bytes = g_input_stream_read_bytes_finish (G_INPUT_STREAM (object), result, &error);
-  if (bytes == NULL && g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-    return;
-  if (self->process == NULL ||
-      G_INPUT_STREAM (object) != g_subprocess_get_stdout_pipe (self->process))
-    return;
-
-  if (bytes == NULL || g_bytes_get_size (bytes) == 0)
-    {
-      self->stdout_eof = TRUE;
-      process_event (self);
-      return;
-    }
-
-  data = g_bytes_get_data (bytes, &size);
-  for (gsize i = 0; i < size; i++)
-    {
-      if (data[i] != '\n')
-        continue;
-
-      if (self->out_skipping)
-        {
-          self->out_skipping = FALSE;
-        }
-      else
-        {
-          g_byte_array_append (self->out_buf, data + start, i - start);
-          if (!handle_line (self, (const char *) self->out_buf->data, self->out_buf->len))
-            return;
-          g_byte_array_set_size (self->out_buf, 0);
-        }
-      start = i + 1;
-    }
-
-  if (!self->out_skipping && start < size)
-    g_byte_array_append (self->out_buf, data + start, size - start);
-
-  if (self->out_buf->len > TB_MCP_MAX_MESSAGE_SIZE)
-    {
-      g_autofree char *limit = g_format_size_full (TB_MCP_MAX_MESSAGE_SIZE,
-                                                   G_FORMAT_SIZE_IEC_UNITS);
-      g_autofree char *cause =
-        g_strdup_printf (_("sent a message larger than %s, the most the client keeps"), limit);
-
-      connection_failed (self, TB_MCP_ERROR_TOO_LARGE, cause);
-      return;
-    }
-
-  read_stdout (self);
-}
-
-static void
-read_stdout (TbMcpClient *self)
-{
-  g_input_stream_read_bytes_async (g_subprocess_get_stdout_pipe (self->process), READ_CHUNK,
-                                   G_PRIORITY_DEFAULT, self->io_cancellable,
-                                   stdout_cb, g_object_ref (self));
-}
-
-static void
-stderr_line (TbMcpClient *self,
-             const char  *line,
-             gsize        length)
-{
-  g_autofree char *shown = NULL;
-
-  while (length > 0 && line[length - 1] == '\r')
-    length--;
-  shown = tb_text_shorten (line, length, STDERR_LINE_MAX + 1);
-  log_append (self, "stderr", "info", shown);
-}
-
-static void
-stderr_cb (GObject      *object,
-           GAsyncResult *result,
-           gpointer      user_data)
-{
-  g_autoptr(TbMcpClient) self = user_data;
-  g_autoptr(GBytes) bytes = NULL;
-  const guint8 *data;
-  gsize size;
-  gsize start = 0;
-
-  bytes = g_input_stream_read_bytes_finish (G_INPUT_STREAM (object), result, NULL);
-  if (bytes == NULL || self->process == NULL ||
-      G_INPUT_STREAM (object) != g_subprocess_get_stderr_pipe (self->process))
-    return;
-
-  if (g_bytes_get_size (bytes) == 0)
-    {
-      if (self->err_buf->len > 0)
-        stderr_line (self, (const char *) self->err_buf->data, self->err_buf->len);
-      g_byte_array_set_size (self->err_buf, 0);
-      return;
-    }
-
-  data = g_bytes_get_data (bytes, &size);
-  for (gsize i = 0; i < size; i++)
-    {
-      if (data[i] != '\n')
-        continue;
-      g_byte_array_append (self->err_buf, data + start, i - start);
-      stderr_line (self, (const char *) self->err_buf->data, self->err_buf->len);
-      g_byte_array_set_size (self->err_buf, 0);
-      start = i + 1;
-    }
-  if (start < size)
-    g_byte_array_append (self->err_buf, data + start, size - start);
-  /* A line without end is cut, not kept growing. */
-  if (self->err_buf->len > STDERR_LINE_MAX * 4)
-    {
-      stderr_line (self, (const char *) self->err_buf->data, self->err_buf->len);
-      g_byte_array_set_size (self->err_buf, 0);
-    }
-
-  g_input_stream_read_bytes_async (G_INPUT_STREAM (object), READ_CHUNK, G_PRIORITY_LOW,
-                                   self->io_cancellable, stderr_cb, g_object_ref (self));
-}
-
-static void
-read_stderr (TbMcpClient *self)
-{
-  g_input_stream_read_bytes_async (g_subprocess_get_stderr_pipe (self->process), READ_CHUNK,
-                                   G_PRIORITY_LOW, self->io_cancellable,
-                                   stderr_cb, g_object_ref (self));
-}
-
-static gboolean
-start_stdio (TbMcpClient  *self,
-             GError      **error)
-{
-  g_autoptr(GSubprocessLauncher) launcher = NULL;
-  g_autoptr(GError) local_error = NULL;
-
-  launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDIN_PIPE |
-                                        G_SUBPROCESS_FLAGS_STDOUT_PIPE |
-                                        G_SUBPROCESS_FLAGS_STDERR_PIPE);
-  for (guint i = 0; self->env != NULL && self->env[i] != NULL; i++)
-    {
-      const char *eq = strchr (self->env[i], '=');
-      g_autofree char *key = NULL;
-
-      if (eq == NULL)
-        continue;
-      key = g_strndup (self->env[i], eq - self->env[i]);
-      g_subprocess_launcher_setenv (launcher, key, eq + 1, TRUE);
-    }
-  if (self->cwd != NULL)
-    g_subprocess_launcher_set_cwd (launcher, self->cwd);
-
-  self->process = _tb_host_spawn (launcher, (const char * const *) self->argv, &local_error);
-  if (self->process == NULL)
-    {
-      g_set_error (error, TB_MCP_ERROR, TB_MCP_ERROR_SPAWN,
-                   /* Translators: server name, command, reason */
-                   _("The MCP server “%s” could not be started (%s): %s"),
-                   self->name, self->argv[0], local_error->message);
-      return FALSE;
-    }
-
-  self->io_cancellable = g_cancellable_new ();
-  self->stdin_pipe = g_object_ref (g_subprocess_get_stdin_pipe (self->process));
-  self->out_buf = g_byte_array_new ();
-  self->err_buf = g_byte_array_new ();
-  read_stdout (self);
-  read_stderr (self);
-  g_subprocess_wait_async (self->process, self->io_cancellable, wait_cb, g_object_ref (self));
-  return TRUE;
-}
 
 /* Tools. */
 
@@ -1363,7 +885,7 @@ list_page_cb (GObject      *object,
 
           if (!JSON_NODE_HOLDS_OBJECT (tool))
             continue;
-          name = object_get_string (json_node_get_object (tool), "name");
+          name = tb_json_object_get_string (json_node_get_object (tool), "name");
           if (name == NULL || *name == '\0')
             {
               log_append (self, "client", "warning",
@@ -1376,7 +898,7 @@ list_page_cb (GObject      *object,
         }
     }
 
-  cursor = object_get_string (page, "nextCursor");
+  cursor = tb_json_object_get_string (page, "nextCursor");
   if (cursor != NULL && *cursor != '\0' && collected->len < TB_MCP_MAX_TOOLS &&
       self->pages < MAX_PAGES)
     {
@@ -1387,7 +909,7 @@ list_page_cb (GObject      *object,
       self->pages++;
       g_task_set_source_tag (task, tb_mcp_client_request_async);
       json_object_set_string_member (params, "cursor", cursor);
-      node = node_take_object (params);
+      node = tb_json_node_take_object (params);
       start_request (self, "tools/list", node, self->request_timeout_ms, NULL, NULL, task);
       return;
     }
@@ -1502,7 +1024,7 @@ register_tool (TbMcpClient *self,
                JsonNode    *definition)
 {
   JsonObject *object = json_node_get_object (definition);
-  const char *remote = object_get_string (object, "name");
+  const char *remote = tb_json_object_get_string (object, "name");
   g_autofree char *local = NULL;
   g_autoptr(TbTool) tool = NULL;
   g_autoptr(GError) error = NULL;
@@ -1547,7 +1069,7 @@ sync_registry (TbMcpClient *self)
     {
       JsonNode *def = g_ptr_array_index (self->tools, i);
 
-      g_hash_table_insert (wanted, (gpointer) object_get_string (json_node_get_object (def),
+      g_hash_table_insert (wanted, (gpointer) tb_json_object_get_string (json_node_get_object (def),
                                                                   "name"), def);
     }
 
@@ -1582,7 +1104,7 @@ sync_registry (TbMcpClient *self)
   for (guint i = 0; i < self->tools->len; i++)
     {
       JsonNode *def = g_ptr_array_index (self->tools, i);
-      const char *name = object_get_string (json_node_get_object (def), "name");
+      const char *name = tb_json_object_get_string (json_node_get_object (def), "name");
 
       if (!g_hash_table_contains (self->registered, name))
         register_tool (self, def);
@@ -1666,7 +1188,7 @@ initialize_cb (GObject      *object,
     }
 
   object_result = json_node_get_object (answer);
-  version = object_get_string (object_result, "protocolVersion");
+  version = tb_json_object_get_string (object_result, "protocolVersion");
   for (guint i = 0; version != NULL && i < G_N_ELEMENTS (known_versions); i++)
     known |= g_str_equal (version, known_versions[i]);
   if (!known)
@@ -1685,7 +1207,7 @@ initialize_cb (GObject      *object,
   self->protocol_version = g_strdup (version);
   if (json_object_get_member (object_result, "serverInfo") != NULL)
     self->server_info = json_node_copy (json_object_get_member (object_result, "serverInfo"));
-  self->instructions = g_strdup (object_get_string (object_result, "instructions"));
+  self->instructions = g_strdup (tb_json_object_get_string (object_result, "instructions"));
   if (self->http != NULL)
     _tb_mcp_http_set_protocol_version (self->http, version);
 
@@ -1719,7 +1241,7 @@ build_initialize_params (TbMcpClient *self)
   json_object_set_string_member (info, "title", "Toolbench");
   json_object_set_string_member (info, "version", PACKAGE_VERSION);
   json_object_set_object_member (params, "clientInfo", info);
-  return node_take_object (params);
+  return tb_json_node_take_object (params);
 }
 
 /**
@@ -1758,7 +1280,7 @@ tb_mcp_client_connect_async (TbMcpClient         *self,
 
   if (self->kind == TRANSPORT_STDIO)
     {
-      if (!start_stdio (self, &error))
+      if (!_tb_mcp_stdio_start (self, &error))
         {
           stop_transport (self);
           set_state (self, TB_MCP_CLIENT_STATE_FAILED, error->message);
@@ -1928,7 +1450,7 @@ tb_mcp_client_set_log_level_async (TbMcpClient         *self,
   task = g_task_new (self, cancellable, callback, user_data);
   g_task_set_source_tag (task, tb_mcp_client_set_log_level_async);
   json_object_set_string_member (params, "level", level);
-  node = node_take_object (params);
+  node = tb_json_node_take_object (params);
   tb_mcp_client_request_async (self, "logging/setLevel", node, cancellable,
                                boolean_request_cb, task);
 }
@@ -1980,7 +1502,7 @@ tb_mcp_client_call_tool_async (TbMcpClient         *self,
   json_object_set_member (params, "arguments",
                           arguments != NULL ? json_node_copy (arguments)
                                             : tb_json_node_new_object ());
-  node = node_take_object (params);
+  node = tb_json_node_take_object (params);
   if (!check_connected (self, task))
     return;
   start_request (self, "tools/call", node, self->tool_timeout_ms, progress, progress_data, task);
@@ -2241,250 +1763,6 @@ tb_mcp_client_new_http (const char         *name,
   return self;
 }
 
-static char **
-strv_from_array (JsonNode    *node,
-                 const char  *server,
-                 const char  *member,
-                 GError     **error)
-{
-  g_autoptr(GStrvBuilder) builder = g_strv_builder_new ();
-  JsonArray *array;
-
-  if (!JSON_NODE_HOLDS_ARRAY (node))
-    {
-      g_set_error (error, TB_MCP_ERROR, TB_MCP_ERROR_CONFIG,
-                   _("The server “%s”: “%s” must be an array of strings"), server, member);
-      return NULL;
-    }
-  array = json_node_get_array (node);
-  for (guint i = 0; i < json_array_get_length (array); i++)
-    {
-      JsonNode *element = json_array_get_element (array, i);
-
-      if (!JSON_NODE_HOLDS_VALUE (element) || json_node_get_value_type (element) != G_TYPE_STRING)
-        {
-          g_set_error (error, TB_MCP_ERROR, TB_MCP_ERROR_CONFIG,
-                       _("The server “%s”: “%s” must be an array of strings"), server, member);
-          return NULL;
-        }
-      g_strv_builder_add (builder, json_node_get_string (element));
-    }
-  return g_strv_builder_end (builder);
-}
-
-static char **
-strv_from_map (JsonNode    *node,
-               const char  *server,
-               const char  *member,
-               const char  *separator,
-               GError     **error)
-{
-  g_autoptr(GStrvBuilder) builder = g_strv_builder_new ();
-  JsonObjectIter iter;
-  const char *key;
-  JsonNode *value;
-
-  if (!JSON_NODE_HOLDS_OBJECT (node))
-    {
-      g_set_error (error, TB_MCP_ERROR, TB_MCP_ERROR_CONFIG,
-                   _("The server “%s”: “%s” must be an object of strings"), server, member);
-      return NULL;
-    }
-  json_object_iter_init (&iter, json_node_get_object (node));
-  while (json_object_iter_next (&iter, &key, &value))
-    {
-      g_autofree char *entry = NULL;
-
-      if (!JSON_NODE_HOLDS_VALUE (value) || json_node_get_value_type (value) != G_TYPE_STRING)
-        {
-          g_set_error (error, TB_MCP_ERROR, TB_MCP_ERROR_CONFIG,
-                       _("The server “%s”: “%s” must be an object of strings"), server, member);
-          return NULL;
-        }
-      entry = g_strconcat (key, separator, json_node_get_string (value), NULL);
-      g_strv_builder_add (builder, entry);
-    }
-  return g_strv_builder_end (builder);
-}
-
-/**
- * tb_mcp_client_new_from_config:
- * @name: the server's name (the key in `mcpServers`)
- * @entry: `{"command", "args", "env", "cwd"}` or `{"url", "headers"}`,
- *   optionally with `"type"` (`stdio`, `http`, `streamable-http`)
- * @error: return location for a %TB_MCP_ERROR_CONFIG error
- *
- * Returns: (transfer full) (nullable): a disconnected client
- */
-TbMcpClient *
-tb_mcp_client_new_from_config (const char  *name,
-                               JsonObject  *entry,
-                               GError     **error)
-{
-  const char *type = object_get_string (entry, "type");
-  const char *command = object_get_string (entry, "command");
-  const char *url = object_get_string (entry, "url");
-
-  g_return_val_if_fail (entry != NULL, NULL);
-
-  if (type != NULL && g_str_equal (type, "sse"))
-    {
-      g_set_error (error, TB_MCP_ERROR, TB_MCP_ERROR_CONFIG,
-                   _("The server “%s” uses the old HTTP+SSE transport, which is not supported; "
-                     "use its streamable HTTP endpoint"), name);
-      return NULL;
-    }
-
-  if (url != NULL && command == NULL)
-    {
-      g_auto(GStrv) headers = NULL;
-      JsonNode *node = json_object_get_member (entry, "headers");
-
-      if (!g_str_has_prefix (url, "http://") && !g_str_has_prefix (url, "https://"))
-        {
-          g_set_error (error, TB_MCP_ERROR, TB_MCP_ERROR_CONFIG,
-                       _("The server “%s”: the URL “%s” is not an http:// or https:// URL"),
-                       name, url);
-          return NULL;
-        }
-      if (node != NULL && !(headers = strv_from_map (node, name, "headers", ": ", error)))
-        return NULL;
-      return tb_mcp_client_new_http (name, url, (const char * const *) headers);
-    }
-
-  if (command != NULL)
-    {
-      g_autoptr(GStrvBuilder) builder = g_strv_builder_new ();
-      g_auto(GStrv) args = NULL;
-      g_auto(GStrv) env = NULL;
-      g_auto(GStrv) argv = NULL;
-      JsonNode *node;
-
-      if ((node = json_object_get_member (entry, "args")) != NULL &&
-          !(args = strv_from_array (node, name, "args", error)))
-        return NULL;
-      if ((node = json_object_get_member (entry, "env")) != NULL &&
-          !(env = strv_from_map (node, name, "env", "=", error)))
-        return NULL;
-      g_strv_builder_add (builder, command);
-      if (args != NULL)
-        g_strv_builder_addv (builder, (const char **) args);
-      argv = g_strv_builder_end (builder);
-      return tb_mcp_client_new_stdio (name, (const char * const *) argv,
-                                      (const char * const *) env,
-                                      object_get_string (entry, "cwd"));
-    }
-
-  g_set_error (error, TB_MCP_ERROR, TB_MCP_ERROR_CONFIG,
-               _("The server “%s” has neither a “command” nor a “url”"), name);
-  return NULL;
-}
-
-/**
- * tb_mcp_config_load:
- * @config: `{"mcpServers": {NAME: ENTRY, …}}` (or `{"servers": …}`)
- * @problems: (out) (optional) (transfer full): one sentence per entry that
- *   was left out
- * @error: return location for an error when @config has no server table
- *
- * Entries with `"disabled": true` are skipped; broken entries are reported
- * in @problems and the others load.
- *
- * Returns: (transfer container) (element-type TbMcpClient): the clients
- */
-GPtrArray *
-tb_mcp_config_load (JsonNode  *config,
-                    GStrv     *problems,
-                    GError   **error)
-{
-  g_autoptr(GPtrArray) clients = g_ptr_array_new_with_free_func (g_object_unref);
-  g_autoptr(GStrvBuilder) found = g_strv_builder_new ();
-  JsonNode *servers = NULL;
-  g_autoptr(GList) members = NULL;
-
-  g_return_val_if_fail (config != NULL, NULL);
-
-  if (JSON_NODE_HOLDS_OBJECT (config))
-    {
-      servers = json_object_get_member (json_node_get_object (config), "mcpServers");
-      if (servers == NULL)
-        servers = json_object_get_member (json_node_get_object (config), "servers");
-    }
-  if (servers == NULL || !JSON_NODE_HOLDS_OBJECT (servers))
-    {
-      g_set_error_literal (error, TB_MCP_ERROR, TB_MCP_ERROR_CONFIG,
-                           _("The MCP configuration has no “mcpServers” object"));
-      return NULL;
-    }
-
-  /* In file order, so that clashing tool names resolve the same way each time. */
-  members = json_object_get_members (json_node_get_object (servers));
-  for (GList *l = members; l != NULL; l = l->next)
-    {
-      g_autoptr(GError) local_error = NULL;
-      const char *name = l->data;
-      JsonNode *entry = json_object_get_member (json_node_get_object (servers), name);
-      TbMcpClient *client;
-      JsonNode *disabled;
-
-      if (!JSON_NODE_HOLDS_OBJECT (entry))
-        {
-          g_autofree char *text =
-            g_strdup_printf (_("The server “%s” is not described by an object"), name);
-
-          g_strv_builder_add (found, text);
-          continue;
-        }
-      disabled = json_object_get_member (json_node_get_object (entry), "disabled");
-      if (disabled != NULL && JSON_NODE_HOLDS_VALUE (disabled) &&
-          json_node_get_value_type (disabled) == G_TYPE_BOOLEAN &&
-          json_node_get_boolean (disabled))
-        continue;
-
-      client = tb_mcp_client_new_from_config (name, json_node_get_object (entry), &local_error);
-      if (client == NULL)
-        g_strv_builder_add (found, local_error->message);
-      else
-        g_ptr_array_add (clients, client);
-    }
-
-  if (problems != NULL)
-    *problems = g_strv_builder_end (found);
-  return g_steal_pointer (&clients);
-}
-
-/**
- * tb_mcp_config_load_file:
- * @path: a JSON file in the shape of tb_mcp_config_load()
- *
- * Returns: (transfer container) (element-type TbMcpClient) (nullable):
- *   the clients, or %NULL when the file cannot be read or parsed
- */
-GPtrArray *
-tb_mcp_config_load_file (const char  *path,
-                         GStrv       *problems,
-                         GError     **error)
-{
-  g_autoptr(JsonNode) node = NULL;
-  g_autoptr(GError) local_error = NULL;
-
-  g_return_val_if_fail (path != NULL, NULL);
-
-  node = tb_json_parse_file (path, 16 * 1024 * 1024, &local_error);
-  if (node == NULL && local_error->domain == G_FILE_ERROR)
-    {
-      g_set_error (error, TB_MCP_ERROR, TB_MCP_ERROR_CONFIG,
-                   _("Cannot read the MCP configuration: %s"), local_error->message);
-      return NULL;
-    }
-  if (node == NULL)
-    {
-      g_set_error (error, TB_MCP_ERROR, TB_MCP_ERROR_CONFIG,
-                   _("The MCP configuration “%s” is not usable: %s"), path, local_error->message);
-      return NULL;
-    }
-  return tb_mcp_config_load (node, problems, error);
-}
 
 /* Accessors. */
 
@@ -2633,256 +1911,3 @@ _tb_mcp_client_get_tool_timeout_ms (TbMcpClient *self)
   return self->tool_timeout_ms;
 }
 
-/* Server requests. */
-
-static void
-forget_request (TbMcpServerRequest *self)
-{
-  g_autoptr(TbMcpClient) client = g_weak_ref_get (&self->client);
-
-  if (client != NULL && self->key != NULL &&
-      g_hash_table_lookup (client->server_requests, self->key) == self)
-    g_hash_table_remove (client->server_requests, self->key);
-}
-
-/* The server sent notifications/cancelled for it: no answer is wanted. */
-static void
-server_request_withdraw (TbMcpServerRequest *self)
-{
-  g_autoptr(GObject) hold = g_object_ref (G_OBJECT (self));
-
-  if (self->answered)
-    return;
-  self->answered = TRUE;
-  forget_request (self);
-  g_signal_emit (self, request_withdrawn_signal, 0);
-}
-
-static void
-tb_mcp_server_request_dispose (GObject *object)
-{
-  TbMcpServerRequest *self = (TbMcpServerRequest *)object;
-
-  /* Dropped without an answer: say so rather than leave the server waiting. */
-  if (!self->answered && self->id != NULL)
-    tb_mcp_server_request_respond_error (self, -32603,
-                                         _("The application dropped the request without "
-                                           "answering it"));
-  forget_request (self);
-
-  G_OBJECT_CLASS (tb_mcp_server_request_parent_class)->dispose (object);
-}
-
-static void
-tb_mcp_server_request_finalize (GObject *object)
-{
-  TbMcpServerRequest *self = (TbMcpServerRequest *)object;
-
-  g_weak_ref_clear (&self->client);
-  g_clear_pointer (&self->id, json_node_unref);
-  g_clear_pointer (&self->params, json_node_unref);
-  g_free (self->method);
-  g_free (self->key);
-
-  G_OBJECT_CLASS (tb_mcp_server_request_parent_class)->finalize (object);
-}
-
-static void
-tb_mcp_server_request_class_init (TbMcpServerRequestClass *klass)
-{
-  GObjectClass *object_class = G_OBJECT_CLASS (klass);
-
-  object_class->dispose = tb_mcp_server_request_dispose;
-  object_class->finalize = tb_mcp_server_request_finalize;
-
-  /**
-   * TbMcpServerRequest::withdrawn:
-   *
-   * The server cancelled the request (`notifications/cancelled`): close
-   * whatever asks the person; an answer is no longer sent.
-   */
-  request_withdrawn_signal =
-    g_signal_new ("withdrawn", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
-                  0, NULL, NULL, NULL, G_TYPE_NONE, 0);
-}
-
-static void
-tb_mcp_server_request_init (TbMcpServerRequest *self)
-{
-  g_weak_ref_init (&self->client, NULL);
-}
-
-const char *
-tb_mcp_server_request_get_method (TbMcpServerRequest *self)
-{
-  g_return_val_if_fail (TB_IS_MCP_SERVER_REQUEST (self), NULL);
-  return self->method;
-}
-
-/**
- * tb_mcp_server_request_get_params:
- *
- * Returns: (transfer none): the request's params (an object)
- */
-JsonNode *
-tb_mcp_server_request_get_params (TbMcpServerRequest *self)
-{
-  g_return_val_if_fail (TB_IS_MCP_SERVER_REQUEST (self), NULL);
-  return self->params;
-}
-
-/**
- * tb_mcp_server_request_get_client:
- *
- * Returns: (transfer full) (nullable): the client, while it exists
- */
-TbMcpClient *
-tb_mcp_server_request_get_client (TbMcpServerRequest *self)
-{
-  g_return_val_if_fail (TB_IS_MCP_SERVER_REQUEST (self), NULL);
-  return g_weak_ref_get (&self->client);
-}
-
-gboolean
-tb_mcp_server_request_is_answered (TbMcpServerRequest *self)
-{
-  g_return_val_if_fail (TB_IS_MCP_SERVER_REQUEST (self), TRUE);
-  return self->answered;
-}
-
-static void
-answer (TbMcpServerRequest *self,
-        JsonNode           *result,
-        int                 code,
-        const char         *message)
-{
-  g_autoptr(TbMcpClient) client = g_weak_ref_get (&self->client);
-
-  if (self->answered)
-    return;
-  self->answered = TRUE;
-  forget_request (self);
-  if (client == NULL || client->generation != self->generation)
-    return;
-  respond (client, self->id, result, code, message);
-}
-
-/**
- * tb_mcp_server_request_respond:
- * @self: a request
- * @result: the result object
- *
- * Answers the request; later answers are ignored.
- */
-void
-tb_mcp_server_request_respond (TbMcpServerRequest *self,
-                               JsonNode           *result)
-{
-  g_return_if_fail (TB_IS_MCP_SERVER_REQUEST (self));
-  answer (self, result, 0, NULL);
-}
-
-void
-tb_mcp_server_request_respond_error (TbMcpServerRequest *self,
-                                     int                 code,
-                                     const char         *message)
-{
-  g_return_if_fail (TB_IS_MCP_SERVER_REQUEST (self));
-  answer (self, NULL, code, message != NULL ? message : "");
-}
-
-static void
-answer_action (TbMcpServerRequest *self,
-               const char         *action,
-               JsonNode           *content)
-{
-  JsonObject *result = json_object_new ();
-  g_autoptr(JsonNode) node = NULL;
-
-  json_object_set_string_member (result, "action", action);
-  if (content != NULL)
-    json_object_set_member (result, "content", json_node_copy (content));
-  node = node_take_object (result);
-  answer (self, node, 0, NULL);
-}
-
-/**
- * tb_mcp_server_request_accept:
- * @self: an `elicitation/create` request
- * @content: (nullable): the values the person entered, an object
- */
-void
-tb_mcp_server_request_accept (TbMcpServerRequest *self,
-                              JsonNode           *content)
-{
-  g_return_if_fail (TB_IS_MCP_SERVER_REQUEST (self));
-  answer_action (self, "accept", content);
-}
-
-/**
- * tb_mcp_server_request_decline:
- *
- * The person said no. For sampling, which has no "decline" answer, the
- * server gets an error saying the person declined.
- */
-void
-tb_mcp_server_request_decline (TbMcpServerRequest *self)
-{
-  g_return_if_fail (TB_IS_MCP_SERVER_REQUEST (self));
-  if (g_strcmp0 (self->method, "elicitation/create") == 0)
-    answer_action (self, "decline", NULL);
-  else
-    answer (self, NULL, -1, _("The person declined the request"));
-}
-
-/**
- * tb_mcp_server_request_cancel:
- *
- * The person dismissed the request without choosing.
- */
-void
-tb_mcp_server_request_cancel (TbMcpServerRequest *self)
-{
-  g_return_if_fail (TB_IS_MCP_SERVER_REQUEST (self));
-  if (g_strcmp0 (self->method, "elicitation/create") == 0)
-    answer_action (self, "cancel", NULL);
-  else
-    answer (self, NULL, -1, _("The person dismissed the request"));
-}
-
-/**
- * tb_mcp_elicitation_defaults:
- * @requested_schema: (nullable): an elicitation's `requestedSchema`
- *
- * Returns: (transfer full): an object with the `default` of every property
- *   that has one, what a form shows before a person changes anything
- */
-JsonNode *
-tb_mcp_elicitation_defaults (JsonNode *requested_schema)
-{
-  JsonObject *content = json_object_new ();
-  JsonNode *properties_node = NULL;
-
-  if (requested_schema != NULL && JSON_NODE_HOLDS_OBJECT (requested_schema))
-    properties_node = json_object_get_member (json_node_get_object (requested_schema),
-                                              "properties");
-  if (properties_node != NULL && JSON_NODE_HOLDS_OBJECT (properties_node))
-    {
-      JsonObjectIter iter;
-      const char *name;
-      JsonNode *property;
-
-      json_object_iter_init (&iter, json_node_get_object (properties_node));
-      while (json_object_iter_next (&iter, &name, &property))
-        {
-          JsonNode *value;
-
-          if (!JSON_NODE_HOLDS_OBJECT (property))
-            continue;
-          value = json_object_get_member (json_node_get_object (property), "default");
-          if (value != NULL)
-            json_object_set_member (content, name, json_node_copy (value));
-        }
-    }
-  return node_take_object (content);
-}

@@ -1,0 +1,128 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+
+#pragma once
+
+/* What the files of TbMcpClient share: the client and its connection
+ * (tb-mcp-client.c), the stdio transport (tb-mcp-stdio.c), requests from
+ * the server (tb-mcp-server-request.c) and configuration
+ * (tb-mcp-config.c). */
+
+#include "tb-mcp-private.h"
+
+G_BEGIN_DECLS
+
+#define LOG_KEEP 1000
+#define STDERR_LINE_MAX 4096
+#define READ_CHUNK (64 * 1024)
+#define DEFAULT_REQUEST_TIMEOUT_MS 30000
+#define LIVENESS_TIMEOUT_MS 5000
+#define MAX_PAGES 1000
+
+typedef enum
+{
+  TRANSPORT_STDIO,
+  TRANSPORT_HTTP,
+} TransportKind;
+
+typedef struct
+{
+  TbMcpClient       *client;
+  gint64             id;
+  char              *method;
+  GTask             *task;
+  GSource           *timeout;
+  GCancellable      *cancellable;
+  gulong             cancel_id;
+  char              *progress_token;
+  TbMcpProgressFunc  progress;
+  gpointer           progress_data;
+} Pending;
+
+struct _TbMcpClient
+{
+  GObject             parent_instance;
+
+  char               *name;
+  TransportKind       kind;
+  char              **argv;
+  char              **env;
+  char               *cwd;
+  char               *url;
+  char              **headers;
+
+  TbMcpCapabilities   capabilities;
+  char              **roots;
+  guint               request_timeout_ms;
+  guint               tool_timeout_ms;
+
+  TbMcpClientState    state;
+  char               *error;
+  guint               generation;
+  gint64              next_id;
+  GHashTable         *pending;
+  GTask              *connect_task;
+
+  char               *protocol_version;
+  JsonNode           *server_info;
+  char               *instructions;
+  GPtrArray          *tools;
+  gboolean            listing;
+  gboolean            list_again;
+  guint               pages;
+
+  TbToolRegistry     *registry;
+  GHashTable         *registered;
+
+  GQueue              log;
+  GHashTable         *server_requests;
+
+  /* stdio */
+  GSubprocess        *process;
+  GOutputStream      *stdin_pipe;
+  GCancellable       *io_cancellable;
+  GByteArray         *out_buf;
+  gsize               out_scanned;
+  gboolean            out_skipping;
+  GByteArray         *err_buf;
+  GQueue              write_queue;
+  gboolean            writing;
+  gboolean            stdout_eof;
+  gboolean            exited;
+  guint               lost_timer;
+
+  /* HTTP */
+  TbMcpHttp          *http;
+};
+
+struct _TbMcpServerRequest
+{
+  GObject      parent_instance;
+  GWeakRef     client;
+  guint        generation;
+  JsonNode    *id;
+  char        *method;
+  JsonNode    *params;
+  char        *key;
+  gboolean     answered;
+};
+
+void     _tb_mcp_client_fail      (TbMcpClient  *self,
+                                   int           code,
+                                   const char   *cause);
+void     _tb_mcp_client_respond   (TbMcpClient  *self,
+                                   JsonNode     *id,
+                                   JsonNode     *result,
+                                   int           code,
+                                   const char   *message);
+
+/* The stdio transport (tb-mcp-stdio.c). */
+gboolean _tb_mcp_stdio_start      (TbMcpClient  *self,
+                                   GError      **error);
+void     _tb_mcp_stdio_send       (TbMcpClient  *self,
+                                   JsonNode     *message);
+void     _tb_mcp_stdio_stop       (TbMcpClient  *self);
+
+/* Requests from the server (tb-mcp-server-request.c). */
+void     _tb_mcp_server_request_withdraw (TbMcpServerRequest *self);
+
+G_END_DECLS

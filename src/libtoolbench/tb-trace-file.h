@@ -65,49 +65,4 @@ typedef enum
 
 GQuark tb_trace_file_error_quark (void);
 
-#define TB_TYPE_TRACE_WRITER (tb_trace_writer_get_type())
-
-G_DECLARE_FINAL_TYPE (TbTraceWriter, tb_trace_writer, TB, TRACE_WRITER, GObject)
-
-TbTraceWriter *tb_trace_writer_new              (GFile          *file,
-                                                 JsonObject     *header,
-                                                 TbRedactor     *redactor,
-                                                 GError        **error);
-gboolean       tb_trace_writer_append           (TbTraceWriter  *self,
-                                                 JsonObject     *event,
-                                                 GError        **error);
-gboolean       tb_trace_writer_sync             (TbTraceWriter  *self,
-                                                 GError        **error);
-gboolean       tb_trace_writer_close            (TbTraceWriter  *self,
-                                                 GError        **error);
-guint64        tb_trace_writer_get_n_events     (TbTraceWriter  *self);
-void           tb_trace_writer_set_sync_policy  (TbTraceWriter  *self,
-                                                 guint           every_n_events,
-                                                 guint           every_ms);
-
-#define TB_TYPE_TRACE_READER (tb_trace_reader_get_type())
-
-G_DECLARE_FINAL_TYPE (TbTraceReader, tb_trace_reader, TB, TRACE_READER, GObject)
-
-TbTraceReader *tb_trace_reader_open             (GFile          *file,
-                                                 GError        **error);
-JsonObject    *tb_trace_reader_get_header       (TbTraceReader  *self);
-gint           tb_trace_reader_get_version      (TbTraceReader  *self);
-gboolean       tb_trace_reader_index            (TbTraceReader  *self,
-                                                 GCancellable   *cancellable,
-                                                 GError        **error);
-void           tb_trace_reader_index_async      (TbTraceReader  *self,
-                                                 GCancellable   *cancellable,
-                                                 GAsyncReadyCallback callback,
-                                                 gpointer        user_data);
-gboolean       tb_trace_reader_index_finish     (TbTraceReader  *self,
-                                                 GAsyncResult   *result,
-                                                 GError        **error);
-gboolean       tb_trace_reader_get_indexed      (TbTraceReader  *self);
-guint          tb_trace_reader_get_n_events     (TbTraceReader  *self);
-JsonObject    *tb_trace_reader_read_event       (TbTraceReader  *self,
-                                                 guint           position,
-                                                 GError        **error);
-char         **tb_trace_reader_get_problems     (TbTraceReader  *self);
-
 G_END_DECLS

@@ -10,7 +10,8 @@
 
 #include "tb-redact.h"
 #include "tb-trace.h"
-#include "tb-trace-file.h"
+#include "tb-trace-reader.h"
+#include "tb-trace-writer.h"
 
 G_BEGIN_DECLS
 

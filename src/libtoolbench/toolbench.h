@@ -18,6 +18,8 @@
 # include "tb-redact.h"
 # include "tb-text.h"
 # include "tb-trace-file.h"
+# include "tb-trace-writer.h"
+# include "tb-trace-reader.h"
 # include "tb-trace-io.h"
 # include "tb-replay.h"
 # include "tb-trace-describe.h"

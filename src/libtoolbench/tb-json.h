@@ -109,6 +109,8 @@ char     *tb_json_to_data          (JsonNode    *node,
                                     gsize       *length);
 gboolean  tb_json_equal            (JsonNode    *a,
                                     JsonNode    *b);
+JsonArray *tb_json_diff            (JsonNode    *recorded,
+                                    JsonNode    *replayed);
 JsonNode *tb_json_copy             (JsonNode    *node);
 JsonNode *tb_json_freeze           (JsonNode    *node);
 JsonNode *tb_json_node_new_object  (void);

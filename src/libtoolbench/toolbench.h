@@ -21,6 +21,8 @@
 # include "tb-trace-writer.h"
 # include "tb-trace-reader.h"
 # include "tb-trace-io.h"
+# include "tb-replay-step.h"
+# include "tb-replay-report.h"
 # include "tb-replay.h"
 # include "tb-trace-describe.h"
 # include "tb-trace-export.h"

@@ -7,7 +7,7 @@
 #include <glib/gi18n-lib.h>
 #include <string.h>
 
-#include "tb-eval.h"
+#include "tb-eval-private.h"
 #include "tb-json.h"
 #include "tb-provider-private.h"
 
@@ -18,166 +18,6 @@
 G_DEFINE_QUARK (tb-eval-error-quark, tb_eval_error)
 
 #define MAX_SLEEP_MS 600000
-
-/* ---- tools a scenario describes ------------------------------------------- */
-
-#define TB_TYPE_EVAL_TOOL (tb_eval_tool_get_type ())
-G_DECLARE_FINAL_TYPE (TbEvalTool, tb_eval_tool, TB, EVAL_TOOL, TbTool)
-
-struct _TbEvalTool
-{
-  TbTool    parent_instance;
-
-  JsonNode *output;
-  char     *fail;
-  gboolean  stop_loop;
-  guint     sleep_ms;
-};
-
-G_DEFINE_FINAL_TYPE (TbEvalTool, tb_eval_tool, TB_TYPE_TOOL)
-
-static TbToolResult *
-eval_tool_result (TbEvalTool  *self,
-                  JsonNode    *arguments,
-                  GError     **error)
-{
-  g_autoptr(JsonObject) metadata = json_object_new ();
-
-  if (self->fail != NULL)
-    {
-      g_set_error_literal (error, TB_TOOL_ERROR, TB_TOOL_ERROR_FAILED, self->fail);
-      return NULL;
-    }
-  if (self->stop_loop)
-    json_object_set_boolean_member (metadata, "stop_loop", TRUE);
-  /* Without a fixed output the tool answers with its arguments. */
-  return tb_tool_result_new_full (TB_TOOL_FAILURE_NONE,
-                                  self->output != NULL ? self->output : arguments,
-                                  NULL, metadata, NULL, 0);
-}
-
-static void
-eval_tool_thread (GTask        *task,
-                  gpointer      source_object,
-                  gpointer      task_data,
-                  GCancellable *cancellable)
-{
-  TbEvalTool *self = source_object;
-  gint64 deadline = g_get_monotonic_time () + (gint64) self->sleep_ms * 1000;
-  GError *error = NULL;
-  TbToolResult *result;
-
-  while (g_get_monotonic_time () < deadline)
-    {
-      if (g_cancellable_set_error_if_cancelled (cancellable, &error))
-        {
-          g_task_return_error (task, error);
-          return;
-        }
-      g_usleep (MIN (5000, MAX (0, deadline - g_get_monotonic_time ())));
-    }
-
-  result = eval_tool_result (self, task_data, &error);
-  if (result == NULL)
-    g_task_return_error (task, error);
-  else
-    g_task_return_pointer (task, result, g_object_unref);
-}
-
-static void
-tb_eval_tool_invoke_async (TbTool              *tool,
-                           JsonNode            *arguments,
-                           JsonObject          *context,
-                           GCancellable        *cancellable,
-                           GAsyncReadyCallback  callback,
-                           gpointer             user_data)
-{
-  TbEvalTool *self = TB_EVAL_TOOL (tool);
-  g_autoptr(GTask) task = g_task_new (self, cancellable, callback, user_data);
-  GError *error = NULL;
-  TbToolResult *result;
-
-  g_task_set_source_tag (task, tb_eval_tool_invoke_async);
-  g_task_set_task_data (task, json_node_ref (arguments), (GDestroyNotify) json_node_unref);
-
-  if (self->sleep_ms > 0)
-    {
-      g_task_run_in_thread (task, eval_tool_thread);
-      return;
-    }
-
-  result = eval_tool_result (self, arguments, &error);
-  if (result == NULL)
-    g_task_return_error (task, error);
-  else
-    g_task_return_pointer (task, result, g_object_unref);
-}
-
-static TbToolResult *
-tb_eval_tool_invoke_finish (TbTool        *tool,
-                            GAsyncResult  *result,
-                            GError       **error)
-{
-  return g_task_propagate_pointer (G_TASK (result), error);
-}
-
-static void
-tb_eval_tool_finalize (GObject *object)
-{
-  TbEvalTool *self = (TbEvalTool *)object;
-
-  g_clear_pointer (&self->output, json_node_unref);
-  g_clear_pointer (&self->fail, g_free);
-
-  G_OBJECT_CLASS (tb_eval_tool_parent_class)->finalize (object);
-}
-
-static void
-tb_eval_tool_class_init (TbEvalToolClass *klass)
-{
-  G_OBJECT_CLASS (klass)->finalize = tb_eval_tool_finalize;
-  TB_TOOL_CLASS (klass)->invoke_async = tb_eval_tool_invoke_async;
-  TB_TOOL_CLASS (klass)->invoke_finish = tb_eval_tool_invoke_finish;
-}
-
-static void
-tb_eval_tool_init (TbEvalTool *self)
-{
-}
-
-/* ---- results -------------------------------------------------------------- */
-
-G_DEFINE_BOXED_TYPE (TbEvalResult, tb_eval_result, tb_eval_result_ref, tb_eval_result_unref)
-
-static TbEvalResult *
-tb_eval_result_new (void)
-{
-  TbEvalResult *self = g_new0 (TbEvalResult, 1);
-
-  self->ref_count = 1;
-  self->failures = g_ptr_array_new_with_free_func (g_free);
-  return self;
-}
-
-TbEvalResult *
-tb_eval_result_ref (TbEvalResult *self)
-{
-  g_return_val_if_fail (self != NULL, NULL);
-  g_atomic_int_inc (&self->ref_count);
-  return self;
-}
-
-void
-tb_eval_result_unref (TbEvalResult *self)
-{
-  g_return_if_fail (self != NULL);
-
-  if (!g_atomic_int_dec_and_test (&self->ref_count))
-    return;
-  g_ptr_array_unref (self->failures);
-  g_clear_object (&self->trace);
-  g_free (self);
-}
 
 /* ---- scenarios ------------------------------------------------------------ */
 
@@ -429,7 +269,6 @@ described_tool (TbEvalScenario  *self,
                 JsonObject      *object,
                 GError         **error)
 {
-  g_autoptr(TbEvalTool) tool = NULL;
   g_autoptr(JsonNode) empty = tb_json_node_new_object ();
   const char *name = tb_json_object_get_string (object, "name");
   const char *visibility = tb_json_object_get_string (object, "visibility");
@@ -455,27 +294,18 @@ described_tool (TbEvalScenario  *self,
       parameters = empty;
     }
 
-  tool = g_object_new (TB_TYPE_EVAL_TOOL,
-                       "name", name,
-                       "description", tb_json_object_get_string (object, "description") != NULL
-                                      ? tb_json_object_get_string (object, "description")
-                                      : _("A tool described by the scenario."),
-                       "parameters", parameters,
-                       "visibility", g_strcmp0 (visibility, "user-only") == 0
-                                     ? TB_TOOL_VISIBILITY_USER_ONLY : TB_TOOL_VISIBILITY_MODEL,
-                       "source", "scenario",
-                       "timeout-ms", timeout_ms,
-                       NULL);
-  if (json_object_has_member (object, "output"))
-    {
-      tool->output = json_node_copy (json_object_get_member (object, "output"));
-      json_node_seal (tool->output);
-    }
-  tool->fail = g_strdup (tb_json_object_get_string (object, "fail"));
-  tool->stop_loop = json_object_get_boolean_member_with_default (object, "stop_loop", FALSE);
-  tool->sleep_ms = sleep_ms;
-
-  return TB_TOOL (g_steal_pointer (&tool));
+  return _tb_eval_tool_new (name,
+                            tb_json_object_get_string (object, "description") != NULL
+                            ? tb_json_object_get_string (object, "description")
+                            : _("A tool described by the scenario."),
+                            parameters,
+                            g_strcmp0 (visibility, "user-only") == 0
+                            ? TB_TOOL_VISIBILITY_USER_ONLY : TB_TOOL_VISIBILITY_MODEL,
+                            timeout_ms, json_object_get_member (object, "output"),
+                            tb_json_object_get_string (object, "fail"),
+                            json_object_get_boolean_member_with_default (object, "stop_loop",
+                                                                         FALSE),
+                            sleep_ms);
 }
 
 /**
@@ -778,7 +608,7 @@ loop_done_cb (GObject      *object,
   TbEvalScenario *self = g_task_get_source_object (task);
   Run *run = g_task_get_task_data (task);
   g_autoptr(GError) error = NULL;
-  g_autoptr(TbEvalResult) result = tb_eval_result_new ();
+  g_autoptr(TbEvalResult) result = _tb_eval_result_new ();
 
   tb_dispatch_loop_run_finish (run->loop, res, &error);
   if (error != NULL)

@@ -47,6 +47,7 @@
 # include "tb-anthropic-provider.h"
 # include "tb-gemini-provider.h"
 # include "tb-provider-kind.h"
+# include "tb-eval-result.h"
 # include "tb-eval.h"
 # include "tb-command-tool.h"
 # include "tb-file-tools.h"

@@ -8,7 +8,7 @@
 
 #include "tb-app-util.h"
 #include "tb-facts-page.h"
-#include "tb-loop-page.h"
+#include "tb-loop-page-private.h"
 #include "tb-message-row.h"
 #include "tb-pending-call-row.h"
 #include "tb-prefs.h"

@@ -13,6 +13,7 @@
 #include "tb-pending-call-row.h"
 #include "tb-prefs.h"
 #include "tb-secret-store.h"
+#include "tb-tool-chooser.h"
 
 /* The Loop page: a model (the offline scripted demo unless another
  * provider is set) driving the registry's model-visible tools, one phase
@@ -62,8 +63,7 @@ struct _TbLoopPage
   GtkWidget       *turn_button;
   GtkLabel        *tools_label;
   GtkDropDown     *policy_dropdown;
-  GtkWidget       *tool_choice_box;
-  GHashTable      *excluded_tools;
+  TbToolChooser   *tool_chooser;
 
   TbToolRegistry  *registry;
   TbProvider      *provider;
@@ -407,67 +407,6 @@ drop_loop (TbLoopPage *self)
     }
 }
 
-/* Tool selection: every model-visible tool is offered unless the person
- * unticked it; USER_ONLY tools are never listed (nor offered). */
-static void
-on_tool_toggled (GtkCheckButton *check,
-                 TbLoopPage     *self)
-{
-  const char *name = g_object_get_data (G_OBJECT (check), "tb-tool");
-
-  if (gtk_check_button_get_active (check))
-    g_hash_table_remove (self->excluded_tools, name);
-  else
-    g_hash_table_add (self->excluded_tools, g_strdup (name));
-  update_controls (self);
-}
-
-static void
-rebuild_tool_choice (TbLoopPage *self)
-{
-  g_autoptr(TbToolRegistry) tools = NULL;
-  GtkWidget *child;
-
-  while ((child = gtk_widget_get_first_child (self->tool_choice_box)) != NULL)
-    gtk_flow_box_remove (GTK_FLOW_BOX (self->tool_choice_box), child);
-  if (self->registry == NULL)
-    return;
-  tools = tb_tool_registry_get_model_tools (self->registry);
-  for (guint i = 0; i < g_list_model_get_n_items (G_LIST_MODEL (tools)); i++)
-    {
-      g_autoptr(TbTool) tool = g_list_model_get_item (G_LIST_MODEL (tools), i);
-      const char *name = tb_tool_get_name (tool);
-      GtkWidget *check = gtk_check_button_new_with_label (name);
-
-      gtk_check_button_set_active (GTK_CHECK_BUTTON (check),
-                                   !g_hash_table_contains (self->excluded_tools, name));
-      g_object_set_data_full (G_OBJECT (check), "tb-tool", g_strdup (name), g_free);
-      g_signal_connect (check, "toggled", G_CALLBACK (on_tool_toggled), self);
-      tb_flow_box_append (GTK_FLOW_BOX (self->tool_choice_box), check);
-    }
-}
-
-/* The registry the run offers: the page's own, or the chosen subset. */
-static TbToolRegistry *
-offered_registry (TbLoopPage *self)
-{
-  g_autoptr(TbToolRegistry) tools = NULL;
-  TbToolRegistry *subset;
-
-  if (g_hash_table_size (self->excluded_tools) == 0)
-    return g_object_ref (self->registry);
-  tools = tb_tool_registry_get_model_tools (self->registry);
-  subset = tb_tool_registry_new ();
-  for (guint i = 0; i < g_list_model_get_n_items (G_LIST_MODEL (tools)); i++)
-    {
-      g_autoptr(TbTool) tool = g_list_model_get_item (G_LIST_MODEL (tools), i);
-
-      if (!g_hash_table_contains (self->excluded_tools, tb_tool_get_name (tool)))
-        tb_tool_registry_register (subset, tool, NULL);
-    }
-  return subset;
-}
-
 static TbApprovalPolicy
 chosen_policy (TbLoopPage *self)
 {
@@ -804,7 +743,7 @@ ensure_loop (TbLoopPage  *self,
   if (provider == NULL)
     return FALSE;
   {
-    g_autoptr(TbToolRegistry) offered = offered_registry (self);
+    g_autoptr(TbToolRegistry) offered = tb_tool_chooser_get_offered_registry (self->tool_chooser);
 
     self->loop = tb_dispatch_loop_new (offered, provider, MAX (max, 1));
   }
@@ -1096,7 +1035,7 @@ update_controls (TbLoopPage *self)
   gtk_widget_set_sensitive (GTK_WIDGET (self->max_spin), self->loop == NULL);
   gtk_widget_set_sensitive (GTK_WIDGET (self->system_entry), self->loop == NULL);
   gtk_widget_set_sensitive (GTK_WIDGET (self->user_entry), self->loop == NULL);
-  gtk_widget_set_sensitive (self->tool_choice_box, self->loop == NULL);
+  tb_tool_chooser_set_editable (self->tool_chooser, self->loop == NULL);
 
   if (self->loop != NULL && tb_dispatch_loop_get_error (self->loop) != NULL
       && state == TB_LOOP_STATE_FAILED)
@@ -1324,19 +1263,9 @@ build (TbLoopPage *self)
     gtk_grid_attach (GTK_GRID (grid), labelled (_("Calls _nobody decided"),
                                                 GTK_WIDGET (self->policy_dropdown)), 0, 4, 2, 1);
   }
-  self->tool_choice_box = gtk_flow_box_new ();
-  gtk_flow_box_set_selection_mode (GTK_FLOW_BOX (self->tool_choice_box), GTK_SELECTION_NONE);
-  gtk_flow_box_set_max_children_per_line (GTK_FLOW_BOX (self->tool_choice_box), 6);
-  gtk_flow_box_set_column_spacing (GTK_FLOW_BOX (self->tool_choice_box), 6);
-  {
-    GtkWidget *expander = gtk_expander_new_with_mnemonic (_("T_ools to offer"));
-
-    gtk_expander_set_child (GTK_EXPANDER (expander), self->tool_choice_box);
-    tb_expander_keep_focus_out (GTK_EXPANDER (expander));
-    gtk_accessible_update_property (GTK_ACCESSIBLE (expander), GTK_ACCESSIBLE_PROPERTY_LABEL,
-                                    _("Tools to offer"), -1);
-    gtk_grid_attach (GTK_GRID (grid), expander, 0, 5, 2, 1);
-  }
+  self->tool_chooser = g_object_new (TB_TYPE_TOOL_CHOOSER, NULL);
+  g_signal_connect_swapped (self->tool_chooser, "changed", G_CALLBACK (update_controls), self);
+  gtk_grid_attach (GTK_GRID (grid), GTK_WIDGET (self->tool_chooser), 0, 5, 2, 1);
   gtk_box_append (GTK_BOX (box), grid);
 
   /* Controls. */
@@ -1476,10 +1405,7 @@ tb_loop_page_dispose (GObject *object)
   g_clear_pointer (&self->endpoints, g_ptr_array_unref);
   g_clear_pointer (&self->endpoint_key, g_free);
   g_clear_object (&self->provider_names);
-  if (self->registry != NULL)
-    g_signal_handlers_disconnect_by_data (self->registry, self);
   g_clear_pointer (&self->scroller, gtk_widget_unparent);
-  g_clear_pointer (&self->excluded_tools, g_hash_table_unref);
   if (self->streaming != NULL)
     g_string_free (g_steal_pointer (&self->streaming), TRUE);
   g_clear_object (&self->registry);
@@ -1560,7 +1486,6 @@ tb_loop_page_init (TbLoopPage *self)
 {
   GtkEventController *controller;
 
-  self->excluded_tools = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   self->streaming = g_string_new (NULL);
   build (self);
 
@@ -1607,12 +1532,8 @@ tb_loop_page_set_registry (TbLoopPage     *self,
   g_return_if_fail (!registry || TB_IS_TOOL_REGISTRY (registry));
 
   drop_loop (self);
-  if (self->registry != NULL)
-    g_signal_handlers_disconnect_by_data (self->registry, self);
   g_set_object (&self->registry, registry);
-  if (registry != NULL)
-    g_signal_connect_swapped (registry, "items-changed", G_CALLBACK (rebuild_tool_choice), self);
-  rebuild_tool_choice (self);
+  tb_tool_chooser_set_registry (self->tool_chooser, registry);
   update_controls (self);
 }
 
@@ -1982,7 +1903,8 @@ tb_loop_page_get_offered_tools_json (TbLoopPage *self)
     }
   if (self->registry != NULL)
     {
-      g_autoptr(TbToolRegistry) offered = offered_registry (self);
+      g_autoptr(TbToolRegistry) offered =
+        tb_tool_chooser_get_offered_registry (self->tool_chooser);
       g_autoptr(TbToolRegistry) tools = tb_tool_registry_get_model_tools (offered);
       g_autoptr(JsonNode) definitions = NULL;
 
@@ -2005,12 +1927,7 @@ tb_loop_page_set_tool_offered (TbLoopPage *self,
 {
   g_return_if_fail (TB_IS_LOOP_PAGE (self));
 
-  if (offered)
-    g_hash_table_remove (self->excluded_tools, name);
-  else
-    g_hash_table_add (self->excluded_tools, g_strdup (name));
-  rebuild_tool_choice (self);
-  update_controls (self);
+  tb_tool_chooser_set_offered (self->tool_chooser, name, offered);
 }
 
 /**

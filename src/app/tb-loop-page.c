@@ -12,7 +12,7 @@
 #include "tb-message-row.h"
 #include "tb-pending-call-row.h"
 #include "tb-prefs.h"
-#include "tb-secret-store.h"
+#include "tb-provider-chooser.h"
 #include "tb-tool-chooser.h"
 
 /* The Loop page: a model (the offline scripted demo unless another
@@ -31,18 +31,8 @@ struct _TbLoopPage
   GtkEditable     *user_entry;
   GtkSpinButton   *max_spin;
   GtkEditable     *breakpoint_entry;
-  GtkLabel        *provider_label;
-  GtkDropDown     *provider_dropdown;
-  GtkStringList   *provider_names;
-  GtkEditable     *model_entry;
+  TbProviderChooser *provider_chooser;
   GSettings       *settings;
-  GPtrArray       *endpoints;
-  char            *endpoint_key;
-  GCancellable    *key_cancellable;
-  gboolean         key_pending;
-  gboolean         filling_providers;
-  GtkWidget       *demo_button;
-  char            *script_path;
   GtkLabel        *state_label;
   GtkLabel        *iteration_label;
   GtkLabel        *error_label;
@@ -556,129 +546,6 @@ retry_turn (TbLoopPage  *self,
   return TRUE;
 }
 
-/* Provider endpoints from the preferences. The key of the selected one is
- * read from the keyring when it is selected; Step and Continue wait for it. */
-static TbProvider *
-selected_endpoint_provider (TbLoopPage  *self,
-                            GError     **error)
-{
-  guint selected = gtk_drop_down_get_selected (self->provider_dropdown);
-  TbProviderEndpoint *endpoint;
-  TbProviderEndpoint chosen;
-  TbProvider *provider;
-
-  if (selected == 0 || selected > self->endpoints->len)
-    {
-      g_set_error_literal (error, TB_LOOP_ERROR, TB_LOOP_ERROR_INVALID,
-                           _("The selected endpoint is no longer in the preferences."));
-      return NULL;
-    }
-  endpoint = g_ptr_array_index (self->endpoints, selected - 1);
-  chosen = *endpoint;
-  chosen.model = (char *) gtk_editable_get_text (self->model_entry);
-  provider = tb_provider_endpoint_create (&chosen, self->endpoint_key);
-  if (provider == NULL)
-    g_set_error (error, TB_LOOP_ERROR, TB_LOOP_ERROR_INVALID,
-                 _("The endpoint “%s” has a kind this version cannot use (%s)."),
-                 endpoint->name, endpoint->kind);
-  return provider;
-}
-
-static void
-key_done (GObject      *object,
-          GAsyncResult *result,
-          gpointer      user_data)
-{
-  g_autoptr(TbLoopPage) self = user_data;
-  g_autoptr(GError) error = NULL;
-  char *key = tb_secret_store_lookup_finish (TB_SECRET_STORE (object), result, &error);
-
-  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-    return;
-  g_free (self->endpoint_key);
-  self->endpoint_key = key;
-  self->key_pending = FALSE;
-  if (error != NULL)
-    set_error_text (self, error->message);
-  update_controls (self);
-}
-
-static void
-on_provider_selected (TbLoopPage *self)
-{
-  guint selected = gtk_drop_down_get_selected (self->provider_dropdown);
-  TbProviderEndpoint *endpoint = NULL;
-
-  if (!self->filling_providers)
-    g_clear_object (&self->provider);
-  g_cancellable_cancel (self->key_cancellable);
-  g_clear_object (&self->key_cancellable);
-  g_clear_pointer (&self->endpoint_key, g_free);
-  self->key_pending = FALSE;
-  if (self->endpoints != NULL && selected > 0 && selected <= self->endpoints->len)
-    endpoint = g_ptr_array_index (self->endpoints, selected - 1);
-
-  gtk_widget_set_sensitive (GTK_WIDGET (self->model_entry), endpoint != NULL);
-  gtk_editable_set_text (self->model_entry, endpoint != NULL ? endpoint->model : "");
-  if (endpoint == NULL)
-    {
-      if (self->script_path == NULL && self->provider == NULL)
-        gtk_label_set_label (self->provider_label, _("Scripted demo (offline)"));
-      update_controls (self);
-      return;
-    }
-
-  g_clear_pointer (&self->script_path, g_free);
-  gtk_widget_set_visible (self->demo_button, FALSE);
-  {
-    g_autofree char *text = g_strdup_printf (_("%s at %s"), tb_prefs_kind_label (endpoint->kind),
-                                             endpoint->base_url);
-
-    gtk_label_set_label (self->provider_label, text);
-  }
-  self->key_pending = TRUE;
-  self->key_cancellable = g_cancellable_new ();
-  tb_secret_store_lookup_async (tb_secret_store_get_default (), endpoint->name,
-                                endpoint->base_url, self->key_cancellable, key_done,
-                                g_object_ref (self));
-  update_controls (self);
-}
-
-/* Demo first, then each endpoint by name; the selection stays on the same
- * name when the list changes. */
-static void
-fill_providers (TbLoopPage *self)
-{
-  guint selected = gtk_drop_down_get_selected (self->provider_dropdown);
-  g_autofree char *was = NULL;
-  g_autoptr(GPtrArray) names = g_ptr_array_new ();
-  guint keep = 0;
-
-  if (self->endpoints != NULL && selected > 0 && selected <= self->endpoints->len)
-    was = g_strdup (((TbProviderEndpoint *) g_ptr_array_index (self->endpoints,
-                                                                selected - 1))->name);
-  g_clear_pointer (&self->endpoints, g_ptr_array_unref);
-  self->endpoints = tb_prefs_get_providers (self->settings);
-  for (guint i = 0; i < self->endpoints->len; i++)
-    {
-      TbProviderEndpoint *endpoint = g_ptr_array_index (self->endpoints, i);
-
-      g_ptr_array_add (names, endpoint->name);
-      if (g_strcmp0 (endpoint->name, was) == 0)
-        keep = i + 1;
-    }
-  g_ptr_array_add (names, NULL);
-
-  self->filling_providers = TRUE;
-  gtk_string_list_splice (self->provider_names, 1,
-                          g_list_model_get_n_items (G_LIST_MODEL (self->provider_names)) - 1,
-                          (const char * const *) names->pdata);
-  gtk_drop_down_set_selected (self->provider_dropdown, keep);
-  /* The endpoint itself may have changed under the same name. */
-  on_provider_selected (self);
-  self->filling_providers = FALSE;
-}
-
 /* Only the setup of a run that has not started takes new defaults. */
 static void
 apply_defaults (TbLoopPage *self)
@@ -707,9 +574,7 @@ on_settings_changed (GSettings  *settings,
                      const char *key,
                      TbLoopPage *self)
 {
-  if (g_strcmp0 (key, "providers") == 0)
-    fill_providers (self);
-  else if (g_strcmp0 (key, "loop-iteration-cap") == 0
+  if (g_strcmp0 (key, "loop-iteration-cap") == 0
            || g_strcmp0 (key, "approval-policy") == 0)
     apply_defaults (self);
 }
@@ -1008,7 +873,8 @@ update_controls (TbLoopPage *self)
 {
   TbLoopState state = self->loop != NULL ? tb_dispatch_loop_get_state (self->loop)
                                          : TB_LOOP_STATE_READY;
-  gboolean can_advance = !self->busy && !self->key_pending
+  gboolean can_advance = !self->busy
+                         && !tb_provider_chooser_get_key_pending (self->provider_chooser)
                          && (state == TB_LOOP_STATE_READY
                                          || state == TB_LOOP_STATE_CALLS_PENDING);
   guint max = self->loop != NULL ? tb_dispatch_loop_get_max_iterations (self->loop)
@@ -1109,50 +975,6 @@ on_turn_activate (TbLoopPage *self)
 }
 
 static void
-use_demo_clicked (TbLoopPage *self)
-{
-  g_clear_pointer (&self->script_path, g_free);
-  gtk_label_set_label (self->provider_label, _("Scripted demo (offline)"));
-  gtk_widget_set_visible (self->demo_button, FALSE);
-  gtk_drop_down_set_selected (self->provider_dropdown, 0);
-}
-
-static void
-script_chosen (GtkNativeDialog *dialog,
-               int              response,
-               TbLoopPage      *self)
-{
-  if (response == GTK_RESPONSE_ACCEPT)
-    {
-      g_autoptr(GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog));
-      g_autoptr(GError) error = NULL;
-
-      if (!tb_loop_page_set_script_file (self, file, &error))
-        set_error_text (self, error->message);
-    }
-  gtk_native_dialog_destroy (dialog);
-  g_object_unref (dialog);
-}
-
-static void
-choose_script_clicked (TbLoopPage *self)
-{
-  GtkRoot *root = gtk_widget_get_root (GTK_WIDGET (self));
-  GtkFileChooserNative *chooser;
-  GtkFileFilter *filter = gtk_file_filter_new ();
-
-  chooser = gtk_file_chooser_native_new (_("Use a Script"),
-                                         GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL,
-                                         GTK_FILE_CHOOSER_ACTION_OPEN, _("_Use"), _("_Cancel"));
-  gtk_file_filter_set_name (filter, _("Scripts (*.json)"));
-  gtk_file_filter_add_pattern (filter, "*.json");
-  gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (chooser), filter);
-  g_object_unref (filter);
-  g_signal_connect (chooser, "response", G_CALLBACK (script_chosen), self);
-  gtk_native_dialog_show (GTK_NATIVE_DIALOG (chooser));
-}
-
-static void
 build (TbLoopPage *self)
 {
   GtkWidget *clamp = adw_clamp_new ();
@@ -1162,7 +984,6 @@ build (TbLoopPage *self)
   GtkWidget *status = flow_new ();
   GtkWidget *turn = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
   GtkWidget *tools_expander = gtk_expander_new (_("Tools offered to the model"));
-  GtkWidget *widget;
 
   self->scroller = gtk_scrolled_window_new ();
   gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (self->scroller), GTK_POLICY_NEVER,
@@ -1177,49 +998,13 @@ build (TbLoopPage *self)
   gtk_widget_set_margin_bottom (box, 18);
 
   /* The run's setup. */
-  self->demo_button = gtk_button_new_with_label (_("Use the Demo"));
-  gtk_widget_set_visible (self->demo_button, FALSE);
-  g_signal_connect_swapped (self->demo_button, "clicked", G_CALLBACK (use_demo_clicked), self);
   gtk_grid_set_row_spacing (GTK_GRID (grid), 8);
   gtk_grid_set_column_spacing (GTK_GRID (grid), 12);
-  self->provider_label = GTK_LABEL (gtk_label_new (_("Scripted demo (offline)")));
-  gtk_label_set_xalign (self->provider_label, 0);
-  gtk_widget_set_valign (GTK_WIDGET (self->provider_label), GTK_ALIGN_START);
-  widget = gtk_box_new (GTK_ORIENTATION_VERTICAL, 4);
-  gtk_box_append (GTK_BOX (widget), section_title (_("Provider")));
-  self->provider_names = gtk_string_list_new (NULL);
-  gtk_string_list_append (self->provider_names, _("Demo (offline)"));
-  self->provider_dropdown =
-    GTK_DROP_DOWN (gtk_drop_down_new (G_LIST_MODEL (g_object_ref (self->provider_names)), NULL));
-  gtk_widget_set_tooltip_text (GTK_WIDGET (self->provider_dropdown),
-                               _("The model of the next run: the offline demo or an endpoint "
-                                 "from the preferences"));
-  tb_drop_down_name_button (self->provider_dropdown, _("Provider"));
-  g_signal_connect_swapped (self->provider_dropdown, "notify::selected",
-                            G_CALLBACK (on_provider_selected), self);
-  gtk_box_append (GTK_BOX (widget), GTK_WIDGET (self->provider_dropdown));
-  self->model_entry = GTK_EDITABLE (gtk_entry_new ());
-  gtk_entry_set_placeholder_text (GTK_ENTRY (self->model_entry), _("Model"));
-  gtk_widget_set_tooltip_text (GTK_WIDGET (self->model_entry),
-                               _("The model the endpoint is asked for"));
-  gtk_accessible_update_property (GTK_ACCESSIBLE (self->model_entry),
-                                  GTK_ACCESSIBLE_PROPERTY_LABEL, _("Model"), -1);
-  gtk_widget_set_sensitive (GTK_WIDGET (self->model_entry), FALSE);
-  gtk_box_append (GTK_BOX (widget), GTK_WIDGET (self->model_entry));
-  gtk_box_append (GTK_BOX (widget), GTK_WIDGET (self->provider_label));
-  {
-    GtkWidget *row = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
-    GtkWidget *script_button = gtk_button_new_with_label (_("Use a Script…"));
-
-    gtk_widget_set_tooltip_text (script_button,
-                                 _("Play a toolbench-script file as the model, offline"));
-    g_signal_connect_swapped (script_button, "clicked", G_CALLBACK (choose_script_clicked),
-                              self);
-    gtk_box_append (GTK_BOX (row), script_button);
-    gtk_box_append (GTK_BOX (row), self->demo_button);
-    gtk_box_append (GTK_BOX (widget), row);
-  }
-  gtk_grid_attach (GTK_GRID (grid), widget, 0, 0, 1, 1);
+  self->provider_chooser = g_object_new (TB_TYPE_PROVIDER_CHOOSER, NULL);
+  g_signal_connect_swapped (self->provider_chooser, "notify::key-pending",
+                            G_CALLBACK (update_controls), self);
+  g_signal_connect_swapped (self->provider_chooser, "error", G_CALLBACK (set_error_text), self);
+  gtk_grid_attach (GTK_GRID (grid), GTK_WIDGET (self->provider_chooser), 0, 0, 1, 1);
 
   self->max_spin = GTK_SPIN_BUTTON (gtk_spin_button_new_with_range (1, 1000, 1));
   gtk_spin_button_set_value (self->max_spin, 10);
@@ -1397,22 +1182,15 @@ tb_loop_page_dispose (GObject *object)
   TbLoopPage *self = (TbLoopPage *) object;
 
   drop_loop (self);
-  g_cancellable_cancel (self->key_cancellable);
-  g_clear_object (&self->key_cancellable);
   if (self->settings != NULL)
     g_signal_handlers_disconnect_by_data (self->settings, self);
   g_clear_object (&self->settings);
-  g_clear_pointer (&self->endpoints, g_ptr_array_unref);
-  g_clear_pointer (&self->endpoint_key, g_free);
-  g_clear_object (&self->provider_names);
   g_clear_pointer (&self->scroller, gtk_widget_unparent);
   if (self->streaming != NULL)
     g_string_free (g_steal_pointer (&self->streaming), TRUE);
   g_clear_object (&self->registry);
-  g_clear_object (&self->provider);
   g_clear_object (&self->workspace);
   g_clear_object (&self->autosave_file);
-  g_clear_pointer (&self->script_path, g_free);
 
   G_OBJECT_CLASS (tb_loop_page_parent_class)->dispose (object);
 }
@@ -1587,19 +1365,7 @@ tb_loop_page_set_provider (TbLoopPage *self,
   g_return_if_fail (TB_IS_LOOP_PAGE (self));
   g_return_if_fail (!provider || TB_IS_PROVIDER (provider));
 
-  g_set_object (&self->provider, provider);
-  if (provider == NULL)
-    gtk_label_set_label (self->provider_label, _("Scripted demo (offline)"));
-  else
-    {
-      JsonObject *described = tb_provider_describe (provider);
-      const char *kind = json_object_get_string_member_with_default (described, "kind", "?");
-      const char *model = json_object_get_string_member_with_default (described, "model", "");
-      g_autofree char *text = g_strdup_printf ("%s %s", kind, model);
-
-      gtk_label_set_label (self->provider_label, text);
-      json_object_unref (described);
-    }
+  tb_provider_chooser_set_provider (self->provider_chooser, provider);
 }
 
 /**
@@ -1973,32 +1739,9 @@ tb_loop_page_set_script_file (TbLoopPage  *self,
                               GFile       *file,
                               GError     **error)
 {
-  g_autoptr(TbScriptedProvider) check = NULL;
-  g_autofree char *path = NULL;
-  g_autofree char *name = NULL;
-  g_autofree char *text = NULL;
-
   g_return_val_if_fail (TB_IS_LOOP_PAGE (self), FALSE);
-  g_return_val_if_fail (G_IS_FILE (file), FALSE);
 
-  path = g_file_get_path (file);
-  if (path == NULL)
-    {
-      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED,
-                           _("Only local script files can be played."));
-      return FALSE;
-    }
-  check = tb_scripted_provider_new_from_file (path, error);
-  if (check == NULL)
-    return FALSE;
-  g_free (self->script_path);
-  self->script_path = g_steal_pointer (&path);
-  gtk_drop_down_set_selected (self->provider_dropdown, 0);
-  name = g_file_get_basename (file);
-  text = g_strdup_printf (_("Script %s (offline)"), name);
-  gtk_label_set_label (self->provider_label, text);
-  gtk_widget_set_visible (self->demo_button, TRUE);
-  return TRUE;
+  return tb_provider_chooser_set_script_file (self->provider_chooser, file, error);
 }
 
 /**
@@ -2021,7 +1764,7 @@ tb_loop_page_set_settings (TbLoopPage *self,
     g_signal_handlers_disconnect_by_data (self->settings, self);
   g_set_object (&self->settings, settings);
   g_signal_connect (settings, "changed", G_CALLBACK (on_settings_changed), self);
-  fill_providers (self);
+  tb_provider_chooser_set_settings (self->provider_chooser, settings);
   apply_defaults (self);
 }
 
@@ -2036,7 +1779,7 @@ tb_loop_page_get_provider_dropdown (TbLoopPage *self)
 {
   g_return_val_if_fail (TB_IS_LOOP_PAGE (self), NULL);
 
-  return self->provider_dropdown;
+  return tb_provider_chooser_get_dropdown (self->provider_chooser);
 }
 
 /**
@@ -2050,7 +1793,7 @@ tb_loop_page_get_model_entry (TbLoopPage *self)
 {
   g_return_val_if_fail (TB_IS_LOOP_PAGE (self), NULL);
 
-  return self->model_entry;
+  return tb_provider_chooser_get_model_entry (self->provider_chooser);
 }
 
 /**
@@ -2064,7 +1807,7 @@ tb_loop_page_get_key_pending (TbLoopPage *self)
 {
   g_return_val_if_fail (TB_IS_LOOP_PAGE (self), FALSE);
 
-  return self->key_pending;
+  return tb_provider_chooser_get_key_pending (self->provider_chooser);
 }
 
 /**
@@ -2084,22 +1827,5 @@ tb_loop_page_create_provider (TbLoopPage  *self,
 {
   g_return_val_if_fail (TB_IS_LOOP_PAGE (self), NULL);
 
-  if (self->provider != NULL)
-    return g_object_ref (self->provider);
-  if (self->endpoints != NULL && gtk_drop_down_get_selected (self->provider_dropdown) > 0)
-    {
-      if (self->key_pending)
-        {
-          g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_PENDING,
-                               _("The endpoint's key is still being read from the keyring; "
-                                 "try again in a moment."));
-          return NULL;
-        }
-      return selected_endpoint_provider (self, error);
-    }
-  /* The scripted demo keeps its place in the script: each run starts it
-   * anew. */
-  if (self->script_path != NULL)
-    return (TbProvider *) tb_scripted_provider_new_from_file (self->script_path, error);
-  return TB_PROVIDER (tb_scripted_provider_new_demo ());
+  return tb_provider_chooser_create_provider (self->provider_chooser, error);
 }

@@ -9,6 +9,7 @@
 #include "tb-app-util.h"
 #include "tb-facts-page.h"
 #include "tb-loop-page-private.h"
+#include "tb-loop-status.h"
 #include "tb-message-row.h"
 #include "tb-pending-call-row.h"
 #include "tb-prefs.h"
@@ -33,10 +34,7 @@ struct _TbLoopPage
   GtkEditable     *breakpoint_entry;
   TbProviderChooser *provider_chooser;
   GSettings       *settings;
-  GtkLabel        *state_label;
-  GtkLabel        *iteration_label;
-  GtkLabel        *error_label;
-  GtkWidget       *proposal_notice;
+  TbLoopStatus    *status;
   GtkWidget       *step_button;
   GtkWidget       *continue_button;
   GtkWidget       *stop_button;
@@ -74,41 +72,12 @@ static GParamSpec *properties [N_PROPS];
 static void update_controls (TbLoopPage *self);
 static void detach_loop     (TbLoopPage *self);
 static void clear_streaming (TbLoopPage *self);
-static void update_proposal_notice (TbLoopPage *self);
 
 static void
 set_error_text (TbLoopPage *self,
                 const char *text)
 {
-  /* Errors quote providers, servers and tools. */
-  tb_label_set_outside_text (self->error_label, text);
-  gtk_widget_set_visible (GTK_WIDGET (self->error_label), text != NULL && *text != '\0');
-}
-
-static const char *
-state_text (TbLoopState state)
-{
-  switch (state)
-    {
-    case TB_LOOP_STATE_READY:
-      return _("Ready for the model's turn");
-    case TB_LOOP_STATE_AWAITING_MODEL:
-      return _("Waiting for the model");
-    case TB_LOOP_STATE_CALLS_PENDING:
-      return _("Calls wait for your decision");
-    case TB_LOOP_STATE_RUNNING_TOOLS:
-      return _("Running tools");
-    case TB_LOOP_STATE_FINISHED:
-      return _("Finished");
-    case TB_LOOP_STATE_LIMIT_REACHED:
-      return _("Iteration cap reached");
-    case TB_LOOP_STATE_FAILED:
-      return _("Failed");
-    case TB_LOOP_STATE_CANCELLED:
-      return _("Stopped");
-    default:
-      return "";
-    }
+  tb_loop_status_set_error (self->status, text);
 }
 
 /* The provider's own redactor knows the key in use; a scripted run has
@@ -474,19 +443,10 @@ attach_loop (TbLoopPage *self)
     {
       self->binding = tb_workspace_binding_new (self->workspace, self->loop);
       tb_workspace_binding_set_pause_for_proposals (self->binding, TRUE);
-      g_signal_connect_swapped (self->binding, "notify::holding",
-                                G_CALLBACK (update_proposal_notice), self);
+      g_object_bind_property (self->binding, "holding", self->status, "holding",
+                              G_BINDING_SYNC_CREATE);
     }
-  update_proposal_notice (self);
-}
-
-/* A run that waits for a proposed fact says so, beside a way to it. */
-static void
-update_proposal_notice (TbLoopPage *self)
-{
-  gtk_widget_set_visible (self->proposal_notice,
-                          self->binding != NULL
-                          && tb_workspace_binding_get_holding (self->binding));
+  tb_loop_status_set_loop (self->status, self->loop);
 }
 
 /* Lets go of self->loop, leaving the run's autosave as it is. */
@@ -502,10 +462,9 @@ detach_loop (TbLoopPage *self)
       g_signal_handlers_disconnect_by_data (tb_dispatch_loop_get_provider (self->loop), self);
       g_signal_handlers_disconnect_by_data (self->loop, self);
     }
-  if (self->binding != NULL)
-    g_signal_handlers_disconnect_by_data (self->binding, self);
   g_clear_object (&self->binding);
-  update_proposal_notice (self);
+  tb_loop_status_set_holding (self->status, FALSE);
+  tb_loop_status_set_loop (self->status, NULL);
   clear_streaming (self);
 }
 
@@ -877,15 +836,8 @@ update_controls (TbLoopPage *self)
                          && !tb_provider_chooser_get_key_pending (self->provider_chooser)
                          && (state == TB_LOOP_STATE_READY
                                          || state == TB_LOOP_STATE_CALLS_PENDING);
-  guint max = self->loop != NULL ? tb_dispatch_loop_get_max_iterations (self->loop)
-                                 : (guint) gtk_spin_button_get_value_as_int (self->max_spin);
-  guint iteration = self->loop != NULL ? tb_dispatch_loop_get_iteration (self->loop) : 0;
-  g_autofree char *iteration_text = g_strdup_printf (_("Iteration %u of %u"), iteration, max);
   g_autofree char *tools = NULL;
 
-  gtk_label_set_label (self->state_label,
-                       self->loop == NULL ? _("Not started") : state_text (state));
-  gtk_label_set_label (self->iteration_label, iteration_text);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "loop.step", can_advance);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "loop.continue", can_advance);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "loop.stop",
@@ -902,10 +854,6 @@ update_controls (TbLoopPage *self)
   gtk_widget_set_sensitive (GTK_WIDGET (self->system_entry), self->loop == NULL);
   gtk_widget_set_sensitive (GTK_WIDGET (self->user_entry), self->loop == NULL);
   tb_tool_chooser_set_editable (self->tool_chooser, self->loop == NULL);
-
-  if (self->loop != NULL && tb_dispatch_loop_get_error (self->loop) != NULL
-      && state == TB_LOOP_STATE_FAILED)
-    set_error_text (self, tb_dispatch_loop_get_error (self->loop)->message);
 
   tools = tb_loop_page_get_offered_tools_json (self);
   gtk_label_set_label (self->tools_label, tools);
@@ -981,7 +929,6 @@ build (TbLoopPage *self)
   GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 12);
   GtkWidget *grid = gtk_grid_new ();
   GtkWidget *controls = flow_new ();
-  GtkWidget *status = flow_new ();
   GtkWidget *turn = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
   GtkWidget *tools_expander = gtk_expander_new (_("Tools offered to the model"));
 
@@ -1079,40 +1026,10 @@ build (TbLoopPage *self)
   flow_append (controls, self->new_button);
   gtk_box_append (GTK_BOX (box), controls);
 
-  self->state_label = GTK_LABEL (gtk_label_new (NULL));
-  gtk_widget_add_css_class (GTK_WIDGET (self->state_label), "heading");
-  self->iteration_label = GTK_LABEL (gtk_label_new (NULL));
-  gtk_widget_add_css_class (GTK_WIDGET (self->iteration_label), "dim-label");
-  flow_append (status, GTK_WIDGET (self->state_label));
-  flow_append (status, GTK_WIDGET (self->iteration_label));
-  /* Nothing in it takes the focus, and GtkFlowBox would keep Tab. */
-  gtk_widget_set_can_focus (status, FALSE);
-  gtk_box_append (GTK_BOX (box), status);
-  self->error_label = GTK_LABEL (gtk_label_new (NULL));
-  gtk_label_set_xalign (self->error_label, 0);
-  gtk_label_set_wrap (self->error_label, TRUE);
-  gtk_label_set_selectable (self->error_label, TRUE);
-  gtk_widget_add_css_class (GTK_WIDGET (self->error_label), "error");
-  gtk_widget_set_visible (GTK_WIDGET (self->error_label), FALSE);
-  gtk_box_append (GTK_BOX (box), GTK_WIDGET (self->error_label));
-  {
-    GtkWidget *label = gtk_label_new (_("The run waits for you: the model proposed a fact. "
-                                        "Commit or reject it, then Continue."));
-    GtkWidget *button = action_button (_("_Review the Proposal…"), "loop.review-proposal",
-                                       _("Open the proposed change in the confirmation "
-                                         "dialog"));
-
-    self->proposal_notice = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 12);
-    gtk_label_set_xalign (GTK_LABEL (label), 0);
-    gtk_label_set_wrap (GTK_LABEL (label), TRUE);
-    gtk_widget_set_hexpand (label, TRUE);
-    gtk_widget_add_css_class (label, "warning");
-    gtk_widget_set_valign (button, GTK_ALIGN_CENTER);
-    gtk_box_append (GTK_BOX (self->proposal_notice), label);
-    gtk_box_append (GTK_BOX (self->proposal_notice), button);
-    gtk_widget_set_visible (self->proposal_notice, FALSE);
-    gtk_box_append (GTK_BOX (box), self->proposal_notice);
-  }
+  self->status = g_object_new (TB_TYPE_LOOP_STATUS, NULL);
+  g_object_bind_property (self->max_spin, "value", self->status, "max-iterations",
+                          G_BINDING_SYNC_CREATE);
+  gtk_box_append (GTK_BOX (box), GTK_WIDGET (self->status));
 
   /* The conversation and the calls waiting. */
   gtk_box_append (GTK_BOX (box), section_title (_("Conversation")));
@@ -1442,21 +1359,21 @@ const char *
 tb_loop_page_get_state_text (TbLoopPage *self)
 {
   g_return_val_if_fail (TB_IS_LOOP_PAGE (self), NULL);
-  return gtk_label_get_label (self->state_label);
+  return tb_loop_status_get_state_text (self->status);
 }
 
 const char *
 tb_loop_page_get_iteration_text (TbLoopPage *self)
 {
   g_return_val_if_fail (TB_IS_LOOP_PAGE (self), NULL);
-  return gtk_label_get_label (self->iteration_label);
+  return tb_loop_status_get_iteration_text (self->status);
 }
 
 const char *
 tb_loop_page_get_error_text (TbLoopPage *self)
 {
   g_return_val_if_fail (TB_IS_LOOP_PAGE (self), NULL);
-  return gtk_label_get_label (self->error_label);
+  return tb_loop_status_get_error (self->status);
 }
 
 gboolean
@@ -1551,7 +1468,7 @@ tb_loop_page_get_button (TbLoopPage *self,
   if (g_str_equal (name, "model-turn"))
     return self->turn_button;
   if (g_str_equal (name, "review-proposal"))
-    return gtk_widget_get_last_child (self->proposal_notice);
+    return tb_loop_status_get_review_button (self->status);
   return NULL;
 }
 

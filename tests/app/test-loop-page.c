@@ -414,6 +414,19 @@ test_tab_order (Fixture       *f,
     tb_loop_page_get_pending_button (f->page, 0, "skip"),
     GTK_WIDGET (tb_loop_page_get_model_turn_entry (f->page)),
     NULL });
+
+  /* Alt+W, the mnemonic of "Write the model's turn", goes to its entry. */
+  {
+    GtkWidget *entry = GTK_WIDGET (tb_loop_page_get_model_turn_entry (f->page));
+    GList *labels = gtk_widget_list_mnemonic_labels (entry);
+
+    g_assert_nonnull (labels);
+    g_assert_cmpuint (gdk_keyval_to_lower (gtk_label_get_mnemonic_keyval (labels->data)), ==,
+                      GDK_KEY_w);
+    gtk_widget_mnemonic_activate (labels->data, FALSE);
+    g_assert_true (gtk_widget_is_ancestor (gtk_window_get_focus (GTK_WINDOW (f->window)), entry));
+    g_list_free (labels);
+  }
 }
 
 static void

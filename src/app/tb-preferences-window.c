@@ -625,6 +625,57 @@ remove_mcp (GtkButton *button,
   adw_preferences_window_close_subpage (ADW_PREFERENCES_WINDOW (editor->self));
 }
 
+/* The page scrolls to keep the entry's cursor in view: the entry grows
+ * with its text instead of scrolling on its own, because GTK 4.8 draws the
+ * scrollbar of a text view that scrolls itself before giving the
+ * scrollbar its new size when the text grows ("Trying to snapshot GtkGizmo
+ * without a current allocation"). */
+static gboolean
+show_entry_cursor (gpointer data)
+{
+  GtkTextView *view = data;
+  GtkTextBuffer *buffer = gtk_text_view_get_buffer (view);
+  GtkWidget *scroller = gtk_widget_get_ancestor (GTK_WIDGET (view), GTK_TYPE_SCROLLED_WINDOW);
+  GtkAdjustment *adjustment;
+  graphene_point_t top;
+  GdkRectangle cursor;
+  GtkTextIter iter;
+  double y;
+
+  if (scroller == NULL || !gtk_widget_is_focus (GTK_WIDGET (view)))
+    return G_SOURCE_REMOVE;
+  gtk_text_buffer_get_iter_at_mark (buffer, &iter, gtk_text_buffer_get_insert (buffer));
+  gtk_text_view_get_iter_location (view, &iter, &cursor);
+  gtk_text_view_buffer_to_window_coords (view, GTK_TEXT_WINDOW_WIDGET, cursor.x, cursor.y,
+                                         &cursor.x, &cursor.y);
+  /* The scrolled window's child shows the page from the adjustment's value. */
+  if (!gtk_widget_compute_point (GTK_WIDGET (view),
+                                 gtk_scrolled_window_get_child (GTK_SCROLLED_WINDOW (scroller)),
+                                 &GRAPHENE_POINT_INIT (cursor.x, cursor.y), &top))
+    return G_SOURCE_REMOVE;
+  adjustment = gtk_scrolled_window_get_vadjustment (GTK_SCROLLED_WINDOW (scroller));
+  y = gtk_adjustment_get_value (adjustment) + top.y;
+  gtk_adjustment_clamp_page (adjustment, y - 12, y + cursor.height + 12);
+  return G_SOURCE_REMOVE;
+}
+
+/* Typing moves the cursor without "mark-set": the text changed. */
+static void
+on_entry_changed (GtkTextView *view)
+{
+  g_idle_add_full (G_PRIORITY_LOW, show_entry_cursor, g_object_ref (view), g_object_unref);
+}
+
+static void
+on_entry_cursor_moved (GtkTextBuffer *buffer,
+                       GtkTextIter   *location,
+                       GtkTextMark   *mark,
+                       GtkTextView   *view)
+{
+  if (mark == gtk_text_buffer_get_insert (buffer))
+    on_entry_changed (view);
+}
+
 /**
  * tb_preferences_window_edit_mcp_server:
  * @self: the window
@@ -639,7 +690,7 @@ tb_preferences_window_edit_mcp_server (TbPreferencesWindow *self,
   McpEditor *editor = g_new0 (McpEditor, 1);
   AdwPreferencesPage *prefs_page;
   AdwPreferencesGroup *group;
-  GtkWidget *page, *row, *frame, *scroller, *save;
+  GtkWidget *page, *row, *frame, *save;
   g_autofree char *entry = NULL;
   gboolean enabled = TRUE;
 
@@ -679,19 +730,27 @@ tb_preferences_window_edit_mcp_server (TbPreferencesWindow *self,
   editor->entry_view = GTK_TEXT_VIEW (gtk_text_view_new ());
   gtk_widget_set_name (GTK_WIDGET (editor->entry_view), "mcp-entry");
   gtk_text_view_set_monospace (editor->entry_view, TRUE);
+  gtk_text_view_set_wrap_mode (editor->entry_view, GTK_WRAP_WORD_CHAR);
   gtk_text_view_set_left_margin (editor->entry_view, 8);
+  gtk_text_view_set_right_margin (editor->entry_view, 8);
   gtk_text_view_set_top_margin (editor->entry_view, 8);
+  gtk_text_view_set_bottom_margin (editor->entry_view, 8);
+  gtk_widget_set_size_request (GTK_WIDGET (editor->entry_view), -1, 180);
+  /* JSON needs no tab characters: Tab goes on to Save. */
+  gtk_text_view_set_accepts_tab (editor->entry_view, FALSE);
   gtk_accessible_update_property (GTK_ACCESSIBLE (editor->entry_view),
                                   GTK_ACCESSIBLE_PROPERTY_LABEL, _("Server entry (JSON)"), -1);
   gtk_text_buffer_set_text (gtk_text_view_get_buffer (editor->entry_view),
                             entry != NULL ? entry
                                           : "{\n  \"command\": \"\",\n  \"args\": []\n}", -1);
-  scroller = gtk_scrolled_window_new ();
-  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scroller), GTK_WIDGET (editor->entry_view));
-  gtk_widget_set_size_request (scroller, -1, 180);
+  g_signal_connect_object (gtk_text_view_get_buffer (editor->entry_view), "mark-set",
+                           G_CALLBACK (on_entry_cursor_moved), editor->entry_view, 0);
+  g_signal_connect_object (gtk_text_view_get_buffer (editor->entry_view), "changed",
+                           G_CALLBACK (on_entry_changed), editor->entry_view,
+                           G_CONNECT_SWAPPED);
   frame = gtk_frame_new (NULL);
   gtk_widget_set_margin_top (frame, 12);
-  gtk_frame_set_child (GTK_FRAME (frame), scroller);
+  gtk_frame_set_child (GTK_FRAME (frame), GTK_WIDGET (editor->entry_view));
   adw_preferences_group_add (group, frame);
 
   editor->status = status_label_new ("mcp-status");

@@ -113,10 +113,14 @@ clear_rows (AdwPreferencesGroup *group,
   g_ptr_array_set_size (rows, 0);
 }
 
-/* A subpage: a header bar with a back button above a preferences page. */
+/* A subpage: a header bar with a back button and the page's action (Save)
+ * above a preferences page. The action stays in view however long the
+ * page is; only the page scrolls. */
 static GtkWidget *
 subpage_new (TbPreferencesWindow  *self,
              const char           *title,
+             const char           *name,
+             GtkWidget            *action,
              AdwPreferencesPage  **page_out);
 
 static void
@@ -129,16 +133,22 @@ close_subpage (GtkButton           *button,
 static GtkWidget *
 subpage_new (TbPreferencesWindow  *self,
              const char           *title,
+             const char           *name,
+             GtkWidget            *action,
              AdwPreferencesPage  **page_out)
 {
   GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
   GtkWidget *header = adw_header_bar_new ();
   GtkWidget *back = icon_button_new ("go-previous-symbolic", _("Back"));
   GtkWidget *page = adw_preferences_page_new ();
+  g_autofree char *back_name = g_strconcat (name, "-back", NULL);
 
   adw_header_bar_set_title_widget (ADW_HEADER_BAR (header), adw_window_title_new (title, NULL));
+  gtk_widget_set_name (back, back_name);
   g_signal_connect (back, "clicked", G_CALLBACK (close_subpage), self);
   adw_header_bar_pack_start (ADW_HEADER_BAR (header), back);
+  gtk_widget_set_valign (action, GTK_ALIGN_CENTER);
+  adw_header_bar_pack_end (ADW_HEADER_BAR (header), action);
   gtk_box_append (GTK_BOX (box), header);
   gtk_widget_set_vexpand (page, TRUE);
   gtk_box_append (GTK_BOX (box), page);
@@ -394,8 +404,11 @@ tb_preferences_window_edit_provider (TbPreferencesWindow *self,
 
   if (name != NULL)
     endpoint = tb_prefs_find_provider (self->settings, name);
+  save = gtk_button_new_with_mnemonic (_("_Save"));
+  gtk_widget_set_name (save, "endpoint-save");
+  gtk_widget_add_css_class (save, "suggested-action");
   page = subpage_new (self, endpoint != NULL ? _("Edit Endpoint") : _("Add Endpoint"),
-                      &prefs_page);
+                      "endpoint", save, &prefs_page);
   editor->self = self;
   editor->cancellable = g_cancellable_new ();
   g_object_set_data_full (G_OBJECT (page), "editor", editor, provider_editor_free);
@@ -453,11 +466,8 @@ tb_preferences_window_edit_provider (TbPreferencesWindow *self,
   editor->test_button = GTK_BUTTON (gtk_button_new_with_mnemonic (_("_Test Connection")));
   gtk_widget_set_name (GTK_WIDGET (editor->test_button), "endpoint-test");
   g_signal_connect (editor->test_button, "clicked", G_CALLBACK (test_connection), page);
-  save = gtk_button_new_with_mnemonic (_("_Save"));
-  gtk_widget_set_name (save, "endpoint-save");
-  gtk_widget_add_css_class (save, "suggested-action");
   g_signal_connect (save, "clicked", G_CALLBACK (save_provider), page);
-  adw_preferences_group_add (group, button_row_new (GTK_WIDGET (editor->test_button), save));
+  adw_preferences_group_add (group, button_row_new (GTK_WIDGET (editor->test_button), NULL));
 
   if (endpoint != NULL)
     {
@@ -698,8 +708,11 @@ tb_preferences_window_edit_mcp_server (TbPreferencesWindow *self,
 
   if (name != NULL)
     entry = mcp_entry_text (self, name, &enabled);
-  page = subpage_new (self, entry != NULL ? _("Edit MCP Server") : _("Add MCP Server"),
-                      &prefs_page);
+  save = gtk_button_new_with_mnemonic (_("_Save"));
+  gtk_widget_set_name (save, "mcp-save");
+  gtk_widget_add_css_class (save, "suggested-action");
+  page = subpage_new (self, entry != NULL ? _("Edit MCP Server") : _("Add MCP Server"), "mcp",
+                      save, &prefs_page);
   editor->self = self;
   g_object_set_data_full (G_OBJECT (page), "editor", editor, mcp_editor_free);
 
@@ -757,9 +770,6 @@ tb_preferences_window_edit_mcp_server (TbPreferencesWindow *self,
   gtk_widget_set_margin_top (GTK_WIDGET (editor->status), 12);
   adw_preferences_group_add (group, GTK_WIDGET (editor->status));
 
-  save = gtk_button_new_with_mnemonic (_("_Save"));
-  gtk_widget_set_name (save, "mcp-save");
-  gtk_widget_add_css_class (save, "suggested-action");
   g_signal_connect (save, "clicked", G_CALLBACK (save_mcp), page);
   if (entry != NULL)
     {
@@ -769,10 +779,8 @@ tb_preferences_window_edit_mcp_server (TbPreferencesWindow *self,
       gtk_editable_set_text (GTK_EDITABLE (editor->name_row), name);
       gtk_widget_add_css_class (remove, "destructive-action");
       g_signal_connect (remove, "clicked", G_CALLBACK (remove_mcp), page);
-      adw_preferences_group_add (group, button_row_new (remove, save));
+      adw_preferences_group_add (group, button_row_new (remove, NULL));
     }
-  else
-    adw_preferences_group_add (group, button_row_new (save, NULL));
 
   adw_preferences_window_present_subpage (ADW_PREFERENCES_WINDOW (self), page);
 }
@@ -1443,8 +1451,21 @@ tb_preferences_window_init (TbPreferencesWindow *self)
 TbPreferencesWindow *
 tb_preferences_window_new (GtkWindow *parent)
 {
-  return g_object_new (TB_TYPE_PREFERENCES_WINDOW,
-                       "transient-for", parent,
-                       "modal", parent != NULL,
-                       NULL);
+  TbPreferencesWindow *self = g_object_new (TB_TYPE_PREFERENCES_WINDOW,
+                                            "transient-for", parent,
+                                            "modal", parent != NULL,
+                                            NULL);
+
+  /* No larger than the window it belongs to, so that it fits where that
+   * one does (a small screen, a narrow window); its pages scroll. */
+  if (parent != NULL && gtk_widget_get_mapped (GTK_WIDGET (parent)))
+    {
+      int width, height;
+
+      gtk_window_get_default_size (GTK_WINDOW (self), &width, &height);
+      gtk_window_set_default_size (GTK_WINDOW (self),
+                                   MIN (width, gtk_widget_get_width (GTK_WIDGET (parent))),
+                                   MIN (height, gtk_widget_get_height (GTK_WIDGET (parent))));
+    }
+  return self;
 }

@@ -204,14 +204,17 @@ def resize(title, width, height):
 
 
 def fill_mcp_server(app):
-    """Tabs through every control of the Add MCP Server page, typing a name
-    and an entry that goes from a local command to a remote URL with
-    headers over several lines and back."""
-    for _ in range(7):
+    """Tabs through the controls of the Add MCP Server page (Back, Save,
+    the name, the switch, the entry), typing a name and an entry that goes
+    from a local command to a remote URL with headers over several lines
+    and back, then Tab out of the entry."""
+    typed_name = False
+    for _ in range(15):
         node = focused(app)
         name = node.name if node is not None else None
-        if node is None or (focused_role(app) == "text" and name == ""):
+        if not typed_name and (node is None or (focused_role(app) == "text" and name == "")):
             type_text("files")
+            typed_name = True
         elif name == "Server entry (JSON)":
             for entry in ('{"command": "npx", "args": ["-y", '
                           '"@modelcontextprotocol/server-filesystem", "/tmp"]}',
@@ -223,8 +226,10 @@ def fill_mcp_server(app):
             key("Tab")
             if focused_name(app) == "Server entry (JSON)":
                 raise Failed("Tab stays in the server's entry")
-            continue
+            return
         key("Tab")
+    raise Failed("Tab never reached the server's entry (the focus is on “%s”)"
+                 % focused_name(app))
 
 
 # The Add MCP Server page of the preferences by keyboard, from the

@@ -598,6 +598,107 @@ test_add_mcp_server_warnings (Fixture       *f,
   g_assert_cmpuint (warnings->len, ==, 0);
 }
 
+/* The preferences fit on a small screen: on a parent window of 1280×800
+ * and of 600×800, the window is no larger than its parent, its buttons
+ * lie inside it and outside any scrolling, and what does not fit scrolls:
+ * the Tools page with many servers, and the Add MCP Server page with a
+ * long entry. */
+
+/* Whether @widget shows whole inside @container. */
+static gboolean
+shows_within (GtkWidget *widget,
+              GtkWidget *container)
+{
+  graphene_rect_t bounds;
+
+  if (!gtk_widget_get_mapped (widget) || !gtk_widget_compute_bounds (widget, container, &bounds))
+    return FALSE;
+  return bounds.origin.x >= 0 && bounds.origin.y >= 0
+         && bounds.origin.x + bounds.size.width <= gtk_widget_get_width (container)
+         && bounds.origin.y + bounds.size.height <= gtk_widget_get_height (container);
+}
+
+/* Whether a person sees the whole button without scrolling. */
+static gboolean
+button_shows (Fixture   *f,
+              GtkWidget *button)
+{
+  GtkWidget *scroller = gtk_widget_get_ancestor (button, GTK_TYPE_SCROLLED_WINDOW);
+
+  return shows_within (button, GTK_WIDGET (f->window))
+         && (scroller == NULL || shows_within (button, scroller));
+}
+
+/* Whether the scrolled window holding @widget has more than it shows. */
+static gboolean
+scrolls (GtkWidget *widget)
+{
+  GtkWidget *scroller = gtk_widget_get_ancestor (widget, GTK_TYPE_SCROLLED_WINDOW);
+  GtkAdjustment *adjustment;
+
+  g_assert_nonnull (scroller);
+  adjustment = gtk_scrolled_window_get_vadjustment (GTK_SCROLLED_WINDOW (scroller));
+  return gtk_adjustment_get_upper (adjustment) > gtk_adjustment_get_page_size (adjustment);
+}
+
+static void
+test_fits (Fixture       *f,
+           gconstpointer  data)
+{
+  int parent_width = GPOINTER_TO_INT (data);
+  GtkWidget *parent = gtk_window_new ();
+  GString *entry = g_string_new ("{\"command\": \"sh\", \"env\": {");
+  g_autoptr(GError) error = NULL;
+  int width, height;
+
+  for (guint i = 0; i < 40; i++)
+    g_string_append_printf (entry, "%s\"VARIABLE_%u\": \"value %u\"", i > 0 ? ", " : "", i, i);
+  g_string_append (entry, "}}");
+  g_assert_true (tb_prefs_save_mcp_server (f->settings, NULL, "long", TRUE, entry->str, &error));
+  g_assert_no_error (error);
+  g_string_free (entry, TRUE);
+  for (guint i = 0; i < 16; i++)
+    {
+      g_autofree char *name = g_strdup_printf ("server-%02u", i);
+
+      g_assert_true (tb_prefs_save_mcp_server (f->settings, NULL, name, FALSE,
+                                               "{\"command\": \"sh\"}", NULL));
+    }
+
+  gtk_window_set_default_size (GTK_WINDOW (parent), parent_width, 800);
+  gtk_window_present (GTK_WINDOW (parent));
+  iterate_ms (300);
+  f->window = tb_preferences_window_new (GTK_WINDOW (parent));
+  gtk_window_present (GTK_WINDOW (f->window));
+  iterate_ms (500);
+  width = gtk_widget_get_width (GTK_WIDGET (f->window));
+  height = gtk_widget_get_height (GTK_WIDGET (f->window));
+  g_test_message ("preferences %d×%d on a parent %d×800", width, height, parent_width);
+  g_assert_cmpint (width, <=, parent_width);
+  g_assert_cmpint (height, <=, 800);
+
+  /* The Tools page: its buttons show, its many servers scroll. */
+  adw_preferences_window_set_visible_page_name (ADW_PREFERENCES_WINDOW (f->window), "tools");
+  iterate_ms (300);
+  g_assert_true (button_shows (f, named (f, "import-mcp")));
+  g_assert_true (button_shows (f, named (f, "add-mcp")));
+  g_assert_true (scrolls (named (f, "add-mcp")));
+
+  /* The server with a long entry: Back and Save show, the entry scrolls
+   * with the page. */
+  tb_preferences_window_edit_mcp_server (f->window, "long");
+  iterate_ms (500);
+  g_assert_cmpint (gtk_widget_get_width (GTK_WIDGET (f->window)), <=, parent_width);
+  g_assert_cmpint (gtk_widget_get_height (GTK_WIDGET (f->window)), <=, 800);
+  g_assert_true (button_shows (f, named (f, "mcp-save")));
+  g_assert_true (button_shows (f, named (f, "mcp-back")));
+  g_assert_true (scrolls (named (f, "mcp-entry")));
+
+  gtk_window_destroy (GTK_WINDOW (f->window));
+  f->window = NULL;
+  gtk_window_destroy (GTK_WINDOW (parent));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -619,6 +720,10 @@ main (int   argc,
               fixture_teardown);
   g_test_add ("/preferences/add-mcp-server/no-gtk-warnings", Fixture, NULL, fixture_setup,
               test_add_mcp_server_warnings, fixture_teardown);
+  g_test_add ("/preferences/fits-1280x800", Fixture, GINT_TO_POINTER (1280), fixture_setup,
+              test_fits, fixture_teardown);
+  g_test_add ("/preferences/fits-600-wide", Fixture, GINT_TO_POINTER (600), fixture_setup,
+              test_fits, fixture_teardown);
 
   return g_test_run ();
 }

@@ -722,6 +722,23 @@ focus_in (Fixture   *f,
   return focus != NULL && (focus == widget || gtk_widget_is_ancestor (focus, widget));
 }
 
+/* Whether the top of @widget shows in the page's scrolled window: the
+ * page scrolls to what takes the focus. */
+static gboolean
+top_shows (Fixture   *f,
+           GtkWidget *widget)
+{
+  GtkWidget *scroller = gtk_widget_get_ancestor (widget, GTK_TYPE_SCROLLED_WINDOW);
+  graphene_point_t top;
+
+  while (gtk_widget_get_ancestor (gtk_widget_get_parent (scroller), GTK_TYPE_SCROLLED_WINDOW))
+    scroller = gtk_widget_get_ancestor (gtk_widget_get_parent (scroller),
+                                        GTK_TYPE_SCROLLED_WINDOW);
+  if (!gtk_widget_compute_point (widget, scroller, &GRAPHENE_POINT_INIT (0, 0), &top))
+    return FALSE;
+  return top.y >= 0 && top.y < gtk_widget_get_height (scroller);
+}
+
 /* What a person types goes into the editable that has the focus. */
 static void
 type_text (Fixture    *f,
@@ -832,6 +849,8 @@ test_fifty_calls_by_keys (Fixture       *f,
       g_autofree char *typed = NULL;
 
       g_assert_true (gtk_window_get_focus (GTK_WINDOW (f->window)) == row);
+      /* The page has scrolled to the call that has the focus. */
+      WAIT_UNTIL (top_shows (f, row));
       switch (i % 4)
         {
         case 0:

@@ -918,3 +918,32 @@ tb_argument_editor_set_view (TbArgumentEditor *self,
     return;
   gtk_stack_set_visible_child_name (self->view_stack, view);
 }
+
+/**
+ * tb_argument_editor_focus_arguments:
+ * @self: an editor
+ *
+ * Gives the focus to the arguments themselves, past the editor's buttons:
+ * the input of the form's first field, or the JSON when that view shows.
+ *
+ * Returns: whether something in the editor took the focus
+ */
+gboolean
+tb_argument_editor_focus_arguments (TbArgumentEditor *self)
+{
+  GtkRoot *root;
+  GtkWidget *focus;
+
+  g_return_val_if_fail (TB_IS_ARGUMENT_EDITOR (self), FALSE);
+
+  if (g_strcmp0 (gtk_stack_get_visible_child_name (self->view_stack), "json") == 0)
+    return gtk_widget_grab_focus (GTK_WIDGET (self->json_view));
+  if (!gtk_widget_child_focus (GTK_WIDGET (self->form), GTK_DIR_TAB_FORWARD))
+    return gtk_widget_child_focus (GTK_WIDGET (self), GTK_DIR_TAB_FORWARD);
+  /* A field's row takes the focus before its input: on into the row. */
+  root = gtk_widget_get_root (GTK_WIDGET (self));
+  focus = root != NULL ? gtk_root_get_focus (root) : NULL;
+  if (GTK_IS_LIST_BOX_ROW (focus))
+    gtk_widget_child_focus (focus, GTK_DIR_TAB_FORWARD);
+  return TRUE;
+}

@@ -42,5 +42,6 @@ const char    *tb_argument_editor_get_json_error  (TbArgumentEditor *self);
 const char    *tb_argument_editor_get_view        (TbArgumentEditor *self);
 void           tb_argument_editor_set_view        (TbArgumentEditor *self,
                                                    const char       *view);
+gboolean       tb_argument_editor_focus_arguments (TbArgumentEditor *self);
 
 G_END_DECLS

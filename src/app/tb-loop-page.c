@@ -8,11 +8,13 @@
 
 #include "tb-app-util.h"
 #include "tb-facts-page.h"
-#include "tb-loop-page.h"
+#include "tb-loop-page-private.h"
+#include "tb-loop-status.h"
 #include "tb-message-row.h"
-#include "tb-pending-call-row.h"
+#include "tb-pending-list.h"
 #include "tb-prefs.h"
-#include "tb-secret-store.h"
+#include "tb-provider-chooser.h"
+#include "tb-tool-chooser.h"
 
 /* The Loop page: a model (the offline scripted demo unless another
  * provider is set) driving the registry's model-visible tools, one phase
@@ -23,57 +25,41 @@
 
 struct _TbLoopPage
 {
-  GtkWidget        parent_instance;
+  GtkWidget           parent_instance;
 
-  GtkWidget       *scroller;
-  GtkEditable     *system_entry;
-  GtkEditable     *user_entry;
-  GtkSpinButton   *max_spin;
-  GtkEditable     *breakpoint_entry;
-  GtkLabel        *provider_label;
-  GtkDropDown     *provider_dropdown;
-  GtkStringList   *provider_names;
-  GtkEditable     *model_entry;
-  GSettings       *settings;
-  GPtrArray       *endpoints;
-  char            *endpoint_key;
-  GCancellable    *key_cancellable;
-  gboolean         key_pending;
-  gboolean         filling_providers;
-  GtkWidget       *demo_button;
-  char            *script_path;
-  GtkLabel        *state_label;
-  GtkLabel        *iteration_label;
-  GtkLabel        *error_label;
-  GtkWidget       *proposal_notice;
-  GtkWidget       *step_button;
-  GtkWidget       *continue_button;
-  GtkWidget       *stop_button;
-  GtkWidget       *extend_button;
-  GtkWidget       *new_button;
-  GtkWidget       *retry_button;
-  GtkSpinButton   *extend_spin;
-  GtkListBox      *conversation;
-  GtkListBox      *pending_list;
-  GtkWidget       *pending_title;
-  GtkLabel        *streaming_label;
-  GString         *streaming;
-  GtkEditable     *turn_entry;
-  GtkWidget       *turn_button;
-  GtkLabel        *tools_label;
-  GtkDropDown     *policy_dropdown;
-  GtkWidget       *tool_choice_box;
-  GHashTable      *excluded_tools;
-
-  TbToolRegistry  *registry;
-  TbProvider      *provider;
-  TbDispatchLoop  *loop;
-  TbWorkspace     *workspace;
+  TbToolRegistry     *registry;
+  TbDispatchLoop     *loop;
+  TbWorkspace        *workspace;
   TbWorkspaceBinding *binding;
-  GFile           *autosave_file;
-  TbTraceRecorder *recorder;
-  GCancellable    *cancellable;
-  gboolean         busy;
+  GFile              *autosave_file;
+  TbTraceRecorder    *recorder;
+  GCancellable       *cancellable;
+  GSettings          *settings;
+  GString            *streaming;
+  gboolean            busy;
+
+  GtkWidget          *scroller;
+  TbProviderChooser  *provider_chooser;
+  GtkSpinButton      *max_spin;
+  GtkEditable        *system_entry;
+  GtkEditable        *user_entry;
+  GtkEditable        *breakpoint_entry;
+  GtkDropDown        *policy_dropdown;
+  TbToolChooser      *tool_chooser;
+  GtkWidget          *step_button;
+  GtkWidget          *continue_button;
+  GtkWidget          *stop_button;
+  GtkWidget          *extend_button;
+  GtkSpinButton      *extend_spin;
+  GtkWidget          *retry_button;
+  GtkWidget          *new_button;
+  TbLoopStatus       *status;
+  GtkListBox         *conversation;
+  GtkLabel           *streaming_label;
+  TbPendingList      *pending_list;
+  GtkEditable        *turn_entry;
+  GtkWidget          *turn_button;
+  GtkLabel           *tools_label;
 };
 
 G_DEFINE_FINAL_TYPE (TbLoopPage, tb_loop_page, GTK_TYPE_WIDGET)
@@ -84,101 +70,14 @@ static GParamSpec *properties [N_PROPS];
 static void update_controls (TbLoopPage *self);
 static void detach_loop     (TbLoopPage *self);
 static void clear_streaming (TbLoopPage *self);
-static void update_proposal_notice (TbLoopPage *self);
 
 static void
 set_error_text (TbLoopPage *self,
                 const char *text)
 {
-  /* Errors quote providers, servers and tools. */
-  tb_label_set_outside_text (self->error_label, text);
-  gtk_widget_set_visible (GTK_WIDGET (self->error_label), text != NULL && *text != '\0');
+  tb_loop_status_set_error (self->status, text);
 }
 
-static const char *
-state_text (TbLoopState state)
-{
-  switch (state)
-    {
-    case TB_LOOP_STATE_READY:
-      return _("Ready for the model's turn");
-    case TB_LOOP_STATE_AWAITING_MODEL:
-      return _("Waiting for the model");
-    case TB_LOOP_STATE_CALLS_PENDING:
-      return _("Calls wait for your decision");
-    case TB_LOOP_STATE_RUNNING_TOOLS:
-      return _("Running tools");
-    case TB_LOOP_STATE_FINISHED:
-      return _("Finished");
-    case TB_LOOP_STATE_LIMIT_REACHED:
-      return _("Iteration cap reached");
-    case TB_LOOP_STATE_FAILED:
-      return _("Failed");
-    case TB_LOOP_STATE_CANCELLED:
-      return _("Stopped");
-    default:
-      return "";
-    }
-}
-
-static char *
-json_text (JsonNode *node)
-{
-  return node != NULL ? tb_json_to_string (node, TRUE) : g_strdup ("null");
-}
-
-/* What the row says, in one or more lines. */
-static char *
-message_summary (TbMessage *message)
-{
-  GString *text = g_string_new (NULL);
-  const char *body = tb_message_get_text (message);
-
-  switch (tb_message_get_role (message))
-    {
-    case TB_MESSAGE_ROLE_SYSTEM:
-      g_string_append_printf (text, _("System: %s"), body != NULL ? body : "");
-      break;
-    case TB_MESSAGE_ROLE_USER:
-      g_string_append_printf (text, _("You: %s"), body != NULL ? body : "");
-      break;
-    case TB_MESSAGE_ROLE_ASSISTANT:
-      if (body != NULL && *body != '\0')
-        g_string_append_printf (text, _("Model: %s"), body);
-      for (guint i = 0; i < tb_message_get_n_tool_calls (message); i++)
-        {
-          TbToolCall *call = tb_message_get_tool_call (message, i);
-          JsonNode *arguments = tb_tool_call_get_arguments (call);
-          g_autofree char *args = NULL;
-
-          args = arguments != NULL ? tb_json_to_string (arguments, FALSE)
-                                   : g_strdup (tb_tool_call_get_raw_arguments (call));
-          if (text->len > 0)
-            g_string_append_c (text, '\n');
-          g_string_append_printf (text, _("Calls %s %s"), tb_tool_call_get_name (call),
-                                  args != NULL ? args : "");
-        }
-      if (text->len == 0)
-        g_string_append (text, _("Model: (empty turn)"));
-      break;
-    case TB_MESSAGE_ROLE_TOOL:
-      if (tb_message_get_is_error (message))
-        g_string_append_printf (text, _("Error from %s: %s"), tb_message_get_tool_name (message),
-                                body != NULL ? body : "");
-      else
-        g_string_append_printf (text, _("Result of %s: %s"), tb_message_get_tool_name (message),
-                                body != NULL ? body : "");
-      break;
-    default:
-      break;
-    }
-  return g_string_free (text, FALSE);
-}
-
-/* The message's JSON, followed by the wire bodies recorded for its turn:
- * the request and response events since the previous message. The loop
- * appends a message to its list before it records it, so the events at
- * the end of the trace are this turn's. */
 /* The provider's own redactor knows the key in use; a scripted run has
  * none, and gets one that still removes credential-shaped text. */
 static TbRedactor *
@@ -189,175 +88,16 @@ provider_redactor (TbProvider *provider)
   return tb_redactor_new ();
 }
 
-static char *
-message_wire_json (TbLoopPage *self,
-                   TbMessage  *message)
-{
-  GString *text = g_string_new (NULL);
-  g_autoptr(TbRedactor) redactor =
-    provider_redactor (tb_dispatch_loop_get_provider (self->loop));
-  g_autoptr(JsonNode) raw = tb_message_to_json (message);
-  g_autoptr(JsonNode) node = tb_redactor_redact_node (redactor, raw);
-  g_autofree char *message_text = json_text (node);
-  TbTrace *trace = tb_dispatch_loop_get_trace (self->loop);
-  guint n = tb_trace_get_n_events (trace);
-  GPtrArray *wire = g_ptr_array_new ();
-
-  g_string_append_printf (text, "%s\n%s", _("Message"), message_text);
-  /* Wire bodies belong to model turns; a message restored after a failed
-   * turn must not take that turn's. */
-  if (tb_message_get_role (message) != TB_MESSAGE_ROLE_ASSISTANT)
-    n = 0;
-  for (guint i = n; i > 0; i--)
-    {
-      TbTraceEvent *event = tb_trace_get_event (trace, i - 1);
-      const char *type = tb_trace_event_get_event_type (event);
-
-      if (g_str_equal (type, "message"))
-        break;
-      if (g_str_equal (type, "request") || g_str_equal (type, "response"))
-        g_ptr_array_insert (wire, 0, event);
-    }
-  for (guint i = 0; i < wire->len; i++)
-    {
-      TbTraceEvent *event = g_ptr_array_index (wire, i);
-      JsonObject *payload = tb_trace_event_get_payload (event);
-      JsonNode *body = json_object_get_member (payload, "body");
-      g_autofree char *body_text = NULL;
-
-      if (body != NULL && JSON_NODE_HOLDS_VALUE (body)
-          && json_node_get_value_type (body) == G_TYPE_STRING)
-        body_text = tb_redactor_redact_text (redactor, json_node_get_string (body));
-      else
-        {
-          g_autoptr(JsonNode) clean = body != NULL ? tb_redactor_redact_node (redactor, body)
-                                                   : NULL;
-
-          body_text = json_text (clean);
-        }
-      g_string_append_printf (text, "\n\n%s\n%s",
-                              g_str_equal (tb_trace_event_get_event_type (event), "request")
-                              ? _("Request on the wire") : _("Response on the wire"),
-                              body_text);
-    }
-  g_ptr_array_unref (wire);
-  return g_string_free (text, FALSE);
-}
-
-/* For a tool's result, what was decided about its call when a person
- * (or a rejecting policy) changed what the model asked for: the result
- * alone does not say that the model was told something else. */
-static char *
-decision_note (TbLoopPage *self,
-               TbMessage  *message)
-{
-  TbTrace *trace = tb_dispatch_loop_get_trace (self->loop);
-  const char *call_id = tb_message_get_tool_call_id (message);
-
-  if (tb_message_get_role (message) != TB_MESSAGE_ROLE_TOOL || call_id == NULL)
-    return NULL;
-  for (guint i = tb_trace_get_n_events (trace); i > 0; i--)
-    {
-      TbTraceEvent *event = tb_trace_get_event (trace, i - 1);
-      JsonObject *payload = tb_trace_event_get_payload (event);
-      const char *decision;
-
-      if (!g_str_equal (tb_trace_event_get_event_type (event), "decision")
-          || g_strcmp0 (tb_json_object_get_string (payload, "call_id"), call_id) != 0)
-        continue;
-      decision = tb_json_object_get_string (payload, "decision");
-      if (g_strcmp0 (decision, "edit") == 0)
-        {
-          JsonNode *ran = json_object_get_member (payload, "arguments");
-          JsonNode *sent = json_object_get_member (payload, "model_arguments");
-          g_autofree char *ran_text = ran != NULL ? tb_json_to_string (ran, FALSE) : NULL;
-          g_autofree char *sent_text = sent != NULL ? tb_json_to_string (sent, FALSE)
-                                                    : g_strdup (_("(not JSON)"));
-
-          return g_strdup_printf (_("Edited by you: ran with %s instead of %s"),
-                                  ran_text != NULL ? ran_text : "", sent_text);
-        }
-      if (g_strcmp0 (decision, "skip") == 0)
-        return g_strdup (_("Skipped by you: the model was told your result, the tool did not run"));
-      if (g_strcmp0 (decision, "reject") == 0)
-        return g_strcmp0 (tb_json_object_get_string (payload, "by"), "policy") == 0
-               ? g_strdup (_("Rejected by the run's policy: the model was told, the tool did "
-                             "not run"))
-               : g_strdup (_("Rejected by you: the model was told you declined, the tool did "
-                             "not run"));
-      return NULL;
-    }
-  return NULL;
-}
-
 static GtkWidget *
 create_message_row (gpointer item,
                     gpointer user_data)
 {
   TbLoopPage *self = user_data;
-  TbMessage *message = item;
-  g_autofree char *summary = message_summary (message);
-  g_autofree char *note = decision_note (self, message);
-  g_autofree char *wire = message_wire_json (self, message);
-  TbMessageRowKind kind = TB_MESSAGE_ROW_PLAIN;
+  g_autoptr(TbRedactor) redactor =
+    provider_redactor (tb_dispatch_loop_get_provider (self->loop));
 
-  if (note != NULL)
-    {
-      g_autofree char *joined = g_strdup_printf ("%s\n%s", summary, note);
-
-      g_free (summary);
-      summary = g_steal_pointer (&joined);
-    }
-  if (tb_message_get_role (message) == TB_MESSAGE_ROLE_TOOL && tb_message_get_is_error (message))
-    kind = TB_MESSAGE_ROW_ERROR;
-  else if (tb_message_get_role (message) == TB_MESSAGE_ROLE_ASSISTANT)
-    kind = TB_MESSAGE_ROW_MODEL;
-  return tb_message_row_new (summary, wire, kind);
-}
-
-/* GTK 4.8 names a button made with gtk_button_new_with_mnemonic() after its
- * raw label and its text ("_Step Step") on the accessibility bus; labelled
- * by its label child, it is named by the plain text. */
-static GtkWidget *
-mnemonic_button_new (const char *label)
-{
-  GtkWidget *button = gtk_button_new ();
-  GtkWidget *child = gtk_label_new_with_mnemonic (label);
-
-  gtk_button_set_child (GTK_BUTTON (button), child);
-  gtk_accessible_update_relation (GTK_ACCESSIBLE (button), GTK_ACCESSIBLE_RELATION_LABELLED_BY,
-                                  child, NULL, -1);
-  return button;
-}
-
-/* A row of controls that wraps on narrow windows. */
-static GtkWidget *
-flow_new (void)
-{
-  GtkWidget *flow = gtk_flow_box_new ();
-
-  gtk_flow_box_set_selection_mode (GTK_FLOW_BOX (flow), GTK_SELECTION_NONE);
-  gtk_flow_box_set_max_children_per_line (GTK_FLOW_BOX (flow), 12);
-  gtk_flow_box_set_column_spacing (GTK_FLOW_BOX (flow), 6);
-  gtk_flow_box_set_row_spacing (GTK_FLOW_BOX (flow), 6);
-  gtk_flow_box_set_homogeneous (GTK_FLOW_BOX (flow), FALSE);
-  return flow;
-}
-
-static void
-flow_append (GtkWidget *flow,
-             GtkWidget *child)
-{
-  tb_flow_box_append (GTK_FLOW_BOX (flow), child);
-}
-
-static TbApprovalPolicy chosen_policy (TbLoopPage *self);
-
-static GtkWidget *
-create_pending_row (gpointer item,
-                    gpointer user_data)
-{
-  return tb_pending_call_row_new (item, chosen_policy (user_data));
+  return tb_message_row_new_for_message (item, tb_dispatch_loop_get_trace (self->loop),
+                                         redactor);
 }
 
 /* The loop. */
@@ -371,50 +111,14 @@ on_loop_changed (TbLoopPage *self)
   update_controls (self);
 }
 
-/* The row of the call the decision shortcuts act on: the one holding the
- * focus, else the first nobody decided. */
-static TbPendingCallRow *
-current_pending_row (TbLoopPage *self)
-{
-  GtkRoot *root = gtk_widget_get_root (GTK_WIDGET (self));
-  GtkWidget *focus = root != NULL ? gtk_root_get_focus (root) : NULL;
-  GtkWidget *row;
-
-  if (focus != NULL && gtk_widget_is_ancestor (focus, GTK_WIDGET (self->pending_list)))
-    {
-      row = gtk_widget_get_ancestor (focus, TB_TYPE_PENDING_CALL_ROW);
-      if (row != NULL)
-        return TB_PENDING_CALL_ROW (row);
-    }
-  for (row = gtk_widget_get_first_child (GTK_WIDGET (self->pending_list)); row != NULL;
-       row = gtk_widget_get_next_sibling (row))
-    if (TB_IS_PENDING_CALL_ROW (row)
-        && tb_pending_call_get_decision (tb_pending_call_row_get_pending (
-                                           TB_PENDING_CALL_ROW (row)))
-           == TB_CALL_DECISION_UNDECIDED)
-      return TB_PENDING_CALL_ROW (row);
-  return NULL;
-}
-
 /* After a decision the focus goes on to the next call nobody decided, or
  * to Step when every call is decided. */
 static void
-focus_next_waiting (TbLoopPage *self,
-                    GtkWidget  *after)
+focus_next_waiting (TbLoopPage       *self,
+                    TbPendingCallRow *after)
 {
-  GtkWidget *row = after != NULL ? gtk_widget_get_next_sibling (after)
-                                 : gtk_widget_get_first_child (GTK_WIDGET (self->pending_list));
-
-  for (; row != NULL; row = gtk_widget_get_next_sibling (row))
-    if (TB_IS_PENDING_CALL_ROW (row)
-        && tb_pending_call_get_decision (tb_pending_call_row_get_pending (
-                                           TB_PENDING_CALL_ROW (row)))
-           == TB_CALL_DECISION_UNDECIDED)
-      {
-        gtk_widget_grab_focus (row);
-        return;
-      }
-  if (gtk_widget_get_sensitive (self->step_button))
+  if (!tb_pending_list_focus_waiting (self->pending_list, after)
+      && gtk_widget_get_sensitive (self->step_button))
     gtk_widget_grab_focus (self->step_button);
 }
 
@@ -423,7 +127,8 @@ focus_first_waiting (gpointer data)
 {
   TbLoopPage *self = data;
 
-  if (gtk_widget_get_mapped (GTK_WIDGET (self)) && tb_loop_page_get_n_pending (self) > 0)
+  if (gtk_widget_get_mapped (GTK_WIDGET (self))
+      && tb_pending_list_get_n_rows (self->pending_list) > 0)
     focus_next_waiting (self, NULL);
   return G_SOURCE_REMOVE;
 }
@@ -437,7 +142,8 @@ decide_action (GtkWidget  *widget,
   TbPendingCallRow *row;
   gboolean decided = TRUE;
 
-  if (!gtk_widget_get_mapped (widget) || (row = current_pending_row (self)) == NULL
+  if (!gtk_widget_get_mapped (widget)
+      || (row = tb_pending_list_get_current (self->pending_list)) == NULL
       || tb_pending_call_row_get_editor (row) == NULL)
     return;
   if (g_str_equal (action_name, "loop.approve"))
@@ -452,7 +158,7 @@ decide_action (GtkWidget  *widget,
       return;
     }
   if (decided)
-    focus_next_waiting (self, GTK_WIDGET (row));
+    focus_next_waiting (self, row);
 }
 
 static void
@@ -462,8 +168,6 @@ on_pending_changed (GListModel *model,
                     guint       added,
                     TbLoopPage *self)
 {
-  gtk_widget_set_visible (self->pending_title, g_list_model_get_n_items (model) > 0);
-  gtk_widget_set_visible (GTK_WIDGET (self->pending_list), g_list_model_get_n_items (model) > 0);
   /* The rows are made after this handler: focus the first once they are. */
   if (added > 0)
     g_idle_add_full (G_PRIORITY_DEFAULT, focus_first_waiting, g_object_ref (self),
@@ -579,67 +283,6 @@ drop_loop (TbLoopPage *self)
     }
 }
 
-/* Tool selection: every model-visible tool is offered unless the person
- * unticked it; USER_ONLY tools are never listed (nor offered). */
-static void
-on_tool_toggled (GtkCheckButton *check,
-                 TbLoopPage     *self)
-{
-  const char *name = g_object_get_data (G_OBJECT (check), "tb-tool");
-
-  if (gtk_check_button_get_active (check))
-    g_hash_table_remove (self->excluded_tools, name);
-  else
-    g_hash_table_add (self->excluded_tools, g_strdup (name));
-  update_controls (self);
-}
-
-static void
-rebuild_tool_choice (TbLoopPage *self)
-{
-  g_autoptr(TbToolRegistry) tools = NULL;
-  GtkWidget *child;
-
-  while ((child = gtk_widget_get_first_child (self->tool_choice_box)) != NULL)
-    gtk_flow_box_remove (GTK_FLOW_BOX (self->tool_choice_box), child);
-  if (self->registry == NULL)
-    return;
-  tools = tb_tool_registry_get_model_tools (self->registry);
-  for (guint i = 0; i < g_list_model_get_n_items (G_LIST_MODEL (tools)); i++)
-    {
-      g_autoptr(TbTool) tool = g_list_model_get_item (G_LIST_MODEL (tools), i);
-      const char *name = tb_tool_get_name (tool);
-      GtkWidget *check = gtk_check_button_new_with_label (name);
-
-      gtk_check_button_set_active (GTK_CHECK_BUTTON (check),
-                                   !g_hash_table_contains (self->excluded_tools, name));
-      g_object_set_data_full (G_OBJECT (check), "tb-tool", g_strdup (name), g_free);
-      g_signal_connect (check, "toggled", G_CALLBACK (on_tool_toggled), self);
-      tb_flow_box_append (GTK_FLOW_BOX (self->tool_choice_box), check);
-    }
-}
-
-/* The registry the run offers: the page's own, or the chosen subset. */
-static TbToolRegistry *
-offered_registry (TbLoopPage *self)
-{
-  g_autoptr(TbToolRegistry) tools = NULL;
-  TbToolRegistry *subset;
-
-  if (g_hash_table_size (self->excluded_tools) == 0)
-    return g_object_ref (self->registry);
-  tools = tb_tool_registry_get_model_tools (self->registry);
-  subset = tb_tool_registry_new ();
-  for (guint i = 0; i < g_list_model_get_n_items (G_LIST_MODEL (tools)); i++)
-    {
-      g_autoptr(TbTool) tool = g_list_model_get_item (G_LIST_MODEL (tools), i);
-
-      if (!g_hash_table_contains (self->excluded_tools, tb_tool_get_name (tool)))
-        tb_tool_registry_register (subset, tool, NULL);
-    }
-  return subset;
-}
-
 static TbApprovalPolicy
 chosen_policy (TbLoopPage *self)
 {
@@ -657,15 +300,10 @@ chosen_policy (TbLoopPage *self)
 static void
 on_policy_changed (TbLoopPage *self)
 {
-  GtkWidget *row;
-
   if (self->loop != NULL)
     tb_dispatch_loop_set_approval_policy (self->loop, chosen_policy (self));
   /* The rows say what Step does with the calls nobody decided. */
-  for (row = gtk_widget_get_first_child (GTK_WIDGET (self->pending_list)); row != NULL;
-       row = gtk_widget_get_next_sibling (row))
-    if (TB_IS_PENDING_CALL_ROW (row))
-      tb_pending_call_row_set_policy (TB_PENDING_CALL_ROW (row), chosen_policy (self));
+  tb_pending_list_set_policy (self->pending_list, chosen_policy (self));
 }
 
 /* A running call's progress shows in its own row. */
@@ -677,11 +315,16 @@ on_call_progress (TbDispatchLoop *loop,
                   const char     *message,
                   TbLoopPage     *self)
 {
-  for (GtkWidget *row = gtk_widget_get_first_child (GTK_WIDGET (self->pending_list));
-       row != NULL; row = gtk_widget_get_next_sibling (row))
-    if (TB_IS_PENDING_CALL_ROW (row)
-        && tb_pending_call_row_get_pending (TB_PENDING_CALL_ROW (row)) == pending)
-      tb_pending_call_row_set_progress (TB_PENDING_CALL_ROW (row), progress, total, message);
+  tb_pending_list_set_progress (self->pending_list, pending, progress, total, message);
+}
+
+/* A run that waits for a proposed fact says so, beside a way to it. */
+static void
+on_holding_changed (TbLoopPage *self)
+{
+  tb_loop_status_set_holding (self->status,
+                              self->binding != NULL
+                              && tb_workspace_binding_get_holding (self->binding));
 }
 
 /* Connects the page to self->loop: its state, its conversation and its
@@ -707,8 +350,7 @@ attach_loop (TbLoopPage *self)
                     G_CALLBACK (on_messages_changed), self);
   gtk_list_box_bind_model (self->conversation, tb_dispatch_loop_get_messages (self->loop),
                            create_message_row, self, NULL);
-  gtk_list_box_bind_model (self->pending_list, tb_dispatch_loop_get_pending_calls (self->loop),
-                           create_pending_row, self, NULL);
+  tb_pending_list_set_model (self->pending_list, tb_dispatch_loop_get_pending_calls (self->loop));
   apply_breakpoints (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties [PROP_LOOP]);
   /* Proposals are recorded in the run's trace, and Continue waits for the
@@ -718,18 +360,10 @@ attach_loop (TbLoopPage *self)
       self->binding = tb_workspace_binding_new (self->workspace, self->loop);
       tb_workspace_binding_set_pause_for_proposals (self->binding, TRUE);
       g_signal_connect_swapped (self->binding, "notify::holding",
-                                G_CALLBACK (update_proposal_notice), self);
+                                G_CALLBACK (on_holding_changed), self);
     }
-  update_proposal_notice (self);
-}
-
-/* A run that waits for a proposed fact says so, beside a way to it. */
-static void
-update_proposal_notice (TbLoopPage *self)
-{
-  gtk_widget_set_visible (self->proposal_notice,
-                          self->binding != NULL
-                          && tb_workspace_binding_get_holding (self->binding));
+  on_holding_changed (self);
+  tb_loop_status_set_loop (self->status, self->loop);
 }
 
 /* Lets go of self->loop, leaving the run's autosave as it is. */
@@ -737,7 +371,7 @@ static void
 detach_loop (TbLoopPage *self)
 {
   gtk_list_box_bind_model (self->conversation, NULL, NULL, NULL, NULL);
-  gtk_list_box_bind_model (self->pending_list, NULL, NULL, NULL, NULL);
+  tb_pending_list_set_model (self->pending_list, NULL);
   if (self->loop != NULL)
     {
       g_signal_handlers_disconnect_by_data (tb_dispatch_loop_get_pending_calls (self->loop), self);
@@ -748,7 +382,8 @@ detach_loop (TbLoopPage *self)
   if (self->binding != NULL)
     g_signal_handlers_disconnect_by_data (self->binding, self);
   g_clear_object (&self->binding);
-  update_proposal_notice (self);
+  on_holding_changed (self);
+  tb_loop_status_set_loop (self->status, NULL);
   clear_streaming (self);
 }
 
@@ -789,129 +424,6 @@ retry_turn (TbLoopPage  *self,
   return TRUE;
 }
 
-/* Provider endpoints from the preferences. The key of the selected one is
- * read from the keyring when it is selected; Step and Continue wait for it. */
-static TbProvider *
-selected_endpoint_provider (TbLoopPage  *self,
-                            GError     **error)
-{
-  guint selected = gtk_drop_down_get_selected (self->provider_dropdown);
-  TbProviderEndpoint *endpoint;
-  TbProviderEndpoint chosen;
-  TbProvider *provider;
-
-  if (selected == 0 || selected > self->endpoints->len)
-    {
-      g_set_error_literal (error, TB_LOOP_ERROR, TB_LOOP_ERROR_INVALID,
-                           _("The selected endpoint is no longer in the preferences."));
-      return NULL;
-    }
-  endpoint = g_ptr_array_index (self->endpoints, selected - 1);
-  chosen = *endpoint;
-  chosen.model = (char *) gtk_editable_get_text (self->model_entry);
-  provider = tb_provider_endpoint_create (&chosen, self->endpoint_key);
-  if (provider == NULL)
-    g_set_error (error, TB_LOOP_ERROR, TB_LOOP_ERROR_INVALID,
-                 _("The endpoint “%s” has a kind this version cannot use (%s)."),
-                 endpoint->name, endpoint->kind);
-  return provider;
-}
-
-static void
-key_done (GObject      *object,
-          GAsyncResult *result,
-          gpointer      user_data)
-{
-  g_autoptr(TbLoopPage) self = user_data;
-  g_autoptr(GError) error = NULL;
-  char *key = tb_secret_store_lookup_finish (TB_SECRET_STORE (object), result, &error);
-
-  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-    return;
-  g_free (self->endpoint_key);
-  self->endpoint_key = key;
-  self->key_pending = FALSE;
-  if (error != NULL)
-    set_error_text (self, error->message);
-  update_controls (self);
-}
-
-static void
-on_provider_selected (TbLoopPage *self)
-{
-  guint selected = gtk_drop_down_get_selected (self->provider_dropdown);
-  TbProviderEndpoint *endpoint = NULL;
-
-  if (!self->filling_providers)
-    g_clear_object (&self->provider);
-  g_cancellable_cancel (self->key_cancellable);
-  g_clear_object (&self->key_cancellable);
-  g_clear_pointer (&self->endpoint_key, g_free);
-  self->key_pending = FALSE;
-  if (self->endpoints != NULL && selected > 0 && selected <= self->endpoints->len)
-    endpoint = g_ptr_array_index (self->endpoints, selected - 1);
-
-  gtk_widget_set_sensitive (GTK_WIDGET (self->model_entry), endpoint != NULL);
-  gtk_editable_set_text (self->model_entry, endpoint != NULL ? endpoint->model : "");
-  if (endpoint == NULL)
-    {
-      if (self->script_path == NULL && self->provider == NULL)
-        gtk_label_set_label (self->provider_label, _("Scripted demo (offline)"));
-      update_controls (self);
-      return;
-    }
-
-  g_clear_pointer (&self->script_path, g_free);
-  gtk_widget_set_visible (self->demo_button, FALSE);
-  {
-    g_autofree char *text = g_strdup_printf (_("%s at %s"), tb_prefs_kind_label (endpoint->kind),
-                                             endpoint->base_url);
-
-    gtk_label_set_label (self->provider_label, text);
-  }
-  self->key_pending = TRUE;
-  self->key_cancellable = g_cancellable_new ();
-  tb_secret_store_lookup_async (tb_secret_store_get_default (), endpoint->name,
-                                endpoint->base_url, self->key_cancellable, key_done,
-                                g_object_ref (self));
-  update_controls (self);
-}
-
-/* Demo first, then each endpoint by name; the selection stays on the same
- * name when the list changes. */
-static void
-fill_providers (TbLoopPage *self)
-{
-  guint selected = gtk_drop_down_get_selected (self->provider_dropdown);
-  g_autofree char *was = NULL;
-  g_autoptr(GPtrArray) names = g_ptr_array_new ();
-  guint keep = 0;
-
-  if (self->endpoints != NULL && selected > 0 && selected <= self->endpoints->len)
-    was = g_strdup (((TbProviderEndpoint *) g_ptr_array_index (self->endpoints,
-                                                                selected - 1))->name);
-  g_clear_pointer (&self->endpoints, g_ptr_array_unref);
-  self->endpoints = tb_prefs_get_providers (self->settings);
-  for (guint i = 0; i < self->endpoints->len; i++)
-    {
-      TbProviderEndpoint *endpoint = g_ptr_array_index (self->endpoints, i);
-
-      g_ptr_array_add (names, endpoint->name);
-      if (g_strcmp0 (endpoint->name, was) == 0)
-        keep = i + 1;
-    }
-  g_ptr_array_add (names, NULL);
-
-  self->filling_providers = TRUE;
-  gtk_string_list_splice (self->provider_names, 1,
-                          g_list_model_get_n_items (G_LIST_MODEL (self->provider_names)) - 1,
-                          (const char * const *) names->pdata);
-  gtk_drop_down_set_selected (self->provider_dropdown, keep);
-  /* The endpoint itself may have changed under the same name. */
-  on_provider_selected (self);
-  self->filling_providers = FALSE;
-}
-
 /* Only the setup of a run that has not started takes new defaults. */
 static void
 apply_defaults (TbLoopPage *self)
@@ -935,24 +447,13 @@ apply_defaults (TbLoopPage *self)
     }
 }
 
-static void
-on_settings_changed (GSettings  *settings,
-                     const char *key,
-                     TbLoopPage *self)
-{
-  if (g_strcmp0 (key, "providers") == 0)
-    fill_providers (self);
-  else if (g_strcmp0 (key, "loop-iteration-cap") == 0
-           || g_strcmp0 (key, "approval-policy") == 0)
-    apply_defaults (self);
-}
-
 static gboolean
 ensure_loop (TbLoopPage  *self,
              gboolean     needs_user_message,
              GError     **error)
 {
   g_autoptr(TbProvider) provider = NULL;
+  g_autoptr(TbToolRegistry) offered = NULL;
   const char *system = gtk_editable_get_text (self->system_entry);
   const char *user = gtk_editable_get_text (self->user_entry);
   guint max = gtk_spin_button_get_value_as_int (self->max_spin);
@@ -975,11 +476,8 @@ ensure_loop (TbLoopPage  *self,
   provider = tb_loop_page_create_provider (self, error);
   if (provider == NULL)
     return FALSE;
-  {
-    g_autoptr(TbToolRegistry) offered = offered_registry (self);
-
-    self->loop = tb_dispatch_loop_new (offered, provider, MAX (max, 1));
-  }
+  offered = tb_tool_chooser_get_offered_registry (self->tool_chooser);
+  self->loop = tb_dispatch_loop_new (offered, provider, MAX (max, 1));
   attach_loop (self);
   if (self->autosave_file != NULL)
     {
@@ -1008,27 +506,42 @@ ensure_loop (TbLoopPage  *self,
   return TRUE;
 }
 
+/* A phase (Step) or a run (Continue) of the current loop is over. */
 static void
-phase_done (GObject      *object,
-            GAsyncResult *result,
-            gpointer      user_data)
+phase_finished (TbLoopPage     *self,
+                TbDispatchLoop *loop,
+                GError         *error)
 {
-  g_autoptr(TbLoopPage) self = user_data;
-  TbDispatchLoop *loop = TB_DISPATCH_LOOP (object);
-  g_autoptr(GError) error = NULL;
-  gboolean is_run = GPOINTER_TO_INT (g_object_get_data (G_OBJECT (result), "tb-run"));
-
-  if (is_run)
-    tb_dispatch_loop_run_finish (loop, result, &error);
-  else
-    tb_dispatch_loop_step_finish (loop, result, &error);
-
   if (loop != self->loop)
     return;
   self->busy = FALSE;
   if (error != NULL && !g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
     set_error_text (self, error->message);
   update_controls (self);
+}
+
+static void
+step_done (GObject      *object,
+           GAsyncResult *result,
+           gpointer      user_data)
+{
+  g_autoptr(TbLoopPage) self = user_data;
+  g_autoptr(GError) error = NULL;
+
+  tb_dispatch_loop_step_finish (TB_DISPATCH_LOOP (object), result, &error);
+  phase_finished (self, TB_DISPATCH_LOOP (object), error);
+}
+
+static void
+run_done (GObject      *object,
+          GAsyncResult *result,
+          gpointer      user_data)
+{
+  g_autoptr(TbLoopPage) self = user_data;
+  g_autoptr(GError) error = NULL;
+
+  tb_dispatch_loop_run_finish (TB_DISPATCH_LOOP (object), result, &error);
+  phase_finished (self, TB_DISPATCH_LOOP (object), error);
 }
 
 static void
@@ -1046,19 +559,8 @@ run_step (TbLoopPage *self)
     }
   set_error_text (self, NULL);
   self->busy = TRUE;
-  tb_dispatch_loop_step_async (self->loop, self->cancellable, phase_done, g_object_ref (self));
+  tb_dispatch_loop_step_async (self->loop, self->cancellable, step_done, g_object_ref (self));
   update_controls (self);
-}
-
-/* The GTask of run_async cannot be told from step_async's by its source
- * tag outside the engine, so the page remembers which it started. */
-static void
-run_done (GObject      *object,
-          GAsyncResult *result,
-          gpointer      user_data)
-{
-  g_object_set_data (G_OBJECT (result), "tb-run", GINT_TO_POINTER (TRUE));
-  phase_done (object, result, user_data);
 }
 
 /* Step and Continue are window-wide: from another page they bring the
@@ -1241,18 +743,12 @@ update_controls (TbLoopPage *self)
 {
   TbLoopState state = self->loop != NULL ? tb_dispatch_loop_get_state (self->loop)
                                          : TB_LOOP_STATE_READY;
-  gboolean can_advance = !self->busy && !self->key_pending
+  gboolean can_advance = !self->busy
+                         && !tb_provider_chooser_get_key_pending (self->provider_chooser)
                          && (state == TB_LOOP_STATE_READY
-                                         || state == TB_LOOP_STATE_CALLS_PENDING);
-  guint max = self->loop != NULL ? tb_dispatch_loop_get_max_iterations (self->loop)
-                                 : (guint) gtk_spin_button_get_value_as_int (self->max_spin);
-  guint iteration = self->loop != NULL ? tb_dispatch_loop_get_iteration (self->loop) : 0;
-  g_autofree char *iteration_text = g_strdup_printf (_("Iteration %u of %u"), iteration, max);
+                             || state == TB_LOOP_STATE_CALLS_PENDING);
   g_autofree char *tools = NULL;
 
-  gtk_label_set_label (self->state_label,
-                       self->loop == NULL ? _("Not started") : state_text (state));
-  gtk_label_set_label (self->iteration_label, iteration_text);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "loop.step", can_advance);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "loop.continue", can_advance);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "loop.stop",
@@ -1268,66 +764,13 @@ update_controls (TbLoopPage *self)
   gtk_widget_set_sensitive (GTK_WIDGET (self->max_spin), self->loop == NULL);
   gtk_widget_set_sensitive (GTK_WIDGET (self->system_entry), self->loop == NULL);
   gtk_widget_set_sensitive (GTK_WIDGET (self->user_entry), self->loop == NULL);
-  gtk_widget_set_sensitive (self->tool_choice_box, self->loop == NULL);
-
-  if (self->loop != NULL && tb_dispatch_loop_get_error (self->loop) != NULL
-      && state == TB_LOOP_STATE_FAILED)
-    set_error_text (self, tb_dispatch_loop_get_error (self->loop)->message);
+  tb_tool_chooser_set_editable (self->tool_chooser, self->loop == NULL);
 
   tools = tb_loop_page_get_offered_tools_json (self);
   gtk_label_set_label (self->tools_label, tools);
 }
 
-/* Building the page. */
-
-static GtkWidget *
-labelled (const char *title,
-          GtkWidget  *widget)
-{
-  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 4);
-  GtkWidget *label = gtk_label_new_with_mnemonic (title);
-
-  gtk_label_set_xalign (GTK_LABEL (label), 0);
-  gtk_widget_add_css_class (label, "heading");
-  gtk_label_set_mnemonic_widget (GTK_LABEL (label), widget);
-  gtk_box_append (GTK_BOX (box), label);
-  gtk_box_append (GTK_BOX (box), widget);
-  return box;
-}
-
-static GtkWidget *
-action_button (const char *label,
-               const char *action,
-               const char *tooltip)
-{
-  GtkWidget *button = mnemonic_button_new (label);
-
-  gtk_actionable_set_action_name (GTK_ACTIONABLE (button), action);
-  gtk_widget_set_tooltip_text (button, tooltip);
-  return button;
-}
-
-static GtkWidget *
-section_title (const char *text)
-{
-  GtkWidget *label = gtk_label_new (text);
-
-  gtk_label_set_xalign (GTK_LABEL (label), 0);
-  gtk_widget_add_css_class (label, "title-4");
-  return label;
-}
-
-static void
-on_breakpoints_changed (TbLoopPage *self)
-{
-  apply_breakpoints (self);
-}
-
-static void
-on_max_changed (TbLoopPage *self)
-{
-  update_controls (self);
-}
+/* Enter in the user message steps; in the model's turn, sends it. */
 
 static void
 on_user_activate (TbLoopPage *self)
@@ -1342,325 +785,30 @@ on_turn_activate (TbLoopPage *self)
 }
 
 static void
-use_demo_clicked (TbLoopPage *self)
-{
-  g_clear_pointer (&self->script_path, g_free);
-  gtk_label_set_label (self->provider_label, _("Scripted demo (offline)"));
-  gtk_widget_set_visible (self->demo_button, FALSE);
-  gtk_drop_down_set_selected (self->provider_dropdown, 0);
-}
-
-static void
-script_chosen (GtkNativeDialog *dialog,
-               int              response,
-               TbLoopPage      *self)
-{
-  if (response == GTK_RESPONSE_ACCEPT)
-    {
-      g_autoptr(GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog));
-      g_autoptr(GError) error = NULL;
-
-      if (!tb_loop_page_set_script_file (self, file, &error))
-        set_error_text (self, error->message);
-    }
-  gtk_native_dialog_destroy (dialog);
-  g_object_unref (dialog);
-}
-
-static void
-choose_script_clicked (TbLoopPage *self)
-{
-  GtkRoot *root = gtk_widget_get_root (GTK_WIDGET (self));
-  GtkFileChooserNative *chooser;
-  GtkFileFilter *filter = gtk_file_filter_new ();
-
-  chooser = gtk_file_chooser_native_new (_("Use a Script"),
-                                         GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL,
-                                         GTK_FILE_CHOOSER_ACTION_OPEN, _("_Use"), _("_Cancel"));
-  gtk_file_filter_set_name (filter, _("Scripts (*.json)"));
-  gtk_file_filter_add_pattern (filter, "*.json");
-  gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (chooser), filter);
-  g_object_unref (filter);
-  g_signal_connect (chooser, "response", G_CALLBACK (script_chosen), self);
-  gtk_native_dialog_show (GTK_NATIVE_DIALOG (chooser));
-}
-
-static void
-build (TbLoopPage *self)
-{
-  GtkWidget *clamp = adw_clamp_new ();
-  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 12);
-  GtkWidget *grid = gtk_grid_new ();
-  GtkWidget *controls = flow_new ();
-  GtkWidget *status = flow_new ();
-  GtkWidget *turn = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
-  GtkWidget *tools_expander = gtk_expander_new (_("Tools offered to the model"));
-  GtkWidget *widget;
-
-  self->scroller = gtk_scrolled_window_new ();
-  gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (self->scroller), GTK_POLICY_NEVER,
-                                  GTK_POLICY_AUTOMATIC);
-  gtk_widget_set_parent (self->scroller, GTK_WIDGET (self));
-  adw_clamp_set_maximum_size (ADW_CLAMP (clamp), 960);
-  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (self->scroller), clamp);
-  adw_clamp_set_child (ADW_CLAMP (clamp), box);
-  gtk_widget_set_margin_start (box, 18);
-  gtk_widget_set_margin_end (box, 18);
-  gtk_widget_set_margin_top (box, 18);
-  gtk_widget_set_margin_bottom (box, 18);
-
-  /* The run's setup. */
-  self->demo_button = gtk_button_new_with_label (_("Use the Demo"));
-  gtk_widget_set_visible (self->demo_button, FALSE);
-  g_signal_connect_swapped (self->demo_button, "clicked", G_CALLBACK (use_demo_clicked), self);
-  gtk_grid_set_row_spacing (GTK_GRID (grid), 8);
-  gtk_grid_set_column_spacing (GTK_GRID (grid), 12);
-  self->provider_label = GTK_LABEL (gtk_label_new (_("Scripted demo (offline)")));
-  gtk_label_set_xalign (self->provider_label, 0);
-  gtk_widget_set_valign (GTK_WIDGET (self->provider_label), GTK_ALIGN_START);
-  widget = gtk_box_new (GTK_ORIENTATION_VERTICAL, 4);
-  gtk_box_append (GTK_BOX (widget), section_title (_("Provider")));
-  self->provider_names = gtk_string_list_new (NULL);
-  gtk_string_list_append (self->provider_names, _("Demo (offline)"));
-  self->provider_dropdown =
-    GTK_DROP_DOWN (gtk_drop_down_new (G_LIST_MODEL (g_object_ref (self->provider_names)), NULL));
-  gtk_widget_set_tooltip_text (GTK_WIDGET (self->provider_dropdown),
-                               _("The model of the next run: the offline demo or an endpoint "
-                                 "from the preferences"));
-  tb_drop_down_name_button (self->provider_dropdown, _("Provider"));
-  g_signal_connect_swapped (self->provider_dropdown, "notify::selected",
-                            G_CALLBACK (on_provider_selected), self);
-  gtk_box_append (GTK_BOX (widget), GTK_WIDGET (self->provider_dropdown));
-  self->model_entry = GTK_EDITABLE (gtk_entry_new ());
-  gtk_entry_set_placeholder_text (GTK_ENTRY (self->model_entry), _("Model"));
-  gtk_widget_set_tooltip_text (GTK_WIDGET (self->model_entry),
-                               _("The model the endpoint is asked for"));
-  gtk_accessible_update_property (GTK_ACCESSIBLE (self->model_entry),
-                                  GTK_ACCESSIBLE_PROPERTY_LABEL, _("Model"), -1);
-  gtk_widget_set_sensitive (GTK_WIDGET (self->model_entry), FALSE);
-  gtk_box_append (GTK_BOX (widget), GTK_WIDGET (self->model_entry));
-  gtk_box_append (GTK_BOX (widget), GTK_WIDGET (self->provider_label));
-  {
-    GtkWidget *row = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
-    GtkWidget *script_button = gtk_button_new_with_label (_("Use a Script…"));
-
-    gtk_widget_set_tooltip_text (script_button,
-                                 _("Play a toolbench-script file as the model, offline"));
-    g_signal_connect_swapped (script_button, "clicked", G_CALLBACK (choose_script_clicked),
-                              self);
-    gtk_box_append (GTK_BOX (row), script_button);
-    gtk_box_append (GTK_BOX (row), self->demo_button);
-    gtk_box_append (GTK_BOX (widget), row);
-  }
-  gtk_grid_attach (GTK_GRID (grid), widget, 0, 0, 1, 1);
-
-  self->max_spin = GTK_SPIN_BUTTON (gtk_spin_button_new_with_range (1, 1000, 1));
-  gtk_spin_button_set_value (self->max_spin, 10);
-  gtk_widget_set_tooltip_text (GTK_WIDGET (self->max_spin),
-                               _("Required: the run stops after this many model turns"));
-  g_signal_connect_swapped (self->max_spin, "value-changed", G_CALLBACK (on_max_changed), self);
-  gtk_grid_attach (GTK_GRID (grid), labelled (_("_Max iterations"), GTK_WIDGET (self->max_spin)),
-                   1, 0, 1, 1);
-
-  self->system_entry = GTK_EDITABLE (gtk_entry_new ());
-  gtk_entry_set_placeholder_text (GTK_ENTRY (self->system_entry),
-                                  _("You are a careful assistant."));
-  gtk_widget_set_hexpand (GTK_WIDGET (self->system_entry), TRUE);
-  gtk_grid_attach (GTK_GRID (grid), labelled (_("S_ystem prompt"),
-                                              GTK_WIDGET (self->system_entry)), 0, 1, 2, 1);
-  self->user_entry = GTK_EDITABLE (gtk_entry_new ());
-  gtk_editable_set_text (self->user_entry, _("What is 2 + 3?"));
-  g_signal_connect_swapped (self->user_entry, "activate", G_CALLBACK (on_user_activate), self);
-  gtk_grid_attach (GTK_GRID (grid), labelled (_("_User message"), GTK_WIDGET (self->user_entry)),
-                   0, 2, 2, 1);
-  self->breakpoint_entry = GTK_EDITABLE (gtk_entry_new ());
-  gtk_entry_set_placeholder_text (GTK_ENTRY (self->breakpoint_entry), _("Tool names, e.g. echo"));
-  gtk_widget_set_tooltip_text (GTK_WIDGET (self->breakpoint_entry),
-                               _("Continue stops before a call to any of these tools"));
-  g_signal_connect_swapped (self->breakpoint_entry, "changed",
-                            G_CALLBACK (on_breakpoints_changed), self);
-  gtk_grid_attach (GTK_GRID (grid), labelled (_("_Breakpoints"),
-                                              GTK_WIDGET (self->breakpoint_entry)), 0, 3, 2, 1);
-  {
-    static const char *policies[4] = { NULL, NULL, NULL, NULL };
-
-    policies[0] = _("Run the calls I did not decide");
-    policies[1] = _("Ask me about every call");
-    policies[2] = _("Reject the calls I did not decide");
-    self->policy_dropdown = GTK_DROP_DOWN (gtk_drop_down_new_from_strings (policies));
-    gtk_widget_set_tooltip_text (GTK_WIDGET (self->policy_dropdown),
-                                 _("What Step and Continue do with calls nobody decided"));
-    g_signal_connect_swapped (self->policy_dropdown, "notify::selected",
-                              G_CALLBACK (on_policy_changed), self);
-    tb_drop_down_name_button (self->policy_dropdown, _("Calls nobody decided"));
-    gtk_grid_attach (GTK_GRID (grid), labelled (_("Calls _nobody decided"),
-                                                GTK_WIDGET (self->policy_dropdown)), 0, 4, 2, 1);
-  }
-  self->tool_choice_box = gtk_flow_box_new ();
-  gtk_flow_box_set_selection_mode (GTK_FLOW_BOX (self->tool_choice_box), GTK_SELECTION_NONE);
-  gtk_flow_box_set_max_children_per_line (GTK_FLOW_BOX (self->tool_choice_box), 6);
-  gtk_flow_box_set_column_spacing (GTK_FLOW_BOX (self->tool_choice_box), 6);
-  {
-    GtkWidget *expander = gtk_expander_new_with_mnemonic (_("T_ools to offer"));
-
-    gtk_expander_set_child (GTK_EXPANDER (expander), self->tool_choice_box);
-    tb_expander_keep_focus_out (GTK_EXPANDER (expander));
-    gtk_accessible_update_property (GTK_ACCESSIBLE (expander), GTK_ACCESSIBLE_PROPERTY_LABEL,
-                                    _("Tools to offer"), -1);
-    gtk_grid_attach (GTK_GRID (grid), expander, 0, 5, 2, 1);
-  }
-  gtk_box_append (GTK_BOX (box), grid);
-
-  /* Controls. */
-  self->step_button = action_button (_("_Step"), "loop.step", _("Run one phase (F6)"));
-  gtk_widget_add_css_class (self->step_button, "suggested-action");
-  self->continue_button = action_button (_("_Continue"), "loop.continue",
-                                         _("Run to the end or the next breakpoint (F5)"));
-  self->stop_button = action_button (_("S_top"), "loop.stop", _("Stop the run (Shift+F5)"));
-  self->extend_button = action_button (_("E_xtend Cap"), "loop.extend",
-                                       _("Allow more iterations (Ctrl+Shift+X)"));
-  self->extend_spin = GTK_SPIN_BUTTON (gtk_spin_button_new_with_range (1, 100, 1));
-  gtk_spin_button_set_value (self->extend_spin, 5);
-  gtk_widget_set_tooltip_text (GTK_WIDGET (self->extend_spin), _("How many more iterations"));
-  gtk_accessible_update_property (GTK_ACCESSIBLE (self->extend_spin),
-                                  GTK_ACCESSIBLE_PROPERTY_LABEL, _("Extend the cap by"), -1);
-  self->new_button = action_button (_("_New Run"), "loop.new", _("Start over (Ctrl+Shift+N)"));
-  self->retry_button = action_button (_("_Retry the Turn"), "loop.retry",
-                                      _("Ask the model for the failed turn again"));
-  gtk_widget_add_css_class (self->retry_button, "suggested-action");
-  flow_append (controls, self->step_button);
-  flow_append (controls, self->continue_button);
-  flow_append (controls, self->stop_button);
-  flow_append (controls, self->extend_button);
-  flow_append (controls, GTK_WIDGET (self->extend_spin));
-  flow_append (controls, self->retry_button);
-  flow_append (controls, self->new_button);
-  gtk_box_append (GTK_BOX (box), controls);
-
-  self->state_label = GTK_LABEL (gtk_label_new (NULL));
-  gtk_widget_add_css_class (GTK_WIDGET (self->state_label), "heading");
-  self->iteration_label = GTK_LABEL (gtk_label_new (NULL));
-  gtk_widget_add_css_class (GTK_WIDGET (self->iteration_label), "dim-label");
-  flow_append (status, GTK_WIDGET (self->state_label));
-  flow_append (status, GTK_WIDGET (self->iteration_label));
-  /* Nothing in it takes the focus, and GtkFlowBox would keep Tab. */
-  gtk_widget_set_can_focus (status, FALSE);
-  gtk_box_append (GTK_BOX (box), status);
-  self->error_label = GTK_LABEL (gtk_label_new (NULL));
-  gtk_label_set_xalign (self->error_label, 0);
-  gtk_label_set_wrap (self->error_label, TRUE);
-  gtk_label_set_selectable (self->error_label, TRUE);
-  gtk_widget_add_css_class (GTK_WIDGET (self->error_label), "error");
-  gtk_widget_set_visible (GTK_WIDGET (self->error_label), FALSE);
-  gtk_box_append (GTK_BOX (box), GTK_WIDGET (self->error_label));
-  {
-    GtkWidget *label = gtk_label_new (_("The run waits for you: the model proposed a fact. "
-                                        "Commit or reject it, then Continue."));
-    GtkWidget *button = action_button (_("_Review the Proposal…"), "loop.review-proposal",
-                                       _("Open the proposed change in the confirmation "
-                                         "dialog"));
-
-    self->proposal_notice = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 12);
-    gtk_label_set_xalign (GTK_LABEL (label), 0);
-    gtk_label_set_wrap (GTK_LABEL (label), TRUE);
-    gtk_widget_set_hexpand (label, TRUE);
-    gtk_widget_add_css_class (label, "warning");
-    gtk_widget_set_valign (button, GTK_ALIGN_CENTER);
-    gtk_box_append (GTK_BOX (self->proposal_notice), label);
-    gtk_box_append (GTK_BOX (self->proposal_notice), button);
-    gtk_widget_set_visible (self->proposal_notice, FALSE);
-    gtk_box_append (GTK_BOX (box), self->proposal_notice);
-  }
-
-  /* The conversation and the calls waiting. */
-  gtk_box_append (GTK_BOX (box), section_title (_("Conversation")));
-  self->conversation = GTK_LIST_BOX (gtk_list_box_new ());
-  gtk_list_box_set_selection_mode (self->conversation, GTK_SELECTION_NONE);
-  gtk_widget_add_css_class (GTK_WIDGET (self->conversation), "boxed-list");
-  {
-    GtkWidget *placeholder = gtk_label_new (_("Step or Continue to start the run."));
-
-    gtk_widget_add_css_class (placeholder, "dim-label");
-    gtk_widget_set_margin_top (placeholder, 12);
-    gtk_widget_set_margin_bottom (placeholder, 12);
-    gtk_list_box_set_placeholder (self->conversation, placeholder);
-  }
-  gtk_accessible_update_property (GTK_ACCESSIBLE (self->conversation),
-                                  GTK_ACCESSIBLE_PROPERTY_LABEL, _("Conversation"), -1);
-  gtk_box_append (GTK_BOX (box), GTK_WIDGET (self->conversation));
-  self->streaming_label = GTK_LABEL (gtk_label_new (NULL));
-  gtk_label_set_xalign (self->streaming_label, 0);
-  gtk_label_set_wrap (self->streaming_label, TRUE);
-  gtk_label_set_wrap_mode (self->streaming_label, PANGO_WRAP_WORD_CHAR);
-  gtk_widget_add_css_class (GTK_WIDGET (self->streaming_label), "dim-label");
-  gtk_widget_set_visible (GTK_WIDGET (self->streaming_label), FALSE);
-  gtk_box_append (GTK_BOX (box), GTK_WIDGET (self->streaming_label));
-
-  self->pending_title = section_title (_("Calls Waiting"));
-  gtk_widget_set_visible (self->pending_title, FALSE);
-  gtk_box_append (GTK_BOX (box), self->pending_title);
-  self->pending_list = GTK_LIST_BOX (gtk_list_box_new ());
-  gtk_list_box_set_selection_mode (self->pending_list, GTK_SELECTION_NONE);
-  gtk_widget_add_css_class (GTK_WIDGET (self->pending_list), "boxed-list");
-  gtk_accessible_update_property (GTK_ACCESSIBLE (self->pending_list),
-                                  GTK_ACCESSIBLE_PROPERTY_LABEL, _("Calls waiting"), -1);
-  gtk_widget_set_visible (GTK_WIDGET (self->pending_list), FALSE);
-  gtk_box_append (GTK_BOX (box), GTK_WIDGET (self->pending_list));
-
-  /* Answering for the model. */
-  self->turn_entry = GTK_EDITABLE (gtk_entry_new ());
-  gtk_entry_set_placeholder_text (GTK_ENTRY (self->turn_entry),
-                                  _("Text, or a turn as JSON with tool_calls"));
-  gtk_widget_set_hexpand (GTK_WIDGET (self->turn_entry), TRUE);
-  g_signal_connect_swapped (self->turn_entry, "activate", G_CALLBACK (on_turn_activate), self);
-  self->turn_button = action_button (_("Send as _Model"), "loop.model-turn",
-                                     _("Use this as the model's next turn instead of asking it"));
-  gtk_box_append (GTK_BOX (turn), GTK_WIDGET (self->turn_entry));
-  gtk_box_append (GTK_BOX (turn), self->turn_button);
-  gtk_box_append (GTK_BOX (box), labelled (_("_Write the model's turn"), turn));
-  gtk_accessible_update_property (GTK_ACCESSIBLE (self->turn_entry),
-                                  GTK_ACCESSIBLE_PROPERTY_LABEL, _("The model's next turn"), -1);
-
-  self->tools_label = GTK_LABEL (gtk_label_new (NULL));
-  gtk_label_set_xalign (self->tools_label, 0);
-  gtk_label_set_wrap (self->tools_label, TRUE);
-  gtk_label_set_wrap_mode (self->tools_label, PANGO_WRAP_WORD_CHAR);
-  gtk_label_set_selectable (self->tools_label, TRUE);
-  gtk_widget_add_css_class (GTK_WIDGET (self->tools_label), "monospace");
-  gtk_expander_set_child (GTK_EXPANDER (tools_expander), GTK_WIDGET (self->tools_label));
-  tb_expander_keep_focus_out (GTK_EXPANDER (tools_expander));
-  gtk_accessible_update_property (GTK_ACCESSIBLE (tools_expander), GTK_ACCESSIBLE_PROPERTY_LABEL,
-                                  _("Tools offered to the model"), -1);
-  gtk_box_append (GTK_BOX (box), tools_expander);
-}
-
-static void
 tb_loop_page_dispose (GObject *object)
 {
   TbLoopPage *self = (TbLoopPage *) object;
 
   drop_loop (self);
-  g_cancellable_cancel (self->key_cancellable);
-  g_clear_object (&self->key_cancellable);
   if (self->settings != NULL)
     g_signal_handlers_disconnect_by_data (self->settings, self);
   g_clear_object (&self->settings);
-  g_clear_pointer (&self->endpoints, g_ptr_array_unref);
-  g_clear_pointer (&self->endpoint_key, g_free);
-  g_clear_object (&self->provider_names);
-  if (self->registry != NULL)
-    g_signal_handlers_disconnect_by_data (self->registry, self);
-  g_clear_pointer (&self->scroller, gtk_widget_unparent);
-  g_clear_pointer (&self->excluded_tools, g_hash_table_unref);
-  if (self->streaming != NULL)
-    g_string_free (g_steal_pointer (&self->streaming), TRUE);
   g_clear_object (&self->registry);
-  g_clear_object (&self->provider);
   g_clear_object (&self->workspace);
   g_clear_object (&self->autosave_file);
-  g_clear_pointer (&self->script_path, g_free);
+  gtk_widget_dispose_template (GTK_WIDGET (self), TB_TYPE_LOOP_PAGE);
 
   G_OBJECT_CLASS (tb_loop_page_parent_class)->dispose (object);
+}
+
+static void
+tb_loop_page_finalize (GObject *object)
+{
+  TbLoopPage *self = (TbLoopPage *) object;
+
+  g_string_free (self->streaming, TRUE);
+
+  G_OBJECT_CLASS (tb_loop_page_parent_class)->finalize (object);
 }
 
 static void
@@ -1688,6 +836,7 @@ tb_loop_page_class_init (TbLoopPageClass *klass)
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
 
   object_class->dispose = tb_loop_page_dispose;
+  object_class->finalize = tb_loop_page_finalize;
   object_class->get_property = tb_loop_page_get_property;
 
   /**
@@ -1700,7 +849,42 @@ tb_loop_page_class_init (TbLoopPageClass *klass)
                          (G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
+  g_type_ensure (TB_TYPE_LOOP_STATUS);
+  g_type_ensure (TB_TYPE_PENDING_LIST);
+  g_type_ensure (TB_TYPE_PROVIDER_CHOOSER);
+  g_type_ensure (TB_TYPE_TOOL_CHOOSER);
   gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
+  gtk_widget_class_set_template_from_resource (
+    widget_class, "/io/github/toolbench/Toolbench/tb-loop-page.ui");
+  gtk_widget_class_bind_template_child (widget_class, TbLoopPage, scroller);
+  gtk_widget_class_bind_template_child (widget_class, TbLoopPage, provider_chooser);
+  gtk_widget_class_bind_template_child (widget_class, TbLoopPage, max_spin);
+  gtk_widget_class_bind_template_child (widget_class, TbLoopPage, system_entry);
+  gtk_widget_class_bind_template_child (widget_class, TbLoopPage, user_entry);
+  gtk_widget_class_bind_template_child (widget_class, TbLoopPage, breakpoint_entry);
+  gtk_widget_class_bind_template_child (widget_class, TbLoopPage, policy_dropdown);
+  gtk_widget_class_bind_template_child (widget_class, TbLoopPage, tool_chooser);
+  gtk_widget_class_bind_template_child (widget_class, TbLoopPage, step_button);
+  gtk_widget_class_bind_template_child (widget_class, TbLoopPage, continue_button);
+  gtk_widget_class_bind_template_child (widget_class, TbLoopPage, stop_button);
+  gtk_widget_class_bind_template_child (widget_class, TbLoopPage, extend_button);
+  gtk_widget_class_bind_template_child (widget_class, TbLoopPage, extend_spin);
+  gtk_widget_class_bind_template_child (widget_class, TbLoopPage, retry_button);
+  gtk_widget_class_bind_template_child (widget_class, TbLoopPage, new_button);
+  gtk_widget_class_bind_template_child (widget_class, TbLoopPage, status);
+  gtk_widget_class_bind_template_child (widget_class, TbLoopPage, conversation);
+  gtk_widget_class_bind_template_child (widget_class, TbLoopPage, streaming_label);
+  gtk_widget_class_bind_template_child (widget_class, TbLoopPage, pending_list);
+  gtk_widget_class_bind_template_child (widget_class, TbLoopPage, turn_entry);
+  gtk_widget_class_bind_template_child (widget_class, TbLoopPage, turn_button);
+  gtk_widget_class_bind_template_child (widget_class, TbLoopPage, tools_label);
+  gtk_widget_class_bind_template_callback (widget_class, update_controls);
+  gtk_widget_class_bind_template_callback (widget_class, set_error_text);
+  gtk_widget_class_bind_template_callback (widget_class, apply_breakpoints);
+  gtk_widget_class_bind_template_callback (widget_class, on_policy_changed);
+  gtk_widget_class_bind_template_callback (widget_class, on_user_activate);
+  gtk_widget_class_bind_template_callback (widget_class, on_turn_activate);
+
   gtk_widget_class_install_action (widget_class, "loop.step", NULL, step_action);
   gtk_widget_class_install_action (widget_class, "loop.continue", NULL, continue_action);
   gtk_widget_class_install_action (widget_class, "loop.stop", NULL, stop_action);
@@ -1717,41 +901,15 @@ tb_loop_page_class_init (TbLoopPageClass *klass)
 }
 
 static void
-add_shortcut (GtkShortcutController *controller,
-              const char            *accelerator,
-              const char            *action)
-{
-  gtk_shortcut_controller_add_shortcut (controller,
-                                        gtk_shortcut_new (gtk_shortcut_trigger_parse_string (
-                                                            accelerator),
-                                                          gtk_named_action_new (action)));
-}
-
-static void
 tb_loop_page_init (TbLoopPage *self)
 {
-  GtkEventController *controller;
-
-  self->excluded_tools = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   self->streaming = g_string_new (NULL);
-  build (self);
-
-  /* The shortcuts work wherever the focus is in the window while the
-   * page is shown. */
-  controller = gtk_shortcut_controller_new ();
-  gtk_shortcut_controller_set_scope (GTK_SHORTCUT_CONTROLLER (controller),
-                                     GTK_SHORTCUT_SCOPE_MANAGED);
-  add_shortcut (GTK_SHORTCUT_CONTROLLER (controller), "F6", "loop.step");
-  add_shortcut (GTK_SHORTCUT_CONTROLLER (controller), "F5", "loop.continue");
-  add_shortcut (GTK_SHORTCUT_CONTROLLER (controller), "<Shift>F5", "loop.stop");
-  add_shortcut (GTK_SHORTCUT_CONTROLLER (controller), "<Control><Shift>x", "loop.extend");
-  add_shortcut (GTK_SHORTCUT_CONTROLLER (controller), "<Control><Shift>n", "loop.new");
-  add_shortcut (GTK_SHORTCUT_CONTROLLER (controller), "<Alt>a", "loop.approve");
-  add_shortcut (GTK_SHORTCUT_CONTROLLER (controller), "<Alt>e", "loop.edit");
-  add_shortcut (GTK_SHORTCUT_CONTROLLER (controller), "<Alt>k", "loop.skip");
-  add_shortcut (GTK_SHORTCUT_CONTROLLER (controller), "<Alt>j", "loop.reject");
-  gtk_widget_add_controller (GTK_WIDGET (self), controller);
-
+  gtk_widget_init_template (GTK_WIDGET (self));
+  tb_drop_down_name_button (self->policy_dropdown, _("Calls nobody decided"));
+  /* The heading's mnemonic focuses the entry; GTK 4.8 would read the
+   * heading after the entry's own name as well. */
+  gtk_accessible_reset_relation (GTK_ACCESSIBLE (self->turn_entry),
+                                 GTK_ACCESSIBLE_RELATION_LABELLED_BY);
   update_controls (self);
 }
 
@@ -1779,12 +937,8 @@ tb_loop_page_set_registry (TbLoopPage     *self,
   g_return_if_fail (!registry || TB_IS_TOOL_REGISTRY (registry));
 
   drop_loop (self);
-  if (self->registry != NULL)
-    g_signal_handlers_disconnect_by_data (self->registry, self);
   g_set_object (&self->registry, registry);
-  if (registry != NULL)
-    g_signal_connect_swapped (registry, "items-changed", G_CALLBACK (rebuild_tool_choice), self);
-  rebuild_tool_choice (self);
+  tb_tool_chooser_set_registry (self->tool_chooser, registry);
   update_controls (self);
 }
 
@@ -1838,19 +992,7 @@ tb_loop_page_set_provider (TbLoopPage *self,
   g_return_if_fail (TB_IS_LOOP_PAGE (self));
   g_return_if_fail (!provider || TB_IS_PROVIDER (provider));
 
-  g_set_object (&self->provider, provider);
-  if (provider == NULL)
-    gtk_label_set_label (self->provider_label, _("Scripted demo (offline)"));
-  else
-    {
-      JsonObject *described = tb_provider_describe (provider);
-      const char *kind = json_object_get_string_member_with_default (described, "kind", "?");
-      const char *model = json_object_get_string_member_with_default (described, "model", "");
-      g_autofree char *text = g_strdup_printf ("%s %s", kind, model);
-
-      gtk_label_set_label (self->provider_label, text);
-      json_object_unref (described);
-    }
+  tb_provider_chooser_set_provider (self->provider_chooser, provider);
 }
 
 /**
@@ -1881,8 +1023,6 @@ tb_loop_page_reset (TbLoopPage *self)
     tb_dispatch_loop_cancel (self->loop);
   drop_loop (self);
   set_error_text (self, NULL);
-  gtk_widget_set_visible (self->pending_title, FALSE);
-  gtk_widget_set_visible (GTK_WIDGET (self->pending_list), FALSE);
   update_controls (self);
 }
 
@@ -1927,21 +1067,21 @@ const char *
 tb_loop_page_get_state_text (TbLoopPage *self)
 {
   g_return_val_if_fail (TB_IS_LOOP_PAGE (self), NULL);
-  return gtk_label_get_label (self->state_label);
+  return tb_loop_status_get_state_text (self->status);
 }
 
 const char *
 tb_loop_page_get_iteration_text (TbLoopPage *self)
 {
   g_return_val_if_fail (TB_IS_LOOP_PAGE (self), NULL);
-  return gtk_label_get_label (self->iteration_label);
+  return tb_loop_status_get_iteration_text (self->status);
 }
 
 const char *
 tb_loop_page_get_error_text (TbLoopPage *self)
 {
   g_return_val_if_fail (TB_IS_LOOP_PAGE (self), NULL);
-  return gtk_label_get_label (self->error_label);
+  return tb_loop_status_get_error (self->status);
 }
 
 gboolean
@@ -2036,7 +1176,7 @@ tb_loop_page_get_button (TbLoopPage *self,
   if (g_str_equal (name, "model-turn"))
     return self->turn_button;
   if (g_str_equal (name, "review-proposal"))
-    return gtk_widget_get_last_child (self->proposal_notice);
+    return tb_loop_status_get_review_button (self->status);
   return NULL;
 }
 
@@ -2044,7 +1184,7 @@ guint
 tb_loop_page_get_n_pending (TbLoopPage *self)
 {
   g_return_val_if_fail (TB_IS_LOOP_PAGE (self), 0);
-  return tb_list_box_count_rows (self->pending_list);
+  return tb_pending_list_get_n_rows (self->pending_list);
 }
 
 /**
@@ -2058,11 +1198,11 @@ TbArgumentEditor *
 tb_loop_page_get_pending_editor (TbLoopPage *self,
                                  guint       position)
 {
-  GtkWidget *row;
+  TbPendingCallRow *row;
 
   g_return_val_if_fail (TB_IS_LOOP_PAGE (self), NULL);
-  row = nth_row (self->pending_list, position);
-  return row != NULL ? tb_pending_call_row_get_editor (TB_PENDING_CALL_ROW (row)) : NULL;
+  row = tb_pending_list_get_row (self->pending_list, position);
+  return row != NULL ? tb_pending_call_row_get_editor (row) : NULL;
 }
 
 /**
@@ -2077,11 +1217,11 @@ GtkProgressBar *
 tb_loop_page_get_pending_progress (TbLoopPage *self,
                                    guint       position)
 {
-  GtkWidget *row;
+  TbPendingCallRow *row;
 
   g_return_val_if_fail (TB_IS_LOOP_PAGE (self), NULL);
-  row = nth_row (self->pending_list, position);
-  return row != NULL ? tb_pending_call_row_get_progress_bar (TB_PENDING_CALL_ROW (row)) : NULL;
+  row = tb_pending_list_get_row (self->pending_list, position);
+  return row != NULL ? tb_pending_call_row_get_progress_bar (row) : NULL;
 }
 
 /**
@@ -2097,11 +1237,11 @@ tb_loop_page_get_pending_button (TbLoopPage *self,
                                  guint       position,
                                  const char *name)
 {
-  GtkWidget *row;
+  TbPendingCallRow *row;
 
   g_return_val_if_fail (TB_IS_LOOP_PAGE (self), NULL);
-  row = nth_row (self->pending_list, position);
-  return row != NULL ? tb_pending_call_row_get_button (TB_PENDING_CALL_ROW (row), name) : NULL;
+  row = tb_pending_list_get_row (self->pending_list, position);
+  return row != NULL ? tb_pending_call_row_get_button (row, name) : NULL;
 }
 
 /**
@@ -2115,11 +1255,11 @@ GtkEditable *
 tb_loop_page_get_pending_skip_entry (TbLoopPage *self,
                                      guint       position)
 {
-  GtkWidget *row;
+  TbPendingCallRow *row;
 
   g_return_val_if_fail (TB_IS_LOOP_PAGE (self), NULL);
-  row = nth_row (self->pending_list, position);
-  return row != NULL ? tb_pending_call_row_get_skip_entry (TB_PENDING_CALL_ROW (row)) : NULL;
+  row = tb_pending_list_get_row (self->pending_list, position);
+  return row != NULL ? tb_pending_call_row_get_skip_entry (row) : NULL;
 }
 
 GtkEditable *
@@ -2154,7 +1294,8 @@ tb_loop_page_get_offered_tools_json (TbLoopPage *self)
     }
   if (self->registry != NULL)
     {
-      g_autoptr(TbToolRegistry) offered = offered_registry (self);
+      g_autoptr(TbToolRegistry) offered =
+        tb_tool_chooser_get_offered_registry (self->tool_chooser);
       g_autoptr(TbToolRegistry) tools = tb_tool_registry_get_model_tools (offered);
       g_autoptr(JsonNode) definitions = NULL;
 
@@ -2177,12 +1318,7 @@ tb_loop_page_set_tool_offered (TbLoopPage *self,
 {
   g_return_if_fail (TB_IS_LOOP_PAGE (self));
 
-  if (offered)
-    g_hash_table_remove (self->excluded_tools, name);
-  else
-    g_hash_table_add (self->excluded_tools, g_strdup (name));
-  rebuild_tool_choice (self);
-  update_controls (self);
+  tb_tool_chooser_set_offered (self->tool_chooser, name, offered);
 }
 
 /**
@@ -2228,32 +1364,9 @@ tb_loop_page_set_script_file (TbLoopPage  *self,
                               GFile       *file,
                               GError     **error)
 {
-  g_autoptr(TbScriptedProvider) check = NULL;
-  g_autofree char *path = NULL;
-  g_autofree char *name = NULL;
-  g_autofree char *text = NULL;
-
   g_return_val_if_fail (TB_IS_LOOP_PAGE (self), FALSE);
-  g_return_val_if_fail (G_IS_FILE (file), FALSE);
 
-  path = g_file_get_path (file);
-  if (path == NULL)
-    {
-      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED,
-                           _("Only local script files can be played."));
-      return FALSE;
-    }
-  check = tb_scripted_provider_new_from_file (path, error);
-  if (check == NULL)
-    return FALSE;
-  g_free (self->script_path);
-  self->script_path = g_steal_pointer (&path);
-  gtk_drop_down_set_selected (self->provider_dropdown, 0);
-  name = g_file_get_basename (file);
-  text = g_strdup_printf (_("Script %s (offline)"), name);
-  gtk_label_set_label (self->provider_label, text);
-  gtk_widget_set_visible (self->demo_button, TRUE);
-  return TRUE;
+  return tb_provider_chooser_set_script_file (self->provider_chooser, file, error);
 }
 
 /**
@@ -2275,8 +1388,11 @@ tb_loop_page_set_settings (TbLoopPage *self,
   if (self->settings != NULL)
     g_signal_handlers_disconnect_by_data (self->settings, self);
   g_set_object (&self->settings, settings);
-  g_signal_connect (settings, "changed", G_CALLBACK (on_settings_changed), self);
-  fill_providers (self);
+  g_signal_connect_swapped (settings, "changed::loop-iteration-cap",
+                            G_CALLBACK (apply_defaults), self);
+  g_signal_connect_swapped (settings, "changed::approval-policy", G_CALLBACK (apply_defaults),
+                            self);
+  tb_provider_chooser_set_settings (self->provider_chooser, settings);
   apply_defaults (self);
 }
 
@@ -2291,7 +1407,7 @@ tb_loop_page_get_provider_dropdown (TbLoopPage *self)
 {
   g_return_val_if_fail (TB_IS_LOOP_PAGE (self), NULL);
 
-  return self->provider_dropdown;
+  return tb_provider_chooser_get_dropdown (self->provider_chooser);
 }
 
 /**
@@ -2305,7 +1421,7 @@ tb_loop_page_get_model_entry (TbLoopPage *self)
 {
   g_return_val_if_fail (TB_IS_LOOP_PAGE (self), NULL);
 
-  return self->model_entry;
+  return tb_provider_chooser_get_model_entry (self->provider_chooser);
 }
 
 /**
@@ -2319,7 +1435,7 @@ tb_loop_page_get_key_pending (TbLoopPage *self)
 {
   g_return_val_if_fail (TB_IS_LOOP_PAGE (self), FALSE);
 
-  return self->key_pending;
+  return tb_provider_chooser_get_key_pending (self->provider_chooser);
 }
 
 /**
@@ -2339,22 +1455,5 @@ tb_loop_page_create_provider (TbLoopPage  *self,
 {
   g_return_val_if_fail (TB_IS_LOOP_PAGE (self), NULL);
 
-  if (self->provider != NULL)
-    return g_object_ref (self->provider);
-  if (self->endpoints != NULL && gtk_drop_down_get_selected (self->provider_dropdown) > 0)
-    {
-      if (self->key_pending)
-        {
-          g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_PENDING,
-                               _("The endpoint's key is still being read from the keyring; "
-                                 "try again in a moment."));
-          return NULL;
-        }
-      return selected_endpoint_provider (self, error);
-    }
-  /* The scripted demo keeps its place in the script: each run starts it
-   * anew. */
-  if (self->script_path != NULL)
-    return (TbProvider *) tb_scripted_provider_new_from_file (self->script_path, error);
-  return TB_PROVIDER (tb_scripted_provider_new_demo ());
+  return tb_provider_chooser_create_provider (self->provider_chooser, error);
 }

@@ -4,15 +4,16 @@
 
 #include "config.h"
 
+#include <glib/gi18n.h>
 #include <toolbench.h>
 
 #include "tb-app-util.h"
 #include "tb-message-row.h"
 
-/* One message of the Loop page's conversation: what it says, and under
- * the JSON expander the message and the wire bodies of its turn. Both
- * texts come from models and tools, so their control characters are
- * shown, not obeyed. */
+/* One message of the Loop page's conversation: what it says (with what a
+ * person decided about the call it answers), and under the JSON expander
+ * the message and the wire bodies of its turn. Both texts come from
+ * models and tools, so their control characters are shown, not obeyed. */
 
 struct _TbMessageRow
 {
@@ -103,6 +104,200 @@ tb_message_row_new (const char       *summary,
   gtk_accessible_update_property (GTK_ACCESSIBLE (self), GTK_ACCESSIBLE_PROPERTY_LABEL,
                                   self->summary, -1);
   return GTK_WIDGET (self);
+}
+
+static char *
+json_text (JsonNode *node)
+{
+  return node != NULL ? tb_json_to_string (node, TRUE) : g_strdup ("null");
+}
+
+/* What the row says, in one or more lines. */
+static char *
+message_summary (TbMessage *message)
+{
+  GString *text = g_string_new (NULL);
+  const char *body = tb_message_get_text (message);
+
+  switch (tb_message_get_role (message))
+    {
+    case TB_MESSAGE_ROLE_SYSTEM:
+      g_string_append_printf (text, _("System: %s"), body != NULL ? body : "");
+      break;
+    case TB_MESSAGE_ROLE_USER:
+      g_string_append_printf (text, _("You: %s"), body != NULL ? body : "");
+      break;
+    case TB_MESSAGE_ROLE_ASSISTANT:
+      if (body != NULL && *body != '\0')
+        g_string_append_printf (text, _("Model: %s"), body);
+      for (guint i = 0; i < tb_message_get_n_tool_calls (message); i++)
+        {
+          TbToolCall *call = tb_message_get_tool_call (message, i);
+          JsonNode *arguments = tb_tool_call_get_arguments (call);
+          g_autofree char *args = NULL;
+
+          args = arguments != NULL ? tb_json_to_string (arguments, FALSE)
+                                   : g_strdup (tb_tool_call_get_raw_arguments (call));
+          if (text->len > 0)
+            g_string_append_c (text, '\n');
+          g_string_append_printf (text, _("Calls %s %s"), tb_tool_call_get_name (call),
+                                  args != NULL ? args : "");
+        }
+      if (text->len == 0)
+        g_string_append (text, _("Model: (empty turn)"));
+      break;
+    case TB_MESSAGE_ROLE_TOOL:
+      if (tb_message_get_is_error (message))
+        g_string_append_printf (text, _("Error from %s: %s"), tb_message_get_tool_name (message),
+                                body != NULL ? body : "");
+      else
+        g_string_append_printf (text, _("Result of %s: %s"), tb_message_get_tool_name (message),
+                                body != NULL ? body : "");
+      break;
+    default:
+      break;
+    }
+  return g_string_free (text, FALSE);
+}
+
+/* The message's JSON, followed by the wire bodies recorded for its turn:
+ * the request and response events since the previous message. The loop
+ * appends a message to its list before it records it, so the events at
+ * the end of the trace are this turn's. */
+static char *
+message_wire_json (TbMessage  *message,
+                   TbTrace    *trace,
+                   TbRedactor *redactor)
+{
+  GString *text = g_string_new (NULL);
+  g_autoptr(JsonNode) raw = tb_message_to_json (message);
+  g_autoptr(JsonNode) node = tb_redactor_redact_node (redactor, raw);
+  g_autofree char *message_text = json_text (node);
+  guint n = tb_trace_get_n_events (trace);
+  g_autoptr(GPtrArray) wire = g_ptr_array_new ();
+
+  g_string_append_printf (text, "%s\n%s", _("Message"), message_text);
+  /* Wire bodies belong to model turns; a message restored after a failed
+   * turn must not take that turn's. */
+  if (tb_message_get_role (message) != TB_MESSAGE_ROLE_ASSISTANT)
+    n = 0;
+  for (guint i = n; i > 0; i--)
+    {
+      TbTraceEvent *event = tb_trace_get_event (trace, i - 1);
+      const char *type = tb_trace_event_get_event_type (event);
+
+      if (g_str_equal (type, "message"))
+        break;
+      if (g_str_equal (type, "request") || g_str_equal (type, "response"))
+        g_ptr_array_insert (wire, 0, event);
+    }
+  for (guint i = 0; i < wire->len; i++)
+    {
+      TbTraceEvent *event = g_ptr_array_index (wire, i);
+      JsonObject *payload = tb_trace_event_get_payload (event);
+      JsonNode *body = json_object_get_member (payload, "body");
+      g_autofree char *body_text = NULL;
+
+      if (body != NULL && JSON_NODE_HOLDS_VALUE (body)
+          && json_node_get_value_type (body) == G_TYPE_STRING)
+        body_text = tb_redactor_redact_text (redactor, json_node_get_string (body));
+      else
+        {
+          g_autoptr(JsonNode) clean = body != NULL ? tb_redactor_redact_node (redactor, body)
+                                                   : NULL;
+
+          body_text = json_text (clean);
+        }
+      g_string_append_printf (text, "\n\n%s\n%s",
+                              g_str_equal (tb_trace_event_get_event_type (event), "request")
+                              ? _("Request on the wire") : _("Response on the wire"),
+                              body_text);
+    }
+  return g_string_free (text, FALSE);
+}
+
+/* For a tool's result, what was decided about its call when a person
+ * (or a rejecting policy) changed what the model asked for: the result
+ * alone does not say that the model was told something else. */
+static char *
+decision_note (TbMessage *message,
+               TbTrace   *trace)
+{
+  const char *call_id = tb_message_get_tool_call_id (message);
+
+  if (tb_message_get_role (message) != TB_MESSAGE_ROLE_TOOL || call_id == NULL)
+    return NULL;
+  for (guint i = tb_trace_get_n_events (trace); i > 0; i--)
+    {
+      TbTraceEvent *event = tb_trace_get_event (trace, i - 1);
+      JsonObject *payload = tb_trace_event_get_payload (event);
+      const char *decision;
+
+      if (!g_str_equal (tb_trace_event_get_event_type (event), "decision")
+          || g_strcmp0 (tb_json_object_get_string (payload, "call_id"), call_id) != 0)
+        continue;
+      decision = tb_json_object_get_string (payload, "decision");
+      if (g_strcmp0 (decision, "edit") == 0)
+        {
+          JsonNode *ran = json_object_get_member (payload, "arguments");
+          JsonNode *sent = json_object_get_member (payload, "model_arguments");
+          g_autofree char *ran_text = ran != NULL ? tb_json_to_string (ran, FALSE) : NULL;
+          g_autofree char *sent_text = sent != NULL ? tb_json_to_string (sent, FALSE)
+                                                    : g_strdup (_("(not JSON)"));
+
+          return g_strdup_printf (_("Edited by you: ran with %s instead of %s"),
+                                  ran_text != NULL ? ran_text : "", sent_text);
+        }
+      if (g_strcmp0 (decision, "skip") == 0)
+        return g_strdup (_("Skipped by you: the model was told your result, the tool did not run"));
+      if (g_strcmp0 (decision, "reject") == 0)
+        return g_strcmp0 (tb_json_object_get_string (payload, "by"), "policy") == 0
+               ? g_strdup (_("Rejected by the run's policy: the model was told, the tool did "
+                             "not run"))
+               : g_strdup (_("Rejected by you: the model was told you declined, the tool did "
+                             "not run"));
+      return NULL;
+    }
+  return NULL;
+}
+
+/**
+ * tb_message_row_new_for_message:
+ * @message: a message of a run's conversation
+ * @trace: the run's trace, with the wire bodies and decisions of its turn
+ * @redactor: what hides the provider's key in the wire bodies
+ *
+ * Returns: (transfer floating): a new row saying what @message says
+ */
+GtkWidget *
+tb_message_row_new_for_message (TbMessage  *message,
+                                TbTrace    *trace,
+                                TbRedactor *redactor)
+{
+  g_autofree char *summary = NULL;
+  g_autofree char *note = NULL;
+  g_autofree char *wire = NULL;
+  TbMessageRowKind kind = TB_MESSAGE_ROW_PLAIN;
+
+  g_return_val_if_fail (TB_IS_MESSAGE (message), NULL);
+  g_return_val_if_fail (TB_IS_TRACE (trace), NULL);
+  g_return_val_if_fail (TB_IS_REDACTOR (redactor), NULL);
+
+  summary = message_summary (message);
+  note = decision_note (message, trace);
+  wire = message_wire_json (message, trace, redactor);
+  if (note != NULL)
+    {
+      g_autofree char *joined = g_strdup_printf ("%s\n%s", summary, note);
+
+      g_free (summary);
+      summary = g_steal_pointer (&joined);
+    }
+  if (tb_message_get_role (message) == TB_MESSAGE_ROLE_TOOL && tb_message_get_is_error (message))
+    kind = TB_MESSAGE_ROW_ERROR;
+  else if (tb_message_get_role (message) == TB_MESSAGE_ROLE_ASSISTANT)
+    kind = TB_MESSAGE_ROW_MODEL;
+  return tb_message_row_new (summary, wire, kind);
 }
 
 /**

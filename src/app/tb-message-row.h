@@ -3,6 +3,7 @@
 #pragma once
 
 #include <gtk/gtk.h>
+#include <toolbench.h>
 
 G_BEGIN_DECLS
 
@@ -25,10 +26,13 @@ typedef enum
   TB_MESSAGE_ROW_ERROR,
 } TbMessageRowKind;
 
-GtkWidget  *tb_message_row_new         (const char       *summary,
-                                        const char       *json,
-                                        TbMessageRowKind  kind);
-const char *tb_message_row_get_summary (TbMessageRow     *self);
-const char *tb_message_row_get_json    (TbMessageRow     *self);
+GtkWidget  *tb_message_row_new             (const char       *summary,
+                                            const char       *json,
+                                            TbMessageRowKind  kind);
+GtkWidget  *tb_message_row_new_for_message (TbMessage        *message,
+                                            TbTrace          *trace,
+                                            TbRedactor       *redactor);
+const char *tb_message_row_get_summary     (TbMessageRow     *self);
+const char *tb_message_row_get_json        (TbMessageRow     *self);
 
 G_END_DECLS

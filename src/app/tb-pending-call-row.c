@@ -228,7 +228,8 @@ tb_pending_call_row_run_anyway (TbPendingCallRow *self)
  * tb_pending_call_row_edit:
  * @self: a pending call's row
  *
- * Moves the focus into the arguments, to change them before approving.
+ * Moves the focus into the arguments, to change them before approving:
+ * straight to the first field (or the JSON), past the editor's buttons.
  */
 void
 tb_pending_call_row_edit (TbPendingCallRow *self)
@@ -236,7 +237,7 @@ tb_pending_call_row_edit (TbPendingCallRow *self)
   g_return_if_fail (TB_IS_PENDING_CALL_ROW (self));
 
   if (gtk_widget_get_visible (GTK_WIDGET (self->editor)))
-    gtk_widget_child_focus (GTK_WIDGET (self->editor), GTK_DIR_TAB_FORWARD);
+    tb_argument_editor_focus_arguments (self->editor);
 }
 
 void

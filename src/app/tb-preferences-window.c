@@ -113,10 +113,14 @@ clear_rows (AdwPreferencesGroup *group,
   g_ptr_array_set_size (rows, 0);
 }
 
-/* A subpage: a header bar with a back button above a preferences page. */
+/* A subpage: a header bar with a back button and the page's action (Save)
+ * above a preferences page. The action stays in view however long the
+ * page is; only the page scrolls. */
 static GtkWidget *
 subpage_new (TbPreferencesWindow  *self,
              const char           *title,
+             const char           *name,
+             GtkWidget            *action,
              AdwPreferencesPage  **page_out);
 
 static void
@@ -129,16 +133,22 @@ close_subpage (GtkButton           *button,
 static GtkWidget *
 subpage_new (TbPreferencesWindow  *self,
              const char           *title,
+             const char           *name,
+             GtkWidget            *action,
              AdwPreferencesPage  **page_out)
 {
   GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
   GtkWidget *header = adw_header_bar_new ();
   GtkWidget *back = icon_button_new ("go-previous-symbolic", _("Back"));
   GtkWidget *page = adw_preferences_page_new ();
+  g_autofree char *back_name = g_strconcat (name, "-back", NULL);
 
   adw_header_bar_set_title_widget (ADW_HEADER_BAR (header), adw_window_title_new (title, NULL));
+  gtk_widget_set_name (back, back_name);
   g_signal_connect (back, "clicked", G_CALLBACK (close_subpage), self);
   adw_header_bar_pack_start (ADW_HEADER_BAR (header), back);
+  gtk_widget_set_valign (action, GTK_ALIGN_CENTER);
+  adw_header_bar_pack_end (ADW_HEADER_BAR (header), action);
   gtk_box_append (GTK_BOX (box), header);
   gtk_widget_set_vexpand (page, TRUE);
   gtk_box_append (GTK_BOX (box), page);
@@ -394,8 +404,11 @@ tb_preferences_window_edit_provider (TbPreferencesWindow *self,
 
   if (name != NULL)
     endpoint = tb_prefs_find_provider (self->settings, name);
+  save = gtk_button_new_with_mnemonic (_("_Save"));
+  gtk_widget_set_name (save, "endpoint-save");
+  gtk_widget_add_css_class (save, "suggested-action");
   page = subpage_new (self, endpoint != NULL ? _("Edit Endpoint") : _("Add Endpoint"),
-                      &prefs_page);
+                      "endpoint", save, &prefs_page);
   editor->self = self;
   editor->cancellable = g_cancellable_new ();
   g_object_set_data_full (G_OBJECT (page), "editor", editor, provider_editor_free);
@@ -453,11 +466,8 @@ tb_preferences_window_edit_provider (TbPreferencesWindow *self,
   editor->test_button = GTK_BUTTON (gtk_button_new_with_mnemonic (_("_Test Connection")));
   gtk_widget_set_name (GTK_WIDGET (editor->test_button), "endpoint-test");
   g_signal_connect (editor->test_button, "clicked", G_CALLBACK (test_connection), page);
-  save = gtk_button_new_with_mnemonic (_("_Save"));
-  gtk_widget_set_name (save, "endpoint-save");
-  gtk_widget_add_css_class (save, "suggested-action");
   g_signal_connect (save, "clicked", G_CALLBACK (save_provider), page);
-  adw_preferences_group_add (group, button_row_new (GTK_WIDGET (editor->test_button), save));
+  adw_preferences_group_add (group, button_row_new (GTK_WIDGET (editor->test_button), NULL));
 
   if (endpoint != NULL)
     {
@@ -625,6 +635,57 @@ remove_mcp (GtkButton *button,
   adw_preferences_window_close_subpage (ADW_PREFERENCES_WINDOW (editor->self));
 }
 
+/* The page scrolls to keep the entry's cursor in view: the entry grows
+ * with its text instead of scrolling on its own, because GTK 4.8 draws the
+ * scrollbar of a text view that scrolls itself before giving the
+ * scrollbar its new size when the text grows ("Trying to snapshot GtkGizmo
+ * without a current allocation"). */
+static gboolean
+show_entry_cursor (gpointer data)
+{
+  GtkTextView *view = data;
+  GtkTextBuffer *buffer = gtk_text_view_get_buffer (view);
+  GtkWidget *scroller = gtk_widget_get_ancestor (GTK_WIDGET (view), GTK_TYPE_SCROLLED_WINDOW);
+  GtkAdjustment *adjustment;
+  graphene_point_t top;
+  GdkRectangle cursor;
+  GtkTextIter iter;
+  double y;
+
+  if (scroller == NULL || !gtk_widget_is_focus (GTK_WIDGET (view)))
+    return G_SOURCE_REMOVE;
+  gtk_text_buffer_get_iter_at_mark (buffer, &iter, gtk_text_buffer_get_insert (buffer));
+  gtk_text_view_get_iter_location (view, &iter, &cursor);
+  gtk_text_view_buffer_to_window_coords (view, GTK_TEXT_WINDOW_WIDGET, cursor.x, cursor.y,
+                                         &cursor.x, &cursor.y);
+  /* The scrolled window's child shows the page from the adjustment's value. */
+  if (!gtk_widget_compute_point (GTK_WIDGET (view),
+                                 gtk_scrolled_window_get_child (GTK_SCROLLED_WINDOW (scroller)),
+                                 &GRAPHENE_POINT_INIT (cursor.x, cursor.y), &top))
+    return G_SOURCE_REMOVE;
+  adjustment = gtk_scrolled_window_get_vadjustment (GTK_SCROLLED_WINDOW (scroller));
+  y = gtk_adjustment_get_value (adjustment) + top.y;
+  gtk_adjustment_clamp_page (adjustment, y - 12, y + cursor.height + 12);
+  return G_SOURCE_REMOVE;
+}
+
+/* Typing moves the cursor without "mark-set": the text changed. */
+static void
+on_entry_changed (GtkTextView *view)
+{
+  g_idle_add_full (G_PRIORITY_LOW, show_entry_cursor, g_object_ref (view), g_object_unref);
+}
+
+static void
+on_entry_cursor_moved (GtkTextBuffer *buffer,
+                       GtkTextIter   *location,
+                       GtkTextMark   *mark,
+                       GtkTextView   *view)
+{
+  if (mark == gtk_text_buffer_get_insert (buffer))
+    on_entry_changed (view);
+}
+
 /**
  * tb_preferences_window_edit_mcp_server:
  * @self: the window
@@ -639,7 +700,7 @@ tb_preferences_window_edit_mcp_server (TbPreferencesWindow *self,
   McpEditor *editor = g_new0 (McpEditor, 1);
   AdwPreferencesPage *prefs_page;
   AdwPreferencesGroup *group;
-  GtkWidget *page, *row, *frame, *scroller, *save;
+  GtkWidget *page, *row, *frame, *save;
   g_autofree char *entry = NULL;
   gboolean enabled = TRUE;
 
@@ -647,8 +708,11 @@ tb_preferences_window_edit_mcp_server (TbPreferencesWindow *self,
 
   if (name != NULL)
     entry = mcp_entry_text (self, name, &enabled);
-  page = subpage_new (self, entry != NULL ? _("Edit MCP Server") : _("Add MCP Server"),
-                      &prefs_page);
+  save = gtk_button_new_with_mnemonic (_("_Save"));
+  gtk_widget_set_name (save, "mcp-save");
+  gtk_widget_add_css_class (save, "suggested-action");
+  page = subpage_new (self, entry != NULL ? _("Edit MCP Server") : _("Add MCP Server"), "mcp",
+                      save, &prefs_page);
   editor->self = self;
   g_object_set_data_full (G_OBJECT (page), "editor", editor, mcp_editor_free);
 
@@ -679,28 +743,33 @@ tb_preferences_window_edit_mcp_server (TbPreferencesWindow *self,
   editor->entry_view = GTK_TEXT_VIEW (gtk_text_view_new ());
   gtk_widget_set_name (GTK_WIDGET (editor->entry_view), "mcp-entry");
   gtk_text_view_set_monospace (editor->entry_view, TRUE);
+  gtk_text_view_set_wrap_mode (editor->entry_view, GTK_WRAP_WORD_CHAR);
   gtk_text_view_set_left_margin (editor->entry_view, 8);
+  gtk_text_view_set_right_margin (editor->entry_view, 8);
   gtk_text_view_set_top_margin (editor->entry_view, 8);
+  gtk_text_view_set_bottom_margin (editor->entry_view, 8);
+  gtk_widget_set_size_request (GTK_WIDGET (editor->entry_view), -1, 180);
+  /* JSON needs no tab characters: Tab goes on to Save. */
+  gtk_text_view_set_accepts_tab (editor->entry_view, FALSE);
   gtk_accessible_update_property (GTK_ACCESSIBLE (editor->entry_view),
                                   GTK_ACCESSIBLE_PROPERTY_LABEL, _("Server entry (JSON)"), -1);
   gtk_text_buffer_set_text (gtk_text_view_get_buffer (editor->entry_view),
                             entry != NULL ? entry
                                           : "{\n  \"command\": \"\",\n  \"args\": []\n}", -1);
-  scroller = gtk_scrolled_window_new ();
-  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scroller), GTK_WIDGET (editor->entry_view));
-  gtk_widget_set_size_request (scroller, -1, 180);
+  g_signal_connect_object (gtk_text_view_get_buffer (editor->entry_view), "mark-set",
+                           G_CALLBACK (on_entry_cursor_moved), editor->entry_view, 0);
+  g_signal_connect_object (gtk_text_view_get_buffer (editor->entry_view), "changed",
+                           G_CALLBACK (on_entry_changed), editor->entry_view,
+                           G_CONNECT_SWAPPED);
   frame = gtk_frame_new (NULL);
   gtk_widget_set_margin_top (frame, 12);
-  gtk_frame_set_child (GTK_FRAME (frame), scroller);
+  gtk_frame_set_child (GTK_FRAME (frame), GTK_WIDGET (editor->entry_view));
   adw_preferences_group_add (group, frame);
 
   editor->status = status_label_new ("mcp-status");
   gtk_widget_set_margin_top (GTK_WIDGET (editor->status), 12);
   adw_preferences_group_add (group, GTK_WIDGET (editor->status));
 
-  save = gtk_button_new_with_mnemonic (_("_Save"));
-  gtk_widget_set_name (save, "mcp-save");
-  gtk_widget_add_css_class (save, "suggested-action");
   g_signal_connect (save, "clicked", G_CALLBACK (save_mcp), page);
   if (entry != NULL)
     {
@@ -710,10 +779,8 @@ tb_preferences_window_edit_mcp_server (TbPreferencesWindow *self,
       gtk_editable_set_text (GTK_EDITABLE (editor->name_row), name);
       gtk_widget_add_css_class (remove, "destructive-action");
       g_signal_connect (remove, "clicked", G_CALLBACK (remove_mcp), page);
-      adw_preferences_group_add (group, button_row_new (remove, save));
+      adw_preferences_group_add (group, button_row_new (remove, NULL));
     }
-  else
-    adw_preferences_group_add (group, button_row_new (save, NULL));
 
   adw_preferences_window_present_subpage (ADW_PREFERENCES_WINDOW (self), page);
 }
@@ -1384,8 +1451,21 @@ tb_preferences_window_init (TbPreferencesWindow *self)
 TbPreferencesWindow *
 tb_preferences_window_new (GtkWindow *parent)
 {
-  return g_object_new (TB_TYPE_PREFERENCES_WINDOW,
-                       "transient-for", parent,
-                       "modal", parent != NULL,
-                       NULL);
+  TbPreferencesWindow *self = g_object_new (TB_TYPE_PREFERENCES_WINDOW,
+                                            "transient-for", parent,
+                                            "modal", parent != NULL,
+                                            NULL);
+
+  /* No larger than the window it belongs to, so that it fits where that
+   * one does (a small screen, a narrow window); its pages scroll. */
+  if (parent != NULL && gtk_widget_get_mapped (GTK_WIDGET (parent)))
+    {
+      int width, height;
+
+      gtk_window_get_default_size (GTK_WINDOW (self), &width, &height);
+      gtk_window_set_default_size (GTK_WINDOW (self),
+                                   MIN (width, gtk_widget_get_width (GTK_WIDGET (parent))),
+                                   MIN (height, gtk_widget_get_height (GTK_WIDGET (parent))));
+    }
+  return self;
 }

@@ -9,6 +9,7 @@
 #include <toolbench.h>
 
 #include "tb-app-util.h"
+#include "tb-loop-page-private.h"
 #include "tb-window.h"
 
 /* Renders the Loop, Facts and Trace pages to PNG files for the README and

@@ -8,6 +8,7 @@
 #include <toolbench.h>
 
 #include "tb-app-util.h"
+#include "tb-loop-page-private.h"
 #include "tb-test-tools.h"
 #include "tb-window.h"
 

@@ -414,6 +414,19 @@ test_tab_order (Fixture       *f,
     tb_loop_page_get_pending_button (f->page, 0, "skip"),
     GTK_WIDGET (tb_loop_page_get_model_turn_entry (f->page)),
     NULL });
+
+  /* Alt+W, the mnemonic of "Write the model's turn", goes to its entry. */
+  {
+    GtkWidget *entry = GTK_WIDGET (tb_loop_page_get_model_turn_entry (f->page));
+    GList *labels = gtk_widget_list_mnemonic_labels (entry);
+
+    g_assert_nonnull (labels);
+    g_assert_cmpuint (gdk_keyval_to_lower (gtk_label_get_mnemonic_keyval (labels->data)), ==,
+                      GDK_KEY_w);
+    gtk_widget_mnemonic_activate (labels->data, FALSE);
+    g_assert_true (gtk_widget_is_ancestor (gtk_window_get_focus (GTK_WINDOW (f->window)), entry));
+    g_list_free (labels);
+  }
 }
 
 static void
@@ -677,6 +690,252 @@ test_fifty_calls (Fixture       *f,
   g_assert_cmpuint (tb_loop_page_get_n_rows (f->page), ==, 52);
   last = tb_loop_page_get_row_text (f->page, 51);
   g_assert_cmpstr (last, ==, "Result of add: 50");
+}
+
+/* The index of the waiting call whose row holds the focus, or -1. */
+static int
+focused_pending (Fixture *f)
+{
+  GtkWidget *focus = gtk_window_get_focus (GTK_WINDOW (f->window));
+  GtkWidget *row = focus != NULL ? gtk_widget_get_ancestor (focus, TB_TYPE_PENDING_CALL_ROW)
+                                 : NULL;
+
+  return row != NULL ? gtk_list_box_row_get_index (GTK_LIST_BOX_ROW (row)) : -1;
+}
+
+/* Tab or Shift+Tab, as the window moves the focus for the key. */
+static void
+tab (Fixture          *f,
+     GtkDirectionType  direction)
+{
+  gtk_widget_child_focus (GTK_WIDGET (f->window), direction);
+  while (g_main_context_iteration (NULL, FALSE))
+    ;
+}
+
+static gboolean
+focus_in (Fixture   *f,
+          GtkWidget *widget)
+{
+  GtkWidget *focus = gtk_window_get_focus (GTK_WINDOW (f->window));
+
+  return focus != NULL && (focus == widget || gtk_widget_is_ancestor (focus, widget));
+}
+
+/* Whether the top of @widget shows in the page's scrolled window: the
+ * page scrolls to what takes the focus. */
+static gboolean
+top_shows (Fixture   *f,
+           GtkWidget *widget)
+{
+  GtkWidget *scroller = gtk_widget_get_ancestor (widget, GTK_TYPE_SCROLLED_WINDOW);
+  graphene_point_t top;
+
+  while (gtk_widget_get_ancestor (gtk_widget_get_parent (scroller), GTK_TYPE_SCROLLED_WINDOW))
+    scroller = gtk_widget_get_ancestor (gtk_widget_get_parent (scroller),
+                                        GTK_TYPE_SCROLLED_WINDOW);
+  if (!gtk_widget_compute_point (widget, scroller, &GRAPHENE_POINT_INIT (0, 0), &top))
+    return FALSE;
+  return top.y >= 0 && top.y < gtk_widget_get_height (scroller);
+}
+
+/* What a person types goes into the editable that has the focus. */
+static void
+type_text (Fixture    *f,
+           const char *text)
+{
+  GtkWidget *focus = gtk_window_get_focus (GTK_WINDOW (f->window));
+
+  g_assert_true (GTK_IS_EDITABLE (focus));
+  gtk_editable_set_text (GTK_EDITABLE (focus), text);
+}
+
+/* Walks the waiting calls with Tab (or Shift+Tab) from where the focus
+ * is until it leaves them: each step stays in the same row or goes to the
+ * next one in reading order. Returns how many steps it took. */
+static guint
+walk_pending (Fixture          *f,
+              GtkDirectionType  direction,
+              int               first,
+              int               last)
+{
+  int at = focused_pending (f);
+  guint steps = 0;
+
+  g_assert_cmpint (at, ==, first);
+  for (;;)
+    {
+      int next;
+
+      tab (f, direction);
+      steps++;
+      next = focused_pending (f);
+      if (next < 0)
+        break;
+      if (direction == GTK_DIR_TAB_FORWARD)
+        g_assert_true (next == at || next == at + 1);
+      else
+        g_assert_true (next == at || next == at - 1);
+      at = next;
+      g_assert_cmpuint (steps, <, 2000);
+    }
+  g_assert_cmpint (at, ==, last);
+  return steps;
+}
+
+/* A model turn of 50 calls, with every call decided by the keyboard
+ * alone: the first waiting call takes the focus, Tab and Shift+Tab go
+ * through the calls in reading order and on to the controls around them,
+ * the decision keys decide the focused call and move on to the next, and
+ * Step runs them and asks for the answer. */
+static void
+test_fifty_calls_by_keys (Fixture       *f,
+                          gconstpointer  data)
+{
+  GString *text = g_string_new ("{\"format\":\"toolbench-script\",\"version\":1,"
+                                "\"responses\":[{\"tool_calls\":[");
+  g_autoptr(JsonNode) script = NULL;
+  g_autoptr(TbScriptedProvider) provider = NULL;
+  GtkWidget *turn_entry = GTK_WIDGET (tb_loop_page_get_model_turn_entry (f->page));
+  GtkWidget *step = tb_loop_page_get_button (f->page, "step");
+  static const TbCallDecision decisions[] = {
+    TB_CALL_DECISION_APPROVE, TB_CALL_DECISION_SKIP, TB_CALL_DECISION_REJECT,
+    TB_CALL_DECISION_EDIT,
+  };
+  guint forward, backward;
+  gint64 start, in_keys = 0;
+  double shown_ms, decided_ms;
+
+  for (guint i = 0; i < 50; i++)
+    g_string_append_printf (text, "%s{\"id\":\"c%u\",\"name\":\"add\","
+                            "\"arguments\":{\"a\":%u,\"b\":1}}", i > 0 ? "," : "", i, i);
+  g_string_append (text, "]},{\"text\":\"Done.\"}]}");
+  script = tb_json_parse (text->str, -1, NULL);
+  g_string_free (text, TRUE);
+  provider = tb_scripted_provider_new_from_json (script, NULL);
+  tb_loop_page_set_provider (f->page, TB_PROVIDER (provider));
+  /* Step waits until every call is decided. */
+  tb_loop_page_set_ask (f->page, TRUE);
+
+  /* F6: the 50 calls wait, and the first takes the focus. */
+  start = g_get_monotonic_time ();
+  press (f, "F6");
+  WAIT_UNTIL (tb_loop_page_get_n_pending (f->page) == 50 && focused_pending (f) == 0);
+  shown_ms = (g_get_monotonic_time () - start) / 1000.0;
+  g_assert_true (gtk_window_get_focus (GTK_WINDOW (f->window))
+                 == gtk_widget_get_ancestor (GTK_WIDGET (tb_loop_page_get_pending_editor (f->page,
+                                                                                         0)),
+                                             TB_TYPE_PENDING_CALL_ROW));
+
+  /* Tab goes through every call in order, then to the model's turn. */
+  forward = walk_pending (f, GTK_DIR_TAB_FORWARD, 0, 49);
+  g_assert_true (focus_in (f, turn_entry));
+  /* Shift+Tab comes back through them in reverse, then to what is above
+   * them on the page, not to the sidebar. */
+  tab (f, GTK_DIR_TAB_BACKWARD);
+  backward = walk_pending (f, GTK_DIR_TAB_BACKWARD, 49, 0) + 1;
+  g_assert_true (focus_in (f, GTK_WIDGET (f->page)));
+  g_test_message ("Tab passes the 50 calls in %u steps, Shift+Tab in %u", forward, backward);
+  tab (f, GTK_DIR_TAB_FORWARD);
+  g_assert_cmpint (focused_pending (f), ==, 0);
+
+  /* Approve, skip with a typed result, reject, edit: each by its key on
+   * the focused call, and the focus goes on to the next. */
+  start = g_get_monotonic_time ();
+  for (guint i = 0; i < 50; i++)
+    {
+      TbArgumentEditor *editor = tb_loop_page_get_pending_editor (f->page, i);
+      GtkWidget *row = gtk_widget_get_ancestor (GTK_WIDGET (editor), TB_TYPE_PENDING_CALL_ROW);
+      g_autofree char *typed = NULL;
+
+      g_assert_true (gtk_window_get_focus (GTK_WINDOW (f->window)) == row);
+      /* The page has scrolled to the call that has the focus. */
+      WAIT_UNTIL (top_shows (f, row));
+      switch (i % 4)
+        {
+        case 0:
+          in_keys -= g_get_monotonic_time ();
+          press (f, "<Alt>a");
+          in_keys += g_get_monotonic_time ();
+          break;
+        case 1:
+          /* Tab to the row's result entry and type the result. */
+          while (!focus_in (f, GTK_WIDGET (tb_loop_page_get_pending_skip_entry (f->page, i))))
+            {
+              tab (f, GTK_DIR_TAB_FORWARD);
+              g_assert_cmpint (focused_pending (f), ==, i);
+            }
+          typed = g_strdup_printf ("by hand %u", i);
+          type_text (f, typed);
+          in_keys -= g_get_monotonic_time ();
+          press (f, "<Alt>k");
+          in_keys += g_get_monotonic_time ();
+          break;
+        case 2:
+          in_keys -= g_get_monotonic_time ();
+          press (f, "<Alt>j");
+          in_keys += g_get_monotonic_time ();
+          break;
+        default:
+          /* Alt+E: straight into the first argument. */
+          in_keys -= g_get_monotonic_time ();
+          press (f, "<Alt>e");
+          in_keys += g_get_monotonic_time ();
+          g_assert_true (focus_in (f, tb_schema_form_get_input (
+                                        tb_argument_editor_get_form (editor), "/a")));
+          type_text (f, "100");
+          WAIT_UNTIL (editor_shows (editor, "100"));
+          in_keys -= g_get_monotonic_time ();
+          press (f, "<Alt>a");
+          in_keys += g_get_monotonic_time ();
+          break;
+        }
+      g_assert_cmpint (tb_pending_call_get_decision (tb_pending_call_row_get_pending (
+                                                       TB_PENDING_CALL_ROW (row))), ==,
+                       decisions[i % 4]);
+    }
+  decided_ms = (g_get_monotonic_time () - start) / 1000.0;
+  g_test_message ("50 pending calls shown and focused in %.0f ms; decided in %.0f ms, of which "
+                  "%.1f ms in the decision keys (the rest is Tab and typing)",
+                  shown_ms, decided_ms, in_keys / 1000.0);
+
+  /* Every call decided: the focus is on Step. Enter runs the calls, F6
+   * asks for the answer. */
+  g_assert_true (gtk_window_get_focus (GTK_WINDOW (f->window)) == step);
+  g_assert_true (gtk_widget_activate (step));
+  WAIT_UNTIL (tb_loop_page_get_n_rows (f->page) == 52 && !tb_loop_page_get_busy (f->page));
+  press (f, "F6");
+  assert_status (f, "Finished", "Iteration 2 of 10");
+  g_assert_cmpuint (tb_loop_page_get_n_rows (f->page), ==, 53);
+
+  for (guint i = 0; i < 50; i++)
+    {
+      g_autofree char *row = tb_loop_page_get_row_text (f->page, 2 + i);
+      g_autofree char *expected = NULL;
+
+      switch (i % 4)
+        {
+        case 0:
+          expected = g_strdup_printf ("Result of add: %u", i + 1);
+          break;
+        case 1:
+          expected = g_strdup_printf ("Result of add: by hand %u\nSkipped by you: the model was "
+                                      "told your result, the tool did not run", i);
+          break;
+        case 2:
+          /* The tool's error text is the engine's; the note is the page's. */
+          g_assert_true (g_str_has_prefix (row, "Error from add: "));
+          g_assert_true (g_str_has_suffix (row, "\nRejected by you: the model was told you "
+                                                "declined, the tool did not run"));
+          continue;
+        default:
+          expected = g_strdup_printf ("Result of add: 101\nEdited by you: ran with "
+                                      "{\"a\":100,\"b\":1} instead of {\"a\":%u,\"b\":1}", i);
+          break;
+        }
+      g_assert_cmpstr (row, ==, expected);
+    }
+  assert_row (f, 52, "Model: Done.");
 }
 
 /* A script file plays the model, offline; a bad one is refused. */
@@ -1650,6 +1909,7 @@ main (int   argc,
   window_test_add ("/loop-page/outside-controls", test_outside_controls);
   window_test_add ("/loop-page/streaming", test_streaming);
   window_test_add ("/loop-page/fifty-calls", test_fifty_calls);
+  window_test_add ("/loop-page/fifty-calls-by-keys", test_fifty_calls_by_keys);
   window_test_add ("/loop-page/script-file", test_script_file);
   window_test_add ("/loop-page/no-message", test_no_message);
 

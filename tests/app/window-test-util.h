@@ -5,6 +5,7 @@
 #include <gtk/gtk.h>
 #include <toolbench.h>
 
+#include "tb-loop-page-private.h"
 #include "tb-window.h"
 
 /* The window of a test over the demo tools, on its Loop page. */

@@ -414,11 +414,297 @@ test_mcp_running (Fixture       *f,
   g_object_run_dispose (G_OBJECT (sources));
 }
 
+/* GTK's warnings and criticals, recorded by the log writer of the test
+ * program (and still printed). */
+static GPtrArray *gtk_warnings;
+
+static const char *
+log_field (const GLogField *fields,
+           gsize           n_fields,
+           const char     *key)
+{
+  for (gsize i = 0; i < n_fields; i++)
+    if (g_strcmp0 (fields[i].key, key) == 0)
+      return fields[i].length < 0 ? fields[i].value : NULL;
+  return NULL;
+}
+
+/* "Trying to snapshot GtkGizmo 0x… without …": says whose part it is. */
+static char *
+describe_widget_in (const char *message)
+{
+  const char *at = strstr (message, " 0x");
+  GString *chain;
+  gpointer pointer = NULL;
+
+  if (at == NULL || sscanf (at + 1, "%p", &pointer) != 1 || !GTK_IS_WIDGET (pointer))
+    return g_strdup (message);
+  chain = g_string_new (message);
+  g_string_append (chain, " (in");
+  for (GtkWidget *w = gtk_widget_get_parent (pointer); w != NULL; w = gtk_widget_get_parent (w))
+    g_string_append_printf (chain, " %s%s%s", G_OBJECT_TYPE_NAME (w),
+                            *gtk_widget_get_name (w) != '\0' ? "#" : "",
+                            *gtk_widget_get_name (w) != '\0' ? gtk_widget_get_name (w) : "");
+  g_string_append (chain, ")");
+  return g_string_free (chain, FALSE);
+}
+
+static GLogWriterOutput
+record_gtk_warnings (GLogLevelFlags   log_level,
+                     const GLogField *fields,
+                     gsize            n_fields,
+                     gpointer         user_data)
+{
+  if ((log_level & (G_LOG_LEVEL_WARNING | G_LOG_LEVEL_CRITICAL)) != 0
+      && g_strcmp0 (log_field (fields, n_fields, "GLIB_DOMAIN"), "Gtk") == 0
+      && gtk_warnings != NULL)
+    g_ptr_array_add (gtk_warnings,
+                     describe_widget_in (log_field (fields, n_fields, "MESSAGE") != NULL
+                                         ? log_field (fields, n_fields, "MESSAGE") : "?"));
+  return g_log_writer_default (log_level, fields, n_fields, user_data);
+}
+
+static void
+iterate_ms (guint ms)
+{
+  gint64 end = g_get_monotonic_time () + ms * 1000;
+
+  while (g_get_monotonic_time () < end)
+    if (!g_main_context_iteration (NULL, FALSE))
+      g_usleep (2000);
+}
+
+/* What a person types goes in at the cursor of the focused text. */
+static void
+type_text (GtkWidget  *focus,
+           const char *text)
+{
+  if (GTK_IS_TEXT_VIEW (focus))
+    {
+      GtkTextBuffer *buffer = gtk_text_view_get_buffer (GTK_TEXT_VIEW (focus));
+
+      for (const char *p = text; *p != '\0'; p = g_utf8_next_char (p))
+        {
+          /* As the text view does with a typed character. */
+          gtk_text_buffer_insert_interactive_at_cursor (buffer, p, g_utf8_next_char (p) - p,
+                                                        TRUE);
+          gtk_text_view_scroll_mark_onscreen (GTK_TEXT_VIEW (focus),
+                                              gtk_text_buffer_get_insert (buffer));
+          iterate_ms (2);
+        }
+    }
+  else if (GTK_IS_EDITABLE (focus))
+    {
+      int position = gtk_editable_get_position (GTK_EDITABLE (focus));
+
+      gtk_editable_insert_text (GTK_EDITABLE (focus), text, -1, &position);
+      gtk_editable_set_position (GTK_EDITABLE (focus), position);
+    }
+}
+
+/* Tab through every control of the Add MCP Server page, typing a name and
+ * an entry that goes from a local command to a URL and back. */
+static void
+fill_mcp_editor (Fixture *f)
+{
+  static const char * const entries[] = {
+    "{\"command\": \"npx\", \"args\": [\"-y\", \"@modelcontextprotocol/server-filesystem\", "
+    "\"/tmp\"]}",
+    "{\n  \"url\": \"http://127.0.0.1:9/mcp\",\n  \"headers\": {\n    \"X-One\": \"1\",\n"
+    "    \"X-Two\": \"2\",\n    \"X-Three\": \"3\",\n    \"X-Four\": \"4\",\n"
+    "    \"X-Five\": \"5\",\n    \"X-Six\": \"6\",\n    \"X-Seven\": \"7\"\n  }\n}",
+    "{\"command\": \"cat\"}",
+  };
+  GtkWidget *name = named (f, "mcp-name");
+  GtkWidget *entry = named (f, "mcp-entry");
+
+  for (guint i = 0; i < 12; i++)
+    {
+      GtkWidget *focus = gtk_window_get_focus (GTK_WINDOW (f->window));
+
+      if (focus != NULL && gtk_widget_is_ancestor (focus, name))
+        type_text (focus, "files");
+      else if (focus == entry)
+        for (guint j = 0; j < G_N_ELEMENTS (entries); j++)
+          {
+            GtkTextBuffer *buffer = gtk_text_view_get_buffer (GTK_TEXT_VIEW (entry));
+
+            gtk_text_buffer_set_text (buffer, "", -1);
+            type_text (entry, entries[j]);
+            iterate_ms (100);
+          }
+      gtk_widget_child_focus (GTK_WIDGET (f->window), GTK_DIR_TAB_FORWARD);
+      iterate_ms (50);
+    }
+}
+
+/* Whether the entry's cursor shows in the page's scrolled window. */
+static gboolean
+cursor_in_view (GtkWidget *entry)
+{
+  GtkTextView *view = GTK_TEXT_VIEW (entry);
+  GtkTextBuffer *buffer = gtk_text_view_get_buffer (view);
+  GtkWidget *scroller = gtk_widget_get_ancestor (entry, GTK_TYPE_SCROLLED_WINDOW);
+  graphene_point_t at;
+  GdkRectangle cursor;
+  GtkTextIter iter;
+
+  gtk_text_buffer_get_iter_at_mark (buffer, &iter, gtk_text_buffer_get_insert (buffer));
+  gtk_text_view_get_iter_location (view, &iter, &cursor);
+  gtk_text_view_buffer_to_window_coords (view, GTK_TEXT_WINDOW_WIDGET, cursor.x, cursor.y,
+                                         &cursor.x, &cursor.y);
+  g_assert_true (gtk_widget_compute_point (entry, scroller,
+                                           &GRAPHENE_POINT_INIT (cursor.x, cursor.y), &at));
+  return at.y >= 0 && at.y + cursor.height <= gtk_widget_get_height (scroller);
+}
+
+/* The Add MCP Server page as a person uses it: a name and an entry that
+ * goes from a local command to a remote URL with headers over several
+ * lines and back, typed at the cursor; Tab through every control; the
+ * window 600 px wide; Back; the page again. GTK warns of nothing (GTK 4.8
+ * drew the scrollbar of the entry, which scrolled on its own, before it
+ * had a size, as the text grew), and the page follows the cursor of the
+ * entry, which now grows instead of scrolling. */
+static void
+test_add_mcp_server_warnings (Fixture       *f,
+                              gconstpointer  data)
+{
+  g_autoptr(GPtrArray) warnings = g_ptr_array_new_with_free_func (g_free);
+
+  gtk_warnings = warnings;
+  open_window (f);
+  g_signal_emit_by_name (named (f, "add-mcp"), "clicked");
+  iterate_ms (300);
+  fill_mcp_editor (f);
+
+  gtk_window_set_default_size (GTK_WINDOW (f->window), 600, 500);
+  iterate_ms (500);
+  g_assert_cmpint (gtk_widget_get_width (GTK_WIDGET (f->window)), <=, 600);
+  fill_mcp_editor (f);
+  /* The last entry typed, at the end of many lines, in a page 500 px high. */
+  gtk_widget_grab_focus (named (f, "mcp-entry"));
+  type_text (named (f, "mcp-entry"), "\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\"end\": true");
+  iterate_ms (300);
+  g_assert_true (cursor_in_view (named (f, "mcp-entry")));
+
+  adw_preferences_window_close_subpage (ADW_PREFERENCES_WINDOW (f->window));
+  iterate_ms (500);
+  g_signal_emit_by_name (named (f, "add-mcp"), "clicked");
+  iterate_ms (300);
+  fill_mcp_editor (f);
+  gtk_warnings = NULL;
+  for (guint i = 0; i < warnings->len; i++)
+    g_test_message ("GTK: %s", (char *) g_ptr_array_index (warnings, i));
+  g_assert_cmpuint (warnings->len, ==, 0);
+}
+
+/* The preferences fit on a small screen: on a parent window of 1280×800
+ * and of 600×800, the window is no larger than its parent, its buttons
+ * lie inside it and outside any scrolling, and what does not fit scrolls:
+ * the Tools page with many servers, and the Add MCP Server page with a
+ * long entry. */
+
+/* Whether @widget shows whole inside @container. */
+static gboolean
+shows_within (GtkWidget *widget,
+              GtkWidget *container)
+{
+  graphene_rect_t bounds;
+
+  if (!gtk_widget_get_mapped (widget) || !gtk_widget_compute_bounds (widget, container, &bounds))
+    return FALSE;
+  return bounds.origin.x >= 0 && bounds.origin.y >= 0
+         && bounds.origin.x + bounds.size.width <= gtk_widget_get_width (container)
+         && bounds.origin.y + bounds.size.height <= gtk_widget_get_height (container);
+}
+
+/* Whether a person sees the whole button without scrolling. */
+static gboolean
+button_shows (Fixture   *f,
+              GtkWidget *button)
+{
+  GtkWidget *scroller = gtk_widget_get_ancestor (button, GTK_TYPE_SCROLLED_WINDOW);
+
+  return shows_within (button, GTK_WIDGET (f->window))
+         && (scroller == NULL || shows_within (button, scroller));
+}
+
+/* Whether the scrolled window holding @widget has more than it shows. */
+static gboolean
+scrolls (GtkWidget *widget)
+{
+  GtkWidget *scroller = gtk_widget_get_ancestor (widget, GTK_TYPE_SCROLLED_WINDOW);
+  GtkAdjustment *adjustment;
+
+  g_assert_nonnull (scroller);
+  adjustment = gtk_scrolled_window_get_vadjustment (GTK_SCROLLED_WINDOW (scroller));
+  return gtk_adjustment_get_upper (adjustment) > gtk_adjustment_get_page_size (adjustment);
+}
+
+static void
+test_fits (Fixture       *f,
+           gconstpointer  data)
+{
+  int parent_width = GPOINTER_TO_INT (data);
+  GtkWidget *parent = gtk_window_new ();
+  GString *entry = g_string_new ("{\"command\": \"sh\", \"env\": {");
+  g_autoptr(GError) error = NULL;
+  int width, height;
+
+  for (guint i = 0; i < 40; i++)
+    g_string_append_printf (entry, "%s\"VARIABLE_%u\": \"value %u\"", i > 0 ? ", " : "", i, i);
+  g_string_append (entry, "}}");
+  g_assert_true (tb_prefs_save_mcp_server (f->settings, NULL, "long", TRUE, entry->str, &error));
+  g_assert_no_error (error);
+  g_string_free (entry, TRUE);
+  for (guint i = 0; i < 16; i++)
+    {
+      g_autofree char *name = g_strdup_printf ("server-%02u", i);
+
+      g_assert_true (tb_prefs_save_mcp_server (f->settings, NULL, name, FALSE,
+                                               "{\"command\": \"sh\"}", NULL));
+    }
+
+  gtk_window_set_default_size (GTK_WINDOW (parent), parent_width, 800);
+  gtk_window_present (GTK_WINDOW (parent));
+  iterate_ms (300);
+  f->window = tb_preferences_window_new (GTK_WINDOW (parent));
+  gtk_window_present (GTK_WINDOW (f->window));
+  iterate_ms (500);
+  width = gtk_widget_get_width (GTK_WIDGET (f->window));
+  height = gtk_widget_get_height (GTK_WIDGET (f->window));
+  g_test_message ("preferences %d×%d on a parent %d×800", width, height, parent_width);
+  g_assert_cmpint (width, <=, parent_width);
+  g_assert_cmpint (height, <=, 800);
+
+  /* The Tools page: its buttons show, its many servers scroll. */
+  adw_preferences_window_set_visible_page_name (ADW_PREFERENCES_WINDOW (f->window), "tools");
+  iterate_ms (300);
+  g_assert_true (button_shows (f, named (f, "import-mcp")));
+  g_assert_true (button_shows (f, named (f, "add-mcp")));
+  g_assert_true (scrolls (named (f, "add-mcp")));
+
+  /* The server with a long entry: Back and Save show, the entry scrolls
+   * with the page. */
+  tb_preferences_window_edit_mcp_server (f->window, "long");
+  iterate_ms (500);
+  g_assert_cmpint (gtk_widget_get_width (GTK_WIDGET (f->window)), <=, parent_width);
+  g_assert_cmpint (gtk_widget_get_height (GTK_WIDGET (f->window)), <=, 800);
+  g_assert_true (button_shows (f, named (f, "mcp-save")));
+  g_assert_true (button_shows (f, named (f, "mcp-back")));
+  g_assert_true (scrolls (named (f, "mcp-entry")));
+
+  gtk_window_destroy (GTK_WINDOW (f->window));
+  f->window = NULL;
+  gtk_window_destroy (GTK_WINDOW (parent));
+}
+
 int
 main (int   argc,
       char *argv[])
 {
   g_setenv ("DBUS_SESSION_BUS_ADDRESS", "unix:path=/nonexistent/tb-no-bus", TRUE);
+  g_log_set_writer_func (record_gtk_warnings, NULL, NULL);
   gtk_test_init (&argc, &argv, NULL);
   adw_init ();
 
@@ -432,6 +718,12 @@ main (int   argc,
               fixture_teardown);
   g_test_add ("/preferences/mcp-bad-input", Fixture, NULL, fixture_setup, test_mcp_bad_input,
               fixture_teardown);
+  g_test_add ("/preferences/add-mcp-server/no-gtk-warnings", Fixture, NULL, fixture_setup,
+              test_add_mcp_server_warnings, fixture_teardown);
+  g_test_add ("/preferences/fits-1280x800", Fixture, GINT_TO_POINTER (1280), fixture_setup,
+              test_fits, fixture_teardown);
+  g_test_add ("/preferences/fits-600-wide", Fixture, GINT_TO_POINTER (600), fixture_setup,
+              test_fits, fixture_teardown);
 
   return g_test_run ();
 }

@@ -12,7 +12,7 @@
 #include <toolbench.h>
 
 #include "tb-app-util.h"
-#include "tb-loop-page.h"
+#include "tb-loop-page-private.h"
 #include "tb-mcp-dialogs.h"
 #include "tb-tool-sources.h"
 #include "tb-trace-page.h"

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 
 /* Renders the welcome page and the preferences into PNG files for the
- * README and the metainfo; build-aux/screenshots-ship.sh runs it. */
+ * README and the metainfo; build-aux/screenshots-preferences.sh runs it. */
 
 #include "config.h"
 

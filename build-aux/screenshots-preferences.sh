@@ -13,4 +13,4 @@ meson compile -C build >/dev/null
 exec xvfb-run -a -s '-screen 0 1600x1200x24 -nolisten tcp' env \
   GSETTINGS_BACKEND=memory GSETTINGS_SCHEMA_DIR=build/data GDK_BACKEND=x11 \
   GSK_RENDERER=cairo GTK_A11Y=none NO_AT_BRIDGE=1 LC_ALL=C.UTF-8 \
-  ./build/tests/ship/screenshots-ship docs/screenshots
+  ./build/tests/app/screenshots-preferences docs/screenshots

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 
-/* The preferences' settings: the schema's keys and ranges, and the bad input
- * of issue 10 — a value out of range, a provider URL that is not a URL, an
- * MCP configuration that is not JSON or names a missing command — each
+/* The preferences' settings: the schema's keys and ranges, and bad input —
+ * a value out of range, a provider URL that is not a URL, an MCP
+ * configuration that is not JSON or names a missing command — each
  * refused with a sentence while the setting in place stays. */
 
 #include "config.h"

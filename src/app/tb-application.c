@@ -265,6 +265,24 @@ tb_application_finalize (GObject *object)
   G_OBJECT_CLASS (tb_application_parent_class)->finalize (object);
 }
 
+/* `toolbench run.jsonl`: the trace opens on the Trace page; with several
+ * files, the first (one window shows one trace at a time). */
+static void
+tb_application_open (GApplication  *app,
+                     GFile        **files,
+                     int            n_files,
+                     const char    *hint)
+{
+  GtkWindow *window;
+
+  tb_application_activate (app);
+  window = gtk_application_get_active_window (GTK_APPLICATION (app));
+  if (window == NULL || n_files < 1)
+    return;
+  tb_window_set_page (TB_WINDOW (window), "trace");
+  tb_trace_page_open_file (tb_window_get_trace_page (TB_WINDOW (window)), files[0]);
+}
+
 static void
 tb_application_class_init (TbApplicationClass *klass)
 {
@@ -273,6 +291,7 @@ tb_application_class_init (TbApplicationClass *klass)
 
   object_class->finalize = tb_application_finalize;
   app_class->activate = tb_application_activate;
+  app_class->open = tb_application_open;
   app_class->startup = tb_application_startup;
   app_class->shutdown = tb_application_shutdown;
 }
@@ -289,7 +308,7 @@ tb_application_new (void)
 {
   return g_object_new (TB_TYPE_APPLICATION,
                        "application-id", APPLICATION_ID,
-                       "flags", G_APPLICATION_DEFAULT_FLAGS,
+                       "flags", G_APPLICATION_HANDLES_OPEN,
                        "resource-base-path", "/io/github/toolbench/Toolbench",
                        NULL);
 }

@@ -636,6 +636,168 @@ test_report_incomplete (Fixture       *f,
   g_assert_cmpuint (tb_trace_page_get_n_report_rows (f->page), >, 0);
 }
 
+/* Runs the page's own shortcut for @accelerator, as a key press on the
+ * page would. */
+static void
+press (Fixture    *f,
+       const char *accelerator)
+{
+  g_autoptr(GListModel) controllers = gtk_widget_observe_controllers (GTK_WIDGET (f->page));
+  g_autoptr(GtkShortcutTrigger) wanted = gtk_shortcut_trigger_parse_string (accelerator);
+  gboolean found = FALSE;
+
+  for (guint i = 0; i < g_list_model_get_n_items (controllers) && !found; i++)
+    {
+      g_autoptr(GObject) controller = g_list_model_get_item (controllers, i);
+
+      if (!GTK_IS_SHORTCUT_CONTROLLER (controller))
+        continue;
+      for (guint j = 0; j < g_list_model_get_n_items (G_LIST_MODEL (controller)) && !found; j++)
+        {
+          g_autoptr(GtkShortcut) shortcut = g_list_model_get_item (G_LIST_MODEL (controller), j);
+
+          if (gtk_shortcut_trigger_equal (gtk_shortcut_get_trigger (shortcut), wanted))
+            {
+              g_assert_true (gtk_shortcut_action_activate (gtk_shortcut_get_action (shortcut), 0,
+                                                           GTK_WIDGET (f->page), NULL));
+              found = TRUE;
+            }
+        }
+    }
+  g_assert_true (found);
+  iterate (50);
+}
+
+static GtkPopover *
+event_menu (Fixture *f)
+{
+  for (GtkWidget *child = gtk_widget_get_first_child (GTK_WIDGET (f->page)); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    if (GTK_IS_POPOVER_MENU (child))
+      return GTK_POPOVER (child);
+  g_assert_not_reached ();
+  return NULL;
+}
+
+/* The labels of the menu shown, joined by "|". */
+static char *
+menu_labels (Fixture *f)
+{
+  GMenuModel *model = gtk_popover_menu_get_menu_model (GTK_POPOVER_MENU (event_menu (f)));
+  GString *out = g_string_new (NULL);
+
+  for (gint i = 0; model != NULL && i < g_menu_model_get_n_items (model); i++)
+    {
+      g_autofree char *label = NULL;
+
+      g_menu_model_get_item_attribute (model, i, G_MENU_ATTRIBUTE_LABEL, "s", &label);
+      g_string_append_printf (out, "%s%s", i > 0 ? "|" : "", label);
+    }
+  return g_string_free (out, FALSE);
+}
+
+static void
+read_text_cb (GObject      *object,
+              GAsyncResult *result,
+              gpointer      user_data)
+{
+  char **text = user_data;
+
+  *text = gdk_clipboard_read_text_finish (GDK_CLIPBOARD (object), result, NULL);
+  if (*text == NULL)
+    *text = g_strdup ("");
+}
+
+/* A row's menu by the keyboard (Menu, Shift+F10) and Ctrl+Shift+K: fork
+ * from the selected event, copy it as JSON, show the request that led to
+ * it. An event a fork cannot change has no Fork item. */
+static void
+test_event_menu (Fixture       *f,
+                 gconstpointer  data)
+{
+  g_autofree char *path = demo_trace (f, "menu.jsonl");
+  TbForkEditor *editor = tb_trace_page_get_fork_editor (f->page);
+  g_autofree char *labels = NULL;
+  g_autofree char *copied = NULL;
+  g_autoptr(JsonNode) event = NULL;
+  guint call, request, end;
+
+  open_and_wait (f, path);
+  call = event_position (f, "tool-call", 0);
+  request = event_position (f, "request", 0);
+  end = event_position (f, "end", 0);
+  g_assert_cmpuint (request, <, call);
+
+  /* With nothing selected, the keys say what to do. */
+  press (f, "<Control><Shift>k");
+  g_assert_cmpstr (tb_trace_page_get_status_text (f->page), ==,
+                   "Select the call, result or model turn to fork from.");
+  press (f, "Menu");
+  g_assert_cmpstr (tb_trace_page_get_status_text (f->page), ==,
+                   "Select an event first: its menu is about that event.");
+  g_assert_false (gtk_widget_get_visible (GTK_WIDGET (event_menu (f))));
+
+  /* Ctrl+Shift+K forks from the selected call. */
+  tb_trace_page_select_event (f->page, call);
+  iterate (50);
+  press (f, "<Control><Shift>k");
+  g_assert_true (tb_fork_editor_get_has_target (editor));
+  g_assert_cmpint (tb_fork_editor_get_edit (editor), ==, TB_REPLAY_EDIT_ARGUMENTS);
+
+  /* Menu and Shift+F10 open the call's menu. */
+  press (f, "Menu");
+  WAIT_UNTIL (gtk_widget_get_visible (GTK_WIDGET (event_menu (f))));
+  labels = menu_labels (f);
+  g_assert_cmpstr (labels, ==, "_Fork From Here|_Copy Event as JSON|Show _Wire Request");
+  gtk_popover_popdown (event_menu (f));
+  WAIT_UNTIL (!gtk_widget_get_visible (GTK_WIDGET (event_menu (f))));
+  press (f, "<Shift>F10");
+  WAIT_UNTIL (gtk_widget_get_visible (GTK_WIDGET (event_menu (f))));
+  gtk_popover_popdown (event_menu (f));
+  /* Closed, the menu leaves the keyboard on the timeline. */
+  {
+    GtkRoot *root = gtk_widget_get_root (GTK_WIDGET (f->page));
+    GtkWidget *focus = gtk_root_get_focus (root);
+
+    WAIT_UNTIL ((focus = gtk_root_get_focus (root)) != NULL);
+    g_assert_true (focus != NULL
+                   && gtk_widget_is_ancestor (focus, GTK_WIDGET (f->page)));
+    g_assert_nonnull (gtk_widget_get_ancestor (focus, GTK_TYPE_LIST_VIEW));
+  }
+
+  /* Copy puts the event's JSON on the clipboard. */
+  gtk_widget_activate_action (GTK_WIDGET (f->page), "trace.copy-event", "i", (gint) call);
+  gdk_clipboard_read_text_async (gtk_widget_get_clipboard (GTK_WIDGET (f->page)), NULL,
+                                 read_text_cb, &copied);
+  WAIT_UNTIL (copied != NULL);
+  event = tb_json_parse (copied, -1, NULL);
+  g_assert_nonnull (event);
+  g_assert_cmpstr (tb_json_object_get_string (json_node_get_object (event), "type"), ==,
+                   "tool-call");
+
+  /* Show Wire Request selects the request that led to the call. */
+  gtk_widget_activate_action (GTK_WIDGET (f->page), "trace.show-wire", "i", (gint) call);
+  g_assert_cmpint (tb_trace_page_get_selected_event (f->page), >=, (gint) request);
+  g_assert_cmpint (tb_trace_page_get_selected_event (f->page), <, (gint) call);
+  {
+    g_autofree char *row = tb_trace_page_get_event_row_text (
+                             f->page, tb_trace_page_get_selected_event (f->page));
+
+    g_assert_true (g_str_has_prefix (row, "Request"));
+  }
+
+  /* The end of the run: nothing to fork. */
+  tb_trace_page_select_event (f->page, end);
+  iterate (50);
+  press (f, "Menu");
+  WAIT_UNTIL (gtk_widget_get_visible (GTK_WIDGET (event_menu (f))));
+  g_clear_pointer (&labels, g_free);
+  labels = menu_labels (f);
+  g_assert_null (strstr (labels, "Fork"));
+  g_assert_nonnull (strstr (labels, "_Copy Event as JSON"));
+  gtk_popover_popdown (event_menu (f));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -648,6 +810,7 @@ main (int   argc,
               test_divergence_selects_row, teardown);
   g_test_add ("/trace-page/unknown-tool", Fixture, NULL, setup, test_unknown_tool, teardown);
   g_test_add ("/trace-page/fork-from-row", Fixture, NULL, setup, test_fork_from_row, teardown);
+  g_test_add ("/trace-page/event-menu", Fixture, NULL, setup, test_event_menu, teardown);
   g_test_add ("/trace-page/fork-invalid-json", Fixture, NULL, setup, test_fork_invalid_json,
               teardown);
   g_test_add ("/trace-page/fork-editor-cleared", Fixture, NULL, setup,

@@ -68,6 +68,13 @@ struct _TbTracePage
   gboolean            loading;
   gboolean            replay_when_loaded;
   GFile              *file;      /* a large file shown from its index */
+  TbTraceReader      *reader;    /* and its reader */
+  struct {
+    gboolean          pending;   /* run once the file is read whole */
+    guint             step;
+    TbReplayEdit      edit;
+    char             *text;
+  } fork_when_loaded;
 };
 
 /* Files larger than this are shown from the reader's index and read whole
@@ -108,7 +115,8 @@ update_controls (TbTracePage *self)
   gtk_widget_set_sensitive (self->save_button, !self->busy && has_trace);
   gtk_widget_set_sensitive (self->replay_button, !self->busy && has_trace);
   gtk_widget_set_sensitive (self->export_button, !self->busy && has_trace);
-  tb_fork_editor_set_busy (self->fork_editor, self->busy || self->trace == NULL);
+  tb_fork_editor_set_busy (self->fork_editor,
+                           self->busy || (self->trace == NULL && self->reader == NULL));
   tb_fork_editor_set_can_save (self->fork_editor,
                                self->fork_trace != NULL && self->fork_trace == self->trace);
 }
@@ -345,6 +353,46 @@ buffer_text (GtkTextView *view)
   return gtk_text_buffer_get_text (buffer, &start, &end, FALSE);
 }
 
+/* How many events the shown trace has, read whole or from its index. */
+static guint
+n_events_shown (TbTracePage *self)
+{
+  if (self->trace != NULL)
+    return tb_trace_get_n_events (self->trace);
+  return self->reader != NULL ? tb_trace_reader_get_n_events (self->reader) : 0;
+}
+
+/* The event at @position of the shown trace with its @type: from the trace
+ * read whole, or read from a large file's index on its own. */
+static JsonObject *
+event_at (TbTracePage  *self,
+          guint         position,
+          const char  **type)
+{
+  JsonObject *object;
+
+  if (self->trace != NULL)
+    {
+      TbTraceEvent *event;
+
+      if (position >= tb_trace_get_n_events (self->trace))
+        return NULL;
+      event = tb_trace_get_event (self->trace, position);
+      *type = tb_trace_event_get_event_type (event);
+      return json_object_ref (tb_trace_event_get_payload (event));
+    }
+  if (self->reader == NULL)
+    return NULL;
+  object = tb_trace_reader_read_event (self->reader, position, NULL);
+  if (object == NULL || tb_json_object_get_string (object, "type") == NULL)
+    {
+      g_clear_pointer (&object, json_object_unref);
+      return NULL;
+    }
+  *type = tb_json_object_get_string (object, "type");
+  return object;
+}
+
 /* What a fork changes at the event at @position of the shown trace: a
  * call's arguments, a call's result or a model's turn, with the recorded
  * value to start from. */
@@ -359,28 +407,31 @@ fork_target (TbTracePage   *self,
 {
   g_autoptr(GHashTable) calls = NULL;
   guint n_calls = 0, n_turns = 0;
-  TbTraceEvent *event;
-  JsonObject *payload;
-  const char *type;
+  g_autoptr(JsonObject) payload = NULL;
+  const char *type = NULL;
 
-  if (self->trace == NULL)
+  if (self->trace == NULL && self->reader == NULL)
     {
       g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_PENDING,
                            _("The trace is still being read; fork it once it is read."));
       return FALSE;
     }
-  if (position >= tb_trace_get_n_events (self->trace))
+  if (position >= n_events_shown (self))
     {
       g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
                            _("There is no such event in the trace."));
       return FALSE;
     }
   calls = g_hash_table_new (g_str_hash, g_str_equal);
+  /* One event at a time: a large file is read from its index, and what
+   * is kept is the call ids before the event. */
   for (guint i = 0; i < position; i++)
     {
-      TbTraceEvent *before = tb_trace_get_event (self->trace, i);
-      JsonObject *p = tb_trace_event_get_payload (before);
-      const char *t = tb_trace_event_get_event_type (before);
+      const char *t = NULL;
+      g_autoptr(JsonObject) p = event_at (self, i, &t);
+
+      if (p == NULL)
+        continue;
 
       if (g_str_equal (t, "tool-call"))
         {
@@ -388,7 +439,7 @@ fork_target (TbTracePage   *self,
           const char *id = call != NULL ? tb_json_object_get_string (call, "id") : NULL;
 
           if (id != NULL)
-            g_hash_table_insert (calls, (gpointer) id, GUINT_TO_POINTER (n_calls + 1));
+            g_hash_table_insert (calls, g_strdup (id), GUINT_TO_POINTER (n_calls + 1));
           n_calls++;
         }
       else if (g_str_equal (t, "message")
@@ -396,9 +447,13 @@ fork_target (TbTracePage   *self,
         n_turns++;
     }
 
-  event = tb_trace_get_event (self->trace, position);
-  payload = tb_trace_event_get_payload (event);
-  type = tb_trace_event_get_event_type (event);
+  payload = event_at (self, position, &type);
+  if (payload == NULL)
+    {
+      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
+                           _("This event of the trace cannot be read."));
+      return FALSE;
+    }
   if (g_str_equal (type, "tool-call"))
     {
       JsonObject *call = tb_json_object_get_object (payload, "call");
@@ -978,6 +1033,8 @@ load_done (GObject      *object,
   self->loading = FALSE;
   if (loaded == NULL)
     {
+      self->fork_when_loaded.pending = FALSE;
+      self->replay_when_loaded = FALSE;
       if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
         set_status (self, error->message);
       update_controls (self);
@@ -1002,6 +1059,17 @@ load_done (GObject      *object,
     {
       self->replay_when_loaded = FALSE;
       replay_clicked (self);
+    }
+  if (self->fork_when_loaded.pending)
+    {
+      g_autofree char *text = g_steal_pointer (&self->fork_when_loaded.text);
+      g_autoptr(GError) fork_error = NULL;
+
+      self->fork_when_loaded.pending = FALSE;
+      set_status (self, NULL);
+      if (!tb_trace_page_fork (self, self->fork_when_loaded.step, self->fork_when_loaded.edit,
+                               text, &fork_error))
+        tb_fork_editor_show_error (self->fork_editor, fork_error->message);
     }
 }
 
@@ -1440,6 +1508,8 @@ tb_trace_page_dispose (GObject *object)
   g_clear_pointer (&self->title, g_free);
   g_clear_object (&self->recovered_file);
   g_clear_object (&self->file);
+  g_clear_object (&self->reader);
+  g_clear_pointer (&self->fork_when_loaded.text, g_free);
   g_clear_object (&self->timeline);
   g_clear_object (&self->tree);
   g_clear_object (&self->filtered);
@@ -1522,6 +1592,7 @@ tb_trace_page_set_trace (TbTracePage *self,
   /* The editor's step and JSON belong to the trace it was filled from. */
   tb_fork_editor_clear (self->fork_editor);
   g_clear_object (&self->file);
+  g_clear_object (&self->reader);
   g_free (self->title);
   self->title = g_strdup (title != NULL ? title : _("Trace"));
   gtk_label_set_label (self->title_label, trace != NULL ? self->title : _("No run yet"));
@@ -1646,6 +1717,7 @@ tb_trace_page_open_file (TbTracePage *self,
       set_detail (self, NULL);
       show_source (self, G_OBJECT (reader));
       g_set_object (&self->file, file);
+      g_set_object (&self->reader, reader);
       gtk_label_set_label (self->title_label, name);
       g_free (self->title);
       self->title = g_steal_pointer (&name);
@@ -1991,7 +2063,7 @@ tb_trace_page_fork (TbTracePage   *self,
 
   g_return_val_if_fail (TB_IS_TRACE_PAGE (self), FALSE);
 
-  if (self->trace == NULL || self->busy)
+  if ((self->trace == NULL && self->file == NULL) || self->busy)
     {
       g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_BUSY,
                            _("There is no trace to fork, or a replay is running."));
@@ -2000,6 +2072,20 @@ tb_trace_page_fork (TbTracePage   *self,
   value = tb_json_parse (json_text, -1, error);
   if (value == NULL)
     return FALSE;
+  /* A large file is read whole to run the fork, as it is to replay it. */
+  if (self->trace == NULL)
+    {
+      g_autoptr(GFile) file = g_object_ref (self->file);
+
+      self->fork_when_loaded.pending = TRUE;
+      self->fork_when_loaded.step = step;
+      self->fork_when_loaded.edit = edit;
+      g_free (self->fork_when_loaded.text);
+      self->fork_when_loaded.text = g_strdup (json_text);
+      set_status (self, _("Reading the whole trace to run the fork…"));
+      load_whole (self, file);
+      return TRUE;
+    }
   replay = new_replay (self);
   if (self->title != NULL)
     tb_replay_set_parent (replay, self->title);

@@ -798,6 +798,72 @@ test_event_menu (Fixture       *f,
   gtk_popover_popdown (event_menu (f));
 }
 
+/* A file too large to read whole forks from its index: Fork… fills the
+ * editor without reading the file, and Fork and Continue reads it whole
+ * (as a replay does) and runs the fork. */
+static void
+test_large_file_fork (Fixture       *f,
+                      gconstpointer  data)
+{
+  g_autofree char *demo = demo_trace (f, "demo-small.jsonl");
+  g_autofree char *path = g_build_filename (f->dir, "large-run.jsonl", NULL);
+  g_autofree char *contents = NULL;
+  g_autofree char *filler = g_strnfill (900, 'x');
+  g_auto(GStrv) lines = NULL;
+  TbForkEditor *editor = tb_trace_page_get_fork_editor (f->page);
+  const guint n_filler = 40000;
+  guint call = 0, seq = 0;
+  gboolean found = FALSE;
+  FILE *out;
+
+  g_assert_true (g_file_get_contents (demo, &contents, NULL, NULL));
+  lines = g_strsplit (contents, "\n", -1);
+  out = fopen (path, "w");
+  g_assert_nonnull (out);
+  fprintf (out, "%s\n", lines[0]);
+  for (guint i = 0; i < n_filler; i++)
+    fprintf (out, "{\"seq\":%u,\"t\":0,\"type\":\"warning\",\"iteration\":0,"
+             "\"message\":\"%u %s\"}\n", ++seq, i, filler);
+  for (guint i = 1; lines[i] != NULL && lines[i][0] != '\0'; i++)
+    {
+      g_autoptr(JsonNode) line = tb_json_parse (lines[i], -1, NULL);
+      JsonObject *object = json_node_get_object (line);
+      g_autofree char *text = NULL;
+
+      json_object_set_int_member (object, "seq", ++seq);
+      if (!found && g_strcmp0 (tb_json_object_get_string (object, "type"), "tool-call") == 0)
+        {
+          call = seq - 1;
+          found = TRUE;
+        }
+      text = tb_json_to_string (line, FALSE);
+      fprintf (out, "%s\n", text);
+    }
+  fclose (out);
+  g_assert_true (found);
+
+  open_and_wait (f, path);
+  WAIT_UNTIL (tb_trace_page_get_n_events (f->page) == seq);
+  g_assert_null (tb_trace_page_get_trace (f->page));
+
+  /* Fork… from the index: the file is not read whole. */
+  g_assert_true (tb_trace_page_fork_from_event (f->page, call, NULL));
+  g_assert_true (tb_fork_editor_get_has_target (editor));
+  g_assert_cmpstr (tb_fork_editor_get_heading (editor), ==,
+                   "Call 1, add: the arguments it runs with");
+  g_assert_null (tb_trace_page_get_trace (f->page));
+
+  /* Fork and Continue reads it whole and runs the fork. */
+  g_assert_true (tb_trace_page_fork (f->page, 0, TB_REPLAY_EDIT_ARGUMENTS,
+                                     "{\"a\": 40, \"b\": 2}", NULL));
+  WAIT_UNTIL (g_str_has_prefix (tb_trace_page_get_title (f->page), "Fork of"));
+  WAIT_UNTIL (!tb_trace_page_get_busy (f->page));
+  g_assert_cmpstr (tb_trace_page_get_title (f->page), ==, "Fork of large-run.jsonl at call 1");
+  g_assert_nonnull (tb_trace_page_get_report (f->page));
+  g_assert_cmpint (tb_replay_report_get_first_divergence (tb_trace_page_get_report (f->page)),
+                   ==, 0);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -811,6 +877,8 @@ main (int   argc,
   g_test_add ("/trace-page/unknown-tool", Fixture, NULL, setup, test_unknown_tool, teardown);
   g_test_add ("/trace-page/fork-from-row", Fixture, NULL, setup, test_fork_from_row, teardown);
   g_test_add ("/trace-page/event-menu", Fixture, NULL, setup, test_event_menu, teardown);
+  g_test_add ("/trace-page/large-file-fork", Fixture, NULL, setup, test_large_file_fork,
+              teardown);
   g_test_add ("/trace-page/fork-invalid-json", Fixture, NULL, setup, test_fork_invalid_json,
               teardown);
   g_test_add ("/trace-page/fork-editor-cleared", Fixture, NULL, setup,

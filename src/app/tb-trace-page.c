@@ -9,7 +9,7 @@
 #include "tb-app-util.h"
 #include "tb-fork-editor.h"
 #include "tb-replay-report-view.h"
-#include "tb-trace-page.h"
+#include "tb-trace-page-private.h"
 #include "tb-timeline.h"
 #include "tb-timeline-row.h"
 
@@ -29,6 +29,7 @@ struct _TbTracePage
 
   GtkWidget          *scroller;
   GtkWidget          *box;
+  GtkWidget          *toolbar;
   GtkLabel           *title_label;
   GtkLabel           *status_label;
   GtkWidget          *open_button;
@@ -68,6 +69,10 @@ struct _TbTracePage
   gboolean            loading;
   gboolean            replay_when_loaded;
   GFile              *file;      /* a large file shown from its index */
+  TbReplay           *forking;   /* the fork running, and its title */
+  char               *forking_title;
+  int                 save_mode; /* what the open save dialog saves */
+  GPtrArray          *recent_uris;  /* of the rows of the Recent list */
   TbTraceReader      *reader;    /* and its reader */
   struct {
     gboolean          pending;   /* run once the file is read whole */
@@ -189,6 +194,9 @@ filter_row (gpointer item,
 static void
 on_filter_changed (TbTracePage *self)
 {
+  /* The kind list is filled after the template is built, before the filter. */
+  if (self->filter == NULL)
+    return;
   gtk_filter_changed (GTK_FILTER (self->filter), GTK_FILTER_CHANGE_DIFFERENT);
 }
 
@@ -286,17 +294,19 @@ replay_done (GObject      *object,
     {
       if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
         set_status (self, error->message);
+      if (object == G_OBJECT (self->forking))
+        g_clear_object (&self->forking);
     }
   else
     {
-      const char *fork_title = g_object_get_data (object, "tb-fork-title");
-
       set_status (self, NULL);
       /* A fork is shown as the trace it made, compared with its parent. */
-      if (fork_title != NULL)
+      if (object == G_OBJECT (self->forking))
         {
+          g_autofree char *title = g_steal_pointer (&self->forking_title);
+
           g_set_object (&self->fork_trace, tb_replay_get_trace (TB_REPLAY (object)));
-          tb_trace_page_set_trace (self, self->fork_trace, fork_title);
+          tb_trace_page_set_trace (self, self->fork_trace, title);
         }
       tb_replay_report_view_set_report (self->report_view, report);
     }
@@ -683,6 +693,13 @@ event_menu_action (GtkWidget  *widget,
   popup_event_menu (self, position, &rect);
 }
 
+/* Closed, the menu gives the keyboard back to the timeline. */
+static void
+on_event_menu_closed (TbTracePage *self)
+{
+  gtk_widget_grab_focus (GTK_WIDGET (self->timeline_view));
+}
+
 /* Ctrl+Shift+K: fork from the selected event. */
 static void
 fork_selected_action (GtkWidget  *widget,
@@ -890,7 +907,7 @@ save_response (GtkNativeDialog *dialog,
     {
       g_autoptr(GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog));
       g_autoptr(GError) error = NULL;
-      int mode = GPOINTER_TO_INT (g_object_get_data (G_OBJECT (dialog), "tb-mode"));
+      int mode = self->save_mode;
       gboolean ok;
 
       if (mode == SAVE_FORK)
@@ -929,7 +946,7 @@ choose_save (TbTracePage *self,
       gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (chooser),
                                          mode == SAVE_FORK ? "fork.jsonl" : "run.jsonl");
     }
-  g_object_set_data (G_OBJECT (chooser), "tb-mode", GINT_TO_POINTER (mode));
+  self->save_mode = mode;
   g_signal_connect (chooser, "response", G_CALLBACK (save_response), self);
   gtk_native_dialog_show (GTK_NATIVE_DIALOG (chooser));
 }
@@ -1131,8 +1148,12 @@ on_recent_activated (GtkListBox    *list,
                      GtkListBoxRow *row,
                      TbTracePage   *self)
 {
-  const char *uri = g_object_get_data (G_OBJECT (row), "tb-uri");
-  g_autoptr(GFile) file = g_file_new_for_uri (uri);
+  int index = gtk_list_box_row_get_index (row);
+  g_autoptr(GFile) file = NULL;
+
+  if (self->recent_uris == NULL || index < 0 || (guint) index >= self->recent_uris->len)
+    return;
+  file = g_file_new_for_uri (g_ptr_array_index (self->recent_uris, index));
 
   gtk_menu_button_popdown (GTK_MENU_BUTTON (self->recent_button));
   tb_trace_page_open_file (self, file);
@@ -1147,6 +1168,8 @@ fill_recent (TbTracePage *self)
 
   while ((child = gtk_widget_get_first_child (GTK_WIDGET (self->recent_list))) != NULL)
     gtk_list_box_remove (self->recent_list, child);
+  g_clear_pointer (&self->recent_uris, g_ptr_array_unref);
+  self->recent_uris = g_ptr_array_new_with_free_func (g_free);
   for (GList *l = items; l != NULL && n < MAX_RECENT; l = l->next)
     {
       GtkRecentInfo *info = l->data;
@@ -1164,7 +1187,7 @@ fill_recent (TbTracePage *self)
       gtk_widget_set_margin_bottom (label, 4);
       gtk_widget_set_tooltip_text (row, uri);
       gtk_list_box_row_set_child (GTK_LIST_BOX_ROW (row), label);
-      g_object_set_data_full (G_OBJECT (row), "tb-uri", g_strdup (uri), g_free);
+      g_ptr_array_add (self->recent_uris, g_strdup (uri));
       gtk_list_box_append (self->recent_list, row);
       n++;
     }
@@ -1214,270 +1237,6 @@ file_size (GFile *file)
   return info != NULL ? g_file_info_get_size (info) : 0;
 }
 
-/* Building the page. */
-
-static GtkWidget *
-titled (const char *title,
-        GtkWidget  *child)
-{
-  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 6);
-  GtkWidget *label = gtk_label_new (title);
-
-  gtk_label_set_xalign (GTK_LABEL (label), 0);
-  gtk_widget_add_css_class (label, "heading");
-  gtk_box_append (GTK_BOX (box), label);
-  gtk_box_append (GTK_BOX (box), child);
-  return box;
-}
-
-static GtkWidget *
-scrolled (GtkWidget *child,
-          int        min_height)
-{
-  GtkWidget *scroller = gtk_scrolled_window_new ();
-
-  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scroller), child);
-  gtk_scrolled_window_set_min_content_height (GTK_SCROLLED_WINDOW (scroller), min_height);
-  gtk_widget_set_vexpand (scroller, TRUE);
-  gtk_widget_add_css_class (scroller, "card");
-  return scroller;
-}
-
-static GtkTextView *
-code_view (gboolean editable,
-           const char *name)
-{
-  GtkWidget *view = gtk_source_view_new ();
-
-  tb_source_view_setup (GTK_SOURCE_VIEW (view), "json", editable);
-  gtk_text_view_set_wrap_mode (GTK_TEXT_VIEW (view), GTK_WRAP_WORD_CHAR);
-  gtk_accessible_update_property (GTK_ACCESSIBLE (view), GTK_ACCESSIBLE_PROPERTY_LABEL, name, -1);
-  return GTK_TEXT_VIEW (view);
-}
-
-static GtkWidget *
-button (const char *label,
-        const char *tooltip,
-        GCallback   callback,
-        gpointer    self)
-{
-  GtkWidget *widget = gtk_button_new ();
-  GtkWidget *child = gtk_label_new_with_mnemonic (label);
-
-  /* GTK 4.8 names a button made with gtk_button_new_with_mnemonic() after
-   * its raw label and its text ("_Replay Replay") on the accessibility bus;
-   * labelled by its label child, it is named by the plain text. */
-  gtk_button_set_child (GTK_BUTTON (widget), child);
-  gtk_accessible_update_relation (GTK_ACCESSIBLE (widget), GTK_ACCESSIBLE_RELATION_LABELLED_BY,
-                                  child, NULL, -1);
-  gtk_widget_set_tooltip_text (widget, tooltip);
-  g_signal_connect_swapped (widget, "clicked", callback, self);
-  return widget;
-}
-
-static void
-build (TbTracePage *self)
-{
-  GtkWidget *toolbar = gtk_flow_box_new ();
-  GtkWidget *paned = gtk_paned_new (GTK_ORIENTATION_HORIZONTAL);
-  GtkWidget *right = gtk_box_new (GTK_ORIENTATION_VERTICAL, 12);
-  GtkListItemFactory *factory;
-  static const char *export_formats[] = { "OpenAI", "Anthropic", NULL };
-
-  /* Short windows scroll the page rather than grow. */
-  self->box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 12);
-  self->scroller = gtk_scrolled_window_new ();
-  gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (self->scroller), GTK_POLICY_NEVER,
-                                  GTK_POLICY_AUTOMATIC);
-  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (self->scroller), self->box);
-  gtk_widget_set_parent (self->scroller, GTK_WIDGET (self));
-  gtk_widget_set_margin_start (self->box, 18);
-  gtk_widget_set_margin_end (self->box, 18);
-  gtk_widget_set_margin_top (self->box, 12);
-  gtk_widget_set_margin_bottom (self->box, 12);
-
-  {
-    GtkWidget *label = gtk_label_new (_("The last run did not end cleanly. Its trace was "
-                                        "saved as it went."));
-
-    self->recovered_bar = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
-    gtk_widget_add_css_class (self->recovered_bar, "card");
-    gtk_label_set_wrap (GTK_LABEL (label), TRUE);
-    gtk_label_set_xalign (GTK_LABEL (label), 0);
-    gtk_widget_set_hexpand (label, TRUE);
-    gtk_widget_set_margin_start (label, 12);
-    gtk_widget_set_margin_top (label, 8);
-    gtk_widget_set_margin_bottom (label, 8);
-    self->reopen_button = button (_("Re_open"), _("Show the trace of the last run"),
-                                  G_CALLBACK (reopen_clicked), self);
-    self->discard_button = button (_("_Discard"), _("Delete the trace of the last run"),
-                                   G_CALLBACK (discard_clicked), self);
-    gtk_widget_set_valign (self->reopen_button, GTK_ALIGN_CENTER);
-    gtk_widget_set_valign (self->discard_button, GTK_ALIGN_CENTER);
-    gtk_widget_set_margin_end (self->discard_button, 8);
-    gtk_widget_add_css_class (self->reopen_button, "suggested-action");
-    gtk_box_append (GTK_BOX (self->recovered_bar), label);
-    gtk_box_append (GTK_BOX (self->recovered_bar), self->reopen_button);
-    gtk_box_append (GTK_BOX (self->recovered_bar), self->discard_button);
-    gtk_widget_set_visible (self->recovered_bar, FALSE);
-    gtk_box_append (GTK_BOX (self->box), self->recovered_bar);
-  }
-
-  self->title_label = GTK_LABEL (gtk_label_new (_("No run yet")));
-  gtk_label_set_xalign (self->title_label, 0);
-  gtk_label_set_ellipsize (self->title_label, PANGO_ELLIPSIZE_MIDDLE);
-  gtk_widget_add_css_class (GTK_WIDGET (self->title_label), "title-4");
-  gtk_box_append (GTK_BOX (self->box), GTK_WIDGET (self->title_label));
-
-  gtk_flow_box_set_selection_mode (GTK_FLOW_BOX (toolbar), GTK_SELECTION_NONE);
-  gtk_flow_box_set_max_children_per_line (GTK_FLOW_BOX (toolbar), 12);
-  gtk_flow_box_set_column_spacing (GTK_FLOW_BOX (toolbar), 6);
-  gtk_flow_box_set_row_spacing (GTK_FLOW_BOX (toolbar), 6);
-  self->open_button = button (_("_Open…"), _("Open a trace file"), G_CALLBACK (open_clicked),
-                              self);
-  self->save_button = button (_("_Save…"), _("Save the trace as JSON Lines"),
-                              G_CALLBACK (save_clicked), self);
-  self->replay_button = button (_("_Replay"), _("Replay the trace and compare"),
-                                G_CALLBACK (replay_clicked), self);
-  gtk_widget_add_css_class (self->replay_button, "suggested-action");
-  self->live_check = GTK_CHECK_BUTTON (gtk_check_button_new_with_mnemonic (_("_Live tools")));
-  gtk_widget_set_tooltip_text (GTK_WIDGET (self->live_check),
-                               _("Run the tools again instead of giving back their recorded "
-                                 "results"));
-  self->export_format = GTK_DROP_DOWN (gtk_drop_down_new_from_strings (export_formats));
-  gtk_widget_set_tooltip_text (GTK_WIDGET (self->export_format), _("Message format"));
-  gtk_accessible_update_property (GTK_ACCESSIBLE (self->export_format),
-                                  GTK_ACCESSIBLE_PROPERTY_LABEL, _("Message format"), -1);
-  self->export_button = button (_("_Export Messages…"),
-                                _("Save the conversation as provider messages JSON"),
-                                G_CALLBACK (export_clicked), self);
-  gtk_flow_box_insert (GTK_FLOW_BOX (toolbar), self->open_button, -1);
-  {
-    GtkWidget *popover = gtk_popover_new ();
-    GtkWidget *placeholder = gtk_label_new (_("No recent traces"));
-
-    self->recent_list = GTK_LIST_BOX (gtk_list_box_new ());
-    gtk_list_box_set_activate_on_single_click (self->recent_list, TRUE);
-    gtk_widget_add_css_class (placeholder, "dim-label");
-    gtk_widget_set_margin_top (placeholder, 6);
-    gtk_widget_set_margin_bottom (placeholder, 6);
-    gtk_list_box_set_placeholder (self->recent_list, placeholder);
-    gtk_accessible_update_property (GTK_ACCESSIBLE (self->recent_list),
-                                    GTK_ACCESSIBLE_PROPERTY_LABEL, _("Recent traces"), -1);
-    g_signal_connect (self->recent_list, "row-activated", G_CALLBACK (on_recent_activated),
-                      self);
-    gtk_popover_set_child (GTK_POPOVER (popover), GTK_WIDGET (self->recent_list));
-    g_signal_connect_swapped (popover, "show", G_CALLBACK (fill_recent), self);
-    self->recent_button = gtk_menu_button_new ();
-    gtk_menu_button_set_label (GTK_MENU_BUTTON (self->recent_button), _("Recent"));
-    gtk_menu_button_set_popover (GTK_MENU_BUTTON (self->recent_button), popover);
-    gtk_widget_set_tooltip_text (self->recent_button, _("Traces opened or saved lately"));
-    gtk_flow_box_insert (GTK_FLOW_BOX (toolbar), self->recent_button, -1);
-  }
-  gtk_flow_box_insert (GTK_FLOW_BOX (toolbar), self->save_button, -1);
-  gtk_flow_box_insert (GTK_FLOW_BOX (toolbar), self->replay_button, -1);
-  gtk_flow_box_insert (GTK_FLOW_BOX (toolbar), GTK_WIDGET (self->live_check), -1);
-  gtk_flow_box_insert (GTK_FLOW_BOX (toolbar), self->export_button, -1);
-  gtk_flow_box_insert (GTK_FLOW_BOX (toolbar), GTK_WIDGET (self->export_format), -1);
-  for (GtkWidget *child = gtk_widget_get_first_child (toolbar); child != NULL;
-       child = gtk_widget_get_next_sibling (child))
-    gtk_widget_set_focusable (child, FALSE);
-  gtk_box_append (GTK_BOX (self->box), toolbar);
-
-  self->status_label = GTK_LABEL (gtk_label_new (NULL));
-  gtk_label_set_xalign (self->status_label, 0);
-  gtk_label_set_wrap (self->status_label, TRUE);
-  gtk_label_set_selectable (self->status_label, TRUE);
-  gtk_widget_add_css_class (GTK_WIDGET (self->status_label), "error");
-  gtk_widget_set_visible (GTK_WIDGET (self->status_label), FALSE);
-  gtk_box_append (GTK_BOX (self->box), GTK_WIDGET (self->status_label));
-
-  /* The timeline on the left: a tree of the events, filtered by kind and
-   * by the text of its rows. */
-  self->filter = gtk_custom_filter_new (filter_row, self, NULL);
-  self->filtered = gtk_filter_list_model_new (NULL, GTK_FILTER (g_object_ref (self->filter)));
-  self->selection = gtk_single_selection_new (G_LIST_MODEL (g_object_ref (self->filtered)));
-  gtk_single_selection_set_autoselect (self->selection, FALSE);
-  gtk_single_selection_set_can_unselect (self->selection, TRUE);
-  g_signal_connect_swapped (self->selection, "notify::selected-item",
-                            G_CALLBACK (on_event_selected), self);
-  factory = gtk_builder_list_item_factory_new_from_resource (
-              NULL, "/io/github/toolbench/Toolbench/tb-timeline-item.ui");
-  self->timeline_view = GTK_LIST_VIEW (gtk_list_view_new (g_object_ref (
-                                                            GTK_SELECTION_MODEL (self->selection)),
-                                                          factory));
-  gtk_widget_add_css_class (GTK_WIDGET (self->timeline_view), "navigation-sidebar");
-  {
-    GtkGesture *right_click = gtk_gesture_click_new ();
-
-    gtk_gesture_single_set_button (GTK_GESTURE_SINGLE (right_click), GDK_BUTTON_SECONDARY);
-    g_signal_connect (right_click, "pressed", G_CALLBACK (on_timeline_right_click), self);
-    gtk_widget_add_controller (GTK_WIDGET (self->timeline_view),
-                               GTK_EVENT_CONTROLLER (right_click));
-  }
-  self->event_menu = gtk_popover_menu_new_from_model (NULL);
-  gtk_popover_set_has_arrow (GTK_POPOVER (self->event_menu), FALSE);
-  gtk_widget_set_halign (self->event_menu, GTK_ALIGN_START);
-  gtk_widget_set_parent (self->event_menu, GTK_WIDGET (self));
-  /* Closed, the menu gives the keyboard back to the timeline. */
-  g_signal_connect_swapped (self->event_menu, "closed",
-                            G_CALLBACK (gtk_widget_grab_focus), self->timeline_view);
-  gtk_accessible_update_property (GTK_ACCESSIBLE (self->timeline_view),
-                                  GTK_ACCESSIBLE_PROPERTY_LABEL, _("Events"), -1);
-  show_source (self, NULL);
-  {
-    static const char *kind_names[] = {
-      N_("All events"), N_("Conversation"), N_("Calls"), N_("Decisions"), N_("Wire"),
-      N_("Facts"), N_("Problems"), N_("Other"),
-    };
-    const char *kinds_shown[G_N_ELEMENTS (kind_names) + 1] = { NULL };
-    GtkWidget *left = gtk_box_new (GTK_ORIENTATION_VERTICAL, 6);
-    GtkWidget *filters = gtk_box_new (GTK_ORIENTATION_VERTICAL, 6);
-
-    for (guint i = 0; i < G_N_ELEMENTS (kind_names); i++)
-      kinds_shown[i] = _(kind_names[i]);
-    self->search_entry = GTK_SEARCH_ENTRY (gtk_search_entry_new ());
-    gtk_widget_set_hexpand (GTK_WIDGET (self->search_entry), TRUE);
-    gtk_accessible_update_property (GTK_ACCESSIBLE (self->search_entry),
-                                    GTK_ACCESSIBLE_PROPERTY_LABEL, _("Search the events"), -1);
-    g_object_set (self->search_entry, "placeholder-text", _("Search the events"), NULL);
-    g_signal_connect_swapped (self->search_entry, "search-changed",
-                              G_CALLBACK (on_filter_changed), self);
-    self->kind_filter = GTK_DROP_DOWN (gtk_drop_down_new_from_strings (kinds_shown));
-    gtk_widget_set_tooltip_text (GTK_WIDGET (self->kind_filter), _("Which events to list"));
-    gtk_accessible_update_property (GTK_ACCESSIBLE (self->kind_filter),
-                                    GTK_ACCESSIBLE_PROPERTY_LABEL, _("Kind of event"), -1);
-    g_signal_connect_swapped (self->kind_filter, "notify::selected",
-                              G_CALLBACK (on_filter_changed), self);
-    gtk_box_append (GTK_BOX (filters), GTK_WIDGET (self->search_entry));
-    gtk_box_append (GTK_BOX (filters), GTK_WIDGET (self->kind_filter));
-    gtk_box_append (GTK_BOX (left), titled (_("Events"), filters));
-    gtk_box_append (GTK_BOX (left), scrolled (GTK_WIDGET (self->timeline_view), 200));
-    gtk_editable_set_width_chars (GTK_EDITABLE (self->search_entry), 4);
-    gtk_widget_set_size_request (left, 120, -1);
-    gtk_paned_set_start_child (GTK_PANED (paned), left);
-  }
-  gtk_paned_set_resize_start_child (GTK_PANED (paned), FALSE);
-  gtk_paned_set_shrink_start_child (GTK_PANED (paned), FALSE);
-  gtk_paned_set_position (GTK_PANED (paned), 480);
-
-  /* The selected event or step, the replay report and the fork on the right. */
-  self->detail = code_view (FALSE, _("Details of the selection"));
-  gtk_box_append (GTK_BOX (right), titled (_("Details"), scrolled (GTK_WIDGET (self->detail),
-                                                                   100)));
-  self->report_view = TB_REPLAY_REPORT_VIEW (tb_replay_report_view_new ());
-  g_signal_connect_swapped (self->report_view, "step-selected", G_CALLBACK (on_step_selected),
-                            self);
-  gtk_box_append (GTK_BOX (right), titled (_("Replay"), GTK_WIDGET (self->report_view)));
-  self->fork_editor = TB_FORK_EDITOR (tb_fork_editor_new ());
-  g_signal_connect_swapped (self->fork_editor, "continue", G_CALLBACK (on_fork_continue), self);
-  g_signal_connect_swapped (self->fork_editor, "save", G_CALLBACK (on_fork_save), self);
-  gtk_box_append (GTK_BOX (right), titled (_("Fork"), GTK_WIDGET (self->fork_editor)));
-  gtk_paned_set_end_child (GTK_PANED (paned), right);
-  gtk_paned_set_shrink_end_child (GTK_PANED (paned), FALSE);
-  gtk_widget_set_vexpand (paned, TRUE);
-  gtk_box_append (GTK_BOX (self->box), paned);
-}
 
 static void
 tb_trace_page_dispose (GObject *object)
@@ -1494,12 +1253,8 @@ tb_trace_page_dispose (GObject *object)
     g_signal_handlers_disconnect_by_data (self->fork_editor, self);
   if (self->selection != NULL)
     g_signal_handlers_disconnect_by_data (self->selection, self);
-  g_clear_pointer (&self->scroller, gtk_widget_unparent);
+  gtk_widget_dispose_template (GTK_WIDGET (self), TB_TYPE_TRACE_PAGE);
   g_clear_object (&self->redactor);
-  self->box = NULL;
-  self->report_view = NULL;
-  self->fork_editor = NULL;
-  g_clear_pointer (&self->event_menu, gtk_widget_unparent);
   g_clear_object (&self->selection);
   g_clear_object (&self->cancellable);
   g_clear_object (&self->fork_trace);
@@ -1510,6 +1265,9 @@ tb_trace_page_dispose (GObject *object)
   g_clear_object (&self->file);
   g_clear_object (&self->reader);
   g_clear_pointer (&self->fork_when_loaded.text, g_free);
+  g_clear_object (&self->forking);
+  g_clear_pointer (&self->forking_title, g_free);
+  g_clear_pointer (&self->recent_uris, g_ptr_array_unref);
   g_clear_object (&self->timeline);
   g_clear_object (&self->tree);
   g_clear_object (&self->filtered);
@@ -1526,6 +1284,50 @@ tb_trace_page_class_init (TbTracePageClass *klass)
 
   object_class->dispose = tb_trace_page_dispose;
   g_type_ensure (TB_TYPE_TIMELINE_ROW);
+  g_type_ensure (TB_TYPE_REPLAY_REPORT_VIEW);
+  g_type_ensure (TB_TYPE_FORK_EDITOR);
+  g_type_ensure (GTK_SOURCE_TYPE_VIEW);
+
+  gtk_widget_class_set_template_from_resource (widget_class,
+                                               "/io/github/toolbench/Toolbench/tb-trace-page.ui");
+  gtk_widget_class_bind_template_child (widget_class, TbTracePage, scroller);
+  gtk_widget_class_bind_template_child (widget_class, TbTracePage, box);
+  gtk_widget_class_bind_template_child (widget_class, TbTracePage, recovered_bar);
+  gtk_widget_class_bind_template_child (widget_class, TbTracePage, reopen_button);
+  gtk_widget_class_bind_template_child (widget_class, TbTracePage, discard_button);
+  gtk_widget_class_bind_template_child (widget_class, TbTracePage, title_label);
+  gtk_widget_class_bind_template_child (widget_class, TbTracePage, toolbar);
+  gtk_widget_class_bind_template_child (widget_class, TbTracePage, open_button);
+  gtk_widget_class_bind_template_child (widget_class, TbTracePage, recent_button);
+  gtk_widget_class_bind_template_child (widget_class, TbTracePage, recent_list);
+  gtk_widget_class_bind_template_child (widget_class, TbTracePage, save_button);
+  gtk_widget_class_bind_template_child (widget_class, TbTracePage, replay_button);
+  gtk_widget_class_bind_template_child (widget_class, TbTracePage, live_check);
+  gtk_widget_class_bind_template_child (widget_class, TbTracePage, export_button);
+  gtk_widget_class_bind_template_child (widget_class, TbTracePage, export_format);
+  gtk_widget_class_bind_template_child (widget_class, TbTracePage, status_label);
+  gtk_widget_class_bind_template_child (widget_class, TbTracePage, search_entry);
+  gtk_widget_class_bind_template_child (widget_class, TbTracePage, kind_filter);
+  gtk_widget_class_bind_template_child (widget_class, TbTracePage, timeline_view);
+  gtk_widget_class_bind_template_child (widget_class, TbTracePage, detail);
+  gtk_widget_class_bind_template_child (widget_class, TbTracePage, report_view);
+  gtk_widget_class_bind_template_child (widget_class, TbTracePage, fork_editor);
+  gtk_widget_class_bind_template_child (widget_class, TbTracePage, event_menu);
+  gtk_widget_class_bind_template_callback (widget_class, reopen_clicked);
+  gtk_widget_class_bind_template_callback (widget_class, discard_clicked);
+  gtk_widget_class_bind_template_callback (widget_class, open_clicked);
+  gtk_widget_class_bind_template_callback (widget_class, fill_recent);
+  gtk_widget_class_bind_template_callback (widget_class, on_recent_activated);
+  gtk_widget_class_bind_template_callback (widget_class, save_clicked);
+  gtk_widget_class_bind_template_callback (widget_class, replay_clicked);
+  gtk_widget_class_bind_template_callback (widget_class, export_clicked);
+  gtk_widget_class_bind_template_callback (widget_class, on_filter_changed);
+  gtk_widget_class_bind_template_callback (widget_class, on_timeline_right_click);
+  gtk_widget_class_bind_template_callback (widget_class, on_step_selected);
+  gtk_widget_class_bind_template_callback (widget_class, on_fork_continue);
+  gtk_widget_class_bind_template_callback (widget_class, on_fork_save);
+  gtk_widget_class_bind_template_callback (widget_class, on_event_menu_closed);
+
   gtk_widget_class_install_action (widget_class, "trace.fork-from-here", "i",
                                    fork_from_here_action);
   gtk_widget_class_install_action (widget_class, "trace.fork-selected", NULL,
@@ -1545,9 +1347,41 @@ tb_trace_page_class_init (TbTracePageClass *klass)
 static void
 tb_trace_page_init (TbTracePage *self)
 {
+  static const char *kind_names[] = {
+    N_("All events"), N_("Conversation"), N_("Calls"), N_("Decisions"), N_("Wire"),
+    N_("Facts"), N_("Problems"), N_("Other"),
+  };
+  g_autoptr(GtkStringList) kinds = gtk_string_list_new (NULL);
+  GtkListItemFactory *factory;
+
   self->redactor = tb_redactor_new ();
   self->cancellable = g_cancellable_new ();
-  build (self);
+  gtk_widget_init_template (GTK_WIDGET (self));
+
+  for (guint i = 0; i < G_N_ELEMENTS (kind_names); i++)
+    gtk_string_list_append (kinds, _(kind_names[i]));
+  gtk_drop_down_set_model (self->kind_filter, G_LIST_MODEL (kinds));
+  tb_source_view_setup (GTK_SOURCE_VIEW (self->detail), "json", FALSE);
+  /* The toolbar's buttons take the focus, not the flow box's cells. */
+  for (GtkWidget *child = gtk_widget_get_first_child (self->toolbar); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    gtk_widget_set_focusable (child, FALSE);
+
+  /* The timeline: the trace's events as a tree, filtered by kind and by
+   * the text of its rows. */
+  self->filter = gtk_custom_filter_new (filter_row, self, NULL);
+  self->filtered = gtk_filter_list_model_new (NULL, GTK_FILTER (g_object_ref (self->filter)));
+  self->selection = gtk_single_selection_new (G_LIST_MODEL (g_object_ref (self->filtered)));
+  gtk_single_selection_set_autoselect (self->selection, FALSE);
+  gtk_single_selection_set_can_unselect (self->selection, TRUE);
+  g_signal_connect_swapped (self->selection, "notify::selected-item",
+                            G_CALLBACK (on_event_selected), self);
+  factory = gtk_builder_list_item_factory_new_from_resource (
+              NULL, "/io/github/toolbench/Toolbench/tb-timeline-item.ui");
+  gtk_list_view_set_factory (self->timeline_view, factory);
+  g_object_unref (factory);
+  gtk_list_view_set_model (self->timeline_view, GTK_SELECTION_MODEL (self->selection));
+  show_source (self, NULL);
   update_controls (self);
 }
 
@@ -2091,15 +1925,15 @@ tb_trace_page_fork (TbTracePage   *self,
     tb_replay_set_parent (replay, self->title);
   if (!tb_replay_set_fork (replay, step, edit, value, error))
     return FALSE;
-  g_object_set_data_full (G_OBJECT (replay), "tb-fork-title",
-                          edit == TB_REPLAY_EDIT_MODEL_TURN
-                          /* Translators: the trace's name, then a model turn's number */
-                          ? g_strdup_printf (_("Fork of %s at model turn %u"),
-                                             self->title != NULL ? self->title : "?", step + 1)
-                          /* Translators: the trace's name, then a call's number */
-                          : g_strdup_printf (_("Fork of %s at call %u"),
-                                             self->title != NULL ? self->title : "?", step + 1),
-                          g_free);
+  g_set_object (&self->forking, replay);
+  g_free (self->forking_title);
+  self->forking_title = edit == TB_REPLAY_EDIT_MODEL_TURN
+                        /* Translators: the trace's name, then a model turn's number */
+                        ? g_strdup_printf (_("Fork of %s at model turn %u"),
+                                           self->title != NULL ? self->title : "?", step + 1)
+                        /* Translators: the trace's name, then a call's number */
+                        : g_strdup_printf (_("Fork of %s at call %u"),
+                                           self->title != NULL ? self->title : "?", step + 1);
   if (tb_fork_editor_get_live (self->fork_editor))
     {
       g_autoptr(TbProvider) provider = NULL;

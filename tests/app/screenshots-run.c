@@ -9,6 +9,7 @@
 #include <toolbench.h>
 
 #include "tb-app-util.h"
+#include "tb-trace-page-private.h"
 #include "tb-loop-page-private.h"
 #include "tb-window.h"
 

@@ -12,6 +12,7 @@
 #include <glib/gstdio.h>
 
 #include "tb-app-util.h"
+#include "tb-trace-page-private.h"
 #include "tb-confirm-dialog.h"
 #include "tb-mcp-dialogs.h"
 #include "tb-pending-call-row.h"

@@ -11,7 +11,7 @@
 
 #include "tb-app-util.h"
 #include "tb-timeline-row.h"
-#include "tb-trace-page.h"
+#include "tb-trace-page-private.h"
 
 /* The Trace page's timeline: the rows say what `toolbench-cli trace show`
  * says, grouped the same way; they can be filtered; a large file stays a

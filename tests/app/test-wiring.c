@@ -15,7 +15,7 @@
 #include "tb-loop-page-private.h"
 #include "tb-mcp-dialogs.h"
 #include "tb-tool-sources.h"
-#include "tb-trace-page.h"
+#include "tb-trace-page-private.h"
 #include "tb-welcome-page.h"
 #include "tb-prefs.h"
 #include "tb-secret-store.h"

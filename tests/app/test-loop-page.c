@@ -522,29 +522,7 @@ static void
 press (Fixture    *f,
        const char *accelerator)
 {
-  g_autoptr(GListModel) controllers = gtk_widget_observe_controllers (GTK_WIDGET (f->page));
-  g_autoptr(GtkShortcutTrigger) wanted = gtk_shortcut_trigger_parse_string (accelerator);
-  gboolean found = FALSE;
-
-  for (guint i = 0; i < g_list_model_get_n_items (controllers) && !found; i++)
-    {
-      g_autoptr(GObject) controller = g_list_model_get_item (controllers, i);
-
-      if (!GTK_IS_SHORTCUT_CONTROLLER (controller))
-        continue;
-      for (guint j = 0; j < g_list_model_get_n_items (G_LIST_MODEL (controller)) && !found; j++)
-        {
-          g_autoptr(GtkShortcut) shortcut = g_list_model_get_item (G_LIST_MODEL (controller), j);
-
-          if (gtk_shortcut_trigger_equal (gtk_shortcut_get_trigger (shortcut), wanted))
-            {
-              g_assert_true (gtk_shortcut_action_activate (gtk_shortcut_get_action (shortcut), 0,
-                                                           GTK_WIDGET (f->page), NULL));
-              found = TRUE;
-            }
-        }
-    }
-  g_assert_true (found);
+  window_test_press (GTK_WIDGET (f->page), accelerator);
   WAIT_UNTIL (!tb_loop_page_get_busy (f->page));
 }
 

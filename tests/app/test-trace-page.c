@@ -10,6 +10,9 @@
 #include <toolbench.h>
 
 #include "tb-app-util.h"
+/* Large files are read and replayed under a sanitizer too. */
+#define WINDOW_TEST_WAIT_SECONDS 60
+#include "window-test-util.h"
 #include "tb-timeline-row.h"
 #include "tb-trace-page-private.h"
 
@@ -32,14 +35,6 @@ iterate (guint ms)
   while (g_get_monotonic_time () < end)
     g_main_context_iteration (NULL, FALSE);
 }
-
-#define WAIT_UNTIL(cond) \
-  G_STMT_START { \
-    gint64 deadline_ = g_get_monotonic_time () + 60 * G_USEC_PER_SEC; \
-    while (!(cond) && g_get_monotonic_time () < deadline_) \
-      g_main_context_iteration (NULL, TRUE); \
-    g_assert_true (cond); \
-  } G_STMT_END
 
 static void
 setup (Fixture       *f,
@@ -642,29 +637,7 @@ static void
 press (Fixture    *f,
        const char *accelerator)
 {
-  g_autoptr(GListModel) controllers = gtk_widget_observe_controllers (GTK_WIDGET (f->page));
-  g_autoptr(GtkShortcutTrigger) wanted = gtk_shortcut_trigger_parse_string (accelerator);
-  gboolean found = FALSE;
-
-  for (guint i = 0; i < g_list_model_get_n_items (controllers) && !found; i++)
-    {
-      g_autoptr(GObject) controller = g_list_model_get_item (controllers, i);
-
-      if (!GTK_IS_SHORTCUT_CONTROLLER (controller))
-        continue;
-      for (guint j = 0; j < g_list_model_get_n_items (G_LIST_MODEL (controller)) && !found; j++)
-        {
-          g_autoptr(GtkShortcut) shortcut = g_list_model_get_item (G_LIST_MODEL (controller), j);
-
-          if (gtk_shortcut_trigger_equal (gtk_shortcut_get_trigger (shortcut), wanted))
-            {
-              g_assert_true (gtk_shortcut_action_activate (gtk_shortcut_get_action (shortcut), 0,
-                                                           GTK_WIDGET (f->page), NULL));
-              found = TRUE;
-            }
-        }
-    }
-  g_assert_true (found);
+  window_test_press (GTK_WIDGET (f->page), accelerator);
   iterate (50);
 }
 

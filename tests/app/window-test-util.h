@@ -16,9 +16,14 @@ typedef struct
   TbLoopPage     *page;
 } WindowFixture;
 
+/* How long WAIT_UNTIL waits; a test of large files may wait longer. */
+#ifndef WINDOW_TEST_WAIT_SECONDS
+# define WINDOW_TEST_WAIT_SECONDS 10
+#endif
+
 #define WAIT_UNTIL(cond) \
   G_STMT_START { \
-    gint64 _deadline = g_get_monotonic_time () + 10 * G_USEC_PER_SEC; \
+    gint64 _deadline = g_get_monotonic_time () + WINDOW_TEST_WAIT_SECONDS * G_USEC_PER_SEC; \
     while (!(cond)) \
       { \
         if (g_get_monotonic_time () > _deadline) \
@@ -42,6 +47,37 @@ window_test_iterate (guint ms)
  * rows, timers and idles let go of it within a main context iteration or
  * two, but a slow build (AddressSanitizer) needs longer than a fixed
  * pause. Fails when something still holds it after 20 s. */
+/* Runs @widget's own shortcut for @accelerator ("<Control><Shift>k",
+ * "F6"), as a key press in it would: the shortcut must exist. */
+static inline void
+window_test_press (GtkWidget  *widget,
+                   const char *accelerator)
+{
+  g_autoptr(GListModel) controllers = gtk_widget_observe_controllers (widget);
+  g_autoptr(GtkShortcutTrigger) wanted = gtk_shortcut_trigger_parse_string (accelerator);
+  gboolean found = FALSE;
+
+  for (guint i = 0; i < g_list_model_get_n_items (controllers) && !found; i++)
+    {
+      g_autoptr(GObject) controller = g_list_model_get_item (controllers, i);
+
+      if (!GTK_IS_SHORTCUT_CONTROLLER (controller))
+        continue;
+      for (guint j = 0; j < g_list_model_get_n_items (G_LIST_MODEL (controller)) && !found; j++)
+        {
+          g_autoptr(GtkShortcut) shortcut = g_list_model_get_item (G_LIST_MODEL (controller), j);
+
+          if (gtk_shortcut_trigger_equal (gtk_shortcut_get_trigger (shortcut), wanted))
+            {
+              g_assert_true (gtk_shortcut_action_activate (gtk_shortcut_get_action (shortcut), 0,
+                                                           widget, NULL));
+              found = TRUE;
+            }
+        }
+    }
+  g_assert_true (found);
+}
+
 static inline void
 window_test_finalize (gpointer object)
 {

@@ -8,6 +8,8 @@
 
 #include "tb-app-util.h"
 #include "tb-fork-editor.h"
+#include "tb-fork-target.h"
+#include "tb-recent-traces.h"
 #include "tb-replay-report-view.h"
 #include "tb-trace-page-private.h"
 #include "tb-timeline.h"
@@ -55,9 +57,7 @@ struct _TbTracePage
   GtkCustomFilter    *filter;
   GtkSearchEntry     *search_entry;
   GtkDropDown        *kind_filter;
-  GtkWidget          *recent_button;
-  GtkListBox         *recent_list;
-  gboolean            remember_recent;
+  TbRecentTraces     *recent;
   GtkWidget          *event_menu;  /* the popover of a row's menu */
 
   TbToolRegistry     *registry;
@@ -72,7 +72,6 @@ struct _TbTracePage
   TbReplay           *forking;   /* the fork running, and its title */
   char               *forking_title;
   int                 save_mode; /* what the open save dialog saves */
-  GPtrArray          *recent_uris;  /* of the rows of the Recent list */
   TbTraceReader      *reader;    /* and its reader */
   struct {
     gboolean          pending;   /* run once the file is read whole */
@@ -363,49 +362,7 @@ buffer_text (GtkTextView *view)
   return gtk_text_buffer_get_text (buffer, &start, &end, FALSE);
 }
 
-/* How many events the shown trace has, read whole or from its index. */
-static guint
-n_events_shown (TbTracePage *self)
-{
-  if (self->trace != NULL)
-    return tb_trace_get_n_events (self->trace);
-  return self->reader != NULL ? tb_trace_reader_get_n_events (self->reader) : 0;
-}
-
-/* The event at @position of the shown trace with its @type: from the trace
- * read whole, or read from a large file's index on its own. */
-static JsonObject *
-event_at (TbTracePage  *self,
-          guint         position,
-          const char  **type)
-{
-  JsonObject *object;
-
-  if (self->trace != NULL)
-    {
-      TbTraceEvent *event;
-
-      if (position >= tb_trace_get_n_events (self->trace))
-        return NULL;
-      event = tb_trace_get_event (self->trace, position);
-      *type = tb_trace_event_get_event_type (event);
-      return json_object_ref (tb_trace_event_get_payload (event));
-    }
-  if (self->reader == NULL)
-    return NULL;
-  object = tb_trace_reader_read_event (self->reader, position, NULL);
-  if (object == NULL || tb_json_object_get_string (object, "type") == NULL)
-    {
-      g_clear_pointer (&object, json_object_unref);
-      return NULL;
-    }
-  *type = tb_json_object_get_string (object, "type");
-  return object;
-}
-
-/* What a fork changes at the event at @position of the shown trace: a
- * call's arguments, a call's result or a model's turn, with the recorded
- * value to start from. */
+/* What a fork changes at the event at @position of the shown trace. */
 static gboolean
 fork_target (TbTracePage   *self,
              guint          position,
@@ -415,105 +372,14 @@ fork_target (TbTracePage   *self,
              JsonNode     **value,
              GError       **error)
 {
-  g_autoptr(GHashTable) calls = NULL;
-  guint n_calls = 0, n_turns = 0;
-  g_autoptr(JsonObject) payload = NULL;
-  const char *type = NULL;
-
   if (self->trace == NULL && self->reader == NULL)
     {
       g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_PENDING,
                            _("The trace is still being read; fork it once it is read."));
       return FALSE;
     }
-  if (position >= n_events_shown (self))
-    {
-      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
-                           _("There is no such event in the trace."));
-      return FALSE;
-    }
-  calls = g_hash_table_new (g_str_hash, g_str_equal);
-  /* One event at a time: a large file is read from its index, and what
-   * is kept is the call ids before the event. */
-  for (guint i = 0; i < position; i++)
-    {
-      const char *t = NULL;
-      g_autoptr(JsonObject) p = event_at (self, i, &t);
-
-      if (p == NULL)
-        continue;
-
-      if (g_str_equal (t, "tool-call"))
-        {
-          JsonObject *call = tb_json_object_get_object (p, "call");
-          const char *id = call != NULL ? tb_json_object_get_string (call, "id") : NULL;
-
-          if (id != NULL)
-            g_hash_table_insert (calls, g_strdup (id), GUINT_TO_POINTER (n_calls + 1));
-          n_calls++;
-        }
-      else if (g_str_equal (t, "message")
-               && g_strcmp0 (tb_json_object_get_string (p, "origin"), "model") == 0)
-        n_turns++;
-    }
-
-  payload = event_at (self, position, &type);
-  if (payload == NULL)
-    {
-      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
-                           _("This event of the trace cannot be read."));
-      return FALSE;
-    }
-  if (g_str_equal (type, "tool-call"))
-    {
-      JsonObject *call = tb_json_object_get_object (payload, "call");
-      JsonNode *arguments = call != NULL ? json_object_get_member (call, "arguments") : NULL;
-
-      *step = n_calls;
-      *edit = TB_REPLAY_EDIT_ARGUMENTS;
-      /* Translators: %u is the call's number in the run, %s the tool's name */
-      *heading = g_strdup_printf (_("Call %u, %s: the arguments it runs with"), n_calls + 1,
-                                  call != NULL ? tb_json_object_get_string (call, "name") : "?");
-      *value = arguments != NULL ? json_node_copy (arguments)
-                                 : json_node_init_object (json_node_alloc (), json_object_new ());
-      return TRUE;
-    }
-  if (g_str_equal (type, "tool-result"))
-    {
-      const char *id = tb_json_object_get_string (payload, "call_id");
-      guint index = id != NULL ? GPOINTER_TO_UINT (g_hash_table_lookup (calls, id)) : 0;
-      JsonObject *result = tb_json_object_get_object (payload, "result");
-      JsonNode *output = result != NULL ? json_object_get_member (result, "output") : NULL;
-
-      if (index == 0)
-        {
-          g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND,
-                               _("The trace does not hold the call this result answers."));
-          return FALSE;
-        }
-      *step = index - 1;
-      *edit = TB_REPLAY_EDIT_RESULT;
-      /* Translators: %u is the call's number in the run, %s the tool's name */
-      *heading = g_strdup_printf (_("Call %u, %s: the result it gives instead of running"),
-                                  index, tb_json_object_get_string (payload, "name") ?: "?");
-      *value = output != NULL ? json_node_copy (output) : json_node_new (JSON_NODE_NULL);
-      return TRUE;
-    }
-  if (g_str_equal (type, "message")
-      && g_strcmp0 (tb_json_object_get_string (payload, "origin"), "model") == 0
-      && json_object_get_member (payload, "message") != NULL)
-    {
-      *step = n_turns;
-      *edit = TB_REPLAY_EDIT_MODEL_TURN;
-      /* Translators: %u is the model turn's number in the run */
-      *heading = g_strdup_printf (_("Model turn %u: what the model says instead"), n_turns + 1);
-      *value = json_node_copy (json_object_get_member (payload, "message"));
-      return TRUE;
-    }
-  g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED,
-                       _("A fork changes a call's arguments, a call's result or a model "
-                         "turn; this event is none of them."));
-  return FALSE;
+  return tb_fork_target_find (self->trace, self->reader, position, step, edit, heading, value,
+                              error);
 }
 
 static void
@@ -1128,70 +994,12 @@ discard_clicked (TbTracePage *self)
   g_clear_object (&self->recovered_file);
 }
 
-/* Recent traces, from the desktop's list of recently used files. */
-#define MAX_RECENT 8
-
+/* Traces opened and saved go to the Recent menu. */
 static void
 remember (TbTracePage *self,
           GFile       *file)
 {
-  g_autofree char *uri = NULL;
-
-  if (!self->remember_recent)
-    return;
-  uri = g_file_get_uri (file);
-  gtk_recent_manager_add_item (gtk_recent_manager_get_default (), uri);
-}
-
-static void
-on_recent_activated (GtkListBox    *list,
-                     GtkListBoxRow *row,
-                     TbTracePage   *self)
-{
-  int index = gtk_list_box_row_get_index (row);
-  g_autoptr(GFile) file = NULL;
-
-  if (self->recent_uris == NULL || index < 0 || (guint) index >= self->recent_uris->len)
-    return;
-  file = g_file_new_for_uri (g_ptr_array_index (self->recent_uris, index));
-
-  gtk_menu_button_popdown (GTK_MENU_BUTTON (self->recent_button));
-  tb_trace_page_open_file (self, file);
-}
-
-static void
-fill_recent (TbTracePage *self)
-{
-  GList *items = gtk_recent_manager_get_items (gtk_recent_manager_get_default ());
-  GtkWidget *child;
-  guint n = 0;
-
-  while ((child = gtk_widget_get_first_child (GTK_WIDGET (self->recent_list))) != NULL)
-    gtk_list_box_remove (self->recent_list, child);
-  g_clear_pointer (&self->recent_uris, g_ptr_array_unref);
-  self->recent_uris = g_ptr_array_new_with_free_func (g_free);
-  for (GList *l = items; l != NULL && n < MAX_RECENT; l = l->next)
-    {
-      GtkRecentInfo *info = l->data;
-      const char *uri = gtk_recent_info_get_uri (info);
-      GtkWidget *row, *label;
-
-      if (!g_str_has_suffix (uri, ".jsonl") || !gtk_recent_info_exists (info))
-        continue;
-      row = gtk_list_box_row_new ();
-      label = gtk_label_new (gtk_recent_info_get_display_name (info));
-      gtk_label_set_xalign (GTK_LABEL (label), 0);
-      gtk_widget_set_margin_start (label, 6);
-      gtk_widget_set_margin_end (label, 6);
-      gtk_widget_set_margin_top (label, 4);
-      gtk_widget_set_margin_bottom (label, 4);
-      gtk_widget_set_tooltip_text (row, uri);
-      gtk_list_box_row_set_child (GTK_LIST_BOX_ROW (row), label);
-      g_ptr_array_add (self->recent_uris, g_strdup (uri));
-      gtk_list_box_append (self->recent_list, row);
-      n++;
-    }
-  g_list_free_full (items, (GDestroyNotify) gtk_recent_info_unref);
+  tb_recent_traces_remember (self->recent, file);
 }
 
 /* Problems indexing are reported by the whole read beside it. */
@@ -1267,7 +1075,6 @@ tb_trace_page_dispose (GObject *object)
   g_clear_pointer (&self->fork_when_loaded.text, g_free);
   g_clear_object (&self->forking);
   g_clear_pointer (&self->forking_title, g_free);
-  g_clear_pointer (&self->recent_uris, g_ptr_array_unref);
   g_clear_object (&self->timeline);
   g_clear_object (&self->tree);
   g_clear_object (&self->filtered);
@@ -1286,6 +1093,7 @@ tb_trace_page_class_init (TbTracePageClass *klass)
   g_type_ensure (TB_TYPE_TIMELINE_ROW);
   g_type_ensure (TB_TYPE_REPLAY_REPORT_VIEW);
   g_type_ensure (TB_TYPE_FORK_EDITOR);
+  g_type_ensure (TB_TYPE_RECENT_TRACES);
   g_type_ensure (GTK_SOURCE_TYPE_VIEW);
 
   gtk_widget_class_set_template_from_resource (widget_class,
@@ -1298,8 +1106,7 @@ tb_trace_page_class_init (TbTracePageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, TbTracePage, title_label);
   gtk_widget_class_bind_template_child (widget_class, TbTracePage, toolbar);
   gtk_widget_class_bind_template_child (widget_class, TbTracePage, open_button);
-  gtk_widget_class_bind_template_child (widget_class, TbTracePage, recent_button);
-  gtk_widget_class_bind_template_child (widget_class, TbTracePage, recent_list);
+  gtk_widget_class_bind_template_child (widget_class, TbTracePage, recent);
   gtk_widget_class_bind_template_child (widget_class, TbTracePage, save_button);
   gtk_widget_class_bind_template_child (widget_class, TbTracePage, replay_button);
   gtk_widget_class_bind_template_child (widget_class, TbTracePage, live_check);
@@ -1316,8 +1123,7 @@ tb_trace_page_class_init (TbTracePageClass *klass)
   gtk_widget_class_bind_template_callback (widget_class, reopen_clicked);
   gtk_widget_class_bind_template_callback (widget_class, discard_clicked);
   gtk_widget_class_bind_template_callback (widget_class, open_clicked);
-  gtk_widget_class_bind_template_callback (widget_class, fill_recent);
-  gtk_widget_class_bind_template_callback (widget_class, on_recent_activated);
+  gtk_widget_class_bind_template_callback (widget_class, tb_trace_page_open_file);
   gtk_widget_class_bind_template_callback (widget_class, save_clicked);
   gtk_widget_class_bind_template_callback (widget_class, replay_clicked);
   gtk_widget_class_bind_template_callback (widget_class, export_clicked);
@@ -2136,7 +1942,7 @@ tb_trace_page_set_remember_recent (TbTracePage *self,
                                    gboolean     remember)
 {
   g_return_if_fail (TB_IS_TRACE_PAGE (self));
-  self->remember_recent = remember;
+  tb_recent_traces_set_active (self->recent, remember);
 }
 
 /**
@@ -2151,8 +1957,7 @@ guint
 tb_trace_page_get_n_recent (TbTracePage *self)
 {
   g_return_val_if_fail (TB_IS_TRACE_PAGE (self), 0);
-  fill_recent (self);
-  return tb_list_box_count_rows (self->recent_list);
+  return tb_recent_traces_refresh (self->recent);
 }
 
 /**

@@ -83,7 +83,7 @@ tb_fork_target_find (TbTrace        *trace,
                            _("There is no such event in the trace."));
       return FALSE;
     }
-  calls = g_hash_table_new (g_str_hash, g_str_equal);
+  calls = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   /* One event at a time: a large file is read from its index, and what
    * is kept is the call ids before the event. */
   for (guint i = 0; i < position; i++)

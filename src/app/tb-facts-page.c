@@ -258,13 +258,9 @@ build (TbFactsPage *self)
   GtkWidget *clamp = adw_clamp_new ();
   GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 12);
   GtkWidget *lock_box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
-  GtkWidget *lock_button = gtk_button_new ();
-  GtkWidget *lock_label = gtk_label_new_with_mnemonic (_("_Lock"));
+  GtkWidget *lock_button = gtk_button_new_with_mnemonic (_("_Lock"));
 
-  /* Labelled by its label child, GTK 4.8 names the button by its text. */
-  gtk_button_set_child (GTK_BUTTON (lock_button), lock_label);
-  gtk_accessible_update_relation (GTK_ACCESSIBLE (lock_button),
-                                  GTK_ACCESSIBLE_RELATION_LABELLED_BY, lock_label, NULL, -1);
+  tb_button_name_by_label (GTK_BUTTON (lock_button));
 
   self->scroller = gtk_scrolled_window_new ();
   gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (self->scroller), GTK_POLICY_NEVER,

@@ -655,6 +655,7 @@ tb_tool_page_init (TbToolPage *self)
   self->runs = g_hash_table_new_full (g_str_hash, g_str_equal, NULL,
                                       (GDestroyNotify) run_data_free);
   tb_source_view_setup (self->schema_view, "json", FALSE);
+  tb_expander_keep_focus_out (self->schema_expander);
 }
 
 /**

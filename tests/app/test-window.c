@@ -984,6 +984,36 @@ test_keyboard_pick (Fixture       *f,
   g_assert_true (gtk_widget_is_ancestor (gtk_window_get_focus (GTK_WINDOW (f->window)), list));
 }
 
+/* Tab through the window to the Tool page's Run button as a person does:
+ * past the collapsed schema, and out of fields whose leaving changes the
+ * problems listed while the focus moves on. GTK warns of nothing (the
+ * tests make criticals fatal). */
+static void
+test_tab_through_form (Fixture       *f,
+                       gconstpointer  data)
+{
+  GtkWidget *run_button;
+  gboolean reached = FALSE;
+
+  open_tool (f, "create_issue");
+  run_button = tb_tool_page_get_run_button (page (f));
+  g_assert_true (tb_argument_editor_set_text (editor (f), "{\"body\":\"It crashes.\","
+                                                          "\"labels\":[\"bug\"],"
+                                                          "\"priority\":\"urgent\"}", NULL));
+  tb_argument_editor_reveal_problems (editor (f));
+  iterate (100);
+  gtk_window_set_focus (GTK_WINDOW (f->window), NULL);
+  for (guint i = 0; i < 200 && !reached; i++)
+    {
+      g_signal_emit_by_name (f->window, "move-focus", GTK_DIR_TAB_FORWARD);
+      iterate (20);
+      reached = gtk_widget_has_focus (run_button);
+    }
+  g_assert_true (reached);
+  g_assert_cmpstr (tb_schema_form_get_field_error (form (f), "/title"), ==,
+                   "This field is required.");
+}
+
 /* The window fits a phone's width, whatever page is shown. */
 static void
 test_narrow (Fixture       *f,
@@ -1202,6 +1232,7 @@ main (int   argc,
   g_test_add_func ("/app/schema-only", test_schema_only);
   g_test_add ("/app/hover-keeps-page", Fixture, NULL, setup, test_hover_keeps_page, teardown);
   g_test_add ("/app/keyboard-pick", Fixture, NULL, setup, test_keyboard_pick, teardown);
+  g_test_add ("/app/tab-through-form", Fixture, NULL, setup, test_tab_through_form, teardown);
   g_test_add ("/app/narrow", Fixture, NULL, setup, test_narrow, teardown);
   g_test_add ("/app/shortcuts", Fixture, NULL, setup, test_shortcuts, teardown);
   g_test_add ("/app/mcp-content", Fixture, NULL, setup, test_mcp_content, teardown);

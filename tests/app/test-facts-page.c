@@ -11,6 +11,7 @@
 #include "window-test-util.h"
 
 #include "tb-app-util.h"
+#include "tb-confirm-dialog.h"
 #include "tb-lock-row.h"
 #include "tb-proposal-row.h"
 #include "tb-window.h"
@@ -202,6 +203,57 @@ test_review (Fixture       *f,
   g_assert_null (tb_facts_page_get_dialog (page (f)));
 }
 
+/* The dialog holds the proposal and shows its parts: a line diff for a
+ * structured value that had one before, none for a short one. Commit is
+ * destructive and not the default; committing changes the fact. */
+static void
+test_dialog (Fixture       *f,
+             gconstpointer  data)
+{
+  AdwMessageDialog *dialog = tb_facts_page_review (page (f), f->home);
+  g_autoptr(JsonNode) home = NULL;
+  g_autoptr(GError) error = NULL;
+
+  WAIT_UNTIL (gtk_widget_get_mapped (GTK_WIDGET (dialog)));
+  g_assert_true (TB_IS_CONFIRM_DIALOG (dialog));
+  g_assert_true (tb_confirm_dialog_get_proposal (TB_CONFIRM_DIALOG (dialog)) == f->home);
+  g_assert_true (gtk_window_get_transient_for (GTK_WINDOW (dialog))
+                 == GTK_WINDOW (f->base.window));
+  g_assert_cmpstr (tb_confirm_dialog_get_text (dialog, "current"), ==,
+                   "{\n  \"city\" : \"Paris\",\n  \"street\" : \"1 rue de la Paix\"\n}");
+  g_assert_cmpstr (tb_confirm_dialog_get_text (dialog, "diff"), ==,
+                   "  {\n"
+                   "-   \"city\" : \"Paris\",\n"
+                   "-   \"street\" : \"1 rue de la Paix\"\n"
+                   "+   \"city\" : \"Lyon\",\n"
+                   "+   \"street\" : \"2 place Bellecour\"\n"
+                   "  }\n");
+  g_assert_cmpstr (tb_confirm_dialog_get_text (dialog, "reason"), ==, "(none given)");
+  g_assert_cmpstr (tb_confirm_dialog_get_text (dialog, "origin"), ==, "A person");
+  g_assert_null (adw_message_dialog_get_default_response (dialog));
+  g_assert_cmpstr (adw_message_dialog_get_close_response (dialog), ==, "close");
+  g_assert_cmpint (adw_message_dialog_get_response_appearance (dialog, "commit"), ==,
+                   ADW_RESPONSE_DESTRUCTIVE);
+
+  adw_message_dialog_response (dialog, "commit");
+  gtk_window_close (GTK_WINDOW (dialog));
+  window_test_iterate (50);
+  g_assert_cmpuint (tb_fact_proposal_get_status (f->home), ==, TB_PROPOSAL_STATUS_COMMITTED);
+  home = tb_workspace_dup_fact (f->workspace, "home", &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (json_object_get_string_member (json_node_get_object (home), "street"), ==,
+                   "2 place Bellecour");
+
+  dialog = tb_facts_page_review (page (f), f->city);
+  WAIT_UNTIL (gtk_widget_get_mapped (GTK_WIDGET (dialog)));
+  g_assert_cmpstr (tb_confirm_dialog_get_text (dialog, "current"), ==, "(not set)");
+  g_assert_null (tb_confirm_dialog_get_text (dialog, "diff"));
+  g_assert_cmpstr (tb_confirm_dialog_get_text (dialog, "origin"), ==, "The model, in call call_7");
+  gtk_window_close (GTK_WINDOW (dialog));
+  window_test_iterate (50);
+  g_assert_cmpuint (tb_fact_proposal_get_status (f->city), ==, TB_PROPOSAL_STATUS_PENDING);
+}
+
 /* Unlock on a row unlocks its key; with no lock left the list says so.
  * The entry and Lock lock a key again. */
 static void
@@ -244,6 +296,7 @@ main (int   argc,
 
   g_test_add ("/facts-page/rows", Fixture, NULL, setup, test_rows, teardown);
   g_test_add ("/facts-page/review", Fixture, NULL, setup, test_review, teardown);
+  g_test_add ("/facts-page/dialog", Fixture, NULL, setup, test_dialog, teardown);
   g_test_add ("/facts-page/locks", Fixture, NULL, setup, test_locks, teardown);
 
   return g_test_run ();

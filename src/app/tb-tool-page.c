@@ -10,7 +10,7 @@
 
 #include "tb-app-util.h"
 #include "tb-argument-editor.h"
-#include "tb-history-page.h"
+#include "tb-history-row.h"
 #include "tb-result-view.h"
 #include "tb-tool-page.h"
 
@@ -323,10 +323,7 @@ static void
 on_recent_activated (TbToolPage    *self,
                      GtkListBoxRow *row)
 {
-  TbHistoryEntry *entry = g_object_get_data (G_OBJECT (row), "tb-entry");
-
-  if (entry != NULL)
-    tb_tool_page_show_entry (self, entry);
+  tb_tool_page_show_entry (self, tb_history_row_get_entry (TB_HISTORY_ROW (row)));
 }
 
 static gboolean

@@ -985,6 +985,42 @@ test_keyboard_pick (Fixture       *f,
   g_assert_true (gtk_widget_is_ancestor (gtk_window_get_focus (GTK_WINDOW (f->window)), list));
 }
 
+/* Run and Search are caught before the focused widget sees the keys, so
+ * a text view cannot take Ctrl+Return as a line break. */
+static void
+test_capture_shortcuts (Fixture       *f,
+                        gconstpointer  data)
+{
+  g_autoptr(GListModel) controllers = gtk_widget_observe_controllers (GTK_WIDGET (f->window));
+  g_autoptr(GString) found = g_string_new (NULL);
+
+  for (guint i = 0; i < g_list_model_get_n_items (controllers); i++)
+    {
+      g_autoptr(GObject) controller = g_list_model_get_item (controllers, i);
+
+      if (!GTK_IS_SHORTCUT_CONTROLLER (controller) ||
+          gtk_event_controller_get_propagation_phase (GTK_EVENT_CONTROLLER (controller))
+          != GTK_PHASE_CAPTURE)
+        continue;
+      for (guint j = 0; j < g_list_model_get_n_items (G_LIST_MODEL (controller)); j++)
+        {
+          g_autoptr(GtkShortcut) shortcut = g_list_model_get_item (G_LIST_MODEL (controller), j);
+          GtkShortcutAction *action = gtk_shortcut_get_action (shortcut);
+          g_autofree char *trigger = gtk_shortcut_trigger_to_string (
+                                       gtk_shortcut_get_trigger (shortcut));
+
+          if (GTK_IS_NAMED_ACTION (action))
+            g_string_append_printf (found, "%s %s\n", trigger,
+                                    gtk_named_action_get_action_name (GTK_NAMED_ACTION (action)));
+        }
+    }
+  g_assert_cmpstr (found->str, ==,
+                   "<Control>Return win.run\n"
+                   "<Control>KP_Enter win.run\n"
+                   "<Shift><Control>Return win.run-anyway\n"
+                   "<Control>f win.search\n");
+}
+
 static GtkWidget *
 row_part (GtkListBoxRow *row,
           const char    *name)
@@ -1283,6 +1319,7 @@ main (int   argc,
   g_test_add_func ("/app/schema-only", test_schema_only);
   g_test_add ("/app/hover-keeps-page", Fixture, NULL, setup, test_hover_keeps_page, teardown);
   g_test_add ("/app/keyboard-pick", Fixture, NULL, setup, test_keyboard_pick, teardown);
+  g_test_add ("/app/capture-shortcuts", Fixture, NULL, setup, test_capture_shortcuts, teardown);
   g_test_add ("/app/history-rows", Fixture, NULL, setup, test_history_rows, teardown);
   g_test_add ("/app/tab-through-form", Fixture, NULL, setup, test_tab_through_form, teardown);
   g_test_add ("/app/narrow", Fixture, NULL, setup, test_narrow, teardown);

@@ -281,6 +281,27 @@ tb_expander_keep_focus_out (GtkExpander *expander)
 }
 
 /**
+ * tb_button_name_by_label:
+ * @button: a button whose child is a label with a mnemonic
+ *
+ * GTK 4.8 names a button with a mnemonic label after its raw label and its
+ * text ("_Run Run") on the accessibility bus. Labelled by its label child,
+ * it is named by the plain text.
+ */
+void
+tb_button_name_by_label (GtkButton *button)
+{
+  GtkWidget *child;
+
+  g_return_if_fail (GTK_IS_BUTTON (button));
+
+  child = gtk_button_get_child (button);
+  g_return_if_fail (GTK_IS_LABEL (child));
+  gtk_accessible_update_relation (GTK_ACCESSIBLE (button), GTK_ACCESSIBLE_RELATION_LABELLED_BY,
+                                  child, NULL, -1);
+}
+
+/**
  * tb_drop_down_name_button:
  * @drop_down: a drop-down
  * @name: what a screen reader says for it

@@ -24,6 +24,7 @@ guint tb_list_box_count_rows      (GtkListBox    *list);
 void  tb_copy_text                (GtkWidget     *widget,
                                    const char    *text);
 void  tb_expander_keep_focus_out  (GtkExpander   *expander);
+void  tb_button_name_by_label     (GtkButton     *button);
 void  tb_drop_down_name_button    (GtkDropDown   *drop_down,
                                    const char    *name);
 void  tb_flow_box_append          (GtkFlowBox    *flow_box,

@@ -42,6 +42,7 @@ struct _TbArgumentEditor
   char          *json_error;
   guint          json_updating;
   guint          parse_source;
+  guint          problems_source;
   gboolean       form_usable;
   gboolean       valid;
   gboolean       reveal_all;    /* after Run, or once the JSON was edited */
@@ -117,6 +118,26 @@ update_problems (TbArgumentEditor *self)
   gtk_widget_set_visible (self->problems_box, n > 0);
 }
 
+static gboolean
+update_problems_cb (gpointer user_data)
+{
+  TbArgumentEditor *self = user_data;
+
+  self->problems_source = 0;
+  update_problems (self);
+  return G_SOURCE_REMOVE;
+}
+
+/* The list follows after the event that changed the problems: leaving a
+ * field reveals its problems while GTK 4.8 moves the focus, and rows added
+ * to the list then make GTK use freed widgets (criticals without end). */
+static void
+queue_update_problems (TbArgumentEditor *self)
+{
+  if (self->problems_source == 0)
+    self->problems_source = g_idle_add (update_problems_cb, self);
+}
+
 /* One mistake, one message: the form's own complaint ("Enter a number")
  * comes first, a missing required member is said at its own field, and
  * each field says only its first problem. */
@@ -160,7 +181,7 @@ show_problems (TbArgumentEditor *self)
     }
   if (self->form_usable)
     tb_schema_form_set_errors (self->form, self->shown);
-  update_problems (self);
+  queue_update_problems (self);
 }
 
 static void
@@ -413,6 +434,7 @@ tb_argument_editor_dispose (GObject *object)
   TbArgumentEditor *self = (TbArgumentEditor *) object;
 
   g_clear_handle_id (&self->parse_source, g_source_remove);
+  g_clear_handle_id (&self->problems_source, g_source_remove);
   gtk_widget_dispose_template (GTK_WIDGET (self), TB_TYPE_ARGUMENT_EDITOR);
   tb_widget_unparent_children (GTK_WIDGET (self));
 

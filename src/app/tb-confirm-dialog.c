@@ -17,30 +17,27 @@
 #define LONG_VALUE 60
 #define MAX_DIFF_LINES 2000
 
-typedef struct
+struct _TbConfirmDialog
 {
-  TbWorkspace    *workspace;
-  TbFactProposal *proposal;
-  TbConfirmDone   done;
-  gpointer        user_data;
-} Confirm;
+  AdwMessageDialog  parent_instance;
 
-static void
-confirm_free (gpointer data)
-{
-  Confirm *confirm = data;
+  GtkLabel         *current_label;
+  GtkLabel         *proposed_label;
+  GtkWidget        *diff_heading;
+  GtkLabel         *diff_label;
+  GtkLabel         *reason_label;
+  GtkLabel         *origin_label;
 
-  g_clear_object (&confirm->workspace);
-  g_clear_object (&confirm->proposal);
-  g_free (confirm);
-}
+  TbWorkspace      *workspace;
+  TbFactProposal   *proposal;
+  TbConfirmDone     done;
+  gpointer          done_data;
+};
 
-static void
-confirm_free_closure (gpointer  data,
-                      GClosure *closure)
-{
-  confirm_free (data);
-}
+G_DEFINE_FINAL_TYPE (TbConfirmDialog, tb_confirm_dialog, ADW_TYPE_MESSAGE_DIALOG)
+
+enum { PROP_0, PROP_WORKSPACE, PROP_PROPOSAL, N_PROPS };
+static GParamSpec *properties [N_PROPS];
 
 /* Pretty-printed JSON ends a member's line with a comma unless it is the
  * last one: lines that differ only there are the same line. */
@@ -128,10 +125,10 @@ tb_confirm_diff (const char *old_text,
 }
 
 static void
-on_response (AdwMessageDialog *dialog,
-             const char       *response,
-             Confirm          *confirm)
+tb_confirm_dialog_response (AdwMessageDialog *dialog,
+                            const char       *response)
 {
+  TbConfirmDialog *self = TB_CONFIRM_DIALOG (dialog);
   g_autoptr(GError) error = NULL;
   const char *who = g_get_real_name ();
 
@@ -141,55 +138,182 @@ on_response (AdwMessageDialog *dialog,
   if (g_str_equal (response, "commit"))
     {
       /* The one place a confirmation is made: the person pressed Commit. */
-      g_autoptr(TbConfirmation) confirmation = tb_confirmation_new (confirm->workspace,
-                                                                    confirm->proposal,
+      g_autoptr(TbConfirmation) confirmation = tb_confirmation_new (self->workspace,
+                                                                    self->proposal,
                                                                     who, &error);
 
       if (confirmation != NULL)
-        tb_workspace_commit (confirm->workspace, confirm->proposal, confirmation, &error);
+        tb_workspace_commit (self->workspace, self->proposal, confirmation, &error);
     }
   else if (g_str_equal (response, "reject"))
-    tb_workspace_reject (confirm->workspace, confirm->proposal, who, &error);
+    tb_workspace_reject (self->workspace, self->proposal, who, &error);
   else
     response = "close";
 
-  if (confirm->done != NULL)
-    confirm->done (confirm->proposal, response, error, confirm->user_data);
+  if (self->done != NULL)
+    self->done (self->proposal, response, error, self->done_data);
+
+  if (ADW_MESSAGE_DIALOG_CLASS (tb_confirm_dialog_parent_class)->response != NULL)
+    ADW_MESSAGE_DIALOG_CLASS (tb_confirm_dialog_parent_class)->response (dialog, response);
 }
 
 /* AdwMessageDialog focuses its first response when it maps, and Enter
  * would press it: the dialog starts with the focus on nothing, so Enter
  * decides nothing and Tab reaches the responses. */
 static void
-on_mapped (GtkWindow *dialog)
+tb_confirm_dialog_map (GtkWidget *widget)
 {
-  GtkWidget *focus = gtk_window_get_focus (dialog);
+  GtkWidget *focus;
 
+  GTK_WIDGET_CLASS (tb_confirm_dialog_parent_class)->map (widget);
+
+  focus = gtk_window_get_focus (GTK_WINDOW (widget));
   if (focus != NULL && gtk_widget_get_ancestor (focus, GTK_TYPE_BUTTON) != NULL)
-    gtk_window_set_focus (dialog, NULL);
+    gtk_window_set_focus (GTK_WINDOW (widget), NULL);
 }
 
-static GtkWidget *
-part (GtkWidget  *box,
-      const char *title,
-      const char *text,
-      gboolean    code)
+static void
+show_proposal (TbConfirmDialog *self)
 {
-  GtkWidget *heading = gtk_label_new (title);
-  GtkWidget *label = gtk_label_new (text);
+  TbFactProposal *proposal = self->proposal;
+  const char *reason = tb_fact_proposal_get_reason (proposal);
+  const char *call_id = tb_fact_proposal_get_origin_call_id (proposal);
+  g_autofree char *heading = NULL;
+  g_autofree char *current = NULL;
+  g_autofree char *proposed = NULL;
+  g_autofree char *origin = NULL;
+  gboolean show_diff;
 
-  gtk_label_set_xalign (GTK_LABEL (heading), 0);
-  gtk_widget_add_css_class (heading, "heading");
-  gtk_label_set_xalign (GTK_LABEL (label), 0);
-  gtk_label_set_wrap (GTK_LABEL (label), TRUE);
-  gtk_label_set_wrap_mode (GTK_LABEL (label), PANGO_WRAP_WORD_CHAR);
-  gtk_label_set_selectable (GTK_LABEL (label), TRUE);
-  gtk_label_set_max_width_chars (GTK_LABEL (label), 60);
-  if (code)
-    gtk_widget_add_css_class (label, "monospace");
-  gtk_box_append (GTK_BOX (box), heading);
-  gtk_box_append (GTK_BOX (box), label);
-  return label;
+  heading = g_strdup_printf (_("Change the Fact “%s”?"), tb_fact_proposal_get_key (proposal));
+  adw_message_dialog_set_heading (ADW_MESSAGE_DIALOG (self), heading);
+
+  current = tb_fact_proposal_has_previous (proposal)
+            ? tb_json_to_string (tb_fact_proposal_get_previous (proposal), TRUE)
+            : g_strdup (_("(not set)"));
+  proposed = tb_json_to_string (tb_fact_proposal_get_value (proposal), TRUE);
+  origin = call_id != NULL ? g_strdup_printf (_("The model, in call %s"), call_id)
+                           : g_strdup (_("A person"));
+  gtk_label_set_label (self->current_label, current);
+  gtk_label_set_label (self->proposed_label, proposed);
+  gtk_label_set_label (self->reason_label, reason != NULL && *reason != '\0'
+                                           ? reason : _("(none given)"));
+  gtk_label_set_label (self->origin_label, origin);
+
+  show_diff = tb_fact_proposal_has_previous (proposal)
+              && (strlen (current) > LONG_VALUE || strlen (proposed) > LONG_VALUE
+                  || strchr (current, '\n') != NULL || strchr (proposed, '\n') != NULL);
+  if (show_diff)
+    {
+      g_autofree char *diff = tb_confirm_diff (current, proposed);
+
+      gtk_label_set_label (self->diff_label, diff);
+    }
+  gtk_widget_set_visible (self->diff_heading, show_diff);
+  gtk_widget_set_visible (GTK_WIDGET (self->diff_label), show_diff);
+}
+
+static void
+tb_confirm_dialog_constructed (GObject *object)
+{
+  TbConfirmDialog *self = (TbConfirmDialog *) object;
+
+  G_OBJECT_CLASS (tb_confirm_dialog_parent_class)->constructed (object);
+
+  g_assert (TB_IS_WORKSPACE (self->workspace));
+  g_assert (TB_IS_FACT_PROPOSAL (self->proposal));
+  show_proposal (self);
+}
+
+static void
+tb_confirm_dialog_dispose (GObject *object)
+{
+  TbConfirmDialog *self = (TbConfirmDialog *) object;
+
+  gtk_widget_dispose_template (GTK_WIDGET (self), TB_TYPE_CONFIRM_DIALOG);
+  g_clear_object (&self->workspace);
+  g_clear_object (&self->proposal);
+
+  G_OBJECT_CLASS (tb_confirm_dialog_parent_class)->dispose (object);
+}
+
+static void
+tb_confirm_dialog_get_property (GObject    *object,
+                                guint       prop_id,
+                                GValue     *value,
+                                GParamSpec *pspec)
+{
+  TbConfirmDialog *self = TB_CONFIRM_DIALOG (object);
+
+  switch (prop_id)
+    {
+    case PROP_WORKSPACE:
+      g_value_set_object (value, self->workspace);
+      break;
+    case PROP_PROPOSAL:
+      g_value_set_object (value, self->proposal);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+tb_confirm_dialog_set_property (GObject      *object,
+                                guint         prop_id,
+                                const GValue *value,
+                                GParamSpec   *pspec)
+{
+  TbConfirmDialog *self = TB_CONFIRM_DIALOG (object);
+
+  switch (prop_id)
+    {
+    case PROP_WORKSPACE:
+      self->workspace = g_value_dup_object (value);
+      break;
+    case PROP_PROPOSAL:
+      self->proposal = g_value_dup_object (value);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+tb_confirm_dialog_class_init (TbConfirmDialogClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+  AdwMessageDialogClass *dialog_class = ADW_MESSAGE_DIALOG_CLASS (klass);
+
+  object_class->constructed = tb_confirm_dialog_constructed;
+  object_class->dispose = tb_confirm_dialog_dispose;
+  object_class->get_property = tb_confirm_dialog_get_property;
+  object_class->set_property = tb_confirm_dialog_set_property;
+  widget_class->map = tb_confirm_dialog_map;
+  dialog_class->response = tb_confirm_dialog_response;
+
+  properties [PROP_WORKSPACE] =
+    g_param_spec_object ("workspace", NULL, NULL, TB_TYPE_WORKSPACE,
+                         (G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS));
+  properties [PROP_PROPOSAL] =
+    g_param_spec_object ("proposal", NULL, NULL, TB_TYPE_FACT_PROPOSAL,
+                         (G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS));
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+
+  gtk_widget_class_set_template_from_resource (widget_class,
+                                               "/io/github/toolbench/Toolbench/tb-confirm-dialog.ui");
+  gtk_widget_class_bind_template_child (widget_class, TbConfirmDialog, current_label);
+  gtk_widget_class_bind_template_child (widget_class, TbConfirmDialog, proposed_label);
+  gtk_widget_class_bind_template_child (widget_class, TbConfirmDialog, diff_heading);
+  gtk_widget_class_bind_template_child (widget_class, TbConfirmDialog, diff_label);
+  gtk_widget_class_bind_template_child (widget_class, TbConfirmDialog, reason_label);
+  gtk_widget_class_bind_template_child (widget_class, TbConfirmDialog, origin_label);
+}
+
+static void
+tb_confirm_dialog_init (TbConfirmDialog *self)
+{
+  gtk_widget_init_template (GTK_WIDGET (self));
 }
 
 /**
@@ -209,87 +333,39 @@ tb_confirm_dialog_new (GtkWindow      *parent,
                        TbConfirmDone   done,
                        gpointer        user_data)
 {
-  AdwMessageDialog *dialog;
-  Confirm *confirm;
-  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 6);
-  GtkWidget *scroller = gtk_scrolled_window_new ();
-  g_autofree char *heading = NULL;
-  g_autofree char *current = NULL;
-  g_autofree char *proposed = NULL;
-  g_autofree char *origin = NULL;
-  const char *reason = tb_fact_proposal_get_reason (proposal);
-  const char *call_id = tb_fact_proposal_get_origin_call_id (proposal);
-  GtkWidget *label;
+  TbConfirmDialog *self;
 
   g_return_val_if_fail (!parent || GTK_IS_WINDOW (parent), NULL);
   g_return_val_if_fail (TB_IS_WORKSPACE (workspace), NULL);
   g_return_val_if_fail (TB_IS_FACT_PROPOSAL (proposal), NULL);
 
-  heading = g_strdup_printf (_("Change the Fact “%s”?"), tb_fact_proposal_get_key (proposal));
-  dialog = ADW_MESSAGE_DIALOG (adw_message_dialog_new (parent, heading,
-                                                       _("Nothing changes unless you commit "
-                                                         "this proposal.")));
-  gtk_window_set_modal (GTK_WINDOW (dialog), TRUE);
-  gtk_window_set_destroy_with_parent (GTK_WINDOW (dialog), TRUE);
+  self = g_object_new (TB_TYPE_CONFIRM_DIALOG,
+                       "transient-for", parent,
+                       "workspace", workspace,
+                       "proposal", proposal,
+                       NULL);
+  self->done = done;
+  self->done_data = user_data;
+  return ADW_MESSAGE_DIALOG (self);
+}
 
-  current = tb_fact_proposal_has_previous (proposal)
-            ? tb_json_to_string (tb_fact_proposal_get_previous (proposal), TRUE)
-            : g_strdup (_("(not set)"));
-  proposed = tb_json_to_string (tb_fact_proposal_get_value (proposal), TRUE);
-  origin = call_id != NULL ? g_strdup_printf (_("The model, in call %s"), call_id)
-                           : g_strdup (_("A person"));
-
-  label = part (box, _("Current value"), current, TRUE);
-  g_object_set_data (G_OBJECT (dialog), "tb-current", label);
-  label = part (box, _("Proposed value"), proposed, TRUE);
-  g_object_set_data (G_OBJECT (dialog), "tb-proposed", label);
-  if (tb_fact_proposal_has_previous (proposal)
-      && (strlen (current) > LONG_VALUE || strlen (proposed) > LONG_VALUE
-          || strchr (current, '\n') != NULL || strchr (proposed, '\n') != NULL))
-    {
-      g_autofree char *diff = tb_confirm_diff (current, proposed);
-
-      label = part (box, _("Changes"), diff, TRUE);
-      g_object_set_data (G_OBJECT (dialog), "tb-diff", label);
-    }
-  label = part (box, _("Reason"), reason != NULL && *reason != '\0' ? reason : _("(none given)"),
-                FALSE);
-  g_object_set_data (G_OBJECT (dialog), "tb-reason", label);
-  label = part (box, _("Proposed by"), origin, FALSE);
-  g_object_set_data (G_OBJECT (dialog), "tb-origin", label);
-
-  gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (scroller), GTK_POLICY_NEVER,
-                                  GTK_POLICY_AUTOMATIC);
-  gtk_scrolled_window_set_propagate_natural_height (GTK_SCROLLED_WINDOW (scroller), TRUE);
-  gtk_scrolled_window_set_max_content_height (GTK_SCROLLED_WINDOW (scroller), 360);
-  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scroller), box);
-  adw_message_dialog_set_extra_child (dialog, scroller);
-
-  adw_message_dialog_add_responses (dialog,
-                                    "reject", _("_Reject"),
-                                    "commit", _("_Commit"),
-                                    NULL);
-  adw_message_dialog_set_response_appearance (dialog, "commit", ADW_RESPONSE_DESTRUCTIVE);
-  /* No default: Enter must not commit. Escape and the close button give
-   * "close", which decides nothing. */
-  adw_message_dialog_set_default_response (dialog, NULL);
-  adw_message_dialog_set_close_response (dialog, "close");
-
-  confirm = g_new0 (Confirm, 1);
-  confirm->workspace = g_object_ref (workspace);
-  confirm->proposal = g_object_ref (proposal);
-  confirm->done = done;
-  confirm->user_data = user_data;
-  g_signal_connect_data (dialog, "response", G_CALLBACK (on_response), confirm,
-                         confirm_free_closure, 0);
-  g_signal_connect_after (dialog, "map", G_CALLBACK (on_mapped), NULL);
-  return dialog;
+/**
+ * tb_confirm_dialog_get_proposal:
+ * @self: a dialog
+ *
+ * Returns: (transfer none): the proposal the dialog is about
+ */
+TbFactProposal *
+tb_confirm_dialog_get_proposal (TbConfirmDialog *self)
+{
+  g_return_val_if_fail (TB_IS_CONFIRM_DIALOG (self), NULL);
+  return self->proposal;
 }
 
 /**
  * tb_confirm_dialog_get_text:
  * @dialog: a dialog from tb_confirm_dialog_new()
- * @part: "current", "proposed", "diff", "reason" or "origin"
+ * @part_name: "current", "proposed", "diff", "reason" or "origin"
  *
  * Returns: (nullable): the text the dialog shows for that part
  */
@@ -297,8 +373,21 @@ const char *
 tb_confirm_dialog_get_text (AdwMessageDialog *dialog,
                             const char       *part_name)
 {
-  g_autofree char *key = g_strconcat ("tb-", part_name, NULL);
-  GtkLabel *label = g_object_get_data (G_OBJECT (dialog), key);
+  TbConfirmDialog *self;
+  GtkLabel *label = NULL;
 
+  g_return_val_if_fail (TB_IS_CONFIRM_DIALOG (dialog), NULL);
+
+  self = TB_CONFIRM_DIALOG (dialog);
+  if (g_str_equal (part_name, "current"))
+    label = self->current_label;
+  else if (g_str_equal (part_name, "proposed"))
+    label = self->proposed_label;
+  else if (g_str_equal (part_name, "diff"))
+    label = gtk_widget_get_visible (GTK_WIDGET (self->diff_label)) ? self->diff_label : NULL;
+  else if (g_str_equal (part_name, "reason"))
+    label = self->reason_label;
+  else if (g_str_equal (part_name, "origin"))
+    label = self->origin_label;
   return label != NULL ? gtk_label_get_label (label) : NULL;
 }

@@ -7,6 +7,10 @@
 
 G_BEGIN_DECLS
 
+#define TB_TYPE_CONFIRM_DIALOG (tb_confirm_dialog_get_type())
+
+G_DECLARE_FINAL_TYPE (TbConfirmDialog, tb_confirm_dialog, TB, CONFIRM_DIALOG, AdwMessageDialog)
+
 /**
  * TbConfirmDone:
  * @proposal: the proposal the dialog was about
@@ -25,6 +29,7 @@ AdwMessageDialog *tb_confirm_dialog_new          (GtkWindow        *parent,
                                                   TbFactProposal   *proposal,
                                                   TbConfirmDone     done,
                                                   gpointer          user_data);
+TbFactProposal   *tb_confirm_dialog_get_proposal (TbConfirmDialog  *self);
 const char       *tb_confirm_dialog_get_text     (AdwMessageDialog *dialog,
                                                   const char       *part_name);
 char             *tb_confirm_diff                (const char       *old_text,

@@ -6,9 +6,11 @@
 
 #include <glib/gi18n.h>
 
-#include "tb-confirm-dialog.h"
 #include "tb-app-util.h"
+#include "tb-confirm-dialog.h"
 #include "tb-facts-page.h"
+#include "tb-lock-row.h"
+#include "tb-proposal-row.h"
 #include "tb-window.h"
 
 /* The Facts page: the workspace's confirmed facts, its draft and locks,
@@ -17,22 +19,23 @@
 
 struct _TbFactsPage
 {
-  GtkWidget          parent_instance;
+  GtkWidget           parent_instance;
 
-  GtkWidget         *scroller;
-  GtkLabel          *facts_label;
-  GtkLabel          *draft_label;
-  GtkLabel          *status_label;
-  GtkLabel          *path_label;
-  GtkListBox        *proposal_list;
-  GtkListBox        *lock_list;
-  GtkEditable       *lock_entry;
+  GtkLabel           *facts_label;
+  GtkLabel           *draft_label;
+  GtkLabel           *status_label;
+  GtkLabel           *path_label;
+  GtkListBox         *proposal_list;
+  GtkListBox         *lock_list;
+  GtkEditable        *lock_entry;
+  GtkWidget          *lock_button;
 
-  TbWorkspace       *workspace;
+  TbWorkspace        *workspace;
   GtkFilterListModel *pending;
-  AdwMessageDialog  *dialog;
-  GFileMonitor      *monitor;
-  guint              reload_source;
+  GtkStringList      *locks;
+  AdwMessageDialog   *dialog;
+  GFileMonitor       *monitor;
+  guint               reload_source;
 };
 
 G_DEFINE_FINAL_TYPE (TbFactsPage, tb_facts_page, GTK_TYPE_WIDGET)
@@ -70,79 +73,28 @@ update_values (TbFactsPage *self)
 }
 
 static void
-on_unlock_clicked (GtkButton   *button,
-                   TbFactsPage *self)
-{
-  tb_facts_page_unlock (self, g_object_get_data (G_OBJECT (button), "tb-key"));
-}
-
-static void
 update_locks (TbFactsPage *self)
 {
   g_auto(GStrv) locks = NULL;
-  GtkWidget *child;
 
-  while ((child = gtk_widget_get_first_child (GTK_WIDGET (self->lock_list))) != NULL)
-    gtk_list_box_remove (self->lock_list, child);
-  if (self->workspace == NULL)
-    return;
-
-  locks = tb_workspace_get_locks (self->workspace);
-  for (guint i = 0; locks[i] != NULL; i++)
-    {
-      GtkWidget *row = adw_action_row_new ();
-      GtkWidget *button = gtk_button_new_with_label (_("Unlock"));
-      g_autofree char *name = g_strdup_printf (_("Unlock %s"), locks[i]);
-
-      adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), locks[i]);
-      adw_preferences_row_set_use_markup (ADW_PREFERENCES_ROW (row), FALSE);
-      gtk_widget_set_valign (button, GTK_ALIGN_CENTER);
-      gtk_accessible_update_property (GTK_ACCESSIBLE (button), GTK_ACCESSIBLE_PROPERTY_LABEL,
-                                      name, -1);
-      g_object_set_data_full (G_OBJECT (button), "tb-key", g_strdup (locks[i]), g_free);
-      g_signal_connect (button, "clicked", G_CALLBACK (on_unlock_clicked), self);
-      adw_action_row_add_suffix (ADW_ACTION_ROW (row), button);
-      gtk_list_box_append (self->lock_list, row);
-    }
+  if (self->workspace != NULL)
+    locks = tb_workspace_get_locks (self->workspace);
+  gtk_string_list_splice (self->locks, 0, g_list_model_get_n_items (G_LIST_MODEL (self->locks)),
+                          (const char * const *) locks);
 }
 
-static void
-on_review_clicked (GtkButton   *button,
-                   TbFactsPage *self)
+static GtkWidget *
+create_lock_row (gpointer item,
+                 gpointer user_data)
 {
-  tb_facts_page_review (self, g_object_get_data (G_OBJECT (button), "tb-proposal"));
+  return tb_lock_row_new (gtk_string_object_get_string (item));
 }
 
 static GtkWidget *
 create_proposal_row (gpointer item,
                      gpointer user_data)
 {
-  TbFactsPage *self = user_data;
-  TbFactProposal *proposal = item;
-  GtkWidget *row = adw_action_row_new ();
-  GtkWidget *button = gtk_button_new_with_mnemonic (_("_Review…"));
-  g_autofree char *name = g_strdup_printf (_("Review the change of %s"),
-                                           tb_fact_proposal_get_key (proposal));
-  g_autofree char *value = tb_json_to_string (tb_fact_proposal_get_value (proposal), FALSE);
-  g_autofree char *title = g_strdup_printf ("%s → %s", tb_fact_proposal_get_key (proposal),
-                                            value);
-  const char *reason = tb_fact_proposal_get_reason (proposal);
-
-  adw_preferences_row_set_use_markup (ADW_PREFERENCES_ROW (row), FALSE);
-  adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), title);
-  adw_action_row_set_subtitle (ADW_ACTION_ROW (row), reason != NULL ? reason : "");
-  adw_action_row_set_title_lines (ADW_ACTION_ROW (row), 2);
-  gtk_widget_set_valign (button, GTK_ALIGN_CENTER);
-  gtk_accessible_update_property (GTK_ACCESSIBLE (button), GTK_ACCESSIBLE_PROPERTY_LABEL, name,
-                                  -1);
-  gtk_widget_add_css_class (button, "suggested-action");
-  g_object_set_data_full (G_OBJECT (button), "tb-proposal", g_object_ref (proposal),
-                          g_object_unref);
-  g_object_set_data (G_OBJECT (row), "tb-review", button);
-  g_signal_connect (button, "clicked", G_CALLBACK (on_review_clicked), self);
-  adw_action_row_add_suffix (ADW_ACTION_ROW (row), button);
-  adw_action_row_set_activatable_widget (ADW_ACTION_ROW (row), button);
-  return row;
+  return tb_proposal_row_new (item);
 }
 
 static gboolean
@@ -191,7 +143,7 @@ on_done (TbFactProposal *proposal,
 }
 
 static void
-lock_clicked (TbFactsPage *self)
+on_lock_activate (TbFactsPage *self)
 {
   const char *key = gtk_editable_get_text (self->lock_entry);
 
@@ -199,123 +151,38 @@ lock_clicked (TbFactsPage *self)
     gtk_editable_set_text (self->lock_entry, "");
 }
 
-static GtkWidget *
-section (GtkWidget  *box,
-         const char *title)
+/* Actions */
+
+static void
+lock_action (GtkWidget  *widget,
+             const char *action_name,
+             GVariant   *parameter)
 {
-  GtkWidget *label = gtk_label_new (title);
-
-  gtk_label_set_xalign (GTK_LABEL (label), 0);
-  gtk_widget_add_css_class (label, "title-4");
-  gtk_box_append (GTK_BOX (box), label);
-  return label;
-}
-
-static GtkLabel *
-code_label (GtkWidget *box)
-{
-  GtkWidget *frame = gtk_frame_new (NULL);
-  GtkWidget *label = gtk_label_new (NULL);
-
-  gtk_label_set_xalign (GTK_LABEL (label), 0);
-  gtk_label_set_yalign (GTK_LABEL (label), 0);
-  gtk_label_set_wrap (GTK_LABEL (label), TRUE);
-  gtk_label_set_wrap_mode (GTK_LABEL (label), PANGO_WRAP_WORD_CHAR);
-  gtk_label_set_selectable (GTK_LABEL (label), TRUE);
-  gtk_widget_add_css_class (label, "monospace");
-  gtk_widget_set_margin_start (label, 12);
-  gtk_widget_set_margin_end (label, 12);
-  gtk_widget_set_margin_top (label, 8);
-  gtk_widget_set_margin_bottom (label, 8);
-  gtk_frame_set_child (GTK_FRAME (frame), label);
-  gtk_widget_add_css_class (frame, "tb-code-frame");
-  gtk_box_append (GTK_BOX (box), frame);
-  return GTK_LABEL (label);
-}
-
-static GtkListBox *
-boxed_list (GtkWidget  *box,
-            const char *name,
-            const char *placeholder)
-{
-  GtkWidget *list = gtk_list_box_new ();
-  GtkWidget *empty = gtk_label_new (placeholder);
-
-  gtk_widget_add_css_class (empty, "dim-label");
-  gtk_widget_set_margin_top (empty, 12);
-  gtk_widget_set_margin_bottom (empty, 12);
-  gtk_list_box_set_placeholder (GTK_LIST_BOX (list), empty);
-  gtk_list_box_set_selection_mode (GTK_LIST_BOX (list), GTK_SELECTION_NONE);
-  gtk_widget_add_css_class (list, "boxed-list");
-  gtk_accessible_update_property (GTK_ACCESSIBLE (list), GTK_ACCESSIBLE_PROPERTY_LABEL, name, -1);
-  gtk_box_append (GTK_BOX (box), list);
-  return GTK_LIST_BOX (list);
+  on_lock_activate (TB_FACTS_PAGE (widget));
 }
 
 static void
-build (TbFactsPage *self)
+unlock_action (GtkWidget  *widget,
+               const char *action_name,
+               GVariant   *parameter)
 {
-  GtkWidget *clamp = adw_clamp_new ();
-  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 12);
-  GtkWidget *lock_box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
-  GtkWidget *lock_button = gtk_button_new ();
-  GtkWidget *lock_label = gtk_label_new_with_mnemonic (_("_Lock"));
+  tb_facts_page_unlock (TB_FACTS_PAGE (widget), g_variant_get_string (parameter, NULL));
+}
 
-  /* Labelled by its label child, GTK 4.8 names the button by its text. */
-  gtk_button_set_child (GTK_BUTTON (lock_button), lock_label);
-  gtk_accessible_update_relation (GTK_ACCESSIBLE (lock_button),
-                                  GTK_ACCESSIBLE_RELATION_LABELLED_BY, lock_label, NULL, -1);
+static void
+review_action (GtkWidget  *widget,
+               const char *action_name,
+               GVariant   *parameter)
+{
+  TbFactsPage *self = TB_FACTS_PAGE (widget);
+  TbFactProposal *proposal;
 
-  self->scroller = gtk_scrolled_window_new ();
-  gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (self->scroller), GTK_POLICY_NEVER,
-                                  GTK_POLICY_AUTOMATIC);
-  gtk_widget_set_parent (self->scroller, GTK_WIDGET (self));
-  adw_clamp_set_maximum_size (ADW_CLAMP (clamp), 860);
-  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (self->scroller), clamp);
-  adw_clamp_set_child (ADW_CLAMP (clamp), box);
-  gtk_widget_set_margin_start (box, 18);
-  gtk_widget_set_margin_end (box, 18);
-  gtk_widget_set_margin_top (box, 18);
-  gtk_widget_set_margin_bottom (box, 18);
-
-  self->status_label = GTK_LABEL (gtk_label_new (NULL));
-  gtk_label_set_wrap (self->status_label, TRUE);
-  gtk_label_set_xalign (self->status_label, 0);
-  gtk_widget_add_css_class (GTK_WIDGET (self->status_label), "error");
-  gtk_widget_set_visible (GTK_WIDGET (self->status_label), FALSE);
-  gtk_box_append (GTK_BOX (box), GTK_WIDGET (self->status_label));
-
-  section (box, _("Proposals Waiting"));
-  self->proposal_list = boxed_list (box, _("Proposals waiting"),
-                                    _("No proposal waits for you."));
-
-  section (box, _("Facts"));
-  self->facts_label = code_label (box);
-  section (box, _("Draft"));
-  self->draft_label = code_label (box);
-
-  section (box, _("Locks"));
-  self->lock_list = boxed_list (box, _("Locked keys"), _("No key is locked."));
-  self->lock_entry = GTK_EDITABLE (gtk_entry_new ());
-  gtk_entry_set_placeholder_text (GTK_ENTRY (self->lock_entry), _("Key to lock, e.g. city"));
-  gtk_widget_set_hexpand (GTK_WIDGET (self->lock_entry), TRUE);
-  gtk_accessible_update_property (GTK_ACCESSIBLE (self->lock_entry),
-                                  GTK_ACCESSIBLE_PROPERTY_LABEL, _("Key to lock"), -1);
-  g_signal_connect_swapped (self->lock_entry, "activate", G_CALLBACK (lock_clicked), self);
-  g_signal_connect_swapped (lock_button, "clicked", G_CALLBACK (lock_clicked), self);
-  gtk_widget_set_tooltip_text (lock_button, _("Nobody can propose or change a locked key"));
-  gtk_box_append (GTK_BOX (lock_box), GTK_WIDGET (self->lock_entry));
-  gtk_box_append (GTK_BOX (lock_box), lock_button);
-  gtk_box_append (GTK_BOX (box), lock_box);
-
-  self->path_label = GTK_LABEL (gtk_label_new (NULL));
-  gtk_label_set_xalign (self->path_label, 0);
-  gtk_label_set_wrap (self->path_label, TRUE);
-  gtk_label_set_wrap_mode (self->path_label, PANGO_WRAP_WORD_CHAR);
-  gtk_label_set_selectable (self->path_label, TRUE);
-  gtk_widget_add_css_class (GTK_WIDGET (self->path_label), "dim-label");
-  gtk_widget_add_css_class (GTK_WIDGET (self->path_label), "caption");
-  gtk_box_append (GTK_BOX (box), GTK_WIDGET (self->path_label));
+  if (self->workspace == NULL)
+    return;
+  proposal = tb_workspace_lookup_proposal (self->workspace,
+                                           g_variant_get_string (parameter, NULL));
+  if (proposal != NULL && tb_fact_proposal_get_status (proposal) == TB_PROPOSAL_STATUS_PENDING)
+    tb_facts_page_review (self, proposal);
 }
 
 /* The command line may change the file while the window is open: show
@@ -355,6 +222,8 @@ drop_workspace (TbFactsPage *self)
   gtk_list_box_bind_model (self->proposal_list, NULL, NULL, NULL, NULL);
   g_clear_object (&self->pending);
   g_clear_object (&self->workspace);
+  if (self->locks != NULL)
+    update_locks (self);
 }
 
 static void
@@ -366,7 +235,9 @@ tb_facts_page_dispose (GObject *object)
     gtk_window_destroy (GTK_WINDOW (self->dialog));
   g_clear_object (&self->dialog);
   drop_workspace (self);
-  g_clear_pointer (&self->scroller, gtk_widget_unparent);
+  gtk_widget_dispose_template (GTK_WIDGET (self), TB_TYPE_FACTS_PAGE);
+  tb_widget_unparent_children (GTK_WIDGET (self));
+  g_clear_object (&self->locks);
 
   G_OBJECT_CLASS (tb_facts_page_parent_class)->dispose (object);
 }
@@ -378,13 +249,35 @@ tb_facts_page_class_init (TbFactsPageClass *klass)
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
 
   object_class->dispose = tb_facts_page_dispose;
+
+  gtk_widget_class_set_template_from_resource (widget_class,
+                                               "/io/github/toolbench/Toolbench/tb-facts-page.ui");
+  gtk_widget_class_bind_template_child (widget_class, TbFactsPage, status_label);
+  gtk_widget_class_bind_template_child (widget_class, TbFactsPage, proposal_list);
+  gtk_widget_class_bind_template_child (widget_class, TbFactsPage, facts_label);
+  gtk_widget_class_bind_template_child (widget_class, TbFactsPage, draft_label);
+  gtk_widget_class_bind_template_child (widget_class, TbFactsPage, lock_list);
+  gtk_widget_class_bind_template_child (widget_class, TbFactsPage, lock_entry);
+  gtk_widget_class_bind_template_child (widget_class, TbFactsPage, lock_button);
+  gtk_widget_class_bind_template_child (widget_class, TbFactsPage, path_label);
+  gtk_widget_class_bind_template_callback (widget_class, on_lock_activate);
+
+  gtk_widget_class_install_action (widget_class, "facts.lock", NULL, lock_action);
+  gtk_widget_class_install_action (widget_class, "facts.unlock", "s", unlock_action);
+  gtk_widget_class_install_action (widget_class, "facts.review", "s", review_action);
+
   gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
 }
 
 static void
 tb_facts_page_init (TbFactsPage *self)
 {
-  build (self);
+  gtk_widget_init_template (GTK_WIDGET (self));
+  tb_button_name_by_label (GTK_BUTTON (self->lock_button));
+
+  self->locks = gtk_string_list_new (NULL);
+  gtk_list_box_bind_model (self->lock_list, G_LIST_MODEL (self->locks), create_lock_row,
+                           NULL, NULL);
 }
 
 GtkWidget *
@@ -486,7 +379,10 @@ tb_facts_page_get_review_button (TbFactsPage *self,
 
   g_return_val_if_fail (TB_IS_FACTS_PAGE (self), NULL);
   row = gtk_list_box_get_row_at_index (self->proposal_list, position);
-  return row != NULL ? g_object_get_data (G_OBJECT (row), "tb-review") : NULL;
+  return row != NULL ? GTK_WIDGET (gtk_widget_get_template_child (GTK_WIDGET (row),
+                                                                  TB_TYPE_PROPOSAL_ROW,
+                                                                  "review_button"))
+                     : NULL;
 }
 
 /**

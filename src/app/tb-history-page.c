@@ -10,6 +10,7 @@
 
 #include "tb-app-util.h"
 #include "tb-history-page.h"
+#include "tb-history-row.h"
 #include "tb-result-view.h"
 
 /* Every call, newest first, with the selected call's arguments and result. */
@@ -38,94 +39,6 @@ G_DEFINE_FINAL_TYPE (TbHistoryPage, tb_history_page, GTK_TYPE_WIDGET)
 
 enum { PROP_0, PROP_SELECTED, N_PROPS };
 static GParamSpec *properties [N_PROPS];
-
-static void
-update_icon_style (TbHistoryEntry *entry,
-                   GParamSpec     *pspec,
-                   GtkWidget      *icon)
-{
-  TbToolResult *result = tb_history_entry_get_result (entry);
-
-  gtk_widget_remove_css_class (icon, "success");
-  gtk_widget_remove_css_class (icon, "error");
-  if (result != NULL)
-    gtk_widget_add_css_class (icon, tb_tool_result_get_ok (result) ? "success" : "error");
-}
-
-/**
- * tb_history_row_new:
- * @entry: a call
- * @show_tool: whether to name the tool (the overall list does, a tool's own does not)
- *
- * Returns: (transfer floating): a row that follows the call's progress
- */
-GtkWidget *
-tb_history_row_new (TbHistoryEntry *entry,
-                    gboolean        show_tool)
-{
-  GtkWidget *row = gtk_list_box_row_new ();
-  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 10);
-  GtkWidget *text = gtk_box_new (GTK_ORIENTATION_VERTICAL, 2);
-  GtkWidget *top = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 8);
-  GtkWidget *icon = gtk_image_new ();
-  GtkWidget *title = gtk_label_new (show_tool ? tb_history_entry_get_tool_name (entry) : NULL);
-  GtkWidget *status = gtk_label_new (NULL);
-  GtkWidget *time = gtk_label_new (NULL);
-  GtkWidget *summary = gtk_label_new (NULL);
-
-  gtk_widget_set_margin_top (box, 8);
-  gtk_widget_set_margin_bottom (box, 8);
-  gtk_widget_set_margin_start (box, 10);
-  gtk_widget_set_margin_end (box, 10);
-  gtk_widget_set_valign (icon, GTK_ALIGN_START);
-  g_object_bind_property (entry, "icon-name", icon, "icon-name", G_BINDING_SYNC_CREATE);
-  g_signal_connect_object (entry, "notify::icon-name", G_CALLBACK (update_icon_style), icon, 0);
-  update_icon_style (entry, NULL, icon);
-  g_object_bind_property (entry, "status-label", status, "label", G_BINDING_SYNC_CREATE);
-  g_object_bind_property (entry, "time-label", time, "label", G_BINDING_SYNC_CREATE);
-  g_object_bind_property (entry, "summary", summary, "label", G_BINDING_SYNC_CREATE);
-
-  gtk_label_set_xalign (GTK_LABEL (title), 0);
-  gtk_label_set_ellipsize (GTK_LABEL (title), PANGO_ELLIPSIZE_END);
-  gtk_widget_add_css_class (title, "heading");
-  gtk_widget_set_visible (title, show_tool);
-  gtk_label_set_xalign (GTK_LABEL (status), 0);
-  gtk_widget_set_hexpand (status, !show_tool);
-  gtk_label_set_ellipsize (GTK_LABEL (status), PANGO_ELLIPSIZE_END);
-  gtk_widget_set_hexpand (title, show_tool);
-  gtk_widget_add_css_class (time, "dim-label");
-  gtk_widget_add_css_class (time, "numeric");
-  gtk_label_set_xalign (GTK_LABEL (summary), 0);
-  gtk_label_set_ellipsize (GTK_LABEL (summary), PANGO_ELLIPSIZE_END);
-  gtk_widget_add_css_class (summary, "monospace");
-  gtk_widget_add_css_class (summary, "dim-label");
-  gtk_widget_add_css_class (summary, "caption");
-
-  gtk_box_append (GTK_BOX (top), show_tool ? title : status);
-  gtk_box_append (GTK_BOX (top), time);
-  gtk_box_append (GTK_BOX (text), top);
-  if (show_tool)
-    {
-      gtk_widget_add_css_class (status, "caption");
-      gtk_box_append (GTK_BOX (text), status);
-    }
-  else
-    g_object_ref_sink (title), g_object_unref (title);
-  gtk_box_append (GTK_BOX (text), summary);
-  gtk_widget_set_hexpand (text, TRUE);
-  gtk_box_append (GTK_BOX (box), icon);
-  gtk_box_append (GTK_BOX (box), text);
-  gtk_list_box_row_set_child (GTK_LIST_BOX_ROW (row), box);
-  g_object_set_data_full (G_OBJECT (row), "tb-entry", g_object_ref (entry), g_object_unref);
-
-  {
-    g_autofree char *label = g_strdup_printf ("%s %s", tb_history_entry_get_tool_name (entry),
-                                              gtk_label_get_label (GTK_LABEL (time)));
-
-    gtk_accessible_update_property (GTK_ACCESSIBLE (row), GTK_ACCESSIBLE_PROPERTY_LABEL, label, -1);
-  }
-  return row;
-}
 
 static void
 show_entry (TbHistoryPage *self)
@@ -176,7 +89,7 @@ static void
 on_row_selected (TbHistoryPage *self,
                  GtkListBoxRow *row)
 {
-  set_selected (self, row != NULL ? g_object_get_data (G_OBJECT (row), "tb-entry") : NULL);
+  set_selected (self, row != NULL ? tb_history_row_get_entry (TB_HISTORY_ROW (row)) : NULL);
   /* On a narrow window the details replace the list. */
   if (row != NULL)
     adw_leaflet_set_visible_child (self->leaflet, self->details_side);
@@ -320,7 +233,7 @@ tb_history_page_select (TbHistoryPage  *self,
 
   for (GtkWidget *row = gtk_widget_get_first_child (GTK_WIDGET (self->list));
        row != NULL; row = gtk_widget_get_next_sibling (row))
-    if (g_object_get_data (G_OBJECT (row), "tb-entry") == (gpointer) entry)
+    if (TB_IS_HISTORY_ROW (row) && tb_history_row_get_entry (TB_HISTORY_ROW (row)) == entry)
       {
         gtk_list_box_select_row (self->list, GTK_LIST_BOX_ROW (row));
         return;

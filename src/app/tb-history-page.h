@@ -18,7 +18,5 @@ void            tb_history_page_select       (TbHistoryPage  *self,
                                               TbHistoryEntry *entry);
 TbHistoryEntry *tb_history_page_get_selected (TbHistoryPage  *self);
 GtkListBox     *tb_history_page_get_list     (TbHistoryPage  *self);
-GtkWidget      *tb_history_row_new           (TbHistoryEntry *entry,
-                                              gboolean        show_tool);
 
 G_END_DECLS

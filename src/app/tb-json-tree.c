@@ -206,8 +206,10 @@ create_child_model (gpointer item,
 
 struct _TbJsonTree
 {
-  GtkWidget        parent_instance;
-  GtkWidget       *list_view;
+  GtkWidget         parent_instance;
+
+  GtkNoSelection   *selection;
+
   GtkTreeListModel *model;
 };
 
@@ -218,7 +220,8 @@ tb_json_tree_dispose (GObject *object)
 {
   TbJsonTree *self = (TbJsonTree *) object;
 
-  g_clear_pointer (&self->list_view, gtk_widget_unparent);
+  gtk_widget_dispose_template (GTK_WIDGET (self), TB_TYPE_JSON_TREE);
+  tb_widget_unparent_children (GTK_WIDGET (self));
   g_clear_object (&self->model);
   G_OBJECT_CLASS (tb_json_tree_parent_class)->dispose (object);
 }
@@ -230,28 +233,25 @@ tb_json_tree_class_init (TbJsonTreeClass *klass)
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
 
   object_class->dispose = tb_json_tree_dispose;
+  g_type_ensure (TB_TYPE_JSON_ITEM);
+
+  gtk_widget_class_set_template_from_resource (widget_class,
+                                               "/io/github/toolbench/Toolbench/tb-json-tree.ui");
+  gtk_widget_class_bind_template_child (widget_class, TbJsonTree, selection);
+
   gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
   gtk_widget_class_set_css_name (widget_class, "tbjsontree");
-  g_type_ensure (TB_TYPE_JSON_ITEM);
 }
 
 static void
 tb_json_tree_init (TbJsonTree *self)
 {
-  GtkListItemFactory *factory =
-    gtk_builder_list_item_factory_new_from_resource (
-      NULL, "/io/github/toolbench/Toolbench/tb-json-row.ui");
-  GListStore *root = g_list_store_new (TB_TYPE_JSON_ITEM);
-  GtkNoSelection *selection;
+  gtk_widget_init_template (GTK_WIDGET (self));
 
-  self->model = gtk_tree_list_model_new (G_LIST_MODEL (root), FALSE, FALSE,
-                                         create_child_model, NULL, NULL);
-  selection = gtk_no_selection_new (G_LIST_MODEL (g_object_ref (self->model)));
-  self->list_view = gtk_list_view_new (GTK_SELECTION_MODEL (selection), factory);
-  gtk_widget_add_css_class (self->list_view, "tb-json-tree");
-  gtk_accessible_update_property (GTK_ACCESSIBLE (self->list_view),
-                                  GTK_ACCESSIBLE_PROPERTY_LABEL, _("Output as a tree"), -1);
-  gtk_widget_set_parent (self->list_view, GTK_WIDGET (self));
+  /* Children are made by a function, which a template cannot name. */
+  self->model = gtk_tree_list_model_new (G_LIST_MODEL (g_list_store_new (TB_TYPE_JSON_ITEM)),
+                                         FALSE, FALSE, create_child_model, NULL, NULL);
+  gtk_no_selection_set_model (self->selection, G_LIST_MODEL (self->model));
 }
 
 GtkWidget *

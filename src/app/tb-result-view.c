@@ -532,6 +532,7 @@ tb_result_view_init (TbResultView *self)
 
   tb_source_view_setup (self->output_view, "json", FALSE);
   tb_source_view_setup (self->metadata_view, "json", FALSE);
+  tb_expander_keep_focus_out (GTK_EXPANDER (self->metadata_expander));
   gtk_widget_set_visible (GTK_WIDGET (self), FALSE);
 }
 

@@ -10,7 +10,7 @@
 
 #include "tb-app-util.h"
 #include "tb-argument-editor.h"
-#include "tb-history-page.h"
+#include "tb-history-row.h"
 #include "tb-result-view.h"
 #include "tb-tool-page.h"
 
@@ -323,10 +323,7 @@ static void
 on_recent_activated (TbToolPage    *self,
                      GtkListBoxRow *row)
 {
-  TbHistoryEntry *entry = g_object_get_data (G_OBJECT (row), "tb-entry");
-
-  if (entry != NULL)
-    tb_tool_page_show_entry (self, entry);
+  tb_tool_page_show_entry (self, tb_history_row_get_entry (TB_HISTORY_ROW (row)));
 }
 
 static gboolean
@@ -648,21 +645,14 @@ tb_tool_page_init (TbToolPage *self)
   tb_app_init ();
   gtk_widget_init_template (GTK_WIDGET (self));
 
-  /* GTK 4.8 names a button with a mnemonic label after its raw label and
-   * its text ("_Run Run") on the accessibility bus; labelled by its label
-   * child, it is named by the plain text. */
-  {
-    GtkWidget *buttons[] = { self->run_button, self->run_anyway_button, self->cancel_button };
-
-    for (guint i = 0; i < G_N_ELEMENTS (buttons); i++)
-      gtk_accessible_update_relation (GTK_ACCESSIBLE (buttons[i]),
-                                      GTK_ACCESSIBLE_RELATION_LABELLED_BY,
-                                      gtk_button_get_child (GTK_BUTTON (buttons[i])), NULL, -1);
-  }
+  tb_button_name_by_label (GTK_BUTTON (self->run_button));
+  tb_button_name_by_label (GTK_BUTTON (self->run_anyway_button));
+  tb_button_name_by_label (GTK_BUTTON (self->cancel_button));
 
   self->runs = g_hash_table_new_full (g_str_hash, g_str_equal, NULL,
                                       (GDestroyNotify) run_data_free);
   tb_source_view_setup (self->schema_view, "json", FALSE);
+  tb_expander_keep_focus_out (self->schema_expander);
 }
 
 /**

@@ -49,9 +49,11 @@ find_stack (TbWelcomePage *self)
 }
 
 static void
-try_demo_clicked (GtkButton     *button,
-                  TbWelcomePage *self)
+try_demo_action (GtkWidget  *widget,
+                 const char *action_name,
+                 GVariant   *parameter)
 {
+  TbWelcomePage *self = TB_WELCOME_PAGE (widget);
   AdwViewStack *stack = find_stack (self);
   /* The Loop page runs the scripted demo provider; without it, the Tool
    * page lets the person call the same demo tools by hand. */
@@ -73,17 +75,19 @@ open_preferences (TbWelcomePage *self)
 }
 
 static void
-add_mcp_clicked (GtkButton     *button,
-                 TbWelcomePage *self)
+add_mcp_server_action (GtkWidget  *widget,
+                       const char *action_name,
+                       GVariant   *parameter)
 {
-  tb_preferences_window_edit_mcp_server (open_preferences (self), NULL);
+  tb_preferences_window_edit_mcp_server (open_preferences (TB_WELCOME_PAGE (widget)), NULL);
 }
 
 static void
-add_provider_clicked (GtkButton     *button,
-                      TbWelcomePage *self)
+add_provider_action (GtkWidget  *widget,
+                     const char *action_name,
+                     GVariant   *parameter)
 {
-  tb_preferences_window_edit_provider (open_preferences (self), NULL);
+  tb_preferences_window_edit_provider (open_preferences (TB_WELCOME_PAGE (widget)), NULL);
 }
 
 static void
@@ -122,9 +126,11 @@ save_trace_response (GtkNativeDialog *chooser,
 }
 
 static void
-save_trace_clicked (GtkButton     *button,
-                    TbWelcomePage *self)
+save_sample_trace_action (GtkWidget  *widget,
+                          const char *action_name,
+                          GVariant   *parameter)
 {
+  TbWelcomePage *self = TB_WELCOME_PAGE (widget);
   GtkRoot *root = gtk_widget_get_root (GTK_WIDGET (self));
   GtkFileChooserNative *chooser =
     gtk_file_chooser_native_new (_("Save the Sample Trace"),
@@ -139,9 +145,11 @@ save_trace_clicked (GtkButton     *button,
 /* The bundled recording of the demo, in the Trace page. Traces are read
  * from local files, so the resource is copied to the cache folder first. */
 static void
-open_trace_clicked (GtkButton     *button,
-                    TbWelcomePage *self)
+open_sample_trace_action (GtkWidget  *widget,
+                          const char *action_name,
+                          GVariant   *parameter)
 {
+  TbWelcomePage *self = TB_WELCOME_PAGE (widget);
   GtkRoot *root = gtk_widget_get_root (GTK_WIDGET (self));
   g_autofree char *path = g_build_filename (g_get_user_cache_dir (), "toolbench",
                                             "demo-trace.jsonl", NULL);
@@ -170,9 +178,11 @@ open_trace_clicked (GtkButton     *button,
 }
 
 static void
-dismiss_clicked (GtkButton     *button,
-                 TbWelcomePage *self)
+dismiss_action (GtkWidget  *widget,
+                const char *action_name,
+                GVariant   *parameter)
 {
+  TbWelcomePage *self = TB_WELCOME_PAGE (widget);
   AdwViewStack *stack = find_stack (self);
 
   g_settings_set_boolean (self->settings, "welcome-dismissed", TRUE);
@@ -183,25 +193,12 @@ dismiss_clicked (GtkButton     *button,
     }
 }
 
-static GtkWidget *
-pill_new (const char *label,
-          const char *name,
-          GCallback   callback,
-          gpointer    user_data)
-{
-  GtkWidget *button = gtk_button_new_with_mnemonic (label);
-
-  gtk_widget_set_name (button, name);
-  gtk_widget_add_css_class (button, "pill");
-  g_signal_connect (button, "clicked", callback, user_data);
-  return button;
-}
-
 static void
 tb_welcome_page_dispose (GObject *object)
 {
   TbWelcomePage *self = (TbWelcomePage *) object;
 
+  gtk_widget_dispose_template (GTK_WIDGET (self), TB_TYPE_WELCOME_PAGE);
   g_clear_object (&self->settings);
 
   G_OBJECT_CLASS (tb_welcome_page_parent_class)->dispose (object);
@@ -210,47 +207,32 @@ tb_welcome_page_dispose (GObject *object)
 static void
 tb_welcome_page_class_init (TbWelcomePageClass *klass)
 {
-  G_OBJECT_CLASS (klass)->dispose = tb_welcome_page_dispose;
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->dispose = tb_welcome_page_dispose;
+
+  gtk_widget_class_set_template_from_resource (widget_class,
+                                               "/io/github/toolbench/Toolbench/tb-welcome-page.ui");
+
+  gtk_widget_class_install_action (widget_class, "welcome.try-demo", NULL, try_demo_action);
+  gtk_widget_class_install_action (widget_class, "welcome.add-mcp-server", NULL,
+                                   add_mcp_server_action);
+  gtk_widget_class_install_action (widget_class, "welcome.add-provider", NULL,
+                                   add_provider_action);
+  gtk_widget_class_install_action (widget_class, "welcome.open-sample-trace", NULL,
+                                   open_sample_trace_action);
+  gtk_widget_class_install_action (widget_class, "welcome.save-sample-trace", NULL,
+                                   save_sample_trace_action);
+  gtk_widget_class_install_action (widget_class, "welcome.dismiss", NULL, dismiss_action);
 }
 
 static void
 tb_welcome_page_init (TbWelcomePage *self)
 {
-  GtkWidget *status = adw_status_page_new ();
-  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 12);
-  GtkWidget *demo = pill_new (_("_Try the Demo Loop"), "welcome-demo",
-                              G_CALLBACK (try_demo_clicked), self);
-  GtkWidget *dismiss;
-
   tb_app_init ();
+  gtk_widget_init_template (GTK_WIDGET (self));
   self->settings = g_settings_new (APPLICATION_ID);
-
-  adw_status_page_set_icon_name (ADW_STATUS_PAGE (status), APPLICATION_ID);
-  adw_status_page_set_title (ADW_STATUS_PAGE (status), _("Welcome to Toolbench"));
-  adw_status_page_set_description (ADW_STATUS_PAGE (status),
-                                   _("Nothing needs to be set up: the built-in tools, the "
-                                     "scripted demo provider and a sample trace work without "
-                                     "a key or a network. When you are ready, bring your own "
-                                     "tools and models."));
-  gtk_widget_set_halign (box, GTK_ALIGN_CENTER);
-  gtk_widget_add_css_class (demo, "suggested-action");
-  gtk_box_append (GTK_BOX (box), demo);
-  gtk_box_append (GTK_BOX (box), pill_new (_("Add an _MCP Server…"), "welcome-mcp",
-                                           G_CALLBACK (add_mcp_clicked), self));
-  gtk_box_append (GTK_BOX (box), pill_new (_("Add a _Provider…"), "welcome-provider",
-                                           G_CALLBACK (add_provider_clicked), self));
-  gtk_box_append (GTK_BOX (box), pill_new (_("_Open the Sample Trace"), "welcome-open-trace",
-                                           G_CALLBACK (open_trace_clicked), self));
-  gtk_box_append (GTK_BOX (box), pill_new (_("_Save the Sample Trace…"), "welcome-trace",
-                                           G_CALLBACK (save_trace_clicked), self));
-  dismiss = gtk_button_new_with_mnemonic (_("_Do Not Show Again"));
-  gtk_widget_set_name (dismiss, "welcome-dismiss");
-  gtk_widget_add_css_class (dismiss, "flat");
-  g_signal_connect (dismiss, "clicked", G_CALLBACK (dismiss_clicked), self);
-  gtk_box_append (GTK_BOX (box), dismiss);
-  adw_status_page_set_child (ADW_STATUS_PAGE (status), box);
-
-  adw_bin_set_child (ADW_BIN (self), status);
 }
 
 /**

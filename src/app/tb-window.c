@@ -12,6 +12,7 @@
 #include "tb-loop-page.h"
 #include "tb-tool-list.h"
 #include "tb-tool-page.h"
+#include "tb-tool-row.h"
 #include "tb-trace-page.h"
 #include "tb-window.h"
 
@@ -55,26 +56,6 @@ G_DEFINE_FINAL_TYPE (TbWindow, tb_window, ADW_TYPE_APPLICATION_WINDOW)
 
 enum { PROP_0, PROP_REGISTRY, PROP_HISTORY, N_PROPS };
 static GParamSpec *properties [N_PROPS];
-
-/* Closures of the tool row template. */
-static char *
-tb_tool_row_first_line (gpointer    unused,
-                        const char *description)
-{
-  const char *end;
-
-  if (description == NULL)
-    return NULL;
-  end = strchr (description, '\n');
-  return end != NULL ? g_strndup (description, end - description) : g_strdup (description);
-}
-
-static gboolean
-tb_tool_row_is_user_only (gpointer         unused,
-                          TbToolVisibility visibility)
-{
-  return visibility == TB_TOOL_VISIBILITY_USER_ONLY;
-}
 
 /**
  * tb_window_add_toast:
@@ -528,8 +509,6 @@ static void
 tb_window_constructed (GObject *object)
 {
   TbWindow *self = (TbWindow *) object;
-  g_autoptr(GtkBuilderScope) scope = gtk_builder_cscope_new ();
-  g_autoptr(GtkListItemFactory) factory = NULL;
 
   G_OBJECT_CLASS (tb_window_parent_class)->constructed (object);
 
@@ -548,23 +527,10 @@ tb_window_constructed (GObject *object)
     }
 
   self->list = tb_tool_list_new (self->registry);
-  self->selection = gtk_single_selection_new (g_object_ref (tb_tool_list_get_model (self->list)));
-  gtk_single_selection_set_autoselect (self->selection, FALSE);
-  gtk_single_selection_set_can_unselect (self->selection, TRUE);
+  gtk_single_selection_set_model (self->selection, tb_tool_list_get_model (self->list));
   gtk_single_selection_set_selected (self->selection, GTK_INVALID_LIST_POSITION);
   g_signal_connect (tb_tool_list_get_model (self->list), "items-changed",
                     G_CALLBACK (on_list_changed), self);
-
-  gtk_builder_cscope_add_callback_symbols (GTK_BUILDER_CSCOPE (scope),
-                                           "tb_tool_row_first_line",
-                                           G_CALLBACK (tb_tool_row_first_line),
-                                           "tb_tool_row_is_user_only",
-                                           G_CALLBACK (tb_tool_row_is_user_only),
-                                           NULL);
-  factory = gtk_builder_list_item_factory_new_from_resource (
-    scope, "/io/github/toolbench/Toolbench/tb-tool-row.ui");
-  gtk_list_view_set_factory (self->tool_list, factory);
-  gtk_list_view_set_model (self->tool_list, GTK_SELECTION_MODEL (self->selection));
 
   gtk_drop_down_set_model (self->source_dropdown, tb_tool_list_get_sources (self->list));
   g_signal_connect (tb_tool_list_get_sources (self->list), "items-changed",
@@ -630,7 +596,6 @@ tb_window_dispose (GObject *object)
 
   gtk_widget_dispose_template (GTK_WIDGET (self), TB_TYPE_WINDOW);
 
-  g_clear_object (&self->selection);
   g_clear_object (&self->list);
   g_clear_object (&self->history);
   g_clear_object (&self->registry);
@@ -717,6 +682,7 @@ tb_window_class_init (TbWindowClass *klass)
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
   g_type_ensure (TB_TYPE_TOOL);
+  g_type_ensure (TB_TYPE_TOOL_ROW);
   g_type_ensure (TB_TYPE_TOOL_PAGE);
   g_type_ensure (TB_TYPE_HISTORY_PAGE);
   g_type_ensure (TB_TYPE_LOOP_PAGE);
@@ -734,6 +700,7 @@ tb_window_class_init (TbWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, TbWindow, source_dropdown);
   gtk_widget_class_bind_template_child (widget_class, TbWindow, list_stack);
   gtk_widget_class_bind_template_child (widget_class, TbWindow, tool_list);
+  gtk_widget_class_bind_template_child (widget_class, TbWindow, selection);
   gtk_widget_class_bind_template_child (widget_class, TbWindow, count_label);
   gtk_widget_class_bind_template_child (widget_class, TbWindow, view_stack);
   gtk_widget_class_bind_template_child (widget_class, TbWindow, tool_page);
@@ -748,6 +715,7 @@ tb_window_class_init (TbWindowClass *klass)
   gtk_widget_class_bind_template_callback (widget_class, on_stop_search);
   gtk_widget_class_bind_template_callback (widget_class, on_source_selected);
   gtk_widget_class_bind_template_callback (widget_class, on_tool_activated);
+  gtk_widget_class_bind_template_callback (widget_class, on_tool_scroller_focus);
   gtk_widget_class_bind_template_callback (widget_class, update_actions);
 
   gtk_widget_class_install_action (widget_class, "win.run", NULL, run_action);
@@ -802,38 +770,11 @@ tb_window_class_init (TbWindowClass *klass)
 }
 
 static void
-add_capture_shortcut (GtkShortcutController *controller,
-                      const char            *accelerator,
-                      const char            *action)
-{
-  gtk_shortcut_controller_add_shortcut (controller,
-                                        gtk_shortcut_new (gtk_shortcut_trigger_parse_string (
-                                                            accelerator),
-                                                          gtk_named_action_new (action)));
-}
-
-static void
 tb_window_init (TbWindow *self)
 {
-  GtkEventController *controller;
-
   tb_app_init ();
   gtk_widget_init_template (GTK_WIDGET (self));
   tb_drop_down_name_button (self->source_dropdown, _("Source"));
-  controller = gtk_event_controller_focus_new ();
-  g_signal_connect (controller, "enter", G_CALLBACK (on_tool_scroller_focus), self);
-  gtk_widget_add_controller (gtk_widget_get_parent (GTK_WIDGET (self->tool_list)), controller);
-
-  /* Run and Search work wherever the focus is, even in a text view that
-   * would take Ctrl+Return as a line break. */
-  controller = gtk_shortcut_controller_new ();
-  gtk_event_controller_set_propagation_phase (controller, GTK_PHASE_CAPTURE);
-  add_capture_shortcut (GTK_SHORTCUT_CONTROLLER (controller), "<Control>Return", "win.run");
-  add_capture_shortcut (GTK_SHORTCUT_CONTROLLER (controller), "<Control>KP_Enter", "win.run");
-  add_capture_shortcut (GTK_SHORTCUT_CONTROLLER (controller), "<Control><Shift>Return",
-                        "win.run-anyway");
-  add_capture_shortcut (GTK_SHORTCUT_CONTROLLER (controller), "<Control>f", "win.search");
-  gtk_widget_add_controller (GTK_WIDGET (self), controller);
 }
 
 /**

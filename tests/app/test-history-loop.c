@@ -12,6 +12,7 @@
 #include "tb-app-util.h"
 #include "tb-argument-editor.h"
 #include "tb-history-page.h"
+#include "tb-history-row.h"
 #include "tb-window.h"
 
 /* The History page lists the calls the loop makes, though the loop runs
@@ -60,7 +61,7 @@ row_entry (Fixture *f,
   GtkListBoxRow *row = gtk_list_box_get_row_at_index (list, position);
 
   g_assert_nonnull (row);
-  return g_object_get_data (G_OBJECT (row), "tb-entry");
+  return tb_history_row_get_entry (TB_HISTORY_ROW (row));
 }
 
 static gboolean

@@ -8,6 +8,7 @@
 #include <toolbench.h>
 
 #include "tb-app-util.h"
+#include "tb-history-row.h"
 #include "tb-json-tree.h"
 #include "tb-test-tools.h"
 #include "tb-window.h"
@@ -370,7 +371,7 @@ test_invalid_value (Fixture       *f,
   {
     TbHistoryPage *history = tb_window_get_history_page (f->window);
     GtkListBoxRow *row = gtk_list_box_get_row_at_index (tb_history_page_get_list (history), 0);
-    TbHistoryEntry *entry = g_object_get_data (G_OBJECT (row), "tb-entry");
+    TbHistoryEntry *entry = tb_history_row_get_entry (TB_HISTORY_ROW (row));
     g_autofree char *sent = tb_json_to_string (tb_history_entry_get_arguments (entry), FALSE);
     g_autofree char *status = NULL;
 
@@ -386,7 +387,7 @@ test_invalid_value (Fixture       *f,
   {
     TbHistoryPage *history = tb_window_get_history_page (f->window);
     GtkListBoxRow *row = gtk_list_box_get_row_at_index (tb_history_page_get_list (history), 0);
-    TbHistoryEntry *entry = g_object_get_data (G_OBJECT (row), "tb-entry");
+    TbHistoryEntry *entry = tb_history_row_get_entry (TB_HISTORY_ROW (row));
     g_autofree char *sent = tb_json_to_string (tb_history_entry_get_arguments (entry), FALSE);
 
     g_assert_cmpstr (sent, ==,
@@ -514,9 +515,9 @@ test_run (Fixture       *f,
 
     g_assert_nonnull (first);
     g_assert_nonnull (second);
-    entry = g_object_get_data (G_OBJECT (first), "tb-entry");
+    entry = tb_history_row_get_entry (TB_HISTORY_ROW (first));
     g_assert_cmpstr (tb_history_entry_get_tool_name (entry), ==, "disk_cleanup");
-    entry = g_object_get_data (G_OBJECT (second), "tb-entry");
+    entry = tb_history_row_get_entry (TB_HISTORY_ROW (second));
     g_assert_cmpstr (tb_history_entry_get_tool_name (entry), ==, "get_weather");
     g_assert_true (tb_tool_result_get_ok (tb_history_entry_get_result (entry)));
   }
@@ -984,6 +985,122 @@ test_keyboard_pick (Fixture       *f,
   g_assert_true (gtk_widget_is_ancestor (gtk_window_get_focus (GTK_WINDOW (f->window)), list));
 }
 
+/* Run and Search are caught before the focused widget sees the keys, so
+ * a text view cannot take Ctrl+Return as a line break. */
+static void
+test_capture_shortcuts (Fixture       *f,
+                        gconstpointer  data)
+{
+  g_autoptr(GListModel) controllers = gtk_widget_observe_controllers (GTK_WIDGET (f->window));
+  g_autoptr(GString) found = g_string_new (NULL);
+
+  for (guint i = 0; i < g_list_model_get_n_items (controllers); i++)
+    {
+      g_autoptr(GObject) controller = g_list_model_get_item (controllers, i);
+
+      if (!GTK_IS_SHORTCUT_CONTROLLER (controller) ||
+          gtk_event_controller_get_propagation_phase (GTK_EVENT_CONTROLLER (controller))
+          != GTK_PHASE_CAPTURE)
+        continue;
+      for (guint j = 0; j < g_list_model_get_n_items (G_LIST_MODEL (controller)); j++)
+        {
+          g_autoptr(GtkShortcut) shortcut = g_list_model_get_item (G_LIST_MODEL (controller), j);
+          GtkShortcutAction *action = gtk_shortcut_get_action (shortcut);
+          g_autofree char *trigger = gtk_shortcut_trigger_to_string (
+                                       gtk_shortcut_get_trigger (shortcut));
+
+          if (GTK_IS_NAMED_ACTION (action))
+            g_string_append_printf (found, "%s %s\n", trigger,
+                                    gtk_named_action_get_action_name (GTK_NAMED_ACTION (action)));
+        }
+    }
+  g_assert_cmpstr (found->str, ==,
+                   "<Control>Return win.run\n"
+                   "<Control>KP_Enter win.run\n"
+                   "<Shift><Control>Return win.run-anyway\n"
+                   "<Control>f win.search\n");
+}
+
+static GtkWidget *
+row_part (GtkListBoxRow *row,
+          const char    *name)
+{
+  return GTK_WIDGET (gtk_widget_get_template_child (GTK_WIDGET (row), TB_TYPE_HISTORY_ROW, name));
+}
+
+/* The History page's rows name the tool; a tool's own recent calls start
+ * with the status. The icon is styled by the outcome. */
+static void
+test_history_rows (Fixture       *f,
+                   gconstpointer  data)
+{
+  GtkListBox *list = tb_history_page_get_list (tb_window_get_history_page (f->window));
+  GtkListBoxRow *row;
+  g_autofree char *status = NULL;
+
+  open_tool (f, "disk_cleanup");
+  tb_tool_page_run (page (f));
+  WAIT_UNTIL (!tb_tool_page_get_running (page (f)));
+  open_tool (f, "get_weather");
+  gtk_editable_set_text (GTK_EDITABLE (input (f, "/city")), "Paris");
+  tb_tool_page_run (page (f));
+  WAIT_UNTIL (!tb_tool_page_get_running (page (f)));
+
+  row = gtk_list_box_get_row_at_index (list, 0);
+  g_assert_true (tb_history_row_get_show_tool (TB_HISTORY_ROW (row)));
+  g_assert_cmpstr (tb_history_entry_get_tool_name (tb_history_row_get_entry (TB_HISTORY_ROW (row))),
+                   ==, "get_weather");
+  g_assert_cmpstr (gtk_label_get_label (GTK_LABEL (row_part (row, "tool_label"))), ==,
+                   "get_weather");
+  g_assert_true (gtk_widget_get_visible (row_part (row, "tool_label")));
+  g_assert_true (gtk_widget_get_visible (row_part (row, "status_label")));
+  g_assert_false (gtk_widget_get_visible (row_part (row, "top_status_label")));
+  g_object_get (tb_history_row_get_entry (TB_HISTORY_ROW (row)), "status-label", &status, NULL);
+  g_assert_cmpstr (gtk_label_get_label (GTK_LABEL (row_part (row, "status_label"))), ==, status);
+  g_assert_true (gtk_widget_has_css_class (row_part (row, "icon"), "success"));
+  row = gtk_list_box_get_row_at_index (list, 1);
+  g_assert_true (gtk_widget_has_css_class (row_part (row, "icon"), "error"));
+  g_assert_false (gtk_widget_has_css_class (row_part (row, "icon"), "success"));
+
+  row = gtk_list_box_get_row_at_index (tb_tool_page_get_recent_list (page (f)), 0);
+  g_assert_false (tb_history_row_get_show_tool (TB_HISTORY_ROW (row)));
+  g_assert_false (gtk_widget_get_visible (row_part (row, "tool_label")));
+  g_assert_false (gtk_widget_get_visible (row_part (row, "status_label")));
+  g_assert_true (gtk_widget_get_visible (row_part (row, "top_status_label")));
+  g_assert_cmpstr (gtk_label_get_label (GTK_LABEL (row_part (row, "top_status_label"))), ==,
+                   status);
+}
+
+/* Tab through the window to the Tool page's Run button as a person does:
+ * past the collapsed schema, and out of fields whose leaving changes the
+ * problems listed while the focus moves on. GTK warns of nothing (the
+ * tests make criticals fatal). */
+static void
+test_tab_through_form (Fixture       *f,
+                       gconstpointer  data)
+{
+  GtkWidget *run_button;
+  gboolean reached = FALSE;
+
+  open_tool (f, "create_issue");
+  run_button = tb_tool_page_get_run_button (page (f));
+  g_assert_true (tb_argument_editor_set_text (editor (f), "{\"body\":\"It crashes.\","
+                                                          "\"labels\":[\"bug\"],"
+                                                          "\"priority\":\"urgent\"}", NULL));
+  tb_argument_editor_reveal_problems (editor (f));
+  iterate (100);
+  gtk_window_set_focus (GTK_WINDOW (f->window), NULL);
+  for (guint i = 0; i < 200 && !reached; i++)
+    {
+      g_signal_emit_by_name (f->window, "move-focus", GTK_DIR_TAB_FORWARD);
+      iterate (20);
+      reached = gtk_widget_has_focus (run_button);
+    }
+  g_assert_true (reached);
+  g_assert_cmpstr (tb_schema_form_get_field_error (form (f), "/title"), ==,
+                   "This field is required.");
+}
+
 /* The window fits a phone's width, whatever page is shown. */
 static void
 test_narrow (Fixture       *f,
@@ -1202,6 +1319,9 @@ main (int   argc,
   g_test_add_func ("/app/schema-only", test_schema_only);
   g_test_add ("/app/hover-keeps-page", Fixture, NULL, setup, test_hover_keeps_page, teardown);
   g_test_add ("/app/keyboard-pick", Fixture, NULL, setup, test_keyboard_pick, teardown);
+  g_test_add ("/app/capture-shortcuts", Fixture, NULL, setup, test_capture_shortcuts, teardown);
+  g_test_add ("/app/history-rows", Fixture, NULL, setup, test_history_rows, teardown);
+  g_test_add ("/app/tab-through-form", Fixture, NULL, setup, test_tab_through_form, teardown);
   g_test_add ("/app/narrow", Fixture, NULL, setup, test_narrow, teardown);
   g_test_add ("/app/shortcuts", Fixture, NULL, setup, test_shortcuts, teardown);
   g_test_add ("/app/mcp-content", Fixture, NULL, setup, test_mcp_content, teardown);

@@ -7,6 +7,7 @@
 #include <glib/gi18n.h>
 #include <locale.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "tb-cli.h"
 
@@ -105,6 +106,9 @@ int
 main (int   argc,
       char *argv[])
 {
+  g_autofree char **reordered = NULL;
+  int leading;
+
   setlocale (LC_ALL, "");
   bindtextdomain (GETTEXT_PACKAGE, LOCALEDIR);
   bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
@@ -131,6 +135,39 @@ main (int   argc,
     {
       g_print ("toolbench-cli %s\n", PACKAGE_VERSION);
       return TB_CLI_EXIT_OK;
+    }
+
+  /* `toolbench-cli --mcp-config c.json run …` means
+   * `toolbench-cli run --mcp-config c.json …`: the tool-source options may
+   * come before the command, and are moved behind it. */
+  leading = 1;
+  while (leading < argc && argv[leading][0] == '-')
+    {
+      gboolean takes_value = FALSE;
+
+      if (!tb_cli_is_tool_source_option (argv[leading], &takes_value))
+        {
+          g_printerr (_("toolbench-cli: “%s” is not an option that may come before the "
+                        "command; only the tool-source options may\n"), argv[leading]);
+          print_usage (TRUE);
+          return TB_CLI_EXIT_USAGE;
+        }
+      leading += takes_value ? 2 : 1;
+    }
+  if (leading >= argc)
+    {
+      g_printerr ("%s\n", _("toolbench-cli: name a command after the tool-source options"));
+      print_usage (TRUE);
+      return TB_CLI_EXIT_USAGE;
+    }
+  if (leading > 1)
+    {
+      reordered = g_new0 (char *, argc + 1);
+      reordered[0] = argv[0];
+      reordered[1] = argv[leading];
+      memcpy (reordered + 2, argv + 1, (leading - 1) * sizeof (char *));
+      memcpy (reordered + 1 + leading, argv + leading + 1, (argc - leading - 1) * sizeof (char *));
+      argv = reordered;
     }
 
   for (guint i = 0; i < G_N_ELEMENTS (commands); i++)

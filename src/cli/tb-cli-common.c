@@ -32,21 +32,24 @@ tb_cli_usage_error (GOptionContext *context,
 }
 
 /* Where the tools come from, shared by every subcommand that builds a
- * registry: the option group fills these, tb_cli_build_registry() reads
- * them. */
+ * registry: the option group fills these (before or after the
+ * subcommand's name, see main.c), tb_cli_get_tool_sources() turns them
+ * into a TbToolSourceSet, tb_cli_build_registry() opens it. */
 static char **mcp_configs;
 static char **mcp_commands;
 static char **tools_dirs;
 static char *files_root;
+static char *workspace_path;
 static char *elicitation;
-static GPtrArray *mcp_clients;
+static GPtrArray *mcp_urls;
+static TbToolSession *session;
 
 /**
  * tb_cli_tool_source_group:
  *
  * Returns: (transfer full): the options that add tools — `--mcp-config`,
- *   `--mcp`, `--tools-dir`, `--files-root` and `--elicitation` — for a
- *   subcommand's #GOptionContext
+ *   `--mcp`, `--tools-dir`, `--files-root`, `--workspace` and
+ *   `--elicitation` — for a subcommand's #GOptionContext
  */
 GOptionGroup *
 tb_cli_tool_source_group (void)
@@ -63,6 +66,8 @@ tb_cli_tool_source_group (void)
       N_("DIR") },
     { "files-root", 0, 0, G_OPTION_ARG_FILENAME, &files_root,
       N_("Add read_file, write_file and list_dir, confined to this folder"), N_("DIR") },
+    { "workspace", 'w', 0, G_OPTION_ARG_FILENAME, &workspace_path,
+      N_("Offer the facts and draft tools of this workspace file"), N_("FILE") },
     { "elicitation", 0, 0, G_OPTION_ARG_STRING, &elicitation,
       N_("Answer MCP servers that ask for input: accept-defaults, decline or cancel "
          "(default: tell them nobody can answer)"), N_("ANSWER") },
@@ -77,86 +82,54 @@ tb_cli_tool_source_group (void)
   return group;
 }
 
+/* The options of the group that take a value, for main.c to move the
+ * ones given before the subcommand behind it. */
+gboolean
+tb_cli_is_tool_source_option (const char *arg,
+                              gboolean   *takes_value)
+{
+  static const char * const names[] = {
+    "--mcp-config", "--mcp", "--tools-dir", "--files-root", "--workspace", "--elicitation",
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    {
+      gsize len = strlen (names[i]);
+
+      if (strncmp (arg, names[i], len) == 0 && (arg[len] == '\0' || arg[len] == '='))
+        {
+          *takes_value = arg[len] == '\0';
+          return TRUE;
+        }
+    }
+  if (g_str_equal (arg, "-w"))
+    {
+      *takes_value = TRUE;
+      return TRUE;
+    }
+  return FALSE;
+}
+
 /**
- * tb_cli_get_mcp_clients:
+ * tb_cli_get_workspace_path:
  *
- * Returns: (transfer none) (element-type TbMcpClient): the MCP servers
- *   tb_cli_build_registry() started, in the order they were given
+ * Returns: (nullable): the file given with --workspace
  */
-GPtrArray *
-tb_cli_get_mcp_clients (void)
+const char *
+tb_cli_get_workspace_path (void)
 {
-  if (mcp_clients == NULL)
-    mcp_clients = g_ptr_array_new_with_free_func (g_object_unref);
-  return mcp_clients;
+  return workspace_path;
 }
 
-static void
-stop_servers (void)
+/**
+ * tb_cli_get_session:
+ *
+ * Returns: (transfer none) (nullable): what tb_cli_build_registry() opened
+ */
+TbToolSession *
+tb_cli_get_session (void)
 {
-  /* Servers are child processes: stop them rather than leave them behind. */
-  for (guint i = 0; mcp_clients != NULL && i < mcp_clients->len; i++)
-    tb_mcp_client_disconnect (g_ptr_array_index (mcp_clients, i));
-}
-
-static gboolean
-elicitation_cb (TbMcpClient        *client,
-                TbMcpServerRequest *request,
-                gpointer            user_data)
-{
-  JsonObject *params = json_node_get_object (tb_mcp_server_request_get_params (request));
-  const char *message = json_object_get_string_member_with_default (params, "message", "");
-
-  g_printerr (_("toolbench-cli: the MCP server “%s” asks: %s\n"),
-              tb_mcp_client_get_name (client), message);
-  if (g_strcmp0 (elicitation, "accept-defaults") == 0)
-    {
-      g_autoptr(JsonNode) content =
-        tb_mcp_elicitation_defaults (json_object_get_member (params, "requestedSchema"));
-      g_autofree char *shown = tb_json_to_string (content, FALSE);
-
-      g_printerr (_("toolbench-cli: answered: accept, with the defaults %s\n"), shown);
-      tb_mcp_server_request_accept (request, content);
-    }
-  else if (g_strcmp0 (elicitation, "decline") == 0)
-    {
-      g_printerr (_("toolbench-cli: answered: decline\n"));
-      tb_mcp_server_request_decline (request);
-    }
-  else
-    {
-      g_printerr (_("toolbench-cli: answered: cancel\n"));
-      tb_mcp_server_request_cancel (request);
-    }
-  return TRUE;
-}
-
-static TbMcpClient *
-client_from_option (const char  *spec,
-                    GError     **error)
-{
-  const char *eq = strchr (spec, '=');
-  g_autofree char *name = NULL;
-  g_auto(GStrv) argv = NULL;
-  g_autoptr(GError) local_error = NULL;
-
-  if (eq == NULL || eq == spec || eq[1] == '\0')
-    {
-      g_set_error (error, TB_MCP_ERROR, TB_MCP_ERROR_CONFIG,
-                   _("--mcp needs NAME=COMMAND or NAME=URL, not “%s”"), spec);
-      return NULL;
-    }
-  name = g_strndup (spec, eq - spec);
-  if (g_str_has_prefix (eq + 1, "http://") || g_str_has_prefix (eq + 1, "https://"))
-    return tb_mcp_client_new_http (name, eq + 1, NULL);
-  if (!g_shell_parse_argv (eq + 1, NULL, &argv, &local_error))
-    {
-      g_set_error (error, TB_MCP_ERROR, TB_MCP_ERROR_CONFIG,
-                   _("The command of --mcp %s cannot be split into words: %s"), name,
-                   local_error->message);
-      return NULL;
-    }
-  return tb_mcp_client_new_stdio (name, (const char * const *) argv, NULL, NULL);
+  return session;
 }
 
 /**
@@ -169,116 +142,137 @@ client_from_option (const char  *spec,
 void
 tb_cli_add_mcp_url (const char *url)
 {
-  g_autoptr(GUri) uri = g_uri_parse (url, G_URI_FLAGS_NONE, NULL);
-  const char *host = uri != NULL ? g_uri_get_host (uri) : NULL;
-
-  g_ptr_array_add (tb_cli_get_mcp_clients (),
-                   tb_mcp_client_new_http (host != NULL ? host : "server", url, NULL));
+  if (mcp_urls == NULL)
+    mcp_urls = g_ptr_array_new_with_free_func (g_free);
+  g_ptr_array_add (mcp_urls, g_strdup (url));
 }
 
-typedef struct
+/**
+ * tb_cli_get_tool_sources:
+ * @private_workspace: open --workspace as a copy (evaluation runs)
+ *
+ * Returns: (transfer full) (nullable): the sources the options name, or
+ *   %NULL with @error when one cannot be used (a configuration file that
+ *   cannot be read, an --mcp that is not NAME=COMMAND)
+ */
+TbToolSourceSet *
+tb_cli_get_tool_sources (gboolean   private_workspace,
+                         GError   **error)
 {
-  guint    waiting;
-  gboolean failed;
-} Connecting;
+  g_autoptr(TbToolSourceSet) sources = tb_tool_source_set_new ();
+  TbElicitationAnswer answer = TB_ELICITATION_ANSWER_NONE;
+
+  if (!tb_cli_check_tool_source_options (error))
+    return NULL;
+  if (elicitation != NULL)
+    tb_tool_source_set_parse_elicitation (elicitation, &answer);
+  tb_tool_source_set_set_elicitation (sources, answer);
+  tb_tool_source_set_set_files_root (sources, files_root);
+  tb_tool_source_set_set_workspace (sources, workspace_path, private_workspace);
+  for (guint i = 0; tools_dirs != NULL && tools_dirs[i] != NULL; i++)
+    tb_tool_source_set_add_tools_dir (sources, tools_dirs[i]);
+  for (guint i = 0; mcp_configs != NULL && mcp_configs[i] != NULL; i++)
+    if (!tb_tool_source_set_add_mcp_config_file (sources, mcp_configs[i], error))
+      return NULL;
+  for (guint i = 0; mcp_commands != NULL && mcp_commands[i] != NULL; i++)
+    if (!tb_tool_source_set_add_mcp_spec (sources, mcp_commands[i], error))
+      return NULL;
+  for (guint i = 0; mcp_urls != NULL && i < mcp_urls->len; i++)
+    tb_tool_source_set_add_mcp_url (sources, NULL, g_ptr_array_index (mcp_urls, i));
+  return g_steal_pointer (&sources);
+}
 
 static void
-connect_cb (GObject      *object,
-            GAsyncResult *result,
-            gpointer      user_data)
+close_session (void)
 {
-  Connecting *state = user_data;
-  g_autoptr(GError) error = NULL;
+  /* Servers are child processes: stop them rather than leave them behind. */
+  if (session != NULL)
+    tb_tool_session_close (session);
+}
 
-  if (!tb_mcp_client_connect_finish (TB_MCP_CLIENT (object), result, &error))
-    {
-      g_printerr ("toolbench-cli: %s\n", error->message);
-      state->failed = TRUE;
-    }
-  state->waiting--;
+static void
+notice_cb (TbToolSession *self,
+           const char    *text,
+           gpointer       user_data)
+{
+  g_printerr ("toolbench-cli: %s\n", text);
+}
+
+static void
+opened_cb (GObject      *object,
+           GAsyncResult *result,
+           gpointer      user_data)
+{
+  *(GAsyncResult **) user_data = g_object_ref (result);
+}
+
+/**
+ * tb_cli_open_session:
+ * @sources: what to open
+ * @cancellable: (nullable): stops the servers that are starting
+ * @error: return location for an error
+ *
+ * Opens @sources, waiting on the main context, and says on standard error
+ * what was left out and which servers did not start.
+ *
+ * Returns: (transfer full) (nullable): the session
+ */
+TbToolSession *
+tb_cli_open_session (TbToolSourceSet  *sources,
+                     GCancellable     *cancellable,
+                     GError          **error)
+{
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(TbToolSession) opened = NULL;
+  const char * const *lines;
+
+  tb_tool_source_set_open_async (sources, cancellable, opened_cb, &result);
+  while (result == NULL)
+    g_main_context_iteration (NULL, TRUE);
+  opened = tb_tool_source_set_open_finish (sources, result, error);
+  if (opened == NULL)
+    return NULL;
+
+  lines = tb_tool_session_get_problems (opened);
+  for (guint i = 0; lines[i] != NULL; i++)
+    g_printerr ("toolbench-cli: %s\n", lines[i]);
+  lines = tb_tool_session_get_server_errors (opened);
+  for (guint i = 0; lines[i] != NULL; i++)
+    g_printerr ("toolbench-cli: %s\n", lines[i]);
+  g_signal_connect (opened, "notice", G_CALLBACK (notice_cb), NULL);
+  return g_steal_pointer (&opened);
 }
 
 /* The tools every subcommand sees: the demo tools, then the file tools,
- * the manifests and the MCP servers that the options name. A source that
- * fails is reported on stderr and the others still load. */
+ * the manifests, the workspace and the MCP servers that the options name.
+ * A source that fails is reported on stderr and the others still load. */
 TbToolRegistry *
 tb_cli_build_registry (GError **error)
 {
-  g_autoptr(TbToolRegistry) registry = tb_tool_registry_new ();
-  GPtrArray *clients = tb_cli_get_mcp_clients ();
-  Connecting state = { 0 };
+  g_autoptr(TbToolSourceSet) sources = tb_cli_get_tool_sources (FALSE, error);
   static gboolean exit_hook;
 
-  if (!tb_demo_tools_register (registry, error))
+  if (sources == NULL)
     return NULL;
-
-  if (files_root != NULL && !tb_file_tools_register (registry, files_root, error))
+  g_clear_object (&session);
+  session = tb_cli_open_session (sources, NULL, error);
+  if (session == NULL)
     return NULL;
-
-  for (guint i = 0; tools_dirs != NULL && tools_dirs[i] != NULL; i++)
+  if (!exit_hook)
     {
-      g_auto(GStrv) problems = NULL;
-      g_autoptr(GError) local_error = NULL;
-
-      tb_command_tools_load_dir (registry, tools_dirs[i], &problems, &local_error);
-      if (local_error != NULL)
-        g_printerr ("toolbench-cli: %s\n", local_error->message);
-      for (guint j = 0; problems != NULL && problems[j] != NULL; j++)
-        g_printerr ("toolbench-cli: %s\n", problems[j]);
-    }
-
-  for (guint i = 0; mcp_configs != NULL && mcp_configs[i] != NULL; i++)
-    {
-      g_auto(GStrv) problems = NULL;
-      g_autoptr(GPtrArray) loaded = tb_mcp_config_load_file (mcp_configs[i], &problems, error);
-
-      if (loaded == NULL)
-        return NULL;
-      for (guint j = 0; problems[j] != NULL; j++)
-        g_printerr ("toolbench-cli: %s\n", problems[j]);
-      for (guint j = 0; j < loaded->len; j++)
-        g_ptr_array_add (clients, g_object_ref (g_ptr_array_index (loaded, j)));
-    }
-  for (guint i = 0; mcp_commands != NULL && mcp_commands[i] != NULL; i++)
-    {
-      TbMcpClient *client = client_from_option (mcp_commands[i], error);
-
-      if (client == NULL)
-        return NULL;
-      g_ptr_array_add (clients, client);
-    }
-
-  if (clients->len > 0 && !exit_hook)
-    {
-      atexit (stop_servers);
+      atexit (close_session);
       exit_hook = TRUE;
     }
-
-  for (guint i = 0; i < clients->len; i++)
-    {
-      TbMcpClient *client = g_ptr_array_index (clients, i);
-
-      if (elicitation != NULL)
-        {
-          tb_mcp_client_set_capabilities (client, TB_MCP_CAPABILITY_ELICITATION);
-          g_signal_connect (client, "elicitation-requested", G_CALLBACK (elicitation_cb), NULL);
-        }
-      tb_mcp_client_attach (client, registry);
-      state.waiting++;
-      tb_mcp_client_connect_async (client, NULL, connect_cb, &state);
-    }
-  while (state.waiting > 0)
-    g_main_context_iteration (NULL, TRUE);
-
-  return g_steal_pointer (&registry);
+  return g_object_ref (tb_tool_session_get_registry (session));
 }
 
 /* Checks the values of the shared options once they are parsed. */
 gboolean
 tb_cli_check_tool_source_options (GError **error)
 {
-  if (elicitation != NULL && !g_str_equal (elicitation, "accept-defaults") &&
-      !g_str_equal (elicitation, "decline") && !g_str_equal (elicitation, "cancel"))
+  TbElicitationAnswer answer = TB_ELICITATION_ANSWER_NONE;
+
+  if (elicitation != NULL && !tb_tool_source_set_parse_elicitation (elicitation, &answer))
     {
       g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
                    _("--elicitation takes accept-defaults, decline or cancel, not “%s”"),

@@ -481,19 +481,6 @@ tb_cli_facts (int    argc,
   return facts_lock (&options, argv[2], FALSE);
 }
 
-/* For run --workspace: the workspace, with its tools in @registry. */
-TbWorkspace *
-tb_cli_open_workspace (const char      *path,
-                       TbToolRegistry  *registry,
-                       GError         **error)
-{
-  g_autoptr(TbWorkspace) workspace = tb_workspace_new_for_path (path, error);
-
-  if (workspace == NULL || !tb_workspace_register_tools (workspace, registry, error))
-    return NULL;
-  return g_steal_pointer (&workspace);
-}
-
 /* After a run: what waits for the person, and how to decide it. */
 void
 tb_cli_report_workspace (TbWorkspace *workspace,

@@ -59,7 +59,7 @@ select_servers (GOptionContext  *context,
       return NULL;
     }
 
-  clients = tb_cli_get_mcp_clients ();
+  clients = tb_tool_session_get_mcp_clients (tb_cli_get_session ());
   if (clients->len == 0)
     {
       *status = tb_cli_usage_error (context, _("Name an MCP server with --mcp, --mcp-config or "

@@ -392,9 +392,9 @@ tb_cli_run (int    argc,
   g_autoptr(TbDispatchLoop) loop = NULL;
   g_autoptr(GError) error = NULL;
   g_autoptr(GFile) trace_gfile = NULL;
-  g_autoptr(TbWorkspace) workspace = NULL;
+  TbWorkspace *workspace;
   g_autoptr(TbWorkspaceBinding) workspace_binding = NULL;
-  g_autofree char *workspace_path = NULL;
+  const char *workspace_path;
   gboolean pause_for_proposals = FALSE;
   g_autofree char *provider_kind = NULL;
   g_autofree char *base_url = NULL;
@@ -444,8 +444,6 @@ tb_cli_run (int    argc,
     { "timeout-ms", 0, 0, G_OPTION_ARG_INT, &timeout_ms,
       N_("How long the provider may send nothing (default: 60000)"), N_("MS") },
     { "quiet", 'q', 0, G_OPTION_ARG_NONE, &quiet, N_("Print only how the loop ended"), NULL },
-    { "workspace", 'w', 0, G_OPTION_ARG_FILENAME, &workspace_path,
-      N_("Offer the facts and draft tools of this workspace file"), N_("FILE") },
     { "pause-for-proposals", 0, 0, G_OPTION_ARG_NONE, &pause_for_proposals,
       N_("With --workspace: stop after the model proposes a fact, before asking it again"),
       NULL },
@@ -461,10 +459,13 @@ tb_cli_run (int    argc,
                                   "3 iteration cap reached, 4 cancelled, "
                                   "5 stopped at a breakpoint or waiting for a decision."));
   g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
-  if (!g_option_context_parse (context, &argc, &argv, &error))
+  g_option_context_add_group (context, tb_cli_tool_source_group ());
+  if (!g_option_context_parse (context, &argc, &argv, &error) ||
+      !tb_cli_check_tool_source_options (&error))
     return tb_cli_usage_error (context, "%s", error->message);
   if (argc > 1)
     return tb_cli_usage_error (context, _("Unexpected argument “%s”"), argv[1]);
+  workspace_path = tb_cli_get_workspace_path ();
   if (max_iterations <= 0)
     return tb_cli_usage_error (context, _("Give the cap with --max-iterations N (at least 1); "
                                           "a loop always has one"));
@@ -502,15 +503,7 @@ tb_cli_run (int    argc,
       return TB_CLI_EXIT_FAILED;
     }
 
-  if (workspace_path != NULL)
-    {
-      workspace = tb_cli_open_workspace (workspace_path, registry, &error);
-      if (workspace == NULL)
-        {
-          print_error (&printer, "toolbench-cli: %s\n", error->message);
-          return TB_CLI_EXIT_FAILED;
-        }
-    }
+  workspace = tb_tool_session_get_workspace (tb_cli_get_session ());
 
   loop = tb_dispatch_loop_new (registry, provider, max_iterations);
   tb_dispatch_loop_set_approval_policy (loop, policy);

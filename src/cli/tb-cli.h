@@ -65,12 +65,17 @@ int tb_cli_eval (int argc, char **argv);
 
 GOptionGroup   *tb_cli_tool_source_group          (void);
 gboolean        tb_cli_check_tool_source_options  (GError         **error);
-GPtrArray      *tb_cli_get_mcp_clients            (void);
+gboolean        tb_cli_is_tool_source_option      (const char      *arg,
+                                                   gboolean        *takes_value);
+TbToolSourceSet *tb_cli_get_tool_sources          (gboolean         private_workspace,
+                                                   GError         **error);
+TbToolSession  *tb_cli_open_session               (TbToolSourceSet *sources,
+                                                   GCancellable    *cancellable,
+                                                   GError         **error);
+TbToolSession  *tb_cli_get_session                (void);
+const char     *tb_cli_get_workspace_path         (void);
 void            tb_cli_add_mcp_url                (const char      *url);
 int tb_cli_mcp (int argc, char **argv);
-TbWorkspace *tb_cli_open_workspace   (const char      *path,
-                                      TbToolRegistry  *registry,
-                                      GError         **error);
 void         tb_cli_report_workspace (TbWorkspace     *workspace,
                                       const char      *path);
 

@@ -63,4 +63,23 @@ typedef enum
   TB_DEFINITION_FORMAT_GEMINI,
 } TbDefinitionFormat;
 
+/**
+ * TbElicitationAnswer:
+ * @TB_ELICITATION_ANSWER_NONE: declare no elicitation capability; servers
+ *   learn that nobody can answer.
+ * @TB_ELICITATION_ANSWER_ACCEPT_DEFAULTS: accept, with the defaults of the
+ *   requested schema.
+ * @TB_ELICITATION_ANSWER_DECLINE: decline every request.
+ * @TB_ELICITATION_ANSWER_CANCEL: cancel every request.
+ *
+ * How a session without a person answers MCP servers that ask for input.
+ */
+typedef enum
+{
+  TB_ELICITATION_ANSWER_NONE,
+  TB_ELICITATION_ANSWER_ACCEPT_DEFAULTS,
+  TB_ELICITATION_ANSWER_DECLINE,
+  TB_ELICITATION_ANSWER_CANCEL,
+} TbElicitationAnswer;
+
 G_END_DECLS

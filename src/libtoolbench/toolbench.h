@@ -57,4 +57,6 @@
 # include "tb-workspace.h"
 # include "tb-workspace-binding.h"
 # include "tb-workspace-file-store.h"
+# include "tb-tool-source-set.h"
+# include "tb-tool-session.h"
 #undef TOOLBENCH_INSIDE

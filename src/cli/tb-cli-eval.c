@@ -4,67 +4,46 @@
 
 #include "config.h"
 
+#include <glib-unix.h>
 #include <glib/gi18n.h>
-#include <string.h>
+#include <glib/gstdio.h>
+#include <stdio.h>
 
 #include "tb-cli.h"
 
+/* toolbench-cli eval: the engine's TbEvalSuite, with the reports written
+ * where the options say. */
+
+#define MAX_JOBS 256
+
 typedef struct
 {
-  GMainLoop    *main_loop;
-  TbEvalResult *result;
-  GError       *error;
-} Wait;
+  char *kind;
+  char *base_url;
+  char *key_variable;
+} LiveProvider;
 
 static void
-scenario_done (GObject      *object,
-               GAsyncResult *res,
-               gpointer      user_data)
+live_provider_free (gpointer data)
 {
-  Wait *wait = user_data;
+  LiveProvider *live = data;
 
-  wait->result = tb_eval_scenario_run_finish (TB_EVAL_SCENARIO (object), res, &wait->error);
-  g_main_loop_quit (wait->main_loop);
+  g_free (live->kind);
+  g_free (live->base_url);
+  g_free (live->key_variable);
+  g_free (live);
 }
 
-static TbEvalResult *
-run_one (TbEvalScenario  *scenario,
-         TbProvider      *provider,
-         TbToolRegistry  *base,
-         GError         **error)
+static TbProvider *
+make_live_provider (TbEvalScenario  *scenario,
+                    const char      *model,
+                    gpointer         user_data,
+                    GError         **error)
 {
-  g_autoptr(GMainLoop) main_loop = g_main_loop_new (NULL, FALSE);
-  Wait wait = { main_loop, NULL, NULL };
+  LiveProvider *live = user_data;
 
-  tb_eval_scenario_run_async (scenario, provider, base, NULL, scenario_done, &wait);
-  g_main_loop_run (main_loop);
-  if (wait.error != NULL)
-    g_propagate_error (error, wait.error);
-  return wait.result;
-}
-
-static int
-compare_names (gconstpointer a,
-               gconstpointer b)
-{
-  return g_strcmp0 (*(const char * const *) a, *(const char * const *) b);
-}
-
-static GPtrArray *
-list_scenarios (const char  *dir,
-                GError     **error)
-{
-  g_autoptr(GDir) handle = g_dir_open (dir, 0, error);
-  g_autoptr(GPtrArray) paths = g_ptr_array_new_with_free_func (g_free);
-  const char *name;
-
-  if (handle == NULL)
-    return NULL;
-  while ((name = g_dir_read_name (handle)) != NULL)
-    if (g_str_has_suffix (name, ".json"))
-      g_ptr_array_add (paths, g_build_filename (dir, name, NULL));
-  g_ptr_array_sort (paths, compare_names);
-  return g_steal_pointer (&paths);
+  return tb_cli_make_provider (live->kind, live->base_url, model, live->key_variable, NULL,
+                               error);
 }
 
 static gboolean
@@ -76,55 +55,118 @@ is_loopback (const char *url)
   return g_strcmp0 (host, "127.0.0.1") == 0 || g_strcmp0 (host, "localhost") == 0;
 }
 
-static void
-report (JsonArray    *rows,
-        gboolean      json,
-        const char   *model,
-        const char   *scenario,
-        TbEvalResult *result,
-        const char   *problem)
+static gboolean
+interrupted_cb (gpointer user_data)
 {
-  JsonObject *row = json_object_new ();
-  const char *verdict = problem != NULL ? _("error") : result->passed ? _("pass") : _("FAIL");
+  GCancellable *cancellable = user_data;
 
-  json_object_set_string_member (row, "model", model);
-  json_object_set_string_member (row, "scenario", scenario);
-  json_object_set_boolean_member (row, "passed", problem == NULL && result->passed);
+  if (!g_cancellable_is_cancelled (cancellable))
+    g_printerr ("%s\n", _("toolbench-cli: interrupted; stopping the runs and their servers, "
+                          "then writing what finished"));
+  g_cancellable_cancel (cancellable);
+  return G_SOURCE_CONTINUE;
+}
 
-  if (problem != NULL)
+static void
+suite_done_cb (GObject      *object,
+               GAsyncResult *result,
+               gpointer      user_data)
+{
+  *(GAsyncResult **) user_data = g_object_ref (result);
+}
+
+/* Checked before anything runs: a report that cannot be written after an
+ * hour of runs would lose them. */
+static gboolean
+check_writable (const char  *path,
+                GError     **error)
+{
+  FILE *file;
+
+  if (path == NULL || g_str_equal (path, "-"))
+    return TRUE;
+  file = g_fopen (path, "a");
+  if (file == NULL)
     {
-      json_object_set_string_member (row, "error", problem);
-      if (!json)
-        g_print ("%-20s %-28s %-6s %s\n", model, scenario, verdict, problem);
-      json_array_add_object_element (rows, row);
-      return;
+      int saved = errno;
+
+      g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (saved),
+                   _("Cannot write “%s”: %s"), path, g_strerror (saved));
+      return FALSE;
+    }
+  fclose (file);
+  return TRUE;
+}
+
+static gboolean
+write_report (const char  *path,
+              const char  *text,
+              GError     **error)
+{
+  if (g_str_equal (path, "-"))
+    {
+      g_print ("%s", text);
+      return TRUE;
+    }
+  return g_file_set_contents (path, text, -1, error);
+}
+
+static void
+print_table (GListModel *cells)
+{
+  g_autoptr(GPtrArray) summaries = tb_eval_report_summarize (cells);
+  guint n = g_list_model_get_n_items (cells);
+  guint passed = 0;
+
+  g_print ("%-20s %-28s %-7s %5s %8s %10s  %s\n", _("model"), _("scenario"), _("result"),
+           _("calls"), _("invalid"), _("iterations"), _("end"));
+  for (guint i = 0; i < n; i++)
+    {
+      g_autoptr(TbEvalCell) cell = g_list_model_get_item (cells, i);
+      TbEvalResult *result = tb_eval_cell_get_result (cell);
+      const char *verdict;
+
+      switch (tb_eval_cell_get_status (cell))
+        {
+        case TB_EVAL_CELL_PASSED: verdict = _("pass"); passed++; break;
+        case TB_EVAL_CELL_FAILED: verdict = _("FAIL"); break;
+        case TB_EVAL_CELL_ERROR: verdict = _("error"); break;
+        case TB_EVAL_CELL_NOT_RUN:
+        case TB_EVAL_CELL_WAITING:
+        case TB_EVAL_CELL_RUNNING:
+        default: verdict = _("not run"); break;
+        }
+
+      if (result == NULL)
+        {
+          g_print ("%-20s %-28s %-7s %s\n", tb_eval_cell_get_model (cell),
+                   tb_eval_cell_get_scenario (cell), verdict,
+                   tb_eval_cell_get_error (cell) != NULL ? tb_eval_cell_get_error (cell) : "");
+          continue;
+        }
+      g_print ("%-20s %-28s %-7s %5u %7.0f%% %10u  %s\n", tb_eval_cell_get_model (cell),
+               tb_eval_cell_get_scenario (cell), verdict, result->calls,
+               result->calls > 0 ? 100.0 * result->invalid_calls / result->calls : 0.0,
+               result->iterations, tb_loop_state_to_string (result->state));
+      for (guint j = 0; j < result->failures->len; j++)
+        g_print ("    - %s\n", (const char *) g_ptr_array_index (result->failures, j));
     }
 
-  {
-    double rate = result->calls > 0 ? 100.0 * result->invalid_calls / result->calls : 0.0;
-    JsonArray *failures = json_array_new ();
+  g_print ("\n%-20s %9s %7s %8s %10s %9s %17s\n", _("model"), _("passed"), _("calls"),
+           _("invalid"), _("iterations"), _("time (s)"), _("tokens in/out"));
+  for (guint i = 0; i < summaries->len; i++)
+    {
+      TbEvalSummary *summary = g_ptr_array_index (summaries, i);
+      g_autofree char *ratio = g_strdup_printf ("%u/%u", summary->passed, summary->runs);
+      g_autofree char *tokens = g_strdup_printf ("%" G_GUINT64_FORMAT "/%" G_GUINT64_FORMAT,
+                                                 summary->input_tokens, summary->output_tokens);
 
-    json_object_set_int_member (row, "calls", result->calls);
-    json_object_set_int_member (row, "invalid_calls", result->invalid_calls);
-    json_object_set_double_member (row, "invalid_argument_rate",
-                                   result->calls > 0 ? (double) result->invalid_calls
-                                                       / result->calls : 0.0);
-    json_object_set_int_member (row, "iterations", result->iterations);
-    json_object_set_string_member (row, "state", tb_loop_state_to_string (result->state));
-    for (guint i = 0; i < result->failures->len; i++)
-      json_array_add_string_element (failures, g_ptr_array_index (result->failures, i));
-    json_object_set_array_member (row, "failures", failures);
-
-    if (!json)
-      {
-        g_print ("%-20s %-28s %-6s %5u %7.0f%% %10u  %s\n", model, scenario, verdict,
-                 result->calls, rate, result->iterations,
-                 tb_loop_state_to_string (result->state));
-        for (guint i = 0; i < result->failures->len; i++)
-          g_print ("    - %s\n", (const char *) g_ptr_array_index (result->failures, i));
-      }
-  }
-  json_array_add_object_element (rows, row);
+      g_print ("%-20s %9s %7u %7.0f%% %10u %9.2f %17s\n", summary->model, ratio, summary->calls,
+               summary->calls > 0 ? 100.0 * summary->invalid_calls / summary->calls : 0.0,
+               summary->iterations, summary->duration_ms / 1000.0, tokens);
+    }
+  g_print (g_dngettext (GETTEXT_PACKAGE, "%u of %u scenario run passed.\n",
+                        "%u of %u scenario runs passed.\n", n), passed, n);
 }
 
 int
@@ -133,23 +175,32 @@ tb_cli_eval (int    argc,
 {
   g_autoptr(GOptionContext) context = NULL;
   g_autoptr(GError) error = NULL;
-  g_autoptr(GPtrArray) paths = NULL;
-  g_autoptr(GPtrArray) scenarios = g_ptr_array_new_with_free_func (g_object_unref);
-  g_autoptr(TbToolRegistry) base = NULL;
-  g_autoptr(JsonArray) rows = json_array_new ();
-  g_autofree char *dir = NULL;
+  g_autoptr(TbEvalSuite) suite = tb_eval_suite_new ();
+  g_autoptr(TbToolSourceSet) sources = NULL;
+  g_autoptr(TbRedactor) redactor = NULL;
+  g_autoptr(GCancellable) cancellable = g_cancellable_new ();
+  g_autoptr(GAsyncResult) result = NULL;
+  g_auto(GStrv) dirs = NULL;
   g_autofree char *provider_kind = NULL;
   g_autofree char *base_url = NULL;
   g_autofree char *models_text = NULL;
   g_autofree char *key_variable = NULL;
-  g_auto(GStrv) models = NULL;
+  g_autofree char *junit_path = NULL;
+  g_autofree char *html_path = NULL;
+  g_autofree char *json_path = NULL;
+  g_autofree char *trace_dir = NULL;
   gboolean json = FALSE;
+  gint jobs = -1;
   gboolean live;
-  guint passed = 0;
-  guint total = 0;
+  GListModel *cells;
+  guint sigint, sigterm;
+  gboolean all_passed = TRUE;
+  gboolean interrupted;
+  int status = TB_CLI_EXIT_OK;
   const GOptionEntry entries[] = {
-    { "scenarios", 's', 0, G_OPTION_ARG_FILENAME, &dir,
-      N_("The folder of scenario files (*.json)"), N_("DIR") },
+    { "scenarios", 's', 0, G_OPTION_ARG_FILENAME_ARRAY, &dirs,
+      N_("A folder of scenario files (*.json); repeatable. Scenario files may also be named "
+         "after the options"), N_("DIR") },
     { "provider", 'p', 0, G_OPTION_ARG_STRING, &provider_kind,
       N_("scripted (default: offline, each scenario's script), openai, anthropic or gemini"),
       N_("NAME") },
@@ -160,149 +211,193 @@ tb_cli_eval (int    argc,
     { "api-key-env", 0, 0, G_OPTION_ARG_STRING, &key_variable,
       N_("The environment variable holding the key (default: OPENROUTER_API_KEY for openai, "
          "ANTHROPIC_API_KEY, GEMINI_API_KEY)"), N_("VAR") },
-    { "json", 0, 0, G_OPTION_ARG_NONE, &json, N_("Print the results as JSON"), NULL },
+    { "jobs", 'j', 0, G_OPTION_ARG_INT, &jobs,
+      N_("How many runs go side by side (default: the number of processors)"), N_("N") },
+    { "json", 0, 0, G_OPTION_ARG_NONE, &json,
+      N_("Print the report as JSON instead of the table"), NULL },
+    { "json-file", 0, 0, G_OPTION_ARG_FILENAME, &json_path,
+      N_("Also write the JSON report to FILE (the app opens it)"), N_("FILE") },
+    { "junit", 0, 0, G_OPTION_ARG_FILENAME, &junit_path,
+      N_("Write a JUnit XML report: one test case per scenario and model"), N_("FILE") },
+    { "html", 0, 0, G_OPTION_ARG_FILENAME, &html_path,
+      N_("Write a self-contained HTML report with every run's conversation"), N_("FILE") },
+    { "traces", 0, 0, G_OPTION_ARG_FILENAME, &trace_dir,
+      N_("Save every run's trace in this folder"), N_("DIR") },
     { NULL }
   };
 
-  context = g_option_context_new (NULL);
+  context = g_option_context_new (_("[SCENARIO…]"));
   g_option_context_set_summary (context,
                                 _("Run evaluation scenarios. Offline and deterministic with "
                                   "each scenario's script by default; against live models "
-                                  "with --provider and --models when the key variable is set.\n\n"
+                                  "with --provider and --models when the key variable is set. "
+                                  "Each run starts its own tools: the scenario's MCP servers, "
+                                  "manifests and workspace copy, and those of the options.\n\n"
                                   "Exit status: 0 when every scenario passed, 1 otherwise, "
-                                  "2 on a usage error."));
+                                  "2 on a usage error, 4 when interrupted."));
   g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
-  if (!g_option_context_parse (context, &argc, &argv, &error))
+  g_option_context_add_group (context, tb_cli_tool_source_group ());
+  if (!g_option_context_parse (context, &argc, &argv, &error) ||
+      !tb_cli_check_tool_source_options (&error))
     return tb_cli_usage_error (context, "%s", error->message);
-  if (argc > 1)
-    return tb_cli_usage_error (context, _("Unexpected argument “%s”"), argv[1]);
-  if (dir == NULL)
-    return tb_cli_usage_error (context, _("Name the scenario folder with --scenarios DIR"));
+  if (dirs == NULL && argc < 2)
+    return tb_cli_usage_error (context, _("Name the scenarios: --scenarios DIR, or files"));
+
+  if (jobs == 0 || jobs < -1)
+    return tb_cli_usage_error (context, _("--jobs takes a number of runs from 1 to %d"),
+                               MAX_JOBS);
+  if (jobs > MAX_JOBS)
+    {
+      g_printerr (_("toolbench-cli: --jobs %d is more than %d; running %d side by side\n"),
+                  jobs, MAX_JOBS, MAX_JOBS);
+      jobs = MAX_JOBS;
+    }
+  if (jobs > 0)
+    tb_eval_suite_set_jobs (suite, jobs);
 
   live = provider_kind != NULL && !g_str_equal (provider_kind, "scripted");
   if (live)
     {
-      const char *variable = key_variable;
+      g_auto(GStrv) models = NULL;
+      LiveProvider *provider;
 
+      if (!g_strv_contains (tb_provider_kinds (), provider_kind))
+        return tb_cli_usage_error (context, _("Unknown provider “%s”: use openai, anthropic, "
+                                              "gemini or scripted"), provider_kind);
       if (models_text == NULL)
         return tb_cli_usage_error (context, _("Name the models to evaluate with --models"));
-      models = g_strsplit (models_text, ",", -1);
-      if (variable == NULL)
-        variable = g_str_equal (provider_kind, "anthropic") ? "ANTHROPIC_API_KEY"
-                   : g_str_equal (provider_kind, "gemini") ? "GEMINI_API_KEY"
-                   : "OPENROUTER_API_KEY";
       if (key_variable == NULL)
-        key_variable = g_strdup (variable);
-      if ((g_getenv (variable) == NULL || *g_getenv (variable) == '\0') && !is_loopback (base_url))
+        key_variable = g_strdup (g_str_equal (provider_kind, "anthropic") ? "ANTHROPIC_API_KEY"
+                                 : g_str_equal (provider_kind, "gemini") ? "GEMINI_API_KEY"
+                                 : "OPENROUTER_API_KEY");
+      if ((g_getenv (key_variable) == NULL || *g_getenv (key_variable) == '\0') &&
+          !is_loopback (base_url))
         {
           g_printerr (_("toolbench-cli: live evaluation needs a key in $%s; nothing was run. "
-                        "Without --provider the scenarios run offline.\n"), variable);
+                        "Without --provider the scenarios run offline.\n"), key_variable);
           return TB_CLI_EXIT_USAGE;
         }
+      models = g_strsplit (models_text, ",", -1);
+      for (guint i = 0; models[i] != NULL; i++)
+        if (*g_strstrip (models[i]) == '\0')
+          return tb_cli_usage_error (context, _("--models has an empty name in “%s”"),
+                                     models_text);
+      tb_eval_suite_set_models (suite, (const char * const *) models);
+
+      provider = g_new0 (LiveProvider, 1);
+      provider->kind = g_strdup (provider_kind);
+      provider->base_url = g_strdup (base_url);
+      provider->key_variable = g_strdup (key_variable);
+      tb_eval_suite_set_provider_func (suite, make_live_provider, provider, live_provider_free);
     }
-  else
+  else if (models_text != NULL)
+    return tb_cli_usage_error (context, _("--models is for a live --provider; offline, each "
+                                          "scenario plays its own script"));
+
+  for (guint i = 0; dirs != NULL && dirs[i] != NULL; i++)
+    if (!tb_eval_suite_add_folder (suite, dirs[i], &error))
+      return tb_cli_usage_error (context, _("Cannot use the scenario folder: %s"), error->message);
+  for (int i = 1; i < argc; i++)
     {
-      models = g_new0 (char *, 2);
-      models[0] = g_strdup ("scripted");
+      if (g_file_test (argv[i], G_FILE_TEST_IS_DIR))
+        {
+          if (!tb_eval_suite_add_folder (suite, argv[i], &error))
+            return tb_cli_usage_error (context, _("Cannot use the scenario folder: %s"),
+                                       error->message);
+        }
+      else
+        tb_eval_suite_add_file (suite, argv[i]);
     }
 
-  paths = list_scenarios (dir, &error);
-  if (paths == NULL)
-    return tb_cli_usage_error (context, _("Cannot read the scenario folder: %s"), error->message);
-  if (paths->len == 0)
-    return tb_cli_usage_error (context, _("The folder “%s” holds no scenario (*.json)"), dir);
+  if (!check_writable (junit_path, &error) || !check_writable (html_path, &error) ||
+      !check_writable (json_path, &error))
+    {
+      g_printerr (_("toolbench-cli: %s; nothing was run\n"), error->message);
+      return TB_CLI_EXIT_USAGE;
+    }
+  if (trace_dir != NULL && g_mkdir_with_parents (trace_dir, 0755) != 0)
+    {
+      int saved = errno;
 
-  base = tb_cli_build_registry (&error);
-  if (base == NULL)
+      g_printerr (_("toolbench-cli: cannot create the trace folder “%s”: %s; nothing was run\n"),
+                  trace_dir, g_strerror (saved));
+      return TB_CLI_EXIT_USAGE;
+    }
+
+  sources = tb_cli_get_tool_sources (TRUE, &error);
+  if (sources == NULL)
     {
       g_printerr ("toolbench-cli: %s\n", error->message);
-      return TB_CLI_EXIT_FAILED;
+      return TB_CLI_EXIT_USAGE;
+    }
+  redactor = tb_cli_new_redactor (key_variable);
+  tb_eval_suite_set_sources (suite, sources);
+  tb_eval_suite_set_redactor (suite, redactor);
+  tb_eval_suite_set_trace_dir (suite, trace_dir);
+
+  sigint = g_unix_signal_add (SIGINT, interrupted_cb, cancellable);
+  sigterm = g_unix_signal_add (SIGTERM, interrupted_cb, cancellable);
+  tb_eval_suite_run_async (suite, cancellable, suite_done_cb, &result);
+  while (result == NULL)
+    g_main_context_iteration (NULL, TRUE);
+  g_source_remove (sigint);
+  g_source_remove (sigterm);
+  interrupted = !tb_eval_suite_run_finish (suite, result, NULL);
+
+  cells = tb_eval_suite_get_cells (suite);
+  for (guint i = 0; i < g_list_model_get_n_items (cells); i++)
+    {
+      g_autoptr(TbEvalCell) cell = g_list_model_get_item (cells, i);
+
+      all_passed &= tb_eval_cell_get_status (cell) == TB_EVAL_CELL_PASSED;
     }
 
-  if (!json)
-    g_print ("%-20s %-28s %-6s %5s %8s %10s  %s\n", _("model"), _("scenario"), _("result"),
-             _("calls"), _("invalid"), _("iterations"), _("end"));
-
-  for (guint m = 0; models[m] != NULL; m++)
+  if (json || json_path != NULL)
     {
-      const char *model = g_strstrip (models[m]);
-      guint model_passed = 0;
-      guint model_runs = 0;
-      guint model_calls = 0;
-      guint model_invalid = 0;
-      guint model_iterations = 0;
+      g_autoptr(JsonNode) node = tb_eval_report_to_json (cells);
 
-      for (guint i = 0; i < paths->len; i++)
+      if (json)
+        tb_cli_print_json (node, TRUE);
+      if (json_path != NULL)
         {
-          const char *path = g_ptr_array_index (paths, i);
-          g_autofree char *file_name = g_path_get_basename (path);
-          g_autoptr(TbEvalScenario) scenario = NULL;
-          g_autoptr(TbProvider) provider = NULL;
-          g_autoptr(TbEvalResult) result = NULL;
-          g_autoptr(GError) local_error = NULL;
+          g_autofree char *text = tb_json_to_string (node, TRUE);
+          g_autoptr(GError) write_error = NULL;
 
-          total++;
-          scenario = tb_eval_scenario_new_from_file (path, &local_error);
-          if (scenario == NULL)
+          if (!write_report (json_path, text, &write_error))
             {
-              report (rows, json, model, file_name, NULL, local_error->message);
-              continue;
+              g_printerr ("toolbench-cli: %s\n", write_error->message);
+              status = TB_CLI_EXIT_FAILED;
             }
-
-          if (live)
-            provider = tb_cli_make_provider (provider_kind, base_url, model, key_variable, NULL,
-                                             &local_error);
-          else
-            provider = TB_PROVIDER (tb_eval_scenario_create_provider (scenario, &local_error));
-          if (provider == NULL)
-            {
-              report (rows, json, model, tb_eval_scenario_get_name (scenario), NULL,
-                      local_error->message);
-              continue;
-            }
-
-          result = run_one (scenario, provider, base, &local_error);
-          if (result == NULL)
-            {
-              report (rows, json, model, tb_eval_scenario_get_name (scenario), NULL,
-                      local_error->message);
-              continue;
-            }
-
-          report (rows, json, model, tb_eval_scenario_get_name (scenario), result, NULL);
-          if (result->passed)
-            {
-              passed++;
-              model_passed++;
-            }
-          model_runs++;
-          model_calls += result->calls;
-          model_invalid += result->invalid_calls;
-          model_iterations += result->iterations;
         }
-
-      if (!json && model_runs > 0)
-        /* Translators: a summary per model: name, passed, runs, calls,
-         * percentage of invalid arguments, mean iterations */
-        g_print (_("%s: %u of %u passed, %u calls, %.0f%% with invalid arguments, "
-                   "%.1f iterations on average\n"),
-                 model, model_passed, model_runs, model_calls,
-                 model_calls > 0 ? 100.0 * model_invalid / model_calls : 0.0,
-                 (double) model_iterations / model_runs);
     }
-
-  if (json)
+  if (!json)
+    print_table (cells);
+  if (junit_path != NULL)
     {
-      g_autoptr(JsonNode) node = json_node_new (JSON_NODE_ARRAY);
+      g_autofree char *text = tb_eval_report_to_junit (cells, "toolbench eval");
+      g_autoptr(GError) write_error = NULL;
 
-      json_node_set_array (node, rows);
-      tb_cli_print_json (node, TRUE);
+      if (!write_report (junit_path, text, &write_error))
+        {
+          g_printerr ("toolbench-cli: %s\n", write_error->message);
+          status = TB_CLI_EXIT_FAILED;
+        }
     }
-  else
+  if (html_path != NULL)
     {
-      g_print (g_dngettext (GETTEXT_PACKAGE, "%u of %u scenario run passed.\n",
-                            "%u of %u scenario runs passed.\n", total), passed, total);
+      g_autofree char *text = tb_eval_report_to_html (cells, redactor);
+      g_autoptr(GError) write_error = NULL;
+
+      if (!write_report (html_path, text, &write_error))
+        {
+          g_printerr ("toolbench-cli: %s\n", write_error->message);
+          status = TB_CLI_EXIT_FAILED;
+        }
     }
 
-  return passed == total ? TB_CLI_EXIT_OK : TB_CLI_EXIT_FAILED;
+  if (interrupted)
+    return TB_CLI_EXIT_CANCELLED;
+  if (status != TB_CLI_EXIT_OK)
+    return status;
+  return all_passed ? TB_CLI_EXIT_OK : TB_CLI_EXIT_FAILED;
 }

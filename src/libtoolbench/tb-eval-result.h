@@ -24,6 +24,9 @@ G_BEGIN_DECLS
  * @iterations: the iterations used
  * @state: how the loop ended
  * @trace: the run's trace
+ * @input_tokens: the tokens the provider said it read, summed over the run
+ * @output_tokens: the tokens it said it wrote
+ * @duration_ms: how long the run took, from opening its tools to its end
  */
 typedef struct
 {
@@ -34,6 +37,9 @@ typedef struct
   guint        iterations;
   TbLoopState  state;
   TbTrace     *trace;
+  guint64      input_tokens;
+  guint64      output_tokens;
+  gint64       duration_ms;
 
   /*< private >*/
   gint         ref_count;

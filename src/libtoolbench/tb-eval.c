@@ -10,6 +10,9 @@
 #include "tb-eval-private.h"
 #include "tb-json.h"
 #include "tb-provider-private.h"
+#include "tb-schema.h"
+#include "tb-tool-session.h"
+#include "tb-workspace-binding.h"
 
 /* Evaluation scenarios: a prompt, the tools to offer (built-in ones by
  * name, or tools the scenario describes), an optional script for offline
@@ -34,6 +37,8 @@ struct _TbEvalScenario
   JsonObject       *expect;
   TbApprovalPolicy  policy;
   guint             cancel_after_ms;
+  TbToolSourceSet  *sources;
+  char             *path;
 };
 
 G_DEFINE_FINAL_TYPE (TbEvalScenario, tb_eval_scenario, G_TYPE_OBJECT)
@@ -49,6 +54,8 @@ tb_eval_scenario_finalize (GObject *object)
   g_clear_pointer (&self->tools, json_array_unref);
   g_clear_pointer (&self->script, json_node_unref);
   g_clear_pointer (&self->expect, json_object_unref);
+  g_clear_object (&self->sources);
+  g_clear_pointer (&self->path, g_free);
 
   G_OBJECT_CLASS (tb_eval_scenario_parent_class)->finalize (object);
 }
@@ -62,6 +69,7 @@ tb_eval_scenario_class_init (TbEvalScenarioClass *klass)
 static void
 tb_eval_scenario_init (TbEvalScenario *self)
 {
+  self->sources = tb_tool_source_set_new ();
 }
 
 static gboolean
@@ -91,10 +99,82 @@ get_uint (JsonObject *object,
   return TRUE;
 }
 
+static gboolean
+is_string_array (JsonNode *node)
+{
+  if (node == NULL || !JSON_NODE_HOLDS_ARRAY (node))
+    return FALSE;
+  for (guint i = 0; i < json_array_get_length (json_node_get_array (node)); i++)
+    {
+      JsonNode *element = json_array_get_element (json_node_get_array (node), i);
+
+      if (!JSON_NODE_HOLDS_VALUE (element) || json_node_get_value_type (element) != G_TYPE_STRING)
+        return FALSE;
+    }
+  return TRUE;
+}
+
+static gboolean
+check_expectations (TbEvalScenario  *self,
+                    GError         **error)
+{
+  JsonNode *node;
+  JsonArray *calls = tb_json_object_get_array (self->expect, "calls");
+
+  if ((node = json_object_get_member (self->expect, "not_called")) != NULL &&
+      !is_string_array (node))
+    return invalid (error, self->name, _("“expect.not_called” must be an array of tool names"));
+
+  if ((node = json_object_get_member (self->expect, "facts_proposed")) != NULL)
+    {
+      JsonArray *facts = JSON_NODE_HOLDS_ARRAY (node) ? json_node_get_array (node) : NULL;
+
+      for (guint i = 0; facts != NULL && i < json_array_get_length (facts); i++)
+        {
+          JsonObject *fact = _tb_json_array_get_object (facts, i);
+
+          if (fact == NULL || tb_json_object_get_string (fact, "key") == NULL)
+            facts = NULL;
+        }
+      if (facts == NULL)
+        return invalid (error, self->name,
+                        _("“expect.facts_proposed” must be an array of {\"key\", \"value\"?}"));
+    }
+
+  for (guint i = 0; calls != NULL && i < json_array_get_length (calls); i++)
+    {
+      JsonObject *call = _tb_json_array_get_object (calls, i);
+      JsonNode *schema = call != NULL ? json_object_get_member (call, "arguments_schema") : NULL;
+      g_autoptr(TbSchema) compiled = NULL;
+      g_autoptr(GError) local_error = NULL;
+
+      if (schema == NULL)
+        continue;
+      compiled = tb_schema_new (schema, TB_SCHEMA_DRAFT_AUTO, &local_error);
+      if (compiled == NULL)
+        {
+          g_autofree char *reason =
+            g_strdup_printf (_("the “arguments_schema” of expected call %u is not a usable "
+                               "JSON Schema: %s"), i + 1, local_error->message);
+
+          return invalid (error, self->name, reason);
+        }
+    }
+  return TRUE;
+}
+
+static TbEvalScenario *
+scenario_from_json (JsonNode    *node,
+                    const char  *base_dir,
+                    GError     **error);
+
 /**
  * tb_eval_scenario_new_from_json:
  * @node: a scenario object (see docs/eval.md)
  * @error: return location for a %TB_EVAL_ERROR
+ *
+ * Relative paths of the tool sources it names are relative to the
+ * current folder.
  *
  * Returns: (transfer full) (nullable): the scenario
  */
@@ -102,6 +182,15 @@ TbEvalScenario *
 tb_eval_scenario_new_from_json (JsonNode  *node,
                                 GError   **error)
 {
+  return scenario_from_json (node, NULL, error);
+}
+
+static TbEvalScenario *
+scenario_from_json (JsonNode    *node,
+                    const char  *base_dir,
+                    GError     **error)
+{
+  g_autoptr(GError) local_error = NULL;
   g_autoptr(TbEvalScenario) self = g_object_new (TB_TYPE_EVAL_SCENARIO, NULL);
   JsonObject *object;
   JsonNode *tools;
@@ -195,6 +284,15 @@ tb_eval_scenario_new_from_json (JsonNode  *node,
           return NULL;
         }
     }
+  if (!check_expectations (self, error))
+    return NULL;
+
+  /* The tools it brings: MCP servers, manifests, file tools, a workspace. */
+  if (!tb_tool_source_set_add_from_json (self->sources, object, base_dir, &local_error))
+    {
+      invalid (error, self->name, local_error->message);
+      return NULL;
+    }
 
   return g_steal_pointer (&self);
 }
@@ -210,6 +308,8 @@ tb_eval_scenario_new_from_file (const char  *path,
 {
   g_autoptr(JsonNode) node = NULL;
   g_autoptr(GError) local_error = NULL;
+  g_autoptr(TbEvalScenario) self = NULL;
+  g_autofree char *dir = NULL;
 
   g_return_val_if_fail (path != NULL, NULL);
 
@@ -225,7 +325,38 @@ tb_eval_scenario_new_from_file (const char  *path,
                    _("The scenario file “%s” is not JSON: %s"), path, local_error->message);
       return NULL;
     }
-  return tb_eval_scenario_new_from_json (node, error);
+
+  dir = g_path_get_dirname (path);
+  self = scenario_from_json (node, dir, error);
+  if (self == NULL)
+    return NULL;
+  self->path = g_strdup (path);
+  return g_steal_pointer (&self);
+}
+
+/**
+ * tb_eval_scenario_get_path:
+ *
+ * Returns: (nullable): the file the scenario was read from
+ */
+const char *
+tb_eval_scenario_get_path (TbEvalScenario *self)
+{
+  g_return_val_if_fail (TB_IS_EVAL_SCENARIO (self), NULL);
+  return self->path;
+}
+
+/**
+ * tb_eval_scenario_get_sources:
+ *
+ * Returns: (transfer none): the tool sources the scenario declares (empty
+ *   when it declares none)
+ */
+TbToolSourceSet *
+tb_eval_scenario_get_sources (TbEvalScenario *self)
+{
+  g_return_val_if_fail (TB_IS_EVAL_SCENARIO (self), NULL);
+  return self->sources;
 }
 
 const char *
@@ -380,8 +511,13 @@ tb_eval_scenario_build_registry (TbEvalScenario  *self,
 
 typedef struct
 {
-  TbDispatchLoop *loop;
-  GSource        *cancel_source;
+  TbProvider         *provider;
+  TbToolSourceSet    *sources;
+  TbToolSession      *session;
+  TbDispatchLoop     *loop;
+  TbWorkspaceBinding *binding;
+  GSource            *cancel_source;
+  gint64              started;
 } Run;
 
 static void
@@ -392,7 +528,13 @@ run_free (gpointer data)
   if (run->cancel_source != NULL)
     g_source_destroy (run->cancel_source);
   g_clear_pointer (&run->cancel_source, g_source_unref);
+  g_clear_object (&run->binding);
   g_clear_object (&run->loop);
+  if (run->session != NULL)
+    tb_tool_session_close (run->session);
+  g_clear_object (&run->session);
+  g_clear_object (&run->sources);
+  g_clear_object (&run->provider);
   g_free (run);
 }
 
@@ -481,13 +623,94 @@ check_call (TbEvalResult *result,
                got->kind != NULL ? got->kind : "?", kind);
   if (contains != NULL && (got->content == NULL || strstr (got->content, contains) == NULL))
     fail_with (result, _("the result of call %u does not contain “%s”"), index + 1, contains);
+
+  if (json_object_has_member (want, "arguments_schema"))
+    {
+      g_autoptr(TbSchema) schema = tb_schema_new (json_object_get_member (want, "arguments_schema"),
+                                                  TB_SCHEMA_DRAFT_AUTO, NULL);
+      g_autoptr(GPtrArray) errors = NULL;
+
+      if (got->arguments == NULL)
+        fail_with (result, _("call %u has arguments that are not JSON, expected ones matching "
+                             "its “arguments_schema”"), index + 1);
+      else if (schema != NULL && !tb_schema_validate (schema, got->arguments, &errors))
+        {
+          g_autofree char *first = errors != NULL && errors->len > 0
+                                   ? tb_schema_error_to_string (g_ptr_array_index (errors, 0))
+                                   : g_strdup ("?");
+
+          fail_with (result, _("call %u has arguments that do not match its "
+                               "“arguments_schema”: %s"), index + 1, first);
+        }
+    }
+}
+
+static void
+add_tokens (TbEvalResult *result,
+            JsonObject   *usage)
+{
+  /* Each wire format names them its own way. */
+  static const char * const input[] = { "input_tokens", "prompt_tokens", "promptTokenCount" };
+  static const char * const output[] = { "output_tokens", "completion_tokens",
+                                         "candidatesTokenCount" };
+
+  for (guint i = 0; usage != NULL && i < G_N_ELEMENTS (input); i++)
+    {
+      JsonNode *in = json_object_get_member (usage, input[i]);
+      JsonNode *out = json_object_get_member (usage, output[i]);
+
+      if (in != NULL && JSON_NODE_HOLDS_VALUE (in) && json_node_get_value_type (in) == G_TYPE_INT64)
+        result->input_tokens += MAX (json_node_get_int (in), 0);
+      if (out != NULL && JSON_NODE_HOLDS_VALUE (out) &&
+          json_node_get_value_type (out) == G_TYPE_INT64)
+        result->output_tokens += MAX (json_node_get_int (out), 0);
+    }
+}
+
+static void
+check_facts (TbEvalScenario *self,
+             TbWorkspace    *workspace,
+             TbEvalResult   *result)
+{
+  JsonArray *wanted = tb_json_object_get_array (self->expect, "facts_proposed");
+  GListModel *proposals = workspace != NULL ? tb_workspace_get_proposals (workspace) : NULL;
+
+  for (guint i = 0; wanted != NULL && i < json_array_get_length (wanted); i++)
+    {
+      JsonObject *want = _tb_json_array_get_object (wanted, i);
+      const char *key = tb_json_object_get_string (want, "key");
+      JsonNode *value = json_object_get_member (want, "value");
+      gboolean found = FALSE;
+
+      for (guint j = 0; proposals != NULL && !found && j < g_list_model_get_n_items (proposals); j++)
+        {
+          g_autoptr(TbFactProposal) proposal = g_list_model_get_item (proposals, j);
+
+          found = g_strcmp0 (tb_fact_proposal_get_key (proposal), key) == 0 &&
+                  (value == NULL || tb_json_equal (value, tb_fact_proposal_get_value (proposal)));
+        }
+      if (found)
+        continue;
+      if (workspace == NULL)
+        fail_with (result, _("no fact “%s” was proposed: the scenario has no workspace"), key);
+      else if (value != NULL)
+        {
+          g_autofree char *text = tb_json_to_string (value, FALSE);
+
+          fail_with (result, _("no fact “%s” was proposed with the value %s"), key, text);
+        }
+      else
+        fail_with (result, _("no fact “%s” was proposed"), key);
+    }
 }
 
 static void
 evaluate (TbEvalScenario *self,
           TbDispatchLoop *loop,
+          TbWorkspace    *workspace,
           TbEvalResult   *result)
 {
+  JsonArray *not_called = tb_json_object_get_array (self->expect, "not_called");
   TbTrace *trace = tb_dispatch_loop_get_trace (loop);
   g_autoptr(GArray) calls = g_array_new (FALSE, TRUE, sizeof (ActualCall));
   g_autoptr(GString) last_text = NULL;
@@ -537,6 +760,8 @@ evaluate (TbEvalScenario *self,
                 }
             }
         }
+      else if (g_str_equal (type, "model-turn"))
+        add_tokens (result, tb_json_object_get_object (payload, "usage"));
       else if (g_str_equal (type, "message"))
         {
           JsonObject *message = tb_json_object_get_object (payload, "message");
@@ -587,6 +812,23 @@ evaluate (TbEvalScenario *self,
         }
     }
 
+  for (guint i = 0; not_called != NULL && i < json_array_get_length (not_called); i++)
+    {
+      const char *name = json_array_get_string_element (not_called, i);
+      guint times = 0;
+
+      for (guint j = 0; j < calls->len; j++)
+        if (g_strcmp0 (g_array_index (calls, ActualCall, j).name, name) == 0)
+          times++;
+      if (times > 0)
+        fail_with (result, g_dngettext (GETTEXT_PACKAGE,
+                                        "the model called “%s” %u time; it must not",
+                                        "the model called “%s” %u times; it must not", times),
+                   name, times);
+    }
+
+  check_facts (self, workspace, result);
+
   if (text_contains != NULL &&
       (last_text == NULL || strstr (last_text->str, text_contains) == NULL))
     fail_with (result, _("the model's last text does not contain “%s”"), text_contains);
@@ -617,7 +859,10 @@ loop_done_cb (GObject      *object,
       return;
     }
 
-  evaluate (self, run->loop, result);
+  evaluate (self, run->loop, tb_tool_session_get_workspace (run->session), result);
+  result->duration_ms = (g_get_monotonic_time () - run->started) / 1000;
+  /* The servers stop now, not when the last reference goes. */
+  tb_tool_session_close (run->session);
   g_task_return_pointer (task, g_steal_pointer (&result), (GDestroyNotify) tb_eval_result_unref);
 }
 
@@ -631,45 +876,62 @@ cancel_cb (gpointer user_data)
   return G_SOURCE_REMOVE;
 }
 
-/**
- * tb_eval_scenario_run_async:
- * @self: a scenario
- * @provider: the model: a live provider, or the scenario's own scripted one
- * @base: the built-in tools the scenario may name
- * @cancellable: (nullable): cancels the run
- * @callback: called with the result
- * @user_data: closure for @callback
- */
-void
-tb_eval_scenario_run_async (TbEvalScenario      *self,
-                            TbProvider          *provider,
-                            TbToolRegistry      *base,
-                            GCancellable        *cancellable,
-                            GAsyncReadyCallback  callback,
-                            gpointer             user_data)
+static char *
+join_lines (const char * const *lines)
 {
-  g_autoptr(GTask) task = NULL;
+  return g_strjoinv ("; ", (char **) lines);
+}
+
+static void
+session_opened_cb (GObject      *object,
+                   GAsyncResult *res,
+                   gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  TbEvalScenario *self = g_task_get_source_object (task);
+  Run *run = g_task_get_task_data (task);
   g_autoptr(TbToolRegistry) registry = NULL;
   g_autoptr(GError) error = NULL;
-  Run *run;
+  GCancellable *cancellable;
+  TbWorkspace *workspace;
 
-  g_return_if_fail (TB_IS_EVAL_SCENARIO (self));
-  g_return_if_fail (TB_IS_PROVIDER (provider));
+  run->session = tb_tool_source_set_open_finish (TB_TOOL_SOURCE_SET (object), res, &error);
+  if (run->session == NULL)
+    {
+      g_task_return_new_error (task, TB_EVAL_ERROR, TB_EVAL_ERROR_TOOLS,
+                               _("The scenario “%s” cannot open its tools: %s"), self->name,
+                               error->message);
+      return;
+    }
 
-  task = g_task_new (self, cancellable, callback, user_data);
-  g_task_set_source_tag (task, tb_eval_scenario_run_async);
+  /* A scenario whose tools did not all start would be judged on other
+   * tools than it names. */
+  if (tb_tool_session_get_server_errors (run->session)[0] != NULL ||
+      tb_tool_session_get_problems (run->session)[0] != NULL)
+    {
+      g_autofree char *servers = join_lines (tb_tool_session_get_server_errors (run->session));
+      g_autofree char *problems = join_lines (tb_tool_session_get_problems (run->session));
 
-  registry = tb_eval_scenario_build_registry (self, base, &error);
+      g_task_return_new_error (task, TB_EVAL_ERROR, TB_EVAL_ERROR_TOOLS,
+                               _("The scenario “%s” cannot start its tools: %s%s%s"), self->name,
+                               servers, *servers != '\0' && *problems != '\0' ? "; " : "",
+                               problems);
+      return;
+    }
+
+  registry = tb_eval_scenario_build_registry (self, tb_tool_session_get_registry (run->session),
+                                              &error);
   if (registry == NULL)
     {
       g_task_return_error (task, g_steal_pointer (&error));
       return;
     }
 
-  run = g_new0 (Run, 1);
-  run->loop = tb_dispatch_loop_new (registry, provider, self->max_iterations);
-  g_task_set_task_data (task, run, run_free);
+  run->loop = tb_dispatch_loop_new (registry, run->provider, self->max_iterations);
   tb_dispatch_loop_set_approval_policy (run->loop, self->policy);
+  workspace = tb_tool_session_get_workspace (run->session);
+  if (workspace != NULL)
+    run->binding = tb_workspace_binding_new (workspace, run->loop);
 
   if (self->system != NULL)
     {
@@ -686,7 +948,51 @@ tb_eval_scenario_run_async (TbEvalScenario      *self,
       g_source_attach (run->cancel_source, g_task_get_context (task));
     }
 
+  cancellable = g_task_get_cancellable (task);
   tb_dispatch_loop_run_async (run->loop, cancellable, loop_done_cb, g_steal_pointer (&task));
+}
+
+/**
+ * tb_eval_scenario_run_async:
+ * @self: a scenario
+ * @provider: the model: a live provider, or the scenario's own scripted one
+ * @sources: (nullable): tool sources every scenario gets (the CLI's
+ *   options); the scenario's own are added to a copy
+ * @cancellable: (nullable): cancels the run
+ * @callback: called with the result
+ * @user_data: closure for @callback
+ *
+ * Each run opens its sources afresh: its own MCP server processes, its
+ * own copy of the workspace, stopped and removed when the run ends. Runs
+ * side by side share nothing but @provider's configuration.
+ */
+void
+tb_eval_scenario_run_async (TbEvalScenario      *self,
+                            TbProvider          *provider,
+                            TbToolSourceSet     *sources,
+                            GCancellable        *cancellable,
+                            GAsyncReadyCallback  callback,
+                            gpointer             user_data)
+{
+  g_autoptr(GTask) task = NULL;
+  Run *run;
+
+  g_return_if_fail (TB_IS_EVAL_SCENARIO (self));
+  g_return_if_fail (TB_IS_PROVIDER (provider));
+  g_return_if_fail (sources == NULL || TB_IS_TOOL_SOURCE_SET (sources));
+
+  task = g_task_new (self, cancellable, callback, user_data);
+  g_task_set_source_tag (task, tb_eval_scenario_run_async);
+
+  run = g_new0 (Run, 1);
+  run->started = g_get_monotonic_time ();
+  run->provider = g_object_ref (provider);
+  run->sources = sources != NULL ? tb_tool_source_set_copy (sources) : tb_tool_source_set_new ();
+  tb_tool_source_set_add_all (run->sources, self->sources);
+  g_task_set_task_data (task, run, run_free);
+
+  tb_tool_source_set_open_async (run->sources, cancellable, session_opened_cb,
+                                 g_steal_pointer (&task));
 }
 
 /**

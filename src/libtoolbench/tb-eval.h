@@ -8,6 +8,7 @@
 
 #include "tb-dispatch-loop.h"
 #include "tb-scripted-provider.h"
+#include "tb-tool-source-set.h"
 
 #include "tb-eval-result.h"
 
@@ -19,11 +20,13 @@ G_BEGIN_DECLS
  * TbEvalError:
  * @TB_EVAL_ERROR_INVALID: the scenario file is not a valid scenario.
  * @TB_EVAL_ERROR_NO_SCRIPT: an offline run needs a script the scenario lacks.
+ * @TB_EVAL_ERROR_TOOLS: the tools the scenario needs did not all start.
  */
 typedef enum
 {
   TB_EVAL_ERROR_INVALID,
   TB_EVAL_ERROR_NO_SCRIPT,
+  TB_EVAL_ERROR_TOOLS,
 } TbEvalError;
 
 
@@ -37,6 +40,8 @@ TbEvalScenario     *tb_eval_scenario_new_from_json   (JsonNode            *node,
 TbEvalScenario     *tb_eval_scenario_new_from_file   (const char          *path,
                                                       GError             **error);
 const char         *tb_eval_scenario_get_name        (TbEvalScenario      *self);
+const char         *tb_eval_scenario_get_path        (TbEvalScenario      *self);
+TbToolSourceSet    *tb_eval_scenario_get_sources     (TbEvalScenario      *self);
 gboolean            tb_eval_scenario_has_script      (TbEvalScenario      *self);
 TbScriptedProvider *tb_eval_scenario_create_provider (TbEvalScenario      *self,
                                                       GError             **error);
@@ -45,7 +50,7 @@ TbToolRegistry     *tb_eval_scenario_build_registry  (TbEvalScenario      *self,
                                                       GError             **error);
 void                tb_eval_scenario_run_async       (TbEvalScenario      *self,
                                                       TbProvider          *provider,
-                                                      TbToolRegistry      *base,
+                                                      TbToolSourceSet     *sources,
                                                       GCancellable        *cancellable,
                                                       GAsyncReadyCallback  callback,
                                                       gpointer             user_data);

@@ -35,6 +35,7 @@ typedef struct
   char      *finish_reason;
   char      *error;
   guint      delay_ms;
+  JsonNode  *usage;
   JsonNode  *wire;
 } Entry;
 
@@ -53,6 +54,7 @@ entry_free (gpointer data)
   g_clear_object (&entry->message);
   g_free (entry->finish_reason);
   g_free (entry->error);
+  g_clear_pointer (&entry->usage, json_node_unref);
   g_clear_pointer (&entry->wire, json_node_unref);
   g_free (entry);
 }
@@ -273,7 +275,7 @@ tb_scripted_provider_complete_async (TbProvider          *provider,
             }
 
           if (_tb_provider_check_call_ids (message, &pending->error))
-            pending->response = tb_provider_response_new (message, reason, NULL);
+            pending->response = tb_provider_response_new (message, reason, entry->usage);
         }
     }
 
@@ -382,7 +384,8 @@ script_error (GError     **error,
  * tb_scripted_provider_append_json:
  * @self: a provider
  * @entry: one response of a script: `{"text"?, "tool_calls"?, "finish_reason"?,
- *   "delay_ms"?, "error"?}`
+ *   "delay_ms"?, "error"?, "usage"?}` (usage: reported as the provider's,
+ *   e.g. `{"input_tokens": 10, "output_tokens": 3}`)
  * @error: return location for a %TB_PROVIDER_ERROR_SCRIPT
  *
  * Returns: %TRUE when @entry was valid and appended
@@ -438,7 +441,12 @@ tb_scripted_provider_append_json (TbScriptedProvider  *self,
   if (json_object_has_member (object, "error") && tb_json_object_get_string (object, "error") == NULL)
     return script_error (error, self->entries->len, _("“error” must be a string"));
 
+  if (json_object_has_member (object, "usage") && tb_json_object_get_object (object, "usage") == NULL)
+    return script_error (error, self->entries->len, _("“usage” must be an object"));
+
   parsed = g_new0 (Entry, 1);
+  if (json_object_has_member (object, "usage"))
+    parsed->usage = json_node_copy (json_object_get_member (object, "usage"));
   parsed->message = g_steal_pointer (&message);
   parsed->finish_reason = g_strdup (tb_json_object_get_string (object, "finish_reason"));
   parsed->error = g_strdup (tb_json_object_get_string (object, "error"));

@@ -120,17 +120,38 @@ tb_tool_source_set_copy (TbToolSourceSet *self)
   g_return_val_if_fail (TB_IS_TOOL_SOURCE_SET (self), NULL);
 
   copy = tb_tool_source_set_new ();
-  for (guint i = 0; i < self->servers->len; i++)
-    g_ptr_array_add (copy->servers, server_copy (g_ptr_array_index (self->servers, i)));
-  for (guint i = 0; i < self->problems->len; i++)
-    g_ptr_array_add (copy->problems, g_strdup (g_ptr_array_index (self->problems, i)));
-  for (guint i = 0; i < self->tools_dirs->len; i++)
-    g_ptr_array_add (copy->tools_dirs, g_strdup (g_ptr_array_index (self->tools_dirs, i)));
-  copy->files_root = g_strdup (self->files_root);
-  copy->workspace = g_strdup (self->workspace);
+  tb_tool_source_set_add_all (copy, self);
   copy->private_workspace = self->private_workspace;
-  copy->elicitation = self->elicitation;
   return copy;
+}
+
+/**
+ * tb_tool_source_set_add_all:
+ * @other: more sources
+ *
+ * Adds the servers, manifest folders and problems of @other; its files
+ * root, workspace and elicitation answer, when it has them, replace
+ * these.
+ */
+void
+tb_tool_source_set_add_all (TbToolSourceSet *self,
+                            TbToolSourceSet *other)
+{
+  g_return_if_fail (TB_IS_TOOL_SOURCE_SET (self));
+  g_return_if_fail (TB_IS_TOOL_SOURCE_SET (other));
+
+  for (guint i = 0; i < other->servers->len; i++)
+    g_ptr_array_add (self->servers, server_copy (g_ptr_array_index (other->servers, i)));
+  for (guint i = 0; i < other->problems->len; i++)
+    g_ptr_array_add (self->problems, g_strdup (g_ptr_array_index (other->problems, i)));
+  for (guint i = 0; i < other->tools_dirs->len; i++)
+    g_ptr_array_add (self->tools_dirs, g_strdup (g_ptr_array_index (other->tools_dirs, i)));
+  if (other->files_root != NULL)
+    tb_tool_source_set_set_files_root (self, other->files_root);
+  if (other->workspace != NULL)
+    tb_tool_source_set_set_workspace (self, other->workspace, other->private_workspace);
+  if (other->elicitation != TB_ELICITATION_ANSWER_NONE)
+    self->elicitation = other->elicitation;
 }
 
 static char *

@@ -21,6 +21,8 @@ typedef struct _TbToolSession TbToolSession;
 
 TbToolSourceSet       *tb_tool_source_set_new                 (void);
 TbToolSourceSet       *tb_tool_source_set_copy                (TbToolSourceSet        *self);
+void                   tb_tool_source_set_add_all             (TbToolSourceSet        *self,
+                                                               TbToolSourceSet        *other);
 gboolean             tb_tool_source_set_add_mcp_config      (TbToolSourceSet        *self,
                                                           JsonNode             *config,
                                                           const char           *base_dir,

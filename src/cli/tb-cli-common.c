@@ -4,7 +4,9 @@
 
 #include "config.h"
 
+#include <errno.h>
 #include <gio/gunixinputstream.h>
+#include <glib/gstdio.h>
 #include <glib/gi18n.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -279,6 +281,29 @@ tb_cli_check_tool_source_options (GError **error)
                    elicitation);
       return FALSE;
     }
+  return TRUE;
+}
+
+/* Checked before anything runs: a report that cannot be written after an
+ * hour of runs would lose them. */
+gboolean
+tb_cli_check_writable (const char  *path,
+                       GError     **error)
+{
+  FILE *file;
+
+  if (path == NULL || g_str_equal (path, "-"))
+    return TRUE;
+  file = g_fopen (path, "a");
+  if (file == NULL)
+    {
+      int saved = errno;
+
+      g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (saved),
+                   _("Cannot write “%s”: %s"), path, g_strerror (saved));
+      return FALSE;
+    }
+  fclose (file);
   return TRUE;
 }
 

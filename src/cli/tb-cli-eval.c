@@ -4,6 +4,7 @@
 
 #include "config.h"
 
+#include <errno.h>
 #include <glib-unix.h>
 #include <glib/gi18n.h>
 #include <glib/gstdio.h>
@@ -14,7 +15,6 @@
 /* toolbench-cli eval: the engine's TbEvalSuite, with the reports written
  * where the options say. */
 
-#define MAX_JOBS 256
 
 typedef struct
 {
@@ -73,29 +73,6 @@ suite_done_cb (GObject      *object,
                gpointer      user_data)
 {
   *(GAsyncResult **) user_data = g_object_ref (result);
-}
-
-/* Checked before anything runs: a report that cannot be written after an
- * hour of runs would lose them. */
-static gboolean
-check_writable (const char  *path,
-                GError     **error)
-{
-  FILE *file;
-
-  if (path == NULL || g_str_equal (path, "-"))
-    return TRUE;
-  file = g_fopen (path, "a");
-  if (file == NULL)
-    {
-      int saved = errno;
-
-      g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (saved),
-                   _("Cannot write “%s”: %s"), path, g_strerror (saved));
-      return FALSE;
-    }
-  fclose (file);
-  return TRUE;
 }
 
 static gboolean
@@ -245,12 +222,12 @@ tb_cli_eval (int    argc,
 
   if (jobs == 0 || jobs < -1)
     return tb_cli_usage_error (context, _("--jobs takes a number of runs from 1 to %d"),
-                               MAX_JOBS);
-  if (jobs > MAX_JOBS)
+                               TB_CLI_MAX_JOBS);
+  if (jobs > TB_CLI_MAX_JOBS)
     {
       g_printerr (_("toolbench-cli: --jobs %d is more than %d; running %d side by side\n"),
-                  jobs, MAX_JOBS, MAX_JOBS);
-      jobs = MAX_JOBS;
+                  jobs, TB_CLI_MAX_JOBS, TB_CLI_MAX_JOBS);
+      jobs = TB_CLI_MAX_JOBS;
     }
   if (jobs > 0)
     tb_eval_suite_set_jobs (suite, jobs);
@@ -309,8 +286,8 @@ tb_cli_eval (int    argc,
         tb_eval_suite_add_file (suite, argv[i]);
     }
 
-  if (!check_writable (junit_path, &error) || !check_writable (html_path, &error) ||
-      !check_writable (json_path, &error))
+  if (!tb_cli_check_writable (junit_path, &error) || !tb_cli_check_writable (html_path, &error) ||
+      !tb_cli_check_writable (json_path, &error))
     {
       g_printerr (_("toolbench-cli: %s; nothing was run\n"), error->message);
       return TB_CLI_EXIT_USAGE;

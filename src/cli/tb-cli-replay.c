@@ -65,6 +65,8 @@ tb_cli_replay (int    argc,
   gboolean check = FALSE;
   gboolean json = FALSE;
   gint fork_step = 0;
+  gint jobs = -1;
+  g_autofree char *junit_path = NULL;
   TbReplayEdit edit = TB_REPLAY_EDIT_NONE;
   ReplayState state = { NULL, NULL, FALSE };
   int status;
@@ -74,6 +76,11 @@ tb_cli_replay (int    argc,
     { "check", 0, 0, G_OPTION_ARG_NONE, &check,
       N_("Exit with status 1 when the replay diverges from the recording (for CI)"), NULL },
     { "json", 0, 0, G_OPTION_ARG_NONE, &json, N_("Print the report as JSON"), NULL },
+    { "jobs", 'j', 0, G_OPTION_ARG_INT, &jobs,
+      N_("With --check and several traces: how many replay side by side (default: the number "
+         "of processors)"), N_("N") },
+    { "junit", 0, 0, G_OPTION_ARG_FILENAME, &junit_path,
+      N_("With --check: write a JUnit XML report, one test case per trace"), N_("FILE") },
     { "fork-step", 0, 0, G_OPTION_ARG_INT, &fork_step,
       N_("Fork at this step (1 for the first tool call, or the model turn with --edit-turn)"),
       N_("N") },
@@ -93,7 +100,7 @@ tb_cli_replay (int    argc,
     { NULL }
   };
 
-  context = g_option_context_new (_("TRACE"));
+  context = g_option_context_new (_("TRACE…"));
   g_option_context_set_summary (context,
                                 _("Replay a trace offline and report where the new run differs "
                                   "from the recorded one, step by step.\n\n"
@@ -105,10 +112,39 @@ tb_cli_replay (int    argc,
                                   "cannot be read, 2 on a usage error."));
   g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
   g_option_context_add_group (context, tb_cli_tool_source_group ());
-  if (!g_option_context_parse (context, &argc, &argv, &error))
+  if (!g_option_context_parse (context, &argc, &argv, &error) ||
+      !tb_cli_check_tool_source_options (&error))
     return tb_cli_usage_error (context, "%s", error->message);
-  if (argc != 2)
-    return tb_cli_usage_error (context, _("Name one trace to replay"));
+  if (argc < 2)
+    return tb_cli_usage_error (context, _("Name the trace to replay"));
+  if (jobs == 0 || jobs < -1)
+    return tb_cli_usage_error (context, _("--jobs takes a number of replays from 1 to %d"),
+                               TB_CLI_MAX_JOBS);
+  if (jobs > TB_CLI_MAX_JOBS)
+    {
+      g_printerr (_("toolbench-cli: --jobs %d is more than %d; replaying %d side by side\n"),
+                  jobs, TB_CLI_MAX_JOBS, TB_CLI_MAX_JOBS);
+      jobs = TB_CLI_MAX_JOBS;
+    }
+  if ((argc > 2 || junit_path != NULL) && !check)
+    return tb_cli_usage_error (context, _("Several traces, or --junit, need --check"));
+  if (argc > 2 && (edit_arguments != NULL || edit_result != NULL || edit_turn != NULL ||
+                   save_path != NULL))
+    return tb_cli_usage_error (context, _("A fork or --save takes one trace"));
+  if (check && (argc > 2 || junit_path != NULL))
+    {
+      g_autoptr(TbRedactor) many_redactor = tb_cli_new_redactor (key_variable);
+
+      if (!tb_cli_check_writable (junit_path, &error))
+        {
+          g_printerr (_("toolbench-cli: %s; nothing was replayed\n"), error->message);
+          return TB_CLI_EXIT_USAGE;
+        }
+      return tb_cli_replay_check_many ((const char * const *) argv + 1,
+                                       jobs > 0 ? (guint) jobs
+                                                : MAX (g_get_num_processors (), 1),
+                                       mock_tools, json, junit_path, many_redactor);
+    }
   if ((edit_arguments != NULL) + (edit_result != NULL) + (edit_turn != NULL) > 1)
     return tb_cli_usage_error (context, _("Give one edit: --edit-arguments, --edit-result or "
                                           "--edit-turn"));

@@ -6,6 +6,9 @@
 
 G_BEGIN_DECLS
 
+/* The most runs eval and replay --check put side by side. */
+#define TB_CLI_MAX_JOBS 256
+
 /* Exit statuses shared by every subcommand. */
 enum
 {
@@ -76,6 +79,14 @@ TbToolSession  *tb_cli_get_session                (void);
 const char     *tb_cli_get_workspace_path         (void);
 void            tb_cli_add_mcp_url                (const char      *url);
 int tb_cli_mcp (int argc, char **argv);
+gboolean        tb_cli_check_writable             (const char      *path,
+                                                   GError         **error);
+int             tb_cli_replay_check_many          (const char * const *paths,
+                                                   guint            jobs,
+                                                   gboolean         mock_tools,
+                                                   gboolean         json,
+                                                   const char      *junit_path,
+                                                   TbRedactor      *redactor);
 void         tb_cli_report_workspace (TbWorkspace     *workspace,
                                       const char      *path);
 

@@ -13,6 +13,7 @@
 #include "tb-eval-private.h"
 #include "tb-eval-report.h"
 #include "tb-json.h"
+#include "tb-junit-report.h"
 #include "tb-provider-private.h"
 #include "tb-trace-describe.h"
 
@@ -194,107 +195,43 @@ char *
 tb_eval_report_to_junit (GListModel *cells,
                          const char *suite_name)
 {
-  g_autoptr(GPtrArray) summaries = tb_eval_report_summarize (cells);
-  GString *out = g_string_new ("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
-  guint total = 0, failures = 0, errors = 0;
-  gint64 time = 0;
+  g_autoptr(TbJunitReport) report = tb_junit_report_new (suite_name);
 
   for (guint i = 0; i < g_list_model_get_n_items (cells); i++)
     {
       g_autoptr(TbEvalCell) cell = g_list_model_get_item (cells, i);
+      TbEvalResult *result = tb_eval_cell_get_result (cell);
+      g_autofree char *detail = NULL;
+      TbJunitOutcome outcome;
 
-      total++;
-      failures += tb_eval_cell_get_status (cell) == TB_EVAL_CELL_FAILED;
-      errors += tb_eval_cell_get_status (cell) == TB_EVAL_CELL_ERROR;
-    }
-  for (guint i = 0; i < summaries->len; i++)
-    time += ((TbEvalSummary *) g_ptr_array_index (summaries, i))->duration_ms;
-
-  g_string_append (out, "<testsuites name=\"");
-  append_escaped (out, suite_name);
-  g_string_append_printf (out, "\" tests=\"%u\" failures=\"%u\" errors=\"%u\" time=\"",
-                          total, failures, errors);
-  append_seconds (out, time);
-  g_string_append (out, "\">\n");
-
-  for (guint s = 0; s < summaries->len; s++)
-    {
-      TbEvalSummary *summary = g_ptr_array_index (summaries, s);
-      guint suite_failures = 0, skipped = 0;
-
-      for (guint i = 0; i < g_list_model_get_n_items (cells); i++)
+      switch (tb_eval_cell_get_status (cell))
         {
-          g_autoptr(TbEvalCell) cell = g_list_model_get_item (cells, i);
-
-          if (!g_str_equal (tb_eval_cell_get_model (cell), summary->model))
-            continue;
-          suite_failures += tb_eval_cell_get_status (cell) == TB_EVAL_CELL_FAILED;
-          skipped += tb_eval_cell_get_status (cell) == TB_EVAL_CELL_NOT_RUN;
+        case TB_EVAL_CELL_PASSED: outcome = TB_JUNIT_PASSED; break;
+        case TB_EVAL_CELL_FAILED: outcome = TB_JUNIT_FAILED; break;
+        case TB_EVAL_CELL_ERROR: outcome = TB_JUNIT_ERROR; break;
+        case TB_EVAL_CELL_NOT_RUN:
+        case TB_EVAL_CELL_WAITING:
+        case TB_EVAL_CELL_RUNNING:
+        default: outcome = TB_JUNIT_SKIPPED; break;
         }
-
-      g_string_append (out, "  <testsuite name=\"");
-      append_escaped (out, summary->model);
-      g_string_append_printf (out, "\" tests=\"%u\" failures=\"%u\" errors=\"%u\" "
-                              "skipped=\"%u\" time=\"", summary->runs, suite_failures,
-                              summary->errors, skipped);
-      append_seconds (out, summary->duration_ms);
-      g_string_append (out, "\">\n");
-
-      for (guint i = 0; i < g_list_model_get_n_items (cells); i++)
+      if (result != NULL && result->failures->len > 0)
         {
-          g_autoptr(TbEvalCell) cell = g_list_model_get_item (cells, i);
-          TbEvalResult *result = tb_eval_cell_get_result (cell);
-          const char *message = tb_eval_cell_get_message (cell);
+          GString *lines = g_string_new (NULL);
 
-          if (!g_str_equal (tb_eval_cell_get_model (cell), summary->model))
-            continue;
-
-          g_string_append (out, "    <testcase classname=\"");
-          append_escaped (out, summary->model);
-          g_string_append (out, "\" name=\"");
-          append_escaped (out, tb_eval_cell_get_scenario (cell));
-          g_string_append (out, "\" time=\"");
-          append_seconds (out, result != NULL ? result->duration_ms : 0);
-          g_string_append (out, "\"");
-
-          switch (tb_eval_cell_get_status (cell))
-            {
-            case TB_EVAL_CELL_FAILED:
-              g_string_append (out, ">\n      <failure message=\"");
-              append_escaped (out, message);
-              g_string_append (out, "\" type=\"expectation\">");
-              for (guint j = 0; j < result->failures->len; j++)
-                {
-                  append_escaped (out, g_ptr_array_index (result->failures, j));
-                  g_string_append_c (out, '\n');
-                }
-              g_string_append (out, "</failure>\n    </testcase>\n");
-              break;
-
-            case TB_EVAL_CELL_ERROR:
-              g_string_append (out, ">\n      <error message=\"");
-              append_escaped (out, message);
-              g_string_append (out, "\" type=\"error\"/>\n    </testcase>\n");
-              break;
-
-            case TB_EVAL_CELL_NOT_RUN:
-            case TB_EVAL_CELL_WAITING:
-            case TB_EVAL_CELL_RUNNING:
-              g_string_append (out, ">\n      <skipped message=\"");
-              append_escaped (out, _("the evaluation was stopped before this run ended"));
-              g_string_append (out, "\"/>\n    </testcase>\n");
-              break;
-
-            case TB_EVAL_CELL_PASSED:
-            default:
-              g_string_append (out, "/>\n");
-              break;
-            }
+          for (guint j = 0; j < result->failures->len; j++)
+            g_string_append_printf (lines, "%s\n",
+                                    (const char *) g_ptr_array_index (result->failures, j));
+          detail = g_string_free (lines, FALSE);
         }
-      g_string_append (out, "  </testsuite>\n");
+      tb_junit_report_add_case (report, tb_eval_cell_get_model (cell),
+                                tb_eval_cell_get_scenario (cell),
+                                result != NULL ? result->duration_ms : 0, outcome,
+                                outcome == TB_JUNIT_SKIPPED
+                                ? _("the evaluation was stopped before this run ended")
+                                : tb_eval_cell_get_message (cell),
+                                detail);
     }
-  g_string_append (out, "</testsuites>\n");
-  return g_string_free (out, FALSE);
+  return tb_junit_report_to_string (report);
 }
 
 /* ---- HTML ------------------------------------------------------------------- */

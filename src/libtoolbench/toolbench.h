@@ -52,6 +52,7 @@
 # include "tb-eval-cell.h"
 # include "tb-eval-suite.h"
 # include "tb-eval-report.h"
+# include "tb-junit-report.h"
 # include "tb-command-tool.h"
 # include "tb-file-tools.h"
 # include "tb-workspace-store.h"

@@ -12,7 +12,7 @@ PACKAGES="
   libgtk-4-dev libadwaita-1-dev libjson-glib-dev libsoup-3.0-dev
   libgtksourceview-5-dev libsecret-1-dev gnome-keyring
   xvfb xauth xdotool dbus-daemon dbus-x11 at-spi2-core python3-pyatspi
-  desktop-file-utils appstream appstream-util imagemagick
+  desktop-file-utils appstream appstream-util imagemagick libxml2-utils
   json-schema-test-suite flatpak-builder
   clang libclang-rt-14-dev
 "

@@ -852,8 +852,10 @@ loop_done_cb (GObject      *object,
   g_autoptr(GError) error = NULL;
   g_autoptr(TbEvalResult) result = _tb_eval_result_new ();
 
+  /* An interrupted run is still a run: it ended cancelled, and is judged
+   * on what it did. */
   tb_dispatch_loop_run_finish (run->loop, res, &error);
-  if (error != NULL)
+  if (error != NULL && !g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
     {
       g_task_return_error (task, g_steal_pointer (&error));
       return;
@@ -983,6 +985,8 @@ tb_eval_scenario_run_async (TbEvalScenario      *self,
 
   task = g_task_new (self, cancellable, callback, user_data);
   g_task_set_source_tag (task, tb_eval_scenario_run_async);
+  /* A cancelled run still has its result: what it did until then. */
+  g_task_set_check_cancellable (task, FALSE);
 
   run = g_new0 (Run, 1);
   run->started = g_get_monotonic_time ();

@@ -71,7 +71,9 @@ test_eval_offline (void)
   g_assert_cmpint (output.status, ==, 0);
   node = tb_json_parse (output.out, -1, &error);
   g_assert_no_error (error);
-  rows = json_node_get_array (node);
+  g_assert_cmpstr (json_object_get_string_member (json_node_get_object (node), "format"), ==,
+                   "toolbench-eval-report");
+  rows = json_object_get_array_member (json_node_get_object (node), "results");
   g_assert_cmpuint (json_array_get_length (rows), ==, 10);
 
   for (guint i = 0; i < json_array_get_length (rows); i++)

@@ -114,8 +114,8 @@ test_eval_live (Fixture       *f,
   g_autofree char *base = g_strconcat (f->server->base_url, "/v1", NULL);
   const char *env[] = { "TB_TEST_LIVE_KEY", "sk-live-secret", NULL };
   const char *args[] = { "eval", "--scenarios", f->dir, "--provider", "openai", "--base-url",
-                         base, "--models", "model-a,model-b", "--api-key-env",
-                         "TB_TEST_LIVE_KEY", "--json", NULL };
+                         base, "--models", "model-a,model-b,no-such-model", "--api-key-env",
+                         "TB_TEST_LIVE_KEY", "--json", "--jobs", "1", NULL };
   g_autoptr(JsonNode) node = NULL;
   g_autoptr(GError) error = NULL;
   Output output = { 0 };
@@ -134,13 +134,22 @@ test_eval_live (Fixture       *f,
   test_server_reply (f->server, 200, "application/json",
                      "{\"choices\":[{\"message\":{\"content\":\"I could not add.\"},"
                      "\"finish_reason\":\"stop\"}]}");
+  /* An unknown model: its column fails with the provider's words, the rest ran. */
+  test_server_reply (f->server, 404, "application/json",
+                     "{\"error\":{\"message\":\"The model no-such-model does not exist\"}}");
 
   cli (&output, env, args);
   g_assert_cmpint (output.status, ==, 1);
   node = tb_json_parse (output.out, -1, &error);
   g_assert_no_error (error);
-  rows = json_node_get_array (node);
-  g_assert_cmpuint (json_array_get_length (rows), ==, 2);
+  rows = json_object_get_array_member (json_node_get_object (node), "results");
+  g_assert_cmpuint (json_array_get_length (rows), ==, 3);
+  g_assert_cmpstr (json_object_get_string_member (json_array_get_object_element (rows, 2),
+                                                  "status"), ==, "failed");
+  g_assert_nonnull (strstr (json_array_get_string_element (
+                      json_object_get_array_member (json_array_get_object_element (rows, 2),
+                                                    "failures"), 0),
+                    "The model no-such-model does not exist"));
   g_assert_true (json_object_get_boolean_member (json_array_get_object_element (rows, 0),
                                                  "passed"));
   g_assert_cmpstr (json_object_get_string_member (json_array_get_object_element (rows, 1),
@@ -151,7 +160,7 @@ test_eval_live (Fixture       *f,
   g_assert_cmpfloat (json_object_get_double_member (json_array_get_object_element (rows, 1),
                                                     "invalid_argument_rate"), ==, 1.0);
 
-  g_assert_cmpuint (f->server->bodies->len, ==, 4);
+  g_assert_cmpuint (f->server->bodies->len, ==, 5);
   g_assert_cmpstr (json_object_get_string_member (test_server_request (f->server, 0), "model"),
                    ==, "model-a");
   g_assert_cmpstr (json_object_get_string_member (test_server_request (f->server, 2), "model"),

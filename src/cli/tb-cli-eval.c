@@ -75,17 +75,22 @@ suite_done_cb (GObject      *object,
   *(GAsyncResult **) user_data = g_object_ref (result);
 }
 
+/* Writes one report; "-" is standard output. Returns whether it was. */
 static gboolean
-write_report (const char  *path,
-              const char  *text,
-              GError     **error)
+write_report (const char *path,
+              const char *text)
 {
+  g_autoptr(GError) error = NULL;
+
   if (g_str_equal (path, "-"))
     {
       g_print ("%s", text);
       return TRUE;
     }
-  return g_file_set_contents (path, text, -1, error);
+  if (g_file_set_contents (path, text, -1, &error))
+    return TRUE;
+  g_printerr ("toolbench-cli: %s\n", error->message);
+  return FALSE;
 }
 
 static void
@@ -332,44 +337,28 @@ tb_cli_eval (int    argc,
   if (json || json_path != NULL)
     {
       g_autoptr(JsonNode) node = tb_eval_report_to_json (cells);
+      g_autofree char *text = tb_json_to_string (node, TRUE);
 
       if (json)
         tb_cli_print_json (node, TRUE);
-      if (json_path != NULL)
-        {
-          g_autofree char *text = tb_json_to_string (node, TRUE);
-          g_autoptr(GError) write_error = NULL;
-
-          if (!write_report (json_path, text, &write_error))
-            {
-              g_printerr ("toolbench-cli: %s\n", write_error->message);
-              status = TB_CLI_EXIT_FAILED;
-            }
-        }
+      if (json_path != NULL && !write_report (json_path, text))
+        status = TB_CLI_EXIT_FAILED;
     }
   if (!json)
     print_table (cells);
   if (junit_path != NULL)
     {
       g_autofree char *text = tb_eval_report_to_junit (cells, "toolbench eval");
-      g_autoptr(GError) write_error = NULL;
 
-      if (!write_report (junit_path, text, &write_error))
-        {
-          g_printerr ("toolbench-cli: %s\n", write_error->message);
-          status = TB_CLI_EXIT_FAILED;
-        }
+      if (!write_report (junit_path, text))
+        status = TB_CLI_EXIT_FAILED;
     }
   if (html_path != NULL)
     {
       g_autofree char *text = tb_eval_report_to_html (cells, redactor);
-      g_autoptr(GError) write_error = NULL;
 
-      if (!write_report (html_path, text, &write_error))
-        {
-          g_printerr ("toolbench-cli: %s\n", write_error->message);
-          status = TB_CLI_EXIT_FAILED;
-        }
+      if (!write_report (html_path, text))
+        status = TB_CLI_EXIT_FAILED;
     }
 
   if (interrupted)

@@ -234,7 +234,7 @@ tb_eval_suite_get_jobs (TbEvalSuite *self)
 /**
  * tb_eval_suite_set_trace_dir:
  * @dir: (nullable): save every run's trace in this folder, as
- *   `MODEL--FILE.jsonl`
+ *   `MODEL--FILE.jsonl`; cells name them by absolute path
  */
 void
 tb_eval_suite_set_trace_dir (TbEvalSuite *self,
@@ -294,6 +294,7 @@ save_trace (TbEvalSuite *self,
 {
   TbEvalResult *result = tb_eval_cell_get_result (cell);
   g_autofree char *name = NULL;
+  g_autofree char *dir = NULL;
   g_autofree char *path = NULL;
   g_autoptr(GFile) file = NULL;
   g_autoptr(GError) error = NULL;
@@ -301,7 +302,9 @@ save_trace (TbEvalSuite *self,
   if (self->trace_dir == NULL || result == NULL || result->trace == NULL)
     return;
   name = trace_file_name (cell);
-  path = g_build_filename (self->trace_dir, name, NULL);
+  /* Absolute, so that a report read from elsewhere still finds it. */
+  dir = g_canonicalize_filename (self->trace_dir, NULL);
+  path = g_build_filename (dir, name, NULL);
   file = g_file_new_for_path (path);
   if (!tb_trace_save (result->trace, file, self->redactor, &error))
     g_ptr_array_add (result->failures,

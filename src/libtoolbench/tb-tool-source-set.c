@@ -214,8 +214,8 @@ tb_tool_source_set_add_mcp_config (TbToolSourceSet  *self,
 
 /**
  * tb_tool_source_set_add_mcp_config_file:
- * @path: a configuration file; its servers start in its folder unless
- *   they name a `cwd`
+ * @path: a configuration file; its servers start in the current folder
+ *   unless they name a `cwd`, as other clients of such files do
  */
 gboolean
 tb_tool_source_set_add_mcp_config_file (TbToolSourceSet  *self,

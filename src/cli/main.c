@@ -34,6 +34,10 @@ print_usage (gboolean to_stderr)
     g_string_append_printf (usage, "  %-10s %s\n", commands[i].name, _(commands[i].summary));
   g_string_append_printf (usage, "\n%s\n",
                           _("Run “toolbench-cli COMMAND --help” for the options of a command."));
+  g_string_append_printf (usage, "%s\n",
+                          _("The tool-source options (--mcp, --mcp-config, --tools-dir, "
+                            "--files-root, --workspace, --elicitation) may also come before "
+                            "the command."));
   if (to_stderr)
     g_printerr ("%s", usage->str);
   else

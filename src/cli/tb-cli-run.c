@@ -155,16 +155,6 @@ tb_cli_drive_loop (TbDispatchLoop  *loop,
 
 #define SHOWN_CHARS 2000
 
-static char *
-shorten (const char *text)
-{
-  if (text == NULL)
-    return g_strdup ("");
-  if (g_utf8_strlen (text, -1) <= SHOWN_CHARS)
-    return g_strdup (text);
-  return g_strconcat (g_utf8_substring (text, 0, SHOWN_CHARS), "…", NULL);
-}
-
 /* Everything printed passes through the redactor: a model or a tool may
  * repeat a key, and streamed text may bring it in pieces. */
 typedef struct
@@ -182,7 +172,8 @@ shown (Printer    *printer,
 {
   g_autofree char *clean = tb_redactor_redact_text (printer->redactor, text);
 
-  return shorten (clean);
+  /* SHOWN_CHARS of it, then "…". */
+  return tb_text_shorten (clean, -1, SHOWN_CHARS + 1);
 }
 
 /* Ends a streamed text: what was held back, then the line's end. */

@@ -9,7 +9,7 @@
 #include <math.h>
 #include <toolbench.h>
 
-#include "tb-schema-form.h"
+#include "tb-schema-form-private.h"
 
 /* A form generated from a JSON Schema. Every field is a small tree node
  * (Field) that owns its row; the form reads and writes JSON through the
@@ -18,88 +18,13 @@
  * outside the list, unknown object members) are kept aside and given back
  * unchanged, so switching views never loses what the person typed. */
 
-typedef enum
-{
-  KIND_STRING,
-  KIND_TEXT,
-  KIND_ENUM,
-  KIND_INTEGER,
-  KIND_NUMBER,
-  KIND_BOOLEAN,
-  KIND_NULL,
-  KIND_CONST,
-  KIND_OBJECT,
-  KIND_ARRAY,
-  KIND_VARIANT,
-  KIND_JSON,
-} FieldKind;
-
-typedef struct _Field Field;
-
-struct _Field
-{
-  TbSchemaForm *form;
-  Field        *parent;
-  FieldKind     kind;
-  JsonNode     *schema;        /* resolved */
-  JsonNode     *origin;        /* as written, before $ref */
-  char         *name;          /* property name; NULL for items and the root */
-  guint         depth;
-  guint         required : 1;
-  guint         nullable : 1;
-  guint         present : 1;   /* booleans: the person set a value */
-  guint         revealed : 1;  /* left or changed by the person: its errors show */
-
-  GtkWidget    *row;           /* owned reference */
-  GtkWidget    *title_label;
-  GtkWidget    *input;
-  GtkWidget    *error_label;
-  GtkWidget    *error_row;
-  GtkWidget    *null_toggle;
-  GtkWidget    *clear_button;  /* optional booleans: stop sending a value */
-  GtkWidget    *add_button;
-  GtkWidget    *variant_dropdown;
-  GtkWidget    *list;          /* GtkListBox holding the children of the root */
-
-  GPtrArray    *children;      /* Field * */
-  GPtrArray    *variants;      /* JsonNode *, resolved */
-  JsonNode     *item_schema;
-  JsonObject   *extra;         /* members of an object the schema does not name */
-  JsonNode     *foreign;       /* a value the widget cannot show */
-  GString      *error;
-};
-
-struct _TbSchemaForm
-{
-  GtkWidget   parent_instance;
-
-  JsonNode   *root_schema;
-  Field      *root;
-  GtkWidget  *note_label;
-  GtkWidget  *box;
-  GPtrArray  *local_errors;
-  guint       n_fields;
-  guint       updating;
-  gboolean    too_large;
-};
-
 G_DEFINE_FINAL_TYPE (TbSchemaForm, tb_schema_form, GTK_TYPE_WIDGET)
 G_DEFINE_QUARK (tb-schema-form-error-quark, tb_schema_form_error)
 
 enum { CHANGED, REVEALED, N_SIGNALS };
 static guint signals [N_SIGNALS];
 
-static Field *field_new       (TbSchemaForm *form,
-                               Field        *parent,
-                               const char   *name,
-                               JsonNode     *schema,
-                               gboolean      required,
-                               guint         depth);
 static void   field_free      (Field        *field);
-static void   field_set_value (Field        *field,
-                               JsonNode     *value);
-static JsonNode *field_value  (Field        *field,
-                               GPtrArray    *errors);
 
 /**
  * tb_schema_form_json_text:
@@ -161,339 +86,8 @@ tb_schema_form_json_text (JsonNode *node,
   return g_string_free (out, FALSE);
 }
 
-/* Schema helpers */
-
-static JsonObject *
-schema_object (JsonNode *schema)
-{
-  return schema != NULL && JSON_NODE_HOLDS_OBJECT (schema) ? json_node_get_object (schema) : NULL;
-}
-
-static const char *
-schema_string (JsonNode   *schema,
-               const char *member)
-{
-  return tb_json_object_get_string (schema_object (schema), member);
-}
-
-static JsonNode *
-schema_member (JsonNode   *schema,
-               const char *member)
-{
-  JsonObject *object = schema_object (schema);
-
-  return object != NULL ? json_object_get_member (object, member) : NULL;
-}
-
-static JsonArray *
-schema_array (JsonNode   *schema,
-              const char *member)
-{
-  return tb_json_object_get_array (schema_object (schema), member);
-}
-
-static gboolean
-schema_number (JsonNode   *schema,
-               const char *member,
-               double     *value)
-{
-  JsonNode *node = schema_member (schema, member);
-  GType type;
-
-  if (node == NULL || !JSON_NODE_HOLDS_VALUE (node))
-    return FALSE;
-  type = json_node_get_value_type (node);
-  if (type == G_TYPE_INT64 || type == G_TYPE_DOUBLE)
-    {
-      *value = json_node_get_double (node);
-      return TRUE;
-    }
-  return FALSE;
-}
-
-/* The form reads pointers it made or the validator made; a token with a
- * stray "~" is taken as it is. */
-static char *
-form_pointer_unescape (const char *segment)
-{
-  char *token = tb_json_pointer_unescape (segment);
-
-  return token != NULL ? token : g_strdup (segment);
-}
-
-static JsonNode *
-resolve_ref (TbSchemaForm *self,
-             JsonNode     *schema)
-{
-  for (guint hops = 0; hops < 32; hops++)
-    {
-      const char *ref = schema_string (schema, "$ref");
-
-      if (ref == NULL)
-        return schema;
-      if (ref[0] != '#')
-        return NULL;
-      schema = tb_schema_follow_fragment (self->root_schema, ref + 1);
-      if (schema == NULL)
-        return NULL;
-    }
-  return NULL;
-}
-
-/* allOf of objects merges into one object; anything else is left alone. */
-static JsonNode *
-merge_all_of (TbSchemaForm *self,
-              JsonNode     *schema)
-{
-  JsonArray *all_of = schema_array (schema, "allOf");
-  JsonObject *merged;
-  JsonObject *props;
-  JsonArray *required;
-  JsonNode *node;
-
-  if (all_of == NULL)
-    return json_node_ref (schema);
-
-  merged = json_object_new ();
-  props = json_object_new ();
-  required = json_array_new ();
-
-  for (guint i = 0; i <= json_array_get_length (all_of); i++)
-    {
-      JsonNode *part = i == 0 ? schema : resolve_ref (self, json_array_get_element (all_of, i - 1));
-      JsonObject *part_object = schema_object (part);
-      JsonObjectIter iter;
-      const char *key;
-      JsonNode *value;
-
-      if (part_object == NULL)
-        continue;
-
-      json_object_iter_init (&iter, part_object);
-      while (json_object_iter_next (&iter, &key, &value))
-        {
-          if (g_str_equal (key, "allOf"))
-            continue;
-          if (g_str_equal (key, "properties") && JSON_NODE_HOLDS_OBJECT (value))
-            {
-              JsonObjectIter piter;
-              const char *pkey;
-              JsonNode *pvalue;
-
-              json_object_iter_init (&piter, json_node_get_object (value));
-              while (json_object_iter_next (&piter, &pkey, &pvalue))
-                json_object_set_member (props, pkey, json_node_copy (pvalue));
-            }
-          else if (g_str_equal (key, "required") && JSON_NODE_HOLDS_ARRAY (value))
-            {
-              JsonArray *array = json_node_get_array (value);
-
-              for (guint j = 0; j < json_array_get_length (array); j++)
-                json_array_add_element (required,
-                                        json_node_copy (json_array_get_element (array, j)));
-            }
-          else if (!json_object_has_member (merged, key))
-            json_object_set_member (merged, key, json_node_copy (value));
-        }
-    }
-
-  if (json_object_get_size (props) > 0)
-    {
-      json_object_set_object_member (merged, "properties", props);
-      if (!json_object_has_member (merged, "type"))
-        json_object_set_string_member (merged, "type", "object");
-    }
-  else
-    json_object_unref (props);
-  json_object_set_array_member (merged, "required", required);
-
-  node = json_node_new (JSON_NODE_OBJECT);
-  json_node_take_object (node, merged);
-  return node;
-}
-
-static gboolean
-is_null_schema (TbSchemaForm *self,
-                JsonNode     *schema)
-{
-  const char *type;
-
-  schema = resolve_ref (self, schema);
-  type = schema_string (schema, "type");
-  return type != NULL && g_str_equal (type, "null");
-}
-
-static gboolean
-looks_like_long_text (const char *name,
-                      JsonNode   *schema)
-{
-  static const char * const long_names[] = {
-    "body", "code", "content", "contents", "markdown", "message", "prompt", "script",
-    "source", "template", "text", NULL
-  };
-  double max_length;
-  const char *format = schema_string (schema, "format");
-
-  if (schema_string (schema, "contentMediaType") != NULL)
-    return TRUE;
-  if (format != NULL)
-    return FALSE;
-  if (schema_number (schema, "maxLength", &max_length))
-    return max_length > 200;
-  return name != NULL && g_strv_contains (long_names, name);
-}
-
-static FieldKind
-kind_for_type (const char *type,
-               const char *name,
-               JsonNode   *schema)
-{
-  if (g_str_equal (type, "string"))
-    return looks_like_long_text (name, schema) ? KIND_TEXT : KIND_STRING;
-  if (g_str_equal (type, "integer"))
-    return KIND_INTEGER;
-  if (g_str_equal (type, "number"))
-    return KIND_NUMBER;
-  if (g_str_equal (type, "boolean"))
-    return KIND_BOOLEAN;
-  if (g_str_equal (type, "null"))
-    return KIND_NULL;
-  if (g_str_equal (type, "object"))
-    return KIND_OBJECT;
-  if (g_str_equal (type, "array"))
-    return KIND_ARRAY;
-  return KIND_JSON;
-}
-
-static JsonNode *
-schema_with_type (JsonNode   *schema,
-                  const char *type)
-{
-  JsonObject *copy = json_object_new ();
-  JsonObject *object = schema_object (schema);
-  JsonNode *node;
-
-  if (object != NULL)
-    {
-      JsonObjectIter iter;
-      const char *key;
-      JsonNode *value;
-
-      json_object_iter_init (&iter, object);
-      while (json_object_iter_next (&iter, &key, &value))
-        if (!g_str_equal (key, "type"))
-          json_object_set_member (copy, key, json_node_copy (value));
-    }
-  json_object_set_string_member (copy, "type", type);
-  node = json_node_new (JSON_NODE_OBJECT);
-  json_node_take_object (node, copy);
-  return node;
-}
-
-/* Decides the kind; fills variants for anyOf/oneOf and multi-type schemas. */
-static FieldKind
-classify (Field *field)
-{
-  TbSchemaForm *self = field->form;
-  JsonNode *schema = field->schema;
-  JsonNode *type;
-  JsonArray *choices;
-
-  if (schema == NULL || !JSON_NODE_HOLDS_OBJECT (schema))
-    return KIND_JSON;
-
-  if (schema_member (schema, "const") != NULL)
-    return KIND_CONST;
-  if (schema_array (schema, "enum") != NULL)
-    return KIND_ENUM;
-
-  choices = schema_array (schema, "anyOf");
-  if (choices == NULL)
-    choices = schema_array (schema, "oneOf");
-  if (choices != NULL && json_array_get_length (choices) > 0)
-    {
-      GPtrArray *variants = g_ptr_array_new_with_free_func ((GDestroyNotify) json_node_unref);
-
-      for (guint i = 0; i < json_array_get_length (choices); i++)
-        {
-          JsonNode *choice = json_array_get_element (choices, i);
-
-          if (is_null_schema (self, choice))
-            {
-              field->nullable = TRUE;
-              continue;
-            }
-          choice = resolve_ref (self, choice);
-          if (choice != NULL)
-            g_ptr_array_add (variants, json_node_ref (choice));
-        }
-
-      if (variants->len == 1)
-        {
-          /* The common "X or null" spelling: X, nullable. */
-          JsonNode *only = g_ptr_array_steal_index (variants, 0);
-          FieldKind kind;
-
-          g_ptr_array_unref (variants);
-          json_node_unref (field->schema);
-          field->schema = merge_all_of (self, only);
-          json_node_unref (only);
-          kind = classify (field);
-          return kind;
-        }
-      if (variants->len == 0)
-        {
-          g_ptr_array_unref (variants);
-          return field->nullable ? KIND_NULL : KIND_JSON;
-        }
-      field->variants = variants;
-      return KIND_VARIANT;
-    }
-
-  type = schema_member (schema, "type");
-  if (type != NULL && JSON_NODE_HOLDS_ARRAY (type))
-    {
-      JsonArray *types = json_node_get_array (type);
-      g_autoptr(GPtrArray) names = g_ptr_array_new ();
-
-      for (guint i = 0; i < json_array_get_length (types); i++)
-        {
-          const char *name = json_array_get_string_element (types, i);
-
-          if (name == NULL)
-            continue;
-          if (g_str_equal (name, "null"))
-            field->nullable = TRUE;
-          else
-            g_ptr_array_add (names, (gpointer) name);
-        }
-
-      if (names->len == 0)
-        return field->nullable ? KIND_NULL : KIND_JSON;
-      if (names->len == 1)
-        return kind_for_type (g_ptr_array_index (names, 0), field->name, schema);
-
-      field->variants = g_ptr_array_new_with_free_func ((GDestroyNotify) json_node_unref);
-      for (guint i = 0; i < names->len; i++)
-        g_ptr_array_add (field->variants, schema_with_type (schema, g_ptr_array_index (names, i)));
-      return KIND_VARIANT;
-    }
-
-  if (type != NULL && JSON_NODE_HOLDS_VALUE (type) &&
-      json_node_get_value_type (type) == G_TYPE_STRING)
-    return kind_for_type (json_node_get_string (type), field->name, schema);
-
-  if (schema_member (schema, "properties") != NULL)
-    return KIND_OBJECT;
-  if (schema_member (schema, "items") != NULL)
-    return KIND_ARRAY;
-  return KIND_JSON;
-}
-
-/* Paths */
-
-static char *
-field_path (Field *field)
+char *
+_tb_schema_form_field_path (Field *field)
 {
   g_autoptr(GPtrArray) segments = g_ptr_array_new_with_free_func (g_free);
   GString *path = g_string_new (NULL);
@@ -521,15 +115,15 @@ field_path (Field *field)
   return g_string_free (path, FALSE);
 }
 
-static Field *
-field_child_named (Field      *field,
-                   const char *segment)
+Field *
+_tb_schema_form_field_child_named (Field      *field,
+                                   const char *segment)
 {
   if (field->kind == KIND_VARIANT)
     {
       if (field->children->len == 0)
         return NULL;
-      return field_child_named (g_ptr_array_index (field->children, 0), segment);
+      return _tb_schema_form_field_child_named (g_ptr_array_index (field->children, 0), segment);
     }
   if (field->kind == KIND_OBJECT)
     {
@@ -573,8 +167,8 @@ field_lookup (TbSchemaForm *self,
   parts = g_strsplit (pointer + 1, "/", -1);
   for (guint i = 0; parts[i] != NULL; i++)
     {
-      g_autofree char *segment = form_pointer_unescape (parts[i]);
-      Field *child = field_child_named (field, segment);
+      g_autofree char *segment = _tb_schema_form_form_pointer_unescape (parts[i]);
+      Field *child = _tb_schema_form_field_child_named (field, segment);
 
       if (child == NULL)
         {
@@ -641,9 +235,9 @@ field_touched (Field *field)
 
 /* Widgets */
 
-static void
-container_add_row (Field     *container,
-                   GtkWidget *row)
+void
+_tb_schema_form_container_add_row (Field     *container,
+                                   GtkWidget *row)
 {
   if (container->list != NULL)
     gtk_list_box_append (GTK_LIST_BOX (container->list), row);
@@ -666,10 +260,10 @@ container_remove_row (Field     *container,
 static char *
 field_title (Field *field)
 {
-  const char *title = schema_string (field->origin, "title");
+  const char *title = _tb_schema_form_schema_string (field->origin, "title");
 
   if (title == NULL)
-    title = schema_string (field->schema, "title");
+    title = _tb_schema_form_schema_string (field->schema, "title");
   if (field->parent != NULL && field->parent->kind == KIND_ARRAY)
     {
       guint index = field->parent->children->len;
@@ -688,9 +282,9 @@ field_title (Field *field)
 static const char *
 field_description (Field *field)
 {
-  const char *description = schema_string (field->origin, "description");
+  const char *description = _tb_schema_form_schema_string (field->origin, "description");
 
-  return description != NULL ? description : schema_string (field->schema, "description");
+  return description != NULL ? description : _tb_schema_form_schema_string (field->schema, "description");
 }
 
 static char *
@@ -698,7 +292,7 @@ field_hint (Field *field)
 {
   g_autoptr(GString) hint = g_string_new (NULL);
   double min, max;
-  const char *format = schema_string (field->schema, "format");
+  const char *format = _tb_schema_form_schema_string (field->schema, "format");
 
   switch (field->kind)
     {
@@ -730,8 +324,8 @@ field_hint (Field *field)
 
   if (field->kind == KIND_INTEGER || field->kind == KIND_NUMBER)
     {
-      gboolean has_min = schema_number (field->schema, "minimum", &min);
-      gboolean has_max = schema_number (field->schema, "maximum", &max);
+      gboolean has_min = _tb_schema_form_schema_number (field->schema, "minimum", &min);
+      gboolean has_max = _tb_schema_form_schema_number (field->schema, "maximum", &max);
 
       if (has_min && has_max)
         {
@@ -793,11 +387,11 @@ move_item (Field *item,
     g_autoptr(GPtrArray) ignored = NULL;
 
     ignored = g_ptr_array_new_with_free_func ((GDestroyNotify) tb_schema_error_free);
-    a = field_value (item, ignored);
-    b = field_value (other, ignored);
+    a = _tb_schema_form_field_value (item, ignored);
+    b = _tb_schema_form_field_value (other, ignored);
     item->form->updating++;
-    field_set_value (item, b);
-    field_set_value (other, a);
+    _tb_schema_form_field_set_value (item, b);
+    _tb_schema_form_field_set_value (other, a);
     item->form->updating--;
   }
   emit_changed (item->form);
@@ -951,8 +545,8 @@ on_dropdown_selected (GObject    *object,
   field_touched (field);
 }
 
-static void
-update_clear_button (Field *field)
+void
+_tb_schema_form_update_clear_button (Field *field)
 {
   if (field->clear_button != NULL)
     gtk_widget_set_visible (field->clear_button, field->present);
@@ -964,7 +558,7 @@ on_switch_active (GObject    *object,
                   Field      *field)
 {
   field->present = TRUE;
-  update_clear_button (field);
+  _tb_schema_form_update_clear_button (field);
   field_touched (field);
 }
 
@@ -976,7 +570,7 @@ on_clear_clicked (GtkButton *button,
   gtk_switch_set_active (GTK_SWITCH (field->input), FALSE);
   field->form->updating--;
   field->present = FALSE;
-  update_clear_button (field);
+  _tb_schema_form_update_clear_button (field);
   field_touched (field);
 }
 
@@ -992,7 +586,7 @@ static GtkWidget *
 build_input (Field *field)
 {
   GtkWidget *input = NULL;
-  JsonArray *examples = schema_array (field->schema, "examples");
+  JsonArray *examples = _tb_schema_form_schema_array (field->schema, "examples");
   g_autofree char *example = NULL;
 
   if (examples != NULL && json_array_get_length (examples) > 0)
@@ -1048,7 +642,7 @@ build_input (Field *field)
 
     case KIND_ENUM:
       {
-        JsonArray *values = schema_array (field->schema, "enum");
+        JsonArray *values = _tb_schema_form_schema_array (field->schema, "enum");
         g_autoptr(GtkStringList) labels = gtk_string_list_new (NULL);
         guint n = json_array_get_length (values);
 
@@ -1084,7 +678,7 @@ build_input (Field *field)
     case KIND_CONST:
     case KIND_NULL:
       {
-        JsonNode *value = schema_member (field->schema, "const");
+        JsonNode *value = _tb_schema_form_schema_member (field->schema, "const");
         g_autofree char *text = value != NULL ? tb_schema_form_json_text (value, FALSE)
                                               : g_strdup ("null");
 
@@ -1228,12 +822,12 @@ on_add_item (GtkButton *button,
 
   if (self->n_fields >= TB_SCHEMA_FORM_MAX_FIELDS)
     return;
-  item = field_new (self, array, NULL, array->item_schema, TRUE, array->depth + 1);
+  item = _tb_schema_form_field_new (self, array, NULL, array->item_schema, TRUE, array->depth + 1);
   g_ptr_array_add (array->children, item);
-  container_add_row (array, item->row);
+  _tb_schema_form_container_add_row (array, item->row);
   adw_expander_row_set_expanded (ADW_EXPANDER_ROW (array->row), TRUE);
   self->updating++;
-  field_set_value (item, NULL);
+  _tb_schema_form_field_set_value (item, NULL);
   self->updating--;
   if (item->input != NULL)
     gtk_widget_grab_focus (item->input);
@@ -1259,12 +853,12 @@ on_variant_selected (GObject    *object,
     }
 
   g_ptr_array_set_size (field->children, 0);
-  child = field_new (self, field, field->name, g_ptr_array_index (field->variants, selected),
-                     TRUE, field->depth + 1);
+  child = _tb_schema_form_field_new (self, field, field->name, g_ptr_array_index (field->variants, selected),
+                                     TRUE, field->depth + 1);
   g_ptr_array_add (field->children, child);
-  container_add_row (field, child->row);
+  _tb_schema_form_container_add_row (field, child->row);
   self->updating++;
-  field_set_value (child, NULL);
+  _tb_schema_form_field_set_value (child, NULL);
   self->updating--;
   field_touched (field);
 }
@@ -1273,13 +867,13 @@ static char *
 variant_label (JsonNode *schema,
                guint     index)
 {
-  const char *title = schema_string (schema, "title");
-  const char *type = schema_string (schema, "type");
+  const char *title = _tb_schema_form_schema_string (schema, "title");
+  const char *type = _tb_schema_form_schema_string (schema, "type");
 
   if (title != NULL)
     return g_strdup (title);
-  if (schema_member (schema, "const") != NULL)
-    return tb_schema_form_json_text (schema_member (schema, "const"), FALSE);
+  if (_tb_schema_form_schema_member (schema, "const") != NULL)
+    return tb_schema_form_json_text (_tb_schema_form_schema_member (schema, "const"), FALSE);
   if (type != NULL)
     return g_strdup (type);
   /* Translators: a choice among anyOf/oneOf schemas; %u counts from 1 */
@@ -1374,8 +968,8 @@ build_children (Field *field)
 
   if (field->kind == KIND_OBJECT)
     {
-      JsonNode *properties = schema_member (field->schema, "properties");
-      JsonArray *required = schema_array (field->schema, "required");
+      JsonNode *properties = _tb_schema_form_schema_member (field->schema, "properties");
+      JsonArray *required = _tb_schema_form_schema_array (field->schema, "required");
       g_autoptr(GList) names = NULL;
 
       if (properties == NULL || !JSON_NODE_HOLDS_OBJECT (properties))
@@ -1386,17 +980,17 @@ build_children (Field *field)
         {
           const char *name = l->data;
           JsonNode *prop = json_object_get_member (json_node_get_object (properties), name);
-          Field *child = field_new (self, field, name, prop, name_in_array (required, name),
-                                    field->depth + 1);
+          Field *child = _tb_schema_form_field_new (self, field, name, prop, name_in_array (required, name),
+                                                    field->depth + 1);
 
           g_ptr_array_add (field->children, child);
-          container_add_row (field, child->row);
+          _tb_schema_form_container_add_row (field, child->row);
         }
     }
   else if (field->kind == KIND_ARRAY)
     {
-      JsonNode *items = schema_member (field->schema, "items");
-      JsonArray *prefix = schema_array (field->schema, "prefixItems");
+      JsonNode *items = _tb_schema_form_schema_member (field->schema, "items");
+      JsonArray *prefix = _tb_schema_form_schema_array (field->schema, "prefixItems");
 
       if (items == NULL && prefix != NULL && json_array_get_length (prefix) > 0)
         items = json_array_get_element (prefix, 0);
@@ -1405,22 +999,22 @@ build_children (Field *field)
     }
   else if (field->kind == KIND_VARIANT)
     {
-      Field *child = field_new (self, field, field->name,
-                                g_ptr_array_index (field->variants, 0), TRUE,
-                                field->depth + 1);
+      Field *child = _tb_schema_form_field_new (self, field, field->name,
+                                                g_ptr_array_index (field->variants, 0), TRUE,
+                                                field->depth + 1);
 
       g_ptr_array_add (field->children, child);
-      container_add_row (field, child->row);
+      _tb_schema_form_container_add_row (field, child->row);
     }
 }
 
-static Field *
-field_new (TbSchemaForm *self,
-           Field        *parent,
-           const char   *name,
-           JsonNode     *schema,
-           gboolean      required,
-           guint         depth)
+Field *
+_tb_schema_form_field_new (TbSchemaForm *self,
+                           Field        *parent,
+                           const char   *name,
+                           JsonNode     *schema,
+                           gboolean      required,
+                           guint         depth)
 {
   Field *field = g_new0 (Field, 1);
   JsonNode *resolved;
@@ -1438,9 +1032,9 @@ field_new (TbSchemaForm *self,
   if (self->n_fields > TB_SCHEMA_FORM_MAX_FIELDS)
     self->too_large = TRUE;
 
-  resolved = schema != NULL ? resolve_ref (self, schema) : NULL;
-  field->schema = resolved != NULL ? merge_all_of (self, resolved) : NULL;
-  field->kind = field->schema != NULL ? classify (field) : KIND_JSON;
+  resolved = schema != NULL ? _tb_schema_form_resolve_ref (self, schema) : NULL;
+  field->schema = resolved != NULL ? _tb_schema_form_merge_all_of (self, resolved) : NULL;
+  field->kind = field->schema != NULL ? _tb_schema_form_classify (field) : KIND_JSON;
 
   /* Past the depth cap (recursive $ref ends here too) the value is JSON. */
   if ((field->kind == KIND_OBJECT || field->kind == KIND_ARRAY || field->kind == KIND_VARIANT) &&
@@ -1493,549 +1087,6 @@ field_free (Field *field)
   g_string_free (field->error, TRUE);
   g_free (field->name);
   g_free (field);
-}
-
-/* Reading values */
-
-static void
-add_local_error (GPtrArray  *errors,
-                 Field      *field,
-                 const char *message)
-{
-  g_autofree char *path = field_path (field);
-
-  g_ptr_array_add (errors, tb_schema_error_new (path, "", "form", message));
-}
-
-static char *
-input_text (Field *field)
-{
-  if (GTK_IS_TEXT_VIEW (field->input))
-    {
-      GtkTextBuffer *buffer = gtk_text_view_get_buffer (GTK_TEXT_VIEW (field->input));
-      GtkTextIter start, end;
-
-      gtk_text_buffer_get_bounds (buffer, &start, &end);
-      return gtk_text_buffer_get_text (buffer, &start, &end, FALSE);
-    }
-  return g_strdup (gtk_editable_get_text (GTK_EDITABLE (field->input)));
-}
-
-static JsonNode *
-parse_number (Field      *field,
-              const char *text,
-              GPtrArray  *errors)
-{
-  g_autofree char *trimmed = g_strstrip (g_strdup (text));
-  JsonNode *node;
-  gint64 i;
-  char *end = NULL;
-  double d;
-
-  if (g_ascii_string_to_signed (trimmed, 10, G_MININT64, G_MAXINT64, &i, NULL))
-    {
-      node = json_node_new (JSON_NODE_VALUE);
-      json_node_set_int (node, i);
-      return node;
-    }
-
-  d = g_ascii_strtod (trimmed, &end);
-  if (end != NULL && end != trimmed && *end == '\0' && isfinite (d))
-    {
-      node = json_node_new (JSON_NODE_VALUE);
-      json_node_set_double (node, d);
-      return node;
-    }
-
-  add_local_error (errors, field,
-                   field->kind == KIND_INTEGER ? _("Enter a whole number")
-                                               : _("Enter a number"));
-  /* Kept as typed, so Run Anyway can send exactly that. */
-  return tb_json_node_new_string (text);
-}
-
-static JsonNode *
-field_value (Field     *field,
-                             GPtrArray *errors)
-{
-  if (field->null_toggle != NULL &&
-      gtk_toggle_button_get_active (GTK_TOGGLE_BUTTON (field->null_toggle)))
-    return json_node_new (JSON_NODE_NULL);
-
-  if (field->foreign != NULL)
-    return json_node_copy (field->foreign);
-
-  switch (field->kind)
-    {
-    case KIND_STRING:
-    case KIND_TEXT:
-      {
-        g_autofree char *text = input_text (field);
-
-        return *text != '\0' ? tb_json_node_new_string (text) : NULL;
-      }
-
-    case KIND_INTEGER:
-    case KIND_NUMBER:
-      {
-        g_autofree char *text = input_text (field);
-
-        return *text != '\0' ? parse_number (field, text, errors) : NULL;
-      }
-
-    case KIND_JSON:
-      {
-        g_autofree char *text = input_text (field);
-        g_autoptr(GError) error = NULL;
-        JsonNode *node;
-
-        if (*text == '\0')
-          return NULL;
-        node = tb_json_parse (text, -1, &error);
-        if (node == NULL)
-          add_local_error (errors, field, error->message);
-        return node;
-      }
-
-    case KIND_ENUM:
-      {
-        JsonArray *values = schema_array (field->schema, "enum");
-        guint selected = gtk_drop_down_get_selected (GTK_DROP_DOWN (field->input));
-
-        if (selected == GTK_INVALID_LIST_POSITION)
-          return NULL;
-        if (!field->required)
-          {
-            if (selected == 0)
-              return NULL;
-            selected--;
-          }
-        if (selected >= json_array_get_length (values))
-          return NULL;
-        return json_node_copy (json_array_get_element (values, selected));
-      }
-
-    case KIND_BOOLEAN:
-      if (!field->present && !field->required)
-        return NULL;
-      {
-        JsonNode *node = json_node_new (JSON_NODE_VALUE);
-
-        json_node_set_boolean (node, gtk_switch_get_active (GTK_SWITCH (field->input)));
-        return node;
-      }
-
-    case KIND_NULL:
-      return field->required ? json_node_new (JSON_NODE_NULL) : NULL;
-
-    case KIND_CONST:
-      return field->required ? json_node_copy (schema_member (field->schema, "const")) : NULL;
-
-    case KIND_OBJECT:
-      {
-        JsonObject *object = json_object_new ();
-        JsonNode *node;
-
-        for (guint i = 0; i < field->children->len; i++)
-          {
-            Field *child = g_ptr_array_index (field->children, i);
-            JsonNode *value = field_value (child, errors);
-
-            if (value != NULL)
-              json_object_set_member (object, child->name, value);
-          }
-        if (field->extra != NULL)
-          {
-            JsonObjectIter iter;
-            const char *key;
-            JsonNode *value;
-
-            json_object_iter_init (&iter, field->extra);
-            while (json_object_iter_next (&iter, &key, &value))
-              if (!json_object_has_member (object, key))
-                json_object_set_member (object, key, json_node_copy (value));
-          }
-        if (json_object_get_size (object) == 0 && !field->required && field->parent != NULL)
-          {
-            json_object_unref (object);
-            return NULL;
-          }
-        node = json_node_new (JSON_NODE_OBJECT);
-        json_node_take_object (node, object);
-        return node;
-      }
-
-    case KIND_ARRAY:
-      {
-        JsonArray *array = json_array_new ();
-        JsonNode *node;
-
-        for (guint i = 0; i < field->children->len; i++)
-          {
-            JsonNode *value = field_value (g_ptr_array_index (field->children, i),
-                                                           errors);
-
-            json_array_add_element (array, value != NULL ? value
-                                                         : json_node_new (JSON_NODE_NULL));
-          }
-        if (json_array_get_length (array) == 0 && !field->required)
-          {
-            json_array_unref (array);
-            return NULL;
-          }
-        node = json_node_new (JSON_NODE_ARRAY);
-        json_node_take_array (node, array);
-        return node;
-      }
-
-    case KIND_VARIANT:
-      if (field->children->len == 0)
-        return NULL;
-      {
-        Field *child = g_ptr_array_index (field->children, 0);
-        JsonNode *value = field_value (child, errors);
-
-        if (value == NULL && field->required)
-          value = json_node_new (JSON_NODE_NULL);
-        return value;
-      }
-
-    default:
-      g_assert_not_reached ();
-    }
-  return NULL;
-}
-
-/* Writing values */
-
-static const char *
-node_kind (JsonNode *node)
-{
-  if (JSON_NODE_HOLDS_OBJECT (node))
-    return "object";
-  if (JSON_NODE_HOLDS_ARRAY (node))
-    return "array";
-  if (JSON_NODE_HOLDS_NULL (node))
-    return "null";
-  switch (json_node_get_value_type (node))
-    {
-    case G_TYPE_STRING:
-      return "string";
-    case G_TYPE_BOOLEAN:
-      return "boolean";
-    case G_TYPE_INT64:
-      return "integer";
-    default:
-      return "number";
-    }
-}
-
-static guint
-variant_score (TbSchemaForm *self,
-               JsonNode     *schema,
-               JsonNode     *value)
-{
-  const char *kind = node_kind (value);
-  const char *type = schema_string (schema, "type");
-  JsonNode *constant = schema_member (schema, "const");
-  guint score = 0;
-
-  if (constant != NULL)
-    return tb_json_equal (constant, value) ? 100 : 0;
-
-  if (type == NULL)
-    {
-      if (schema_member (schema, "properties") != NULL)
-        type = "object";
-      else if (schema_member (schema, "items") != NULL)
-        type = "array";
-    }
-  if (type == NULL)
-    return 1;
-  if (!g_str_equal (type, kind) &&
-      !(g_str_equal (type, "number") && g_str_equal (kind, "integer")))
-    return 0;
-  score = 10;
-
-  /* Objects: prefer the variant naming most of the members, and any whose
-   * const-valued member (a discriminator) matches. */
-  if (JSON_NODE_HOLDS_OBJECT (value))
-    {
-      JsonNode *props = schema_member (schema, "properties");
-      JsonObjectIter iter;
-      const char *key;
-      JsonNode *member;
-
-      if (props == NULL || !JSON_NODE_HOLDS_OBJECT (props))
-        return score;
-      json_object_iter_init (&iter, json_node_get_object (value));
-      while (json_object_iter_next (&iter, &key, &member))
-        {
-          JsonNode *prop = json_object_get_member (json_node_get_object (props), key);
-          JsonNode *prop_const;
-
-          if (prop == NULL)
-            continue;
-          score += 2;
-          prop = resolve_ref (self, prop);
-          prop_const = schema_member (prop, "const");
-          if (prop_const != NULL)
-            score += tb_json_equal (prop_const, member) ? 50 : 0;
-        }
-    }
-  return score;
-}
-
-static void
-set_error_visible (Field *field)
-{
-  gboolean visible = field->error->len > 0;
-
-  gtk_label_set_label (GTK_LABEL (field->error_label), field->error->str);
-  gtk_widget_set_visible (field->error_label, visible);
-  if (field->error_row != NULL)
-    gtk_widget_set_visible (field->error_row, visible);
-  if (field->row != NULL)
-    {
-      if (visible)
-        gtk_widget_add_css_class (field->row, "tb-field-invalid");
-      else
-        gtk_widget_remove_css_class (field->row, "tb-field-invalid");
-    }
-  if (field->input != NULL)
-    gtk_accessible_update_state (GTK_ACCESSIBLE (field->input),
-                                 GTK_ACCESSIBLE_STATE_INVALID,
-                                 visible ? GTK_ACCESSIBLE_INVALID_TRUE
-                                         : GTK_ACCESSIBLE_INVALID_FALSE,
-                                 -1);
-}
-
-static void
-set_text (Field      *field,
-          const char *text)
-{
-  if (GTK_IS_TEXT_VIEW (field->input))
-    gtk_text_buffer_set_text (gtk_text_view_get_buffer (GTK_TEXT_VIEW (field->input)), text, -1);
-  else
-    gtk_editable_set_text (GTK_EDITABLE (field->input), text);
-}
-
-static void
-field_set_value (Field    *field,
-                 JsonNode *value)
-{
-  if (value == NULL)
-    value = schema_member (field->schema, "default");
-
-  g_clear_pointer (&field->foreign, json_node_unref);
-  if (field->null_toggle != NULL)
-    gtk_toggle_button_set_active (GTK_TOGGLE_BUTTON (field->null_toggle),
-                                  value != NULL && JSON_NODE_HOLDS_NULL (value) &&
-                                  field->kind != KIND_NULL && field->kind != KIND_JSON);
-  if (value != NULL && JSON_NODE_HOLDS_NULL (value) && field->nullable &&
-      field->kind != KIND_NULL && field->kind != KIND_JSON)
-    return;
-
-  switch (field->kind)
-    {
-    case KIND_STRING:
-    case KIND_TEXT:
-      if (value == NULL)
-        set_text (field, "");
-      else if (JSON_NODE_HOLDS_VALUE (value) && json_node_get_value_type (value) == G_TYPE_STRING)
-        set_text (field, json_node_get_string (value));
-      else
-        {
-          g_autofree char *text = tb_schema_form_json_text (value, FALSE);
-
-          set_text (field, text);
-          field->foreign = json_node_copy (value);
-        }
-      break;
-
-    case KIND_INTEGER:
-    case KIND_NUMBER:
-      if (value == NULL)
-        set_text (field, "");
-      else
-        {
-          const char *kind = node_kind (value);
-          g_autofree char *text = g_str_equal (kind, "string")
-                                  ? g_strdup (json_node_get_string (value))
-                                  : tb_schema_form_json_text (value, FALSE);
-
-          set_text (field, text);
-          if (!g_str_equal (kind, "integer") && !g_str_equal (kind, "number"))
-            field->foreign = json_node_copy (value);
-        }
-      break;
-
-    case KIND_JSON:
-      {
-        g_autofree char *text = value != NULL ? tb_schema_form_json_text (value, FALSE)
-                                              : g_strdup ("");
-
-        set_text (field, text);
-      }
-      break;
-
-    case KIND_ENUM:
-      {
-        JsonArray *values = schema_array (field->schema, "enum");
-        guint offset = field->required ? 0 : 1;
-        guint found = GTK_INVALID_LIST_POSITION;
-
-        if (value != NULL)
-          for (guint i = 0; i < json_array_get_length (values); i++)
-            if (tb_json_equal (json_array_get_element (values, i), value))
-              {
-                found = i;
-                break;
-              }
-        if (found != GTK_INVALID_LIST_POSITION)
-          gtk_drop_down_set_selected (GTK_DROP_DOWN (field->input), found + offset);
-        else
-          {
-            gtk_drop_down_set_selected (GTK_DROP_DOWN (field->input), 0);
-            if (value != NULL)
-              field->foreign = json_node_copy (value);
-          }
-      }
-      break;
-
-    case KIND_BOOLEAN:
-      if (value != NULL && JSON_NODE_HOLDS_VALUE (value) &&
-          json_node_get_value_type (value) == G_TYPE_BOOLEAN)
-        gtk_switch_set_active (GTK_SWITCH (field->input), json_node_get_boolean (value));
-      else
-        {
-          gtk_switch_set_active (GTK_SWITCH (field->input), FALSE);
-          if (value != NULL)
-            field->foreign = json_node_copy (value);
-        }
-      /* Like every prefilled default, a boolean's default is sent. */
-      field->present = value != NULL;
-      update_clear_button (field);
-      break;
-
-    case KIND_NULL:
-    case KIND_CONST:
-      break;
-
-    case KIND_OBJECT:
-      g_clear_pointer (&field->extra, json_object_unref);
-      if (value != NULL && !JSON_NODE_HOLDS_OBJECT (value))
-        {
-          for (guint i = 0; i < field->children->len; i++)
-            field_set_value (g_ptr_array_index (field->children, i), NULL);
-          field->foreign = json_node_copy (value);
-          break;
-        }
-      for (guint i = 0; i < field->children->len; i++)
-        {
-          Field *child = g_ptr_array_index (field->children, i);
-          JsonNode *member = NULL;
-
-          if (value != NULL)
-            member = json_object_get_member (json_node_get_object (value), child->name);
-          field_set_value (child, member);
-        }
-      if (value != NULL)
-        {
-          JsonObjectIter iter;
-          const char *key;
-          JsonNode *member;
-
-          json_object_iter_init (&iter, json_node_get_object (value));
-          while (json_object_iter_next (&iter, &key, &member))
-            if (field_child_named (field, key) == NULL)
-              {
-                if (field->extra == NULL)
-                  field->extra = json_object_new ();
-                json_object_set_member (field->extra, key, json_node_copy (member));
-              }
-        }
-      break;
-
-    case KIND_ARRAY:
-      {
-        JsonArray *array = value != NULL && JSON_NODE_HOLDS_ARRAY (value)
-                           ? json_node_get_array (value) : NULL;
-        guint n = array != NULL ? json_array_get_length (array) : 0;
-        TbSchemaForm *self = field->form;
-
-        if (value != NULL && array == NULL)
-          field->foreign = json_node_copy (value);
-
-        /* Items past the form's size are kept as they are, not shown. */
-        if (self->n_fields + n > TB_SCHEMA_FORM_MAX_FIELDS + field->children->len)
-          {
-            g_ptr_array_set_size (field->children, 0);
-            field->foreign = json_node_copy (value);
-            break;
-          }
-
-        if (field->children->len > n)
-          g_ptr_array_set_size (field->children, n);
-        while (field->children->len < n)
-          {
-            Field *item = field_new (self, field, NULL, field->item_schema, TRUE,
-                                     field->depth + 1);
-
-            g_ptr_array_add (field->children, item);
-            container_add_row (field, item->row);
-          }
-        for (guint i = 0; i < n; i++)
-          field_set_value (g_ptr_array_index (field->children, i),
-                           json_array_get_element (array, i));
-      }
-      break;
-
-    case KIND_VARIANT:
-      {
-        guint best = 0;
-        guint best_score = 0;
-
-        if (value != NULL)
-          for (guint i = 0; i < field->variants->len; i++)
-            {
-              guint score = variant_score (field->form, g_ptr_array_index (field->variants, i),
-                                           value);
-
-              if (score > best_score)
-                best = i, best_score = score;
-            }
-
-        if (gtk_drop_down_get_selected (GTK_DROP_DOWN (field->variant_dropdown)) != best)
-          gtk_drop_down_set_selected (GTK_DROP_DOWN (field->variant_dropdown), best);
-        if (field->children->len > 0)
-          field_set_value (g_ptr_array_index (field->children, 0), value);
-      }
-      break;
-
-    default:
-      g_assert_not_reached ();
-    }
-}
-
-static void
-field_clear_errors (Field *field)
-{
-  g_string_truncate (field->error, 0);
-  if (field->error_label != NULL)
-    set_error_visible (field);
-  for (guint i = 0; field->children != NULL && i < field->children->len; i++)
-    field_clear_errors (g_ptr_array_index (field->children, i));
-}
-
-static void
-field_add_error (Field      *field,
-                 const char *message)
-{
-  if (field->error->len > 0)
-    g_string_append_c (field->error, '\n');
-  g_string_append (field->error, message);
-  set_error_visible (field);
 }
 
 /* GObject */
@@ -2131,7 +1182,7 @@ tb_schema_form_new (void)
 static guint
 count_properties (JsonNode *schema)
 {
-  JsonNode *props = schema_member (schema, "properties");
+  JsonNode *props = _tb_schema_form_schema_member (schema, "properties");
 
   return props != NULL && JSON_NODE_HOLDS_OBJECT (props)
          ? json_object_get_size (json_node_get_object (props)) : 0;
@@ -2190,7 +1241,7 @@ tb_schema_form_set_schema (TbSchemaForm  *self,
     }
 
   self->root_schema = json_node_ref (schema);
-  self->root = field_new (self, NULL, NULL, schema, TRUE, 0);
+  self->root = _tb_schema_form_field_new (self, NULL, NULL, schema, TRUE, 0);
 
   if (self->too_large)
     {
@@ -2203,7 +1254,7 @@ tb_schema_form_set_schema (TbSchemaForm  *self,
     }
 
   if (self->root->kind == KIND_OBJECT && self->root->children->len == 0 &&
-      schema_member (schema, "additionalProperties") == NULL)
+      _tb_schema_form_schema_member (schema, "additionalProperties") == NULL)
     {
       GtkWidget *label = gtk_label_new (_("This tool takes no arguments."));
 
@@ -2227,7 +1278,7 @@ tb_schema_form_set_schema (TbSchemaForm  *self,
     }
 
   self->updating++;
-  field_set_value (self->root, NULL);
+  _tb_schema_form_field_set_value (self->root, NULL);
   self->updating--;
   return TRUE;
 }
@@ -2253,7 +1304,7 @@ tb_schema_form_get_value (TbSchemaForm  *self,
   if (self->root == NULL)
     value = tb_json_node_new_object ();
   else
-    value = field_value (self->root, errors);
+    value = _tb_schema_form_field_value (self->root, errors);
   if (value == NULL)
     value = self->root != NULL && self->root->kind == KIND_OBJECT ? tb_json_node_new_object ()
                                                                   : json_node_new (JSON_NODE_NULL);
@@ -2280,7 +1331,7 @@ tb_schema_form_set_value (TbSchemaForm *self,
   if (value != NULL && !tb_json_node_depth_ok (value, TB_JSON_MAX_DEPTH))
     return;
   self->updating++;
-  field_set_value (self->root, value);
+  _tb_schema_form_field_set_value (self->root, value);
   self->updating--;
   /* Back to the defaults: nothing has been touched. */
   if (value == NULL)
@@ -2342,7 +1393,7 @@ tb_schema_form_get_error_pointer (TbSchemaForm        *self,
       /* The validator names the member in quotes. */
       quoted = g_strdup_printf ("“%s”", child->name);
       if (strstr (error->message, quoted) != NULL)
-        return field_path (child);
+        return _tb_schema_form_field_path (child);
     }
   return NULL;
 }
@@ -2359,9 +1410,9 @@ mark_missing_required (Field *field)
 
       if (!child->required)
         continue;
-      value = field_value (child, ignored);
+      value = _tb_schema_form_field_value (child, ignored);
       if (value == NULL && !strstr (child->error->str, _("This field is required.")))
-        field_add_error (child, _("This field is required."));
+        _tb_schema_form_field_add_error (child, _("This field is required."));
     }
 }
 
@@ -2384,7 +1435,7 @@ tb_schema_form_set_errors (TbSchemaForm *self,
   if (self->root == NULL)
     return;
 
-  field_clear_errors (self->root);
+  _tb_schema_form_field_clear_errors (self->root);
   for (guint i = 0; errors != NULL && i < errors->len; i++)
     {
       TbSchemaError *error = g_ptr_array_index (errors, i);
@@ -2399,7 +1450,7 @@ tb_schema_form_set_errors (TbSchemaForm *self,
           g_strcmp0 (error->keyword, "required") == 0)
         mark_missing_required (field);
       else if (field != NULL && field != self->root)
-        field_add_error (field, error->message);
+        _tb_schema_form_field_add_error (field, error->message);
       else
         {
           if (unplaced->len > 0)

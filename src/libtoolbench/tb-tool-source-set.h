@@ -19,47 +19,47 @@ G_DECLARE_FINAL_TYPE (TbToolSourceSet, tb_tool_source_set, TB, TOOL_SOURCE_SET, 
 
 typedef struct _TbToolSession TbToolSession;
 
-TbToolSourceSet       *tb_tool_source_set_new                 (void);
-TbToolSourceSet       *tb_tool_source_set_copy                (TbToolSourceSet        *self);
-void                   tb_tool_source_set_add_all             (TbToolSourceSet        *self,
-                                                               TbToolSourceSet        *other);
-gboolean             tb_tool_source_set_add_mcp_config      (TbToolSourceSet        *self,
-                                                          JsonNode             *config,
-                                                          const char           *base_dir,
-                                                          GError              **error);
-gboolean             tb_tool_source_set_add_mcp_config_file (TbToolSourceSet        *self,
-                                                          const char           *path,
-                                                          GError              **error);
-gboolean             tb_tool_source_set_add_mcp_spec        (TbToolSourceSet        *self,
-                                                          const char           *spec,
-                                                          GError              **error);
-void                 tb_tool_source_set_add_mcp_url         (TbToolSourceSet        *self,
-                                                          const char           *name,
-                                                          const char           *url);
-void                 tb_tool_source_set_add_tools_dir       (TbToolSourceSet        *self,
-                                                          const char           *dir);
-void                 tb_tool_source_set_set_files_root      (TbToolSourceSet        *self,
-                                                          const char           *dir);
-const char          *tb_tool_source_set_get_files_root      (TbToolSourceSet        *self);
-void                 tb_tool_source_set_set_workspace       (TbToolSourceSet        *self,
-                                                          const char           *path,
-                                                          gboolean              private_copy);
-const char          *tb_tool_source_set_get_workspace       (TbToolSourceSet        *self);
-void                 tb_tool_source_set_set_elicitation     (TbToolSourceSet        *self,
-                                                          TbElicitationAnswer   answer);
-gboolean             tb_tool_source_set_parse_elicitation   (const char           *text,
-                                                          TbElicitationAnswer  *answer);
-gboolean             tb_tool_source_set_add_from_json       (TbToolSourceSet        *self,
-                                                          JsonObject           *object,
-                                                          const char           *base_dir,
-                                                          GError              **error);
-guint                tb_tool_source_set_get_n_servers       (TbToolSourceSet        *self);
-void                 tb_tool_source_set_open_async          (TbToolSourceSet        *self,
-                                                          GCancellable         *cancellable,
-                                                          GAsyncReadyCallback   callback,
-                                                          gpointer              user_data);
-TbToolSession       *tb_tool_source_set_open_finish         (TbToolSourceSet        *self,
-                                                          GAsyncResult         *result,
-                                                          GError              **error);
+TbToolSourceSet      *tb_tool_source_set_new                 (void);
+TbToolSourceSet      *tb_tool_source_set_copy                (TbToolSourceSet      *self);
+void                  tb_tool_source_set_add_all             (TbToolSourceSet      *self,
+                                                              TbToolSourceSet      *other);
+gboolean              tb_tool_source_set_add_mcp_config      (TbToolSourceSet      *self,
+                                                              JsonNode             *config,
+                                                              const char           *base_dir,
+                                                              GError              **error);
+gboolean              tb_tool_source_set_add_mcp_config_file (TbToolSourceSet      *self,
+                                                              const char           *path,
+                                                              GError              **error);
+gboolean              tb_tool_source_set_add_mcp_spec        (TbToolSourceSet      *self,
+                                                              const char           *spec,
+                                                              GError              **error);
+void                  tb_tool_source_set_add_mcp_url         (TbToolSourceSet      *self,
+                                                              const char           *name,
+                                                              const char           *url);
+void                  tb_tool_source_set_add_tools_dir       (TbToolSourceSet      *self,
+                                                              const char           *dir);
+void                  tb_tool_source_set_set_files_root      (TbToolSourceSet      *self,
+                                                              const char           *dir);
+const char           *tb_tool_source_set_get_files_root     (TbToolSourceSet      *self);
+void                  tb_tool_source_set_set_workspace       (TbToolSourceSet      *self,
+                                                              const char           *path,
+                                                              gboolean              private_copy);
+const char           *tb_tool_source_set_get_workspace      (TbToolSourceSet      *self);
+void                  tb_tool_source_set_set_elicitation     (TbToolSourceSet      *self,
+                                                              TbElicitationAnswer   answer);
+gboolean              tb_tool_source_set_parse_elicitation   (const char           *text,
+                                                              TbElicitationAnswer  *answer);
+gboolean              tb_tool_source_set_add_from_json       (TbToolSourceSet      *self,
+                                                              JsonObject           *object,
+                                                              const char           *base_dir,
+                                                              GError              **error);
+guint                 tb_tool_source_set_get_n_servers       (TbToolSourceSet      *self);
+void                  tb_tool_source_set_open_async          (TbToolSourceSet      *self,
+                                                              GCancellable         *cancellable,
+                                                              GAsyncReadyCallback   callback,
+                                                              gpointer              user_data);
+TbToolSession        *tb_tool_source_set_open_finish        (TbToolSourceSet      *self,
+                                                              GAsyncResult         *result,
+                                                              GError              **error);
 
 G_END_DECLS

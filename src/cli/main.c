@@ -142,8 +142,8 @@ main (int   argc,
     }
 
   /* `toolbench-cli --mcp-config c.json run …` means
-   * `toolbench-cli run --mcp-config c.json …`: the tool-source options may
-   * come before the command, and are moved behind it. */
+   * `toolbench-cli run … --mcp-config c.json`: the tool-source options may
+   * come before the command, and are moved behind what it takes. */
   leading = 1;
   while (leading < argc && argv[leading][0] == '-')
     {
@@ -166,11 +166,21 @@ main (int   argc,
     }
   if (leading > 1)
     {
+      /* After everything the command takes, so that `mcp ping` keeps its
+       * verb in front; before a "--", so that they stay options. */
+      int end = leading + 1;
+      int n = 0;
+
+      while (end < argc && !g_str_equal (argv[end], "--"))
+        end++;
       reordered = g_new0 (char *, argc + 1);
-      reordered[0] = argv[0];
-      reordered[1] = argv[leading];
-      memcpy (reordered + 2, argv + 1, (leading - 1) * sizeof (char *));
-      memcpy (reordered + 1 + leading, argv + leading + 1, (argc - leading - 1) * sizeof (char *));
+      reordered[n++] = argv[0];
+      for (int i = leading; i < end; i++)
+        reordered[n++] = argv[i];
+      for (int i = 1; i < leading; i++)
+        reordered[n++] = argv[i];
+      for (int i = end; i < argc; i++)
+        reordered[n++] = argv[i];
       argv = reordered;
     }
 

@@ -211,6 +211,11 @@ test_run_mcp (Fixture       *f,
   g_assert_nonnull (strstr (f->out, "Echo: from the model"));
   g_assert_nonnull (strstr (f->out, "assistant: done"));
 
+  /* A command with a verb of its own keeps it in front. */
+  cli (f, "--mcp", spec, "mcp", "ping");
+  g_assert_cmpint (f->status, ==, 0);
+  g_assert_true (g_str_has_prefix (f->out, "everything: answered in "));
+
   /* …and after it, from a configuration file. */
   config_text = g_strdup_printf ("{\"mcpServers\":{\"everything\":%s}}", f->server_json);
   write_in (f, "mcp.json", config_text);

@@ -5,6 +5,7 @@
 /* What the tests, the screenshots and the benchmarks read of the Trace
  * page; the window uses tb-trace-page.h only. */
 
+#include "tb-eval-view.h"
 #include "tb-fork-editor.h"
 #include "tb-replay-report-view.h"
 #include "tb-trace-page.h"
@@ -47,5 +48,12 @@ void            tb_trace_page_set_fork_live      (TbTracePage    *self,
                                                   gboolean        live);
 TbForkEditor   *tb_trace_page_get_fork_editor    (TbTracePage    *self);
 TbReplayReportView *tb_trace_page_get_report_view (TbTracePage   *self);
+void            tb_trace_page_open_eval_report_file (TbTracePage *self,
+                                                     GFile       *file);
+void            tb_trace_page_run_scenario_folder (TbTracePage   *self,
+                                                   GFile         *folder);
+TbEvalView     *tb_trace_page_get_eval_view      (TbTracePage    *self);
+gboolean        tb_trace_page_get_eval_busy      (TbTracePage    *self);
+const char     *tb_trace_page_get_eval_title     (TbTracePage    *self);
 
 G_END_DECLS

@@ -8,7 +8,7 @@ set -eu
 cd "$1"
 status=0
 
-for f in $(grep -l -E '(^|[^A-Za-z0-9_])N?_\(' src/*/*.c src/*/*/*.c 2>/dev/null) \
+for f in $(grep -l -E '(^|[^A-Za-z0-9_])(N?_\(|(g_d|d)?ngettext ?\()' src/*/*.c src/*/*/*.c 2>/dev/null) \
          $(grep -l 'translatable="yes"' src/*/*.ui src/*/*/*.ui 2>/dev/null); do
   if ! grep -qx "$f" po/POTFILES.in; then
     echo "$f has translatable strings but is not in po/POTFILES.in"

@@ -469,7 +469,11 @@ tb_eval_report_load (const char  *path,
 
   node = tb_json_parse_file (path, TB_JSON_MAX_SIZE, error);
   if (node == NULL)
-    return NULL;
+    {
+      /* Which file, for the person who picked it. */
+      g_prefix_error (error, _("“%s” cannot be read as an evaluation report: "), path);
+      return NULL;
+    }
   root = JSON_NODE_HOLDS_OBJECT (node) ? json_node_get_object (node) : NULL;
   results = root != NULL ? tb_json_object_get_array (root, "results") : NULL;
   if (root == NULL || g_strcmp0 (tb_json_object_get_string (root, "format"), REPORT_FORMAT) != 0 ||

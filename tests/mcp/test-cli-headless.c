@@ -282,6 +282,15 @@ write_scenarios (Fixture *f)
                         "\"/nonexistent/mcp-server\"}},\"script\":[{\"text\":\"x\"}],"
                         "\"expect\":{\"state\":\"finished\"}}");
   write_in (f, "scenarios/d-no-server.json", no_server);
+
+  /* The file tools, confined to a folder beside the scenario. */
+  write_in (f, "scenarios/e-files.json",
+            "{\"format\":\"toolbench-scenario\",\"version\":1,\"name\":\"reads-a-file\","
+            "\"prompt\":\"Read the note\",\"files_root\":\"data\","
+            "\"script\":[{\"tool_calls\":[{\"name\":\"read_file\",\"arguments\":{\"path\":\"README\"}}]},"
+            "{\"text\":\"Read.\"}],"
+            "\"expect\":{\"state\":\"finished\",\"calls\":[{\"name\":\"read_file\",\"ok\":true,"
+            "\"result_contains\":\"The workspace of b-facts.json.\"}]}}");
 }
 
 static JsonObject *
@@ -330,6 +339,8 @@ test_eval_sources (Fixture       *f,
   g_assert_cmpstr (json_object_get_string_member (row (report, 3), "status"), ==, "error");
   g_assert_nonnull (strstr (json_object_get_string_member (row (report, 3), "error"),
                             "The scenario “no-server” cannot start its tools"));
+
+  g_assert_cmpstr (json_object_get_string_member (row (report, 4), "status"), ==, "passed");
 
   /* The private copy took the proposal; the file itself did not change. */
   g_assert_true (g_file_get_contents (workspace_path, &workspace_after, NULL, NULL));

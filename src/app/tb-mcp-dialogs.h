@@ -43,7 +43,4 @@ AdwMessageDialog *tb_mcp_dialogs_get_open            (GtkWindow          *window
 void              tb_mcp_dialogs_attach_sources      (GtkWindow          *window,
                                                       TbToolSources      *sources);
 
-GtkWidget        *tb_mcp_log_view_new                (TbMcpClient        *client);
-char             *tb_mcp_log_view_get_text           (GtkWidget          *log_view);
-
 G_END_DECLS

@@ -15,6 +15,7 @@
 #include "tb-trace-page-private.h"
 #include "tb-confirm-dialog.h"
 #include "tb-mcp-dialogs.h"
+#include "tb-mcp-log-view-private.h"
 #include "tb-pending-call-row.h"
 #include "tb-window.h"
 
@@ -1633,7 +1634,7 @@ test_outside_controls (Fixture       *f,
   WAIT_UNTIL (connected != NULL);
   g_assert_true (tb_mcp_client_connect_finish (client, connected, &error));
   g_assert_no_error (error);
-  WAIT_UNTIL ((g_free (log), log = tb_mcp_log_view_get_text (log_view),
+  WAIT_UNTIL ((g_free (log), log = tb_mcp_log_view_get_text (TB_MCP_LOG_VIEW (log_view)),
                strstr (log, "end") != NULL));
   assert_no_controls (log);
   g_assert_nonnull (strstr (log, "[stderr info] " EVIL_SHOWN " \\u009b\n"));
@@ -1718,7 +1719,7 @@ test_elicitation (Fixture       *f,
     g_autofree char *log = NULL;
 
     g_assert_true (tb_tool_result_get_ok (printed));
-    WAIT_UNTIL ((g_free (log), log = tb_mcp_log_view_get_text (log_view),
+    WAIT_UNTIL ((g_free (log), log = tb_mcp_log_view_get_text (TB_MCP_LOG_VIEW (log_view)),
                  strstr (log, "bad bytes") != NULL));
     g_test_message ("log: %s", log);
   }

@@ -7,6 +7,7 @@
 #include <glib/gi18n.h>
 
 #include "tb-app-util.h"
+#include "tb-elicitation-dialog.h"
 #include "tb-mcp-dialogs.h"
 
 /* MCP servers asking the person: an `elicitation/create` request becomes a
@@ -73,40 +74,6 @@ dialog_new (GtkWindow          *parent,
   return dialog;
 }
 
-/* Room for the heading, the responses and the dialog's margins: what is
- * left of the screen's height is the most the content may take before it
- * scrolls, so the buttons stay on the screen. */
-#define DIALOG_CHROME_HEIGHT 240
-#define CONTENT_MIN_HEIGHT 160
-/* Characters of a server's message shown as the dialog's body. */
-#define LONG_MESSAGE 300
-
-/* The screen's height, or the parent's when it is smaller: a modal dialog
- * is attached to its window. */
-static int
-available_height (GtkWindow *parent)
-{
-  GdkDisplay *display = parent != NULL ? gtk_widget_get_display (GTK_WIDGET (parent))
-                                       : gdk_display_get_default ();
-  GdkSurface *surface = parent != NULL ? gtk_native_get_surface (GTK_NATIVE (parent)) : NULL;
-  g_autoptr(GdkMonitor) first = NULL;
-  GdkMonitor *monitor = NULL;
-  GdkRectangle geometry = { 0, 0, 0, 768 };
-
-  if (display == NULL)
-    return geometry.height;
-  if (surface != NULL)
-    monitor = gdk_display_get_monitor_at_surface (display, surface);
-  if (monitor == NULL)
-    monitor = first = g_list_model_get_item (gdk_display_get_monitors (display), 0);
-  if (monitor != NULL)
-    gdk_monitor_get_geometry (monitor, &geometry);
-  if (parent != NULL && gtk_widget_get_mapped (GTK_WIDGET (parent)) &&
-      gtk_widget_get_height (GTK_WIDGET (parent)) > 0)
-    return MIN (geometry.height, gtk_widget_get_height (GTK_WIDGET (parent)));
-  return geometry.height;
-}
-
 /* A scroller that grows with its content up to what fits on @parent's
  * screen, then scrolls. */
 static GtkWidget *
@@ -114,14 +81,10 @@ fitting_scroller_new (GtkWindow *parent,
                       GtkWidget *child)
 {
   GtkWidget *scroller = gtk_scrolled_window_new ();
-  int max_height = MAX (CONTENT_MIN_HEIGHT, available_height (parent) - DIALOG_CHROME_HEIGHT);
 
   gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (scroller), GTK_POLICY_NEVER,
                                   GTK_POLICY_AUTOMATIC);
   gtk_scrolled_window_set_propagate_natural_height (GTK_SCROLLED_WINDOW (scroller), TRUE);
-  gtk_scrolled_window_set_min_content_height (GTK_SCROLLED_WINDOW (scroller),
-                                              CONTENT_MIN_HEIGHT);
-  gtk_scrolled_window_set_max_content_height (GTK_SCROLLED_WINDOW (scroller), max_height);
   gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scroller), child);
   gtk_widget_set_name (scroller, "dialog-content");
   return scroller;
@@ -138,138 +101,6 @@ message_label_new (const char *text)
   gtk_label_set_wrap_mode (GTK_LABEL (label), PANGO_WRAP_WORD_CHAR);
   gtk_label_set_selectable (GTK_LABEL (label), TRUE);
   return label;
-}
-
-static const char *
-params_string (TbMcpServerRequest *request,
-               const char         *member)
-{
-  JsonNode *params = tb_mcp_server_request_get_params (request);
-
-  if (params == NULL || !JSON_NODE_HOLDS_OBJECT (params))
-    return NULL;
-  return tb_json_object_get_string (json_node_get_object (params), member);
-}
-
-/* Elicitation. */
-
-static void
-on_valid (TbArgumentEditor *editor,
-          GParamSpec       *pspec,
-          AdwMessageDialog *dialog)
-{
-  adw_message_dialog_set_response_enabled (dialog, "accept",
-                                           tb_argument_editor_get_valid (editor));
-}
-
-static void
-on_elicitation_response (AdwMessageDialog *dialog,
-                         const char       *response,
-                         gpointer          user_data)
-{
-  TbMcpServerRequest *request = g_object_get_data (G_OBJECT (dialog), "tb-request");
-
-  if (tb_mcp_server_request_is_answered (request))
-    return;
-  if (g_str_equal (response, "accept"))
-    {
-      g_autoptr(JsonNode) content = NULL;
-
-      content = tb_argument_editor_get_arguments (tb_elicitation_dialog_get_editor (dialog));
-      tb_mcp_server_request_accept (request, content);
-    }
-  else if (g_str_equal (response, "decline"))
-    tb_mcp_server_request_decline (request);
-  else
-    tb_mcp_server_request_cancel (request);
-}
-
-/**
- * tb_elicitation_dialog_new:
- * @parent: (nullable): the window it belongs to
- * @request: an `elicitation/create` request
- *
- * Returns: (transfer floating): the dialog, not yet presented
- */
-AdwMessageDialog *
-tb_elicitation_dialog_new (GtkWindow          *parent,
-                           TbMcpServerRequest *request)
-{
-  const char *message = params_string (request, "message");
-  JsonNode *params = tb_mcp_server_request_get_params (request);
-  JsonNode *schema = NULL;
-  g_autoptr(JsonNode) defaults = NULL;
-  g_autoptr(GError) error = NULL;
-  g_autofree char *heading = NULL;
-  AdwMessageDialog *dialog;
-  GtkWidget *editor = tb_argument_editor_new ();
-  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 12);
-  GtkWidget *label = NULL;
-  gboolean usable;
-
-  g_return_val_if_fail (TB_IS_MCP_SERVER_REQUEST (request), NULL);
-
-  if (params != NULL && JSON_NODE_HOLDS_OBJECT (params))
-    schema = json_object_get_member (json_node_get_object (params), "requestedSchema");
-  heading = g_strdup_printf (_("“%s” Asks You"), server_name (request));
-  if (message == NULL)
-    message = _("The server asks for some values.");
-  /* A short message is the dialog's body; a long one scrolls with the
-   * form, so however long either is, the responses stay on the screen. */
-  if (g_utf8_strlen (message, -1) <= LONG_MESSAGE)
-    dialog = dialog_new (parent, request, heading, message);
-  else
-    {
-      dialog = dialog_new (parent, request, heading, NULL);
-      label = message_label_new (message);
-      gtk_widget_set_name (label, "elicitation-message");
-      gtk_box_append (GTK_BOX (box), label);
-    }
-  defaults = tb_mcp_elicitation_defaults (schema);
-  usable = tb_argument_editor_set_schema (TB_ARGUMENT_EDITOR (editor), schema, defaults, &error);
-  if (!usable)
-    {
-      /* The person still sees what was asked, and why there is no form;
-       * only Decline and Cancel can answer. */
-      g_autofree char *reason = g_strdup_printf (_("The requested values cannot be shown: %s"),
-                                                 error->message);
-
-      gtk_box_append (GTK_BOX (box), message_label_new (reason));
-      gtk_widget_set_visible (editor, FALSE);
-    }
-  gtk_widget_set_size_request (editor, 400, -1);
-  gtk_box_append (GTK_BOX (box), editor);
-  adw_message_dialog_set_extra_child (dialog, fitting_scroller_new (parent, box));
-  g_object_set_data (G_OBJECT (dialog), "tb-editor", editor);
-
-  adw_message_dialog_add_responses (dialog,
-                                    "cancel", _("_Cancel"),
-                                    "decline", _("_Decline"),
-                                    "accept", _("_Accept"),
-                                    NULL);
-  adw_message_dialog_set_response_appearance (dialog, "accept", ADW_RESPONSE_SUGGESTED);
-  adw_message_dialog_set_close_response (dialog, "cancel");
-  if (usable)
-    {
-      g_signal_connect (editor, "notify::valid", G_CALLBACK (on_valid), dialog);
-      on_valid (TB_ARGUMENT_EDITOR (editor), NULL, dialog);
-    }
-  else
-    adw_message_dialog_set_response_enabled (dialog, "accept", FALSE);
-  g_signal_connect (dialog, "response", G_CALLBACK (on_elicitation_response), NULL);
-  return dialog;
-}
-
-/**
- * tb_elicitation_dialog_get_editor:
- * @dialog: a dialog from tb_elicitation_dialog_new()
- *
- * Returns: (transfer none): the form of the requested values
- */
-TbArgumentEditor *
-tb_elicitation_dialog_get_editor (AdwMessageDialog *dialog)
-{
-  return g_object_get_data (G_OBJECT (dialog), "tb-editor");
 }
 
 /* Sampling. */
@@ -543,6 +374,8 @@ tb_sampling_dialog_new (GtkWindow          *parent,
   }
   /* The server's messages may be long; they scroll, the responses stay. */
   adw_message_dialog_set_extra_child (dialog, fitting_scroller_new (parent, box));
+  tb_dialog_fit_content (GTK_WINDOW (dialog),
+                         GTK_SCROLLED_WINDOW (adw_message_dialog_get_extra_child (dialog)));
   g_object_set_data (G_OBJECT (dialog), "tb-messages", label);
   g_object_set_data (G_OBJECT (dialog), "tb-answer", gtk_text_view_get_buffer (
                                                        GTK_TEXT_VIEW (view)));
@@ -579,7 +412,7 @@ tb_sampling_dialog_get_answer (AdwMessageDialog *dialog)
 
 /**
  * tb_mcp_dialog_get_content:
- * @dialog: a dialog from tb_elicitation_dialog_new() or tb_sampling_dialog_new()
+ * @dialog: a dialog from tb_sampling_dialog_new()
  *
  * Returns: (transfer none): the #GtkScrolledWindow holding what the server
  *   sent and the person's answer; it scrolls once the screen is full
@@ -599,7 +432,12 @@ on_elicitation (TbMcpClient        *client,
                 TbMcpServerRequest *request,
                 GtkWindow          *window)
 {
-  gtk_window_present (GTK_WINDOW (tb_elicitation_dialog_new (window, request)));
+  AdwMessageDialog *dialog = tb_elicitation_dialog_new (window, request);
+
+  g_object_set_data (G_OBJECT (window), OPEN_DIALOG_KEY, dialog);
+  g_object_set_data (G_OBJECT (dialog), "tb-parent", window);
+  g_signal_connect (dialog, "destroy", G_CALLBACK (forget_dialog), NULL);
+  gtk_window_present (GTK_WINDOW (dialog));
   return TRUE;
 }
 

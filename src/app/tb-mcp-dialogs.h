@@ -5,14 +5,10 @@
 #include <adwaita.h>
 #include <toolbench.h>
 
-#include "tb-argument-editor.h"
 #include "tb-tool-sources.h"
 
 G_BEGIN_DECLS
 
-AdwMessageDialog *tb_elicitation_dialog_new          (GtkWindow          *parent,
-                                                      TbMcpServerRequest *request);
-TbArgumentEditor *tb_elicitation_dialog_get_editor   (AdwMessageDialog   *dialog);
 AdwMessageDialog *tb_sampling_dialog_new             (GtkWindow          *parent,
                                                       TbMcpServerRequest *request);
 const char       *tb_sampling_dialog_get_messages_text (AdwMessageDialog *dialog);

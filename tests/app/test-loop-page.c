@@ -14,6 +14,7 @@
 #include "tb-app-util.h"
 #include "tb-trace-page-private.h"
 #include "tb-confirm-dialog.h"
+#include "tb-elicitation-dialog-private.h"
 #include "tb-mcp-dialogs.h"
 #include "tb-mcp-log-view-private.h"
 #include "tb-pending-call-row.h"
@@ -1686,7 +1687,7 @@ test_elicitation (Fixture       *f,
   dialog = tb_mcp_dialogs_get_open (GTK_WINDOW (f->window));
   g_assert_cmpstr (adw_message_dialog_get_heading (dialog), ==, "“fake” Asks You");
   g_assert_cmpstr (adw_message_dialog_get_body (dialog), ==, "Your name?");
-  editor = tb_elicitation_dialog_get_editor (dialog);
+  editor = tb_elicitation_dialog_get_editor (TB_ELICITATION_DIALOG (dialog));
   text = tb_argument_editor_get_text (editor);
   g_assert_nonnull (strstr (text, "Grace"));
   gtk_editable_set_text (GTK_EDITABLE (tb_schema_form_get_input (

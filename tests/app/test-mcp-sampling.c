@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "../mcp/mcp-test-util.h"
+#include "tb-elicitation-dialog-private.h"
 #include "tb-mcp-dialogs.h"
 
 /* server-everything's sampling tool asks the client for a model's answer.
@@ -167,7 +168,7 @@ elicitation_cb (TbMcpClient        *client,
   g_autofree char *filled_text = NULL;
 
   elicit->dialog = tb_elicitation_dialog_new (elicit->parent, request);
-  editor = tb_elicitation_dialog_get_editor (elicit->dialog);
+  editor = tb_elicitation_dialog_get_editor (TB_ELICITATION_DIALOG (elicit->dialog));
   gtk_window_present (GTK_WINDOW (elicit->dialog));
 
   /* The form starts from the schema's defaults; the person types a name. */
@@ -303,9 +304,11 @@ fit_cb (TbMcpClient        *client,
   GtkScrolledWindow *content;
   GtkAdjustment *adjustment;
   GtkWidget *accept;
+  TbArgumentEditor *editor;
   TbSchemaForm *form;
 
   fit->dialog = tb_elicitation_dialog_new (fit->parent, request);
+  editor = tb_elicitation_dialog_get_editor (TB_ELICITATION_DIALOG (fit->dialog));
   gtk_window_present (GTK_WINDOW (fit->dialog));
   iterate (600);
 
@@ -315,7 +318,7 @@ fit_cb (TbMcpClient        *client,
   g_assert_nonnull (accept);
   g_assert_true (gtk_widget_get_mapped (accept));
   g_assert_true (gtk_widget_compute_bounds (accept, GTK_WIDGET (fit->dialog), &fit->accept));
-  content = tb_mcp_dialog_get_content (fit->dialog);
+  content = tb_elicitation_dialog_get_content (TB_ELICITATION_DIALOG (fit->dialog));
   adjustment = gtk_scrolled_window_get_vadjustment (content);
   fit->content_upper = gtk_adjustment_get_upper (adjustment);
   fit->content_page = gtk_adjustment_get_page_size (adjustment);
@@ -323,11 +326,11 @@ fit_cb (TbMcpClient        *client,
                                              ? "elicitation-narrow" : "elicitation");
 
   /* The default 3.14 reads as a person would write it. */
-  form = tb_argument_editor_get_form (tb_elicitation_dialog_get_editor (fit->dialog));
+  form = tb_argument_editor_get_form (editor);
   fit->number_text = g_strdup (gtk_editable_get_text (
                                  GTK_EDITABLE (tb_schema_form_get_input (form, "/number"))));
   /* The required name is empty, but nobody has been there yet: no red. */
-  g_assert_false (tb_argument_editor_get_valid (tb_elicitation_dialog_get_editor (fit->dialog)));
+  g_assert_false (tb_argument_editor_get_valid (editor));
   g_assert_null (tb_schema_form_get_field_error (form, "/name"));
 
   adw_message_dialog_response (fit->dialog, "decline");

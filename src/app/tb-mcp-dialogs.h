@@ -9,16 +9,6 @@
 
 G_BEGIN_DECLS
 
-AdwMessageDialog *tb_sampling_dialog_new             (GtkWindow          *parent,
-                                                      TbMcpServerRequest *request);
-const char       *tb_sampling_dialog_get_messages_text (AdwMessageDialog *dialog);
-GtkTextBuffer    *tb_sampling_dialog_get_answer      (AdwMessageDialog   *dialog);
-void              tb_sampling_dialog_set_provider    (AdwMessageDialog   *dialog,
-                                                      TbProvider         *provider);
-GtkWidget        *tb_sampling_dialog_get_ask_button  (AdwMessageDialog   *dialog);
-const char       *tb_sampling_dialog_get_status      (AdwMessageDialog   *dialog);
-GtkScrolledWindow *tb_mcp_dialog_get_content         (AdwMessageDialog   *dialog);
-
 /**
  * TbMcpProviderFunc:
  * @window: the window a sampling dialog opens on

@@ -8,6 +8,7 @@
 #include "../mcp/mcp-test-util.h"
 #include "tb-elicitation-dialog-private.h"
 #include "tb-mcp-dialogs.h"
+#include "tb-sampling-dialog-private.h"
 
 /* server-everything's sampling tool asks the client for a model's answer.
  * The dialog offers "Ask the Model": the model drafts, the person reads the
@@ -34,7 +35,7 @@ send_later (gpointer data)
   State *state = data;
 
   g_free (state->status);
-  state->status = g_strdup (tb_sampling_dialog_get_status (state->dialog));
+  state->status = g_strdup (tb_sampling_dialog_get_status (TB_SAMPLING_DIALOG (state->dialog)));
   adw_message_dialog_response (state->dialog, "send");
   return G_SOURCE_REMOVE;
 }
@@ -59,16 +60,17 @@ sampling_cb (TbMcpClient        *client,
 {
   g_autoptr(JsonNode) script = tb_json_parse ("[{\"text\": \"A drafted answer.\"}]", -1, NULL);
   g_autoptr(TbScriptedProvider) provider = tb_scripted_provider_new_from_json (script, NULL);
+  TbSamplingDialog *dialog;
   GtkWidget *ask;
 
   state->dialog = tb_sampling_dialog_new (state->parent, request);
-  ask = tb_sampling_dialog_get_ask_button (state->dialog);
+  dialog = TB_SAMPLING_DIALOG (state->dialog);
+  ask = tb_sampling_dialog_get_ask_button (dialog);
   g_assert_false (gtk_widget_get_visible (ask));
-  tb_sampling_dialog_set_provider (state->dialog, TB_PROVIDER (provider));
+  tb_sampling_dialog_set_provider (dialog, TB_PROVIDER (provider));
   g_assert_true (gtk_widget_get_visible (ask));
-  g_assert_nonnull (strstr (tb_sampling_dialog_get_messages_text (state->dialog),
-                            "say something"));
-  g_signal_connect (tb_sampling_dialog_get_answer (state->dialog), "changed",
+  g_assert_nonnull (strstr (tb_sampling_dialog_get_messages_text (dialog), "say something"));
+  g_signal_connect (tb_sampling_dialog_get_answer (dialog), "changed",
                     G_CALLBACK (answer_changed), state);
   gtk_window_present (GTK_WINDOW (state->dialog));
 

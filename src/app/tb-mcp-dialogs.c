@@ -8,36 +8,56 @@
 #include "tb-mcp-dialogs.h"
 #include "tb-sampling-dialog.h"
 
-/* MCP servers asking the person: an `elicitation/create` request becomes a
- * dialog with a form generated from its requested schema (the Tool page's
- * argument editor) and Accept / Decline / Cancel; a `sampling/createMessage`
- * request shows the messages the server wants completed and lets the person
- * write the answer, or decline. Closing a dialog cancels; a request the
- * server withdraws closes its dialog without an answer. Nothing is answered
- * without the person. */
+/* MCP servers asking the person, wired to a window: each attached client's
+ * `elicitation/create` request opens a TbElicitationDialog on the window,
+ * each `sampling/createMessage` a TbSamplingDialog with the model the
+ * window's provider function gives. The dialogs answer their requests
+ * themselves; what is kept here is per window.
+ *
+ * That state is one WindowDialogs attached to the window the first time it
+ * is needed, rather than a field of TbWindow: the glue then works on any
+ * GtkWindow (the tests use plain ones), and TbWindow need not know MCP. */
 
-#define OPEN_DIALOG_KEY "tb-mcp-open-dialog"
+#define WINDOW_DIALOGS_KEY "tb-mcp-dialogs"
+
+typedef struct
+{
+  /* Weak: the dialog leaves when it is destroyed. */
+  AdwMessageDialog  *open;
+  TbMcpProviderFunc  provider_func;
+  gpointer           provider_data;
+} WindowDialogs;
 
 static void
-forget_dialog (AdwMessageDialog *dialog)
+window_dialogs_free (gpointer data)
 {
-  GtkWindow *parent = g_object_get_data (G_OBJECT (dialog), "tb-parent");
+  WindowDialogs *dialogs = data;
 
-  if (parent != NULL && g_object_get_data (G_OBJECT (parent), OPEN_DIALOG_KEY) == dialog)
-    g_object_set_data (G_OBJECT (parent), OPEN_DIALOG_KEY, NULL);
+  g_clear_weak_pointer (&dialogs->open);
+  g_free (dialogs);
+}
+
+static WindowDialogs *
+window_dialogs (GtkWindow *window)
+{
+  WindowDialogs *dialogs = g_object_get_data (G_OBJECT (window), WINDOW_DIALOGS_KEY);
+
+  if (dialogs == NULL)
+    {
+      dialogs = g_new0 (WindowDialogs, 1);
+      g_object_set_data_full (G_OBJECT (window), WINDOW_DIALOGS_KEY, dialogs,
+                              window_dialogs_free);
+    }
+  return dialogs;
 }
 
 static void
 present_dialog (GtkWindow        *window,
                 AdwMessageDialog *dialog)
 {
-  g_object_set_data (G_OBJECT (window), OPEN_DIALOG_KEY, dialog);
-  g_object_set_data (G_OBJECT (dialog), "tb-parent", window);
-  g_signal_connect (dialog, "destroy", G_CALLBACK (forget_dialog), NULL);
+  g_set_weak_pointer (&window_dialogs (window)->open, dialog);
   gtk_window_present (GTK_WINDOW (dialog));
 }
-
-/* Wiring a client to a window. */
 
 static gboolean
 on_elicitation (TbMcpClient        *client,
@@ -48,11 +68,23 @@ on_elicitation (TbMcpClient        *client,
   return TRUE;
 }
 
-typedef struct
+static gboolean
+on_sampling (TbMcpClient        *client,
+             TbMcpServerRequest *request,
+             GtkWindow          *window)
 {
-  TbMcpProviderFunc func;
-  gpointer          user_data;
-} ProviderFunc;
+  WindowDialogs *dialogs = window_dialogs (window);
+  AdwMessageDialog *dialog = tb_sampling_dialog_new (window, request);
+
+  if (dialogs->provider_func != NULL)
+    {
+      g_autoptr(TbProvider) provider = dialogs->provider_func (window, dialogs->provider_data);
+
+      tb_sampling_dialog_set_provider (TB_SAMPLING_DIALOG (dialog), provider);
+    }
+  present_dialog (window, dialog);
+  return TRUE;
+}
 
 /**
  * tb_mcp_dialogs_set_provider_func:
@@ -65,35 +97,13 @@ tb_mcp_dialogs_set_provider_func (GtkWindow         *window,
                                   TbMcpProviderFunc  func,
                                   gpointer           user_data)
 {
-  ProviderFunc *provider_func = NULL;
+  WindowDialogs *dialogs;
 
   g_return_if_fail (GTK_IS_WINDOW (window));
 
-  if (func != NULL)
-    {
-      provider_func = g_new0 (ProviderFunc, 1);
-      provider_func->func = func;
-      provider_func->user_data = user_data;
-    }
-  g_object_set_data_full (G_OBJECT (window), "tb-mcp-provider-func", provider_func, g_free);
-}
-
-static gboolean
-on_sampling (TbMcpClient        *client,
-             TbMcpServerRequest *request,
-             GtkWindow          *window)
-{
-  AdwMessageDialog *dialog = tb_sampling_dialog_new (window, request);
-  ProviderFunc *provider_func = g_object_get_data (G_OBJECT (window), "tb-mcp-provider-func");
-
-  if (provider_func != NULL)
-    {
-      g_autoptr(TbProvider) provider = provider_func->func (window, provider_func->user_data);
-
-      tb_sampling_dialog_set_provider (TB_SAMPLING_DIALOG (dialog), provider);
-    }
-  present_dialog (window, dialog);
-  return TRUE;
+  dialogs = window_dialogs (window);
+  dialogs->provider_func = func;
+  dialogs->provider_data = func != NULL ? user_data : NULL;
 }
 
 /**
@@ -126,7 +136,9 @@ tb_mcp_dialogs_attach (GtkWindow   *window,
 AdwMessageDialog *
 tb_mcp_dialogs_get_open (GtkWindow *window)
 {
-  return g_object_get_data (G_OBJECT (window), OPEN_DIALOG_KEY);
+  g_return_val_if_fail (GTK_IS_WINDOW (window), NULL);
+
+  return window_dialogs (window)->open;
 }
 
 static void

@@ -349,3 +349,62 @@ tb_flow_box_append (GtkFlowBox *flow_box,
   g_object_bind_property (child, "sensitive", slot, "sensitive", G_BINDING_SYNC_CREATE);
   g_object_bind_property (child, "visible", slot, "visible", G_BINDING_SYNC_CREATE);
 }
+
+/* Room for a dialog's heading, its responses and its margins: what is
+ * left of the screen's height is the most its content may take before it
+ * scrolls, so the responses stay on the screen. */
+#define DIALOG_CHROME_HEIGHT 240
+#define CONTENT_MIN_HEIGHT 160
+
+/* The screen's height, or the parent's when it is smaller: a modal dialog
+ * is attached to its window. */
+static int
+available_height (GtkWindow *parent)
+{
+  GdkDisplay *display = parent != NULL ? gtk_widget_get_display (GTK_WIDGET (parent))
+                                       : gdk_display_get_default ();
+  GdkSurface *surface = parent != NULL ? gtk_native_get_surface (GTK_NATIVE (parent)) : NULL;
+  g_autoptr(GdkMonitor) first = NULL;
+  GdkMonitor *monitor = NULL;
+  GdkRectangle geometry = { 0, 0, 0, 768 };
+
+  if (display == NULL)
+    return geometry.height;
+  if (surface != NULL)
+    monitor = gdk_display_get_monitor_at_surface (display, surface);
+  if (monitor == NULL)
+    monitor = first = g_list_model_get_item (gdk_display_get_monitors (display), 0);
+  if (monitor != NULL)
+    gdk_monitor_get_geometry (monitor, &geometry);
+  if (parent != NULL && gtk_widget_get_mapped (GTK_WIDGET (parent)) &&
+      gtk_widget_get_height (GTK_WIDGET (parent)) > 0)
+    return MIN (geometry.height, gtk_widget_get_height (GTK_WIDGET (parent)));
+  return geometry.height;
+}
+
+/**
+ * tb_dialog_fit_content:
+ * @dialog: a dialog
+ * @content: the scrolled window holding what @dialog shows
+ *
+ * Lets @content grow with what it holds up to what fits on the screen of
+ * @dialog's parent (or in the parent, when that is smaller), then scroll,
+ * so that however long the content is, the responses stay on the screen.
+ * Call it again when the parent changes.
+ */
+void
+tb_dialog_fit_content (GtkWindow         *dialog,
+                       GtkScrolledWindow *content)
+{
+  GtkWindow *parent;
+
+  g_return_if_fail (GTK_IS_WINDOW (dialog));
+  g_return_if_fail (GTK_IS_SCROLLED_WINDOW (content));
+
+  parent = gtk_window_get_transient_for (dialog);
+  gtk_scrolled_window_set_min_content_height (content, CONTENT_MIN_HEIGHT);
+  gtk_scrolled_window_set_max_content_height (content,
+                                              MAX (CONTENT_MIN_HEIGHT,
+                                                   available_height (parent)
+                                                   - DIALOG_CHROME_HEIGHT));
+}

@@ -29,5 +29,7 @@ void  tb_drop_down_name_button    (GtkDropDown   *drop_down,
                                    const char    *name);
 void  tb_flow_box_append          (GtkFlowBox    *flow_box,
                                    GtkWidget     *child);
+void  tb_dialog_fit_content       (GtkWindow         *dialog,
+                                   GtkScrolledWindow *content);
 
 G_END_DECLS

@@ -5,23 +5,9 @@
 #include <adwaita.h>
 #include <toolbench.h>
 
-#include "tb-argument-editor.h"
 #include "tb-tool-sources.h"
 
 G_BEGIN_DECLS
-
-AdwMessageDialog *tb_elicitation_dialog_new          (GtkWindow          *parent,
-                                                      TbMcpServerRequest *request);
-TbArgumentEditor *tb_elicitation_dialog_get_editor   (AdwMessageDialog   *dialog);
-AdwMessageDialog *tb_sampling_dialog_new             (GtkWindow          *parent,
-                                                      TbMcpServerRequest *request);
-const char       *tb_sampling_dialog_get_messages_text (AdwMessageDialog *dialog);
-GtkTextBuffer    *tb_sampling_dialog_get_answer      (AdwMessageDialog   *dialog);
-void              tb_sampling_dialog_set_provider    (AdwMessageDialog   *dialog,
-                                                      TbProvider         *provider);
-GtkWidget        *tb_sampling_dialog_get_ask_button  (AdwMessageDialog   *dialog);
-const char       *tb_sampling_dialog_get_status      (AdwMessageDialog   *dialog);
-GtkScrolledWindow *tb_mcp_dialog_get_content         (AdwMessageDialog   *dialog);
 
 /**
  * TbMcpProviderFunc:
@@ -42,8 +28,5 @@ void              tb_mcp_dialogs_attach              (GtkWindow          *window
 AdwMessageDialog *tb_mcp_dialogs_get_open            (GtkWindow          *window);
 void              tb_mcp_dialogs_attach_sources      (GtkWindow          *window,
                                                       TbToolSources      *sources);
-
-GtkWidget        *tb_mcp_log_view_new                (TbMcpClient        *client);
-char             *tb_mcp_log_view_get_text           (GtkWidget          *log_view);
 
 G_END_DECLS

@@ -14,7 +14,9 @@
 #include "tb-app-util.h"
 #include "tb-trace-page-private.h"
 #include "tb-confirm-dialog.h"
+#include "tb-elicitation-dialog-private.h"
 #include "tb-mcp-dialogs.h"
+#include "tb-mcp-log-view-private.h"
 #include "tb-pending-call-row.h"
 #include "tb-window.h"
 
@@ -1633,7 +1635,7 @@ test_outside_controls (Fixture       *f,
   WAIT_UNTIL (connected != NULL);
   g_assert_true (tb_mcp_client_connect_finish (client, connected, &error));
   g_assert_no_error (error);
-  WAIT_UNTIL ((g_free (log), log = tb_mcp_log_view_get_text (log_view),
+  WAIT_UNTIL ((g_free (log), log = tb_mcp_log_view_get_text (TB_MCP_LOG_VIEW (log_view)),
                strstr (log, "end") != NULL));
   assert_no_controls (log);
   g_assert_nonnull (strstr (log, "[stderr info] " EVIL_SHOWN " \\u009b\n"));
@@ -1685,7 +1687,7 @@ test_elicitation (Fixture       *f,
   dialog = tb_mcp_dialogs_get_open (GTK_WINDOW (f->window));
   g_assert_cmpstr (adw_message_dialog_get_heading (dialog), ==, "“fake” Asks You");
   g_assert_cmpstr (adw_message_dialog_get_body (dialog), ==, "Your name?");
-  editor = tb_elicitation_dialog_get_editor (dialog);
+  editor = tb_elicitation_dialog_get_editor (TB_ELICITATION_DIALOG (dialog));
   text = tb_argument_editor_get_text (editor);
   g_assert_nonnull (strstr (text, "Grace"));
   gtk_editable_set_text (GTK_EDITABLE (tb_schema_form_get_input (
@@ -1718,7 +1720,7 @@ test_elicitation (Fixture       *f,
     g_autofree char *log = NULL;
 
     g_assert_true (tb_tool_result_get_ok (printed));
-    WAIT_UNTIL ((g_free (log), log = tb_mcp_log_view_get_text (log_view),
+    WAIT_UNTIL ((g_free (log), log = tb_mcp_log_view_get_text (TB_MCP_LOG_VIEW (log_view)),
                  strstr (log, "bad bytes") != NULL));
     g_test_message ("log: %s", log);
   }

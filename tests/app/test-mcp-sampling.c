@@ -6,7 +6,9 @@
 #include <string.h>
 
 #include "../mcp/mcp-test-util.h"
+#include "tb-elicitation-dialog-private.h"
 #include "tb-mcp-dialogs.h"
+#include "tb-sampling-dialog-private.h"
 
 /* server-everything's sampling tool asks the client for a model's answer.
  * The dialog offers "Ask the Model": the model drafts, the person reads the
@@ -33,7 +35,7 @@ send_later (gpointer data)
   State *state = data;
 
   g_free (state->status);
-  state->status = g_strdup (tb_sampling_dialog_get_status (state->dialog));
+  state->status = g_strdup (tb_sampling_dialog_get_status (TB_SAMPLING_DIALOG (state->dialog)));
   adw_message_dialog_response (state->dialog, "send");
   return G_SOURCE_REMOVE;
 }
@@ -58,16 +60,17 @@ sampling_cb (TbMcpClient        *client,
 {
   g_autoptr(JsonNode) script = tb_json_parse ("[{\"text\": \"A drafted answer.\"}]", -1, NULL);
   g_autoptr(TbScriptedProvider) provider = tb_scripted_provider_new_from_json (script, NULL);
+  TbSamplingDialog *dialog;
   GtkWidget *ask;
 
   state->dialog = tb_sampling_dialog_new (state->parent, request);
-  ask = tb_sampling_dialog_get_ask_button (state->dialog);
+  dialog = TB_SAMPLING_DIALOG (state->dialog);
+  ask = tb_sampling_dialog_get_ask_button (dialog);
   g_assert_false (gtk_widget_get_visible (ask));
-  tb_sampling_dialog_set_provider (state->dialog, TB_PROVIDER (provider));
+  tb_sampling_dialog_set_provider (dialog, TB_PROVIDER (provider));
   g_assert_true (gtk_widget_get_visible (ask));
-  g_assert_nonnull (strstr (tb_sampling_dialog_get_messages_text (state->dialog),
-                            "say something"));
-  g_signal_connect (tb_sampling_dialog_get_answer (state->dialog), "changed",
+  g_assert_nonnull (strstr (tb_sampling_dialog_get_messages_text (dialog), "say something"));
+  g_signal_connect (tb_sampling_dialog_get_answer (dialog), "changed",
                     G_CALLBACK (answer_changed), state);
   gtk_window_present (GTK_WINDOW (state->dialog));
 
@@ -167,7 +170,7 @@ elicitation_cb (TbMcpClient        *client,
   g_autofree char *filled_text = NULL;
 
   elicit->dialog = tb_elicitation_dialog_new (elicit->parent, request);
-  editor = tb_elicitation_dialog_get_editor (elicit->dialog);
+  editor = tb_elicitation_dialog_get_editor (TB_ELICITATION_DIALOG (elicit->dialog));
   gtk_window_present (GTK_WINDOW (elicit->dialog));
 
   /* The form starts from the schema's defaults; the person types a name. */
@@ -303,9 +306,11 @@ fit_cb (TbMcpClient        *client,
   GtkScrolledWindow *content;
   GtkAdjustment *adjustment;
   GtkWidget *accept;
+  TbArgumentEditor *editor;
   TbSchemaForm *form;
 
   fit->dialog = tb_elicitation_dialog_new (fit->parent, request);
+  editor = tb_elicitation_dialog_get_editor (TB_ELICITATION_DIALOG (fit->dialog));
   gtk_window_present (GTK_WINDOW (fit->dialog));
   iterate (600);
 
@@ -315,7 +320,7 @@ fit_cb (TbMcpClient        *client,
   g_assert_nonnull (accept);
   g_assert_true (gtk_widget_get_mapped (accept));
   g_assert_true (gtk_widget_compute_bounds (accept, GTK_WIDGET (fit->dialog), &fit->accept));
-  content = tb_mcp_dialog_get_content (fit->dialog);
+  content = tb_elicitation_dialog_get_content (TB_ELICITATION_DIALOG (fit->dialog));
   adjustment = gtk_scrolled_window_get_vadjustment (content);
   fit->content_upper = gtk_adjustment_get_upper (adjustment);
   fit->content_page = gtk_adjustment_get_page_size (adjustment);
@@ -323,11 +328,11 @@ fit_cb (TbMcpClient        *client,
                                              ? "elicitation-narrow" : "elicitation");
 
   /* The default 3.14 reads as a person would write it. */
-  form = tb_argument_editor_get_form (tb_elicitation_dialog_get_editor (fit->dialog));
+  form = tb_argument_editor_get_form (editor);
   fit->number_text = g_strdup (gtk_editable_get_text (
                                  GTK_EDITABLE (tb_schema_form_get_input (form, "/number"))));
   /* The required name is empty, but nobody has been there yet: no red. */
-  g_assert_false (tb_argument_editor_get_valid (tb_elicitation_dialog_get_editor (fit->dialog)));
+  g_assert_false (tb_argument_editor_get_valid (editor));
   g_assert_null (tb_schema_form_get_field_error (form, "/name"));
 
   adw_message_dialog_response (fit->dialog, "decline");

@@ -13,6 +13,7 @@
 
 #include "tb-app-util.h"
 #include "tb-loop-page-private.h"
+#include "tb-elicitation-dialog-private.h"
 #include "tb-mcp-dialogs.h"
 #include "tb-tool-sources.h"
 #include "tb-trace-page-private.h"
@@ -243,7 +244,7 @@ elicit_through_dialog (Fixture    *f,
   g_assert_true (gtk_window_get_transient_for (GTK_WINDOW (dialog)) == GTK_WINDOW (f->window));
   g_assert_cmpstr (adw_message_dialog_get_heading (dialog), ==, "“fake” Asks You");
   g_assert_cmpstr (adw_message_dialog_get_body (dialog), ==, "Your name?");
-  editor = tb_elicitation_dialog_get_editor (dialog);
+  editor = tb_elicitation_dialog_get_editor (TB_ELICITATION_DIALOG (dialog));
   gtk_editable_set_text (GTK_EDITABLE (tb_schema_form_get_input (
                                          tb_argument_editor_get_form (editor), "/name")),
                          name);

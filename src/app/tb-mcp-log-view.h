@@ -1,0 +1,16 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+
+#pragma once
+
+#include <gtk/gtk.h>
+#include <toolbench.h>
+
+G_BEGIN_DECLS
+
+#define TB_TYPE_MCP_LOG_VIEW (tb_mcp_log_view_get_type())
+
+G_DECLARE_FINAL_TYPE (TbMcpLogView, tb_mcp_log_view, TB, MCP_LOG_VIEW, GtkWidget)
+
+GtkWidget *tb_mcp_log_view_new (TbMcpClient *client);
+
+G_END_DECLS

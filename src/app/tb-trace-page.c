@@ -7,7 +7,7 @@
 #include <glib/gi18n.h>
 
 #include "tb-app-util.h"
-#include "tb-eval-view.h"
+#include "tb-eval-section-private.h"
 #include "tb-fork-editor.h"
 #include "tb-fork-target.h"
 #include "tb-recent-traces.h"
@@ -66,15 +66,7 @@ struct _TbTracePage
   TbRecentTraces     *recent;
   GtkWidget          *event_menu;  /* the popover of a row's menu */
   GtkWidget          *eval_menu_button;
-  GtkWidget          *eval_section;
-  GtkLabel           *eval_title;
-  GtkSpinner         *eval_spinner;
-  GtkWidget          *eval_cancel_button;
-  GtkWidget          *eval_close_button;
-  TbEvalView         *eval_view;
-  GCancellable       *report_cancellable; /* the report being read */
-  TbEvalSuite        *eval_suite;         /* the scenarios running, and what stops them */
-  GCancellable       *eval_cancellable;
+  TbEvalSection      *eval_section;
 
   TbToolRegistry     *registry;
   TbTrace            *trace;
@@ -1061,124 +1053,14 @@ file_size (GFile *file)
   return info != NULL ? g_file_info_get_size (info) : 0;
 }
 
-/* Evaluations. */
+/* Evaluations: the section does the work, the page shows its words and
+ * opens the run a person picks. */
 
 static void
-update_eval_controls (TbTracePage *self)
+on_eval_message (TbTracePage *self,
+                 const char  *text)
 {
-  gboolean running = self->eval_suite != NULL;
-
-  gtk_widget_set_visible (GTK_WIDGET (self->eval_spinner), running);
-  gtk_spinner_set_spinning (self->eval_spinner, running);
-  gtk_widget_set_visible (self->eval_cancel_button, running);
-  gtk_widget_action_set_enabled (GTK_WIDGET (self), "trace.cancel-evaluation",
-                                 running && !g_cancellable_is_cancelled (self->eval_cancellable));
-  gtk_widget_action_set_enabled (GTK_WIDGET (self), "trace.close-evaluation",
-                                 gtk_widget_get_visible (self->eval_section));
-}
-
-/* Lets go of the evaluation running: it is stopped, and its end, when it
- * comes, is not this page's business any more. */
-static void
-stop_evaluation (TbTracePage *self)
-{
-  if (self->eval_cancellable != NULL)
-    g_cancellable_cancel (self->eval_cancellable);
-  g_clear_object (&self->eval_cancellable);
-  g_clear_object (&self->eval_suite);
-}
-
-static void
-show_evaluation (TbTracePage *self,
-                 GListModel  *cells,
-                 const char  *title)
-{
-  tb_eval_view_set_cells (self->eval_view, cells);
-  gtk_label_set_label (self->eval_title, title);
-  gtk_widget_set_visible (self->eval_section, TRUE);
-  update_eval_controls (self);
-}
-
-/* A trace the CLI saved is named as it was given `--traces`: a relative
- * path is relative to where it ran, most often the report's own folder. */
-static void
-resolve_trace_paths (GListModel *cells,
-                     GFile      *dir)
-{
-  for (guint i = 0; i < g_list_model_get_n_items (cells); i++)
-    {
-      g_autoptr(TbEvalCell) cell = g_list_model_get_item (cells, i);
-      const char *path = tb_eval_cell_get_trace_path (cell);
-      g_autoptr(GFile) beside = NULL;
-      g_autofree char *resolved = NULL;
-
-      if (path == NULL || g_path_is_absolute (path))
-        continue;
-      beside = dir != NULL ? g_file_resolve_relative_path (dir, path) : NULL;
-      if (beside != NULL && g_file_query_exists (beside, NULL))
-        resolved = g_file_get_path (beside);
-      else
-        resolved = g_canonicalize_filename (path, NULL);
-      tb_eval_cell_set_trace_path (cell, resolved);
-    }
-}
-
-static void
-report_thread (GTask        *task,
-               gpointer      source,
-               gpointer      task_data,
-               GCancellable *cancellable)
-{
-  GFile *file = task_data;
-  g_autofree char *path = g_file_get_path (file);
-  g_autoptr(GFile) dir = g_file_get_parent (file);
-  GError *error = NULL;
-  GListModel *cells;
-
-  if (path == NULL)
-    {
-      g_autofree char *uri = g_file_get_uri (file);
-
-      g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED,
-                               _("“%s” is not a file on this computer; copy it here to open it."),
-                               uri);
-      return;
-    }
-  cells = tb_eval_report_load (path, &error);
-  if (cells == NULL)
-    {
-      g_task_return_error (task, error);
-      return;
-    }
-  resolve_trace_paths (cells, dir);
-  g_task_return_pointer (task, cells, g_object_unref);
-}
-
-static void
-report_done (GObject      *object,
-             GAsyncResult *result,
-             gpointer      user_data)
-{
-  TbTracePage *self = TB_TRACE_PAGE (object);
-  GFile *file = g_task_get_task_data (G_TASK (result));
-  g_autoptr(GError) error = NULL;
-  g_autoptr(GListModel) cells = g_task_propagate_pointer (G_TASK (result), &error);
-  g_autofree char *name = NULL;
-
-  /* Another report was opened since, or the page closed. */
-  if (g_task_get_cancellable (G_TASK (result)) != self->report_cancellable)
-    return;
-  g_clear_object (&self->report_cancellable);
-  if (cells == NULL)
-    {
-      /* The evaluation shown, if any, stays as it was. */
-      set_status (self, error->message);
-      return;
-    }
-  set_status (self, NULL);
-  stop_evaluation (self);
-  name = g_file_get_basename (file);
-  show_evaluation (self, cells, name);
+  set_status (self, text);
 }
 
 /**
@@ -1186,47 +1068,14 @@ report_done (GObject      *object,
  * @self: a Trace page
  * @file: a report written by `toolbench-cli eval --json-file`
  *
- * Reads it in a thread and shows its runs above the timeline, in place of
- * the evaluation shown; a file that cannot be read, or is not a report,
- * leaves the page as it was and says why.
+ * Shows its runs above the timeline (see tb_eval_section_open_report()).
  */
 void
 tb_trace_page_open_eval_report_file (TbTracePage *self,
                                      GFile       *file)
 {
-  g_autoptr(GTask) task = NULL;
-
   g_return_if_fail (TB_IS_TRACE_PAGE (self));
-  g_return_if_fail (G_IS_FILE (file));
-
-  if (self->report_cancellable != NULL)
-    g_cancellable_cancel (self->report_cancellable);
-  g_clear_object (&self->report_cancellable);
-  self->report_cancellable = g_cancellable_new ();
-  task = g_task_new (self, self->report_cancellable, report_done, NULL);
-  g_task_set_source_tag (task, tb_trace_page_open_eval_report_file);
-  g_task_set_task_data (task, g_object_ref (file), g_object_unref);
-  g_task_run_in_thread (task, report_thread);
-}
-
-static void
-suite_done (GObject      *object,
-            GAsyncResult *result,
-            gpointer      user_data)
-{
-  g_autoptr(TbTracePage) self = user_data;
-  g_autoptr(GError) error = NULL;
-
-  if (!tb_eval_suite_run_finish (TB_EVAL_SUITE (object), result, &error)
-      && object == G_OBJECT (self->eval_suite)
-      && !g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-    set_status (self, error->message);
-  /* An evaluation closed or replaced ended long ago, for this page. */
-  if (object != G_OBJECT (self->eval_suite))
-    return;
-  g_clear_object (&self->eval_cancellable);
-  g_clear_object (&self->eval_suite);
-  update_eval_controls (self);
+  tb_eval_section_open_report (self->eval_section, file);
 }
 
 /**
@@ -1234,79 +1083,14 @@ suite_done (GObject      *object,
  * @self: a Trace page
  * @folder: a folder of scenario files (`*.json`)
  *
- * Runs its scenarios offline, each playing its own script, as many side
- * by side as there are processors, and shows the runs above the timeline
- * as they finish. A folder that cannot be read, or holds no scenario,
- * leaves the page as it was and says why.
+ * Runs them offline above the timeline (see tb_eval_section_run_folder()).
  */
 void
 tb_trace_page_run_scenario_folder (TbTracePage *self,
                                    GFile       *folder)
 {
-  g_autoptr(TbEvalSuite) suite = NULL;
-  g_autoptr(GError) error = NULL;
-  g_autofree char *path = NULL;
-  g_autofree char *name = NULL;
-
   g_return_if_fail (TB_IS_TRACE_PAGE (self));
-  g_return_if_fail (G_IS_FILE (folder));
-
-  path = g_file_get_path (folder);
-  if (path == NULL)
-    {
-      g_autofree char *uri = g_file_get_uri (folder);
-      g_autofree char *text =
-        g_strdup_printf (_("“%s” is not a folder on this computer; copy it here to run it."),
-                         uri);
-
-      set_status (self, text);
-      return;
-    }
-  suite = tb_eval_suite_new ();
-  if (!tb_eval_suite_add_folder (suite, path, &error))
-    {
-      set_status (self, error->message);
-      return;
-    }
-  tb_eval_suite_set_jobs (suite, CLAMP (g_get_num_processors (), 1, 256));
-
-  if (self->report_cancellable != NULL)
-    g_cancellable_cancel (self->report_cancellable);
-  g_clear_object (&self->report_cancellable);
-  stop_evaluation (self);
-  set_status (self, NULL);
-  self->eval_suite = g_object_ref (suite);
-  self->eval_cancellable = g_cancellable_new ();
-  tb_eval_suite_run_async (suite, self->eval_cancellable, suite_done, g_object_ref (self));
-  name = g_file_get_basename (folder);
-  /* The cells are all there once the run has started; they fill in as
-   * their runs end. */
-  show_evaluation (self, tb_eval_suite_get_cells (suite), name);
-}
-
-static void
-cancel_evaluation_action (GtkWidget  *widget,
-                          const char *action_name,
-                          GVariant   *parameter)
-{
-  TbTracePage *self = TB_TRACE_PAGE (widget);
-
-  if (self->eval_cancellable != NULL)
-    g_cancellable_cancel (self->eval_cancellable);
-  update_eval_controls (self);
-}
-
-static void
-close_evaluation_action (GtkWidget  *widget,
-                         const char *action_name,
-                         GVariant   *parameter)
-{
-  TbTracePage *self = TB_TRACE_PAGE (widget);
-
-  stop_evaluation (self);
-  tb_eval_view_set_cells (self->eval_view, NULL);
-  gtk_widget_set_visible (self->eval_section, FALSE);
-  update_eval_controls (self);
+  tb_eval_section_run_folder (self->eval_section, folder);
 }
 
 static void
@@ -1339,61 +1123,12 @@ on_eval_cell_activated (TbTracePage *self,
     }
 }
 
-static GtkFileFilter *
-report_filter (void)
-{
-  GtkFileFilter *filter = gtk_file_filter_new ();
-
-  gtk_file_filter_set_name (filter, _("Evaluation reports (*.json)"));
-  gtk_file_filter_add_pattern (filter, "*.json");
-  return filter;
-}
-
-static void
-open_report_response (GtkNativeDialog *dialog,
-                      int              response,
-                      TbTracePage     *self)
-{
-  if (response == GTK_RESPONSE_ACCEPT)
-    {
-      g_autoptr(GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog));
-
-      tb_trace_page_open_eval_report_file (self, file);
-    }
-  gtk_native_dialog_destroy (dialog);
-  g_object_unref (dialog);
-}
-
 static void
 open_eval_report_action (GtkWidget  *widget,
                          const char *action_name,
                          GVariant   *parameter)
 {
-  TbTracePage *self = TB_TRACE_PAGE (widget);
-  GtkRoot *root = gtk_widget_get_root (widget);
-  GtkFileChooserNative *chooser;
-
-  chooser = gtk_file_chooser_native_new (_("Open Evaluation Report"),
-                                         GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL,
-                                         GTK_FILE_CHOOSER_ACTION_OPEN, _("_Open"), _("_Cancel"));
-  gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (chooser), report_filter ());
-  g_signal_connect (chooser, "response", G_CALLBACK (open_report_response), self);
-  gtk_native_dialog_show (GTK_NATIVE_DIALOG (chooser));
-}
-
-static void
-run_folder_response (GtkNativeDialog *dialog,
-                     int              response,
-                     TbTracePage     *self)
-{
-  if (response == GTK_RESPONSE_ACCEPT)
-    {
-      g_autoptr(GFile) folder = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog));
-
-      tb_trace_page_run_scenario_folder (self, folder);
-    }
-  gtk_native_dialog_destroy (dialog);
-  g_object_unref (dialog);
+  tb_eval_section_choose_report (TB_TRACE_PAGE (widget)->eval_section);
 }
 
 static void
@@ -1401,16 +1136,7 @@ run_scenario_folder_action (GtkWidget  *widget,
                             const char *action_name,
                             GVariant   *parameter)
 {
-  TbTracePage *self = TB_TRACE_PAGE (widget);
-  GtkRoot *root = gtk_widget_get_root (widget);
-  GtkFileChooserNative *chooser;
-
-  chooser = gtk_file_chooser_native_new (_("Run Scenario Folder"),
-                                         GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL,
-                                         GTK_FILE_CHOOSER_ACTION_SELECT_FOLDER, _("_Run"),
-                                         _("_Cancel"));
-  g_signal_connect (chooser, "response", G_CALLBACK (run_folder_response), self);
-  gtk_native_dialog_show (GTK_NATIVE_DIALOG (chooser));
+  tb_eval_section_choose_folder (TB_TRACE_PAGE (widget)->eval_section);
 }
 
 static void
@@ -1420,10 +1146,6 @@ tb_trace_page_dispose (GObject *object)
 
   if (self->cancellable != NULL)
     g_cancellable_cancel (self->cancellable);
-  if (self->report_cancellable != NULL)
-    g_cancellable_cancel (self->report_cancellable);
-  g_clear_object (&self->report_cancellable);
-  stop_evaluation (self);
   if (self->trace != NULL)
     g_signal_handlers_disconnect_by_data (self->trace, self);
   if (self->report_view != NULL)
@@ -1465,7 +1187,7 @@ tb_trace_page_class_init (TbTracePageClass *klass)
   g_type_ensure (TB_TYPE_REPLAY_REPORT_VIEW);
   g_type_ensure (TB_TYPE_FORK_EDITOR);
   g_type_ensure (TB_TYPE_RECENT_TRACES);
-  g_type_ensure (TB_TYPE_EVAL_VIEW);
+  g_type_ensure (TB_TYPE_EVAL_SECTION);
   g_type_ensure (GTK_SOURCE_TYPE_VIEW);
 
   gtk_widget_class_set_template_from_resource (widget_class,
@@ -1494,11 +1216,6 @@ tb_trace_page_class_init (TbTracePageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, TbTracePage, event_menu);
   gtk_widget_class_bind_template_child (widget_class, TbTracePage, eval_menu_button);
   gtk_widget_class_bind_template_child (widget_class, TbTracePage, eval_section);
-  gtk_widget_class_bind_template_child (widget_class, TbTracePage, eval_title);
-  gtk_widget_class_bind_template_child (widget_class, TbTracePage, eval_spinner);
-  gtk_widget_class_bind_template_child (widget_class, TbTracePage, eval_cancel_button);
-  gtk_widget_class_bind_template_child (widget_class, TbTracePage, eval_close_button);
-  gtk_widget_class_bind_template_child (widget_class, TbTracePage, eval_view);
   gtk_widget_class_bind_template_callback (widget_class, reopen_clicked);
   gtk_widget_class_bind_template_callback (widget_class, discard_clicked);
   gtk_widget_class_bind_template_callback (widget_class, open_clicked);
@@ -1513,6 +1230,7 @@ tb_trace_page_class_init (TbTracePageClass *klass)
   gtk_widget_class_bind_template_callback (widget_class, on_fork_save);
   gtk_widget_class_bind_template_callback (widget_class, on_event_menu_closed);
   gtk_widget_class_bind_template_callback (widget_class, on_eval_cell_activated);
+  gtk_widget_class_bind_template_callback (widget_class, on_eval_message);
 
   gtk_widget_class_install_action (widget_class, "trace.fork-from-here", "i",
                                    fork_from_here_action);
@@ -1525,10 +1243,6 @@ tb_trace_page_class_init (TbTracePageClass *klass)
                                    open_eval_report_action);
   gtk_widget_class_install_action (widget_class, "trace.run-scenario-folder", NULL,
                                    run_scenario_folder_action);
-  gtk_widget_class_install_action (widget_class, "trace.cancel-evaluation", NULL,
-                                   cancel_evaluation_action);
-  gtk_widget_class_install_action (widget_class, "trace.close-evaluation", NULL,
-                                   close_evaluation_action);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_k,
                                        GDK_CONTROL_MASK | GDK_SHIFT_MASK,
                                        "trace.fork-selected", NULL);
@@ -1583,7 +1297,6 @@ tb_trace_page_init (TbTracePage *self)
   gtk_list_view_set_model (self->timeline_view, GTK_SELECTION_MODEL (self->selection));
   show_source (self, NULL);
   update_controls (self);
-  update_eval_controls (self);
 }
 
 GtkWidget *
@@ -2023,9 +1736,9 @@ tb_trace_page_get_button (TbTracePage *self,
   if (g_str_equal (name, "evaluation"))
     return self->eval_menu_button;
   if (g_str_equal (name, "cancel-evaluation"))
-    return self->eval_cancel_button;
+    return tb_eval_section_get_cancel_button (self->eval_section);
   if (g_str_equal (name, "close-evaluation"))
-    return self->eval_close_button;
+    return tb_eval_section_get_close_button (self->eval_section);
   return NULL;
 }
 
@@ -2406,7 +2119,7 @@ TbEvalView *
 tb_trace_page_get_eval_view (TbTracePage *self)
 {
   g_return_val_if_fail (TB_IS_TRACE_PAGE (self), NULL);
-  return self->eval_view;
+  return tb_eval_section_get_view (self->eval_section);
 }
 
 /**
@@ -2419,7 +2132,7 @@ gboolean
 tb_trace_page_get_eval_busy (TbTracePage *self)
 {
   g_return_val_if_fail (TB_IS_TRACE_PAGE (self), FALSE);
-  return self->report_cancellable != NULL || self->eval_suite != NULL;
+  return tb_eval_section_get_busy (self->eval_section);
 }
 
 /**
@@ -2434,7 +2147,5 @@ tb_trace_page_get_eval_title (TbTracePage *self)
 {
   g_return_val_if_fail (TB_IS_TRACE_PAGE (self), NULL);
 
-  if (!gtk_widget_get_visible (self->eval_section))
-    return NULL;
-  return gtk_label_get_label (self->eval_title);
+  return tb_eval_section_get_title (self->eval_section);
 }

@@ -232,7 +232,8 @@ test_report (Fixture       *f,
   WAIT_UNTIL (!tb_trace_page_get_busy (f->page));
 
   /* Closed, the evaluation goes; the trace stays. */
-  gtk_widget_activate_action (GTK_WIDGET (f->page), "trace.close-evaluation", NULL);
+  gtk_widget_activate_action (tb_trace_page_get_button (f->page, "close-evaluation"),
+                              "eval.close", NULL);
   g_assert_null (tb_trace_page_get_eval_title (f->page));
   g_assert_null (tb_eval_view_get_cells (view (f)));
   g_assert_cmpstr (tb_trace_page_get_title (f->page), ==, "scripted--01-single-call.jsonl");

@@ -1179,7 +1179,7 @@ static void
 spin_changed (GtkSpinButton       *spin,
               TbPreferencesWindow *self)
 {
-  const char *key = g_object_get_data (G_OBJECT (spin), "key");
+  const char *key = spin == self->cap_spin ? "loop-iteration-cap" : "tool-timeout-seconds";
   g_autoptr(GError) error = NULL;
   double value = gtk_spin_button_get_value (spin);
 
@@ -1209,32 +1209,6 @@ policy_changed (AdwComboRow         *row,
     set_status (self->loop_status, error->message, TRUE);
 }
 
-static GtkSpinButton *
-spin_row_add (AdwPreferencesGroup *group,
-              const char          *key,
-              const char          *title,
-              const char          *subtitle,
-              double               min,
-              double               max,
-              TbPreferencesWindow *self)
-{
-  GtkWidget *row = adw_action_row_new ();
-  GtkWidget *spin = gtk_spin_button_new_with_range (min, max, 1);
-
-  adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), title);
-  adw_action_row_set_subtitle (ADW_ACTION_ROW (row), subtitle);
-  gtk_widget_set_valign (spin, GTK_ALIGN_CENTER);
-  gtk_widget_set_name (spin, key);
-  gtk_accessible_update_property (GTK_ACCESSIBLE (spin), GTK_ACCESSIBLE_PROPERTY_LABEL, title,
-                                  -1);
-  g_object_set_data (G_OBJECT (spin), "key", (gpointer) key);
-  g_signal_connect (spin, "value-changed", G_CALLBACK (spin_changed), self);
-  adw_action_row_add_suffix (ADW_ACTION_ROW (row), spin);
-  adw_action_row_set_activatable_widget (ADW_ACTION_ROW (row), spin);
-  adw_preferences_group_add (group, row);
-  return GTK_SPIN_BUTTON (spin);
-}
-
 /* ---- The window --------------------------------------------------------- */
 
 static void
@@ -1253,133 +1227,6 @@ settings_changed (GSettings           *settings,
            || g_strcmp0 (key, "tool-timeout-seconds") == 0
            || g_strcmp0 (key, "approval-policy") == 0)
     sync_loop (self);
-}
-
-static GtkWidget *
-header_button_new (const char *label,
-                   const char *name)
-{
-  GtkWidget *button = gtk_button_new_with_mnemonic (label);
-
-  gtk_widget_set_name (button, name);
-  gtk_widget_set_valign (button, GTK_ALIGN_CENTER);
-  gtk_widget_add_css_class (button, "flat");
-  return button;
-}
-
-static void
-build_providers_page (TbPreferencesWindow *self)
-{
-  GtkWidget *page = adw_preferences_page_new ();
-  GtkWidget *add = header_button_new (_("_Add Endpoint"), "add-endpoint");
-
-  adw_preferences_page_set_title (ADW_PREFERENCES_PAGE (page), _("Providers"));
-  adw_preferences_page_set_name (ADW_PREFERENCES_PAGE (page), "providers");
-  adw_preferences_page_set_icon_name (ADW_PREFERENCES_PAGE (page), "network-server-symbolic");
-  self->providers_group = ADW_PREFERENCES_GROUP (adw_preferences_group_new ());
-  adw_preferences_group_set_title (self->providers_group, _("Endpoints"));
-  if (tb_secret_store_is_in_memory (self->store))
-    adw_preferences_group_set_description (self->providers_group,
-                                           tb_secret_store_get_fallback_message (self->store));
-  else
-    adw_preferences_group_set_description (self->providers_group,
-                                           _("Model endpoints the loop can drive. Their API "
-                                             "keys are kept in the system keyring."));
-  g_signal_connect (add, "clicked", G_CALLBACK (add_provider_clicked), self);
-  adw_preferences_group_set_header_suffix (self->providers_group, add);
-  adw_preferences_page_add (ADW_PREFERENCES_PAGE (page), self->providers_group);
-  adw_preferences_window_add (ADW_PREFERENCES_WINDOW (self), ADW_PREFERENCES_PAGE (page));
-}
-
-static void
-build_loop_page (TbPreferencesWindow *self)
-{
-  GtkWidget *page = adw_preferences_page_new ();
-  AdwPreferencesGroup *group = ADW_PREFERENCES_GROUP (adw_preferences_group_new ());
-  GtkStringList *labels = gtk_string_list_new (NULL);
-
-  adw_preferences_page_set_title (ADW_PREFERENCES_PAGE (page), _("Loop"));
-  adw_preferences_page_set_name (ADW_PREFERENCES_PAGE (page), "loop");
-  adw_preferences_page_set_icon_name (ADW_PREFERENCES_PAGE (page), "view-refresh-symbolic");
-  adw_preferences_group_set_title (group, _("Defaults for New Loops"));
-  self->cap_spin = spin_row_add (group, "loop-iteration-cap", _("Iteration Cap"),
-                                 _("Model turns before the loop stops"), 1, 200, self);
-  self->timeout_spin = spin_row_add (group, "tool-timeout-seconds", _("Tool Timeout"),
-                                     _("Seconds a tool call may run"), 1, 3600, self);
-
-  gtk_string_list_append (labels, _("Ask Every Time"));
-  gtk_string_list_append (labels, _("Approve All"));
-  gtk_string_list_append (labels, _("Reject All"));
-  self->policy_row = ADW_COMBO_ROW (adw_combo_row_new ());
-  gtk_widget_set_name (GTK_WIDGET (self->policy_row), "approval-policy");
-  adw_preferences_row_set_title (ADW_PREFERENCES_ROW (self->policy_row), _("Approval Policy"));
-  adw_action_row_set_subtitle (ADW_ACTION_ROW (self->policy_row),
-                               _("What happens to a tool call the model proposes"));
-  adw_combo_row_set_model (self->policy_row, G_LIST_MODEL (labels));
-  g_object_unref (labels);
-  adw_preferences_group_add (group, GTK_WIDGET (self->policy_row));
-
-  self->loop_status = status_label_new ("loop-status");
-  gtk_widget_set_margin_top (GTK_WIDGET (self->loop_status), 12);
-  adw_preferences_group_add (group, GTK_WIDGET (self->loop_status));
-
-  adw_preferences_page_add (ADW_PREFERENCES_PAGE (page), group);
-  adw_preferences_window_add (ADW_PREFERENCES_WINDOW (self), ADW_PREFERENCES_PAGE (page));
-  sync_loop (self);
-  g_signal_connect (self->policy_row, "notify::selected", G_CALLBACK (policy_changed), self);
-}
-
-static void
-build_tools_page (TbPreferencesWindow *self)
-{
-  GtkWidget *page = adw_preferences_page_new ();
-  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
-  GtkWidget *import = header_button_new (_("_Import…"), "import-mcp");
-  GtkWidget *add = header_button_new (_("_Add Server"), "add-mcp");
-  GtkWidget *add_folder = header_button_new (_("Add _Folder…"), "add-folder");
-  GtkWidget *choose = header_button_new (_("_Choose…"), "choose-sandbox");
-  AdwPreferencesGroup *sandbox_group = ADW_PREFERENCES_GROUP (adw_preferences_group_new ());
-
-  adw_preferences_page_set_title (ADW_PREFERENCES_PAGE (page), _("Tools"));
-  adw_preferences_page_set_name (ADW_PREFERENCES_PAGE (page), "tools");
-  adw_preferences_page_set_icon_name (ADW_PREFERENCES_PAGE (page),
-                                      "applications-utilities-symbolic");
-
-  self->mcp_group = ADW_PREFERENCES_GROUP (adw_preferences_group_new ());
-  adw_preferences_group_set_title (self->mcp_group, _("MCP Servers"));
-  adw_preferences_group_set_description (self->mcp_group,
-                                         _("Servers whose tools join the registry. Import the "
-                                           "“mcpServers” configuration of another client to "
-                                           "bring them all."));
-  g_signal_connect (import, "clicked", G_CALLBACK (import_clicked), self);
-  g_signal_connect (add, "clicked", G_CALLBACK (add_mcp_clicked), self);
-  gtk_box_append (GTK_BOX (box), import);
-  gtk_box_append (GTK_BOX (box), add);
-  adw_preferences_group_set_header_suffix (self->mcp_group, box);
-  adw_preferences_page_add (ADW_PREFERENCES_PAGE (page), self->mcp_group);
-
-  self->folders_group = ADW_PREFERENCES_GROUP (adw_preferences_group_new ());
-  adw_preferences_group_set_title (self->folders_group, _("Tool Manifest Folders"));
-  adw_preferences_group_set_description (self->folders_group,
-                                         _("Folders with command-tool manifests (*.json)."));
-  g_signal_connect (add_folder, "clicked", G_CALLBACK (add_folder_clicked), self);
-  adw_preferences_group_set_header_suffix (self->folders_group, add_folder);
-  adw_preferences_page_add (ADW_PREFERENCES_PAGE (page), self->folders_group);
-
-  adw_preferences_group_set_title (sandbox_group, _("File Tools"));
-  self->sandbox_row = ADW_ACTION_ROW (adw_action_row_new ());
-  adw_preferences_row_set_title (ADW_PREFERENCES_ROW (self->sandbox_row), _("Sandbox Root"));
-  adw_preferences_row_set_use_markup (ADW_PREFERENCES_ROW (self->sandbox_row), FALSE);
-  g_signal_connect (choose, "clicked", G_CALLBACK (sandbox_choose_clicked), self);
-  self->sandbox_clear = GTK_BUTTON (icon_button_new ("edit-clear-symbolic",
-                                                     _("Turn the File Tools Off")));
-  g_signal_connect (self->sandbox_clear, "clicked", G_CALLBACK (sandbox_clear_clicked), self);
-  adw_action_row_add_suffix (self->sandbox_row, choose);
-  adw_action_row_add_suffix (self->sandbox_row, GTK_WIDGET (self->sandbox_clear));
-  adw_preferences_group_add (sandbox_group, GTK_WIDGET (self->sandbox_row));
-  adw_preferences_page_add (ADW_PREFERENCES_PAGE (page), sandbox_group);
-
-  adw_preferences_window_add (ADW_PREFERENCES_WINDOW (self), ADW_PREFERENCES_PAGE (page));
 }
 
 static void
@@ -1412,9 +1259,30 @@ static void
 tb_preferences_window_class_init (TbPreferencesWindowClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
 
   object_class->dispose = tb_preferences_window_dispose;
   object_class->finalize = tb_preferences_window_finalize;
+
+  gtk_widget_class_set_template_from_resource (
+    widget_class, "/io/github/toolbench/Toolbench/tb-preferences-window.ui");
+  gtk_widget_class_bind_template_child (widget_class, TbPreferencesWindow, providers_group);
+  gtk_widget_class_bind_template_child (widget_class, TbPreferencesWindow, mcp_group);
+  gtk_widget_class_bind_template_child (widget_class, TbPreferencesWindow, folders_group);
+  gtk_widget_class_bind_template_child (widget_class, TbPreferencesWindow, sandbox_row);
+  gtk_widget_class_bind_template_child (widget_class, TbPreferencesWindow, sandbox_clear);
+  gtk_widget_class_bind_template_child (widget_class, TbPreferencesWindow, cap_spin);
+  gtk_widget_class_bind_template_child (widget_class, TbPreferencesWindow, timeout_spin);
+  gtk_widget_class_bind_template_child (widget_class, TbPreferencesWindow, policy_row);
+  gtk_widget_class_bind_template_child (widget_class, TbPreferencesWindow, loop_status);
+  gtk_widget_class_bind_template_callback (widget_class, add_provider_clicked);
+  gtk_widget_class_bind_template_callback (widget_class, spin_changed);
+  gtk_widget_class_bind_template_callback (widget_class, policy_changed);
+  gtk_widget_class_bind_template_callback (widget_class, import_clicked);
+  gtk_widget_class_bind_template_callback (widget_class, add_mcp_clicked);
+  gtk_widget_class_bind_template_callback (widget_class, add_folder_clicked);
+  gtk_widget_class_bind_template_callback (widget_class, sandbox_choose_clicked);
+  gtk_widget_class_bind_template_callback (widget_class, sandbox_clear_clicked);
 }
 
 static void
@@ -1428,13 +1296,18 @@ tb_preferences_window_init (TbPreferencesWindow *self)
   self->mcp_rows = g_ptr_array_new ();
   self->folder_rows = g_ptr_array_new ();
 
-  gtk_window_set_title (GTK_WINDOW (self), _("Preferences"));
-  gtk_window_set_default_size (GTK_WINDOW (self), 640, 620);
-  adw_preferences_window_set_search_enabled (ADW_PREFERENCES_WINDOW (self), FALSE);
-
-  build_providers_page (self);
-  build_loop_page (self);
-  build_tools_page (self);
+  /* Setting up the template sets the controls' values: not the person's
+   * doing, so nothing is saved until the settings are shown. */
+  self->syncing = TRUE;
+  gtk_widget_init_template (GTK_WIDGET (self));
+  if (tb_secret_store_is_in_memory (self->store))
+    adw_preferences_group_set_description (self->providers_group,
+                                           tb_secret_store_get_fallback_message (self->store));
+  else
+    adw_preferences_group_set_description (self->providers_group,
+                                           _("Model endpoints the loop can drive. Their API "
+                                             "keys are kept in the system keyring."));
+  sync_loop (self);
   rebuild_providers (self);
   rebuild_mcp (self);
   rebuild_folders (self);

@@ -7,10 +7,10 @@
 #include <glib/gi18n.h>
 
 #include "toolbench.h"
-#include "tb-model-list.h"
 #include "tb-app-util.h"
 #include "tb-preferences-window.h"
 #include "tb-prefs.h"
+#include "tb-provider-editor.h"
 #include "tb-secret-store.h"
 #include "tb-tool-sources.h"
 
@@ -45,7 +45,6 @@ struct _TbPreferencesWindow
 
 G_DEFINE_FINAL_TYPE (TbPreferencesWindow, tb_preferences_window, ADW_TYPE_PREFERENCES_WINDOW)
 
-static const char * const kinds[] = { "openai", "anthropic", "gemini" };
 static const char * const policies[] = { "ask", "approve-all", "reject-all" };
 
 static void
@@ -56,25 +55,6 @@ toast (TbPreferencesWindow *self,
 
   adw_toast_set_timeout (item, 4);
   adw_preferences_window_add_toast (ADW_PREFERENCES_WINDOW (self), item);
-}
-
-static void
-set_status (GtkLabel   *label,
-            const char *text,
-            gboolean    is_error)
-{
-  gtk_label_set_text (label, text != NULL ? text : "");
-  gtk_widget_set_visible (GTK_WIDGET (label), text != NULL && *text != '\0');
-  if (is_error)
-    {
-      gtk_widget_add_css_class (GTK_WIDGET (label), "error");
-      gtk_widget_remove_css_class (GTK_WIDGET (label), "success");
-    }
-  else
-    {
-      gtk_widget_remove_css_class (GTK_WIDGET (label), "error");
-      gtk_widget_add_css_class (GTK_WIDGET (label), "success");
-    }
 }
 
 static GtkLabel *
@@ -158,213 +138,12 @@ subpage_new (TbPreferencesWindow  *self,
 
 /* ---- Providers ------------------------------------------------------- */
 
-typedef struct
-{
-  TbPreferencesWindow *self;
-  char                *old_name;
-  char                *old_url;
-  AdwEntryRow         *name_row;
-  AdwComboRow         *kind_row;
-  AdwEntryRow         *url_row;
-  AdwPasswordEntryRow *key_row;
-  AdwEntryRow         *model_row;
-  AdwComboRow         *models_row;
-  GtkStringList       *models;
-  GtkLabel            *status;
-  GtkButton           *test_button;
-  gboolean             key_loaded;
-  GCancellable        *cancellable;
-} ProviderEditor;
-
 static void
-provider_editor_free (gpointer data)
+provider_key_saved (TbPreferencesWindow *self)
 {
-  ProviderEditor *editor = data;
-
-  g_cancellable_cancel (editor->cancellable);
-  g_clear_object (&editor->cancellable);
-  g_free (editor->old_name);
-  g_free (editor->old_url);
-  g_free (editor);
-}
-
-static const char *
-editor_kind (ProviderEditor *editor)
-{
-  guint selected = adw_combo_row_get_selected (editor->kind_row);
-
-  return kinds[MIN (selected, G_N_ELEMENTS (kinds) - 1)];
-}
-
-static void
-key_lookup_cb (GObject      *source,
-               GAsyncResult *result,
-               gpointer      user_data)
-{
-  g_autoptr(GtkWidget) page = user_data;
-  g_autoptr(GError) error = NULL;
-  g_autofree char *key = tb_secret_store_lookup_finish (TB_SECRET_STORE (source), result,
-                                                        &error);
-  ProviderEditor *editor;
-
-  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-    return;
-  editor = g_object_get_data (G_OBJECT (page), "editor");
-  editor->key_loaded = TRUE;
-  if (error != NULL)
-    set_status (editor->status, error->message, TRUE);
-  else if (key != NULL)
-    gtk_editable_set_text (GTK_EDITABLE (editor->key_row), key);
-  if (tb_secret_store_is_in_memory (editor->self->store))
-    set_status (editor->status, tb_secret_store_get_fallback_message (editor->self->store),
-                TRUE);
-}
-
-static void
-models_fetched_cb (GObject      *source,
-                   GAsyncResult *result,
-                   gpointer      user_data)
-{
-  g_autoptr(GtkWidget) page = user_data;
-  g_autoptr(GError) error = NULL;
-  g_autofree char *report = NULL;
-  g_auto(GStrv) models = tb_model_list_fetch_finish (result, &report, &error);
-  ProviderEditor *editor;
-  const char *current;
-
-  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-    return;
-  editor = g_object_get_data (G_OBJECT (page), "editor");
-  gtk_widget_set_sensitive (GTK_WIDGET (editor->test_button), TRUE);
-  if (models == NULL)
-    {
-      set_status (editor->status, error->message, TRUE);
-      return;
-    }
-  set_status (editor->status, report, FALSE);
-  current = gtk_editable_get_text (GTK_EDITABLE (editor->model_row));
-  gtk_string_list_splice (editor->models, 0,
-                          g_list_model_get_n_items (G_LIST_MODEL (editor->models)),
-                          (const char * const *) models);
-  gtk_widget_set_visible (GTK_WIDGET (editor->models_row), models[0] != NULL);
-  for (guint i = 0; models[i] != NULL; i++)
-    if (g_strcmp0 (models[i], current) == 0)
-      adw_combo_row_set_selected (editor->models_row, i);
-}
-
-static void
-test_connection (GtkButton *button,
-                 GtkWidget *page)
-{
-  ProviderEditor *editor = g_object_get_data (G_OBJECT (page), "editor");
-  set_status (editor->status, _("Asking the endpoint for its models…"), FALSE);
-  gtk_widget_set_sensitive (GTK_WIDGET (button), FALSE);
-  tb_model_list_fetch_async (editor_kind (editor),
-                             gtk_editable_get_text (GTK_EDITABLE (editor->url_row)),
-                             gtk_editable_get_text (GTK_EDITABLE (editor->key_row)),
-                             editor->cancellable, models_fetched_cb, g_object_ref (page));
-}
-
-static void
-model_selected (AdwComboRow    *row,
-                GParamSpec     *pspec,
-                ProviderEditor *editor)
-{
-  GtkStringObject *item = adw_combo_row_get_selected_item (row);
-
-  if (item != NULL)
-    gtk_editable_set_text (GTK_EDITABLE (editor->model_row),
-                           gtk_string_object_get_string (item));
-}
-
-static void
-key_saved_cb (GObject      *source,
-              GAsyncResult *result,
-              gpointer      user_data)
-{
-  g_autoptr(TbPreferencesWindow) self = user_data;
-  g_autoptr(GError) error = NULL;
-
-  if (!tb_secret_store_save_finish (TB_SECRET_STORE (source), result, &error))
-    {
-      if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-        toast (self, error->message);
-      return;
-    }
   if (tb_secret_store_is_in_memory (self->store))
     adw_preferences_group_set_description (self->providers_group,
                                            tb_secret_store_get_fallback_message (self->store));
-}
-
-static void
-key_cleared_cb (GObject      *source,
-                GAsyncResult *result,
-                gpointer      user_data)
-{
-  g_autoptr(TbPreferencesWindow) self = user_data;
-  g_autoptr(GError) error = NULL;
-
-  if (!tb_secret_store_clear_finish (TB_SECRET_STORE (source), result, &error)
-      && !g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-    toast (self, error->message);
-}
-
-static void
-save_provider (GtkButton *button,
-               GtkWidget *page)
-{
-  ProviderEditor *editor = g_object_get_data (G_OBJECT (page), "editor");
-  TbPreferencesWindow *self = editor->self;
-  g_autoptr(GError) error = NULL;
-  g_autoptr(TbProviderEndpoint) saved = NULL;
-  const char *typed = gtk_editable_get_text (GTK_EDITABLE (editor->name_row));
-  g_autofree char *name = g_strstrip (g_strdup (typed));
-  const char *key = gtk_editable_get_text (GTK_EDITABLE (editor->key_row));
-
-  if (!tb_prefs_save_provider (self->settings, editor->old_name, name, editor_kind (editor),
-                               gtk_editable_get_text (GTK_EDITABLE (editor->url_row)),
-                               gtk_editable_get_text (GTK_EDITABLE (editor->model_row)),
-                               &error))
-    {
-      set_status (editor->status, error->message, TRUE);
-      return;
-    }
-  saved = tb_prefs_find_provider (self->settings, name);
-  g_assert (saved != NULL);
-
-  /* The key follows the endpoint: a new name or URL moves it. */
-  if (editor->old_name != NULL
-      && (g_strcmp0 (editor->old_name, saved->name) != 0
-          || g_strcmp0 (editor->old_url, saved->base_url) != 0)
-      && editor->key_loaded)
-    tb_secret_store_clear_async (self->store, editor->old_name, editor->old_url,
-                                 self->cancellable, key_cleared_cb, g_object_ref (self));
-  if (*key != '\0')
-    tb_secret_store_save_async (self->store, saved->name, saved->base_url, key,
-                                self->cancellable, key_saved_cb, g_object_ref (self));
-  else if (editor->old_name != NULL && editor->key_loaded)
-    tb_secret_store_clear_async (self->store, saved->name, saved->base_url,
-                                 self->cancellable, key_cleared_cb, g_object_ref (self));
-
-  adw_preferences_window_close_subpage (ADW_PREFERENCES_WINDOW (self));
-}
-
-static void
-remove_provider (GtkButton *button,
-                 GtkWidget *page)
-{
-  ProviderEditor *editor = g_object_get_data (G_OBJECT (page), "editor");
-  TbPreferencesWindow *self = editor->self;
-  g_autoptr(GError) error = NULL;
-
-  if (!tb_prefs_remove_provider (self->settings, editor->old_name, &error))
-    {
-      set_status (editor->status, error->message, TRUE);
-      return;
-    }
-  tb_secret_store_clear_async (self->store, editor->old_name, editor->old_url,
-                               self->cancellable, key_cleared_cb, g_object_ref (self));
-  adw_preferences_window_close_subpage (ADW_PREFERENCES_WINDOW (self));
 }
 
 static GtkWidget *
@@ -393,111 +172,15 @@ void
 tb_preferences_window_edit_provider (TbPreferencesWindow *self,
                                      const char          *name)
 {
-  g_autoptr(TbProviderEndpoint) endpoint = NULL;
-  ProviderEditor *editor = g_new0 (ProviderEditor, 1);
-  AdwPreferencesPage *prefs_page;
-  AdwPreferencesGroup *group;
-  GtkWidget *page, *save, *remove = NULL;
-  GtkStringList *kind_labels;
+  TbProviderEditor *editor;
 
   g_return_if_fail (TB_IS_PREFERENCES_WINDOW (self));
 
-  if (name != NULL)
-    endpoint = tb_prefs_find_provider (self->settings, name);
-  save = gtk_button_new_with_mnemonic (_("_Save"));
-  gtk_widget_set_name (save, "endpoint-save");
-  gtk_widget_add_css_class (save, "suggested-action");
-  page = subpage_new (self, endpoint != NULL ? _("Edit Endpoint") : _("Add Endpoint"),
-                      "endpoint", save, &prefs_page);
-  editor->self = self;
-  editor->cancellable = g_cancellable_new ();
-  g_object_set_data_full (G_OBJECT (page), "editor", editor, provider_editor_free);
-
-  group = ADW_PREFERENCES_GROUP (adw_preferences_group_new ());
-  adw_preferences_group_set_description (group,
-                                         _("The API key is kept in the system keyring, never "
-                                           "in the settings."));
-  adw_preferences_page_add (prefs_page, group);
-
-  editor->name_row = ADW_ENTRY_ROW (adw_entry_row_new ());
-  gtk_widget_set_name (GTK_WIDGET (editor->name_row), "endpoint-name");
-  adw_preferences_row_set_title (ADW_PREFERENCES_ROW (editor->name_row), _("Name"));
-  adw_preferences_group_add (group, GTK_WIDGET (editor->name_row));
-
-  kind_labels = gtk_string_list_new (NULL);
-  for (guint i = 0; i < G_N_ELEMENTS (kinds); i++)
-    gtk_string_list_append (kind_labels, tb_prefs_kind_label (kinds[i]));
-  editor->kind_row = ADW_COMBO_ROW (adw_combo_row_new ());
-  gtk_widget_set_name (GTK_WIDGET (editor->kind_row), "endpoint-kind");
-  adw_preferences_row_set_title (ADW_PREFERENCES_ROW (editor->kind_row), _("Kind"));
-  adw_combo_row_set_model (editor->kind_row, G_LIST_MODEL (kind_labels));
-  g_object_unref (kind_labels);
-  adw_preferences_group_add (group, GTK_WIDGET (editor->kind_row));
-
-  editor->url_row = ADW_ENTRY_ROW (adw_entry_row_new ());
-  gtk_widget_set_name (GTK_WIDGET (editor->url_row), "endpoint-url");
-  adw_preferences_row_set_title (ADW_PREFERENCES_ROW (editor->url_row), _("Base URL"));
-  adw_preferences_group_add (group, GTK_WIDGET (editor->url_row));
-
-  editor->key_row = ADW_PASSWORD_ENTRY_ROW (adw_password_entry_row_new ());
-  gtk_widget_set_name (GTK_WIDGET (editor->key_row), "endpoint-key");
-  adw_preferences_row_set_title (ADW_PREFERENCES_ROW (editor->key_row), _("API Key"));
-  adw_preferences_group_add (group, GTK_WIDGET (editor->key_row));
-
-  editor->model_row = ADW_ENTRY_ROW (adw_entry_row_new ());
-  gtk_widget_set_name (GTK_WIDGET (editor->model_row), "endpoint-model");
-  adw_preferences_row_set_title (ADW_PREFERENCES_ROW (editor->model_row), _("Default Model"));
-  adw_preferences_group_add (group, GTK_WIDGET (editor->model_row));
-
-  editor->models = gtk_string_list_new (NULL);
-  editor->models_row = ADW_COMBO_ROW (adw_combo_row_new ());
-  gtk_widget_set_name (GTK_WIDGET (editor->models_row), "endpoint-models");
-  adw_preferences_row_set_title (ADW_PREFERENCES_ROW (editor->models_row),
-                                 _("Models of the Endpoint"));
-  adw_combo_row_set_model (editor->models_row, G_LIST_MODEL (editor->models));
-  g_object_unref (editor->models);
-  gtk_widget_set_visible (GTK_WIDGET (editor->models_row), FALSE);
-  adw_preferences_group_add (group, GTK_WIDGET (editor->models_row));
-
-  editor->status = status_label_new ("endpoint-status");
-  gtk_widget_set_margin_top (GTK_WIDGET (editor->status), 12);
-  adw_preferences_group_add (group, GTK_WIDGET (editor->status));
-
-  editor->test_button = GTK_BUTTON (gtk_button_new_with_mnemonic (_("_Test Connection")));
-  gtk_widget_set_name (GTK_WIDGET (editor->test_button), "endpoint-test");
-  g_signal_connect (editor->test_button, "clicked", G_CALLBACK (test_connection), page);
-  g_signal_connect (save, "clicked", G_CALLBACK (save_provider), page);
-  adw_preferences_group_add (group, button_row_new (GTK_WIDGET (editor->test_button), NULL));
-
-  if (endpoint != NULL)
-    {
-      editor->old_name = g_strdup (endpoint->name);
-      editor->old_url = g_strdup (endpoint->base_url);
-      gtk_editable_set_text (GTK_EDITABLE (editor->name_row), endpoint->name);
-      gtk_editable_set_text (GTK_EDITABLE (editor->url_row), endpoint->base_url);
-      gtk_editable_set_text (GTK_EDITABLE (editor->model_row), endpoint->model);
-      for (guint i = 0; i < G_N_ELEMENTS (kinds); i++)
-        if (g_strcmp0 (kinds[i], endpoint->kind) == 0)
-          adw_combo_row_set_selected (editor->kind_row, i);
-
-      tb_secret_store_lookup_async (self->store, endpoint->name, endpoint->base_url,
-                                    editor->cancellable, key_lookup_cb, g_object_ref (page));
-
-      remove = gtk_button_new_with_mnemonic (_("_Remove Endpoint"));
-      gtk_widget_set_name (remove, "endpoint-remove");
-      gtk_widget_add_css_class (remove, "destructive-action");
-      g_signal_connect (remove, "clicked", G_CALLBACK (remove_provider), page);
-      adw_preferences_group_add (group, button_row_new (remove, NULL));
-    }
-  else
-    {
-      editor->key_loaded = TRUE;
-      gtk_editable_set_text (GTK_EDITABLE (editor->url_row), TB_OPENAI_DEFAULT_BASE_URL);
-    }
-  g_signal_connect (editor->models_row, "notify::selected", G_CALLBACK (model_selected),
-                    editor);
-
-  adw_preferences_window_present_subpage (ADW_PREFERENCES_WINDOW (self), page);
+  editor = tb_provider_editor_new (self->settings, self->store, name);
+  g_signal_connect_object (editor, "error", G_CALLBACK (toast), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (editor, "key-saved", G_CALLBACK (provider_key_saved), self,
+                           G_CONNECT_SWAPPED);
+  adw_preferences_window_present_subpage (ADW_PREFERENCES_WINDOW (self), GTK_WIDGET (editor));
 }
 
 static void
@@ -614,7 +297,7 @@ save_mcp (GtkButton *button,
                                  gtk_editable_get_text (GTK_EDITABLE (editor->name_row)),
                                  gtk_switch_get_active (editor->enabled), text, &error))
     {
-      set_status (editor->status, error->message, TRUE);
+      tb_label_set_status (editor->status, error->message, TRUE);
       return;
     }
   adw_preferences_window_close_subpage (ADW_PREFERENCES_WINDOW (editor->self));
@@ -629,7 +312,7 @@ remove_mcp (GtkButton *button,
 
   if (!tb_prefs_remove_mcp_server (editor->self->settings, editor->old_name, &error))
     {
-      set_status (editor->status, error->message, TRUE);
+      tb_label_set_status (editor->status, error->message, TRUE);
       return;
     }
   adw_preferences_window_close_subpage (ADW_PREFERENCES_WINDOW (editor->self));
@@ -1187,11 +870,11 @@ spin_changed (GtkSpinButton       *spin,
     return;
   if (!tb_prefs_set_uint (self->settings, key, value < 0 ? 0 : (guint) value, &error))
     {
-      set_status (self->loop_status, error->message, TRUE);
+      tb_label_set_status (self->loop_status, error->message, TRUE);
       sync_loop (self);
       return;
     }
-  set_status (self->loop_status, NULL, FALSE);
+  tb_label_set_status (self->loop_status, NULL, FALSE);
 }
 
 static void
@@ -1206,7 +889,7 @@ policy_changed (AdwComboRow         *row,
     return;
   if (!tb_prefs_set_string_choice (self->settings, "approval-policy", policies[selected],
                                    &error))
-    set_status (self->loop_status, error->message, TRUE);
+    tb_label_set_status (self->loop_status, error->message, TRUE);
 }
 
 /* ---- The window --------------------------------------------------------- */

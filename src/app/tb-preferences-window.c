@@ -9,6 +9,7 @@
 #include "toolbench.h"
 #include "tb-app-util.h"
 #include "tb-preferences-window.h"
+#include "tb-mcp-server-editor.h"
 #include "tb-prefs.h"
 #include "tb-provider-editor.h"
 #include "tb-secret-store.h"
@@ -57,19 +58,6 @@ toast (TbPreferencesWindow *self,
   adw_preferences_window_add_toast (ADW_PREFERENCES_WINDOW (self), item);
 }
 
-static GtkLabel *
-status_label_new (const char *name)
-{
-  GtkWidget *label = gtk_label_new (NULL);
-
-  gtk_widget_set_name (label, name);
-  gtk_label_set_wrap (GTK_LABEL (label), TRUE);
-  gtk_label_set_xalign (GTK_LABEL (label), 0);
-  gtk_label_set_selectable (GTK_LABEL (label), TRUE);
-  gtk_widget_set_visible (label, FALSE);
-  return GTK_LABEL (label);
-}
-
 static GtkWidget *
 icon_button_new (const char *icon,
                  const char *label)
@@ -93,49 +81,6 @@ clear_rows (AdwPreferencesGroup *group,
   g_ptr_array_set_size (rows, 0);
 }
 
-/* A subpage: a header bar with a back button and the page's action (Save)
- * above a preferences page. The action stays in view however long the
- * page is; only the page scrolls. */
-static GtkWidget *
-subpage_new (TbPreferencesWindow  *self,
-             const char           *title,
-             const char           *name,
-             GtkWidget            *action,
-             AdwPreferencesPage  **page_out);
-
-static void
-close_subpage (GtkButton           *button,
-               TbPreferencesWindow *self)
-{
-  adw_preferences_window_close_subpage (ADW_PREFERENCES_WINDOW (self));
-}
-
-static GtkWidget *
-subpage_new (TbPreferencesWindow  *self,
-             const char           *title,
-             const char           *name,
-             GtkWidget            *action,
-             AdwPreferencesPage  **page_out)
-{
-  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
-  GtkWidget *header = adw_header_bar_new ();
-  GtkWidget *back = icon_button_new ("go-previous-symbolic", _("Back"));
-  GtkWidget *page = adw_preferences_page_new ();
-  g_autofree char *back_name = g_strconcat (name, "-back", NULL);
-
-  adw_header_bar_set_title_widget (ADW_HEADER_BAR (header), adw_window_title_new (title, NULL));
-  gtk_widget_set_name (back, back_name);
-  g_signal_connect (back, "clicked", G_CALLBACK (close_subpage), self);
-  adw_header_bar_pack_start (ADW_HEADER_BAR (header), back);
-  gtk_widget_set_valign (action, GTK_ALIGN_CENTER);
-  adw_header_bar_pack_end (ADW_HEADER_BAR (header), action);
-  gtk_box_append (GTK_BOX (box), header);
-  gtk_widget_set_vexpand (page, TRUE);
-  gtk_box_append (GTK_BOX (box), page);
-  *page_out = ADW_PREFERENCES_PAGE (page);
-  return box;
-}
-
 /* ---- Providers ------------------------------------------------------- */
 
 static void
@@ -144,21 +89,6 @@ provider_key_saved (TbPreferencesWindow *self)
   if (tb_secret_store_is_in_memory (self->store))
     adw_preferences_group_set_description (self->providers_group,
                                            tb_secret_store_get_fallback_message (self->store));
-}
-
-static GtkWidget *
-button_row_new (GtkWidget *first,
-                GtkWidget *second)
-{
-  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 12);
-
-  gtk_widget_set_halign (box, GTK_ALIGN_END);
-  gtk_widget_set_margin_top (box, 12);
-  if (first != NULL)
-    gtk_box_append (GTK_BOX (box), first);
-  if (second != NULL)
-    gtk_box_append (GTK_BOX (box), second);
-  return box;
 }
 
 /**
@@ -240,135 +170,6 @@ rebuild_providers (TbPreferencesWindow *self)
 
 /* ---- MCP servers ------------------------------------------------------- */
 
-typedef struct
-{
-  TbPreferencesWindow *self;
-  char                *old_name;
-  AdwEntryRow         *name_row;
-  GtkSwitch           *enabled;
-  GtkTextView         *entry_view;
-  GtkLabel            *status;
-} McpEditor;
-
-static void
-mcp_editor_free (gpointer data)
-{
-  McpEditor *editor = data;
-
-  g_free (editor->old_name);
-  g_free (editor);
-}
-
-static char *
-mcp_entry_text (TbPreferencesWindow *self,
-                const char          *name,
-                gboolean            *enabled)
-{
-  g_autoptr(GVariant) value = g_settings_get_value (self->settings, "mcp-servers");
-  GVariantIter iter;
-  const char *row_name, *entry;
-  gboolean row_enabled;
-
-  g_variant_iter_init (&iter, value);
-  while (g_variant_iter_next (&iter, "(&sb&s)", &row_name, &row_enabled, &entry))
-    if (g_strcmp0 (row_name, name) == 0)
-      {
-        g_autoptr(JsonNode) node = tb_json_parse (entry, -1, NULL);
-
-        *enabled = row_enabled;
-        return node != NULL ? tb_json_to_string (node, TRUE) : g_strdup (entry);
-      }
-  return NULL;
-}
-
-static void
-save_mcp (GtkButton *button,
-          GtkWidget *page)
-{
-  McpEditor *editor = g_object_get_data (G_OBJECT (page), "editor");
-  GtkTextBuffer *buffer = gtk_text_view_get_buffer (editor->entry_view);
-  GtkTextIter start, end;
-  g_autofree char *text = NULL;
-  g_autoptr(GError) error = NULL;
-
-  gtk_text_buffer_get_bounds (buffer, &start, &end);
-  text = gtk_text_buffer_get_text (buffer, &start, &end, FALSE);
-  if (!tb_prefs_save_mcp_server (editor->self->settings, editor->old_name,
-                                 gtk_editable_get_text (GTK_EDITABLE (editor->name_row)),
-                                 gtk_switch_get_active (editor->enabled), text, &error))
-    {
-      tb_label_set_status (editor->status, error->message, TRUE);
-      return;
-    }
-  adw_preferences_window_close_subpage (ADW_PREFERENCES_WINDOW (editor->self));
-}
-
-static void
-remove_mcp (GtkButton *button,
-            GtkWidget *page)
-{
-  McpEditor *editor = g_object_get_data (G_OBJECT (page), "editor");
-  g_autoptr(GError) error = NULL;
-
-  if (!tb_prefs_remove_mcp_server (editor->self->settings, editor->old_name, &error))
-    {
-      tb_label_set_status (editor->status, error->message, TRUE);
-      return;
-    }
-  adw_preferences_window_close_subpage (ADW_PREFERENCES_WINDOW (editor->self));
-}
-
-/* The page scrolls to keep the entry's cursor in view: the entry grows
- * with its text instead of scrolling on its own, because GTK 4.8 draws the
- * scrollbar of a text view that scrolls itself before giving the
- * scrollbar its new size when the text grows ("Trying to snapshot GtkGizmo
- * without a current allocation"). */
-static gboolean
-show_entry_cursor (gpointer data)
-{
-  GtkTextView *view = data;
-  GtkTextBuffer *buffer = gtk_text_view_get_buffer (view);
-  GtkWidget *scroller = gtk_widget_get_ancestor (GTK_WIDGET (view), GTK_TYPE_SCROLLED_WINDOW);
-  GtkAdjustment *adjustment;
-  graphene_point_t top;
-  GdkRectangle cursor;
-  GtkTextIter iter;
-  double y;
-
-  if (scroller == NULL || !gtk_widget_is_focus (GTK_WIDGET (view)))
-    return G_SOURCE_REMOVE;
-  gtk_text_buffer_get_iter_at_mark (buffer, &iter, gtk_text_buffer_get_insert (buffer));
-  gtk_text_view_get_iter_location (view, &iter, &cursor);
-  gtk_text_view_buffer_to_window_coords (view, GTK_TEXT_WINDOW_WIDGET, cursor.x, cursor.y,
-                                         &cursor.x, &cursor.y);
-  /* The scrolled window's child shows the page from the adjustment's value. */
-  if (!gtk_widget_compute_point (GTK_WIDGET (view),
-                                 gtk_scrolled_window_get_child (GTK_SCROLLED_WINDOW (scroller)),
-                                 &GRAPHENE_POINT_INIT (cursor.x, cursor.y), &top))
-    return G_SOURCE_REMOVE;
-  adjustment = gtk_scrolled_window_get_vadjustment (GTK_SCROLLED_WINDOW (scroller));
-  y = gtk_adjustment_get_value (adjustment) + top.y;
-  gtk_adjustment_clamp_page (adjustment, y - 12, y + cursor.height + 12);
-  return G_SOURCE_REMOVE;
-}
-
-/* Typing moves the cursor without "mark-set": the text changed. */
-static void
-on_entry_changed (GtkTextView *view)
-{
-  g_idle_add_full (G_PRIORITY_LOW, show_entry_cursor, g_object_ref (view), g_object_unref);
-}
-
-static void
-on_entry_cursor_moved (GtkTextBuffer *buffer,
-                       GtkTextIter   *location,
-                       GtkTextMark   *mark,
-                       GtkTextView   *view)
-{
-  if (mark == gtk_text_buffer_get_insert (buffer))
-    on_entry_changed (view);
-}
-
 /**
  * tb_preferences_window_edit_mcp_server:
  * @self: the window
@@ -380,92 +181,11 @@ void
 tb_preferences_window_edit_mcp_server (TbPreferencesWindow *self,
                                        const char          *name)
 {
-  McpEditor *editor = g_new0 (McpEditor, 1);
-  AdwPreferencesPage *prefs_page;
-  AdwPreferencesGroup *group;
-  GtkWidget *page, *row, *frame, *save;
-  g_autofree char *entry = NULL;
-  gboolean enabled = TRUE;
-
   g_return_if_fail (TB_IS_PREFERENCES_WINDOW (self));
 
-  if (name != NULL)
-    entry = mcp_entry_text (self, name, &enabled);
-  save = gtk_button_new_with_mnemonic (_("_Save"));
-  gtk_widget_set_name (save, "mcp-save");
-  gtk_widget_add_css_class (save, "suggested-action");
-  page = subpage_new (self, entry != NULL ? _("Edit MCP Server") : _("Add MCP Server"), "mcp",
-                      save, &prefs_page);
-  editor->self = self;
-  g_object_set_data_full (G_OBJECT (page), "editor", editor, mcp_editor_free);
-
-  group = ADW_PREFERENCES_GROUP (adw_preferences_group_new ());
-  adw_preferences_group_set_description (group,
-                                         _("The entry is one value of an “mcpServers” "
-                                           "configuration: {\"command\": …, \"args\": […], "
-                                           "\"env\": {…}} for a local server, {\"url\": …} "
-                                           "for a remote one."));
-  adw_preferences_page_add (prefs_page, group);
-
-  editor->name_row = ADW_ENTRY_ROW (adw_entry_row_new ());
-  gtk_widget_set_name (GTK_WIDGET (editor->name_row), "mcp-name");
-  adw_preferences_row_set_title (ADW_PREFERENCES_ROW (editor->name_row), _("Name"));
-  adw_preferences_group_add (group, GTK_WIDGET (editor->name_row));
-
-  row = adw_action_row_new ();
-  adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), _("Start with Toolbench"));
-  editor->enabled = GTK_SWITCH (gtk_switch_new ());
-  gtk_widget_set_valign (GTK_WIDGET (editor->enabled), GTK_ALIGN_CENTER);
-  gtk_switch_set_active (editor->enabled, enabled);
-  gtk_accessible_update_property (GTK_ACCESSIBLE (editor->enabled),
-                                  GTK_ACCESSIBLE_PROPERTY_LABEL, _("Start with Toolbench"), -1);
-  adw_action_row_add_suffix (ADW_ACTION_ROW (row), GTK_WIDGET (editor->enabled));
-  adw_action_row_set_activatable_widget (ADW_ACTION_ROW (row), GTK_WIDGET (editor->enabled));
-  adw_preferences_group_add (group, row);
-
-  editor->entry_view = GTK_TEXT_VIEW (gtk_text_view_new ());
-  gtk_widget_set_name (GTK_WIDGET (editor->entry_view), "mcp-entry");
-  gtk_text_view_set_monospace (editor->entry_view, TRUE);
-  gtk_text_view_set_wrap_mode (editor->entry_view, GTK_WRAP_WORD_CHAR);
-  gtk_text_view_set_left_margin (editor->entry_view, 8);
-  gtk_text_view_set_right_margin (editor->entry_view, 8);
-  gtk_text_view_set_top_margin (editor->entry_view, 8);
-  gtk_text_view_set_bottom_margin (editor->entry_view, 8);
-  gtk_widget_set_size_request (GTK_WIDGET (editor->entry_view), -1, 180);
-  /* JSON needs no tab characters: Tab goes on to Save. */
-  gtk_text_view_set_accepts_tab (editor->entry_view, FALSE);
-  gtk_accessible_update_property (GTK_ACCESSIBLE (editor->entry_view),
-                                  GTK_ACCESSIBLE_PROPERTY_LABEL, _("Server entry (JSON)"), -1);
-  gtk_text_buffer_set_text (gtk_text_view_get_buffer (editor->entry_view),
-                            entry != NULL ? entry
-                                          : "{\n  \"command\": \"\",\n  \"args\": []\n}", -1);
-  g_signal_connect_object (gtk_text_view_get_buffer (editor->entry_view), "mark-set",
-                           G_CALLBACK (on_entry_cursor_moved), editor->entry_view, 0);
-  g_signal_connect_object (gtk_text_view_get_buffer (editor->entry_view), "changed",
-                           G_CALLBACK (on_entry_changed), editor->entry_view,
-                           G_CONNECT_SWAPPED);
-  frame = gtk_frame_new (NULL);
-  gtk_widget_set_margin_top (frame, 12);
-  gtk_frame_set_child (GTK_FRAME (frame), GTK_WIDGET (editor->entry_view));
-  adw_preferences_group_add (group, frame);
-
-  editor->status = status_label_new ("mcp-status");
-  gtk_widget_set_margin_top (GTK_WIDGET (editor->status), 12);
-  adw_preferences_group_add (group, GTK_WIDGET (editor->status));
-
-  g_signal_connect (save, "clicked", G_CALLBACK (save_mcp), page);
-  if (entry != NULL)
-    {
-      GtkWidget *remove = gtk_button_new_with_mnemonic (_("_Remove Server"));
-
-      editor->old_name = g_strdup (name);
-      gtk_editable_set_text (GTK_EDITABLE (editor->name_row), name);
-      gtk_widget_add_css_class (remove, "destructive-action");
-      g_signal_connect (remove, "clicked", G_CALLBACK (remove_mcp), page);
-      adw_preferences_group_add (group, button_row_new (remove, NULL));
-    }
-
-  adw_preferences_window_present_subpage (ADW_PREFERENCES_WINDOW (self), page);
+  adw_preferences_window_present_subpage (ADW_PREFERENCES_WINDOW (self),
+                                          GTK_WIDGET (tb_mcp_server_editor_new (self->settings,
+                                                                                name)));
 }
 
 static void

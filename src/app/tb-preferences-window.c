@@ -10,6 +10,7 @@
 #include "tb-app-util.h"
 #include "tb-preferences-window.h"
 #include "tb-mcp-server-editor.h"
+#include "tb-mcp-server-row.h"
 #include "tb-prefs.h"
 #include "tb-provider-editor.h"
 #include "tb-secret-store.h"
@@ -189,102 +190,33 @@ tb_preferences_window_edit_mcp_server (TbPreferencesWindow *self,
 }
 
 static void
-mcp_switch_toggled (GtkSwitch           *sw,
-                    GParamSpec          *pspec,
-                    TbPreferencesWindow *self)
+mcp_enabled_changed (TbMcpServerRow      *row,
+                     GParamSpec          *pspec,
+                     TbPreferencesWindow *self)
 {
   g_autoptr(GError) error = NULL;
 
   if (self->syncing)
     return;
-  if (!tb_prefs_set_mcp_enabled (self->settings, g_object_get_data (G_OBJECT (sw), "name"),
-                                 gtk_switch_get_active (sw), &error))
+  if (!tb_prefs_set_mcp_enabled (self->settings, tb_mcp_server_row_get_server_name (row),
+                                 tb_mcp_server_row_get_enabled (row), &error))
     toast (self, error->message);
 }
 
 static void
-mcp_edit_clicked (GtkButton           *button,
-                  TbPreferencesWindow *self)
+edit_mcp_server_action (GtkWidget  *widget,
+                        const char *action_name,
+                        GVariant   *parameter)
 {
-  tb_preferences_window_edit_mcp_server (self, g_object_get_data (G_OBJECT (button), "name"));
-}
-
-static char *
-describe_client (TbMcpClient *client,
-                 const char  *summary)
-{
-  const char *state;
-
-  switch (tb_mcp_client_get_state (client))
-    {
-    case TB_MCP_CLIENT_STATE_CONNECTED:
-      state = _("Running");
-      break;
-    case TB_MCP_CLIENT_STATE_CONNECTING:
-      state = _("Starting…");
-      break;
-    case TB_MCP_CLIENT_STATE_FAILED:
-      /* Translators: an MCP server that stopped, and why. */
-      return g_strdup_printf (_("%s — failed: %s"), summary,
-                              tb_mcp_client_get_error (client) != NULL
-                              ? tb_mcp_client_get_error (client) : _("unknown error"));
-    case TB_MCP_CLIENT_STATE_DISCONNECTED:
-    default:
-      state = _("Stopped");
-      break;
-    }
-  /* Translators: an MCP server's command or URL, and its state. */
-  return g_strdup_printf (_("%s — %s"), summary, state);
-}
-
-static void
-client_state_changed (TbMcpClient  *client,
-                      GParamSpec   *pspec,
-                      AdwActionRow *row)
-{
-  g_autofree char *subtitle = describe_client (client, g_object_get_data (G_OBJECT (row),
-                                                                          "summary"));
-
-  adw_action_row_set_subtitle (row, subtitle);
-}
-
-static void
-mcp_restart_clicked (GtkButton           *button,
-                     TbPreferencesWindow *self)
-{
-  TbToolSources *sources = tb_tool_sources_get_default ();
-
-  if (sources != NULL)
-    tb_tool_sources_restart (sources, g_object_get_data (G_OBJECT (button), "name"));
-}
-
-static void
-mcp_log_clicked (GtkButton           *button,
-                 TbPreferencesWindow *self)
-{
-  const char *name = g_object_get_data (G_OBJECT (button), "name");
-  TbToolSources *sources = tb_tool_sources_get_default ();
-  TbMcpClient *client = sources != NULL ? tb_tool_sources_get_client (sources, name) : NULL;
-  g_auto(GStrv) log = client != NULL ? tb_mcp_client_get_log (client) : NULL;
-  g_autofree char *joined = log != NULL && log[0] != NULL ? g_strjoinv ("\n", log) : NULL;
-  g_autofree char *text = joined != NULL ? tb_text_escape_controls (joined, -1) : NULL;
-  g_autofree char *heading = g_strdup_printf (_("Log of “%s”"), name);
-  AdwMessageDialog *dialog;
-
-  dialog = ADW_MESSAGE_DIALOG (adw_message_dialog_new (GTK_WINDOW (self), heading,
-                                                       text != NULL ? text
-                                                                    : _("The server has "
-                                                                        "written nothing "
-                                                                        "yet.")));
-  gtk_widget_set_name (GTK_WIDGET (dialog), "mcp-log");
-  adw_message_dialog_add_response (dialog, "close", _("_Close"));
-  gtk_window_present (GTK_WINDOW (dialog));
+  tb_preferences_window_edit_mcp_server (TB_PREFERENCES_WINDOW (widget),
+                                         g_variant_get_string (parameter, NULL));
 }
 
 static void
 rebuild_mcp (TbPreferencesWindow *self)
 {
   g_autoptr(GVariant) value = g_settings_get_value (self->settings, "mcp-servers");
+  TbToolSources *sources = tb_tool_sources_get_default ();
   GVariantIter iter;
   const char *name, *entry;
   gboolean enabled;
@@ -294,11 +226,9 @@ rebuild_mcp (TbPreferencesWindow *self)
   g_variant_iter_init (&iter, value);
   while (g_variant_iter_next (&iter, "(&sb&s)", &name, &enabled, &entry))
     {
-      GtkWidget *row = adw_action_row_new ();
-      GtkWidget *sw = gtk_switch_new ();
-      GtkWidget *edit = icon_button_new ("document-edit-symbolic", _("Edit Server"));
       g_autoptr(JsonNode) node = tb_json_parse (entry, -1, NULL);
       const char *summary = NULL;
+      GtkWidget *row;
 
       if (node != NULL && JSON_NODE_HOLDS_OBJECT (node))
         {
@@ -308,41 +238,10 @@ rebuild_mcp (TbPreferencesWindow *self)
           if (summary == NULL)
             summary = json_object_get_string_member_with_default (object, "url", NULL);
         }
-      adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), name);
-      adw_preferences_row_set_use_markup (ADW_PREFERENCES_ROW (row), FALSE);
-      adw_action_row_set_subtitle (ADW_ACTION_ROW (row), summary != NULL ? summary : "");
-      gtk_widget_set_valign (sw, GTK_ALIGN_CENTER);
-      gtk_switch_set_active (GTK_SWITCH (sw), enabled);
-      gtk_accessible_update_property (GTK_ACCESSIBLE (sw), GTK_ACCESSIBLE_PROPERTY_LABEL,
-                                      _("Start with Toolbench"), -1);
-      g_object_set_data_full (G_OBJECT (sw), "name", g_strdup (name), g_free);
-      g_signal_connect (sw, "notify::active", G_CALLBACK (mcp_switch_toggled), self);
-      g_object_set_data_full (G_OBJECT (edit), "name", g_strdup (name), g_free);
-      g_signal_connect (edit, "clicked", G_CALLBACK (mcp_edit_clicked), self);
-      g_object_set_data_full (G_OBJECT (row), "summary", g_strdup (summary != NULL ? summary : ""),
-                              g_free);
-      if (tb_tool_sources_get_default () != NULL
-          && tb_tool_sources_get_client (tb_tool_sources_get_default (), name) != NULL)
-        {
-          TbMcpClient *client = tb_tool_sources_get_client (tb_tool_sources_get_default (), name);
-          GtkWidget *restart = icon_button_new ("view-refresh-symbolic", _("Restart Server"));
-          GtkWidget *log = icon_button_new ("utilities-terminal-symbolic", _("Show Server Log"));
-
-          gtk_widget_set_name (restart, "mcp-restart");
-          gtk_widget_set_name (log, "mcp-log-button");
-          gtk_widget_set_name (row, "mcp-row");
-          g_object_set_data_full (G_OBJECT (restart), "name", g_strdup (name), g_free);
-          g_signal_connect (restart, "clicked", G_CALLBACK (mcp_restart_clicked), self);
-          g_object_set_data_full (G_OBJECT (log), "name", g_strdup (name), g_free);
-          g_signal_connect (log, "clicked", G_CALLBACK (mcp_log_clicked), self);
-          adw_action_row_add_suffix (ADW_ACTION_ROW (row), log);
-          adw_action_row_add_suffix (ADW_ACTION_ROW (row), restart);
-          g_signal_connect_object (client, "notify::state", G_CALLBACK (client_state_changed),
-                                   row, 0);
-          client_state_changed (client, NULL, ADW_ACTION_ROW (row));
-        }
-      adw_action_row_add_suffix (ADW_ACTION_ROW (row), sw);
-      adw_action_row_add_suffix (ADW_ACTION_ROW (row), edit);
+      row = tb_mcp_server_row_new (name, summary, enabled,
+                                   sources != NULL ? tb_tool_sources_get_client (sources, name)
+                                                   : NULL);
+      g_signal_connect (row, "notify::enabled", G_CALLBACK (mcp_enabled_changed), self);
       adw_preferences_group_add (self->mcp_group, row);
       g_ptr_array_add (self->mcp_rows, row);
     }
@@ -686,6 +585,9 @@ tb_preferences_window_class_init (TbPreferencesWindowClass *klass)
   gtk_widget_class_bind_template_callback (widget_class, add_folder_clicked);
   gtk_widget_class_bind_template_callback (widget_class, sandbox_choose_clicked);
   gtk_widget_class_bind_template_callback (widget_class, sandbox_clear_clicked);
+
+  gtk_widget_class_install_action (widget_class, "prefs.edit-mcp-server", "s",
+                                   edit_mcp_server_action);
 }
 
 static void

@@ -115,10 +115,12 @@ tb_preferences_window_edit_provider (TbPreferencesWindow *self,
 }
 
 static void
-provider_row_activated (AdwActionRow        *row,
-                        TbPreferencesWindow *self)
+edit_provider_action (GtkWidget  *widget,
+                      const char *action_name,
+                      GVariant   *parameter)
 {
-  tb_preferences_window_edit_provider (self, g_object_get_data (G_OBJECT (row), "name"));
+  tb_preferences_window_edit_provider (TB_PREFERENCES_WINDOW (widget),
+                                       g_variant_get_string (parameter, NULL));
 }
 
 static void
@@ -151,9 +153,11 @@ rebuild_providers (TbPreferencesWindow *self)
       adw_action_row_set_subtitle (ADW_ACTION_ROW (row), subtitle);
       adw_action_row_add_suffix (ADW_ACTION_ROW (row),
                                  gtk_image_new_from_icon_name ("go-next-symbolic"));
+      gtk_widget_set_name (row, "endpoint-row");
       gtk_list_box_row_set_activatable (GTK_LIST_BOX_ROW (row), TRUE);
-      g_object_set_data_full (G_OBJECT (row), "name", g_strdup (endpoint->name), g_free);
-      g_signal_connect (row, "activated", G_CALLBACK (provider_row_activated), self);
+      /* The row carries its endpoint's name to the action it activates. */
+      gtk_actionable_set_action_name (GTK_ACTIONABLE (row), "prefs.edit-provider");
+      gtk_actionable_set_action_target (GTK_ACTIONABLE (row), "s", endpoint->name);
       adw_preferences_group_add (self->providers_group, row);
       g_ptr_array_add (self->provider_rows, row);
     }
@@ -364,10 +368,13 @@ add_mcp_clicked (GtkButton           *button,
 /* ---- Tools: folders and sandbox ---------------------------------------- */
 
 static void
-folder_remove_clicked (GtkButton           *button,
-                       TbPreferencesWindow *self)
+remove_tool_folder_action (GtkWidget  *widget,
+                           const char *action_name,
+                           GVariant   *parameter)
 {
-  tb_prefs_remove_tool_folder (self->settings, g_object_get_data (G_OBJECT (button), "path"));
+  TbPreferencesWindow *self = TB_PREFERENCES_WINDOW (widget);
+
+  tb_prefs_remove_tool_folder (self->settings, g_variant_get_string (parameter, NULL));
 }
 
 static void
@@ -384,8 +391,9 @@ rebuild_folders (TbPreferencesWindow *self)
 
       adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), folders[i]);
       adw_preferences_row_set_use_markup (ADW_PREFERENCES_ROW (row), FALSE);
-      g_object_set_data_full (G_OBJECT (remove), "path", g_strdup (folders[i]), g_free);
-      g_signal_connect (remove, "clicked", G_CALLBACK (folder_remove_clicked), self);
+      gtk_widget_set_name (remove, "folder-remove");
+      gtk_actionable_set_action_name (GTK_ACTIONABLE (remove), "prefs.remove-tool-folder");
+      gtk_actionable_set_action_target (GTK_ACTIONABLE (remove), "s", folders[i]);
       adw_action_row_add_suffix (ADW_ACTION_ROW (row), remove);
       adw_preferences_group_add (self->folders_group, row);
       g_ptr_array_add (self->folder_rows, row);
@@ -397,44 +405,56 @@ rebuild_folders (TbPreferencesWindow *self)
   gtk_widget_set_sensitive (GTK_WIDGET (self->sandbox_clear), *root != '\0');
 }
 
-typedef enum { PICK_TOOL_FOLDER, PICK_SANDBOX } PickWhat;
+static char *
+chosen_path (GtkNativeDialog *chooser,
+             int              response)
+{
+  g_autoptr(GFile) file = NULL;
+
+  if (response != GTK_RESPONSE_ACCEPT)
+    return NULL;
+  file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (chooser));
+  return file != NULL ? g_file_get_path (file) : NULL;
+}
 
 static void
-folder_chosen (GtkNativeDialog     *chooser,
-               int                  response,
-               TbPreferencesWindow *self)
+tool_folder_chosen (GtkNativeDialog     *chooser,
+                    int                  response,
+                    TbPreferencesWindow *self)
 {
-  PickWhat what = GPOINTER_TO_INT (g_object_get_data (G_OBJECT (chooser), "what"));
+  g_autofree char *path = chosen_path (chooser, response);
+  g_autoptr(GError) error = NULL;
 
-  if (response == GTK_RESPONSE_ACCEPT)
-    {
-      g_autoptr(GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (chooser));
-      g_autofree char *path = file != NULL ? g_file_get_path (file) : NULL;
-      g_autoptr(GError) error = NULL;
-      gboolean ok;
+  if (response == GTK_RESPONSE_ACCEPT
+      && !tb_prefs_add_tool_folder (self->settings, path, &error))
+    toast (self, error->message);
+  g_object_unref (chooser);
+}
 
-      if (what == PICK_SANDBOX)
-        ok = tb_prefs_set_sandbox_root (self->settings, path, &error);
-      else
-        ok = tb_prefs_add_tool_folder (self->settings, path, &error);
-      if (!ok)
-        toast (self, error->message);
-    }
+static void
+sandbox_chosen (GtkNativeDialog     *chooser,
+                int                  response,
+                TbPreferencesWindow *self)
+{
+  g_autofree char *path = chosen_path (chooser, response);
+  g_autoptr(GError) error = NULL;
+
+  if (response == GTK_RESPONSE_ACCEPT
+      && !tb_prefs_set_sandbox_root (self->settings, path, &error))
+    toast (self, error->message);
   g_object_unref (chooser);
 }
 
 static void
 choose_folder (TbPreferencesWindow *self,
-               PickWhat             what)
+               const char          *title,
+               GCallback            chosen)
 {
   GtkFileChooserNative *chooser =
-    gtk_file_chooser_native_new (what == PICK_SANDBOX ? _("Choose the Sandbox Root")
-                                                      : _("Add a Tool Manifest Folder"),
-                                 GTK_WINDOW (self), GTK_FILE_CHOOSER_ACTION_SELECT_FOLDER,
+    gtk_file_chooser_native_new (title, GTK_WINDOW (self), GTK_FILE_CHOOSER_ACTION_SELECT_FOLDER,
                                  _("_Choose"), _("_Cancel"));
 
-  g_object_set_data (G_OBJECT (chooser), "what", GINT_TO_POINTER (what));
-  g_signal_connect (chooser, "response", G_CALLBACK (folder_chosen), self);
+  g_signal_connect (chooser, "response", chosen, self);
   gtk_native_dialog_show (GTK_NATIVE_DIALOG (chooser));
 }
 
@@ -442,14 +462,14 @@ static void
 add_folder_clicked (GtkButton           *button,
                     TbPreferencesWindow *self)
 {
-  choose_folder (self, PICK_TOOL_FOLDER);
+  choose_folder (self, _("Add a Tool Manifest Folder"), G_CALLBACK (tool_folder_chosen));
 }
 
 static void
 sandbox_choose_clicked (GtkButton           *button,
                         TbPreferencesWindow *self)
 {
-  choose_folder (self, PICK_SANDBOX);
+  choose_folder (self, _("Choose the Sandbox Root"), G_CALLBACK (sandbox_chosen));
 }
 
 static void
@@ -586,8 +606,12 @@ tb_preferences_window_class_init (TbPreferencesWindowClass *klass)
   gtk_widget_class_bind_template_callback (widget_class, sandbox_choose_clicked);
   gtk_widget_class_bind_template_callback (widget_class, sandbox_clear_clicked);
 
+  gtk_widget_class_install_action (widget_class, "prefs.edit-provider", "s",
+                                   edit_provider_action);
   gtk_widget_class_install_action (widget_class, "prefs.edit-mcp-server", "s",
                                    edit_mcp_server_action);
+  gtk_widget_class_install_action (widget_class, "prefs.remove-tool-folder", "s",
+                                   remove_tool_folder_action);
 }
 
 static void

@@ -365,6 +365,32 @@ test_mcp_bad_input (Fixture       *f,
   }
 }
 
+/* A server's switch turns it off in the settings, and a change made
+ * elsewhere shows on the switch. */
+static void
+test_mcp_switch (Fixture       *f,
+                 gconstpointer  data)
+{
+  g_autoptr(GVariant) servers = NULL;
+  gboolean enabled = TRUE;
+
+  g_assert_true (tb_prefs_save_mcp_server (f->settings, NULL, "shell", TRUE,
+                                           "{\"command\": \"sh\"}", NULL));
+  open_window (f);
+  g_assert_true (gtk_switch_get_active (GTK_SWITCH (named (f, "mcp-enabled"))));
+
+  gtk_switch_set_active (GTK_SWITCH (named (f, "mcp-enabled")), FALSE);
+  settle ();
+  servers = g_settings_get_value (f->settings, "mcp-servers");
+  g_assert_cmpuint (g_variant_n_children (servers), ==, 1);
+  g_variant_get_child (servers, 0, "(&sb&s)", NULL, &enabled, NULL);
+  g_assert_false (enabled);
+
+  g_assert_true (tb_prefs_set_mcp_enabled (f->settings, "shell", TRUE, NULL));
+  settle ();
+  g_assert_true (gtk_switch_get_active (GTK_SWITCH (named (f, "mcp-enabled"))));
+}
+
 static TbMcpClient *running_client;
 
 static gboolean
@@ -747,6 +773,8 @@ main (int   argc,
   g_test_add ("/preferences/loop-defaults", Fixture, NULL, fixture_setup, test_loop_defaults,
               fixture_teardown);
   g_test_add ("/preferences/mcp-running", Fixture, NULL, fixture_setup, test_mcp_running,
+              fixture_teardown);
+  g_test_add ("/preferences/mcp-switch", Fixture, NULL, fixture_setup, test_mcp_switch,
               fixture_teardown);
   g_test_add ("/preferences/mcp-bad-input", Fixture, NULL, fixture_setup, test_mcp_bad_input,
               fixture_teardown);

@@ -408,3 +408,25 @@ tb_dialog_fit_content (GtkWindow         *dialog,
                                                    available_height (parent)
                                                    - DIALOG_CHROME_HEIGHT));
 }
+
+/**
+ * tb_label_set_status:
+ * @label: a label beside a control
+ * @text: (nullable): what to say, %NULL or empty to hide the label
+ * @is_error: whether it reports a refusal or a success
+ *
+ * Shows the sentence a setting was refused (or accepted) with beside the
+ * control the person used.
+ */
+void
+tb_label_set_status (GtkLabel   *label,
+                     const char *text,
+                     gboolean    is_error)
+{
+  g_return_if_fail (GTK_IS_LABEL (label));
+
+  gtk_label_set_text (label, text != NULL ? text : "");
+  gtk_widget_set_visible (GTK_WIDGET (label), text != NULL && *text != '\0');
+  gtk_widget_add_css_class (GTK_WIDGET (label), is_error ? "error" : "success");
+  gtk_widget_remove_css_class (GTK_WIDGET (label), is_error ? "success" : "error");
+}

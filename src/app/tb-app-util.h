@@ -31,5 +31,8 @@ void  tb_flow_box_append          (GtkFlowBox    *flow_box,
                                    GtkWidget     *child);
 void  tb_dialog_fit_content       (GtkWindow         *dialog,
                                    GtkScrolledWindow *content);
+void  tb_label_set_status         (GtkLabel      *label,
+                                   const char    *text,
+                                   gboolean       is_error);
 
 G_END_DECLS

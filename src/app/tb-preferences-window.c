@@ -7,10 +7,12 @@
 #include <glib/gi18n.h>
 
 #include "toolbench.h"
-#include "tb-model-list.h"
 #include "tb-app-util.h"
 #include "tb-preferences-window.h"
+#include "tb-mcp-server-editor.h"
+#include "tb-mcp-server-row.h"
 #include "tb-prefs.h"
+#include "tb-provider-editor.h"
 #include "tb-secret-store.h"
 #include "tb-tool-sources.h"
 
@@ -45,7 +47,6 @@ struct _TbPreferencesWindow
 
 G_DEFINE_FINAL_TYPE (TbPreferencesWindow, tb_preferences_window, ADW_TYPE_PREFERENCES_WINDOW)
 
-static const char * const kinds[] = { "openai", "anthropic", "gemini" };
 static const char * const policies[] = { "ask", "approve-all", "reject-all" };
 
 static void
@@ -56,38 +57,6 @@ toast (TbPreferencesWindow *self,
 
   adw_toast_set_timeout (item, 4);
   adw_preferences_window_add_toast (ADW_PREFERENCES_WINDOW (self), item);
-}
-
-static void
-set_status (GtkLabel   *label,
-            const char *text,
-            gboolean    is_error)
-{
-  gtk_label_set_text (label, text != NULL ? text : "");
-  gtk_widget_set_visible (GTK_WIDGET (label), text != NULL && *text != '\0');
-  if (is_error)
-    {
-      gtk_widget_add_css_class (GTK_WIDGET (label), "error");
-      gtk_widget_remove_css_class (GTK_WIDGET (label), "success");
-    }
-  else
-    {
-      gtk_widget_remove_css_class (GTK_WIDGET (label), "error");
-      gtk_widget_add_css_class (GTK_WIDGET (label), "success");
-    }
-}
-
-static GtkLabel *
-status_label_new (const char *name)
-{
-  GtkWidget *label = gtk_label_new (NULL);
-
-  gtk_widget_set_name (label, name);
-  gtk_label_set_wrap (GTK_LABEL (label), TRUE);
-  gtk_label_set_xalign (GTK_LABEL (label), 0);
-  gtk_label_set_selectable (GTK_LABEL (label), TRUE);
-  gtk_widget_set_visible (label, FALSE);
-  return GTK_LABEL (label);
 }
 
 static GtkWidget *
@@ -113,273 +82,14 @@ clear_rows (AdwPreferencesGroup *group,
   g_ptr_array_set_size (rows, 0);
 }
 
-/* A subpage: a header bar with a back button and the page's action (Save)
- * above a preferences page. The action stays in view however long the
- * page is; only the page scrolls. */
-static GtkWidget *
-subpage_new (TbPreferencesWindow  *self,
-             const char           *title,
-             const char           *name,
-             GtkWidget            *action,
-             AdwPreferencesPage  **page_out);
-
-static void
-close_subpage (GtkButton           *button,
-               TbPreferencesWindow *self)
-{
-  adw_preferences_window_close_subpage (ADW_PREFERENCES_WINDOW (self));
-}
-
-static GtkWidget *
-subpage_new (TbPreferencesWindow  *self,
-             const char           *title,
-             const char           *name,
-             GtkWidget            *action,
-             AdwPreferencesPage  **page_out)
-{
-  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
-  GtkWidget *header = adw_header_bar_new ();
-  GtkWidget *back = icon_button_new ("go-previous-symbolic", _("Back"));
-  GtkWidget *page = adw_preferences_page_new ();
-  g_autofree char *back_name = g_strconcat (name, "-back", NULL);
-
-  adw_header_bar_set_title_widget (ADW_HEADER_BAR (header), adw_window_title_new (title, NULL));
-  gtk_widget_set_name (back, back_name);
-  g_signal_connect (back, "clicked", G_CALLBACK (close_subpage), self);
-  adw_header_bar_pack_start (ADW_HEADER_BAR (header), back);
-  gtk_widget_set_valign (action, GTK_ALIGN_CENTER);
-  adw_header_bar_pack_end (ADW_HEADER_BAR (header), action);
-  gtk_box_append (GTK_BOX (box), header);
-  gtk_widget_set_vexpand (page, TRUE);
-  gtk_box_append (GTK_BOX (box), page);
-  *page_out = ADW_PREFERENCES_PAGE (page);
-  return box;
-}
-
 /* ---- Providers ------------------------------------------------------- */
 
-typedef struct
-{
-  TbPreferencesWindow *self;
-  char                *old_name;
-  char                *old_url;
-  AdwEntryRow         *name_row;
-  AdwComboRow         *kind_row;
-  AdwEntryRow         *url_row;
-  AdwPasswordEntryRow *key_row;
-  AdwEntryRow         *model_row;
-  AdwComboRow         *models_row;
-  GtkStringList       *models;
-  GtkLabel            *status;
-  GtkButton           *test_button;
-  gboolean             key_loaded;
-  GCancellable        *cancellable;
-} ProviderEditor;
-
 static void
-provider_editor_free (gpointer data)
+provider_key_saved (TbPreferencesWindow *self)
 {
-  ProviderEditor *editor = data;
-
-  g_cancellable_cancel (editor->cancellable);
-  g_clear_object (&editor->cancellable);
-  g_free (editor->old_name);
-  g_free (editor->old_url);
-  g_free (editor);
-}
-
-static const char *
-editor_kind (ProviderEditor *editor)
-{
-  guint selected = adw_combo_row_get_selected (editor->kind_row);
-
-  return kinds[MIN (selected, G_N_ELEMENTS (kinds) - 1)];
-}
-
-static void
-key_lookup_cb (GObject      *source,
-               GAsyncResult *result,
-               gpointer      user_data)
-{
-  g_autoptr(GtkWidget) page = user_data;
-  g_autoptr(GError) error = NULL;
-  g_autofree char *key = tb_secret_store_lookup_finish (TB_SECRET_STORE (source), result,
-                                                        &error);
-  ProviderEditor *editor;
-
-  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-    return;
-  editor = g_object_get_data (G_OBJECT (page), "editor");
-  editor->key_loaded = TRUE;
-  if (error != NULL)
-    set_status (editor->status, error->message, TRUE);
-  else if (key != NULL)
-    gtk_editable_set_text (GTK_EDITABLE (editor->key_row), key);
-  if (tb_secret_store_is_in_memory (editor->self->store))
-    set_status (editor->status, tb_secret_store_get_fallback_message (editor->self->store),
-                TRUE);
-}
-
-static void
-models_fetched_cb (GObject      *source,
-                   GAsyncResult *result,
-                   gpointer      user_data)
-{
-  g_autoptr(GtkWidget) page = user_data;
-  g_autoptr(GError) error = NULL;
-  g_autofree char *report = NULL;
-  g_auto(GStrv) models = tb_model_list_fetch_finish (result, &report, &error);
-  ProviderEditor *editor;
-  const char *current;
-
-  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-    return;
-  editor = g_object_get_data (G_OBJECT (page), "editor");
-  gtk_widget_set_sensitive (GTK_WIDGET (editor->test_button), TRUE);
-  if (models == NULL)
-    {
-      set_status (editor->status, error->message, TRUE);
-      return;
-    }
-  set_status (editor->status, report, FALSE);
-  current = gtk_editable_get_text (GTK_EDITABLE (editor->model_row));
-  gtk_string_list_splice (editor->models, 0,
-                          g_list_model_get_n_items (G_LIST_MODEL (editor->models)),
-                          (const char * const *) models);
-  gtk_widget_set_visible (GTK_WIDGET (editor->models_row), models[0] != NULL);
-  for (guint i = 0; models[i] != NULL; i++)
-    if (g_strcmp0 (models[i], current) == 0)
-      adw_combo_row_set_selected (editor->models_row, i);
-}
-
-static void
-test_connection (GtkButton *button,
-                 GtkWidget *page)
-{
-  ProviderEditor *editor = g_object_get_data (G_OBJECT (page), "editor");
-  set_status (editor->status, _("Asking the endpoint for its models…"), FALSE);
-  gtk_widget_set_sensitive (GTK_WIDGET (button), FALSE);
-  tb_model_list_fetch_async (editor_kind (editor),
-                             gtk_editable_get_text (GTK_EDITABLE (editor->url_row)),
-                             gtk_editable_get_text (GTK_EDITABLE (editor->key_row)),
-                             editor->cancellable, models_fetched_cb, g_object_ref (page));
-}
-
-static void
-model_selected (AdwComboRow    *row,
-                GParamSpec     *pspec,
-                ProviderEditor *editor)
-{
-  GtkStringObject *item = adw_combo_row_get_selected_item (row);
-
-  if (item != NULL)
-    gtk_editable_set_text (GTK_EDITABLE (editor->model_row),
-                           gtk_string_object_get_string (item));
-}
-
-static void
-key_saved_cb (GObject      *source,
-              GAsyncResult *result,
-              gpointer      user_data)
-{
-  g_autoptr(TbPreferencesWindow) self = user_data;
-  g_autoptr(GError) error = NULL;
-
-  if (!tb_secret_store_save_finish (TB_SECRET_STORE (source), result, &error))
-    {
-      if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-        toast (self, error->message);
-      return;
-    }
   if (tb_secret_store_is_in_memory (self->store))
     adw_preferences_group_set_description (self->providers_group,
                                            tb_secret_store_get_fallback_message (self->store));
-}
-
-static void
-key_cleared_cb (GObject      *source,
-                GAsyncResult *result,
-                gpointer      user_data)
-{
-  g_autoptr(TbPreferencesWindow) self = user_data;
-  g_autoptr(GError) error = NULL;
-
-  if (!tb_secret_store_clear_finish (TB_SECRET_STORE (source), result, &error)
-      && !g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-    toast (self, error->message);
-}
-
-static void
-save_provider (GtkButton *button,
-               GtkWidget *page)
-{
-  ProviderEditor *editor = g_object_get_data (G_OBJECT (page), "editor");
-  TbPreferencesWindow *self = editor->self;
-  g_autoptr(GError) error = NULL;
-  g_autoptr(TbProviderEndpoint) saved = NULL;
-  const char *typed = gtk_editable_get_text (GTK_EDITABLE (editor->name_row));
-  g_autofree char *name = g_strstrip (g_strdup (typed));
-  const char *key = gtk_editable_get_text (GTK_EDITABLE (editor->key_row));
-
-  if (!tb_prefs_save_provider (self->settings, editor->old_name, name, editor_kind (editor),
-                               gtk_editable_get_text (GTK_EDITABLE (editor->url_row)),
-                               gtk_editable_get_text (GTK_EDITABLE (editor->model_row)),
-                               &error))
-    {
-      set_status (editor->status, error->message, TRUE);
-      return;
-    }
-  saved = tb_prefs_find_provider (self->settings, name);
-  g_assert (saved != NULL);
-
-  /* The key follows the endpoint: a new name or URL moves it. */
-  if (editor->old_name != NULL
-      && (g_strcmp0 (editor->old_name, saved->name) != 0
-          || g_strcmp0 (editor->old_url, saved->base_url) != 0)
-      && editor->key_loaded)
-    tb_secret_store_clear_async (self->store, editor->old_name, editor->old_url,
-                                 self->cancellable, key_cleared_cb, g_object_ref (self));
-  if (*key != '\0')
-    tb_secret_store_save_async (self->store, saved->name, saved->base_url, key,
-                                self->cancellable, key_saved_cb, g_object_ref (self));
-  else if (editor->old_name != NULL && editor->key_loaded)
-    tb_secret_store_clear_async (self->store, saved->name, saved->base_url,
-                                 self->cancellable, key_cleared_cb, g_object_ref (self));
-
-  adw_preferences_window_close_subpage (ADW_PREFERENCES_WINDOW (self));
-}
-
-static void
-remove_provider (GtkButton *button,
-                 GtkWidget *page)
-{
-  ProviderEditor *editor = g_object_get_data (G_OBJECT (page), "editor");
-  TbPreferencesWindow *self = editor->self;
-  g_autoptr(GError) error = NULL;
-
-  if (!tb_prefs_remove_provider (self->settings, editor->old_name, &error))
-    {
-      set_status (editor->status, error->message, TRUE);
-      return;
-    }
-  tb_secret_store_clear_async (self->store, editor->old_name, editor->old_url,
-                               self->cancellable, key_cleared_cb, g_object_ref (self));
-  adw_preferences_window_close_subpage (ADW_PREFERENCES_WINDOW (self));
-}
-
-static GtkWidget *
-button_row_new (GtkWidget *first,
-                GtkWidget *second)
-{
-  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 12);
-
-  gtk_widget_set_halign (box, GTK_ALIGN_END);
-  gtk_widget_set_margin_top (box, 12);
-  if (first != NULL)
-    gtk_box_append (GTK_BOX (box), first);
-  if (second != NULL)
-    gtk_box_append (GTK_BOX (box), second);
-  return box;
 }
 
 /**
@@ -393,118 +103,24 @@ void
 tb_preferences_window_edit_provider (TbPreferencesWindow *self,
                                      const char          *name)
 {
-  g_autoptr(TbProviderEndpoint) endpoint = NULL;
-  ProviderEditor *editor = g_new0 (ProviderEditor, 1);
-  AdwPreferencesPage *prefs_page;
-  AdwPreferencesGroup *group;
-  GtkWidget *page, *save, *remove = NULL;
-  GtkStringList *kind_labels;
+  TbProviderEditor *editor;
 
   g_return_if_fail (TB_IS_PREFERENCES_WINDOW (self));
 
-  if (name != NULL)
-    endpoint = tb_prefs_find_provider (self->settings, name);
-  save = gtk_button_new_with_mnemonic (_("_Save"));
-  gtk_widget_set_name (save, "endpoint-save");
-  gtk_widget_add_css_class (save, "suggested-action");
-  page = subpage_new (self, endpoint != NULL ? _("Edit Endpoint") : _("Add Endpoint"),
-                      "endpoint", save, &prefs_page);
-  editor->self = self;
-  editor->cancellable = g_cancellable_new ();
-  g_object_set_data_full (G_OBJECT (page), "editor", editor, provider_editor_free);
-
-  group = ADW_PREFERENCES_GROUP (adw_preferences_group_new ());
-  adw_preferences_group_set_description (group,
-                                         _("The API key is kept in the system keyring, never "
-                                           "in the settings."));
-  adw_preferences_page_add (prefs_page, group);
-
-  editor->name_row = ADW_ENTRY_ROW (adw_entry_row_new ());
-  gtk_widget_set_name (GTK_WIDGET (editor->name_row), "endpoint-name");
-  adw_preferences_row_set_title (ADW_PREFERENCES_ROW (editor->name_row), _("Name"));
-  adw_preferences_group_add (group, GTK_WIDGET (editor->name_row));
-
-  kind_labels = gtk_string_list_new (NULL);
-  for (guint i = 0; i < G_N_ELEMENTS (kinds); i++)
-    gtk_string_list_append (kind_labels, tb_prefs_kind_label (kinds[i]));
-  editor->kind_row = ADW_COMBO_ROW (adw_combo_row_new ());
-  gtk_widget_set_name (GTK_WIDGET (editor->kind_row), "endpoint-kind");
-  adw_preferences_row_set_title (ADW_PREFERENCES_ROW (editor->kind_row), _("Kind"));
-  adw_combo_row_set_model (editor->kind_row, G_LIST_MODEL (kind_labels));
-  g_object_unref (kind_labels);
-  adw_preferences_group_add (group, GTK_WIDGET (editor->kind_row));
-
-  editor->url_row = ADW_ENTRY_ROW (adw_entry_row_new ());
-  gtk_widget_set_name (GTK_WIDGET (editor->url_row), "endpoint-url");
-  adw_preferences_row_set_title (ADW_PREFERENCES_ROW (editor->url_row), _("Base URL"));
-  adw_preferences_group_add (group, GTK_WIDGET (editor->url_row));
-
-  editor->key_row = ADW_PASSWORD_ENTRY_ROW (adw_password_entry_row_new ());
-  gtk_widget_set_name (GTK_WIDGET (editor->key_row), "endpoint-key");
-  adw_preferences_row_set_title (ADW_PREFERENCES_ROW (editor->key_row), _("API Key"));
-  adw_preferences_group_add (group, GTK_WIDGET (editor->key_row));
-
-  editor->model_row = ADW_ENTRY_ROW (adw_entry_row_new ());
-  gtk_widget_set_name (GTK_WIDGET (editor->model_row), "endpoint-model");
-  adw_preferences_row_set_title (ADW_PREFERENCES_ROW (editor->model_row), _("Default Model"));
-  adw_preferences_group_add (group, GTK_WIDGET (editor->model_row));
-
-  editor->models = gtk_string_list_new (NULL);
-  editor->models_row = ADW_COMBO_ROW (adw_combo_row_new ());
-  gtk_widget_set_name (GTK_WIDGET (editor->models_row), "endpoint-models");
-  adw_preferences_row_set_title (ADW_PREFERENCES_ROW (editor->models_row),
-                                 _("Models of the Endpoint"));
-  adw_combo_row_set_model (editor->models_row, G_LIST_MODEL (editor->models));
-  g_object_unref (editor->models);
-  gtk_widget_set_visible (GTK_WIDGET (editor->models_row), FALSE);
-  adw_preferences_group_add (group, GTK_WIDGET (editor->models_row));
-
-  editor->status = status_label_new ("endpoint-status");
-  gtk_widget_set_margin_top (GTK_WIDGET (editor->status), 12);
-  adw_preferences_group_add (group, GTK_WIDGET (editor->status));
-
-  editor->test_button = GTK_BUTTON (gtk_button_new_with_mnemonic (_("_Test Connection")));
-  gtk_widget_set_name (GTK_WIDGET (editor->test_button), "endpoint-test");
-  g_signal_connect (editor->test_button, "clicked", G_CALLBACK (test_connection), page);
-  g_signal_connect (save, "clicked", G_CALLBACK (save_provider), page);
-  adw_preferences_group_add (group, button_row_new (GTK_WIDGET (editor->test_button), NULL));
-
-  if (endpoint != NULL)
-    {
-      editor->old_name = g_strdup (endpoint->name);
-      editor->old_url = g_strdup (endpoint->base_url);
-      gtk_editable_set_text (GTK_EDITABLE (editor->name_row), endpoint->name);
-      gtk_editable_set_text (GTK_EDITABLE (editor->url_row), endpoint->base_url);
-      gtk_editable_set_text (GTK_EDITABLE (editor->model_row), endpoint->model);
-      for (guint i = 0; i < G_N_ELEMENTS (kinds); i++)
-        if (g_strcmp0 (kinds[i], endpoint->kind) == 0)
-          adw_combo_row_set_selected (editor->kind_row, i);
-
-      tb_secret_store_lookup_async (self->store, endpoint->name, endpoint->base_url,
-                                    editor->cancellable, key_lookup_cb, g_object_ref (page));
-
-      remove = gtk_button_new_with_mnemonic (_("_Remove Endpoint"));
-      gtk_widget_set_name (remove, "endpoint-remove");
-      gtk_widget_add_css_class (remove, "destructive-action");
-      g_signal_connect (remove, "clicked", G_CALLBACK (remove_provider), page);
-      adw_preferences_group_add (group, button_row_new (remove, NULL));
-    }
-  else
-    {
-      editor->key_loaded = TRUE;
-      gtk_editable_set_text (GTK_EDITABLE (editor->url_row), TB_OPENAI_DEFAULT_BASE_URL);
-    }
-  g_signal_connect (editor->models_row, "notify::selected", G_CALLBACK (model_selected),
-                    editor);
-
-  adw_preferences_window_present_subpage (ADW_PREFERENCES_WINDOW (self), page);
+  editor = tb_provider_editor_new (self->settings, self->store, name);
+  g_signal_connect_object (editor, "error", G_CALLBACK (toast), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (editor, "key-saved", G_CALLBACK (provider_key_saved), self,
+                           G_CONNECT_SWAPPED);
+  adw_preferences_window_present_subpage (ADW_PREFERENCES_WINDOW (self), GTK_WIDGET (editor));
 }
 
 static void
-provider_row_activated (AdwActionRow        *row,
-                        TbPreferencesWindow *self)
+edit_provider_action (GtkWidget  *widget,
+                      const char *action_name,
+                      GVariant   *parameter)
 {
-  tb_preferences_window_edit_provider (self, g_object_get_data (G_OBJECT (row), "name"));
+  tb_preferences_window_edit_provider (TB_PREFERENCES_WINDOW (widget),
+                                       g_variant_get_string (parameter, NULL));
 }
 
 static void
@@ -537,9 +153,11 @@ rebuild_providers (TbPreferencesWindow *self)
       adw_action_row_set_subtitle (ADW_ACTION_ROW (row), subtitle);
       adw_action_row_add_suffix (ADW_ACTION_ROW (row),
                                  gtk_image_new_from_icon_name ("go-next-symbolic"));
+      gtk_widget_set_name (row, "endpoint-row");
       gtk_list_box_row_set_activatable (GTK_LIST_BOX_ROW (row), TRUE);
-      g_object_set_data_full (G_OBJECT (row), "name", g_strdup (endpoint->name), g_free);
-      g_signal_connect (row, "activated", G_CALLBACK (provider_row_activated), self);
+      /* The row carries its endpoint's name to the action it activates. */
+      gtk_actionable_set_action_name (GTK_ACTIONABLE (row), "prefs.edit-provider");
+      gtk_actionable_set_action_target (GTK_ACTIONABLE (row), "s", endpoint->name);
       adw_preferences_group_add (self->providers_group, row);
       g_ptr_array_add (self->provider_rows, row);
     }
@@ -557,135 +175,6 @@ rebuild_providers (TbPreferencesWindow *self)
 
 /* ---- MCP servers ------------------------------------------------------- */
 
-typedef struct
-{
-  TbPreferencesWindow *self;
-  char                *old_name;
-  AdwEntryRow         *name_row;
-  GtkSwitch           *enabled;
-  GtkTextView         *entry_view;
-  GtkLabel            *status;
-} McpEditor;
-
-static void
-mcp_editor_free (gpointer data)
-{
-  McpEditor *editor = data;
-
-  g_free (editor->old_name);
-  g_free (editor);
-}
-
-static char *
-mcp_entry_text (TbPreferencesWindow *self,
-                const char          *name,
-                gboolean            *enabled)
-{
-  g_autoptr(GVariant) value = g_settings_get_value (self->settings, "mcp-servers");
-  GVariantIter iter;
-  const char *row_name, *entry;
-  gboolean row_enabled;
-
-  g_variant_iter_init (&iter, value);
-  while (g_variant_iter_next (&iter, "(&sb&s)", &row_name, &row_enabled, &entry))
-    if (g_strcmp0 (row_name, name) == 0)
-      {
-        g_autoptr(JsonNode) node = tb_json_parse (entry, -1, NULL);
-
-        *enabled = row_enabled;
-        return node != NULL ? tb_json_to_string (node, TRUE) : g_strdup (entry);
-      }
-  return NULL;
-}
-
-static void
-save_mcp (GtkButton *button,
-          GtkWidget *page)
-{
-  McpEditor *editor = g_object_get_data (G_OBJECT (page), "editor");
-  GtkTextBuffer *buffer = gtk_text_view_get_buffer (editor->entry_view);
-  GtkTextIter start, end;
-  g_autofree char *text = NULL;
-  g_autoptr(GError) error = NULL;
-
-  gtk_text_buffer_get_bounds (buffer, &start, &end);
-  text = gtk_text_buffer_get_text (buffer, &start, &end, FALSE);
-  if (!tb_prefs_save_mcp_server (editor->self->settings, editor->old_name,
-                                 gtk_editable_get_text (GTK_EDITABLE (editor->name_row)),
-                                 gtk_switch_get_active (editor->enabled), text, &error))
-    {
-      set_status (editor->status, error->message, TRUE);
-      return;
-    }
-  adw_preferences_window_close_subpage (ADW_PREFERENCES_WINDOW (editor->self));
-}
-
-static void
-remove_mcp (GtkButton *button,
-            GtkWidget *page)
-{
-  McpEditor *editor = g_object_get_data (G_OBJECT (page), "editor");
-  g_autoptr(GError) error = NULL;
-
-  if (!tb_prefs_remove_mcp_server (editor->self->settings, editor->old_name, &error))
-    {
-      set_status (editor->status, error->message, TRUE);
-      return;
-    }
-  adw_preferences_window_close_subpage (ADW_PREFERENCES_WINDOW (editor->self));
-}
-
-/* The page scrolls to keep the entry's cursor in view: the entry grows
- * with its text instead of scrolling on its own, because GTK 4.8 draws the
- * scrollbar of a text view that scrolls itself before giving the
- * scrollbar its new size when the text grows ("Trying to snapshot GtkGizmo
- * without a current allocation"). */
-static gboolean
-show_entry_cursor (gpointer data)
-{
-  GtkTextView *view = data;
-  GtkTextBuffer *buffer = gtk_text_view_get_buffer (view);
-  GtkWidget *scroller = gtk_widget_get_ancestor (GTK_WIDGET (view), GTK_TYPE_SCROLLED_WINDOW);
-  GtkAdjustment *adjustment;
-  graphene_point_t top;
-  GdkRectangle cursor;
-  GtkTextIter iter;
-  double y;
-
-  if (scroller == NULL || !gtk_widget_is_focus (GTK_WIDGET (view)))
-    return G_SOURCE_REMOVE;
-  gtk_text_buffer_get_iter_at_mark (buffer, &iter, gtk_text_buffer_get_insert (buffer));
-  gtk_text_view_get_iter_location (view, &iter, &cursor);
-  gtk_text_view_buffer_to_window_coords (view, GTK_TEXT_WINDOW_WIDGET, cursor.x, cursor.y,
-                                         &cursor.x, &cursor.y);
-  /* The scrolled window's child shows the page from the adjustment's value. */
-  if (!gtk_widget_compute_point (GTK_WIDGET (view),
-                                 gtk_scrolled_window_get_child (GTK_SCROLLED_WINDOW (scroller)),
-                                 &GRAPHENE_POINT_INIT (cursor.x, cursor.y), &top))
-    return G_SOURCE_REMOVE;
-  adjustment = gtk_scrolled_window_get_vadjustment (GTK_SCROLLED_WINDOW (scroller));
-  y = gtk_adjustment_get_value (adjustment) + top.y;
-  gtk_adjustment_clamp_page (adjustment, y - 12, y + cursor.height + 12);
-  return G_SOURCE_REMOVE;
-}
-
-/* Typing moves the cursor without "mark-set": the text changed. */
-static void
-on_entry_changed (GtkTextView *view)
-{
-  g_idle_add_full (G_PRIORITY_LOW, show_entry_cursor, g_object_ref (view), g_object_unref);
-}
-
-static void
-on_entry_cursor_moved (GtkTextBuffer *buffer,
-                       GtkTextIter   *location,
-                       GtkTextMark   *mark,
-                       GtkTextView   *view)
-{
-  if (mark == gtk_text_buffer_get_insert (buffer))
-    on_entry_changed (view);
-}
-
 /**
  * tb_preferences_window_edit_mcp_server:
  * @self: the window
@@ -697,191 +186,41 @@ void
 tb_preferences_window_edit_mcp_server (TbPreferencesWindow *self,
                                        const char          *name)
 {
-  McpEditor *editor = g_new0 (McpEditor, 1);
-  AdwPreferencesPage *prefs_page;
-  AdwPreferencesGroup *group;
-  GtkWidget *page, *row, *frame, *save;
-  g_autofree char *entry = NULL;
-  gboolean enabled = TRUE;
-
   g_return_if_fail (TB_IS_PREFERENCES_WINDOW (self));
 
-  if (name != NULL)
-    entry = mcp_entry_text (self, name, &enabled);
-  save = gtk_button_new_with_mnemonic (_("_Save"));
-  gtk_widget_set_name (save, "mcp-save");
-  gtk_widget_add_css_class (save, "suggested-action");
-  page = subpage_new (self, entry != NULL ? _("Edit MCP Server") : _("Add MCP Server"), "mcp",
-                      save, &prefs_page);
-  editor->self = self;
-  g_object_set_data_full (G_OBJECT (page), "editor", editor, mcp_editor_free);
-
-  group = ADW_PREFERENCES_GROUP (adw_preferences_group_new ());
-  adw_preferences_group_set_description (group,
-                                         _("The entry is one value of an “mcpServers” "
-                                           "configuration: {\"command\": …, \"args\": […], "
-                                           "\"env\": {…}} for a local server, {\"url\": …} "
-                                           "for a remote one."));
-  adw_preferences_page_add (prefs_page, group);
-
-  editor->name_row = ADW_ENTRY_ROW (adw_entry_row_new ());
-  gtk_widget_set_name (GTK_WIDGET (editor->name_row), "mcp-name");
-  adw_preferences_row_set_title (ADW_PREFERENCES_ROW (editor->name_row), _("Name"));
-  adw_preferences_group_add (group, GTK_WIDGET (editor->name_row));
-
-  row = adw_action_row_new ();
-  adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), _("Start with Toolbench"));
-  editor->enabled = GTK_SWITCH (gtk_switch_new ());
-  gtk_widget_set_valign (GTK_WIDGET (editor->enabled), GTK_ALIGN_CENTER);
-  gtk_switch_set_active (editor->enabled, enabled);
-  gtk_accessible_update_property (GTK_ACCESSIBLE (editor->enabled),
-                                  GTK_ACCESSIBLE_PROPERTY_LABEL, _("Start with Toolbench"), -1);
-  adw_action_row_add_suffix (ADW_ACTION_ROW (row), GTK_WIDGET (editor->enabled));
-  adw_action_row_set_activatable_widget (ADW_ACTION_ROW (row), GTK_WIDGET (editor->enabled));
-  adw_preferences_group_add (group, row);
-
-  editor->entry_view = GTK_TEXT_VIEW (gtk_text_view_new ());
-  gtk_widget_set_name (GTK_WIDGET (editor->entry_view), "mcp-entry");
-  gtk_text_view_set_monospace (editor->entry_view, TRUE);
-  gtk_text_view_set_wrap_mode (editor->entry_view, GTK_WRAP_WORD_CHAR);
-  gtk_text_view_set_left_margin (editor->entry_view, 8);
-  gtk_text_view_set_right_margin (editor->entry_view, 8);
-  gtk_text_view_set_top_margin (editor->entry_view, 8);
-  gtk_text_view_set_bottom_margin (editor->entry_view, 8);
-  gtk_widget_set_size_request (GTK_WIDGET (editor->entry_view), -1, 180);
-  /* JSON needs no tab characters: Tab goes on to Save. */
-  gtk_text_view_set_accepts_tab (editor->entry_view, FALSE);
-  gtk_accessible_update_property (GTK_ACCESSIBLE (editor->entry_view),
-                                  GTK_ACCESSIBLE_PROPERTY_LABEL, _("Server entry (JSON)"), -1);
-  gtk_text_buffer_set_text (gtk_text_view_get_buffer (editor->entry_view),
-                            entry != NULL ? entry
-                                          : "{\n  \"command\": \"\",\n  \"args\": []\n}", -1);
-  g_signal_connect_object (gtk_text_view_get_buffer (editor->entry_view), "mark-set",
-                           G_CALLBACK (on_entry_cursor_moved), editor->entry_view, 0);
-  g_signal_connect_object (gtk_text_view_get_buffer (editor->entry_view), "changed",
-                           G_CALLBACK (on_entry_changed), editor->entry_view,
-                           G_CONNECT_SWAPPED);
-  frame = gtk_frame_new (NULL);
-  gtk_widget_set_margin_top (frame, 12);
-  gtk_frame_set_child (GTK_FRAME (frame), GTK_WIDGET (editor->entry_view));
-  adw_preferences_group_add (group, frame);
-
-  editor->status = status_label_new ("mcp-status");
-  gtk_widget_set_margin_top (GTK_WIDGET (editor->status), 12);
-  adw_preferences_group_add (group, GTK_WIDGET (editor->status));
-
-  g_signal_connect (save, "clicked", G_CALLBACK (save_mcp), page);
-  if (entry != NULL)
-    {
-      GtkWidget *remove = gtk_button_new_with_mnemonic (_("_Remove Server"));
-
-      editor->old_name = g_strdup (name);
-      gtk_editable_set_text (GTK_EDITABLE (editor->name_row), name);
-      gtk_widget_add_css_class (remove, "destructive-action");
-      g_signal_connect (remove, "clicked", G_CALLBACK (remove_mcp), page);
-      adw_preferences_group_add (group, button_row_new (remove, NULL));
-    }
-
-  adw_preferences_window_present_subpage (ADW_PREFERENCES_WINDOW (self), page);
+  adw_preferences_window_present_subpage (ADW_PREFERENCES_WINDOW (self),
+                                          GTK_WIDGET (tb_mcp_server_editor_new (self->settings,
+                                                                                name)));
 }
 
 static void
-mcp_switch_toggled (GtkSwitch           *sw,
-                    GParamSpec          *pspec,
-                    TbPreferencesWindow *self)
+mcp_enabled_changed (TbMcpServerRow      *row,
+                     GParamSpec          *pspec,
+                     TbPreferencesWindow *self)
 {
   g_autoptr(GError) error = NULL;
 
   if (self->syncing)
     return;
-  if (!tb_prefs_set_mcp_enabled (self->settings, g_object_get_data (G_OBJECT (sw), "name"),
-                                 gtk_switch_get_active (sw), &error))
+  if (!tb_prefs_set_mcp_enabled (self->settings, tb_mcp_server_row_get_server_name (row),
+                                 tb_mcp_server_row_get_enabled (row), &error))
     toast (self, error->message);
 }
 
 static void
-mcp_edit_clicked (GtkButton           *button,
-                  TbPreferencesWindow *self)
+edit_mcp_server_action (GtkWidget  *widget,
+                        const char *action_name,
+                        GVariant   *parameter)
 {
-  tb_preferences_window_edit_mcp_server (self, g_object_get_data (G_OBJECT (button), "name"));
-}
-
-static char *
-describe_client (TbMcpClient *client,
-                 const char  *summary)
-{
-  const char *state;
-
-  switch (tb_mcp_client_get_state (client))
-    {
-    case TB_MCP_CLIENT_STATE_CONNECTED:
-      state = _("Running");
-      break;
-    case TB_MCP_CLIENT_STATE_CONNECTING:
-      state = _("Starting…");
-      break;
-    case TB_MCP_CLIENT_STATE_FAILED:
-      /* Translators: an MCP server that stopped, and why. */
-      return g_strdup_printf (_("%s — failed: %s"), summary,
-                              tb_mcp_client_get_error (client) != NULL
-                              ? tb_mcp_client_get_error (client) : _("unknown error"));
-    case TB_MCP_CLIENT_STATE_DISCONNECTED:
-    default:
-      state = _("Stopped");
-      break;
-    }
-  /* Translators: an MCP server's command or URL, and its state. */
-  return g_strdup_printf (_("%s — %s"), summary, state);
-}
-
-static void
-client_state_changed (TbMcpClient  *client,
-                      GParamSpec   *pspec,
-                      AdwActionRow *row)
-{
-  g_autofree char *subtitle = describe_client (client, g_object_get_data (G_OBJECT (row),
-                                                                          "summary"));
-
-  adw_action_row_set_subtitle (row, subtitle);
-}
-
-static void
-mcp_restart_clicked (GtkButton           *button,
-                     TbPreferencesWindow *self)
-{
-  TbToolSources *sources = tb_tool_sources_get_default ();
-
-  if (sources != NULL)
-    tb_tool_sources_restart (sources, g_object_get_data (G_OBJECT (button), "name"));
-}
-
-static void
-mcp_log_clicked (GtkButton           *button,
-                 TbPreferencesWindow *self)
-{
-  const char *name = g_object_get_data (G_OBJECT (button), "name");
-  TbToolSources *sources = tb_tool_sources_get_default ();
-  TbMcpClient *client = sources != NULL ? tb_tool_sources_get_client (sources, name) : NULL;
-  g_auto(GStrv) log = client != NULL ? tb_mcp_client_get_log (client) : NULL;
-  g_autofree char *joined = log != NULL && log[0] != NULL ? g_strjoinv ("\n", log) : NULL;
-  g_autofree char *text = joined != NULL ? tb_text_escape_controls (joined, -1) : NULL;
-  g_autofree char *heading = g_strdup_printf (_("Log of “%s”"), name);
-  AdwMessageDialog *dialog;
-
-  dialog = ADW_MESSAGE_DIALOG (adw_message_dialog_new (GTK_WINDOW (self), heading,
-                                                       text != NULL ? text
-                                                                    : _("The server has "
-                                                                        "written nothing "
-                                                                        "yet.")));
-  gtk_widget_set_name (GTK_WIDGET (dialog), "mcp-log");
-  adw_message_dialog_add_response (dialog, "close", _("_Close"));
-  gtk_window_present (GTK_WINDOW (dialog));
+  tb_preferences_window_edit_mcp_server (TB_PREFERENCES_WINDOW (widget),
+                                         g_variant_get_string (parameter, NULL));
 }
 
 static void
 rebuild_mcp (TbPreferencesWindow *self)
 {
   g_autoptr(GVariant) value = g_settings_get_value (self->settings, "mcp-servers");
+  TbToolSources *sources = tb_tool_sources_get_default ();
   GVariantIter iter;
   const char *name, *entry;
   gboolean enabled;
@@ -891,11 +230,9 @@ rebuild_mcp (TbPreferencesWindow *self)
   g_variant_iter_init (&iter, value);
   while (g_variant_iter_next (&iter, "(&sb&s)", &name, &enabled, &entry))
     {
-      GtkWidget *row = adw_action_row_new ();
-      GtkWidget *sw = gtk_switch_new ();
-      GtkWidget *edit = icon_button_new ("document-edit-symbolic", _("Edit Server"));
       g_autoptr(JsonNode) node = tb_json_parse (entry, -1, NULL);
       const char *summary = NULL;
+      GtkWidget *row;
 
       if (node != NULL && JSON_NODE_HOLDS_OBJECT (node))
         {
@@ -905,41 +242,10 @@ rebuild_mcp (TbPreferencesWindow *self)
           if (summary == NULL)
             summary = json_object_get_string_member_with_default (object, "url", NULL);
         }
-      adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), name);
-      adw_preferences_row_set_use_markup (ADW_PREFERENCES_ROW (row), FALSE);
-      adw_action_row_set_subtitle (ADW_ACTION_ROW (row), summary != NULL ? summary : "");
-      gtk_widget_set_valign (sw, GTK_ALIGN_CENTER);
-      gtk_switch_set_active (GTK_SWITCH (sw), enabled);
-      gtk_accessible_update_property (GTK_ACCESSIBLE (sw), GTK_ACCESSIBLE_PROPERTY_LABEL,
-                                      _("Start with Toolbench"), -1);
-      g_object_set_data_full (G_OBJECT (sw), "name", g_strdup (name), g_free);
-      g_signal_connect (sw, "notify::active", G_CALLBACK (mcp_switch_toggled), self);
-      g_object_set_data_full (G_OBJECT (edit), "name", g_strdup (name), g_free);
-      g_signal_connect (edit, "clicked", G_CALLBACK (mcp_edit_clicked), self);
-      g_object_set_data_full (G_OBJECT (row), "summary", g_strdup (summary != NULL ? summary : ""),
-                              g_free);
-      if (tb_tool_sources_get_default () != NULL
-          && tb_tool_sources_get_client (tb_tool_sources_get_default (), name) != NULL)
-        {
-          TbMcpClient *client = tb_tool_sources_get_client (tb_tool_sources_get_default (), name);
-          GtkWidget *restart = icon_button_new ("view-refresh-symbolic", _("Restart Server"));
-          GtkWidget *log = icon_button_new ("utilities-terminal-symbolic", _("Show Server Log"));
-
-          gtk_widget_set_name (restart, "mcp-restart");
-          gtk_widget_set_name (log, "mcp-log-button");
-          gtk_widget_set_name (row, "mcp-row");
-          g_object_set_data_full (G_OBJECT (restart), "name", g_strdup (name), g_free);
-          g_signal_connect (restart, "clicked", G_CALLBACK (mcp_restart_clicked), self);
-          g_object_set_data_full (G_OBJECT (log), "name", g_strdup (name), g_free);
-          g_signal_connect (log, "clicked", G_CALLBACK (mcp_log_clicked), self);
-          adw_action_row_add_suffix (ADW_ACTION_ROW (row), log);
-          adw_action_row_add_suffix (ADW_ACTION_ROW (row), restart);
-          g_signal_connect_object (client, "notify::state", G_CALLBACK (client_state_changed),
-                                   row, 0);
-          client_state_changed (client, NULL, ADW_ACTION_ROW (row));
-        }
-      adw_action_row_add_suffix (ADW_ACTION_ROW (row), sw);
-      adw_action_row_add_suffix (ADW_ACTION_ROW (row), edit);
+      row = tb_mcp_server_row_new (name, summary, enabled,
+                                   sources != NULL ? tb_tool_sources_get_client (sources, name)
+                                                   : NULL);
+      g_signal_connect (row, "notify::enabled", G_CALLBACK (mcp_enabled_changed), self);
       adw_preferences_group_add (self->mcp_group, row);
       g_ptr_array_add (self->mcp_rows, row);
     }
@@ -1062,10 +368,13 @@ add_mcp_clicked (GtkButton           *button,
 /* ---- Tools: folders and sandbox ---------------------------------------- */
 
 static void
-folder_remove_clicked (GtkButton           *button,
-                       TbPreferencesWindow *self)
+remove_tool_folder_action (GtkWidget  *widget,
+                           const char *action_name,
+                           GVariant   *parameter)
 {
-  tb_prefs_remove_tool_folder (self->settings, g_object_get_data (G_OBJECT (button), "path"));
+  TbPreferencesWindow *self = TB_PREFERENCES_WINDOW (widget);
+
+  tb_prefs_remove_tool_folder (self->settings, g_variant_get_string (parameter, NULL));
 }
 
 static void
@@ -1082,8 +391,9 @@ rebuild_folders (TbPreferencesWindow *self)
 
       adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), folders[i]);
       adw_preferences_row_set_use_markup (ADW_PREFERENCES_ROW (row), FALSE);
-      g_object_set_data_full (G_OBJECT (remove), "path", g_strdup (folders[i]), g_free);
-      g_signal_connect (remove, "clicked", G_CALLBACK (folder_remove_clicked), self);
+      gtk_widget_set_name (remove, "folder-remove");
+      gtk_actionable_set_action_name (GTK_ACTIONABLE (remove), "prefs.remove-tool-folder");
+      gtk_actionable_set_action_target (GTK_ACTIONABLE (remove), "s", folders[i]);
       adw_action_row_add_suffix (ADW_ACTION_ROW (row), remove);
       adw_preferences_group_add (self->folders_group, row);
       g_ptr_array_add (self->folder_rows, row);
@@ -1095,44 +405,56 @@ rebuild_folders (TbPreferencesWindow *self)
   gtk_widget_set_sensitive (GTK_WIDGET (self->sandbox_clear), *root != '\0');
 }
 
-typedef enum { PICK_TOOL_FOLDER, PICK_SANDBOX } PickWhat;
+static char *
+chosen_path (GtkNativeDialog *chooser,
+             int              response)
+{
+  g_autoptr(GFile) file = NULL;
+
+  if (response != GTK_RESPONSE_ACCEPT)
+    return NULL;
+  file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (chooser));
+  return file != NULL ? g_file_get_path (file) : NULL;
+}
 
 static void
-folder_chosen (GtkNativeDialog     *chooser,
-               int                  response,
-               TbPreferencesWindow *self)
+tool_folder_chosen (GtkNativeDialog     *chooser,
+                    int                  response,
+                    TbPreferencesWindow *self)
 {
-  PickWhat what = GPOINTER_TO_INT (g_object_get_data (G_OBJECT (chooser), "what"));
+  g_autofree char *path = chosen_path (chooser, response);
+  g_autoptr(GError) error = NULL;
 
-  if (response == GTK_RESPONSE_ACCEPT)
-    {
-      g_autoptr(GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (chooser));
-      g_autofree char *path = file != NULL ? g_file_get_path (file) : NULL;
-      g_autoptr(GError) error = NULL;
-      gboolean ok;
+  if (response == GTK_RESPONSE_ACCEPT
+      && !tb_prefs_add_tool_folder (self->settings, path, &error))
+    toast (self, error->message);
+  g_object_unref (chooser);
+}
 
-      if (what == PICK_SANDBOX)
-        ok = tb_prefs_set_sandbox_root (self->settings, path, &error);
-      else
-        ok = tb_prefs_add_tool_folder (self->settings, path, &error);
-      if (!ok)
-        toast (self, error->message);
-    }
+static void
+sandbox_chosen (GtkNativeDialog     *chooser,
+                int                  response,
+                TbPreferencesWindow *self)
+{
+  g_autofree char *path = chosen_path (chooser, response);
+  g_autoptr(GError) error = NULL;
+
+  if (response == GTK_RESPONSE_ACCEPT
+      && !tb_prefs_set_sandbox_root (self->settings, path, &error))
+    toast (self, error->message);
   g_object_unref (chooser);
 }
 
 static void
 choose_folder (TbPreferencesWindow *self,
-               PickWhat             what)
+               const char          *title,
+               GCallback            chosen)
 {
   GtkFileChooserNative *chooser =
-    gtk_file_chooser_native_new (what == PICK_SANDBOX ? _("Choose the Sandbox Root")
-                                                      : _("Add a Tool Manifest Folder"),
-                                 GTK_WINDOW (self), GTK_FILE_CHOOSER_ACTION_SELECT_FOLDER,
+    gtk_file_chooser_native_new (title, GTK_WINDOW (self), GTK_FILE_CHOOSER_ACTION_SELECT_FOLDER,
                                  _("_Choose"), _("_Cancel"));
 
-  g_object_set_data (G_OBJECT (chooser), "what", GINT_TO_POINTER (what));
-  g_signal_connect (chooser, "response", G_CALLBACK (folder_chosen), self);
+  g_signal_connect (chooser, "response", chosen, self);
   gtk_native_dialog_show (GTK_NATIVE_DIALOG (chooser));
 }
 
@@ -1140,14 +462,14 @@ static void
 add_folder_clicked (GtkButton           *button,
                     TbPreferencesWindow *self)
 {
-  choose_folder (self, PICK_TOOL_FOLDER);
+  choose_folder (self, _("Add a Tool Manifest Folder"), G_CALLBACK (tool_folder_chosen));
 }
 
 static void
 sandbox_choose_clicked (GtkButton           *button,
                         TbPreferencesWindow *self)
 {
-  choose_folder (self, PICK_SANDBOX);
+  choose_folder (self, _("Choose the Sandbox Root"), G_CALLBACK (sandbox_chosen));
 }
 
 static void
@@ -1179,7 +501,7 @@ static void
 spin_changed (GtkSpinButton       *spin,
               TbPreferencesWindow *self)
 {
-  const char *key = g_object_get_data (G_OBJECT (spin), "key");
+  const char *key = spin == self->cap_spin ? "loop-iteration-cap" : "tool-timeout-seconds";
   g_autoptr(GError) error = NULL;
   double value = gtk_spin_button_get_value (spin);
 
@@ -1187,11 +509,11 @@ spin_changed (GtkSpinButton       *spin,
     return;
   if (!tb_prefs_set_uint (self->settings, key, value < 0 ? 0 : (guint) value, &error))
     {
-      set_status (self->loop_status, error->message, TRUE);
+      tb_label_set_status (self->loop_status, error->message, TRUE);
       sync_loop (self);
       return;
     }
-  set_status (self->loop_status, NULL, FALSE);
+  tb_label_set_status (self->loop_status, NULL, FALSE);
 }
 
 static void
@@ -1206,33 +528,7 @@ policy_changed (AdwComboRow         *row,
     return;
   if (!tb_prefs_set_string_choice (self->settings, "approval-policy", policies[selected],
                                    &error))
-    set_status (self->loop_status, error->message, TRUE);
-}
-
-static GtkSpinButton *
-spin_row_add (AdwPreferencesGroup *group,
-              const char          *key,
-              const char          *title,
-              const char          *subtitle,
-              double               min,
-              double               max,
-              TbPreferencesWindow *self)
-{
-  GtkWidget *row = adw_action_row_new ();
-  GtkWidget *spin = gtk_spin_button_new_with_range (min, max, 1);
-
-  adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), title);
-  adw_action_row_set_subtitle (ADW_ACTION_ROW (row), subtitle);
-  gtk_widget_set_valign (spin, GTK_ALIGN_CENTER);
-  gtk_widget_set_name (spin, key);
-  gtk_accessible_update_property (GTK_ACCESSIBLE (spin), GTK_ACCESSIBLE_PROPERTY_LABEL, title,
-                                  -1);
-  g_object_set_data (G_OBJECT (spin), "key", (gpointer) key);
-  g_signal_connect (spin, "value-changed", G_CALLBACK (spin_changed), self);
-  adw_action_row_add_suffix (ADW_ACTION_ROW (row), spin);
-  adw_action_row_set_activatable_widget (ADW_ACTION_ROW (row), spin);
-  adw_preferences_group_add (group, row);
-  return GTK_SPIN_BUTTON (spin);
+    tb_label_set_status (self->loop_status, error->message, TRUE);
 }
 
 /* ---- The window --------------------------------------------------------- */
@@ -1253,133 +549,6 @@ settings_changed (GSettings           *settings,
            || g_strcmp0 (key, "tool-timeout-seconds") == 0
            || g_strcmp0 (key, "approval-policy") == 0)
     sync_loop (self);
-}
-
-static GtkWidget *
-header_button_new (const char *label,
-                   const char *name)
-{
-  GtkWidget *button = gtk_button_new_with_mnemonic (label);
-
-  gtk_widget_set_name (button, name);
-  gtk_widget_set_valign (button, GTK_ALIGN_CENTER);
-  gtk_widget_add_css_class (button, "flat");
-  return button;
-}
-
-static void
-build_providers_page (TbPreferencesWindow *self)
-{
-  GtkWidget *page = adw_preferences_page_new ();
-  GtkWidget *add = header_button_new (_("_Add Endpoint"), "add-endpoint");
-
-  adw_preferences_page_set_title (ADW_PREFERENCES_PAGE (page), _("Providers"));
-  adw_preferences_page_set_name (ADW_PREFERENCES_PAGE (page), "providers");
-  adw_preferences_page_set_icon_name (ADW_PREFERENCES_PAGE (page), "network-server-symbolic");
-  self->providers_group = ADW_PREFERENCES_GROUP (adw_preferences_group_new ());
-  adw_preferences_group_set_title (self->providers_group, _("Endpoints"));
-  if (tb_secret_store_is_in_memory (self->store))
-    adw_preferences_group_set_description (self->providers_group,
-                                           tb_secret_store_get_fallback_message (self->store));
-  else
-    adw_preferences_group_set_description (self->providers_group,
-                                           _("Model endpoints the loop can drive. Their API "
-                                             "keys are kept in the system keyring."));
-  g_signal_connect (add, "clicked", G_CALLBACK (add_provider_clicked), self);
-  adw_preferences_group_set_header_suffix (self->providers_group, add);
-  adw_preferences_page_add (ADW_PREFERENCES_PAGE (page), self->providers_group);
-  adw_preferences_window_add (ADW_PREFERENCES_WINDOW (self), ADW_PREFERENCES_PAGE (page));
-}
-
-static void
-build_loop_page (TbPreferencesWindow *self)
-{
-  GtkWidget *page = adw_preferences_page_new ();
-  AdwPreferencesGroup *group = ADW_PREFERENCES_GROUP (adw_preferences_group_new ());
-  GtkStringList *labels = gtk_string_list_new (NULL);
-
-  adw_preferences_page_set_title (ADW_PREFERENCES_PAGE (page), _("Loop"));
-  adw_preferences_page_set_name (ADW_PREFERENCES_PAGE (page), "loop");
-  adw_preferences_page_set_icon_name (ADW_PREFERENCES_PAGE (page), "view-refresh-symbolic");
-  adw_preferences_group_set_title (group, _("Defaults for New Loops"));
-  self->cap_spin = spin_row_add (group, "loop-iteration-cap", _("Iteration Cap"),
-                                 _("Model turns before the loop stops"), 1, 200, self);
-  self->timeout_spin = spin_row_add (group, "tool-timeout-seconds", _("Tool Timeout"),
-                                     _("Seconds a tool call may run"), 1, 3600, self);
-
-  gtk_string_list_append (labels, _("Ask Every Time"));
-  gtk_string_list_append (labels, _("Approve All"));
-  gtk_string_list_append (labels, _("Reject All"));
-  self->policy_row = ADW_COMBO_ROW (adw_combo_row_new ());
-  gtk_widget_set_name (GTK_WIDGET (self->policy_row), "approval-policy");
-  adw_preferences_row_set_title (ADW_PREFERENCES_ROW (self->policy_row), _("Approval Policy"));
-  adw_action_row_set_subtitle (ADW_ACTION_ROW (self->policy_row),
-                               _("What happens to a tool call the model proposes"));
-  adw_combo_row_set_model (self->policy_row, G_LIST_MODEL (labels));
-  g_object_unref (labels);
-  adw_preferences_group_add (group, GTK_WIDGET (self->policy_row));
-
-  self->loop_status = status_label_new ("loop-status");
-  gtk_widget_set_margin_top (GTK_WIDGET (self->loop_status), 12);
-  adw_preferences_group_add (group, GTK_WIDGET (self->loop_status));
-
-  adw_preferences_page_add (ADW_PREFERENCES_PAGE (page), group);
-  adw_preferences_window_add (ADW_PREFERENCES_WINDOW (self), ADW_PREFERENCES_PAGE (page));
-  sync_loop (self);
-  g_signal_connect (self->policy_row, "notify::selected", G_CALLBACK (policy_changed), self);
-}
-
-static void
-build_tools_page (TbPreferencesWindow *self)
-{
-  GtkWidget *page = adw_preferences_page_new ();
-  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
-  GtkWidget *import = header_button_new (_("_Import…"), "import-mcp");
-  GtkWidget *add = header_button_new (_("_Add Server"), "add-mcp");
-  GtkWidget *add_folder = header_button_new (_("Add _Folder…"), "add-folder");
-  GtkWidget *choose = header_button_new (_("_Choose…"), "choose-sandbox");
-  AdwPreferencesGroup *sandbox_group = ADW_PREFERENCES_GROUP (adw_preferences_group_new ());
-
-  adw_preferences_page_set_title (ADW_PREFERENCES_PAGE (page), _("Tools"));
-  adw_preferences_page_set_name (ADW_PREFERENCES_PAGE (page), "tools");
-  adw_preferences_page_set_icon_name (ADW_PREFERENCES_PAGE (page),
-                                      "applications-utilities-symbolic");
-
-  self->mcp_group = ADW_PREFERENCES_GROUP (adw_preferences_group_new ());
-  adw_preferences_group_set_title (self->mcp_group, _("MCP Servers"));
-  adw_preferences_group_set_description (self->mcp_group,
-                                         _("Servers whose tools join the registry. Import the "
-                                           "“mcpServers” configuration of another client to "
-                                           "bring them all."));
-  g_signal_connect (import, "clicked", G_CALLBACK (import_clicked), self);
-  g_signal_connect (add, "clicked", G_CALLBACK (add_mcp_clicked), self);
-  gtk_box_append (GTK_BOX (box), import);
-  gtk_box_append (GTK_BOX (box), add);
-  adw_preferences_group_set_header_suffix (self->mcp_group, box);
-  adw_preferences_page_add (ADW_PREFERENCES_PAGE (page), self->mcp_group);
-
-  self->folders_group = ADW_PREFERENCES_GROUP (adw_preferences_group_new ());
-  adw_preferences_group_set_title (self->folders_group, _("Tool Manifest Folders"));
-  adw_preferences_group_set_description (self->folders_group,
-                                         _("Folders with command-tool manifests (*.json)."));
-  g_signal_connect (add_folder, "clicked", G_CALLBACK (add_folder_clicked), self);
-  adw_preferences_group_set_header_suffix (self->folders_group, add_folder);
-  adw_preferences_page_add (ADW_PREFERENCES_PAGE (page), self->folders_group);
-
-  adw_preferences_group_set_title (sandbox_group, _("File Tools"));
-  self->sandbox_row = ADW_ACTION_ROW (adw_action_row_new ());
-  adw_preferences_row_set_title (ADW_PREFERENCES_ROW (self->sandbox_row), _("Sandbox Root"));
-  adw_preferences_row_set_use_markup (ADW_PREFERENCES_ROW (self->sandbox_row), FALSE);
-  g_signal_connect (choose, "clicked", G_CALLBACK (sandbox_choose_clicked), self);
-  self->sandbox_clear = GTK_BUTTON (icon_button_new ("edit-clear-symbolic",
-                                                     _("Turn the File Tools Off")));
-  g_signal_connect (self->sandbox_clear, "clicked", G_CALLBACK (sandbox_clear_clicked), self);
-  adw_action_row_add_suffix (self->sandbox_row, choose);
-  adw_action_row_add_suffix (self->sandbox_row, GTK_WIDGET (self->sandbox_clear));
-  adw_preferences_group_add (sandbox_group, GTK_WIDGET (self->sandbox_row));
-  adw_preferences_page_add (ADW_PREFERENCES_PAGE (page), sandbox_group);
-
-  adw_preferences_window_add (ADW_PREFERENCES_WINDOW (self), ADW_PREFERENCES_PAGE (page));
 }
 
 static void
@@ -1412,9 +581,37 @@ static void
 tb_preferences_window_class_init (TbPreferencesWindowClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
 
   object_class->dispose = tb_preferences_window_dispose;
   object_class->finalize = tb_preferences_window_finalize;
+
+  gtk_widget_class_set_template_from_resource (
+    widget_class, "/io/github/toolbench/Toolbench/tb-preferences-window.ui");
+  gtk_widget_class_bind_template_child (widget_class, TbPreferencesWindow, providers_group);
+  gtk_widget_class_bind_template_child (widget_class, TbPreferencesWindow, mcp_group);
+  gtk_widget_class_bind_template_child (widget_class, TbPreferencesWindow, folders_group);
+  gtk_widget_class_bind_template_child (widget_class, TbPreferencesWindow, sandbox_row);
+  gtk_widget_class_bind_template_child (widget_class, TbPreferencesWindow, sandbox_clear);
+  gtk_widget_class_bind_template_child (widget_class, TbPreferencesWindow, cap_spin);
+  gtk_widget_class_bind_template_child (widget_class, TbPreferencesWindow, timeout_spin);
+  gtk_widget_class_bind_template_child (widget_class, TbPreferencesWindow, policy_row);
+  gtk_widget_class_bind_template_child (widget_class, TbPreferencesWindow, loop_status);
+  gtk_widget_class_bind_template_callback (widget_class, add_provider_clicked);
+  gtk_widget_class_bind_template_callback (widget_class, spin_changed);
+  gtk_widget_class_bind_template_callback (widget_class, policy_changed);
+  gtk_widget_class_bind_template_callback (widget_class, import_clicked);
+  gtk_widget_class_bind_template_callback (widget_class, add_mcp_clicked);
+  gtk_widget_class_bind_template_callback (widget_class, add_folder_clicked);
+  gtk_widget_class_bind_template_callback (widget_class, sandbox_choose_clicked);
+  gtk_widget_class_bind_template_callback (widget_class, sandbox_clear_clicked);
+
+  gtk_widget_class_install_action (widget_class, "prefs.edit-provider", "s",
+                                   edit_provider_action);
+  gtk_widget_class_install_action (widget_class, "prefs.edit-mcp-server", "s",
+                                   edit_mcp_server_action);
+  gtk_widget_class_install_action (widget_class, "prefs.remove-tool-folder", "s",
+                                   remove_tool_folder_action);
 }
 
 static void
@@ -1428,13 +625,18 @@ tb_preferences_window_init (TbPreferencesWindow *self)
   self->mcp_rows = g_ptr_array_new ();
   self->folder_rows = g_ptr_array_new ();
 
-  gtk_window_set_title (GTK_WINDOW (self), _("Preferences"));
-  gtk_window_set_default_size (GTK_WINDOW (self), 640, 620);
-  adw_preferences_window_set_search_enabled (ADW_PREFERENCES_WINDOW (self), FALSE);
-
-  build_providers_page (self);
-  build_loop_page (self);
-  build_tools_page (self);
+  /* Setting up the template sets the controls' values: not the person's
+   * doing, so nothing is saved until the settings are shown. */
+  self->syncing = TRUE;
+  gtk_widget_init_template (GTK_WIDGET (self));
+  if (tb_secret_store_is_in_memory (self->store))
+    adw_preferences_group_set_description (self->providers_group,
+                                           tb_secret_store_get_fallback_message (self->store));
+  else
+    adw_preferences_group_set_description (self->providers_group,
+                                           _("Model endpoints the loop can drive. Their API "
+                                             "keys are kept in the system keyring."));
+  sync_loop (self);
   rebuild_providers (self);
   rebuild_mcp (self);
   rebuild_folders (self);

@@ -8,6 +8,7 @@
 
 #include "config.h"
 
+#include <glib/gstdio.h>
 #include <libsoup/soup.h>
 #include <toolbench.h>
 
@@ -174,6 +175,35 @@ test_bad_url (Fixture       *f,
   g_assert_cmpstr (kept->base_url, ==, "http://127.0.0.1:11434/v1");
 }
 
+/* A row opens the endpoint it shows, and a folder's button removes that
+ * folder: each carries its own name to the window's action. */
+static void
+test_rows_act_on_their_item (Fixture       *f,
+                             gconstpointer  data)
+{
+  g_autofree char *folder = g_dir_make_tmp ("tb-prefs-XXXXXX", NULL);
+  g_auto(GStrv) folders = NULL;
+
+  g_assert_nonnull (folder);
+  g_assert_true (tb_prefs_save_provider (f->settings, NULL, "Local", "openai",
+                                         "http://127.0.0.1:11434/v1", "llama3", NULL));
+  g_assert_true (tb_prefs_add_tool_folder (f->settings, folder, NULL));
+  open_window (f);
+
+  g_assert_true (gtk_widget_activate (named (f, "endpoint-row")));
+  settle ();
+  g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (named (f, "endpoint-name"))), ==,
+                   "Local");
+  g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (named (f, "endpoint-url"))), ==,
+                   "http://127.0.0.1:11434/v1");
+
+  g_signal_emit_by_name (named (f, "folder-remove"), "clicked");
+  settle ();
+  folders = g_settings_get_strv (f->settings, "tool-folders");
+  g_assert_cmpuint (g_strv_length (folders), ==, 0);
+  g_rmdir (folder);
+}
+
 static gboolean
 connected (Fixture *f)
 {
@@ -333,6 +363,32 @@ test_mcp_bad_input (Fixture       *f,
 
     g_assert_cmpstr (json_object_get_string_member (kept, "command"), ==, "sh");
   }
+}
+
+/* A server's switch turns it off in the settings, and a change made
+ * elsewhere shows on the switch. */
+static void
+test_mcp_switch (Fixture       *f,
+                 gconstpointer  data)
+{
+  g_autoptr(GVariant) servers = NULL;
+  gboolean enabled = TRUE;
+
+  g_assert_true (tb_prefs_save_mcp_server (f->settings, NULL, "shell", TRUE,
+                                           "{\"command\": \"sh\"}", NULL));
+  open_window (f);
+  g_assert_true (gtk_switch_get_active (GTK_SWITCH (named (f, "mcp-enabled"))));
+
+  gtk_switch_set_active (GTK_SWITCH (named (f, "mcp-enabled")), FALSE);
+  settle ();
+  servers = g_settings_get_value (f->settings, "mcp-servers");
+  g_assert_cmpuint (g_variant_n_children (servers), ==, 1);
+  g_variant_get_child (servers, 0, "(&sb&s)", NULL, &enabled, NULL);
+  g_assert_false (enabled);
+
+  g_assert_true (tb_prefs_set_mcp_enabled (f->settings, "shell", TRUE, NULL));
+  settle ();
+  g_assert_true (gtk_switch_get_active (GTK_SWITCH (named (f, "mcp-enabled"))));
 }
 
 static TbMcpClient *running_client;
@@ -712,9 +768,13 @@ main (int   argc,
               fixture_teardown);
   g_test_add ("/preferences/add-endpoint", Fixture, NULL, fixture_setup, test_add_endpoint,
               fixture_teardown);
+  g_test_add ("/preferences/rows-act-on-their-item", Fixture, NULL, fixture_setup,
+              test_rows_act_on_their_item, fixture_teardown);
   g_test_add ("/preferences/loop-defaults", Fixture, NULL, fixture_setup, test_loop_defaults,
               fixture_teardown);
   g_test_add ("/preferences/mcp-running", Fixture, NULL, fixture_setup, test_mcp_running,
+              fixture_teardown);
+  g_test_add ("/preferences/mcp-switch", Fixture, NULL, fixture_setup, test_mcp_switch,
               fixture_teardown);
   g_test_add ("/preferences/mcp-bad-input", Fixture, NULL, fixture_setup, test_mcp_bad_input,
               fixture_teardown);

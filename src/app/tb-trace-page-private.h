@@ -2,15 +2,93 @@
 
 #pragma once
 
-/* What the tests, the screenshots and the benchmarks read of the Trace
- * page; the window uses tb-trace-page.h only. */
+/* What the Trace page's files share, and what the tests, the screenshots
+ * and the benchmarks read of it; the window uses tb-trace-page.h only. */
 
+#include "tb-eval-section.h"
 #include "tb-eval-view.h"
 #include "tb-fork-editor.h"
+#include "tb-recent-traces.h"
 #include "tb-replay-report-view.h"
+#include "tb-timeline.h"
 #include "tb-trace-page.h"
 
 G_BEGIN_DECLS
+
+struct _TbTracePage
+{
+  GtkWidget           parent_instance;
+
+  TbRedactor         *redactor;   /* what is shown, saved and exported */
+
+  GtkWidget          *scroller;
+  GtkWidget          *box;
+  GtkWidget          *toolbar;
+  GtkLabel           *title_label;
+  GtkLabel           *status_label;
+  GtkWidget          *open_button;
+  GtkWidget          *save_button;
+  GtkWidget          *replay_button;
+  GtkWidget          *export_button;
+  GtkDropDown        *export_format;
+  GtkCheckButton     *live_check;
+  GtkListView        *timeline_view;
+  GtkSingleSelection *selection;
+  GtkTextView        *detail;
+  TbReplayReportView *report_view;
+  TbForkEditor       *fork_editor;
+  TbTracePageProviderFunc provider_func;
+  gpointer            provider_data;
+  GtkWidget          *recovered_bar;
+  GtkWidget          *reopen_button;
+  GtkWidget          *discard_button;
+  GFile              *recovered_file;
+  TbTimeline         *timeline;
+  GtkTreeListModel   *tree;
+  GtkFilterListModel *filtered;
+  GtkCustomFilter    *filter;
+  GtkSearchEntry     *search_entry;
+  GtkDropDown        *kind_filter;
+  TbRecentTraces     *recent;
+  GtkWidget          *event_menu;  /* the popover of a row's menu */
+  GtkWidget          *eval_menu_button;
+  TbEvalSection      *eval_section;
+
+  TbToolRegistry     *registry;
+  TbTrace            *trace;
+  char               *title;
+  TbTrace            *fork_trace;  /* the fork shown, until it is saved or left */
+  GCancellable       *cancellable;
+  gboolean            busy;
+  gboolean            loading;
+  gboolean            replay_when_loaded;
+  GFile              *file;      /* a large file shown from its index */
+  TbReplay           *forking;   /* the fork running, and its title */
+  char               *forking_title;
+  int                 save_mode; /* what the open save dialog saves */
+  TbTraceReader      *reader;    /* and its reader */
+  struct {
+    gboolean          pending;   /* run once the file is read whole */
+    guint             step;
+    TbReplayEdit      edit;
+    char             *text;
+  } fork_when_loaded;
+};
+
+void            _tb_trace_page_set_status        (TbTracePage    *self,
+                                                  const char     *text);
+gboolean        _tb_trace_page_fork_target       (TbTracePage    *self,
+                                                  guint           position,
+                                                  guint          *step,
+                                                  TbReplayEdit   *edit,
+                                                  char          **heading,
+                                                  JsonNode      **value,
+                                                  GError        **error);
+void            _tb_trace_page_class_init_menu   (GtkWidgetClass *widget_class);
+guint           _tb_trace_page_find_row          (TbTracePage    *self,
+                                                  gint            position);
+TbTimelineNode *_tb_trace_page_row_node          (gpointer        item);
+void            _tb_trace_page_expand_body       (JsonObject     *event);
 
 gboolean        tb_trace_page_get_busy           (TbTracePage    *self);
 const char     *tb_trace_page_get_status_text    (TbTracePage    *self);

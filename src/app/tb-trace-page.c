@@ -29,65 +29,6 @@
  * offline, each playing its own script. Activating one of their runs
  * shows its trace. */
 
-struct _TbTracePage
-{
-  GtkWidget           parent_instance;
-
-  TbRedactor         *redactor;   /* what is shown, saved and exported */
-
-  GtkWidget          *scroller;
-  GtkWidget          *box;
-  GtkWidget          *toolbar;
-  GtkLabel           *title_label;
-  GtkLabel           *status_label;
-  GtkWidget          *open_button;
-  GtkWidget          *save_button;
-  GtkWidget          *replay_button;
-  GtkWidget          *export_button;
-  GtkDropDown        *export_format;
-  GtkCheckButton     *live_check;
-  GtkListView        *timeline_view;
-  GtkSingleSelection *selection;
-  GtkTextView        *detail;
-  TbReplayReportView *report_view;
-  TbForkEditor       *fork_editor;
-  TbTracePageProviderFunc provider_func;
-  gpointer            provider_data;
-  GtkWidget          *recovered_bar;
-  GtkWidget          *reopen_button;
-  GtkWidget          *discard_button;
-  GFile              *recovered_file;
-  TbTimeline         *timeline;
-  GtkTreeListModel   *tree;
-  GtkFilterListModel *filtered;
-  GtkCustomFilter    *filter;
-  GtkSearchEntry     *search_entry;
-  GtkDropDown        *kind_filter;
-  TbRecentTraces     *recent;
-  GtkWidget          *event_menu;  /* the popover of a row's menu */
-  GtkWidget          *eval_menu_button;
-  TbEvalSection      *eval_section;
-
-  TbToolRegistry     *registry;
-  TbTrace            *trace;
-  char               *title;
-  TbTrace            *fork_trace;  /* the fork shown, until it is saved or left */
-  GCancellable       *cancellable;
-  gboolean            busy;
-  gboolean            loading;
-  gboolean            replay_when_loaded;
-  GFile              *file;      /* a large file shown from its index */
-  TbReplay           *forking;   /* the fork running, and its title */
-  char               *forking_title;
-  int                 save_mode; /* what the open save dialog saves */
-  TbTraceReader      *reader;    /* and its reader */
-  struct {
-    gboolean          pending;   /* run once the file is read whole */
-    guint             step;
-    TbReplayEdit      edit;
-    char             *text;
-  } fork_when_loaded;
-};
 
 /* Files larger than this are shown from the reader's index and read whole
  * only when a replay or a save needs them. */
@@ -100,9 +41,9 @@ static void remember   (TbTracePage *self,
 static void load_whole (TbTracePage *self,
                         GFile       *file);
 
-static void
-set_status (TbTracePage *self,
-            const char  *text)
+void
+_tb_trace_page_set_status (TbTracePage *self,
+                           const char  *text)
 {
   gtk_label_set_label (self->status_label, text != NULL ? text : "");
   gtk_widget_set_visible (GTK_WIDGET (self->status_label), text != NULL && *text != '\0');
@@ -144,8 +85,8 @@ create_children (gpointer item,
   return children != NULL ? g_object_ref (children) : NULL;
 }
 
-static TbTimelineNode *
-row_node (gpointer item)
+TbTimelineNode *
+_tb_trace_page_row_node (gpointer item)
 {
   if (GTK_IS_TREE_LIST_ROW (item))
     return gtk_tree_list_row_get_item (item);
@@ -176,7 +117,7 @@ filter_row (gpointer item,
             gpointer user_data)
 {
   TbTracePage *self = user_data;
-  g_autoptr(TbTimelineNode) node = row_node (item);
+  g_autoptr(TbTimelineNode) node = _tb_trace_page_row_node (item);
   guint kind = gtk_drop_down_get_selected (self->kind_filter);
   const char *search = gtk_editable_get_text (GTK_EDITABLE (self->search_entry));
   g_autofree char *text = NULL;
@@ -209,8 +150,8 @@ on_filter_changed (TbTracePage *self)
 
 /* The wire view: a request's or a response's body is JSON in a string;
  * it is shown as JSON. */
-static void
-expand_body (JsonObject *event)
+void
+_tb_trace_page_expand_body (JsonObject *event)
 {
   const char *body = tb_json_object_get_string (event, "body");
   g_autoptr(JsonNode) parsed = NULL;
@@ -225,7 +166,7 @@ expand_body (JsonObject *event)
 static void
 on_event_selected (TbTracePage *self)
 {
-  g_autoptr(TbTimelineNode) node = row_node (gtk_single_selection_get_selected_item (
+  g_autoptr(TbTimelineNode) node = _tb_trace_page_row_node (gtk_single_selection_get_selected_item (
                                                self->selection));
   g_autoptr(JsonObject) event = NULL;
   g_autoptr(JsonNode) json = NULL;
@@ -237,7 +178,7 @@ on_event_selected (TbTracePage *self)
   event = tb_timeline_node_read_event (node);
   if (event == NULL)
     return;
-  expand_body (event);
+  _tb_trace_page_expand_body (event);
   json = json_node_init_object (json_node_alloc (), event);
   clean = tb_redactor_redact_node (self->redactor, json);
   text = tb_json_to_string (clean, TRUE);
@@ -246,9 +187,9 @@ on_event_selected (TbTracePage *self)
 
 /* The visible row of the event at @position in the trace, or
  * GTK_INVALID_LIST_POSITION. */
-static guint
-find_row (TbTracePage *self,
-          gint         position)
+guint
+_tb_trace_page_find_row (TbTracePage *self,
+                         gint         position)
 {
   GListModel *rows = G_LIST_MODEL (self->selection);
   guint n = g_list_model_get_n_items (rows);
@@ -256,7 +197,7 @@ find_row (TbTracePage *self,
   for (guint i = 0; i < n; i++)
     {
       g_autoptr(GObject) item = g_list_model_get_item (rows, i);
-      g_autoptr(TbTimelineNode) node = row_node (item);
+      g_autoptr(TbTimelineNode) node = _tb_trace_page_row_node (item);
 
       if (node != NULL && tb_timeline_node_get_position (node) == position)
         return i;
@@ -300,13 +241,13 @@ replay_done (GObject      *object,
   if (report == NULL)
     {
       if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-        set_status (self, error->message);
+        _tb_trace_page_set_status (self, error->message);
       if (object == G_OBJECT (self->forking))
         g_clear_object (&self->forking);
     }
   else
     {
-      set_status (self, NULL);
+      _tb_trace_page_set_status (self, NULL);
       /* A fork is shown as the trace it made, compared with its parent. */
       if (object == G_OBJECT (self->forking))
         {
@@ -336,7 +277,7 @@ start_replay (TbTracePage *self,
               TbReplay    *replay)
 {
   self->busy = TRUE;
-  set_status (self, NULL);
+  _tb_trace_page_set_status (self, NULL);
   tb_replay_run_async (replay, self->cancellable, replay_done, g_object_ref (self));
   update_controls (self);
 }
@@ -371,14 +312,14 @@ buffer_text (GtkTextView *view)
 }
 
 /* What a fork changes at the event at @position of the shown trace. */
-static gboolean
-fork_target (TbTracePage   *self,
-             guint          position,
-             guint         *step,
-             TbReplayEdit  *edit,
-             char         **heading,
-             JsonNode     **value,
-             GError       **error)
+gboolean
+_tb_trace_page_fork_target (TbTracePage   *self,
+                            guint          position,
+                            guint         *step,
+                            TbReplayEdit  *edit,
+                            char         **heading,
+                            JsonNode     **value,
+                            GError       **error)
 {
   if (self->trace == NULL && self->reader == NULL)
     {
@@ -389,248 +330,6 @@ fork_target (TbTracePage   *self,
   return tb_fork_target_find (self->trace, self->reader, position, step, edit, heading, value,
                               error);
 }
-
-static void
-fork_from_here_action (GtkWidget  *widget,
-                       const char *action_name,
-                       GVariant   *parameter)
-{
-  TbTracePage *self = TB_TRACE_PAGE (widget);
-  g_autoptr(GError) error = NULL;
-  gint position = g_variant_get_int32 (parameter);
-
-  if (position < 0 || !tb_trace_page_fork_from_event (self, position, &error))
-    set_status (self, error != NULL ? error->message : NULL);
-}
-
-/* A row's menu: fork from its event, copy the event, or show the request
- * that led to it. Opened by a right click, the Menu key or Shift+F10. */
-
-/* The node of the visible row of the event at @position, or NULL. */
-static TbTimelineNode *
-node_at (TbTracePage *self,
-         gint         position)
-{
-  guint row = find_row (self, position);
-  g_autoptr(GObject) item = NULL;
-
-  if (row == GTK_INVALID_LIST_POSITION)
-    return NULL;
-  item = g_list_model_get_item (G_LIST_MODEL (self->selection), row);
-  return row_node (item);
-}
-
-/* The position of the wire request that led to the event at @position: the
- * last "request" before it in the same iteration, or -1. */
-static gint
-request_before (TbTracePage *self,
-                gint         position)
-{
-  GListModel *rows = G_LIST_MODEL (self->selection);
-  guint n = g_list_model_get_n_items (rows);
-  g_autoptr(TbTimelineNode) node = node_at (self, position);
-  gint found = -1;
-
-  if (node == NULL)
-    return -1;
-  for (guint i = 0; i < n; i++)
-    {
-      g_autoptr(GObject) item = g_list_model_get_item (rows, i);
-      g_autoptr(TbTimelineNode) other = row_node (item);
-      g_autoptr(JsonObject) event = NULL;
-      gint at;
-
-      if (other == NULL || tb_timeline_node_is_heading (other))
-        continue;
-      at = (gint) tb_timeline_node_get_position (other);
-      if (at >= position
-          || tb_timeline_node_get_iteration (other) != tb_timeline_node_get_iteration (node))
-        continue;
-      event = tb_timeline_node_read_event (other);
-      if (event != NULL && g_strcmp0 (tb_json_object_get_string (event, "type"), "request") == 0
-          && at > found)
-        found = at;
-    }
-  return found;
-}
-
-static GMenuModel *
-event_menu_model (TbTracePage *self,
-                  gint         position)
-{
-  GMenu *menu = g_menu_new ();
-  g_autoptr(GError) error = NULL;
-  g_autofree char *heading = NULL;
-  g_autoptr(JsonNode) value = NULL;
-  TbReplayEdit edit;
-  guint step;
-
-  if (fork_target (self, position, &step, &edit, &heading, &value, &error))
-    {
-      g_autoptr(GMenuItem) item = g_menu_item_new (_("_Fork From Here"), NULL);
-
-      g_menu_item_set_action_and_target_value (item, "trace.fork-from-here",
-                                               g_variant_new_int32 (position));
-      g_menu_append_item (menu, item);
-    }
-  {
-    g_autoptr(GMenuItem) item = g_menu_item_new (_("_Copy Event as JSON"), NULL);
-
-    g_menu_item_set_action_and_target_value (item, "trace.copy-event",
-                                             g_variant_new_int32 (position));
-    g_menu_append_item (menu, item);
-  }
-  if (request_before (self, position) >= 0)
-    {
-      g_autoptr(GMenuItem) item = g_menu_item_new (_("Show _Wire Request"), NULL);
-
-      g_menu_item_set_action_and_target_value (item, "trace.show-wire",
-                                               g_variant_new_int32 (position));
-      g_menu_append_item (menu, item);
-    }
-  return G_MENU_MODEL (menu);
-}
-
-/* Opens the menu of the event at @position, pointing at @rect (in the
- * page's coordinates). */
-static void
-popup_event_menu (TbTracePage        *self,
-                  gint                position,
-                  const GdkRectangle *rect)
-{
-  g_autoptr(GMenuModel) model = event_menu_model (self, position);
-
-  gtk_popover_menu_set_menu_model (GTK_POPOVER_MENU (self->event_menu), model);
-  gtk_popover_set_pointing_to (GTK_POPOVER (self->event_menu), rect);
-  gtk_popover_popup (GTK_POPOVER (self->event_menu));
-}
-
-static void
-on_timeline_right_click (GtkGestureClick *gesture,
-                         int              n_press,
-                         double           x,
-                         double           y,
-                         TbTracePage     *self)
-{
-  GtkWidget *view = GTK_WIDGET (self->timeline_view);
-  GtkWidget *picked = gtk_widget_pick (view, x, y, GTK_PICK_DEFAULT);
-  TbTimelineNode *node = NULL;
-  GdkRectangle rect = { 0, 0, 1, 1 };
-  double page_x, page_y;
-  guint row;
-
-  for (; picked != NULL && picked != view; picked = gtk_widget_get_parent (picked))
-    if (TB_IS_TIMELINE_ROW (picked))
-      {
-        node = tb_timeline_row_get_node (TB_TIMELINE_ROW (picked));
-        break;
-      }
-  if (node == NULL || tb_timeline_node_is_heading (node))
-    return;
-
-  gtk_gesture_set_state (GTK_GESTURE (gesture), GTK_EVENT_SEQUENCE_CLAIMED);
-  row = find_row (self, (gint) tb_timeline_node_get_position (node));
-  if (row != GTK_INVALID_LIST_POSITION)
-    gtk_single_selection_set_selected (self->selection, row);
-  if (gtk_widget_translate_coordinates (view, GTK_WIDGET (self), x, y, &page_x, &page_y))
-    {
-      rect.x = (int) page_x;
-      rect.y = (int) page_y;
-    }
-  popup_event_menu (self, (gint) tb_timeline_node_get_position (node), &rect);
-}
-
-/* The Menu key and Shift+F10: the selected row's menu, beside the row
- * that has the keyboard focus. */
-static void
-event_menu_action (GtkWidget  *widget,
-                   const char *action_name,
-                   GVariant   *parameter)
-{
-  TbTracePage *self = TB_TRACE_PAGE (widget);
-  gint position = tb_trace_page_get_selected_event (self);
-  GtkWidget *focus = gtk_widget_get_focus_child (GTK_WIDGET (self->timeline_view));
-  GdkRectangle rect = { 0, 0, 1, 1 };
-  graphene_rect_t bounds;
-
-  if (position < 0)
-    {
-      set_status (self, _("Select an event first: its menu is about that event."));
-      return;
-    }
-  if (focus != NULL && gtk_widget_compute_bounds (focus, GTK_WIDGET (self), &bounds))
-    {
-      rect.x = (int) bounds.origin.x + 24;
-      rect.y = (int) bounds.origin.y;
-      rect.height = (int) bounds.size.height;
-    }
-  popup_event_menu (self, position, &rect);
-}
-
-/* Closed, the menu gives the keyboard back to the timeline. */
-static void
-on_event_menu_closed (TbTracePage *self)
-{
-  gtk_widget_grab_focus (GTK_WIDGET (self->timeline_view));
-}
-
-/* Ctrl+Shift+K: fork from the selected event. */
-static void
-fork_selected_action (GtkWidget  *widget,
-                      const char *action_name,
-                      GVariant   *parameter)
-{
-  TbTracePage *self = TB_TRACE_PAGE (widget);
-  g_autoptr(GError) error = NULL;
-  gint position = tb_trace_page_get_selected_event (self);
-
-  if (position < 0)
-    {
-      set_status (self, _("Select the call, result or model turn to fork from."));
-      return;
-    }
-  if (!tb_trace_page_fork_from_event (self, position, &error))
-    set_status (self, error->message);
-}
-
-static void
-copy_event_action (GtkWidget  *widget,
-                   const char *action_name,
-                   GVariant   *parameter)
-{
-  TbTracePage *self = TB_TRACE_PAGE (widget);
-  g_autoptr(TbTimelineNode) node = node_at (self, g_variant_get_int32 (parameter));
-  g_autoptr(JsonObject) event = node != NULL ? tb_timeline_node_read_event (node) : NULL;
-  g_autoptr(JsonNode) json = NULL;
-  g_autoptr(JsonNode) clean = NULL;
-  g_autofree char *text = NULL;
-
-  if (event == NULL)
-    return;
-  expand_body (event);
-  json = tb_json_node_take_object (json_object_ref (event));
-  clean = tb_redactor_redact_node (self->redactor, json);
-  text = tb_json_to_string (clean, TRUE);
-  gdk_clipboard_set_text (gtk_widget_get_clipboard (widget), text);
-  set_status (self, _("The event's JSON is on the clipboard."));
-}
-
-static void
-show_wire_action (GtkWidget  *widget,
-                  const char *action_name,
-                  GVariant   *parameter)
-{
-  TbTracePage *self = TB_TRACE_PAGE (widget);
-  gint request = request_before (self, g_variant_get_int32 (parameter));
-
-  if (request < 0)
-    {
-      set_status (self, _("No wire request led to this event."));
-      return;
-    }
-  tb_trace_page_select_event (self, (guint) request);
-}
-
 
 static void
 on_fork_continue (TbTracePage *self)
@@ -794,7 +493,7 @@ save_response (GtkNativeDialog *dialog,
       else
         ok = tb_trace_page_save_to (self, file, &error);
       if (!ok)
-        set_status (self, error->message);
+        _tb_trace_page_set_status (self, error->message);
     }
   gtk_native_dialog_destroy (dialog);
   g_object_unref (dialog);
@@ -927,7 +626,7 @@ load_done (GObject      *object,
       self->fork_when_loaded.pending = FALSE;
       self->replay_when_loaded = FALSE;
       if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-        set_status (self, error->message);
+        _tb_trace_page_set_status (self, error->message);
       update_controls (self);
       return;
     }
@@ -943,7 +642,7 @@ load_done (GObject      *object,
       g_autofree char *text = g_strdup_printf (_("Some of the file could not be read:\n%s"),
                                                joined);
 
-      set_status (self, text);
+      _tb_trace_page_set_status (self, text);
     }
   loaded_free (loaded);
   if (self->replay_when_loaded)
@@ -957,7 +656,7 @@ load_done (GObject      *object,
       g_autoptr(GError) fork_error = NULL;
 
       self->fork_when_loaded.pending = FALSE;
-      set_status (self, NULL);
+      _tb_trace_page_set_status (self, NULL);
       if (!tb_trace_page_fork (self, self->fork_when_loaded.step, self->fork_when_loaded.edit,
                                text, &fork_error))
         tb_fork_editor_show_error (self->fork_editor, fork_error->message);
@@ -998,7 +697,7 @@ discard_clicked (TbTracePage *self)
   if (self->recovered_file != NULL
       && !g_file_delete (self->recovered_file, NULL, &error)
       && !g_error_matches (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND))
-    set_status (self, error->message);
+    _tb_trace_page_set_status (self, error->message);
   g_clear_object (&self->recovered_file);
 }
 
@@ -1031,14 +730,14 @@ index_done (GObject      *object,
 
       self->busy = FALSE;
       if (error != NULL)
-        set_status (self, error->message);
+        _tb_trace_page_set_status (self, error->message);
       else if (problems != NULL && problems[0] != NULL)
         {
           g_autofree char *joined = g_strjoinv ("\n", problems);
           g_autofree char *text = g_strdup_printf (_("Some of the file could not be read:\n%s"),
                                                    joined);
 
-          set_status (self, text);
+          _tb_trace_page_set_status (self, text);
         }
       update_controls (self);
     }
@@ -1060,7 +759,7 @@ static void
 on_eval_message (TbTracePage *self,
                  const char  *text)
 {
-  set_status (self, text);
+  _tb_trace_page_set_status (self, text);
 }
 
 /**
@@ -1102,7 +801,7 @@ on_eval_cell_activated (TbTracePage *self,
 
   if (self->busy)
     {
-      set_status (self, _("Wait until the trace is read or the replay ends, then open the run "
+      _tb_trace_page_set_status (self, _("Wait until the trace is read or the replay ends, then open the run "
                           "again."));
       return;
     }
@@ -1224,31 +923,17 @@ tb_trace_page_class_init (TbTracePageClass *klass)
   gtk_widget_class_bind_template_callback (widget_class, replay_clicked);
   gtk_widget_class_bind_template_callback (widget_class, export_clicked);
   gtk_widget_class_bind_template_callback (widget_class, on_filter_changed);
-  gtk_widget_class_bind_template_callback (widget_class, on_timeline_right_click);
   gtk_widget_class_bind_template_callback (widget_class, on_step_selected);
   gtk_widget_class_bind_template_callback (widget_class, on_fork_continue);
   gtk_widget_class_bind_template_callback (widget_class, on_fork_save);
-  gtk_widget_class_bind_template_callback (widget_class, on_event_menu_closed);
   gtk_widget_class_bind_template_callback (widget_class, on_eval_cell_activated);
   gtk_widget_class_bind_template_callback (widget_class, on_eval_message);
 
-  gtk_widget_class_install_action (widget_class, "trace.fork-from-here", "i",
-                                   fork_from_here_action);
-  gtk_widget_class_install_action (widget_class, "trace.fork-selected", NULL,
-                                   fork_selected_action);
-  gtk_widget_class_install_action (widget_class, "trace.copy-event", "i", copy_event_action);
-  gtk_widget_class_install_action (widget_class, "trace.show-wire", "i", show_wire_action);
-  gtk_widget_class_install_action (widget_class, "trace.event-menu", NULL, event_menu_action);
+  _tb_trace_page_class_init_menu (widget_class);
   gtk_widget_class_install_action (widget_class, "trace.open-eval-report", NULL,
                                    open_eval_report_action);
   gtk_widget_class_install_action (widget_class, "trace.run-scenario-folder", NULL,
                                    run_scenario_folder_action);
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_k,
-                                       GDK_CONTROL_MASK | GDK_SHIFT_MASK,
-                                       "trace.fork-selected", NULL);
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Menu, 0, "trace.event-menu", NULL);
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_F10, GDK_SHIFT_MASK,
-                                       "trace.event-menu", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_e,
                                        GDK_CONTROL_MASK | GDK_SHIFT_MASK,
                                        "trace.open-eval-report", NULL);
@@ -1349,7 +1034,7 @@ tb_trace_page_set_trace (TbTracePage *self,
     g_signal_connect_swapped (trace, "items-changed", G_CALLBACK (on_trace_changed), self);
   clear_report (self);
   set_detail (self, NULL);
-  set_status (self, NULL);
+  _tb_trace_page_set_status (self, NULL);
   update_controls (self);
 }
 
@@ -1446,7 +1131,7 @@ tb_trace_page_open_file (TbTracePage *self,
   g_return_if_fail (G_IS_FILE (file));
 
   self->busy = TRUE;
-  set_status (self, NULL);
+  _tb_trace_page_set_status (self, NULL);
 
   /* The first events are shown at once, from the file's index as it
    * grows; the whole trace (for replays and saving) is read beside it and
@@ -1552,7 +1237,7 @@ find_node (TbTracePage *self,
   for (guint i = 0; i < n; i++)
     {
       g_autoptr(GObject) item = g_list_model_get_item (rows, i);
-      g_autoptr(TbTimelineNode) node = row_node (item);
+      g_autoptr(TbTimelineNode) node = _tb_trace_page_row_node (item);
 
       if (node != NULL && tb_timeline_node_get_position (node) == position)
         return g_steal_pointer (&node);
@@ -1613,7 +1298,7 @@ tb_trace_page_get_row (TbTracePage *self,
   g_return_val_if_fail (TB_IS_TRACE_PAGE (self), NULL);
 
   item = g_list_model_get_item (G_LIST_MODEL (self->selection), row);
-  node = row_node (item);
+  node = _tb_trace_page_row_node (item);
   if (node == NULL)
     return NULL;
   if (depth != NULL)
@@ -1637,7 +1322,7 @@ tb_trace_page_get_selected_event (TbTracePage *self)
 
   g_return_val_if_fail (TB_IS_TRACE_PAGE (self), -1);
 
-  node = row_node (gtk_single_selection_get_selected_item (self->selection));
+  node = _tb_trace_page_row_node (gtk_single_selection_get_selected_item (self->selection));
   return node != NULL ? tb_timeline_node_get_position (node) : -1;
 }
 
@@ -1675,7 +1360,7 @@ tb_trace_page_select_event (TbTracePage *self,
 
   g_return_if_fail (TB_IS_TRACE_PAGE (self));
 
-  row = find_row (self, position);
+  row = _tb_trace_page_find_row (self, position);
   gtk_single_selection_set_selected (self->selection, row);
   if (row != GTK_INVALID_LIST_POSITION)
     scroll_to_row (self, row);
@@ -1837,7 +1522,7 @@ tb_trace_page_fork (TbTracePage   *self,
       self->fork_when_loaded.edit = edit;
       g_free (self->fork_when_loaded.text);
       self->fork_when_loaded.text = g_strdup (json_text);
-      set_status (self, _("Reading the whole trace to run the fork…"));
+      _tb_trace_page_set_status (self, _("Reading the whole trace to run the fork…"));
       load_whole (self, file);
       return TRUE;
     }
@@ -2005,9 +1690,9 @@ tb_trace_page_fork_from_event (TbTracePage  *self,
 
   g_return_val_if_fail (TB_IS_TRACE_PAGE (self), FALSE);
 
-  if (!fork_target (self, position, &step, &edit, &heading, &value, error))
+  if (!_tb_trace_page_fork_target (self, position, &step, &edit, &heading, &value, error))
     return FALSE;
-  set_status (self, NULL);
+  _tb_trace_page_set_status (self, NULL);
   tb_fork_editor_set_target (self->fork_editor, step, edit, heading, value);
   gtk_widget_grab_focus (GTK_WIDGET (self->fork_editor));
   return TRUE;

@@ -6,7 +6,7 @@
 
 #include <glib/gi18n.h>
 
-#include "tb-eval-cell-view.h"
+#include "tb-eval-cell-view-private.h"
 #include "tb-eval-matrix.h"
 
 /* One cell of the evaluation matrix: how the scenario's run with one

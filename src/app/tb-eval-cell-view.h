@@ -14,7 +14,5 @@ G_DECLARE_FINAL_TYPE (TbEvalCellView, tb_eval_cell_view, TB, EVAL_CELL_VIEW, Gtk
 TbEvalCell *tb_eval_cell_view_get_cell        (TbEvalCellView *self);
 void        tb_eval_cell_view_set_cell        (TbEvalCellView *self,
                                                TbEvalCell     *cell);
-const char *tb_eval_cell_view_get_status_text (TbEvalCellView *self);
-const char *tb_eval_cell_view_get_detail_text (TbEvalCellView *self);
 
 G_END_DECLS

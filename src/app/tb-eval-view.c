@@ -7,7 +7,7 @@
 #include <glib/gi18n.h>
 
 #include "tb-eval-cell-view.h"
-#include "tb-eval-view.h"
+#include "tb-eval-view-private.h"
 
 /**
  * TbEvalView:

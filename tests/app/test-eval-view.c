@@ -11,8 +11,8 @@
 #include "tb-app-util.h"
 #define WINDOW_TEST_WAIT_SECONDS (g_getenv ("ASAN_OPTIONS") != NULL ? 300 : 60)
 #include "window-test-util.h"
-#include "tb-eval-cell-view.h"
-#include "tb-eval-view.h"
+#include "tb-eval-cell-view-private.h"
+#include "tb-eval-view-private.h"
 #include "tb-trace-page-private.h"
 
 /* Evaluations on the Trace page: a report written by `toolbench-cli eval`

@@ -6,251 +6,13 @@
 
 #include <glib/gi18n.h>
 
-#include "tb-eval-matrix.h"
+#include "tb-eval-matrix-private.h"
 
 /* An evaluation's cells as the app shows them: one row per scenario with
  * a cell per model, and one summary line per model in the words of the
  * table `toolbench-cli eval` prints. Both follow the cells as they run:
  * a cell's status changing updates the summaries in place, and a cell
  * list that changes (a new run) lays the rows out again. */
-
-/* ---- a row: one scenario ------------------------------------------------ */
-
-struct _TbEvalMatrixRow
-{
-  GObject    parent_instance;
-
-  char      *scenario;
-  char      *path;
-  GPtrArray *cells;   /* TbEvalCell or NULL, by model column */
-};
-
-G_DEFINE_FINAL_TYPE (TbEvalMatrixRow, tb_eval_matrix_row, G_TYPE_OBJECT)
-
-enum { ROW_PROP_0, ROW_PROP_SCENARIO, ROW_PROP_PATH, ROW_N_PROPS };
-
-static GParamSpec *row_properties [ROW_N_PROPS];
-
-static void
-clear_cell (gpointer data)
-{
-  if (data != NULL)
-    g_object_unref (data);
-}
-
-static void
-tb_eval_matrix_row_finalize (GObject *object)
-{
-  TbEvalMatrixRow *self = TB_EVAL_MATRIX_ROW (object);
-
-  g_free (self->scenario);
-  g_free (self->path);
-  g_ptr_array_unref (self->cells);
-  G_OBJECT_CLASS (tb_eval_matrix_row_parent_class)->finalize (object);
-}
-
-static void
-tb_eval_matrix_row_get_property (GObject    *object,
-                                 guint       prop_id,
-                                 GValue     *value,
-                                 GParamSpec *pspec)
-{
-  TbEvalMatrixRow *self = TB_EVAL_MATRIX_ROW (object);
-
-  switch (prop_id)
-    {
-    case ROW_PROP_SCENARIO:
-      g_value_set_string (value, self->scenario);
-      break;
-    case ROW_PROP_PATH:
-      g_value_set_string (value, self->path);
-      break;
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-    }
-}
-
-static void
-tb_eval_matrix_row_class_init (TbEvalMatrixRowClass *klass)
-{
-  GObjectClass *object_class = G_OBJECT_CLASS (klass);
-
-  object_class->finalize = tb_eval_matrix_row_finalize;
-  object_class->get_property = tb_eval_matrix_row_get_property;
-
-  row_properties [ROW_PROP_SCENARIO] =
-    g_param_spec_string ("scenario", NULL, NULL, NULL,
-                         G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
-  row_properties [ROW_PROP_PATH] =
-    g_param_spec_string ("path", NULL, NULL, NULL,
-                         G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
-  g_object_class_install_properties (object_class, ROW_N_PROPS, row_properties);
-}
-
-static void
-tb_eval_matrix_row_init (TbEvalMatrixRow *self)
-{
-  self->cells = g_ptr_array_new_with_free_func (clear_cell);
-}
-
-const char *
-tb_eval_matrix_row_get_scenario (TbEvalMatrixRow *self)
-{
-  g_return_val_if_fail (TB_IS_EVAL_MATRIX_ROW (self), NULL);
-  return self->scenario;
-}
-
-/**
- * tb_eval_matrix_row_get_path:
- * @self: a row
- *
- * Returns: (nullable): the scenario's file, when the cells name it
- */
-const char *
-tb_eval_matrix_row_get_path (TbEvalMatrixRow *self)
-{
-  g_return_val_if_fail (TB_IS_EVAL_MATRIX_ROW (self), NULL);
-  return self->path;
-}
-
-/**
- * tb_eval_matrix_row_get_cell:
- * @self: a row
- * @column: a model's column
- *
- * Returns: (transfer none) (nullable): the scenario's run with that
- *   model; %NULL when the evaluation has none
- */
-TbEvalCell *
-tb_eval_matrix_row_get_cell (TbEvalMatrixRow *self,
-                             guint            column)
-{
-  g_return_val_if_fail (TB_IS_EVAL_MATRIX_ROW (self), NULL);
-  return column < self->cells->len ? g_ptr_array_index (self->cells, column) : NULL;
-}
-
-/* ---- a summary line: one model ------------------------------------------- */
-
-enum {
-  SUMMARY_PROP_0,
-  SUMMARY_PROP_MODEL,
-  SUMMARY_PROP_PASSED,
-  SUMMARY_PROP_CALLS,
-  SUMMARY_PROP_INVALID,
-  SUMMARY_PROP_ITERATIONS,
-  SUMMARY_PROP_DURATION,
-  SUMMARY_PROP_TOKENS,
-  SUMMARY_N_PROPS
-};
-
-struct _TbEvalMatrixSummary
-{
-  GObject  parent_instance;
-
-  /* What each column says, by property; [0] is unused. */
-  char    *text[SUMMARY_N_PROPS];
-};
-
-G_DEFINE_FINAL_TYPE (TbEvalMatrixSummary, tb_eval_matrix_summary, G_TYPE_OBJECT)
-
-static GParamSpec *summary_properties [SUMMARY_N_PROPS];
-
-static void
-tb_eval_matrix_summary_finalize (GObject *object)
-{
-  TbEvalMatrixSummary *self = TB_EVAL_MATRIX_SUMMARY (object);
-
-  for (guint i = 0; i < SUMMARY_N_PROPS; i++)
-    g_free (self->text[i]);
-  G_OBJECT_CLASS (tb_eval_matrix_summary_parent_class)->finalize (object);
-}
-
-static void
-tb_eval_matrix_summary_get_property (GObject    *object,
-                                     guint       prop_id,
-                                     GValue     *value,
-                                     GParamSpec *pspec)
-{
-  TbEvalMatrixSummary *self = TB_EVAL_MATRIX_SUMMARY (object);
-
-  if (prop_id > SUMMARY_PROP_0 && prop_id < SUMMARY_N_PROPS)
-    g_value_set_string (value, self->text[prop_id]);
-  else
-    G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-}
-
-static void
-tb_eval_matrix_summary_class_init (TbEvalMatrixSummaryClass *klass)
-{
-  static const char * const names[] = {
-    NULL, "model", "passed", "calls", "invalid", "iterations", "duration", "tokens",
-  };
-  GObjectClass *object_class = G_OBJECT_CLASS (klass);
-
-  G_STATIC_ASSERT (G_N_ELEMENTS (names) == SUMMARY_N_PROPS);
-
-  object_class->finalize = tb_eval_matrix_summary_finalize;
-  object_class->get_property = tb_eval_matrix_summary_get_property;
-
-  for (guint i = 1; i < SUMMARY_N_PROPS; i++)
-    summary_properties [i] =
-      g_param_spec_string (names[i], NULL, NULL, NULL,
-                           G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
-  g_object_class_install_properties (object_class, SUMMARY_N_PROPS, summary_properties);
-}
-
-static void
-tb_eval_matrix_summary_init (TbEvalMatrixSummary *self)
-{
-}
-
-const char *
-tb_eval_matrix_summary_get_model (TbEvalMatrixSummary *self)
-{
-  g_return_val_if_fail (TB_IS_EVAL_MATRIX_SUMMARY (self), NULL);
-  return self->text[SUMMARY_PROP_MODEL];
-}
-
-static void
-summary_take (TbEvalMatrixSummary *self,
-              guint                prop,
-              char                *text)
-{
-  if (g_strcmp0 (self->text[prop], text) == 0)
-    {
-      g_free (text);
-      return;
-    }
-  g_free (self->text[prop]);
-  self->text[prop] = text;
-  g_object_notify_by_pspec (G_OBJECT (self), summary_properties [prop]);
-}
-
-static void
-summary_update (TbEvalMatrixSummary *self,
-                const TbEvalSummary *summary)
-{
-  g_autofree char *in = g_strdup_printf ("%" G_GUINT64_FORMAT, summary->input_tokens);
-  g_autofree char *out = g_strdup_printf ("%" G_GUINT64_FORMAT, summary->output_tokens);
-
-  g_object_freeze_notify (G_OBJECT (self));
-  summary_take (self, SUMMARY_PROP_MODEL, g_strdup (summary->model));
-  /* Translators: runs that passed, then all the model's runs */
-  summary_take (self, SUMMARY_PROP_PASSED, g_strdup_printf (_("%u of %u"), summary->passed,
-                                                            summary->runs));
-  summary_take (self, SUMMARY_PROP_CALLS, g_strdup_printf ("%u", summary->calls));
-  /* Translators: the share of calls whose arguments were not valid */
-  summary_take (self, SUMMARY_PROP_INVALID,
-                g_strdup_printf (_("%.0f %%"), summary->calls > 0
-                                 ? 100.0 * summary->invalid_calls / summary->calls : 0.0));
-  summary_take (self, SUMMARY_PROP_ITERATIONS, g_strdup_printf ("%u", summary->iterations));
-  /* Translators: the time the model's runs took, in seconds */
-  summary_take (self, SUMMARY_PROP_DURATION,
-                g_strdup_printf (_("%.2f s"), summary->duration_ms / 1000.0));
-  /* Translators: the tokens the model read, then those it wrote */
-  summary_take (self, SUMMARY_PROP_TOKENS, g_strdup_printf (_("%s in, %s out"), in, out));
-  g_object_thaw_notify (G_OBJECT (self));
-}
 
 /* ---- the matrix ----------------------------------------------------------- */
 
@@ -319,7 +81,7 @@ update_summaries (TbEvalMatrix *self)
         {
           TbEvalMatrixSummary *line = g_object_new (TB_TYPE_EVAL_MATRIX_SUMMARY, NULL);
 
-          summary_update (line, g_ptr_array_index (summaries, i));
+          _tb_eval_matrix_summary_update (line, g_ptr_array_index (summaries, i));
           g_ptr_array_add (fresh, line);
         }
       g_list_store_splice (self->summaries, 0, n, fresh->pdata, fresh->len);
@@ -330,7 +92,7 @@ update_summaries (TbEvalMatrix *self)
         g_autoptr(TbEvalMatrixSummary) line =
           g_list_model_get_item (G_LIST_MODEL (self->summaries), i);
 
-        summary_update (line, g_ptr_array_index (summaries, i));
+        _tb_eval_matrix_summary_update (line, g_ptr_array_index (summaries, i));
       }
 
   for (guint i = 0; i < self->watched->len; i++)
@@ -384,18 +146,16 @@ rebuild (TbEvalMatrix *self)
 
       if (row == NULL)
         {
-          row = g_object_new (TB_TYPE_EVAL_MATRIX_ROW, NULL);
-          row->scenario = g_strdup (tb_eval_cell_get_scenario (cell));
-          row->path = g_strdup (path);
+          row = _tb_eval_matrix_row_new (tb_eval_cell_get_scenario (cell), path);
           g_ptr_array_add (rows, row);
           /* The key is the row's own copy. */
-          g_hash_table_insert (by_key, row->path != NULL ? row->path : row->scenario, row);
+          g_hash_table_insert (by_key,
+                               (gpointer) (tb_eval_matrix_row_get_path (row) != NULL
+                                           ? tb_eval_matrix_row_get_path (row)
+                                           : tb_eval_matrix_row_get_scenario (row)), row);
         }
-      if (row->cells->len <= column)
-        g_ptr_array_set_size (row->cells, column + 1);
       /* A scenario twice in a model's column keeps its first run. */
-      if (g_ptr_array_index (row->cells, column) == NULL)
-        g_ptr_array_index (row->cells, column) = g_object_ref (cell);
+      _tb_eval_matrix_row_set_cell (row, column, cell);
 
       g_ptr_array_add (self->watched, g_object_ref (cell));
       g_signal_connect_swapped (cell, "notify::status", G_CALLBACK (update_summaries), self);

@@ -8,7 +8,7 @@
 
 #include "tb-app-util.h"
 #include "tb-confirm-dialog.h"
-#include "tb-facts-page.h"
+#include "tb-facts-page-private.h"
 #include "tb-lock-row.h"
 #include "tb-proposal-row.h"
 #include "tb-window.h"

@@ -15,12 +15,6 @@ GtkWidget        *tb_facts_page_new               (void);
 void              tb_facts_page_set_workspace     (TbFactsPage    *self,
                                                    TbWorkspace    *workspace);
 TbWorkspace      *tb_facts_page_get_workspace     (TbFactsPage    *self);
-const char       *tb_facts_page_get_facts_text    (TbFactsPage    *self);
-const char       *tb_facts_page_get_status_text   (TbFactsPage    *self);
-guint             tb_facts_page_get_n_pending_rows (TbFactsPage   *self);
-GtkWidget        *tb_facts_page_get_review_button (TbFactsPage    *self,
-                                                   guint           position);
-AdwMessageDialog *tb_facts_page_get_dialog        (TbFactsPage    *self);
 AdwMessageDialog *tb_facts_page_review            (TbFactsPage    *self,
                                                    TbFactProposal *proposal);
 gboolean          tb_facts_page_lock              (TbFactsPage    *self,

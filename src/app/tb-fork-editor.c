@@ -8,7 +8,7 @@
 #include <gtksourceview/gtksource.h>
 
 #include "tb-app-util.h"
-#include "tb-fork-editor.h"
+#include "tb-fork-editor-private.h"
 
 /* The value a fork changes at one step of a trace — a call's arguments,
  * the result a call gives back, or a model turn — as JSON, filled with the

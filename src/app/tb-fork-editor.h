@@ -24,10 +24,8 @@ TbReplayEdit   tb_fork_editor_get_edit       (TbForkEditor  *self);
 gboolean       tb_fork_editor_get_modified   (TbForkEditor  *self);
 GtkTextBuffer *tb_fork_editor_get_buffer     (TbForkEditor  *self);
 char          *tb_fork_editor_dup_text       (TbForkEditor  *self);
-const char    *tb_fork_editor_get_heading    (TbForkEditor  *self);
 void           tb_fork_editor_show_error     (TbForkEditor  *self,
                                               const char    *message);
-const char    *tb_fork_editor_get_error      (TbForkEditor  *self);
 gboolean       tb_fork_editor_get_live       (TbForkEditor  *self);
 void           tb_fork_editor_set_live       (TbForkEditor  *self,
                                               gboolean       live);

@@ -9,7 +9,7 @@
 #include <gtksourceview/gtksource.h>
 
 #include "tb-app-util.h"
-#include "tb-history-page.h"
+#include "tb-history-page-private.h"
 #include "tb-history-row.h"
 #include "tb-result-view.h"
 

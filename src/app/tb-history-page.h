@@ -17,6 +17,5 @@ void            tb_history_page_set_history  (TbHistoryPage  *self,
 void            tb_history_page_select       (TbHistoryPage  *self,
                                               TbHistoryEntry *entry);
 TbHistoryEntry *tb_history_page_get_selected (TbHistoryPage  *self);
-GtkListBox     *tb_history_page_get_list     (TbHistoryPage  *self);
 
 G_END_DECLS

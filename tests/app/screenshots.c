@@ -10,6 +10,7 @@
 #include "tb-app-util.h"
 #include "tb-test-tools.h"
 #include "tb-window.h"
+#include "tb-history-page-private.h"
 
 /* Renders the main views of the window to PNG files for the README and the
  * metainfo. Run through build-aux/screenshots.sh, which provides a display. */

@@ -11,6 +11,7 @@
 #include "tb-loop-page-private.h"
 #include "tb-test-tools.h"
 #include "tb-window.h"
+#include "tb-history-page-private.h"
 
 /* Every control a person can reach has a name a screen reader can say:
  * the window is shown with a rich form, a result and the history, and

@@ -15,6 +15,7 @@
 #include "tb-lock-row.h"
 #include "tb-proposal-row.h"
 #include "tb-window.h"
+#include "tb-facts-page-private.h"
 
 /* The Facts page of the real window over a workspace file: its rows are
  * made from the workspace's proposals and locks, and their buttons act

@@ -14,6 +14,7 @@
 #include "tb-history-page.h"
 #include "tb-history-row.h"
 #include "tb-window.h"
+#include "tb-history-page-private.h"
 
 /* The History page lists the calls the loop makes, though the loop runs
  * them through a registry of its own: each row says the call came from

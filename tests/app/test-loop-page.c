@@ -19,6 +19,7 @@
 #include "tb-mcp-log-view-private.h"
 #include "tb-pending-call-row.h"
 #include "tb-window.h"
+#include "tb-facts-page-private.h"
 
 /* The Loop page of the real window, driven through its buttons over the
  * built-in demo tools and the offline scripted demo: the rows of the

@@ -15,6 +15,7 @@
 #include "window-test-util.h"
 #include "tb-timeline-row.h"
 #include "tb-trace-page-private.h"
+#include "tb-fork-editor-private.h"
 
 /* The Trace page's timeline: the rows say what `toolbench-cli trace show`
  * says, grouped the same way; they can be filtered; a large file stays a

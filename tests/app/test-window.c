@@ -12,6 +12,7 @@
 #include "tb-json-tree.h"
 #include "tb-test-tools.h"
 #include "tb-window.h"
+#include "tb-history-page-private.h"
 
 /* The real window, driven through its widgets, over a registry of test
  * tools. Assertions are on what a person sees: the listed tools, the text

@@ -307,6 +307,18 @@ tb_cli_check_writable (const char  *path,
   return TRUE;
 }
 
+/* Whether @url names this machine: local servers (Ollama, llama.cpp, a
+ * test's fake) need no key. */
+gboolean
+tb_cli_is_local_url (const char *url)
+{
+  g_autoptr(GUri) uri = url != NULL ? g_uri_parse (url, G_URI_FLAGS_NONE, NULL) : NULL;
+  const char *host = uri != NULL ? g_uri_get_host (uri) : NULL;
+
+  return g_strcmp0 (host, "127.0.0.1") == 0 || g_strcmp0 (host, "localhost") == 0 ||
+         g_strcmp0 (host, "::1") == 0;
+}
+
 /* Reads a whole file, or standard input for "-". */
 char *
 tb_cli_read_text (const char  *path_or_dash,

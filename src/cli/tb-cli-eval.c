@@ -47,15 +47,6 @@ make_live_provider (TbEvalScenario  *scenario,
 }
 
 static gboolean
-is_loopback (const char *url)
-{
-  g_autoptr(GUri) uri = url != NULL ? g_uri_parse (url, G_URI_FLAGS_NONE, NULL) : NULL;
-  const char *host = uri != NULL ? g_uri_get_host (uri) : NULL;
-
-  return g_strcmp0 (host, "127.0.0.1") == 0 || g_strcmp0 (host, "localhost") == 0;
-}
-
-static gboolean
 interrupted_cb (gpointer user_data)
 {
   GCancellable *cancellable = user_data;
@@ -253,7 +244,7 @@ tb_cli_eval (int    argc,
                                  : g_str_equal (provider_kind, "gemini") ? "GEMINI_API_KEY"
                                  : "OPENROUTER_API_KEY");
       if ((g_getenv (key_variable) == NULL || *g_getenv (key_variable) == '\0') &&
-          !is_loopback (base_url))
+          !tb_cli_is_local_url (base_url))
         {
           g_printerr (_("toolbench-cli: live evaluation needs a key in $%s; nothing was run. "
                         "Without --provider the scenarios run offline.\n"), key_variable);

@@ -23,16 +23,6 @@ tb_cli_default_key_variable (const char *kind)
   return "OPENAI_API_KEY";
 }
 
-static gboolean
-is_local_url (const char *url)
-{
-  g_autoptr(GUri) uri = url != NULL ? g_uri_parse (url, G_URI_FLAGS_NONE, NULL) : NULL;
-  const char *host = uri != NULL ? g_uri_get_host (uri) : NULL;
-
-  return g_strcmp0 (host, "127.0.0.1") == 0 || g_strcmp0 (host, "localhost") == 0 ||
-         g_strcmp0 (host, "::1") == 0;
-}
-
 /**
  * tb_cli_make_provider:
  * @kind: openai, anthropic, gemini or scripted
@@ -76,7 +66,7 @@ tb_cli_make_provider (const char  *kind,
 
   key = g_getenv (key_variable != NULL ? key_variable : tb_cli_default_key_variable (kind));
   /* Local servers (Ollama, llama.cpp) need no key; remote ones do. */
-  if ((key == NULL || *key == '\0') && !is_local_url (base_url))
+  if ((key == NULL || *key == '\0') && !tb_cli_is_local_url (base_url))
     g_printerr (_("warning: $%s is not set; the provider will probably refuse the request\n"),
                 key_variable != NULL ? key_variable : tb_cli_default_key_variable (kind));
 

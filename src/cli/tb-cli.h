@@ -79,6 +79,7 @@ TbToolSession  *tb_cli_get_session                (void);
 const char     *tb_cli_get_workspace_path         (void);
 void            tb_cli_add_mcp_url                (const char      *url);
 int tb_cli_mcp (int argc, char **argv);
+gboolean        tb_cli_is_local_url               (const char      *url);
 gboolean        tb_cli_check_writable             (const char      *path,
                                                    GError         **error);
 int             tb_cli_replay_check_many          (const char * const *paths,

@@ -11,6 +11,8 @@
 #include <toolbench.h>
 #include <unistd.h>
 
+#include "../test-files-util.h"
+
 /* Runs the real toolbench-cli as an attacker's victim would: standard
  * input from a string, standard output and error kept, and what the
  * process cost (wall time, peak memory), whether it exited or died. */
@@ -148,28 +150,8 @@ attack_write_file (const char *path,
   g_assert_no_error (error);
 }
 
-/* Removes a test's folder and everything in it, without following
- * symbolic links out of it. */
-static inline void
-attack_remove_tree (const char *path)
-{
-  g_autoptr(GDir) dir = NULL;
-  const char *name;
-
-  if (g_file_test (path, G_FILE_TEST_IS_SYMLINK) || !g_file_test (path, G_FILE_TEST_IS_DIR))
-    {
-      g_remove (path);
-      return;
-    }
-  dir = g_dir_open (path, 0, NULL);
-  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
-    {
-      g_autofree char *child = g_build_filename (path, name, NULL);
-
-      attack_remove_tree (child);
-    }
-  g_rmdir (path);
-}
+/* Removes a test's folder and everything in it (see test-files-util.h). */
+#define attack_remove_tree test_remove_tree
 
 /* A fixture that is a temporary folder, removed with all it holds. */
 typedef struct

@@ -11,6 +11,7 @@
 #include "tb-app-util.h"
 #define WINDOW_TEST_WAIT_SECONDS (g_getenv ("ASAN_OPTIONS") != NULL ? 300 : 60)
 #include "window-test-util.h"
+#include "../test-files-util.h"
 #include "tb-eval-cell-view-private.h"
 #include "tb-eval-view-private.h"
 #include "tb-trace-page-private.h"
@@ -50,29 +51,11 @@ setup (Fixture       *f,
 }
 
 static void
-remove_tree (const char *path)
-{
-  g_autoptr(GDir) dir = g_dir_open (path, 0, NULL);
-  const char *name;
-
-  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
-    {
-      g_autofree char *child = g_build_filename (path, name, NULL);
-
-      if (g_file_test (child, G_FILE_TEST_IS_DIR))
-        remove_tree (child);
-      else
-        g_unlink (child);
-    }
-  g_rmdir (path);
-}
-
-static void
 teardown (Fixture       *f,
           gconstpointer  data)
 {
   window_test_destroy (f->window);
-  remove_tree (f->dir);
+  test_remove_tree (f->dir);
   g_free (f->dir);
   g_free (f->scenarios);
 }

@@ -11,6 +11,7 @@
 #include <toolbench.h>
 
 #include "mcp-test-util.h"
+#include "../test-files-util.h"
 
 /* toolbench-cli run, eval and replay --check as CI calls them: with a
  * person's own tools (a real MCP server from npm, command-tool manifests,
@@ -24,24 +25,6 @@ typedef struct
   char *err;
   int   status;
 } Fixture;
-
-static void
-remove_tree (const char *path)
-{
-  g_autoptr(GDir) dir = g_dir_open (path, 0, NULL);
-  const char *name;
-
-  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
-    {
-      g_autofree char *child = g_build_filename (path, name, NULL);
-
-      if (g_file_test (child, G_FILE_TEST_IS_DIR))
-        remove_tree (child);
-      else
-        g_remove (child);
-    }
-  g_rmdir (path);
-}
 
 static void
 setup (Fixture       *f,
@@ -74,7 +57,7 @@ static void
 teardown (Fixture       *f,
           gconstpointer  data)
 {
-  remove_tree (f->dir);
+  test_remove_tree (f->dir);
   g_free (f->dir);
   g_free (f->server_json);
   g_free (f->out);

@@ -9,6 +9,7 @@
 
 #include "tb-app-util.h"
 #include "tb-argument-editor.h"
+#include "tb-argument-editor-private.h"
 
 /* The arguments of one call, in two synchronised views: the form generated
  * from the tool's schema and the JSON text. The JSON value is the truth;

@@ -25,20 +25,13 @@ TbTool        *tb_argument_editor_get_tool        (TbArgumentEditor *self);
 JsonNode      *tb_argument_editor_get_arguments   (TbArgumentEditor *self);
 void           tb_argument_editor_set_arguments   (TbArgumentEditor *self,
                                                    JsonNode         *arguments);
-gboolean       tb_argument_editor_set_text        (TbArgumentEditor *self,
-                                                   const char       *text,
-                                                   GError          **error);
 char          *tb_argument_editor_get_text        (TbArgumentEditor *self);
 void           tb_argument_editor_paste           (TbArgumentEditor *self);
 void           tb_argument_editor_reset           (TbArgumentEditor *self);
 gboolean       tb_argument_editor_get_valid       (TbArgumentEditor *self);
 gboolean       tb_argument_editor_get_parsable    (TbArgumentEditor *self);
-GPtrArray     *tb_argument_editor_get_errors      (TbArgumentEditor *self);
 GPtrArray     *tb_argument_editor_get_shown_errors (TbArgumentEditor *self);
 void           tb_argument_editor_reveal_problems (TbArgumentEditor *self);
-TbSchemaForm  *tb_argument_editor_get_form        (TbArgumentEditor *self);
-GtkTextBuffer *tb_argument_editor_get_json_buffer (TbArgumentEditor *self);
-const char    *tb_argument_editor_get_json_error  (TbArgumentEditor *self);
 const char    *tb_argument_editor_get_view        (TbArgumentEditor *self);
 void           tb_argument_editor_set_view        (TbArgumentEditor *self,
                                                    const char       *view);

@@ -7,6 +7,7 @@
 #include <glib/gi18n.h>
 
 #include "tb-confirm-dialog.h"
+#include "tb-confirm-dialog-private.h"
 
 /* The confirmation dialog: the only place a TbConfirmation is made. It
  * shows the key, the current and the proposed value (with a line diff

@@ -29,9 +29,6 @@ AdwMessageDialog *tb_confirm_dialog_new          (GtkWindow        *parent,
                                                   TbFactProposal   *proposal,
                                                   TbConfirmDone     done,
                                                   gpointer          user_data);
-TbFactProposal   *tb_confirm_dialog_get_proposal (TbConfirmDialog  *self);
-const char       *tb_confirm_dialog_get_text     (AdwMessageDialog *dialog,
-                                                  const char       *part_name);
 char             *tb_confirm_diff                (const char       *old_text,
                                                   const char       *new_text);
 

@@ -18,4 +18,7 @@ const char   *tb_eval_view_get_column_title  (TbEvalView *self,
 gboolean      tb_eval_view_get_empty         (TbEvalView *self);
 const char   *tb_eval_view_get_progress_text (TbEvalView *self);
 
+gboolean      tb_eval_view_activate_cell     (TbEvalView *self,
+                                              TbEvalCell *cell);
+
 G_END_DECLS

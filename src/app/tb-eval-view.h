@@ -15,7 +15,5 @@ G_DECLARE_FINAL_TYPE (TbEvalView, tb_eval_view, TB, EVAL_VIEW, GtkWidget)
 
 void          tb_eval_view_set_cells         (TbEvalView *self,
                                               GListModel *cells);
-gboolean      tb_eval_view_activate_cell     (TbEvalView *self,
-                                              TbEvalCell *cell);
 
 G_END_DECLS

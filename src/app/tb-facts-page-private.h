@@ -15,4 +15,9 @@ GtkWidget        *tb_facts_page_get_review_button (TbFactsPage    *self,
                                                    guint           position);
 AdwMessageDialog *tb_facts_page_get_dialog        (TbFactsPage    *self);
 
+gboolean          tb_facts_page_lock              (TbFactsPage    *self,
+                                                   const char     *key);
+gboolean          tb_facts_page_unlock            (TbFactsPage    *self,
+                                                   const char     *key);
+
 G_END_DECLS

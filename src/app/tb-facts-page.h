@@ -17,9 +17,5 @@ void              tb_facts_page_set_workspace     (TbFactsPage    *self,
 TbWorkspace      *tb_facts_page_get_workspace     (TbFactsPage    *self);
 AdwMessageDialog *tb_facts_page_review            (TbFactsPage    *self,
                                                    TbFactProposal *proposal);
-gboolean          tb_facts_page_lock              (TbFactsPage    *self,
-                                                   const char     *key);
-gboolean          tb_facts_page_unlock            (TbFactsPage    *self,
-                                                   const char     *key);
 
 G_END_DECLS

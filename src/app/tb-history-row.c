@@ -5,6 +5,7 @@
 #include "config.h"
 
 #include "tb-history-row.h"
+#include "tb-history-row-private.h"
 
 /* One call in a list of calls: its status icon, tool (in the overall
  * list), status, time and a summary of its arguments, following the call

@@ -15,6 +15,5 @@ G_DECLARE_FINAL_TYPE (TbHistoryRow, tb_history_row, TB, HISTORY_ROW, GtkListBoxR
 GtkWidget      *tb_history_row_new           (TbHistoryEntry *entry,
                                               gboolean        show_tool);
 TbHistoryEntry *tb_history_row_get_entry     (TbHistoryRow   *self);
-gboolean        tb_history_row_get_show_tool (TbHistoryRow   *self);
 
 G_END_DECLS

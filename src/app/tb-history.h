@@ -5,6 +5,8 @@
 #include <gio/gio.h>
 #include <toolbench.h>
 
+#include "tb-history-entry.h"
+
 G_BEGIN_DECLS
 
 /**
@@ -13,20 +15,6 @@ G_BEGIN_DECLS
  * How many calls the history keeps; the oldest go first.
  */
 #define TB_HISTORY_MAX 1000
-
-#define TB_TYPE_HISTORY_ENTRY (tb_history_entry_get_type())
-
-G_DECLARE_FINAL_TYPE (TbHistoryEntry, tb_history_entry, TB, HISTORY_ENTRY, GObject)
-
-const char   *tb_history_entry_get_tool_name  (TbHistoryEntry *self);
-const char   *tb_history_entry_get_call_id    (TbHistoryEntry *self);
-GDateTime    *tb_history_entry_get_started    (TbHistoryEntry *self);
-JsonNode     *tb_history_entry_get_arguments  (TbHistoryEntry *self);
-TbToolResult *tb_history_entry_get_result     (TbHistoryEntry *self);
-gboolean      tb_history_entry_get_running    (TbHistoryEntry *self);
-gboolean      tb_history_entry_get_from_loop  (TbHistoryEntry *self);
-gboolean      tb_history_entry_get_edited     (TbHistoryEntry *self);
-char         *tb_history_entry_get_status_label (TbHistoryEntry *self);
 
 #define TB_TYPE_HISTORY (tb_history_get_type())
 

@@ -5,15 +5,9 @@
 #include <gtk/gtk.h>
 #include <json-glib/json-glib.h>
 
+#include "tb-json-item.h"
+
 G_BEGIN_DECLS
-
-#define TB_TYPE_JSON_ITEM (tb_json_item_get_type())
-
-G_DECLARE_FINAL_TYPE (TbJsonItem, tb_json_item, TB, JSON_ITEM, GObject)
-
-const char *tb_json_item_get_key     (TbJsonItem *self);
-const char *tb_json_item_get_summary (TbJsonItem *self);
-JsonNode   *tb_json_item_get_node    (TbJsonItem *self);
 
 #define TB_TYPE_JSON_TREE (tb_json_tree_get_type())
 

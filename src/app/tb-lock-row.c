@@ -7,6 +7,7 @@
 #include <glib/gi18n.h>
 
 #include "tb-lock-row.h"
+#include "tb-lock-row-private.h"
 
 /* A locked key on the Facts page, with Unlock, which activates the page's
  * "facts.unlock" action with the key. */

@@ -11,6 +11,5 @@ G_BEGIN_DECLS
 G_DECLARE_FINAL_TYPE (TbLockRow, tb_lock_row, TB, LOCK_ROW, AdwActionRow)
 
 GtkWidget  *tb_lock_row_new     (const char *key);
-const char *tb_lock_row_get_key (TbLockRow  *self);
 
 G_END_DECLS

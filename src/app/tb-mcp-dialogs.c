@@ -6,6 +6,7 @@
 
 #include "tb-elicitation-dialog.h"
 #include "tb-mcp-dialogs.h"
+#include "tb-mcp-dialogs-private.h"
 #include "tb-sampling-dialog.h"
 
 /* MCP servers asking the person, wired to a window: each attached client's

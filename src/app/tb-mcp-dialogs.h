@@ -25,7 +25,6 @@ void              tb_mcp_dialogs_set_provider_func   (GtkWindow          *window
                                                       gpointer            user_data);
 void              tb_mcp_dialogs_attach              (GtkWindow          *window,
                                                       TbMcpClient        *client);
-AdwMessageDialog *tb_mcp_dialogs_get_open            (GtkWindow          *window);
 void              tb_mcp_dialogs_attach_sources      (GtkWindow          *window,
                                                       TbToolSources      *sources);
 

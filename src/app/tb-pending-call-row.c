@@ -8,6 +8,7 @@
 
 #include "tb-app-util.h"
 #include "tb-pending-call-row.h"
+#include "tb-pending-call-row-private.h"
 
 /* One call of the model's turn, waiting for the person: its arguments in
  * the Tool page's editor and what to do with it. Approve runs exactly

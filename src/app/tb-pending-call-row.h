@@ -22,8 +22,6 @@ TbArgumentEditor *tb_pending_call_row_get_editor        (TbPendingCallRow *self)
 GtkWidget        *tb_pending_call_row_get_button        (TbPendingCallRow *self,
                                                          const char       *name);
 GtkEditable      *tb_pending_call_row_get_skip_entry    (TbPendingCallRow *self);
-const char       *tb_pending_call_row_get_decision_text (TbPendingCallRow *self);
-const char       *tb_pending_call_row_get_problem_text  (TbPendingCallRow *self);
 gboolean          tb_pending_call_row_approve           (TbPendingCallRow *self);
 gboolean          tb_pending_call_row_run_anyway        (TbPendingCallRow *self);
 void              tb_pending_call_row_edit              (TbPendingCallRow *self);

@@ -9,6 +9,7 @@
 #include "toolbench.h"
 #include "tb-app-util.h"
 #include "tb-preferences-window.h"
+#include "tb-preferences-window-private.h"
 #include "tb-mcp-server-editor.h"
 #include "tb-mcp-server-row.h"
 #include "tb-prefs.h"
@@ -144,9 +145,9 @@ rebuild_providers (TbPreferencesWindow *self)
 
       /* Translators: an endpoint's kind, base URL and default model. */
       subtitle = *endpoint->model != '\0'
-        ? g_strdup_printf (_("%s · %s · %s"), tb_prefs_kind_label (endpoint->kind),
+        ? g_strdup_printf (_("%s · %s · %s"), tb_provider_kind_get_label (endpoint->kind),
                            endpoint->base_url, endpoint->model)
-        : g_strdup_printf (_("%s · %s"), tb_prefs_kind_label (endpoint->kind),
+        : g_strdup_printf (_("%s · %s"), tb_provider_kind_get_label (endpoint->kind),
                            endpoint->base_url);
       adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), endpoint->name);
       adw_preferences_row_set_use_markup (ADW_PREFERENCES_ROW (row), FALSE);

@@ -15,8 +15,5 @@ void                 tb_preferences_window_edit_provider (TbPreferencesWindow *s
                                                           const char          *name);
 void                 tb_preferences_window_edit_mcp_server (TbPreferencesWindow *self,
                                                             const char        *name);
-void                 tb_preferences_window_import_mcp_text (TbPreferencesWindow *self,
-                                                            const char        *text,
-                                                            gssize             length);
 
 G_END_DECLS

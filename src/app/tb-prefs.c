@@ -16,8 +16,6 @@
 
 G_DEFINE_QUARK (tb-prefs-error-quark, tb_prefs_error)
 
-static const char * const provider_kinds[] = { "openai", "anthropic", "gemini", NULL };
-
 void
 tb_provider_endpoint_free (TbProviderEndpoint *endpoint)
 {
@@ -48,24 +46,6 @@ tb_provider_endpoint_create (TbProviderEndpoint *endpoint,
 
   model = endpoint->model != NULL && *endpoint->model != '\0' ? endpoint->model : NULL;
   return tb_provider_new_for_kind (endpoint->kind, endpoint->base_url, model, api_key, NULL);
-}
-
-/**
- * tb_prefs_kind_label:
- * @kind: a provider kind
- *
- * Returns: the kind's name for people
- */
-const char *
-tb_prefs_kind_label (const char *kind)
-{
-  if (g_strcmp0 (kind, "openai") == 0)
-    return _("OpenAI-compatible");
-  if (g_strcmp0 (kind, "anthropic") == 0)
-    return _("Anthropic");
-  if (g_strcmp0 (kind, "gemini") == 0)
-    return _("Gemini");
-  return kind;
 }
 
 /**
@@ -308,7 +288,7 @@ write_providers (GSettings *settings,
  * @settings: the app's settings
  * @old_name: (nullable): the name of the endpoint being edited, %NULL to add
  * @name: the name
- * @kind: "openai", "anthropic" or "gemini"
+ * @kind: one of tb_provider_kinds()
  * @base_url: the base URL
  * @model: (nullable): the default model
  * @error: the error
@@ -338,11 +318,17 @@ tb_prefs_save_provider (GSettings   *settings,
                            _("The endpoint has no name; give it one, such as “Local Ollama”."));
       return FALSE;
     }
-  if (kind == NULL || !g_strv_contains (provider_kinds, kind))
+  if (!tb_provider_kind_is_known (kind))
     {
+      g_autoptr(GString) labels = g_string_new (NULL);
+      const char * const *kinds = tb_provider_kinds ();
+
+      for (guint i = 0; kinds[i] != NULL; i++)
+        g_string_append_printf (labels, "%s%s", i > 0 ? ", " : "",
+                                tb_provider_kind_get_label (kinds[i]));
       g_set_error (error, TB_PREFS_ERROR, TB_PREFS_ERROR_INVALID,
-                   _("“%s” is not a provider kind; choose OpenAI-compatible, Anthropic or "
-                     "Gemini."), kind != NULL ? kind : "");
+                   _("“%s” is not a provider kind; choose one of %s."),
+                   kind != NULL ? kind : "", labels->str);
       return FALSE;
     }
   if (!tb_prefs_check_url (clean_url, error))

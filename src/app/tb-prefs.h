@@ -53,7 +53,6 @@ GQuark              tb_prefs_error_quark           (void);
 void                tb_provider_endpoint_free      (TbProviderEndpoint  *endpoint);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (TbProviderEndpoint, tb_provider_endpoint_free)
 
-const char         *tb_prefs_kind_label            (const char          *kind);
 TbProvider         *tb_provider_endpoint_create    (TbProviderEndpoint  *endpoint,
                                                     const char          *api_key);
 gboolean            tb_prefs_check_url             (const char          *text,

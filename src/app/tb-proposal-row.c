@@ -7,6 +7,7 @@
 #include <glib/gi18n.h>
 
 #include "tb-proposal-row.h"
+#include "tb-proposal-row-private.h"
 
 /* A proposal that waits for the person on the Facts page: the key and the
  * proposed value, the reason, and Review, which activates the page's

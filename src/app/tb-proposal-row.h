@@ -12,6 +12,5 @@ G_BEGIN_DECLS
 G_DECLARE_FINAL_TYPE (TbProposalRow, tb_proposal_row, TB, PROPOSAL_ROW, AdwActionRow)
 
 GtkWidget      *tb_proposal_row_new          (TbFactProposal *proposal);
-TbFactProposal *tb_proposal_row_get_proposal (TbProposalRow  *self);
 
 G_END_DECLS

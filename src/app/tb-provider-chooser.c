@@ -134,7 +134,7 @@ on_selected (TbProviderChooser *self)
 
   g_clear_pointer (&self->script_path, g_free);
   gtk_widget_set_visible (self->demo_button, FALSE);
-  text = g_strdup_printf (_("%s at %s"), tb_prefs_kind_label (endpoint->kind),
+  text = g_strdup_printf (_("%s at %s"), tb_provider_kind_get_label (endpoint->kind),
                           endpoint->base_url);
   gtk_label_set_label (self->provider_label, text);
   self->key_cancellable = g_cancellable_new ();

@@ -8,7 +8,6 @@
 
 #include "toolbench.h"
 #include "tb-app-util.h"
-#include "tb-model-list.h"
 #include "tb-prefs.h"
 #include "tb-provider-editor.h"
 
@@ -48,14 +47,13 @@ static guint signals [N_SIGNALS];
 
 G_DEFINE_FINAL_TYPE (TbProviderEditor, tb_provider_editor, GTK_TYPE_BOX)
 
-static const char * const kinds[] = { "openai", "anthropic", "gemini" };
-
 static const char *
 selected_kind (TbProviderEditor *self)
 {
+  const char * const *kinds = tb_provider_kinds ();
   guint selected = adw_combo_row_get_selected (self->kind_row);
 
-  return kinds[MIN (selected, G_N_ELEMENTS (kinds) - 1)];
+  return kinds[MIN (selected, g_strv_length ((char **) kinds) - 1)];
 }
 
 static void
@@ -102,7 +100,8 @@ models_fetched_cb (GObject      *source,
   g_autoptr(TbProviderEditor) self = user_data;
   g_autoptr(GError) error = NULL;
   g_autofree char *report = NULL;
-  g_auto(GStrv) models = tb_model_list_fetch_finish (result, &report, &error);
+  g_auto(GStrv) models = tb_http_provider_list_models_finish (TB_HTTP_PROVIDER (source), result,
+                                                              &report, &error);
   const char *current;
 
   if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
@@ -127,12 +126,17 @@ models_fetched_cb (GObject      *source,
 static void
 test_clicked (TbProviderEditor *self)
 {
+  g_autoptr(TbProvider) provider = NULL;
+
+  provider = tb_provider_new_for_kind (selected_kind (self),
+                                       gtk_editable_get_text (GTK_EDITABLE (self->url_row)),
+                                       NULL,
+                                       gtk_editable_get_text (GTK_EDITABLE (self->key_row)),
+                                       NULL);
   tb_label_set_status (self->status, _("Asking the endpoint for its models…"), FALSE);
   gtk_widget_set_sensitive (GTK_WIDGET (self->test_button), FALSE);
-  tb_model_list_fetch_async (selected_kind (self),
-                             gtk_editable_get_text (GTK_EDITABLE (self->url_row)),
-                             gtk_editable_get_text (GTK_EDITABLE (self->key_row)),
-                             self->cancellable, models_fetched_cb, g_object_ref (self));
+  tb_http_provider_list_models_async (TB_HTTP_PROVIDER (provider), self->cancellable,
+                                      models_fetched_cb, g_object_ref (self));
 }
 
 static void
@@ -297,10 +301,12 @@ tb_provider_editor_class_init (TbProviderEditorClass *klass)
 static void
 tb_provider_editor_init (TbProviderEditor *self)
 {
+  const char * const *kinds = tb_provider_kinds ();
+
   self->cancellable = g_cancellable_new ();
   gtk_widget_init_template (GTK_WIDGET (self));
-  for (guint i = 0; i < G_N_ELEMENTS (kinds); i++)
-    gtk_string_list_append (self->kind_labels, tb_prefs_kind_label (kinds[i]));
+  for (guint i = 0; kinds[i] != NULL; i++)
+    gtk_string_list_append (self->kind_labels, tb_provider_kind_get_label (kinds[i]));
 }
 
 /**
@@ -331,12 +337,14 @@ tb_provider_editor_new (GSettings     *settings,
                                                             : _("Add Endpoint"));
   if (endpoint != NULL)
     {
+      const char * const *kinds = tb_provider_kinds ();
+
       self->old_name = g_strdup (endpoint->name);
       self->old_url = g_strdup (endpoint->base_url);
       gtk_editable_set_text (GTK_EDITABLE (self->name_row), endpoint->name);
       gtk_editable_set_text (GTK_EDITABLE (self->url_row), endpoint->base_url);
       gtk_editable_set_text (GTK_EDITABLE (self->model_row), endpoint->model);
-      for (guint i = 0; i < G_N_ELEMENTS (kinds); i++)
+      for (guint i = 0; kinds[i] != NULL; i++)
         if (g_strcmp0 (kinds[i], endpoint->kind) == 0)
           adw_combo_row_set_selected (self->kind_row, i);
       tb_secret_store_lookup_async (store, endpoint->name, endpoint->base_url,

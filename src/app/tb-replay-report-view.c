@@ -8,6 +8,7 @@
 
 #include "tb-app-util.h"
 #include "tb-replay-report-view.h"
+#include "tb-replay-report-view-private.h"
 
 /* A replay's report, step by step: different steps in the warning colour,
  * the first divergence in the error colour and selected; above them, when

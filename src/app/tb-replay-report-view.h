@@ -24,7 +24,5 @@ gboolean        tb_replay_report_view_get_row_highlighted (TbReplayReportView *s
 void            tb_replay_report_view_select_step         (TbReplayReportView *self,
                                                            guint               position);
 gint            tb_replay_report_view_get_selected_step   (TbReplayReportView *self);
-const char     *tb_replay_report_view_get_incomplete_text (TbReplayReportView *self);
-const char     *tb_replay_report_view_get_summary         (TbReplayReportView *self);
 
 G_END_DECLS

@@ -10,6 +10,7 @@
 #include "tb-app-util.h"
 #include "tb-json-tree.h"
 #include "tb-result-view.h"
+#include "tb-result-view-private.h"
 
 /* One tool result as a person reads it: success or failure and its kind,
  * the error text, warnings, the output (text or tree; MCP content blocks

@@ -22,11 +22,6 @@ GtkWidget    *tb_result_view_new             (void);
 void          tb_result_view_set_result      (TbResultView *self,
                                               TbToolResult *result);
 TbToolResult *tb_result_view_get_result      (TbResultView *self);
-const char   *tb_result_view_get_status_text (TbResultView *self);
-char         *tb_result_view_get_output_text (TbResultView *self);
-const char   *tb_result_view_get_error_text  (TbResultView *self);
-char         *tb_result_view_dup_full_text   (TbResultView *self);
-gboolean      tb_result_view_get_truncated   (TbResultView *self);
 void          tb_result_view_copy            (TbResultView *self);
 void          tb_result_view_save            (TbResultView *self);
 

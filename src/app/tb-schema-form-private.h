@@ -146,4 +146,10 @@ _tb_schema_form_field_new (TbSchemaForm *self,
                            gboolean      required,
                            guint         depth);
 
+GtkWidget  *tb_schema_form_get_add_button   (TbSchemaForm  *self,
+                                             const char    *pointer);
+const char *tb_schema_form_get_field_error  (TbSchemaForm  *self,
+                                             const char    *pointer);
+guint       tb_schema_form_get_n_fields     (TbSchemaForm  *self);
+
 G_END_DECLS

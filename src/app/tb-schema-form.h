@@ -52,11 +52,6 @@ void        tb_schema_form_set_errors       (TbSchemaForm  *self,
                                              GPtrArray     *errors);
 GtkWidget  *tb_schema_form_get_input        (TbSchemaForm  *self,
                                              const char    *pointer);
-GtkWidget  *tb_schema_form_get_add_button   (TbSchemaForm  *self,
-                                             const char    *pointer);
-const char *tb_schema_form_get_field_error  (TbSchemaForm  *self,
-                                             const char    *pointer);
-guint       tb_schema_form_get_n_fields     (TbSchemaForm  *self);
 gboolean    tb_schema_form_get_revealed     (TbSchemaForm  *self,
                                              const char    *pointer);
 char       *tb_schema_form_get_error_pointer (TbSchemaForm        *self,

@@ -7,6 +7,7 @@
 #include <glib/gi18n.h>
 
 #include "tb-timeline-row.h"
+#include "tb-timeline-row-private.h"
 
 /* One row of the Trace page's timeline: what the event was, in the words
  * `toolbench-cli trace show` uses, with an icon for its kind (a distinct

@@ -16,6 +16,5 @@ TbTimelineNode *tb_timeline_row_get_node (TbTimelineRow  *self);
 void            tb_timeline_row_set_node (TbTimelineRow  *self,
                                           TbTimelineNode *node);
 const char     *tb_timeline_row_get_text (TbTimelineRow  *self);
-GtkWidget      *tb_timeline_row_get_fork_button (TbTimelineRow *self);
 
 G_END_DECLS

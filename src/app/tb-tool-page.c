@@ -13,6 +13,7 @@
 #include "tb-history-row.h"
 #include "tb-result-view.h"
 #include "tb-tool-page.h"
+#include "tb-tool-page-private.h"
 
 /* One tool: what it is, its schema, the argument editor, Run and Cancel,
  * the result and the tool's recent calls. Calls run through the registry,

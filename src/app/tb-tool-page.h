@@ -25,7 +25,6 @@ void              tb_tool_page_setup               (TbToolPage     *self,
 void              tb_tool_page_set_tool            (TbToolPage     *self,
                                                     TbTool         *tool);
 TbTool           *tb_tool_page_get_tool            (TbToolPage     *self);
-gboolean          tb_tool_page_get_gone            (TbToolPage     *self);
 gboolean          tb_tool_page_get_running         (TbToolPage     *self);
 gboolean          tb_tool_page_get_can_run         (TbToolPage     *self);
 gboolean          tb_tool_page_get_can_run_anyway  (TbToolPage     *self);
@@ -36,10 +35,5 @@ void              tb_tool_page_show_entry          (TbToolPage     *self,
                                                     TbHistoryEntry *entry);
 TbArgumentEditor *tb_tool_page_get_argument_editor (TbToolPage     *self);
 TbResultView     *tb_tool_page_get_result_view     (TbToolPage     *self);
-GtkWidget        *tb_tool_page_get_run_button      (TbToolPage     *self);
-GtkWidget        *tb_tool_page_get_cancel_button   (TbToolPage     *self);
-GtkListBox       *tb_tool_page_get_recent_list     (TbToolPage     *self);
-const char       *tb_tool_page_get_status_text     (TbToolPage     *self);
-const char       *tb_tool_page_get_gone_text       (TbToolPage     *self);
 
 G_END_DECLS

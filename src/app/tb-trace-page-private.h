@@ -134,4 +134,20 @@ TbEvalView     *tb_trace_page_get_eval_view      (TbTracePage    *self);
 gboolean        tb_trace_page_get_eval_busy      (TbTracePage    *self);
 const char     *tb_trace_page_get_eval_title     (TbTracePage    *self);
 
+gboolean        tb_trace_page_save_to            (TbTracePage    *self,
+                                                  GFile          *file,
+                                                  GError        **error);
+gboolean        tb_trace_page_export_to          (TbTracePage    *self,
+                                                  GFile          *file,
+                                                  TbDefinitionFormat format,
+                                                  GError        **error);
+gboolean        tb_trace_page_fork               (TbTracePage    *self,
+                                                  guint           step,
+                                                  TbReplayEdit    edit,
+                                                  const char     *json_text,
+                                                  GError        **error);
+gboolean        tb_trace_page_save_fork_to       (TbTracePage    *self,
+                                                  GFile          *file,
+                                                  GError        **error);
+
 G_END_DECLS

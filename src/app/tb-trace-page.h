@@ -34,23 +34,11 @@ TbTrace        *tb_trace_page_get_trace          (TbTracePage    *self);
 void            tb_trace_page_set_redactor       (TbTracePage    *self,
                                                   TbRedactor     *redactor);
 const char     *tb_trace_page_get_title          (TbTracePage    *self);
-gboolean        tb_trace_page_save_to            (TbTracePage    *self,
-                                                  GFile          *file,
-                                                  GError        **error);
 void            tb_trace_page_open_file          (TbTracePage    *self,
                                                   GFile          *file);
-gboolean        tb_trace_page_export_to          (TbTracePage    *self,
-                                                  GFile          *file,
-                                                  TbDefinitionFormat format,
-                                                  GError        **error);
 void            tb_trace_page_select_event       (TbTracePage    *self,
                                                   guint           position);
 gint            tb_trace_page_get_selected_event (TbTracePage    *self);
-gboolean        tb_trace_page_fork               (TbTracePage    *self,
-                                                  guint           step,
-                                                  TbReplayEdit    edit,
-                                                  const char     *json_text,
-                                                  GError        **error);
 
 void            tb_trace_page_set_remember_recent (TbTracePage   *self,
                                                    gboolean       remember);
@@ -61,9 +49,6 @@ void            tb_trace_page_set_provider_func  (TbTracePage    *self,
                                                   gpointer        user_data);
 gboolean        tb_trace_page_fork_from_event    (TbTracePage    *self,
                                                   guint           position,
-                                                  GError        **error);
-gboolean        tb_trace_page_save_fork_to       (TbTracePage    *self,
-                                                  GFile          *file,
                                                   GError        **error);
 
 G_END_DECLS

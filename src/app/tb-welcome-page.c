@@ -9,6 +9,7 @@
 #include "tb-app-util.h"
 #include "tb-preferences-window.h"
 #include "tb-welcome-page.h"
+#include "tb-welcome-page-private.h"
 
 /* What a person sees at the first start, with nothing configured: the app is
  * already useful (built-in tools, the scripted demo provider, a sample

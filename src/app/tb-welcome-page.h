@@ -14,7 +14,6 @@ G_BEGIN_DECLS
 G_DECLARE_FINAL_TYPE (TbWelcomePage, tb_welcome_page, TB, WELCOME_PAGE, AdwBin)
 
 GtkWidget *tb_welcome_page_new          (void);
-gboolean   tb_welcome_page_is_first_run (GSettings *settings);
 gboolean   tb_welcome_page_offer        (TbWindow  *window);
 
 G_END_DECLS

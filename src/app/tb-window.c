@@ -15,6 +15,7 @@
 #include "tb-tool-row.h"
 #include "tb-trace-page.h"
 #include "tb-window.h"
+#include "tb-window-private.h"
 
 /* The main window: the registry's tools in a sidebar that folds away on
  * narrow windows, and the pages (Tool, History, and the Loop, Facts and

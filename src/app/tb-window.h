@@ -21,19 +21,9 @@ G_DECLARE_FINAL_TYPE (TbWindow, tb_window, TB, WINDOW, AdwApplicationWindow)
 TbWindow      *tb_window_new                 (GtkApplication *app,
                                               TbToolRegistry *registry,
                                               TbHistory      *history);
-TbToolPage    *tb_window_get_tool_page       (TbWindow       *self);
-TbHistoryPage *tb_window_get_history_page    (TbWindow       *self);
-GtkEditable   *tb_window_get_search_entry    (TbWindow       *self);
-GListModel    *tb_window_get_tool_model      (TbWindow       *self);
-GtkListView   *tb_window_get_tool_list       (TbWindow       *self);
-GtkDropDown   *tb_window_get_source_dropdown (TbWindow       *self);
-const char    *tb_window_get_count_text      (TbWindow       *self);
-gboolean       tb_window_select_tool         (TbWindow       *self,
-                                              const char     *name);
 void           tb_window_set_page            (TbWindow       *self,
                                               const char     *name);
 TbLoopPage    *tb_window_get_loop_page       (TbWindow       *self);
-TbFactsPage   *tb_window_get_facts_page      (TbWindow       *self);
 void           tb_window_set_workspace       (TbWindow       *self,
                                               TbWorkspace    *workspace);
 TbTracePage   *tb_window_get_trace_page      (TbWindow       *self);

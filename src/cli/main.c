@@ -21,6 +21,7 @@ static const TbCliCommand commands[] = {
   { "run", N_("Run the dispatch loop with a model and print the conversation"), tb_cli_run },
   { "eval", N_("Run evaluation scenarios and report how each model did"), tb_cli_eval },
   { "mcp", N_("Ping MCP servers, list their tools, call one"), tb_cli_mcp },
+  { "models", N_("Ask a provider for its models, as “Test connection” does"), tb_cli_models },
 };
 
 static void

@@ -347,11 +347,11 @@ tb_cli_read_text (const char  *path_or_dash,
 static TbRedactor *
 tb_cli_new_redactor_for_defaults (void)
 {
-  static const char * const defaults[] = { "openai", "anthropic", "gemini" };
+  const char * const *kinds = tb_provider_kinds ();
   TbRedactor *redactor = tb_redactor_new ();
 
-  for (guint i = 0; i < G_N_ELEMENTS (defaults); i++)
-    tb_redactor_add_secret (redactor, g_getenv (tb_cli_default_key_variable (defaults[i])));
+  for (guint i = 0; kinds[i] != NULL; i++)
+    tb_redactor_add_secret (redactor, g_getenv (tb_provider_kind_get_key_variable (kinds[i])));
   return redactor;
 }
 
@@ -422,4 +422,25 @@ tb_cli_load_trace (const char  *path,
   for (guint i = 0; trace != NULL && problems[i] != NULL; i++)
     g_printerr (_("warning: %s\n"), problems[i]);
   return trace;
+}
+
+/**
+ * tb_cli_describe_provider_kinds:
+ * @context: the options of a command that takes --provider
+ *
+ * Lists the provider kinds below the options, each with its name for
+ * people and the variable its key is read from.
+ */
+void
+tb_cli_describe_provider_kinds (GOptionContext *context)
+{
+  const char * const *kinds = tb_provider_kinds ();
+  g_autoptr(GString) text = g_string_new (_("Provider kinds, and where each one's key is read "
+                                             "from:"));
+
+  for (guint i = 0; kinds[i] != NULL; i++)
+    g_string_append_printf (text, "\n  %-18s %-20s $%s", kinds[i],
+                            tb_provider_kind_get_label (kinds[i]),
+                            tb_provider_kind_get_key_variable (kinds[i]));
+  g_option_context_set_description (context, text->str);
 }

@@ -175,15 +175,15 @@ tb_cli_eval (int    argc,
       N_("A folder of scenario files (*.json); repeatable. Scenario files may also be named "
          "after the options"), N_("DIR") },
     { "provider", 'p', 0, G_OPTION_ARG_STRING, &provider_kind,
-      N_("scripted (default: offline, each scenario's script), openai, anthropic or gemini"),
-      N_("NAME") },
+      N_("scripted (default: offline, each scenario's script) or a provider kind listed below"),
+      N_("KIND") },
     { "base-url", 0, 0, G_OPTION_ARG_STRING, &base_url,
       N_("The provider's base URL, e.g. https://openrouter.ai/api/v1"), N_("URL") },
     { "models", 'm', 0, G_OPTION_ARG_STRING, &models_text,
       N_("The models to evaluate, separated by commas"), N_("M1,M2,…") },
     { "api-key-env", 0, 0, G_OPTION_ARG_STRING, &key_variable,
-      N_("The environment variable holding the key (default: OPENROUTER_API_KEY for openai, "
-         "ANTHROPIC_API_KEY, GEMINI_API_KEY)"), N_("VAR") },
+      N_("The environment variable holding the key (default: the kind's, listed below)"),
+      N_("VAR") },
     { "jobs", 'j', 0, G_OPTION_ARG_INT, &jobs,
       N_("How many runs go side by side (default: the number of processors)"), N_("N") },
     { "json", 0, 0, G_OPTION_ARG_NONE, &json,
@@ -208,6 +208,7 @@ tb_cli_eval (int    argc,
                                   "manifests and workspace copy, and those of the options.\n\n"
                                   "Exit status: 0 when every scenario passed, 1 otherwise, "
                                   "2 on a usage error, 4 when interrupted."));
+  tb_cli_describe_provider_kinds (context);
   g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
   g_option_context_add_group (context, tb_cli_tool_source_group ());
   if (!g_option_context_parse (context, &argc, &argv, &error) ||
@@ -234,15 +235,17 @@ tb_cli_eval (int    argc,
       g_auto(GStrv) models = NULL;
       LiveProvider *provider;
 
-      if (!g_strv_contains (tb_provider_kinds (), provider_kind))
-        return tb_cli_usage_error (context, _("Unknown provider “%s”: use openai, anthropic, "
-                                              "gemini or scripted"), provider_kind);
+      if (!tb_provider_kind_is_known (provider_kind))
+        {
+          g_autofree char *known = tb_provider_kind_describe_known ();
+
+          return tb_cli_usage_error (context, _("Unknown provider “%s”: use %s or scripted"),
+                                     provider_kind, known);
+        }
       if (models_text == NULL)
         return tb_cli_usage_error (context, _("Name the models to evaluate with --models"));
       if (key_variable == NULL)
-        key_variable = g_strdup (g_str_equal (provider_kind, "anthropic") ? "ANTHROPIC_API_KEY"
-                                 : g_str_equal (provider_kind, "gemini") ? "GEMINI_API_KEY"
-                                 : "OPENROUTER_API_KEY");
+        key_variable = g_strdup (tb_provider_kind_get_key_variable (provider_kind));
       if ((g_getenv (key_variable) == NULL || *g_getenv (key_variable) == '\0') &&
           !tb_cli_is_local_url (base_url))
         {

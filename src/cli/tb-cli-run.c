@@ -13,19 +13,9 @@
 
 /* ---- shared with eval ----------------------------------------------------- */
 
-const char *
-tb_cli_default_key_variable (const char *kind)
-{
-  if (g_strcmp0 (kind, "anthropic") == 0)
-    return "ANTHROPIC_API_KEY";
-  if (g_strcmp0 (kind, "gemini") == 0)
-    return "GEMINI_API_KEY";
-  return "OPENAI_API_KEY";
-}
-
 /**
  * tb_cli_make_provider:
- * @kind: openai, anthropic, gemini or scripted
+ * @kind: (nullable): scripted, or one of tb_provider_kinds()
  * @base_url: (nullable): the provider's base URL; %NULL for its default
  * @model: (nullable): the model; required but for scripted
  * @key_variable: (nullable): the environment variable holding the key
@@ -51,10 +41,12 @@ tb_cli_make_provider (const char  *kind,
       return TB_PROVIDER (tb_scripted_provider_new_from_file (script, error));
     }
 
-  if (!g_strv_contains (tb_provider_kinds (), kind))
+  if (!tb_provider_kind_is_known (kind))
     {
+      g_autofree char *known = tb_provider_kind_describe_known ();
+
       g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
-                   _("Unknown provider “%s”: use openai, anthropic, gemini or scripted"), kind);
+                   _("Unknown provider “%s”: use %s or scripted"), kind, known);
       return NULL;
     }
   if (model == NULL || *model == '\0')
@@ -64,11 +56,13 @@ tb_cli_make_provider (const char  *kind,
       return NULL;
     }
 
-  key = g_getenv (key_variable != NULL ? key_variable : tb_cli_default_key_variable (kind));
+  if (key_variable == NULL)
+    key_variable = tb_provider_kind_get_key_variable (kind);
+  key = g_getenv (key_variable);
   /* Local servers (Ollama, llama.cpp) need no key; remote ones do. */
   if ((key == NULL || *key == '\0') && !tb_cli_is_local_url (base_url))
     g_printerr (_("warning: $%s is not set; the provider will probably refuse the request\n"),
-                key_variable != NULL ? key_variable : tb_cli_default_key_variable (kind));
+                key_variable);
 
   return tb_provider_new_for_kind (kind, base_url, model, key, error);
 }
@@ -400,13 +394,13 @@ tb_cli_run (int    argc,
   TbLoopState state;
   const GOptionEntry entries[] = {
     { "provider", 'p', 0, G_OPTION_ARG_STRING, &provider_kind,
-      N_("openai, anthropic, gemini or scripted (default: scripted)"), N_("NAME") },
+      N_("scripted (default) or a provider kind listed below"), N_("KIND") },
     { "base-url", 0, 0, G_OPTION_ARG_STRING, &base_url,
       N_("The provider's base URL, e.g. http://localhost:11434/v1"), N_("URL") },
     { "model", 'm', 0, G_OPTION_ARG_STRING, &model, N_("The model"), N_("MODEL") },
     { "api-key-env", 0, 0, G_OPTION_ARG_STRING, &key_variable,
-      N_("The environment variable holding the key (default: OPENAI_API_KEY, "
-         "ANTHROPIC_API_KEY or GEMINI_API_KEY)"), N_("VAR") },
+      N_("The environment variable holding the key (default: the kind's, listed below)"),
+      N_("VAR") },
     { "prompt", 0, 0, G_OPTION_ARG_STRING, &prompt, N_("The user's message"), N_("TEXT") },
     { "system", 0, 0, G_OPTION_ARG_STRING, &system, N_("A system message"), N_("TEXT") },
     { "max-iterations", 'n', 0, G_OPTION_ARG_INT, &max_iterations,
@@ -439,6 +433,7 @@ tb_cli_run (int    argc,
                                   "Exit status: 0 finished, 1 failed, 2 usage error, "
                                   "3 iteration cap reached, 4 cancelled, "
                                   "5 stopped at a breakpoint or waiting for a decision."));
+  tb_cli_describe_provider_kinds (context);
   g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
   g_option_context_add_group (context, tb_cli_tool_source_group ());
   if (!g_option_context_parse (context, &argc, &argv, &error) ||
@@ -463,7 +458,7 @@ tb_cli_run (int    argc,
   /* The keys in the environment, whichever the run uses. */
   redactor = tb_cli_new_redactor (key_variable != NULL
                                   ? key_variable
-                                  : tb_cli_default_key_variable (provider_kind));
+                                  : tb_provider_kind_get_key_variable (provider_kind));
   printer.redactor = redactor;
 
   provider = tb_cli_make_provider (provider_kind, base_url, model, key_variable, script, &error);

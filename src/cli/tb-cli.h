@@ -58,13 +58,14 @@ TbProvider  *tb_cli_make_provider  (const char      *kind,
                                     const char      *key_variable,
                                     const char      *script,
                                     GError         **error);
-const char  *tb_cli_default_key_variable (const char *kind);
+void         tb_cli_describe_provider_kinds (GOptionContext *context);
 TbLoopState  tb_cli_drive_loop     (TbDispatchLoop  *loop,
                                     GError         **error);
 int          tb_cli_exit_for_state (TbLoopState      state);
 
 int tb_cli_run (int argc, char **argv);
 int tb_cli_eval (int argc, char **argv);
+int tb_cli_models (int argc, char **argv);
 
 GOptionGroup   *tb_cli_tool_source_group          (void);
 gboolean        tb_cli_check_tool_source_options  (GError         **error);

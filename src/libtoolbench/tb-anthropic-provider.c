@@ -184,7 +184,6 @@ tb_anthropic_provider_build_message (TbHttpProvider     *provider,
                                      GError            **error)
 {
   g_autofree char *url = tb_http_provider_build_url (provider, "/v1/messages");
-  const char *key = tb_http_provider_get_api_key (provider);
   g_autoptr(JsonNode) root = json_node_new (JSON_NODE_OBJECT);
   g_autoptr(GString) system = g_string_new (NULL);
   JsonObject *object = json_object_new ();
@@ -250,11 +249,8 @@ tb_anthropic_provider_build_message (TbHttpProvider     *provider,
     json_object_set_boolean_member (object, "stream", TRUE);
 
   headers = soup_message_get_request_headers (msg);
-  soup_message_headers_replace (headers, "anthropic-version", TB_ANTHROPIC_API_VERSION);
   soup_message_headers_replace (headers, "Accept",
                                 request->stream ? "text/event-stream" : "application/json");
-  if (key != NULL && *key != '\0')
-    soup_message_headers_replace (headers, "x-api-key", key);
 
   text = tb_json_to_string (root, FALSE);
   *body = g_bytes_new_take (text, strlen (text));
@@ -640,6 +636,17 @@ tb_anthropic_provider_stream_done (TbHttpProvider *provider,
 }
 
 static void
+tb_anthropic_provider_add_headers (TbHttpProvider     *provider,
+                                   SoupMessageHeaders *headers)
+{
+  const char *key = tb_http_provider_get_api_key (provider);
+
+  soup_message_headers_replace (headers, "anthropic-version", TB_ANTHROPIC_API_VERSION);
+  if (key != NULL && *key != '\0')
+    soup_message_headers_replace (headers, "x-api-key", key);
+}
+
+static void
 tb_anthropic_provider_class_init (TbAnthropicProviderClass *klass)
 {
   TbHttpProviderClass *http_class = TB_HTTP_PROVIDER_CLASS (klass);
@@ -652,6 +659,8 @@ tb_anthropic_provider_class_init (TbAnthropicProviderClass *klass)
   http_class->stream_event = tb_anthropic_provider_stream_event;
   http_class->stream_finish = tb_anthropic_provider_stream_finish;
   http_class->stream_done = tb_anthropic_provider_stream_done;
+  http_class->add_headers = tb_anthropic_provider_add_headers;
+  http_class->models_path = "/v1/models";
 }
 
 static void

@@ -74,7 +74,6 @@ tb_gemini_provider_build_message (TbHttpProvider     *provider,
                                   GError            **error)
 {
   const char *model = tb_http_provider_get_model (provider);
-  const char *key = tb_http_provider_get_api_key (provider);
   g_autofree char *escaped = g_uri_escape_string (model, NULL, FALSE);
   g_autofree char *path = g_strdup_printf ("/models/%s:%s", escaped,
                                            request->stream ? "streamGenerateContent?alt=sse"
@@ -255,8 +254,6 @@ tb_gemini_provider_build_message (TbHttpProvider     *provider,
   headers = soup_message_get_request_headers (msg);
   soup_message_headers_replace (headers, "Accept",
                                 request->stream ? "text/event-stream" : "application/json");
-  if (key != NULL && *key != '\0')
-    soup_message_headers_replace (headers, "x-goog-api-key", key);
 
   text = tb_json_to_string (root, FALSE);
   *body = g_bytes_new_take (text, strlen (text));
@@ -525,6 +522,16 @@ tb_gemini_provider_stream_done (TbHttpProvider *provider,
 }
 
 static void
+tb_gemini_provider_add_headers (TbHttpProvider     *provider,
+                                SoupMessageHeaders *headers)
+{
+  const char *key = tb_http_provider_get_api_key (provider);
+
+  if (key != NULL && *key != '\0')
+    soup_message_headers_replace (headers, "x-goog-api-key", key);
+}
+
+static void
 tb_gemini_provider_class_init (TbGeminiProviderClass *klass)
 {
   TbHttpProviderClass *http_class = TB_HTTP_PROVIDER_CLASS (klass);
@@ -537,6 +544,11 @@ tb_gemini_provider_class_init (TbGeminiProviderClass *klass)
   http_class->stream_event = tb_gemini_provider_stream_event;
   http_class->stream_finish = tb_gemini_provider_stream_finish;
   http_class->stream_done = tb_gemini_provider_stream_done;
+  http_class->add_headers = tb_gemini_provider_add_headers;
+  /* GET /models → {"models": [{"name": "models/gemini-…"}]} */
+  http_class->models_member = "models";
+  http_class->model_id_member = "name";
+  http_class->model_id_prefix = "models/";
 }
 
 static void

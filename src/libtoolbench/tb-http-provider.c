@@ -391,9 +391,9 @@ looks_like_html (const char *body)
 /* What the provider said went wrong, as one readable sentence. All three
  * formats put it in error.message; some servers send a bare string. It is
  * redacted before it is shortened, so no cut leaves the start of a key. */
-static char *
-provider_message (TbRedactor *redactor,
-                  const char *body)
+char *
+_tb_http_provider_said (TbRedactor *redactor,
+                        const char *body)
 {
   g_autoptr(JsonNode) node = NULL;
   g_autofree char *clean = NULL;
@@ -433,7 +433,7 @@ status_error (TbRedactor *redactor,
               const char *body,
               guint       retries)
 {
-  g_autofree char *said = provider_message (redactor, body);
+  g_autofree char *said = _tb_http_provider_said (redactor, body);
   gsize len = strlen (said);
 
   /* Gemini answers a wrong key with 400 and reason API_KEY_INVALID. */
@@ -779,6 +779,8 @@ start_attempt (GTask *task)
       finish (task, NULL, g_steal_pointer (&error));
       return;
     }
+  if (TB_HTTP_PROVIDER_GET_CLASS (self)->add_headers != NULL)
+    TB_HTTP_PROVIDER_GET_CLASS (self)->add_headers (self, soup_message_get_request_headers (msg));
 
   /* The URL as messages, logs and traces show it: no user name, password
    * or credential parameter. */
@@ -1003,6 +1005,22 @@ tb_http_provider_set_property (GObject      *object,
     }
 }
 
+/* The default: the key as a bearer token, as OpenAI-compatible servers
+ * and most gateways take it. */
+static void
+tb_http_provider_real_add_headers (TbHttpProvider     *self,
+                                   SoupMessageHeaders *headers)
+{
+  TbHttpProviderPrivate *priv = tb_http_provider_get_instance_private (self);
+
+  if (priv->api_key != NULL && *priv->api_key != '\0')
+    {
+      g_autofree char *bearer = g_strconcat ("Bearer ", priv->api_key, NULL);
+
+      soup_message_headers_replace (headers, "Authorization", bearer);
+    }
+}
+
 static void
 tb_http_provider_class_init (TbHttpProviderClass *klass)
 {
@@ -1032,6 +1050,12 @@ tb_http_provider_class_init (TbHttpProviderClass *klass)
                          TB_HTTP_PROVIDER_DEFAULT_MAX_RESPONSE_SIZE, flags);
 
   g_object_class_install_properties (object_class, N_PROPS, properties);
+
+  klass->add_headers = tb_http_provider_real_add_headers;
+  /* GET /models → {"data": [{"id": …}]}, as OpenAI documents it. */
+  klass->models_path = "/models";
+  klass->models_member = "data";
+  klass->model_id_member = "id";
 }
 
 static void

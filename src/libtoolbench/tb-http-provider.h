@@ -40,6 +40,13 @@ G_DECLARE_DERIVABLE_TYPE (TbHttpProvider, tb_http_provider, TB, HTTP_PROVIDER, G
  * @stream_done: (nullable): whether the events so far end the turn (the
  *   format's last event arrived); reading stops there, even when the
  *   server keeps the connection open
+ * @add_headers: (nullable): puts the key (and any header the format
+ *   requires) on every request, the models call's included
+ * @models_path: the path of the models call, e.g. "/models"
+ * @models_member: the member of its answer that lists the models
+ * @model_id_member: the member of each listed model that names it
+ * @model_id_prefix: (nullable): a prefix the listed names carry and
+ *   requests do not, e.g. "models/"
  *
  * The HTTP, timeout, retry, size-limit and event-stream machinery shared
  * by the OpenAI-compatible, Anthropic and Gemini providers.
@@ -71,9 +78,16 @@ struct _TbHttpProviderClass
                                          GError            **error);
   gboolean            (*stream_done)    (TbHttpProvider     *self,
                                          gpointer            state);
+  void                (*add_headers)    (TbHttpProvider     *self,
+                                         SoupMessageHeaders *headers);
+
+  const char          *models_path;
+  const char          *models_member;
+  const char          *model_id_member;
+  const char          *model_id_prefix;
 
   /*< private >*/
-  gpointer _reserved[7];
+  gpointer _reserved[2];
 };
 
 SoupSession *tb_http_provider_get_session           (TbHttpProvider *self);
@@ -99,5 +113,14 @@ void         tb_http_provider_set_max_response_size (TbHttpProvider *self,
                                                      gsize           max_size);
 char        *tb_http_provider_build_url             (TbHttpProvider *self,
                                                      const char     *path);
+
+void         tb_http_provider_list_models_async     (TbHttpProvider       *self,
+                                                     GCancellable         *cancellable,
+                                                     GAsyncReadyCallback   callback,
+                                                     gpointer              user_data);
+GStrv        tb_http_provider_list_models_finish    (TbHttpProvider       *self,
+                                                     GAsyncResult         *result,
+                                                     char                **report,
+                                                     GError              **error);
 
 G_END_DECLS

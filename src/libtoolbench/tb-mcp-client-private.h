@@ -8,6 +8,7 @@
  * (tb-mcp-config.c). */
 
 #include "tb-mcp-private.h"
+#include "tb-mcp-server-request.h"
 
 G_BEGIN_DECLS
 

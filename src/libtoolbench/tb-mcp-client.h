@@ -39,11 +39,9 @@ G_BEGIN_DECLS
 #define TB_MCP_MAX_TOOLS 10000
 
 #define TB_TYPE_MCP_CLIENT (tb_mcp_client_get_type())
-#define TB_TYPE_MCP_SERVER_REQUEST (tb_mcp_server_request_get_type())
 #define TB_TYPE_MCP_CLIENT_STATE (tb_mcp_client_state_get_type())
 
 G_DECLARE_FINAL_TYPE (TbMcpClient, tb_mcp_client, TB, MCP_CLIENT, GObject)
-G_DECLARE_FINAL_TYPE (TbMcpServerRequest, tb_mcp_server_request, TB, MCP_SERVER_REQUEST, GObject)
 
 #define TB_MCP_ERROR (tb_mcp_error_quark ())
 
@@ -202,20 +200,5 @@ void              tb_mcp_client_set_log_level_async  (TbMcpClient         *self,
 gboolean          tb_mcp_client_set_log_level_finish (TbMcpClient         *self,
                                                       GAsyncResult        *result,
                                                       GError             **error);
-
-const char       *tb_mcp_server_request_get_method   (TbMcpServerRequest  *self);
-JsonNode         *tb_mcp_server_request_get_params   (TbMcpServerRequest  *self);
-TbMcpClient      *tb_mcp_server_request_get_client   (TbMcpServerRequest  *self);
-gboolean          tb_mcp_server_request_is_answered  (TbMcpServerRequest  *self);
-void              tb_mcp_server_request_respond      (TbMcpServerRequest  *self,
-                                                      JsonNode            *result);
-void              tb_mcp_server_request_respond_error (TbMcpServerRequest *self,
-                                                       int                 code,
-                                                       const char         *message);
-void              tb_mcp_server_request_accept       (TbMcpServerRequest  *self,
-                                                      JsonNode            *content);
-void              tb_mcp_server_request_decline      (TbMcpServerRequest  *self);
-void              tb_mcp_server_request_cancel       (TbMcpServerRequest  *self);
-JsonNode         *tb_mcp_elicitation_defaults        (JsonNode            *requested_schema);
 
 G_END_DECLS

@@ -108,7 +108,6 @@ tb_openai_provider_build_message (TbHttpProvider     *provider,
                                   GError            **error)
 {
   g_autofree char *url = tb_http_provider_build_url (provider, "/chat/completions");
-  const char *key = tb_http_provider_get_api_key (provider);
   g_autoptr(JsonNode) root = json_node_new (JSON_NODE_OBJECT);
   JsonObject *object = json_object_new ();
   JsonArray *messages;
@@ -177,14 +176,6 @@ tb_openai_provider_build_message (TbHttpProvider     *provider,
     {
       soup_message_headers_replace (soup_message_get_request_headers (msg), "Accept",
                                     "application/json");
-    }
-
-  if (key != NULL && *key != '\0')
-    {
-      g_autofree char *bearer = g_strconcat ("Bearer ", key, NULL);
-
-      soup_message_headers_replace (soup_message_get_request_headers (msg), "Authorization",
-                                    bearer);
     }
 
   text = tb_json_to_string (root, FALSE);
@@ -509,6 +500,7 @@ tb_openai_provider_class_init (TbOpenaiProviderClass *klass)
   http_class->stream_event = tb_openai_provider_stream_event;
   http_class->stream_finish = tb_openai_provider_stream_finish;
   http_class->stream_done = tb_openai_provider_stream_done;
+  /* The key as a bearer token and GET /models: the base class's defaults. */
 }
 
 static void

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "tb-provider.h"
+#include "tb-redact.h"
 
 G_BEGIN_DECLS
 
@@ -21,5 +22,8 @@ JsonObject *_tb_json_array_get_object       (JsonArray       *array,
 JsonArray  *_tb_openai_messages_to_wire     (TbProviderRequest *request);
 JsonArray  *_tb_anthropic_messages_to_wire  (TbProviderRequest *request,
                                              GString           *system);
+
+char       *_tb_http_provider_said          (TbRedactor      *redactor,
+                                             const char      *body);
 
 G_END_DECLS

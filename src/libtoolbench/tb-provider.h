@@ -10,6 +10,8 @@
 #include <json-glib/json-glib.h>
 
 #include "tb-message.h"
+#include "tb-provider-request.h"
+#include "tb-provider-response.h"
 #include "tb-tool-registry.h"
 
 G_BEGIN_DECLS
@@ -46,69 +48,6 @@ typedef enum
   TB_PROVIDER_ERROR_SCRIPT,
   TB_PROVIDER_ERROR_CONFIG,
 } TbProviderError;
-
-#define TB_TYPE_PROVIDER_REQUEST (tb_provider_request_get_type ())
-#define TB_TYPE_PROVIDER_RESPONSE (tb_provider_response_get_type ())
-
-/**
- * TbProviderRequest:
- * @messages: (element-type TbMessage): the conversation, oldest first
- * @tools: (nullable): the tools offered; only ever a registry from
- *   tb_tool_registry_get_model_tools()
- * @tool_choice: (nullable): "auto", "none", "required", or a real tool name
- * @parallel_tool_calls: whether the model may ask for several calls at once
- * @stream: ask for a streamed response and emit the delta signals
- * @max_tokens: the output limit, 0 for the provider's default
- *
- * What one turn sends, independent of the wire format.
- */
-typedef struct
-{
-  GPtrArray      *messages;
-  TbToolRegistry *tools;
-  char           *tool_choice;
-  gboolean        parallel_tool_calls;
-  gboolean        stream;
-  guint           max_tokens;
-
-  /*< private >*/
-  gint            ref_count;
-} TbProviderRequest;
-
-/**
- * TbProviderResponse:
- * @message: the assistant message, tool calls with real names
- * @finish_reason: (nullable): the provider's own word (`tool_calls`,
- *   `end_turn`, `STOP`, …)
- * @usage: (nullable): the provider's usage object as sent
- */
-typedef struct
-{
-  TbMessage *message;
-  char      *finish_reason;
-  JsonNode  *usage;
-
-  /*< private >*/
-  gint       ref_count;
-} TbProviderResponse;
-
-GType               tb_provider_request_get_type  (void) G_GNUC_CONST;
-TbProviderRequest  *tb_provider_request_new       (void);
-TbProviderRequest  *tb_provider_request_ref       (TbProviderRequest  *self);
-void                tb_provider_request_unref     (TbProviderRequest  *self);
-void                tb_provider_request_add_message (TbProviderRequest *self,
-                                                     TbMessage         *message);
-JsonNode           *tb_provider_request_to_json   (TbProviderRequest  *self);
-
-GType               tb_provider_response_get_type (void) G_GNUC_CONST;
-TbProviderResponse *tb_provider_response_new      (TbMessage          *message,
-                                                   const char         *finish_reason,
-                                                   JsonNode           *usage);
-TbProviderResponse *tb_provider_response_ref      (TbProviderResponse *self);
-void                tb_provider_response_unref    (TbProviderResponse *self);
-
-G_DEFINE_AUTOPTR_CLEANUP_FUNC (TbProviderRequest, tb_provider_request_unref)
-G_DEFINE_AUTOPTR_CLEANUP_FUNC (TbProviderResponse, tb_provider_response_unref)
 
 #define TB_TYPE_PROVIDER (tb_provider_get_type ())
 

@@ -9,6 +9,7 @@
 
 #include "tb-json.h"
 #include "tb-schema-private.h"
+#include "tb-schema-registry.h"
 #include "tb-schema-resources.h"
 
 /**

@@ -10,6 +10,7 @@
 #include <json-glib/json-glib.h>
 
 #include "tb-schema-error.h"
+#include "tb-schema-registry.h"
 
 G_BEGIN_DECLS
 
@@ -98,23 +99,11 @@ typedef enum
   TB_SCHEMA_VALIDATE_FIRST_ERROR = 1 << 0,
 } TbSchemaValidateFlags;
 
-#define TB_TYPE_SCHEMA_REGISTRY (tb_schema_registry_get_type ())
-
-G_DECLARE_FINAL_TYPE (TbSchemaRegistry, tb_schema_registry, TB, SCHEMA_REGISTRY, GObject)
-
 #define TB_TYPE_SCHEMA (tb_schema_get_type ())
 
 G_DECLARE_FINAL_TYPE (TbSchema, tb_schema, TB, SCHEMA, GObject)
 
 GQuark            tb_schema_compile_error_quark (void);
-
-TbSchemaRegistry *tb_schema_registry_new        (void);
-gboolean          tb_schema_registry_add        (TbSchemaRegistry       *self,
-                                                 const char             *uri,
-                                                 JsonNode               *schema,
-                                                 GError                **error);
-JsonNode         *tb_schema_registry_lookup     (TbSchemaRegistry       *self,
-                                                 const char             *uri);
 
 TbSchema         *tb_schema_new                 (JsonNode               *schema,
                                                  TbSchemaDraft           draft_or_auto,

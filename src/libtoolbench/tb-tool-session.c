@@ -14,6 +14,7 @@
 
 #include "tb-json.h"
 #include "tb-mcp-client.h"
+#include "tb-mcp-server-request.h"
 #include "tb-tool-session-private.h"
 
 struct _TbToolSession

@@ -12,6 +12,7 @@
 #include "tb-trace-page-private.h"
 #include "tb-loop-page-private.h"
 #include "tb-window.h"
+#include "tb-window-private.h"
 
 /* Renders the Loop, Facts and Trace pages to PNG files for the README and
  * docs/app.md (build-aux/screenshots.sh runs it after `screenshots`). */

@@ -11,6 +11,8 @@
 #include "tb-test-tools.h"
 #include "tb-window.h"
 #include "tb-history-page-private.h"
+#include "tb-argument-editor-private.h"
+#include "tb-window-private.h"
 
 /* Renders the main views of the window to PNG files for the README and the
  * metainfo. Run through build-aux/screenshots.sh, which provides a display. */

@@ -12,6 +12,8 @@
 #include "tb-test-tools.h"
 #include "tb-window.h"
 #include "tb-history-page-private.h"
+#include "tb-argument-editor-private.h"
+#include "tb-window-private.h"
 
 /* Every control a person can reach has a name a screen reader can say:
  * the window is shown with a rich form, a result and the history, and

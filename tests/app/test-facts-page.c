@@ -16,6 +16,10 @@
 #include "tb-proposal-row.h"
 #include "tb-window.h"
 #include "tb-facts-page-private.h"
+#include "tb-proposal-row-private.h"
+#include "tb-lock-row-private.h"
+#include "tb-window-private.h"
+#include "tb-confirm-dialog-private.h"
 
 /* The Facts page of the real window over a workspace file: its rows are
  * made from the workspace's proposals and locks, and their buttons act

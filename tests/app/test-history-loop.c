@@ -15,6 +15,9 @@
 #include "tb-history-row.h"
 #include "tb-window.h"
 #include "tb-history-page-private.h"
+#include "tb-argument-editor-private.h"
+#include "tb-loop-page-private.h"
+#include "tb-window-private.h"
 
 /* The History page lists the calls the loop makes, though the loop runs
  * them through a registry of its own: each row says the call came from

@@ -20,6 +20,12 @@
 #include "tb-pending-call-row.h"
 #include "tb-window.h"
 #include "tb-facts-page-private.h"
+#include "tb-mcp-dialogs-private.h"
+#include "tb-argument-editor-private.h"
+#include "tb-loop-page-private.h"
+#include "tb-pending-call-row-private.h"
+#include "tb-window-private.h"
+#include "tb-confirm-dialog-private.h"
 
 /* The Loop page of the real window, driven through its buttons over the
  * built-in demo tools and the offline scripted demo: the rows of the

@@ -9,6 +9,8 @@
 #include "tb-elicitation-dialog-private.h"
 #include "tb-mcp-dialogs.h"
 #include "tb-sampling-dialog-private.h"
+#include "tb-argument-editor-private.h"
+#include "tb-schema-form-private.h"
 
 /* server-everything's sampling tool asks the client for a model's answer.
  * The dialog offers "Ask the Model": the model drafts, the person reads the

@@ -16,6 +16,7 @@
 #include "tb-prefs.h"
 #include "tb-secret-store.h"
 #include "tb-tool-sources.h"
+#include "tb-preferences-window-private.h"
 
 typedef struct
 {

@@ -16,6 +16,8 @@
 #include "tb-timeline-row.h"
 #include "tb-trace-page-private.h"
 #include "tb-fork-editor-private.h"
+#include "tb-timeline-row-private.h"
+#include "tb-replay-report-view-private.h"
 
 /* The Trace page's timeline: the rows say what `toolbench-cli trace show`
  * says, grouped the same way; they can be filtered; a large file stays a

@@ -14,6 +14,7 @@
 #include "tb-test-tools.h"
 #include "tb-welcome-page.h"
 #include "tb-window.h"
+#include "tb-welcome-page-private.h"
 
 typedef struct
 {

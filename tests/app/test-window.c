@@ -13,6 +13,12 @@
 #include "tb-test-tools.h"
 #include "tb-window.h"
 #include "tb-history-page-private.h"
+#include "tb-argument-editor-private.h"
+#include "tb-tool-page-private.h"
+#include "tb-history-row-private.h"
+#include "tb-result-view-private.h"
+#include "tb-schema-form-private.h"
+#include "tb-window-private.h"
 
 /* The real window, driven through its widgets, over a registry of test
  * tools. Assertions are on what a person sees: the listed tools, the text

@@ -22,6 +22,8 @@
 #include "tb-secret-store.h"
 #include "tb-test-http.h"
 #include "tb-window.h"
+#include "tb-mcp-dialogs-private.h"
+#include "tb-argument-editor-private.h"
 
 typedef struct
 {

@@ -229,6 +229,70 @@ test_run_anthropic_stream (Fixture       *f,
   g_free (output.err);
 }
 
+/* toolbench-cli models: "Test connection" without the app. The key comes
+ * from the kind's variable and never reaches the output, names with control
+ * characters are escaped, and a refusal exits 1 with the endpoint's words. */
+static void
+test_models (Fixture       *f,
+             gconstpointer  data)
+{
+  g_autofree char *base = g_strconcat (f->server->base_url, "/v1", NULL);
+  const char *env[] = { "GEMINI_API_KEY", "gk-secret", NULL };
+  const char *args[] = { "models", "--provider", "gemini", "--base-url", base, NULL };
+  const char *json_args[] = { "models", "--provider", "gemini", "--base-url", base, "--json",
+                              NULL };
+  const char *bad_args[] = { "models", "--provider", "nope", NULL };
+  const char *missing_args[] = { "models", NULL };
+  Output output = { 0 };
+  Output json_output = { 0 };
+  Output refused = { 0 };
+  Output bad = { 0 };
+  Output missing = { 0 };
+  g_autofree char *report = NULL;
+  g_autoptr(JsonNode) listed = NULL;
+  Output *outputs[] = { &output, &json_output, &refused, &bad, &missing };
+
+  test_server_reply (f->server, 200, "application/json",
+                     "{\"models\":[{\"name\":\"models/gemini-2.5-pro\"},"
+                     "{\"name\":\"models/evil\\u001b[31m\"}]}");
+  cli (&output, env, args);
+  g_assert_cmpint (output.status, ==, 0);
+  g_assert_cmpstr (output.out, ==, "gemini-2.5-pro\nevil\\u001b[31m\n");
+  report = g_strdup_printf ("Connected: %s/models answered HTTP 200 with 2 models.\n", base);
+  g_assert_cmpstr (output.err, ==, report);
+  g_assert_cmpstr (g_ptr_array_index (f->server->paths, 0), ==, "/v1/models");
+  g_assert_cmpstr (g_ptr_array_index (f->server->auth, 0), ==, "gk-secret");
+
+  test_server_reply (f->server, 200, "application/json",
+                     "{\"models\":[{\"name\":\"models/gemini-2.5-pro\"}]}");
+  cli (&json_output, env, json_args);
+  g_assert_cmpint (json_output.status, ==, 0);
+  listed = test_parse (json_output.out);
+  test_assert_json_equal (listed, "[\"gemini-2.5-pro\"]");
+
+  test_server_reply (f->server, 400, "application/json",
+                     "{\"error\":{\"message\":\"API key gk-secret not valid.\"}}");
+  cli (&refused, env, args);
+  g_assert_cmpint (refused.status, ==, 1);
+  g_assert_cmpstr (refused.out, ==, "");
+  g_assert_nonnull (strstr (refused.err, "answered HTTP 400 Bad Request: API key"));
+  g_assert_null (strstr (refused.err, "gk-secret"));
+
+  cli (&bad, NULL, bad_args);
+  g_assert_cmpint (bad.status, ==, 2);
+  g_assert_nonnull (strstr (bad.err, "Unknown provider “nope”: use one of openai, anthropic, "
+                                     "gemini"));
+  cli (&missing, NULL, missing_args);
+  g_assert_cmpint (missing.status, ==, 2);
+  g_assert_nonnull (strstr (missing.err, "Name the provider kind with --provider"));
+
+  for (guint i = 0; i < G_N_ELEMENTS (outputs); i++)
+    {
+      g_free (outputs[i]->out);
+      g_free (outputs[i]->err);
+    }
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -242,6 +306,7 @@ main (int   argc,
     }
 
   g_test_add ("/cli-live/eval-openai", Fixture, NULL, setup, test_eval_live, teardown);
+  g_test_add ("/cli-live/models", Fixture, "x-goog-api-key", setup, test_models, teardown);
   g_test_add ("/cli-live/run-anthropic-stream", Fixture, "x-api-key", setup,
               test_run_anthropic_stream, teardown);
 

@@ -7,9 +7,8 @@
 #include "config.h"
 
 #include <libsoup/soup.h>
+#include <string.h>
 #include <toolbench.h>
-
-#include "tb-model-list.h"
 
 typedef struct
 {
@@ -22,6 +21,8 @@ typedef struct
   char       *api_key;
   char       *goog_key;
   char       *version;
+  gboolean    hang;
+  GPtrArray  *held;
 } Fixture;
 
 static void
@@ -44,6 +45,12 @@ handler (SoupServer        *server,
   f->goog_key = g_strdup (soup_message_headers_get_one (headers, "x-goog-api-key"));
   g_free (f->version);
   f->version = g_strdup (soup_message_headers_get_one (headers, "anthropic-version"));
+  if (f->hang)
+    {
+      soup_server_message_pause (msg);
+      g_ptr_array_add (f->held, g_object_ref (msg));
+      return;
+    }
   soup_server_message_set_status (msg, f->status, NULL);
   soup_server_message_set_response (msg, "application/json", SOUP_MEMORY_COPY, f->body,
                                     strlen (f->body));
@@ -68,12 +75,14 @@ fixture_setup (Fixture       *f,
   f->base_url = g_strconcat (text, "v1", NULL);
   f->status = 200;
   f->body = g_strdup ("{}");
+  f->held = g_ptr_array_new_with_free_func (g_object_unref);
 }
 
 static void
 fixture_teardown (Fixture       *f,
                   gconstpointer  data)
 {
+  g_clear_pointer (&f->held, g_ptr_array_unref);
   g_assert_finalize_object (f->server);
   g_free (f->base_url);
   g_free (f->body);
@@ -93,6 +102,20 @@ done_cb (GObject      *source,
 }
 
 static GStrv
+fetch_with (TbProvider   *provider,
+            GCancellable *cancellable,
+            char        **report,
+            GError      **error)
+{
+  g_autoptr(GAsyncResult) result = NULL;
+
+  tb_http_provider_list_models_async (TB_HTTP_PROVIDER (provider), cancellable, done_cb, &result);
+  while (result == NULL)
+    g_main_context_iteration (NULL, TRUE);
+  return tb_http_provider_list_models_finish (TB_HTTP_PROVIDER (provider), result, report, error);
+}
+
+static GStrv
 fetch (Fixture     *f,
        const char  *kind,
        const char  *base_url,
@@ -100,12 +123,12 @@ fetch (Fixture     *f,
        char       **report,
        GError     **error)
 {
-  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GError) local_error = NULL;
+  g_autoptr(TbProvider) provider = tb_provider_new_for_kind (kind, base_url, NULL, key,
+                                                             &local_error);
 
-  tb_model_list_fetch_async (kind, base_url, key, NULL, done_cb, &result);
-  while (result == NULL)
-    g_main_context_iteration (NULL, TRUE);
-  return tb_model_list_fetch_finish (result, report, error);
+  g_assert_no_error (local_error);
+  return fetch_with (provider, NULL, report, error);
 }
 
 static void
@@ -174,7 +197,7 @@ test_errors (Fixture       *f,
   models = fetch (f, "openai", f->base_url, "sk-wrong", &report, &error);
   g_assert_null (models);
   g_assert_null (report);
-  g_assert_error (error, TB_MODEL_LIST_ERROR, TB_MODEL_LIST_ERROR_HTTP);
+  g_assert_error (error, TB_PROVIDER_ERROR, TB_PROVIDER_ERROR_UNAUTHORIZED);
   expected = g_strdup_printf ("%s/models answered HTTP 401 Unauthorized: Incorrect API key "
                               "provided. Check the API key.", f->base_url);
   g_assert_cmpstr (error->message, ==, expected);
@@ -187,7 +210,7 @@ test_errors (Fixture       *f,
   f->body = g_strdup ("<html>hello</html>");
   models = fetch (f, "openai", f->base_url, NULL, NULL, &error);
   g_assert_null (models);
-  g_assert_error (error, TB_MODEL_LIST_ERROR, TB_MODEL_LIST_ERROR_RESPONSE);
+  g_assert_error (error, TB_PROVIDER_ERROR, TB_PROVIDER_ERROR_INVALID_RESPONSE);
   g_assert_true (g_str_has_prefix (error->message, "The endpoint answered, but not with JSON"));
   g_clear_error (&error);
 
@@ -202,7 +225,7 @@ test_errors (Fixture       *f,
 
   models = fetch (f, "openai", "localhost:8080", NULL, NULL, &error);
   g_assert_null (models);
-  g_assert_error (error, TB_MODEL_LIST_ERROR, TB_MODEL_LIST_ERROR_URL);
+  g_assert_error (error, TB_PROVIDER_ERROR, TB_PROVIDER_ERROR_CONFIG);
   g_assert_cmpstr (error->message, ==,
                    "“localhost:8080” is not an http:// or https:// URL; nothing was sent.");
   g_clear_error (&error);
@@ -210,9 +233,50 @@ test_errors (Fixture       *f,
   /* Nobody listens on port 9 of 127.0.0.1. */
   models = fetch (f, "openai", "http://127.0.0.1:9/v1", NULL, NULL, &error);
   g_assert_null (models);
-  g_assert_error (error, TB_MODEL_LIST_ERROR, TB_MODEL_LIST_ERROR_NETWORK);
+  g_assert_error (error, TB_PROVIDER_ERROR, TB_PROVIDER_ERROR_CONNECTION);
   g_assert_true (g_str_has_prefix (error->message,
                                    "No answer from http://127.0.0.1:9/v1/models: "));
+}
+
+/* A server that repeats the key in its refusal, one that never answers,
+ * and a person who gives up: the key stays out of the message, the wait
+ * ends after the provider's timeout, and cancelling is quiet. */
+static void
+test_hostile (Fixture       *f,
+              gconstpointer  data)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(TbProvider) provider = NULL;
+  g_autoptr(GCancellable) cancellable = NULL;
+  g_autofree char *expected = NULL;
+  GStrv models;
+
+  f->status = 403;
+  g_free (f->body);
+  f->body = g_strdup ("{\"error\": \"key sk-secret-123 is revoked\"}");
+  models = fetch (f, "openai", f->base_url, "sk-secret-123", NULL, &error);
+  g_assert_null (models);
+  g_assert_error (error, TB_PROVIDER_ERROR, TB_PROVIDER_ERROR_UNAUTHORIZED);
+  g_assert_null (strstr (error->message, "sk-secret-123"));
+  g_assert_nonnull (strstr (error->message, "Check the API key."));
+  g_clear_error (&error);
+
+  f->hang = TRUE;
+  provider = tb_provider_new_for_kind ("openai", f->base_url, NULL, NULL, NULL);
+  tb_http_provider_set_timeout_ms (TB_HTTP_PROVIDER (provider), 200);
+  models = fetch_with (provider, NULL, NULL, &error);
+  g_assert_null (models);
+  g_assert_error (error, TB_PROVIDER_ERROR, TB_PROVIDER_ERROR_TIMEOUT);
+  expected = g_strdup_printf ("No answer from %s/models within 1 s; check that the server "
+                              "is running.", f->base_url);
+  g_assert_cmpstr (error->message, ==, expected);
+  g_clear_error (&error);
+
+  cancellable = g_cancellable_new ();
+  g_cancellable_cancel (cancellable);
+  models = fetch_with (provider, cancellable, NULL, &error);
+  g_assert_null (models);
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
 }
 
 int
@@ -226,6 +290,8 @@ main (int   argc,
   g_test_add ("/model-list/anthropic-gemini", Fixture, NULL, fixture_setup,
               test_anthropic_gemini, fixture_teardown);
   g_test_add ("/model-list/errors", Fixture, NULL, fixture_setup, test_errors,
+              fixture_teardown);
+  g_test_add ("/model-list/hostile", Fixture, NULL, fixture_setup, test_hostile,
               fixture_teardown);
 
   return g_test_run ();

@@ -1,0 +1,18 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+
+#pragma once
+
+#include "tb-tool-page.h"
+
+G_BEGIN_DECLS
+
+/* For the tests: what the widget shows, without going through the screen. */
+
+gboolean          tb_tool_page_get_gone            (TbToolPage     *self);
+GtkWidget        *tb_tool_page_get_run_button      (TbToolPage     *self);
+GtkWidget        *tb_tool_page_get_cancel_button   (TbToolPage     *self);
+GtkListBox       *tb_tool_page_get_recent_list     (TbToolPage     *self);
+const char       *tb_tool_page_get_status_text     (TbToolPage     *self);
+const char       *tb_tool_page_get_gone_text       (TbToolPage     *self);
+
+G_END_DECLS

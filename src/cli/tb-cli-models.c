@@ -1,0 +1,135 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+
+#define G_LOG_DOMAIN "toolbench-cli"
+
+#include "config.h"
+
+#include <glib/gi18n.h>
+
+#include "tb-cli.h"
+
+/* toolbench-cli models: the preferences' "Test connection" and model list
+ * without the app. One GET with the key from the environment; the names
+ * go to standard output, one per line (or as JSON), what the endpoint
+ * answered to standard error. Exit status: 0 connected, 1 the endpoint
+ * failed, 2 usage error. */
+
+static void
+done_cb (GObject      *source,
+         GAsyncResult *result,
+         gpointer      user_data)
+{
+  *(GAsyncResult **) user_data = g_object_ref (result);
+}
+
+int
+tb_cli_models (int    argc,
+               char **argv)
+{
+  g_autoptr(GOptionContext) context = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *kind = NULL;
+  g_autofree char *base_url = NULL;
+  g_autofree char *key_variable = NULL;
+  g_autofree char *report = NULL;
+  g_autoptr(TbProvider) provider = NULL;
+  g_autoptr(TbRedactor) redactor = NULL;
+  g_autoptr(GAsyncResult) result = NULL;
+  g_auto(GStrv) models = NULL;
+  const char *key;
+  gboolean json = FALSE;
+  int timeout_ms = 0;
+  const GOptionEntry entries[] = {
+    { "provider", 'p', 0, G_OPTION_ARG_STRING, &kind,
+      N_("A provider kind listed below (required)"), N_("KIND") },
+    { "base-url", 0, 0, G_OPTION_ARG_STRING, &base_url,
+      N_("The provider's base URL (default: the kind's public endpoint)"), N_("URL") },
+    { "api-key-env", 0, 0, G_OPTION_ARG_STRING, &key_variable,
+      N_("The environment variable holding the key (default: the kind's, listed below)"),
+      N_("VAR") },
+    { "timeout-ms", 0, 0, G_OPTION_ARG_INT, &timeout_ms,
+      N_("How long to wait for the answer (default: 60000)"), N_("MS") },
+    { "json", 0, 0, G_OPTION_ARG_NONE, &json,
+      N_("Print the names as a JSON array"), NULL },
+    { NULL }
+  };
+
+  context = g_option_context_new (NULL);
+  g_option_context_set_summary (context,
+                                _("Ask a provider's endpoint for its models, with the key "
+                                  "from the environment, as “Test connection” in the "
+                                  "preferences does.\n\n"
+                                  "Exit status: 0 connected, 1 when the endpoint failed, "
+                                  "2 on a usage error."));
+  tb_cli_describe_provider_kinds (context);
+  g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
+  if (!g_option_context_parse (context, &argc, &argv, &error))
+    return tb_cli_usage_error (context, "%s", error->message);
+  if (argc > 1)
+    return tb_cli_usage_error (context, _("Unexpected argument “%s”"), argv[1]);
+  if (kind == NULL)
+    return tb_cli_usage_error (context, _("Name the provider kind with --provider"));
+  if (!tb_provider_kind_is_known (kind))
+    {
+      g_autofree char *known = tb_provider_kind_describe_known ();
+
+      return tb_cli_usage_error (context, _("Unknown provider “%s”: use one of %s"), kind,
+                                 known);
+    }
+  if (timeout_ms < 0)
+    return tb_cli_usage_error (context, _("--timeout-ms must be a positive number"));
+
+  if (key_variable == NULL)
+    key_variable = g_strdup (tb_provider_kind_get_key_variable (kind));
+  key = g_getenv (key_variable);
+  redactor = tb_cli_new_redactor (key_variable);
+  provider = tb_provider_new_for_kind (kind, base_url, NULL, key, &error);
+  g_assert (provider != NULL);
+  if (timeout_ms > 0)
+    tb_http_provider_set_timeout_ms (TB_HTTP_PROVIDER (provider), timeout_ms);
+
+  tb_http_provider_list_models_async (TB_HTTP_PROVIDER (provider), NULL, done_cb, &result);
+  while (result == NULL)
+    g_main_context_iteration (NULL, TRUE);
+  models = tb_http_provider_list_models_finish (TB_HTTP_PROVIDER (provider), result, &report,
+                                                &error);
+  if (models == NULL)
+    {
+      g_autofree char *message = tb_redactor_redact_text (redactor, error->message);
+
+      g_autofree char *shown = tb_text_escape_controls (message, -1);
+
+      g_printerr ("toolbench-cli: %s\n", shown);
+      if ((key == NULL || *key == '\0') && !tb_cli_is_local_url (base_url))
+        g_printerr (_("toolbench-cli: $%s is not set; the endpoint may want a key.\n"),
+                    key_variable);
+      return TB_CLI_EXIT_FAILED;
+    }
+
+  {
+    g_autofree char *shown = tb_text_escape_controls (report, -1);
+
+    g_printerr ("%s\n", shown);
+  }
+  if (json)
+    {
+      g_autoptr(JsonNode) node = json_node_new (JSON_NODE_ARRAY);
+      JsonArray *array = json_array_new ();
+
+      json_node_take_array (node, array);
+      for (guint i = 0; models[i] != NULL; i++)
+        json_array_add_string_element (array, models[i]);
+      tb_cli_print_json (node, TRUE);
+    }
+  else
+    {
+      /* Names come from a server: no control character reaches the terminal. */
+      for (guint i = 0; models[i] != NULL; i++)
+        {
+          g_autofree char *shown = tb_text_escape_controls (models[i], -1);
+
+          g_print ("%s\n", shown);
+        }
+    }
+  return TB_CLI_EXIT_OK;
+}

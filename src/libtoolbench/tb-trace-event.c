@@ -1,0 +1,142 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+
+#define G_LOG_DOMAIN "tb-trace"
+
+#include "config.h"
+
+#include "tb-json.h"
+#include "tb-trace-event.h"
+
+/**
+ * TbTraceEvent:
+ *
+ * One immutable event of a run: its sequence number, a monotonic time in
+ * microseconds since the trace began, a type (`request`, `response`,
+ * `tool-call`, `decision`, `tool-result`, `message`, `warning`, `error`,
+ * `end`, …) and a JSON object payload. See docs/loop.md.
+ */
+struct _TbTraceEvent
+{
+  GObject     parent_instance;
+
+  guint64     seq;
+  gint64      time_us;
+  char       *event_type;
+  JsonObject *payload;
+};
+
+G_DEFINE_FINAL_TYPE (TbTraceEvent, tb_trace_event, G_TYPE_OBJECT)
+
+static void
+tb_trace_event_finalize (GObject *object)
+{
+  TbTraceEvent *self = (TbTraceEvent *)object;
+
+  g_clear_pointer (&self->event_type, g_free);
+  g_clear_pointer (&self->payload, json_object_unref);
+
+  G_OBJECT_CLASS (tb_trace_event_parent_class)->finalize (object);
+}
+
+static void
+tb_trace_event_class_init (TbTraceEventClass *klass)
+{
+  G_OBJECT_CLASS (klass)->finalize = tb_trace_event_finalize;
+}
+
+static void
+tb_trace_event_init (TbTraceEvent *self)
+{
+}
+
+/**
+ * tb_trace_event_new:
+ * @seq: the sequence number
+ * @time_us: monotonic microseconds since the trace began
+ * @event_type: the type
+ * @payload: (nullable): the payload; it is sealed and must not change afterwards
+ *
+ * Returns: (transfer full): a new event
+ */
+TbTraceEvent *
+tb_trace_event_new (guint64     seq,
+                    gint64      time_us,
+                    const char *event_type,
+                    JsonObject *payload)
+{
+  TbTraceEvent *self;
+
+  g_return_val_if_fail (event_type != NULL, NULL);
+
+  self = g_object_new (TB_TYPE_TRACE_EVENT, NULL);
+  self->seq = seq;
+  self->time_us = time_us;
+  self->event_type = g_strdup (event_type);
+  self->payload = payload != NULL ? json_object_ref (payload) : json_object_new ();
+  json_object_seal (self->payload);
+  return self;
+}
+
+guint64
+tb_trace_event_get_seq (TbTraceEvent *self)
+{
+  g_return_val_if_fail (TB_IS_TRACE_EVENT (self), 0);
+  return self->seq;
+}
+
+gint64
+tb_trace_event_get_time_us (TbTraceEvent *self)
+{
+  g_return_val_if_fail (TB_IS_TRACE_EVENT (self), 0);
+  return self->time_us;
+}
+
+const char *
+tb_trace_event_get_event_type (TbTraceEvent *self)
+{
+  g_return_val_if_fail (TB_IS_TRACE_EVENT (self), NULL);
+  return self->event_type;
+}
+
+/**
+ * tb_trace_event_get_payload:
+ *
+ * Returns: (transfer none): the sealed payload
+ */
+JsonObject *
+tb_trace_event_get_payload (TbTraceEvent *self)
+{
+  g_return_val_if_fail (TB_IS_TRACE_EVENT (self), NULL);
+  return self->payload;
+}
+
+/**
+ * tb_trace_event_to_json:
+ *
+ * The event as one line of the trace format: `{"seq", "t", "type", …payload}`.
+ *
+ * Returns: (transfer full): an object node
+ */
+JsonNode *
+tb_trace_event_to_json (TbTraceEvent *self)
+{
+  JsonObject *object = json_object_new ();
+  JsonNode *node = json_node_new (JSON_NODE_OBJECT);
+  JsonObjectIter iter;
+  const char *member;
+  JsonNode *value;
+
+  g_return_val_if_fail (TB_IS_TRACE_EVENT (self), NULL);
+
+  json_object_set_int_member (object, "seq", (gint64) self->seq);
+  json_object_set_int_member (object, "t", self->time_us);
+  json_object_set_string_member (object, "type", self->event_type);
+
+  json_object_iter_init (&iter, self->payload);
+  while (json_object_iter_next (&iter, &member, &value))
+    if (!json_object_has_member (object, member))
+      json_object_set_member (object, member, json_node_copy (value));
+
+  json_node_take_object (node, object);
+  return node;
+}

@@ -200,21 +200,25 @@ is_wire_char (char c)
 }
 
 /* The name to put on the wire for a call already in the conversation: the
- * one the model used, else the registry's mapping, else the name made
- * acceptable character by character (a call to an unknown tool typed by a
- * person must not make the provider refuse the whole history). */
+ * one the model used, exactly; for a call made on this side, the
+ * registry's mapping, else the name made acceptable character by character
+ * (a call to an unknown tool typed by a person must not make the provider
+ * refuse the whole history). */
 char *
 _tb_provider_wire_name_for_call (TbToolRegistry *tools,
                                  TbToolCall     *call)
 {
+  const char *received = tb_tool_call_get_received_name (call);
   const char *name = tb_tool_call_get_name (call);
-  const char *wire = tb_tool_call_get_wire_name (call);
-  char *mapped;
   GString *safe;
+  char *mapped;
 
-  if (g_strcmp0 (wire, name) != 0)
-    return g_strdup (wire);
-
+  /* What the model said it called is echoed as it said it, whatever the
+   * registry made of it: a rewritten name is another call to the model. */
+  if (received != NULL)
+    return g_strdup (received);
+  /* A call made on this side (a script, a fork) of a tool the model was
+   * offered goes by the name the offer used. */
   if (tools != NULL && (mapped = tb_tool_registry_to_wire_name (tools, name)) != NULL)
     return mapped;
 
@@ -247,8 +251,7 @@ _tb_provider_make_call (TbToolRegistry *tools,
   else
     call = tb_tool_call_new_raw (id, real != NULL ? real : wire_name, raw_arguments);
 
-  if (g_strcmp0 (real, wire_name) != 0)
-    tb_tool_call_set_wire_name (call, wire_name);
+  tb_tool_call_set_wire_name (call, wire_name);
 
   return call;
 }

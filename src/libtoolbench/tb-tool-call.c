@@ -173,6 +173,25 @@ tb_tool_call_get_wire_name (TbToolCall *self)
   return self->wire_name != NULL ? self->wire_name : self->name;
 }
 
+/**
+ * tb_tool_call_get_received_name:
+ *
+ * Returns: (nullable): the name exactly as the model sent it, which the
+ *   next request echoes whatever the registry made of it; %NULL for a call
+ *   made on this side (a script, a person)
+ */
+const char *
+tb_tool_call_get_received_name (TbToolCall *self)
+{
+  g_return_val_if_fail (TB_IS_TOOL_CALL (self), NULL);
+  return self->wire_name;
+}
+
+/**
+ * tb_tool_call_set_wire_name:
+ * @wire_name: (nullable): the name as the model sent it, %NULL for a call
+ *   made on this side
+ */
 void
 tb_tool_call_set_wire_name (TbToolCall *self,
                             const char *wire_name)
@@ -244,7 +263,8 @@ tb_tool_call_set_provider_data (TbToolCall *self,
  * tb_tool_call_to_json:
  *
  * Returns: (transfer full): `{"id", "name", "wire_name"?, "arguments"}`, or
- *   with `"raw_arguments"` and `"parse_error"` instead of `"arguments"`
+ *   with `"raw_arguments"` and `"parse_error"` instead of `"arguments"`;
+ *   `"wire_name"` is the name as the model sent it, when it came from one
  */
 JsonNode *
 tb_tool_call_to_json (TbToolCall *self)
@@ -257,7 +277,7 @@ tb_tool_call_to_json (TbToolCall *self)
   if (self->id != NULL)
     json_object_set_string_member (object, "id", self->id);
   json_object_set_string_member (object, "name", self->name);
-  if (self->wire_name != NULL && g_strcmp0 (self->wire_name, self->name) != 0)
+  if (self->wire_name != NULL)
     json_object_set_string_member (object, "wire_name", self->wire_name);
   if (self->arguments != NULL)
     {

@@ -25,6 +25,7 @@ void        tb_tool_call_set_id            (TbToolCall  *self,
                                             const char  *id);
 const char *tb_tool_call_get_name          (TbToolCall  *self);
 const char *tb_tool_call_get_wire_name     (TbToolCall  *self);
+const char *tb_tool_call_get_received_name (TbToolCall  *self);
 void        tb_tool_call_set_wire_name     (TbToolCall  *self,
                                             const char  *wire_name);
 JsonNode   *tb_tool_call_get_arguments     (TbToolCall  *self);

@@ -237,6 +237,58 @@ test_garbage_bodies (Fixture       *f,
   test_garbage (f->server, f->provider, f->registry, bodies);
 }
 
+/* What the model called is echoed as it called it: a name Gemini allows but
+ * no tool has ("facts.commit"), a name of no tool, and two calls of one
+ * tool without ids, whose results answer them in order, each with its
+ * call's name. */
+static void
+test_echo_as_sent (Fixture       *f,
+                   gconstpointer  data)
+{
+  g_autoptr(TbDispatchLoop) loop = make_loop (f);
+  JsonObject *sent;
+
+  test_server_reply (f->server, 200, "application/json",
+                     "{\"candidates\":[{\"content\":{\"role\":\"model\",\"parts\":["
+                     "{\"functionCall\":{\"name\":\"facts.commit\",\"args\":{\"k\":\"v\"}}},"
+                     "{\"functionCall\":{\"name\":\"no_such_tool\",\"args\":{}}},"
+                     "{\"functionCall\":{\"name\":\"notes_add\",\"args\":{\"text\":\"a\"}}},"
+                     "{\"functionCall\":{\"name\":\"notes_add\",\"args\":{\"text\":\"b\"}}}]},"
+                     "\"finishReason\":\"STOP\"}]}");
+  test_server_reply (f->server, 200, "application/json", final_turn);
+
+  g_assert_cmpint (test_run_loop (loop), ==, TB_LOOP_STATE_FINISHED);
+  g_assert_cmpuint (f->note_calls, ==, 2);
+
+  sent = test_server_request (f->server, 1);
+  test_assert_json_equal (json_array_get_element (json_object_get_array_member (sent,
+                                                                                "contents"), 1),
+                          "{\"role\":\"model\",\"parts\":["
+                          "{\"functionCall\":{\"name\":\"facts.commit\",\"args\":{\"k\":\"v\"}}},"
+                          "{\"functionCall\":{\"name\":\"no_such_tool\",\"args\":{}}},"
+                          "{\"functionCall\":{\"name\":\"notes_add\",\"args\":{\"text\":\"a\"}}},"
+                          "{\"functionCall\":{\"name\":\"notes_add\",\"args\":{\"text\":\"b\"}}}"
+                          "]}");
+  {
+    JsonArray *parts = json_object_get_array_member (
+      json_array_get_object_element (json_object_get_array_member (sent, "contents"), 2),
+      "parts");
+    const char *names[] = { "facts.commit", "no_such_tool", "notes_add", "notes_add" };
+
+    g_assert_cmpuint (json_array_get_length (parts), ==, 4);
+    for (guint i = 0; i < 4; i++)
+      {
+        JsonObject *response = json_object_get_object_member (
+          json_array_get_object_element (parts, i), "functionResponse");
+
+        g_assert_cmpstr (json_object_get_string_member (response, "name"), ==, names[i]);
+      }
+    test_assert_json_equal (json_object_get_member (json_object_get_object_member (
+                              json_array_get_object_element (parts, 3), "functionResponse"),
+                              "response"), "{\"output\":\"b\"}");
+  }
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -245,6 +297,8 @@ main (int   argc,
 
   g_test_add ("/providers/gemini/loop-shape", Fixture, NULL, setup, test_loop_shape, teardown);
   g_test_add ("/providers/gemini/stream", Fixture, NULL, setup, test_stream, teardown);
+  g_test_add ("/providers/gemini/echo-as-sent", Fixture, NULL, setup, test_echo_as_sent,
+              teardown);
   g_test_add ("/providers/gemini/garbage", Fixture, NULL, setup, test_garbage_bodies, teardown);
   g_test_add ("/providers/gemini/invalid-key", Fixture, NULL, setup, test_invalid_key,
               teardown);

@@ -415,6 +415,54 @@ test_loop_over_http (Fixture       *f,
     }
 }
 
+/* What the model called is echoed exactly as it called it, whatever the
+ * registry made of it: a name OpenAI forbids ("facts.commit"), a name of
+ * no tool, and two calls of one tool, each result answering its own id. */
+static void
+test_echo_as_sent (Fixture       *f,
+                   gconstpointer  data)
+{
+  g_autoptr(TbDispatchLoop) loop = NULL;
+  g_autoptr(GError) error = NULL;
+  JsonArray *messages;
+  const char *calls =
+    "[{\"id\":\"a1\",\"type\":\"function\",\"function\":{\"name\":\"facts.commit\","
+    "\"arguments\":\"{\\\"k\\\": \\\"v\\\"}\"}},"
+    "{\"id\":\"a2\",\"type\":\"function\",\"function\":{\"name\":\"no_such_tool\","
+    "\"arguments\":\"\"}},"
+    "{\"id\":\"a3\",\"type\":\"function\",\"function\":{\"name\":\"notes_add\","
+    "\"arguments\":\"{\\\"text\\\":\\\"a\\\"}\"}},"
+    "{\"id\":\"a4\",\"type\":\"function\",\"function\":{\"name\":\"notes_add\","
+    "\"arguments\":\"{ \\\"text\\\" : \\\"b\\\" }\"}}]";
+  g_autofree char *first = g_strdup_printf ("{\"choices\":[{\"message\":{\"role\":\"assistant\","
+                                            "\"content\":null,\"tool_calls\":%s},"
+                                            "\"finish_reason\":\"tool_calls\"}]}", calls);
+  g_autofree char *echo = g_strdup_printf ("{\"role\":\"assistant\",\"content\":null,"
+                                           "\"tool_calls\":%s}", calls);
+  const char *ids[] = { "a1", "a2", "a3", "a4" };
+
+  test_server_reply (f->server, 200, "application/json", first);
+  test_server_reply (f->server, 200, "application/json",
+                     "{\"choices\":[{\"message\":{\"role\":\"assistant\",\"content\":\"Ok.\"},"
+                     "\"finish_reason\":\"stop\"}]}");
+
+  loop = tb_dispatch_loop_new (f->registry, f->provider, 5);
+  tb_dispatch_loop_add_user_message (loop, "Note a and b.", &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (test_run_loop (loop), ==, TB_LOOP_STATE_FINISHED);
+  g_assert_cmpuint (f->note_calls, ==, 2);
+
+  messages = json_object_get_array_member (test_server_request (f->server, 1), "messages");
+  g_assert_cmpuint (json_array_get_length (messages), ==, 6);
+  test_assert_json_equal (json_array_get_element (messages, 1), echo);
+  for (guint i = 0; i < G_N_ELEMENTS (ids); i++)
+    g_assert_cmpstr (json_object_get_string_member (json_array_get_object_element (messages,
+                                                                                   2 + i),
+                                                    "tool_call_id"), ==, ids[i]);
+  g_assert_cmpstr (json_object_get_string_member (json_array_get_object_element (messages, 5),
+                                                  "content"), ==, "b");
+}
+
 static void
 test_loop_fails_cleanly (Fixture       *f,
                          gconstpointer  data)
@@ -699,6 +747,8 @@ main (int   argc,
   g_test_add ("/providers/openai/error/connection-closed", Fixture, &closed, setup, test_error,
               teardown);
   g_test_add ("/providers/openai/loop", Fixture, NULL, setup, test_loop_over_http, teardown);
+  g_test_add ("/providers/openai/echo-as-sent", Fixture, NULL, setup, test_echo_as_sent,
+              teardown);
   g_test_add ("/providers/openai/loop-fails-cleanly", Fixture, NULL, setup,
               test_loop_fails_cleanly, teardown);
   g_test_add ("/providers/openai/loop-cancel-mid-request", Fixture, NULL, setup,

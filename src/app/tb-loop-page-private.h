@@ -42,6 +42,8 @@ char             *tb_loop_page_get_offered_tools_json (TbLoopPage  *self);
 guint             tb_loop_page_get_n_rows             (TbLoopPage  *self);
 char             *tb_loop_page_get_row_text           (TbLoopPage  *self,
                                                        guint        position);
+char             *tb_loop_page_get_row_reasoning      (TbLoopPage  *self,
+                                                      guint        position);
 char             *tb_loop_page_get_row_json           (TbLoopPage  *self,
                                                        guint        position);
 

@@ -1130,6 +1130,25 @@ tb_loop_page_get_row_text (TbLoopPage *self,
 }
 
 /**
+ * tb_loop_page_get_row_reasoning:
+ * @self: a Loop page
+ * @position: a row
+ *
+ * Returns: (transfer full) (nullable): the reasoning the row's collapsed
+ *   expander shows, %NULL when the turn had none
+ */
+char *
+tb_loop_page_get_row_reasoning (TbLoopPage *self,
+                                guint       position)
+{
+  GtkWidget *row;
+
+  g_return_val_if_fail (TB_IS_LOOP_PAGE (self), NULL);
+  row = nth_row (self->conversation, position);
+  return row != NULL ? g_strdup (tb_message_row_get_reasoning (TB_MESSAGE_ROW (row))) : NULL;
+}
+
+/**
  * tb_loop_page_get_row_json:
  * @self: a Loop page
  * @position: a row

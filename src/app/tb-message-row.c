@@ -21,8 +21,11 @@ struct _TbMessageRow
 
   char          *summary;
   char          *json;
+  char          *reasoning;
 
   GtkLabel      *summary_label;
+  GtkExpander   *reasoning_expander;
+  GtkLabel      *reasoning_label;
   GtkExpander   *json_expander;
   GtkLabel      *json_label;
 };
@@ -46,6 +49,7 @@ tb_message_row_finalize (GObject *object)
 
   g_free (self->summary);
   g_free (self->json);
+  g_free (self->reasoning);
 
   G_OBJECT_CLASS (tb_message_row_parent_class)->finalize (object);
 }
@@ -62,6 +66,8 @@ tb_message_row_class_init (TbMessageRowClass *klass)
   gtk_widget_class_set_template_from_resource (
     widget_class, "/io/github/toolbench/Toolbench/tb-message-row.ui");
   gtk_widget_class_bind_template_child (widget_class, TbMessageRow, summary_label);
+  gtk_widget_class_bind_template_child (widget_class, TbMessageRow, reasoning_expander);
+  gtk_widget_class_bind_template_child (widget_class, TbMessageRow, reasoning_label);
   gtk_widget_class_bind_template_child (widget_class, TbMessageRow, json_expander);
   gtk_widget_class_bind_template_child (widget_class, TbMessageRow, json_label);
 }
@@ -71,6 +77,7 @@ tb_message_row_init (TbMessageRow *self)
 {
   gtk_widget_init_template (GTK_WIDGET (self));
   tb_expander_keep_focus_out (self->json_expander);
+  tb_expander_keep_focus_out (self->reasoning_expander);
 }
 
 /**
@@ -278,6 +285,7 @@ tb_message_row_new_for_message (TbMessage  *message,
   g_autofree char *note = NULL;
   g_autofree char *wire = NULL;
   TbMessageRowKind kind = TB_MESSAGE_ROW_PLAIN;
+  TbMessageRow *row;
 
   g_return_val_if_fail (TB_IS_MESSAGE (message), NULL);
   g_return_val_if_fail (TB_IS_TRACE (trace), NULL);
@@ -297,7 +305,30 @@ tb_message_row_new_for_message (TbMessage  *message,
     kind = TB_MESSAGE_ROW_ERROR;
   else if (tb_message_get_role (message) == TB_MESSAGE_ROLE_ASSISTANT)
     kind = TB_MESSAGE_ROW_MODEL;
-  return tb_message_row_new (summary, wire, kind);
+  row = TB_MESSAGE_ROW (tb_message_row_new (summary, wire, kind));
+  /* What the model thought, collapsed: it can be long, and it is not what
+   * the model said. */
+  if (tb_message_get_reasoning (message) != NULL)
+    {
+      row->reasoning = tb_text_escape_controls (tb_message_get_reasoning (message), -1);
+      gtk_label_set_label (row->reasoning_label, row->reasoning);
+      gtk_widget_set_visible (GTK_WIDGET (row->reasoning_expander), TRUE);
+    }
+  return GTK_WIDGET (row);
+}
+
+/**
+ * tb_message_row_get_reasoning:
+ * @self: a message row
+ *
+ * Returns: (nullable): the reasoning its collapsed expander shows
+ *   (control characters shown), %NULL when the turn had none
+ */
+const char *
+tb_message_row_get_reasoning (TbMessageRow *self)
+{
+  g_return_val_if_fail (TB_IS_MESSAGE_ROW (self), NULL);
+  return self->reasoning;
 }
 
 /**

@@ -34,5 +34,6 @@ GtkWidget  *tb_message_row_new_for_message (TbMessage        *message,
                                             TbRedactor       *redactor);
 const char *tb_message_row_get_summary     (TbMessageRow     *self);
 const char *tb_message_row_get_json        (TbMessageRow     *self);
+const char *tb_message_row_get_reasoning   (TbMessageRow     *self);
 
 G_END_DECLS

@@ -264,6 +264,7 @@ message_from_blocks (TbProviderRequest  *request,
                      GError            **error)
 {
   g_autoptr(GString) text = g_string_new (NULL);
+  g_autoptr(GString) reasoning = g_string_new (NULL);
   g_autoptr(GPtrArray) calls = g_ptr_array_new_with_free_func (g_object_unref);
   JsonArray *thinking = json_array_new ();
   gboolean has_text = FALSE;
@@ -301,11 +302,21 @@ message_from_blocks (TbProviderRequest  *request,
         }
       else if (g_strcmp0 (type, "thinking") == 0 || g_strcmp0 (type, "redacted_thinking") == 0)
         {
+          /* Sent back unchanged; its text is shown, redacted thinking
+           * said to be there. */
           json_array_add_element (thinking, json_node_copy (json_array_get_element (content, i)));
+          if (reasoning->len > 0)
+            g_string_append (reasoning, "\n\n");
+          if (g_str_equal (type, "thinking"))
+            g_string_append (reasoning, tb_json_object_get_string (block, "thinking") ?: "");
+          else
+            g_string_append (reasoning, _("(Anthropic withheld this thinking; it is sent back "
+                                          "as it came.)"));
         }
     }
 
   message = tb_message_new (TB_MESSAGE_ROLE_ASSISTANT, has_text ? text->str : NULL);
+  tb_message_set_reasoning (message, reasoning->str);
   for (guint i = 0; i < calls->len; i++)
     tb_message_add_tool_call (message, g_ptr_array_index (calls, i));
 

@@ -266,6 +266,7 @@ typedef struct
 {
   TbProviderRequest *request;
   GString           *text;
+  GString           *thoughts;     /* thought summaries, for people only */
   gboolean           has_text;
   char              *text_signature;
   GPtrArray         *calls;
@@ -282,6 +283,7 @@ reader_new (TbProviderRequest *request)
 
   reader->request = tb_provider_request_ref (request);
   reader->text = g_string_new (NULL);
+  reader->thoughts = g_string_new (NULL);
   reader->calls = g_ptr_array_new_with_free_func (g_object_unref);
   return reader;
 }
@@ -293,6 +295,7 @@ reader_free (gpointer data)
 
   tb_provider_request_unref (reader->request);
   g_string_free (reader->text, TRUE);
+  g_string_free (reader->thoughts, TRUE);
   g_free (reader->text_signature);
   g_ptr_array_unref (reader->calls);
   g_free (reader->finish_reason);
@@ -339,8 +342,15 @@ reader_take (TbGeminiProvider *self,
       JsonObject *function = tb_json_object_get_object (part, "functionCall");
       const char *signature = tb_json_object_get_string (part, "thoughtSignature");
 
-      if (part == NULL || json_object_get_boolean_member_with_default (part, "thought", FALSE))
+      if (part == NULL)
         continue;
+      /* A thought summary (includeThoughts) is shown, not answered or sent
+       * back: Gemini wants only the signatures. */
+      if (json_object_get_boolean_member_with_default (part, "thought", FALSE))
+        {
+          g_string_append (reader->thoughts, tb_json_object_get_string (part, "text") ?: "");
+          continue;
+        }
 
       if (function != NULL)
         {
@@ -416,6 +426,7 @@ reader_finish (Reader  *reader,
     }
 
   message = tb_message_new (TB_MESSAGE_ROLE_ASSISTANT, reader->has_text ? reader->text->str : NULL);
+  tb_message_set_reasoning (message, reader->thoughts->str);
   for (guint i = 0; i < reader->calls->len; i++)
     tb_message_add_tool_call (message, g_ptr_array_index (reader->calls, i));
   if (reader->text_signature != NULL)

@@ -27,6 +27,7 @@ struct _TbMessage
   char          *tool_name;
   gboolean       is_error;
   JsonObject    *provider_data;
+  char          *reasoning;
 };
 
 G_DEFINE_FINAL_TYPE (TbMessage, tb_message, G_TYPE_OBJECT)
@@ -42,6 +43,7 @@ tb_message_finalize (GObject *object)
   g_clear_pointer (&self->tool_call_id, g_free);
   g_clear_pointer (&self->tool_name, g_free);
   g_clear_pointer (&self->provider_data, json_object_unref);
+  g_clear_pointer (&self->reasoning, g_free);
 
   G_OBJECT_CLASS (tb_message_parent_class)->finalize (object);
 }
@@ -200,10 +202,41 @@ tb_message_set_provider_data (TbMessage  *self,
 }
 
 /**
+ * tb_message_get_reasoning:
+ *
+ * What a model thought before its turn, as its provider showed it
+ * (Anthropic thinking, Gemini thought summaries, OpenAI Responses
+ * reasoning summaries, `reasoning_content` of OpenAI-compatible servers).
+ * For people and the trace; what a provider must send back stays in the
+ * provider data.
+ *
+ * Returns: (nullable): the text
+ */
+const char *
+tb_message_get_reasoning (TbMessage *self)
+{
+  g_return_val_if_fail (TB_IS_MESSAGE (self), NULL);
+  return self->reasoning;
+}
+
+/**
+ * tb_message_set_reasoning:
+ * @reasoning: (nullable): the text, %NULL or empty for none
+ */
+void
+tb_message_set_reasoning (TbMessage  *self,
+                          const char *reasoning)
+{
+  g_return_if_fail (TB_IS_MESSAGE (self));
+  g_free (self->reasoning);
+  self->reasoning = reasoning != NULL && *reasoning != '\0' ? g_strdup (reasoning) : NULL;
+}
+
+/**
  * tb_message_to_json:
  *
- * Returns: (transfer full): `{"role", "text"?, "tool_calls"?, "tool_call_id"?,
- *   "name"?, "is_error"?, "provider_data"?}`
+ * Returns: (transfer full): `{"role", "text"?, "reasoning"?, "tool_calls"?,
+ *   "tool_call_id"?, "name"?, "is_error"?, "provider_data"?}`
  */
 JsonNode *
 tb_message_to_json (TbMessage *self)
@@ -216,6 +249,8 @@ tb_message_to_json (TbMessage *self)
   json_object_set_string_member (object, "role", tb_message_role_to_string (self->role));
   if (self->text != NULL)
     json_object_set_string_member (object, "text", self->text);
+  if (self->reasoning != NULL)
+    json_object_set_string_member (object, "reasoning", self->reasoning);
   if (self->tool_calls->len > 0)
     {
       JsonArray *calls = json_array_new ();
@@ -291,6 +326,7 @@ tb_message_from_json (JsonNode  *node,
   self->tool_call_id = g_strdup (optional_string (object, "tool_call_id"));
   self->tool_name = g_strdup (optional_string (object, "name"));
   self->is_error = json_object_get_boolean_member_with_default (object, "is_error", FALSE);
+  tb_message_set_reasoning (self, optional_string (object, "reasoning"));
 
   if (role == TB_MESSAGE_ROLE_TOOL && self->tool_call_id == NULL)
     {

@@ -48,6 +48,9 @@ const char    *tb_message_get_tool_call_id    (TbMessage     *self);
 const char    *tb_message_get_tool_name       (TbMessage     *self);
 gboolean       tb_message_get_is_error        (TbMessage     *self);
 JsonObject    *tb_message_get_provider_data   (TbMessage     *self);
+const char    *tb_message_get_reasoning       (TbMessage     *self);
+void           tb_message_set_reasoning       (TbMessage     *self,
+                                               const char    *reasoning);
 void           tb_message_set_provider_data   (TbMessage     *self,
                                                JsonObject    *data);
 JsonNode      *tb_message_to_json             (TbMessage     *self);

@@ -72,6 +72,15 @@ message_to_wire (TbProviderRequest *request,
               json_array_add_object_element (calls, entry);
             }
           json_object_set_array_member (object, "tool_calls", calls);
+          /* DeepSeek's thinking mode wants the reasoning of a turn that
+           * called tools back in every later request, or it answers 400;
+           * servers that do not know the member ignore it. */
+          if (tb_json_object_get_string (tb_message_get_provider_data (message),
+                                         "reasoning_content") != NULL)
+            json_object_set_string_member (object, "reasoning_content",
+                                           tb_json_object_get_string (
+                                             tb_message_get_provider_data (message),
+                                             "reasoning_content"));
         }
       break;
 
@@ -190,6 +199,26 @@ shape_error (const char *what)
                       _("The response is not a Chat Completions response: %s"), what);
 }
 
+/* Reasoning, by the member each server uses: `reasoning_content` (DeepSeek,
+ * vLLM, llama.cpp), which is also sent back with a turn that called tools;
+ * `reasoning` (OpenRouter, Ollama's /v1), shown only. */
+static void
+set_reasoning (TbMessage  *message,
+               const char *text,
+               gboolean    send_back)
+{
+  if (text == NULL || *text == '\0')
+    return;
+  tb_message_set_reasoning (message, text);
+  if (send_back)
+    {
+      g_autoptr(JsonObject) data = json_object_new ();
+
+      json_object_set_string_member (data, "reasoning_content", text);
+      tb_message_set_provider_data (message, data);
+    }
+}
+
 static TbProviderResponse *
 tb_openai_provider_parse_response (TbHttpProvider     *provider,
                                    TbProviderRequest  *request,
@@ -217,6 +246,10 @@ tb_openai_provider_parse_response (TbHttpProvider     *provider,
     }
 
   result = tb_message_new (TB_MESSAGE_ROLE_ASSISTANT, tb_json_object_get_string (message, "content"));
+  if (tb_json_object_get_string (message, "reasoning_content") != NULL)
+    set_reasoning (result, tb_json_object_get_string (message, "reasoning_content"), TRUE);
+  else
+    set_reasoning (result, tb_json_object_get_string (message, "reasoning"), FALSE);
 
   calls = tb_json_object_get_array (message, "tool_calls");
   for (guint i = 0; calls != NULL && i < json_array_get_length (calls); i++)
@@ -267,6 +300,8 @@ typedef struct
   TbProviderRequest *request;
   GString           *text;
   gboolean           has_text;
+  GString           *reasoning;
+  gboolean           reasoning_content;  /* came as reasoning_content */
   GPtrArray         *calls;
   char              *finish_reason;
   JsonNode          *usage;
@@ -292,6 +327,7 @@ tb_openai_provider_stream_new (TbHttpProvider    *provider,
 
   stream->request = tb_provider_request_ref (request);
   stream->text = g_string_new (NULL);
+  stream->reasoning = g_string_new (NULL);
   stream->calls = g_ptr_array_new_with_free_func (partial_call_free);
   return stream;
 }
@@ -303,6 +339,7 @@ tb_openai_provider_stream_free (gpointer data)
 
   tb_provider_request_unref (stream->request);
   g_string_free (stream->text, TRUE);
+  g_string_free (stream->reasoning, TRUE);
   g_ptr_array_unref (stream->calls);
   g_free (stream->finish_reason);
   g_clear_pointer (&stream->usage, json_node_unref);
@@ -389,6 +426,13 @@ tb_openai_provider_stream_event (TbHttpProvider  *provider,
       stream->has_text = TRUE;
       tb_provider_emit_text_delta (TB_PROVIDER (provider), content);
     }
+  if (tb_json_object_get_string (delta, "reasoning_content") != NULL)
+    {
+      g_string_append (stream->reasoning, tb_json_object_get_string (delta, "reasoning_content"));
+      stream->reasoning_content = TRUE;
+    }
+  else if (tb_json_object_get_string (delta, "reasoning") != NULL)
+    g_string_append (stream->reasoning, tb_json_object_get_string (delta, "reasoning"));
 
   calls = tb_json_object_get_array (delta, "tool_calls");
   for (guint i = 0; calls != NULL && i < json_array_get_length (calls); i++)
@@ -457,6 +501,7 @@ tb_openai_provider_stream_finish (TbHttpProvider  *provider,
 
   message = tb_message_new (TB_MESSAGE_ROLE_ASSISTANT,
                             stream->has_text ? stream->text->str : NULL);
+  set_reasoning (message, stream->reasoning->str, stream->reasoning_content);
 
   g_ptr_array_sort (stream->calls, compare_calls);
   for (guint i = 0; i < stream->calls->len; i++)

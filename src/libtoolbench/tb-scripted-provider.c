@@ -133,6 +133,8 @@ materialize (TbScriptedProvider *self,
   TbMessage *message = tb_message_new (TB_MESSAGE_ROLE_ASSISTANT,
                                        tb_message_get_text (entry->message));
 
+  tb_message_set_reasoning (message, tb_message_get_reasoning (entry->message));
+
   for (guint i = 0; i < tb_message_get_n_tool_calls (entry->message); i++)
     {
       TbToolCall *scripted = tb_message_get_tool_call (entry->message, i);
@@ -383,8 +385,8 @@ script_error (GError     **error,
 /**
  * tb_scripted_provider_append_json:
  * @self: a provider
- * @entry: one response of a script: `{"text"?, "tool_calls"?, "finish_reason"?,
- *   "delay_ms"?, "error"?, "usage"?}` (usage: reported as the provider's,
+ * @entry: one response of a script: `{"text"?, "reasoning"?, "tool_calls"?,
+ *   "finish_reason"?, "delay_ms"?, "error"?, "usage"?}` (usage: reported as the provider's,
  *   e.g. `{"input_tokens": 10, "output_tokens": 3}`)
  * @error: return location for a %TB_PROVIDER_ERROR_SCRIPT
  *
@@ -410,6 +412,10 @@ tb_scripted_provider_append_json (TbScriptedProvider  *self,
   object = json_node_get_object (entry);
 
   message = tb_message_new (TB_MESSAGE_ROLE_ASSISTANT, tb_json_object_get_string (object, "text"));
+  if (json_object_has_member (object, "reasoning")
+      && tb_json_object_get_string (object, "reasoning") == NULL)
+    return script_error (error, self->entries->len, _("“reasoning” must be a string"));
+  tb_message_set_reasoning (message, tb_json_object_get_string (object, "reasoning"));
 
   calls = json_object_get_member (object, "tool_calls");
   if (calls != NULL && !JSON_NODE_HOLDS_NULL (calls))

@@ -625,6 +625,35 @@ test_provider_error (Fixture       *f,
   g_assert_cmpuint (tb_trace_count (trace, "end"), ==, 2);
 }
 
+/* What the model thought is under its turn, collapsed, and in the trace;
+ * a turn without reasoning has no such expander. */
+static void
+test_reasoning (Fixture       *f,
+                gconstpointer  data)
+{
+  g_autoptr(JsonNode) script = tb_json_parse (
+    "{\"format\":\"toolbench-script\",\"version\":1,\"responses\":["
+    "{\"reasoning\":\"Adding needs the add tool.\",\"tool_calls\":[{\"name\":\"add\","
+    "\"arguments\":{\"a\":2,\"b\":3}}]},{\"text\":\"5\"}]}", -1, NULL);
+  g_autoptr(TbScriptedProvider) provider = tb_scripted_provider_new_from_json (script, NULL);
+  g_autofree char *thought = NULL;
+  g_autofree char *none = NULL;
+  g_autofree char *json = NULL;
+
+  tb_loop_page_set_provider (f->page, TB_PROVIDER (provider));
+  click (f, "step");
+  assert_status (f, "Calls wait for your decision", "Iteration 1 of 10");
+  click (f, "step");
+  click (f, "step");
+  assert_status (f, "Finished", "Iteration 2 of 10");
+  thought = tb_loop_page_get_row_reasoning (f->page, 1);
+  g_assert_cmpstr (thought, ==, "Adding needs the add tool.");
+  none = tb_loop_page_get_row_reasoning (f->page, 3);
+  g_assert_null (none);
+  json = tb_loop_page_get_row_json (f->page, 1);
+  g_assert_nonnull (strstr (json, "\"reasoning\" : \"Adding needs the add tool.\""));
+}
+
 /* The model's text is shown as it arrives, then becomes its row. */
 static void
 test_streaming (Fixture       *f,
@@ -1893,6 +1922,7 @@ main (int   argc,
   window_test_add ("/loop-page/model-turn", test_model_turn);
   window_test_add ("/loop-page/shortcuts", test_shortcuts);
   window_test_add ("/loop-page/ask-and-subset", test_ask_and_subset);
+  window_test_add ("/loop-page/reasoning", test_reasoning);
   window_test_add ("/loop-page/provider-error", test_provider_error);
   window_test_add ("/loop-page/outside-controls", test_outside_controls);
   window_test_add ("/loop-page/streaming", test_streaming);

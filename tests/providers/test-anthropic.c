@@ -113,6 +113,14 @@ test_loop_shape (Fixture       *f,
                           "\"content\":\"milk\"},"
                           "{\"type\":\"tool_result\",\"tool_use_id\":\"toolu_2\","
                           "\"content\":\"5\"}]}]");
+
+  /* The thinking is shown and recorded as the turn's reasoning. */
+  {
+    g_autoptr(TbMessage) turn = g_list_model_get_item (tb_dispatch_loop_get_messages (loop), 2);
+
+    g_assert_cmpint (tb_message_get_role (turn), ==, TB_MESSAGE_ROLE_ASSISTANT);
+    g_assert_cmpstr (tb_message_get_reasoning (turn), ==, "Two tools.");
+  }
 }
 
 static void

@@ -55,6 +55,7 @@ make_loop (Fixture *f)
 /* Calls with and without ids, a thought signature, and STOP as the reason. */
 static const char first_turn[] =
   "{\"candidates\":[{\"content\":{\"role\":\"model\",\"parts\":["
+  "{\"text\":\"Two calls are needed.\",\"thought\":true},"
   "{\"functionCall\":{\"name\":\"notes_add\",\"args\":{\"text\":\"milk\"}},"
   "\"thoughtSignature\":\"c2lnLTE=\"},"
   "{\"functionCall\":{\"id\":\"fc-2\",\"name\":\"add\",\"args\":{\"a\":2,\"b\":3}}}]},"
@@ -113,6 +114,13 @@ test_loop_shape (Fixture       *f,
                           "\"response\":{\"output\":\"milk\"}}},"
                           "{\"functionResponse\":{\"name\":\"add\",\"id\":\"fc-2\","
                           "\"response\":{\"output\":\"5\"}}}]}]");
+
+  /* The thought summary was not sent back, but it is the turn's reasoning. */
+  {
+    g_autoptr(TbMessage) turn = g_list_model_get_item (tb_dispatch_loop_get_messages (loop), 2);
+
+    g_assert_cmpstr (tb_message_get_reasoning (turn), ==, "Two calls are needed.");
+  }
 }
 
 static const char stream_body[] =

@@ -463,6 +463,69 @@ test_echo_as_sent (Fixture       *f,
                                                   "content"), ==, "b");
 }
 
+/* Reasoning as OpenAI-compatible servers send it: `reasoning_content`
+ * (DeepSeek, vLLM) is shown, recorded, and sent back with the turn that
+ * called tools, as DeepSeek's thinking mode requires; `reasoning`
+ * (OpenRouter) is shown and recorded only. Streamed deltas of both join. */
+static void
+test_reasoning (Fixture       *f,
+                gconstpointer  data)
+{
+  g_autoptr(TbDispatchLoop) loop = NULL;
+  g_autoptr(GError) error = NULL;
+  JsonArray *messages;
+  GListModel *conversation;
+  g_autoptr(TbMessage) first = NULL;
+  g_autoptr(TbMessage) last = NULL;
+  TbTrace *trace;
+  gboolean recorded = FALSE;
+
+  test_server_reply_full (f->server, REPLY_SSE, 200,
+                          "data: {\"choices\":[{\"delta\":{\"role\":\"assistant\","
+                          "\"reasoning_content\":\"The person wants \"}}]}\n\n"
+                          "data: {\"choices\":[{\"delta\":{\"reasoning_content\":\"milk noted.\"}}]}"
+                          "\n\n"
+                          "data: {\"choices\":[{\"delta\":{\"tool_calls\":[{\"index\":0,"
+                          "\"id\":\"r1\",\"type\":\"function\",\"function\":{\"name\":\"notes_add\","
+                          "\"arguments\":\"{\\\"text\\\":\\\"milk\\\"}\"}}]},"
+                          "\"finish_reason\":\"tool_calls\"}]}\n\n"
+                          "data: [DONE]\n\n", NULL);
+  test_server_reply (f->server, 200, "application/json",
+                     "{\"choices\":[{\"message\":{\"role\":\"assistant\",\"content\":\"Noted.\","
+                     "\"reasoning\":\"Done, say so.\"},\"finish_reason\":\"stop\"}]}");
+
+  loop = tb_dispatch_loop_new (f->registry, f->provider, 5);
+  tb_dispatch_loop_set_stream (loop, TRUE);
+  tb_dispatch_loop_add_user_message (loop, "Note milk.", &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (test_run_loop (loop), ==, TB_LOOP_STATE_FINISHED);
+
+  messages = json_object_get_array_member (test_server_request (f->server, 1), "messages");
+  test_assert_json_equal (json_array_get_element (messages, 1),
+                          "{\"role\":\"assistant\",\"content\":null,\"tool_calls\":["
+                          "{\"id\":\"r1\",\"type\":\"function\","
+                          "\"function\":{\"name\":\"notes_add\","
+                          "\"arguments\":\"{\\\"text\\\":\\\"milk\\\"}\"}}],"
+                          "\"reasoning_content\":\"The person wants milk noted.\"}");
+
+  conversation = tb_dispatch_loop_get_messages (loop);
+  first = g_list_model_get_item (conversation, 1);
+  last = g_list_model_get_item (conversation, g_list_model_get_n_items (conversation) - 1);
+  g_assert_cmpstr (tb_message_get_reasoning (first), ==, "The person wants milk noted.");
+  g_assert_cmpstr (tb_message_get_reasoning (last), ==, "Done, say so.");
+  g_assert_null (tb_message_get_provider_data (last));
+
+  trace = tb_dispatch_loop_get_trace (loop);
+  for (guint i = 0; i < tb_trace_get_n_events (trace); i++)
+    {
+      g_autoptr(JsonNode) node = tb_trace_event_to_json (tb_trace_get_event (trace, i));
+      g_autofree char *line = tb_json_to_string (node, FALSE);
+
+      recorded |= strstr (line, "\"reasoning\":\"Done, say so.\"") != NULL;
+    }
+  g_assert_true (recorded);
+}
+
 static void
 test_loop_fails_cleanly (Fixture       *f,
                          gconstpointer  data)
@@ -749,6 +812,7 @@ main (int   argc,
   g_test_add ("/providers/openai/loop", Fixture, NULL, setup, test_loop_over_http, teardown);
   g_test_add ("/providers/openai/echo-as-sent", Fixture, NULL, setup, test_echo_as_sent,
               teardown);
+  g_test_add ("/providers/openai/reasoning", Fixture, NULL, setup, test_reasoning, teardown);
   g_test_add ("/providers/openai/loop-fails-cleanly", Fixture, NULL, setup,
               test_loop_fails_cleanly, teardown);
   g_test_add ("/providers/openai/loop-cancel-mid-request", Fixture, NULL, setup,

@@ -8,6 +8,7 @@
 #include <gio/gunixinputstream.h>
 #include <glib/gstdio.h>
 #include <glib/gi18n.h>
+#include <glib-unix.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -443,4 +444,55 @@ tb_cli_describe_provider_kinds (GOptionContext *context)
                             tb_provider_kind_get_label (kinds[i]),
                             tb_provider_kind_get_key_variable (kinds[i]));
   g_option_context_set_description (context, text->str);
+}
+
+struct _TbCliInterrupt
+{
+  GCancellable *cancellable;
+  char         *notice;
+  guint         sigint;
+  guint         sigterm;
+};
+
+static gboolean
+interrupted_cb (gpointer user_data)
+{
+  TbCliInterrupt *watch = user_data;
+
+  if (watch->notice != NULL && !g_cancellable_is_cancelled (watch->cancellable))
+    g_printerr ("%s\n", watch->notice);
+  g_cancellable_cancel (watch->cancellable);
+  return G_SOURCE_CONTINUE;
+}
+
+/**
+ * tb_cli_interrupt_watch:
+ * @cancellable: what Ctrl+C and SIGTERM cancel
+ * @notice: (nullable): what to print when they first do
+ *
+ * Returns: (transfer full): the watch, to end with tb_cli_interrupt_unwatch()
+ */
+TbCliInterrupt *
+tb_cli_interrupt_watch (GCancellable *cancellable,
+                        const char   *notice)
+{
+  TbCliInterrupt *watch = g_new0 (TbCliInterrupt, 1);
+
+  watch->cancellable = g_object_ref (cancellable);
+  watch->notice = g_strdup (notice);
+  watch->sigint = g_unix_signal_add (SIGINT, interrupted_cb, watch);
+  watch->sigterm = g_unix_signal_add (SIGTERM, interrupted_cb, watch);
+  return watch;
+}
+
+void
+tb_cli_interrupt_unwatch (TbCliInterrupt *watch)
+{
+  if (watch == NULL)
+    return;
+  g_source_remove (watch->sigint);
+  g_source_remove (watch->sigterm);
+  g_object_unref (watch->cancellable);
+  g_free (watch->notice);
+  g_free (watch);
 }

@@ -5,7 +5,6 @@
 #include "config.h"
 
 #include <errno.h>
-#include <glib-unix.h>
 #include <glib/gi18n.h>
 #include <glib/gstdio.h>
 #include <stdio.h>
@@ -44,18 +43,6 @@ make_live_provider (TbEvalScenario  *scenario,
 
   return tb_cli_make_provider (live->kind, live->base_url, model, live->key_variable, NULL,
                                error);
-}
-
-static gboolean
-interrupted_cb (gpointer user_data)
-{
-  GCancellable *cancellable = user_data;
-
-  if (!g_cancellable_is_cancelled (cancellable))
-    g_printerr ("%s\n", _("toolbench-cli: interrupted; stopping the runs and their servers, "
-                          "then writing what finished"));
-  g_cancellable_cancel (cancellable);
-  return G_SOURCE_CONTINUE;
 }
 
 static void
@@ -166,7 +153,7 @@ tb_cli_eval (int    argc,
   gint jobs = -1;
   gboolean live;
   GListModel *cells;
-  guint sigint, sigterm;
+  TbCliInterrupt *watch;
   gboolean all_passed = TRUE;
   gboolean interrupted;
   int status = TB_CLI_EXIT_OK;
@@ -311,13 +298,13 @@ tb_cli_eval (int    argc,
   tb_eval_suite_set_redactor (suite, redactor);
   tb_eval_suite_set_trace_dir (suite, trace_dir);
 
-  sigint = g_unix_signal_add (SIGINT, interrupted_cb, cancellable);
-  sigterm = g_unix_signal_add (SIGTERM, interrupted_cb, cancellable);
+  watch = tb_cli_interrupt_watch (cancellable,
+                                  _("toolbench-cli: interrupted; stopping the runs and their "
+                                    "servers, then writing what finished"));
   tb_eval_suite_run_async (suite, cancellable, suite_done_cb, &result);
   while (result == NULL)
     g_main_context_iteration (NULL, TRUE);
-  g_source_remove (sigint);
-  g_source_remove (sigterm);
+  g_clear_pointer (&watch, tb_cli_interrupt_unwatch);
   interrupted = !tb_eval_suite_run_finish (suite, result, NULL);
 
   cells = tb_eval_suite_get_cells (suite);

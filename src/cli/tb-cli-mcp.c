@@ -5,7 +5,6 @@
 #include "config.h"
 
 #include <glib/gi18n.h>
-#include <glib-unix.h>
 #include <string.h>
 
 #include "tb-cli.h"
@@ -258,13 +257,6 @@ call_cb (GObject      *object,
   state->result = tb_tool_registry_call_finish (TB_TOOL_REGISTRY (object), res);
 }
 
-static gboolean
-interrupt_cb (gpointer user_data)
-{
-  g_cancellable_cancel (G_CANCELLABLE (user_data));
-  return G_SOURCE_CONTINUE;
-}
-
 static int
 mcp_call (int    argc,
           char **argv)
@@ -283,7 +275,7 @@ mcp_call (int    argc,
   gboolean full = FALSE;
   int status = TB_CLI_EXIT_OK;
   CallState state = { 0 };
-  guint sigint_id;
+  TbCliInterrupt *watch;
   const GOptionEntry entries[] = {
     { "args", 'a', 0, G_OPTION_ARG_STRING, &args_text,
       N_("The arguments as a JSON object (default: {})"), N_("JSON") },
@@ -340,12 +332,12 @@ mcp_call (int    argc,
     }
 
   cancellable = g_cancellable_new ();
-  sigint_id = g_unix_signal_add (SIGINT, interrupt_cb, cancellable);
+  watch = tb_cli_interrupt_watch (cancellable, NULL);
   tb_tool_registry_call_async (registry, local_name, NULL, arguments, NULL, cancellable,
                                call_cb, &state);
   while (state.result == NULL)
     g_main_context_iteration (NULL, TRUE);
-  g_source_remove (sigint_id);
+  tb_cli_interrupt_unwatch (watch);
 
   printed = full ? tb_tool_result_to_json (state.result)
                  : tb_tool_result_to_envelope (state.result);

@@ -4,7 +4,6 @@
 
 #include "config.h"
 
-#include <glib-unix.h>
 #include <glib/gi18n.h>
 
 #include "tb-cli.h"
@@ -140,13 +139,6 @@ start_next (Checking *checking)
     }
 }
 
-static gboolean
-interrupted_cb (gpointer user_data)
-{
-  g_cancellable_cancel (user_data);
-  return G_SOURCE_CONTINUE;
-}
-
 /* What a check says of one trace: NULL when it passed. */
 static char *
 describe_problem (Item *item)
@@ -194,7 +186,7 @@ tb_cli_replay_check_many (const char * const *paths,
   g_autoptr(JsonArray) rows = json_array_new ();
   Checking checking = { 0 };
   guint passed = 0;
-  guint sigint;
+  TbCliInterrupt *watch;
   int status;
 
   checking.items = g_ptr_array_new_with_free_func (item_free);
@@ -217,11 +209,11 @@ tb_cli_replay_check_many (const char * const *paths,
       g_ptr_array_add (checking.items, item);
     }
 
-  sigint = g_unix_signal_add (SIGINT, interrupted_cb, checking.cancellable);
+  watch = tb_cli_interrupt_watch (checking.cancellable, NULL);
   start_next (&checking);
   while (checking.running > 0)
     g_main_context_iteration (NULL, TRUE);
-  g_source_remove (sigint);
+  tb_cli_interrupt_unwatch (watch);
 
   for (guint i = 0; i < checking.items->len; i++)
     {

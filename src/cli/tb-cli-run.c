@@ -5,7 +5,6 @@
 #include "config.h"
 
 #include <glib/gi18n.h>
-#include <glib-unix.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -107,25 +106,18 @@ run_cb (GObject      *object,
   g_main_loop_quit (drive->main_loop);
 }
 
-static gboolean
-interrupt_cb (gpointer user_data)
-{
-  tb_dispatch_loop_cancel (TB_DISPATCH_LOOP (user_data));
-  return G_SOURCE_CONTINUE;
-}
-
-/* Runs the loop until it stops; Ctrl+C cancels it. */
+/* Runs the loop until it stops; Ctrl+C and SIGTERM cancel it. */
 TbLoopState
 tb_cli_drive_loop (TbDispatchLoop  *loop,
                    GError         **error)
 {
   g_autoptr(GMainLoop) main_loop = g_main_loop_new (NULL, FALSE);
   Drive drive = { main_loop, TB_LOOP_STATE_FAILED, NULL };
-  guint sigint_id = g_unix_signal_add (SIGINT, interrupt_cb, loop);
+  g_autoptr(GCancellable) cancellable = g_cancellable_new ();
+  g_autoptr(TbCliInterrupt) watch = tb_cli_interrupt_watch (cancellable, NULL);
 
-  tb_dispatch_loop_run_async (loop, NULL, run_cb, &drive);
+  tb_dispatch_loop_run_async (loop, cancellable, run_cb, &drive);
   g_main_loop_run (main_loop);
-  g_source_remove (sigint_id);
 
   if (drive.error != NULL)
     {

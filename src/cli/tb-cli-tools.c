@@ -5,7 +5,6 @@
 #include "config.h"
 
 #include <glib/gi18n.h>
-#include <glib-unix.h>
 #include <string.h>
 
 #include "tb-cli.h"
@@ -123,13 +122,6 @@ call_cb (GObject      *object,
   g_main_loop_quit (state->loop);
 }
 
-static gboolean
-interrupt_cb (gpointer user_data)
-{
-  g_cancellable_cancel (G_CANCELLABLE (user_data));
-  return G_SOURCE_CONTINUE;
-}
-
 int
 tb_cli_call (int    argc,
              char **argv)
@@ -147,7 +139,7 @@ tb_cli_call (int    argc,
   gboolean full = FALSE;
   gboolean no_validate = FALSE;
   CallState state = { 0 };
-  guint sigint_id;
+  TbCliInterrupt *watch;
   const GOptionEntry entries[] = {
     { "args", 'a', 0, G_OPTION_ARG_STRING, &args_text,
       N_("The arguments as a JSON object (default: {})"), N_("JSON") },
@@ -207,7 +199,7 @@ tb_cli_call (int    argc,
   cancellable = g_cancellable_new ();
   loop = g_main_loop_new (NULL, FALSE);
   state.loop = loop;
-  sigint_id = g_unix_signal_add (SIGINT, interrupt_cb, cancellable);
+  watch = tb_cli_interrupt_watch (cancellable, NULL);
 
   if (no_validate)
     tb_tool_registry_call_unvalidated_async (registry, argv[1], NULL, arguments, NULL,
@@ -216,7 +208,7 @@ tb_cli_call (int    argc,
     tb_tool_registry_call_async (registry, argv[1], NULL, arguments, NULL, cancellable,
                                  call_cb, &state);
   g_main_loop_run (loop);
-  g_source_remove (sigint_id);
+  tb_cli_interrupt_unwatch (watch);
 
   if (full)
     envelope = tb_tool_result_to_json (state.result);

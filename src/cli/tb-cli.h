@@ -59,6 +59,14 @@ TbProvider  *tb_cli_make_provider  (const char      *kind,
                                     const char      *script,
                                     GError         **error);
 void         tb_cli_describe_provider_kinds (GOptionContext *context);
+
+typedef struct _TbCliInterrupt TbCliInterrupt;
+
+TbCliInterrupt *tb_cli_interrupt_watch   (GCancellable   *cancellable,
+                                          const char     *notice);
+void            tb_cli_interrupt_unwatch (TbCliInterrupt *watch);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (TbCliInterrupt, tb_cli_interrupt_unwatch)
 TbLoopState  tb_cli_drive_loop     (TbDispatchLoop  *loop,
                                     GError         **error);
 int          tb_cli_exit_for_state (TbLoopState      state);

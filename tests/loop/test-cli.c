@@ -5,6 +5,7 @@
 #include "config.h"
 
 #include <glib/gstdio.h>
+#include <signal.h>
 #include <string.h>
 #include <toolbench.h>
 
@@ -255,6 +256,56 @@ test_run_trace (void)
   g_rmdir (dir);
 }
 
+/* A run stopped by SIGTERM (a CI job cancelled) or Ctrl+C ends cancelled,
+ * exit status 4, and its trace is complete up to there, with its end. */
+static void
+test_run_terminated (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("tb-cli-term-XXXXXX", NULL);
+  g_autofree char *script = g_build_filename (dir, "slow.json", NULL);
+  g_autofree char *trace = g_build_filename (dir, "run.jsonl", NULL);
+  g_autofree char *contents = NULL;
+  g_autoptr(GSubprocess) process = NULL;
+  g_autoptr(GError) error = NULL;
+  int signals[] = { SIGTERM, SIGINT };
+
+  g_assert_true (g_file_set_contents (script, "{\"format\":\"toolbench-script\",\"version\":1,"
+                                              "\"responses\":[{\"text\":\"late\","
+                                              "\"delay_ms\":60000}]}", -1, NULL));
+  for (guint i = 0; i < G_N_ELEMENTS (signals); i++)
+    {
+      g_clear_object (&process);
+      g_clear_pointer (&contents, g_free);
+      g_remove (trace);
+      process = g_subprocess_new (G_SUBPROCESS_FLAGS_STDOUT_SILENCE |
+                                  G_SUBPROCESS_FLAGS_STDERR_SILENCE, &error,
+                                  g_getenv ("TOOLBENCH_CLI"), "run", "--script", script,
+                                  "--prompt", "Hi", "-n", "3", "--trace", trace, NULL);
+      g_assert_no_error (error);
+      /* Wait until the model's turn has begun: the request is in the trace. */
+      for (guint n = 0; n < 200; n++)
+        {
+          g_clear_pointer (&contents, g_free);
+          if (g_file_get_contents (trace, &contents, NULL, NULL)
+              && strstr (contents, "\"type\":\"request\"") != NULL)
+            break;
+          g_usleep (50 * 1000);
+        }
+      g_subprocess_send_signal (process, signals[i]);
+      g_assert_true (g_subprocess_wait (process, NULL, &error));
+      g_assert_no_error (error);
+      g_assert_true (g_subprocess_get_if_exited (process));
+      g_assert_cmpint (g_subprocess_get_exit_status (process), ==, 4);
+      g_clear_pointer (&contents, g_free);
+      g_assert_true (g_file_get_contents (trace, &contents, NULL, NULL));
+      g_assert_nonnull (strstr (contents, "\"type\":\"end\""));
+      g_assert_nonnull (strstr (contents, "cancelled"));
+    }
+  g_remove (script);
+  g_remove (trace);
+  g_rmdir (dir);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -274,6 +325,7 @@ main (int   argc,
   g_test_add_func ("/cli/run/statuses", test_run_statuses);
   g_test_add_func ("/cli/run/approval", test_run_approval);
   g_test_add_func ("/cli/run/trace", test_run_trace);
+  g_test_add_func ("/cli/run/terminated", test_run_terminated);
 
   return g_test_run ();
 }

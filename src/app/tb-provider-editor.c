@@ -25,6 +25,7 @@ struct _TbProviderEditor
   GCancellable        *cancellable;
   char                *old_name;
   char                *old_url;
+  char                *kind_url;   /* the public endpoint of the kind selected */
   gboolean             key_loaded;
 
   AdwWindowTitle      *title;
@@ -139,6 +140,21 @@ test_clicked (TbProviderEditor *self)
                                       models_fetched_cb, g_object_ref (self));
 }
 
+/* A new kind brings its public endpoint, unless a person typed another:
+ * the URL changes only while it is empty or the previous kind's. */
+static void
+kind_selected (TbProviderEditor *self)
+{
+  const char *url = gtk_editable_get_text (GTK_EDITABLE (self->url_row));
+  const char *kind = selected_kind (self);
+
+  if (*url == '\0' || g_strcmp0 (url, self->kind_url) == 0)
+    gtk_editable_set_text (GTK_EDITABLE (self->url_row),
+                           tb_provider_kind_get_default_base_url (kind));
+  g_free (self->kind_url);
+  self->kind_url = g_strdup (tb_provider_kind_get_default_base_url (kind));
+}
+
 static void
 model_selected (TbProviderEditor *self)
 {
@@ -248,6 +264,7 @@ tb_provider_editor_finalize (GObject *object)
   g_clear_object (&self->store);
   g_free (self->old_name);
   g_free (self->old_url);
+  g_free (self->kind_url);
 
   G_OBJECT_CLASS (tb_provider_editor_parent_class)->finalize (object);
 }
@@ -354,8 +371,12 @@ tb_provider_editor_new (GSettings     *settings,
   else
     {
       self->key_loaded = TRUE;
-      gtk_editable_set_text (GTK_EDITABLE (self->url_row), TB_OPENAI_DEFAULT_BASE_URL);
+      gtk_editable_set_text (GTK_EDITABLE (self->url_row),
+                             tb_provider_kind_get_default_base_url (selected_kind (self)));
     }
+  self->kind_url = g_strdup (tb_provider_kind_get_default_base_url (selected_kind (self)));
+  g_signal_connect_object (self->kind_row, "notify::selected", G_CALLBACK (kind_selected),
+                           self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->models_row, "notify::selected", G_CALLBACK (model_selected),
                            self, G_CONNECT_SWAPPED);
   return self;

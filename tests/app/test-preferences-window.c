@@ -239,8 +239,19 @@ test_add_endpoint (Fixture       *f,
   open_window (f);
   g_signal_emit_by_name (named (f, "add-endpoint"), "clicked");
   settle ();
+  /* Each kind brings its public endpoint until a person types another. */
+  g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (named (f, "endpoint-url"))), ==,
+                   "https://api.openai.com/v1");
+  adw_combo_row_set_selected (ADW_COMBO_ROW (named (f, "endpoint-kind")), 1);
+  g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (named (f, "endpoint-url"))), ==,
+                   "https://api.anthropic.com");
+  adw_combo_row_set_selected (ADW_COMBO_ROW (named (f, "endpoint-kind")), 0);
   type_into (named (f, "endpoint-name"), "Test Server");
   type_into (named (f, "endpoint-url"), f->base_url);
+  adw_combo_row_set_selected (ADW_COMBO_ROW (named (f, "endpoint-kind")), 2);
+  g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (named (f, "endpoint-url"))), ==,
+                   f->base_url);
+  adw_combo_row_set_selected (ADW_COMBO_ROW (named (f, "endpoint-kind")), 0);
   type_into (named (f, "endpoint-key"), "sk-typed");
 
   g_signal_emit_by_name (named (f, "endpoint-test"), "clicked");

@@ -123,6 +123,42 @@ test_loop_shape (Fixture       *f,
   }
 }
 
+/* What the model called is echoed as it called it: a name Anthropic forbids
+ * ("facts.commit"), a name of no tool, two calls of one tool; each result
+ * answers its own tool_use id. */
+static void
+test_echo_as_sent (Fixture       *f,
+                   gconstpointer  data)
+{
+  g_autoptr(TbDispatchLoop) loop = make_loop (f);
+  const char *blocks =
+    "[{\"type\":\"tool_use\",\"id\":\"u1\",\"name\":\"facts.commit\",\"input\":{\"k\":\"v\"}},"
+    "{\"type\":\"tool_use\",\"id\":\"u2\",\"name\":\"no_such_tool\",\"input\":{}},"
+    "{\"type\":\"tool_use\",\"id\":\"u3\",\"name\":\"notes_add\",\"input\":{\"text\":\"a\"}},"
+    "{\"type\":\"tool_use\",\"id\":\"u4\",\"name\":\"notes_add\",\"input\":{\"text\":\"b\"}}]";
+  g_autofree char *first = g_strdup_printf ("{\"id\":\"msg_e\",\"type\":\"message\","
+                                            "\"role\":\"assistant\",\"content\":%s,"
+                                            "\"stop_reason\":\"tool_use\"}", blocks);
+  g_autofree char *echo = g_strdup_printf ("{\"role\":\"assistant\",\"content\":%s}", blocks);
+  JsonArray *messages;
+  JsonArray *results;
+  const char *ids[] = { "u1", "u2", "u3", "u4" };
+
+  test_server_reply (f->server, 200, "application/json", first);
+  test_server_reply (f->server, 200, "application/json", final_turn);
+  g_assert_cmpint (test_run_loop (loop), ==, TB_LOOP_STATE_FINISHED);
+  g_assert_cmpuint (f->note_calls, ==, 2);
+
+  messages = json_object_get_array_member (test_server_request (f->server, 1), "messages");
+  test_assert_json_equal (json_array_get_element (messages, 1), echo);
+  results = json_object_get_array_member (json_array_get_object_element (messages, 2),
+                                          "content");
+  g_assert_cmpuint (json_array_get_length (results), ==, 4);
+  for (guint i = 0; i < G_N_ELEMENTS (ids); i++)
+    g_assert_cmpstr (json_object_get_string_member (json_array_get_object_element (results, i),
+                                                    "tool_use_id"), ==, ids[i]);
+}
+
 static void
 test_errors_as_results (Fixture       *f,
                         gconstpointer  data)
@@ -352,6 +388,8 @@ main (int   argc,
   g_test_add ("/providers/anthropic/errors-as-results", Fixture, NULL, setup,
               test_errors_as_results, teardown);
   g_test_add ("/providers/anthropic/stream", Fixture, NULL, setup, test_stream, teardown);
+  g_test_add ("/providers/anthropic/echo-as-sent", Fixture, NULL, setup, test_echo_as_sent,
+              teardown);
   g_test_add ("/providers/anthropic/garbage", Fixture, NULL, setup, test_garbage_bodies,
               teardown);
   g_test_add ("/providers/anthropic/error/401", Fixture, &unauthorized, setup, test_error,

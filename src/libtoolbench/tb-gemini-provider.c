@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "tb-gemini-provider.h"
+#include "tb-provider-kind.h"
 #include "tb-json.h"
 #include "tb-provider-private.h"
 
@@ -580,9 +581,5 @@ tb_gemini_provider_new (const char *base_url,
                         const char *model,
                         const char *api_key)
 {
-  return g_object_new (TB_TYPE_GEMINI_PROVIDER,
-                       "base-url", base_url != NULL ? base_url : TB_GEMINI_DEFAULT_BASE_URL,
-                       "model", model,
-                       "api-key", api_key,
-                       NULL);
+  return tb_provider_new_for_kind ("gemini", base_url, model, api_key, NULL);
 }

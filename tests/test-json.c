@@ -77,6 +77,8 @@ test_parse_bad (void)
     /* json-glib would leak the first document's tree */
     { "{\"a\":1}{\"b\":2}", -1, TB_JSON_ERROR_SYNTAX },
     { "[1] x", -1, TB_JSON_ERROR_SYNTAX },
+    /* json-glib quotes a lone surrogate as the bytes it decodes to */
+    { "{\"a\":{\"b\":\"\\ud800\"},\"c\":1}", -1, TB_JSON_ERROR_SYNTAX },
   };
 
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
@@ -87,6 +89,7 @@ test_parse_bad (void)
       g_assert_null (node);
       g_assert_error (error, TB_JSON_ERROR, cases[i].code);
       g_assert_cmpstr (error->message, !=, "");
+      g_assert_true (g_utf8_validate (error->message, -1, NULL));
     }
 }
 

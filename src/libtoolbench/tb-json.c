@@ -344,8 +344,12 @@ tb_json_parse_full (const char  *text,
   parser = json_parser_new_immutable ();
   if (!json_parser_load_from_data (parser, text, length, &local_error))
     {
+      /* json-glib quotes the bytes it choked on, which may not be UTF-8
+       * (a lone surrogate escape decodes to one). */
+      g_autofree char *said = g_utf8_make_valid (local_error->message, -1);
+
       g_set_error (error, TB_JSON_ERROR, TB_JSON_ERROR_SYNTAX,
-                   _("The text is not valid JSON: %s"), local_error->message);
+                   _("The text is not valid JSON: %s"), said);
       return NULL;
     }
 

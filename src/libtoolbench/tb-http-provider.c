@@ -84,6 +84,7 @@ typedef struct
   gpointer           stream_state;
   gboolean           streaming;
   gboolean           stream_ended;
+  gboolean           wrong_framing;
   gboolean           timed_out;
   gboolean           over_deadline;
   GError            *stream_error;
@@ -257,7 +258,7 @@ interruption_error (GTask        *task,
                       cause != NULL ? cause->message : _("unknown error"));
 }
 
-/* ---- server-sent events --------------------------------------------------- */
+/* ---- event streams --------------------------------------------------------- */
 
 static gboolean
 dispatch_event (TbHttpProvider  *self,
@@ -323,12 +324,44 @@ handle_line (TbHttpProvider  *self,
 }
 
 static gboolean
+is_blank (const char *text,
+          gsize       len)
+{
+  for (gsize i = 0; i < len; i++)
+    if (!g_ascii_isspace (text[i]))
+      return FALSE;
+  return TRUE;
+}
+
+/* One line of a JSON-lines stream is one event; blank lines separate
+ * nothing and are skipped. */
+static gboolean
+handle_json_line (TbHttpProvider  *self,
+                  Exchange        *ex,
+                  const char      *line,
+                  gsize            len,
+                  GError         **error)
+{
+  if (len > 0 && line[len - 1] == '\r')
+    len--;
+  if (is_blank (line, len))
+    return TRUE;
+
+  g_string_truncate (ex->data, 0);
+  g_string_append_len (ex->data, line, len);
+  ex->has_data = TRUE;
+  return dispatch_event (self, ex, error);
+}
+
+static gboolean
 feed_events (TbHttpProvider  *self,
              Exchange        *ex,
              const char      *chunk,
              gsize            size,
              GError         **error)
 {
+  gboolean json_lines = TB_HTTP_PROVIDER_GET_CLASS (self)->stream_framing ==
+                        TB_STREAM_FRAMING_NDJSON;
   gsize start = 0;
 
   g_string_append_len (ex->line, chunk, size);
@@ -337,7 +370,11 @@ feed_events (TbHttpProvider  *self,
     {
       if (ex->line->str[i] == '\n')
         {
-          if (!handle_line (self, ex, ex->line->str + start, i - start, error))
+          gboolean ok = json_lines
+                        ? handle_json_line (self, ex, ex->line->str + start, i - start, error)
+                        : handle_line (self, ex, ex->line->str + start, i - start, error);
+
+          if (!ok)
             return FALSE;
           start = i + 1;
           /* Whatever follows the last event of the turn is not read. */
@@ -350,6 +387,36 @@ feed_events (TbHttpProvider  *self,
     }
   g_string_erase (ex->line, 0, start);
   return TRUE;
+}
+
+/* What is left when a stream closes. SSE: an event whose lines all
+ * arrived counts even without its blank line; a line cut off by the end
+ * of the stream does not. JSON lines: a last line without its newline
+ * counts when it is whole JSON; one cut in half is an error, since the
+ * piece of the turn it carried is lost. */
+static gboolean
+end_events (TbHttpProvider  *self,
+            Exchange        *ex,
+            GError         **error)
+{
+  if (TB_HTTP_PROVIDER_GET_CLASS (self)->stream_framing == TB_STREAM_FRAMING_NDJSON)
+    {
+      g_autoptr(JsonNode) node = NULL;
+
+      if (is_blank (ex->line->str, ex->line->len))
+        return TRUE;
+      node = tb_json_parse (ex->line->str, ex->line->len, NULL);
+      if (node == NULL)
+        {
+          g_set_error (error, TB_PROVIDER_ERROR, TB_PROVIDER_ERROR_TRUNCATED,
+                       _("The response stream from %s ended in the middle of a line; "
+                         "the model's turn is incomplete. Try again."), ex->url);
+          return FALSE;
+        }
+      return handle_json_line (self, ex, ex->line->str, ex->line->len, error);
+    }
+
+  return !ex->has_data || dispatch_event (self, ex, error);
 }
 
 /* ---- reading a response --------------------------------------------------- */
@@ -462,6 +529,27 @@ status_error (TbRedactor *redactor,
                       _("The provider answered with HTTP %u: %s"), status, said);
 }
 
+/* The subclass's sentence for a failure, when it has a better one than
+ * @generic, which is consumed either way. */
+static GError *
+explain_failure (TbHttpProvider *self,
+                 guint           status,
+                 const char     *body,
+                 const GError   *cause,
+                 GError         *generic)
+{
+  TbHttpProviderClass *klass = TB_HTTP_PROVIDER_GET_CLASS (self);
+  GError *better;
+
+  if (klass->explain_failure == NULL)
+    return generic;
+  better = klass->explain_failure (self, status, body, cause);
+  if (better == NULL)
+    return generic;
+  g_error_free (generic);
+  return better;
+}
+
 /* Milliseconds to wait before the next attempt, or -1 when the server asks
  * for a longer wait than Toolbench is prepared to sit through. */
 static gint64
@@ -572,15 +660,15 @@ attempt_done (GTask *task)
 
   if (ex->status < 200 || ex->status >= 300)
     {
-      finish (task, NULL, status_error (priv->redactor, ex->status, body, ex->attempt));
+      finish (task, NULL,
+              explain_failure (self, ex->status, body, NULL,
+                               status_error (priv->redactor, ex->status, body, ex->attempt)));
       return;
     }
 
   if (ex->streaming)
     {
-      /* An event whose lines all arrived counts even without its blank
-       * line; a line cut off by the end of the stream does not. */
-      if (ex->has_data && !dispatch_event (self, ex, &error))
+      if (!end_events (self, ex, &error))
         {
           finish (task, NULL, g_steal_pointer (&error));
           return;
@@ -590,6 +678,17 @@ attempt_done (GTask *task)
   else
     {
       g_autoptr(JsonNode) node = NULL;
+
+      if (ex->wrong_framing)
+        {
+          finish (task, NULL,
+                  g_error_new (TB_PROVIDER_ERROR, TB_PROVIDER_ERROR_INVALID_RESPONSE,
+                               _("The server at %s sent server-sent events (text/event-stream), "
+                                 "not the stream of JSON lines this provider reads; check that "
+                                 "the base URL and the provider kind match the server."),
+                               ex->url));
+          return;
+        }
 
       if (looks_like_html (body))
         {
@@ -715,6 +814,7 @@ send_cb (GObject      *object,
   SoupMessage *msg = soup_session_get_async_result_message (SOUP_SESSION (object), result);
   g_autoptr(GError) error = NULL;
   const char *content_type;
+  gboolean success;
 
   g_clear_object (&ex->stream);
   ex->stream = soup_session_send_finish (SOUP_SESSION (object), result, &error);
@@ -722,9 +822,11 @@ send_cb (GObject      *object,
     {
       GError *reported = g_cancellable_is_cancelled (ex->cancellable)
                          ? interruption_error (task, error)
-                         : g_error_new (TB_PROVIDER_ERROR, TB_PROVIDER_ERROR_CONNECTION,
-                                        _("Could not get a response from %s: %s"),
-                                        ex->url, error->message);
+                         : explain_failure (self, 0, NULL, error,
+                                            g_error_new (TB_PROVIDER_ERROR,
+                                                         TB_PROVIDER_ERROR_CONNECTION,
+                                                         _("Could not get a response from %s: %s"),
+                                                         ex->url, error->message));
       finish (task, NULL, reported);
       return;
     }
@@ -744,8 +846,21 @@ send_cb (GObject      *object,
   g_clear_pointer (&ex->event, g_free);
   reset_stream_state (self, ex);
 
-  ex->streaming = ex->request->stream && ex->status >= 200 && ex->status < 300 &&
-                  g_strcmp0 (content_type, "text/event-stream") == 0;
+  success = ex->status >= 200 && ex->status < 300;
+  if (klass->stream_framing == TB_STREAM_FRAMING_NDJSON)
+    {
+      ex->streaming = ex->request->stream && success &&
+                      g_strcmp0 (content_type, "application/x-ndjson") == 0;
+      /* An SSE endpoint (an OpenAI-compatible one, say) where one of JSON
+       * lines was meant. */
+      ex->wrong_framing = success && g_strcmp0 (content_type, "text/event-stream") == 0;
+    }
+  else
+    {
+      ex->streaming = ex->request->stream && success &&
+                      g_strcmp0 (content_type, "text/event-stream") == 0;
+      ex->wrong_framing = FALSE;
+    }
   if (ex->streaming)
     ex->stream_state = klass->stream_new (self, ex->request);
 
@@ -1114,8 +1229,9 @@ tb_http_provider_get_base_url (TbHttpProvider *self)
   return priv->base_url;
 }
 
-static gboolean
-is_loopback_url (const char *url)
+/* Whether @url names this machine: 127.0.0.1, localhost or ::1. */
+gboolean
+_tb_url_is_loopback (const char *url)
 {
   g_autoptr(GUri) uri = url != NULL ? g_uri_parse (url, G_URI_FLAGS_NONE, NULL) : NULL;
   const char *host = uri != NULL ? g_uri_get_host (uri) : NULL;
@@ -1137,7 +1253,7 @@ tb_http_provider_set_base_url (TbHttpProvider *self,
   g_free (priv->base_url);
   priv->base_url = g_strdup (base_url);
   /* A local server (Ollama, llama.cpp, tests) is never reached through a proxy. */
-  if (is_loopback_url (base_url))
+  if (_tb_url_is_loopback (base_url))
     soup_session_set_proxy_resolver (priv->session, NULL);
   g_object_notify_by_pspec (G_OBJECT (self), properties [PROP_BASE_URL]);
 }

@@ -22,6 +22,21 @@ G_BEGIN_DECLS
  */
 #define TB_HTTP_PROVIDER_DEFAULT_MAX_RESPONSE_SIZE (8 * 1024 * 1024)
 
+/**
+ * TbStreamFraming:
+ * @TB_STREAM_FRAMING_SSE: server-sent events (`text/event-stream`): `data:`
+ *   lines joined into one event, `event:` names it, comments ignored
+ * @TB_STREAM_FRAMING_NDJSON: one JSON value a line (`application/x-ndjson`),
+ *   as Ollama streams: each non-blank line is one event named "message"
+ *
+ * How a wire format cuts its streamed response into events.
+ */
+typedef enum
+{
+  TB_STREAM_FRAMING_SSE,
+  TB_STREAM_FRAMING_NDJSON,
+} TbStreamFraming;
+
 #define TB_TYPE_HTTP_PROVIDER (tb_http_provider_get_type())
 
 G_DECLARE_DERIVABLE_TYPE (TbHttpProvider, tb_http_provider, TB, HTTP_PROVIDER, GObject)
@@ -42,14 +57,21 @@ G_DECLARE_DERIVABLE_TYPE (TbHttpProvider, tb_http_provider, TB, HTTP_PROVIDER, G
  *   server keeps the connection open
  * @add_headers: (nullable): puts the key (and any header the format
  *   requires) on every request, the models call's included
+ * @explain_failure: (nullable): a better error than the generic one for a
+ *   failed exchange, in the format's own terms (a model to pull, a server
+ *   to start), or %NULL to keep the generic one: @status and @body of an
+ *   HTTP error status, or @status 0 and the @cause when no response came
  * @models_path: the path of the models call, e.g. "/models"
  * @models_member: the member of its answer that lists the models
  * @model_id_member: the member of each listed model that names it
  * @model_id_prefix: (nullable): a prefix the listed names carry and
  *   requests do not, e.g. "models/"
+ * @stream_framing: how streamed responses are cut into events; the
+ *   default, %TB_STREAM_FRAMING_SSE, reads `text/event-stream` bodies,
+ *   %TB_STREAM_FRAMING_NDJSON reads `application/x-ndjson` ones
  *
  * The HTTP, timeout, retry, size-limit and event-stream machinery shared
- * by the OpenAI-compatible, Anthropic and Gemini providers.
+ * by the OpenAI-compatible, Anthropic, Gemini and Ollama providers.
  */
 struct _TbHttpProviderClass
 {
@@ -80,11 +102,16 @@ struct _TbHttpProviderClass
                                          gpointer            state);
   void                (*add_headers)    (TbHttpProvider     *self,
                                          SoupMessageHeaders *headers);
+  GError             *(*explain_failure) (TbHttpProvider    *self,
+                                          guint              status,
+                                          const char        *body,
+                                          const GError      *cause);
 
   const char          *models_path;
   const char          *models_member;
   const char          *model_id_member;
   const char          *model_id_prefix;
+  TbStreamFraming      stream_framing;
 
   /*< private >*/
   gpointer _reserved[2];

@@ -18,6 +18,7 @@ gboolean    _tb_provider_check_call_ids     (TbMessage       *message,
                                              GError         **error);
 JsonObject *_tb_json_array_get_object       (JsonArray       *array,
                                              guint            index);
+gboolean    _tb_url_is_loopback             (const char      *url);
 
 JsonArray  *_tb_openai_messages_to_wire     (TbProviderRequest *request);
 JsonArray  *_tb_anthropic_messages_to_wire  (TbProviderRequest *request,

@@ -58,6 +58,32 @@ drip_cb (gpointer user_data)
   return G_SOURCE_REMOVE;
 }
 
+/* Starts a chunked response that stays open: the body so far, more later. */
+static void
+open_stream (SoupServerMessage *msg,
+             const char        *content_type)
+{
+  SoupMessageHeaders *headers = soup_server_message_get_response_headers (msg);
+
+  soup_server_message_set_status (msg, 200, NULL);
+  soup_message_headers_set_encoding (headers, SOUP_ENCODING_CHUNKED);
+  soup_message_headers_set_content_type (headers, content_type, NULL);
+}
+
+static void
+start_drip (SoupServerMessage *msg,
+            const char        *content_type,
+            const char        *body)
+{
+  Drip *drip = g_new0 (Drip, 1);
+
+  open_stream (msg, content_type);
+  drip->msg = g_object_ref (msg);
+  drip->body = g_strdup (body);
+  soup_server_message_pause (msg);
+  g_timeout_add (1, drip_cb, drip);
+}
+
 static void
 handler (SoupServer        *server,
          SoupServerMessage *msg,
@@ -101,37 +127,28 @@ handler (SoupServer        *server,
       break;
 
     case REPLY_SSE:
+    case REPLY_NDJSON:
       soup_server_message_set_status (msg, reply->status, NULL);
-      soup_server_message_set_response (msg, "text/event-stream", SOUP_MEMORY_COPY,
-                                        reply->body, strlen (reply->body));
+      soup_server_message_set_response (msg, reply->mode == REPLY_SSE ? "text/event-stream"
+                                                                      : "application/x-ndjson",
+                                        SOUP_MEMORY_COPY, reply->body, strlen (reply->body));
       break;
 
     case REPLY_SSE_HANG:
-      {
-        SoupMessageHeaders *headers = soup_server_message_get_response_headers (msg);
-
-        soup_server_message_set_status (msg, 200, NULL);
-        soup_message_headers_set_encoding (headers, SOUP_ENCODING_CHUNKED);
-        soup_message_headers_set_content_type (headers, "text/event-stream", NULL);
-        soup_message_body_append (soup_server_message_get_response_body (msg),
-                                  SOUP_MEMORY_COPY, reply->body, strlen (reply->body));
-        g_ptr_array_add (self->held, g_object_ref (msg));
-      }
+    case REPLY_NDJSON_HANG:
+      open_stream (msg, reply->mode == REPLY_SSE_HANG ? "text/event-stream"
+                                                      : "application/x-ndjson");
+      soup_message_body_append (soup_server_message_get_response_body (msg),
+                                SOUP_MEMORY_COPY, reply->body, strlen (reply->body));
+      g_ptr_array_add (self->held, g_object_ref (msg));
       break;
 
     case REPLY_SSE_DRIP:
-      {
-        SoupMessageHeaders *headers = soup_server_message_get_response_headers (msg);
-        Drip *drip = g_new0 (Drip, 1);
+      start_drip (msg, "text/event-stream", reply->body);
+      break;
 
-        soup_server_message_set_status (msg, 200, NULL);
-        soup_message_headers_set_encoding (headers, SOUP_ENCODING_CHUNKED);
-        soup_message_headers_set_content_type (headers, "text/event-stream", NULL);
-        drip->msg = g_object_ref (msg);
-        drip->body = g_strdup (reply->body);
-        soup_server_message_pause (msg);
-        g_timeout_add (1, drip_cb, drip);
-      }
+    case REPLY_NDJSON_DRIP:
+      start_drip (msg, "application/x-ndjson", reply->body);
       break;
 
     case REPLY_HANG:

@@ -18,6 +18,9 @@ typedef enum
   REPLY_SSE_HANG,     /* sends body as events, then never ends the stream */
   REPLY_CLOSE,        /* closes the connection without answering */
   REPLY_SSE_DRIP,     /* sends body as events a few bytes at a time */
+  REPLY_NDJSON,       /* body is sent in one chunk with application/x-ndjson */
+  REPLY_NDJSON_DRIP,  /* sends body as JSON lines a few bytes at a time */
+  REPLY_NDJSON_HANG,  /* sends body as JSON lines, then never ends the stream */
 } ReplyMode;
 
 typedef struct

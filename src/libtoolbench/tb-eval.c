@@ -650,9 +650,10 @@ add_tokens (TbEvalResult *result,
             JsonObject   *usage)
 {
   /* Each wire format names them its own way. */
-  static const char * const input[] = { "input_tokens", "prompt_tokens", "promptTokenCount" };
+  static const char * const input[] = { "input_tokens", "prompt_tokens", "promptTokenCount",
+                                        "prompt_eval_count" };
   static const char * const output[] = { "output_tokens", "completion_tokens",
-                                         "candidatesTokenCount" };
+                                         "candidatesTokenCount", "eval_count" };
 
   for (guint i = 0; usage != NULL && i < G_N_ELEMENTS (input); i++)
     {

@@ -51,6 +51,7 @@
 # include "tb-dispatch-loop.h"
 # include "tb-anthropic-provider.h"
 # include "tb-gemini-provider.h"
+# include "tb-ollama-provider.h"
 # include "tb-provider-kind.h"
 # include "tb-eval-result.h"
 # include "tb-eval.h"

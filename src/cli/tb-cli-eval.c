@@ -234,7 +234,9 @@ tb_cli_eval (int    argc,
       if (key_variable == NULL)
         key_variable = g_strdup (tb_provider_kind_get_key_variable (provider_kind));
       if ((g_getenv (key_variable) == NULL || *g_getenv (key_variable) == '\0') &&
-          !tb_cli_is_local_url (base_url))
+          !tb_cli_is_local_url (base_url != NULL
+                                ? base_url
+                                : tb_provider_kind_get_default_base_url (provider_kind)))
         {
           g_printerr (_("toolbench-cli: live evaluation needs a key in $%s; nothing was run. "
                         "Without --provider the scenarios run offline.\n"), key_variable);

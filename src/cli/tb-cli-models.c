@@ -100,7 +100,8 @@ tb_cli_models (int    argc,
       g_autofree char *shown = tb_text_escape_controls (message, -1);
 
       g_printerr ("toolbench-cli: %s\n", shown);
-      if ((key == NULL || *key == '\0') && !tb_cli_is_local_url (base_url))
+      if ((key == NULL || *key == '\0') &&
+          !tb_cli_is_local_url (tb_http_provider_get_base_url (TB_HTTP_PROVIDER (provider))))
         g_printerr (_("toolbench-cli: $%s is not set; the endpoint may want a key.\n"),
                     key_variable);
       return TB_CLI_EXIT_FAILED;

@@ -95,7 +95,7 @@ tb_cli_replay (int    argc,
       N_("Save the replayed run as a trace"), N_("FILE") },
     { "api-key-env", 0, 0, G_OPTION_ARG_STRING, &key_variable,
       N_("An environment variable holding a key to keep out of the report and the saved "
-         "trace (OPENAI_API_KEY, ANTHROPIC_API_KEY and GEMINI_API_KEY always are)"),
+         "trace (the key variables of every provider kind always are)"),
       N_("VAR") },
     { NULL }
   };

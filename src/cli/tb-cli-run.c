@@ -58,8 +58,11 @@ tb_cli_make_provider (const char  *kind,
   if (key_variable == NULL)
     key_variable = tb_provider_kind_get_key_variable (kind);
   key = g_getenv (key_variable);
-  /* Local servers (Ollama, llama.cpp) need no key; remote ones do. */
-  if ((key == NULL || *key == '\0') && !tb_cli_is_local_url (base_url))
+  /* Local servers (Ollama, llama.cpp) need no key; remote ones do. A kind
+   * whose own endpoint is local (Ollama's) needs none without --base-url. */
+  if ((key == NULL || *key == '\0') &&
+      !tb_cli_is_local_url (base_url != NULL ? base_url
+                                             : tb_provider_kind_get_default_base_url (kind)))
     g_printerr (_("warning: $%s is not set; the provider will probably refuse the request\n"),
                 key_variable);
 

@@ -124,6 +124,7 @@ models_sent_cb (GObject      *source,
 {
   g_autoptr(GTask) task = user_data;
   TbHttpProvider *self = g_task_get_source_object (task);
+  TbHttpProviderClass *klass = TB_HTTP_PROVIDER_GET_CLASS (self);
   ModelsCall *call = g_task_get_task_data (task);
   g_autoptr(GError) error = NULL;
   g_autoptr(GBytes) body = soup_session_send_and_read_finish (SOUP_SESSION (source), result,
@@ -134,6 +135,7 @@ models_sent_cb (GObject      *source,
   if (body == NULL)
     {
       g_autofree char *reason = NULL;
+      GError *better;
 
       if (call->timed_out)
         {
@@ -146,6 +148,13 @@ models_sent_cb (GObject      *source,
       if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
         {
           g_task_return_error (task, g_steal_pointer (&error));
+          return;
+        }
+      /* The format's own words, such as a server to start. */
+      if (klass->explain_failure != NULL &&
+          (better = klass->explain_failure (self, 0, NULL, error)) != NULL)
+        {
+          g_task_return_error (task, better);
           return;
         }
       reason = tb_redactor_redact_text (tb_http_provider_get_redactor (self), error->message);

@@ -9,6 +9,7 @@
 
 #include "tb-json.h"
 #include "tb-ollama-provider.h"
+#include "tb-provider-kind.h"
 #include "tb-provider-private.h"
 
 /**
@@ -652,9 +653,5 @@ tb_ollama_provider_new (const char *base_url,
                         const char *model,
                         const char *api_key)
 {
-  return g_object_new (TB_TYPE_OLLAMA_PROVIDER,
-                       "base-url", base_url != NULL ? base_url : TB_OLLAMA_DEFAULT_BASE_URL,
-                       "model", model,
-                       "api-key", api_key,
-                       NULL);
+  return tb_provider_new_for_kind ("ollama", base_url, model, api_key, NULL);
 }

@@ -8,6 +8,7 @@
 
 #include "tb-anthropic-provider.h"
 #include "tb-gemini-provider.h"
+#include "tb-ollama-provider.h"
 #include "tb-openai-provider.h"
 #include "tb-provider-kind.h"
 
@@ -32,6 +33,9 @@ static const KindInfo kind_table[] = {
     tb_anthropic_provider_get_type },
   { "gemini", N_("Gemini"), TB_GEMINI_DEFAULT_BASE_URL, "GEMINI_API_KEY",
     tb_gemini_provider_get_type },
+  /* A local server needs no key; ollama.com's API takes one in this variable. */
+  { "ollama", N_("Ollama"), TB_OLLAMA_DEFAULT_BASE_URL, "OLLAMA_API_KEY",
+    tb_ollama_provider_get_type },
 };
 
 static const KindInfo *

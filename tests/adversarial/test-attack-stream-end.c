@@ -7,7 +7,8 @@
 
 /* Promise: a streamed turn ends when the server says it does. A server
  * sends the format's last event ([DONE], message_stop, the chunk with a
- * finishReason) and then keeps the connection open, as proxies and some
+ * finishReason, Ollama's line with "done": true) and then keeps the
+ * connection open, as proxies and some
  * local servers do. The turn finishes at once with the right answer,
  * through the engine and through toolbench-cli run --stream, with a
  * 30 s idle timeout that must not be what ends it. */
@@ -21,6 +22,8 @@ typedef struct
   const char *key_header;
   const char *key_variable;
   const char *stream;       /* the whole turn, last event included */
+  ReplyMode   mode;         /* how it is framed, held open after it */
+  const char *trailing;     /* junk after the last event, in that framing */
 } Format;
 
 static const Format openai = {
@@ -30,7 +33,8 @@ static const Format openai = {
   "data: {\"choices\":[{\"index\":0,\"delta\":{\"content\":\" there.\"}}]}\n\n"
   "data: {\"choices\":[{\"index\":0,\"delta\":{},\"finish_reason\":\"stop\"}]}\n\n"
   "data: {\"choices\":[],\"usage\":{\"prompt_tokens\":3,\"completion_tokens\":2}}\n\n"
-  "data: [DONE]\n\n"
+  "data: [DONE]\n\n",
+  REPLY_SSE_HANG, "data: {\"not\": json]]\n\n"
 };
 
 static const Format anthropic = {
@@ -46,7 +50,8 @@ static const Format anthropic = {
   "event: content_block_stop\ndata: {\"type\":\"content_block_stop\",\"index\":0}\n\n"
   "event: message_delta\ndata: {\"type\":\"message_delta\","
   "\"delta\":{\"stop_reason\":\"end_turn\"},\"usage\":{\"output_tokens\":2}}\n\n"
-  "event: message_stop\ndata: {\"type\":\"message_stop\"}\n\n"
+  "event: message_stop\ndata: {\"type\":\"message_stop\"}\n\n",
+  REPLY_SSE_HANG, "data: {\"not\": json]]\n\n"
 };
 
 static const Format gemini = {
@@ -55,7 +60,19 @@ static const Format gemini = {
   "\n\n"
   "data: {\"candidates\":[{\"content\":{\"role\":\"model\",\"parts\":[{\"text\":\" there.\"}]},"
   "\"finishReason\":\"STOP\"}],\"usageMetadata\":{\"promptTokenCount\":3,"
-  "\"candidatesTokenCount\":2}}\n\n"
+  "\"candidatesTokenCount\":2}}\n\n",
+  REPLY_SSE_HANG, "data: {\"not\": json]]\n\n"
+};
+
+static const Format ollama = {
+  "ollama", "Authorization", "OLLAMA_API_KEY",
+  "{\"model\":\"model-x\",\"message\":{\"role\":\"assistant\",\"content\":\"Hello\"},"
+  "\"done\":false}\n"
+  "{\"model\":\"model-x\",\"message\":{\"role\":\"assistant\",\"content\":\" there.\"},"
+  "\"done\":false}\n"
+  "{\"model\":\"model-x\",\"message\":{\"role\":\"assistant\",\"content\":\"\"},"
+  "\"done_reason\":\"stop\",\"done\":true,\"prompt_eval_count\":3,\"eval_count\":2}\n",
+  REPLY_NDJSON_HANG, "{\"not\": json]]\n"
 };
 
 typedef struct
@@ -104,6 +121,8 @@ provider_new (const Format *format,
     provider = tb_anthropic_provider_new (base_url, "model-x", "key-1234");
   else if (g_str_equal (format->kind, "gemini"))
     provider = tb_gemini_provider_new (base_url, "model-x", "key-1234");
+  else if (g_str_equal (format->kind, "ollama"))
+    provider = tb_ollama_provider_new (base_url, "model-x", "key-1234");
   else
     provider = tb_openai_provider_new (base_url, "model-x", "key-1234");
   tb_http_provider_set_timeout_ms (TB_HTTP_PROVIDER (provider), IDLE_TIMEOUT_MS);
@@ -126,7 +145,7 @@ test_engine (Fixture       *f,
 
   tb_provider_request_add_message (request, user);
   request->stream = TRUE;
-  test_server_reply_full (f->server, REPLY_SSE_HANG, 200, format->stream, NULL);
+  test_server_reply_full (f->server, format->mode, 200, format->stream, NULL);
 
   start = g_get_monotonic_time ();
   response = test_complete (provider, request, &error);
@@ -155,12 +174,12 @@ test_engine_trailing_bytes (Fixture       *f,
   g_autoptr(TbMessage) user = tb_message_new (TB_MESSAGE_ROLE_USER, "Say hello");
   g_autoptr(TbProviderResponse) response = NULL;
   g_autoptr(GError) error = NULL;
-  g_autofree char *body = g_strconcat (format->stream, "data: {\"not\": json]]\n\n", NULL);
+  g_autofree char *body = g_strconcat (format->stream, format->trailing, NULL);
   gint64 start;
 
   tb_provider_request_add_message (request, user);
   request->stream = TRUE;
-  test_server_reply_full (f->server, REPLY_SSE_HANG, 200, body, NULL);
+  test_server_reply_full (f->server, format->mode, 200, body, NULL);
 
   start = g_get_monotonic_time ();
   response = test_complete (provider, request, &error);
@@ -181,8 +200,8 @@ test_engine_loop (Fixture       *f,
   g_autoptr(TbDispatchLoop) loop = NULL;
   gint64 start;
 
-  test_server_reply_full (f->server, REPLY_SSE_HANG, 200, format->stream, NULL);
-  test_server_reply_full (f->server, REPLY_SSE_HANG, 200, format->stream, NULL);
+  test_server_reply_full (f->server, format->mode, 200, format->stream, NULL);
+  test_server_reply_full (f->server, format->mode, 200, format->stream, NULL);
 
   loop = tb_dispatch_loop_new (registry, provider, 4);
   tb_dispatch_loop_set_stream (loop, TRUE);
@@ -219,7 +238,7 @@ test_cli (Fixture       *f,
       g_test_skip ("TOOLBENCH_CLI is not set; run through meson test");
       return;
     }
-  test_server_reply_full (f->server, REPLY_SSE_HANG, 200, format->stream, NULL);
+  test_server_reply_full (f->server, format->mode, 200, format->stream, NULL);
 
   attack_cli (&run, NULL, env, "run", "--provider", format->kind, "--base-url",
               f->server->base_url, "--model", "model-x", "--prompt", "Say hello",
@@ -243,7 +262,7 @@ int
 main (int   argc,
       char *argv[])
 {
-  static const Format *formats[] = { &openai, &anthropic, &gemini };
+  static const Format *formats[] = { &openai, &anthropic, &gemini, &ollama };
 
   g_test_init (&argc, &argv, NULL);
 

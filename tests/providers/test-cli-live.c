@@ -67,7 +67,8 @@ communicate_cb (GObject      *object,
   output->done = TRUE;
 }
 
-/* Runs the CLI while this process keeps serving. */
+/* Runs the CLI while this process keeps serving; @env holds pairs, a
+ * %NULL value unsets the variable. */
 static void
 cli (Output             *output,
      const char * const *env,
@@ -81,7 +82,10 @@ cli (Output             *output,
   g_autoptr(GError) error = NULL;
 
   for (guint i = 0; env != NULL && env[i] != NULL; i += 2)
-    g_subprocess_launcher_setenv (launcher, env[i], env[i + 1], TRUE);
+    if (env[i + 1] != NULL)
+      g_subprocess_launcher_setenv (launcher, env[i], env[i + 1], TRUE);
+    else
+      g_subprocess_launcher_unsetenv (launcher, env[i]);
   g_ptr_array_add (argv, (char *) g_getenv ("TOOLBENCH_CLI"));
   for (guint i = 0; args[i] != NULL; i++)
     g_ptr_array_add (argv, (char *) args[i]);
@@ -232,6 +236,110 @@ test_run_anthropic_stream (Fixture       *f,
 /* toolbench-cli models: "Test connection" without the app. The key comes
  * from the kind's variable and never reaches the output, names with control
  * characters are escaped, and a refusal exits 1 with the endpoint's words. */
+/* eval with Ollama's default local endpoint replaced by the fake, no key:
+ * it runs, a model not pulled fails its column with what to do, and the
+ * tokens Ollama counts are the row's. */
+static void
+test_eval_ollama (Fixture       *f,
+                  gconstpointer  data)
+{
+  g_autofree char *path = g_build_filename (f->dir, "live-add.json", NULL);
+  const char *env[] = { "OLLAMA_API_KEY", NULL, NULL };
+  const char *args[] = { "eval", "--scenarios", f->dir, "--provider", "ollama", "--base-url",
+                         f->server->base_url, "--models", "qwen2.5,llama9", "--json",
+                         "--jobs", "1", NULL };
+  g_autoptr(JsonNode) node = NULL;
+  g_autoptr(GError) error = NULL;
+  Output output = { 0 };
+  JsonArray *rows;
+  JsonObject *row;
+
+  g_assert_true (g_file_set_contents (path, scenario, -1, NULL));
+  test_server_reply (f->server, 200, "application/json",
+                     "{\"model\":\"qwen2.5\",\"message\":{\"role\":\"assistant\","
+                     "\"content\":\"\",\"tool_calls\":[{\"function\":{\"name\":\"add\","
+                     "\"arguments\":{\"a\":2,\"b\":3}}}]},\"done_reason\":\"stop\","
+                     "\"done\":true,\"prompt_eval_count\":40,\"eval_count\":9}");
+  test_server_reply (f->server, 200, "application/json",
+                     "{\"model\":\"qwen2.5\",\"message\":{\"role\":\"assistant\","
+                     "\"content\":\"It is 5.\"},\"done_reason\":\"stop\",\"done\":true,"
+                     "\"prompt_eval_count\":60,\"eval_count\":4}");
+  test_server_reply (f->server, 404, "application/json",
+                     "{\"error\":\"model \\\"llama9\\\" not found, try pulling it first\"}");
+
+  cli (&output, env, args);
+  g_assert_cmpint (output.status, ==, 1);
+  node = tb_json_parse (output.out, -1, &error);
+  g_assert_no_error (error);
+  rows = json_object_get_array_member (json_node_get_object (node), "results");
+  g_assert_cmpuint (json_array_get_length (rows), ==, 2);
+  row = json_array_get_object_element (rows, 0);
+  g_assert_true (json_object_get_boolean_member (row, "passed"));
+  g_assert_cmpint (json_object_get_int_member (row, "input_tokens"), ==, 100);
+  g_assert_cmpint (json_object_get_int_member (row, "output_tokens"), ==, 13);
+  row = json_array_get_object_element (rows, 1);
+  g_assert_cmpstr (json_object_get_string_member (row, "status"), ==, "failed");
+  g_assert_nonnull (strstr (json_array_get_string_element (
+                      json_object_get_array_member (row, "failures"), 0),
+                    "Ollama has no model “llama9”; run “ollama pull llama9” or choose "
+                    "another model."));
+  g_assert_cmpstr (g_ptr_array_index (f->server->paths, 0), ==, "/api/chat");
+  g_assert_cmpstr (g_ptr_array_index (f->server->auth, 0), ==, "");
+  g_free (output.out);
+  g_free (output.err);
+}
+
+/* Ollama's own API on a local URL: no key variable is set, and none is
+ * asked for; a call, its result under the tool's name, the answer. */
+static void
+test_run_ollama_stream (Fixture       *f,
+                        gconstpointer  data)
+{
+  g_autofree char *trace = g_build_filename (f->dir, "run.jsonl", NULL);
+  g_autofree char *contents = NULL;
+  const char *env[] = { "OLLAMA_API_KEY", NULL, "OPENAI_API_KEY", NULL, NULL };
+  const char *args[] = { "run", "--provider", "ollama", "--base-url", f->server->base_url,
+                         "--model", "llama3.2", "--prompt", "Echo hi", "--max-iterations", "3",
+                         "--stream", "--trace", trace, NULL };
+  Output output = { 0 };
+  JsonArray *messages;
+
+  test_server_reply_full (f->server, REPLY_NDJSON, 200,
+                          "{\"model\":\"llama3.2\",\"message\":{\"role\":\"assistant\","
+                          "\"content\":\"\",\"tool_calls\":[{\"function\":{\"name\":\"echo\","
+                          "\"arguments\":{\"text\":\"hi\"}}}]},\"done\":false}\n"
+                          "{\"model\":\"llama3.2\",\"message\":{\"role\":\"assistant\","
+                          "\"content\":\"\"},\"done_reason\":\"stop\",\"done\":true,"
+                          "\"prompt_eval_count\":12,\"eval_count\":5}\n", NULL);
+  test_server_reply_full (f->server, REPLY_NDJSON, 200,
+                          "{\"model\":\"llama3.2\",\"message\":{\"role\":\"assistant\","
+                          "\"content\":\"Said \"},\"done\":false}\n"
+                          "{\"model\":\"llama3.2\",\"message\":{\"role\":\"assistant\","
+                          "\"content\":\"hi.\"},\"done\":false}\n"
+                          "{\"model\":\"llama3.2\",\"message\":{\"role\":\"assistant\","
+                          "\"content\":\"\"},\"done_reason\":\"stop\",\"done\":true}\n", NULL);
+
+  cli (&output, env, args);
+  g_assert_cmpstr (output.err, ==, "The loop finished after 2 iterations.\n");
+  g_assert_cmpint (output.status, ==, 0);
+  g_assert_cmpstr (output.out, ==,
+                   "user: Echo hi\n"
+                   "assistant calls echo {\"text\":\"hi\"} [call_0]\n"
+                   "tool echo [call_0]: hi\n"
+                   "assistant: Said hi.\n");
+  g_assert_cmpstr (g_ptr_array_index (f->server->paths, 0), ==, "/api/chat");
+  g_assert_cmpstr (g_ptr_array_index (f->server->auth, 0), ==, "");
+  messages = json_object_get_array_member (test_server_request (f->server, 1), "messages");
+  test_assert_json_equal (json_array_get_element (messages, 2),
+                          "{\"role\":\"tool\",\"tool_name\":\"echo\",\"content\":\"hi\"}");
+
+  g_assert_true (g_file_get_contents (trace, &contents, NULL, NULL));
+  g_assert_nonnull (strstr (contents, "\"kind\":\"ollama\""));
+  g_assert_nonnull (strstr (contents, "\\\"done\\\":true"));
+  g_free (output.out);
+  g_free (output.err);
+}
+
 static void
 test_models (Fixture       *f,
              gconstpointer  data)
@@ -307,6 +415,9 @@ main (int   argc,
 
   g_test_add ("/cli-live/eval-openai", Fixture, NULL, setup, test_eval_live, teardown);
   g_test_add ("/cli-live/models", Fixture, "x-goog-api-key", setup, test_models, teardown);
+  g_test_add ("/cli-live/run-ollama-stream", Fixture, NULL, setup, test_run_ollama_stream,
+              teardown);
+  g_test_add ("/cli-live/eval-ollama", Fixture, NULL, setup, test_eval_ollama, teardown);
   g_test_add ("/cli-live/run-anthropic-stream", Fixture, "x-api-key", setup,
               test_run_anthropic_stream, teardown);
 

@@ -182,6 +182,60 @@ test_anthropic_gemini (Fixture       *f,
   g_assert_cmpstr (gemini[0], ==, "gemini-2.0-flash");
 }
 
+/* Ollama's GET /api/tags, from its documented example, on the server's
+ * root: no key, no header; nothing listening says to start Ollama. */
+static void
+test_ollama (Fixture       *f,
+             gconstpointer  data)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *report = NULL;
+  g_autofree char *root = g_strndup (f->base_url, strlen (f->base_url) - strlen ("/v1"));
+  g_autofree char *expected = NULL;
+  g_autoptr(GSocket) socket = NULL;
+  g_autoptr(GInetAddress) loopback = g_inet_address_new_loopback (G_SOCKET_FAMILY_IPV4);
+  g_autoptr(GSocketAddress) any = g_inet_socket_address_new (loopback, 0);
+  g_autoptr(GSocketAddress) bound = NULL;
+  g_autofree char *closed = NULL;
+  g_auto(GStrv) models = NULL;
+  GStrv none;
+
+  g_free (f->body);
+  f->body = g_strdup ("{\"models\": [{\"name\": \"deepseek-r1:latest\", "
+                      "\"model\": \"deepseek-r1:latest\", "
+                      "\"modified_at\": \"2025-05-10T08:06:48.639712648-07:00\", "
+                      "\"size\": 4683075271, \"details\": {\"family\": \"qwen2\"}}, "
+                      "{\"name\": \"llama3.2:latest\", \"model\": \"llama3.2:latest\"}]}");
+  models = fetch (f, "ollama", root, NULL, &report, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (f->path, ==, "/api/tags");
+  g_assert_null (f->auth);
+  g_assert_cmpuint (g_strv_length (models), ==, 2);
+  g_assert_cmpstr (models[0], ==, "deepseek-r1:latest");
+  g_assert_cmpstr (models[1], ==, "llama3.2:latest");
+  expected = g_strdup_printf ("Connected: %s/api/tags answered HTTP 200 with 2 models.", root);
+  g_assert_cmpstr (report, ==, expected);
+
+  /* A port that was free a moment ago and is closed now. */
+  socket = g_socket_new (G_SOCKET_FAMILY_IPV4, G_SOCKET_TYPE_STREAM, G_SOCKET_PROTOCOL_TCP,
+                         &error);
+  g_assert_no_error (error);
+  g_assert_true (g_socket_bind (socket, any, FALSE, &error));
+  bound = g_socket_get_local_address (socket, &error);
+  g_assert_no_error (error);
+  closed = g_strdup_printf ("http://127.0.0.1:%u",
+                            g_inet_socket_address_get_port (G_INET_SOCKET_ADDRESS (bound)));
+  g_socket_close (socket, NULL);
+  none = fetch (f, "ollama", closed, NULL, NULL, &error);
+  g_assert_null (none);
+  g_assert_error (error, TB_PROVIDER_ERROR, TB_PROVIDER_ERROR_CONNECTION);
+  g_free (expected);
+  expected = g_strdup_printf ("Ollama is not running at %s: nothing accepted the connection. "
+                              "Start it with “ollama serve” (or open the Ollama app) and try "
+                              "again.", closed);
+  g_assert_cmpstr (error->message, ==, expected);
+}
+
 static void
 test_errors (Fixture       *f,
              gconstpointer  data)
@@ -289,6 +343,8 @@ main (int   argc,
               fixture_teardown);
   g_test_add ("/model-list/anthropic-gemini", Fixture, NULL, fixture_setup,
               test_anthropic_gemini, fixture_teardown);
+  g_test_add ("/model-list/ollama", Fixture, NULL, fixture_setup, test_ollama,
+              fixture_teardown);
   g_test_add ("/model-list/errors", Fixture, NULL, fixture_setup, test_errors,
               fixture_teardown);
   g_test_add ("/model-list/hostile", Fixture, NULL, fixture_setup, test_hostile,

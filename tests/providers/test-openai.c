@@ -746,7 +746,7 @@ test_numbers_as_written (Fixture       *f,
 static void
 test_new_for_kind (void)
 {
-  static const char *const kinds[] = { "openai", "anthropic", "gemini" };
+  static const char *const kinds[] = { "openai", "anthropic", "gemini", "ollama" };
   g_autoptr(GError) error = NULL;
   g_autoptr(TbProvider) unknown = NULL;
 
@@ -763,7 +763,8 @@ test_new_for_kind (void)
   g_assert_null (unknown);
   g_assert_error (error, TB_PROVIDER_ERROR, TB_PROVIDER_ERROR_CONFIG);
   g_assert_cmpstr (error->message, ==,
-                   "Unknown provider “ollama-native”: use one of openai, anthropic, gemini");
+                   "Unknown provider “ollama-native”: use one of openai, anthropic, gemini, "
+                   "ollama");
 }
 
 int

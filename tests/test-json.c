@@ -520,6 +520,29 @@ test_text_shorten (void)
   g_assert_cmpstr (none, ==, "");
 }
 
+/* Members read from outside may hold anything: the typed getters give the
+ * default for a member of another type, without a critical warning. */
+static void
+test_typed_getters (void)
+{
+  g_autoptr(JsonNode) node = tb_json_parse ("{\"t\":true,\"f\":false,\"a\":[],\"o\":{},\"n\":null,"
+                                            "\"s\":\"yes\",\"i\":1}", -1, NULL);
+  JsonObject *object = json_node_get_object (node);
+
+  g_assert_true (tb_json_object_get_boolean (object, "t", FALSE));
+  g_assert_false (tb_json_object_get_boolean (object, "f", TRUE));
+  for (guint i = 0; i < 6; i++)
+    {
+      const char *member = (const char *[]) { "a", "o", "n", "s", "i", "missing" }[i];
+
+      g_assert_true (tb_json_object_get_boolean (object, member, TRUE));
+      g_assert_false (tb_json_object_get_boolean (object, member, FALSE));
+      if (!g_str_equal (member, "s"))
+        g_assert_null (tb_json_object_get_string (object, member));
+    }
+  g_assert_false (tb_json_object_get_boolean (NULL, "t", FALSE));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -527,6 +550,7 @@ main (int   argc,
   g_test_init (&argc, &argv, NULL);
 
   g_test_add_func ("/json/parse/ok", test_parse_ok);
+  g_test_add_func ("/json/typed-getters", test_typed_getters);
   g_test_add_func ("/json/parse/deep", test_parse_deep);
   g_test_add_func ("/json/parse/brackets-in-strings", test_parse_brackets_in_strings);
   g_test_add_func ("/json/parse/bad", test_parse_bad);

@@ -239,9 +239,9 @@ rebuild_mcp (TbPreferencesWindow *self)
         {
           JsonObject *object = json_node_get_object (node);
 
-          summary = json_object_get_string_member_with_default (object, "command", NULL);
+          summary = tb_json_object_get_string (object, "command");
           if (summary == NULL)
-            summary = json_object_get_string_member_with_default (object, "url", NULL);
+            summary = tb_json_object_get_string (object, "url");
         }
       row = tb_mcp_server_row_new (name, summary, enabled,
                                    sources != NULL ? tb_tool_sources_get_client (sources, name)

@@ -430,8 +430,8 @@ tb_prefs_wrap_for_host (JsonObject *entry)
 {
   JsonObject *wrapped;
   JsonArray *args;
-  const char *command = json_object_get_string_member_with_default (entry, "command", NULL);
-  const char *cwd = json_object_get_string_member_with_default (entry, "cwd", NULL);
+  const char *command = tb_json_object_get_string (entry, "command");
+  const char *cwd = tb_json_object_get_string (entry, "cwd");
   JsonNode *env = json_object_get_member (entry, "env");
   JsonNode *old_args = json_object_get_member (entry, "args");
 
@@ -519,7 +519,7 @@ tb_prefs_check_mcp_entry (const char  *name,
    * sandbox cannot see; a missing one shows when the server starts. */
   if (!tb_prefs_in_flatpak ()
       && json_object_has_member (entry, "command")
-      && (command = json_object_get_string_member_with_default (entry, "command", NULL)) != NULL)
+      && (command = tb_json_object_get_string (entry, "command")) != NULL)
     {
       g_autofree char *found = NULL;
 

@@ -364,8 +364,8 @@ tb_provider_chooser_set_provider (TbProviderChooser *self,
   else
     {
       JsonObject *described = tb_provider_describe (provider);
-      const char *kind = json_object_get_string_member_with_default (described, "kind", "?");
-      const char *model = json_object_get_string_member_with_default (described, "model", "");
+      const char *kind = (tb_json_object_get_string (described, "kind") ?: "?");
+      const char *model = (tb_json_object_get_string (described, "model") ?: "");
       g_autofree char *text = g_strdup_printf ("%s %s", kind, model);
 
       gtk_label_set_label (self->provider_label, text);

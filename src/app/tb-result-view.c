@@ -167,12 +167,12 @@ render_content (TbResultView *self,
       if (!JSON_NODE_HOLDS_OBJECT (block))
         continue;
       object = json_node_get_object (block);
-      type = json_object_get_string_member_with_default (object, "type", "");
+      type = (tb_json_object_get_string (object, "type") ?: "");
       if (g_str_equal (type, "text"))
-        add_text_block (self, json_object_get_string_member_with_default (object, "text", ""));
+        add_text_block (self, (tb_json_object_get_string (object, "text") ?: ""));
       else if (g_str_equal (type, "image"))
-        add_image_block (self, json_object_get_string_member_with_default (object, "data", NULL),
-                         json_object_get_string_member_with_default (object, "mimeType", NULL));
+        add_image_block (self, tb_json_object_get_string (object, "data"),
+                         tb_json_object_get_string (object, "mimeType"));
       else
         {
           /* Translators: %s is an MCP content type such as "audio" or "resource" */

@@ -222,9 +222,8 @@ icon_for (JsonObject *event)
   if (g_str_equal (type, "tool-call"))
     return ICON_CALL;
   if (g_str_equal (type, "tool-result"))
-    return json_object_get_boolean_member_with_default (tb_json_object_get_object (event,
-                                                                                   "result"),
-                                                        "ok", FALSE)
+    return tb_json_object_get_boolean (tb_json_object_get_object (event, "result"), "ok",
+                                       FALSE)
            ? ICON_RESULT_OK : ICON_RESULT_FAILED;
   if (g_str_equal (type, "decision"))
     return g_str_equal (decision, "approve") ? ICON_APPROVE

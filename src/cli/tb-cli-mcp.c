@@ -141,11 +141,9 @@ mcp_ping (int    argc,
                (g_get_monotonic_time () - start) / 1000.0,
                tb_mcp_client_get_protocol_version (client),
                info != NULL && JSON_NODE_HOLDS_OBJECT (info)
-                 ? json_object_get_string_member_with_default (json_node_get_object (info),
-                                                               "name", "?") : "?",
+                 ? (tb_json_object_get_string (json_node_get_object (info), "name") ?: "?") : "?",
                info != NULL && JSON_NODE_HOLDS_OBJECT (info)
-                 ? json_object_get_string_member_with_default (json_node_get_object (info),
-                                                               "version", "") : "");
+                 ? (tb_json_object_get_string (json_node_get_object (info), "version") ?: "") : "");
     }
   return status;
 }

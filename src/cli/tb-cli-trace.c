@@ -10,6 +10,19 @@
 
 #include "tb-cli.h"
 
+/* A whole number the reader let through, 0 for anything else. */
+static gint64
+int_member (JsonObject *object,
+            const char *member)
+{
+  JsonNode *node = json_object_get_member (object, member);
+
+  if (node == NULL || !JSON_NODE_HOLDS_VALUE (node) ||
+      json_node_get_value_type (node) != G_TYPE_INT64)
+    return 0;
+  return json_node_get_int (node);
+}
+
 static int
 trace_show (int    argc,
             char **argv)
@@ -108,10 +121,8 @@ trace_show (int    argc,
 
               g_print ("%5s  %12s  %s\n", "", "", heading);
             }
-          g_print ("%5" G_GINT64_FORMAT "  %10.3f s  %*s%s\n",
-                   json_object_get_int_member_with_default (event, "seq", 0),
-                   json_object_get_int_member_with_default (event, "t", 0) / 1e6,
-                   (int) place.depth * 2, "", summary);
+          g_print ("%5" G_GINT64_FORMAT "  %10.3f s  %*s%s\n", int_member (event, "seq"),
+                   int_member (event, "t") / 1e6, (int) place.depth * 2, "", summary);
         }
     }
 

@@ -621,7 +621,7 @@ finish_tools (TbDispatchLoop *self)
         stop = TRUE;
       metadata = tb_tool_result_get_metadata (pending->result);
       if (metadata != NULL &&
-          json_object_get_boolean_member_with_default (metadata, "pause_loop", FALSE))
+          tb_json_object_get_boolean (metadata, "pause_loop", FALSE))
         pause = TRUE;
     }
 

@@ -434,8 +434,7 @@ described_tool (TbEvalScenario  *self,
                             ? TB_TOOL_VISIBILITY_USER_ONLY : TB_TOOL_VISIBILITY_MODEL,
                             timeout_ms, json_object_get_member (object, "output"),
                             tb_json_object_get_string (object, "fail"),
-                            json_object_get_boolean_member_with_default (object, "stop_loop",
-                                                                         FALSE),
+                            tb_json_object_get_boolean (object, "stop_loop", FALSE),
                             sleep_ms);
 }
 
@@ -753,8 +752,7 @@ evaluate (TbEvalScenario *self,
 
               if (g_strcmp0 (actual->id, id) == 0 && actual->content == NULL)
                 {
-                  actual->ok = json_object_get_boolean_member_with_default (tool_result, "ok",
-                                                                            FALSE);
+                  actual->ok = tb_json_object_get_boolean (tool_result, "ok", FALSE);
                   actual->kind = tb_json_object_get_string (tool_result, "kind");
                   actual->content = tb_json_object_get_string (payload, "content");
                   break;

@@ -347,7 +347,7 @@ reader_take (TbGeminiProvider *self,
         continue;
       /* A thought summary (includeThoughts) is shown, not answered or sent
        * back: Gemini wants only the signatures. */
-      if (json_object_get_boolean_member_with_default (part, "thought", FALSE))
+      if (tb_json_object_get_boolean (part, "thought", FALSE))
         {
           g_string_append (reader->thoughts, tb_json_object_get_string (part, "text") ?: "");
           continue;

@@ -792,6 +792,32 @@ tb_json_object_get_string (JsonObject *object,
 }
 
 /**
+ * tb_json_object_get_boolean:
+ * @object: (nullable): an object
+ * @member: a member's name
+ * @default_value: what a missing member, or one that is not a boolean,
+ *   counts as
+ *
+ * Unlike json_object_get_boolean_member_with_default(), a member that is
+ * an object, an array or null is not a programming error here: input
+ * from outside may hold anything.
+ *
+ * Returns: the member if it is a boolean, else @default_value
+ */
+gboolean
+tb_json_object_get_boolean (JsonObject *object,
+                            const char *member,
+                            gboolean    default_value)
+{
+  JsonNode *node = object != NULL ? json_object_get_member (object, member) : NULL;
+
+  if (node == NULL || !JSON_NODE_HOLDS_VALUE (node) ||
+      json_node_get_value_type (node) != G_TYPE_BOOLEAN)
+    return default_value;
+  return json_node_get_boolean (node);
+}
+
+/**
  * tb_json_object_get_object:
  *
  * Returns: (nullable) (transfer none): the member if it is an object

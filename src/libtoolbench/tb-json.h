@@ -127,6 +127,9 @@ JsonNode   *tb_json_pointer_get       (JsonNode   *root,
                                        const char *pointer);
 const char *tb_json_object_get_string (JsonObject *object,
                                        const char *member);
+gboolean    tb_json_object_get_boolean (JsonObject *object,
+                                        const char *member,
+                                        gboolean    default_value);
 JsonObject *tb_json_object_get_object (JsonObject *object,
                                        const char *member);
 JsonArray  *tb_json_object_get_array  (JsonObject *object,

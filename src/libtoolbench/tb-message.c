@@ -325,7 +325,7 @@ tb_message_from_json (JsonNode  *node,
   self = tb_message_new (role, optional_string (object, "text"));
   self->tool_call_id = g_strdup (optional_string (object, "tool_call_id"));
   self->tool_name = g_strdup (optional_string (object, "name"));
-  self->is_error = json_object_get_boolean_member_with_default (object, "is_error", FALSE);
+  self->is_error = tb_json_object_get_boolean (object, "is_error", FALSE);
   tb_message_set_reasoning (self, optional_string (object, "reasoning"));
 
   if (role == TB_MESSAGE_ROLE_TOOL && self->tool_call_id == NULL)

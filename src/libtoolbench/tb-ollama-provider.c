@@ -358,17 +358,6 @@ read_call (TbOllamaProvider  *self,
   return TRUE;
 }
 
-/* Whether @member is the JSON value true; any other value is not. */
-static gboolean
-is_true (JsonObject *object,
-         const char *member)
-{
-  JsonNode *node = json_object_get_member (object, member);
-
-  return node != NULL && JSON_NODE_HOLDS_VALUE (node) &&
-         json_node_get_value_type (node) == G_TYPE_BOOLEAN && json_node_get_boolean (node);
-}
-
 /* Reads one chunk: the whole response, or one line of a stream. */
 static gboolean
 turn_read (TbOllamaProvider  *self,
@@ -417,7 +406,7 @@ turn_read (TbOllamaProvider  *self,
       return FALSE;
     }
 
-  done = is_true (root, "done");
+  done = tb_json_object_get_boolean (root, "done", FALSE);
   /* The last line of older servers' streams carries only the counts. */
   if (message == NULL && !(streaming && done))
     {

@@ -590,7 +590,7 @@ tb_scripted_provider_new_from_json (JsonNode  *script,
           return NULL;
         }
       responses = tb_json_object_get_array (object, "responses");
-      self->repeat = json_object_get_boolean_member_with_default (object, "repeat", FALSE);
+      self->repeat = tb_json_object_get_boolean (object, "repeat", FALSE);
     }
 
   if (responses == NULL)

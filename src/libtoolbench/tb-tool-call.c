@@ -328,7 +328,7 @@ tb_tool_call_from_json (JsonNode  *node,
     }
 
   object = json_node_get_object (node);
-  name = json_object_get_string_member_with_default (object, "name", NULL);
+  name = tb_json_object_get_string (object, "name");
   if (name == NULL)
     {
       g_set_error_literal (error, TB_MESSAGE_ERROR, TB_MESSAGE_ERROR_INVALID,
@@ -344,9 +344,7 @@ tb_tool_call_from_json (JsonNode  *node,
   args = json_object_get_member (object, "arguments");
   if (json_object_has_member (object, "raw_arguments"))
     self = tb_tool_call_new_raw (id, name,
-                                 json_object_get_string_member_with_default (object,
-                                                                             "raw_arguments",
-                                                                             ""));
+                                 (tb_json_object_get_string (object, "raw_arguments") ?: ""));
   else if (args != NULL && JSON_NODE_HOLDS_VALUE (args) &&
            json_node_get_value_type (args) == G_TYPE_STRING)
     self = tb_tool_call_new_raw (id, name, json_node_get_string (args));
@@ -355,8 +353,7 @@ tb_tool_call_from_json (JsonNode  *node,
 
   if (json_object_has_member (object, "wire_name"))
     tb_tool_call_set_wire_name (self,
-                                json_object_get_string_member_with_default (object, "wire_name",
-                                                                            NULL));
+                                tb_json_object_get_string (object, "wire_name"));
 
   data = json_object_get_member (object, "provider_data");
   if (data != NULL && JSON_NODE_HOLDS_OBJECT (data))

@@ -647,7 +647,7 @@ tb_tool_result_from_json (JsonNode  *node,
           return NULL;
         }
     }
-  if (json_object_get_boolean_member_with_default (object, "ok", FALSE))
+  if (tb_json_object_get_boolean (object, "ok", FALSE))
     kind = TB_TOOL_FAILURE_NONE;
   else if (kind == TB_TOOL_FAILURE_NONE)
     kind = TB_TOOL_FAILURE_EXECUTION_FAILED;

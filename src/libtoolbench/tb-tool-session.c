@@ -168,7 +168,7 @@ elicitation_cb (TbMcpClient        *client,
 {
   TbToolSession *self = user_data;
   JsonObject *params = json_node_get_object (tb_mcp_server_request_get_params (request));
-  const char *message = json_object_get_string_member_with_default (params, "message", "");
+  const char *message = (tb_json_object_get_string (params, "message") ?: "");
 
   notice (self, _("the MCP server “%s” asks: %s"), tb_mcp_client_get_name (client), message);
   switch (self->elicitation)

@@ -344,7 +344,7 @@ describe_result (JsonObject *event,
 
   tb_json_object_get_int_in_range (result, "duration_us", 0, G_MAXINT64, &us, NULL);
   took = format_duration (us);
-  if (result != NULL && json_object_get_boolean_member_with_default (result, "ok", FALSE))
+  if (result != NULL && tb_json_object_get_boolean (result, "ok", FALSE))
     {
       g_autofree char *output = short_output (json_object_get_member (result, "output"));
 

@@ -239,6 +239,8 @@ test_garbage_bodies (Fixture       *f,
     "\"args\":[]}}]},\"finishReason\":\"STOP\"}]}",
     "{\"candidates\":[{\"finishReason\":\"MALFORMED_FUNCTION_CALL\"}]}",
     "{\"promptFeedback\":{\"blockReason\":7}}",
+    "{\"candidates\":[{\"content\":{\"parts\":[{\"text\":\"x\",\"thought\":[]},"
+    "{\"text\":{},\"thought\":{}}]},\"finishReason\":\"STOP\"}]}",
     NULL
   };
 

@@ -18,6 +18,7 @@ parse_format (const char         *text,
     { "openai", TB_DEFINITION_FORMAT_OPENAI },
     { "anthropic", TB_DEFINITION_FORMAT_ANTHROPIC },
     { "gemini", TB_DEFINITION_FORMAT_GEMINI },
+    { "openai-responses", TB_DEFINITION_FORMAT_OPENAI_RESPONSES },
   };
 
   for (guint i = 0; i < G_N_ELEMENTS (formats); i++)
@@ -46,7 +47,8 @@ tb_cli_list (int    argc,
     { "json", 0, 0, G_OPTION_ARG_NONE, &json,
       N_("Print the tool definitions as JSON"), NULL },
     { "format", 0, 0, G_OPTION_ARG_STRING, &format_name,
-      N_("Definition format with --json: native, openai, anthropic or gemini"), N_("FORMAT") },
+      N_("Definition format with --json: native, openai, anthropic, gemini or "
+         "openai-responses"), N_("FORMAT") },
     { "model", 0, 0, G_OPTION_ARG_NONE, &model_only,
       N_("Only the tools a model may see"), NULL },
     { NULL }
@@ -63,7 +65,8 @@ tb_cli_list (int    argc,
     return tb_cli_usage_error (context, _("Unexpected argument “%s”"), argv[1]);
   if (format_name != NULL && !parse_format (format_name, &format))
     return tb_cli_usage_error (context,
-                               _("Unknown format “%s”: use native, openai, anthropic or gemini"),
+                               _("Unknown format “%s”: use native, openai, anthropic, gemini or "
+                                 "openai-responses"),
                                format_name);
 
   registry = tb_cli_build_registry (&error);

@@ -145,15 +145,16 @@ trace_export (int    argc,
   TbDefinitionFormat format;
   const GOptionEntry entries[] = {
     { "format", 0, 0, G_OPTION_ARG_STRING, &format_name,
-      N_("openai (default) or anthropic"), N_("FORMAT") },
+      N_("openai (default), anthropic or openai-responses"), N_("FORMAT") },
     { NULL }
   };
 
   context = g_option_context_new (_("TRACE"));
   g_option_context_set_summary (context,
                                 _("Print a trace's conversation as OpenAI- or Anthropic-style "
-                                  "messages JSON, with its tool definitions, to paste into other "
-                                  "tools. A messages array also works as a --script for run."));
+                                  "messages JSON, or as Responses input items, with its tool "
+                                  "definitions, to paste into other tools. A messages array also "
+                                  "works as a --script for run."));
   g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
   if (!g_option_context_parse (context, &argc, &argv, &error))
     return tb_cli_usage_error (context, "%s", error->message);
@@ -164,8 +165,11 @@ trace_export (int    argc,
     format = TB_DEFINITION_FORMAT_OPENAI;
   else if (g_str_equal (format_name, "anthropic"))
     format = TB_DEFINITION_FORMAT_ANTHROPIC;
+  else if (g_str_equal (format_name, "openai-responses"))
+    format = TB_DEFINITION_FORMAT_OPENAI_RESPONSES;
   else
-    return tb_cli_usage_error (context, _("Unknown format “%s”: use openai or anthropic"),
+    return tb_cli_usage_error (context,
+                               _("Unknown format “%s”: use openai, anthropic or openai-responses"),
                                format_name);
 
   trace = tb_cli_load_trace (argv[1], &error);
@@ -196,7 +200,8 @@ tb_cli_trace (int    argc,
 
       fprintf (stream, "%s\n", _("Usage: toolbench-cli trace show [--json] TRACE"));
       fprintf (stream, "%s\n\n",
-               _("       toolbench-cli trace export [--format openai|anthropic] TRACE"));
+               _("       toolbench-cli trace export [--format openai|anthropic|openai-responses] "
+                 "TRACE"));
       fprintf (stream, "  show    %s\n", _("Show a trace's header and its events"));
       fprintf (stream, "  export  %s\n", _("Print its conversation as messages JSON"));
       return argc < 2 ? TB_CLI_EXIT_USAGE : TB_CLI_EXIT_OK;

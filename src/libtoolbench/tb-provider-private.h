@@ -23,6 +23,9 @@ gboolean    _tb_url_is_loopback             (const char      *url);
 JsonArray  *_tb_openai_messages_to_wire     (TbProviderRequest *request);
 JsonArray  *_tb_anthropic_messages_to_wire  (TbProviderRequest *request,
                                              GString           *system);
+JsonArray  *_tb_openai_responses_input_to_wire (TbProviderRequest *request,
+                                                guint              first,
+                                                GString           *instructions);
 
 char       *_tb_http_provider_said          (TbRedactor      *redactor,
                                              const char      *body);

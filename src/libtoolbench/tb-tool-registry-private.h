@@ -22,7 +22,7 @@ struct _TbToolRegistry
    * which ThreadSanitizer and helgrind understand, where GMutex's futex
    * is invisible to them and would drown real reports in false ones. */
   GRWLock      cache_lock;
-  JsonNode    *definitions[TB_DEFINITION_FORMAT_GEMINI + 1];
+  JsonNode    *definitions[TB_DEFINITION_FORMAT_OPENAI_RESPONSES + 1];
   GHashTable  *real_to_wire;
   GHashTable  *wire_to_real;
 

@@ -163,6 +163,17 @@ build_definition (TbToolRegistry     *self,
       }
       break;
 
+    case TB_DEFINITION_FORMAT_OPENAI_RESPONSES:
+      json_object_set_string_member (object, "type", "function");
+      json_object_set_string_member (object, "name", wire);
+      json_object_set_string_member (object, "description", tb_tool_get_description (tool));
+      json_object_set_member (object, "parameters", json_node_ref (parameters));
+      /* Responses makes strict mode the default, and strict mode wants
+       * every property required and additionalProperties false, which
+       * most tools' schemas are not. */
+      json_object_set_boolean_member (object, "strict", FALSE);
+      break;
+
     case TB_DEFINITION_FORMAT_ANTHROPIC:
       json_object_set_string_member (object, "name", wire);
       json_object_set_string_member (object, "description", tb_tool_get_description (tool));
@@ -208,7 +219,7 @@ tb_tool_registry_to_definitions (TbToolRegistry     *self,
   JsonNode *ret;
 
   g_return_val_if_fail (TB_IS_TOOL_REGISTRY (self), NULL);
-  g_return_val_if_fail (format <= TB_DEFINITION_FORMAT_GEMINI, NULL);
+  g_return_val_if_fail (format <= TB_DEFINITION_FORMAT_OPENAI_RESPONSES, NULL);
 
   g_rw_lock_writer_lock (&self->cache_lock);
 

@@ -13,8 +13,8 @@
 #include "tb-trace-export.h"
 
 /* A trace's conversation in the shapes other tools take: OpenAI-style
- * and Anthropic-style `messages` (with the tool definitions, wire names
- * and all), and the other way round, a pasted `messages` array as a script
+ * and Anthropic-style `messages` and Responses `input` items (with the
+ * tool definitions, wire names and all), and the other way round, a pasted `messages` array as a script
  * for the scripted provider. The wire shapes come from the providers
  * themselves, so an export is exactly what Toolbench would send. */
 
@@ -64,11 +64,14 @@ header_tools (TbTrace *trace)
 /**
  * tb_trace_export_messages:
  * @trace: a trace
- * @format: %TB_DEFINITION_FORMAT_OPENAI or %TB_DEFINITION_FORMAT_ANTHROPIC
+ * @format: %TB_DEFINITION_FORMAT_OPENAI, %TB_DEFINITION_FORMAT_ANTHROPIC or
+ *   %TB_DEFINITION_FORMAT_OPENAI_RESPONSES
  * @error: return location for a #TbExportError
  *
  * Returns: (transfer full) (nullable): `{"messages": […], "tools": […]}`,
- *   with `"system"` beside them for Anthropic
+ *   with `"system"` beside them for Anthropic; for Responses
+ *   `{"instructions"?, "input": […], "tools": […]}`, the input items as
+ *   a stateless request sends them (kept reasoning items included)
  */
 JsonNode *
 tb_trace_export_messages (TbTrace             *trace,
@@ -83,10 +86,12 @@ tb_trace_export_messages (TbTrace             *trace,
 
   g_return_val_if_fail (TB_IS_TRACE (trace), NULL);
 
-  if (format != TB_DEFINITION_FORMAT_OPENAI && format != TB_DEFINITION_FORMAT_ANTHROPIC)
+  if (format != TB_DEFINITION_FORMAT_OPENAI && format != TB_DEFINITION_FORMAT_ANTHROPIC &&
+      format != TB_DEFINITION_FORMAT_OPENAI_RESPONSES)
     {
       g_set_error_literal (error, TB_EXPORT_ERROR, TB_EXPORT_ERROR_UNSUPPORTED,
-                           _("A conversation exports as OpenAI or Anthropic messages"));
+                           _("A conversation exports as OpenAI or Anthropic messages or as "
+                             "Responses input items"));
       return NULL;
     }
 
@@ -112,6 +117,14 @@ tb_trace_export_messages (TbTrace             *trace,
   if (format == TB_DEFINITION_FORMAT_OPENAI)
     {
       json_object_set_array_member (object, "messages", _tb_openai_messages_to_wire (request));
+    }
+  else if (format == TB_DEFINITION_FORMAT_OPENAI_RESPONSES)
+    {
+      JsonArray *input = _tb_openai_responses_input_to_wire (request, 0, system);
+
+      if (system->len > 0)
+        json_object_set_string_member (object, "instructions", system->str);
+      json_object_set_array_member (object, "input", input);
     }
   else
     {

@@ -54,6 +54,8 @@ typedef enum
  * @TB_DEFINITION_FORMAT_OPENAI: Chat Completions `{"type":"function","function":{…}}`.
  * @TB_DEFINITION_FORMAT_ANTHROPIC: Messages `{name, description, input_schema}`.
  * @TB_DEFINITION_FORMAT_GEMINI: generateContent `[{"functionDeclarations":[…]}]`.
+ * @TB_DEFINITION_FORMAT_OPENAI_RESPONSES: Responses `{"type":"function", name,
+ *   description, parameters, "strict":false}`.
  */
 typedef enum
 {
@@ -61,6 +63,7 @@ typedef enum
   TB_DEFINITION_FORMAT_OPENAI,
   TB_DEFINITION_FORMAT_ANTHROPIC,
   TB_DEFINITION_FORMAT_GEMINI,
+  TB_DEFINITION_FORMAT_OPENAI_RESPONSES,
 } TbDefinitionFormat;
 
 /**

@@ -46,6 +46,7 @@
 # include "tb-provider.h"
 # include "tb-http-provider.h"
 # include "tb-openai-provider.h"
+# include "tb-openai-responses-provider.h"
 # include "tb-scripted-provider.h"
 # include "tb-pending-call.h"
 # include "tb-dispatch-loop.h"

@@ -260,6 +260,19 @@ test_server_request (TestServer *self,
   return json_node_get_object (node);
 }
 
+/* A file of tests/providers/data, whole. */
+char *
+test_load_text (const char *name)
+{
+  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "providers", "data", name, NULL);
+  g_autoptr(GError) error = NULL;
+  char *text = NULL;
+
+  g_file_get_contents (path, &text, NULL, &error);
+  g_assert_no_error (error);
+  return text;
+}
+
 JsonNode *
 test_parse (const char *text)
 {

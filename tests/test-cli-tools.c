@@ -84,7 +84,7 @@ test_list (void)
 static void
 test_list_json (void)
 {
-  const char *formats[] = { "native", "openai", "anthropic", "gemini" };
+  const char *formats[] = { "native", "openai", "anthropic", "gemini", "openai-responses" };
 
   for (guint i = 0; i < G_N_ELEMENTS (formats); i++)
     {
@@ -105,6 +105,16 @@ test_list_json (void)
           g_assert_cmpstr (json_object_get_string_member (
                              json_object_get_object_member (first, "function"), "name"),
                            ==, "echo");
+        }
+      else if (g_str_equal (formats[i], "openai-responses"))
+        {
+          JsonObject *first = json_array_get_object_element (array, 0);
+
+          /* Flat, and strict mode off, which Responses would otherwise assume. */
+          g_assert_cmpstr (json_object_get_string_member (first, "type"), ==, "function");
+          g_assert_cmpstr (json_object_get_string_member (first, "name"), ==, "echo");
+          g_assert_true (json_object_has_member (first, "strict"));
+          g_assert_false (json_object_get_boolean_member (first, "strict"));
         }
       else if (g_str_equal (formats[i], "anthropic"))
         {
@@ -386,6 +396,61 @@ test_replay (void)
   g_rmdir (dir);
 }
 
+/* A recorded conversation as Responses input items, to paste elsewhere. */
+static void
+test_trace_export (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("toolbench-cli-XXXXXX", NULL);
+  g_autofree char *trace = g_build_filename (dir, "demo.jsonl", NULL);
+  g_auto(Run) run = { 0 };
+  g_auto(Run) exported = { 0 };
+  g_auto(Run) unknown = { 0 };
+  g_autoptr(JsonNode) node = NULL;
+  JsonObject *object;
+  JsonArray *input;
+  JsonObject *first;
+  gboolean call = FALSE;
+  gboolean output = FALSE;
+
+  run_cli (&run, NULL, "run", "--prompt", "Add 2 and 3", "-n", "5", "--trace", trace, "-q", NULL);
+  g_assert_cmpint (run.status, ==, 0);
+
+  run_cli (&exported, NULL, "trace", "export", "--format", "openai-responses", trace, NULL);
+  g_assert_cmpint (exported.status, ==, 0);
+  node = parse_out (&exported);
+  object = json_node_get_object (node);
+  g_assert_false (json_object_has_member (object, "messages"));
+  input = json_object_get_array_member (object, "input");
+  first = json_array_get_object_element (input, 0);
+  g_assert_cmpstr (json_object_get_string_member (first, "type"), ==, "message");
+  g_assert_cmpstr (json_object_get_string_member (first, "role"), ==, "user");
+  g_assert_cmpstr (json_object_get_string_member (first, "content"), ==, "Add 2 and 3");
+  for (guint i = 0; i < json_array_get_length (input); i++)
+    {
+      JsonObject *item = json_array_get_object_element (input, i);
+      const char *type = json_object_get_string_member (item, "type");
+
+      if (g_str_equal (type, "function_call") &&
+          g_str_equal (json_object_get_string_member (item, "name"), "add"))
+        call = TRUE;
+      else if (g_str_equal (type, "function_call_output") &&
+               g_str_equal (json_object_get_string_member (item, "output"), "5"))
+        output = TRUE;
+    }
+  g_assert_true (call && output);
+  g_assert_false (json_object_get_boolean_member (
+                    json_array_get_object_element (json_object_get_array_member (object, "tools"),
+                                                   0), "strict"));
+
+  run_cli (&unknown, NULL, "trace", "export", "--format", "cobol", trace, NULL);
+  g_assert_cmpint (unknown.status, ==, 2);
+  g_assert_nonnull (strstr (unknown.err, "Unknown format “cobol”: use openai, anthropic or "
+                                         "openai-responses"));
+
+  g_unlink (trace);
+  g_rmdir (dir);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -403,6 +468,7 @@ main (int   argc,
   g_test_add_func ("/cli/help-version", test_help_version);
   g_test_add_func ("/cli/trace/show", test_trace_show);
   g_test_add_func ("/cli/trace/show-bad", test_trace_show_bad);
+  g_test_add_func ("/cli/trace/export", test_trace_export);
   g_test_add_func ("/cli/replay", test_replay);
 
   return g_test_run ();

@@ -55,7 +55,8 @@ G_DECLARE_INTERFACE (TbProvider, tb_provider, TB, PROVIDER, GObject)
 
 /**
  * TbProviderInterface:
- * @get_kind: a short word for the wire format ("openai", "anthropic", "gemini", "scripted")
+ * @get_kind: a short word for the wire format ("openai", "openai-responses", "anthropic",
+ *   "gemini", "scripted")
  * @describe: the settings worth recording in a trace header; never keys
  * @complete_async: sends @request and waits for the whole response
  * @complete_finish: the response, or an error (%TB_PROVIDER_ERROR or

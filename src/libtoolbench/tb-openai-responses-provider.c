@@ -352,9 +352,10 @@ tb_openai_responses_provider_build_message (TbHttpProvider     *provider,
 
   if (request->tools != NULL && tb_tool_registry_get_size (request->tools) > 0)
     {
+      TbDefinitionFormat format = TB_DEFINITION_FORMAT_OPENAI_RESPONSES;
+
       json_object_set_member (object, "tools",
-                              tb_tool_registry_to_definitions (request->tools,
-                                                               TB_DEFINITION_FORMAT_OPENAI_RESPONSES));
+                              tb_tool_registry_to_definitions (request->tools, format));
       if (request->tool_choice != NULL)
         {
           if (g_str_equal (request->tool_choice, "auto") ||
@@ -571,9 +572,8 @@ response_from_object (TbOpenaiResponsesProvider  *self,
     }
   if (g_strcmp0 (status, "incomplete") == 0)
     {
-      const char *reason = tb_json_object_get_string (tb_json_object_get_object (root,
-                                                                                 "incomplete_details"),
-                                                      "reason");
+      JsonObject *details = tb_json_object_get_object (root, "incomplete_details");
+      const char *reason = tb_json_object_get_string (details, "reason");
 
       /* Out of tokens: what came so far is the turn, cut short as with
        * Chat Completions' "length". Anything else (content_filter) is not
@@ -682,7 +682,7 @@ tb_openai_responses_provider_stream_free (gpointer data)
 }
 
 /* The item an event is about: by output_index, else by item_id; a new one
- * when neither is known yet. */
+ * when the item is not known yet. */
 static Entry *
 find_entry (Stream     *stream,
             JsonObject *root)
@@ -703,6 +703,9 @@ find_entry (Stream     *stream,
           (index < 0 && item_id != NULL && g_strcmp0 (entry->item_id, item_id) == 0))
         return entry;
     }
+  /* An event that names neither is about the item being built. */
+  if (index < 0 && item_id == NULL && stream->entries->len > 0)
+    return g_ptr_array_index (stream->entries, stream->entries->len - 1);
 
   entry = g_new0 (Entry, 1);
   entry->index = index >= 0 ? index : (gint64) stream->entries->len;

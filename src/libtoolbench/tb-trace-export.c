@@ -14,8 +14,8 @@
 
 /* A trace's conversation in the shapes other tools take: OpenAI-style
  * and Anthropic-style `messages` and Responses `input` items (with the
- * tool definitions, wire names and all), and the other way round, a pasted `messages` array as a script
- * for the scripted provider. The wire shapes come from the providers
+ * tool definitions, wire names and all), and the other way round, a
+ * pasted `messages` array as a script for the scripted provider. The wire shapes come from the providers
  * themselves, so an export is exactly what Toolbench would send. */
 
 G_DEFINE_QUARK (tb-export-error-quark, tb_export_error)

@@ -320,12 +320,10 @@ tb_openai_responses_provider_build_message (TbHttpProvider     *provider,
 {
   TbOpenaiResponsesProvider *self = TB_OPENAI_RESPONSES_PROVIDER (provider);
   g_autofree char *url = tb_http_provider_build_url (provider, "/responses");
-  const char *key = tb_http_provider_get_api_key (provider);
   g_autoptr(JsonNode) root = json_node_new (JSON_NODE_OBJECT);
   g_autoptr(GString) instructions = g_string_new (NULL);
   JsonObject *object = json_object_new ();
   const char *previous = NULL;
-  SoupMessageHeaders *headers;
   SoupMessage *msg;
   JsonArray *input;
   guint first = 0;
@@ -401,15 +399,9 @@ tb_openai_responses_provider_build_message (TbHttpProvider     *provider,
   if (request->stream)
     json_object_set_boolean_member (object, "stream", TRUE);
 
-  headers = soup_message_get_request_headers (msg);
-  soup_message_headers_replace (headers, "Accept",
+  /* The key goes on as a bearer token, by TbHttpProvider's add_headers. */
+  soup_message_headers_replace (soup_message_get_request_headers (msg), "Accept",
                                 request->stream ? "text/event-stream" : "application/json");
-  if (key != NULL && *key != '\0')
-    {
-      g_autofree char *bearer = g_strconcat ("Bearer ", key, NULL);
-
-      soup_message_headers_replace (headers, "Authorization", bearer);
-    }
 
   text = tb_json_to_string (root, FALSE);
   *body = g_bytes_new_take (text, strlen (text));

@@ -10,6 +10,7 @@
 #include "tb-gemini-provider.h"
 #include "tb-ollama-provider.h"
 #include "tb-openai-provider.h"
+#include "tb-openai-responses-provider.h"
 #include "tb-provider-kind.h"
 
 /* The one place that knows which wire formats exist. The app's
@@ -29,6 +30,8 @@ typedef struct
 static const KindInfo kind_table[] = {
   { "openai", N_("OpenAI-compatible"), TB_OPENAI_DEFAULT_BASE_URL, "OPENAI_API_KEY",
     tb_openai_provider_get_type },
+  { "openai-responses", N_("OpenAI Responses"), TB_OPENAI_RESPONSES_DEFAULT_BASE_URL,
+    "OPENAI_API_KEY", tb_openai_responses_provider_get_type },
   { "anthropic", N_("Anthropic"), TB_ANTHROPIC_DEFAULT_BASE_URL, "ANTHROPIC_API_KEY",
     tb_anthropic_provider_get_type },
   { "gemini", N_("Gemini"), TB_GEMINI_DEFAULT_BASE_URL, "GEMINI_API_KEY",
@@ -130,7 +133,7 @@ tb_provider_kind_get_key_variable (const char *kind)
  * tb_provider_kind_describe_known:
  *
  * Returns: (transfer full): the known kinds as a list for a sentence,
- *   "openai, anthropic, gemini"
+ *   "openai, openai-responses, anthropic, gemini, ollama"
  */
 char *
 tb_provider_kind_describe_known (void)

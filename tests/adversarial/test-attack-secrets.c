@@ -410,6 +410,44 @@ static const char anthropic_answer[] =
   "\"delta\":{\"stop_reason\":\"end_turn\"}}\n\n"
   "event: message_stop\ndata: {\"type\":\"message_stop\"}\n\n";
 
+static const char responses_stream[] =
+  "event: response.output_item.added\ndata: {\"type\":\"response.output_item.added\","
+  "\"output_index\":0,\"item\":{\"type\":\"message\",\"id\":\"m1\",\"role\":\"assistant\","
+  "\"content\":[]}}\n\n"
+  "event: response.output_text.delta\ndata: {\"type\":\"response.output_text.delta\","
+  "\"output_index\":0,\"delta\":\"Your key is TO\"}\n\n"
+  "event: response.output_text.delta\ndata: {\"type\":\"response.output_text.delta\","
+  "\"output_index\":0,\"delta\":\"PSECRET-4a7f19c\"}\n\n"
+  "event: response.output_text.delta\ndata: {\"type\":\"response.output_text.delta\","
+  "\"output_index\":0,\"delta\":\"2e8, I will echo it.\"}\n\n"
+  "event: response.output_item.added\ndata: {\"type\":\"response.output_item.added\","
+  "\"output_index\":1,\"item\":{\"type\":\"function_call\",\"id\":\"fc1\",\"call_id\":\"c1\","
+  "\"name\":\"echo\",\"arguments\":\"\"}}\n\n"
+  "event: response.function_call_arguments.delta\ndata: {\"type\":"
+  "\"response.function_call_arguments.delta\",\"output_index\":1,"
+  "\"delta\":\"{\\\"text\\\": \\\"TOPS\"}\n\n"
+  "event: response.function_call_arguments.delta\ndata: {\"type\":"
+  "\"response.function_call_arguments.delta\",\"output_index\":1,"
+  "\"delta\":\"ECRET-4a7f19c2e8\\\"}\"}\n\n"
+  "event: response.completed\ndata: {\"type\":\"response.completed\",\"response\":{"
+  "\"id\":\"r1\",\"status\":\"completed\",\"output\":[{\"type\":\"message\",\"id\":\"m1\","
+  "\"role\":\"assistant\",\"content\":[{\"type\":\"output_text\","
+  "\"text\":\"Your key is TOPSECRET-4a7f19c2e8, I will echo it.\"}]},"
+  "{\"type\":\"function_call\",\"id\":\"fc1\",\"call_id\":\"c1\",\"name\":\"echo\","
+  "\"arguments\":\"{\\\"text\\\": \\\"TOPSECRET-4a7f19c2e8\\\"}\"}]}}\n\n";
+
+static const char responses_answer[] =
+  "event: response.output_text.delta\ndata: {\"type\":\"response.output_text.delta\","
+  "\"output_index\":0,\"delta\":\"Echoed \"}\n\n"
+  "event: response.output_text.delta\ndata: {\"type\":\"response.output_text.delta\","
+  "\"output_index\":0,\"delta\":\"TOPSECRET-4a\"}\n\n"
+  "event: response.output_text.delta\ndata: {\"type\":\"response.output_text.delta\","
+  "\"output_index\":0,\"delta\":\"7f19c2e8.\"}\n\n"
+  "event: response.completed\ndata: {\"type\":\"response.completed\",\"response\":{"
+  "\"id\":\"r2\",\"status\":\"completed\",\"output\":[{\"type\":\"message\",\"id\":\"m2\","
+  "\"role\":\"assistant\",\"content\":[{\"type\":\"output_text\","
+  "\"text\":\"Echoed TOPSECRET-4a7f19c2e8.\"}]}]}}\n\n";
+
 typedef struct
 {
   const char *kind;
@@ -418,16 +456,22 @@ typedef struct
   const char *first;
   const char *second;
   const char *call_line;
+  const char *framing;      /* what only this format's stream has */
 } Streamed;
 
 static const Streamed streamed_openai = {
   "openai", "Authorization", "OPENAI_API_KEY", openai_stream, openai_answer,
-  "assistant calls echo {\"text\":\"[redacted]\"} [c1]\n"
+  "assistant calls echo {\"text\":\"[redacted]\"} [c1]\n", "[DONE]"
+};
+
+static const Streamed streamed_responses = {
+  "openai-responses", "Authorization", "OPENAI_API_KEY", responses_stream, responses_answer,
+  "assistant calls echo {\"text\":\"[redacted]\"} [c1]\n", "response.function_call_arguments.delta"
 };
 
 static const Streamed streamed_anthropic = {
   "anthropic", "x-api-key", "ANTHROPIC_API_KEY", anthropic_stream, anthropic_answer,
-  "assistant calls echo {\"text\":\"[redacted]\"} [tu1]\n"
+  "assistant calls echo {\"text\":\"[redacted]\"} [tu1]\n", "input_json_delta"
 };
 
 static void
@@ -480,8 +524,7 @@ test_stream_pieces (Fixture       *f,
 
   /* The trace keeps the stream's framing and replays to the same run. */
   contents = read_trace (trace, KEY);
-  g_assert_nonnull (strstr (contents, g_str_equal (s->kind, "openai") ? "[DONE]"
-                                                                      : "input_json_delta"));
+  g_assert_nonnull (strstr (contents, s->framing));
   g_assert_nonnull (strstr (contents, "Your key is [redacted], I will echo it."));
 
   attack_cli (&run, NULL, env, "replay", trace, "--mock-tools", "--check", "--save", saved);
@@ -738,6 +781,8 @@ main (int   argc,
   g_test_add ("/attack/secrets/stream-pieces/openai", Fixture, &streamed_openai,
               setup_streamed, test_stream_pieces, teardown);
   g_test_add ("/attack/secrets/stream-pieces/anthropic", Fixture, &streamed_anthropic,
+              setup_streamed, test_stream_pieces, teardown);
+  g_test_add ("/attack/secrets/stream-pieces/openai-responses", Fixture, &streamed_responses,
               setup_streamed, test_stream_pieces, teardown);
   g_test_add ("/attack/secrets/base-url-credentials", Fixture, NULL, setup,
               test_base_url_credentials, teardown);

@@ -6,9 +6,9 @@
 #include "tb-test-http.h"
 
 /* Promise: a streamed turn ends when the server says it does. A server
- * sends the format's last event ([DONE], message_stop, the chunk with a
- * finishReason, Ollama's line with "done": true) and then keeps the
- * connection open, as proxies and some
+ * sends the format's last event ([DONE], response.completed, message_stop,
+ * the chunk with a finishReason, Ollama's line with "done": true) and then
+ * keeps the connection open, as proxies and some
  * local servers do. The turn finishes at once with the right answer,
  * through the engine and through toolbench-cli run --stream, with a
  * 30 s idle timeout that must not be what ends it. */
@@ -34,6 +34,21 @@ static const Format openai = {
   "data: {\"choices\":[{\"index\":0,\"delta\":{},\"finish_reason\":\"stop\"}]}\n\n"
   "data: {\"choices\":[],\"usage\":{\"prompt_tokens\":3,\"completion_tokens\":2}}\n\n"
   "data: [DONE]\n\n",
+  REPLY_SSE_HANG, "data: {\"not\": json]]\n\n"
+};
+
+static const Format openai_responses = {
+  "openai-responses", "Authorization", "OPENAI_API_KEY",
+  "event: response.created\ndata: {\"type\":\"response.created\",\"response\":{\"id\":\"r1\","
+  "\"status\":\"in_progress\",\"output\":[]}}\n\n"
+  "event: response.output_text.delta\ndata: {\"type\":\"response.output_text.delta\","
+  "\"item_id\":\"m1\",\"output_index\":0,\"content_index\":0,\"delta\":\"Hello\"}\n\n"
+  "event: response.output_text.delta\ndata: {\"type\":\"response.output_text.delta\","
+  "\"item_id\":\"m1\",\"output_index\":0,\"content_index\":0,\"delta\":\" there.\"}\n\n"
+  "event: response.completed\ndata: {\"type\":\"response.completed\",\"response\":{"
+  "\"id\":\"r1\",\"status\":\"completed\",\"output\":[{\"type\":\"message\",\"id\":\"m1\","
+  "\"role\":\"assistant\",\"content\":[{\"type\":\"output_text\",\"text\":\"Hello there.\"}]}],"
+  "\"usage\":{\"input_tokens\":3,\"output_tokens\":2}}}\n\n",
   REPLY_SSE_HANG, "data: {\"not\": json]]\n\n"
 };
 
@@ -115,16 +130,11 @@ static TbProvider *
 provider_new (const Format *format,
               const char   *base_url)
 {
-  TbProvider *provider;
+  g_autoptr(GError) error = NULL;
+  TbProvider *provider = tb_provider_new_for_kind (format->kind, base_url, "model-x", "key-1234",
+                                                   &error);
 
-  if (g_str_equal (format->kind, "anthropic"))
-    provider = tb_anthropic_provider_new (base_url, "model-x", "key-1234");
-  else if (g_str_equal (format->kind, "gemini"))
-    provider = tb_gemini_provider_new (base_url, "model-x", "key-1234");
-  else if (g_str_equal (format->kind, "ollama"))
-    provider = tb_ollama_provider_new (base_url, "model-x", "key-1234");
-  else
-    provider = tb_openai_provider_new (base_url, "model-x", "key-1234");
+  g_assert_no_error (error);
   tb_http_provider_set_timeout_ms (TB_HTTP_PROVIDER (provider), IDLE_TIMEOUT_MS);
   return provider;
 }
@@ -262,7 +272,7 @@ int
 main (int   argc,
       char *argv[])
 {
-  static const Format *formats[] = { &openai, &anthropic, &gemini, &ollama };
+  static const Format *formats[] = { &openai, &openai_responses, &anthropic, &gemini, &ollama };
 
   g_test_init (&argc, &argv, NULL);
 

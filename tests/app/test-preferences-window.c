@@ -225,6 +225,19 @@ lookup_cb (GObject      *source,
   *(char **) user_data = tb_secret_store_lookup_finish (TB_SECRET_STORE (source), result, NULL);
 }
 
+/* The kind list's row for @kind, wherever the table puts it. */
+static guint
+kind_position (const char *kind)
+{
+  const char * const *kinds = tb_provider_kinds ();
+
+  for (guint i = 0; kinds[i] != NULL; i++)
+    if (g_str_equal (kinds[i], kind))
+      return i;
+  g_assert_not_reached ();
+  return 0;
+}
+
 static void
 test_add_endpoint (Fixture       *f,
                    gconstpointer  data)
@@ -242,16 +255,20 @@ test_add_endpoint (Fixture       *f,
   /* Each kind brings its public endpoint until a person types another. */
   g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (named (f, "endpoint-url"))), ==,
                    "https://api.openai.com/v1");
-  adw_combo_row_set_selected (ADW_COMBO_ROW (named (f, "endpoint-kind")), 1);
+  adw_combo_row_set_selected (ADW_COMBO_ROW (named (f, "endpoint-kind")),
+                              kind_position ("anthropic"));
   g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (named (f, "endpoint-url"))), ==,
                    "https://api.anthropic.com");
-  adw_combo_row_set_selected (ADW_COMBO_ROW (named (f, "endpoint-kind")), 0);
+  adw_combo_row_set_selected (ADW_COMBO_ROW (named (f, "endpoint-kind")),
+                              kind_position ("openai"));
   type_into (named (f, "endpoint-name"), "Test Server");
   type_into (named (f, "endpoint-url"), f->base_url);
-  adw_combo_row_set_selected (ADW_COMBO_ROW (named (f, "endpoint-kind")), 2);
+  adw_combo_row_set_selected (ADW_COMBO_ROW (named (f, "endpoint-kind")),
+                              kind_position ("gemini"));
   g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (named (f, "endpoint-url"))), ==,
                    f->base_url);
-  adw_combo_row_set_selected (ADW_COMBO_ROW (named (f, "endpoint-kind")), 0);
+  adw_combo_row_set_selected (ADW_COMBO_ROW (named (f, "endpoint-kind")),
+                              kind_position ("openai"));
   type_into (named (f, "endpoint-key"), "sk-typed");
 
   g_signal_emit_by_name (named (f, "endpoint-test"), "clicked");

@@ -388,8 +388,8 @@ test_models (Fixture       *f,
 
   cli (&bad, NULL, bad_args);
   g_assert_cmpint (bad.status, ==, 2);
-  g_assert_nonnull (strstr (bad.err, "Unknown provider “nope”: use one of openai, anthropic, "
-                                     "gemini"));
+  g_assert_nonnull (strstr (bad.err, "Unknown provider “nope”: use one of openai, "
+                                     "openai-responses, anthropic, gemini, ollama"));
   cli (&missing, NULL, missing_args);
   g_assert_cmpint (missing.status, ==, 2);
   g_assert_nonnull (strstr (missing.err, "Name the provider kind with --provider"));
@@ -399,6 +399,62 @@ test_models (Fixture       *f,
       g_free (outputs[i]->out);
       g_free (outputs[i]->err);
     }
+}
+
+/* The Responses format through the kind registration: run --provider
+ * openai-responses, a tool call, its result sent back as an input item,
+ * the answer. */
+static void
+test_run_openai_responses (Fixture       *f,
+                           gconstpointer  data)
+{
+  g_autofree char *trace = g_build_filename (f->dir, "run.jsonl", NULL);
+  g_autofree char *contents = NULL;
+  g_autofree char *input = NULL;
+  const char *env[] = { "OPENAI_API_KEY", "sk-resp-live-secret", NULL };
+  const char *args[] = { "run", "--provider", "openai-responses", "--base-url",
+                         f->server->base_url, "--model", "gpt-x", "--prompt", "Echo hi",
+                         "--max-iterations", "3", "--trace", trace, NULL };
+  Output output = { 0 };
+  JsonObject *second;
+
+  test_server_reply (f->server, 200, "application/json",
+                     "{\"id\":\"resp_1\",\"object\":\"response\",\"status\":\"completed\","
+                     "\"output\":[{\"type\":\"function_call\",\"id\":\"fc_1\","
+                     "\"call_id\":\"call_1\",\"name\":\"echo\","
+                     "\"arguments\":\"{\\\"text\\\":\\\"hi\\\"}\",\"status\":\"completed\"}],"
+                     "\"usage\":{\"input_tokens\":20,\"output_tokens\":5}}");
+  test_server_reply (f->server, 200, "application/json",
+                     "{\"id\":\"resp_2\",\"object\":\"response\",\"status\":\"completed\","
+                     "\"output\":[{\"type\":\"message\",\"id\":\"msg_2\",\"role\":\"assistant\","
+                     "\"content\":[{\"type\":\"output_text\",\"text\":\"Said hi.\","
+                     "\"annotations\":[]}]}]}");
+
+  cli (&output, env, args);
+  g_assert_cmpint (output.status, ==, 0);
+  g_assert_cmpstr (output.out, ==,
+                   "user: Echo hi\n"
+                   "assistant calls echo {\"text\":\"hi\"} [call_1]\n"
+                   "tool echo [call_1]: hi\n"
+                   "assistant: Said hi.\n");
+  g_assert_cmpstr (g_ptr_array_index (f->server->paths, 0), ==, "/responses");
+  g_assert_cmpstr (g_ptr_array_index (f->server->auth, 0), ==, "Bearer sk-resp-live-secret");
+
+  second = test_server_request (f->server, 1);
+  input = tb_json_to_string (json_object_get_member (second, "input"), FALSE);
+  g_assert_cmpstr (input, ==,
+                   "[{\"type\":\"message\",\"role\":\"user\",\"content\":\"Echo hi\"},"
+                   "{\"type\":\"function_call\",\"call_id\":\"call_1\",\"name\":\"echo\","
+                   "\"arguments\":\"{\\\"text\\\":\\\"hi\\\"}\"},"
+                   "{\"type\":\"function_call_output\",\"call_id\":\"call_1\","
+                   "\"output\":\"hi\"}]");
+
+  /* The key reached the server, and never the trace, whose header names the kind. */
+  g_assert_true (g_file_get_contents (trace, &contents, NULL, NULL));
+  g_assert_null (strstr (contents, "sk-resp-live-secret"));
+  g_assert_nonnull (strstr (contents, "\"kind\":\"openai-responses\""));
+  g_free (output.out);
+  g_free (output.err);
 }
 
 int
@@ -420,6 +476,8 @@ main (int   argc,
   g_test_add ("/cli-live/eval-ollama", Fixture, NULL, setup, test_eval_ollama, teardown);
   g_test_add ("/cli-live/run-anthropic-stream", Fixture, "x-api-key", setup,
               test_run_anthropic_stream, teardown);
+  g_test_add ("/cli-live/run-openai-responses", Fixture, NULL, setup,
+              test_run_openai_responses, teardown);
 
   return g_test_run ();
 }

@@ -746,7 +746,8 @@ test_numbers_as_written (Fixture       *f,
 static void
 test_new_for_kind (void)
 {
-  static const char *const kinds[] = { "openai", "anthropic", "gemini", "ollama" };
+  static const char *const kinds[] = { "openai", "openai-responses", "anthropic", "gemini",
+                                       "ollama" };
   g_autoptr(GError) error = NULL;
   g_autoptr(TbProvider) unknown = NULL;
 
@@ -763,8 +764,13 @@ test_new_for_kind (void)
   g_assert_null (unknown);
   g_assert_error (error, TB_PROVIDER_ERROR, TB_PROVIDER_ERROR_CONFIG);
   g_assert_cmpstr (error->message, ==,
-                   "Unknown provider “ollama-native”: use one of openai, anthropic, gemini, "
-                   "ollama");
+                   "Unknown provider “ollama-native”: use one of openai, openai-responses, "
+                   "anthropic, gemini, ollama");
+  /* The Responses format: its label, its public endpoint, OpenAI's key. */
+  g_assert_cmpstr (tb_provider_kind_get_label ("openai-responses"), ==, "OpenAI Responses");
+  g_assert_cmpstr (tb_provider_kind_get_default_base_url ("openai-responses"), ==,
+                   "https://api.openai.com/v1");
+  g_assert_cmpstr (tb_provider_kind_get_key_variable ("openai-responses"), ==, "OPENAI_API_KEY");
 }
 
 int

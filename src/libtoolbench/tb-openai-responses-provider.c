@@ -9,6 +9,7 @@
 
 #include "tb-json.h"
 #include "tb-openai-responses-provider.h"
+#include "tb-provider-kind.h"
 #include "tb-provider-private.h"
 
 /**
@@ -1040,12 +1041,7 @@ tb_openai_responses_provider_new (const char *base_url,
                                   const char *model,
                                   const char *api_key)
 {
-  return g_object_new (TB_TYPE_OPENAI_RESPONSES_PROVIDER,
-                       "base-url", base_url != NULL ? base_url
-                                                    : TB_OPENAI_RESPONSES_DEFAULT_BASE_URL,
-                       "model", model,
-                       "api-key", api_key,
-                       NULL);
+  return tb_provider_new_for_kind ("openai-responses", base_url, model, api_key, NULL);
 }
 
 /**

@@ -296,13 +296,11 @@ after_stored_response (TbProviderRequest  *request,
     {
       TbMessage *message = g_ptr_array_index (request->messages, i - 1);
       JsonObject *data = tb_message_get_provider_data (message);
-      JsonNode *stored = data != NULL ? json_object_get_member (data, DATA_STORED) : NULL;
       const char *id = tb_json_object_get_string (data, DATA_RESPONSE_ID);
 
       if (tb_message_get_role (message) != TB_MESSAGE_ROLE_ASSISTANT)
         continue;
-      if (id != NULL && *id != '\0' && stored != NULL &&
-          json_node_get_value_type (stored) == G_TYPE_BOOLEAN && json_node_get_boolean (stored))
+      if (id != NULL && *id != '\0' && tb_json_object_get_boolean (data, DATA_STORED, FALSE))
         {
           *response_id = id;
           return i;
@@ -542,11 +540,10 @@ response_from_object (TbOpenaiResponsesProvider  *self,
   JsonArray *output = tb_json_object_get_array (root, "output");
   const char *status = tb_json_object_get_string (root, "status");
   const char *id = tb_json_object_get_string (root, "id");
-  JsonNode *store = root != NULL ? json_object_get_member (root, "store") : NULL;
   const char *finish_reason = status;
   g_autoptr(JsonObject) data = json_object_new ();
   g_autoptr(TbMessage) message = NULL;
-  gboolean stored = self->use_previous_response_id;
+  gboolean stored;
 
   if (root == NULL)
     {
@@ -592,9 +589,9 @@ response_from_object (TbOpenaiResponsesProvider  *self,
   if (message == NULL)
     return NULL;
 
-  if (store != NULL && JSON_NODE_HOLDS_VALUE (store) &&
-      json_node_get_value_type (store) == G_TYPE_BOOLEAN)
-    stored = json_node_get_boolean (store);
+  /* The response says whether it was kept; a server that does not say is
+   * taken to have done as asked. */
+  stored = tb_json_object_get_boolean (root, "store", self->use_previous_response_id);
   if (id != NULL && *id != '\0')
     {
       json_object_set_string_member (data, DATA_RESPONSE_ID, id);

@@ -523,6 +523,9 @@ message_from_output (TbProviderRequest  *request,
     json_object_set_array_member (data, DATA_OUTPUT, json_array_ref (output));
   if (summary->len > 0)
     json_object_set_string_member (data, DATA_SUMMARY, summary->str);
+  /* The summaries are what a person can read of the reasoning; the items
+   * themselves go back unchanged from the provider data. */
+  tb_message_set_reasoning (message, summary->str);
 
   return message;
 }

@@ -348,6 +348,10 @@ test_reasoning_and_unknown_items_echoed (Fixture       *f,
                    "Both can run at once.");
   g_assert_cmpstr (json_object_get_string_member (data_object, "openai_response_id"), ==,
                    "resp_reasoning_1");
+  /* The summaries are the turn's reasoning, shown under it in the Loop page. */
+  g_assert_cmpstr (tb_message_get_reasoning (turn), ==,
+                   "**Planning two calls**\n\nThe user wants a note and a sum.\n\n"
+                   "Both can run at once.");
 
   /* Next request: the user's text, the four output items unchanged and in
    * their order, then one result per call_id. */

@@ -470,11 +470,12 @@ test_definitions (Fixture       *f,
   expected_anthropic = parse (anthropic_text);
   g_assert_true (tb_json_equal (anthropic, expected_anthropic));
 
-  /* Gemini: no $schema or additionalProperties, nullable for a null type,
-   * and no parameters at all for a tool without arguments. */
+  /* Gemini: the real name, which it allows; no $schema or
+   * additionalProperties, nullable for a null type, and no parameters at
+   * all for a tool without arguments. */
   gemini = tb_tool_registry_to_definitions (f->registry, TB_DEFINITION_FORMAT_GEMINI);
   expected_gemini = parse ("[{\"functionDeclarations\":["
-                           "{\"name\":\"facts_propose\",\"description\":\"A test tool.\","
+                           "{\"name\":\"facts.propose\",\"description\":\"A test tool.\","
                            "\"parameters\":{\"type\":\"object\",\"required\":[\"key\"],"
                            "\"properties\":{\"key\":{\"type\":\"string\"},"
                            "\"value\":{\"nullable\":true,\"type\":\"string\"}}}},"
@@ -549,6 +550,44 @@ test_wire_names (Fixture       *f,
   hidden = tb_tool_registry_from_wire_name (model, "facts_commit");
   g_assert_null (hidden);
   g_assert_null (tb_tool_registry_from_wire_name (model, "facts.commit"));
+}
+
+/* Gemini allows dots (and colons) but wants a letter or an underscore first:
+ * names it accepts go as they are, the others are mapped within its rule,
+ * and each format maps back only its own names. */
+static void
+test_wire_names_gemini (Fixture       *f,
+                        gconstpointer  data)
+{
+  const TbDefinitionFormat gemini = TB_DEFINITION_FORMAT_GEMINI;
+  const struct { const char *real; const char *strict; const char *gemini; } cases[] = {
+    { "facts.propose", "facts_propose", "facts.propose" },
+    { "files.read-all", "files_read-all", "files.read-all" },
+    { "9lives", "9lives", "_9lives" },
+    { "-dash", "-dash", "_-dash" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    add (f->registry, make_tool (cases[i].real, NULL, TB_TOOL_VISIBILITY_MODEL, 0, 0, echo_args));
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autofree char *strict = tb_tool_registry_to_wire_name (f->registry, cases[i].real);
+      g_autofree char *wire = tb_tool_registry_to_wire_name_for (f->registry, gemini,
+                                                                 cases[i].real);
+      g_autofree char *back = tb_tool_registry_from_wire_name_for (f->registry, gemini, wire);
+      g_autofree char *native = tb_tool_registry_to_wire_name_for (f->registry,
+                                                                   TB_DEFINITION_FORMAT_NATIVE,
+                                                                   cases[i].real);
+
+      g_assert_cmpstr (strict, ==, cases[i].strict);
+      g_assert_cmpstr (wire, ==, cases[i].gemini);
+      g_assert_cmpstr (back, ==, cases[i].real);
+      g_assert_cmpstr (native, ==, cases[i].real);
+    }
+  /* A strict wire name means nothing to Gemini where the real name differs. */
+  g_assert_null (tb_tool_registry_from_wire_name_for (f->registry, gemini, "facts_propose"));
+  g_assert_null (tb_tool_registry_from_wire_name (f->registry, "facts.propose"));
 }
 
 static void
@@ -1041,6 +1080,7 @@ main (int   argc,
   ADD ("/registry/definitions", test_definitions);
   ADD ("/registry/definitions-cached", test_definitions_cached);
   ADD ("/registry/wire-names", test_wire_names);
+  ADD ("/registry/wire-names-gemini", test_wire_names_gemini);
   ADD ("/registry/call/ok", test_call_ok);
   ADD ("/registry/call/id", test_call_id);
   ADD ("/registry/call/failing-handler", test_call_failing_handler);

@@ -137,7 +137,9 @@ tb_gemini_provider_build_message (TbHttpProvider     *provider,
                 TbToolCall *call = tb_message_get_tool_call (message, j);
                 JsonObject *data = tb_tool_call_get_provider_data (call);
                 JsonNode *args = tb_tool_call_get_arguments (call);
-                g_autofree char *wire = _tb_provider_wire_name_for_call (request->tools, call);
+                g_autofree char *wire =
+                  _tb_provider_wire_name_for_call_for (request->tools, TB_DEFINITION_FORMAT_GEMINI,
+                                                       call);
                 JsonObject *part = json_object_new ();
                 JsonObject *function = json_object_new ();
 
@@ -172,10 +174,12 @@ tb_gemini_provider_build_message (TbHttpProvider     *provider,
             g_autofree char *wire = NULL;
 
             if (call != NULL)
-              wire = _tb_provider_wire_name_for_call (request->tools, call);
+              wire = _tb_provider_wire_name_for_call_for (request->tools,
+                                                          TB_DEFINITION_FORMAT_GEMINI, call);
             else if (request->tools != NULL && tb_message_get_tool_name (message) != NULL)
-              wire = tb_tool_registry_to_wire_name (request->tools,
-                                                    tb_message_get_tool_name (message));
+              wire = tb_tool_registry_to_wire_name_for (request->tools,
+                                                        TB_DEFINITION_FORMAT_GEMINI,
+                                                        tb_message_get_tool_name (message));
             if (wire == NULL)
               wire = g_strdup (tb_message_get_tool_name (message) != NULL
                                ? tb_message_get_tool_name (message) : "unknown");
@@ -232,7 +236,9 @@ tb_gemini_provider_build_message (TbHttpProvider     *provider,
             json_object_set_string_member (calling, "mode", "ANY");
           else
             {
-              g_autofree char *wire = tb_tool_registry_to_wire_name (request->tools, choice);
+              g_autofree char *wire = tb_tool_registry_to_wire_name_for (request->tools,
+                                                                         TB_DEFINITION_FORMAT_GEMINI,
+                                                                         choice);
               JsonArray *allowed = json_array_new ();
 
               json_object_set_string_member (calling, "mode", "ANY");
@@ -365,9 +371,10 @@ reader_take (TbGeminiProvider *self,
             given = NULL;
           if (given == NULL)
             made = g_strdup_printf ("gemini_call_%u", ++self->next_call);
-          call = _tb_provider_make_call (reader->request->tools, given != NULL ? given : made,
-                                         tb_json_object_get_string (function, "name"),
-                                         args != NULL ? args : NULL, args != NULL ? NULL : "");
+          call = _tb_provider_make_call_for (reader->request->tools, TB_DEFINITION_FORMAT_GEMINI,
+                                             given != NULL ? given : made,
+                                             tb_json_object_get_string (function, "name"),
+                                             args != NULL ? args : NULL, args != NULL ? NULL : "");
           if (given != NULL)
             json_object_set_string_member (data, "id", given);
           if (signature != NULL)

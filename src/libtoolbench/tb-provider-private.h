@@ -14,6 +14,15 @@ TbToolCall *_tb_provider_make_call          (TbToolRegistry  *tools,
                                              const char      *wire_name,
                                              JsonNode        *arguments,
                                              const char      *raw_arguments);
+char       *_tb_provider_wire_name_for_call_for (TbToolRegistry     *tools,
+                                                 TbDefinitionFormat  format,
+                                                 TbToolCall         *call);
+TbToolCall *_tb_provider_make_call_for          (TbToolRegistry     *tools,
+                                                 TbDefinitionFormat  format,
+                                                 const char         *id,
+                                                 const char         *wire_name,
+                                                 JsonNode           *arguments,
+                                                 const char         *raw_arguments);
 gboolean    _tb_provider_check_call_ids     (TbMessage       *message,
                                              GError         **error);
 JsonObject *_tb_json_array_get_object       (JsonArray       *array,

@@ -205,8 +205,9 @@ is_wire_char (char c)
  * (a call to an unknown tool typed by a person must not make the provider
  * refuse the whole history). */
 char *
-_tb_provider_wire_name_for_call (TbToolRegistry *tools,
-                                 TbToolCall     *call)
+_tb_provider_wire_name_for_call_for (TbToolRegistry     *tools,
+                                     TbDefinitionFormat  format,
+                                     TbToolCall         *call)
 {
   const char *received = tb_tool_call_get_received_name (call);
   const char *name = tb_tool_call_get_name (call);
@@ -219,7 +220,7 @@ _tb_provider_wire_name_for_call (TbToolRegistry *tools,
     return g_strdup (received);
   /* A call made on this side (a script, a fork) of a tool the model was
    * offered goes by the name the offer used. */
-  if (tools != NULL && (mapped = tb_tool_registry_to_wire_name (tools, name)) != NULL)
+  if (tools != NULL && (mapped = tb_tool_registry_to_wire_name_for (tools, format, name)) != NULL)
     return mapped;
 
   safe = g_string_new (NULL);
@@ -234,17 +235,18 @@ _tb_provider_wire_name_for_call (TbToolRegistry *tools,
  * name that maps to no offered tool is kept as sent: the loop then answers
  * with a not-registered error. */
 TbToolCall *
-_tb_provider_make_call (TbToolRegistry *tools,
-                        const char     *id,
-                        const char     *wire_name,
-                        JsonNode       *arguments,
-                        const char     *raw_arguments)
+_tb_provider_make_call_for (TbToolRegistry     *tools,
+                            TbDefinitionFormat  format,
+                            const char         *id,
+                            const char         *wire_name,
+                            JsonNode           *arguments,
+                            const char         *raw_arguments)
 {
   g_autofree char *real = NULL;
   TbToolCall *call;
 
   if (tools != NULL && wire_name != NULL)
-    real = tb_tool_registry_from_wire_name (tools, wire_name);
+    real = tb_tool_registry_from_wire_name_for (tools, format, wire_name);
 
   if (arguments != NULL)
     call = tb_tool_call_new (id, real != NULL ? real : wire_name, arguments);
@@ -296,4 +298,24 @@ _tb_provider_check_call_ids (TbMessage  *message,
           }
       }
   return TRUE;
+}
+
+/* The same for the formats that share the strict naming rule (all but
+ * Gemini's). */
+char *
+_tb_provider_wire_name_for_call (TbToolRegistry *tools,
+                                 TbToolCall     *call)
+{
+  return _tb_provider_wire_name_for_call_for (tools, TB_DEFINITION_FORMAT_OPENAI, call);
+}
+
+TbToolCall *
+_tb_provider_make_call (TbToolRegistry *tools,
+                        const char     *id,
+                        const char     *wire_name,
+                        JsonNode       *arguments,
+                        const char     *raw_arguments)
+{
+  return _tb_provider_make_call_for (tools, TB_DEFINITION_FORMAT_OPENAI, id, wire_name, arguments,
+                                     raw_arguments);
 }

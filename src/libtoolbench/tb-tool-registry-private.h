@@ -23,8 +23,10 @@ struct _TbToolRegistry
    * is invisible to them and would drown real reports in false ones. */
   GRWLock      cache_lock;
   JsonNode    *definitions[TB_DEFINITION_FORMAT_OPENAI_RESPONSES + 1];
-  GHashTable  *real_to_wire;
-  GHashTable  *wire_to_real;
+  /* Per naming rule: [0] the strict one most providers share,
+   * [1] Gemini's, which also allows dots and colons. */
+  GHashTable  *real_to_wire[2];
+  GHashTable  *wire_to_real[2];
 
   guint        default_timeout_ms;
   guint64      next_call_id;

@@ -100,8 +100,11 @@ invalidate_caches (TbToolRegistry *self)
   g_rw_lock_writer_lock (&self->cache_lock);
   for (guint i = 0; i < G_N_ELEMENTS (self->definitions); i++)
     g_clear_pointer (&self->definitions[i], json_node_unref);
-  g_clear_pointer (&self->real_to_wire, g_hash_table_unref);
-  g_clear_pointer (&self->wire_to_real, g_hash_table_unref);
+  for (guint i = 0; i < G_N_ELEMENTS (self->real_to_wire); i++)
+    {
+      g_clear_pointer (&self->real_to_wire[i], g_hash_table_unref);
+      g_clear_pointer (&self->wire_to_real[i], g_hash_table_unref);
+    }
   g_rw_lock_writer_unlock (&self->cache_lock);
 }
 

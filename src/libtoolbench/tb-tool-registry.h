@@ -65,6 +65,12 @@ char           *tb_tool_registry_to_wire_name         (TbToolRegistry       *sel
                                                        const char           *name);
 char           *tb_tool_registry_from_wire_name       (TbToolRegistry       *self,
                                                        const char           *wire_name);
+char           *tb_tool_registry_to_wire_name_for     (TbToolRegistry       *self,
+                                                       TbDefinitionFormat    format,
+                                                       const char           *name);
+char           *tb_tool_registry_from_wire_name_for   (TbToolRegistry       *self,
+                                                       TbDefinitionFormat    format,
+                                                       const char           *wire_name);
 guint           tb_tool_registry_get_default_timeout_ms (TbToolRegistry     *self);
 void            tb_tool_registry_set_default_timeout_ms (TbToolRegistry     *self,
                                                          guint               timeout_ms);

@@ -56,7 +56,7 @@ make_loop (Fixture *f)
 static const char first_turn[] =
   "{\"candidates\":[{\"content\":{\"role\":\"model\",\"parts\":["
   "{\"text\":\"Two calls are needed.\",\"thought\":true},"
-  "{\"functionCall\":{\"name\":\"notes_add\",\"args\":{\"text\":\"milk\"}},"
+  "{\"functionCall\":{\"name\":\"notes.add\",\"args\":{\"text\":\"milk\"}},"
   "\"thoughtSignature\":\"c2lnLTE=\"},"
   "{\"functionCall\":{\"id\":\"fc-2\",\"name\":\"add\",\"args\":{\"a\":2,\"b\":3}}}]},"
   "\"finishReason\":\"STOP\",\"index\":0}],"
@@ -93,7 +93,7 @@ test_loop_shape (Fixture       *f,
                           "3.\"}]}]");
   tools = tb_json_to_string (json_object_get_member (sent, "tools"), FALSE);
   g_assert_true (g_str_has_prefix (tools, "[{\"functionDeclarations\":["));
-  g_assert_nonnull (strstr (tools, "\"name\":\"notes_add\""));
+  g_assert_nonnull (strstr (tools, "\"name\":\"notes.add\""));
   g_assert_null (strstr (tools, "additionalProperties"));
   g_assert_null (strstr (tools, "$schema"));
   g_assert_null (strstr (tools, "facts"));
@@ -105,12 +105,12 @@ test_loop_shape (Fixture       *f,
                           "[{\"role\":\"user\",\"parts\":[{\"text\":\"Note milk and add 2 and "
                           "3.\"}]},"
                           "{\"role\":\"model\",\"parts\":["
-                          "{\"functionCall\":{\"name\":\"notes_add\",\"args\":{\"text\":\"milk\"}},"
+                          "{\"functionCall\":{\"name\":\"notes.add\",\"args\":{\"text\":\"milk\"}},"
                           "\"thoughtSignature\":\"c2lnLTE=\"},"
                           "{\"functionCall\":{\"name\":\"add\",\"args\":{\"a\":2,\"b\":3},"
                           "\"id\":\"fc-2\"}}]},"
                           "{\"role\":\"user\",\"parts\":["
-                          "{\"functionResponse\":{\"name\":\"notes_add\","
+                          "{\"functionResponse\":{\"name\":\"notes.add\","
                           "\"response\":{\"output\":\"milk\"}}},"
                           "{\"functionResponse\":{\"name\":\"add\",\"id\":\"fc-2\","
                           "\"response\":{\"output\":\"5\"}}}]}]");
@@ -262,8 +262,8 @@ test_echo_as_sent (Fixture       *f,
                      "{\"candidates\":[{\"content\":{\"role\":\"model\",\"parts\":["
                      "{\"functionCall\":{\"name\":\"facts.commit\",\"args\":{\"k\":\"v\"}}},"
                      "{\"functionCall\":{\"name\":\"no_such_tool\",\"args\":{}}},"
-                     "{\"functionCall\":{\"name\":\"notes_add\",\"args\":{\"text\":\"a\"}}},"
-                     "{\"functionCall\":{\"name\":\"notes_add\",\"args\":{\"text\":\"b\"}}}]},"
+                     "{\"functionCall\":{\"name\":\"notes.add\",\"args\":{\"text\":\"a\"}}},"
+                     "{\"functionCall\":{\"name\":\"notes.add\",\"args\":{\"text\":\"b\"}}}]},"
                      "\"finishReason\":\"STOP\"}]}");
   test_server_reply (f->server, 200, "application/json", final_turn);
 
@@ -276,14 +276,14 @@ test_echo_as_sent (Fixture       *f,
                           "{\"role\":\"model\",\"parts\":["
                           "{\"functionCall\":{\"name\":\"facts.commit\",\"args\":{\"k\":\"v\"}}},"
                           "{\"functionCall\":{\"name\":\"no_such_tool\",\"args\":{}}},"
-                          "{\"functionCall\":{\"name\":\"notes_add\",\"args\":{\"text\":\"a\"}}},"
-                          "{\"functionCall\":{\"name\":\"notes_add\",\"args\":{\"text\":\"b\"}}}"
+                          "{\"functionCall\":{\"name\":\"notes.add\",\"args\":{\"text\":\"a\"}}},"
+                          "{\"functionCall\":{\"name\":\"notes.add\",\"args\":{\"text\":\"b\"}}}"
                           "]}");
   {
     JsonArray *parts = json_object_get_array_member (
       json_array_get_object_element (json_object_get_array_member (sent, "contents"), 2),
       "parts");
-    const char *names[] = { "facts.commit", "no_such_tool", "notes_add", "notes_add" };
+    const char *names[] = { "facts.commit", "no_such_tool", "notes.add", "notes.add" };
 
     g_assert_cmpuint (json_array_get_length (parts), ==, 4);
     for (guint i = 0; i < 4; i++)

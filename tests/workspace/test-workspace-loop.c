@@ -75,7 +75,7 @@ static const char *anthropic_turns[] = {
 
 static const char *gemini_turns[] = {
   "{\"candidates\":[{\"content\":{\"role\":\"model\",\"parts\":[{\"functionCall\":{\"name\":"
-  "\"facts_propose\",\"args\":{\"key\":\"city\",\"value\":\"Paris\",\"reason\":\"said so\"}}}]},"
+  "\"facts.propose\",\"args\":{\"key\":\"city\",\"value\":\"Paris\",\"reason\":\"said so\"}}}]},"
   "\"finishReason\":\"STOP\"}]}",
   "{\"candidates\":[{\"content\":{\"role\":\"model\",\"parts\":[{\"functionCall\":{\"name\":"
   "\"facts_commit\",\"args\":{\"proposal_id\":\"p1\",\"confirmation\":\"x\"}}}]},"
@@ -174,9 +174,16 @@ test_provider_requests (Fixture *f, gconstpointer data)
 
       g_assert_nonnull (tools);
       collect_names (tools, names, 0);
-      g_assert_true (g_ptr_array_find_with_equal_func (names, "facts_propose", g_str_equal, NULL));
-      g_assert_true (g_ptr_array_find_with_equal_func (names, "facts_get", g_str_equal, NULL));
-      g_assert_true (g_ptr_array_find_with_equal_func (names, "draft_set", g_str_equal, NULL));
+      /* Gemini takes the real names; the others their wire spelling. */
+      g_assert_true (g_ptr_array_find_with_equal_func (names, kind == KIND_GEMINI
+                                                              ? "facts.propose" : "facts_propose",
+                                                       g_str_equal, NULL));
+      g_assert_true (g_ptr_array_find_with_equal_func (names, kind == KIND_GEMINI
+                                                              ? "facts.get" : "facts_get",
+                                                       g_str_equal, NULL));
+      g_assert_true (g_ptr_array_find_with_equal_func (names, kind == KIND_GEMINI
+                                                              ? "draft.set" : "draft_set",
+                                                       g_str_equal, NULL));
       for (guint j = 0; j < names->len; j++)
         {
           g_assert_cmpstr (g_ptr_array_index (names, j), !=, "facts_commit");

@@ -521,6 +521,48 @@ test_loop_over_http (Fixture       *f,
   g_assert_cmpuint (tb_trace_count (trace, "end"), ==, 1);
 }
 
+/* What the model called goes back exactly as it called it: a name of no
+ * tool with a dot ("facts.commit"), a name of no tool, and two calls of one
+ * tool; the results follow in order, each with its call's name. */
+static void
+test_echo_as_sent (Fixture       *f,
+                   gconstpointer  data)
+{
+  g_autoptr(TbDispatchLoop) loop = NULL;
+  g_autoptr(GError) error = NULL;
+  JsonArray *messages;
+  const char *calls =
+    "[{\"function\":{\"name\":\"facts.commit\",\"arguments\":{\"k\":\"v\"}}},"
+    "{\"function\":{\"name\":\"no_such_tool\",\"arguments\":{}}},"
+    "{\"function\":{\"name\":\"notes_add\",\"arguments\":{\"text\":\"a\"}}},"
+    "{\"function\":{\"name\":\"notes_add\",\"arguments\":{\"text\":\"b\"}}}]";
+  g_autofree char *first = g_strdup_printf ("{\"model\":\"llama3.2\",\"message\":{\"role\":"
+                                            "\"assistant\",\"content\":\"\",\"tool_calls\":%s},"
+                                            "\"done_reason\":\"stop\",\"done\":true}", calls);
+  g_autofree char *echo = g_strdup_printf ("{\"role\":\"assistant\",\"content\":\"\","
+                                           "\"tool_calls\":%s}", calls);
+  const char *names[] = { "facts.commit", "no_such_tool", "notes_add", "notes_add" };
+
+  test_server_reply (f->server, 200, "application/json", first);
+  test_server_reply (f->server, 200, "application/json", final_response);
+
+  loop = tb_dispatch_loop_new (f->registry, f->provider, 5);
+  tb_dispatch_loop_add_user_message (loop, "Note a and b.", &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (test_run_loop (loop), ==, TB_LOOP_STATE_FINISHED);
+  g_assert_cmpuint (f->note_calls, ==, 2);
+
+  messages = json_object_get_array_member (test_server_request (f->server, 1), "messages");
+  g_assert_cmpuint (json_array_get_length (messages), ==, 6);
+  test_assert_json_equal (json_array_get_element (messages, 1), echo);
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    g_assert_cmpstr (json_object_get_string_member (json_array_get_object_element (messages,
+                                                                                   2 + i),
+                                                    "tool_name"), ==, names[i]);
+  g_assert_cmpstr (json_object_get_string_member (json_array_get_object_element (messages, 5),
+                                                  "content"), ==, "b");
+}
+
 static void
 test_loop_stream (Fixture       *f,
                   gconstpointer  data)
@@ -916,6 +958,8 @@ main (int   argc,
   g_test_add ("/providers/ollama/broken-arguments", Fixture, NULL, setup, test_broken_arguments,
               teardown);
   g_test_add ("/providers/ollama/loop", Fixture, NULL, setup, test_loop_over_http, teardown);
+  g_test_add ("/providers/ollama/echo-as-sent", Fixture, NULL, setup, test_echo_as_sent,
+              teardown);
   g_test_add ("/providers/ollama/loop-stream", Fixture, NULL, setup, test_loop_stream, teardown);
   g_test_add ("/providers/ollama/given-ids-echoed", Fixture, NULL, setup, test_given_ids_echoed,
               teardown);

@@ -935,6 +935,66 @@ test_loop_over_http (Fixture       *f,
     }
 }
 
+/* What the model called goes back exactly as it called it: a name the
+ * Responses format forbids ("facts.commit"), a name of no tool, two calls
+ * of one tool, and argument text with its own spacing; each output answers
+ * its own call_id. */
+static void
+test_echo_as_sent (Fixture       *f,
+                   gconstpointer  data)
+{
+  g_autoptr(TbDispatchLoop) loop = NULL;
+  g_autoptr(GError) error = NULL;
+  JsonArray *input;
+  const char *calls[][3] = {
+    { "e1", "facts.commit", "{\"k\": \"v\"}" },
+    { "e2", "no_such_tool", "{}" },
+    { "e3", "notes_add", "{\"text\":\"a\"}" },
+    { "e4", "notes_add", "{ \"text\" : \"b\" }" },
+  };
+  g_autoptr(GString) output = g_string_new ("{\"id\":\"resp_e\",\"object\":\"response\","
+                                            "\"status\":\"completed\",\"output\":[");
+
+  for (guint i = 0; i < G_N_ELEMENTS (calls); i++)
+    {
+      g_autoptr(JsonNode) args = json_node_new (JSON_NODE_VALUE);
+      g_autofree char *quoted = NULL;
+
+      json_node_set_string (args, calls[i][2]);
+      quoted = tb_json_to_string (args, FALSE);
+      g_string_append_printf (output, "%s{\"type\":\"function_call\",\"id\":\"fc_%u\","
+                              "\"call_id\":\"%s\",\"name\":\"%s\",\"arguments\":%s}",
+                              i > 0 ? "," : "", i, calls[i][0], calls[i][1], quoted);
+    }
+  g_string_append (output, "]}");
+  test_server_reply (f->server, 200, "application/json", output->str);
+  reply_fixture (f, "text.json");
+
+  loop = tb_dispatch_loop_new (f->registry, f->provider, 5);
+  tb_dispatch_loop_add_user_message (loop, "Note a and b.", &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (test_run_loop (loop), ==, TB_LOOP_STATE_FINISHED);
+  g_assert_cmpuint (f->note_calls, ==, 2);
+
+  input = json_object_get_array_member (test_server_request (f->server, 1), "input");
+  g_assert_cmpuint (json_array_get_length (input), ==, 9);
+  for (guint i = 0; i < G_N_ELEMENTS (calls); i++)
+    {
+      JsonObject *call = json_array_get_object_element (input, 1 + i);
+      JsonObject *result = json_array_get_object_element (input, 5 + i);
+
+      g_assert_cmpstr (json_object_get_string_member (call, "type"), ==, "function_call");
+      g_assert_cmpstr (json_object_get_string_member (call, "call_id"), ==, calls[i][0]);
+      g_assert_cmpstr (json_object_get_string_member (call, "name"), ==, calls[i][1]);
+      g_assert_cmpstr (json_object_get_string_member (call, "arguments"), ==, calls[i][2]);
+      g_assert_cmpstr (json_object_get_string_member (result, "type"), ==,
+                       "function_call_output");
+      g_assert_cmpstr (json_object_get_string_member (result, "call_id"), ==, calls[i][0]);
+    }
+  g_assert_cmpstr (json_object_get_string_member (json_array_get_object_element (input, 8),
+                                                  "output"), ==, "b");
+}
+
 static void
 test_loop_stream (Fixture       *f,
                   gconstpointer  data)
@@ -1131,6 +1191,7 @@ main (int   argc,
   ADD ("error/stream-content-filter", test_error, &stream_content_filter);
   ADD ("error/garbled-event", test_error, &garbled_event);
   ADD ("loop", test_loop_over_http, NULL);
+  ADD ("echo-as-sent", test_echo_as_sent, NULL);
   ADD ("loop-stream", test_loop_stream, NULL);
   ADD ("loop-fails/truncated-stream", test_loop_fails, &truncated);
   ADD ("loop-fails/chat-completions", test_loop_fails, &chat_completions);

@@ -36,6 +36,13 @@
 
 G_DEFINE_FINAL_TYPE (TbTracePage, tb_trace_page, GTK_TYPE_WIDGET)
 
+/* The formats of the export drop-down, in the order of its items. */
+static const TbDefinitionFormat export_formats[] = {
+  TB_DEFINITION_FORMAT_OPENAI,
+  TB_DEFINITION_FORMAT_ANTHROPIC,
+  TB_DEFINITION_FORMAT_OPENAI_RESPONSES,
+};
+
 static void remember   (TbTracePage *self,
                         GFile       *file);
 static void load_whole (TbTracePage *self,
@@ -487,9 +494,10 @@ save_response (GtkNativeDialog *dialog,
         ok = tb_trace_page_save_fork_to (self, file, &error);
       else if (mode == SAVE_EXPORT)
         ok = tb_trace_page_export_to (self, file,
-                                      gtk_drop_down_get_selected (self->export_format) == 0
-                                      ? TB_DEFINITION_FORMAT_OPENAI
-                                      : TB_DEFINITION_FORMAT_ANTHROPIC, &error);
+                                      export_formats[MIN (gtk_drop_down_get_selected (
+                                                            self->export_format),
+                                                          G_N_ELEMENTS (export_formats) - 1)],
+                                      &error);
       else
         ok = tb_trace_page_save_to (self, file, &error);
       if (!ok)

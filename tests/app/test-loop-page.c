@@ -1347,6 +1347,13 @@ test_trace_replay_fork (Fixture       *f,
   g_assert_no_error (error);
   g_assert_true (g_file_get_contents (export_path, &exported, NULL, NULL));
   g_assert_nonnull (strstr (exported, "\"tool_calls\""));
+  g_clear_pointer (&exported, g_free);
+  /* and as Responses input items, the third format of the drop-down */
+  g_assert_true (tb_trace_page_export_to (trace_page, export_file,
+                                          TB_DEFINITION_FORMAT_OPENAI_RESPONSES, &error));
+  g_assert_no_error (error);
+  g_assert_true (g_file_get_contents (export_path, &exported, NULL, NULL));
+  g_assert_nonnull (strstr (exported, "\"function_call_output\""));
   tb_trace_page_set_remember_recent (trace_page, TRUE);
   g_assert_cmpuint (tb_trace_page_get_n_recent (trace_page), ==, 0);
   g_assert_true (tb_trace_page_save_to (trace_page, file, &error));

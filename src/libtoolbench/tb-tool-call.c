@@ -264,6 +264,8 @@ tb_tool_call_set_provider_data (TbToolCall *self,
  *
  * Returns: (transfer full): `{"id", "name", "wire_name"?, "arguments"}`, or
  *   with `"raw_arguments"` and `"parse_error"` instead of `"arguments"`;
+ *   `"arguments_text"` is the text the model wrote when it was not the
+ *   compact form of `"arguments"`;
  *   `"wire_name"` is the name as the model sent it, when it came from one
  */
 JsonNode *
@@ -281,7 +283,13 @@ tb_tool_call_to_json (TbToolCall *self)
     json_object_set_string_member (object, "wire_name", self->wire_name);
   if (self->arguments != NULL)
     {
+      g_autofree char *compact = tb_json_to_string (self->arguments, FALSE);
+
       json_object_set_member (object, "arguments", json_node_copy (self->arguments));
+      /* The text as the model wrote it, when it was not the compact form:
+       * a replay or fork sends it back exactly. */
+      if (self->raw_arguments != NULL && g_strcmp0 (compact, self->raw_arguments) != 0)
+        json_object_set_string_member (object, "arguments_text", self->raw_arguments);
     }
   else
     {
@@ -350,6 +358,19 @@ tb_tool_call_from_json (JsonNode  *node,
     self = tb_tool_call_new_raw (id, name, json_node_get_string (args));
   else
     self = tb_tool_call_new (id, name, args);
+
+  /* The model's own text is kept only when it says what "arguments" says. */
+  if (self->arguments != NULL && tb_json_object_get_string (object, "arguments_text") != NULL)
+    {
+      const char *text = tb_json_object_get_string (object, "arguments_text");
+      g_autoptr(JsonNode) parsed = tb_json_parse (text, -1, NULL);
+
+      if (parsed != NULL && tb_json_equal (parsed, self->arguments))
+        {
+          g_free (self->raw_arguments);
+          self->raw_arguments = g_strdup (text);
+        }
+    }
 
   if (json_object_has_member (object, "wire_name"))
     tb_tool_call_set_wire_name (self,

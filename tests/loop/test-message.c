@@ -45,6 +45,32 @@ test_raw_arguments (void)
   g_assert_nonnull (tb_tool_call_get_parse_error (too_deep));
 }
 
+/* The model's own argument text survives a trace: a replay or a fork
+ * sends back what the model wrote, spacing and all; a text that says
+ * something else than the arguments is not believed. */
+static void
+test_arguments_text (void)
+{
+  g_autoptr(TbToolCall) call = tb_tool_call_new_raw ("c1", "add", "{ \"a\" : 2,\n \"b\":3 }");
+  g_autoptr(JsonNode) json = tb_tool_call_to_json (call);
+  g_autoptr(TbToolCall) back = NULL;
+  g_autoptr(TbToolCall) compact = tb_tool_call_new_raw ("c2", "add", "{\"a\":2}");
+  g_autoptr(JsonNode) compact_json = tb_tool_call_to_json (compact);
+  g_autoptr(JsonNode) lying = NULL;
+  g_autoptr(TbToolCall) lied = NULL;
+
+  g_assert_cmpstr (json_object_get_string_member (json_node_get_object (json), "arguments_text"),
+                   ==, "{ \"a\" : 2,\n \"b\":3 }");
+  back = tb_tool_call_from_json (json, NULL);
+  g_assert_cmpstr (tb_tool_call_get_raw_arguments (back), ==, "{ \"a\" : 2,\n \"b\":3 }");
+  g_assert_false (json_object_has_member (json_node_get_object (compact_json), "arguments_text"));
+
+  lying = tb_json_parse ("{\"id\":\"c3\",\"name\":\"add\",\"arguments\":{\"a\":1},"
+                         "\"arguments_text\":\"{\\\"a\\\": 999}\"}", -1, NULL);
+  lied = tb_tool_call_from_json (lying, NULL);
+  g_assert_cmpstr (tb_tool_call_get_raw_arguments (lied), ==, "{\"a\":1}");
+}
+
 static void
 test_round_trip (void)
 {
@@ -139,6 +165,7 @@ main (int   argc,
 
   g_test_add_func ("/message/raw-arguments", test_raw_arguments);
   g_test_add_func ("/message/round-trip", test_round_trip);
+  g_test_add_func ("/message/arguments-text", test_arguments_text);
   g_test_add_func ("/message/invalid-json", test_invalid_json);
   g_test_add_func ("/message/trace-model", test_trace_model);
 

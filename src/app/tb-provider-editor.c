@@ -110,7 +110,11 @@ models_fetched_cb (GObject      *source,
   gtk_widget_set_sensitive (GTK_WIDGET (self->test_button), TRUE);
   if (models == NULL)
     {
+      /* The list of an endpoint that did not answer is not this one's. */
       tb_label_set_status (self->status, error->message, TRUE);
+      gtk_widget_set_visible (GTK_WIDGET (self->models_row), FALSE);
+      gtk_string_list_splice (self->models, 0,
+                              g_list_model_get_n_items (G_LIST_MODEL (self->models)), NULL);
       return;
     }
   tb_label_set_status (self->status, report, FALSE);

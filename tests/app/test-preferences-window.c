@@ -212,6 +212,12 @@ connected (Fixture *f)
 }
 
 static gboolean
+refused (Fixture *f)
+{
+  return g_str_has_prefix (status_text (f, "endpoint-status"), "No answer from ");
+}
+
+static gboolean
 key_in_store (Fixture *f)
 {
   return tb_secret_store_is_in_memory (tb_secret_store_get_default ());
@@ -285,6 +291,15 @@ test_add_endpoint (Fixture       *f,
   adw_combo_row_set_selected (ADW_COMBO_ROW (models_row), 1);
   g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (named (f, "endpoint-model"))), ==,
                    "beta");
+
+  /* An endpoint that does not answer leaves no list of another one's models. */
+  type_into (named (f, "endpoint-url"), "http://127.0.0.1:9/v1");
+  g_signal_emit_by_name (named (f, "endpoint-test"), "clicked");
+  g_assert_true (wait_until (refused, f));
+  g_assert_false (gtk_widget_get_visible (models_row));
+  g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (named (f, "endpoint-model"))), ==,
+                   "beta");
+  type_into (named (f, "endpoint-url"), f->base_url);
 
   g_signal_emit_by_name (named (f, "endpoint-save"), "clicked");
   g_assert_true (wait_until (key_in_store, f));

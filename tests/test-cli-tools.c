@@ -259,6 +259,28 @@ test_usage_errors (void)
       g_assert_cmpstr (run.err, !=, "");
       g_assert_cmpstr (run.out, ==, "");
     }
+
+  /* The arguments' own mistakes, worded the same for call and mcp call. */
+  {
+    const char *wrong[][3] = {
+      { "--args", "{\"a\":1}", "Give the arguments with --args or --args-file, not both" },
+      { "--args-file", "/nonexistent/args.json", "Cannot read the arguments: " },
+      { "--args", "{not json", "The arguments are not usable: " },
+    };
+
+    for (guint i = 0; i < G_N_ELEMENTS (wrong); i++)
+      {
+        g_auto(Run) run = { 0 };
+
+        if (i == 0)
+          run_cli (&run, NULL, "call", "add", "--args", "{}", "--args-file", "-", NULL);
+        else
+          run_cli (&run, NULL, "call", "add", wrong[i][0], wrong[i][1], NULL);
+        g_assert_cmpint (run.status, ==, 2);
+        g_assert_nonnull (strstr (run.err, wrong[i][2]));
+        g_assert_cmpstr (run.out, ==, "");
+      }
+  }
 }
 
 static void

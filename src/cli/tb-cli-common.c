@@ -496,3 +496,46 @@ tb_cli_interrupt_unwatch (TbCliInterrupt *watch)
   g_free (watch->notice);
   g_free (watch);
 }
+
+/**
+ * tb_cli_read_arguments:
+ * @text: (nullable): the value of --args
+ * @file: (nullable): the value of --args-file, "-" for standard input
+ * @arguments: (out) (transfer full) (nullable): the arguments, %NULL when
+ *   neither was given
+ * @error: a sentence for a usage error
+ *
+ * The arguments of a call, as `call` and `mcp call` take them.
+ *
+ * Returns: whether the arguments (or their absence) are usable
+ */
+gboolean
+tb_cli_read_arguments (const char  *text,
+                       const char  *file,
+                       JsonNode   **arguments,
+                       GError     **error)
+{
+  g_autofree char *read = NULL;
+  g_autoptr(GError) local_error = NULL;
+
+  *arguments = NULL;
+  if (text != NULL && file != NULL)
+    {
+      g_set_error_literal (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                           _("Give the arguments with --args or --args-file, not both"));
+      return FALSE;
+    }
+  if (file != NULL && (text = read = tb_cli_read_text (file, &local_error)) == NULL)
+    {
+      g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                   _("Cannot read the arguments: %s"), local_error->message);
+      return FALSE;
+    }
+  if (text != NULL && (*arguments = tb_json_parse (text, -1, &local_error)) == NULL)
+    {
+      g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                   _("The arguments are not usable: %s"), local_error->message);
+      return FALSE;
+    }
+  return TRUE;
+}

@@ -298,15 +298,10 @@ mcp_call (int    argc,
     return tb_cli_usage_error (context, _("Name the tool to call"));
   if (argc > 3)
     return tb_cli_usage_error (context, _("Unexpected argument “%s”"), argv[3]);
-  if (args_text != NULL && args_file != NULL)
-    return tb_cli_usage_error (context,
-                               _("Give the arguments with --args or --args-file, not both"));
   if (timeout_ms < 0)
     return tb_cli_usage_error (context, _("--timeout-ms must be a positive number"));
-  if (args_file != NULL && (args_text = tb_cli_read_text (args_file, &error)) == NULL)
-    return tb_cli_usage_error (context, _("Cannot read the arguments: %s"), error->message);
-  if (args_text != NULL && (arguments = tb_json_parse (args_text, -1, &error)) == NULL)
-    return tb_cli_usage_error (context, _("The arguments are not usable: %s"), error->message);
+  if (!tb_cli_read_arguments (args_text, args_file, &arguments, &error))
+    return tb_cli_usage_error (context, "%s", error->message);
 
   servers = select_servers (context, argc > 2 ? argv[2] : NULL, &registry, &status);
   if (servers == NULL)

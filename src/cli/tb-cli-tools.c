@@ -171,24 +171,10 @@ tb_cli_call (int    argc,
   if (argc != 2)
     return tb_cli_usage_error (context, argc < 2 ? _("Name the tool to call")
                                                  : _("Name only one tool to call"));
-  if (args_text != NULL && args_file != NULL)
-    return tb_cli_usage_error (context, _("Give the arguments with --args or --args-file, not both"));
   if (timeout_ms < 0)
     return tb_cli_usage_error (context, _("--timeout-ms must be a positive number"));
-
-  if (args_file != NULL)
-    {
-      args_text = tb_cli_read_text (args_file, &error);
-      if (args_text == NULL)
-        return tb_cli_usage_error (context, _("Cannot read the arguments: %s"), error->message);
-    }
-
-  if (args_text != NULL)
-    {
-      arguments = tb_json_parse (args_text, -1, &error);
-      if (arguments == NULL)
-        return tb_cli_usage_error (context, _("The arguments are not usable: %s"), error->message);
-    }
+  if (!tb_cli_read_arguments (args_text, args_file, &arguments, &error))
+    return tb_cli_usage_error (context, "%s", error->message);
 
   registry = tb_cli_build_registry (&error);
   if (registry == NULL)

@@ -28,6 +28,10 @@ int             tb_cli_usage_error     (GOptionContext  *context,
                                         const char      *format,
                                         ...) G_GNUC_PRINTF (2, 3);
 TbToolRegistry *tb_cli_build_registry  (GError         **error);
+gboolean        tb_cli_read_arguments  (const char      *text,
+                                        const char      *file,
+                                        JsonNode       **arguments,
+                                        GError         **error);
 char           *tb_cli_read_text       (const char      *path_or_dash,
                                         GError         **error);
 TbTrace        *tb_cli_load_trace      (const char      *path,

@@ -443,3 +443,50 @@ test_garbage (TestServer         *server,
           g_assert_true (g_utf8_validate (error->message, -1, NULL));
       }
 }
+
+/**
+ * provider_fixture_setup:
+ * @kind: a provider kind; its key goes in the "Authorization" header
+ * @api_key: (nullable): the key
+ *
+ * Sets up a provider of @kind against a new TestServer, with short waits.
+ */
+void
+provider_fixture_setup (ProviderFixture *f,
+                        const char      *kind,
+                        const char      *model,
+                        const char      *api_key)
+{
+  g_autoptr(GError) error = NULL;
+
+  f->server = test_server_new ("Authorization");
+  f->provider = tb_provider_new_for_kind (kind, f->server->base_url, model, api_key, &error);
+  g_assert_no_error (error);
+  tb_http_provider_set_retry_base_ms (TB_HTTP_PROVIDER (f->provider), 10);
+  tb_http_provider_set_timeout_ms (TB_HTTP_PROVIDER (f->provider), 3000);
+  f->registry = test_registry_new (&f->note_calls);
+  f->model_tools = tb_tool_registry_get_model_tools (f->registry);
+}
+
+void
+provider_fixture_teardown (ProviderFixture *f)
+{
+  g_clear_object (&f->model_tools);
+  g_assert_finalize_object (f->provider);
+  g_assert_finalize_object (f->registry);
+  test_server_free (f->server);
+}
+
+/* A system message, a user's request and the model's tools. */
+TbProviderRequest *
+provider_fixture_request (ProviderFixture *f)
+{
+  TbProviderRequest *request = tb_provider_request_new ();
+  g_autoptr(TbMessage) system = tb_message_new (TB_MESSAGE_ROLE_SYSTEM, "Be brief.");
+  g_autoptr(TbMessage) user = tb_message_new (TB_MESSAGE_ROLE_USER, "Add a note.");
+
+  tb_provider_request_add_message (request, system);
+  tb_provider_request_add_message (request, user);
+  request->tools = g_object_ref (f->model_tools);
+  return request;
+}

@@ -35,6 +35,24 @@ typedef struct
   GPtrArray  *held;         /* messages never answered */
 } TestServer;
 
+/* A provider of one kind against a TestServer, with the test registry
+ * (echo, add, sleep, notes.add, facts.*) and the tools a model is offered. */
+typedef struct
+{
+  TestServer     *server;
+  TbProvider     *provider;
+  TbToolRegistry *registry;
+  TbToolRegistry *model_tools;
+  guint           note_calls;
+} ProviderFixture;
+
+void               provider_fixture_setup    (ProviderFixture *f,
+                                              const char      *kind,
+                                              const char      *model,
+                                              const char      *api_key);
+void               provider_fixture_teardown (ProviderFixture *f);
+TbProviderRequest *provider_fixture_request  (ProviderFixture *f);
+
 TestServer *test_server_new          (const char  *key_header);
 void        test_server_free         (TestServer  *self);
 void        test_server_reply        (TestServer  *self,

@@ -12,49 +12,21 @@
  * follow the examples of https://github.com/ollama/ollama/blob/main/docs/api.md
  * ("Generate a chat completion") and docs/api/errors.mdx. */
 
-typedef struct
-{
-  TestServer     *server;
-  TbProvider     *provider;
-  TbToolRegistry *registry;
-  TbToolRegistry *model_tools;
-  guint           note_calls;
-} Fixture;
+typedef ProviderFixture Fixture;
 
 static void
 setup (Fixture       *f,
        gconstpointer  data)
 {
-  f->server = test_server_new ("Authorization");
   /* A local server: no key. */
-  f->provider = tb_ollama_provider_new (f->server->base_url, "llama3.2", NULL);
-  tb_http_provider_set_retry_base_ms (TB_HTTP_PROVIDER (f->provider), 10);
-  tb_http_provider_set_timeout_ms (TB_HTTP_PROVIDER (f->provider), 3000);
-  f->registry = test_registry_new (&f->note_calls);
-  f->model_tools = tb_tool_registry_get_model_tools (f->registry);
+  provider_fixture_setup (f, "ollama", "llama3.2", NULL);
 }
 
 static void
 teardown (Fixture       *f,
           gconstpointer  data)
 {
-  g_clear_object (&f->model_tools);
-  g_assert_finalize_object (f->provider);
-  g_assert_finalize_object (f->registry);
-  test_server_free (f->server);
-}
-
-static TbProviderRequest *
-simple_request (Fixture *f)
-{
-  TbProviderRequest *request = tb_provider_request_new ();
-  g_autoptr(TbMessage) system = tb_message_new (TB_MESSAGE_ROLE_SYSTEM, "Be brief.");
-  g_autoptr(TbMessage) user = tb_message_new (TB_MESSAGE_ROLE_USER, "Add a note.");
-
-  tb_provider_request_add_message (request, system);
-  tb_provider_request_add_message (request, user);
-  request->tools = g_object_ref (f->model_tools);
-  return request;
+  provider_fixture_teardown (f);
 }
 
 static void
@@ -83,7 +55,7 @@ static void
 test_request_shape (Fixture       *f,
                     gconstpointer  data)
 {
-  g_autoptr(TbProviderRequest) request = simple_request (f);
+  g_autoptr(TbProviderRequest) request = provider_fixture_request (f);
   g_autoptr(TbProviderResponse) response = NULL;
   g_autoptr(GError) error = NULL;
   g_autoptr(JsonNode) tools = tb_tool_registry_to_definitions (f->model_tools,
@@ -151,7 +123,7 @@ test_key_as_bearer (Fixture       *f,
 {
   g_autoptr(TbProvider) proxied = tb_ollama_provider_new (f->server->base_url, "llama3.2",
                                                           "proxy-secret");
-  g_autoptr(TbProviderRequest) request = simple_request (f);
+  g_autoptr(TbProviderRequest) request = provider_fixture_request (f);
   g_autoptr(TbProviderResponse) response = NULL;
   g_autoptr(GError) error = NULL;
   g_autofree char *body = NULL;
@@ -175,7 +147,7 @@ test_tool_choice (Fixture       *f,
 
   for (guint i = 0; i < G_N_ELEMENTS (choices); i++)
     {
-      g_autoptr(TbProviderRequest) request = simple_request (f);
+      g_autoptr(TbProviderRequest) request = provider_fixture_request (f);
       g_autoptr(TbProviderResponse) response = NULL;
       g_autoptr(GError) error = NULL;
       JsonObject *sent;
@@ -201,7 +173,7 @@ static void
 test_parallel_calls (Fixture       *f,
                      gconstpointer  data)
 {
-  g_autoptr(TbProviderRequest) request = simple_request (f);
+  g_autoptr(TbProviderRequest) request = provider_fixture_request (f);
   g_autoptr(TbProviderResponse) response = NULL;
   g_autoptr(TbProviderResponse) with_ids = NULL;
   g_autoptr(GError) error = NULL;
@@ -247,8 +219,8 @@ static void
 test_thinking (Fixture       *f,
                gconstpointer  data)
 {
-  g_autoptr(TbProviderRequest) request = simple_request (f);
-  g_autoptr(TbProviderRequest) next = simple_request (f);
+  g_autoptr(TbProviderRequest) request = provider_fixture_request (f);
+  g_autoptr(TbProviderRequest) next = provider_fixture_request (f);
   g_autoptr(TbProviderResponse) response = NULL;
   g_autoptr(TbProviderResponse) second = NULL;
   g_autoptr(TbMessage) result = NULL;
@@ -356,7 +328,7 @@ test_stream (Fixture       *f,
              gconstpointer  data)
 {
   ReplyMode mode = GPOINTER_TO_INT (data);
-  g_autoptr(TbProviderRequest) request = simple_request (f);
+  g_autoptr(TbProviderRequest) request = provider_fixture_request (f);
   g_autoptr(TbProviderResponse) response = NULL;
   g_autoptr(GError) error = NULL;
   g_autoptr(GString) text = g_string_new (NULL);
@@ -384,7 +356,7 @@ static void
 test_stream_done_ends_turn (Fixture       *f,
                             gconstpointer  data)
 {
-  g_autoptr(TbProviderRequest) request = simple_request (f);
+  g_autoptr(TbProviderRequest) request = provider_fixture_request (f);
   g_autoptr(TbProviderResponse) response = NULL;
   g_autoptr(GError) error = NULL;
   gint64 start = g_get_monotonic_time ();
@@ -402,7 +374,7 @@ static void
 test_retry_then_success (Fixture       *f,
                          gconstpointer  data)
 {
-  g_autoptr(TbProviderRequest) request = simple_request (f);
+  g_autoptr(TbProviderRequest) request = provider_fixture_request (f);
   g_autoptr(TbProviderResponse) response = NULL;
   g_autoptr(GError) error = NULL;
   gint64 start = g_get_monotonic_time ();
@@ -653,7 +625,7 @@ test_error (Fixture       *f,
             gconstpointer  data)
 {
   const ErrorCase *c = data;
-  g_autoptr(TbProviderRequest) request = simple_request (f);
+  g_autoptr(TbProviderRequest) request = provider_fixture_request (f);
   g_autoptr(TbProviderResponse) response = NULL;
   g_autoptr(TbDispatchLoop) loop = NULL;
   g_autoptr(GError) error = NULL;
@@ -918,7 +890,7 @@ test_garbage_lines (Fixture       *f,
 
       for (guint stream = 0; stream < 2; stream++)
         {
-          g_autoptr(TbProviderRequest) request = simple_request (f);
+          g_autoptr(TbProviderRequest) request = provider_fixture_request (f);
           g_autoptr(TbProviderResponse) response = NULL;
           g_autoptr(GError) error = NULL;
 

@@ -11,36 +11,20 @@
 /* The Responses API against a SoupServer on 127.0.0.1, with bodies shaped
  * like the examples of its reference (tests/providers/data/openai-responses). */
 
-typedef struct
-{
-  TestServer     *server;
-  TbProvider     *provider;
-  TbToolRegistry *registry;
-  TbToolRegistry *model_tools;
-  guint           note_calls;
-} Fixture;
+typedef ProviderFixture Fixture;
 
 static void
 setup (Fixture       *f,
        gconstpointer  data)
 {
-  f->server = test_server_new ("Authorization");
-  f->provider = tb_openai_responses_provider_new (f->server->base_url, "test-model",
-                                                  "sk-test-secret");
-  tb_http_provider_set_retry_base_ms (TB_HTTP_PROVIDER (f->provider), 10);
-  tb_http_provider_set_timeout_ms (TB_HTTP_PROVIDER (f->provider), 3000);
-  f->registry = test_registry_new (&f->note_calls);
-  f->model_tools = tb_tool_registry_get_model_tools (f->registry);
+  provider_fixture_setup (f, "openai-responses", "test-model", "sk-test-secret");
 }
 
 static void
 teardown (Fixture       *f,
           gconstpointer  data)
 {
-  g_clear_object (&f->model_tools);
-  g_assert_finalize_object (f->provider);
-  g_assert_finalize_object (f->registry);
-  test_server_free (f->server);
+  provider_fixture_teardown (f);
 }
 
 /* JSON written with ' for ", to keep the expected bodies readable. */
@@ -94,19 +78,6 @@ reply_fixture (Fixture    *f,
   test_server_reply (f->server, 200, "application/json", body);
 }
 
-static TbProviderRequest *
-simple_request (Fixture *f)
-{
-  TbProviderRequest *request = tb_provider_request_new ();
-  g_autoptr(TbMessage) system = tb_message_new (TB_MESSAGE_ROLE_SYSTEM, "Be brief.");
-  g_autoptr(TbMessage) user = tb_message_new (TB_MESSAGE_ROLE_USER, "Add a note.");
-
-  tb_provider_request_add_message (request, system);
-  tb_provider_request_add_message (request, user);
-  request->tools = g_object_ref (f->model_tools);
-  return request;
-}
-
 static JsonObject *
 tool_named (JsonArray  *tools,
             const char *name)
@@ -125,7 +96,7 @@ static void
 test_request_shape (Fixture       *f,
                     gconstpointer  data)
 {
-  g_autoptr(TbProviderRequest) request = simple_request (f);
+  g_autoptr(TbProviderRequest) request = provider_fixture_request (f);
   g_autoptr(TbProviderResponse) response = NULL;
   g_autoptr(GError) error = NULL;
   g_autoptr(JsonNode) notes = NULL;
@@ -212,7 +183,7 @@ test_tool_choice (Fixture       *f,
 
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
     {
-      g_autoptr(TbProviderRequest) request = simple_request (f);
+      g_autoptr(TbProviderRequest) request = provider_fixture_request (f);
       g_autoptr(TbProviderResponse) response = NULL;
       g_autoptr(GError) error = NULL;
       JsonObject *sent;
@@ -250,7 +221,7 @@ static void
 test_history_items (Fixture       *f,
                     gconstpointer  data)
 {
-  g_autoptr(TbProviderRequest) request = simple_request (f);
+  g_autoptr(TbProviderRequest) request = provider_fixture_request (f);
   g_autoptr(TbProviderResponse) response = NULL;
   g_autoptr(TbMessage) turn = tb_message_new (TB_MESSAGE_ROLE_ASSISTANT, "Let me see.");
   g_autoptr(TbMessage) empty = tb_message_new (TB_MESSAGE_ROLE_ASSISTANT, NULL);
@@ -398,7 +369,7 @@ static void
 test_edited_turn (Fixture       *f,
                   gconstpointer  data)
 {
-  g_autoptr(TbProviderRequest) request = simple_request (f);
+  g_autoptr(TbProviderRequest) request = provider_fixture_request (f);
   g_autoptr(TbProviderResponse) response = NULL;
   g_autoptr(TbMessage) turn = tb_message_new (TB_MESSAGE_ROLE_ASSISTANT, "Changed.");
   g_autoptr(TbToolCall) sum = raw_call ("call_sum", "add", NULL, "{\"a\":2,\"b\":4}");
@@ -478,7 +449,7 @@ static void
 test_stream (Fixture       *f,
              gconstpointer  data)
 {
-  g_autoptr(TbProviderRequest) request = simple_request (f);
+  g_autoptr(TbProviderRequest) request = provider_fixture_request (f);
   g_autoptr(TbProviderResponse) response = NULL;
   g_autoptr(GError) error = NULL;
   g_autoptr(GString) deltas = g_string_new (NULL);
@@ -506,7 +477,7 @@ static void
 test_stream_drip (Fixture       *f,
                   gconstpointer  data)
 {
-  g_autoptr(TbProviderRequest) request = simple_request (f);
+  g_autoptr(TbProviderRequest) request = provider_fixture_request (f);
   g_autoptr(TbProviderResponse) response = NULL;
   g_autoptr(GError) error = NULL;
   g_autofree char *text = fixture_text ("stream-text-call.txt");
@@ -530,7 +501,7 @@ static void
 test_stream_items_from_events (Fixture       *f,
                                gconstpointer  data)
 {
-  g_autoptr(TbProviderRequest) request = simple_request (f);
+  g_autoptr(TbProviderRequest) request = provider_fixture_request (f);
   g_autoptr(TbProviderResponse) response = NULL;
   g_autoptr(GError) error = NULL;
   g_autofree char *body =
@@ -684,7 +655,7 @@ test_incomplete_max_tokens (Fixture       *f,
   /* Out of tokens: the text so far is the turn, with finish reason "length". */
   for (guint stream = 0; stream < 2; stream++)
     {
-      g_autoptr(TbProviderRequest) request = simple_request (f);
+      g_autoptr(TbProviderRequest) request = provider_fixture_request (f);
       g_autoptr(TbProviderResponse) response = NULL;
       g_autoptr(GError) error = NULL;
 
@@ -717,7 +688,7 @@ test_error (Fixture       *f,
             gconstpointer  data)
 {
   const ErrorCase *c = data;
-  g_autoptr(TbProviderRequest) request = simple_request (f);
+  g_autoptr(TbProviderRequest) request = provider_fixture_request (f);
   g_autoptr(TbProviderResponse) response = NULL;
   g_autoptr(GError) error = NULL;
   g_autofree char *body = unquote (c->body);
@@ -849,7 +820,7 @@ static void
 test_retry_after (Fixture       *f,
                   gconstpointer  data)
 {
-  g_autoptr(TbProviderRequest) request = simple_request (f);
+  g_autoptr(TbProviderRequest) request = provider_fixture_request (f);
   g_autoptr(TbProviderResponse) response = NULL;
   g_autoptr(GError) error = NULL;
   g_autofree char *limited = unquote (ERROR_BODY ("Rate limit reached for requests", "requests",
@@ -872,7 +843,7 @@ static void
 test_huge_response (Fixture       *f,
                     gconstpointer  data)
 {
-  g_autoptr(TbProviderRequest) request = simple_request (f);
+  g_autoptr(TbProviderRequest) request = provider_fixture_request (f);
   g_autoptr(TbProviderResponse) response = NULL;
   g_autoptr(GError) error = NULL;
   gsize size = 10 * 1024 * 1024;

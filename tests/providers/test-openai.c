@@ -8,55 +8,27 @@
 
 #include "tb-test-http.h"
 
-typedef struct
-{
-  TestServer     *server;
-  TbProvider     *provider;
-  TbToolRegistry *registry;
-  TbToolRegistry *model_tools;
-  guint           note_calls;
-} Fixture;
+typedef ProviderFixture Fixture;
 
 static void
 setup (Fixture       *f,
        gconstpointer  data)
 {
-  f->server = test_server_new ("Authorization");
-  f->provider = tb_openai_provider_new (f->server->base_url, "test-model", "sk-test-secret");
-  tb_http_provider_set_retry_base_ms (TB_HTTP_PROVIDER (f->provider), 10);
-  tb_http_provider_set_timeout_ms (TB_HTTP_PROVIDER (f->provider), 3000);
-  f->registry = test_registry_new (&f->note_calls);
-  f->model_tools = tb_tool_registry_get_model_tools (f->registry);
+  provider_fixture_setup (f, "openai", "test-model", "sk-test-secret");
 }
 
 static void
 teardown (Fixture       *f,
           gconstpointer  data)
 {
-  g_clear_object (&f->model_tools);
-  g_assert_finalize_object (f->provider);
-  g_assert_finalize_object (f->registry);
-  test_server_free (f->server);
-}
-
-static TbProviderRequest *
-simple_request (Fixture *f)
-{
-  TbProviderRequest *request = tb_provider_request_new ();
-  g_autoptr(TbMessage) system = tb_message_new (TB_MESSAGE_ROLE_SYSTEM, "Be brief.");
-  g_autoptr(TbMessage) user = tb_message_new (TB_MESSAGE_ROLE_USER, "Add a note.");
-
-  tb_provider_request_add_message (request, system);
-  tb_provider_request_add_message (request, user);
-  request->tools = g_object_ref (f->model_tools);
-  return request;
+  provider_fixture_teardown (f);
 }
 
 static void
 test_request_shape (Fixture       *f,
                     gconstpointer  data)
 {
-  g_autoptr(TbProviderRequest) request = simple_request (f);
+  g_autoptr(TbProviderRequest) request = provider_fixture_request (f);
   g_autoptr(TbProviderResponse) response = NULL;
   g_autoptr(GError) error = NULL;
   JsonObject *sent;
@@ -122,7 +94,7 @@ static void
 test_parallel_empty_malformed (Fixture       *f,
                                gconstpointer  data)
 {
-  g_autoptr(TbProviderRequest) request = simple_request (f);
+  g_autoptr(TbProviderRequest) request = provider_fixture_request (f);
   g_autoptr(TbProviderResponse) response = NULL;
   g_autoptr(GError) error = NULL;
   g_autoptr(TbProviderResponse) no_ids = NULL;
@@ -208,7 +180,7 @@ static void
 test_stream_drip (Fixture       *f,
                   gconstpointer  data)
 {
-  g_autoptr(TbProviderRequest) request = simple_request (f);
+  g_autoptr(TbProviderRequest) request = provider_fixture_request (f);
   g_autoptr(TbProviderResponse) response = NULL;
   g_autoptr(GError) error = NULL;
   g_autofree char *body = g_strconcat ("data: {\"choices\":[{\"index\":0,\"delta\":"
@@ -232,7 +204,7 @@ static void
 test_stream (Fixture       *f,
              gconstpointer  data)
 {
-  g_autoptr(TbProviderRequest) request = simple_request (f);
+  g_autoptr(TbProviderRequest) request = provider_fixture_request (f);
   g_autoptr(TbProviderResponse) response = NULL;
   g_autoptr(GError) error = NULL;
   g_autoptr(GString) deltas = g_string_new (NULL);
@@ -283,7 +255,7 @@ test_error (Fixture       *f,
             gconstpointer  data)
 {
   const ErrorCase *c = data;
-  g_autoptr(TbProviderRequest) request = simple_request (f);
+  g_autoptr(TbProviderRequest) request = provider_fixture_request (f);
   g_autoptr(TbProviderResponse) response = NULL;
   g_autoptr(GError) error = NULL;
 
@@ -306,7 +278,7 @@ static void
 test_huge_response (Fixture       *f,
                     gconstpointer  data)
 {
-  g_autoptr(TbProviderRequest) request = simple_request (f);
+  g_autoptr(TbProviderRequest) request = provider_fixture_request (f);
   g_autoptr(TbProviderResponse) response = NULL;
   g_autoptr(GError) error = NULL;
   gsize size = 10 * 1024 * 1024;
@@ -328,7 +300,7 @@ static void
 test_retry_then_success (Fixture       *f,
                          gconstpointer  data)
 {
-  g_autoptr(TbProviderRequest) request = simple_request (f);
+  g_autoptr(TbProviderRequest) request = provider_fixture_request (f);
   g_autoptr(TbProviderResponse) response = NULL;
   g_autoptr(GError) error = NULL;
   gint64 start = g_get_monotonic_time ();
@@ -646,7 +618,7 @@ test_garbage_bodies (Fixture       *f,
 
       for (guint stream = 0; stream < 2; stream++)
         {
-          g_autoptr(TbProviderRequest) request = simple_request (f);
+          g_autoptr(TbProviderRequest) request = provider_fixture_request (f);
           g_autoptr(TbProviderResponse) response = NULL;
           g_autoptr(GError) error = NULL;
           g_autofree char *event = g_strdup_printf ("data: %s\n\n", body);
@@ -716,7 +688,7 @@ static void
 test_numbers_as_written (Fixture       *f,
                          gconstpointer  data)
 {
-  g_autoptr(TbProviderRequest) request = simple_request (f);
+  g_autoptr(TbProviderRequest) request = provider_fixture_request (f);
   g_autoptr(TbProviderResponse) response = NULL;
   g_autoptr(TbMessage) turn = tb_message_new (TB_MESSAGE_ROLE_ASSISTANT, NULL);
   g_autoptr(TbMessage) result = tb_message_new_tool_result ("call_n", "notes.add", "0.1", FALSE);

@@ -270,6 +270,34 @@ tb_cli_build_registry (GError **error)
 }
 
 /* Checks the values of the shared options once they are parsed. */
+/**
+ * tb_cli_parse_options:
+ * @context: a command's options
+ * @argc: the arguments' count, changed to what remains
+ * @argv: the arguments, changed to what remains
+ * @tool_sources: whether the command takes the tool source options
+ *   (--mcp, --tools-dir, --workspace, …)
+ * @error: return location for a usage error
+ *
+ * Parses a command's options, with the tool source options when it takes
+ * them, and checks the values the parser cannot.
+ *
+ * Returns: whether the options are usable
+ */
+gboolean
+tb_cli_parse_options (GOptionContext   *context,
+                      int              *argc,
+                      char           ***argv,
+                      gboolean          tool_sources,
+                      GError          **error)
+{
+  if (tool_sources)
+    g_option_context_add_group (context, tb_cli_tool_source_group ());
+  if (!g_option_context_parse (context, argc, argv, error))
+    return FALSE;
+  return !tool_sources || tb_cli_check_tool_source_options (error);
+}
+
 gboolean
 tb_cli_check_tool_source_options (GError **error)
 {
@@ -423,27 +451,6 @@ tb_cli_load_trace (const char  *path,
   for (guint i = 0; trace != NULL && problems[i] != NULL; i++)
     g_printerr (_("warning: %s\n"), problems[i]);
   return trace;
-}
-
-/**
- * tb_cli_describe_provider_kinds:
- * @context: the options of a command that takes --provider
- *
- * Lists the provider kinds below the options, each with its name for
- * people and the variable its key is read from.
- */
-void
-tb_cli_describe_provider_kinds (GOptionContext *context)
-{
-  const char * const *kinds = tb_provider_kinds ();
-  g_autoptr(GString) text = g_string_new (_("Provider kinds, and where each one's key is read "
-                                             "from:"));
-
-  for (guint i = 0; kinds[i] != NULL; i++)
-    g_string_append_printf (text, "\n  %-18s %-20s $%s", kinds[i],
-                            tb_provider_kind_get_label (kinds[i]),
-                            tb_provider_kind_get_key_variable (kinds[i]));
-  g_option_context_set_description (context, text->str);
 }
 
 struct _TbCliInterrupt

@@ -14,23 +14,11 @@
 /* toolbench-cli eval: the engine's TbEvalSuite, with the reports written
  * where the options say. */
 
-
-typedef struct
-{
-  char *kind;
-  char *base_url;
-  char *key_variable;
-} LiveProvider;
-
 static void
 live_provider_free (gpointer data)
 {
-  LiveProvider *live = data;
-
-  g_free (live->kind);
-  g_free (live->base_url);
-  g_free (live->key_variable);
-  g_free (live);
+  tb_cli_provider_options_clear (data);
+  g_free (data);
 }
 
 static TbProvider *
@@ -39,10 +27,7 @@ make_live_provider (TbEvalScenario  *scenario,
                     gpointer         user_data,
                     GError         **error)
 {
-  LiveProvider *live = user_data;
-
-  return tb_cli_make_provider (live->kind, live->base_url, model, live->key_variable, NULL,
-                               error);
+  return tb_cli_make_provider (user_data, model, NULL, error);
 }
 
 static void
@@ -141,10 +126,8 @@ tb_cli_eval (int    argc,
   g_autoptr(GCancellable) cancellable = g_cancellable_new ();
   g_autoptr(GAsyncResult) result = NULL;
   g_auto(GStrv) dirs = NULL;
-  g_autofree char *provider_kind = NULL;
-  g_autofree char *base_url = NULL;
+  g_auto(TbCliProviderOptions) provider_options = { NULL };
   g_autofree char *models_text = NULL;
-  g_autofree char *key_variable = NULL;
   g_autofree char *junit_path = NULL;
   g_autofree char *html_path = NULL;
   g_autofree char *json_path = NULL;
@@ -161,16 +144,8 @@ tb_cli_eval (int    argc,
     { "scenarios", 's', 0, G_OPTION_ARG_FILENAME_ARRAY, &dirs,
       N_("A folder of scenario files (*.json); repeatable. Scenario files may also be named "
          "after the options"), N_("DIR") },
-    { "provider", 'p', 0, G_OPTION_ARG_STRING, &provider_kind,
-      N_("scripted (default: offline, each scenario's script) or a provider kind listed below"),
-      N_("KIND") },
-    { "base-url", 0, 0, G_OPTION_ARG_STRING, &base_url,
-      N_("The provider's base URL, e.g. https://openrouter.ai/api/v1"), N_("URL") },
     { "models", 'm', 0, G_OPTION_ARG_STRING, &models_text,
       N_("The models to evaluate, separated by commas"), N_("M1,M2,…") },
-    { "api-key-env", 0, 0, G_OPTION_ARG_STRING, &key_variable,
-      N_("The environment variable holding the key (default: the kind's, listed below)"),
-      N_("VAR") },
     { "jobs", 'j', 0, G_OPTION_ARG_INT, &jobs,
       N_("How many runs go side by side (default: the number of processors)"), N_("N") },
     { "json", 0, 0, G_OPTION_ARG_NONE, &json,
@@ -195,11 +170,12 @@ tb_cli_eval (int    argc,
                                   "manifests and workspace copy, and those of the options.\n\n"
                                   "Exit status: 0 when every scenario passed, 1 otherwise, "
                                   "2 on a usage error, 4 when interrupted."));
-  tb_cli_describe_provider_kinds (context);
+  tb_cli_add_provider_options (context, &provider_options,
+                               N_("scripted (default: offline, each scenario's script) or a "
+                                  "provider kind listed below"));
   g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
-  g_option_context_add_group (context, tb_cli_tool_source_group ());
-  if (!g_option_context_parse (context, &argc, &argv, &error) ||
-      !tb_cli_check_tool_source_options (&error))
+  if (!tb_cli_parse_options (context, &argc, &argv, TRUE, &error) ||
+      !tb_cli_check_provider_kind (&provider_options, TRUE, &error))
     return tb_cli_usage_error (context, "%s", error->message);
   if (dirs == NULL && argc < 2)
     return tb_cli_usage_error (context, _("Name the scenarios: --scenarios DIR, or files"));
@@ -216,30 +192,19 @@ tb_cli_eval (int    argc,
   if (jobs > 0)
     tb_eval_suite_set_jobs (suite, jobs);
 
-  live = provider_kind != NULL && !g_str_equal (provider_kind, "scripted");
+  live = provider_options.kind != NULL && !g_str_equal (provider_options.kind, "scripted");
   if (live)
     {
       g_auto(GStrv) models = NULL;
-      LiveProvider *provider;
+      TbCliProviderOptions *provider;
 
-      if (!tb_provider_kind_is_known (provider_kind))
-        {
-          g_autofree char *known = tb_provider_kind_describe_known ();
-
-          return tb_cli_usage_error (context, _("Unknown provider “%s”: use %s or scripted"),
-                                     provider_kind, known);
-        }
       if (models_text == NULL)
         return tb_cli_usage_error (context, _("Name the models to evaluate with --models"));
-      if (key_variable == NULL)
-        key_variable = g_strdup (tb_provider_kind_get_key_variable (provider_kind));
-      if ((g_getenv (key_variable) == NULL || *g_getenv (key_variable) == '\0') &&
-          !tb_cli_is_local_url (base_url != NULL
-                                ? base_url
-                                : tb_provider_kind_get_default_base_url (provider_kind)))
+      if (!tb_cli_provider_options_has_key (&provider_options))
         {
           g_printerr (_("toolbench-cli: live evaluation needs a key in $%s; nothing was run. "
-                        "Without --provider the scenarios run offline.\n"), key_variable);
+                        "Without --provider the scenarios run offline.\n"),
+                      tb_cli_provider_options_get_key_variable (&provider_options));
           return TB_CLI_EXIT_USAGE;
         }
       models = g_strsplit (models_text, ",", -1);
@@ -249,10 +214,10 @@ tb_cli_eval (int    argc,
                                      models_text);
       tb_eval_suite_set_models (suite, (const char * const *) models);
 
-      provider = g_new0 (LiveProvider, 1);
-      provider->kind = g_strdup (provider_kind);
-      provider->base_url = g_strdup (base_url);
-      provider->key_variable = g_strdup (key_variable);
+      provider = g_new0 (TbCliProviderOptions, 1);
+      provider->kind = g_strdup (provider_options.kind);
+      provider->base_url = g_strdup (provider_options.base_url);
+      provider->key_variable = g_strdup (provider_options.key_variable);
       tb_eval_suite_set_provider_func (suite, make_live_provider, provider, live_provider_free);
     }
   else if (models_text != NULL)
@@ -295,7 +260,7 @@ tb_cli_eval (int    argc,
       g_printerr ("toolbench-cli: %s\n", error->message);
       return TB_CLI_EXIT_USAGE;
     }
-  redactor = tb_cli_new_redactor (key_variable);
+  redactor = tb_cli_new_redactor (tb_cli_provider_options_get_key_variable (&provider_options));
   tb_eval_suite_set_sources (suite, sources);
   tb_eval_suite_set_redactor (suite, redactor);
   tb_eval_suite_set_trace_dir (suite, trace_dir);

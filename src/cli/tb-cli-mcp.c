@@ -29,7 +29,6 @@ new_context (const char         *parameters,
   g_option_context_set_summary (context, summary);
   if (entries != NULL)
     g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
-  g_option_context_add_group (context, tb_cli_tool_source_group ());
   return context;
 }
 
@@ -100,8 +99,7 @@ mcp_ping (int    argc,
   int status = TB_CLI_EXIT_OK;
 
   context = new_context (_("[SERVER]"), _("Check that MCP servers answer."), NULL);
-  if (!g_option_context_parse (context, &argc, &argv, &error) ||
-      !tb_cli_check_tool_source_options (&error))
+  if (!tb_cli_parse_options (context, &argc, &argv, TRUE, &error))
     return tb_cli_usage_error (context, "%s", error->message);
   if (argc > 2)
     return tb_cli_usage_error (context, _("Unexpected argument “%s”"), argv[2]);
@@ -177,8 +175,7 @@ mcp_list (int    argc,
   };
 
   context = new_context (_("[SERVER]"), _("List the tools of MCP servers."), entries);
-  if (!g_option_context_parse (context, &argc, &argv, &error) ||
-      !tb_cli_check_tool_source_options (&error))
+  if (!tb_cli_parse_options (context, &argc, &argv, TRUE, &error))
     return tb_cli_usage_error (context, "%s", error->message);
   if (argc > 2)
     return tb_cli_usage_error (context, _("Unexpected argument “%s”"), argv[2]);
@@ -291,8 +288,7 @@ mcp_call (int    argc,
                          _("Call a tool of an MCP server by its name on the server.\n\n"
                            "Exit status: 0 when the tool succeeded, 1 when it failed, "
                            "2 on a usage error."), entries);
-  if (!g_option_context_parse (context, &argc, &argv, &error) ||
-      !tb_cli_check_tool_source_options (&error))
+  if (!tb_cli_parse_options (context, &argc, &argv, TRUE, &error))
     return tb_cli_usage_error (context, "%s", error->message);
   if (argc < 2)
     return tb_cli_usage_error (context, _("Name the tool to call"));

@@ -28,25 +28,16 @@ tb_cli_models (int    argc,
 {
   g_autoptr(GOptionContext) context = NULL;
   g_autoptr(GError) error = NULL;
-  g_autofree char *kind = NULL;
-  g_autofree char *base_url = NULL;
-  g_autofree char *key_variable = NULL;
+  g_auto(TbCliProviderOptions) provider_options = { NULL };
   g_autofree char *report = NULL;
   g_autoptr(TbProvider) provider = NULL;
   g_autoptr(TbRedactor) redactor = NULL;
   g_autoptr(GAsyncResult) result = NULL;
   g_auto(GStrv) models = NULL;
-  const char *key;
+  const char *key_variable;
   gboolean json = FALSE;
   int timeout_ms = 0;
   const GOptionEntry entries[] = {
-    { "provider", 'p', 0, G_OPTION_ARG_STRING, &kind,
-      N_("A provider kind listed below (required)"), N_("KIND") },
-    { "base-url", 0, 0, G_OPTION_ARG_STRING, &base_url,
-      N_("The provider's base URL (default: the kind's public endpoint)"), N_("URL") },
-    { "api-key-env", 0, 0, G_OPTION_ARG_STRING, &key_variable,
-      N_("The environment variable holding the key (default: the kind's, listed below)"),
-      N_("VAR") },
     { "timeout-ms", 0, 0, G_OPTION_ARG_INT, &timeout_ms,
       N_("How long to wait for the answer (default: 60000)"), N_("MS") },
     { "json", 0, 0, G_OPTION_ARG_NONE, &json,
@@ -61,29 +52,23 @@ tb_cli_models (int    argc,
                                   "preferences does.\n\n"
                                   "Exit status: 0 connected, 1 when the endpoint failed, "
                                   "2 on a usage error."));
-  tb_cli_describe_provider_kinds (context);
+  tb_cli_add_provider_options (context, &provider_options,
+                               N_("A provider kind listed below (required)"));
   g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
-  if (!g_option_context_parse (context, &argc, &argv, &error))
+  if (!tb_cli_parse_options (context, &argc, &argv, FALSE, &error) ||
+      !tb_cli_check_provider_kind (&provider_options, FALSE, &error))
     return tb_cli_usage_error (context, "%s", error->message);
   if (argc > 1)
     return tb_cli_usage_error (context, _("Unexpected argument “%s”"), argv[1]);
-  if (kind == NULL)
+  if (provider_options.kind == NULL)
     return tb_cli_usage_error (context, _("Name the provider kind with --provider"));
-  if (!tb_provider_kind_is_known (kind))
-    {
-      g_autofree char *known = tb_provider_kind_describe_known ();
-
-      return tb_cli_usage_error (context, _("Unknown provider “%s”: use one of %s"), kind,
-                                 known);
-    }
   if (timeout_ms < 0)
     return tb_cli_usage_error (context, _("--timeout-ms must be a positive number"));
 
-  if (key_variable == NULL)
-    key_variable = g_strdup (tb_provider_kind_get_key_variable (kind));
-  key = g_getenv (key_variable);
+  key_variable = tb_cli_provider_options_get_key_variable (&provider_options);
   redactor = tb_cli_new_redactor (key_variable);
-  provider = tb_provider_new_for_kind (kind, base_url, NULL, key, &error);
+  provider = tb_provider_new_for_kind (provider_options.kind, provider_options.base_url, NULL,
+                                       g_getenv (key_variable), &error);
   g_assert (provider != NULL);
   if (timeout_ms > 0)
     tb_http_provider_set_timeout_ms (TB_HTTP_PROVIDER (provider), timeout_ms);
@@ -100,8 +85,7 @@ tb_cli_models (int    argc,
       g_autofree char *shown = tb_text_escape_controls (message, -1);
 
       g_printerr ("toolbench-cli: %s\n", shown);
-      if ((key == NULL || *key == '\0') &&
-          !tb_cli_is_local_url (tb_http_provider_get_base_url (TB_HTTP_PROVIDER (provider))))
+      if (!tb_cli_provider_options_has_key (&provider_options))
         g_printerr (_("toolbench-cli: $%s is not set; the endpoint may want a key.\n"),
                     key_variable);
       return TB_CLI_EXIT_FAILED;

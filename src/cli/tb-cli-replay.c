@@ -111,9 +111,7 @@ tb_cli_replay (int    argc,
                                   "--check, or when the trace "
                                   "cannot be read, 2 on a usage error."));
   g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
-  g_option_context_add_group (context, tb_cli_tool_source_group ());
-  if (!g_option_context_parse (context, &argc, &argv, &error) ||
-      !tb_cli_check_tool_source_options (&error))
+  if (!tb_cli_parse_options (context, &argc, &argv, TRUE, &error))
     return tb_cli_usage_error (context, "%s", error->message);
   if (argc < 2)
     return tb_cli_usage_error (context, _("Name the trace to replay"));

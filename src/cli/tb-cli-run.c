@@ -10,64 +10,6 @@
 
 #include "tb-cli.h"
 
-/* ---- shared with eval ----------------------------------------------------- */
-
-/**
- * tb_cli_make_provider:
- * @kind: (nullable): scripted, or one of tb_provider_kinds()
- * @base_url: (nullable): the provider's base URL; %NULL for its default
- * @model: (nullable): the model; required but for scripted
- * @key_variable: (nullable): the environment variable holding the key
- * @script: (nullable): the script for scripted; %NULL for the demo
- * @error: return location for an error whose message is for the person
- *
- * The key is read from the environment only; it is never printed.
- */
-TbProvider *
-tb_cli_make_provider (const char  *kind,
-                      const char  *base_url,
-                      const char  *model,
-                      const char  *key_variable,
-                      const char  *script,
-                      GError     **error)
-{
-  const char *key;
-
-  if (kind == NULL || g_str_equal (kind, "scripted"))
-    {
-      if (script == NULL)
-        return TB_PROVIDER (tb_scripted_provider_new_demo ());
-      return TB_PROVIDER (tb_scripted_provider_new_from_file (script, error));
-    }
-
-  if (!tb_provider_kind_is_known (kind))
-    {
-      g_autofree char *known = tb_provider_kind_describe_known ();
-
-      g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
-                   _("Unknown provider “%s”: use %s or scripted"), kind, known);
-      return NULL;
-    }
-  if (model == NULL || *model == '\0')
-    {
-      g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
-                   _("The %s provider needs --model"), kind);
-      return NULL;
-    }
-
-  if (key_variable == NULL)
-    key_variable = tb_provider_kind_get_key_variable (kind);
-  key = g_getenv (key_variable);
-  /* Local servers (Ollama, llama.cpp) need no key; remote ones do. A kind
-   * whose own endpoint is local (Ollama's) needs none without --base-url. */
-  if ((key == NULL || *key == '\0') &&
-      !tb_cli_is_local_url (base_url != NULL ? base_url
-                                             : tb_provider_kind_get_default_base_url (kind)))
-    g_printerr (_("warning: $%s is not set; the provider will probably refuse the request\n"),
-                key_variable);
-
-  return tb_provider_new_for_kind (kind, base_url, model, key, error);
-}
 
 int
 tb_cli_exit_for_state (TbLoopState state)
@@ -366,10 +308,8 @@ tb_cli_run (int    argc,
   g_autoptr(TbWorkspaceBinding) workspace_binding = NULL;
   const char *workspace_path;
   gboolean pause_for_proposals = FALSE;
-  g_autofree char *provider_kind = NULL;
-  g_autofree char *base_url = NULL;
+  g_auto(TbCliProviderOptions) provider_options = { NULL };
   g_autofree char *model = NULL;
-  g_autofree char *key_variable = NULL;
   g_autofree char *prompt = NULL;
   g_autofree char *system = NULL;
   g_autofree char *approve = NULL;
@@ -388,14 +328,7 @@ tb_cli_run (int    argc,
   TbApprovalPolicy policy;
   TbLoopState state;
   const GOptionEntry entries[] = {
-    { "provider", 'p', 0, G_OPTION_ARG_STRING, &provider_kind,
-      N_("scripted (default) or a provider kind listed below"), N_("KIND") },
-    { "base-url", 0, 0, G_OPTION_ARG_STRING, &base_url,
-      N_("The provider's base URL, e.g. http://localhost:11434/v1"), N_("URL") },
     { "model", 'm', 0, G_OPTION_ARG_STRING, &model, N_("The model"), N_("MODEL") },
-    { "api-key-env", 0, 0, G_OPTION_ARG_STRING, &key_variable,
-      N_("The environment variable holding the key (default: the kind's, listed below)"),
-      N_("VAR") },
     { "prompt", 0, 0, G_OPTION_ARG_STRING, &prompt, N_("The user's message"), N_("TEXT") },
     { "system", 0, 0, G_OPTION_ARG_STRING, &system, N_("A system message"), N_("TEXT") },
     { "max-iterations", 'n', 0, G_OPTION_ARG_INT, &max_iterations,
@@ -428,11 +361,10 @@ tb_cli_run (int    argc,
                                   "Exit status: 0 finished, 1 failed, 2 usage error, "
                                   "3 iteration cap reached, 4 cancelled, "
                                   "5 stopped at a breakpoint or waiting for a decision."));
-  tb_cli_describe_provider_kinds (context);
+  tb_cli_add_provider_options (context, &provider_options,
+                               N_("scripted (default) or a provider kind listed below"));
   g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
-  g_option_context_add_group (context, tb_cli_tool_source_group ());
-  if (!g_option_context_parse (context, &argc, &argv, &error) ||
-      !tb_cli_check_tool_source_options (&error))
+  if (!tb_cli_parse_options (context, &argc, &argv, TRUE, &error))
     return tb_cli_usage_error (context, "%s", error->message);
   if (argc > 1)
     return tb_cli_usage_error (context, _("Unexpected argument “%s”"), argv[1]);
@@ -447,16 +379,15 @@ tb_cli_run (int    argc,
                                approve);
   if (timeout_ms < 0)
     return tb_cli_usage_error (context, _("--timeout-ms must be a positive number"));
-  if (script != NULL && provider_kind != NULL && !g_str_equal (provider_kind, "scripted"))
+  if (script != NULL && provider_options.kind != NULL &&
+      !g_str_equal (provider_options.kind, "scripted"))
     return tb_cli_usage_error (context, _("--script is for the scripted provider"));
 
   /* The keys in the environment, whichever the run uses. */
-  redactor = tb_cli_new_redactor (key_variable != NULL
-                                  ? key_variable
-                                  : tb_provider_kind_get_key_variable (provider_kind));
+  redactor = tb_cli_new_redactor (tb_cli_provider_options_get_key_variable (&provider_options));
   printer.redactor = redactor;
 
-  provider = tb_cli_make_provider (provider_kind, base_url, model, key_variable, script, &error);
+  provider = tb_cli_make_provider (&provider_options, model, script, &error);
   if (provider == NULL)
     {
       if (error->domain == G_OPTION_ERROR)

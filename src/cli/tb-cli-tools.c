@@ -57,9 +57,7 @@ tb_cli_list (int    argc,
   context = g_option_context_new (NULL);
   g_option_context_set_summary (context, _("List the registered tools."));
   g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
-  g_option_context_add_group (context, tb_cli_tool_source_group ());
-  if (!g_option_context_parse (context, &argc, &argv, &error) ||
-      !tb_cli_check_tool_source_options (&error))
+  if (!tb_cli_parse_options (context, &argc, &argv, TRUE, &error))
     return tb_cli_usage_error (context, "%s", error->message);
   if (argc > 1)
     return tb_cli_usage_error (context, _("Unexpected argument “%s”"), argv[1]);
@@ -164,9 +162,7 @@ tb_cli_call (int    argc,
                                   "Exit status: 0 when the tool succeeded, 1 when it failed, "
                                   "2 on a usage error."));
   g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
-  g_option_context_add_group (context, tb_cli_tool_source_group ());
-  if (!g_option_context_parse (context, &argc, &argv, &error) ||
-      !tb_cli_check_tool_source_options (&error))
+  if (!tb_cli_parse_options (context, &argc, &argv, TRUE, &error))
     return tb_cli_usage_error (context, "%s", error->message);
   if (argc != 2)
     return tb_cli_usage_error (context, argc < 2 ? _("Name the tool to call")

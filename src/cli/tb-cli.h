@@ -56,12 +56,28 @@ enum
   TB_CLI_EXIT_PAUSED = 5,
 };
 
-TbProvider  *tb_cli_make_provider  (const char      *kind,
-                                    const char      *base_url,
-                                    const char      *model,
-                                    const char      *key_variable,
-                                    const char      *script,
-                                    GError         **error);
+/* --provider, --base-url and --api-key-env (tb-cli-provider.c). */
+typedef struct
+{
+  char *kind;
+  char *base_url;
+  char *key_variable;
+} TbCliProviderOptions;
+
+void         tb_cli_add_provider_options   (GOptionContext              *context,
+                                            TbCliProviderOptions        *options,
+                                            const char                  *provider_help);
+gboolean     tb_cli_check_provider_kind    (const TbCliProviderOptions  *options,
+                                            gboolean                     allow_scripted,
+                                            GError                     **error);
+const char  *tb_cli_provider_options_get_key_variable (const TbCliProviderOptions *options);
+gboolean     tb_cli_provider_options_has_key          (const TbCliProviderOptions *options);
+void         tb_cli_provider_options_clear (TbCliProviderOptions        *options);
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (TbCliProviderOptions, tb_cli_provider_options_clear)
+TbProvider  *tb_cli_make_provider          (const TbCliProviderOptions  *options,
+                                            const char                  *model,
+                                            const char                  *script,
+                                            GError                     **error);
 void         tb_cli_describe_provider_kinds (GOptionContext *context);
 
 typedef struct _TbCliInterrupt TbCliInterrupt;
@@ -79,6 +95,11 @@ int tb_cli_run (int argc, char **argv);
 int tb_cli_eval (int argc, char **argv);
 int tb_cli_models (int argc, char **argv);
 
+gboolean        tb_cli_parse_options              (GOptionContext   *context,
+                                                   int              *argc,
+                                                   char           ***argv,
+                                                   gboolean          tool_sources,
+                                                   GError          **error);
 GOptionGroup   *tb_cli_tool_source_group          (void);
 gboolean        tb_cli_check_tool_source_options  (GError         **error);
 gboolean        tb_cli_is_tool_source_option      (const char      *arg,

@@ -237,21 +237,6 @@ mcp_list (int    argc,
   return status;
 }
 
-typedef struct
-{
-  TbToolResult *result;
-} CallState;
-
-static void
-call_cb (GObject      *object,
-         GAsyncResult *res,
-         gpointer      user_data)
-{
-  CallState *state = user_data;
-
-  state->result = tb_tool_registry_call_finish (TB_TOOL_REGISTRY (object), res);
-}
-
 static int
 mcp_call (int    argc,
           char **argv)
@@ -261,49 +246,29 @@ mcp_call (int    argc,
   g_autoptr(GPtrArray) servers = NULL;
   g_autoptr(GError) error = NULL;
   g_autoptr(JsonNode) arguments = NULL;
-  g_autoptr(JsonNode) printed = NULL;
-  g_autoptr(GCancellable) cancellable = NULL;
-  g_autofree char *args_text = NULL;
-  g_autofree char *args_file = NULL;
   g_autofree char *local_name = NULL;
-  gint timeout_ms = 0;
-  gboolean full = FALSE;
+  g_auto(TbCliCallOptions) options = { NULL };
   int status = TB_CLI_EXIT_OK;
-  CallState state = { 0 };
-  TbCliInterrupt *watch;
-  const GOptionEntry entries[] = {
-    { "args", 'a', 0, G_OPTION_ARG_STRING, &args_text,
-      N_("The arguments as a JSON object (default: {})"), N_("JSON") },
-    { "args-file", 0, 0, G_OPTION_ARG_FILENAME, &args_file,
-      N_("Read the arguments from a file, or - for standard input"), N_("FILE") },
-    { "timeout-ms", 0, 0, G_OPTION_ARG_INT, &timeout_ms,
-      N_("Time limit of the call; progress from the server starts it over (default: 30000)"),
-      N_("MS") },
-    { "full", 0, 0, G_OPTION_ARG_NONE, &full,
-      N_("Print the whole result (kind, metadata, duration) instead of the envelope"), NULL },
-    { NULL }
-  };
 
   context = new_context (_("TOOL [SERVER]"),
                          _("Call a tool of an MCP server by its name on the server.\n\n"
                            "Exit status: 0 when the tool succeeded, 1 when it failed, "
-                           "2 on a usage error."), entries);
+                           "2 on a usage error."), NULL);
+  tb_cli_add_call_options (context, &options,
+                           N_("Time limit of the call; progress from the server starts it "
+                              "over (default: 30000)"));
   if (!tb_cli_parse_options (context, &argc, &argv, TRUE, &error))
     return tb_cli_usage_error (context, "%s", error->message);
   if (argc < 2)
     return tb_cli_usage_error (context, _("Name the tool to call"));
   if (argc > 3)
     return tb_cli_usage_error (context, _("Unexpected argument “%s”"), argv[3]);
-  if (timeout_ms < 0)
-    return tb_cli_usage_error (context, _("--timeout-ms must be a positive number"));
-  if (!tb_cli_read_arguments (args_text, args_file, &arguments, &error))
+  if (!tb_cli_read_call_options (&options, &arguments, &error))
     return tb_cli_usage_error (context, "%s", error->message);
 
   servers = select_servers (context, argc > 2 ? argv[2] : NULL, &registry, &status);
   if (servers == NULL)
     return status;
-  if (timeout_ms > 0)
-    tb_tool_registry_set_default_timeout_ms (registry, timeout_ms);
 
   for (guint i = 0; i < g_list_model_get_n_items (G_LIST_MODEL (registry)) && !local_name; i++)
     {
@@ -320,20 +285,7 @@ mcp_call (int    argc,
       return TB_CLI_EXIT_FAILED;
     }
 
-  cancellable = g_cancellable_new ();
-  watch = tb_cli_interrupt_watch (cancellable, NULL);
-  tb_tool_registry_call_async (registry, local_name, NULL, arguments, NULL, cancellable,
-                               call_cb, &state);
-  while (state.result == NULL)
-    g_main_context_iteration (NULL, TRUE);
-  tb_cli_interrupt_unwatch (watch);
-
-  printed = full ? tb_tool_result_to_json (state.result)
-                 : tb_tool_result_to_envelope (state.result);
-  tb_cli_print_json (printed, TRUE);
-  status = tb_tool_result_get_ok (state.result) ? TB_CLI_EXIT_OK : TB_CLI_EXIT_FAILED;
-  g_clear_object (&state.result);
-  return status;
+  return tb_cli_call_tool (registry, local_name, arguments, &options);
 }
 
 int

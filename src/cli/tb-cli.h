@@ -56,6 +56,29 @@ enum
   TB_CLI_EXIT_PAUSED = 5,
 };
 
+/* A call by hand, for call and mcp call (tb-cli-call.c). */
+typedef struct
+{
+  char     *args_text;
+  char     *args_file;
+  int       timeout_ms;
+  gboolean  full;
+  gboolean  no_validate;
+} TbCliCallOptions;
+
+void         tb_cli_add_call_options       (GOptionContext              *context,
+                                            TbCliCallOptions            *options,
+                                            const char                  *timeout_help);
+gboolean     tb_cli_read_call_options      (const TbCliCallOptions      *options,
+                                            JsonNode                   **arguments,
+                                            GError                     **error);
+void         tb_cli_call_options_clear     (TbCliCallOptions            *options);
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (TbCliCallOptions, tb_cli_call_options_clear)
+int          tb_cli_call_tool              (TbToolRegistry              *registry,
+                                            const char                  *name,
+                                            JsonNode                    *arguments,
+                                            const TbCliCallOptions      *options);
+
 /* --provider, --base-url and --api-key-env (tb-cli-provider.c). */
 typedef struct
 {

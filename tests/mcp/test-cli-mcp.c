@@ -153,6 +153,20 @@ test_call (Fixture       *f,
   run (f, "call", "fake.echo", "--args", "{\"message\":\"plain\"}", "--mcp", f->server, NULL);
   g_assert_cmpint (f->status, ==, 0);
   g_assert_nonnull (strstr (f->out, "Echo: plain"));
+
+  /* Both take the same call options: arguments the schema refuses are
+   * stopped before the server, and sent anyway with --no-validate. */
+  run (f, "mcp", "call", "echo", "--args", "{\"message\":7}", "--mcp", f->server, NULL);
+  g_assert_cmpint (f->status, ==, 1);
+  g_assert_null (strstr (f->out, "Echo: 7"));
+  run (f, "mcp", "call", "echo", "--no-validate", "--args", "{\"message\":7}",
+       "--mcp", f->server, NULL);
+  g_assert_cmpint (f->status, ==, 0);
+  g_assert_nonnull (strstr (f->out, "Echo: 7"));
+  g_assert_nonnull (strstr (f->err, "the arguments were sent without being validated"));
+  run (f, "mcp", "call", "echo", "--timeout-ms=-1", "--mcp", f->server, NULL);
+  g_assert_cmpint (f->status, ==, 2);
+  g_assert_nonnull (strstr (f->err, "--timeout-ms must be a positive number"));
 }
 
 static void

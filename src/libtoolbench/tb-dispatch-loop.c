@@ -937,6 +937,30 @@ begin_task (TbDispatchLoop *self,
     }
 }
 
+/* The task of a step or a run; %NULL when the loop cannot start one, the
+ * reason then already given to @callback. */
+static GTask *
+new_task (TbDispatchLoop      *self,
+          gboolean             one_phase,
+          GCancellable        *cancellable,
+          GAsyncReadyCallback  callback,
+          gpointer             user_data,
+          gpointer             source_tag)
+{
+  GTask *task = g_task_new (self, cancellable, callback, user_data);
+  g_autoptr(GError) error = NULL;
+
+  g_task_set_source_tag (task, source_tag);
+  g_task_set_check_cancellable (task, FALSE);
+  if (!check_can_start (self, one_phase, &error))
+    {
+      g_task_return_error (task, g_steal_pointer (&error));
+      g_object_unref (task);
+      return NULL;
+    }
+  return task;
+}
+
 /**
  * tb_dispatch_loop_step_async:
  * @self: a loop
@@ -956,20 +980,13 @@ tb_dispatch_loop_step_async (TbDispatchLoop      *self,
                              gpointer             user_data)
 {
   g_autoptr(GTask) task = NULL;
-  g_autoptr(GError) error = NULL;
 
   g_return_if_fail (TB_IS_DISPATCH_LOOP (self));
   g_return_if_fail (!cancellable || G_IS_CANCELLABLE (cancellable));
 
-  task = g_task_new (self, cancellable, callback, user_data);
-  g_task_set_source_tag (task, tb_dispatch_loop_step_async);
-  g_task_set_check_cancellable (task, FALSE);
-
-  if (!check_can_start (self, TRUE, &error))
-    {
-      g_task_return_error (task, g_steal_pointer (&error));
-      return;
-    }
+  task = new_task (self, TRUE, cancellable, callback, user_data, tb_dispatch_loop_step_async);
+  if (task == NULL)
+    return;
 
   begin_task (self, task, FALSE, cancellable);
   start_phase (self);
@@ -1012,20 +1029,13 @@ tb_dispatch_loop_run_async (TbDispatchLoop      *self,
                             gpointer             user_data)
 {
   g_autoptr(GTask) task = NULL;
-  g_autoptr(GError) error = NULL;
 
   g_return_if_fail (TB_IS_DISPATCH_LOOP (self));
   g_return_if_fail (!cancellable || G_IS_CANCELLABLE (cancellable));
 
-  task = g_task_new (self, cancellable, callback, user_data);
-  g_task_set_source_tag (task, tb_dispatch_loop_run_async);
-  g_task_set_check_cancellable (task, FALSE);
-
-  if (!check_can_start (self, FALSE, &error))
-    {
-      g_task_return_error (task, g_steal_pointer (&error));
-      return;
-    }
+  task = new_task (self, FALSE, cancellable, callback, user_data, tb_dispatch_loop_run_async);
+  if (task == NULL)
+    return;
 
   /* Running again after a pause at a breakpoint goes past it. */
   if (self->state == TB_LOOP_STATE_CALLS_PENDING)

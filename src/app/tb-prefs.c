@@ -243,6 +243,57 @@ tb_prefs_get_providers (GSettings *settings)
   return endpoints;
 }
 
+/* Endpoints and MCP servers are kept as arrays of structs whose first
+ * member is the name; these find, place and remove them by it. */
+static int
+find_named (GPtrArray  *rows,
+            const char *name)
+{
+  for (guint i = 0; i < rows->len; i++)
+    if (g_strcmp0 (*(char **) g_ptr_array_index (rows, i), name) == 0)
+      return i;
+  return -1;
+}
+
+typedef enum
+{
+  SLOT_FREE,
+  SLOT_GONE,   /* the row being edited is no longer there */
+  SLOT_TAKEN,  /* another row has the name */
+} Slot;
+
+/* Where a row named @name goes: in place of @old_name's when editing
+ * (@replace), at the end when adding (@replace is -1). */
+static Slot
+find_slot (GPtrArray  *rows,
+           const char *old_name,
+           const char *name,
+           int        *replace)
+{
+  int existing = find_named (rows, name);
+
+  *replace = old_name != NULL ? find_named (rows, old_name) : -1;
+  if (old_name != NULL && *replace < 0)
+    return SLOT_GONE;
+  if (existing >= 0 && existing != *replace)
+    return SLOT_TAKEN;
+  return SLOT_FREE;
+}
+
+static void
+put_named (GPtrArray *rows,
+           int        replace,
+           gpointer   row)
+{
+  if (replace < 0)
+    {
+      g_ptr_array_add (rows, row);
+      return;
+    }
+  g_ptr_array_remove_index (rows, replace);
+  g_ptr_array_insert (rows, replace, row);
+}
+
 /**
  * tb_prefs_find_provider:
  * @settings: the app's settings
@@ -255,15 +306,9 @@ tb_prefs_find_provider (GSettings  *settings,
                         const char *name)
 {
   g_autoptr(GPtrArray) endpoints = tb_prefs_get_providers (settings);
+  int index = find_named (endpoints, name);
 
-  for (guint i = 0; i < endpoints->len; i++)
-    {
-      TbProviderEndpoint *endpoint = g_ptr_array_index (endpoints, i);
-
-      if (g_strcmp0 (endpoint->name, name) == 0)
-        return g_ptr_array_steal_index (endpoints, i);
-    }
-  return NULL;
+  return index >= 0 ? g_ptr_array_steal_index (endpoints, index) : NULL;
 }
 
 static void
@@ -334,25 +379,20 @@ tb_prefs_save_provider (GSettings   *settings,
   if (!tb_prefs_check_url (clean_url, error))
     return FALSE;
 
-  for (guint i = 0; i < endpoints->len; i++)
+  switch (find_slot (endpoints, old_name, clean_name, &replace))
     {
-      TbProviderEndpoint *other = g_ptr_array_index (endpoints, i);
-
-      if (old_name != NULL && g_strcmp0 (other->name, old_name) == 0)
-        replace = i;
-      else if (g_strcmp0 (other->name, clean_name) == 0)
-        {
-          g_set_error (error, TB_PREFS_ERROR, TB_PREFS_ERROR_EXISTS,
-                       _("An endpoint named “%s” already exists; choose another name."),
-                       clean_name);
-          return FALSE;
-        }
-    }
-  if (old_name != NULL && replace < 0)
-    {
+    case SLOT_GONE:
       g_set_error (error, TB_PREFS_ERROR, TB_PREFS_ERROR_NOT_FOUND,
                    _("The endpoint “%s” is gone; add it again."), old_name);
       return FALSE;
+    case SLOT_TAKEN:
+      g_set_error (error, TB_PREFS_ERROR, TB_PREFS_ERROR_EXISTS,
+                   _("An endpoint named “%s” already exists; choose another name."),
+                   clean_name);
+      return FALSE;
+    case SLOT_FREE:
+    default:
+      break;
     }
 
   endpoint = g_new0 (TbProviderEndpoint, 1);
@@ -360,13 +400,7 @@ tb_prefs_save_provider (GSettings   *settings,
   endpoint->kind = g_strdup (kind);
   endpoint->base_url = g_steal_pointer (&clean_url);
   endpoint->model = g_strstrip (g_strdup (model != NULL ? model : ""));
-  if (replace >= 0)
-    {
-      tb_provider_endpoint_free (endpoints->pdata[replace]);
-      endpoints->pdata[replace] = endpoint;
-    }
-  else
-    g_ptr_array_add (endpoints, endpoint);
+  put_named (endpoints, replace, endpoint);
   write_providers (settings, endpoints);
   return TRUE;
 }
@@ -385,21 +419,17 @@ tb_prefs_remove_provider (GSettings   *settings,
                           GError     **error)
 {
   g_autoptr(GPtrArray) endpoints = tb_prefs_get_providers (settings);
+  int index = find_named (endpoints, name);
 
-  for (guint i = 0; i < endpoints->len; i++)
+  if (index < 0)
     {
-      TbProviderEndpoint *endpoint = g_ptr_array_index (endpoints, i);
-
-      if (g_strcmp0 (endpoint->name, name) == 0)
-        {
-          g_ptr_array_remove_index (endpoints, i);
-          write_providers (settings, endpoints);
-          return TRUE;
-        }
+      g_set_error (error, TB_PREFS_ERROR, TB_PREFS_ERROR_NOT_FOUND,
+                   _("There is no endpoint named “%s”."), name);
+      return FALSE;
     }
-  g_set_error (error, TB_PREFS_ERROR, TB_PREFS_ERROR_NOT_FOUND,
-               _("There is no endpoint named “%s”."), name);
-  return FALSE;
+  g_ptr_array_remove_index (endpoints, index);
+  write_providers (settings, endpoints);
+  return TRUE;
 }
 
 /**
@@ -593,16 +623,6 @@ write_mcp (GSettings *settings,
   g_settings_set_value (settings, "mcp-servers", g_variant_builder_end (&builder));
 }
 
-static int
-find_mcp (GPtrArray  *rows,
-          const char *name)
-{
-  for (guint i = 0; i < rows->len; i++)
-    if (g_strcmp0 (((McpRow *) g_ptr_array_index (rows, i))->name, name) == 0)
-      return i;
-  return -1;
-}
-
 static JsonObject *
 parse_mcp_entry (const char  *name,
                  const char  *text,
@@ -650,7 +670,7 @@ tb_prefs_save_mcp_server (GSettings   *settings,
   g_autoptr(GPtrArray) rows = read_mcp (settings);
   g_autoptr(JsonObject) entry = NULL;
   g_autofree char *clean_name = g_strstrip (g_strdup (name != NULL ? name : ""));
-  int existing, replace = -1;
+  int replace = -1;
   McpRow *row;
 
   if (*clean_name == '\0')
@@ -663,23 +683,20 @@ tb_prefs_save_mcp_server (GSettings   *settings,
   if (entry == NULL || !tb_prefs_check_mcp_entry (clean_name, entry, error))
     return FALSE;
 
-  if (old_name != NULL)
+  switch (find_slot (rows, old_name, clean_name, &replace))
     {
-      replace = find_mcp (rows, old_name);
-      if (replace < 0)
-        {
-          g_set_error (error, TB_PREFS_ERROR, TB_PREFS_ERROR_NOT_FOUND,
-                       _("The MCP server “%s” is gone; add it again."), old_name);
-          return FALSE;
-        }
-    }
-  existing = find_mcp (rows, clean_name);
-  if (existing >= 0 && existing != replace)
-    {
+    case SLOT_GONE:
+      g_set_error (error, TB_PREFS_ERROR, TB_PREFS_ERROR_NOT_FOUND,
+                   _("The MCP server “%s” is gone; add it again."), old_name);
+      return FALSE;
+    case SLOT_TAKEN:
       g_set_error (error, TB_PREFS_ERROR, TB_PREFS_ERROR_EXISTS,
                    _("An MCP server named “%s” already exists; choose another name."),
                    clean_name);
       return FALSE;
+    case SLOT_FREE:
+    default:
+      break;
     }
 
   row = g_new0 (McpRow, 1);
@@ -690,13 +707,7 @@ tb_prefs_save_mcp_server (GSettings   *settings,
 
     row->entry = tb_json_to_string (node, FALSE);
   }
-  if (replace >= 0)
-    {
-      mcp_row_free (rows->pdata[replace]);
-      rows->pdata[replace] = row;
-    }
-  else
-    g_ptr_array_add (rows, row);
+  put_named (rows, replace, row);
   write_mcp (settings, rows);
   return TRUE;
 }
@@ -717,7 +728,7 @@ tb_prefs_set_mcp_enabled (GSettings   *settings,
                           GError     **error)
 {
   g_autoptr(GPtrArray) rows = read_mcp (settings);
-  int index = find_mcp (rows, name);
+  int index = find_named (rows, name);
 
   if (index < 0)
     {
@@ -744,7 +755,7 @@ tb_prefs_remove_mcp_server (GSettings   *settings,
                             GError     **error)
 {
   g_autoptr(GPtrArray) rows = read_mcp (settings);
-  int index = find_mcp (rows, name);
+  int index = find_named (rows, name);
 
   if (index < 0)
     {
@@ -818,7 +829,6 @@ tb_prefs_import_mcp_config (GSettings   *settings,
       JsonNode *member = json_object_get_member (servers, name);
       g_autoptr(GError) entry_error = NULL;
       McpRow *row;
-      int existing;
 
       if (!JSON_NODE_HOLDS_OBJECT (member))
         {
@@ -842,14 +852,7 @@ tb_prefs_import_mcp_config (GSettings   *settings,
       row->name = g_strdup (name);
       row->enabled = TRUE;
       row->entry = tb_json_to_string (member, FALSE);
-      existing = find_mcp (rows, name);
-      if (existing >= 0)
-        {
-          mcp_row_free (rows->pdata[existing]);
-          rows->pdata[existing] = row;
-        }
-      else
-        g_ptr_array_add (rows, row);
+      put_named (rows, find_named (rows, name), row);
       imported++;
     }
 

@@ -184,7 +184,6 @@ tb_anthropic_provider_build_message (TbHttpProvider     *provider,
                                      GBytes            **body,
                                      GError            **error)
 {
-  g_autofree char *url = tb_http_provider_build_url (provider, "/v1/messages");
   g_autoptr(JsonNode) root = json_node_new (JSON_NODE_OBJECT);
   g_autoptr(GString) system = g_string_new (NULL);
   JsonObject *object = json_object_new ();
@@ -192,16 +191,10 @@ tb_anthropic_provider_build_message (TbHttpProvider     *provider,
   SoupMessageHeaders *headers;
   SoupMessage *msg;
   gboolean has_tools;
-  char *text;
 
-  msg = soup_message_new (SOUP_METHOD_POST, url);
+  msg = _tb_http_provider_new_post (provider, "/v1/messages", error);
   if (msg == NULL)
-    {
-      g_set_error (error, TB_PROVIDER_ERROR, TB_PROVIDER_ERROR_CONFIG,
-                   _("“%s” is not a valid base URL; use one such as %s"),
-                   tb_http_provider_get_base_url (provider), TB_ANTHROPIC_DEFAULT_BASE_URL);
-      return NULL;
-    }
+    return NULL;
 
   messages = _tb_anthropic_messages_to_wire (request, system);
 
@@ -253,8 +246,7 @@ tb_anthropic_provider_build_message (TbHttpProvider     *provider,
   soup_message_headers_replace (headers, "Accept",
                                 request->stream ? "text/event-stream" : "application/json");
 
-  text = tb_json_to_string (root, FALSE);
-  *body = g_bytes_new_take (text, strlen (text));
+  *body = _tb_json_to_bytes (root);
   return msg;
 }
 

@@ -79,7 +79,6 @@ tb_gemini_provider_build_message (TbHttpProvider     *provider,
   g_autofree char *path = g_strdup_printf ("/models/%s:%s", escaped,
                                            request->stream ? "streamGenerateContent?alt=sse"
                                                            : "generateContent");
-  g_autofree char *url = tb_http_provider_build_url (provider, path);
   g_autoptr(JsonNode) root = json_node_new (JSON_NODE_OBJECT);
   g_autoptr(GString) system = g_string_new (NULL);
   g_autoptr(GHashTable) calls = g_hash_table_new (g_str_hash, g_str_equal);
@@ -87,16 +86,10 @@ tb_gemini_provider_build_message (TbHttpProvider     *provider,
   JsonArray *contents = json_array_new ();
   SoupMessageHeaders *headers;
   SoupMessage *msg;
-  char *text;
 
-  msg = soup_message_new (SOUP_METHOD_POST, url);
+  msg = _tb_http_provider_new_post (provider, path, error);
   if (msg == NULL)
-    {
-      g_set_error (error, TB_PROVIDER_ERROR, TB_PROVIDER_ERROR_CONFIG,
-                   _("“%s” is not a valid base URL; use one such as %s"),
-                   tb_http_provider_get_base_url (provider), TB_GEMINI_DEFAULT_BASE_URL);
-      return NULL;
-    }
+    return NULL;
 
   for (guint i = 0; i < request->messages->len; i++)
     {
@@ -262,8 +255,7 @@ tb_gemini_provider_build_message (TbHttpProvider     *provider,
   soup_message_headers_replace (headers, "Accept",
                                 request->stream ? "text/event-stream" : "application/json");
 
-  text = tb_json_to_string (root, FALSE);
-  *body = g_bytes_new_take (text, strlen (text));
+  *body = _tb_json_to_bytes (root);
   return msg;
 }
 

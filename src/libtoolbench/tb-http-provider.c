@@ -9,6 +9,7 @@
 
 #include "tb-http-provider.h"
 #include "tb-json.h"
+#include "tb-provider-kind.h"
 #include "tb-provider-private.h"
 #include "tb-redact.h"
 
@@ -1375,6 +1376,34 @@ tb_http_provider_set_max_response_size (TbHttpProvider *self,
 
   priv->max_response_size = MAX (max_size, 1024);
   g_object_notify_by_pspec (G_OBJECT (self), properties [PROP_MAX_RESPONSE_SIZE]);
+}
+
+/* The POST of a request to @path below the base URL, or %NULL with an
+ * error naming the kind's public endpoint as an example when the base URL
+ * makes no URL. */
+SoupMessage *
+_tb_http_provider_new_post (TbHttpProvider  *self,
+                            const char      *path,
+                            GError         **error)
+{
+  g_autofree char *url = tb_http_provider_build_url (self, path);
+  SoupMessage *msg = soup_message_new (SOUP_METHOD_POST, url);
+
+  if (msg == NULL)
+    g_set_error (error, TB_PROVIDER_ERROR, TB_PROVIDER_ERROR_CONFIG,
+                 _("“%s” is not a valid base URL; use one such as %s"),
+                 tb_http_provider_get_base_url (self),
+                 tb_provider_kind_get_default_base_url (TB_HTTP_PROVIDER_GET_CLASS (self)->kind));
+  return msg;
+}
+
+/* A request body: the JSON text, compact. */
+GBytes *
+_tb_json_to_bytes (JsonNode *node)
+{
+  char *text = tb_json_to_string (node, FALSE);
+
+  return g_bytes_new_take (text, strlen (text));
 }
 
 /**

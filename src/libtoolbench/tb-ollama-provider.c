@@ -180,20 +180,13 @@ tb_ollama_provider_build_message (TbHttpProvider     *provider,
                                   GBytes            **body,
                                   GError            **error)
 {
-  g_autofree char *url = tb_http_provider_build_url (provider, "/api/chat");
   g_autoptr(JsonNode) root = json_node_new (JSON_NODE_OBJECT);
   JsonObject *object = json_object_new ();
   SoupMessage *msg;
-  char *text;
 
-  msg = soup_message_new (SOUP_METHOD_POST, url);
+  msg = _tb_http_provider_new_post (provider, "/api/chat", error);
   if (msg == NULL)
-    {
-      g_set_error (error, TB_PROVIDER_ERROR, TB_PROVIDER_ERROR_CONFIG,
-                   _("“%s” is not a valid base URL; use one such as %s"),
-                   tb_http_provider_get_base_url (provider), TB_OLLAMA_DEFAULT_BASE_URL);
-      return NULL;
-    }
+    return NULL;
 
   json_node_take_object (root, object);
   json_object_set_string_member (object, "model", tb_http_provider_get_model (provider));
@@ -224,8 +217,7 @@ tb_ollama_provider_build_message (TbHttpProvider     *provider,
   soup_message_headers_replace (soup_message_get_request_headers (msg), "Accept",
                                 request->stream ? "application/x-ndjson" : "application/json");
 
-  text = tb_json_to_string (root, FALSE);
-  *body = g_bytes_new_take (text, strlen (text));
+  *body = _tb_json_to_bytes (root);
   return msg;
 }
 

@@ -318,7 +318,6 @@ tb_openai_responses_provider_build_message (TbHttpProvider     *provider,
                                             GError            **error)
 {
   TbOpenaiResponsesProvider *self = TB_OPENAI_RESPONSES_PROVIDER (provider);
-  g_autofree char *url = tb_http_provider_build_url (provider, "/responses");
   g_autoptr(JsonNode) root = json_node_new (JSON_NODE_OBJECT);
   g_autoptr(GString) instructions = g_string_new (NULL);
   JsonObject *object = json_object_new ();
@@ -326,16 +325,10 @@ tb_openai_responses_provider_build_message (TbHttpProvider     *provider,
   SoupMessage *msg;
   JsonArray *input;
   guint first = 0;
-  char *text;
 
-  msg = soup_message_new (SOUP_METHOD_POST, url);
+  msg = _tb_http_provider_new_post (provider, "/responses", error);
   if (msg == NULL)
-    {
-      g_set_error (error, TB_PROVIDER_ERROR, TB_PROVIDER_ERROR_CONFIG,
-                   _("“%s” is not a valid base URL; use one such as %s"),
-                   tb_http_provider_get_base_url (provider), TB_OPENAI_RESPONSES_DEFAULT_BASE_URL);
-      return NULL;
-    }
+    return NULL;
 
   if (self->use_previous_response_id)
     first = after_stored_response (request, &previous);
@@ -402,8 +395,7 @@ tb_openai_responses_provider_build_message (TbHttpProvider     *provider,
   soup_message_headers_replace (soup_message_get_request_headers (msg), "Accept",
                                 request->stream ? "text/event-stream" : "application/json");
 
-  text = tb_json_to_string (root, FALSE);
-  *body = g_bytes_new_take (text, strlen (text));
+  *body = _tb_json_to_bytes (root);
   return msg;
 }
 

@@ -2,6 +2,7 @@
 
 #pragma once
 
+#include "tb-http-provider.h"
 #include "tb-provider.h"
 #include "tb-redact.h"
 
@@ -38,5 +39,9 @@ JsonArray  *_tb_openai_responses_input_to_wire (TbProviderRequest *request,
 
 char       *_tb_http_provider_said          (TbRedactor      *redactor,
                                              const char      *body);
+SoupMessage *_tb_http_provider_new_post     (TbHttpProvider  *self,
+                                             const char      *path,
+                                             GError         **error);
+GBytes     *_tb_json_to_bytes               (JsonNode        *node);
 
 G_END_DECLS

@@ -65,6 +65,7 @@ struct _TbMcpClient
 
   char               *protocol_version;
   JsonNode           *server_info;
+  JsonNode           *server_capabilities;
   char               *instructions;
   GPtrArray          *tools;
   gboolean            listing;

@@ -70,6 +70,9 @@ enum {
   LOG_MESSAGE,
   PROGRESS,
   TOOLS_CHANGED,
+  RESOURCES_CHANGED,
+  PROMPTS_CHANGED,
+  RESOURCE_UPDATED,
   ELICITATION_REQUESTED,
   SAMPLING_REQUESTED,
   N_SIGNALS
@@ -802,6 +805,13 @@ _tb_mcp_client_receive (TbMcpClient *self,
 
       if (g_str_equal (method, "notifications/tools/list_changed"))
         start_listing (self);
+      else if (g_str_equal (method, "notifications/resources/list_changed"))
+        g_signal_emit (self, signals [RESOURCES_CHANGED], 0);
+      else if (g_str_equal (method, "notifications/prompts/list_changed"))
+        g_signal_emit (self, signals [PROMPTS_CHANGED], 0);
+      else if (g_str_equal (method, "notifications/resources/updated") &&
+               tb_json_object_get_string (p, "uri") != NULL)
+        g_signal_emit (self, signals [RESOURCE_UPDATED], 0, tb_json_object_get_string (p, "uri"));
       else if (g_str_equal (method, "notifications/progress"))
         handle_progress (self, p);
       else if (g_str_equal (method, "notifications/message"))
@@ -1207,6 +1217,9 @@ initialize_cb (GObject      *object,
   self->protocol_version = g_strdup (version);
   if (json_object_get_member (object_result, "serverInfo") != NULL)
     self->server_info = json_node_copy (json_object_get_member (object_result, "serverInfo"));
+  if (json_object_get_member (object_result, "capabilities") != NULL)
+    self->server_capabilities =
+      json_node_copy (json_object_get_member (object_result, "capabilities"));
   self->instructions = g_strdup (tb_json_object_get_string (object_result, "instructions"));
   if (self->http != NULL)
     _tb_mcp_http_set_protocol_version (self->http, version);
@@ -1275,6 +1288,7 @@ tb_mcp_client_connect_async (TbMcpClient         *self,
 
   g_clear_pointer (&self->protocol_version, g_free);
   g_clear_pointer (&self->server_info, json_node_unref);
+  g_clear_pointer (&self->server_capabilities, json_node_unref);
   g_clear_pointer (&self->instructions, g_free);
   set_state (self, TB_MCP_CLIENT_STATE_CONNECTING, NULL);
 
@@ -1560,6 +1574,7 @@ tb_mcp_client_finalize (GObject *object)
   g_clear_pointer (&self->pending, g_hash_table_unref);
   g_free (self->protocol_version);
   g_clear_pointer (&self->server_info, json_node_unref);
+  g_clear_pointer (&self->server_capabilities, json_node_unref);
   g_free (self->instructions);
   g_clear_pointer (&self->tools, g_ptr_array_unref);
   g_clear_pointer (&self->registered, g_hash_table_unref);
@@ -1659,6 +1674,39 @@ tb_mcp_client_class_init (TbMcpClientClass *klass)
   signals [TOOLS_CHANGED] =
     g_signal_new ("tools-changed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
                   0, NULL, NULL, NULL, G_TYPE_NONE, 0);
+
+  /**
+   * TbMcpClient::resources-changed:
+   *
+   * The server said its resources or resource templates changed
+   * (`notifications/resources/list_changed`); list them again.
+   */
+  signals [RESOURCES_CHANGED] =
+    g_signal_new ("resources-changed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL, G_TYPE_NONE, 0);
+
+  /**
+   * TbMcpClient::prompts-changed:
+   *
+   * The server said its prompts changed
+   * (`notifications/prompts/list_changed`); list them again.
+   */
+  signals [PROMPTS_CHANGED] =
+    g_signal_new ("prompts-changed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL, G_TYPE_NONE, 0);
+
+  /**
+   * TbMcpClient::resource-updated:
+   * @self: the client
+   * @uri: the resource
+   *
+   * A resource subscribed to with tb_mcp_client_subscribe_resource_async()
+   * changed (`notifications/resources/updated`); read it again.
+   */
+  signals [RESOURCE_UPDATED] =
+    g_signal_new ("resource-updated", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL, G_TYPE_NONE, 1,
+                  G_TYPE_STRING | G_SIGNAL_TYPE_STATIC_SCOPE);
 
   /**
    * TbMcpClient::elicitation-requested:
@@ -1792,6 +1840,19 @@ tb_mcp_client_get_protocol_version (TbMcpClient *self)
 {
   g_return_val_if_fail (TB_IS_MCP_CLIENT (self), NULL);
   return self->protocol_version;
+}
+
+/**
+ * tb_mcp_client_get_server_capabilities:
+ *
+ * Returns: (transfer none) (nullable): the `capabilities` the server
+ *   declared when it initialized
+ */
+JsonNode *
+tb_mcp_client_get_server_capabilities (TbMcpClient *self)
+{
+  g_return_val_if_fail (TB_IS_MCP_CLIENT (self), NULL);
+  return self->server_capabilities;
 }
 
 /**

@@ -57,6 +57,8 @@ G_DECLARE_FINAL_TYPE (TbMcpClient, tb_mcp_client, TB, MCP_CLIENT, GObject)
  * @TB_MCP_ERROR_TIMEOUT: the server did not answer in time.
  * @TB_MCP_ERROR_TOO_LARGE: a message was larger than %TB_MCP_MAX_MESSAGE_SIZE.
  * @TB_MCP_ERROR_HTTP: the HTTP server refused a request.
+ * @TB_MCP_ERROR_UNSUPPORTED: the server did not declare the capability a
+ *   request needs (resources, prompts, completions, subscriptions).
  */
 typedef enum
 {
@@ -69,6 +71,7 @@ typedef enum
   TB_MCP_ERROR_TIMEOUT,
   TB_MCP_ERROR_TOO_LARGE,
   TB_MCP_ERROR_HTTP,
+  TB_MCP_ERROR_UNSUPPORTED,
 } TbMcpError;
 
 /**
@@ -142,6 +145,7 @@ TbMcpClientState  tb_mcp_client_get_state            (TbMcpClient         *self)
 const char       *tb_mcp_client_get_error            (TbMcpClient         *self);
 const char       *tb_mcp_client_get_protocol_version (TbMcpClient         *self);
 JsonNode         *tb_mcp_client_get_server_info      (TbMcpClient         *self);
+JsonNode         *tb_mcp_client_get_server_capabilities (TbMcpClient      *self);
 const char       *tb_mcp_client_get_instructions     (TbMcpClient         *self);
 GPtrArray        *tb_mcp_client_get_tools            (TbMcpClient         *self);
 char            **tb_mcp_client_get_log              (TbMcpClient         *self);

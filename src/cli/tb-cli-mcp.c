@@ -19,10 +19,10 @@ is_url (const char *text)
   return g_str_has_prefix (text, "http://") || g_str_has_prefix (text, "https://");
 }
 
-static GOptionContext *
-new_context (const char         *parameters,
-             const char         *summary,
-             const GOptionEntry *entries)
+GOptionContext *
+tb_cli_mcp_context_new (const char         *parameters,
+                        const char         *summary,
+                        const GOptionEntry *entries)
 {
   GOptionContext *context = g_option_context_new (parameters);
 
@@ -33,11 +33,11 @@ new_context (const char         *parameters,
 }
 
 /* Starts the servers; returns the ones @server names (all when NULL). */
-static GPtrArray *
-select_servers (GOptionContext  *context,
-                const char      *server,
-                TbToolRegistry **registry,
-                int             *status)
+GPtrArray *
+tb_cli_mcp_select_servers (GOptionContext  *context,
+                           const char      *server,
+                           TbToolRegistry **registry,
+                           int             *status)
 {
   g_autoptr(GError) error = NULL;
   g_autoptr(GPtrArray) chosen = g_ptr_array_new ();
@@ -98,13 +98,13 @@ mcp_ping (int    argc,
   g_autoptr(GError) error = NULL;
   int status = TB_CLI_EXIT_OK;
 
-  context = new_context (_("[SERVER]"), _("Check that MCP servers answer."), NULL);
+  context = tb_cli_mcp_context_new (_("[SERVER]"), _("Check that MCP servers answer."), NULL);
   if (!tb_cli_parse_options (context, &argc, &argv, TRUE, &error))
     return tb_cli_usage_error (context, "%s", error->message);
   if (argc > 2)
     return tb_cli_usage_error (context, _("Unexpected argument “%s”"), argv[2]);
 
-  servers = select_servers (context, argc > 1 ? argv[1] : NULL, &registry, &status);
+  servers = tb_cli_mcp_select_servers (context, argc > 1 ? argv[1] : NULL, &registry, &status);
   if (servers == NULL)
     return status;
 
@@ -174,13 +174,13 @@ mcp_list (int    argc,
     { NULL }
   };
 
-  context = new_context (_("[SERVER]"), _("List the tools of MCP servers."), entries);
+  context = tb_cli_mcp_context_new (_("[SERVER]"), _("List the tools of MCP servers."), entries);
   if (!tb_cli_parse_options (context, &argc, &argv, TRUE, &error))
     return tb_cli_usage_error (context, "%s", error->message);
   if (argc > 2)
     return tb_cli_usage_error (context, _("Unexpected argument “%s”"), argv[2]);
 
-  servers = select_servers (context, argc > 1 ? argv[1] : NULL, &registry, &status);
+  servers = tb_cli_mcp_select_servers (context, argc > 1 ? argv[1] : NULL, &registry, &status);
   if (servers == NULL)
     return status;
 
@@ -250,7 +250,7 @@ mcp_call (int    argc,
   g_auto(TbCliCallOptions) options = { NULL };
   int status = TB_CLI_EXIT_OK;
 
-  context = new_context (_("TOOL [SERVER]"),
+  context = tb_cli_mcp_context_new (_("TOOL [SERVER]"),
                          _("Call a tool of an MCP server by its name on the server.\n\n"
                            "Exit status: 0 when the tool succeeded, 1 when it failed, "
                            "2 on a usage error."), NULL);
@@ -266,7 +266,7 @@ mcp_call (int    argc,
   if (!tb_cli_read_call_options (&options, &arguments, &error))
     return tb_cli_usage_error (context, "%s", error->message);
 
-  servers = select_servers (context, argc > 2 ? argv[2] : NULL, &registry, &status);
+  servers = tb_cli_mcp_select_servers (context, argc > 2 ? argv[2] : NULL, &registry, &status);
   if (servers == NULL)
     return status;
 
@@ -299,6 +299,11 @@ tb_cli_mcp (int    argc,
     { "ping", mcp_ping },
     { "list", mcp_list },
     { "call", mcp_call },
+    { "resources", tb_cli_mcp_resources },
+    { "read", tb_cli_mcp_read },
+    { "prompts", tb_cli_mcp_prompts },
+    { "prompt", tb_cli_mcp_prompt },
+    { "complete", tb_cli_mcp_complete },
   };
 
   if (argc >= 2)
@@ -316,7 +321,8 @@ tb_cli_mcp (int    argc,
         }
     }
 
-  g_printerr ("%s\n", _("Usage: toolbench-cli mcp ping|list|call [OPTION…]"));
+  g_printerr ("%s\n", _("Usage: toolbench-cli mcp ping|list|call|resources|read|prompts|prompt|complete "
+                           "[OPTION…]"));
   g_printerr ("%s\n", _("Run “toolbench-cli mcp COMMAND --help” for the options of a command."));
   return TB_CLI_EXIT_USAGE;
 }

@@ -136,6 +136,18 @@ TbToolSession  *tb_cli_get_session                (void);
 const char     *tb_cli_get_workspace_path         (void);
 void            tb_cli_add_mcp_url                (const char      *url);
 int tb_cli_mcp (int argc, char **argv);
+GOptionContext *tb_cli_mcp_context_new            (const char         *parameters,
+                                                   const char         *summary,
+                                                   const GOptionEntry *entries);
+GPtrArray      *tb_cli_mcp_select_servers         (GOptionContext     *context,
+                                                   const char         *server,
+                                                   TbToolRegistry    **registry,
+                                                   int                *status);
+int tb_cli_mcp_resources (int argc, char **argv);
+int tb_cli_mcp_read (int argc, char **argv);
+int tb_cli_mcp_prompts (int argc, char **argv);
+int tb_cli_mcp_prompt (int argc, char **argv);
+int tb_cli_mcp_complete (int argc, char **argv);
 gboolean        tb_cli_is_local_url               (const char      *url);
 gboolean        tb_cli_check_writable             (const char      *path,
                                                    GError         **error);

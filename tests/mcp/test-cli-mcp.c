@@ -239,6 +239,69 @@ test_elicitation (Fixture       *f,
   g_assert_nonnull (strstr (f->out, "-32601"));
 }
 
+/* Resources, prompts and completions of the reference server, and a server
+ * that has none. */
+static void
+test_catalog (Fixture       *f,
+              gconstpointer  data)
+{
+  g_autofree char *reason = NULL;
+  g_auto(GStrv) argv = mcp_test_server_argv ("server-everything", "dist/index.js", "stdio",
+                                             &reason);
+  g_autofree char *server = NULL;
+  g_autofree char *blob = g_build_filename (f->dir, "blob.bin", NULL);
+  g_autoptr(JsonNode) listed = NULL;
+  g_autofree char *contents = NULL;
+
+  if (argv == NULL)
+    {
+      g_test_skip (reason);
+      return;
+    }
+  server = g_strdup_printf ("everything=%s %s stdio", argv[0], argv[1]);
+
+  if (!run (f, "mcp", "resources", "--json", "--mcp", server, NULL))
+    return;
+  g_assert_cmpint (f->status, ==, 0);
+  listed = tb_json_parse (f->out, -1, NULL);
+  g_assert_nonnull (tb_json_pointer_get (listed, "/everything/resourceTemplates/0/uriTemplate"));
+
+  run (f, "mcp", "read", "demo://resource/dynamic/text/2", "--mcp", server, NULL);
+  g_assert_cmpint (f->status, ==, 0);
+  g_assert_true (g_str_has_prefix (f->out, "Resource 2: "));
+
+  run (f, "mcp", "read", "demo://resource/dynamic/blob/2", "--mcp", server, NULL);
+  g_assert_cmpint (f->status, ==, 1);
+  g_assert_nonnull (strstr (f->err, "is binary"));
+  g_assert_nonnull (strstr (f->err, "write it to a file with --output"));
+  run (f, "mcp", "read", "demo://resource/dynamic/blob/2", "--output", blob, "--mcp", server,
+       NULL);
+  g_assert_cmpint (f->status, ==, 0);
+  g_assert_true (g_file_get_contents (blob, &contents, NULL, NULL));
+  g_assert_true (g_str_has_prefix (contents, "Resource 2: "));
+
+  run (f, "mcp", "prompts", "--mcp", server, NULL);
+  g_assert_nonnull (strstr (f->out, "  args-prompt(city*, state)  Arguments Prompt\n"));
+  run (f, "mcp", "prompt", "args-prompt", "--args", "{\"city\":\"Oslo\"}", "--mcp", server, NULL);
+  g_assert_cmpint (f->status, ==, 0);
+  g_assert_cmpstr (f->out, ==, "user: What's weather in Oslo?\n");
+  run (f, "mcp", "prompt", "args-prompt", "--mcp", server, NULL);
+  g_assert_cmpint (f->status, ==, 2);
+  g_assert_nonnull (strstr (f->err, "The prompt “args-prompt” needs a value for “city”"));
+  run (f, "mcp", "prompt", "nope", "--mcp", server, NULL);
+  g_assert_cmpint (f->status, ==, 1);
+  g_assert_nonnull (strstr (f->err, "The server “everything” has no prompt named “nope”"));
+
+  run (f, "mcp", "complete", "--prompt", "completable-prompt", "name",
+       "--context", "{\"department\":\"Sales\"}", "--mcp", server, NULL);
+  g_assert_cmpint (f->status, ==, 0);
+  g_assert_cmpstr (f->out, ==, "David\nEve\nFrank\n");
+
+  run (f, "mcp", "resources", "--mcp", f->server, NULL);
+  g_assert_cmpint (f->status, ==, 1);
+  g_assert_nonnull (strstr (f->err, "The server “fake” offers no resources"));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -251,6 +314,7 @@ main (int   argc,
   g_test_add ("/cli/mcp/tools-dir-and-files", Fixture, NULL, setup, test_tools_dir_and_files,
               teardown);
   g_test_add ("/cli/mcp/elicitation", Fixture, NULL, setup, test_elicitation, teardown);
+  g_test_add ("/cli/mcp/catalog", Fixture, NULL, setup, test_catalog, teardown);
 
   return g_test_run ();
 }

@@ -292,6 +292,8 @@ chosen_policy (TbLoopPage *self)
       return TB_APPROVAL_POLICY_ASK;
     case 2:
       return TB_APPROVAL_POLICY_REJECT_ALL;
+    case 3:
+      return TB_APPROVAL_POLICY_READ_ONLY;
     default:
       return TB_APPROVAL_POLICY_APPROVE_ALL;
     }
@@ -439,6 +441,9 @@ apply_defaults (TbLoopPage *self)
       break;
     case TB_APPROVAL_POLICY_REJECT_ALL:
       gtk_drop_down_set_selected (self->policy_dropdown, 2);
+      break;
+    case TB_APPROVAL_POLICY_READ_ONLY:
+      gtk_drop_down_set_selected (self->policy_dropdown, 3);
       break;
     case TB_APPROVAL_POLICY_APPROVE_ALL:
     default:

@@ -48,7 +48,7 @@ struct _TbPreferencesWindow
 
 G_DEFINE_FINAL_TYPE (TbPreferencesWindow, tb_preferences_window, ADW_TYPE_PREFERENCES_WINDOW)
 
-static const char * const policies[] = { "ask", "approve-all", "reject-all" };
+static const char * const policies[] = { "ask", "approve-all", "reject-all", "read-only" };
 
 static void
 toast (TbPreferencesWindow *self,

@@ -205,13 +205,12 @@ tb_prefs_set_string_choice (GSettings   *settings,
 TbApprovalPolicy
 tb_prefs_get_approval_policy (GSettings *settings)
 {
-  g_autofree char *policy = g_settings_get_string (settings, "approval-policy");
+  g_autofree char *text = g_settings_get_string (settings, "approval-policy");
+  TbApprovalPolicy policy;
 
-  if (g_strcmp0 (policy, "approve-all") == 0)
-    return TB_APPROVAL_POLICY_APPROVE_ALL;
-  if (g_strcmp0 (policy, "reject-all") == 0)
-    return TB_APPROVAL_POLICY_REJECT_ALL;
-  return TB_APPROVAL_POLICY_ASK;
+  if (!tb_approval_policy_from_string (text, &policy))
+    return TB_APPROVAL_POLICY_ASK;
+  return policy;
 }
 
 /**

@@ -44,6 +44,7 @@ static char **tools_dirs;
 static char *files_root;
 static char *workspace_path;
 static char *elicitation;
+static char **hint_specs;
 static GPtrArray *mcp_urls;
 static TbToolSession *session;
 
@@ -71,6 +72,10 @@ tb_cli_tool_source_group (void)
       N_("Add read_file, write_file and list_dir, confined to this folder"), N_("DIR") },
     { "workspace", 'w', 0, G_OPTION_ARG_FILENAME, &workspace_path,
       N_("Offer the facts and draft tools of this workspace file"), N_("FILE") },
+    { "hint", 0, 0, G_OPTION_ARG_STRING_ARRAY, &hint_specs,
+      N_("Say what a tool does, in place of its own hints: TOOL=read-only, destructive, "
+         "idempotent or open-world, several separated by commas, or TOOL= for none; "
+         "repeatable"), N_("TOOL=HINTS") },
     { "elicitation", 0, 0, G_OPTION_ARG_STRING, &elicitation,
       N_("Answer MCP servers that ask for input: accept-defaults, decline or cancel "
          "(default: tell them nobody can answer)"), N_("ANSWER") },
@@ -261,6 +266,15 @@ tb_cli_build_registry (GError **error)
   session = tb_cli_open_session (sources, NULL, error);
   if (session == NULL)
     return NULL;
+  for (guint i = 0; hint_specs != NULL && hint_specs[i] != NULL; i++)
+    {
+      g_autofree char *name = g_strndup (hint_specs[i], strcspn (hint_specs[i], "="));
+      TbToolHints hints = TB_TOOL_HINT_NONE;
+
+      /* Checked when the options were parsed. */
+      tb_tool_hints_from_string (hint_specs[i] + strlen (name) + 1, &hints, NULL);
+      tb_tool_registry_set_hints (tb_tool_session_get_registry (session), name, hints);
+    }
   if (!exit_hook)
     {
       atexit (close_session);
@@ -309,6 +323,21 @@ tb_cli_check_tool_source_options (GError **error)
                    _("--elicitation takes accept-defaults, decline or cancel, not “%s”"),
                    elicitation);
       return FALSE;
+    }
+  for (guint i = 0; hint_specs != NULL && hint_specs[i] != NULL; i++)
+    {
+      const char *equals = strchr (hint_specs[i], '=');
+      TbToolHints hints;
+
+      if (equals == NULL || equals == hint_specs[i])
+        {
+          g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                       _("--hint takes TOOL=HINTS, such as write_file=destructive, not “%s”"),
+                       hint_specs[i]);
+          return FALSE;
+        }
+      if (!tb_tool_hints_from_string (equals + 1, &hints, error))
+        return FALSE;
     }
   return TRUE;
 }

@@ -221,8 +221,12 @@ ask_person (TbDispatchLoop *loop,
             Printer        *printer)
 {
   TbToolCall *call = tb_pending_call_get_call (pending);
-  g_autofree char *args = tb_redactor_redact_text (printer->redactor,
-                                                   tb_tool_call_get_raw_arguments (call));
+  g_autofree char *args = NULL;
+
+  /* The rest is the policy's. */
+  if (!tb_dispatch_loop_call_waits_for_person (loop, pending))
+    return;
+  args = tb_redactor_redact_text (printer->redactor, tb_tool_call_get_raw_arguments (call));
 
   for (;;)
     {
@@ -289,6 +293,8 @@ parse_policy (const char       *text,
     *policy = TB_APPROVAL_POLICY_REJECT_ALL;
   else if (g_str_equal (text, "ask"))
     *policy = TB_APPROVAL_POLICY_ASK;
+  else if (g_str_equal (text, "read-only"))
+    *policy = TB_APPROVAL_POLICY_READ_ONLY;
   else
     return FALSE;
   return TRUE;
@@ -334,7 +340,9 @@ tb_cli_run (int    argc,
     { "max-iterations", 'n', 0, G_OPTION_ARG_INT, &max_iterations,
       N_("The most model requests the loop may make (required)"), N_("N") },
     { "approve", 0, 0, G_OPTION_ARG_STRING, &approve,
-      N_("Which calls run: all, none, or ask for each (default: all)"), N_("POLICY") },
+      N_("Which calls run: all, none, ask for each, or read-only (calls to tools marked "
+         "read-only run, the others are asked about); a tool marked destructive is always asked "
+         "about (default: all)"), N_("POLICY") },
     { "trace", 0, 0, G_OPTION_ARG_FILENAME, &trace_path,
       N_("Record the run as a JSON Lines trace"), N_("FILE") },
     { "script", 0, 0, G_OPTION_ARG_FILENAME, &script,
@@ -375,7 +383,7 @@ tb_cli_run (int    argc,
   if (prompt == NULL)
     return tb_cli_usage_error (context, _("Give the user's message with --prompt"));
   if (!parse_policy (approve, &policy))
-    return tb_cli_usage_error (context, _("Unknown --approve “%s”: use all, none or ask"),
+    return tb_cli_usage_error (context, _("Unknown --approve “%s”: use all, none, ask or read-only"),
                                approve);
   if (timeout_ms < 0)
     return tb_cli_usage_error (context, _("--timeout-ms must be a positive number"));
@@ -439,7 +447,8 @@ tb_cli_run (int    argc,
                     G_CALLBACK (messages_changed), &printer);
   g_signal_connect (provider, "text-delta", G_CALLBACK (text_delta), &printer);
   g_signal_connect (loop, "warning", G_CALLBACK (loop_warning), &printer);
-  if (policy == TB_APPROVAL_POLICY_ASK)
+  /* Also under "all": a call to a tool marked destructive waits. */
+  if (policy != TB_APPROVAL_POLICY_REJECT_ALL)
     g_signal_connect (loop, "call-pending", G_CALLBACK (ask_person), &printer);
 
   if (system != NULL)

@@ -152,6 +152,8 @@ ensure_header (TbDispatchLoop *self)
                             tb_tool_registry_to_definitions (tools, TB_DEFINITION_FORMAT_NATIVE));
     json_object_set_object_member (header, "provider", provider);
     json_object_set_int_member (header, "max_iterations", self->max_iterations);
+    json_object_set_string_member (header, "approval_policy",
+                                   tb_approval_policy_to_string (self->policy));
   }
 }
 
@@ -271,8 +273,29 @@ is_breakpoint (TbDispatchLoop *self,
                                                        name);
 }
 
+/* Whether an undecided call waits for a person: every one when asking,
+ * none when rejecting all, and otherwise those to destructive tools and,
+ * under the read-only policy, to tools not marked read-only. */
+static gboolean
+waits_for_person (TbDispatchLoop *self,
+                  TbPendingCall  *call)
+{
+  TbToolHints hints;
+
+  if (call->decision != TB_CALL_DECISION_UNDECIDED)
+    return FALSE;
+  if (self->policy == TB_APPROVAL_POLICY_ASK)
+    return TRUE;
+  if (self->policy == TB_APPROVAL_POLICY_REJECT_ALL || call->tool == NULL)
+    return FALSE;
+  hints = tb_tool_registry_get_hints (self->registry, tb_tool_get_name (call->tool), NULL);
+  if (hints & TB_TOOL_HINT_DESTRUCTIVE)
+    return TRUE;
+  return self->policy == TB_APPROVAL_POLICY_READ_ONLY && !(hints & TB_TOOL_HINT_READ_ONLY);
+}
+
 static guint
-count_undecided (TbDispatchLoop *self)
+count_waiting (TbDispatchLoop *self)
 {
   guint n = 0;
 
@@ -280,7 +303,7 @@ count_undecided (TbDispatchLoop *self)
     {
       g_autoptr(TbPendingCall) call = g_list_model_get_item (G_LIST_MODEL (self->pending), i);
 
-      if (call->decision == TB_CALL_DECISION_UNDECIDED)
+      if (waits_for_person (self, call))
         n++;
     }
   return n;
@@ -314,7 +337,7 @@ should_continue (TbDispatchLoop *self)
         }
     }
 
-  return self->policy != TB_APPROVAL_POLICY_ASK || count_undecided (self) == 0;
+  return count_waiting (self) == 0;
 }
 
 static void
@@ -906,10 +929,9 @@ check_can_start (TbDispatchLoop  *self,
                            _("The conversation is empty; add a user message first."));
       return FALSE;
     }
-  if (stepping && self->state == TB_LOOP_STATE_CALLS_PENDING &&
-      self->policy == TB_APPROVAL_POLICY_ASK && count_undecided (self) > 0)
+  if (stepping && self->state == TB_LOOP_STATE_CALLS_PENDING && count_waiting (self) > 0)
     {
-      guint n = count_undecided (self);
+      guint n = count_waiting (self);
 
       g_set_error (error, TB_LOOP_ERROR, TB_LOOP_ERROR_UNDECIDED,
                    g_dngettext (GETTEXT_PACKAGE,
@@ -1522,6 +1544,28 @@ tb_dispatch_loop_get_pending_calls (TbDispatchLoop *self)
   return G_LIST_MODEL (self->pending);
 }
 
+/**
+ * tb_dispatch_loop_call_waits_for_person:
+ * @self: a loop
+ * @call: one of its pending calls
+ *
+ * Whether @call, undecided, keeps the loop waiting for a person under the
+ * loop's approval policy and the tools' hints (a
+ * #TbDispatchLoop::call-pending handler that asks people asks about these
+ * and leaves the others to the policy).
+ *
+ * Returns: %TRUE when a person has to decide
+ */
+gboolean
+tb_dispatch_loop_call_waits_for_person (TbDispatchLoop *self,
+                                        TbPendingCall  *call)
+{
+  g_return_val_if_fail (TB_IS_DISPATCH_LOOP (self), FALSE);
+  g_return_val_if_fail (TB_IS_PENDING_CALL (call), FALSE);
+
+  return waits_for_person (self, call);
+}
+
 TbApprovalPolicy
 tb_dispatch_loop_get_approval_policy (TbDispatchLoop *self)
 {
@@ -1538,6 +1582,16 @@ tb_dispatch_loop_set_approval_policy (TbDispatchLoop   *self,
   if (self->policy == policy)
     return;
   self->policy = policy;
+  /* The header names the policy the run started with; a later change is
+   * an event of its own. */
+  if (json_object_has_member (tb_trace_get_header (self->trace), "provider"))
+    {
+      JsonObject *payload = event_new (self);
+
+      json_object_set_string_member (payload, "approval_policy",
+                                     tb_approval_policy_to_string (policy));
+      record (self, "policy", payload);
+    }
   g_object_notify_by_pspec (G_OBJECT (self), properties [PROP_APPROVAL_POLICY]);
 }
 

@@ -61,6 +61,8 @@ guint             tb_dispatch_loop_get_max_iterations (TbDispatchLoop  *self);
 const GError     *tb_dispatch_loop_get_error         (TbDispatchLoop   *self);
 GListModel       *tb_dispatch_loop_get_messages      (TbDispatchLoop   *self);
 GListModel       *tb_dispatch_loop_get_pending_calls (TbDispatchLoop   *self);
+gboolean         tb_dispatch_loop_call_waits_for_person (TbDispatchLoop *self,
+                                                         TbPendingCall  *call);
 TbApprovalPolicy  tb_dispatch_loop_get_approval_policy (TbDispatchLoop *self);
 void              tb_dispatch_loop_set_approval_policy (TbDispatchLoop *self,
                                                         TbApprovalPolicy policy);

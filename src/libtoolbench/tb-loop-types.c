@@ -42,6 +42,7 @@ static const GEnumValue policy_values[] = {
   { TB_APPROVAL_POLICY_APPROVE_ALL, "TB_APPROVAL_POLICY_APPROVE_ALL", "approve-all" },
   { TB_APPROVAL_POLICY_REJECT_ALL, "TB_APPROVAL_POLICY_REJECT_ALL", "reject-all" },
   { TB_APPROVAL_POLICY_ASK, "TB_APPROVAL_POLICY_ASK", "ask" },
+  { TB_APPROVAL_POLICY_READ_ONLY, "TB_APPROVAL_POLICY_READ_ONLY", "read-only" },
   { 0, NULL, NULL }
 };
 
@@ -140,4 +141,35 @@ const char *
 tb_call_decision_to_string (TbCallDecision decision)
 {
   return nick_of (decision_values, decision);
+}
+
+/**
+ * tb_approval_policy_to_string:
+ *
+ * Returns: "approve-all", "reject-all", "ask" or "read-only", as traces
+ *   and the preferences name them
+ */
+const char *
+tb_approval_policy_to_string (TbApprovalPolicy policy)
+{
+  return nick_of (policy_values, policy);
+}
+
+/**
+ * tb_approval_policy_from_string:
+ * @text: a policy's name
+ * @policy: (out): the policy
+ *
+ * Returns: whether @text names a policy
+ */
+gboolean
+tb_approval_policy_from_string (const char       *text,
+                                TbApprovalPolicy *policy)
+{
+  int value;
+
+  if (!value_of (policy_values, text, &value))
+    return FALSE;
+  *policy = value;
+  return TRUE;
 }

@@ -71,15 +71,20 @@ typedef enum
  * @TB_APPROVAL_POLICY_REJECT_ALL: calls nobody decided are rejected
  * @TB_APPROVAL_POLICY_ASK: calls nobody decided keep the loop in
  *   %TB_LOOP_STATE_CALLS_PENDING until a person decides
+ * @TB_APPROVAL_POLICY_READ_ONLY: calls to tools marked read-only run; the
+ *   others wait for a person as with %TB_APPROVAL_POLICY_ASK
  *
  * What happens to a pending call that no #TbDispatchLoop::call-pending
- * handler decided.
+ * handler decided. Whatever the policy but %TB_APPROVAL_POLICY_REJECT_ALL,
+ * a call to a tool marked destructive waits for a person. The marks are
+ * the tools' hints, or a person's (tb_tool_registry_get_hints()).
  */
 typedef enum
 {
   TB_APPROVAL_POLICY_APPROVE_ALL,
   TB_APPROVAL_POLICY_REJECT_ALL,
   TB_APPROVAL_POLICY_ASK,
+  TB_APPROVAL_POLICY_READ_ONLY,
 } TbApprovalPolicy;
 
 #define TB_TYPE_MESSAGE_ROLE (tb_message_role_get_type ())
@@ -100,5 +105,8 @@ gboolean    tb_loop_state_is_end          (TbLoopState       state);
 gboolean    tb_loop_state_from_string     (const char       *text,
                                            TbLoopState      *state);
 const char *tb_call_decision_to_string    (TbCallDecision    decision);
+const char *tb_approval_policy_to_string  (TbApprovalPolicy  policy);
+gboolean    tb_approval_policy_from_string (const char       *text,
+                                            TbApprovalPolicy *policy);
 
 G_END_DECLS

@@ -50,7 +50,6 @@ struct _TbMcpTool
   GWeakRef   client;
   char      *server;
   char      *remote_name;
-  char      *title;
   JsonNode  *definition;
   JsonNode  *output_schema;
   TbSchema  *output_compiled;
@@ -120,6 +119,47 @@ check_input_schema (JsonNode *schema)
   return NULL;
 }
 
+/* The title for people: the tool's own, else the annotations' (the place
+ * of the 2025-03-26 revision). */
+static const char *
+title_of (JsonObject *definition)
+{
+  const char *title = tb_json_object_get_string (definition, "title");
+  JsonObject *annotations = tb_json_object_get_object (definition, "annotations");
+
+  if ((title == NULL || *title == '\0') && annotations != NULL)
+    title = tb_json_object_get_string (annotations, "title");
+  return title;
+}
+
+/* The annotations that are true. A hint the server leaves out stays
+ * unknown: the specification's defaults (destructive, open-world) would
+ * make every unannotated tool wait for a person. */
+static TbToolHints
+hints_of (JsonNode *annotations)
+{
+  static const struct { const char *member; TbToolHints hint; } map[] = {
+    { "readOnlyHint", TB_TOOL_HINT_READ_ONLY },
+    { "destructiveHint", TB_TOOL_HINT_DESTRUCTIVE },
+    { "idempotentHint", TB_TOOL_HINT_IDEMPOTENT },
+    { "openWorldHint", TB_TOOL_HINT_OPEN_WORLD },
+  };
+  TbToolHints hints = TB_TOOL_HINT_NONE;
+  JsonObject *object;
+
+  if (annotations == NULL || !JSON_NODE_HOLDS_OBJECT (annotations))
+    return hints;
+  object = json_node_get_object (annotations);
+  for (guint i = 0; i < G_N_ELEMENTS (map); i++)
+    if (tb_json_object_get_boolean (object, map[i].member, FALSE))
+      hints |= map[i].hint;
+  /* The specification: destructiveHint means something only when the tool
+   * is not read-only. */
+  if (hints & TB_TOOL_HINT_READ_ONLY)
+    hints &= ~TB_TOOL_HINT_DESTRUCTIVE;
+  return hints;
+}
+
 TbTool *
 _tb_mcp_tool_new (TbMcpClient *client,
                   const char  *local_name,
@@ -154,6 +194,9 @@ _tb_mcp_tool_new (TbMcpClient *client,
                          "parameters", schema_error == NULL ? input_schema : NULL,
                          "source", source,
                          "timeout-ms", _tb_mcp_client_get_tool_timeout_ms (client),
+                         "title", title_of (definition),
+                         "hints", hints_of (annotations),
+                         "icons", json_object_get_member (definition, "icons"),
                          NULL);
   if (self == NULL)
     {
@@ -167,7 +210,6 @@ _tb_mcp_tool_new (TbMcpClient *client,
   g_weak_ref_set (&self->client, client);
   self->server = g_strdup (tb_mcp_client_get_name (client));
   self->remote_name = g_strdup (tb_json_object_get_string (definition, "name"));
-  self->title = g_strdup (tb_json_object_get_string (definition, "title"));
   self->definition = json_node_alloc ();
   json_node_init_object (self->definition, definition);
   json_node_seal (self->definition);
@@ -539,7 +581,6 @@ tb_mcp_tool_finalize (GObject *object)
   g_weak_ref_clear (&self->client);
   g_free (self->server);
   g_free (self->remote_name);
-  g_free (self->title);
   g_clear_pointer (&self->definition, json_node_unref);
   g_clear_pointer (&self->output_schema, json_node_unref);
   g_clear_object (&self->output_compiled);
@@ -587,11 +628,18 @@ tb_mcp_tool_get_remote_name (TbMcpTool *self)
   return self->remote_name;
 }
 
+/**
+ * tb_mcp_tool_get_title:
+ *
+ * The same as tb_tool_get_title().
+ *
+ * Returns: (nullable): the tool's title
+ */
 const char *
 tb_mcp_tool_get_title (TbMcpTool *self)
 {
   g_return_val_if_fail (TB_IS_MCP_TOOL (self), NULL);
-  return self->title;
+  return tb_tool_get_title (TB_TOOL (self));
 }
 
 /**

@@ -30,6 +30,9 @@ struct _TbToolRegistry
 
   guint        default_timeout_ms;
   guint64      next_call_id;
+
+  /* A person's word on what tools do, by name (under lock). */
+  GHashTable  *hint_overrides;
 };
 
 typedef enum {

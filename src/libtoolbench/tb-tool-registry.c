@@ -115,6 +115,7 @@ tb_tool_registry_finalize (GObject *object)
 
   invalidate_caches (self);
   g_clear_pointer (&self->by_name, g_hash_table_unref);
+  g_clear_pointer (&self->hint_overrides, g_hash_table_unref);
   g_clear_pointer (&self->tools, g_ptr_array_unref);
   g_rw_lock_clear (&self->lock);
   g_rw_lock_clear (&self->cache_lock);
@@ -277,6 +278,7 @@ tb_tool_registry_init (TbToolRegistry *self)
   g_rw_lock_init (&self->cache_lock);
   self->tools = g_ptr_array_new_with_free_func (g_object_unref);
   self->by_name = g_hash_table_new (g_str_hash, g_str_equal);
+  self->hint_overrides = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   self->default_timeout_ms = TB_TOOL_REGISTRY_DEFAULT_TIMEOUT_MS;
 }
 

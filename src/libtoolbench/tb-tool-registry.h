@@ -93,4 +93,13 @@ void            tb_tool_registry_call_unvalidated_async (TbToolRegistry     *sel
 TbToolResult   *tb_tool_registry_call_finish          (TbToolRegistry       *self,
                                                        GAsyncResult         *result);
 
+void             tb_tool_registry_set_hints     (TbToolRegistry       *self,
+                                                 const char           *name,
+                                                 TbToolHints           hints);
+void             tb_tool_registry_unset_hints   (TbToolRegistry       *self,
+                                                 const char           *name);
+TbToolHints      tb_tool_registry_get_hints     (TbToolRegistry       *self,
+                                                 const char           *name,
+                                                 gboolean             *overridden);
+
 G_END_DECLS

@@ -32,6 +32,9 @@ typedef struct
   TbToolVisibility  visibility;
   char             *source;
   guint             timeout_ms;
+  char             *title;
+  TbToolHints       hints;
+  JsonNode         *icons;
   TbToolCompiled   *compiled;  /* the parameters as a TbSchema, compiled on first use */
 } TbToolPrivate;
 
@@ -51,6 +54,9 @@ enum {
   PROP_VISIBILITY,
   PROP_SOURCE,
   PROP_TIMEOUT_MS,
+  PROP_TITLE,
+  PROP_HINTS,
+  PROP_ICONS,
   N_PROPS
 };
 
@@ -227,6 +233,8 @@ tb_tool_finalize (GObject *object)
   g_clear_pointer (&priv->description, g_free);
   g_clear_pointer (&priv->parameters, json_node_unref);
   g_clear_pointer (&priv->source, g_free);
+  g_clear_pointer (&priv->title, g_free);
+  g_clear_pointer (&priv->icons, json_node_unref);
   if (priv->compiled != NULL)
     {
       g_clear_object (&priv->compiled->schema);
@@ -272,6 +280,18 @@ tb_tool_get_property (GObject    *object,
       g_value_set_uint (value, priv->timeout_ms);
       break;
 
+    case PROP_TITLE:
+      g_value_set_string (value, priv->title);
+      break;
+
+    case PROP_HINTS:
+      g_value_set_flags (value, priv->hints);
+      break;
+
+    case PROP_ICONS:
+      g_value_set_boxed (value, priv->icons);
+      break;
+
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -313,6 +333,25 @@ tb_tool_set_property (GObject      *object,
 
     case PROP_TIMEOUT_MS:
       priv->timeout_ms = g_value_get_uint (value);
+      break;
+
+    case PROP_TITLE:
+      priv->title = g_value_dup_string (value);
+      if (priv->title != NULL && *priv->title == '\0')
+        g_clear_pointer (&priv->title, g_free);
+      break;
+
+    case PROP_HINTS:
+      priv->hints = g_value_get_flags (value);
+      break;
+
+    case PROP_ICONS:
+      {
+        JsonNode *icons = g_value_get_boxed (value);
+
+        if (icons != NULL && JSON_NODE_HOLDS_ARRAY (icons))
+          priv->icons = json_node_copy (icons);
+      }
       break;
 
     default:
@@ -381,6 +420,35 @@ tb_tool_class_init (TbToolClass *klass)
     g_param_spec_uint ("timeout-ms", NULL, NULL, 0, G_MAXUINT, 0,
                        (G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS));
 
+  /**
+   * TbTool:title:
+   *
+   * A name for people, such as an MCP tool's `title`; %NULL when the tool
+   * has none.
+   */
+  properties [PROP_TITLE] =
+    g_param_spec_string ("title", NULL, NULL, NULL,
+                         (G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS));
+
+  /**
+   * TbTool:hints:
+   *
+   * What the tool's author says it does (#TbToolHints).
+   */
+  properties [PROP_HINTS] =
+    g_param_spec_flags ("hints", NULL, NULL, TB_TYPE_TOOL_HINTS, TB_TOOL_HINT_NONE,
+                        (G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS));
+
+  /**
+   * TbTool:icons:
+   *
+   * The icons an MCP server gave for the tool (an array of `{src,
+   * mimeType, sizes}`), or %NULL.
+   */
+  properties [PROP_ICONS] =
+    g_param_spec_boxed ("icons", NULL, NULL, JSON_TYPE_NODE,
+                        (G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS));
+
   g_object_class_install_properties (object_class, N_PROPS, properties);
 }
 
@@ -437,6 +505,114 @@ tb_tool_get_visibility (TbTool *self)
 
   g_return_val_if_fail (TB_IS_TOOL (self), TB_TOOL_VISIBILITY_USER_ONLY);
   return priv->visibility;
+}
+
+/**
+ * tb_tool_get_title:
+ *
+ * Returns: (nullable): the name for people, if the tool has one
+ */
+const char *
+tb_tool_get_title (TbTool *self)
+{
+  TbToolPrivate *priv = tb_tool_get_instance_private (self);
+
+  g_return_val_if_fail (TB_IS_TOOL (self), NULL);
+  return priv->title;
+}
+
+/**
+ * tb_tool_get_hints:
+ *
+ * What the tool says of itself; the registry may know the person's
+ * override (tb_tool_registry_get_hints()).
+ *
+ * Returns: the tool's own hints
+ */
+TbToolHints
+tb_tool_get_hints (TbTool *self)
+{
+  TbToolPrivate *priv = tb_tool_get_instance_private (self);
+
+  g_return_val_if_fail (TB_IS_TOOL (self), TB_TOOL_HINT_NONE);
+  return priv->hints;
+}
+
+/**
+ * tb_tool_get_icons:
+ *
+ * Returns: (transfer none) (nullable): the icons, a JSON array
+ */
+JsonNode *
+tb_tool_get_icons (TbTool *self)
+{
+  TbToolPrivate *priv = tb_tool_get_instance_private (self);
+
+  g_return_val_if_fail (TB_IS_TOOL (self), NULL);
+  return priv->icons;
+}
+
+/**
+ * tb_tool_hints_to_string:
+ * @hints: hints
+ *
+ * Returns: (transfer full): the hints' names joined with commas, such as
+ *   "read-only,idempotent"; empty for none
+ */
+char *
+tb_tool_hints_to_string (TbToolHints hints)
+{
+  g_autoptr(GFlagsClass) klass = g_type_class_ref (TB_TYPE_TOOL_HINTS);
+  g_autoptr(GString) text = g_string_new (NULL);
+
+  for (guint i = 0; i < klass->n_values; i++)
+    {
+      if (klass->values[i].value == 0 || (hints & klass->values[i].value) == 0)
+        continue;
+      if (text->len > 0)
+        g_string_append_c (text, ',');
+      g_string_append (text, klass->values[i].value_nick);
+    }
+  return g_string_free (g_steal_pointer (&text), FALSE);
+}
+
+/**
+ * tb_tool_hints_from_string:
+ * @text: names separated by commas: read-only, destructive, idempotent,
+ *   open-world; empty or "none" for none
+ * @hints: (out): the hints
+ * @error: return location for a sentence naming the unknown word
+ *
+ * Returns: whether @text named hints only
+ */
+gboolean
+tb_tool_hints_from_string (const char   *text,
+                           TbToolHints  *hints,
+                           GError      **error)
+{
+  g_autoptr(GFlagsClass) klass = g_type_class_ref (TB_TYPE_TOOL_HINTS);
+  g_auto(GStrv) words = g_strsplit (text != NULL ? text : "", ",", -1);
+  TbToolHints result = TB_TOOL_HINT_NONE;
+
+  for (guint i = 0; words[i] != NULL; i++)
+    {
+      const char *word = g_strstrip (words[i]);
+      GFlagsValue *value;
+
+      if (*word == '\0')
+        continue;
+      value = g_flags_get_value_by_nick (klass, word);
+      if (value == NULL)
+        {
+          g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
+                       _("“%s” is not a tool hint; use read-only, destructive, idempotent, "
+                         "open-world or none"), word);
+          return FALSE;
+        }
+      result |= value->value;
+    }
+  *hints = result;
+  return TRUE;
 }
 
 const char *

@@ -146,6 +146,13 @@ const char       *tb_tool_get_description       (TbTool              *self);
 JsonNode         *tb_tool_get_parameters        (TbTool              *self);
 TbToolVisibility  tb_tool_get_visibility        (TbTool              *self);
 const char       *tb_tool_get_source            (TbTool              *self);
+const char       *tb_tool_get_title             (TbTool              *self);
+TbToolHints       tb_tool_get_hints             (TbTool              *self);
+char             *tb_tool_hints_to_string       (TbToolHints          hints);
+gboolean          tb_tool_hints_from_string     (const char          *text,
+                                                 TbToolHints         *hints,
+                                                 GError             **error);
+JsonNode         *tb_tool_get_icons             (TbTool              *self);
 guint             tb_tool_get_timeout_ms        (TbTool              *self);
 gboolean          tb_tool_takes_no_arguments    (TbTool              *self);
 JsonNode         *tb_tool_to_definition         (TbTool              *self);

@@ -28,6 +28,30 @@ typedef enum
 } TbToolVisibility;
 
 /**
+ * TbToolHints:
+ * @TB_TOOL_HINT_NONE: nothing is known about what the tool does.
+ * @TB_TOOL_HINT_READ_ONLY: the tool changes nothing (`readOnlyHint`).
+ * @TB_TOOL_HINT_DESTRUCTIVE: the tool may delete or overwrite
+ *   (`destructiveHint`); a call to it always waits for a person.
+ * @TB_TOOL_HINT_IDEMPOTENT: calling it again with the same arguments has no
+ *   further effect (`idempotentHint`).
+ * @TB_TOOL_HINT_OPEN_WORLD: the tool reaches beyond the machine, such as
+ *   the web (`openWorldHint`).
+ *
+ * What a tool's author says it does. For MCP tools these are the server's
+ * annotations set to true; they are hints, not promises, and a person can
+ * override them per tool with tb_tool_registry_set_hints().
+ */
+typedef enum /*< flags >*/
+{
+  TB_TOOL_HINT_NONE = 0,
+  TB_TOOL_HINT_READ_ONLY = 1 << 0,
+  TB_TOOL_HINT_DESTRUCTIVE = 1 << 1,
+  TB_TOOL_HINT_IDEMPOTENT = 1 << 2,
+  TB_TOOL_HINT_OPEN_WORLD = 1 << 3,
+} TbToolHints;
+
+/**
  * TbToolFailureKind:
  * @TB_TOOL_FAILURE_NONE: the call succeeded.
  * @TB_TOOL_FAILURE_INVALID_ARGUMENTS: the arguments did not match the schema.

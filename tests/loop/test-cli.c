@@ -212,6 +212,40 @@ test_run_approval (void)
   g_assert_nonnull (strstr (output.out, "tool echo [demo_2]: edited"));
   g_assert_nonnull (strstr (output.err, "[a]pprove, [e]dit, [s]kip, [r]eject"));
   output_clear (&output);
+
+  /* Read-only: the tool said to be read-only runs, the other is asked about. */
+  cli (&output, "r\n", "run", "--prompt", "x", "--max-iterations", "5", "--approve", "read-only",
+       "--hint", "add=read-only", NULL);
+  g_assert_cmpint (output.status, ==, 0);
+  g_assert_nonnull (strstr (output.out, "tool add [demo_1]: 5"));
+  g_assert_nonnull (strstr (output.out, "tool echo [demo_2]: Error: The person declined"));
+  g_assert_nonnull (strstr (output.err, "Run echo "));
+  g_assert_null (strstr (output.err, "Run add "));
+  output_clear (&output);
+
+  /* A tool said to be destructive is asked about even when all run. */
+  cli (&output, "a\n", "run", "--prompt", "x", "--max-iterations", "5", "--hint",
+       "echo=destructive", NULL);
+  g_assert_cmpint (output.status, ==, 0);
+  g_assert_nonnull (strstr (output.err, "Run echo "));
+  g_assert_null (strstr (output.err, "Run add "));
+  output_clear (&output);
+
+  cli (&output, NULL, "run", "--prompt", "x", "--max-iterations", "5", "--approve", "maybe",
+       NULL);
+  g_assert_cmpint (output.status, ==, 2);
+  g_assert_nonnull (strstr (output.err, "Unknown --approve “maybe”: use all, none, ask or "
+                                        "read-only"));
+  output_clear (&output);
+  cli (&output, NULL, "run", "--prompt", "x", "--max-iterations", "5", "--hint", "echo=safe",
+       NULL);
+  g_assert_cmpint (output.status, ==, 2);
+  g_assert_nonnull (strstr (output.err, "“safe” is not a tool hint"));
+  output_clear (&output);
+  cli (&output, NULL, "run", "--prompt", "x", "--max-iterations", "5", "--hint", "echo", NULL);
+  g_assert_cmpint (output.status, ==, 2);
+  g_assert_nonnull (strstr (output.err, "--hint takes TOOL=HINTS"));
+  output_clear (&output);
 }
 
 static void

@@ -1021,6 +1021,113 @@ test_demo_script (Fixture       *f,
   }
 }
 
+/* Read-only tools run under the read-only policy, the others wait; a tool
+ * marked destructive waits even when every call is approved; the person's
+ * word on a tool outranks its own; the trace header names the policy. */
+static void
+test_read_only_policy (Fixture       *f,
+                       gconstpointer  data)
+{
+  g_autoptr(TbPendingCall) waiting = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GPtrArray) changes = g_ptr_array_new_with_free_func (g_free);
+  const char * const expected_changes[] = { "read-only", "approve-all", NULL };
+  gboolean overridden = TRUE;
+  JsonObject *header;
+  TbTrace *trace;
+
+  make_loop (f, "{\"responses\":["
+                "{\"tool_calls\":["
+                "{\"id\":\"reads\",\"name\":\"echo\",\"arguments\":{\"text\":\"a\"}},"
+                "{\"id\":\"writes\",\"name\":\"facts.propose\",\"arguments\":{\"text\":\"b\"}}]},"
+                "{\"tool_calls\":["
+                "{\"id\":\"wipes\",\"name\":\"echo\",\"arguments\":{\"text\":\"c\"}}]},"
+                "{\"text\":\"ok\"}]}", 5);
+  g_assert_cmpint (tb_tool_registry_get_hints (f->registry, "echo", &overridden), ==,
+                   TB_TOOL_HINT_NONE);
+  g_assert_false (overridden);
+  tb_tool_registry_set_hints (f->registry, "echo", TB_TOOL_HINT_READ_ONLY);
+  g_assert_cmpint (tb_tool_registry_get_hints (f->registry, "echo", &overridden), ==,
+                   TB_TOOL_HINT_READ_ONLY);
+  g_assert_true (overridden);
+  tb_dispatch_loop_set_approval_policy (f->loop, TB_APPROVAL_POLICY_READ_ONLY);
+
+  /* echo is read-only and waits for nobody; facts.propose is not. */
+  g_assert_cmpint (run (f), ==, TB_LOOP_STATE_CALLS_PENDING);
+  g_assert_cmpuint (g_list_model_get_n_items (tb_dispatch_loop_get_pending_calls (f->loop)), ==, 2);
+  {
+    g_autoptr(TbPendingCall) reads = g_list_model_get_item (tb_dispatch_loop_get_pending_calls (f->loop),
+                                                            0);
+
+    g_assert_false (tb_dispatch_loop_call_waits_for_person (f->loop, reads));
+  }
+  waiting = g_list_model_get_item (tb_dispatch_loop_get_pending_calls (f->loop), 1);
+  g_assert_true (tb_dispatch_loop_call_waits_for_person (f->loop, waiting));
+  g_assert_false (step (f, &error));
+  g_assert_error (error, TB_LOOP_ERROR, TB_LOOP_ERROR_UNDECIDED);
+  g_assert_cmpstr (error->message, ==, "1 call waits for a decision: approve, edit, skip or "
+                                       "reject it.");
+  g_clear_error (&error);
+  tb_pending_call_approve (waiting);
+  g_clear_object (&waiting);
+  g_assert_true (step (f, &error));
+  g_assert_no_error (error);
+  g_assert_cmpint (tb_dispatch_loop_get_state (f->loop), ==, TB_LOOP_STATE_READY);
+
+  /* Marked destructive by the person, echo waits under approve-all too. */
+  tb_tool_registry_set_hints (f->registry, "echo", TB_TOOL_HINT_DESTRUCTIVE);
+  tb_dispatch_loop_set_approval_policy (f->loop, TB_APPROVAL_POLICY_APPROVE_ALL);
+  g_assert_cmpint (run (f), ==, TB_LOOP_STATE_CALLS_PENDING);
+  g_assert_cmpuint (f->echo_calls, ==, 2);
+  waiting = g_list_model_get_item (tb_dispatch_loop_get_pending_calls (f->loop), 0);
+  g_assert_cmpstr (tb_tool_call_get_id (tb_pending_call_get_call (waiting)), ==, "wipes");
+  g_assert_true (tb_dispatch_loop_call_waits_for_person (f->loop, waiting));
+  /* Going back to the tool's own word lets it run. */
+  tb_tool_registry_unset_hints (f->registry, "echo");
+  g_assert_false (tb_dispatch_loop_call_waits_for_person (f->loop, waiting));
+  g_assert_cmpint (run (f), ==, TB_LOOP_STATE_FINISHED);
+  g_assert_cmpuint (f->echo_calls, ==, 3);
+
+  /* The header names the policy the run started with, an event each change. */
+  trace = tb_dispatch_loop_get_trace (f->loop);
+  header = tb_trace_get_header (trace);
+  g_assert_cmpstr (json_object_get_string_member (header, "approval_policy"), ==, "approve-all");
+  for (guint i = 0; i < tb_trace_get_n_events (trace); i++)
+    {
+      TbTraceEvent *event = tb_trace_get_event (trace, i);
+
+      if (g_str_equal (tb_trace_event_get_event_type (event), "policy"))
+        g_ptr_array_add (changes, g_strdup (json_object_get_string_member (
+                                              tb_trace_event_get_payload (event),
+                                              "approval_policy")));
+    }
+  g_ptr_array_add (changes, NULL);
+  g_assert_cmpstrv ((char **) changes->pdata, expected_changes);
+}
+
+static void
+test_hint_names (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *text = NULL;
+  TbToolHints hints = TB_TOOL_HINT_NONE;
+  TbApprovalPolicy policy;
+
+  g_assert_true (tb_tool_hints_from_string (" read-only, open-world", &hints, &error));
+  g_assert_cmpint (hints, ==, TB_TOOL_HINT_READ_ONLY | TB_TOOL_HINT_OPEN_WORLD);
+  text = tb_tool_hints_to_string (hints);
+  g_assert_cmpstr (text, ==, "read-only,open-world");
+  g_assert_true (tb_tool_hints_from_string ("", &hints, &error));
+  g_assert_cmpint (hints, ==, TB_TOOL_HINT_NONE);
+  g_assert_false (tb_tool_hints_from_string ("readonly", &hints, &error));
+  g_assert_cmpstr (error->message, ==, "“readonly” is not a tool hint; use read-only, "
+                                       "destructive, idempotent, open-world or none");
+  g_assert_true (tb_approval_policy_from_string ("read-only", &policy));
+  g_assert_cmpint (policy, ==, TB_APPROVAL_POLICY_READ_ONLY);
+  g_assert_cmpstr (tb_approval_policy_to_string (TB_APPROVAL_POLICY_ASK), ==, "ask");
+  g_assert_false (tb_approval_policy_from_string ("sometimes", &policy));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -1043,6 +1150,8 @@ main (int   argc,
   g_test_add ("/loop/parallel", Fixture, NULL, setup, test_parallel, teardown);
   g_test_add ("/loop/decisions", Fixture, NULL, setup, test_decisions, teardown);
   g_test_add ("/loop/redecide", Fixture, NULL, setup, test_redecide, teardown);
+  g_test_add ("/loop/read-only-policy", Fixture, NULL, setup, test_read_only_policy, teardown);
+  g_test_add_func ("/loop/hint-names", test_hint_names);
   g_test_add ("/loop/ask-waits", Fixture, NULL, setup, test_ask_waits, teardown);
   g_test_add ("/loop/reject-all", Fixture, NULL, setup, test_reject_all, teardown);
   g_test_add ("/loop/breakpoint", Fixture, NULL, setup, test_breakpoint, teardown);

@@ -143,6 +143,11 @@ test_list (Fixture       *f,
   g_assert_cmpstr (tb_tool_get_source (echo), ==, "mcp:everything");
   g_assert_cmpstr (tb_tool_get_description (echo), ==, "Echoes back the input string");
   g_assert_cmpstr (tb_mcp_tool_get_title (TB_MCP_TOOL (echo)), ==, "Echo Tool");
+  g_assert_cmpstr (tb_tool_get_title (echo), ==, "Echo Tool");
+  /* Its annotations say read-only and idempotent; false ones stay unset. */
+  g_assert_cmpint (tb_tool_get_hints (echo), ==, TB_TOOL_HINT_READ_ONLY | TB_TOOL_HINT_IDEMPOTENT);
+  g_assert_cmpint (tb_tool_registry_get_hints (f->registry, "echo", NULL), ==,
+                   TB_TOOL_HINT_READ_ONLY | TB_TOOL_HINT_IDEMPOTENT);
   g_assert_null (tb_mcp_tool_get_schema_error (TB_MCP_TOOL (echo)));
   g_assert_true (tb_tool_registry_contains (f->registry, "get-sum"));
   g_assert_true (tb_tool_registry_contains (f->registry, "trigger-long-running-operation"));

@@ -119,6 +119,11 @@ test_names (Fixture       *f,
   g_assert_true (tb_tool_registry_contains (f->registry, "filesystem.write_file"));
   g_assert_true (tb_tool_registry_contains (f->registry, "read_text_file"));
   g_assert_true (tb_tool_registry_contains (f->registry, "list_directory"));
+  /* The server marks writing destructive: a loop asks a person first. */
+  g_assert_true (tb_tool_registry_get_hints (f->registry, "filesystem.write_file", NULL) &
+                 TB_TOOL_HINT_DESTRUCTIVE);
+  g_assert_true (tb_tool_registry_get_hints (f->registry, "read_text_file", NULL) &
+                 TB_TOOL_HINT_READ_ONLY);
 }
 
 static void

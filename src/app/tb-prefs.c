@@ -432,6 +432,59 @@ tb_prefs_remove_provider (GSettings   *settings,
 }
 
 /**
+ * tb_prefs_set_dict_entry:
+ * @settings: the app's settings
+ * @key: a key of type `a{ss}`
+ * @name: the entry's name
+ * @value: (nullable): its value; %NULL removes the entry
+ * @max_entries: how many entries to keep at most, the newest first; 0 for
+ *   no limit
+ *
+ * Sets one entry of a dictionary setting, keeping the others.
+ */
+void
+tb_prefs_set_dict_entry (GSettings  *settings,
+                         const char *key,
+                         const char *name,
+                         const char *value,
+                         guint       max_entries)
+{
+  g_autoptr(GVariant) old = g_settings_get_value (settings, key);
+  GVariantBuilder builder;
+  GVariantIter iter;
+  const char *other_name;
+  const char *other_value;
+  guint kept = 0;
+
+  g_variant_builder_init (&builder, G_VARIANT_TYPE ("a{ss}"));
+  if (value != NULL)
+    {
+      g_variant_builder_add (&builder, "{ss}", name, value);
+      kept++;
+    }
+  g_variant_iter_init (&iter, old);
+  while (g_variant_iter_next (&iter, "{&s&s}", &other_name, &other_value))
+    if (!g_str_equal (other_name, name) && (max_entries == 0 || kept++ < max_entries))
+      g_variant_builder_add (&builder, "{ss}", other_name, other_value);
+  g_settings_set_value (settings, key, g_variant_builder_end (&builder));
+}
+
+/**
+ * tb_prefs_set_tool_hints:
+ * @settings: the app's settings
+ * @name: a tool's name
+ * @hints: (nullable): what the person says it does, as
+ *   tb_tool_hints_to_string() writes it; %NULL for the tool's own hints
+ */
+void
+tb_prefs_set_tool_hints (GSettings  *settings,
+                         const char *name,
+                         const char *hints)
+{
+  tb_prefs_set_dict_entry (settings, "tool-hints", name, hints, 0);
+}
+
+/**
  * tb_prefs_in_flatpak:
  *
  * Returns: whether the app runs inside a Flatpak sandbox

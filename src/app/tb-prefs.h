@@ -81,6 +81,14 @@ gboolean            tb_prefs_remove_provider       (GSettings           *setting
                                                     const char          *name,
                                                     GError             **error);
 
+void                tb_prefs_set_dict_entry        (GSettings           *settings,
+                                                    const char          *key,
+                                                    const char          *name,
+                                                    const char          *value,
+                                                    guint                max_entries);
+void                tb_prefs_set_tool_hints        (GSettings           *settings,
+                                                    const char          *name,
+                                                    const char          *hints);
 gboolean            tb_prefs_in_flatpak            (void);
 JsonObject         *tb_prefs_wrap_for_host         (JsonObject          *entry);
 gboolean            tb_prefs_check_mcp_entry       (const char          *name,

@@ -14,5 +14,7 @@ GtkWidget        *tb_tool_page_get_cancel_button   (TbToolPage     *self);
 GtkListBox       *tb_tool_page_get_recent_list     (TbToolPage     *self);
 const char       *tb_tool_page_get_status_text     (TbToolPage     *self);
 const char       *tb_tool_page_get_gone_text       (TbToolPage     *self);
+GtkWidget        *tb_tool_page_get_hints_bar       (TbToolPage     *self);
+GtkProgressBar   *tb_tool_page_get_progress_bar    (TbToolPage     *self);
 
 G_END_DECLS

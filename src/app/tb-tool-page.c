@@ -11,7 +11,9 @@
 #include "tb-app-util.h"
 #include "tb-argument-editor.h"
 #include "tb-history-row.h"
+#include "tb-prefs.h"
 #include "tb-result-view.h"
+#include "tb-tool-hints-bar.h"
 #include "tb-tool-page.h"
 #include "tb-tool-page-private.h"
 
@@ -44,6 +46,9 @@ struct _TbToolPage
   GtkWidget        *run_anyway_button;
   GtkWidget        *cancel_button;
   GtkSpinner       *spinner;
+  GtkProgressBar   *progress_bar;
+  GtkLabel         *title_label;
+  TbToolHintsBar   *hints_bar;
   GtkLabel         *run_status_label;
   TbResultView     *result_view;
   GtkWidget        *recent_box;
@@ -153,6 +158,8 @@ update_state (TbToolPage *self)
   gboolean anyway = tb_tool_page_get_can_run_anyway (self) && shown;
 
   gtk_widget_set_visible (self->cancel_button, running);
+  if (!running)
+    gtk_widget_set_visible (GTK_WIDGET (self->progress_bar), FALSE);
   gtk_widget_set_visible (GTK_WIDGET (self->spinner), running);
   gtk_spinner_set_spinning (self->spinner, running);
   gtk_widget_set_visible (self->run_anyway_button, anyway);
@@ -191,14 +198,8 @@ on_arguments_changed (TbToolPage *self)
 static void
 remember_arguments (TbToolPage *self)
 {
-  g_autoptr(GVariant) old = NULL;
   g_autoptr(JsonNode) arguments = NULL;
   g_autofree char *text = NULL;
-  GVariantBuilder builder;
-  GVariantIter iter;
-  const char *key;
-  const char *value;
-  guint kept = 0;
 
   if (self->settings == NULL || self->tool_name == NULL)
     return;
@@ -209,14 +210,8 @@ remember_arguments (TbToolPage *self)
   if (strlen (text) > MAX_REMEMBERED_BYTES)
     return;
 
-  old = g_settings_get_value (self->settings, "last-arguments");
-  g_variant_builder_init (&builder, G_VARIANT_TYPE ("a{ss}"));
-  g_variant_builder_add (&builder, "{ss}", self->tool_name, text);
-  g_variant_iter_init (&iter, old);
-  while (g_variant_iter_next (&iter, "{&s&s}", &key, &value))
-    if (!g_str_equal (key, self->tool_name) && ++kept < MAX_REMEMBERED_TOOLS)
-      g_variant_builder_add (&builder, "{ss}", key, value);
-  g_settings_set_value (self->settings, "last-arguments", g_variant_builder_end (&builder));
+  tb_prefs_set_dict_entry (self->settings, "last-arguments", self->tool_name, text,
+                           MAX_REMEMBERED_TOOLS);
 }
 
 static JsonNode *
@@ -243,6 +238,9 @@ show_tool (TbToolPage *self,
   const char *description;
 
   gtk_label_set_label (self->name_label, tb_tool_get_name (tool));
+  gtk_label_set_label (self->title_label, tb_tool_get_title (tool));
+  gtk_widget_set_visible (GTK_WIDGET (self->title_label), tb_tool_get_title (tool) != NULL);
+  tb_tool_hints_bar_set_tool (self->hints_bar, tool);
   gtk_label_set_label (self->source_label, tb_tool_get_source (tool));
   gtk_widget_set_visible (self->user_only_label,
                           tb_tool_get_visibility (tool) == TB_TOOL_VISIBILITY_USER_ONLY);
@@ -390,6 +388,34 @@ on_call_done (GObject      *object,
     }
   else
     run_data_free (run);
+}
+
+/* A running tool's reports: a bar that fills when the tool knows its
+ * total and pulses when it does not, with the tool's message. */
+static void
+on_call_progress (TbToolRegistry *registry,
+                  const char     *call_id,
+                  double          progress,
+                  double          total,
+                  const char     *message,
+                  TbToolPage     *self)
+{
+  RunData *run = current_run (self);
+  g_autofree char *text = NULL;
+
+  if (run == NULL || g_strcmp0 (run->call_id, call_id) != 0)
+    return;
+  if (total > 0)
+    gtk_progress_bar_set_fraction (self->progress_bar, CLAMP (progress / total, 0.0, 1.0));
+  else
+    gtk_progress_bar_pulse (self->progress_bar);
+  if (message != NULL && *message != '\0')
+    text = g_strdup (message);
+  else if (total > 0)
+    /* Translators: progress of a running tool, such as "3 of 10" */
+    text = g_strdup_printf (_("%g of %g"), progress, total);
+  gtk_progress_bar_set_text (self->progress_bar, text);
+  gtk_widget_set_visible (GTK_WIDGET (self->progress_bar), TRUE);
 }
 
 static void
@@ -610,6 +636,7 @@ tb_tool_page_class_init (TbToolPageClass *klass)
 
   g_type_ensure (TB_TYPE_ARGUMENT_EDITOR);
   g_type_ensure (TB_TYPE_RESULT_VIEW);
+  g_type_ensure (TB_TYPE_TOOL_HINTS_BAR);
   g_type_ensure (GTK_SOURCE_TYPE_VIEW);
 
   gtk_widget_class_set_template_from_resource (widget_class,
@@ -629,6 +656,9 @@ tb_tool_page_class_init (TbToolPageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, TbToolPage, run_anyway_button);
   gtk_widget_class_bind_template_child (widget_class, TbToolPage, cancel_button);
   gtk_widget_class_bind_template_child (widget_class, TbToolPage, spinner);
+  gtk_widget_class_bind_template_child (widget_class, TbToolPage, progress_bar);
+  gtk_widget_class_bind_template_child (widget_class, TbToolPage, title_label);
+  gtk_widget_class_bind_template_child (widget_class, TbToolPage, hints_bar);
   gtk_widget_class_bind_template_child (widget_class, TbToolPage, run_status_label);
   gtk_widget_class_bind_template_child (widget_class, TbToolPage, result_view);
   gtk_widget_class_bind_template_child (widget_class, TbToolPage, recent_box);
@@ -703,6 +733,8 @@ tb_tool_page_setup (TbToolPage     *self,
 
   g_signal_connect (registry, "tool-registered", G_CALLBACK (on_tool_registered), self);
   g_signal_connect (registry, "tool-unregistered", G_CALLBACK (on_tool_unregistered), self);
+  g_signal_connect (registry, "call-progress", G_CALLBACK (on_call_progress), self);
+  tb_tool_hints_bar_setup (self->hints_bar, registry, settings);
 
   self->recent_filter =
     gtk_string_filter_new (gtk_property_expression_new (TB_TYPE_HISTORY_ENTRY, NULL, "tool-name"));
@@ -884,4 +916,18 @@ tb_tool_page_get_gone_text (TbToolPage *self)
 {
   g_return_val_if_fail (TB_IS_TOOL_PAGE (self), NULL);
   return self->gone ? gtk_label_get_label (self->gone_label) : NULL;
+}
+
+GtkWidget *
+tb_tool_page_get_hints_bar (TbToolPage *self)
+{
+  g_return_val_if_fail (TB_IS_TOOL_PAGE (self), NULL);
+  return GTK_WIDGET (self->hints_bar);
+}
+
+GtkProgressBar *
+tb_tool_page_get_progress_bar (TbToolPage *self)
+{
+  g_return_val_if_fail (TB_IS_TOOL_PAGE (self), NULL);
+  return self->progress_bar;
 }

@@ -41,6 +41,27 @@ is_user_only (TbToolRow        *self,
   return visibility == TB_TOOL_VISIBILITY_USER_ONLY;
 }
 
+static gboolean
+is_read_only (TbToolRow *self,
+              guint      hints)
+{
+  return (hints & TB_TOOL_HINT_READ_ONLY) != 0;
+}
+
+static gboolean
+is_destructive (TbToolRow *self,
+                guint      hints)
+{
+  return (hints & TB_TOOL_HINT_DESTRUCTIVE) != 0;
+}
+
+static gboolean
+is_open_world (TbToolRow *self,
+               guint      hints)
+{
+  return (hints & TB_TOOL_HINT_OPEN_WORLD) != 0;
+}
+
 static void
 tb_tool_row_dispose (GObject *object)
 {
@@ -109,6 +130,9 @@ tb_tool_row_class_init (TbToolRowClass *klass)
                                                "/io/github/toolbench/Toolbench/tb-tool-row.ui");
   gtk_widget_class_bind_template_callback (widget_class, first_line);
   gtk_widget_class_bind_template_callback (widget_class, is_user_only);
+  gtk_widget_class_bind_template_callback (widget_class, is_read_only);
+  gtk_widget_class_bind_template_callback (widget_class, is_destructive);
+  gtk_widget_class_bind_template_callback (widget_class, is_open_world);
 }
 
 static void

@@ -27,6 +27,7 @@ struct _TbToolSources
   GHashTable     *clients;         /* name → TbMcpClient */
   GHashTable     *entries;         /* name → entry JSON text it was started with */
   GPtrArray      *problems;        /* sentences */
+  GHashTable     *hinted;          /* names the person gave hints for */
 };
 
 G_DEFINE_FINAL_TYPE (TbToolSources, tb_tool_sources, G_TYPE_OBJECT)
@@ -215,6 +216,36 @@ load_mcp (TbToolSources *self)
     }
 }
 
+/* A person's word on what tools do; names no longer in the settings go
+ * back to the tools' own hints. */
+static void
+load_hints (TbToolSources *self)
+{
+  g_autoptr(GVariant) value = g_settings_get_value (self->settings, "tool-hints");
+  g_autoptr(GHashTable) now = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  GHashTableIter iter;
+  GVariantIter entries;
+  const char *name;
+  const char *text;
+
+  g_variant_iter_init (&entries, value);
+  while (g_variant_iter_next (&entries, "{&s&s}", &name, &text))
+    {
+      TbToolHints hints;
+
+      if (!tb_tool_hints_from_string (text, &hints, NULL))
+        continue;
+      tb_tool_registry_set_hints (self->registry, name, hints);
+      g_hash_table_add (now, g_strdup (name));
+    }
+  g_hash_table_iter_init (&iter, self->hinted);
+  while (g_hash_table_iter_next (&iter, (gpointer *) &name, NULL))
+    if (!g_hash_table_contains (now, name))
+      tb_tool_registry_unset_hints (self->registry, name);
+  g_hash_table_unref (self->hinted);
+  self->hinted = g_steal_pointer (&now);
+}
+
 static void
 settings_changed (GSettings     *settings,
                   const char    *key,
@@ -229,6 +260,8 @@ settings_changed (GSettings     *settings,
     load_sandbox (self);
   else if (g_strcmp0 (key, "mcp-servers") == 0)
     load_mcp (self);
+  else if (g_strcmp0 (key, "tool-hints") == 0)
+    load_hints (self);
 }
 
 static void
@@ -273,6 +306,7 @@ tb_tool_sources_finalize (GObject *object)
   g_clear_pointer (&self->file_tools, g_ptr_array_unref);
   g_clear_pointer (&self->clients, g_hash_table_unref);
   g_clear_pointer (&self->entries, g_hash_table_unref);
+  g_clear_pointer (&self->hinted, g_hash_table_unref);
   g_clear_pointer (&self->problems, g_ptr_array_unref);
 
   G_OBJECT_CLASS (tb_tool_sources_parent_class)->finalize (object);
@@ -308,6 +342,7 @@ tb_tool_sources_init (TbToolSources *self)
   self->clients = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_object_unref);
   self->entries = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
   self->problems = g_ptr_array_new_with_free_func (g_free);
+  self->hinted = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
 }
 
 /**
@@ -335,6 +370,7 @@ tb_tool_sources_new (TbToolRegistry *registry,
   load_folders (self);
   load_sandbox (self);
   load_mcp (self);
+  load_hints (self);
   g_signal_connect (settings, "changed", G_CALLBACK (settings_changed), self);
   return self;
 }

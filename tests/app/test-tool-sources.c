@@ -136,12 +136,37 @@ test_mcp_server (Fixture       *f,
   g_assert_false (has_echo (f));
 }
 
+/* A person's hints in the settings reach the registry, also for a tool that
+ * is not registered yet, and leave it when removed. */
+static void
+test_hints (Fixture       *f,
+            gconstpointer  data)
+{
+  gboolean overridden = FALSE;
+
+  tb_prefs_set_tool_hints (f->settings, "later_tool", "destructive,open-world");
+  g_assert_cmpint (tb_tool_registry_get_hints (f->registry, "later_tool", &overridden), ==,
+                   TB_TOOL_HINT_DESTRUCTIVE | TB_TOOL_HINT_OPEN_WORLD);
+  g_assert_true (overridden);
+  /* Words it does not know are left alone rather than half applied. */
+  tb_prefs_set_tool_hints (f->settings, "odd_tool", "sometimes");
+  g_assert_cmpint (tb_tool_registry_get_hints (f->registry, "odd_tool", &overridden), ==,
+                   TB_TOOL_HINT_NONE);
+  g_assert_false (overridden);
+  tb_prefs_set_tool_hints (f->settings, "later_tool", NULL);
+  g_assert_cmpint (tb_tool_registry_get_hints (f->registry, "later_tool", &overridden), ==,
+                   TB_TOOL_HINT_NONE);
+  g_assert_false (overridden);
+}
+
 int
 main (int   argc,
       char *argv[])
 {
   g_test_init (&argc, &argv, NULL);
 
+  g_test_add ("/tool-sources/hints", Fixture, NULL, fixture_setup, test_hints,
+              fixture_teardown);
   g_test_add ("/tool-sources/folders-and-sandbox", Fixture, NULL, fixture_setup,
               test_folders_and_sandbox, fixture_teardown);
   g_test_add ("/tool-sources/mcp-server", Fixture, NULL, fixture_setup, test_mcp_server,

@@ -14,6 +14,7 @@
 #include "tb-window.h"
 #include "tb-history-page-private.h"
 #include "tb-argument-editor-private.h"
+#include "tb-tool-hints-bar-private.h"
 #include "tb-tool-page-private.h"
 #include "tb-history-row-private.h"
 #include "tb-result-view-private.h"
@@ -1297,6 +1298,81 @@ test_schema_only (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+static void
+call_started_cb (TbToolRegistry  *registry,
+                 TbTool          *tool,
+                 const char      *call_id,
+                 JsonNode        *arguments,
+                 char           **out)
+{
+  g_free (*out);
+  *out = g_strdup (call_id);
+}
+
+/* The hints the approval policy sees, set by the person on the Tool page
+ * and kept in the settings; a running tool's progress as a bar. */
+static void
+test_tool_hints (Fixture       *f,
+                 gconstpointer  data)
+{
+  g_autoptr(GSettings) settings = g_settings_new (APPLICATION_ID);
+  g_autoptr(GVariant) kept = NULL;
+  g_autofree char *described = NULL;
+  g_autofree char *call_id = NULL;
+  const char *text = NULL;
+  GtkWidget *bar;
+  GtkProgressBar *progress;
+
+  g_settings_reset (settings, "tool-hints");
+  open_tool (f, "get_weather");
+  bar = tb_tool_page_get_hints_bar (page (f));
+  described = tb_tool_hints_bar_describe (TB_TOOL_HINTS_BAR (bar));
+  g_assert_cmpstr (described, ==, "No hints");
+  g_clear_pointer (&described, g_free);
+
+  gtk_widget_activate_action (bar, "hints.read-only", NULL);
+  g_assert_cmpint (tb_tool_registry_get_hints (f->registry, "get_weather", NULL), ==,
+                   TB_TOOL_HINT_READ_ONLY);
+  described = tb_tool_hints_bar_describe (TB_TOOL_HINTS_BAR (bar));
+  g_assert_cmpstr (described, ==, "Read-only, set by you");
+  g_clear_pointer (&described, g_free);
+  kept = g_settings_get_value (settings, "tool-hints");
+  g_assert_true (g_variant_lookup (kept, "get_weather", "&s", &text));
+  g_assert_cmpstr (text, ==, "read-only");
+  g_clear_pointer (&kept, g_variant_unref);
+
+  /* Destructive replaces read-only: a tool cannot be both. */
+  gtk_widget_activate_action (bar, "hints.destructive", NULL);
+  described = tb_tool_hints_bar_describe (TB_TOOL_HINTS_BAR (bar));
+  g_assert_cmpstr (described, ==, "Destructive, set by you");
+  g_clear_pointer (&described, g_free);
+
+  gtk_widget_activate_action (bar, "hints.reset", NULL);
+  g_assert_cmpint (tb_tool_registry_get_hints (f->registry, "get_weather", NULL), ==,
+                   TB_TOOL_HINT_NONE);
+  kept = g_settings_get_value (settings, "tool-hints");
+  g_assert_false (g_variant_lookup (kept, "get_weather", "&s", &text));
+
+  /* Progress reported by the running call fills the bar with its message. */
+  open_tool (f, "slow_report");
+  progress = tb_tool_page_get_progress_bar (page (f));
+  g_signal_connect (f->registry, "call-started", G_CALLBACK (call_started_cb), &call_id);
+  gtk_widget_activate (tb_tool_page_get_run_button (page (f)));
+  WAIT_UNTIL (tb_tool_page_get_running (page (f)) && call_id != NULL);
+  g_assert_false (gtk_widget_get_visible (GTK_WIDGET (progress)));
+  g_signal_emit_by_name (f->registry, "call-progress", call_id, 3.0, 4.0, "Counting sheep");
+  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (progress)));
+  g_assert_cmpfloat_with_epsilon (gtk_progress_bar_get_fraction (progress), 0.75, 1e-9);
+  g_assert_cmpstr (gtk_progress_bar_get_text (progress), ==, "Counting sheep");
+  /* Another call's progress is not this one's. */
+  g_signal_emit_by_name (f->registry, "call-progress", "elsewhere", 1.0, 4.0, "Other");
+  g_assert_cmpstr (gtk_progress_bar_get_text (progress), ==, "Counting sheep");
+  gtk_widget_activate (tb_tool_page_get_cancel_button (page (f)));
+  WAIT_UNTIL (!tb_tool_page_get_running (page (f)));
+  g_assert_false (gtk_widget_get_visible (GTK_WIDGET (progress)));
+  g_signal_handlers_disconnect_by_data (f->registry, &call_id);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -1332,6 +1408,7 @@ main (int   argc,
   g_test_add ("/app/narrow", Fixture, NULL, setup, test_narrow, teardown);
   g_test_add ("/app/shortcuts", Fixture, NULL, setup, test_shortcuts, teardown);
   g_test_add ("/app/mcp-content", Fixture, NULL, setup, test_mcp_content, teardown);
+  g_test_add ("/app/tool-hints", Fixture, NULL, setup, test_tool_hints, teardown);
 
   return g_test_run ();
 }

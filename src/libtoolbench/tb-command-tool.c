@@ -11,6 +11,7 @@
 
 #include "tb-command-tool.h"
 #include "tb-host-private.h"
+#include "tb-tool-private.h"
 #include "tb-json.h"
 
 /**
@@ -584,6 +585,9 @@ tb_command_tool_new_from_json (JsonNode    *manifest,
                          "parameters", json_object_get_member (object, "parameters"),
                          "source", where,
                          "timeout-ms", (guint) timeout_ms,
+                         "title", tb_json_object_get_string (object, "title"),
+                         "hints", _tb_tool_hints_from_annotations (
+                                    json_object_get_member (object, "annotations")),
                          NULL);
   if (self == NULL)
     {

@@ -9,6 +9,7 @@
 
 #include "tb-demo-tools.h"
 #include "tb-json.h"
+#include "tb-tool-private.h"
 
 /* Small tools that are always there: they let a person try the workbench
  * with nothing configured, and the tests exercise the registry with them. */
@@ -153,7 +154,11 @@ add_tool (TbToolRegistry     *registry,
 
   tool = tb_tool_new_simple_full (name, description, params, TB_TOOL_VISIBILITY_MODEL,
                                   "demo", 0, flags, func, NULL, NULL, error);
-  return tool != NULL && tb_tool_registry_register (registry, tool, error);
+  if (tool == NULL)
+    return FALSE;
+  /* The demo tools only compute: the read-only policy runs them unasked. */
+  _tb_tool_set_hints (tool, TB_TOOL_HINT_READ_ONLY | TB_TOOL_HINT_IDEMPOTENT);
+  return tb_tool_registry_register (registry, tool, error);
 }
 
 /**

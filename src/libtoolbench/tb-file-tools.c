@@ -21,6 +21,7 @@
 
 #include "tb-file-tools.h"
 #include "tb-io-private.h"
+#include "tb-tool-private.h"
 #include "tb-json.h"
 
 /*
@@ -701,6 +702,7 @@ tb_file_tools_new (const char  *root,
     const char *description;
     const char *schema;
     TbToolSimpleFunc func;
+    TbToolHints hints;
   } defs[] = {
     { "read_file",
       N_("Reads a text file inside the tool folder, optionally only lines start_line to "
@@ -710,7 +712,7 @@ tb_file_tools_new (const char  *root,
       "\"start_line\":{\"type\":\"integer\",\"minimum\":1},"
       "\"end_line\":{\"type\":\"integer\",\"minimum\":1}},"
       "\"required\":[\"path\"],\"additionalProperties\":false}",
-      read_file },
+      read_file, TB_TOOL_HINT_READ_ONLY | TB_TOOL_HINT_IDEMPOTENT },
     { "write_file",
       N_("Writes a text file inside the tool folder, replacing it if it exists. The folder "
          "it goes in must exist."),
@@ -718,13 +720,13 @@ tb_file_tools_new (const char  *root,
       "\"path\":{\"type\":\"string\",\"description\":\"Path relative to the tool folder\"},"
       "\"content\":{\"type\":\"string\"}},"
       "\"required\":[\"path\",\"content\"],\"additionalProperties\":false}",
-      write_file },
+      write_file, TB_TOOL_HINT_DESTRUCTIVE | TB_TOOL_HINT_IDEMPOTENT },
     { "list_dir",
       N_("Lists a folder inside the tool folder (names, types and file sizes)."),
       "{\"type\":\"object\",\"properties\":{"
       "\"path\":{\"type\":\"string\",\"description\":\"Folder relative to the tool folder; "
       "default: the tool folder itself\"}},\"additionalProperties\":false}",
-      list_dir },
+      list_dir, TB_TOOL_HINT_READ_ONLY | TB_TOOL_HINT_IDEMPOTENT },
   };
 
   g_return_val_if_fail (root != NULL, NULL);
@@ -765,6 +767,7 @@ tb_file_tools_new (const char  *root,
           sandbox_unref (sandbox);
           return NULL;
         }
+      _tb_tool_set_hints (tool, defs[i].hints);
       g_ptr_array_add (tools, tool);
     }
   sandbox_unref (sandbox);

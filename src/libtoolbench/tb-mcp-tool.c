@@ -132,34 +132,6 @@ title_of (JsonObject *definition)
   return title;
 }
 
-/* The annotations that are true. A hint the server leaves out stays
- * unknown: the specification's defaults (destructive, open-world) would
- * make every unannotated tool wait for a person. */
-static TbToolHints
-hints_of (JsonNode *annotations)
-{
-  static const struct { const char *member; TbToolHints hint; } map[] = {
-    { "readOnlyHint", TB_TOOL_HINT_READ_ONLY },
-    { "destructiveHint", TB_TOOL_HINT_DESTRUCTIVE },
-    { "idempotentHint", TB_TOOL_HINT_IDEMPOTENT },
-    { "openWorldHint", TB_TOOL_HINT_OPEN_WORLD },
-  };
-  TbToolHints hints = TB_TOOL_HINT_NONE;
-  JsonObject *object;
-
-  if (annotations == NULL || !JSON_NODE_HOLDS_OBJECT (annotations))
-    return hints;
-  object = json_node_get_object (annotations);
-  for (guint i = 0; i < G_N_ELEMENTS (map); i++)
-    if (tb_json_object_get_boolean (object, map[i].member, FALSE))
-      hints |= map[i].hint;
-  /* The specification: destructiveHint means something only when the tool
-   * is not read-only. */
-  if (hints & TB_TOOL_HINT_READ_ONLY)
-    hints &= ~TB_TOOL_HINT_DESTRUCTIVE;
-  return hints;
-}
-
 TbTool *
 _tb_mcp_tool_new (TbMcpClient *client,
                   const char  *local_name,
@@ -195,7 +167,7 @@ _tb_mcp_tool_new (TbMcpClient *client,
                          "source", source,
                          "timeout-ms", _tb_mcp_client_get_tool_timeout_ms (client),
                          "title", title_of (definition),
-                         "hints", hints_of (annotations),
+                         "hints", _tb_tool_hints_from_annotations (annotations),
                          "icons", json_object_get_member (definition, "icons"),
                          NULL);
   if (self == NULL)

@@ -14,6 +14,9 @@ typedef struct
 } TbToolCompiled;
 
 TbToolCompiled *_tb_tool_get_compiled    (TbTool     *self);
+TbToolHints _tb_tool_hints_from_annotations (JsonNode    *annotations);
+void        _tb_tool_set_hints              (TbTool      *self,
+                                             TbToolHints  hints);
 
 gboolean _tb_tool_check                   (TbTool     *self,
                                            GError    **error);

@@ -552,6 +552,44 @@ tb_tool_get_icons (TbTool *self)
   return priv->icons;
 }
 
+/* The annotations of an MCP tool or a command-tool manifest that are true. A hint the server leaves out stays
+ * unknown: the specification's defaults (destructive, open-world) would
+ * make every unannotated tool wait for a person. */
+TbToolHints
+_tb_tool_hints_from_annotations (JsonNode *annotations)
+{
+  static const struct { const char *member; TbToolHints hint; } map[] = {
+    { "readOnlyHint", TB_TOOL_HINT_READ_ONLY },
+    { "destructiveHint", TB_TOOL_HINT_DESTRUCTIVE },
+    { "idempotentHint", TB_TOOL_HINT_IDEMPOTENT },
+    { "openWorldHint", TB_TOOL_HINT_OPEN_WORLD },
+  };
+  TbToolHints hints = TB_TOOL_HINT_NONE;
+  JsonObject *object;
+
+  if (annotations == NULL || !JSON_NODE_HOLDS_OBJECT (annotations))
+    return hints;
+  object = json_node_get_object (annotations);
+  for (guint i = 0; i < G_N_ELEMENTS (map); i++)
+    if (tb_json_object_get_boolean (object, map[i].member, FALSE))
+      hints |= map[i].hint;
+  /* The specification: destructiveHint means something only when the tool
+   * is not read-only. */
+  if (hints & TB_TOOL_HINT_READ_ONLY)
+    hints &= ~TB_TOOL_HINT_DESTRUCTIVE;
+  return hints;
+}
+
+/* For the constructors of built-in tools, before the tool is shared. */
+void
+_tb_tool_set_hints (TbTool      *self,
+                    TbToolHints  hints)
+{
+  TbToolPrivate *priv = tb_tool_get_instance_private (self);
+
+  priv->hints = hints;
+}
+
 /**
  * tb_tool_hints_to_string:
  * @hints: hints

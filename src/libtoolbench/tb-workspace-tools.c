@@ -7,6 +7,7 @@
 #include <glib/gi18n-lib.h>
 
 #include "tb-json.h"
+#include "tb-tool-private.h"
 #include "tb-workspace-private.h"
 
 /* The built-in tools of a workspace. facts.get, facts.propose, draft.get and
@@ -371,6 +372,10 @@ add_tool (TbToolRegistry    *registry,
                        NULL);
   tool->workspace = g_object_ref (workspace);
   tool->func = func;
+  /* Reading facts and the draft changes nothing: the read-only policy
+   * lets them run unasked. */
+  if (g_str_has_suffix (name, ".get"))
+    _tb_tool_set_hints (TB_TOOL (tool), TB_TOOL_HINT_READ_ONLY | TB_TOOL_HINT_IDEMPOTENT);
 
   return tb_tool_registry_register (registry, TB_TOOL (tool), error);
 }

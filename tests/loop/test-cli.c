@@ -213,9 +213,10 @@ test_run_approval (void)
   g_assert_nonnull (strstr (output.err, "[a]pprove, [e]dit, [s]kip, [r]eject"));
   output_clear (&output);
 
-  /* Read-only: the tool said to be read-only runs, the other is asked about. */
+  /* Read-only: the demo tools say they are; echo, told it is not, is asked
+   * about. */
   cli (&output, "r\n", "run", "--prompt", "x", "--max-iterations", "5", "--approve", "read-only",
-       "--hint", "add=read-only", NULL);
+       "--hint", "echo=", NULL);
   g_assert_cmpint (output.status, ==, 0);
   g_assert_nonnull (strstr (output.out, "tool add [demo_1]: 5"));
   g_assert_nonnull (strstr (output.out, "tool echo [demo_2]: Error: The person declined"));

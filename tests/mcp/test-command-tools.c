@@ -104,12 +104,20 @@ test_json_and_text (Fixture       *f,
               "\"parameters\":{\"type\":\"object\",\"properties\":{\"n\":{\"type\":\"integer\"}}},"
               "\"command\":[\"/bin/cat\"]}");
   write_file (f, "hello.json",
-              "{\"name\":\"hello\",\"command\":[\"/bin/echo\",\"hello world\"]}");
+              "{\"name\":\"hello\",\"title\":\"Hello\",\"command\":[\"/bin/echo\",\"hello world\"],"
+              "\"annotations\":{\"readOnlyHint\":true,\"openWorldHint\":false}}");
   load (f, 2);
 
   tool = tb_tool_registry_lookup (f->registry, "cat");
   source = g_strdup_printf ("manifest:%s/cat.json", real_dir);
   g_assert_cmpstr (tb_tool_get_source (tool), ==, source);
+  /* A manifest says what its tool does as MCP servers do. */
+  g_assert_cmpint (tb_tool_get_hints (tool), ==, TB_TOOL_HINT_NONE);
+  g_assert_null (tb_tool_get_title (tool));
+  g_clear_object (&tool);
+  tool = tb_tool_registry_lookup (f->registry, "hello");
+  g_assert_cmpint (tb_tool_get_hints (tool), ==, TB_TOOL_HINT_READ_ONLY);
+  g_assert_cmpstr (tb_tool_get_title (tool), ==, "Hello");
 
   json = mcp_test_call (f->registry, "cat", "{\"n\":42}", NULL);
   g_assert_true (tb_tool_result_get_ok (json));

@@ -194,6 +194,14 @@ test_write_and_list (Fixture       *f,
   JsonArray *entries;
   JsonObject *first;
 
+  /* Writing replaces files: a loop asks a person first; reading does not. */
+  g_assert_true (tb_tool_registry_get_hints (f->registry, "write_file", NULL) &
+                 TB_TOOL_HINT_DESTRUCTIVE);
+  g_assert_true (tb_tool_registry_get_hints (f->registry, "read_file", NULL) &
+                 TB_TOOL_HINT_READ_ONLY);
+  g_assert_true (tb_tool_registry_get_hints (f->registry, "list_dir", NULL) &
+                 TB_TOOL_HINT_READ_ONLY);
+
   g_assert_true (tb_tool_result_get_ok (written));
   g_assert_cmpint (json_object_get_int_member (json_node_get_object (
                      tb_tool_result_get_output (written)), "bytes"), ==, 6);

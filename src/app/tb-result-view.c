@@ -9,7 +9,9 @@
 
 #include "tb-app-util.h"
 #include "tb-json-tree.h"
+#include "tb-resource-window.h"
 #include "tb-result-view.h"
+#include "tb-tool-sources.h"
 #include "tb-result-view-private.h"
 
 /* One tool result as a person reads it: success or failure and its kind,
@@ -84,9 +86,8 @@ tb_result_view_dup_full_text (TbResultView *self)
   return tb_json_to_string (output, TRUE);
 }
 
-static void
-add_text_block (TbResultView *self,
-                const char   *text)
+static GtkWidget *
+text_label_new (const char *text)
 {
   g_autofree char *shown = tb_text_preview (text, 64 * 1024, NULL);
   GtkWidget *label = gtk_label_new (shown);
@@ -96,7 +97,14 @@ add_text_block (TbResultView *self,
   gtk_label_set_wrap_mode (GTK_LABEL (label), PANGO_WRAP_WORD_CHAR);
   gtk_label_set_selectable (GTK_LABEL (label), TRUE);
   gtk_widget_add_css_class (label, "tb-content-text");
-  gtk_box_append (GTK_BOX (self->content_box), label);
+  return label;
+}
+
+static void
+add_text_block (TbResultView *self,
+                const char   *text)
+{
+  gtk_box_append (GTK_BOX (self->content_box), text_label_new (text));
 }
 
 static void
@@ -142,6 +150,38 @@ add_image_block (TbResultView *self,
   }
 }
 
+/* A resource the result links to or embeds: what it is, and Open. */
+static void
+add_resource_block (TbResultView *self,
+                    JsonObject   *block,
+                    guint         index)
+{
+  JsonObject *embedded = tb_json_object_get_object (block, "resource");
+  const char *uri = tb_json_object_get_string (embedded != NULL ? embedded : block, "uri");
+  const char *name = tb_json_object_get_string (block, "name");
+  g_autofree char *text = NULL;
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
+  GtkWidget *button = gtk_button_new_with_mnemonic (_("_Open"));
+  GtkWidget *label;
+
+  if (embedded != NULL)
+    /* Translators: %s is a resource's URI */
+    text = g_strdup_printf (_("An embedded resource, %s"), uri != NULL ? uri : "?");
+  else
+    /* Translators: a resource's name, then its URI */
+    text = g_strdup_printf (_("A link to the resource %s, %s"), name != NULL ? name : "",
+                            uri != NULL ? uri : "?");
+  label = text_label_new (text);
+  gtk_widget_set_hexpand (label, TRUE);
+  gtk_box_append (GTK_BOX (box), label);
+  gtk_actionable_set_action_name (GTK_ACTIONABLE (button), "result.open-resource");
+  gtk_actionable_set_action_target (GTK_ACTIONABLE (button), "u", index);
+  gtk_widget_set_valign (button, GTK_ALIGN_CENTER);
+  gtk_widget_set_sensitive (button, uri != NULL);
+  gtk_box_append (GTK_BOX (box), button);
+  gtk_box_append (GTK_BOX (self->content_box), box);
+}
+
 /* MCP results carry {"content":[{"type":"text","text":…},{"type":"image",…}]}. */
 static gboolean
 render_content (TbResultView *self,
@@ -173,6 +213,8 @@ render_content (TbResultView *self,
       else if (g_str_equal (type, "image"))
         add_image_block (self, tb_json_object_get_string (object, "data"),
                          tb_json_object_get_string (object, "mimeType"));
+      else if (g_str_equal (type, "resource_link") || g_str_equal (type, "resource"))
+        add_resource_block (self, object, i);
       else
         {
           /* Translators: %s is an MCP content type such as "audio" or "resource" */
@@ -483,6 +525,64 @@ tb_result_view_dispose (GObject *object)
   G_OBJECT_CLASS (tb_result_view_parent_class)->dispose (object);
 }
 
+/* Opens the resource block @index links to or embeds, in a window of its
+ * own; a link is read from the server the result came from. */
+static void
+open_resource_action (GtkWidget  *widget,
+                      const char *action_name,
+                      GVariant   *parameter)
+{
+  TbResultView *self = TB_RESULT_VIEW (widget);
+  JsonNode *output = self->result != NULL ? tb_tool_result_get_output (self->result) : NULL;
+  JsonObject *metadata = self->result != NULL ? tb_tool_result_get_metadata (self->result)
+                                              : NULL;
+  const char *server = metadata != NULL ? tb_json_object_get_string (metadata, "server") : NULL;
+  guint index = g_variant_get_uint32 (parameter);
+  GtkRoot *root = gtk_widget_get_root (widget);
+  JsonArray *blocks;
+  JsonObject *block;
+  JsonObject *embedded;
+  TbResourceWindow *window;
+
+  blocks = output != NULL && JSON_NODE_HOLDS_OBJECT (output)
+           ? tb_json_object_get_array (json_node_get_object (output), "content") : NULL;
+  if (blocks == NULL || index >= json_array_get_length (blocks) ||
+      !JSON_NODE_HOLDS_OBJECT (json_array_get_element (blocks, index)))
+    return;
+  block = json_array_get_object_element (blocks, index);
+  embedded = tb_json_object_get_object (block, "resource");
+
+  window = tb_resource_window_new (GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL);
+  if (embedded != NULL)
+    {
+      g_autoptr(JsonArray) contents = json_array_new ();
+
+      json_array_add_object_element (contents, json_object_ref (embedded));
+      tb_resource_window_show_contents (window, server, contents);
+    }
+  else
+    {
+      TbToolSources *sources = tb_tool_sources_get_default ();
+      TbMcpClient *client = sources != NULL && server != NULL
+                            ? tb_tool_sources_get_client (sources, server) : NULL;
+      const char *uri = tb_json_object_get_string (block, "uri");
+
+      if (client != NULL && tb_mcp_client_get_state (client) == TB_MCP_CLIENT_STATE_CONNECTED)
+        tb_resource_window_read (window, client, uri);
+      else
+        {
+          g_autofree char *message =
+            server != NULL
+            ? g_strdup_printf (_("The server “%s” is not running; start it in the preferences "
+                                 "to read this resource."), server)
+            : g_strdup (_("The result does not say which server it came from."));
+
+          tb_resource_window_show_error (window, server, uri, message);
+        }
+    }
+  gtk_window_present (GTK_WINDOW (window));
+}
+
 static void
 tb_result_view_class_init (TbResultViewClass *klass)
 {
@@ -514,6 +614,8 @@ tb_result_view_class_init (TbResultViewClass *klass)
   gtk_widget_class_bind_template_child (widget_class, TbResultView, metadata_view);
   gtk_widget_class_bind_template_callback (widget_class, tb_result_view_copy);
   gtk_widget_class_bind_template_callback (widget_class, tb_result_view_save);
+  gtk_widget_class_install_action (widget_class, "result.open-resource", "u",
+                                   open_resource_action);
 
   gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BOX_LAYOUT);
   gtk_widget_class_set_css_name (widget_class, "tbresultview");

@@ -7,6 +7,7 @@
 #include <adwaita.h>
 #include <glib/gi18n.h>
 #include <gtksourceview/gtksource.h>
+#include <string.h>
 
 #include "tb-app-util.h"
 #include "tb-resource-view.h"
@@ -173,6 +174,23 @@ tb_resource_view_show_loading (TbResourceView *self,
   update_actions (self);
 }
 
+/* A blob a server sent base64-encoded though it is text: shown as text
+ * when its type says text and it is valid UTF-8. */
+static gboolean
+blob_is_text (const char *mime_type,
+              GBytes     *bytes)
+{
+  gsize size;
+  const char *data = g_bytes_get_data (bytes, &size);
+
+  if (mime_type == NULL ||
+      !(g_str_has_prefix (mime_type, "text/") || g_str_equal (mime_type, "application/json") ||
+        g_str_has_suffix (mime_type, "+json") || g_str_has_suffix (mime_type, "+xml") ||
+        g_str_equal (mime_type, "application/xml")))
+    return FALSE;
+  return size == 0 || (memchr (data, '\0', size) == NULL && g_utf8_validate (data, size, NULL));
+}
+
 /**
  * tb_resource_view_show_contents:
  * @self: a view
@@ -216,7 +234,8 @@ tb_resource_view_show_contents (TbResourceView *self,
       update_actions (self);
       return;
     }
-  self->is_text = tb_json_object_get_string (object, "text") != NULL;
+  self->is_text = tb_json_object_get_string (object, "text") != NULL ||
+                  blob_is_text (self->mime_type, self->bytes);
   show_bytes (self);
   if (json_array_get_length (contents) > 1)
     {

@@ -150,6 +150,26 @@ add_image_block (TbResultView *self,
   }
 }
 
+/* The MCP content blocks of the result: an MCP tool's output is its
+ * `content` array when the blocks are not all text; a result written by
+ * hand may hold {"content": [...]}. */
+static JsonArray *
+content_blocks (TbResultView *self)
+{
+  JsonNode *output = self->result != NULL ? tb_tool_result_get_output (self->result) : NULL;
+  JsonObject *metadata = self->result != NULL ? tb_tool_result_get_metadata (self->result)
+                                              : NULL;
+
+  if (output == NULL)
+    return NULL;
+  if (JSON_NODE_HOLDS_OBJECT (output))
+    return tb_json_object_get_array (json_node_get_object (output), "content");
+  if (JSON_NODE_HOLDS_ARRAY (output) && metadata != NULL &&
+      tb_json_object_get_array (metadata, "content-types") != NULL)
+    return json_node_get_array (output);
+  return NULL;
+}
+
 /* A resource the result links to or embeds: what it is, and Open. */
 static void
 add_resource_block (TbResultView *self,
@@ -184,19 +204,14 @@ add_resource_block (TbResultView *self,
 
 /* MCP results carry {"content":[{"type":"text","text":…},{"type":"image",…}]}. */
 static gboolean
-render_content (TbResultView *self,
-                JsonNode     *output)
+render_content (TbResultView *self)
 {
-  JsonNode *content;
   JsonArray *blocks;
 
   clear_box (self->content_box);
-  if (output == NULL || !JSON_NODE_HOLDS_OBJECT (output))
+  blocks = content_blocks (self);
+  if (blocks == NULL)
     return FALSE;
-  content = json_object_get_member (json_node_get_object (output), "content");
-  if (content == NULL || !JSON_NODE_HOLDS_ARRAY (content))
-    return FALSE;
-  blocks = json_node_get_array (content);
 
   for (guint i = 0; i < MIN (json_array_get_length (blocks), MAX_CONTENT_BLOCKS); i++)
     {
@@ -320,7 +335,7 @@ tb_result_view_set_result (TbResultView *self,
     }
   gtk_widget_set_visible (self->warnings_box, warnings != NULL && warnings[0] != NULL);
 
-  gtk_widget_set_visible (self->content_box, render_content (self, output));
+  gtk_widget_set_visible (self->content_box, render_content (self));
 
   full = tb_result_view_dup_full_text (self);
   gtk_widget_set_visible (GTK_WIDGET (self->output_stack), full != NULL);
@@ -533,7 +548,6 @@ open_resource_action (GtkWidget  *widget,
                       GVariant   *parameter)
 {
   TbResultView *self = TB_RESULT_VIEW (widget);
-  JsonNode *output = self->result != NULL ? tb_tool_result_get_output (self->result) : NULL;
   JsonObject *metadata = self->result != NULL ? tb_tool_result_get_metadata (self->result)
                                               : NULL;
   const char *server = metadata != NULL ? tb_json_object_get_string (metadata, "server") : NULL;
@@ -544,8 +558,7 @@ open_resource_action (GtkWidget  *widget,
   JsonObject *embedded;
   TbResourceWindow *window;
 
-  blocks = output != NULL && JSON_NODE_HOLDS_OBJECT (output)
-           ? tb_json_object_get_array (json_node_get_object (output), "content") : NULL;
+  blocks = content_blocks (self);
   if (blocks == NULL || index >= json_array_get_length (blocks) ||
       !JSON_NODE_HOLDS_OBJECT (json_array_get_element (blocks, index)))
     return;

@@ -77,6 +77,18 @@ test_contents (void)
   g_assert_cmpstr (tb_resource_view_get_message (view), ==,
                    "3 bytes of binary contents; save them to open them with another program.");
 
+  /* Text a server sent as a blob is shown as text. */
+  {
+    g_autoptr(JsonArray) text_blob = parse_array ("[{\"uri\":\"x:/t\",\"mimeType\":\"text/plain\","
+                                                  "\"blob\":\"aGVsbG8=\"}]");
+    g_autofree char *blob_text = NULL;
+
+    view = show (text_blob);
+    g_assert_cmpstr (tb_resource_view_get_page (view), ==, "text");
+    blob_text = tb_resource_view_dup_text (view);
+    g_assert_cmpstr (blob_text, ==, "hello");
+  }
+
   view = show (image);
   g_assert_cmpstr (tb_resource_view_get_page (view), ==, "image");
 
@@ -139,10 +151,12 @@ test_read_from_server (void)
 static void
 test_from_result (void)
 {
+  /* As an MCP tool gives it: the content blocks, the server in metadata. */
   g_autoptr(JsonNode) output =
-    tb_json_parse ("{\"content\":[{\"type\":\"resource\",\"resource\":{\"uri\":\"x:/a.txt\","
+    tb_json_parse ("[{\"type\":\"resource\",\"resource\":{\"uri\":\"x:/a.txt\","
                    "\"mimeType\":\"text/plain\",\"text\":\"inside\"}},"
-                   "{\"type\":\"resource_link\",\"uri\":\"x:/b\",\"name\":\"b\"}]}", -1, NULL);
+                   "{\"type\":\"resource_link\",\"uri\":\"x:/b\",\"name\":\"b\"}]", -1, NULL);
+  g_autoptr(JsonNode) types = tb_json_parse ("[\"resource\",\"resource_link\"]", -1, NULL);
   g_autoptr(JsonObject) metadata = json_object_new ();
   g_autoptr(TbToolResult) result = NULL;
   GtkWidget *parent = gtk_window_new ();
@@ -152,6 +166,7 @@ test_from_result (void)
   g_autofree char *text = NULL;
 
   json_object_set_string_member (metadata, "server", "gone");
+  json_object_set_member (metadata, "content-types", json_node_ref (types));
   result = tb_tool_result_new_full (TB_TOOL_FAILURE_NONE, output, NULL, metadata, NULL, 0);
   gtk_window_set_child (GTK_WINDOW (parent), view);
   gtk_window_present (GTK_WINDOW (parent));

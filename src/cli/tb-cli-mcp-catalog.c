@@ -98,6 +98,7 @@ tb_cli_mcp_resources (int    argc,
   g_autoptr(GError) error = NULL;
   g_autoptr(JsonObject) all = json_object_new ();
   gboolean json = FALSE;
+  const char *server = NULL;
   int status = TB_CLI_EXIT_OK;
   const GOptionEntry entries[] = {
     { "json", 0, 0, G_OPTION_ARG_NONE, &json,
@@ -110,9 +111,9 @@ tb_cli_mcp_resources (int    argc,
                                       "servers."), entries);
   if (!tb_cli_parse_options (context, &argc, &argv, TRUE, &error))
     return tb_cli_usage_error (context, "%s", error->message);
-  if (argc > 2)
-    return tb_cli_usage_error (context, _("Unexpected argument “%s”"), argv[2]);
-  servers = tb_cli_mcp_select_servers (context, argc > 1 ? argv[1] : NULL, &registry, &status);
+  if (!tb_cli_mcp_server_argument (context, argc, argv, 0, NULL, &server, &status))
+    return status;
+  servers = tb_cli_mcp_select_servers (context, server, &registry, &status);
   if (servers == NULL)
     return status;
 
@@ -182,6 +183,7 @@ tb_cli_mcp_read (int    argc,
   g_autofree char *output = NULL;
   gboolean json = FALSE;
   TbMcpClient *client;
+  const char *server = NULL;
   int status = TB_CLI_EXIT_OK;
   const GOptionEntry entries[] = {
     { "json", 0, 0, G_OPTION_ARG_NONE, &json,
@@ -195,13 +197,12 @@ tb_cli_mcp_read (int    argc,
                                     entries);
   if (!tb_cli_parse_options (context, &argc, &argv, TRUE, &error))
     return tb_cli_usage_error (context, "%s", error->message);
-  if (argc < 2)
-    return tb_cli_usage_error (context, _("Name the resource’s URI"));
-  if (argc > 3)
-    return tb_cli_usage_error (context, _("Unexpected argument “%s”"), argv[3]);
+  if (!tb_cli_mcp_server_argument (context, argc, argv, 1, _("Name the resource’s URI"),
+                                   &server, &status))
+    return status;
   if (!tb_cli_check_writable (output, &error))
     return tb_cli_usage_error (context, "%s", error->message);
-  client = one_server (context, argc > 2 ? argv[2] : NULL, &registry, &status);
+  client = one_server (context, server, &registry, &status);
   if (client == NULL)
     return status;
 
@@ -265,15 +266,16 @@ tb_cli_mcp_prompts (int    argc,
   g_autoptr(TbToolRegistry) registry = NULL;
   g_autoptr(GPtrArray) servers = NULL;
   g_autoptr(GError) error = NULL;
+  const char *server = NULL;
   int status = TB_CLI_EXIT_OK;
 
   context = tb_cli_mcp_context_new (_("[SERVER]"), _("List the prompts of MCP servers and "
                                                      "their arguments (* required)."), NULL);
   if (!tb_cli_parse_options (context, &argc, &argv, TRUE, &error))
     return tb_cli_usage_error (context, "%s", error->message);
-  if (argc > 2)
-    return tb_cli_usage_error (context, _("Unexpected argument “%s”"), argv[2]);
-  servers = tb_cli_mcp_select_servers (context, argc > 1 ? argv[1] : NULL, &registry, &status);
+  if (!tb_cli_mcp_server_argument (context, argc, argv, 0, NULL, &server, &status))
+    return status;
+  servers = tb_cli_mcp_select_servers (context, server, &registry, &status);
   if (servers == NULL)
     return status;
 
@@ -352,6 +354,7 @@ tb_cli_mcp_prompt (int    argc,
   gboolean json = FALSE;
   JsonObject *values;
   TbMcpClient *client;
+  const char *server = NULL;
   int status = TB_CLI_EXIT_OK;
   const GOptionEntry entries[] = {
     { "args", 'a', 0, G_OPTION_ARG_STRING, &args_text,
@@ -368,13 +371,12 @@ tb_cli_mcp_prompt (int    argc,
                                       "messages."), entries);
   if (!tb_cli_parse_options (context, &argc, &argv, TRUE, &error))
     return tb_cli_usage_error (context, "%s", error->message);
-  if (argc < 2)
-    return tb_cli_usage_error (context, _("Name the prompt"));
-  if (argc > 3)
-    return tb_cli_usage_error (context, _("Unexpected argument “%s”"), argv[3]);
+  if (!tb_cli_mcp_server_argument (context, argc, argv, 1, _("Name the prompt"), &server,
+                                   &status))
+    return status;
   if (!tb_cli_read_arguments (args_text, args_file, &arguments, &error))
     return tb_cli_usage_error (context, "%s", error->message);
-  client = one_server (context, argc > 2 ? argv[2] : NULL, &registry, &status);
+  client = one_server (context, server, &registry, &status);
   if (client == NULL)
     return status;
 

@@ -32,6 +32,41 @@ tb_cli_mcp_context_new (const char         *parameters,
   return context;
 }
 
+/**
+ * tb_cli_mcp_server_argument:
+ * @context: the command's options
+ * @argc: the arguments left after parsing
+ * @argv: the arguments
+ * @n_required: how many arguments come before the optional SERVER
+ * @missing: (nullable): what to say when they are not all there
+ * @server: (out): the SERVER argument, or %NULL
+ * @status: (out): the exit status on a usage error
+ *
+ * Returns: whether the arguments are usable
+ */
+gboolean
+tb_cli_mcp_server_argument (GOptionContext  *context,
+                            int              argc,
+                            char           **argv,
+                            int              n_required,
+                            const char      *missing,
+                            const char     **server,
+                            int             *status)
+{
+  if (argc < 1 + n_required)
+    {
+      *status = tb_cli_usage_error (context, "%s", missing);
+      return FALSE;
+    }
+  if (argc > 2 + n_required)
+    {
+      *status = tb_cli_usage_error (context, _("Unexpected argument “%s”"), argv[2 + n_required]);
+      return FALSE;
+    }
+  *server = argc > 1 + n_required ? argv[1 + n_required] : NULL;
+  return TRUE;
+}
+
 /* Starts the servers; returns the ones @server names (all when NULL). */
 GPtrArray *
 tb_cli_mcp_select_servers (GOptionContext  *context,
@@ -96,15 +131,16 @@ mcp_ping (int    argc,
   g_autoptr(TbToolRegistry) registry = NULL;
   g_autoptr(GPtrArray) servers = NULL;
   g_autoptr(GError) error = NULL;
+  const char *server = NULL;
   int status = TB_CLI_EXIT_OK;
 
   context = tb_cli_mcp_context_new (_("[SERVER]"), _("Check that MCP servers answer."), NULL);
   if (!tb_cli_parse_options (context, &argc, &argv, TRUE, &error))
     return tb_cli_usage_error (context, "%s", error->message);
-  if (argc > 2)
-    return tb_cli_usage_error (context, _("Unexpected argument “%s”"), argv[2]);
+  if (!tb_cli_mcp_server_argument (context, argc, argv, 0, NULL, &server, &status))
+    return status;
 
-  servers = tb_cli_mcp_select_servers (context, argc > 1 ? argv[1] : NULL, &registry, &status);
+  servers = tb_cli_mcp_select_servers (context, server, &registry, &status);
   if (servers == NULL)
     return status;
 
@@ -167,6 +203,7 @@ mcp_list (int    argc,
   g_autoptr(GPtrArray) servers = NULL;
   g_autoptr(GError) error = NULL;
   gboolean json = FALSE;
+  const char *server = NULL;
   int status = TB_CLI_EXIT_OK;
   const GOptionEntry entries[] = {
     { "json", 0, 0, G_OPTION_ARG_NONE, &json,
@@ -177,10 +214,10 @@ mcp_list (int    argc,
   context = tb_cli_mcp_context_new (_("[SERVER]"), _("List the tools of MCP servers."), entries);
   if (!tb_cli_parse_options (context, &argc, &argv, TRUE, &error))
     return tb_cli_usage_error (context, "%s", error->message);
-  if (argc > 2)
-    return tb_cli_usage_error (context, _("Unexpected argument “%s”"), argv[2]);
+  if (!tb_cli_mcp_server_argument (context, argc, argv, 0, NULL, &server, &status))
+    return status;
 
-  servers = tb_cli_mcp_select_servers (context, argc > 1 ? argv[1] : NULL, &registry, &status);
+  servers = tb_cli_mcp_select_servers (context, server, &registry, &status);
   if (servers == NULL)
     return status;
 
@@ -248,6 +285,7 @@ mcp_call (int    argc,
   g_autoptr(JsonNode) arguments = NULL;
   g_autofree char *local_name = NULL;
   g_auto(TbCliCallOptions) options = { NULL };
+  const char *server = NULL;
   int status = TB_CLI_EXIT_OK;
 
   context = tb_cli_mcp_context_new (_("TOOL [SERVER]"),
@@ -259,14 +297,13 @@ mcp_call (int    argc,
                               "over (default: 30000)"));
   if (!tb_cli_parse_options (context, &argc, &argv, TRUE, &error))
     return tb_cli_usage_error (context, "%s", error->message);
-  if (argc < 2)
-    return tb_cli_usage_error (context, _("Name the tool to call"));
-  if (argc > 3)
-    return tb_cli_usage_error (context, _("Unexpected argument “%s”"), argv[3]);
+  if (!tb_cli_mcp_server_argument (context, argc, argv, 1, _("Name the tool to call"), &server,
+                                   &status))
+    return status;
   if (!tb_cli_read_call_options (&options, &arguments, &error))
     return tb_cli_usage_error (context, "%s", error->message);
 
-  servers = tb_cli_mcp_select_servers (context, argc > 2 ? argv[2] : NULL, &registry, &status);
+  servers = tb_cli_mcp_select_servers (context, server, &registry, &status);
   if (servers == NULL)
     return status;
 

@@ -139,6 +139,13 @@ int tb_cli_mcp (int argc, char **argv);
 GOptionContext *tb_cli_mcp_context_new            (const char         *parameters,
                                                    const char         *summary,
                                                    const GOptionEntry *entries);
+gboolean        tb_cli_mcp_server_argument        (GOptionContext     *context,
+                                                   int                 argc,
+                                                   char              **argv,
+                                                   int                 n_required,
+                                                   const char         *missing,
+                                                   const char        **server,
+                                                   int                *status);
 GPtrArray      *tb_cli_mcp_select_servers         (GOptionContext     *context,
                                                    const char         *server,
                                                    TbToolRegistry    **registry,

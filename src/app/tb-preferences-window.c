@@ -14,7 +14,6 @@
 #include "tb-mcp-server-row.h"
 #include "tb-prefs.h"
 #include "tb-provider-editor.h"
-#include "tb-secret-store.h"
 #include "tb-tool-sources.h"
 
 /* The preferences: provider endpoints (their keys in the keyring), loop

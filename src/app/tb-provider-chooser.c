@@ -9,7 +9,6 @@
 #include "tb-app-util.h"
 #include "tb-prefs.h"
 #include "tb-provider-chooser.h"
-#include "tb-secret-store.h"
 
 /* The model of the Loop page's next run: the offline demo, a script file
  * played offline, or a provider endpoint of the preferences with the

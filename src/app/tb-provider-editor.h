@@ -4,7 +4,7 @@
 
 #include <adwaita.h>
 
-#include "tb-secret-store.h"
+#include <toolbench.h>
 
 G_BEGIN_DECLS
 

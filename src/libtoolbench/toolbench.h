@@ -73,4 +73,5 @@
 # include "tb-workspace-file-store.h"
 # include "tb-tool-source-set.h"
 # include "tb-tool-session.h"
+# include "tb-secret-store.h"
 #undef TOOLBENCH_INSIDE

@@ -10,7 +10,7 @@
 
 #include <libsecret/secret.h>
 
-#include "tb-secret-store.h"
+#include <toolbench.h>
 
 typedef struct
 {

@@ -2,6 +2,10 @@
 
 #pragma once
 
+#if !defined(TOOLBENCH_INSIDE) && !defined(TOOLBENCH_COMPILATION)
+# error "Only <toolbench.h> can be included directly."
+#endif
+
 #include <gio/gio.h>
 
 G_BEGIN_DECLS
@@ -20,6 +24,23 @@ typedef enum
 {
   TB_SECRET_STORE_ERROR_INVALID,
 } TbSecretStoreError;
+
+/**
+ * TbSecretKind:
+ * @TB_SECRET_KIND_API_KEY: the API key of a provider endpoint, named by the
+ *   endpoint's name and base URL.
+ * @TB_SECRET_KIND_MCP_AUTHORIZATION: what signing in to an MCP server left
+ *   (tokens, client registration, account), named by the server's name and
+ *   URL.
+ *
+ * What a secret is for. Each kind has its own schema in the keyring, so a
+ * search for one kind never finds the other.
+ */
+typedef enum
+{
+  TB_SECRET_KIND_API_KEY,
+  TB_SECRET_KIND_MCP_AUTHORIZATION,
+} TbSecretKind;
 
 #define TB_TYPE_SECRET_STORE (tb_secret_store_get_type ())
 G_DECLARE_FINAL_TYPE (TbSecretStore, tb_secret_store, TB, SECRET_STORE, GObject)
@@ -58,6 +79,39 @@ void           tb_secret_store_clear_async          (TbSecretStore       *self,
                                                      gpointer             user_data);
 gboolean       tb_secret_store_clear_finish         (TbSecretStore       *self,
                                                      GAsyncResult        *result,
+                                                     GError             **error);
+
+void           tb_secret_store_store_async          (TbSecretStore       *self,
+                                                     TbSecretKind         kind,
+                                                     const char          *name,
+                                                     const char          *url,
+                                                     const char          *secret,
+                                                     GCancellable        *cancellable,
+                                                     GAsyncReadyCallback  callback,
+                                                     gpointer             user_data);
+gboolean       tb_secret_store_store_finish         (TbSecretStore       *self,
+                                                     GAsyncResult        *result,
+                                                     GError             **error);
+void           tb_secret_store_fetch_async          (TbSecretStore       *self,
+                                                     TbSecretKind         kind,
+                                                     const char          *name,
+                                                     const char          *url,
+                                                     GCancellable        *cancellable,
+                                                     GAsyncReadyCallback  callback,
+                                                     gpointer             user_data);
+char          *tb_secret_store_fetch_finish         (TbSecretStore       *self,
+                                                     GAsyncResult        *result,
+                                                     GError             **error);
+void           tb_secret_store_forget_async         (TbSecretStore       *self,
+                                                     TbSecretKind         kind,
+                                                     const char          *name,
+                                                     const char          *url,
+                                                     GCancellable        *cancellable,
+                                                     GAsyncReadyCallback  callback,
+                                                     gpointer             user_data);
+gboolean       tb_secret_store_forget_finish        (TbSecretStore       *self,
+                                                     GAsyncResult        *result,
+                                                     gboolean            *removed,
                                                      GError             **error);
 
 G_END_DECLS

@@ -37,6 +37,7 @@ typedef struct
   char              *progress_token;
   TbMcpProgressFunc  progress;
   gpointer           progress_data;
+  guint              timeout_ms;
 } Pending;
 
 struct _TbMcpClient
@@ -94,6 +95,7 @@ struct _TbMcpClient
 
   /* HTTP */
   TbMcpHttp          *http;
+  TbMcpAuth          *auth;
 };
 
 struct _TbMcpServerRequest

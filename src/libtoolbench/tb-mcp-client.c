@@ -464,6 +464,7 @@ start_request (TbMcpClient       *self,
   if (params_object != NULL)
     json_object_set_object_member (object, "params", params_object);
 
+  p->timeout_ms = timeout_ms;
   if (timeout_ms > 0)
     {
       p->timeout = g_timeout_source_new (timeout_ms);
@@ -1545,6 +1546,8 @@ tb_mcp_client_dispose (GObject *object)
   TbMcpClient *self = (TbMcpClient *)object;
 
   stop_transport (self);
+  if (self->auth != NULL)
+    tb_mcp_auth_cancel (self->auth);
   if (self->pending != NULL && g_hash_table_size (self->pending) > 0)
     {
       g_autoptr(GError) error = g_error_new (TB_MCP_ERROR, TB_MCP_ERROR_DISCONNECTED,
@@ -1563,6 +1566,7 @@ tb_mcp_client_finalize (GObject *object)
 {
   TbMcpClient *self = (TbMcpClient *)object;
 
+  g_clear_object (&self->auth);
   g_free (self->name);
   g_strfreev (self->argv);
   g_strfreev (self->env);
@@ -1785,6 +1789,17 @@ tb_mcp_client_new_stdio (const char         *name,
   return self;
 }
 
+/* A server given its own Authorization header is not signed in to: the
+ * person chose how it authenticates. */
+static TbMcpAuth *
+new_auth (TbMcpClient *self)
+{
+  for (guint i = 0; self->headers != NULL && self->headers[i] != NULL; i++)
+    if (g_ascii_strncasecmp (self->headers[i], "Authorization:", strlen ("Authorization:")) == 0)
+      return NULL;
+  return tb_mcp_auth_new (self->name, self->url);
+}
+
 /**
  * tb_mcp_client_new_http:
  * @name: the server's name
@@ -1808,11 +1823,62 @@ tb_mcp_client_new_http (const char         *name,
   self->kind = TRANSPORT_HTTP;
   self->url = g_strdup (url);
   self->headers = g_strdupv ((char **) headers);
+  self->auth = new_auth (self);
   return self;
 }
 
 
 /* Accessors. */
+
+/**
+ * tb_mcp_client_get_auth:
+ * @self: a client
+ *
+ * The OAuth authorization of an HTTP server: set its mode and client
+ * before connecting, ask it who is signed in, sign out. Stdio servers,
+ * and HTTP servers given their own `Authorization` header, have none.
+ *
+ * Returns: (transfer none) (nullable): the server's authorization
+ */
+TbMcpAuth *
+tb_mcp_client_get_auth (TbMcpClient *self)
+{
+  g_return_val_if_fail (TB_IS_MCP_CLIENT (self), NULL);
+
+  return self->auth;
+}
+
+/**
+ * _tb_mcp_client_hold_request:
+ * @hold: %TRUE while the request waits for a sign-in, %FALSE when it goes
+ *   again
+ *
+ * A person signing in takes longer than a request may: its time limit
+ * stops while it waits, and starts over when it goes again.
+ */
+void
+_tb_mcp_client_hold_request (TbMcpClient *self,
+                             guint        generation,
+                             gint64       id,
+                             gboolean     hold)
+{
+  Pending *p;
+
+  if (generation != self->generation || (p = g_hash_table_lookup (self->pending, &id)) == NULL)
+    return;
+  if (p->timeout != NULL)
+    {
+      g_source_destroy (p->timeout);
+      g_clear_pointer (&p->timeout, g_source_unref);
+    }
+  if (!hold && p->timeout_ms > 0 && p->task != NULL)
+    {
+      p->timeout = g_timeout_source_new (p->timeout_ms);
+      g_source_set_callback (p->timeout, request_timeout_cb, p, NULL);
+      g_source_set_static_name (p->timeout, "[tb] MCP request timeout");
+      g_source_attach (p->timeout, g_task_get_context (p->task));
+    }
+}
 
 const char *
 tb_mcp_client_get_name (TbMcpClient *self)

@@ -9,6 +9,7 @@
 #include <gio/gio.h>
 #include <json-glib/json-glib.h>
 
+#include "tb-mcp-auth.h"
 #include "tb-tool-registry.h"
 
 G_BEGIN_DECLS
@@ -59,6 +60,8 @@ G_DECLARE_FINAL_TYPE (TbMcpClient, tb_mcp_client, TB, MCP_CLIENT, GObject)
  * @TB_MCP_ERROR_HTTP: the HTTP server refused a request.
  * @TB_MCP_ERROR_UNSUPPORTED: the server did not declare the capability a
  *   request needs (resources, prompts, completions, subscriptions).
+ * @TB_MCP_ERROR_AUTHORIZATION: the HTTP server wants a sign-in that did not
+ *   succeed; the message says which step failed.
  */
 typedef enum
 {
@@ -72,6 +75,7 @@ typedef enum
   TB_MCP_ERROR_TOO_LARGE,
   TB_MCP_ERROR_HTTP,
   TB_MCP_ERROR_UNSUPPORTED,
+  TB_MCP_ERROR_AUTHORIZATION,
 } TbMcpError;
 
 /**
@@ -141,6 +145,7 @@ GPtrArray        *tb_mcp_config_load_file            (const char          *path,
                                                       GError             **error);
 
 const char       *tb_mcp_client_get_name             (TbMcpClient         *self);
+TbMcpAuth        *tb_mcp_client_get_auth             (TbMcpClient         *self);
 TbMcpClientState  tb_mcp_client_get_state            (TbMcpClient         *self);
 const char       *tb_mcp_client_get_error            (TbMcpClient         *self);
 const char       *tb_mcp_client_get_protocol_version (TbMcpClient         *self);

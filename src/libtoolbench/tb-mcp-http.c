@@ -10,6 +10,7 @@
 
 #include "tb-json.h"
 #include "tb-mcp-private.h"
+#include "tb-oauth-private.h"
 
 /* The streamable HTTP transport: every message is a POST; the answer is
  * 202 (nothing to say), one JSON message, or an SSE stream of messages.
@@ -19,7 +20,12 @@
  * `Last-Event-ID`, after the server's `retry` delay (1 s when it named
  * none), at most five times. After initialization a standalone GET stream
  * carries what the server sends outside any request (list changes, its
- * own requests); a server that answers 405 has none, and that is fine. */
+ * own requests); a server that answers 405 has none, and that is fine.
+ *
+ * Authorization: every request carries the client's access token, if it
+ * has one; a 401, or a 403 asking for more scope, hands the request to the
+ * server's TbMcpAuth (tb-mcp-auth.c), which signs in, and the request goes
+ * again, its time limit stopped meanwhile. */
 
 #define READ_CHUNK (64 * 1024)
 #define MAX_RECONNECTS 5
@@ -53,6 +59,9 @@ typedef struct
   gboolean       answered;
   gboolean       standalone;
   guint          reconnects;
+  GBytes        *request_body;
+  guint          auth_serial;
+  guint          auth_rounds;
 } Exchange;
 
 static void read_more (Exchange *ex);
@@ -68,6 +77,7 @@ exchange_free (Exchange *ex)
   if (ex->data != NULL)
     g_string_free (ex->data, TRUE);
   g_free (ex->last_event_id);
+  g_clear_pointer (&ex->request_body, g_bytes_unref);
   g_free (ex);
 }
 
@@ -114,6 +124,16 @@ _tb_mcp_http_new (TbMcpClient        *client,
   return self;
 }
 
+/* The access token, when the client has one; returns which it was. */
+static guint
+add_authorization (TbMcpHttp   *self,
+                   SoupMessage *msg)
+{
+  TbMcpAuth *auth = tb_mcp_client_get_auth (self->client);
+
+  return auth != NULL ? _tb_mcp_auth_apply (auth, msg) : 0;
+}
+
 void
 _tb_mcp_http_set_protocol_version (TbMcpHttp  *self,
                                    const char *version)
@@ -147,6 +167,7 @@ _tb_mcp_http_free (TbMcpHttp *self)
         {
           soup_message_headers_replace (soup_message_get_request_headers (msg),
                                         "Mcp-Session-Id", self->session_id);
+          add_authorization (self, msg);
           soup_session_send_async (self->session, msg, G_PRIORITY_DEFAULT, NULL, delete_cb, NULL);
         }
     }
@@ -332,6 +353,7 @@ reconnect_timeout_cb (gpointer user_data)
   g_clear_object (&ex->msg);
   ex->msg = soup_message_new (SOUP_METHOD_GET, http->url);
   add_headers (http, ex->msg);
+  ex->auth_serial = add_authorization (http, ex->msg);
   soup_message_headers_replace (soup_message_get_request_headers (ex->msg), "Accept",
                                 "text/event-stream");
   if (ex->last_event_id != NULL)
@@ -532,6 +554,78 @@ reconnect_cb (GObject      *object,
     exchange_free (ex);
 }
 
+static void send_cb (GObject      *object,
+                     GAsyncResult *result,
+                     gpointer      user_data);
+
+/* Returns FALSE when the URL cannot carry a request. */
+static gboolean
+post (Exchange *ex)
+{
+  TbMcpHttp *http = ex->http;
+
+  g_clear_object (&ex->msg);
+  ex->msg = soup_message_new (SOUP_METHOD_POST, http->url);
+  if (ex->msg == NULL)
+    return FALSE;
+  add_headers (http, ex->msg);
+  ex->auth_serial = add_authorization (http, ex->msg);
+  soup_message_headers_replace (soup_message_get_request_headers (ex->msg), "Accept",
+                                "application/json, text/event-stream");
+  soup_message_set_request_body_from_bytes (ex->msg, "application/json", ex->request_body);
+  soup_session_send_async (http->session, ex->msg, G_PRIORITY_DEFAULT, ex->cancellable,
+                           send_cb, ex);
+  return TRUE;
+}
+
+static void
+authorized_cb (GObject      *object,
+               GAsyncResult *result,
+               gpointer      user_data)
+{
+  Exchange *ex = user_data;
+  g_autoptr(GError) error = NULL;
+  gboolean ok = _tb_mcp_auth_challenge_finish (TB_MCP_AUTH (object), result, &error);
+
+  if (!exchange_alive (ex))
+    {
+      exchange_free (ex);
+      return;
+    }
+  if (ex->request_id >= 0)
+    _tb_mcp_client_hold_request (ex->http->client, ex->http->generation, ex->request_id, FALSE);
+  if (!ok)
+    {
+      exchange_fail (ex, TB_MCP_ERROR_AUTHORIZATION, error->message);
+      exchange_free (ex);
+      return;
+    }
+  ex->auth_rounds++;
+  post (ex);
+}
+
+/* A 401 or 403: sign in, then send the request again. */
+static gboolean
+authorize (Exchange *ex,
+           guint     status)
+{
+  TbMcpHttp *http = ex->http;
+  TbMcpAuth *auth = tb_mcp_client_get_auth (http->client);
+  const char *challenge;
+
+  if (auth == NULL || ex->request_body == NULL)
+    return FALSE;
+  challenge = soup_message_headers_get_list (soup_message_get_response_headers (ex->msg),
+                                             "WWW-Authenticate");
+  g_input_stream_close_async (ex->stream, G_PRIORITY_DEFAULT, NULL, NULL, NULL);
+  g_clear_object (&ex->stream);
+  if (ex->request_id >= 0)
+    _tb_mcp_client_hold_request (http->client, http->generation, ex->request_id, TRUE);
+  _tb_mcp_auth_challenge_async (auth, status, challenge, ex->auth_serial, ex->auth_rounds,
+                                ex->cancellable, authorized_cb, ex);
+  return TRUE;
+}
+
 static void
 send_cb (GObject      *object,
          GAsyncResult *result,
@@ -567,6 +661,9 @@ send_cb (GObject      *object,
     http->session_id = g_strdup (session_id);
 
   status = soup_message_get_status (ex->msg);
+  if ((status == SOUP_STATUS_UNAUTHORIZED || status == SOUP_STATUS_FORBIDDEN) &&
+      authorize (ex, status))
+    return;
   if (status == SOUP_STATUS_ACCEPTED || status == SOUP_STATUS_NO_CONTENT)
     {
       exchange_free (ex);
@@ -624,20 +721,13 @@ _tb_mcp_http_send (TbMcpHttp *self,
   ex->cancellable = g_object_ref (self->cancellable);
   ex->request_id = request_id;
   ex->retry_ms = DEFAULT_RETRY_MS;
-  ex->msg = soup_message_new (SOUP_METHOD_POST, self->url);
-  if (ex->msg == NULL)
+  body = g_bytes_new_take (g_steal_pointer (&text), length);
+  ex->request_body = g_bytes_ref (body);
+  if (!post (ex))
     {
       g_autofree char *cause = g_strdup_printf (_("has an unusable URL “%s”"), self->url);
 
       exchange_free (ex);
       _tb_mcp_client_lost (self->client, self->generation, cause);
-      return;
     }
-  add_headers (self, ex->msg);
-  soup_message_headers_replace (soup_message_get_request_headers (ex->msg), "Accept",
-                                "application/json, text/event-stream");
-  body = g_bytes_new_take (g_steal_pointer (&text), length);
-  soup_message_set_request_body_from_bytes (ex->msg, "application/json", body);
-  soup_session_send_async (self->session, ex->msg, G_PRIORITY_DEFAULT, ex->cancellable,
-                           send_cb, ex);
 }

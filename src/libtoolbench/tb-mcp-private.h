@@ -4,6 +4,7 @@
 
 #include <libsoup/soup.h>
 
+#include "tb-mcp-auth.h"
 #include "tb-mcp-client.h"
 
 G_BEGIN_DECLS
@@ -24,6 +25,10 @@ void       _tb_mcp_client_request_failed (TbMcpClient *self,
                                           guint        generation,
                                           gint64       id,
                                           const GError *error);
+void       _tb_mcp_client_hold_request (TbMcpClient  *self,
+                                        guint         generation,
+                                        gint64        id,
+                                        gboolean      hold);
 void       _tb_mcp_client_log          (TbMcpClient  *self,
                                         const char   *origin,
                                         const char   *level,

@@ -43,6 +43,8 @@ struct _TbToolSourceSet
   char                *workspace;
   gboolean             private_workspace;
   TbElicitationAnswer  elicitation;
+  TbMcpAuthSetupFunc   auth_setup;
+  gpointer             auth_setup_data;
 };
 
 G_DEFINE_FINAL_TYPE (TbToolSourceSet, tb_tool_source_set, G_TYPE_OBJECT)
@@ -121,6 +123,8 @@ tb_tool_source_set_copy (TbToolSourceSet *self)
 
   copy = tb_tool_source_set_new ();
   tb_tool_source_set_add_all (copy, self);
+  copy->auth_setup = self->auth_setup;
+  copy->auth_setup_data = self->auth_setup_data;
   copy->private_workspace = self->private_workspace;
   return copy;
 }
@@ -131,7 +135,7 @@ tb_tool_source_set_copy (TbToolSourceSet *self)
  *
  * Adds the servers, manifest folders and problems of @other; its files
  * root, workspace and elicitation answer, when it has them, replace
- * these.
+ * these, and its sign-in setup when these have none.
  */
 void
 tb_tool_source_set_add_all (TbToolSourceSet *self,
@@ -152,6 +156,30 @@ tb_tool_source_set_add_all (TbToolSourceSet *self,
     tb_tool_source_set_set_workspace (self, other->workspace, other->private_workspace);
   if (other->elicitation != TB_ELICITATION_ANSWER_NONE)
     self->elicitation = other->elicitation;
+  if (self->auth_setup == NULL)
+    {
+      self->auth_setup = other->auth_setup;
+      self->auth_setup_data = other->auth_setup_data;
+    }
+}
+
+/**
+ * tb_tool_source_set_set_auth_setup:
+ * @func: (nullable) (scope forever): called with the #TbMcpAuth of every
+ *   HTTP server before it connects
+ * @user_data: closure data, alive as long as the sources and their copies
+ *
+ * How the HTTP servers of these sources sign in.
+ */
+void
+tb_tool_source_set_set_auth_setup (TbToolSourceSet    *self,
+                                   TbMcpAuthSetupFunc  func,
+                                   gpointer            user_data)
+{
+  g_return_if_fail (TB_IS_TOOL_SOURCE_SET (self));
+
+  self->auth_setup = func;
+  self->auth_setup_data = user_data;
 }
 
 static char *
@@ -702,6 +730,8 @@ tb_tool_source_set_open_async (TbToolSourceSet       *self,
           tb_mcp_client_set_capabilities (client, TB_MCP_CAPABILITY_ELICITATION);
           _tb_tool_session_answer_elicitations (opening->session, client, self->elicitation);
         }
+      if (self->auth_setup != NULL && tb_mcp_client_get_auth (client) != NULL)
+        self->auth_setup (tb_mcp_client_get_auth (client), self->auth_setup_data);
       _tb_tool_session_add_client (opening->session, client);
       tb_mcp_client_attach (client, registry);
     }

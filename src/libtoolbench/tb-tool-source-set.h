@@ -9,6 +9,7 @@
 #include <gio/gio.h>
 #include <json-glib/json-glib.h>
 
+#include "tb-mcp-auth.h"
 #include "tb-types.h"
 
 G_BEGIN_DECLS
@@ -18,6 +19,17 @@ G_BEGIN_DECLS
 G_DECLARE_FINAL_TYPE (TbToolSourceSet, tb_tool_source_set, TB, TOOL_SOURCE_SET, GObject)
 
 typedef struct _TbToolSession TbToolSession;
+
+/**
+ * TbMcpAuthSetupFunc:
+ * @auth: the authorization of an HTTP server about to connect
+ * @user_data: closure data
+ *
+ * Sets up how a server signs in (mode, client, handlers of
+ * #TbMcpAuth::present-url) before it connects.
+ */
+typedef void (*TbMcpAuthSetupFunc) (TbMcpAuth *auth,
+                                    gpointer   user_data);
 
 TbToolSourceSet      *tb_tool_source_set_new                 (void);
 TbToolSourceSet      *tb_tool_source_set_copy                (TbToolSourceSet      *self);
@@ -45,6 +57,9 @@ void                  tb_tool_source_set_set_workspace       (TbToolSourceSet   
                                                               const char           *path,
                                                               gboolean              private_copy);
 const char           *tb_tool_source_set_get_workspace      (TbToolSourceSet      *self);
+void                  tb_tool_source_set_set_auth_setup      (TbToolSourceSet      *self,
+                                                              TbMcpAuthSetupFunc    func,
+                                                              gpointer              user_data);
 void                  tb_tool_source_set_set_elicitation     (TbToolSourceSet      *self,
                                                               TbElicitationAnswer   answer);
 gboolean              tb_tool_source_set_parse_elicitation   (const char           *text,

@@ -109,4 +109,35 @@ typedef enum
   TB_ELICITATION_ANSWER_CANCEL,
 } TbElicitationAnswer;
 
+/**
+ * TbMcpAuthMode:
+ * @TB_MCP_AUTH_MODE_BROWSER: open the authorization URL in the default
+ *   browser; the authorization server sends the browser back to a listener
+ *   on 127.0.0.1.
+ * @TB_MCP_AUTH_MODE_FETCH: fetch the authorization URL without a browser
+ *   and take the code from where the authorization server redirects; for
+ *   test servers and CI, where no person signs in.
+ *
+ * How the authorization URL is followed when no handler of
+ * #TbMcpAuth::present-url takes it.
+ */
+typedef enum
+{
+  TB_MCP_AUTH_MODE_BROWSER,
+  TB_MCP_AUTH_MODE_FETCH,
+} TbMcpAuthMode;
+
+/**
+ * TbMcpAuthState:
+ * @TB_MCP_AUTH_STATE_SIGNED_OUT: no token is known for the server.
+ * @TB_MCP_AUTH_STATE_SIGNING_IN: a sign-in is under way.
+ * @TB_MCP_AUTH_STATE_SIGNED_IN: a token is known (it may need refreshing).
+ */
+typedef enum
+{
+  TB_MCP_AUTH_STATE_SIGNED_OUT,
+  TB_MCP_AUTH_STATE_SIGNING_IN,
+  TB_MCP_AUTH_STATE_SIGNED_IN,
+} TbMcpAuthState;
+
 G_END_DECLS

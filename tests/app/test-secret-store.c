@@ -190,6 +190,102 @@ test_in_memory (Fixture       *f,
   g_assert_cmpstr (key, ==, "secret");
 }
 
+static gboolean
+store_kind (TbSecretStore *store,
+            TbSecretKind   kind,
+            const char    *name,
+            const char    *url,
+            const char    *secret,
+            GError       **error)
+{
+  g_autoptr(GAsyncResult) result = NULL;
+
+  tb_secret_store_store_async (store, kind, name, url, secret, NULL, done_cb, &result);
+  return tb_secret_store_store_finish (store, wait_for (&result), error);
+}
+
+static char *
+fetch_kind (TbSecretStore *store,
+            TbSecretKind   kind,
+            const char    *name,
+            const char    *url)
+{
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+  char *secret;
+
+  tb_secret_store_fetch_async (store, kind, name, url, NULL, done_cb, &result);
+  secret = tb_secret_store_fetch_finish (store, wait_for (&result), &error);
+  g_assert_no_error (error);
+  return secret;
+}
+
+static gboolean
+forget_kind (TbSecretStore *store,
+             TbSecretKind   kind,
+             const char    *name,
+             const char    *url,
+             GError       **error)
+{
+  g_autoptr(GAsyncResult) result = NULL;
+  gboolean removed = FALSE;
+
+  tb_secret_store_forget_async (store, kind, name, url, NULL, done_cb, &result);
+  g_assert_true (tb_secret_store_forget_finish (store, wait_for (&result), &removed, error));
+  return removed;
+}
+
+/* MCP sign-ins beside API keys: each kind apart, forgotten by name or URL
+ * alone, and a forget that says whether anything was kept. */
+static void
+test_kinds (Fixture       *f,
+            gconstpointer  data)
+{
+  const TbSecretKind mcp = TB_SECRET_KIND_MCP_AUTHORIZATION;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *key = NULL;
+  g_autofree char *one = NULL;
+  g_autofree char *two = NULL;
+  g_autofree char *gone = NULL;
+
+  g_assert_true (save (f->store, "notes", "https://a.example/mcp", "sk-key", &error));
+  g_assert_true (store_kind (f->store, mcp, "notes", "https://a.example/mcp", "{\"t\":1}",
+                             &error));
+  g_assert_true (store_kind (f->store, mcp, "notes", "https://b.example/mcp", "{\"t\":2}",
+                             &error));
+  g_assert_no_error (error);
+
+  one = fetch_kind (f->store, mcp, "notes", "https://a.example/mcp");
+  two = fetch_kind (f->store, mcp, "notes", "https://b.example/mcp");
+  g_assert_cmpstr (one, ==, "{\"t\":1}");
+  g_assert_cmpstr (two, ==, "{\"t\":2}");
+
+  /* By name alone: both URLs; the API key of the same name stays. */
+  g_assert_true (forget_kind (f->store, mcp, "notes", NULL, &error));
+  g_assert_no_error (error);
+  gone = fetch_kind (f->store, mcp, "notes", "https://b.example/mcp");
+  g_assert_null (gone);
+  key = lookup (f->store, "notes", "https://a.example/mcp", &error);
+  g_assert_cmpstr (key, ==, "sk-key");
+  g_assert_false (forget_kind (f->store, mcp, "notes", NULL, &error));
+  g_assert_no_error (error);
+
+  /* By URL alone. */
+  g_assert_true (store_kind (f->store, mcp, "other", "https://c.example/mcp", "x", &error));
+  g_assert_true (forget_kind (f->store, mcp, NULL, "https://c.example/mcp", &error));
+  g_assert_true (clear (f->store, "notes", "https://a.example/mcp", &error));
+
+  /* Bad input: a sentence, nothing kept. */
+  g_assert_false (store_kind (f->store, mcp, "", "https://a.example/mcp", "x", &error));
+  g_assert_error (error, TB_SECRET_STORE_ERROR, TB_SECRET_STORE_ERROR_INVALID);
+  g_assert_cmpstr (error->message, ==,
+                   "A sign-in belongs to a named MCP server with a URL; give both first.");
+  g_clear_error (&error);
+  g_assert_false (store_kind (f->store, mcp, "notes", "https://a.example/mcp", "", &error));
+  g_assert_cmpstr (error->message, ==,
+                   "There is nothing to keep of the sign-in; to forget it, sign out instead.");
+}
+
 /* A locked keyring whose unlock prompt cannot be shown: the key is kept in
  * memory and the message says the keyring is locked. */
 static void
@@ -250,6 +346,8 @@ main (int   argc,
   g_test_add ("/secret-store/locked", Fixture, NULL, fixture_setup, test_locked,
               fixture_teardown);
   g_test_add ("/secret-store/in-memory", Fixture, NULL, fixture_setup, test_in_memory,
+              fixture_teardown);
+  g_test_add ("/secret-store/kinds", Fixture, NULL, fixture_setup, test_kinds,
               fixture_teardown);
 
   status = g_test_run ();

@@ -57,6 +57,7 @@ static char *oauth_client_key;
 static char *oauth_id_token_file;
 static char *oauth_idp_token_endpoint;
 static char *oauth_idp_client_id;
+static char *oauth_assertion_file;
 
 /**
  * tb_cli_tool_source_group:
@@ -113,6 +114,9 @@ tb_cli_tool_source_group (void)
     { "oauth-idp-client-id", 0, 0, G_OPTION_ARG_STRING, &oauth_idp_client_id,
       N_("Toolbench's client ID at the identity provider, for --oauth-id-token-file"),
       N_("ID") },
+    { "oauth-assertion-file", 0, 0, G_OPTION_ARG_FILENAME, &oauth_assertion_file,
+      N_("Sign in with the JWT assertion in this file (a workload identity token), as "
+         "--oauth-client-id"), N_("FILE") },
     { NULL }
   };
   GOptionGroup *group;
@@ -134,7 +138,7 @@ tb_cli_is_tool_source_option (const char *arg,
     "--mcp-config", "--mcp", "--tools-dir", "--files-root", "--workspace", "--elicitation",
     "--oauth-authorize", "--oauth-client-id", "--oauth-client-secret",
     "--oauth-client-metadata-url", "--oauth-client-key", "--oauth-id-token-file",
-    "--oauth-idp-token-endpoint", "--oauth-idp-client-id",
+    "--oauth-idp-token-endpoint", "--oauth-idp-client-id", "--oauth-assertion-file",
   };
 
   for (guint i = 0; i < G_N_ELEMENTS (names); i++)
@@ -363,6 +367,7 @@ tb_cli_check_tool_source_options (GError **error)
     .id_token_file = oauth_id_token_file,
     .idp_token_endpoint = oauth_idp_token_endpoint,
     .idp_client_id = oauth_idp_client_id,
+    .assertion_file = oauth_assertion_file,
   };
 
   if (!tb_cli_oauth_check_options (&oauth, error))

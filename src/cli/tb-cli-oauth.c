@@ -31,6 +31,7 @@ static struct
   char          *id_token;
   char          *idp_token_endpoint;
   char          *idp_client_id;
+  char          *assertion;
   gboolean       told_memory;
 } oauth;
 
@@ -93,7 +94,14 @@ tb_cli_oauth_check_options (const TbCliOAuthOptions  *options,
       g_set_error_literal (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
                            options->client_secret != NULL
                              ? _("--oauth-client-secret needs --oauth-client-id")
-                             : _("$" SECRET_VARIABLE " is set, but no --oauth-client-id"));
+                             : _("$TOOLBENCH_OAUTH_CLIENT_SECRET is set, but no "
+                                 "--oauth-client-id"));
+      return FALSE;
+    }
+  if (options->assertion_file != NULL && options->client_id == NULL)
+    {
+      g_set_error_literal (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                           _("--oauth-assertion-file needs --oauth-client-id"));
       return FALSE;
     }
   if (options->client_key_file != NULL && options->client_id == NULL)
@@ -139,6 +147,14 @@ tb_cli_oauth_check_options (const TbCliOAuthOptions  *options,
       if (oauth.id_token == NULL)
         return FALSE;
       tb_redactor_add_secret (tb_cli_get_output_redactor (), oauth.id_token);
+    }
+
+  if (options->assertion_file != NULL)
+    {
+      oauth.assertion = read_small_file ("--oauth-assertion-file", options->assertion_file, error);
+      if (oauth.assertion == NULL)
+        return FALSE;
+      tb_redactor_add_secret (tb_cli_get_output_redactor (), oauth.assertion);
     }
 
   oauth.client_id = g_strdup (options->client_id);
@@ -206,6 +222,7 @@ tb_cli_setup_auth (TbMcpAuth *auth,
   if (oauth.id_token != NULL)
     tb_mcp_auth_set_identity_assertion (auth, oauth.idp_token_endpoint, oauth.idp_client_id,
                                         oauth.id_token);
+  tb_mcp_auth_set_assertion (auth, oauth.assertion);
   g_signal_connect (auth, "present-url", G_CALLBACK (present_url_cb), NULL);
   g_signal_connect (auth, "notify::state", G_CALLBACK (state_cb), NULL);
 }

@@ -134,6 +134,7 @@ typedef struct
   const char *id_token_file;
   const char *idp_token_endpoint;
   const char *idp_client_id;
+  const char *assertion_file;
 } TbCliOAuthOptions;
 
 gboolean        tb_cli_oauth_check_options        (const TbCliOAuthOptions *options,

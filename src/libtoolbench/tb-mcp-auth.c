@@ -77,6 +77,7 @@ struct _TbMcpAuth
   char                *idp_token_endpoint;
   char                *idp_client_id;
   char                *id_token;
+  char                *assertion;
   guint                redirect_timeout_ms;
 
   SoupSession         *session;
@@ -687,23 +688,13 @@ start_client_credentials (Flow *flow)
 }
 
 static void
-assertion_cb (GObject      *object,
-              GAsyncResult *result,
-              gpointer      user_data)
+present_assertion (Flow       *flow,
+                   const char *assertion)
 {
-  Flow *flow = user_data;
   TbMcpAuth *self = flow->self;
-  g_autoptr(GError) error = NULL;
-  g_autoptr(TbOAuthTokens) exchanged = _tb_oauth_token_finish (result, &error);
-  g_autoptr(GHashTable) form = NULL;
+  g_autoptr(GHashTable) form = new_form ("urn:ietf:params:oauth:grant-type:jwt-bearer");
 
-  if (exchanged == NULL)
-    {
-      flow_finish (flow, g_steal_pointer (&error));
-      return;
-    }
-  form = new_form ("urn:ietf:params:oauth:grant-type:jwt-bearer");
-  g_hash_table_insert (form, g_strdup ("assertion"), g_strdup (exchanged->access_token));
+  g_hash_table_insert (form, g_strdup ("assertion"), g_strdup (assertion));
   if (flow->scope != NULL)
     g_hash_table_insert (form, g_strdup ("scope"), g_strdup (flow->scope));
   g_hash_table_insert (form, g_strdup ("resource"), g_strdup (flow->resource));
@@ -718,6 +709,23 @@ assertion_cb (GObject      *object,
   _tb_oauth_token_async (self->session, flow->server->token_endpoint, flow->server->issuer,
                          flow->client, self->config.key_pem, TB_OAUTH_GRANT_JWT_BEARER, form,
                          flow->cancellable, direct_token_cb, flow);
+}
+
+static void
+assertion_cb (GObject      *object,
+              GAsyncResult *result,
+              gpointer      user_data)
+{
+  Flow *flow = user_data;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(TbOAuthTokens) exchanged = _tb_oauth_token_finish (result, &error);
+
+  if (exchanged == NULL)
+    {
+      flow_finish (flow, g_steal_pointer (&error));
+      return;
+    }
+  present_assertion (flow, exchanged->access_token);
 }
 
 static void
@@ -819,6 +827,12 @@ server_cb (GObject      *object,
       start_identity_assertion (flow);
       return;
     }
+  if (_tb_oauth_strv_contains (grants, "urn:ietf:params:oauth:grant-type:jwt-bearer") &&
+      self->assertion != NULL && self->config.client_id != NULL)
+    {
+      present_assertion (flow, self->assertion);
+      return;
+    }
   if (_tb_oauth_strv_contains (grants, "client_credentials") && self->config.client_id != NULL &&
       (self->config.client_secret != NULL || self->config.key_pem != NULL))
     {
@@ -832,8 +846,8 @@ server_cb (GObject      *object,
                                     /* Translators: an issuer, then grant types */
                                     _("The authorization server %s offers no grant Toolbench "
                                       "can use with what it was given (it offers %s; client "
-                                      "credentials need a client ID with a secret or key, "
-                                      "identity assertions an ID token)"),
+                                      "credentials need a client ID with a secret or key, JWT "
+                                      "assertions a client ID with an ID token or assertion)"),
                                     flow->server->issuer, offered));
   }
 }
@@ -1378,6 +1392,24 @@ tb_mcp_auth_set_identity_assertion (TbMcpAuth  *self,
 }
 
 /**
+ * tb_mcp_auth_set_assertion:
+ * @assertion: (nullable): a JSON Web Token the authorization server takes
+ *   as a grant, such as a workload's identity token from its platform
+ *
+ * For authorization servers that take JWT assertions (RFC 7523) from
+ * workloads: the token is presented as it is, by the pre-registered client
+ * (tb_mcp_auth_set_client()).
+ */
+void
+tb_mcp_auth_set_assertion (TbMcpAuth  *self,
+                           const char *assertion)
+{
+  g_return_if_fail (TB_IS_MCP_AUTH (self));
+
+  replace_secret (&self->assertion, assertion);
+}
+
+/**
  * tb_mcp_auth_set_redirect_timeout_ms:
  * @timeout_ms: how long a sign-in waits for the browser to come back; 0
  *   for no limit
@@ -1691,6 +1723,7 @@ tb_mcp_auth_finalize (GObject *object)
   wipe_free (self->idp_token_endpoint);
   wipe_free (self->idp_client_id);
   wipe_free (self->id_token);
+  wipe_free (self->assertion);
   g_clear_object (&self->session);
   _tb_oauth_credentials_free (self->credentials);
   g_free (self->error);

@@ -90,6 +90,8 @@ void            tb_mcp_auth_set_identity_assertion  (TbMcpAuth           *self,
                                                      const char          *token_endpoint,
                                                      const char          *client_id,
                                                      const char          *id_token);
+void            tb_mcp_auth_set_assertion           (TbMcpAuth           *self,
+                                                     const char          *assertion);
 void            tb_mcp_auth_set_redirect_timeout_ms (TbMcpAuth           *self,
                                                      guint                timeout_ms);
 

@@ -78,14 +78,12 @@ finish_code (TbOAuthLoopback *self,
     g_task_return_pointer (task, g_strdup (code), g_free);
 }
 
+/* RFC 9207 §2.4: a simple string comparison, nothing normalized. */
 static gboolean
 same_issuer (const char *a,
              const char *b)
 {
-  g_autofree char *ca = _tb_oauth_canonical_resource (a);
-  g_autofree char *cb = _tb_oauth_canonical_resource (b);
-
-  return g_strcmp0 (ca, cb) == 0;
+  return g_strcmp0 (a, b) == 0;
 }
 
 /* Returns the message to show in the browser. */

@@ -195,6 +195,9 @@ registration_request (TbOAuthServerMetadata *metadata,
   char *text;
 
   json_object_set_string_member (body, "client_name", "Toolbench");
+  /* A program on the person's machine, redirected to loopback (OpenID
+   * Connect Dynamic Registration, RFC 8252). */
+  json_object_set_string_member (body, "application_type", "native");
   json_array_add_string_element (redirects, redirect_uri);
   json_object_set_array_member (body, "redirect_uris", redirects);
   json_array_add_string_element (grants, "authorization_code");

@@ -15,7 +15,9 @@
  * $MCP_CONFORMANCE_CONTEXT. This program is then the client command
  * itself (--conformance-client): it turns the context into toolbench-cli's
  * options, secrets into files and a variable rather than arguments, and
- * runs it.
+ * runs it. It also plays the part of a person who reads a tool's schema
+ * with `mcp list --json` and hands it to another tool
+ * (--conformance-echo-schema=TOOL).
  *
  * The suite's servers listen on every interface; the run happens in a
  * private network namespace (unshare -rn) that has only loopback, so that
@@ -101,7 +103,7 @@ static const Scenario next_scenarios[] = {
   { "auth/resource-mismatch", LIST },
   { "auth/offline-access-scope", LIST },
   { "auth/offline-access-not-supported", LIST },
-  { "auth/authorization-server-migration", LIST },
+  { "auth/authorization-server-migration", CALL },
   { "auth/iss-supported", LIST },
   { "auth/iss-not-advertised", LIST },
   { "auth/iss-supported-missing", LIST },
@@ -120,7 +122,8 @@ static const Scenario next_scenarios[] = {
   { "http-custom-headers", "mcp list" },
   { "http-invalid-tool-headers", "mcp list" },
   { "json-schema-ref-no-deref", "mcp list" },
-  { "json-schema-2020-12-preservation", "mcp list" },
+  { "json-schema-2020-12-preservation",
+    "--conformance-echo-schema=json_schema_2020_12_tool mcp call json_schema_echo" },
   { "sep-2640-client-no-prefetch", "mcp list" },
   { "sep-2640-client-verify-digest", "mcp list" },
   { "sep-2640-client-verify-size", "mcp list" },
@@ -313,6 +316,51 @@ test_list (void)
   g_assert_cmpuint (listed->len, ==, n);
 }
 
+/* Writes {"schema": the input schema of @tool as `mcp list --json` shows
+ * it} to echo-args.json. */
+static gboolean
+write_echo_arguments (const char *cli,
+                      const char *tool,
+                      const char *url)
+{
+  const char *argv[] = { cli, "mcp", "list", "--json", url, NULL };
+  g_autofree char *out = NULL;
+  g_autoptr(JsonNode) node = NULL;
+  g_autoptr(JsonNode) arguments = NULL;
+  JsonObjectIter iter;
+  const char *server;
+  JsonNode *tools;
+
+  if (!g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_STDERR_TO_DEV_NULL, NULL, NULL, &out,
+                     NULL, NULL, NULL) ||
+      (node = tb_json_parse (out, -1, NULL)) == NULL || !JSON_NODE_HOLDS_OBJECT (node))
+    return FALSE;
+  json_object_iter_init (&iter, json_node_get_object (node));
+  while (json_object_iter_next (&iter, &server, &tools))
+    {
+      for (guint i = 0; JSON_NODE_HOLDS_ARRAY (tools) &&
+                        i < json_array_get_length (json_node_get_array (tools)); i++)
+        {
+          JsonObject *definition = json_array_get_object_element (json_node_get_array (tools), i);
+
+          if (g_strcmp0 (tb_json_object_get_string (definition, "name"), tool) == 0 &&
+              json_object_has_member (definition, "inputSchema"))
+            {
+              JsonObject *wrapper = json_object_new ();
+              g_autofree char *text = NULL;
+
+              json_object_set_member (wrapper, "schema",
+                                      json_node_copy (json_object_get_member (definition,
+                                                                              "inputSchema")));
+              arguments = tb_json_node_take_object (wrapper);
+              text = tb_json_to_string (arguments, FALSE);
+              return g_file_set_contents ("echo-args.json", text, -1, NULL);
+            }
+        }
+    }
+  return FALSE;
+}
+
 /* As the suite's client command: $MCP_CONFORMANCE_CONTEXT becomes options. */
 static int
 run_client (int    argc,
@@ -323,9 +371,22 @@ run_client (int    argc,
   g_autoptr(JsonNode) node = NULL;
   JsonObject *object = NULL;
   const char *value;
+  gboolean echo = FALSE;
 
   for (int i = 2; i < argc - 1; i++)
-    g_ptr_array_add (args, g_strdup (argv[i]));
+    {
+      if (g_str_has_prefix (argv[i], "--conformance-echo-schema="))
+        {
+          if (!write_echo_arguments (argv[2], argv[i] + strlen ("--conformance-echo-schema="),
+                                     argv[argc - 1]))
+            return 1;
+          echo = TRUE;
+          continue;
+        }
+      g_ptr_array_add (args, g_strdup (argv[i]));
+    }
+  if (echo)
+    g_ptr_array_add (args, g_strdup ("--args-file=echo-args.json"));
 
   if (context != NULL)
     node = tb_json_parse (context, -1, NULL);
@@ -349,6 +410,11 @@ run_client (int    argc,
     g_ptr_array_add (args, g_strdup_printf ("--oauth-idp-token-endpoint=%s", value));
   if ((value = tb_json_object_get_string (object, "idp_client_id")) != NULL)
     g_ptr_array_add (args, g_strdup_printf ("--oauth-idp-client-id=%s", value));
+  if ((value = tb_json_object_get_string (object, "valid_jwt")) != NULL)
+    {
+      g_assert_true (g_file_set_contents ("assertion", value, -1, NULL));
+      g_ptr_array_add (args, g_strdup ("--oauth-assertion-file=assertion"));
+    }
 
   /* The server's URL, last, as the suite gave it. */
   g_ptr_array_add (args, g_strdup (argv[argc - 1]));

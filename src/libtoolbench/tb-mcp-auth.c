@@ -1698,6 +1698,20 @@ present_url_accumulator (GSignalInvocationHint *hint,
 }
 
 static void
+tb_mcp_auth_constructed (GObject *object)
+{
+  TbMcpAuth *self = (TbMcpAuth *)object;
+  g_autoptr(GUri) uri = g_uri_parse (self->server_url, G_URI_FLAGS_NONE, NULL);
+
+  G_OBJECT_CLASS (tb_mcp_auth_parent_class)->constructed (object);
+
+  /* As the transport does: no proxy between Toolbench and a server on this
+   * machine, nor its authorization server. */
+  if (uri != NULL && _tb_oauth_is_loopback_host (g_uri_get_host (uri)))
+    soup_session_set_proxy_resolver (self->session, NULL);
+}
+
+static void
 tb_mcp_auth_dispose (GObject *object)
 {
   TbMcpAuth *self = (TbMcpAuth *)object;
@@ -1800,6 +1814,7 @@ tb_mcp_auth_class_init (TbMcpAuthClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
 
+  object_class->constructed = tb_mcp_auth_constructed;
   object_class->dispose = tb_mcp_auth_dispose;
   object_class->finalize = tb_mcp_auth_finalize;
   object_class->get_property = tb_mcp_auth_get_property;

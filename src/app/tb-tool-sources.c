@@ -5,6 +5,7 @@
 #include "config.h"
 
 #include <glib/gi18n.h>
+#include <gtk/gtk.h>
 
 #include "tb-prefs.h"
 #include "tb-tool-sources.h"
@@ -28,6 +29,8 @@ struct _TbToolSources
   GHashTable     *entries;         /* name → entry JSON text it was started with */
   GPtrArray      *problems;        /* sentences */
   GHashTable     *hinted;          /* names the person gave hints for */
+  TbUriLauncher   launcher;
+  gpointer        launcher_data;
 };
 
 G_DEFINE_FINAL_TYPE (TbToolSources, tb_tool_sources, G_TYPE_OBJECT)
@@ -139,6 +142,25 @@ stop_client (TbToolSources *self,
   g_hash_table_remove (self->entries, name);
 }
 
+/* The system browser, through the OpenURI portal inside the Flatpak. */
+static gboolean
+show_uri (const char *uri,
+          gpointer    user_data)
+{
+  gtk_show_uri (NULL, uri, GDK_CURRENT_TIME);
+  return TRUE;
+}
+
+static gboolean
+present_url_cb (TbMcpAuth     *auth,
+                const char    *url,
+                TbToolSources *self)
+{
+  if (self->launcher != NULL)
+    return self->launcher (url, self->launcher_data);
+  return show_uri (url, NULL);
+}
+
 static void
 load_mcp (TbToolSources *self)
 {
@@ -211,6 +233,11 @@ load_mcp (TbToolSources *self)
       tb_mcp_client_set_capabilities (client, TB_MCP_CAPABILITY_ELICITATION
                                               | TB_MCP_CAPABILITY_SAMPLING);
       tb_mcp_client_attach (client, self->registry);
+      /* An HTTP server that wants a sign-in: its page opens in the browser,
+       * which comes back to the engine's listener on 127.0.0.1. */
+      if (tb_mcp_client_get_auth (client) != NULL)
+        g_signal_connect_object (tb_mcp_client_get_auth (client), "present-url",
+                                 G_CALLBACK (present_url_cb), self, 0);
       g_signal_emit (self, signals[CLIENT_STARTED], 0, client);
       tb_mcp_client_connect_async (client, self->cancellable, connect_cb, NULL);
     }
@@ -472,4 +499,24 @@ tb_tool_sources_list_clients (TbToolSources *self)
   g_return_val_if_fail (TB_IS_TOOL_SOURCES (self), NULL);
 
   return g_hash_table_get_values (self->clients);
+}
+
+/**
+ * tb_tool_sources_set_uri_launcher:
+ * @self: the sources
+ * @launcher: (nullable): what opens a server's sign-in page; %NULL for the
+ *   system browser
+ * @user_data: closure for @launcher
+ *
+ * For tests, which follow the page without a browser.
+ */
+void
+tb_tool_sources_set_uri_launcher (TbToolSources *self,
+                                  TbUriLauncher  launcher,
+                                  gpointer       user_data)
+{
+  g_return_if_fail (TB_IS_TOOL_SOURCES (self));
+
+  self->launcher = launcher;
+  self->launcher_data = user_data;
 }

@@ -20,4 +20,18 @@ GList         *tb_tool_sources_list_clients (TbToolSources  *self);
 TbToolSources *tb_tool_sources_get_default  (void);
 void           tb_tool_sources_set_default  (TbToolSources  *sources);
 
+/**
+ * TbUriLauncher:
+ * @uri: the page a person has to open, such as an MCP server's sign-in
+ * @user_data: closure data
+ *
+ * Returns: whether the page was opened
+ */
+typedef gboolean (*TbUriLauncher) (const char *uri,
+                                   gpointer    user_data);
+
+void           tb_tool_sources_set_uri_launcher (TbToolSources *self,
+                                                 TbUriLauncher  launcher,
+                                                 gpointer       user_data);
+
 G_END_DECLS

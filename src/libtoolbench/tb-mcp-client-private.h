@@ -78,6 +78,7 @@ struct _TbMcpClient
 
   GQueue              log;
   GHashTable         *server_requests;
+  gpointer            wire;          /* the protocol view (tb-mcp-wire.c) */
 
   /* stdio */
   GSubprocess        *process;

@@ -10,6 +10,7 @@
 #include "tb-json.h"
 #include "tb-mcp-client-private.h"
 #include "tb-mcp-tool.h"
+#include "tb-mcp-wire-private.h"
 #include "tb-text.h"
 #include "tb-tool-private.h"
 
@@ -42,6 +43,11 @@
  * The server log (#TbMcpClient::log-message, tb_mcp_client_get_log()) holds
  * the server's standard error, line by line (made valid UTF-8, long lines
  * cut), and its `notifications/message`; the last 1,000 entries are kept.
+ *
+ * The protocol view (tb_mcp_client_get_wire_history(),
+ * #TbMcpClient::wire-record) holds every JSON-RPC message in both
+ * directions and, over HTTP, every exchange with its credentials masked,
+ * within the bounds docs/protocol-view.md gives.
  *
  * Server requests: `ping` and `roots/list` are answered by the client.
  * `elicitation/create` and `sampling/createMessage` are emitted as
@@ -1584,6 +1590,7 @@ tb_mcp_client_finalize (GObject *object)
   g_clear_pointer (&self->registered, g_hash_table_unref);
   g_clear_pointer (&self->server_requests, g_hash_table_unref);
   g_queue_clear_full (&self->log, g_free);
+  g_clear_pointer (&self->wire, _tb_mcp_wire_free);
 
   G_OBJECT_CLASS (tb_mcp_client_parent_class)->finalize (object);
 }
@@ -1738,6 +1745,8 @@ tb_mcp_client_class_init (TbMcpClientClass *klass)
     g_signal_new ("sampling-requested", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
                   0, g_signal_accumulator_true_handled, NULL, NULL, G_TYPE_BOOLEAN, 1,
                   TB_TYPE_MCP_SERVER_REQUEST);
+
+  _tb_mcp_wire_class_init (object_class);
 }
 
 static void

@@ -10,6 +10,7 @@
 #include <json-glib/json-glib.h>
 
 #include "tb-mcp-auth.h"
+#include "tb-mcp-wire-record.h"
 #include "tb-tool-registry.h"
 
 G_BEGIN_DECLS
@@ -154,6 +155,8 @@ JsonNode         *tb_mcp_client_get_server_capabilities (TbMcpClient      *self)
 const char       *tb_mcp_client_get_instructions     (TbMcpClient         *self);
 GPtrArray        *tb_mcp_client_get_tools            (TbMcpClient         *self);
 char            **tb_mcp_client_get_log              (TbMcpClient         *self);
+GListModel       *tb_mcp_client_get_wire_history     (TbMcpClient         *self);
+void              tb_mcp_client_clear_wire_history   (TbMcpClient         *self);
 void              tb_mcp_client_set_capabilities     (TbMcpClient         *self,
                                                       TbMcpCapabilities    capabilities);
 void              tb_mcp_client_set_roots            (TbMcpClient         *self,

@@ -11,6 +11,7 @@
 #include "tb-json.h"
 #include "tb-mcp-private.h"
 #include "tb-oauth-private.h"
+#include "tb-mcp-wire-private.h"
 
 /* The streamable HTTP transport: every message is a POST; the answer is
  * 202 (nothing to say), one JSON message, or an SSE stream of messages.
@@ -62,6 +63,7 @@ typedef struct
   GBytes        *request_body;
   guint          auth_serial;
   guint          auth_rounds;
+  guint          wire_exchange;
 } Exchange;
 
 static void read_more (Exchange *ex);
@@ -236,6 +238,8 @@ deliver (Exchange   *ex,
     return TRUE;
 
   message = _tb_mcp_parse_message (text, length, &error);
+  _tb_mcp_wire_received (http->client, text, length, message, error ? error->message : NULL,
+                         ex->wire_exchange);
   if (message == NULL)
     {
       g_autofree char *cause =
@@ -351,6 +355,7 @@ reconnect_timeout_cb (gpointer user_data)
 
   http = ex->http;
   g_clear_object (&ex->msg);
+  ex->wire_exchange = _tb_mcp_wire_begin_exchange (http->client, ex->wire_exchange);
   ex->msg = soup_message_new (SOUP_METHOD_GET, http->url);
   add_headers (http, ex->msg);
   ex->auth_serial = add_authorization (http, ex->msg);
@@ -444,6 +449,8 @@ read_cb (GObject      *object,
       g_byte_array_append (ex->body, data, size);
       if (ex->body->len > TB_MCP_MAX_MESSAGE_SIZE)
         {
+          _tb_mcp_wire_received_too_large (ex->http->client, (const char *) ex->body->data,
+                                           ex->body->len, ex->wire_exchange);
           _tb_mcp_client_lost (ex->http->client, ex->http->generation,
                                _("sent an HTTP answer larger than the client keeps"));
           exchange_free (ex);
@@ -470,6 +477,10 @@ read_cb (GObject      *object,
     g_byte_array_append (ex->line, data + start, size - start);
   if (ex->line->len + ex->data->len > TB_MCP_MAX_MESSAGE_SIZE)
     {
+      _tb_mcp_wire_received_too_large (ex->http->client,
+                                       ex->data->len > 0 ? ex->data->str
+                                                         : (const char *) ex->line->data,
+                                       ex->line->len + ex->data->len, ex->wire_exchange);
       _tb_mcp_client_lost (ex->http->client, ex->http->generation,
                            _("sent an event larger than the client keeps"));
       exchange_free (ex);
@@ -532,6 +543,8 @@ reconnect_cb (GObject      *object,
       exchange_free (ex);
       return;
     }
+  _tb_mcp_wire_exchange (ex->http->client, ex->wire_exchange, ex->msg,
+                         (const char * const *) ex->http->headers, error);
   status = soup_message_get_status (ex->msg);
   if (ex->standalone && (ex->stream == NULL || status != SOUP_STATUS_OK))
     {
@@ -644,6 +657,8 @@ send_cb (GObject      *object,
       return;
     }
   http = ex->http;
+  _tb_mcp_wire_exchange (http->client, ex->wire_exchange, ex->msg,
+                         (const char * const *) http->headers, error);
 
   if (ex->stream == NULL)
     {
@@ -721,6 +736,7 @@ _tb_mcp_http_send (TbMcpHttp *self,
   ex->cancellable = g_object_ref (self->cancellable);
   ex->request_id = request_id;
   ex->retry_ms = DEFAULT_RETRY_MS;
+  ex->wire_exchange = _tb_mcp_wire_sent (self->client, message, text, length, TRUE);
   body = g_bytes_new_take (g_steal_pointer (&text), length);
   ex->request_body = g_bytes_ref (body);
   if (!post (ex))

@@ -15,6 +15,7 @@
 #include "tb-host-private.h"
 #include "tb-json.h"
 #include "tb-mcp-client-private.h"
+#include "tb-mcp-wire-private.h"
 #include "tb-text.h"
 
 static void write_next (TbMcpClient *self);
@@ -78,6 +79,7 @@ _tb_mcp_stdio_send (TbMcpClient *self,
 
   text = tb_json_to_string (message, FALSE);
   len = strlen (text);
+  _tb_mcp_wire_sent (self, message, text, len, FALSE);
   text = g_realloc (text, len + 2);
   text[len] = '\n';
   text[len + 1] = '\0';
@@ -186,6 +188,7 @@ handle_line (TbMcpClient *self,
     return TRUE;
 
   message = _tb_mcp_parse_message (line, length, &error);
+  _tb_mcp_wire_received (self, line, length, message, error ? error->message : NULL, 0);
   if (message == NULL)
     {
       g_autofree char *shown = tb_text_shorten (line, MIN (length, 400), 81);
@@ -266,6 +269,8 @@ stdout_cb (GObject      *object,
       g_autofree char *cause =
         g_strdup_printf (_("sent a message larger than %s, the most the client keeps"), limit);
 
+      _tb_mcp_wire_received_too_large (self, (const char *) self->out_buf->data,
+                                       self->out_buf->len, 0);
       _tb_mcp_client_fail (self, TB_MCP_ERROR_TOO_LARGE, cause);
       return;
     }

@@ -29,5 +29,6 @@ void     _tb_tool_call_report_progress    (GCancellable *cancellable,
                                            double        progress,
                                            double        total,
                                            const char   *message);
+char    *_tb_tool_call_dup_id             (GCancellable *cancellable);
 
 G_END_DECLS

@@ -280,6 +280,33 @@ _tb_tool_call_report_progress (GCancellable *cancellable,
                               (GDestroyNotify) progress_report_free);
 }
 
+/**
+ * _tb_tool_call_dup_id:
+ * @cancellable: (nullable): the cancellable the registry passed to the
+ *   tool's invoke_async()
+ *
+ * Says which call a tool works for, so that what the tool does (the MCP
+ * messages of a `tools/call`) can be attributed to it.
+ *
+ * Returns: (transfer full) (nullable): the call's id, or %NULL once the
+ *   call has finished or when @cancellable does not belong to a registry
+ *   call
+ */
+char *
+_tb_tool_call_dup_id (GCancellable *cancellable)
+{
+  g_autoptr(GTask) task = NULL;
+  CallData *data;
+
+  if (cancellable == NULL)
+    return NULL;
+  task = g_object_dup_qdata (G_OBJECT (cancellable), call_task_quark (), dup_task, NULL);
+  if (task == NULL)
+    return NULL;
+  data = g_task_get_task_data (task);
+  return data->done ? NULL : g_strdup (data->call_id);
+}
+
 static TbToolFailureKind
 kind_for_error (const GError *error)
 {

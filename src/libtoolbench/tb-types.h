@@ -140,4 +140,44 @@ typedef enum
   TB_MCP_AUTH_STATE_SIGNED_IN,
 } TbMcpAuthState;
 
+/**
+ * TbMcpWireDirection:
+ * @TB_MCP_WIRE_DIRECTION_NONE: neither: an HTTP exchange, which goes both ways.
+ * @TB_MCP_WIRE_DIRECTION_SENT: from the client to the server.
+ * @TB_MCP_WIRE_DIRECTION_RECEIVED: from the server to the client.
+ *
+ * Which way a message of the protocol view went.
+ */
+typedef enum
+{
+  TB_MCP_WIRE_DIRECTION_NONE,
+  TB_MCP_WIRE_DIRECTION_SENT,
+  TB_MCP_WIRE_DIRECTION_RECEIVED,
+} TbMcpWireDirection;
+
+/**
+ * TbMcpWireKind:
+ * @TB_MCP_WIRE_KIND_REQUEST: a JSON-RPC request (a method and an id).
+ * @TB_MCP_WIRE_KIND_NOTIFICATION: a JSON-RPC notification (a method, no id).
+ * @TB_MCP_WIRE_KIND_RESULT: the answer to a request, with `result`.
+ * @TB_MCP_WIRE_KIND_ERROR: the answer to a request, with `error`.
+ * @TB_MCP_WIRE_KIND_BATCH: a JSON array of messages.
+ * @TB_MCP_WIRE_KIND_INVALID: text that is not a JSON-RPC message (not JSON,
+ *   too large to read, or JSON of another shape).
+ * @TB_MCP_WIRE_KIND_HTTP: one HTTP exchange of the streamable HTTP transport:
+ *   its request line, status line and headers.
+ *
+ * What a record of the protocol view holds.
+ */
+typedef enum
+{
+  TB_MCP_WIRE_KIND_REQUEST,
+  TB_MCP_WIRE_KIND_NOTIFICATION,
+  TB_MCP_WIRE_KIND_RESULT,
+  TB_MCP_WIRE_KIND_ERROR,
+  TB_MCP_WIRE_KIND_BATCH,
+  TB_MCP_WIRE_KIND_INVALID,
+  TB_MCP_WIRE_KIND_HTTP,
+} TbMcpWireKind;
+
 G_END_DECLS

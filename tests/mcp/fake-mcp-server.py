@@ -57,6 +57,8 @@ tools = [
     {"name": "big", "description": "Returns SIZE bytes of text",
      "inputSchema": {"type": "object", "properties": {"size": {"type": "integer"}}}},
     {"name": "huge-line", "description": "Sends a 40 MiB message", "inputSchema": OBJ},
+    {"name": "flood", "description": "Sends COUNT log notifications, then answers",
+     "inputSchema": {"type": "object", "properties": {"count": {"type": "integer"}}}},
     {"name": "empty-objects", "description": "Sends 31 MiB of empty objects",
      "inputSchema": OBJ},
     {"name": "progress", "description": "Reports its progress three times, then answers",
@@ -163,6 +165,15 @@ def call(rid, name, arguments):
             out.write(chunk)
         out.write(b'"}]}}\n')
         out.flush()
+    elif name == "flood":
+        count = int(arguments.get("count", 10000))
+        lines = b"".join(json.dumps({"jsonrpc": "2.0", "method": "notifications/message",
+                                     "params": {"level": "info",
+                                                "data": "flood %d" % i}}).encode() + b"\n"
+                         for i in range(count))
+        out.write(lines)
+        out.flush()
+        result(rid, text("flooded %d" % count))
     elif name == "binary":
         png = base64.b64encode(bytes(range(256)) * 4).decode()
         result(rid, {"content": [

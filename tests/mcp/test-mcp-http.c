@@ -209,6 +209,11 @@ test_everything (Fixture       *f,
   g_assert_true (tb_mcp_client_ping_finish (f->client, ping, &error));
 }
 
+static TbMcpWireRecord *find_record (GListModel    *history,
+                                     TbMcpWireKind  kind,
+                                     const char    *method,
+                                     guint          exchange);
+
 /* The in-test SoupServer. */
 
 static void
@@ -217,6 +222,8 @@ respond_json (SoupServerMessage *msg,
 {
   soup_message_headers_replace (soup_server_message_get_response_headers (msg),
                                 "Mcp-Session-Id", "sess-1");
+  soup_message_headers_replace (soup_server_message_get_response_headers (msg),
+                                "Set-Cookie", "visit=cookie-secret-789; HttpOnly");
   soup_server_message_set_status (msg, SOUP_STATUS_OK, NULL);
   soup_server_message_set_response (msg, "application/json", SOUP_MEMORY_COPY,
                                     body, strlen (body));
@@ -365,8 +372,9 @@ handler (SoupServer        *server,
 }
 
 static void
-setup_soup (Fixture       *f,
-            gconstpointer  data)
+setup_soup_with (Fixture            *f,
+                 gconstpointer       data,
+                 const char * const *headers)
 {
   g_autoptr(GError) error = NULL;
   g_autoslist(GUri) uris = NULL;
@@ -378,8 +386,28 @@ setup_soup (Fixture       *f,
   g_assert_true (soup_server_listen_local (f->server, 0, SOUP_SERVER_LISTEN_IPV4_ONLY, &error));
   uris = soup_server_get_uris (f->server);
   f->url = g_strdup_printf ("http://127.0.0.1:%d/mcp", g_uri_get_port (uris->data));
-  f->client = tb_mcp_client_new_http ("soup", f->url, NULL);
+  f->client = tb_mcp_client_new_http ("soup", f->url, headers);
   tb_mcp_client_attach (f->client, f->registry);
+}
+
+static void
+setup_soup (Fixture       *f,
+            gconstpointer  data)
+{
+  setup_soup_with (f, data, NULL);
+}
+
+/* Credentials in the configuration: a bearer token and a header of the
+ * server's own. */
+static void
+setup_soup_keys (Fixture       *f,
+                 gconstpointer  data)
+{
+  const char *headers[] = {
+    "Authorization: Bearer wire-token-123", "X-Team-Key: team-secret-456", NULL
+  };
+
+  setup_soup_with (f, data, headers);
 }
 
 static gboolean
@@ -464,6 +492,140 @@ test_soup_garbage (Fixture       *f,
                             "The MCP server “soup” sent something that is not a JSON-RPC "
                             "message over HTTP"));
   g_assert_cmpint (tb_mcp_client_get_state (f->client), ==, TB_MCP_CLIENT_STATE_FAILED);
+
+  /* The protocol view has the body as it came, marked as not a message. */
+  {
+    GListModel *history = tb_mcp_client_get_wire_history (f->client);
+    g_autoptr(TbMcpWireRecord) body = find_record (history, TB_MCP_WIRE_KIND_INVALID, NULL, 0);
+
+    g_assert_nonnull (body);
+    g_assert_cmpint (tb_mcp_wire_record_get_direction (body), ==,
+                     TB_MCP_WIRE_DIRECTION_RECEIVED);
+    g_assert_cmpstr (tb_mcp_wire_record_get_text (body), ==, "<html>this is not JSON</html>");
+    g_assert_nonnull (tb_mcp_wire_record_get_problem (body));
+    g_assert_cmpuint (tb_mcp_wire_record_get_exchange (body), >, 0);
+  }
+}
+
+/* The value of a header named @name in a record's [[name, value], …]. */
+static const char *
+header_value (JsonObject *http,
+              const char *member,
+              const char *name)
+{
+  JsonArray *headers = json_object_get_array_member (http, member);
+
+  for (guint i = 0; i < json_array_get_length (headers); i++)
+    {
+      JsonArray *pair = json_array_get_array_element (headers, i);
+
+      if (g_ascii_strcasecmp (json_array_get_string_element (pair, 0), name) == 0)
+        return json_array_get_string_element (pair, 1);
+    }
+  return NULL;
+}
+
+static TbMcpWireRecord *
+find_record (GListModel    *history,
+             TbMcpWireKind  kind,
+             const char    *method,
+             guint          exchange)
+{
+  for (guint i = 0; i < g_list_model_get_n_items (history); i++)
+    {
+      g_autoptr(TbMcpWireRecord) record = g_list_model_get_item (history, i);
+
+      if (tb_mcp_wire_record_get_kind (record) == kind &&
+          g_strcmp0 (tb_mcp_wire_record_get_method (record), method) == 0 &&
+          (exchange == 0 || tb_mcp_wire_record_get_exchange (record) == exchange))
+        return g_steal_pointer (&record);
+    }
+  return NULL;
+}
+
+/* The protocol view over HTTP: each exchange's request line, status line
+ * and headers, the credentials masked wherever they would show, and the
+ * messages naming the exchange that carried them. */
+static void
+test_soup_wire (Fixture       *f,
+                gconstpointer  data)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(TbToolResult) echo = NULL;
+  g_autoptr(TbMcpWireRecord) init = NULL;
+  g_autoptr(TbMcpWireRecord) init_http = NULL;
+  g_autoptr(TbMcpWireRecord) initialized_http = NULL;
+  g_autoptr(TbMcpWireRecord) call = NULL;
+  g_autoptr(TbMcpWireRecord) call_http = NULL;
+  g_autoptr(TbMcpWireRecord) progress = NULL;
+  g_autoptr(TbMcpWireRecord) answer = NULL;
+  GListModel *history;
+  JsonObject *http;
+
+  g_assert_true (mcp_test_connect (f->client, &error));
+  tb_tool_registry_call_async (f->registry, "echo", "call-http", NULL, NULL, NULL,
+                               mcp_test_store_result, &result);
+  g_assert_true (mcp_test_wait (mcp_test_pointer_set, &result, 10000));
+  echo = tb_tool_registry_call_finish (f->registry, result);
+  g_assert_true (tb_tool_result_get_ok (echo));
+  history = tb_mcp_client_get_wire_history (f->client);
+
+  init = find_record (history, TB_MCP_WIRE_KIND_REQUEST, "initialize", 0);
+  g_assert_nonnull (init);
+  g_assert_cmpuint (tb_mcp_wire_record_get_exchange (init), >, 0);
+  init_http = find_record (history, TB_MCP_WIRE_KIND_HTTP, "initialize",
+                           tb_mcp_wire_record_get_exchange (init));
+  g_assert_nonnull (init_http);
+  g_assert_cmpint (tb_mcp_wire_record_get_direction (init_http), ==, TB_MCP_WIRE_DIRECTION_NONE);
+  g_assert_cmpstr (tb_mcp_wire_record_get_id (init_http), ==, "1");
+  http = tb_mcp_wire_record_get_http (init_http);
+  g_assert_cmpstr (json_object_get_string_member (http, "request_line"), ==,
+                   "POST /mcp HTTP/1.1");
+  g_assert_cmpstr (json_object_get_string_member (http, "url"), ==, f->url);
+  g_assert_cmpint (json_object_get_int_member (http, "status"), ==, 200);
+  g_assert_cmpstr (json_object_get_string_member (http, "status_line"), ==, "HTTP/1.1 200 OK");
+  g_assert_cmpstr (header_value (http, "request_headers", "Authorization"), ==, "[redacted]");
+  g_assert_cmpstr (header_value (http, "request_headers", "X-Team-Key"), ==, "[redacted]");
+  g_assert_cmpstr (header_value (http, "request_headers", "Accept"), ==,
+                   "application/json, text/event-stream");
+  g_assert_cmpstr (header_value (http, "response_headers", "Set-Cookie"), ==, "[redacted]");
+  g_assert_cmpstr (header_value (http, "response_headers", "Mcp-Session-Id"), ==, "sess-1");
+
+  /* A notification's POST is answered 202 Accepted. */
+  initialized_http = find_record (history, TB_MCP_WIRE_KIND_HTTP, "notifications/initialized",
+                                  0);
+  g_assert_nonnull (initialized_http);
+  g_assert_cmpstr (json_object_get_string_member (tb_mcp_wire_record_get_http (initialized_http),
+                                                  "status_line"), ==, "HTTP/1.1 202 Accepted");
+
+  /* The call's request, the progress and the answer on its event stream:
+   * one exchange, one tool call. */
+  call = find_record (history, TB_MCP_WIRE_KIND_REQUEST, "tools/call", 0);
+  g_assert_cmpstr (tb_mcp_wire_record_get_call_id (call), ==, "call-http");
+  call_http = find_record (history, TB_MCP_WIRE_KIND_HTTP, "tools/call",
+                           tb_mcp_wire_record_get_exchange (call));
+  g_assert_cmpstr (header_value (tb_mcp_wire_record_get_http (call_http), "response_headers",
+                                 "Content-Type"), ==, "text/event-stream");
+  g_assert_cmpstr (tb_mcp_wire_record_get_call_id (call_http), ==, "call-http");
+  progress = find_record (history, TB_MCP_WIRE_KIND_NOTIFICATION, "notifications/progress",
+                          tb_mcp_wire_record_get_exchange (call));
+  g_assert_cmpstr (tb_mcp_wire_record_get_call_id (progress), ==, "call-http");
+  answer = find_record (history, TB_MCP_WIRE_KIND_RESULT, "tools/call",
+                        tb_mcp_wire_record_get_exchange (call));
+  g_assert_cmpstr (tb_mcp_wire_record_get_call_id (answer), ==, "call-http");
+  g_assert_cmpstr (tb_mcp_wire_record_get_id (answer), ==, tb_mcp_wire_record_get_id (call));
+
+  /* No credential anywhere in the JSON Lines form. */
+  for (guint i = 0; i < g_list_model_get_n_items (history); i++)
+    {
+      g_autoptr(TbMcpWireRecord) record = g_list_model_get_item (history, i);
+      g_autofree char *line = tb_mcp_wire_record_to_line (record);
+
+      g_assert_null (strstr (line, "wire-token-123"));
+      g_assert_null (strstr (line, "team-secret-456"));
+      g_assert_null (strstr (line, "cookie-secret-789"));
+    }
 }
 
 static void
@@ -480,6 +642,21 @@ test_refused (Fixture       *f,
   g_assert_error (error, TB_MCP_ERROR, TB_MCP_ERROR_DISCONNECTED);
   g_assert_true (g_str_has_prefix (error->message, "The MCP server “nobody” cannot be reached "
                                                    "at http://127.0.0.1:"));
+
+  /* The protocol view has the request that went nowhere, and why. */
+  {
+    GListModel *history = tb_mcp_client_get_wire_history (client);
+    g_autoptr(TbMcpWireRecord) exchange = find_record (history, TB_MCP_WIRE_KIND_HTTP,
+                                                       "initialize", 0);
+    JsonObject *http = tb_mcp_wire_record_get_http (exchange);
+
+    g_assert_false (json_object_has_member (http, "status"));
+    g_assert_nonnull (tb_mcp_wire_record_get_problem (exchange));
+    g_assert_cmpstr (json_object_get_string_member (http, "error"), ==,
+                     tb_mcp_wire_record_get_problem (exchange));
+    g_assert_cmpstr (json_object_get_string_member (http, "request_line"), ==,
+                     "POST /mcp HTTP/1.1");
+  }
 }
 
 static void
@@ -500,6 +677,7 @@ main (int   argc,
   g_test_add ("/mcp/http/resume", Fixture, "normal", setup_soup, test_soup_resume, teardown);
   g_test_add ("/mcp/http/expired", Fixture, "expire", setup_soup, test_soup_expired, teardown);
   g_test_add ("/mcp/http/garbage", Fixture, "garbage", setup_soup, test_soup_garbage, teardown);
+  g_test_add ("/mcp/http/wire", Fixture, "normal", setup_soup_keys, test_soup_wire, teardown);
   g_test_add ("/mcp/http/refused", Fixture, NULL, setup_nothing, test_refused, teardown);
 
   return g_test_run ();

@@ -37,8 +37,8 @@ print_usage (gboolean to_stderr)
                           _("Run “toolbench-cli COMMAND --help” for the options of a command."));
   g_string_append_printf (usage, "%s\n",
                           _("The tool-source options (--mcp, --mcp-config, --tools-dir, "
-                            "--files-root, --workspace, --elicitation) may also come before "
-                            "the command."));
+                            "--files-root, --workspace, --elicitation, --wire) may also come "
+                            "before the command."));
   if (to_stderr)
     g_printerr ("%s", usage->str);
   else

@@ -47,6 +47,8 @@ static char *elicitation;
 static char **hint_specs;
 static GPtrArray *mcp_urls;
 static TbToolSession *session;
+static char *wire_path;
+static TbMcpWireWriter *wire_writer;
 
 /* How HTTP servers sign in (tb-cli-oauth.c reads these). */
 static char *oauth_authorize;
@@ -128,6 +130,28 @@ tb_cli_tool_source_group (void)
   return group;
 }
 
+/**
+ * tb_cli_add_tool_source_options:
+ * @context: the options of a command that opens tool sources
+ *
+ * Adds the tool-source group (tb_cli_tool_source_group()) and `--wire`,
+ * which is listed with the command's own options so that `--help` shows
+ * it.
+ */
+void
+tb_cli_add_tool_source_options (GOptionContext *context)
+{
+  static const GOptionEntry entries[] = {
+    { "wire", 0, 0, G_OPTION_ARG_FILENAME, &wire_path,
+      N_("Write every message to and from the MCP servers, and every HTTP exchange, to FILE "
+         "as JSON Lines as they happen (credentials masked)"), N_("FILE") },
+    { NULL }
+  };
+
+  g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
+  g_option_context_add_group (context, tb_cli_tool_source_group ());
+}
+
 /* The options of the group that take a value, for main.c to move the
  * ones given before the subcommand behind it. */
 gboolean
@@ -139,6 +163,7 @@ tb_cli_is_tool_source_option (const char *arg,
     "--oauth-authorize", "--oauth-client-id", "--oauth-client-secret",
     "--oauth-client-metadata-url", "--oauth-client-key", "--oauth-id-token-file",
     "--oauth-idp-token-endpoint", "--oauth-idp-client-id", "--oauth-assertion-file",
+    "--wire",
   };
 
   for (guint i = 0; i < G_N_ELEMENTS (names); i++)
@@ -216,6 +241,7 @@ tb_cli_get_tool_sources (gboolean   private_workspace,
   if (elicitation != NULL)
     tb_tool_source_set_parse_elicitation (elicitation, &answer);
   tb_tool_source_set_set_elicitation (sources, answer);
+  tb_tool_source_set_set_wire_writer (sources, wire_writer);
   tb_tool_source_set_set_files_root (sources, files_root);
   tb_tool_source_set_set_workspace (sources, workspace_path, private_workspace);
   for (guint i = 0; tools_dirs != NULL && tools_dirs[i] != NULL; i++)
@@ -325,7 +351,35 @@ tb_cli_build_registry (GError **error)
   return g_object_ref (tb_tool_session_get_registry (session));
 }
 
-/* Checks the values of the shared options once they are parsed. */
+static void
+wire_failed_cb (TbMcpWireWriter *writer,
+                const GError    *error,
+                gpointer         user_data)
+{
+  g_printerr ("toolbench-cli: %s\n", error->message);
+}
+
+/* --wire: the file is made before anything runs, so that a file that
+ * cannot be written is a usage error and no server starts for nothing. */
+static gboolean
+open_wire (GError **error)
+{
+  g_autoptr(GError) local_error = NULL;
+
+  if (wire_path == NULL || wire_writer != NULL)
+    return TRUE;
+  wire_writer = tb_mcp_wire_writer_new_for_path (wire_path, &local_error);
+  if (wire_writer == NULL)
+    {
+      g_set_error_literal (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                           local_error->message);
+      return FALSE;
+    }
+  tb_mcp_wire_writer_set_redactor (wire_writer, tb_cli_get_output_redactor ());
+  g_signal_connect (wire_writer, "failed", G_CALLBACK (wire_failed_cb), NULL);
+  return TRUE;
+}
+
 /**
  * tb_cli_parse_options:
  * @context: a command's options
@@ -348,12 +402,13 @@ tb_cli_parse_options (GOptionContext   *context,
                       GError          **error)
 {
   if (tool_sources)
-    g_option_context_add_group (context, tb_cli_tool_source_group ());
+    tb_cli_add_tool_source_options (context);
   if (!g_option_context_parse (context, argc, argv, error))
     return FALSE;
   return !tool_sources || tb_cli_check_tool_source_options (error);
 }
 
+/* Checks the values of the shared options once they are parsed. */
 gboolean
 tb_cli_check_tool_source_options (GError **error)
 {
@@ -395,7 +450,7 @@ tb_cli_check_tool_source_options (GError **error)
       if (!tb_tool_hints_from_string (equals + 1, &hints, error))
         return FALSE;
     }
-  return TRUE;
+  return open_wire (error);
 }
 
 /* Checked before anything runs: a report that cannot be written after an

@@ -145,6 +145,7 @@ int             tb_cli_mcp_logout                 (int              argc,
                                                    char           **argv);
 
 GOptionGroup   *tb_cli_tool_source_group          (void);
+void            tb_cli_add_tool_source_options    (GOptionContext  *context);
 gboolean        tb_cli_check_tool_source_options  (GError         **error);
 gboolean        tb_cli_is_tool_source_option      (const char      *arg,
                                                    gboolean        *takes_value);

@@ -45,6 +45,7 @@ struct _TbToolSourceSet
   TbElicitationAnswer  elicitation;
   TbMcpAuthSetupFunc   auth_setup;
   gpointer             auth_setup_data;
+  TbMcpWireWriter     *wire_writer;
 };
 
 G_DEFINE_FINAL_TYPE (TbToolSourceSet, tb_tool_source_set, G_TYPE_OBJECT)
@@ -85,6 +86,7 @@ tb_tool_source_set_finalize (GObject *object)
   g_clear_pointer (&self->tools_dirs, g_ptr_array_unref);
   g_free (self->files_root);
   g_free (self->workspace);
+  g_clear_object (&self->wire_writer);
 
   G_OBJECT_CLASS (tb_tool_source_set_parent_class)->finalize (object);
 }
@@ -134,8 +136,8 @@ tb_tool_source_set_copy (TbToolSourceSet *self)
  * @other: more sources
  *
  * Adds the servers, manifest folders and problems of @other; its files
- * root, workspace and elicitation answer, when it has them, replace
- * these, and its sign-in setup when these have none.
+ * root, workspace, elicitation answer and protocol log, when it has them,
+ * replace these, and its sign-in setup when these have none.
  */
 void
 tb_tool_source_set_add_all (TbToolSourceSet *self,
@@ -161,6 +163,8 @@ tb_tool_source_set_add_all (TbToolSourceSet *self,
       self->auth_setup = other->auth_setup;
       self->auth_setup_data = other->auth_setup_data;
     }
+  if (other->wire_writer != NULL)
+    tb_tool_source_set_set_wire_writer (self, other->wire_writer);
 }
 
 /**
@@ -408,6 +412,37 @@ tb_tool_source_set_set_elicitation (TbToolSourceSet       *self,
 {
   g_return_if_fail (TB_IS_TOOL_SOURCE_SET (self));
   self->elicitation = answer;
+}
+
+/**
+ * tb_tool_source_set_set_wire_writer:
+ * @self: the sources
+ * @writer: (nullable): where the MCP servers' messages go as they happen
+ *
+ * Every MCP client a session opens from these sources writes its
+ * protocol view (every message, every HTTP exchange) to @writer, from the
+ * first message of its handshake on. `toolbench-cli --wire` sets it.
+ */
+void
+tb_tool_source_set_set_wire_writer (TbToolSourceSet *self,
+                                    TbMcpWireWriter *writer)
+{
+  g_return_if_fail (TB_IS_TOOL_SOURCE_SET (self));
+  g_return_if_fail (writer == NULL || TB_IS_MCP_WIRE_WRITER (writer));
+
+  g_set_object (&self->wire_writer, writer);
+}
+
+/**
+ * tb_tool_source_set_get_wire_writer:
+ *
+ * Returns: (transfer none) (nullable): the writer of the protocol log
+ */
+TbMcpWireWriter *
+tb_tool_source_set_get_wire_writer (TbToolSourceSet *self)
+{
+  g_return_val_if_fail (TB_IS_TOOL_SOURCE_SET (self), NULL);
+  return self->wire_writer;
 }
 
 /**
@@ -732,6 +767,8 @@ tb_tool_source_set_open_async (TbToolSourceSet       *self,
         }
       if (self->auth_setup != NULL && tb_mcp_client_get_auth (client) != NULL)
         self->auth_setup (tb_mcp_client_get_auth (client), self->auth_setup_data);
+      if (self->wire_writer != NULL)
+        tb_mcp_wire_writer_watch (self->wire_writer, client);
       _tb_tool_session_add_client (opening->session, client);
       tb_mcp_client_attach (client, registry);
     }

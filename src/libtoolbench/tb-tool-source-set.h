@@ -10,6 +10,7 @@
 #include <json-glib/json-glib.h>
 
 #include "tb-mcp-auth.h"
+#include "tb-mcp-wire-writer.h"
 #include "tb-types.h"
 
 G_BEGIN_DECLS
@@ -62,6 +63,9 @@ void                  tb_tool_source_set_set_auth_setup      (TbToolSourceSet   
                                                               gpointer              user_data);
 void                  tb_tool_source_set_set_elicitation     (TbToolSourceSet      *self,
                                                               TbElicitationAnswer   answer);
+void                  tb_tool_source_set_set_wire_writer     (TbToolSourceSet      *self,
+                                                              TbMcpWireWriter      *writer);
+TbMcpWireWriter      *tb_tool_source_set_get_wire_writer     (TbToolSourceSet      *self);
 gboolean              tb_tool_source_set_parse_elicitation   (const char           *text,
                                                               TbElicitationAnswer  *answer);
 gboolean              tb_tool_source_set_add_from_json       (TbToolSourceSet      *self,

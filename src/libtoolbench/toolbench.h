@@ -36,6 +36,7 @@
 # include "tb-mcp-prompt.h"
 # include "tb-mcp-catalog.h"
 # include "tb-mcp-wire-record.h"
+# include "tb-mcp-wire-writer.h"
 # include "tb-workspace-store.h"
 # include "tb-fact-proposal.h"
 # include "tb-confirmation.h"

@@ -7,6 +7,7 @@
 #include "config.h"
 
 #include <glib/gstdio.h>
+#include <signal.h>
 #include <string.h>
 #include <toolbench.h>
 
@@ -302,6 +303,235 @@ test_catalog (Fixture       *f,
   g_assert_nonnull (strstr (f->err, "The server “fake” offers no resources"));
 }
 
+/* The lines of a --wire file, each read back as a record; the file ends
+ * with a whole line. */
+static GPtrArray *
+read_wire (const char *path)
+{
+  g_autofree char *contents = NULL;
+  g_auto(GStrv) lines = NULL;
+  GPtrArray *records = g_ptr_array_new_with_free_func (g_object_unref);
+  g_autoptr(GError) error = NULL;
+
+  g_assert_true (g_file_get_contents (path, &contents, NULL, &error));
+  g_assert_no_error (error);
+  g_assert_true (*contents == '\0' || g_str_has_suffix (contents, "\n"));
+  lines = g_strsplit (contents, "\n", -1);
+  for (guint i = 0; lines[i] != NULL && lines[i][0] != '\0'; i++)
+    {
+      g_autoptr(JsonNode) node = tb_json_parse (lines[i], -1, &error);
+      TbMcpWireRecord *record;
+
+      g_assert_no_error (error);
+      record = tb_mcp_wire_record_new_from_json (node, &error);
+      g_assert_no_error (error);
+      g_assert_cmpuint (tb_mcp_wire_record_get_seq (record), ==, i + 1);
+      g_ptr_array_add (records, record);
+    }
+  return records;
+}
+
+static gboolean
+has_record (GPtrArray          *records,
+            TbMcpWireDirection  direction,
+            TbMcpWireKind       kind,
+            const char         *method,
+            const char         *id)
+{
+  for (guint i = 0; i < records->len; i++)
+    {
+      TbMcpWireRecord *record = g_ptr_array_index (records, i);
+
+      if (tb_mcp_wire_record_get_direction (record) == direction &&
+          tb_mcp_wire_record_get_kind (record) == kind &&
+          g_strcmp0 (tb_mcp_wire_record_get_method (record), method) == 0 &&
+          g_strcmp0 (tb_mcp_wire_record_get_id (record), id) == 0)
+        return TRUE;
+    }
+  return FALSE;
+}
+
+/* A file's lines without their times, which differ from run to run. */
+static char *
+lines_without_times (const char *path)
+{
+  g_autofree char *contents = NULL;
+  g_auto(GStrv) lines = NULL;
+  GString *out = g_string_new (NULL);
+
+  g_assert_true (g_file_get_contents (path, &contents, NULL, NULL));
+  lines = g_strsplit (contents, "\n", -1);
+  for (guint i = 0; lines[i] != NULL && lines[i][0] != '\0'; i++)
+    {
+      g_autoptr(JsonNode) node = tb_json_parse (lines[i], -1, NULL);
+      g_autofree char *text = NULL;
+
+      json_object_remove_member (json_node_get_object (node), "time");
+      text = tb_json_to_string (node, FALSE);
+      g_string_append_printf (out, "%s\n", text);
+    }
+  return g_string_free (out, FALSE);
+}
+
+static void
+opened_cb (GObject      *object,
+           GAsyncResult *result,
+           gpointer      user_data)
+{
+  *(GAsyncResult **) user_data = g_object_ref (result);
+}
+
+/* The same call as `mcp call echo`, made with the engine and its writer. */
+static void
+write_engine_wire (Fixture    *f,
+                   const char *path)
+{
+  g_autoptr(TbToolSourceSet) sources = tb_tool_source_set_new ();
+  g_autoptr(TbMcpWireWriter) writer = NULL;
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(TbToolSession) session = NULL;
+  g_autoptr(TbToolResult) echo = NULL;
+  g_autoptr(GError) error = NULL;
+
+  writer = tb_mcp_wire_writer_new_for_path (path, &error);
+  g_assert_no_error (error);
+  g_assert_true (tb_tool_source_set_add_mcp_spec (sources, f->server, &error));
+  tb_tool_source_set_set_wire_writer (sources, writer);
+  tb_tool_source_set_open_async (sources, NULL, opened_cb, &result);
+  g_assert_true (mcp_test_wait (mcp_test_pointer_set, &result, 30000));
+  session = tb_tool_source_set_open_finish (sources, result, &error);
+  g_assert_no_error (error);
+  echo = mcp_test_call (tb_tool_session_get_registry (session), "fake.echo",
+                        "{\"message\":\"wired\"}", NULL);
+  g_assert_true (tb_tool_result_get_ok (echo));
+  tb_tool_session_close (session);
+  g_assert_true (tb_mcp_wire_writer_close (writer, &error));
+  g_assert_no_error (error);
+}
+
+/* --wire writes the protocol view as JSON Lines, the same lines the
+ * engine's writer does; before the command too, and for list. */
+static void
+test_wire (Fixture       *f,
+           gconstpointer  data)
+{
+  g_autofree char *path = g_build_filename (f->dir, "wire.jsonl", NULL);
+  g_autofree char *engine_path = g_build_filename (f->dir, "engine.jsonl", NULL);
+  g_autofree char *cli_lines = NULL;
+  g_autofree char *engine_lines = NULL;
+  g_autoptr(GPtrArray) records = NULL;
+  g_autoptr(GPtrArray) listed = NULL;
+
+  if (!run (f, "mcp", "call", "echo", "--args", "{\"message\":\"wired\"}", "--wire", path,
+            "--mcp", f->server, NULL))
+    return;
+  g_assert_cmpint (f->status, ==, 0);
+  records = read_wire (path);
+  g_assert_true (has_record (records, TB_MCP_WIRE_DIRECTION_SENT, TB_MCP_WIRE_KIND_REQUEST,
+                             "initialize", "1"));
+  g_assert_true (has_record (records, TB_MCP_WIRE_DIRECTION_RECEIVED, TB_MCP_WIRE_KIND_RESULT,
+                             "initialize", "1"));
+  g_assert_true (has_record (records, TB_MCP_WIRE_DIRECTION_SENT,
+                             TB_MCP_WIRE_KIND_NOTIFICATION, "notifications/initialized", NULL));
+  g_assert_true (has_record (records, TB_MCP_WIRE_DIRECTION_SENT, TB_MCP_WIRE_KIND_REQUEST,
+                             "tools/list", "2"));
+  g_assert_true (has_record (records, TB_MCP_WIRE_DIRECTION_RECEIVED, TB_MCP_WIRE_KIND_RESULT,
+                             "tools/list", "2"));
+  g_assert_true (has_record (records, TB_MCP_WIRE_DIRECTION_SENT, TB_MCP_WIRE_KIND_REQUEST,
+                             "tools/call", "3"));
+  g_assert_true (has_record (records, TB_MCP_WIRE_DIRECTION_RECEIVED, TB_MCP_WIRE_KIND_RESULT,
+                             "tools/call", "3"));
+
+  write_engine_wire (f, engine_path);
+  cli_lines = lines_without_times (path);
+  engine_lines = lines_without_times (engine_path);
+  g_assert_cmpstr (cli_lines, ==, engine_lines);
+
+  /* Before the command, as the other tool-source options may be. */
+  run (f, "--wire", path, "list", "--mcp", f->server, NULL);
+  g_assert_cmpint (f->status, ==, 0);
+  listed = read_wire (path);
+  g_assert_true (has_record (listed, TB_MCP_WIRE_DIRECTION_RECEIVED, TB_MCP_WIRE_KIND_RESULT,
+                             "tools/list", "2"));
+
+  run (f, "mcp", "call", "--help", NULL);
+  g_assert_nonnull (strstr (f->out, "--wire=FILE"));
+}
+
+/* A --wire file that cannot be written is a usage error that names it,
+ * before any server starts. */
+static void
+test_wire_unwritable (Fixture       *f,
+                      gconstpointer  data)
+{
+  g_autofree char *script = mcp_test_fake_server ();
+  g_autofree char *marker = g_build_filename (f->dir, "started", NULL);
+  g_autofree char *path = g_build_filename (f->dir, "missing", "wire.jsonl", NULL);
+  g_autofree char *expected = NULL;
+  g_autofree char *server = g_strdup_printf ("fake=/bin/sh -c \"touch %s; exec /usr/bin/python3 "
+                                             "%s\"", marker, script);
+
+  if (!run (f, "mcp", "call", "echo", "--wire", path, "--mcp", server, NULL))
+    return;
+  g_assert_cmpint (f->status, ==, 2);
+  expected = g_strdup_printf ("toolbench-cli: Cannot write the protocol log “%s”: No such file "
+                              "or directory\n", path);
+  g_assert_true (g_str_has_prefix (f->err, expected));
+  g_assert_cmpstr (f->out, ==, "");
+  g_assert_false (g_file_test (marker, G_FILE_TEST_EXISTS));
+
+  g_clear_pointer (&expected, g_free);
+  run (f, "run", "--prompt", "hi", "-n", "1", "--wire", f->dir, "--mcp", server, NULL);
+  g_assert_cmpint (f->status, ==, 2);
+  expected = g_strdup_printf ("toolbench-cli: Cannot write the protocol log “%s”: Is a "
+                              "directory\n", f->dir);
+  g_assert_true (g_str_has_prefix (f->err, expected));
+  g_assert_false (g_file_test (marker, G_FILE_TEST_EXISTS));
+}
+
+static gboolean
+file_has (gpointer data)
+{
+  const char * const *what = data;
+  g_autofree char *contents = NULL;
+
+  return g_file_get_contents (what[0], &contents, NULL, NULL) && strstr (contents, what[1]);
+}
+
+/* A CLI killed in the middle of a call leaves whole lines. */
+static void
+test_wire_killed (Fixture       *f,
+                  gconstpointer  data)
+{
+  g_autofree char *path = g_build_filename (f->dir, "killed.jsonl", NULL);
+  const char *cli = g_getenv ("TOOLBENCH_CLI");
+  const char *wanted[] = { path, "\"method\":\"tools/call\"", NULL };
+  g_autoptr(GSubprocess) process = NULL;
+  g_autoptr(GPtrArray) records = NULL;
+  g_autoptr(GError) error = NULL;
+  TbMcpWireRecord *last;
+
+  if (cli == NULL || !g_file_test ("/usr/bin/python3", G_FILE_TEST_IS_EXECUTABLE))
+    {
+      g_test_skip ("needs TOOLBENCH_CLI and /usr/bin/python3");
+      return;
+    }
+  process = g_subprocess_new (G_SUBPROCESS_FLAGS_STDOUT_SILENCE |
+                              G_SUBPROCESS_FLAGS_STDERR_SILENCE, &error,
+                              cli, "mcp", "call", "hang", "--wire", path, "--mcp", f->server,
+                              NULL);
+  g_assert_no_error (error);
+  g_assert_true (mcp_test_wait (file_has, wanted, 30000));
+  g_subprocess_send_signal (process, SIGKILL);
+  g_assert_true (g_subprocess_wait (process, NULL, NULL));
+
+  records = read_wire (path);
+  g_assert_cmpuint (records->len, >=, 5);
+  last = g_ptr_array_index (records, records->len - 1);
+  g_assert_cmpstr (tb_mcp_wire_record_get_method (last), ==, "tools/call");
+  g_assert_cmpint (tb_mcp_wire_record_get_direction (last), ==, TB_MCP_WIRE_DIRECTION_SENT);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -315,6 +545,9 @@ main (int   argc,
               teardown);
   g_test_add ("/cli/mcp/elicitation", Fixture, NULL, setup, test_elicitation, teardown);
   g_test_add ("/cli/mcp/catalog", Fixture, NULL, setup, test_catalog, teardown);
+  g_test_add ("/cli/mcp/wire", Fixture, NULL, setup, test_wire, teardown);
+  g_test_add ("/cli/mcp/wire-unwritable", Fixture, NULL, setup, test_wire_unwritable, teardown);
+  g_test_add ("/cli/mcp/wire-killed", Fixture, NULL, setup, test_wire_killed, teardown);
 
   return g_test_run ();
 }

@@ -8,6 +8,7 @@
 
 #include "tb-dispatch-loop.h"
 #include "tb-json.h"
+#include "tb-loop-mcp-private.h"
 #include "tb-pending-call-private.h"
 #include "tb-provider-private.h"
 #include "tb-schema-error.h"
@@ -66,6 +67,9 @@ struct _TbDispatchLoop
   gulong            progress_id;
   gulong            wire_request_id;
   gulong            wire_response_id;
+
+  TbLoopMcp        *mcp;
+  GHashTable       *call_ids;     /* of the calls the model asked for in this run */
 };
 
 G_DEFINE_FINAL_TYPE (TbDispatchLoop, tb_dispatch_loop, G_TYPE_OBJECT)
@@ -263,6 +267,28 @@ wire_response_cb (TbProvider     *provider,
   record (self, "response", payload);
 }
 
+/* The MCP messages of the run's tool calls, and those that come while its
+ * tools run (a list change, a log line); not what a person does with the
+ * same servers between steps. */
+static void
+mcp_message_cb (TbMcpWireRecord *message,
+                gpointer         user_data)
+{
+  TbDispatchLoop *self = user_data;
+  const char *call_id = tb_mcp_wire_record_get_call_id (message);
+  JsonObject *payload;
+
+  if (tb_loop_state_is_end (self->state))
+    return;
+  if (call_id != NULL ? !g_hash_table_contains (self->call_ids, call_id)
+                      : self->state != TB_LOOP_STATE_RUNNING_TOOLS)
+    return;
+
+  payload = event_new (self);
+  _tb_loop_mcp_payload (message, payload);
+  record (self, "mcp-message", payload);
+}
+
 /* ---- phases --------------------------------------------------------------- */
 
 static gboolean
@@ -419,6 +445,7 @@ accept_model_turn (TbDispatchLoop *self,
       JsonObject *payload = event_new (self);
 
       pending->call = g_object_ref (call);
+      g_hash_table_add (self->call_ids, g_strdup (tb_tool_call_get_id (call)));
       pending->index = i;
       pending->tool = tb_tool_registry_lookup (self->model_tools, tb_tool_call_get_name (call));
       /* A call to a tool that was not offered is never a question: it
@@ -1692,6 +1719,8 @@ tb_dispatch_loop_constructed (GObject *object)
       self->wire_response_id = g_signal_connect (self->provider, "wire-response",
                                                  G_CALLBACK (wire_response_cb), self);
     }
+
+  self->mcp = _tb_loop_mcp_new (self->registry, mcp_message_cb, self);
 }
 
 static void
@@ -1704,6 +1733,7 @@ tb_dispatch_loop_dispose (GObject *object)
       g_clear_signal_handler (&self->wire_request_id, self->provider);
       g_clear_signal_handler (&self->wire_response_id, self->provider);
     }
+  g_clear_pointer (&self->mcp, _tb_loop_mcp_free);
 
   G_OBJECT_CLASS (tb_dispatch_loop_parent_class)->dispose (object);
 }
@@ -1727,6 +1757,7 @@ tb_dispatch_loop_finalize (GObject *object)
   g_clear_pointer (&self->breakpoints, g_strfreev);
   g_clear_pointer (&self->tool_choice, g_free);
   g_clear_object (&self->phase_cancellable);
+  g_clear_pointer (&self->call_ids, g_hash_table_unref);
 
   G_OBJECT_CLASS (tb_dispatch_loop_parent_class)->finalize (object);
 }
@@ -1913,6 +1944,7 @@ tb_dispatch_loop_init (TbDispatchLoop *self)
   self->messages = g_list_store_new (TB_TYPE_MESSAGE);
   self->history = g_ptr_array_new_with_free_func (g_object_unref);
   self->pending = g_list_store_new (TB_TYPE_PENDING_CALL);
+  self->call_ids = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   self->state = TB_LOOP_STATE_READY;
   self->policy = TB_APPROVAL_POLICY_APPROVE_ALL;
   self->parallel_tool_calls = TRUE;

@@ -431,6 +431,49 @@ describe_progress (JsonObject *event)
   return g_strdup_printf (_("%s, %s"), text, message);
 }
 
+/* "MCP everything → tools/call #3, 142 bytes" */
+static char *
+describe_mcp_message (JsonObject *event)
+{
+  const char *kind = tb_json_object_get_string (event, "kind") ?: "";
+  const char *direction = tb_json_object_get_string (event, "direction") ?: "";
+  g_autofree char *server = one_line (tb_json_object_get_string (event, "server"), 40);
+  g_autofree char *method = one_line (tb_json_object_get_string (event, "method"), PREVIEW_CHARS);
+  JsonNode *id_node = json_object_get_member (event, "id");
+  g_autofree char *id = NULL;
+  g_autofree char *what = NULL;
+  g_autofree char *size = NULL;
+  gint64 bytes = 0;
+
+  if (id_node != NULL && JSON_NODE_HOLDS_VALUE (id_node))
+    {
+      g_autofree char *raw = tb_json_to_string (id_node, FALSE);
+      g_autofree char *shown = one_line (raw, 40);
+
+      id = g_strdup_printf (" #%s", shown);
+    }
+  if (g_str_equal (kind, "result"))
+    /* Translators: a JSON-RPC method, such as tools/call */
+    what = g_strdup_printf (_("result of %s"), *method != '\0' ? method : "?");
+  else if (g_str_equal (kind, "error"))
+    /* Translators: a JSON-RPC method, such as tools/call */
+    what = g_strdup_printf (_("error for %s"), *method != '\0' ? method : "?");
+  else if (g_str_equal (kind, "invalid"))
+    what = g_strdup (_("not a JSON-RPC message"));
+  else if (g_str_equal (kind, "batch"))
+    what = g_strdup (_("a batch of messages"));
+  else
+    what = g_strdup (*method != '\0' ? method : "?");
+
+  tb_json_object_get_int_in_range (event, "size", 0, G_MAXINT64, &bytes, NULL);
+  size = g_format_size (bytes);
+  /* Translators: “MCP”, a server's name, an arrow (→ sent to it, ← received
+   * from it), what the message is with its id (tools/call #3), its size */
+  return g_strdup_printf (_("MCP %s %s %s%s, %s"), *server != '\0' ? server : "?",
+                          g_str_equal (direction, "sent") ? "→" : "←", what,
+                          id != NULL ? id : "", size);
+}
+
 /**
  * tb_trace_describe_event:
  * @event: an event as a trace line holds it (with `type`)
@@ -513,6 +556,8 @@ tb_trace_describe_event (JsonObject *event,
     return describe_result (event, call);
   if (g_str_equal (type, "tool-progress"))
     return describe_progress (event);
+  if (g_str_equal (type, "mcp-message"))
+    return describe_mcp_message (event);
   if (g_str_equal (type, "proposal"))
     {
       JsonObject *proposal = tb_json_object_get_object (event, "proposal");
@@ -592,6 +637,7 @@ tb_trace_describe_kind (JsonObject *event)
     { "request", TB_TRACE_KIND_WIRE },
     { "response", TB_TRACE_KIND_WIRE },
     { "model-turn", TB_TRACE_KIND_WIRE },
+    { "mcp-message", TB_TRACE_KIND_WIRE },
     { "proposal", TB_TRACE_KIND_FACTS },
     { "commit", TB_TRACE_KIND_FACTS },
     { "proposal-rejected", TB_TRACE_KIND_FACTS },
@@ -738,7 +784,7 @@ tb_trace_outline_add (TbTraceOutline *self,
     }
 
   if (g_str_equal (type, "decision") || g_str_equal (type, "tool-result")
-      || g_str_equal (type, "tool-progress"))
+      || g_str_equal (type, "tool-progress") || g_str_equal (type, "mcp-message"))
     call_id = tb_json_object_get_string (event, "call_id");
   else if (g_str_equal (type, "message"))
     call_id = tb_json_object_get_string (tb_json_object_get_object (event, "message"),

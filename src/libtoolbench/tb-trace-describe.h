@@ -42,8 +42,9 @@ typedef enum
  *   call), or -1
  * @depth: how far it is indented: 0 at the top, 1 in an iteration, 2
  *   under a model turn, 3 under a call
- * @call: (nullable): for a decision, result or tool message, the `call`
- *   member of its tool-call event; valid until the next event is added
+ * @call: (nullable): for a decision, result, progress report, MCP message
+ *   or tool message, the `call` member of its tool-call event; valid until
+ *   the next event is added
  *
  * Where a timeline puts an event.
  */

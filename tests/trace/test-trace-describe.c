@@ -71,6 +71,23 @@ test_sentences (void)
                "Not recorded: a tool-result event: Too many values");
   assert_says ("{\"type\":\"end\",\"state\":\"limit-reached\",\"max_iterations\":3}", NULL,
                "Stopped at the cap of 3 iterations");
+  assert_says ("{\"type\":\"mcp-message\",\"server\":\"everything\",\"direction\":\"sent\","
+               "\"kind\":\"request\",\"method\":\"tools/call\",\"id\":3,\"size\":142,"
+               "\"call_id\":\"c1\",\"message\":{}}", call, "MCP everything → tools/call #3, 142 bytes");
+  assert_says ("{\"type\":\"mcp-message\",\"server\":\"everything\",\"direction\":\"received\","
+               "\"kind\":\"result\",\"method\":\"tools/call\",\"id\":3,\"size\":1500}", call,
+               "MCP everything ← result of tools/call #3, 1.5\302\240kB");
+  assert_says ("{\"type\":\"mcp-message\",\"server\":\"fake\",\"direction\":\"received\","
+               "\"kind\":\"invalid\",\"size\":23,\"text\":\"this is not json at all\"}", NULL,
+               "MCP fake ← not a JSON-RPC message, 23 bytes");
+  assert_says ("{\"type\":\"mcp-message\",\"server\":\"s\\u001b]0;\",\"direction\":\"received\","
+               "\"kind\":\"notification\",\"method\":\"notifications/message\"}", NULL,
+               "MCP s\\u001b]0; ← notifications/message, 0 bytes");
+  {
+    g_autoptr(JsonObject) message = event ("{\"type\":\"mcp-message\"}");
+
+    g_assert_cmpint (tb_trace_describe_kind (message), ==, TB_TRACE_KIND_WIRE);
+  }
   /* Control characters from outside cannot break the line. */
   assert_says ("{\"type\":\"warning\",\"message\":\"a\\u001b[31mb\"}", NULL,
                "Warning: a\\u001b[31mb");
@@ -107,6 +124,8 @@ test_outline (void)
     "{\"type\":\"message\",\"iteration\":1,\"origin\":\"tool\","
     "\"message\":{\"tool_call_id\":\"c1\"}}",
     "{\"type\":\"decision\",\"iteration\":1,\"call_id\":\"c-unknown\"}",
+    "{\"type\":\"mcp-message\",\"iteration\":1,\"call_id\":\"c1\",\"kind\":\"request\"}",
+    "{\"type\":\"mcp-message\",\"iteration\":1,\"kind\":\"notification\"}",
     "{\"type\":\"request\",\"iteration\":2}",
     "{\"type\":\"end\",\"iteration\":2,\"state\":\"finished\"}",
   };
@@ -117,6 +136,8 @@ test_outline (void)
     { FALSE, 2, 2, FALSE },
     { FALSE, 3, 3, TRUE },
     { FALSE, 3, 3, TRUE },
+    { FALSE, 3, 3, TRUE },
+    { FALSE, -1, 1, FALSE },
     { FALSE, 3, 3, TRUE },
     { FALSE, -1, 1, FALSE },
     { TRUE, -1, 1, FALSE },

@@ -14,6 +14,8 @@ TbTimelineNode *tb_timeline_node_new          (GObject        *source,
                                                gboolean        has_children);
 TbTimelineNode *tb_timeline_node_new_heading  (GObject        *source,
                                                guint           iteration);
+TbTimelineNode *tb_timeline_node_new_group    (GObject        *source,
+                                               guint           iteration);
 GListStore     *tb_timeline_node_get_store    (TbTimelineNode *self);
 JsonObject     *tb_timeline_node_read_source  (GObject        *source,
                                                gint            position);

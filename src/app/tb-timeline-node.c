@@ -31,6 +31,7 @@ enum
   ICON_WARNING,
   ICON_ERROR,
   ICON_END,
+  ICON_MCP,
   ICON_OTHER,
 };
 
@@ -52,6 +53,7 @@ static const char *icon_names[] = {
   [ICON_WARNING] = "dialog-warning-symbolic",
   [ICON_ERROR] = "dialog-error-symbolic",
   [ICON_END] = "media-playback-stop-symbolic",
+  [ICON_MCP] = "network-transmit-receive-symbolic",
   [ICON_OTHER] = "dialog-question-symbolic",
 };
 
@@ -65,7 +67,8 @@ struct _TbTimelineNode
   guint       iteration;
   guint8      kind;
   guint8      icon;
-  GListStore *children;    /* for headings, model turns and calls */
+  gboolean    group;       /* the MCP messages of a call */
+  GListStore *children;    /* for headings, groups, model turns and calls */
 };
 
 G_DEFINE_FINAL_TYPE (TbTimelineNode, tb_timeline_node, G_TYPE_OBJECT)
@@ -141,11 +144,31 @@ tb_timeline_node_get_kind (TbTimelineNode *self)
   return self->kind;
 }
 
+/**
+ * tb_timeline_node_is_heading:
+ * @self: a node
+ *
+ * Returns: whether the node stands for no event: an iteration's heading,
+ *   or the group of a call's MCP messages
+ */
 gboolean
 tb_timeline_node_is_heading (TbTimelineNode *self)
 {
   g_return_val_if_fail (TB_IS_TIMELINE_NODE (self), FALSE);
   return self->position < 0;
+}
+
+/**
+ * tb_timeline_node_is_group:
+ * @self: a node
+ *
+ * Returns: whether the node holds the MCP messages of a call
+ */
+gboolean
+tb_timeline_node_is_group (TbTimelineNode *self)
+{
+  g_return_val_if_fail (TB_IS_TIMELINE_NODE (self), FALSE);
+  return self->group;
 }
 
 /**
@@ -189,6 +212,8 @@ tb_timeline_node_dup_text (TbTimelineNode *self)
 
   g_return_val_if_fail (TB_IS_TIMELINE_NODE (self), NULL);
 
+  if (self->group)
+    return g_strdup (_("MCP messages"));
   if (self->position < 0)
     return tb_trace_describe_iteration (self->iteration);
   event = tb_timeline_node_read_source (self->source, self->position);
@@ -217,6 +242,9 @@ icon_for (JsonObject *event)
            : g_str_equal (origin, "tool") ? ICON_TOOL_MESSAGE : ICON_PERSON;
   if (g_str_equal (type, "request"))
     return ICON_REQUEST;
+  if (g_str_equal (type, "mcp-message"))
+    return g_strcmp0 (tb_json_object_get_string (event, "direction"), "sent") == 0
+           ? ICON_REQUEST : ICON_RESPONSE;
   if (g_str_equal (type, "response") || g_str_equal (type, "model-turn"))
     return ICON_RESPONSE;
   if (g_str_equal (type, "tool-call"))
@@ -290,6 +318,29 @@ tb_timeline_node_new_heading (GObject *source,
   self->iteration = iteration;
   self->kind = TB_TRACE_KIND_OTHER;
   self->icon = ICON_HEADING;
+  self->children = g_list_store_new (TB_TYPE_TIMELINE_NODE);
+  return self;
+}
+
+/**
+ * tb_timeline_node_new_group:
+ * @source: a #TbTrace or #TbTraceReader
+ * @iteration: the iteration of the call
+ *
+ * Returns: (transfer full): the row under a call that holds its MCP
+ *   messages, collapsed until a person opens it
+ */
+TbTimelineNode *
+tb_timeline_node_new_group (GObject *source,
+                            guint    iteration)
+{
+  TbTimelineNode *self = g_object_new (TB_TYPE_TIMELINE_NODE, NULL);
+
+  self->source = g_object_ref (source);
+  self->iteration = iteration;
+  self->group = TRUE;
+  self->kind = TB_TRACE_KIND_WIRE;
+  self->icon = ICON_MCP;
   self->children = g_list_store_new (TB_TYPE_TIMELINE_NODE);
   return self;
 }

@@ -15,6 +15,7 @@ gint         tb_timeline_node_get_position  (TbTimelineNode *self);
 guint        tb_timeline_node_get_iteration (TbTimelineNode *self);
 TbTraceKind  tb_timeline_node_get_kind      (TbTimelineNode *self);
 gboolean     tb_timeline_node_is_heading    (TbTimelineNode *self);
+gboolean     tb_timeline_node_is_group      (TbTimelineNode *self);
 GListModel  *tb_timeline_node_get_children  (TbTimelineNode *self);
 JsonObject  *tb_timeline_node_read_event    (TbTimelineNode *self);
 char        *tb_timeline_node_dup_text      (TbTimelineNode *self);

@@ -81,7 +81,7 @@ show_node (TbTimelineRow *self)
   gtk_label_set_label (self->text_label, text);
   gtk_label_set_label (self->time_label, time != NULL ? time : "");
   gtk_widget_set_tooltip_text (GTK_WIDGET (self->text_label), text);
-  if (tb_timeline_node_is_heading (self->node))
+  if (tb_timeline_node_is_heading (self->node) && !tb_timeline_node_is_group (self->node))
     gtk_widget_add_css_class (GTK_WIDGET (self->text_label), "heading");
   else
     gtk_widget_remove_css_class (GTK_WIDGET (self->text_label), "heading");

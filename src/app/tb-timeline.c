@@ -10,7 +10,8 @@
 #include "tb-timeline-node-private.h"
 
 /* A trace as a tree a person reads: iterations, in each the model's turn
- * with its calls, under each call its decision and result. It is a view
+ * with its calls, under each call its decision and result, and a row
+ * that holds the MCP messages the call caused, closed at first. It is a view
  * over the trace or over the reader of its file: a node keeps only where
  * its event is, and the event is read again when a row shows it, so
  * scrolling through a large file costs nothing that stays. */
@@ -30,6 +31,7 @@ struct _TbTimeline
   guint           idle_id;
   TbTimelineNode *heading;   /* the current iteration's */
   GHashTable     *parents;   /* position → node, for the current turn and its calls */
+  GHashTable     *groups;    /* a call's position → the node of its MCP messages */
   GHashTable     *pending;   /* store → nodes to add to it at the end of a pass */
 };
 
@@ -76,6 +78,24 @@ flush (TbTimeline *self)
   g_hash_table_remove_all (self->pending);
 }
 
+/* The row that holds a call's MCP messages, made with the first one. */
+static TbTimelineNode *
+group_of (TbTimeline     *self,
+          TbTimelineNode *call,
+          gint            call_position,
+          guint           iteration)
+{
+  TbTimelineNode *group = g_hash_table_lookup (self->groups, GINT_TO_POINTER (call_position));
+
+  if (group == NULL)
+    {
+      group = tb_timeline_node_new_group (self->source, iteration);
+      g_hash_table_insert (self->groups, GINT_TO_POINTER (call_position), group);
+      add_to (self, tb_timeline_node_get_store (call), group);
+    }
+  return group;
+}
+
 static void
 place_event (TbTimeline *self,
              guint       position)
@@ -109,6 +129,7 @@ place_event (TbTimeline *self,
       TbTimelineNode *heading = tb_timeline_node_new_heading (self->source, place.iteration);
 
       g_hash_table_remove_all (self->parents);
+      g_hash_table_remove_all (self->groups);
       add_to (self, self->root, heading);
       g_clear_object (&self->heading);
       self->heading = heading;
@@ -119,6 +140,8 @@ place_event (TbTimeline *self,
 
   parent = place.parent >= 0 ? g_hash_table_lookup (self->parents,
                                                     GINT_TO_POINTER (place.parent)) : NULL;
+  if (parent != NULL && g_str_equal (type, "mcp-message"))
+    parent = group_of (self, parent, place.parent, place.iteration);
   if (parent != NULL)
     add_to (self, tb_timeline_node_get_store (parent), node);
   else if (place.in_iteration && self->heading != NULL)
@@ -170,6 +193,7 @@ tb_timeline_dispose (GObject *object)
   g_clear_object (&self->heading);
   g_clear_object (&self->root);
   g_clear_pointer (&self->parents, g_hash_table_unref);
+  g_clear_pointer (&self->groups, g_hash_table_unref);
   g_clear_pointer (&self->pending, g_hash_table_unref);
   g_clear_pointer (&self->outline, tb_trace_outline_free);
   G_OBJECT_CLASS (tb_timeline_parent_class)->dispose (object);
@@ -187,6 +211,7 @@ tb_timeline_init (TbTimeline *self)
   self->root = g_list_store_new (TB_TYPE_TIMELINE_NODE);
   self->outline = tb_trace_outline_new ();
   self->parents = g_hash_table_new (NULL, NULL);
+  self->groups = g_hash_table_new_full (NULL, NULL, NULL, g_object_unref);
   self->pending = g_hash_table_new_full (NULL, NULL, g_object_unref,
                                          (GDestroyNotify) g_ptr_array_unref);
 }

@@ -45,6 +45,8 @@ struct _TbTracePage
   GFile              *recovered_file;
   TbTimeline         *timeline;
   GtkTreeListModel   *tree;
+  GPtrArray          *groups_to_close;  /* new rows of calls' MCP messages */
+  guint               close_groups_id;
   GtkFilterListModel *filtered;
   GtkCustomFilter    *filter;
   GtkSearchEntry     *search_entry;

@@ -100,11 +100,54 @@ _tb_trace_page_row_node (gpointer item)
   return item != NULL ? g_object_ref (item) : NULL;
 }
 
+/* The MCP messages of a call are there to be opened, not read through:
+ * their row starts closed while the rest of the tree opens itself. It is
+ * closed after the change that added it, not inside it. */
+static gboolean
+close_groups_cb (gpointer user_data)
+{
+  TbTracePage *self = user_data;
+  g_autoptr(GPtrArray) rows = g_steal_pointer (&self->groups_to_close);
+
+  self->close_groups_id = 0;
+  for (guint i = 0; rows != NULL && i < rows->len; i++)
+    gtk_tree_list_row_set_expanded (g_ptr_array_index (rows, i), FALSE);
+  return G_SOURCE_REMOVE;
+}
+
+static void
+on_tree_changed (GListModel  *tree,
+                 guint        position,
+                 guint        removed,
+                 guint        added,
+                 TbTracePage *self)
+{
+  for (guint i = position; i < position + added; i++)
+    {
+      g_autoptr(GtkTreeListRow) row = gtk_tree_list_model_get_row (GTK_TREE_LIST_MODEL (tree), i);
+      g_autoptr(TbTimelineNode) node = row != NULL ? gtk_tree_list_row_get_item (row) : NULL;
+
+      if (node == NULL || !tb_timeline_node_is_group (node) ||
+          !gtk_tree_list_row_get_expanded (row))
+        continue;
+      if (self->groups_to_close == NULL)
+        self->groups_to_close = g_ptr_array_new_with_free_func (g_object_unref);
+      g_ptr_array_add (self->groups_to_close, g_steal_pointer (&row));
+      if (self->close_groups_id == 0)
+        self->close_groups_id = g_idle_add_full (G_PRIORITY_HIGH_IDLE, close_groups_cb, self,
+                                                 NULL);
+    }
+}
+
 /* Shows @source (a trace or a trace file's reader) as the timeline. */
 static void
 show_source (TbTracePage *self,
              GObject     *source)
 {
+  g_clear_handle_id (&self->close_groups_id, g_source_remove);
+  g_clear_pointer (&self->groups_to_close, g_ptr_array_unref);
+  if (self->tree != NULL)
+    g_signal_handlers_disconnect_by_func (self->tree, on_tree_changed, self);
   g_clear_object (&self->timeline);
   if (source != NULL)
     self->timeline = tb_timeline_new (source);
@@ -114,6 +157,10 @@ show_source (TbTracePage *self,
                                         : G_LIST_MODEL (g_list_store_new (TB_TYPE_TIMELINE_NODE)),
                                         FALSE, TRUE, create_children, NULL, NULL);
   gtk_filter_list_model_set_model (self->filtered, G_LIST_MODEL (self->tree));
+  g_signal_connect_after (self->tree, "items-changed", G_CALLBACK (on_tree_changed), self);
+  /* A trace in memory is placed whole before the tree is made. */
+  on_tree_changed (G_LIST_MODEL (self->tree), 0, 0,
+                   g_list_model_get_n_items (G_LIST_MODEL (self->tree)), self);
   gtk_single_selection_set_selected (self->selection, GTK_INVALID_LIST_POSITION);
 }
 
@@ -875,6 +922,10 @@ tb_trace_page_dispose (GObject *object)
   g_clear_pointer (&self->fork_when_loaded.text, g_free);
   g_clear_object (&self->forking);
   g_clear_pointer (&self->forking_title, g_free);
+  g_clear_handle_id (&self->close_groups_id, g_source_remove);
+  g_clear_pointer (&self->groups_to_close, g_ptr_array_unref);
+  if (self->tree != NULL)
+    g_signal_handlers_disconnect_by_func (self->tree, on_tree_changed, self);
   g_clear_object (&self->timeline);
   g_clear_object (&self->tree);
   g_clear_object (&self->filtered);

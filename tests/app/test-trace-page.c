@@ -225,6 +225,85 @@ test_filter (Fixture       *f,
   g_assert_nonnull (run);
 }
 
+/* A call's MCP messages sit under it in a row of their own, closed until
+ * a person opens it; then each says which way it went, what it is, its id
+ * and its size, and shows the message as JSON when selected. */
+static void
+test_mcp_messages (Fixture       *f,
+                   gconstpointer  data)
+{
+  static const char *lines =
+    "{\"format\":\"toolbench-trace\",\"version\":1,\"created\":\"2026-01-01T00:00:00Z\","
+    "\"tools\":[],\"provider\":{\"kind\":\"scripted\"},\"max_iterations\":5}\n"
+    "{\"seq\":1,\"t\":1,\"type\":\"message\",\"iteration\":0,\"origin\":\"person\","
+    "\"message\":{\"role\":\"user\",\"text\":\"Go\"}}\n"
+    "{\"seq\":2,\"t\":2,\"type\":\"message\",\"iteration\":1,\"origin\":\"model\","
+    "\"message\":{\"role\":\"assistant\",\"tool_calls\":[{\"id\":\"c1\",\"name\":\"echo\","
+    "\"arguments\":{}}]}}\n"
+    "{\"seq\":3,\"t\":3,\"type\":\"tool-call\",\"iteration\":1,\"index\":0,\"offered\":true,"
+    "\"call\":{\"id\":\"c1\",\"name\":\"echo\",\"arguments\":{}}}\n"
+    "{\"seq\":4,\"t\":4,\"type\":\"mcp-message\",\"iteration\":1,\"server\":\"fake\","
+    "\"direction\":\"sent\",\"kind\":\"request\",\"method\":\"tools/call\",\"id\":3,"
+    "\"size\":80,\"call_id\":\"c1\",\"message\":{\"jsonrpc\":\"2.0\",\"id\":3,"
+    "\"method\":\"tools/call\"}}\n"
+    "{\"seq\":5,\"t\":5,\"type\":\"mcp-message\",\"iteration\":1,\"server\":\"fake\","
+    "\"direction\":\"received\",\"kind\":\"result\",\"method\":\"tools/call\",\"id\":3,"
+    "\"size\":60,\"call_id\":\"c1\",\"message\":{\"jsonrpc\":\"2.0\",\"id\":3,"
+    "\"result\":{}}}\n"
+    "{\"seq\":6,\"t\":6,\"type\":\"tool-result\",\"iteration\":1,\"call_id\":\"c1\","
+    "\"name\":\"echo\",\"result\":{\"ok\":true,\"output\":\"hi\"},\"content\":\"hi\"}\n"
+    "{\"seq\":7,\"t\":7,\"type\":\"end\",\"iteration\":1,\"state\":\"finished\","
+    "\"reason\":\"answer\",\"max_iterations\":5}\n";
+  g_autofree char *path = g_build_filename (f->dir, "mcp.jsonl", NULL);
+  g_autofree char *detail = NULL;
+  g_autofree char *sent = NULL;
+  g_autofree char *received = NULL;
+  gint group = -1;
+  guint call_depth = 0, group_depth = 0;
+
+  g_assert_true (g_file_set_contents (path, lines, -1, NULL));
+  open_and_wait (f, path);
+  iterate (100);
+
+  for (guint i = 0; i < tb_trace_page_get_n_rows (f->page); i++)
+    {
+      guint depth = 0;
+      gint event = -2;
+      g_autofree char *text = tb_trace_page_get_row (f->page, i, &depth, &event);
+
+      if (event == 2)
+        call_depth = depth;
+      if (g_strcmp0 (text, "MCP messages") == 0)
+        {
+          group = i;
+          group_depth = depth;
+          g_assert_cmpint (event, ==, -1);
+        }
+    }
+  g_assert_cmpint (group, >=, 0);
+  g_assert_cmpuint (group_depth, ==, call_depth + 1);
+  /* Closed: the messages are not listed. */
+  g_assert_null (tb_trace_page_get_event_row_text (f->page, 3));
+  g_assert_null (tb_trace_page_get_event_row_text (f->page, 4));
+  g_assert_nonnull (tb_trace_page_get_event_row_text (f->page, 5));
+
+  {
+    g_autoptr(GtkTreeListRow) row = g_list_model_get_item (G_LIST_MODEL (f->page->selection),
+                                                           group);
+
+    gtk_tree_list_row_set_expanded (row, TRUE);
+  }
+  iterate (100);
+  sent = tb_trace_page_get_event_row_text (f->page, 3);
+  received = tb_trace_page_get_event_row_text (f->page, 4);
+  g_assert_cmpstr (sent, ==, "MCP fake → tools/call #3, 80 bytes");
+  g_assert_cmpstr (received, ==, "MCP fake ← result of tools/call #3, 60 bytes");
+  tb_trace_page_select_event (f->page, 3);
+  detail = tb_trace_page_get_detail_text (f->page);
+  g_assert_nonnull (strstr (detail, "\"method\" : \"tools/call\""));
+  g_assert_nonnull (strstr (detail, "\"call_id\" : \"c1\""));
+}
+
 /* A replay's divergence selects the call it is about in the timeline. */
 static void
 test_divergence_selects_row (Fixture       *f,
@@ -848,6 +927,7 @@ main (int   argc,
   tb_app_init ();
   g_test_add ("/trace-page/cli-parity", Fixture, NULL, setup, test_cli_parity, teardown);
   g_test_add ("/trace-page/filter", Fixture, NULL, setup, test_filter, teardown);
+  g_test_add ("/trace-page/mcp-messages", Fixture, NULL, setup, test_mcp_messages, teardown);
   g_test_add ("/trace-page/divergence-selects-row", Fixture, NULL, setup,
               test_divergence_selects_row, teardown);
   g_test_add ("/trace-page/unknown-tool", Fixture, NULL, setup, test_unknown_tool, teardown);

@@ -12,7 +12,12 @@
 /* A read-only view of an MCP server's log: its stderr and its
  * `notifications/message`, the entries the client kept so far and then
  * each new one. Control characters the server wrote show as escapes such
- * as `\u001b`, so its output cannot redraw what the view shows. */
+ * as `\u001b`, so its output cannot redraw what the view shows. A server
+ * that floods its log is shown in batches, every FLUSH_MS, and the view
+ * keeps its last MAX_LINES lines. */
+
+#define FLUSH_MS 100
+#define MAX_LINES 5000
 
 struct _TbMcpLogView
 {
@@ -21,6 +26,8 @@ struct _TbMcpLogView
   GtkTextView *view;
 
   TbMcpClient *client;
+  GString     *pending;
+  guint        flush_id;
 };
 
 G_DEFINE_FINAL_TYPE (TbMcpLogView, tb_mcp_log_view, GTK_TYPE_WIDGET)
@@ -41,15 +48,49 @@ append_escaped (TbMcpLogView *self,
 }
 
 static void
+flush (TbMcpLogView *self)
+{
+  GtkTextBuffer *buffer = gtk_text_view_get_buffer (self->view);
+  int lines;
+
+  g_clear_handle_id (&self->flush_id, g_source_remove);
+  if (self->pending->len == 0)
+    return;
+  append_escaped (self, self->pending->str);
+  g_string_truncate (self->pending, 0);
+
+  /* The buffer's last line is the empty one after the last new line. */
+  lines = gtk_text_buffer_get_line_count (buffer) - 1;
+  if (lines > MAX_LINES)
+    {
+      GtkTextIter start, cut;
+
+      gtk_text_buffer_get_start_iter (buffer, &start);
+      gtk_text_buffer_get_iter_at_line (buffer, &cut, lines - MAX_LINES);
+      gtk_text_buffer_delete (buffer, &start, &cut);
+    }
+}
+
+static gboolean
+flush_cb (gpointer user_data)
+{
+  TbMcpLogView *self = user_data;
+
+  self->flush_id = 0;
+  flush (self);
+  return G_SOURCE_REMOVE;
+}
+
+static void
 on_log_message (TbMcpClient  *client,
                 const char   *origin,
                 const char   *level,
                 const char   *text,
                 TbMcpLogView *self)
 {
-  g_autofree char *line = g_strdup_printf ("[%s %s] %s\n", origin, level, text);
-
-  append_escaped (self, line);
+  g_string_append_printf (self->pending, "[%s %s] %s\n", origin, level, text);
+  if (self->flush_id == 0)
+    self->flush_id = g_timeout_add (FLUSH_MS, flush_cb, self);
 }
 
 static void
@@ -84,9 +125,12 @@ tb_mcp_log_view_dispose (GObject *object)
 {
   TbMcpLogView *self = (TbMcpLogView *) object;
 
+  g_clear_handle_id (&self->flush_id, g_source_remove);
   if (self->client != NULL)
     g_signal_handlers_disconnect_by_data (self->client, self);
   g_clear_object (&self->client);
+  if (self->pending != NULL)
+    g_string_free (g_steal_pointer (&self->pending), TRUE);
   gtk_widget_dispose_template (GTK_WIDGET (self), TB_TYPE_MCP_LOG_VIEW);
   tb_widget_unparent_children (GTK_WIDGET (self));
 
@@ -159,6 +203,7 @@ static void
 tb_mcp_log_view_init (TbMcpLogView *self)
 {
   gtk_widget_init_template (GTK_WIDGET (self));
+  self->pending = g_string_new (NULL);
 }
 
 /**
@@ -189,6 +234,7 @@ tb_mcp_log_view_get_text (TbMcpLogView *self)
 
   g_return_val_if_fail (TB_IS_MCP_LOG_VIEW (self), NULL);
 
+  flush (self);
   buffer = gtk_text_view_get_buffer (self->view);
   gtk_text_buffer_get_bounds (buffer, &start, &end);
   return gtk_text_buffer_get_text (buffer, &start, &end, FALSE);

@@ -7,11 +7,12 @@
 #include <glib/gi18n.h>
 
 #include "tb-mcp-server-row.h"
+#include "tb-mcp-server-window.h"
 #include "tb-tool-sources.h"
 
 /* One MCP server in the preferences: its name, its command or URL and,
- * while the app runs it, its state, with buttons to restart it and to read
- * its log. Editing goes to the window's "prefs.edit-mcp-server" action
+ * while the app runs it, its state, with buttons to restart it and to open
+ * its window (its log and its messages). Editing goes to the window's "prefs.edit-mcp-server" action
  * with the row's name; turning it on or off changes the row's "enabled",
  * which the window saves. */
 
@@ -26,6 +27,7 @@ struct _TbMcpServerRow
 
   GtkWidget    *log_button;
   GtkWidget    *restart_button;
+  GtkWidget    *window;         /* the server's window while it is open */
 };
 
 enum { PROP_0, PROP_SERVER_NAME, PROP_SUMMARY, PROP_ENABLED, PROP_CLIENT, N_PROPS };
@@ -96,27 +98,22 @@ restart_action (GtkWidget  *widget,
     tb_tool_sources_restart (sources, self->name);
 }
 
+/* One window a server: the button brings it back when it is open. */
 static void
 show_log_action (GtkWidget  *widget,
                  const char *action_name,
                  GVariant   *parameter)
 {
   TbMcpServerRow *self = TB_MCP_SERVER_ROW (widget);
-  g_auto(GStrv) log = self->client != NULL ? tb_mcp_client_get_log (self->client) : NULL;
-  g_autofree char *joined = log != NULL && log[0] != NULL ? g_strjoinv ("\n", log) : NULL;
-  g_autofree char *text = joined != NULL ? tb_text_escape_controls (joined, -1) : NULL;
-  g_autofree char *heading = g_strdup_printf (_("Log of “%s”"), self->name);
-  AdwMessageDialog *dialog;
 
-  dialog = ADW_MESSAGE_DIALOG (adw_message_dialog_new (GTK_WINDOW (gtk_widget_get_root (widget)),
-                                                       heading,
-                                                       text != NULL ? text
-                                                                    : _("The server has "
-                                                                        "written nothing "
-                                                                        "yet.")));
-  gtk_widget_set_name (GTK_WIDGET (dialog), "mcp-log");
-  adw_message_dialog_add_response (dialog, "close", _("_Close"));
-  gtk_window_present (GTK_WINDOW (dialog));
+  if (self->client == NULL)
+    return;
+  if (self->window == NULL)
+    {
+      self->window = tb_mcp_server_window_new (self->client);
+      g_object_add_weak_pointer (G_OBJECT (self->window), (gpointer *) &self->window);
+    }
+  gtk_window_present (GTK_WINDOW (self->window));
 }
 
 static void
@@ -149,6 +146,12 @@ tb_mcp_server_row_constructed (GObject *object)
 static void
 tb_mcp_server_row_dispose (GObject *object)
 {
+  TbMcpServerRow *self = (TbMcpServerRow *) object;
+
+  /* The window lives on its own; it just stops being this row's. */
+  if (self->window != NULL)
+    g_object_remove_weak_pointer (G_OBJECT (self->window), (gpointer *) &self->window);
+  self->window = NULL;
   gtk_widget_dispose_template (GTK_WIDGET (object), TB_TYPE_MCP_SERVER_ROW);
 
   G_OBJECT_CLASS (tb_mcp_server_row_parent_class)->dispose (object);

@@ -17,6 +17,8 @@
 #include "tb-secret-store.h"
 #include "tb-tool-sources.h"
 #include "tb-preferences-window-private.h"
+#include "tb-mcp-server-window-private.h"
+#include "tb-mcp-wire-view-private.h"
 
 typedef struct
 {
@@ -498,13 +500,32 @@ test_mcp_running (Fixture       *f,
   g_assert_true (wait_until (client_running, f));
   g_assert_true (wait_until (row_says_running, f));
 
+  /* The server's window, with its log and its messages; one a server. */
   g_signal_emit_by_name (named (f, "mcp-log-button"), "clicked");
   settle ();
-  log = find_toplevel ("mcp-log");
+  log = find_toplevel ("mcp-server-window");
   g_assert_nonnull (log);
-  g_assert_cmpstr (adw_message_dialog_get_heading (ADW_MESSAGE_DIALOG (log)), ==,
-                   "Log of “fake”");
-  g_assert_nonnull (adw_message_dialog_get_body (ADW_MESSAGE_DIALOG (log)));
+  g_assert_true (TB_IS_MCP_SERVER_WINDOW (log));
+  g_assert_cmpstr (gtk_window_get_title (GTK_WINDOW (log)), ==, "MCP Server “fake”");
+  g_assert_true (tb_mcp_server_window_get_client (TB_MCP_SERVER_WINDOW (log)) == running_client);
+  g_assert_cmpstr (tb_mcp_server_window_get_page (TB_MCP_SERVER_WINDOW (log)), ==, "messages");
+  g_assert_cmpuint (tb_mcp_wire_view_get_n_rows (
+                      tb_mcp_server_window_get_wire_view (TB_MCP_SERVER_WINDOW (log))), >=, 4);
+  g_signal_emit_by_name (named (f, "mcp-log-button"), "clicked");
+  settle ();
+  g_assert_true (find_toplevel ("mcp-server-window") == log);
+  {
+    GListModel *toplevels = gtk_window_get_toplevels ();
+    guint windows = 0;
+
+    for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
+      {
+        g_autoptr(GtkWidget) window = g_list_model_get_item (toplevels, i);
+
+        windows += TB_IS_MCP_SERVER_WINDOW (window);
+      }
+    g_assert_cmpuint (windows, ==, 1);
+  }
   gtk_window_destroy (GTK_WINDOW (log));
 
   gtk_window_destroy (GTK_WINDOW (f->window));

@@ -1,0 +1,18 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+
+#pragma once
+
+/* What the tests reach in a server's window. */
+
+#include "tb-mcp-log-view.h"
+#include "tb-mcp-server-window.h"
+#include "tb-mcp-wire-view.h"
+
+G_BEGIN_DECLS
+
+TbMcpWireView *tb_mcp_server_window_get_wire_view (TbMcpServerWindow *self);
+TbMcpLogView  *tb_mcp_server_window_get_log_view  (TbMcpServerWindow *self);
+const char    *tb_mcp_server_window_get_page      (TbMcpServerWindow *self);
+gboolean       tb_mcp_server_window_get_narrow    (TbMcpServerWindow *self);
+
+G_END_DECLS

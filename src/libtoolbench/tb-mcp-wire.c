@@ -282,7 +282,8 @@ set_text (TbMcpWireRecord *record,
   if (kept > TB_MCP_WIRE_MAX_TEXT)
     {
       kept = TB_MCP_WIRE_MAX_TEXT;
-      while (kept > 0 && ((guchar) text[kept] & 0xC0) == 0x80)
+      /* A UTF-8 character has at most three bytes after its first. */
+      while (kept > TB_MCP_WIRE_MAX_TEXT - 3 && ((guchar) text[kept] & 0xC0) == 0x80)
         kept--;
       record->truncated = TRUE;
     }
@@ -418,13 +419,11 @@ _tb_mcp_wire_sent (TbMcpClient *client,
 
 /* Which tool call a message from the server belongs to. */
 static char *
-received_call (TbMcpClient   *client,
-               TbMcpWire     *wire,
-               TbMcpWireKind  kind,
-               const char    *method,
-               const char    *id,
-               JsonObject    *params,
-               guint          exchange)
+received_call (TbMcpClient *client,
+               TbMcpWire   *wire,
+               const char  *method,
+               JsonObject  *params,
+               guint        exchange)
 {
   Note *note = NULL;
 
@@ -507,7 +506,7 @@ _tb_mcp_wire_received (TbMcpClient *client,
     }
   else
     {
-      record->call_id = received_call (client, wire, kind, method, record->id, params, exchange);
+      record->call_id = received_call (client, wire, method, params, exchange);
       if (kind == TB_MCP_WIRE_KIND_REQUEST && record->id != NULL)
         note_add (wire, g_strconcat ("s:", record->id, NULL), method, record->id,
                   record->call_id);
@@ -542,8 +541,7 @@ _tb_mcp_wire_received_too_large (TbMcpClient *client,
   record->problem = g_strdup_printf (_("The message is larger than %s, the most the client "
                                        "reads; it was not read to its end, and its size is the "
                                        "bytes read"), limit);
-  record->call_id = received_call (client, wire, TB_MCP_WIRE_KIND_INVALID, NULL, NULL, NULL,
-                                   exchange);
+  record->call_id = received_call (client, wire, NULL, NULL, exchange);
   append (client, wire, record);
 }
 

@@ -260,6 +260,31 @@ def journey_add_mcp_server(app):
     key("Escape", "Escape")
 
 
+# A running server's window, opened from its row in the preferences: the
+# Messages page lists the handshake, and a screen reader names its rows and
+# every control. Ctrl+W closes it.
+def journey_server_messages(app):
+    key("ctrl+comma")
+    tools = expect(app, lambda n: n.name == "Tools" and n.getRoleName() == "page tab",
+                   "The preferences have no Tools page")
+    click(tools)
+    show = expect(app, lambda n: n.name == "Show Server Log and Messages"
+                  and n.getRoleName() == "push button",
+                  "The running server's row has no button for its log and messages", 30)
+    click(show)
+    expect(app, starts("Sent initialize #1, "),
+           "The Messages page does not list the initialize request")
+    expect(app, starts("Received result of tools/list #2, "),
+           "The Messages page does not list the answer to tools/list")
+    for name in ("Messages", "Search Messages", "Direction", "Method", "Copy Message",
+                 "Export Messages", "Message"):
+        expect(app, named(name), "The Messages page has no control named “%s”" % name)
+    time.sleep(0.5)
+    key("ctrl+w")
+    time.sleep(0.5)
+    key("Escape")
+
+
 JOURNEYS = {
     "shortcuts": journey_shortcuts,
     "tab-order": journey_tab_order,
@@ -268,6 +293,7 @@ JOURNEYS = {
     "keyboard-demo": journey_keyboard_demo,
     "confirm-enter": journey_confirm_enter,
     "add-mcp-server": journey_add_mcp_server,
+    "server-messages": journey_server_messages,
 }
 
 

@@ -24,6 +24,12 @@ if [ "${1:-}" = "--inside" ]; then
   mkdir -p "$home/config/glib-2.0/settings"
   printf "[io/github/toolbench/Toolbench]\napproval-policy='%s'\n" "$policy" \
     > "$home/config/glib-2.0/settings/keyfile"
+  # A journey through a running MCP server's window gets the in-tree fake
+  # server, started with the app.
+  if [ -n "${TB_A11Y_MCP_SERVER:-}" ]; then
+    printf "mcp-servers=[('fake', true, '{\"command\": \"/usr/bin/python3\", \"args\": [\"%s\"]}')]\n" \
+      "$TB_A11Y_MCP_SERVER" >> "$home/config/glib-2.0/settings/keyfile"
+  fi
   export GSETTINGS_BACKEND=keyfile
   export GTK_A11Y=atspi
   unset NO_AT_BRIDGE

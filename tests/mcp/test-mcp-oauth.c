@@ -214,6 +214,35 @@ test_sign_in (Fixture       *f,
   g_assert_null (file);
   assert_log_clean (client, token);
 
+  /* Nor in the protocol view: the exchanges that carried it show it masked. */
+  {
+    GListModel *history = tb_mcp_client_get_wire_history (client);
+    guint masked = 0;
+
+    for (guint i = 0; i < g_list_model_get_n_items (history); i++)
+      {
+        g_autoptr(TbMcpWireRecord) record = g_list_model_get_item (history, i);
+        g_autofree char *line = tb_mcp_wire_record_to_line (record);
+        JsonObject *http = tb_mcp_wire_record_get_http (record);
+        JsonArray *headers = http != NULL ? tb_json_object_get_array (http, "request_headers")
+                                          : NULL;
+
+        g_assert_null (strstr (line, token));
+        for (guint j = 0; headers != NULL && j < json_array_get_length (headers); j++)
+          {
+            JsonArray *pair = json_array_get_array_element (headers, j);
+
+            if (g_ascii_strcasecmp (json_array_get_string_element (pair, 0),
+                                    "Authorization") == 0)
+              {
+                g_assert_cmpstr (json_array_get_string_element (pair, 1), ==, "[redacted]");
+                masked++;
+              }
+          }
+      }
+    g_assert_cmpuint (masked, >, 0);
+  }
+
   if (keyring_expected ())
     {
       /* A second store (the next start) finds it in the keyring. */

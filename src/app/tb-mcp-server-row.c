@@ -27,6 +27,7 @@ struct _TbMcpServerRow
 
   GtkWidget    *log_button;
   GtkWidget    *restart_button;
+  GtkWidget    *account_button;
   GtkWidget    *window;         /* the server's window while it is open */
 };
 
@@ -64,13 +65,55 @@ describe_client (TbMcpClient *client,
   return g_strdup_printf (_("%s — %s"), summary, state);
 }
 
+/* Who the server knows the person as, when it asked them to sign in. */
+static char *
+describe_sign_in (TbMcpAuth *auth)
+{
+  const char *account = tb_mcp_auth_get_account (auth);
+
+  switch (tb_mcp_auth_get_state (auth))
+    {
+    case TB_MCP_AUTH_STATE_SIGNED_IN:
+      /* Translators: %s names the account, such as an e-mail address */
+      return account != NULL ? g_strdup_printf (_("Signed in as %s"), account)
+                             : g_strdup (_("Signed in"));
+    case TB_MCP_AUTH_STATE_SIGNING_IN:
+      return g_strdup (_("Signing in in the browser…"));
+    case TB_MCP_AUTH_STATE_SIGNED_OUT:
+    default:
+      return tb_mcp_auth_get_error (auth) != NULL
+             /* Translators: why a sign-in failed */
+             ? g_strdup_printf (_("Not signed in: %s"), tb_mcp_auth_get_error (auth))
+             : NULL;
+    }
+}
+
 static void
 update_subtitle (TbMcpServerRow *self)
 {
   g_autofree char *subtitle = NULL;
+  TbMcpAuth *auth = self->client != NULL ? tb_mcp_client_get_auth (self->client) : NULL;
 
   if (self->client != NULL)
     subtitle = describe_client (self->client, self->summary != NULL ? self->summary : "");
+  if (auth != NULL)
+    {
+      g_autofree char *sign_in = describe_sign_in (auth);
+
+      if (sign_in != NULL)
+        {
+          /* Translators: a server's state, then who is signed in */
+          g_autofree char *both = g_strdup_printf (_("%s — %s"), subtitle, sign_in);
+
+          g_free (subtitle);
+          subtitle = g_steal_pointer (&both);
+        }
+      gtk_widget_set_visible (self->account_button,
+                              tb_mcp_auth_get_state (auth) != TB_MCP_AUTH_STATE_SIGNING_IN);
+      gtk_widget_action_set_enabled (GTK_WIDGET (self), "row.sign-out",
+                                     tb_mcp_auth_get_state (auth)
+                                     == TB_MCP_AUTH_STATE_SIGNED_IN);
+    }
   adw_action_row_set_subtitle (ADW_ACTION_ROW (self),
                                subtitle != NULL ? subtitle
                                                 : self->summary != NULL ? self->summary : "");
@@ -96,6 +139,63 @@ restart_action (GtkWidget  *widget,
 
   if (sources != NULL)
     tb_tool_sources_restart (sources, self->name);
+}
+
+static void
+signed_in_cb (GObject      *object,
+              GAsyncResult *result,
+              gpointer      user_data)
+{
+  g_autoptr(TbMcpServerRow) self = user_data;
+  g_autoptr(GError) error = NULL;
+  TbToolSources *sources = tb_tool_sources_get_default ();
+
+  /* A failure is in the auth's error, which the subtitle shows. */
+  if (tb_mcp_auth_sign_in_finish (TB_MCP_AUTH (object), result, &error) && sources != NULL &&
+      self->client != NULL && tb_mcp_client_get_state (self->client)
+                              != TB_MCP_CLIENT_STATE_CONNECTED)
+    tb_tool_sources_restart (sources, self->name);
+  update_subtitle (self);
+}
+
+/* Signs in afresh: a new token, perhaps as someone else. */
+static void
+sign_in_action (GtkWidget  *widget,
+                const char *action_name,
+                GVariant   *parameter)
+{
+  TbMcpServerRow *self = TB_MCP_SERVER_ROW (widget);
+  TbMcpAuth *auth = self->client != NULL ? tb_mcp_client_get_auth (self->client) : NULL;
+
+  if (auth == NULL)
+    return;
+  tb_mcp_auth_sign_in_async (auth, NULL, signed_in_cb, g_object_ref (self));
+}
+
+static void
+signed_out_cb (GObject      *object,
+               GAsyncResult *result,
+               gpointer      user_data)
+{
+  g_autoptr(TbMcpServerRow) self = user_data;
+
+  tb_mcp_auth_sign_out_finish (TB_MCP_AUTH (object), result, NULL, NULL);
+  update_subtitle (self);
+}
+
+/* Forgets the tokens and stops the server: it would only ask again. */
+static void
+sign_out_action (GtkWidget  *widget,
+                 const char *action_name,
+                 GVariant   *parameter)
+{
+  TbMcpServerRow *self = TB_MCP_SERVER_ROW (widget);
+  TbMcpAuth *auth = self->client != NULL ? tb_mcp_client_get_auth (self->client) : NULL;
+
+  if (auth == NULL)
+    return;
+  tb_mcp_client_disconnect (self->client);
+  tb_mcp_auth_sign_out_async (auth, NULL, signed_out_cb, g_object_ref (self));
 }
 
 /* One window a server: the button brings it back when it is open. */
@@ -129,6 +229,13 @@ set_client (TbMcpServerRow *self,
   gtk_widget_set_visible (self->restart_button, TRUE);
   g_signal_connect_object (client, "notify::state", G_CALLBACK (update_subtitle), self,
                            G_CONNECT_SWAPPED);
+  if (tb_mcp_client_get_auth (client) != NULL)
+    {
+      g_signal_connect_object (tb_mcp_client_get_auth (client), "notify::state",
+                               G_CALLBACK (update_subtitle), self, G_CONNECT_SWAPPED);
+      g_signal_connect_object (tb_mcp_client_get_auth (client), "notify::account",
+                               G_CALLBACK (update_subtitle), self, G_CONNECT_SWAPPED);
+    }
 }
 
 static void
@@ -259,11 +366,14 @@ tb_mcp_server_row_class_init (TbMcpServerRowClass *klass)
   gtk_widget_class_install_action (widget_class, "row.edit", NULL, edit_action);
   gtk_widget_class_install_action (widget_class, "row.restart", NULL, restart_action);
   gtk_widget_class_install_action (widget_class, "row.show-log", NULL, show_log_action);
+  gtk_widget_class_install_action (widget_class, "row.sign-in", NULL, sign_in_action);
+  gtk_widget_class_install_action (widget_class, "row.sign-out", NULL, sign_out_action);
 
   gtk_widget_class_set_template_from_resource (
     widget_class, "/io/github/toolbench/Toolbench/tb-mcp-server-row.ui");
   gtk_widget_class_bind_template_child (widget_class, TbMcpServerRow, log_button);
   gtk_widget_class_bind_template_child (widget_class, TbMcpServerRow, restart_button);
+  gtk_widget_class_bind_template_child (widget_class, TbMcpServerRow, account_button);
 }
 
 static void

@@ -73,6 +73,12 @@ signed_in (gpointer data)
 }
 
 static gboolean
+signed_out (gpointer data)
+{
+  return tb_mcp_auth_get_state (data) == TB_MCP_AUTH_STATE_SIGNED_OUT;
+}
+
+static gboolean
 client_started (gpointer data)
 {
   TbToolSources *sources = data;
@@ -122,6 +128,9 @@ test_sign_in (void)
   g_autofree char *token = NULL;
   g_autoptr(TbSecretStore) store = tb_secret_store_new_in_memory ("for the test");
   Browser browser = { soup_session_new (), 0 };
+  g_autoptr(GtkWidget) row = NULL;
+  GtkWidget *window;
+  GtkWidget *list;
   TbMcpClient *client;
   TbMcpAuth *auth;
 
@@ -155,6 +164,38 @@ test_sign_in (void)
   g_assert_true (mcp_test_wait (mcp_test_pointer_set, &kept, 10000));
   g_assert_nonnull (strstr (kept, token));
 
+  /* The server's row in the preferences says who is signed in. */
+  tb_tool_sources_set_default (sources);
+  row = g_object_ref_sink (tb_mcp_server_row_new ("protected", server->mcp_url, TRUE, client));
+  window = gtk_window_new ();
+  list = gtk_list_box_new ();
+  gtk_list_box_append (GTK_LIST_BOX (list), row);
+  gtk_window_set_child (GTK_WINDOW (window), list);
+  gtk_window_present (GTK_WINDOW (window));
+  g_assert_nonnull (strstr (adw_action_row_get_subtitle (ADW_ACTION_ROW (row)),
+                            "Running — Signed in as ada@example.org"));
+
+  /* Sign Out forgets the token and stops the server. */
+  gtk_widget_activate_action (row, "row.sign-out", NULL);
+  g_assert_true (mcp_test_wait (signed_out, auth, 10000));
+  g_assert_cmpint (tb_mcp_client_get_state (client), ==, TB_MCP_CLIENT_STATE_DISCONNECTED);
+  g_clear_pointer (&kept, g_free);
+  tb_secret_store_fetch_async (store, TB_SECRET_KIND_MCP_AUTHORIZATION, "protected",
+                               server->mcp_url, NULL, fetched_cb, &kept);
+  g_assert_true (mcp_test_wait (mcp_test_pointer_set, &kept, 10000));
+  g_assert_null (strstr (kept, token));
+  g_assert_null (strstr (adw_action_row_get_subtitle (ADW_ACTION_ROW (row)), "Signed in"));
+
+  /* Sign In Again opens the page once more and starts the server. */
+  gtk_widget_activate_action (row, "row.sign-in", NULL);
+  g_assert_true (mcp_test_wait (signed_in, client, 30000));
+  g_assert_cmpuint (browser.opened, ==, 2);
+  g_assert_cmpuint (server->n_authorize, ==, 2);
+  g_assert_nonnull (strstr (adw_action_row_get_subtitle (ADW_ACTION_ROW (row)),
+                            "Signed in as ada@example.org"));
+
+  gtk_window_destroy (GTK_WINDOW (window));
+  tb_tool_sources_set_default (NULL);
   tb_prefs_remove_mcp_server (settings, "protected", NULL);
   g_clear_object (&sources);
   g_object_unref (browser.session);

@@ -130,4 +130,7 @@ void     _tb_mcp_stdio_stop       (TbMcpClient  *self);
 /* Requests from the server (tb-mcp-server-request.c). */
 void     _tb_mcp_server_request_withdraw (TbMcpServerRequest *self);
 
+void  _tb_mcp_client_sync_registry (TbMcpClient *self);
+char *_tb_mcp_sanitize_name        (const char  *name);
+
 G_END_DECLS

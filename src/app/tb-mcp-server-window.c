@@ -137,7 +137,12 @@ tb_mcp_server_window_class_init (TbMcpServerWindowClass *klass)
 static void
 tb_mcp_server_window_init (TbMcpServerWindow *self)
 {
+  g_autoptr(GtkWindowGroup) group = gtk_window_group_new ();
+
   gtk_widget_init_template (GTK_WIDGET (self));
+  /* Opened from the modal Preferences, it would take no click while they
+   * are shown: a group of its own keeps it out of their grab. */
+  gtk_window_group_add_window (group, GTK_WINDOW (self));
 }
 
 /**

@@ -253,6 +253,9 @@ open_window (Fixture *f,
              int      height)
 {
   f->window = TB_MCP_SERVER_WINDOW (tb_mcp_server_window_new (f->client));
+  /* A group of its own: the modal Preferences it is opened from would
+   * otherwise take every click meant for it. */
+  g_assert_true (gtk_window_has_group (GTK_WINDOW (f->window)));
   if (width > 0)
     gtk_window_set_default_size (GTK_WINDOW (f->window), width, height);
   gtk_window_present (GTK_WINDOW (f->window));

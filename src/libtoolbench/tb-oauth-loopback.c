@@ -201,7 +201,7 @@ _tb_oauth_loopback_new (GError **error)
   g_autoptr(GInetAddress) address = g_inet_address_new_loopback (G_SOCKET_FAMILY_IPV4);
   g_autoptr(GSocketAddress) socket_address = g_inet_socket_address_new (address, 0);
   g_autoptr(GError) local_error = NULL;
-  GSList *uris;
+  GSList *listeners;
   guint port = 0;
 
   self->server = soup_server_new ("server-header", "toolbench", NULL);
@@ -213,10 +213,17 @@ _tb_oauth_loopback_new (GError **error)
                    local_error->message);
       return NULL;
     }
-  uris = soup_server_get_uris (self->server);
-  if (uris != NULL)
-    port = g_uri_get_port (uris->data);
-  g_slist_free_full (uris, (GDestroyNotify) g_uri_unref);
+  /* The port from the listening socket: soup_server_get_uris() keeps a
+   * reference to each address it reads. */
+  listeners = soup_server_get_listeners (self->server);
+  if (listeners != NULL)
+    {
+      g_autoptr(GSocketAddress) local = g_socket_get_local_address (listeners->data, NULL);
+
+      if (local != NULL && G_IS_INET_SOCKET_ADDRESS (local))
+        port = g_inet_socket_address_get_port (G_INET_SOCKET_ADDRESS (local));
+    }
+  g_slist_free (listeners);
   self->redirect_uri = g_strdup_printf ("http://127.0.0.1:%u" CALLBACK_PATH, port);
   return g_steal_pointer (&self);
 }

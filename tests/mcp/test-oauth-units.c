@@ -378,6 +378,7 @@ test_jwt_sign (void)
   gnutls_free (pem.data);
   gnutls_pubkey_deinit (pubkey);
   gnutls_privkey_deinit (key);
+  gnutls_x509_privkey_deinit (x509);
 
   /* A key that is not one is said so. */
   g_assert_null (_tb_oauth_jwt_sign ("-----BEGIN PRIVATE KEY-----\nAAAA\n-----END PRIVATE "

@@ -35,27 +35,58 @@ G_DEFINE_FINAL_TYPE (TbSecretStore, tb_secret_store, G_TYPE_OBJECT)
 
 G_DEFINE_QUARK (tb-secret-store-error-quark, tb_secret_store_error)
 
-static const SecretSchema *
-tb_secret_store_get_schema (TbSecretKind kind)
+/* What differs between the kinds of secret: the schema whose two
+ * attributes name the thing and its URL, the label the keyring shows, and
+ * the sentences for a request that names nothing or keeps nothing. */
+typedef struct
 {
-  static const SecretSchema api_key = {
-    "io.github.toolbench.Toolbench.ApiKey", SECRET_SCHEMA_NONE,
-    {
-      { "endpoint", SECRET_SCHEMA_ATTRIBUTE_STRING },
-      { "base-url", SECRET_SCHEMA_ATTRIBUTE_STRING },
-      { NULL, 0 },
-    }
-  };
-  static const SecretSchema mcp_authorization = {
-    "io.github.toolbench.Toolbench.McpAuthorization", SECRET_SCHEMA_NONE,
-    {
-      { "server", SECRET_SCHEMA_ATTRIBUTE_STRING },
-      { "url", SECRET_SCHEMA_ATTRIBUTE_STRING },
-      { NULL, 0 },
-    }
-  };
+  SecretSchema  schema;
+  const char   *label;      /* a format with the name, then the URL */
+  const char   *no_names;
+  const char   *empty;
+} KindInfo;
 
-  return kind == TB_SECRET_KIND_MCP_AUTHORIZATION ? &mcp_authorization : &api_key;
+static const KindInfo kinds[] = {
+  [TB_SECRET_KIND_API_KEY] = {
+    { "io.github.toolbench.Toolbench.ApiKey", SECRET_SCHEMA_NONE,
+      { { "endpoint", SECRET_SCHEMA_ATTRIBUTE_STRING },
+        { "base-url", SECRET_SCHEMA_ATTRIBUTE_STRING },
+        { NULL, 0 } } },
+    /* Translators: the label of a key in the keyring; %1$s is the endpoint's
+     * name (e.g. "OpenAI"), %2$s its base URL. */
+    N_("Toolbench API key for %1$s (%2$s)"),
+    N_("A key belongs to a named endpoint with a base URL; give both first."),
+    N_("The API key is empty; to forget a key, remove it instead."),
+  },
+  [TB_SECRET_KIND_MCP_AUTHORIZATION] = {
+    { "io.github.toolbench.Toolbench.McpAuthorization", SECRET_SCHEMA_NONE,
+      { { "server", SECRET_SCHEMA_ATTRIBUTE_STRING },
+        { "url", SECRET_SCHEMA_ATTRIBUTE_STRING },
+        { NULL, 0 } } },
+    /* Translators: the label of a sign-in in the keyring; a server name, then its URL */
+    N_("Toolbench sign-in to the MCP server %1$s (%2$s)"),
+    N_("A sign-in belongs to a named MCP server with a URL; give both first."),
+    N_("There is nothing to keep of the sign-in; to forget it, sign out instead."),
+  },
+  [TB_SECRET_KIND_MCP_HEADERS] = {
+    { "io.github.toolbench.Toolbench.McpHeaders", SECRET_SCHEMA_NONE,
+      { { "server", SECRET_SCHEMA_ATTRIBUTE_STRING },
+        { "url", SECRET_SCHEMA_ATTRIBUTE_STRING },
+        { NULL, 0 } } },
+    /* Translators: the label of an MCP server's HTTP header values (API keys)
+     * in the keyring; a server name, then its URL */
+    N_("Toolbench headers for the MCP server %1$s (%2$s)"),
+    N_("Header values belong to a named MCP server with a URL; give both first."),
+    N_("There are no header values to keep; to forget them, remove the headers instead."),
+  },
+};
+
+static const KindInfo *
+kind_info (TbSecretKind kind)
+{
+  g_return_val_if_fail ((guint) kind < G_N_ELEMENTS (kinds), &kinds[0]);
+
+  return &kinds[kind];
 }
 
 static void
@@ -173,18 +204,37 @@ memory_key (TbSecretKind  kind,
   return g_strdup_printf ("%d\n%s\n%s", kind, name, url);
 }
 
+typedef struct
+{
+  TbSecretKind  kind;
+  char         *name;
+  char         *url;
+  char         *secret;
+} Request;
+
+static void
+request_free (gpointer data)
+{
+  Request *request = data;
+
+  g_free (request->name);
+  g_free (request->url);
+  wipe_and_free (request->secret);
+  g_free (request);
+}
+
+/* libsecret holds on to the attributes until the request is done, so they
+ * point into the request's own copies, which live as long as its task. */
 static GHashTable *
-make_attributes (TbSecretKind  kind,
-                 const char   *name,
-                 const char   *url)
+make_attributes (Request *request)
 {
   GHashTable *attributes = g_hash_table_new (g_str_hash, g_str_equal);
-  const SecretSchema *schema = tb_secret_store_get_schema (kind);
+  const SecretSchema *schema = &kind_info (request->kind)->schema;
 
-  if (name != NULL)
-    g_hash_table_insert (attributes, (gpointer) schema->attributes[0].name, (gpointer) name);
-  if (url != NULL)
-    g_hash_table_insert (attributes, (gpointer) schema->attributes[1].name, (gpointer) url);
+  if (request->name != NULL)
+    g_hash_table_insert (attributes, (gpointer) schema->attributes[0].name, request->name);
+  if (request->url != NULL)
+    g_hash_table_insert (attributes, (gpointer) schema->attributes[1].name, request->url);
   return attributes;
 }
 
@@ -220,36 +270,11 @@ check_names (TbSecretKind   kind,
 {
   if (name == NULL || *name == '\0' || url == NULL || *url == '\0')
     {
-      if (kind == TB_SECRET_KIND_API_KEY)
-        g_set_error_literal (error, TB_SECRET_STORE_ERROR, TB_SECRET_STORE_ERROR_INVALID,
-                             _("A key belongs to a named endpoint with a base URL; give both "
-                               "first."));
-      else
-        g_set_error_literal (error, TB_SECRET_STORE_ERROR, TB_SECRET_STORE_ERROR_INVALID,
-                             _("A sign-in belongs to a named MCP server with a URL; give "
-                               "both first."));
+      g_set_error_literal (error, TB_SECRET_STORE_ERROR, TB_SECRET_STORE_ERROR_INVALID,
+                           _(kind_info (kind)->no_names));
       return FALSE;
     }
   return TRUE;
-}
-
-typedef struct
-{
-  TbSecretKind  kind;
-  char         *name;
-  char         *url;
-  char         *secret;
-} Request;
-
-static void
-request_free (gpointer data)
-{
-  Request *request = data;
-
-  g_free (request->name);
-  g_free (request->url);
-  wipe_and_free (request->secret);
-  g_free (request);
 }
 
 static GTask *
@@ -350,14 +375,8 @@ tb_secret_store_store_async (TbSecretStore       *self,
     }
   if (secret == NULL || *secret == '\0')
     {
-      if (kind == TB_SECRET_KIND_API_KEY)
-        g_task_return_new_error (task, TB_SECRET_STORE_ERROR, TB_SECRET_STORE_ERROR_INVALID,
-                                 _("The API key is empty; to forget a key, remove it "
-                                   "instead."));
-      else
-        g_task_return_new_error (task, TB_SECRET_STORE_ERROR, TB_SECRET_STORE_ERROR_INVALID,
-                                 _("There is nothing to keep of the sign-in; to forget it, "
-                                   "sign out instead."));
+      g_task_return_new_error (task, TB_SECRET_STORE_ERROR, TB_SECRET_STORE_ERROR_INVALID,
+                               "%s", _(kind_info (kind)->empty));
       return;
     }
   if (self->in_memory)
@@ -367,14 +386,13 @@ tb_secret_store_store_async (TbSecretStore       *self,
       return;
     }
 
-  attributes = make_attributes (kind, name, url);
-  if (kind == TB_SECRET_KIND_API_KEY)
-    /* Translators: the label of a key in the keyring, e.g. "Toolbench API key for OpenAI". */
-    label = g_strdup_printf (_("Toolbench API key for %s"), name);
-  else
-    /* Translators: the label of a sign-in in the keyring; a server name, then its URL */
-    label = g_strdup_printf (_("Toolbench sign-in to the MCP server %s (%s)"), name, url);
-  secret_password_storev (tb_secret_store_get_schema (kind), attributes,
+  attributes = make_attributes (g_task_get_task_data (task));
+  /* The formats are in the table above; each takes the name, then the URL. */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wformat-nonliteral"
+  label = g_strdup_printf (_(kind_info (kind)->label), name, url);
+#pragma GCC diagnostic pop
+  secret_password_storev (&kind_info (kind)->schema, attributes,
                           SECRET_COLLECTION_DEFAULT, label, secret, cancellable, store_cb,
                           g_steal_pointer (&task));
 }
@@ -476,8 +494,8 @@ tb_secret_store_fetch_async (TbSecretStore       *self,
       return;
     }
 
-  attributes = make_attributes (kind, name, url);
-  secret_password_lookupv (tb_secret_store_get_schema (kind), attributes, cancellable, fetch_cb,
+  attributes = make_attributes (g_task_get_task_data (task));
+  secret_password_lookupv (&kind_info (kind)->schema, attributes, cancellable, fetch_cb,
                            g_steal_pointer (&task));
 }
 
@@ -601,8 +619,8 @@ tb_secret_store_forget_async (TbSecretStore       *self,
       return;
     }
 
-  attributes = make_attributes (kind, name, url);
-  secret_password_clearv (tb_secret_store_get_schema (kind), attributes, cancellable, forget_cb,
+  attributes = make_attributes (g_task_get_task_data (task));
+  secret_password_clearv (&kind_info (kind)->schema, attributes, cancellable, forget_cb,
                           g_steal_pointer (&task));
 }
 

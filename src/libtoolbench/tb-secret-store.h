@@ -32,6 +32,9 @@ typedef enum
  * @TB_SECRET_KIND_MCP_AUTHORIZATION: what signing in to an MCP server left
  *   (tokens, client registration, account), named by the server's name and
  *   URL.
+ * @TB_SECRET_KIND_MCP_HEADERS: the values of the HTTP headers a person gave
+ *   an MCP server (API keys), one JSON object of header name to value,
+ *   named by the server's name and URL.
  *
  * What a secret is for. Each kind has its own schema in the keyring, so a
  * search for one kind never finds the other.
@@ -40,6 +43,7 @@ typedef enum
 {
   TB_SECRET_KIND_API_KEY,
   TB_SECRET_KIND_MCP_AUTHORIZATION,
+  TB_SECRET_KIND_MCP_HEADERS,
 } TbSecretKind;
 
 #define TB_TYPE_SECRET_STORE (tb_secret_store_get_type ())

@@ -8,18 +8,23 @@
 
 #include "toolbench.h"
 #include "tb-app-util.h"
+#include "tb-mcp-headers.h"
 #include "tb-mcp-server-editor.h"
 #include "tb-prefs.h"
 
 /* The preferences' subpage for one MCP server: its name, whether it starts
  * with the app, and its entry as JSON. The settings refuse an entry that
- * cannot run with a sentence shown under it; the server in place stays. */
+ * cannot run with a sentence shown under it; the server in place stays.
+ * Header values go to the keyring on saving; the entry shows
+ * TB_MCP_HEADER_KEPT in their place. */
 
 struct _TbMcpServerEditor
 {
   GtkBox          parent_instance;
 
   GSettings      *settings;
+  TbSecretStore  *store;
+  GCancellable   *cancellable;
   char           *old_name;
 
   AdwWindowTitle *title;
@@ -70,18 +75,26 @@ back_clicked (TbMcpServerEditor *self)
 }
 
 static void
-save_clicked (TbMcpServerEditor *self)
+set_busy (TbMcpServerEditor *self,
+          gboolean           busy)
 {
-  GtkTextBuffer *buffer = gtk_text_view_get_buffer (self->entry_view);
-  GtkTextIter start, end;
-  g_autofree char *text = NULL;
-  g_autoptr(GError) error = NULL;
+  gtk_widget_set_sensitive (GTK_WIDGET (self), !busy);
+}
 
-  gtk_text_buffer_get_bounds (buffer, &start, &end);
-  text = gtk_text_buffer_get_text (buffer, &start, &end, FALSE);
-  if (!tb_prefs_save_mcp_server (self->settings, self->old_name,
-                                 gtk_editable_get_text (GTK_EDITABLE (self->name_row)),
-                                 gtk_switch_get_active (self->enabled), text, &error))
+static void
+saved_cb (GObject      *object,
+          GAsyncResult *result,
+          gpointer      user_data)
+{
+  g_autoptr(TbMcpServerEditor) self = user_data;
+  g_autoptr(GError) error = NULL;
+  gboolean saved;
+
+  saved = tb_prefs_save_mcp_server_finish (G_SETTINGS (object), result, &error);
+  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    return;
+  set_busy (self, FALSE);
+  if (!saved)
     {
       tb_label_set_status (self->status, error->message, TRUE);
       return;
@@ -90,16 +103,46 @@ save_clicked (TbMcpServerEditor *self)
 }
 
 static void
-remove_clicked (TbMcpServerEditor *self)
+save_clicked (TbMcpServerEditor *self)
 {
+  GtkTextBuffer *buffer = gtk_text_view_get_buffer (self->entry_view);
+  GtkTextIter start, end;
+  g_autofree char *text = NULL;
+
+  gtk_text_buffer_get_bounds (buffer, &start, &end);
+  text = gtk_text_buffer_get_text (buffer, &start, &end, FALSE);
+  set_busy (self, TRUE);
+  tb_prefs_save_mcp_server_async (self->settings, self->store, self->old_name,
+                                  gtk_editable_get_text (GTK_EDITABLE (self->name_row)),
+                                  gtk_switch_get_active (self->enabled), text,
+                                  self->cancellable, saved_cb, g_object_ref (self));
+}
+
+static void
+removed_cb (GObject      *object,
+            GAsyncResult *result,
+            gpointer      user_data)
+{
+  g_autoptr(TbMcpServerEditor) self = user_data;
   g_autoptr(GError) error = NULL;
 
-  if (!tb_prefs_remove_mcp_server (self->settings, self->old_name, &error))
+  set_busy (self, FALSE);
+  if (!tb_prefs_remove_mcp_server_finish (G_SETTINGS (object), result, &error))
     {
       tb_label_set_status (self->status, error->message, TRUE);
       return;
     }
   close_page (self);
+}
+
+/* Not cancelled with the page: the sign-in and header values of a removed
+ * server are forgotten even when the window closes first. */
+static void
+remove_clicked (TbMcpServerEditor *self)
+{
+  set_busy (self, TRUE);
+  tb_prefs_remove_mcp_server_async (self->settings, self->store, self->old_name, NULL,
+                                    removed_cb, g_object_ref (self));
 }
 
 /* The page scrolls to keep the entry's cursor in view: the entry grows
@@ -156,6 +199,9 @@ on_entry_cursor_moved (GtkTextBuffer *buffer,
 static void
 tb_mcp_server_editor_dispose (GObject *object)
 {
+  TbMcpServerEditor *self = (TbMcpServerEditor *) object;
+
+  g_cancellable_cancel (self->cancellable);
   gtk_widget_dispose_template (GTK_WIDGET (object), TB_TYPE_MCP_SERVER_EDITOR);
 
   G_OBJECT_CLASS (tb_mcp_server_editor_parent_class)->dispose (object);
@@ -167,6 +213,8 @@ tb_mcp_server_editor_finalize (GObject *object)
   TbMcpServerEditor *self = (TbMcpServerEditor *) object;
 
   g_clear_object (&self->settings);
+  g_clear_object (&self->store);
+  g_clear_object (&self->cancellable);
   g_free (self->old_name);
 
   G_OBJECT_CLASS (tb_mcp_server_editor_parent_class)->finalize (object);
@@ -199,6 +247,7 @@ tb_mcp_server_editor_init (TbMcpServerEditor *self)
 {
   GtkTextBuffer *buffer;
 
+  self->cancellable = g_cancellable_new ();
   gtk_widget_init_template (GTK_WIDGET (self));
   buffer = gtk_text_view_get_buffer (self->entry_view);
   g_signal_connect_object (buffer, "mark-set", G_CALLBACK (on_entry_cursor_moved),
@@ -210,22 +259,26 @@ tb_mcp_server_editor_init (TbMcpServerEditor *self)
 /**
  * tb_mcp_server_editor_new:
  * @settings: the settings that hold the servers
+ * @store: the keyring for the values of the server's headers
  * @name: (nullable): the server to edit, %NULL to add one
  *
  * Returns: (transfer floating): the editor, to present as a subpage
  */
 TbMcpServerEditor *
-tb_mcp_server_editor_new (GSettings  *settings,
-                          const char *name)
+tb_mcp_server_editor_new (GSettings     *settings,
+                          TbSecretStore *store,
+                          const char    *name)
 {
   TbMcpServerEditor *self;
   g_autofree char *entry = NULL;
   gboolean enabled = TRUE;
 
   g_return_val_if_fail (G_IS_SETTINGS (settings), NULL);
+  g_return_val_if_fail (TB_IS_SECRET_STORE (store), NULL);
 
   self = g_object_new (TB_TYPE_MCP_SERVER_EDITOR, NULL);
   self->settings = g_object_ref (settings);
+  self->store = g_object_ref (store);
   if (name != NULL)
     entry = entry_text (settings, name, &enabled);
   adw_window_title_set_title (self->title, entry != NULL ? _("Edit MCP Server")

@@ -43,6 +43,10 @@ struct _TbPreferencesWindow
   AdwComboRow          *policy_row;
   GtkLabel             *loop_status;
   gboolean              syncing;
+
+  AdwLeaflet           *subpages;         /* the window's own, found on the first subpage */
+  GtkWidget            *waiting_subpage;
+  gulong                transition_id;
 };
 
 G_DEFINE_FINAL_TYPE (TbPreferencesWindow, tb_preferences_window, ADW_TYPE_PREFERENCES_WINDOW)
@@ -92,6 +96,46 @@ provider_key_saved (TbPreferencesWindow *self)
                                            tb_secret_store_get_fallback_message (self->store));
 }
 
+static void present_subpage (TbPreferencesWindow *self,
+                             GtkWidget           *subpage);
+
+static void
+subpages_transition_cb (TbPreferencesWindow *self)
+{
+  g_autoptr(GtkWidget) subpage = NULL;
+
+  if (adw_leaflet_get_child_transition_running (self->subpages))
+    return;
+  g_clear_signal_handler (&self->transition_id, self->subpages);
+  subpage = g_steal_pointer (&self->waiting_subpage);
+  if (subpage != NULL)
+    present_subpage (self, subpage);
+}
+
+/* libadwaita 1.2 removes a closed subpage when the slide back ends; a
+ * subpage presented while it slides is left beside a disposed widget
+ * (Gtk-CRITICAL in gtk_widget_set_child_visible). One presented then — a
+ * row clicked right after Save — waits until the slide is over. */
+static void
+present_subpage (TbPreferencesWindow *self,
+                 GtkWidget           *subpage)
+{
+  if (self->subpages != NULL && adw_leaflet_get_child_transition_running (self->subpages))
+    {
+      g_clear_object (&self->waiting_subpage);
+      self->waiting_subpage = g_object_ref_sink (subpage);
+      if (self->transition_id == 0)
+        self->transition_id =
+          g_signal_connect_object (self->subpages, "notify::child-transition-running",
+                                   G_CALLBACK (subpages_transition_cb), self,
+                                   G_CONNECT_SWAPPED);
+      return;
+    }
+  adw_preferences_window_present_subpage (ADW_PREFERENCES_WINDOW (self), subpage);
+  if (self->subpages == NULL)
+    self->subpages = ADW_LEAFLET (gtk_widget_get_ancestor (subpage, ADW_TYPE_LEAFLET));
+}
+
 /**
  * tb_preferences_window_edit_provider:
  * @self: the window
@@ -111,7 +155,7 @@ tb_preferences_window_edit_provider (TbPreferencesWindow *self,
   g_signal_connect_object (editor, "error", G_CALLBACK (toast), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (editor, "key-saved", G_CALLBACK (provider_key_saved), self,
                            G_CONNECT_SWAPPED);
-  adw_preferences_window_present_subpage (ADW_PREFERENCES_WINDOW (self), GTK_WIDGET (editor));
+  present_subpage (self, GTK_WIDGET (editor));
 }
 
 static void
@@ -188,9 +232,8 @@ tb_preferences_window_edit_mcp_server (TbPreferencesWindow *self,
 {
   g_return_if_fail (TB_IS_PREFERENCES_WINDOW (self));
 
-  adw_preferences_window_present_subpage (ADW_PREFERENCES_WINDOW (self),
-                                          GTK_WIDGET (tb_mcp_server_editor_new (self->settings,
-                                                                                name)));
+  present_subpage (self, GTK_WIDGET (tb_mcp_server_editor_new (self->settings, self->store,
+                                                                name)));
 }
 
 static void
@@ -262,19 +305,12 @@ rebuild_mcp_idle (gpointer data)
   return G_SOURCE_REMOVE;
 }
 
-/**
- * tb_preferences_window_import_mcp_text:
- * @self: the window
- * @text: the text of an `mcpServers` configuration
- * @length: its length, or -1
- *
- * Imports the servers and tells the person what came in and what not.
- */
-void
-tb_preferences_window_import_mcp_text (TbPreferencesWindow *self,
-                                       const char          *text,
-                                       gssize               length)
+static void
+imported_cb (GObject      *object,
+             GAsyncResult *result,
+             gpointer      user_data)
 {
+  g_autoptr(TbPreferencesWindow) self = user_data;
   g_autoptr(GError) error = NULL;
   g_auto(GStrv) problems = NULL;
   g_autofree char *summary = NULL;
@@ -282,9 +318,9 @@ tb_preferences_window_import_mcp_text (TbPreferencesWindow *self,
   guint imported;
   AdwMessageDialog *dialog;
 
-  g_return_if_fail (TB_IS_PREFERENCES_WINDOW (self));
-
-  imported = tb_prefs_import_mcp_config (self->settings, text, length, &problems, &error);
+  imported = tb_prefs_import_mcp_config_finish (G_SETTINGS (object), result, &problems, &error);
+  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    return;
   if (error != NULL)
     {
       summary = g_strdup (_("Nothing Imported"));
@@ -310,6 +346,26 @@ tb_preferences_window_import_mcp_text (TbPreferencesWindow *self,
   gtk_widget_set_name (GTK_WIDGET (dialog), "mcp-import-report");
   adw_message_dialog_add_response (dialog, "close", _("_Close"));
   gtk_window_present (GTK_WINDOW (dialog));
+}
+
+/**
+ * tb_preferences_window_import_mcp_text:
+ * @self: the window
+ * @text: the text of an `mcpServers` configuration
+ * @length: its length, or -1
+ *
+ * Imports the servers, their header values into the keyring, and tells the
+ * person what came in and what not.
+ */
+void
+tb_preferences_window_import_mcp_text (TbPreferencesWindow *self,
+                                       const char          *text,
+                                       gssize               length)
+{
+  g_return_if_fail (TB_IS_PREFERENCES_WINDOW (self));
+
+  tb_prefs_import_mcp_config_async (self->settings, self->store, text, length,
+                                    self->cancellable, imported_cb, g_object_ref (self));
 }
 
 static void
@@ -560,6 +616,10 @@ tb_preferences_window_dispose (GObject *object)
   if (self->settings != NULL)
     g_signal_handlers_disconnect_by_data (self->settings, self);
   g_clear_object (&self->settings);
+  if (self->subpages != NULL)
+    g_clear_signal_handler (&self->transition_id, self->subpages);
+  self->subpages = NULL;
+  g_clear_object (&self->waiting_subpage);
 
   G_OBJECT_CLASS (tb_preferences_window_parent_class)->dispose (object);
 }

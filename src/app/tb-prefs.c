@@ -7,7 +7,7 @@
 #include <glib/gi18n.h>
 
 #include "toolbench.h"
-#include "tb-prefs.h"
+#include "tb-prefs-private.h"
 
 /* The checked side of the preferences: every change goes through here so a
  * value out of range, a URL that is not one or an MCP entry naming a missing
@@ -244,9 +244,9 @@ tb_prefs_get_providers (GSettings *settings)
 
 /* Endpoints and MCP servers are kept as arrays of structs whose first
  * member is the name; these find, place and remove them by it. */
-static int
-find_named (GPtrArray  *rows,
-            const char *name)
+int
+_tb_prefs_find_named (GPtrArray  *rows,
+                      const char *name)
 {
   for (guint i = 0; i < rows->len; i++)
     if (g_strcmp0 (*(char **) g_ptr_array_index (rows, i), name) == 0)
@@ -254,35 +254,28 @@ find_named (GPtrArray  *rows,
   return -1;
 }
 
-typedef enum
-{
-  SLOT_FREE,
-  SLOT_GONE,   /* the row being edited is no longer there */
-  SLOT_TAKEN,  /* another row has the name */
-} Slot;
-
 /* Where a row named @name goes: in place of @old_name's when editing
  * (@replace), at the end when adding (@replace is -1). */
-static Slot
-find_slot (GPtrArray  *rows,
-           const char *old_name,
-           const char *name,
-           int        *replace)
+TbPrefsSlot
+_tb_prefs_find_slot (GPtrArray  *rows,
+                     const char *old_name,
+                     const char *name,
+                     int        *replace)
 {
-  int existing = find_named (rows, name);
+  int existing = _tb_prefs_find_named (rows, name);
 
-  *replace = old_name != NULL ? find_named (rows, old_name) : -1;
+  *replace = old_name != NULL ? _tb_prefs_find_named (rows, old_name) : -1;
   if (old_name != NULL && *replace < 0)
-    return SLOT_GONE;
+    return TB_PREFS_SLOT_GONE;
   if (existing >= 0 && existing != *replace)
-    return SLOT_TAKEN;
-  return SLOT_FREE;
+    return TB_PREFS_SLOT_TAKEN;
+  return TB_PREFS_SLOT_FREE;
 }
 
-static void
-put_named (GPtrArray *rows,
-           int        replace,
-           gpointer   row)
+void
+_tb_prefs_put_named (GPtrArray *rows,
+                     int        replace,
+                     gpointer   row)
 {
   if (replace < 0)
     {
@@ -305,7 +298,7 @@ tb_prefs_find_provider (GSettings  *settings,
                         const char *name)
 {
   g_autoptr(GPtrArray) endpoints = tb_prefs_get_providers (settings);
-  int index = find_named (endpoints, name);
+  int index = _tb_prefs_find_named (endpoints, name);
 
   return index >= 0 ? g_ptr_array_steal_index (endpoints, index) : NULL;
 }
@@ -378,18 +371,18 @@ tb_prefs_save_provider (GSettings   *settings,
   if (!tb_prefs_check_url (clean_url, error))
     return FALSE;
 
-  switch (find_slot (endpoints, old_name, clean_name, &replace))
+  switch (_tb_prefs_find_slot (endpoints, old_name, clean_name, &replace))
     {
-    case SLOT_GONE:
+    case TB_PREFS_SLOT_GONE:
       g_set_error (error, TB_PREFS_ERROR, TB_PREFS_ERROR_NOT_FOUND,
                    _("The endpoint “%s” is gone; add it again."), old_name);
       return FALSE;
-    case SLOT_TAKEN:
+    case TB_PREFS_SLOT_TAKEN:
       g_set_error (error, TB_PREFS_ERROR, TB_PREFS_ERROR_EXISTS,
                    _("An endpoint named “%s” already exists; choose another name."),
                    clean_name);
       return FALSE;
-    case SLOT_FREE:
+    case TB_PREFS_SLOT_FREE:
     default:
       break;
     }
@@ -399,7 +392,7 @@ tb_prefs_save_provider (GSettings   *settings,
   endpoint->kind = g_strdup (kind);
   endpoint->base_url = g_steal_pointer (&clean_url);
   endpoint->model = g_strstrip (g_strdup (model != NULL ? model : ""));
-  put_named (endpoints, replace, endpoint);
+  _tb_prefs_put_named (endpoints, replace, endpoint);
   write_providers (settings, endpoints);
   return TRUE;
 }
@@ -418,7 +411,7 @@ tb_prefs_remove_provider (GSettings   *settings,
                           GError     **error)
 {
   g_autoptr(GPtrArray) endpoints = tb_prefs_get_providers (settings);
-  int index = find_named (endpoints, name);
+  int index = _tb_prefs_find_named (endpoints, name);
 
   if (index < 0)
     {
@@ -482,473 +475,6 @@ tb_prefs_set_tool_hints (GSettings  *settings,
                          const char *hints)
 {
   tb_prefs_set_dict_entry (settings, "tool-hints", name, hints, 0);
-}
-
-/**
- * tb_prefs_in_flatpak:
- *
- * Returns: whether the app runs inside a Flatpak sandbox
- */
-gboolean
-tb_prefs_in_flatpak (void)
-{
-  return tb_host_in_flatpak ();
-}
-
-/**
- * tb_prefs_wrap_for_host:
- * @entry: one entry of an `mcpServers` object
- *
- * Inside a Flatpak, a stdio MCP server is a program of the host: the entry
- * is rewritten to run it through `flatpak-spawn --host`, with its working
- * directory and environment passed as flatpak-spawn options. Entries with a
- * URL, and commands that already are flatpak-spawn, are returned as they
- * are.
- *
- * Returns: (transfer full): the entry to start
- */
-JsonObject *
-tb_prefs_wrap_for_host (JsonObject *entry)
-{
-  JsonObject *wrapped;
-  JsonArray *args;
-  const char *command = tb_json_object_get_string (entry, "command");
-  const char *cwd = tb_json_object_get_string (entry, "cwd");
-  JsonNode *env = json_object_get_member (entry, "env");
-  JsonNode *old_args = json_object_get_member (entry, "args");
-
-  if (command == NULL || g_strcmp0 (command, "flatpak-spawn") == 0)
-    return json_object_ref (entry);
-
-  wrapped = json_object_new ();
-  args = json_array_new ();
-  json_object_set_string_member (wrapped, "command", "flatpak-spawn");
-  json_array_add_string_element (args, "--host");
-  /* The host process ends with the app. */
-  json_array_add_string_element (args, "--watch-bus");
-  if (cwd != NULL)
-    {
-      g_autofree char *option = g_strconcat ("--directory=", cwd, NULL);
-
-      json_array_add_string_element (args, option);
-    }
-  if (env != NULL && JSON_NODE_HOLDS_OBJECT (env))
-    {
-      JsonObjectIter iter;
-      const char *name;
-      JsonNode *value;
-
-      json_object_iter_init (&iter, json_node_get_object (env));
-      while (json_object_iter_next (&iter, &name, &value))
-        if (JSON_NODE_HOLDS_VALUE (value) && json_node_get_value_type (value) == G_TYPE_STRING)
-          {
-            g_autofree char *option = g_strdup_printf ("--env=%s=%s", name,
-                                                       json_node_get_string (value));
-
-            json_array_add_string_element (args, option);
-          }
-    }
-  json_array_add_string_element (args, command);
-  if (old_args != NULL && JSON_NODE_HOLDS_ARRAY (old_args))
-    {
-      JsonArray *array = json_node_get_array (old_args);
-
-      for (guint i = 0; i < json_array_get_length (array); i++)
-        {
-          JsonNode *item = json_array_get_element (array, i);
-
-          if (JSON_NODE_HOLDS_VALUE (item) && json_node_get_value_type (item) == G_TYPE_STRING)
-            json_array_add_string_element (args, json_node_get_string (item));
-        }
-    }
-  json_object_set_array_member (wrapped, "args", args);
-  return wrapped;
-}
-
-/**
- * tb_prefs_check_mcp_entry:
- * @name: the server's name
- * @entry: one entry of an `mcpServers` object
- * @error: the error
- *
- * Checks the entry the way the MCP client reads it, and that a stdio
- * server's command is installed.
- *
- * Returns: whether the entry is usable
- */
-gboolean
-tb_prefs_check_mcp_entry (const char  *name,
-                          JsonObject  *entry,
-                          GError     **error)
-{
-  g_autoptr(TbMcpClient) client = NULL;
-  g_autoptr(GError) local_error = NULL;
-  const char *command;
-
-  if (name == NULL || *name == '\0')
-    {
-      g_set_error_literal (error, TB_PREFS_ERROR, TB_PREFS_ERROR_MCP_CONFIG,
-                           _("The MCP server has no name; give it one."));
-      return FALSE;
-    }
-  client = tb_mcp_client_new_from_config (name, entry, &local_error);
-  if (client == NULL)
-    {
-      g_set_error (error, TB_PREFS_ERROR, TB_PREFS_ERROR_MCP_CONFIG, "%s", local_error->message);
-      return FALSE;
-    }
-  /* Inside a Flatpak the command is a program of the host, which the
-   * sandbox cannot see; a missing one shows when the server starts. */
-  if (!tb_prefs_in_flatpak ()
-      && json_object_has_member (entry, "command")
-      && (command = tb_json_object_get_string (entry, "command")) != NULL)
-    {
-      g_autofree char *found = NULL;
-
-      if (g_path_is_absolute (command))
-        found = g_file_test (command, G_FILE_TEST_IS_EXECUTABLE) ? g_strdup (command) : NULL;
-      else
-        found = g_find_program_in_path (command);
-      if (found == NULL)
-        {
-          g_set_error (error, TB_PREFS_ERROR, TB_PREFS_ERROR_MCP_CONFIG,
-                       _("The MCP server “%s” runs “%s”, which is not installed or not in "
-                         "the PATH; install it or give its full path."), name, command);
-          return FALSE;
-        }
-    }
-  return TRUE;
-}
-
-typedef struct
-{
-  char     *name;
-  gboolean  enabled;
-  char     *entry;
-} McpRow;
-
-static void
-mcp_row_free (gpointer data)
-{
-  McpRow *row = data;
-
-  g_free (row->name);
-  g_free (row->entry);
-  g_free (row);
-}
-
-static GPtrArray *
-read_mcp (GSettings *settings)
-{
-  g_autoptr(GVariant) value = g_settings_get_value (settings, "mcp-servers");
-  GPtrArray *rows = g_ptr_array_new_with_free_func (mcp_row_free);
-  GVariantIter iter;
-  const char *name, *entry;
-  gboolean enabled;
-
-  g_variant_iter_init (&iter, value);
-  while (g_variant_iter_next (&iter, "(&sb&s)", &name, &enabled, &entry))
-    {
-      McpRow *row = g_new0 (McpRow, 1);
-
-      row->name = g_strdup (name);
-      row->enabled = enabled;
-      row->entry = g_strdup (entry);
-      g_ptr_array_add (rows, row);
-    }
-  return rows;
-}
-
-static void
-write_mcp (GSettings *settings,
-           GPtrArray *rows)
-{
-  GVariantBuilder builder;
-
-  g_variant_builder_init (&builder, G_VARIANT_TYPE ("a(sbs)"));
-  for (guint i = 0; i < rows->len; i++)
-    {
-      McpRow *row = g_ptr_array_index (rows, i);
-
-      g_variant_builder_add (&builder, "(sbs)", row->name, row->enabled, row->entry);
-    }
-  g_settings_set_value (settings, "mcp-servers", g_variant_builder_end (&builder));
-}
-
-static JsonObject *
-parse_mcp_entry (const char  *name,
-                 const char  *text,
-                 GError     **error)
-{
-  g_autoptr(GError) local_error = NULL;
-  g_autoptr(JsonNode) node = tb_json_parse (text, -1, &local_error);
-
-  if (node == NULL)
-    {
-      g_set_error (error, TB_PREFS_ERROR, TB_PREFS_ERROR_MCP_CONFIG,
-                   _("The entry of the MCP server “%s” is not JSON: %s"), name,
-                   local_error->message);
-      return NULL;
-    }
-  if (!JSON_NODE_HOLDS_OBJECT (node))
-    {
-      g_set_error (error, TB_PREFS_ERROR, TB_PREFS_ERROR_MCP_CONFIG,
-                   _("The entry of the MCP server “%s” must be a JSON object with "
-                     "“command” or “url”."), name);
-      return NULL;
-    }
-  return json_object_ref (json_node_get_object (node));
-}
-
-/**
- * tb_prefs_save_mcp_server:
- * @settings: the app's settings
- * @old_name: (nullable): the server being edited, %NULL to add
- * @name: the server's name
- * @enabled: whether the app starts it
- * @entry_json: the JSON text of its `mcpServers` entry
- * @error: the error
- *
- * Returns: whether the server is saved; nothing changes on error
- */
-gboolean
-tb_prefs_save_mcp_server (GSettings   *settings,
-                          const char  *old_name,
-                          const char  *name,
-                          gboolean     enabled,
-                          const char  *entry_json,
-                          GError     **error)
-{
-  g_autoptr(GPtrArray) rows = read_mcp (settings);
-  g_autoptr(JsonObject) entry = NULL;
-  g_autofree char *clean_name = g_strstrip (g_strdup (name != NULL ? name : ""));
-  int replace = -1;
-  McpRow *row;
-
-  if (*clean_name == '\0')
-    {
-      g_set_error_literal (error, TB_PREFS_ERROR, TB_PREFS_ERROR_MCP_CONFIG,
-                           _("The MCP server has no name; give it one."));
-      return FALSE;
-    }
-  entry = parse_mcp_entry (clean_name, entry_json != NULL ? entry_json : "", error);
-  if (entry == NULL || !tb_prefs_check_mcp_entry (clean_name, entry, error))
-    return FALSE;
-
-  switch (find_slot (rows, old_name, clean_name, &replace))
-    {
-    case SLOT_GONE:
-      g_set_error (error, TB_PREFS_ERROR, TB_PREFS_ERROR_NOT_FOUND,
-                   _("The MCP server “%s” is gone; add it again."), old_name);
-      return FALSE;
-    case SLOT_TAKEN:
-      g_set_error (error, TB_PREFS_ERROR, TB_PREFS_ERROR_EXISTS,
-                   _("An MCP server named “%s” already exists; choose another name."),
-                   clean_name);
-      return FALSE;
-    case SLOT_FREE:
-    default:
-      break;
-    }
-
-  row = g_new0 (McpRow, 1);
-  row->name = g_steal_pointer (&clean_name);
-  row->enabled = enabled;
-  {
-    g_autoptr(JsonNode) node = json_node_init_object (json_node_alloc (), entry);
-
-    row->entry = tb_json_to_string (node, FALSE);
-  }
-  put_named (rows, replace, row);
-  write_mcp (settings, rows);
-  return TRUE;
-}
-
-/**
- * tb_prefs_set_mcp_enabled:
- * @settings: the app's settings
- * @name: the server's name
- * @enabled: whether the app starts it
- * @error: the error
- *
- * Returns: whether the server exists
- */
-gboolean
-tb_prefs_set_mcp_enabled (GSettings   *settings,
-                          const char  *name,
-                          gboolean     enabled,
-                          GError     **error)
-{
-  g_autoptr(GPtrArray) rows = read_mcp (settings);
-  int index = find_named (rows, name);
-
-  if (index < 0)
-    {
-      g_set_error (error, TB_PREFS_ERROR, TB_PREFS_ERROR_NOT_FOUND,
-                   _("There is no MCP server named “%s”."), name);
-      return FALSE;
-    }
-  ((McpRow *) g_ptr_array_index (rows, index))->enabled = enabled;
-  write_mcp (settings, rows);
-  return TRUE;
-}
-
-/**
- * tb_prefs_remove_mcp_server:
- * @settings: the app's settings
- * @name: the server's name
- * @error: the error
- *
- * Returns: whether the server existed and is removed
- */
-gboolean
-tb_prefs_remove_mcp_server (GSettings   *settings,
-                            const char  *name,
-                            GError     **error)
-{
-  g_autoptr(GPtrArray) rows = read_mcp (settings);
-  int index = find_named (rows, name);
-
-  if (index < 0)
-    {
-      g_set_error (error, TB_PREFS_ERROR, TB_PREFS_ERROR_NOT_FOUND,
-                   _("There is no MCP server named “%s”."), name);
-      return FALSE;
-    }
-  g_ptr_array_remove_index (rows, index);
-  write_mcp (settings, rows);
-  return TRUE;
-}
-
-/**
- * tb_prefs_import_mcp_config:
- * @settings: the app's settings
- * @text: the text of a configuration with an `mcpServers` object
- * @length: its length, or -1 when nul-terminated
- * @problems: (out) (optional): one sentence per server that was not imported
- * @error: the error
- *
- * Adds every usable server of the configuration, enabled, replacing servers
- * of the same name. A server that is not usable (bad shape, missing command)
- * is left out and named in @problems; the servers already configured stay.
- *
- * Returns: how many servers were imported; 0 with @error set when the text
- *   is not a configuration at all
- */
-guint
-tb_prefs_import_mcp_config (GSettings   *settings,
-                            const char  *text,
-                            gssize       length,
-                            GStrv       *problems,
-                            GError     **error)
-{
-  g_autoptr(GError) local_error = NULL;
-  g_autoptr(JsonNode) root = NULL;
-  g_autoptr(GPtrArray) rows = NULL;
-  g_autoptr(GStrvBuilder) found_problems = g_strv_builder_new ();
-  g_autoptr(GList) names = NULL;
-  JsonObject *servers;
-  guint imported = 0;
-
-  if (problems != NULL)
-    *problems = NULL;
-
-  root = tb_json_parse (text, length, &local_error);
-  if (root == NULL)
-    {
-      g_set_error (error, TB_PREFS_ERROR, TB_PREFS_ERROR_MCP_CONFIG,
-                   _("The MCP configuration is not JSON (%s); nothing was imported."),
-                   local_error->message);
-      return 0;
-    }
-  if (!JSON_NODE_HOLDS_OBJECT (root)
-      || !json_object_has_member (json_node_get_object (root), "mcpServers")
-      || !JSON_NODE_HOLDS_OBJECT (json_object_get_member (json_node_get_object (root),
-                                                          "mcpServers")))
-    {
-      g_set_error_literal (error, TB_PREFS_ERROR, TB_PREFS_ERROR_MCP_CONFIG,
-                           _("The MCP configuration has no “mcpServers” object; nothing was "
-                             "imported."));
-      return 0;
-    }
-
-  servers = json_object_get_object_member (json_node_get_object (root), "mcpServers");
-  rows = read_mcp (settings);
-  names = json_object_get_members (servers);
-  for (GList *l = names; l != NULL; l = l->next)
-    {
-      const char *name = l->data;
-      JsonNode *member = json_object_get_member (servers, name);
-      g_autoptr(GError) entry_error = NULL;
-      McpRow *row;
-
-      if (!JSON_NODE_HOLDS_OBJECT (member))
-        {
-          g_autofree char *problem =
-            g_strdup_printf (_("The server “%s” is not described by an object; it was left "
-                               "out."), name);
-
-          g_strv_builder_add (found_problems, problem);
-          continue;
-        }
-      if (!tb_prefs_check_mcp_entry (name, json_node_get_object (member), &entry_error))
-        {
-          g_autofree char *problem = g_strdup_printf (_("%s It was left out."),
-                                                      entry_error->message);
-
-          g_strv_builder_add (found_problems, problem);
-          continue;
-        }
-
-      row = g_new0 (McpRow, 1);
-      row->name = g_strdup (name);
-      row->enabled = TRUE;
-      row->entry = tb_json_to_string (member, FALSE);
-      put_named (rows, find_named (rows, name), row);
-      imported++;
-    }
-
-  if (imported > 0)
-    write_mcp (settings, rows);
-  if (problems != NULL)
-    *problems = g_strv_builder_end (found_problems);
-  return imported;
-}
-
-/**
- * tb_prefs_get_mcp_config:
- * @settings: the app's settings
- * @enabled_only: leave out the servers that are turned off
- *
- * Returns: (transfer full): `{"mcpServers": {…}}` as tb_mcp_config_load()
- *   reads it
- */
-JsonNode *
-tb_prefs_get_mcp_config (GSettings *settings,
-                         gboolean   enabled_only)
-{
-  g_autoptr(GPtrArray) rows = read_mcp (settings);
-  JsonObject *root = json_object_new ();
-  JsonObject *servers = json_object_new ();
-  JsonNode *node;
-
-  for (guint i = 0; i < rows->len; i++)
-    {
-      McpRow *row = g_ptr_array_index (rows, i);
-      JsonNode *entry;
-
-      if (enabled_only && !row->enabled)
-        continue;
-      entry = tb_json_parse (row->entry, -1, NULL);
-      if (entry != NULL && JSON_NODE_HOLDS_OBJECT (entry))
-        json_object_set_member (servers, row->name, entry);
-      else if (entry != NULL)
-        json_node_unref (entry);
-    }
-  json_object_set_object_member (root, "mcpServers", servers);
-  node = json_node_init_object (json_node_alloc (), root);
-  json_object_unref (root);
-  return node;
 }
 
 static gboolean

@@ -100,6 +100,18 @@ gboolean            tb_prefs_save_mcp_server       (GSettings           *setting
                                                     gboolean             enabled,
                                                     const char          *entry_json,
                                                     GError             **error);
+void                tb_prefs_save_mcp_server_async (GSettings           *settings,
+                                                    TbSecretStore       *store,
+                                                    const char          *old_name,
+                                                    const char          *name,
+                                                    gboolean             enabled,
+                                                    const char          *entry_json,
+                                                    GCancellable        *cancellable,
+                                                    GAsyncReadyCallback  callback,
+                                                    gpointer             user_data);
+gboolean            tb_prefs_save_mcp_server_finish (GSettings          *settings,
+                                                     GAsyncResult       *result,
+                                                     GError            **error);
 gboolean            tb_prefs_set_mcp_enabled       (GSettings           *settings,
                                                     const char          *name,
                                                     gboolean             enabled,
@@ -107,11 +119,34 @@ gboolean            tb_prefs_set_mcp_enabled       (GSettings           *setting
 gboolean            tb_prefs_remove_mcp_server     (GSettings           *settings,
                                                     const char          *name,
                                                     GError             **error);
-guint               tb_prefs_import_mcp_config     (GSettings           *settings,
-                                                    const char          *text,
-                                                    gssize               length,
-                                                    GStrv               *problems,
-                                                    GError             **error);
+void                tb_prefs_remove_mcp_server_async (GSettings         *settings,
+                                                      TbSecretStore     *store,
+                                                      const char        *name,
+                                                      GCancellable      *cancellable,
+                                                      GAsyncReadyCallback callback,
+                                                      gpointer           user_data);
+gboolean            tb_prefs_remove_mcp_server_finish (GSettings        *settings,
+                                                       GAsyncResult     *result,
+                                                       GError          **error);
+void                tb_prefs_import_mcp_config_async (GSettings         *settings,
+                                                      TbSecretStore     *store,
+                                                      const char        *text,
+                                                      gssize             length,
+                                                      GCancellable      *cancellable,
+                                                      GAsyncReadyCallback callback,
+                                                      gpointer           user_data);
+guint               tb_prefs_import_mcp_config_finish (GSettings        *settings,
+                                                       GAsyncResult     *result,
+                                                       GStrv            *problems,
+                                                       GError          **error);
+void                tb_prefs_move_mcp_headers_async (GSettings          *settings,
+                                                     TbSecretStore      *store,
+                                                     GCancellable       *cancellable,
+                                                     GAsyncReadyCallback callback,
+                                                     gpointer            user_data);
+int                 tb_prefs_move_mcp_headers_finish (GSettings         *settings,
+                                                      GAsyncResult      *result,
+                                                      GError           **error);
 JsonNode           *tb_prefs_get_mcp_config        (GSettings           *settings,
                                                     gboolean             enabled_only);
 

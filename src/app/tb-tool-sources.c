@@ -7,6 +7,7 @@
 #include <glib/gi18n.h>
 #include <gtk/gtk.h>
 
+#include "tb-mcp-headers.h"
 #include "tb-prefs.h"
 #include "tb-tool-sources.h"
 
@@ -14,7 +15,9 @@
  * manifest folders, the file tools confined to the sandbox root, and the
  * enabled MCP servers, started and attached. A change in the settings
  * reloads what it touches and nothing else. What could not be loaded is
- * kept as sentences for the preferences to show. */
+ * kept as sentences for the preferences to show. A server whose header
+ * values are in the keyring starts once they are read; values an earlier
+ * version left in the settings move to the keyring. */
 
 struct _TbToolSources
 {
@@ -26,7 +29,10 @@ struct _TbToolSources
   GPtrArray      *manifest_tools;  /* names */
   GPtrArray      *file_tools;      /* names */
   GHashTable     *clients;         /* name → TbMcpClient */
-  GHashTable     *entries;         /* name → entry JSON text it was started with */
+  GHashTable     *entries;         /* name → entry JSON text it was started with, or is
+                                    * starting with while its headers are read */
+  TbSecretStore  *store;
+  gboolean        moving;          /* header values are moving to the keyring */
   GPtrArray      *problems;        /* sentences */
   GHashTable     *hinted;          /* names the person gave hints for */
   TbUriLauncher   launcher;
@@ -135,7 +141,10 @@ stop_client (TbToolSources *self,
   TbMcpClient *client = g_hash_table_lookup (self->clients, name);
 
   if (client == NULL)
-    return;
+    {
+      g_hash_table_remove (self->entries, name);
+      return;
+    }
   tb_mcp_client_detach (client);
   tb_mcp_client_disconnect (client);
   g_hash_table_remove (self->clients, name);
@@ -162,6 +171,99 @@ present_url_cb (TbMcpAuth     *auth,
 }
 
 static void
+start_client (TbToolSources *self,
+              const char    *name,
+              JsonObject    *entry)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(JsonObject) start = tb_prefs_in_flatpak () ? tb_prefs_wrap_for_host (entry)
+                                                       : json_object_ref (entry);
+  TbMcpClient *client = tb_mcp_client_new_from_config (name, start, &error);
+
+  if (client == NULL)
+    {
+      add_problem (self, error->message);
+      g_hash_table_remove (self->entries, name);
+      return;
+    }
+  g_hash_table_replace (self->clients, g_strdup (name), client);
+  tb_mcp_client_set_tool_timeout_ms (client,
+                                     g_settings_get_uint (self->settings,
+                                                          "tool-timeout-seconds") * 1000);
+  /* The window answers the server's questions through its dialogs
+   * (tb_mcp_dialogs_attach_sources()); without one the server is told
+   * that nobody can answer. */
+  tb_mcp_client_set_capabilities (client, TB_MCP_CAPABILITY_ELICITATION
+                                          | TB_MCP_CAPABILITY_SAMPLING);
+  tb_mcp_client_attach (client, self->registry);
+  /* An HTTP server that wants a sign-in: its page opens in the browser,
+   * which comes back to the engine's listener on 127.0.0.1. */
+  if (tb_mcp_client_get_auth (client) != NULL)
+    {
+      tb_mcp_auth_set_secret_store (tb_mcp_client_get_auth (client), self->store);
+      g_signal_connect_object (tb_mcp_client_get_auth (client), "present-url",
+                               G_CALLBACK (present_url_cb), self, 0);
+    }
+  g_signal_emit (self, signals[CLIENT_STARTED], 0, client);
+  tb_mcp_client_connect_async (client, self->cancellable, connect_cb, NULL);
+}
+
+typedef struct
+{
+  TbToolSources *self;
+  char          *name;
+  char          *text;   /* the entry in the settings */
+} Pending;
+
+static void
+pending_free (Pending *pending)
+{
+  g_object_unref (pending->self);
+  g_free (pending->name);
+  g_free (pending->text);
+  g_free (pending);
+}
+
+static void
+headers_loaded_cb (GObject      *object,
+                   GAsyncResult *result,
+                   gpointer      user_data)
+{
+  Pending *pending = user_data;
+  TbToolSources *self = pending->self;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(JsonObject) entry = tb_mcp_headers_load_finish (result, &error);
+
+  /* Started only if the settings still want it as it was read. */
+  if (g_cancellable_is_cancelled (self->cancellable)
+      || g_strcmp0 (g_hash_table_lookup (self->entries, pending->name), pending->text) != 0
+      || g_hash_table_contains (self->clients, pending->name))
+    ;
+  else if (entry == NULL)
+    {
+      add_problem (self, error->message);
+      g_hash_table_remove (self->entries, pending->name);
+    }
+  else
+    start_client (self, pending->name, entry);
+  pending_free (pending);
+}
+
+static void
+headers_moved_cb (GObject      *object,
+                  GAsyncResult *result,
+                  gpointer      user_data)
+{
+  g_autoptr(TbToolSources) self = user_data;
+  g_autoptr(GError) error = NULL;
+
+  self->moving = FALSE;
+  if (tb_prefs_move_mcp_headers_finish (G_SETTINGS (object), result, &error) < 0
+      && !g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    g_message ("Moving MCP header values to the keyring: %s", error->message);
+}
+
+static void
 load_mcp (TbToolSources *self)
 {
   g_autoptr(GVariant) value = g_settings_get_value (self->settings, "mcp-servers");
@@ -172,6 +274,7 @@ load_mcp (TbToolSources *self)
   GVariantIter items;
   const char *name, *entry;
   gboolean enabled;
+  gboolean move = FALSE;
 
   g_variant_iter_init (&items, value);
   while (g_variant_iter_next (&items, "(&sb&s)", &name, &enabled, &entry))
@@ -196,12 +299,12 @@ load_mcp (TbToolSources *self)
   while (g_hash_table_iter_next (&iter, &key, (gpointer *) &entry))
     {
       g_autoptr(JsonNode) node = NULL;
-      g_autoptr(GError) error = NULL;
-      TbMcpClient *client;
+      JsonObject *object;
+      Pending *pending;
 
-      if (g_hash_table_contains (self->clients, key))
+      if (g_hash_table_contains (self->entries, key))
         continue;
-      node = tb_json_parse (entry, -1, &error);
+      node = tb_json_parse (entry, -1, NULL);
       if (node == NULL || !JSON_NODE_HOLDS_OBJECT (node))
         {
           g_autofree char *text = g_strdup_printf (_("The MCP server “%s” has an entry that is "
@@ -210,36 +313,29 @@ load_mcp (TbToolSources *self)
           add_problem (self, text);
           continue;
         }
-      {
-        g_autoptr(JsonObject) start = tb_prefs_in_flatpak ()
-                                      ? tb_prefs_wrap_for_host (json_node_get_object (node))
-                                      : json_object_ref (json_node_get_object (node));
-
-        client = tb_mcp_client_new_from_config (key, start, &error);
-      }
-      if (client == NULL)
+      object = json_node_get_object (node);
+      g_hash_table_replace (self->entries, g_strdup (key), g_strdup (entry));
+      move |= tb_mcp_headers_has_values (object);
+      if (!tb_mcp_headers_has_kept (object))
         {
-          add_problem (self, error->message);
+          start_client (self, key, object);
           continue;
         }
-      g_hash_table_replace (self->clients, g_strdup (key), client);
-      g_hash_table_replace (self->entries, g_strdup (key), g_strdup (entry));
-      tb_mcp_client_set_tool_timeout_ms (client,
-                                         g_settings_get_uint (self->settings,
-                                                              "tool-timeout-seconds") * 1000);
-      /* The window answers the server's questions through its dialogs
-       * (tb_mcp_dialogs_attach_sources()); without one the server is told
-       * that nobody can answer. */
-      tb_mcp_client_set_capabilities (client, TB_MCP_CAPABILITY_ELICITATION
-                                              | TB_MCP_CAPABILITY_SAMPLING);
-      tb_mcp_client_attach (client, self->registry);
-      /* An HTTP server that wants a sign-in: its page opens in the browser,
-       * which comes back to the engine's listener on 127.0.0.1. */
-      if (tb_mcp_client_get_auth (client) != NULL)
-        g_signal_connect_object (tb_mcp_client_get_auth (client), "present-url",
-                                 G_CALLBACK (present_url_cb), self, 0);
-      g_signal_emit (self, signals[CLIENT_STARTED], 0, client);
-      tb_mcp_client_connect_async (client, self->cancellable, connect_cb, NULL);
+      pending = g_new0 (Pending, 1);
+      pending->self = g_object_ref (self);
+      pending->name = g_strdup (key);
+      pending->text = g_strdup (entry);
+      tb_mcp_headers_load_async (self->store, key, object, self->cancellable,
+                                 headers_loaded_cb, pending);
+    }
+
+  /* Header values an earlier version kept in the settings: the server runs
+   * with them now, and again with the keyring's once they moved. */
+  if (move && !self->moving)
+    {
+      self->moving = TRUE;
+      tb_prefs_move_mcp_headers_async (self->settings, self->store, self->cancellable,
+                                       headers_moved_cb, g_object_ref (self));
     }
 }
 
@@ -319,6 +415,7 @@ tb_tool_sources_dispose (GObject *object)
     }
   g_clear_object (&self->settings);
   g_clear_object (&self->registry);
+  g_clear_object (&self->store);
 
   G_OBJECT_CLASS (tb_tool_sources_parent_class)->dispose (object);
 }
@@ -378,7 +475,8 @@ tb_tool_sources_init (TbToolSources *self)
  * @settings: the app's settings
  *
  * Loads the tool folders, the sandbox and the enabled MCP servers now, and
- * again whenever their settings change.
+ * again whenever their settings change; secrets come from
+ * tb_secret_store_get_default().
  *
  * Returns: (transfer full): the sources
  */
@@ -386,14 +484,34 @@ TbToolSources *
 tb_tool_sources_new (TbToolRegistry *registry,
                      GSettings      *settings)
 {
+  return tb_tool_sources_new_with_store (registry, settings, tb_secret_store_get_default ());
+}
+
+/**
+ * tb_tool_sources_new_with_store:
+ * @registry: the registry to keep the tools in
+ * @settings: the app's settings
+ * @store: the keyring of the MCP servers' header values and sign-ins
+ *
+ * As tb_tool_sources_new(), with secrets from @store.
+ *
+ * Returns: (transfer full): the sources
+ */
+TbToolSources *
+tb_tool_sources_new_with_store (TbToolRegistry *registry,
+                                GSettings      *settings,
+                                TbSecretStore  *store)
+{
   TbToolSources *self;
 
   g_return_val_if_fail (TB_IS_TOOL_REGISTRY (registry), NULL);
   g_return_val_if_fail (G_IS_SETTINGS (settings), NULL);
+  g_return_val_if_fail (TB_IS_SECRET_STORE (store), NULL);
 
   self = g_object_new (TB_TYPE_TOOL_SOURCES, NULL);
   self->registry = g_object_ref (registry);
   self->settings = g_object_ref (settings);
+  self->store = g_object_ref (store);
   load_folders (self);
   load_sandbox (self);
   load_mcp (self);

@@ -11,6 +11,9 @@ G_DECLARE_FINAL_TYPE (TbToolSources, tb_tool_sources, TB, TOOL_SOURCES, GObject)
 
 TbToolSources *tb_tool_sources_new          (TbToolRegistry *registry,
                                              GSettings      *settings);
+TbToolSources *tb_tool_sources_new_with_store (TbToolRegistry *registry,
+                                               GSettings      *settings,
+                                               TbSecretStore  *store);
 TbMcpClient   *tb_tool_sources_get_client   (TbToolSources  *self,
                                              const char     *name);
 void           tb_tool_sources_restart      (TbToolSources  *self,

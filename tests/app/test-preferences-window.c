@@ -13,6 +13,7 @@
 #include <toolbench.h>
 
 #include "tb-preferences-window.h"
+#include "tb-mcp-headers.h"
 #include "tb-prefs.h"
 #include "tb-secret-store.h"
 #include "tb-tool-sources.h"
@@ -409,6 +410,136 @@ test_mcp_bad_input (Fixture       *f,
 
     g_assert_cmpstr (json_object_get_string_member (kept, "command"), ==, "sh");
   }
+}
+
+static char *
+mcp_entry_text (Fixture *f)
+{
+  GtkTextBuffer *buffer = gtk_text_view_get_buffer (GTK_TEXT_VIEW (named (f, "mcp-entry")));
+  GtkTextIter start, end;
+
+  gtk_text_buffer_get_bounds (buffer, &start, &end);
+  return gtk_text_buffer_get_text (buffer, &start, &end, FALSE);
+}
+
+static gboolean
+mcp_saved (Fixture *f)
+{
+  g_autoptr(GVariant) servers = g_settings_get_value (f->settings, "mcp-servers");
+
+  return g_variant_n_children (servers) > 0;
+}
+
+static gboolean
+editor_closed (Fixture *f)
+{
+  return find_named (GTK_WIDGET (f->window), "mcp-entry") == NULL
+         || !gtk_widget_get_mapped (find_named (GTK_WIDGET (f->window), "mcp-entry"));
+}
+
+/* The editor's page is in place and no page slides. */
+static gboolean
+editor_shown (Fixture *f)
+{
+  GtkWidget *entry = find_named (GTK_WIDGET (f->window), "mcp-entry");
+  GtkWidget *leaflet = entry != NULL ? gtk_widget_get_ancestor (entry, ADW_TYPE_LEAFLET) : NULL;
+
+  return entry != NULL && gtk_widget_get_mapped (entry) && leaflet != NULL
+         && !adw_leaflet_get_child_transition_running (ADW_LEAFLET (leaflet));
+}
+
+static gboolean
+status_shown (Fixture *f)
+{
+  return *status_text (f, "mcp-status") != '\0';
+}
+
+static void
+fetch_cb (GObject      *source,
+          GAsyncResult *result,
+          gpointer      user_data)
+{
+  *(char **) user_data = tb_secret_store_fetch_finish (TB_SECRET_STORE (source), result, NULL);
+  if (*(char **) user_data == NULL)
+    *(char **) user_data = g_strdup ("");
+}
+
+static char *
+headers_in_keyring (const char *name)
+{
+  char *text = NULL;
+
+  tb_secret_store_fetch_async (tb_secret_store_get_default (), TB_SECRET_KIND_MCP_HEADERS, name,
+                               "http://127.0.0.1:9/mcp", NULL, fetch_cb, &text);
+  while (text == NULL)
+    g_main_context_iteration (NULL, TRUE);
+  return text;
+}
+
+/* A remote server with an API key in a header, added in the editor: the
+ * key goes to the keyring, the settings and the editor show
+ * "(kept in the keyring)", saving again keeps it, and removing the server
+ * forgets it. A new server cannot claim a kept value it never had. */
+static void
+test_mcp_headers_in_keyring (Fixture       *f,
+                             gconstpointer  data)
+{
+  g_autofree char *in_keyring = NULL;
+  g_autofree char *shown = NULL;
+  g_autoptr(GVariant) servers = NULL;
+  g_autofree char *printed = NULL;
+  GtkTextBuffer *buffer;
+
+  open_window (f);
+  g_signal_emit_by_name (named (f, "add-mcp"), "clicked");
+  settle ();
+  gtk_editable_set_text (GTK_EDITABLE (named (f, "mcp-name")), "keyed");
+  buffer = gtk_text_view_get_buffer (GTK_TEXT_VIEW (named (f, "mcp-entry")));
+  gtk_text_buffer_set_text (buffer, "{\"url\": \"http://127.0.0.1:9/mcp\", \"headers\": "
+                            "{\"X-Api-Key\": \"" TB_MCP_HEADER_KEPT "\"}}", -1);
+  g_signal_emit_by_name (named (f, "mcp-save"), "clicked");
+  wait_until (status_shown, f);
+  g_assert_cmpstr (status_text (f, "mcp-status"), ==,
+                   "The header “X-Api-Key” of the MCP server “keyed” is not in the keyring "
+                   "any more; edit the server in Preferences and type its value again.");
+  g_assert_false (mcp_saved (f));
+
+  gtk_text_buffer_set_text (buffer, "{\"url\": \"http://127.0.0.1:9/mcp\", \"headers\": "
+                            "{\"X-Api-Key\": \"key-4711\"}}", -1);
+  g_signal_emit_by_name (named (f, "mcp-save"), "clicked");
+  g_assert_true (wait_until (mcp_saved, f));
+  servers = g_settings_get_value (f->settings, "mcp-servers");
+  printed = g_variant_print (servers, FALSE);
+  g_assert_null (strstr (printed, "key-4711"));
+  g_assert_nonnull (strstr (printed, TB_MCP_HEADER_KEPT));
+  in_keyring = headers_in_keyring ("keyed");
+  g_assert_cmpstr (in_keyring, ==, "{\"X-Api-Key\":\"key-4711\"}");
+  g_clear_pointer (&in_keyring, g_free);
+  settle ();
+
+  /* The editor shows the name and where the value is, not the value; it
+   * opens right after the last one closed. */
+  tb_preferences_window_edit_mcp_server (f->window, "keyed");
+  g_assert_true (wait_until (editor_shown, f));
+  shown = mcp_entry_text (f);
+  g_assert_null (strstr (shown, "key-4711"));
+  g_assert_nonnull (strstr (shown, "\"X-Api-Key\""));
+  g_assert_nonnull (strstr (shown, "\"" TB_MCP_HEADER_KEPT "\""));
+  g_signal_emit_by_name (named (f, "mcp-save"), "clicked");
+  wait_until (editor_closed, f);
+  settle ();
+  in_keyring = headers_in_keyring ("keyed");
+  g_assert_cmpstr (in_keyring, ==, "{\"X-Api-Key\":\"key-4711\"}");
+  g_clear_pointer (&in_keyring, g_free);
+
+  tb_preferences_window_edit_mcp_server (f->window, "keyed");
+  g_assert_true (wait_until (editor_shown, f));
+  g_signal_emit_by_name (named (f, "mcp-remove"), "clicked");
+  wait_until (editor_closed, f);
+  settle ();
+  g_assert_false (mcp_saved (f));
+  in_keyring = headers_in_keyring ("keyed");
+  g_assert_cmpstr (in_keyring, ==, "");
 }
 
 /* A server's switch turns it off in the settings, and a change made
@@ -846,6 +977,8 @@ main (int   argc,
               fixture_teardown);
   g_test_add ("/preferences/mcp-switch", Fixture, NULL, fixture_setup, test_mcp_switch,
               fixture_teardown);
+  g_test_add ("/preferences/mcp-headers-in-keyring", Fixture, NULL, fixture_setup,
+              test_mcp_headers_in_keyring, fixture_teardown);
   g_test_add ("/preferences/mcp-bad-input", Fixture, NULL, fixture_setup, test_mcp_bad_input,
               fixture_teardown);
   g_test_add ("/preferences/add-mcp-server/no-gtk-warnings", Fixture, NULL, fixture_setup,

@@ -232,6 +232,31 @@ count_mcp (GSettings *settings)
 }
 
 static void
+done_cb (GObject      *object,
+         GAsyncResult *result,
+         gpointer      user_data)
+{
+  *(GAsyncResult **) user_data = g_object_ref (result);
+}
+
+/* Imports as the Preferences window does, header values to a keyring that
+ * lives in memory. */
+static guint
+import_mcp (GSettings   *settings,
+            const char  *text,
+            GStrv       *problems,
+            GError     **error)
+{
+  g_autoptr(TbSecretStore) store = tb_secret_store_new_in_memory ("for the test");
+  g_autoptr(GAsyncResult) result = NULL;
+
+  tb_prefs_import_mcp_config_async (settings, store, text, -1, NULL, done_cb, &result);
+  while (result == NULL)
+    g_main_context_iteration (NULL, TRUE);
+  return tb_prefs_import_mcp_config_finish (settings, result, problems, error);
+}
+
+static void
 test_mcp_import_bad (Fixture       *f,
                      gconstpointer  data)
 {
@@ -244,15 +269,14 @@ test_mcp_import_bad (Fixture       *f,
   g_assert_no_error (error);
 
   /* Not JSON: nothing imported, the server already there stays. */
-  g_assert_cmpuint (tb_prefs_import_mcp_config (f->settings, "{\"mcpServers\": {", -1,
-                                                &problems, &error), ==, 0);
+  g_assert_cmpuint (import_mcp (f->settings, "{\"mcpServers\": {", &problems, &error), ==, 0);
   g_assert_error (error, TB_PREFS_ERROR, TB_PREFS_ERROR_MCP_CONFIG);
   g_assert_true (g_str_has_prefix (error->message, "The MCP configuration is not JSON ("));
   g_assert_true (g_str_has_suffix (error->message, "); nothing was imported."));
   g_clear_error (&error);
   g_assert_cmpuint (count_mcp (f->settings), ==, 1);
 
-  g_assert_cmpuint (tb_prefs_import_mcp_config (f->settings, "[1, 2]", -1, NULL, &error),
+  g_assert_cmpuint (import_mcp (f->settings, "[1, 2]", NULL, &error),
                     ==, 0);
   g_assert_error (error, TB_PREFS_ERROR, TB_PREFS_ERROR_MCP_CONFIG);
   g_assert_cmpstr (error->message, ==,
@@ -262,12 +286,12 @@ test_mcp_import_bad (Fixture       *f,
   /* A missing command: that server is left out with a sentence, the others
    * come in. */
   g_clear_pointer (&problems, g_strfreev);
-  g_assert_cmpuint (tb_prefs_import_mcp_config (f->settings,
-                                                "{\"mcpServers\": {"
-                                                "\"gone\": {\"command\": \"tb-no-such-server\"},"
-                                                "\"web\": {\"url\": \"http://127.0.0.1:9/mcp\"},"
-                                                "\"odd\": 5}}",
-                                                -1, &problems, &error), ==, 1);
+  g_assert_cmpuint (import_mcp (f->settings,
+                                "{\"mcpServers\": {"
+                                "\"gone\": {\"command\": \"tb-no-such-server\"},"
+                                "\"web\": {\"url\": \"http://127.0.0.1:9/mcp\"},"
+                                "\"odd\": 5}}",
+                                &problems, &error), ==, 1);
   g_assert_no_error (error);
   g_assert_cmpuint (g_strv_length (problems), ==, 2);
   g_assert_cmpstr (problems[0], ==,

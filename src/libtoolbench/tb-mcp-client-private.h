@@ -64,6 +64,10 @@ struct _TbMcpClient
   GHashTable         *pending;
   GTask              *connect_task;
 
+  TbMcpProtocol       protocol_choice;
+  gboolean            stateless;     /* speaking 2026-07-28: _meta on every request */
+  guint               probes;        /* server/discover requests of this connection */
+  char               *log_level;     /* sent in every stateless request's _meta */
   char               *protocol_version;
   JsonNode           *server_info;
   JsonNode           *server_capabilities;
@@ -111,6 +115,25 @@ struct _TbMcpServerRequest
   gboolean     answered;
 };
 
+gint64   _tb_mcp_client_start_request (TbMcpClient *self,
+                                      const char  *method,
+                                      JsonNode    *params,
+                                      guint        timeout_ms,
+                                      gboolean     raw,
+                                      GTask       *task);
+void     _tb_mcp_client_send_notification (TbMcpClient *self,
+                                           const char  *method,
+                                           JsonNode    *params);
+void     _tb_mcp_client_start_listing (TbMcpClient *self);
+void     _tb_mcp_client_set_ready (TbMcpClient *self,
+                                   const char  *version,
+                                   JsonObject  *result);
+JsonObject *_tb_mcp_client_build_capabilities (TbMcpClient *self);
+JsonObject *_tb_mcp_client_build_info (void);
+void     _tb_mcp_client_add_meta  (TbMcpClient  *self,
+                                   JsonObject   *meta);
+void     _tb_mcp_revision_start   (TbMcpClient  *self,
+                                   GCancellable *cancellable);
 void     _tb_mcp_client_fail      (TbMcpClient  *self,
                                    int           code,
                                    const char   *cause);

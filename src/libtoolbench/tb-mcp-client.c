@@ -86,9 +86,6 @@ enum {
 
 static GParamSpec *properties [N_PROPS];
 static guint signals [N_SIGNALS];
-static const char * const known_versions[] = {
-  TB_MCP_PROTOCOL_VERSION, "2025-06-18", "2025-03-26"
-};
 
 static void send_message   (TbMcpClient *self,
                             JsonNode    *message,
@@ -333,10 +330,10 @@ new_envelope (void)
   return object;
 }
 
-static void
-send_notification (TbMcpClient *self,
-                   const char  *method,
-                   JsonNode    *params)
+void
+_tb_mcp_client_send_notification (TbMcpClient *self,
+                                  const char  *method,
+                                  JsonNode    *params)
 {
   JsonObject *object = new_envelope ();
   g_autoptr(JsonNode) node = NULL;
@@ -387,7 +384,7 @@ request_cancelled_idle (gpointer user_data)
     json_object_set_int_member (params, "requestId", id);
     json_object_set_string_member (params, "reason", "The caller cancelled the request");
     node = tb_json_node_take_object (params);
-    send_notification (self, "notifications/cancelled", node);
+    _tb_mcp_client_send_notification (self, "notifications/cancelled", node);
   }
 
   g_task_return_new_error (taken, G_IO_ERROR, G_IO_ERROR_CANCELLED,
@@ -413,6 +410,53 @@ request_cancelled_cb (GCancellable *cancellable,
   g_source_unref (source);
 }
 
+/* The request's params: the caller's, with `_meta` holding the progress
+ * token and, in the stateless revision, what every request declares. */
+static JsonObject *
+build_params (TbMcpClient *self,
+              JsonNode    *params,
+              const char  *progress_token)
+{
+  JsonObject *given = params != NULL && JSON_NODE_HOLDS_OBJECT (params)
+                      ? json_node_get_object (params) : NULL;
+  JsonObject *copy;
+  JsonObject *meta;
+  JsonObjectIter iter;
+  const char *member;
+  JsonNode *value;
+
+  if (progress_token == NULL && !self->stateless)
+    return given != NULL ? json_object_ref (given) : NULL;
+
+  copy = json_object_new ();
+  meta = json_object_new ();
+  if (given != NULL)
+    {
+      json_object_iter_init_ordered (&iter, given);
+      while (json_object_iter_next_ordered (&iter, &member, &value))
+        {
+          if (!g_str_equal (member, "_meta"))
+            json_object_set_member (copy, member, json_node_copy (value));
+          else if (JSON_NODE_HOLDS_OBJECT (value))
+            {
+              JsonObjectIter inner;
+              const char *key;
+              JsonNode *item;
+
+              json_object_iter_init_ordered (&inner, json_node_get_object (value));
+              while (json_object_iter_next_ordered (&inner, &key, &item))
+                json_object_set_member (meta, key, json_node_copy (item));
+            }
+        }
+    }
+  if (progress_token != NULL)
+    json_object_set_string_member (meta, "progressToken", progress_token);
+  if (self->stateless)
+    _tb_mcp_client_add_meta (self, meta);
+  json_object_set_object_member (copy, "_meta", meta);
+  return copy;
+}
+
 static gint64
 start_request (TbMcpClient       *self,
                const char        *method,
@@ -436,36 +480,13 @@ start_request (TbMcpClient       *self,
 
   json_object_set_int_member (object, "id", p->id);
   json_object_set_string_member (object, "method", method);
-  if (params != NULL && JSON_NODE_HOLDS_OBJECT (params))
-    params_object = json_object_ref (json_node_get_object (params));
-  else
-    params_object = NULL;
-
   if (progress != NULL)
     {
-      JsonObject *copy = json_object_new ();
-      JsonObject *meta = json_object_new ();
-
-      if (params_object != NULL)
-        {
-          JsonObjectIter iter;
-          const char *member;
-          JsonNode *value;
-
-          json_object_iter_init (&iter, params_object);
-          while (json_object_iter_next (&iter, &member, &value))
-            if (!g_str_equal (member, "_meta"))
-              json_object_set_member (copy, member, json_node_copy (value));
-          json_object_unref (params_object);
-        }
       p->progress_token = g_strdup_printf ("tb-%s-%" G_GINT64_FORMAT, self->name, p->id);
       p->progress = progress;
       p->progress_data = progress_data;
-      json_object_set_string_member (meta, "progressToken", p->progress_token);
-      json_object_set_object_member (copy, "_meta", meta);
-      params_object = copy;
     }
-
+  params_object = build_params (self, params, p->progress_token);
   if (params_object != NULL)
     json_object_set_object_member (object, "params", params_object);
 
@@ -488,6 +509,23 @@ start_request (TbMcpClient       *self,
   node = tb_json_node_take_object (object);
   send_message (self, node, p->id);
   return p->id;
+}
+
+/* A request while connecting. A @raw one's task gets the whole answer,
+ * result or error, as a JSON object: for the revision probe, which reads
+ * the error's code and data; the others' finish with
+ * tb_mcp_client_request_finish(). */
+gint64
+_tb_mcp_client_start_request (TbMcpClient *self,
+                              const char  *method,
+                              JsonNode    *params,
+                              guint        timeout_ms,
+                              gboolean     raw,
+                              GTask       *task)
+{
+  g_task_set_source_tag (task, raw ? (gpointer) _tb_mcp_client_start_request
+                                   : (gpointer) tb_mcp_client_request_async);
+  return start_request (self, method, params, timeout_ms, NULL, NULL, task);
 }
 
 static gboolean
@@ -540,8 +578,8 @@ liveness_check (TbMcpClient *self)
     return;
   task = g_task_new (self, NULL, liveness_cb, GUINT_TO_POINTER (self->generation));
   g_task_set_source_tag (task, tb_mcp_client_request_async);
-  start_request (self, "ping", NULL, MIN (LIVENESS_TIMEOUT_MS, self->request_timeout_ms),
-                 NULL, NULL, task);
+  start_request (self, self->stateless ? "server/discover" : "ping", NULL,
+                 MIN (LIVENESS_TIMEOUT_MS, self->request_timeout_ms), NULL, NULL, task);
 }
 
 /* Server requests. */
@@ -736,6 +774,13 @@ handle_response (TbMcpClient *self,
   if (task == NULL)
     return;
 
+  if (g_task_get_source_tag (task) == _tb_mcp_client_start_request)
+    {
+      g_task_return_pointer (task, json_node_init_object (json_node_alloc (), object),
+                             (GDestroyNotify) json_node_unref);
+      return;
+    }
+
   if (error_node != NULL && JSON_NODE_HOLDS_OBJECT (error_node))
     {
       JsonObject *error = json_node_get_object (error_node);
@@ -761,6 +806,28 @@ handle_response (TbMcpClient *self,
                                self->name);
       return;
     }
+
+  /* 2026-07-28: a result says whether it is complete; absent means it is. */
+  {
+    const char *type = tb_json_object_get_string (json_node_get_object (result), "resultType");
+
+    if (type != NULL && !g_str_equal (type, "complete"))
+      {
+        g_autofree char *shown = tb_text_shorten (type, -1, 81);
+
+        if (g_str_equal (type, "input_required"))
+          g_task_return_new_error (task, TB_MCP_ERROR, TB_MCP_ERROR_UNSUPPORTED,
+                                   _("The MCP server “%s” asks for input before it answers "
+                                     "(a multi round-trip request), which this client does "
+                                     "not answer yet"), self->name);
+        else
+          g_task_return_new_error (task, TB_MCP_ERROR, TB_MCP_ERROR_PROTOCOL,
+                                   /* Translators: a server name, then the result type it sent */
+                                   _("The MCP server “%s” sent a result of unknown type “%s”"),
+                                   self->name, shown);
+        return;
+      }
+  }
 
   g_task_return_pointer (task, json_node_ref (result), (GDestroyNotify) json_node_unref);
 }
@@ -856,6 +923,55 @@ _tb_mcp_client_receive (TbMcpClient *self,
 
 /* Tools. */
 
+/* Over stateless HTTP a tool whose parameters are mirrored into headers in
+ * a way the transport forbids is left out, with a warning. */
+static gboolean
+tool_headers_valid (TbMcpClient *self,
+                    JsonObject  *tool,
+                    const char  *name)
+{
+  g_autoptr(GError) error = NULL;
+  JsonNode *schema = json_object_get_member (tool, "inputSchema");
+
+  if (!self->stateless || self->kind != TRANSPORT_HTTP ||
+      schema == NULL || !JSON_NODE_HOLDS_OBJECT (schema))
+    return TRUE;
+  if (_tb_mcp_param_headers_check (json_node_get_object (schema), &error))
+    return TRUE;
+  {
+    g_autofree char *shown = tb_text_shorten (name, -1, 129);
+    g_autofree char *text =
+      /* Translators: a tool's name, then why it is not used */
+      g_strdup_printf (_("The server's tool “%s” was left out: %s"), shown, error->message);
+
+    log_append (self, "client", "warning", text);
+  }
+  return FALSE;
+}
+
+/**
+ * _tb_mcp_client_find_tool_schema:
+ * @self: a client
+ * @name: a tool's name as the server knows it
+ *
+ * Returns: (transfer none) (nullable): its `inputSchema`
+ */
+JsonObject *
+_tb_mcp_client_find_tool_schema (TbMcpClient *self,
+                                 const char  *name)
+{
+  for (guint i = 0; self->tools != NULL && i < self->tools->len; i++)
+    {
+      JsonObject *tool = json_node_get_object (g_ptr_array_index (self->tools, i));
+      JsonNode *schema = json_object_get_member (tool, "inputSchema");
+
+      if (g_strcmp0 (tb_json_object_get_string (tool, "name"), name) == 0)
+        return schema != NULL && JSON_NODE_HOLDS_OBJECT (schema)
+               ? json_node_get_object (schema) : NULL;
+    }
+  return NULL;
+}
+
 static void
 list_page_cb (GObject      *object,
               GAsyncResult *result,
@@ -910,6 +1026,8 @@ list_page_cb (GObject      *object,
             }
           if (collected->len >= TB_MCP_MAX_TOOLS)
             break;
+          if (!tool_headers_valid (self, json_node_get_object (tool), name))
+            continue;
           g_ptr_array_add (collected, json_node_ref (tool));
         }
     }
@@ -965,6 +1083,12 @@ list_page_cb (GObject      *object,
     }
 }
 
+void
+_tb_mcp_client_start_listing (TbMcpClient *self)
+{
+  start_listing (self);
+}
+
 static void
 start_listing (TbMcpClient *self)
 {
@@ -991,73 +1115,46 @@ start_listing (TbMcpClient *self)
 
 /* Connecting. */
 
-static void
-initialize_cb (GObject      *object,
-               GAsyncResult *result,
-               gpointer      user_data)
+/**
+ * _tb_mcp_client_set_ready:
+ * @self: a client
+ * @version: the revision both speak
+ * @result: the answer to `initialize` or `server/discover`
+ *
+ * Keeps what the server said of itself; the tools are listed next.
+ */
+void
+_tb_mcp_client_set_ready (TbMcpClient *self,
+                          const char  *version,
+                          JsonObject  *result)
 {
-  TbMcpClient *self = TB_MCP_CLIENT (object);
-  g_autoptr(GError) error = NULL;
-  g_autoptr(JsonNode) answer = NULL;
-  JsonObject *object_result;
-  const char *version;
-  gboolean known = FALSE;
+  JsonNode *meta = json_object_get_member (result, "_meta");
+  JsonNode *info = json_object_get_member (result, "serverInfo");
 
-  answer = tb_mcp_client_request_finish (self, result, &error);
-  if (self->connect_task == NULL)
-    return;
-  if (answer == NULL)
-    {
-      g_autofree char *cause = NULL;
-
-      if (g_error_matches (error, TB_MCP_ERROR, TB_MCP_ERROR_DISCONNECTED))
-        return;
-      cause = g_strdup_printf (_("did not complete the initialization: %s"), error->message);
-      connection_failed (self, error->code, cause);
-      return;
-    }
-
-  object_result = json_node_get_object (answer);
-  version = tb_json_object_get_string (object_result, "protocolVersion");
-  for (guint i = 0; version != NULL && i < G_N_ELEMENTS (known_versions); i++)
-    known |= g_str_equal (version, known_versions[i]);
-  if (!known)
-    {
-      g_autofree char *cause =
-        /* Translators: a version the server named, then the ones the client knows */
-        g_strdup_printf (_("speaks protocol revision “%s”, which this client does not know "
-                           "(it knows %s, %s and %s)"),
-                         version ? version : "?", known_versions[0], known_versions[1],
-                         known_versions[2]);
-
-      connection_failed (self, TB_MCP_ERROR_VERSION, cause);
-      return;
-    }
-
+  if (meta != NULL && JSON_NODE_HOLDS_OBJECT (meta) &&
+      json_object_get_member (json_node_get_object (meta),
+                              "io.modelcontextprotocol/serverInfo") != NULL)
+    info = json_object_get_member (json_node_get_object (meta),
+                                   "io.modelcontextprotocol/serverInfo");
+  g_free (self->protocol_version);
   self->protocol_version = g_strdup (version);
-  if (json_object_get_member (object_result, "serverInfo") != NULL)
-    self->server_info = json_node_copy (json_object_get_member (object_result, "serverInfo"));
-  if (json_object_get_member (object_result, "capabilities") != NULL)
-    self->server_capabilities =
-      json_node_copy (json_object_get_member (object_result, "capabilities"));
-  self->instructions = g_strdup (tb_json_object_get_string (object_result, "instructions"));
-  if (self->http != NULL)
-    _tb_mcp_http_set_protocol_version (self->http, version);
-
-  send_notification (self, "notifications/initialized", NULL);
-  if (self->http != NULL)
-    _tb_mcp_http_open_stream (self->http);
-  start_listing (self);
+  g_clear_pointer (&self->server_info, json_node_unref);
+  g_clear_pointer (&self->server_capabilities, json_node_unref);
+  g_clear_pointer (&self->instructions, g_free);
+  if (info != NULL)
+    self->server_info = json_node_copy (info);
+  if (json_object_get_member (result, "capabilities") != NULL)
+    self->server_capabilities = json_node_copy (json_object_get_member (result, "capabilities"));
+  self->instructions = g_strdup (tb_json_object_get_string (result, "instructions"));
 }
 
-static JsonNode *
-build_initialize_params (TbMcpClient *self)
+/* What the client can do for the server, as `initialize` and the stateless
+ * revision's `_meta` declare it. */
+JsonObject *
+_tb_mcp_client_build_capabilities (TbMcpClient *self)
 {
-  JsonObject *params = json_object_new ();
   JsonObject *capabilities = json_object_new ();
-  JsonObject *info = json_object_new ();
 
-  json_object_set_string_member (params, "protocolVersion", TB_MCP_PROTOCOL_VERSION);
   if (self->capabilities & TB_MCP_CAPABILITY_ROOTS)
     {
       JsonObject *roots = json_object_new ();
@@ -1069,12 +1166,33 @@ build_initialize_params (TbMcpClient *self)
     json_object_set_object_member (capabilities, "sampling", json_object_new ());
   if (self->capabilities & TB_MCP_CAPABILITY_ELICITATION)
     json_object_set_object_member (capabilities, "elicitation", json_object_new ());
-  json_object_set_object_member (params, "capabilities", capabilities);
+  return capabilities;
+}
+
+JsonObject *
+_tb_mcp_client_build_info (void)
+{
+  JsonObject *info = json_object_new ();
+
   json_object_set_string_member (info, "name", "toolbench");
   json_object_set_string_member (info, "title", "Toolbench");
   json_object_set_string_member (info, "version", PACKAGE_VERSION);
-  json_object_set_object_member (params, "clientInfo", info);
-  return tb_json_node_take_object (params);
+  return info;
+}
+
+/* The stateless revision's `_meta` of every request. */
+void
+_tb_mcp_client_add_meta (TbMcpClient *self,
+                         JsonObject  *meta)
+{
+  json_object_set_string_member (meta, "io.modelcontextprotocol/protocolVersion",
+                                 TB_MCP_PROTOCOL_VERSION_STATELESS);
+  json_object_set_object_member (meta, "io.modelcontextprotocol/clientInfo",
+                                 _tb_mcp_client_build_info ());
+  json_object_set_object_member (meta, "io.modelcontextprotocol/clientCapabilities",
+                                 _tb_mcp_client_build_capabilities (self));
+  if (self->log_level != NULL)
+    json_object_set_string_member (meta, "io.modelcontextprotocol/logLevel", self->log_level);
 }
 
 /**
@@ -1094,9 +1212,7 @@ tb_mcp_client_connect_async (TbMcpClient         *self,
                              gpointer             user_data)
 {
   g_autoptr(GTask) task = NULL;
-  g_autoptr(GTask) init = NULL;
   g_autoptr(GError) error = NULL;
-  g_autoptr(JsonNode) params = NULL;
 
   g_return_if_fail (TB_IS_MCP_CLIENT (self));
 
@@ -1110,6 +1226,7 @@ tb_mcp_client_connect_async (TbMcpClient         *self,
   g_clear_pointer (&self->server_info, json_node_unref);
   g_clear_pointer (&self->server_capabilities, json_node_unref);
   g_clear_pointer (&self->instructions, g_free);
+  self->stateless = FALSE;
   set_state (self, TB_MCP_CLIENT_STATE_CONNECTING, NULL);
 
   if (self->kind == TRANSPORT_STDIO)
@@ -1130,10 +1247,7 @@ tb_mcp_client_connect_async (TbMcpClient         *self,
     }
 
   self->connect_task = g_steal_pointer (&task);
-  init = g_task_new (self, cancellable, initialize_cb, NULL);
-  g_task_set_source_tag (init, tb_mcp_client_request_async);
-  params = build_initialize_params (self);
-  start_request (self, "initialize", params, self->request_timeout_ms, NULL, NULL, init);
+  _tb_mcp_revision_start (self, cancellable);
 }
 
 gboolean
@@ -1247,7 +1361,9 @@ tb_mcp_client_ping_async (TbMcpClient         *self,
 
   task = g_task_new (self, cancellable, callback, user_data);
   g_task_set_source_tag (task, tb_mcp_client_ping_async);
-  tb_mcp_client_request_async (self, "ping", NULL, cancellable, boolean_request_cb, task);
+  /* The stateless revision has no ping; discovery is as cheap. */
+  tb_mcp_client_request_async (self, self->stateless ? "server/discover" : "ping", NULL,
+                               cancellable, boolean_request_cb, task);
 }
 
 gboolean
@@ -1265,7 +1381,8 @@ tb_mcp_client_ping_finish (TbMcpClient   *self,
  * @level: a syslog level name ("debug", "info", … "emergency")
  *
  * Sends `logging/setLevel`; the server's `notifications/message` then
- * reach the server log.
+ * reach the server log. In the stateless revision the level travels in the
+ * `_meta` of every request from now on instead.
  */
 void
 tb_mcp_client_set_log_level_async (TbMcpClient         *self,
@@ -1283,6 +1400,15 @@ tb_mcp_client_set_log_level_async (TbMcpClient         *self,
 
   task = g_task_new (self, cancellable, callback, user_data);
   g_task_set_source_tag (task, tb_mcp_client_set_log_level_async);
+  if (self->stateless)
+    {
+      g_free (self->log_level);
+      self->log_level = g_strdup (level);
+      json_object_unref (params);
+      g_task_return_boolean (task, TRUE);
+      g_object_unref (task);
+      return;
+    }
   json_object_set_string_member (params, "level", level);
   node = tb_json_node_take_object (params);
   tb_mcp_client_request_async (self, "logging/setLevel", node, cancellable,
@@ -1395,6 +1521,7 @@ tb_mcp_client_finalize (GObject *object)
   g_strfreev (self->roots);
   g_free (self->error);
   g_clear_pointer (&self->pending, g_hash_table_unref);
+  g_free (self->log_level);
   g_free (self->protocol_version);
   g_clear_pointer (&self->server_info, json_node_unref);
   g_clear_pointer (&self->server_capabilities, json_node_unref);
@@ -1812,6 +1939,75 @@ tb_mcp_client_set_capabilities (TbMcpClient       *self,
 {
   g_return_if_fail (TB_IS_MCP_CLIENT (self));
   self->capabilities = capabilities;
+}
+
+/**
+ * tb_mcp_protocol_from_string:
+ * @text: "auto", "2026-07-28" (or "stateless") or "2025-11-25" (or
+ *   "handshake")
+ * @protocol: (out): the choice
+ * @error: the error naming what is accepted
+ *
+ * Reads a choice of protocol revisions as the command line and the
+ * preferences write it.
+ *
+ * Returns: whether @text names one
+ */
+gboolean
+tb_mcp_protocol_from_string (const char     *text,
+                             TbMcpProtocol  *protocol,
+                             GError        **error)
+{
+  if (g_strcmp0 (text, "auto") == 0)
+    *protocol = TB_MCP_PROTOCOL_AUTO;
+  else if (g_strcmp0 (text, TB_MCP_PROTOCOL_VERSION_STATELESS) == 0 ||
+           g_strcmp0 (text, "stateless") == 0)
+    *protocol = TB_MCP_PROTOCOL_STATELESS;
+  else if (g_strcmp0 (text, TB_MCP_PROTOCOL_VERSION) == 0 ||
+           g_strcmp0 (text, "handshake") == 0)
+    *protocol = TB_MCP_PROTOCOL_HANDSHAKE;
+  else
+    {
+      g_set_error (error, TB_MCP_ERROR, TB_MCP_ERROR_CONFIG,
+                   /* Translators: what was given, then the two revisions */
+                   _("“%s” is not a choice of MCP protocol; use auto, %s or %s"),
+                   text != NULL ? text : "", TB_MCP_PROTOCOL_VERSION_STATELESS,
+                   TB_MCP_PROTOCOL_VERSION);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/**
+ * tb_mcp_client_set_protocol:
+ * @self: a client
+ * @protocol: which revisions it may speak
+ *
+ * Takes effect at the next connection; the default is
+ * %TB_MCP_PROTOCOL_AUTO.
+ */
+void
+tb_mcp_client_set_protocol (TbMcpClient   *self,
+                            TbMcpProtocol  protocol)
+{
+  g_return_if_fail (TB_IS_MCP_CLIENT (self));
+  g_return_if_fail (protocol <= TB_MCP_PROTOCOL_HANDSHAKE);
+
+  self->protocol_choice = protocol;
+}
+
+/**
+ * tb_mcp_client_get_protocol:
+ * @self: a client
+ *
+ * Returns: which revisions it may speak
+ */
+TbMcpProtocol
+tb_mcp_client_get_protocol (TbMcpClient *self)
+{
+  g_return_val_if_fail (TB_IS_MCP_CLIENT (self), TB_MCP_PROTOCOL_AUTO);
+
+  return self->protocol_choice;
 }
 
 void

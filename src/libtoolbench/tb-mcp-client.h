@@ -25,6 +25,16 @@ G_BEGIN_DECLS
 #define TB_MCP_PROTOCOL_VERSION "2025-11-25"
 
 /**
+ * TB_MCP_PROTOCOL_VERSION_STATELESS:
+ *
+ * The stateless MCP revision: no `initialize` handshake, every request
+ * carries its protocol version, client capabilities and client info in
+ * `_meta`. The client probes for it with `server/discover` and falls back
+ * to the handshake of %TB_MCP_PROTOCOL_VERSION.
+ */
+#define TB_MCP_PROTOCOL_VERSION_STATELESS "2026-07-28"
+
+/**
  * TB_MCP_MAX_MESSAGE_SIZE:
  *
  * The largest JSON-RPC message the client keeps: 32 MiB. A server that
@@ -114,6 +124,26 @@ typedef enum
 } TbMcpCapabilities;
 
 /**
+ * TbMcpProtocol:
+ * @TB_MCP_PROTOCOL_AUTO: probe with `server/discover` for
+ *   %TB_MCP_PROTOCOL_VERSION_STATELESS and fall back to the `initialize`
+ *   handshake when the server does not speak it (the specification's
+ *   backward compatibility).
+ * @TB_MCP_PROTOCOL_STATELESS: speak %TB_MCP_PROTOCOL_VERSION_STATELESS only;
+ *   a server that does not is a failure.
+ * @TB_MCP_PROTOCOL_HANDSHAKE: the `initialize` handshake of
+ *   %TB_MCP_PROTOCOL_VERSION (or the two before it), without probing.
+ *
+ * Which protocol revisions the client may speak.
+ */
+typedef enum
+{
+  TB_MCP_PROTOCOL_AUTO,
+  TB_MCP_PROTOCOL_STATELESS,
+  TB_MCP_PROTOCOL_HANDSHAKE,
+} TbMcpProtocol;
+
+/**
  * TbMcpProgressFunc:
  * @progress: the progress so far
  * @total: the total, or a negative number when the server gave none
@@ -126,6 +156,9 @@ typedef void (*TbMcpProgressFunc) (double      progress,
                                    gpointer    user_data);
 
 GType             tb_mcp_client_state_get_type       (void) G_GNUC_CONST;
+gboolean          tb_mcp_protocol_from_string        (const char          *text,
+                                                      TbMcpProtocol       *protocol,
+                                                      GError             **error);
 GQuark            tb_mcp_error_quark                 (void);
 
 TbMcpClient      *tb_mcp_client_new_stdio            (const char          *name,
@@ -157,6 +190,9 @@ GPtrArray        *tb_mcp_client_get_tools            (TbMcpClient         *self)
 char            **tb_mcp_client_get_log              (TbMcpClient         *self);
 GListModel       *tb_mcp_client_get_wire_history     (TbMcpClient         *self);
 void              tb_mcp_client_clear_wire_history   (TbMcpClient         *self);
+void              tb_mcp_client_set_protocol         (TbMcpClient         *self,
+                                                      TbMcpProtocol        protocol);
+TbMcpProtocol     tb_mcp_client_get_protocol         (TbMcpClient         *self);
 void              tb_mcp_client_set_capabilities     (TbMcpClient         *self,
                                                       TbMcpCapabilities    capabilities);
 void              tb_mcp_client_set_roots            (TbMcpClient         *self,

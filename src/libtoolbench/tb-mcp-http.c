@@ -41,6 +41,7 @@ struct _TbMcpHttp
   char         **headers;
   char          *session_id;
   char          *protocol_version;
+  gboolean       stateless;
   GCancellable  *cancellable;
 };
 
@@ -64,6 +65,10 @@ typedef struct
   guint          auth_serial;
   guint          auth_rounds;
   guint          wire_exchange;
+  char          *method;         /* stateless: the Mcp-Method and Mcp-Name headers */
+  char          *name;
+  GStrv          param_headers;  /* name, value, name, value… */
+  guint          refused;        /* the HTTP status of a refusal whose body is read */
 } Exchange;
 
 static void read_more (Exchange *ex);
@@ -79,6 +84,9 @@ exchange_free (Exchange *ex)
   if (ex->data != NULL)
     g_string_free (ex->data, TRUE);
   g_free (ex->last_event_id);
+  g_free (ex->method);
+  g_free (ex->name);
+  g_strfreev (ex->param_headers);
   g_clear_pointer (&ex->request_body, g_bytes_unref);
   g_free (ex);
 }
@@ -144,6 +152,18 @@ _tb_mcp_http_set_protocol_version (TbMcpHttp  *self,
   self->protocol_version = g_strdup (version);
 }
 
+/* The stateless revision: every POST names its revision, method and
+ * target in headers, and there is no session. */
+void
+_tb_mcp_http_set_stateless (TbMcpHttp *self,
+                            gboolean   stateless)
+{
+  self->stateless = stateless;
+  _tb_mcp_http_set_protocol_version (self, stateless ? TB_MCP_PROTOCOL_VERSION_STATELESS : NULL);
+  if (stateless)
+    g_clear_pointer (&self->session_id, g_free);
+}
+
 static void
 delete_cb (GObject      *object,
            GAsyncResult *result,
@@ -199,7 +219,7 @@ add_headers (TbMcpHttp   *self,
       name = g_strstrip (g_strndup (self->headers[i], colon - self->headers[i]));
       soup_message_headers_replace (headers, name, colon + 1 + strspn (colon + 1, " "));
     }
-  if (self->session_id != NULL)
+  if (self->session_id != NULL && !self->stateless)
     soup_message_headers_replace (headers, "Mcp-Session-Id", self->session_id);
   if (self->protocol_version != NULL)
     soup_message_headers_replace (headers, "MCP-Protocol-Version", self->protocol_version);
@@ -263,6 +283,40 @@ deliver (Exchange   *ex,
 
   _tb_mcp_client_receive (http->client, http->generation, message);
   return exchange_alive (ex);
+}
+
+/* The body of a refusal: a JSON-RPC error answers the request (its id may
+ * be null when the server could not read it); anything else is the HTTP
+ * status. */
+static void
+deliver_refusal (Exchange *ex)
+{
+  TbMcpHttp *http = ex->http;
+  const char *text = (const char *) ex->body->data;
+  g_autoptr(JsonNode) message = _tb_mcp_parse_message (text, ex->body->len, NULL);
+  JsonNode *error = message != NULL && JSON_NODE_HOLDS_OBJECT (message)
+                    ? json_object_get_member (json_node_get_object (message), "error") : NULL;
+
+  _tb_mcp_wire_received (http->client, text, ex->body->len, message, NULL, ex->wire_exchange);
+  if (error != NULL && JSON_NODE_HOLDS_OBJECT (error))
+    {
+      JsonObject *answer = json_object_new ();
+      g_autoptr(JsonNode) node = NULL;
+
+      json_object_set_string_member (answer, "jsonrpc", "2.0");
+      json_object_set_int_member (answer, "id", ex->request_id);
+      json_object_set_member (answer, "error", json_node_copy (error));
+      node = tb_json_node_take_object (answer);
+      _tb_mcp_client_receive (http->client, http->generation, node);
+      return;
+    }
+  {
+    g_autofree char *refusal =
+      g_strdup_printf (_("The MCP server refused the request with HTTP status %u (%s)"),
+                       ex->refused, soup_message_get_reason_phrase (ex->msg));
+
+    exchange_fail (ex, TB_MCP_ERROR_HTTP, refusal);
+  }
 }
 
 static gboolean
@@ -358,6 +412,22 @@ reconnect_timeout_cb (gpointer user_data)
   ex->wire_exchange = _tb_mcp_wire_begin_exchange (http->client, ex->wire_exchange);
   ex->msg = soup_message_new (SOUP_METHOD_GET, http->url);
   add_headers (http, ex->msg);
+  if (http->stateless && ex->method != NULL)
+    {
+      SoupMessageHeaders *headers = soup_message_get_request_headers (ex->msg);
+      g_autofree char *method = _tb_mcp_header_value (ex->method);
+
+      soup_message_headers_replace (headers, "Mcp-Method", method);
+      if (ex->name != NULL)
+        {
+          g_autofree char *name = _tb_mcp_header_value (ex->name);
+
+          soup_message_headers_replace (headers, "Mcp-Name", name);
+        }
+      for (guint i = 0; ex->param_headers != NULL && ex->param_headers[i] != NULL &&
+                        ex->param_headers[i + 1] != NULL; i += 2)
+        soup_message_headers_replace (headers, ex->param_headers[i], ex->param_headers[i + 1]);
+    }
   ex->auth_serial = add_authorization (http, ex->msg);
   soup_message_headers_replace (soup_message_get_request_headers (ex->msg), "Accept",
                                 "text/event-stream");
@@ -408,7 +478,9 @@ stream_ended (Exchange *ex)
       return;
     }
 
-  if (!ex->sse && ex->body != NULL)
+  if (!ex->sse && ex->body != NULL && ex->refused != 0)
+    deliver_refusal (ex);
+  else if (!ex->sse && ex->body != NULL)
     deliver (ex, (const char *) ex->body->data, ex->body->len);
   exchange_free (ex);
 }
@@ -582,6 +654,22 @@ post (Exchange *ex)
   if (ex->msg == NULL)
     return FALSE;
   add_headers (http, ex->msg);
+  if (http->stateless && ex->method != NULL)
+    {
+      SoupMessageHeaders *headers = soup_message_get_request_headers (ex->msg);
+      g_autofree char *method = _tb_mcp_header_value (ex->method);
+
+      soup_message_headers_replace (headers, "Mcp-Method", method);
+      if (ex->name != NULL)
+        {
+          g_autofree char *name = _tb_mcp_header_value (ex->name);
+
+          soup_message_headers_replace (headers, "Mcp-Name", name);
+        }
+      for (guint i = 0; ex->param_headers != NULL && ex->param_headers[i] != NULL &&
+                        ex->param_headers[i + 1] != NULL; i += 2)
+        soup_message_headers_replace (headers, ex->param_headers[i], ex->param_headers[i + 1]);
+    }
   ex->auth_serial = add_authorization (http, ex->msg);
   soup_message_headers_replace (soup_message_get_request_headers (ex->msg), "Accept",
                                 "application/json, text/event-stream");
@@ -672,7 +760,7 @@ send_cb (GObject      *object,
 
   session_id = soup_message_headers_get_one (soup_message_get_response_headers (ex->msg),
                                              "Mcp-Session-Id");
-  if (session_id != NULL && http->session_id == NULL)
+  if (session_id != NULL && http->session_id == NULL && !http->stateless)
     http->session_id = g_strdup (session_id);
 
   status = soup_message_get_status (ex->msg);
@@ -690,6 +778,18 @@ send_cb (GObject      *object,
                            _("ended the session (HTTP 404); restart the server to open a new "
                              "one"));
       exchange_free (ex);
+      return;
+    }
+  /* A stateless server refuses with a JSON-RPC error in the body (400 for
+   * an unsupported revision or a header that does not match); it is read
+   * and answers the request. */
+  if (!SOUP_STATUS_IS_SUCCESSFUL (status) && http->stateless && ex->request_id >= 0 &&
+      g_strcmp0 (soup_message_headers_get_content_type (
+                   soup_message_get_response_headers (ex->msg), NULL), "application/json") == 0)
+    {
+      ex->refused = status;
+      if (!start_reading (ex))
+        exchange_free (ex);
       return;
     }
   if (!SOUP_STATUS_IS_SUCCESSFUL (status))
@@ -737,6 +837,29 @@ _tb_mcp_http_send (TbMcpHttp *self,
   ex->request_id = request_id;
   ex->retry_ms = DEFAULT_RETRY_MS;
   ex->wire_exchange = _tb_mcp_wire_sent (self->client, message, text, length, TRUE);
+  if (JSON_NODE_HOLDS_OBJECT (message))
+    {
+      JsonObject *object = json_node_get_object (message);
+      JsonNode *params = json_object_get_member (object, "params");
+      JsonObject *p = params != NULL && JSON_NODE_HOLDS_OBJECT (params)
+                      ? json_node_get_object (params) : NULL;
+
+      ex->method = g_strdup (tb_json_object_get_string (object, "method"));
+      if (g_strcmp0 (ex->method, "tools/call") == 0 || g_strcmp0 (ex->method, "prompts/get") == 0)
+        ex->name = g_strdup (tb_json_object_get_string (p, "name"));
+      if (self->stateless && g_strcmp0 (ex->method, "tools/call") == 0 && ex->name != NULL)
+        {
+          JsonNode *arguments = json_object_get_member (p, "arguments");
+
+          ex->param_headers =
+            _tb_mcp_param_headers_collect (_tb_mcp_client_find_tool_schema (self->client,
+                                                                             ex->name),
+                                           arguments != NULL && JSON_NODE_HOLDS_OBJECT (arguments)
+                                           ? json_node_get_object (arguments) : NULL);
+        }
+      else if (g_strcmp0 (ex->method, "resources/read") == 0)
+        ex->name = g_strdup (tb_json_object_get_string (p, "uri"));
+    }
   body = g_bytes_new_take (g_steal_pointer (&text), length);
   ex->request_body = g_bytes_ref (body);
   if (!post (ex))

@@ -47,6 +47,17 @@ void       _tb_mcp_http_send           (TbMcpHttp          *self,
                                         gint64              request_id);
 void       _tb_mcp_http_set_protocol_version (TbMcpHttp    *self,
                                               const char   *version);
+/* Parameters mirrored into headers (tb-mcp-param-headers.c). */
+gboolean   _tb_mcp_param_headers_check (JsonObject         *input_schema,
+                                        GError            **error);
+GStrv      _tb_mcp_param_headers_collect (JsonObject       *input_schema,
+                                          JsonObject       *arguments);
+char      *_tb_mcp_header_value        (const char         *value);
+JsonObject *_tb_mcp_client_find_tool_schema (TbMcpClient   *self,
+                                             const char    *name);
+
+void       _tb_mcp_http_set_stateless  (TbMcpHttp          *self,
+                                        gboolean            stateless);
 void       _tb_mcp_http_open_stream    (TbMcpHttp          *self);
 void       _tb_mcp_http_free           (TbMcpHttp          *self);
 

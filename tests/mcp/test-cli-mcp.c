@@ -427,20 +427,26 @@ test_wire (Fixture       *f,
     return;
   g_assert_cmpint (f->status, ==, 0);
   records = read_wire (path);
+  /* The probe for the stateless revision, refused by this server, then the
+   * handshake. */
   g_assert_true (has_record (records, TB_MCP_WIRE_DIRECTION_SENT, TB_MCP_WIRE_KIND_REQUEST,
-                             "initialize", "1"));
+                             "server/discover", "1"));
+  g_assert_true (has_record (records, TB_MCP_WIRE_DIRECTION_RECEIVED, TB_MCP_WIRE_KIND_ERROR,
+                             "server/discover", "1"));
+  g_assert_true (has_record (records, TB_MCP_WIRE_DIRECTION_SENT, TB_MCP_WIRE_KIND_REQUEST,
+                             "initialize", "2"));
   g_assert_true (has_record (records, TB_MCP_WIRE_DIRECTION_RECEIVED, TB_MCP_WIRE_KIND_RESULT,
-                             "initialize", "1"));
+                             "initialize", "2"));
   g_assert_true (has_record (records, TB_MCP_WIRE_DIRECTION_SENT,
                              TB_MCP_WIRE_KIND_NOTIFICATION, "notifications/initialized", NULL));
   g_assert_true (has_record (records, TB_MCP_WIRE_DIRECTION_SENT, TB_MCP_WIRE_KIND_REQUEST,
-                             "tools/list", "2"));
+                             "tools/list", "3"));
   g_assert_true (has_record (records, TB_MCP_WIRE_DIRECTION_RECEIVED, TB_MCP_WIRE_KIND_RESULT,
-                             "tools/list", "2"));
+                             "tools/list", "3"));
   g_assert_true (has_record (records, TB_MCP_WIRE_DIRECTION_SENT, TB_MCP_WIRE_KIND_REQUEST,
-                             "tools/call", "3"));
+                             "tools/call", "4"));
   g_assert_true (has_record (records, TB_MCP_WIRE_DIRECTION_RECEIVED, TB_MCP_WIRE_KIND_RESULT,
-                             "tools/call", "3"));
+                             "tools/call", "4"));
 
   write_engine_wire (f, engine_path);
   cli_lines = lines_without_times (path);
@@ -452,7 +458,7 @@ test_wire (Fixture       *f,
   g_assert_cmpint (f->status, ==, 0);
   listed = read_wire (path);
   g_assert_true (has_record (listed, TB_MCP_WIRE_DIRECTION_RECEIVED, TB_MCP_WIRE_KIND_RESULT,
-                             "tools/list", "2"));
+                             "tools/list", "3"));
 
   run (f, "mcp", "call", "--help", NULL);
   g_assert_nonnull (strstr (f->out, "--wire=FILE"));

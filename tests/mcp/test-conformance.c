@@ -361,6 +361,49 @@ write_echo_arguments (const char *cli,
   return FALSE;
 }
 
+/* `mcp call` for each call of the context's "toolCalls"; the status is the
+ * first that is not 0. The arguments go as the scenario gives them, null
+ * where its schema wants a boolean included, so they are not checked. */
+static int
+run_tool_calls (const char *cli,
+                JsonArray  *calls,
+                const char *url)
+{
+  int status = 0;
+
+  for (guint i = 0; i < json_array_get_length (calls); i++)
+    {
+      JsonNode *call = json_array_get_element (calls, i);
+      JsonNode *arguments;
+      g_autofree char *args = NULL;
+      g_autofree char *args_option = NULL;
+      g_autoptr(GError) error = NULL;
+      const char *name;
+      int wait_status = 0;
+      char *argv[] = { NULL, (char *) "mcp", (char *) "call", NULL, NULL,
+                       (char *) "--no-validate", NULL, NULL };
+
+      if (!JSON_NODE_HOLDS_OBJECT (call))
+        continue;
+      name = tb_json_object_get_string (json_node_get_object (call), "name");
+      arguments = json_object_get_member (json_node_get_object (call), "arguments");
+      args = arguments != NULL ? tb_json_to_string (arguments, FALSE) : g_strdup ("{}");
+      args_option = g_strdup_printf ("--args=%s", args);
+      argv[0] = (char *) cli;
+      argv[3] = (char *) name;
+      argv[4] = args_option;
+      argv[6] = (char *) url;
+      if (name == NULL ||
+          !g_spawn_sync (NULL, argv,
+                         NULL, G_SPAWN_CHILD_INHERITS_STDIN, NULL, NULL, NULL, NULL,
+                         &wait_status, &error))
+        return 127;
+      if (status == 0 && !g_spawn_check_wait_status (wait_status, NULL))
+        status = 1;
+    }
+  return status;
+}
+
 /* As the suite's client command: $MCP_CONFORMANCE_CONTEXT becomes options. */
 static int
 run_client (int    argc,
@@ -415,6 +458,12 @@ run_client (int    argc,
       g_assert_true (g_file_set_contents ("assertion", value, -1, NULL));
       g_ptr_array_add (args, g_strdup ("--oauth-assertion-file=assertion"));
     }
+
+  /* Calls the scenario asks for, each with its arguments, in its order. */
+  if (object != NULL && json_object_get_member (object, "toolCalls") != NULL &&
+      JSON_NODE_HOLDS_ARRAY (json_object_get_member (object, "toolCalls")))
+    return run_tool_calls (argv[2], json_object_get_array_member (object, "toolCalls"),
+                           argv[argc - 1]);
 
   /* The server's URL, last, as the suite gave it. */
   g_ptr_array_add (args, g_strdup (argv[argc - 1]));

@@ -176,6 +176,8 @@ test_everything (Fixture       *f,
   GListModel *history;
   g_autoptr(TbToolResult) echo = NULL;
   g_autoptr(TbMcpWireRecord) initialized = NULL;
+  g_autoptr(TbMcpWireRecord) discover = NULL;
+  g_autoptr(TbMcpWireRecord) refusal = NULL;
   g_autoptr(TbMcpWireRecord) call = NULL;
   g_autoptr(JsonNode) message = NULL;
   g_autofree char *init_id = NULL;
@@ -192,10 +194,20 @@ test_everything (Fixture       *f,
   history = tb_mcp_client_get_wire_history (f->client);
   n = g_list_model_get_n_items (history);
   g_assert_cmpuint (n, ==, f->emitted);
+  /* The probe for the stateless revision, which this server answers with
+   * an error, then the handshake. */
+  discover = find (history, 0, TB_MCP_WIRE_DIRECTION_SENT, TB_MCP_WIRE_KIND_REQUEST,
+                   "server/discover", NULL);
+  g_assert_nonnull (discover);
+  g_assert_cmpstr (tb_mcp_wire_record_get_id (discover), ==, "1");
+  refusal = find (history, 0, TB_MCP_WIRE_DIRECTION_RECEIVED, TB_MCP_WIRE_KIND_ERROR,
+                  "server/discover", NULL);
+  g_assert_nonnull (refusal);
+  g_assert_cmpstr (tb_mcp_wire_record_get_id (refusal), ==, "1");
   init_id = assert_exchange (history, "initialize", NULL);
-  g_assert_cmpstr (init_id, ==, "1");
+  g_assert_cmpstr (init_id, ==, "2");
   list_id = assert_exchange (history, "tools/list", NULL);
-  g_assert_cmpstr (list_id, ==, "2");
+  g_assert_cmpstr (list_id, ==, "3");
   call_id = assert_exchange (history, "tools/call", "call-wire-1");
   initialized = find (history, 0, TB_MCP_WIRE_DIRECTION_SENT, TB_MCP_WIRE_KIND_NOTIFICATION,
                       "notifications/initialized", NULL);

@@ -60,6 +60,7 @@ static char *oauth_id_token_file;
 static char *oauth_idp_token_endpoint;
 static char *oauth_idp_client_id;
 static char *oauth_assertion_file;
+static char *mcp_protocol;
 
 /**
  * tb_cli_tool_source_group:
@@ -116,6 +117,10 @@ tb_cli_tool_source_group (void)
     { "oauth-idp-client-id", 0, 0, G_OPTION_ARG_STRING, &oauth_idp_client_id,
       N_("Toolbench's client ID at the identity provider, for --oauth-id-token-file"),
       N_("ID") },
+    { "mcp-protocol", 0, 0, G_OPTION_ARG_STRING, &mcp_protocol,
+      N_("The MCP protocol revision to speak: auto (2026-07-28 when the server speaks it, "
+         "else the initialize handshake; the default), 2026-07-28 or 2025-11-25"),
+      N_("REVISION") },
     { "oauth-assertion-file", 0, 0, G_OPTION_ARG_FILENAME, &oauth_assertion_file,
       N_("Sign in with the JWT assertion in this file (a workload identity token), as "
          "--oauth-client-id"), N_("FILE") },
@@ -163,7 +168,7 @@ tb_cli_is_tool_source_option (const char *arg,
     "--oauth-authorize", "--oauth-client-id", "--oauth-client-secret",
     "--oauth-client-metadata-url", "--oauth-client-key", "--oauth-id-token-file",
     "--oauth-idp-token-endpoint", "--oauth-idp-client-id", "--oauth-assertion-file",
-    "--wire",
+    "--wire", "--mcp-protocol",
   };
 
   for (guint i = 0; i < G_N_ELEMENTS (names); i++)
@@ -241,6 +246,13 @@ tb_cli_get_tool_sources (gboolean   private_workspace,
   if (elicitation != NULL)
     tb_tool_source_set_parse_elicitation (elicitation, &answer);
   tb_tool_source_set_set_elicitation (sources, answer);
+  if (mcp_protocol != NULL)
+    {
+      TbMcpProtocol protocol = TB_MCP_PROTOCOL_AUTO;
+
+      tb_mcp_protocol_from_string (mcp_protocol, &protocol, NULL);
+      tb_tool_source_set_set_mcp_protocol (sources, protocol);
+    }
   tb_tool_source_set_set_wire_writer (sources, wire_writer);
   tb_tool_source_set_set_files_root (sources, files_root);
   tb_tool_source_set_set_workspace (sources, workspace_path, private_workspace);
@@ -427,6 +439,18 @@ tb_cli_check_tool_source_options (GError **error)
 
   if (!tb_cli_oauth_check_options (&oauth, error))
     return FALSE;
+  if (mcp_protocol != NULL)
+    {
+      TbMcpProtocol protocol;
+      g_autoptr(GError) protocol_error = NULL;
+
+      if (!tb_mcp_protocol_from_string (mcp_protocol, &protocol, &protocol_error))
+        {
+          g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE, "--mcp-protocol: %s",
+                       protocol_error->message);
+          return FALSE;
+        }
+    }
 
   if (elicitation != NULL && !tb_tool_source_set_parse_elicitation (elicitation, &answer))
     {

@@ -43,6 +43,7 @@ struct _TbToolSourceSet
   char                *workspace;
   gboolean             private_workspace;
   TbElicitationAnswer  elicitation;
+  TbMcpProtocol        protocol;
   TbMcpAuthSetupFunc   auth_setup;
   gpointer             auth_setup_data;
   TbMcpWireWriter     *wire_writer;
@@ -158,6 +159,8 @@ tb_tool_source_set_add_all (TbToolSourceSet *self,
     tb_tool_source_set_set_workspace (self, other->workspace, other->private_workspace);
   if (other->elicitation != TB_ELICITATION_ANSWER_NONE)
     self->elicitation = other->elicitation;
+  if (other->protocol != TB_MCP_PROTOCOL_AUTO)
+    self->protocol = other->protocol;
   if (self->auth_setup == NULL)
     {
       self->auth_setup = other->auth_setup;
@@ -412,6 +415,23 @@ tb_tool_source_set_set_elicitation (TbToolSourceSet       *self,
 {
   g_return_if_fail (TB_IS_TOOL_SOURCE_SET (self));
   self->elicitation = answer;
+}
+
+/**
+ * tb_tool_source_set_set_mcp_protocol:
+ * @self: the sources
+ * @protocol: which MCP protocol revisions the servers may speak
+ *
+ * Applies to every MCP client a session opens from these sources;
+ * `toolbench-cli --mcp-protocol` sets it. The default is
+ * %TB_MCP_PROTOCOL_AUTO.
+ */
+void
+tb_tool_source_set_set_mcp_protocol (TbToolSourceSet *self,
+                                     TbMcpProtocol    protocol)
+{
+  g_return_if_fail (TB_IS_TOOL_SOURCE_SET (self));
+  self->protocol = protocol;
 }
 
 /**
@@ -760,6 +780,7 @@ tb_tool_source_set_open_async (TbToolSourceSet       *self,
           _tb_tool_session_add_server_error (opening->session, local_error->message);
           continue;
         }
+      tb_mcp_client_set_protocol (client, self->protocol);
       if (self->elicitation != TB_ELICITATION_ANSWER_NONE)
         {
           tb_mcp_client_set_capabilities (client, TB_MCP_CAPABILITY_ELICITATION);

@@ -63,6 +63,8 @@ void                  tb_tool_source_set_set_auth_setup      (TbToolSourceSet   
                                                               gpointer              user_data);
 void                  tb_tool_source_set_set_elicitation     (TbToolSourceSet      *self,
                                                               TbElicitationAnswer   answer);
+void             tb_tool_source_set_set_mcp_protocol (TbToolSourceSet *self,
+                                                     TbMcpProtocol    protocol);
 void                  tb_tool_source_set_set_wire_writer     (TbToolSourceSet      *self,
                                                               TbMcpWireWriter      *writer);
 TbMcpWireWriter      *tb_tool_source_set_get_wire_writer     (TbToolSourceSet      *self);

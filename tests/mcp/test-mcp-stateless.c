@@ -1,0 +1,549 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+
+/* MCP 2026-07-28 against a stateless server written with SoupServer on
+ * 127.0.0.1: discovery instead of initialize, _meta on every request, the
+ * Mcp-Method, Mcp-Name and Mcp-Param-* headers, no session, the log level
+ * in _meta, results with and without resultType. Bad input: a tool whose
+ * x-mcp-header the transport forbids (left out with a warning), a server
+ * that lists no revision in common, a result type the client does not
+ * know, a server that needs input first, the stateless revision forced on
+ * a server of the handshake, the handshake forced on a stateless server,
+ * and toolbench-cli's --mcp-protocol and ping. */
+
+#include "config.h"
+
+#include <libsoup/soup.h>
+#include <toolbench.h>
+
+#include "mcp-test-util.h"
+
+typedef struct
+{
+  SoupServer     *server;
+  char           *url;
+  TbMcpClient    *client;
+  TbToolRegistry *registry;
+  const char     *mode;        /* "stateless", "versions", "handshake" */
+  GPtrArray      *requests;    /* JsonNode of each POST body */
+  GPtrArray      *headers;     /* "Name: value" lines of each POST, joined by \n */
+  guint           gets;
+} Fixture;
+
+static const char *tools_json =
+  "{\"tools\": ["
+  "{\"name\": \"echo\", \"inputSchema\": {\"type\": \"object\", \"properties\": "
+  "{\"message\": {\"type\": \"string\"}, \"region\": {\"type\": \"string\", "
+  "\"x-mcp-header\": \"Region\"}, \"count\": {\"type\": \"integer\", "
+  "\"x-mcp-header\": \"Count\"}}}},"
+  "{\"name\": \"broken\", \"inputSchema\": {\"type\": \"object\", \"properties\": "
+  "{\"score\": {\"type\": \"number\", \"x-mcp-header\": \"Score\"}}}},"
+  "{\"name\": \"odd\", \"inputSchema\": {\"type\": \"object\"}},"
+  "{\"name\": \"asks\", \"inputSchema\": {\"type\": \"object\"}}"
+  "], \"resultType\": \"complete\", \"ttlMs\": 0, \"cacheScope\": \"private\"}";
+
+static void
+reply (SoupServerMessage *msg,
+       guint              status,
+       JsonNode          *id,
+       const char        *member,
+       const char        *json)
+{
+  g_autofree char *id_text = id != NULL ? tb_json_to_string (id, FALSE) : g_strdup ("null");
+  g_autofree char *body = g_strdup_printf ("{\"jsonrpc\": \"2.0\", \"id\": %s, \"%s\": %s}",
+                                           id_text, member, json);
+
+  soup_server_message_set_status (msg, status, NULL);
+  soup_message_headers_replace (soup_server_message_get_response_headers (msg),
+                                "Mcp-Session-Id", "should-be-ignored");
+  soup_server_message_set_response (msg, "application/json", SOUP_MEMORY_COPY, body,
+                                    strlen (body));
+}
+
+static void
+handler (SoupServer        *server,
+         SoupServerMessage *msg,
+         const char        *path,
+         GHashTable        *query,
+         gpointer           user_data)
+{
+  Fixture *f = user_data;
+  SoupMessageHeaders *request_headers = soup_server_message_get_request_headers (msg);
+  SoupMessageBody *body = soup_server_message_get_request_body (msg);
+  g_autoptr(JsonNode) request = NULL;
+  SoupMessageHeadersIter iter;
+  const char *name, *value;
+  GString *lines = g_string_new (NULL);
+  JsonObject *object;
+  const char *method;
+  JsonNode *id;
+
+  if (soup_server_message_get_method (msg) != SOUP_METHOD_POST)
+    {
+      f->gets++;
+      g_string_free (lines, TRUE);
+      soup_server_message_set_status (msg, SOUP_STATUS_METHOD_NOT_ALLOWED, NULL);
+      return;
+    }
+  soup_message_headers_iter_init (&iter, request_headers);
+  while (soup_message_headers_iter_next (&iter, &name, &value))
+    g_string_append_printf (lines, "%s: %s\n", name, value);
+  g_ptr_array_add (f->headers, g_string_free (lines, FALSE));
+  request = tb_json_parse (body->data, body->length, NULL);
+  g_assert_nonnull (request);
+  g_ptr_array_add (f->requests, json_node_ref (request));
+  object = json_node_get_object (request);
+  method = tb_json_object_get_string (object, "method");
+  id = json_object_get_member (object, "id");
+
+  if (g_str_equal (f->mode, "handshake"))
+    {
+      /* A server of the handshake revisions, as the SDKs refuse a request
+       * before initialize: HTTP 400 with a JSON-RPC error of their own. */
+      if (g_strcmp0 (method, "initialize") == 0)
+        reply (msg, 200, id, "result", "{\"protocolVersion\": \"2025-11-25\", "
+               "\"capabilities\": {\"tools\": {}}, \"serverInfo\": {\"name\": \"old\", "
+               "\"version\": \"1\"}}");
+      else if (id == NULL)
+        soup_server_message_set_status (msg, SOUP_STATUS_ACCEPTED, NULL);
+      else if (g_strcmp0 (method, "tools/list") == 0)
+        reply (msg, 200, id, "result", "{\"tools\": []}");
+      else
+        reply (msg, 400, NULL, "error",
+               "{\"code\": -32000, \"message\": \"Bad Request: Server not initialized\"}");
+      return;
+    }
+
+  if (g_strcmp0 (method, "initialize") == 0)
+    {
+      reply (msg, 400, id, "error", "{\"code\": -32601, \"message\": \"initialize is not a "
+             "method of 2026-07-28; this server speaks 2026-07-28\"}");
+      return;
+    }
+  if (g_strcmp0 (method, "server/discover") == 0)
+    {
+      if (g_str_equal (f->mode, "versions"))
+        reply (msg, 400, id, "error", "{\"code\": -32022, \"message\": \"Unsupported protocol "
+               "version\", \"data\": {\"supported\": [\"1999-01-01\"], \"requested\": "
+               "\"2026-07-28\"}}");
+      else
+        reply (msg, 200, id, "result", "{\"resultType\": \"complete\", \"supportedVersions\": "
+               "[\"2026-07-28\"], \"capabilities\": {\"tools\": {}}, \"_meta\": "
+               "{\"io.modelcontextprotocol/serverInfo\": {\"name\": \"stateless\", "
+               "\"version\": \"7\"}}, \"ttlMs\": 0, \"cacheScope\": \"private\"}");
+      return;
+    }
+  if (g_strcmp0 (method, "tools/list") == 0)
+    {
+      reply (msg, 200, id, "result", tools_json);
+      return;
+    }
+  if (g_strcmp0 (method, "tools/call") == 0)
+    {
+      const char *tool = tb_json_object_get_string (
+        json_object_get_object_member (object, "params"), "name");
+
+      if (g_strcmp0 (tool, "odd") == 0)
+        reply (msg, 200, id, "result", "{\"resultType\": \"later\", \"content\": []}");
+      else if (g_strcmp0 (tool, "asks") == 0)
+        reply (msg, 200, id, "result", "{\"resultType\": \"input_required\", "
+               "\"inputRequests\": {\"q\": {\"method\": \"elicitation/create\", \"params\": "
+               "{\"message\": \"Sure?\", \"requestedSchema\": {\"type\": \"object\"}}}}}");
+      else
+        /* No resultType: complete. */
+        reply (msg, 200, id, "result",
+               "{\"content\": [{\"type\": \"text\", \"text\": \"stateless echo\"}]}");
+      return;
+    }
+  reply (msg, 404, id, "error", "{\"code\": -32601, \"message\": \"Method not found\"}");
+}
+
+static void
+fixture_setup (Fixture       *f,
+               gconstpointer  data)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GSList) listeners = NULL;
+  g_autoptr(GSocketAddress) address = NULL;
+
+  f->mode = data != NULL ? data : "stateless";
+  f->requests = g_ptr_array_new_with_free_func ((GDestroyNotify) json_node_unref);
+  f->headers = g_ptr_array_new_with_free_func (g_free);
+  f->server = soup_server_new (NULL, NULL);
+  soup_server_add_handler (f->server, "/mcp", handler, f, NULL);
+  g_assert_true (soup_server_listen_local (f->server, 0, SOUP_SERVER_LISTEN_IPV4_ONLY, &error));
+  listeners = soup_server_get_listeners (f->server);
+  address = g_socket_get_local_address (listeners->data, &error);
+  g_assert_no_error (error);
+  f->url = g_strdup_printf ("http://127.0.0.1:%u/mcp",
+                            g_inet_socket_address_get_port (G_INET_SOCKET_ADDRESS (address)));
+  f->registry = tb_tool_registry_new ();
+  f->client = tb_mcp_client_new_http ("stateless", f->url, NULL);
+  tb_mcp_client_attach (f->client, f->registry);
+}
+
+static void
+fixture_teardown (Fixture       *f,
+                  gconstpointer  data)
+{
+  tb_mcp_client_detach (f->client);
+  tb_mcp_client_disconnect (f->client);
+  g_clear_object (&f->client);
+  g_clear_object (&f->registry);
+  g_clear_object (&f->server);
+  g_clear_pointer (&f->url, g_free);
+  g_clear_pointer (&f->requests, g_ptr_array_unref);
+  g_clear_pointer (&f->headers, g_ptr_array_unref);
+}
+
+static JsonObject *
+meta_of (JsonNode *request)
+{
+  JsonNode *params = json_object_get_member (json_node_get_object (request), "params");
+  JsonNode *meta = params != NULL && JSON_NODE_HOLDS_OBJECT (params)
+                   ? json_object_get_member (json_node_get_object (params), "_meta") : NULL;
+
+  return meta != NULL && JSON_NODE_HOLDS_OBJECT (meta) ? json_node_get_object (meta) : NULL;
+}
+
+/* The value of a header of the @index-th request, or NULL. */
+static char *
+header_of (Fixture    *f,
+           guint       index,
+           const char *name)
+{
+  g_auto(GStrv) lines = g_strsplit (g_ptr_array_index (f->headers, index), "\n", -1);
+  g_autofree char *prefix = g_strconcat (name, ": ", NULL);
+
+  for (guint i = 0; lines[i] != NULL; i++)
+    if (g_ascii_strncasecmp (lines[i], prefix, strlen (prefix)) == 0)
+      return g_strdup (lines[i] + strlen (prefix));
+  return NULL;
+}
+
+static const char *
+method_of (Fixture *f,
+           guint    index)
+{
+  return tb_json_object_get_string (json_node_get_object (g_ptr_array_index (f->requests, index)),
+                                    "method");
+}
+
+static TbToolResult *
+call (Fixture    *f,
+      const char *name,
+      const char *arguments)
+{
+  return mcp_test_call (f->registry, name, arguments, NULL);
+}
+
+static void
+test_stateless (Fixture       *f,
+                gconstpointer  data)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(TbToolResult) result = NULL;
+  g_autofree char *region = NULL;
+  g_autofree char *count = NULL;
+  g_autofree char *name = NULL;
+  g_auto(GStrv) log = NULL;
+  JsonNode *info;
+  gboolean warned = FALSE;
+
+  g_assert_true (mcp_test_connect (f->client, &error));
+  g_assert_no_error (error);
+  g_assert_cmpstr (tb_mcp_client_get_protocol_version (f->client), ==, "2026-07-28");
+  info = tb_mcp_client_get_server_info (f->client);
+  g_assert_cmpstr (tb_json_object_get_string (json_node_get_object (info), "name"), ==,
+                   "stateless");
+
+  /* The tool with a header on a number is left out, with why. */
+  g_assert_true (tb_tool_registry_contains (f->registry, "echo"));
+  g_assert_false (tb_tool_registry_contains (f->registry, "broken"));
+  log = tb_mcp_client_get_log (f->client);
+  for (guint i = 0; log[i] != NULL; i++)
+    warned |= g_str_has_suffix (log[i], "The server's tool “broken” was left out: the parameter "
+                                        "“score” is mirrored into a header but is not of type "
+                                        "string, integer or boolean");
+  g_assert_true (warned);
+
+  result = call (f, "echo", "{\"message\": \"hi\", \"region\": \"Zürich\", \"count\": 3}");
+  g_assert_true (tb_tool_result_get_ok (result));
+  g_assert_cmpstr (mcp_test_output_text (result), ==, "stateless echo");
+
+  /* Never initialize, never a GET stream; every request declares itself. */
+  g_assert_cmpuint (f->gets, ==, 0);
+  for (guint i = 0; i < f->requests->len; i++)
+    {
+      JsonObject *meta = meta_of (g_ptr_array_index (f->requests, i));
+      g_autofree char *version = header_of (f, i, "MCP-Protocol-Version");
+      g_autofree char *method = header_of (f, i, "Mcp-Method");
+      g_autofree char *session = header_of (f, i, "Mcp-Session-Id");
+
+      g_assert_cmpstr (method_of (f, i), !=, "initialize");
+      g_assert_nonnull (meta);
+      g_assert_cmpstr (tb_json_object_get_string (meta, "io.modelcontextprotocol/protocolVersion"),
+                       ==, "2026-07-28");
+      g_assert_true (json_object_has_member (meta, "io.modelcontextprotocol/clientInfo"));
+      g_assert_true (json_object_has_member (meta,
+                                             "io.modelcontextprotocol/clientCapabilities"));
+      g_assert_cmpstr (version, ==, "2026-07-28");
+      g_assert_cmpstr (method, ==, method_of (f, i));
+      g_assert_null (session);
+    }
+
+  /* The call names its tool and mirrors its parameters: a value that is
+   * not plain ASCII in Base64. */
+  g_assert_cmpstr (method_of (f, f->requests->len - 1), ==, "tools/call");
+  name = header_of (f, f->requests->len - 1, "Mcp-Name");
+  region = header_of (f, f->requests->len - 1, "Mcp-Param-Region");
+  count = header_of (f, f->requests->len - 1, "Mcp-Param-Count");
+  g_assert_cmpstr (name, ==, "echo");
+  g_assert_cmpstr (region, ==, "=?base64?WsO8cmljaA==?=");
+  g_assert_cmpstr (count, ==, "3");
+}
+
+static void
+done_cb (GObject      *object,
+         GAsyncResult *result,
+         gpointer      user_data)
+{
+  *(GAsyncResult **) user_data = g_object_ref (result);
+}
+
+static void
+test_log_level_and_ping (Fixture       *f,
+                         gconstpointer  data)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GAsyncResult) level = NULL;
+  g_autoptr(GAsyncResult) ping = NULL;
+  g_autoptr(TbToolResult) result = NULL;
+  JsonObject *meta;
+  guint before;
+
+  g_assert_true (mcp_test_connect (f->client, &error));
+  before = f->requests->len;
+  tb_mcp_client_set_log_level_async (f->client, "debug", NULL, done_cb, &level);
+  g_assert_true (mcp_test_wait (mcp_test_pointer_set, &level, 5000));
+  g_assert_true (tb_mcp_client_set_log_level_finish (f->client, level, &error));
+  g_assert_no_error (error);
+  /* No logging/setLevel: the level goes with each request. */
+  g_assert_cmpuint (f->requests->len, ==, before);
+  result = call (f, "echo", "{}");
+  g_assert_true (tb_tool_result_get_ok (result));
+  meta = meta_of (g_ptr_array_index (f->requests, f->requests->len - 1));
+  g_assert_cmpstr (tb_json_object_get_string (meta, "io.modelcontextprotocol/logLevel"), ==,
+                   "debug");
+
+  /* No ping in 2026-07-28: discovery answers instead. */
+  tb_mcp_client_ping_async (f->client, NULL, done_cb, &ping);
+  g_assert_true (mcp_test_wait (mcp_test_pointer_set, &ping, 5000));
+  g_assert_true (tb_mcp_client_ping_finish (f->client, ping, &error));
+  g_assert_cmpstr (method_of (f, f->requests->len - 1), ==, "server/discover");
+}
+
+static void
+test_result_types (Fixture       *f,
+                   gconstpointer  data)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(TbToolResult) odd = NULL;
+  g_autoptr(TbToolResult) asks = NULL;
+  const char *odd_text;
+  const char *asks_text;
+
+  g_assert_true (mcp_test_connect (f->client, &error));
+  odd = call (f, "odd", "{}");
+  g_assert_false (tb_tool_result_get_ok (odd));
+  odd_text = tb_tool_result_get_error (odd);
+  g_assert_nonnull (strstr (odd_text, "The MCP server “stateless” sent a result of unknown "
+                                      "type “later”"));
+  asks = call (f, "asks", "{}");
+  g_assert_false (tb_tool_result_get_ok (asks));
+  asks_text = tb_tool_result_get_error (asks);
+  g_assert_nonnull (strstr (asks_text, "The MCP server “stateless” asks for input before it "
+                                       "answers (a multi round-trip request), which this "
+                                       "client does not answer yet"));
+  /* The client stays connected. */
+  g_assert_cmpint (tb_mcp_client_get_state (f->client), ==, TB_MCP_CLIENT_STATE_CONNECTED);
+}
+
+static void
+test_no_common_version (Fixture       *f,
+                        gconstpointer  data)
+{
+  g_autoptr(GError) error = NULL;
+
+  g_assert_false (mcp_test_connect (f->client, &error));
+  g_assert_error (error, TB_MCP_ERROR, TB_MCP_ERROR_VERSION);
+  g_assert_cmpstr (error->message, ==,
+                   "The MCP server “stateless” speaks the protocol revisions 1999-01-01; this "
+                   "client speaks 2026-07-28, and 2025-11-25 with the initialize handshake");
+  /* A stateless server that refused the revision is never sent initialize. */
+  for (guint i = 0; i < f->requests->len; i++)
+    g_assert_cmpstr (method_of (f, i), ==, "server/discover");
+}
+
+static void
+test_handshake_server (Fixture       *f,
+                       gconstpointer  data)
+{
+  g_autoptr(GError) error = NULL;
+
+  /* auto: the probe is refused without a stateless error; the handshake. */
+  g_assert_true (mcp_test_connect (f->client, &error));
+  g_assert_no_error (error);
+  g_assert_cmpstr (tb_mcp_client_get_protocol_version (f->client), ==, "2025-11-25");
+  g_assert_cmpstr (method_of (f, 0), ==, "server/discover");
+  g_assert_cmpstr (method_of (f, 1), ==, "initialize");
+  g_assert_null (meta_of (g_ptr_array_index (f->requests, 1)));
+
+  /* Forced, the stateless revision is a failure that says what to do. */
+  tb_mcp_client_set_protocol (f->client, TB_MCP_PROTOCOL_STATELESS);
+  g_assert_false (mcp_test_connect (f->client, &error));
+  g_assert_error (error, TB_MCP_ERROR, TB_MCP_ERROR_VERSION);
+  g_assert_cmpstr (error->message, ==,
+                   "The MCP server “stateless” does not speak protocol revision 2026-07-28 (its "
+                   "answer to server/discover: error -32000: Bad Request: Server not "
+                   "initialized); choose “auto” or 2025-11-25 to use it");
+}
+
+static void
+test_forced_handshake (Fixture       *f,
+                       gconstpointer  data)
+{
+  g_autoptr(GError) error = NULL;
+
+  tb_mcp_client_set_protocol (f->client, TB_MCP_PROTOCOL_HANDSHAKE);
+  g_assert_cmpint (tb_mcp_client_get_protocol (f->client), ==, TB_MCP_PROTOCOL_HANDSHAKE);
+  g_assert_false (mcp_test_connect (f->client, &error));
+  g_assert_nonnull (error);
+  g_assert_true (g_str_has_prefix (error->message, "The MCP server “stateless” did not complete "
+                                                   "the initialization: "));
+  g_assert_cmpstr (method_of (f, 0), ==, "initialize");
+}
+
+static void
+test_protocol_names (Fixture       *f,
+                     gconstpointer  data)
+{
+  g_autoptr(GError) error = NULL;
+  TbMcpProtocol protocol;
+
+  g_assert_true (tb_mcp_protocol_from_string ("auto", &protocol, NULL));
+  g_assert_cmpint (protocol, ==, TB_MCP_PROTOCOL_AUTO);
+  g_assert_true (tb_mcp_protocol_from_string ("2026-07-28", &protocol, NULL));
+  g_assert_cmpint (protocol, ==, TB_MCP_PROTOCOL_STATELESS);
+  g_assert_true (tb_mcp_protocol_from_string ("2025-11-25", &protocol, NULL));
+  g_assert_cmpint (protocol, ==, TB_MCP_PROTOCOL_HANDSHAKE);
+  g_assert_false (tb_mcp_protocol_from_string ("2024-01-01", &protocol, &error));
+  g_assert_cmpstr (error->message, ==, "“2024-01-01” is not a choice of MCP protocol; use auto, "
+                                       "2026-07-28 or 2025-11-25");
+}
+
+typedef struct
+{
+  gboolean  done;
+  int       status;
+  char     *out;
+  char     *err;
+} Run;
+
+static void
+communicated_cb (GObject      *object,
+                 GAsyncResult *result,
+                 gpointer      user_data)
+{
+  Run *run = user_data;
+
+  g_subprocess_communicate_utf8_finish (G_SUBPROCESS (object), result, &run->out, &run->err,
+                                        NULL);
+  run->status = g_subprocess_get_exit_status (G_SUBPROCESS (object));
+  run->done = TRUE;
+}
+
+static gboolean
+run_done (gpointer data)
+{
+  return ((Run *) data)->done;
+}
+
+/* toolbench-cli while the server answers in this process. */
+static gboolean
+run_cli (Run        *run,
+         const char *first,
+         ...)
+{
+  const char *cli = g_getenv ("TOOLBENCH_CLI");
+  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
+  g_autoptr(GSubprocess) process = NULL;
+  va_list args;
+
+  if (cli == NULL)
+    {
+      g_test_skip ("needs TOOLBENCH_CLI");
+      return FALSE;
+    }
+  g_ptr_array_add (argv, (gpointer) cli);
+  va_start (args, first);
+  for (const char *arg = first; arg != NULL; arg = va_arg (args, const char *))
+    g_ptr_array_add (argv, (gpointer) arg);
+  va_end (args);
+  g_ptr_array_add (argv, NULL);
+  process = g_subprocess_newv ((const char * const *) argv->pdata,
+                               G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDERR_PIPE,
+                               NULL);
+  g_assert_nonnull (process);
+  g_subprocess_communicate_utf8_async (process, NULL, NULL, communicated_cb, run);
+  g_assert_true (mcp_test_wait (run_done, run, 30000));
+  return TRUE;
+}
+
+static void
+test_cli (Fixture       *f,
+          gconstpointer  data)
+{
+  Run ping = { 0 }, forced = { 0 }, bad = { 0 };
+
+  if (!run_cli (&ping, "mcp", "ping", f->url, NULL))
+    return;
+  g_assert_cmpint (ping.status, ==, 0);
+  g_assert_nonnull (strstr (ping.out, "(protocol 2026-07-28, stateless 7)"));
+
+  run_cli (&forced, "mcp", "ping", "--mcp-protocol=2025-11-25", f->url, NULL);
+  g_assert_cmpint (forced.status, !=, 0);
+  g_assert_nonnull (strstr (forced.out, "did not complete the initialization"));
+
+  run_cli (&bad, "mcp", "ping", "--mcp-protocol=1.0", f->url, NULL);
+  g_assert_cmpint (bad.status, ==, 2);
+  g_assert_nonnull (strstr (bad.err, "--mcp-protocol: “1.0” is not a choice of MCP protocol; "
+                                     "use auto, 2026-07-28 or 2025-11-25"));
+  g_free (ping.out); g_free (ping.err);
+  g_free (forced.out); g_free (forced.err);
+  g_free (bad.out); g_free (bad.err);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_test_init (&argc, &argv, NULL);
+
+  g_test_add ("/mcp/stateless/requests", Fixture, "stateless", fixture_setup, test_stateless,
+              fixture_teardown);
+  g_test_add ("/mcp/stateless/log-level-and-ping", Fixture, "stateless", fixture_setup,
+              test_log_level_and_ping, fixture_teardown);
+  g_test_add ("/mcp/stateless/result-types", Fixture, "stateless", fixture_setup,
+              test_result_types, fixture_teardown);
+  g_test_add ("/mcp/stateless/no-common-version", Fixture, "versions", fixture_setup,
+              test_no_common_version, fixture_teardown);
+  g_test_add ("/mcp/stateless/handshake-server", Fixture, "handshake", fixture_setup,
+              test_handshake_server, fixture_teardown);
+  g_test_add ("/mcp/stateless/forced-handshake", Fixture, "stateless", fixture_setup,
+              test_forced_handshake, fixture_teardown);
+  g_test_add ("/mcp/stateless/protocol-names", Fixture, "stateless", fixture_setup,
+              test_protocol_names, fixture_teardown);
+  g_test_add ("/mcp/stateless/cli", Fixture, "stateless", fixture_setup, test_cli,
+              fixture_teardown);
+  return g_test_run ();
+}

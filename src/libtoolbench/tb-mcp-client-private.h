@@ -38,6 +38,8 @@ typedef struct
   TbMcpProgressFunc  progress;
   gpointer           progress_data;
   guint              timeout_ms;
+  JsonNode          *params;        /* as the caller gave them, for a retry */
+  guint              rounds;        /* of input the server asked for */
 } Pending;
 
 struct _TbMcpClient
@@ -67,6 +69,8 @@ struct _TbMcpClient
   TbMcpProtocol       protocol_choice;
   gboolean            stateless;     /* speaking 2026-07-28: _meta on every request */
   guint               probes;        /* server/discover requests of this connection */
+  GHashTable         *input_waits;   /* id → what an input request answers (tb-mcp-input.c) */
+  guint64             next_input;
   char               *log_level;     /* sent in every stateless request's _meta */
   char               *protocol_version;
   JsonNode           *server_info;
@@ -121,6 +125,35 @@ gint64   _tb_mcp_client_start_request (TbMcpClient *self,
                                       guint        timeout_ms,
                                       gboolean     raw,
                                       GTask       *task);
+void     _tb_mcp_client_retry_request (TbMcpClient       *self,
+                                      const char        *method,
+                                      JsonNode          *params,
+                                      guint              timeout_ms,
+                                      TbMcpProgressFunc  progress,
+                                      gpointer           progress_data,
+                                      guint              rounds,
+                                      GTask             *task);
+void     _tb_mcp_client_handle_server_request (TbMcpClient *self,
+                                               const char  *method,
+                                               JsonNode    *id,
+                                               JsonNode    *params);
+void     _tb_mcp_input_required   (TbMcpClient       *self,
+                                   GTask             *task,
+                                   const char        *method,
+                                   JsonNode          *params,
+                                   guint              timeout_ms,
+                                   TbMcpProgressFunc  progress,
+                                   gpointer           progress_data,
+                                   guint              rounds,
+                                   JsonObject        *result);
+gboolean _tb_mcp_input_respond    (TbMcpClient       *self,
+                                   JsonNode          *id,
+                                   JsonNode          *result,
+                                   int                code,
+                                   const char        *message);
+void     _tb_mcp_input_fail_all   (TbMcpClient       *self,
+                                   const GError      *error);
+GHashTable *_tb_mcp_input_waits_new (void);
 void     _tb_mcp_client_send_notification (TbMcpClient *self,
                                            const char  *method,
                                            JsonNode    *params);

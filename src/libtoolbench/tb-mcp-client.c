@@ -159,6 +159,7 @@ pending_free (Pending *p)
   g_clear_object (&p->task);
   g_free (p->method);
   g_free (p->progress_token);
+  g_clear_pointer (&p->params, json_node_unref);
   g_free (p);
 }
 
@@ -250,6 +251,7 @@ fail_all (TbMcpClient *self,
         g_task_return_error (task, g_error_copy (error));
     }
 
+  _tb_mcp_input_fail_all (self, error);
   if (connect_task != NULL)
     g_task_return_error (connect_task, g_error_copy (error));
 }
@@ -474,6 +476,7 @@ start_request (TbMcpClient       *self,
   p->client = self;
   p->id = ++self->next_id;
   p->method = g_strdup (method);
+  p->params = params != NULL ? json_node_ref (params) : NULL;
   p->task = g_object_ref (task);
   g_task_set_task_data (task, GSIZE_TO_POINTER (p->id), NULL);
   g_hash_table_insert (self->pending, &p->id, p);
@@ -509,6 +512,25 @@ start_request (TbMcpClient       *self,
   node = tb_json_node_take_object (object);
   send_message (self, node, p->id);
   return p->id;
+}
+
+/* A request again, after the server asked for input (tb-mcp-input.c): a
+ * new id, the caller's task. */
+void
+_tb_mcp_client_retry_request (TbMcpClient       *self,
+                              const char        *method,
+                              JsonNode          *params,
+                              guint              timeout_ms,
+                              TbMcpProgressFunc  progress,
+                              gpointer           progress_data,
+                              guint              rounds,
+                              GTask             *task)
+{
+  gint64 id = start_request (self, method, params, timeout_ms, progress, progress_data, task);
+  Pending *p = g_hash_table_lookup (self->pending, &id);
+
+  if (p != NULL)
+    p->rounds = rounds;
 }
 
 /* A request while connecting. A @raw one's task gets the whole answer,
@@ -591,9 +613,13 @@ _tb_mcp_client_respond (TbMcpClient *self,
                         int          code,
                         const char  *message)
 {
-  JsonObject *object = new_envelope ();
+  JsonObject *object;
   g_autoptr(JsonNode) node = NULL;
 
+  /* Asked inside a result of the stateless revision: answered there. */
+  if (_tb_mcp_input_respond (self, id, result, code, message))
+    return;
+  object = new_envelope ();
   json_object_set_member (object, "id", json_node_copy (id));
   if (message == NULL)
     {
@@ -613,11 +639,11 @@ _tb_mcp_client_respond (TbMcpClient *self,
   send_message (self, node, -1);
 }
 
-static void
-handle_server_request (TbMcpClient *self,
-                       const char  *method,
-                       JsonNode    *id,
-                       JsonNode    *params)
+void
+_tb_mcp_client_handle_server_request (TbMcpClient *self,
+                                      const char  *method,
+                                      JsonNode    *id,
+                                      JsonNode    *params)
 {
   if (g_str_equal (method, "ping"))
     {
@@ -761,6 +787,12 @@ handle_response (TbMcpClient *self,
   JsonNode *result = json_object_get_member (object, "result");
   JsonNode *error_node = json_object_get_member (object, "error");
   g_autoptr(GTask) task = NULL;
+  g_autofree char *method = NULL;
+  g_autoptr(JsonNode) params = NULL;
+  guint timeout_ms = 0;
+  TbMcpProgressFunc progress = NULL;
+  gpointer progress_data = NULL;
+  guint rounds = 0;
   gint64 id;
 
   if (!JSON_NODE_HOLDS_VALUE (id_node) || json_node_get_value_type (id_node) != G_TYPE_INT64)
@@ -770,6 +802,19 @@ handle_response (TbMcpClient *self,
       return;
     }
   id = json_node_get_int (id_node);
+  {
+    Pending *p = g_hash_table_lookup (self->pending, &id);
+
+    if (p != NULL)
+      {
+        method = g_strdup (p->method);
+        params = p->params != NULL ? json_node_ref (p->params) : NULL;
+        timeout_ms = p->timeout_ms;
+        progress = p->progress;
+        progress_data = p->progress_data;
+        rounds = p->rounds;
+      }
+  }
   task = pending_take (self, id);
   if (task == NULL)
     return;
@@ -816,10 +861,9 @@ handle_response (TbMcpClient *self,
         g_autofree char *shown = tb_text_shorten (type, -1, 81);
 
         if (g_str_equal (type, "input_required"))
-          g_task_return_new_error (task, TB_MCP_ERROR, TB_MCP_ERROR_UNSUPPORTED,
-                                   _("The MCP server “%s” asks for input before it answers "
-                                     "(a multi round-trip request), which this client does "
-                                     "not answer yet"), self->name);
+          _tb_mcp_input_required (self, g_steal_pointer (&task), method, params, timeout_ms,
+                                  progress, progress_data, rounds,
+                                  json_node_get_object (result));
         else
           g_task_return_new_error (task, TB_MCP_ERROR, TB_MCP_ERROR_PROTOCOL,
                                    /* Translators: a server name, then the result type it sent */
@@ -869,7 +913,7 @@ _tb_mcp_client_receive (TbMcpClient *self,
 
   if (method != NULL && id != NULL)
     {
-      handle_server_request (self, method, id, params);
+      _tb_mcp_client_handle_server_request (self, method, id, params);
     }
   else if (method != NULL)
     {
@@ -1521,6 +1565,7 @@ tb_mcp_client_finalize (GObject *object)
   g_strfreev (self->roots);
   g_free (self->error);
   g_clear_pointer (&self->pending, g_hash_table_unref);
+  g_clear_pointer (&self->input_waits, g_hash_table_unref);
   g_free (self->log_level);
   g_free (self->protocol_version);
   g_clear_pointer (&self->server_info, json_node_unref);
@@ -1692,6 +1737,7 @@ tb_mcp_client_class_init (TbMcpClientClass *klass)
 static void
 tb_mcp_client_init (TbMcpClient *self)
 {
+  self->input_waits = _tb_mcp_input_waits_new ();
   self->pending = g_hash_table_new_full (g_int64_hash, g_int64_equal, NULL,
                                          (GDestroyNotify) pending_free);
   self->registered = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);

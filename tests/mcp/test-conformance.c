@@ -117,7 +117,10 @@ static const Scenario next_scenarios[] = {
   { "auth/dpop", LIST },
   { "auth/dpop-nonce", LIST },
   { "auth/wif-jwt-bearer", LIST },
-  { "sep-2322-client-request-state", "mcp list" },
+  { "sep-2322-client-request-state",
+    "mcp call test_mrtr_echo_state --elicitation=accept-defaults"
+    " + mcp call test_mrtr_no_state --elicitation=accept-defaults"
+    " + mcp call test_mrtr_unrelated + mcp call test_mrtr_no_result_type" },
   { "http-standard-headers", "mcp list" },
   { "http-custom-headers", "mcp list" },
   { "http-invalid-tool-headers", "mcp list" },
@@ -404,6 +407,40 @@ run_tool_calls (const char *cli,
   return status;
 }
 
+/* The commands of @args (toolbench-cli first, then the commands' words
+ * with "+" between them), each with @url; the status is the first that is
+ * not 0. */
+static int
+run_commands (GPtrArray  *args,
+              const char *url)
+{
+  int status = 0;
+  guint start = 1;
+
+  while (start <= args->len)
+    {
+      g_autoptr(GPtrArray) command = g_ptr_array_new ();
+      g_autoptr(GError) error = NULL;
+      int wait_status = 0;
+      guint end = start;
+
+      while (end < args->len && !g_str_equal (g_ptr_array_index (args, end), "+"))
+        end++;
+      g_ptr_array_add (command, g_ptr_array_index (args, 0));
+      for (guint i = start; i < end; i++)
+        g_ptr_array_add (command, g_ptr_array_index (args, i));
+      g_ptr_array_add (command, (gpointer) url);
+      g_ptr_array_add (command, NULL);
+      if (!g_spawn_sync (NULL, (char **) command->pdata, NULL, G_SPAWN_CHILD_INHERITS_STDIN,
+                         NULL, NULL, NULL, NULL, &wait_status, &error))
+        return 127;
+      if (status == 0 && !g_spawn_check_wait_status (wait_status, NULL))
+        status = 1;
+      start = end + 1;
+    }
+  return status;
+}
+
 /* As the suite's client command: $MCP_CONFORMANCE_CONTEXT becomes options. */
 static int
 run_client (int    argc,
@@ -464,6 +501,11 @@ run_client (int    argc,
       JSON_NODE_HOLDS_ARRAY (json_object_get_member (object, "toolCalls")))
     return run_tool_calls (argv[2], json_object_get_array_member (object, "toolCalls"),
                            argv[argc - 1]);
+
+  /* Several commands, joined by “+”: each runs with the URL, in turn. */
+  for (guint i = 1; i < args->len; i++)
+    if (g_str_equal (g_ptr_array_index (args, i), "+"))
+      return run_commands (args, argv[argc - 1]);
 
   /* The server's URL, last, as the suite gave it. */
   g_ptr_array_add (args, g_strdup (argv[argc - 1]));

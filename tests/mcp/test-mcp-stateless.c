@@ -145,9 +145,31 @@ handler (SoupServer        *server,
       if (g_strcmp0 (tool, "odd") == 0)
         reply (msg, 200, id, "result", "{\"resultType\": \"later\", \"content\": []}");
       else if (g_strcmp0 (tool, "asks") == 0)
-        reply (msg, 200, id, "result", "{\"resultType\": \"input_required\", "
-               "\"inputRequests\": {\"q\": {\"method\": \"elicitation/create\", \"params\": "
-               "{\"message\": \"Sure?\", \"requestedSchema\": {\"type\": \"object\"}}}}}");
+        {
+          JsonObject *params = json_object_get_object_member (object, "params");
+          JsonNode *responses = json_object_get_member (params, "inputResponses");
+          const char *state = tb_json_object_get_string (params, "requestState");
+
+          if (responses == NULL)
+            reply (msg, 200, id, "result", "{\"resultType\": \"input_required\", "
+                   "\"requestState\": \"opaque-1\", \"inputRequests\": {\"q\": {\"method\": "
+                   "\"elicitation/create\", \"params\": {\"message\": \"Sure?\", "
+                   "\"requestedSchema\": {\"type\": \"object\", \"properties\": "
+                   "{\"answer\": {\"type\": \"string\"}}}}}}}");
+          else
+            {
+              JsonObject *q = json_object_get_object_member (json_node_get_object (responses),
+                                                             "q");
+              JsonObject *content = json_object_get_object_member (q, "content");
+              g_autofree char *text =
+                g_strdup_printf ("{\"content\": [{\"type\": \"text\", \"text\": "
+                                 "\"answered %s with %s\"}]}",
+                                 state != NULL ? state : "without state",
+                                 tb_json_object_get_string (content, "answer"));
+
+              reply (msg, 200, id, "result", text);
+            }
+        }
       else
         /* No resultType: complete. */
         reply (msg, 200, id, "result",
@@ -358,14 +380,60 @@ test_result_types (Fixture       *f,
   odd_text = tb_tool_result_get_error (odd);
   g_assert_nonnull (strstr (odd_text, "The MCP server “stateless” sent a result of unknown "
                                       "type “later”"));
+  /* Without a way to ask the person, the input cannot be given. */
   asks = call (f, "asks", "{}");
   g_assert_false (tb_tool_result_get_ok (asks));
   asks_text = tb_tool_result_get_error (asks);
-  g_assert_nonnull (strstr (asks_text, "The MCP server “stateless” asks for input before it "
-                                       "answers (a multi round-trip request), which this "
-                                       "client does not answer yet"));
+  g_assert_nonnull (strstr (asks_text, "The MCP server “stateless” asked for input “q” before "
+                                       "answering, and it could not be given: The client does "
+                                       "not support “elicitation/create”"));
   /* The client stays connected. */
   g_assert_cmpint (tb_mcp_client_get_state (f->client), ==, TB_MCP_CLIENT_STATE_CONNECTED);
+}
+
+static gboolean
+answer_cb (TbMcpClient        *client,
+           TbMcpServerRequest *request,
+           gpointer            user_data)
+{
+  g_autoptr(JsonNode) content = tb_json_parse ("{\"answer\": \"yes\"}", -1, NULL);
+
+  (*(guint *) user_data)++;
+  tb_mcp_server_request_accept (request, content);
+  return TRUE;
+}
+
+/* The server needs an answer first: the elicitation handler gives it, and
+ * the call goes again with a new id, the answer and the state as they
+ * were. */
+static void
+test_input_required (Fixture       *f,
+                     gconstpointer  data)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(TbToolResult) result = NULL;
+  guint asked = 0;
+  JsonObject *first, *second, *retry_params;
+
+  tb_mcp_client_set_capabilities (f->client, TB_MCP_CAPABILITY_ELICITATION);
+  g_signal_connect (f->client, "elicitation-requested", G_CALLBACK (answer_cb), &asked);
+  g_assert_true (mcp_test_connect (f->client, &error));
+  result = call (f, "asks", "{\"x\": 1}");
+  g_assert_true (tb_tool_result_get_ok (result));
+  g_assert_cmpstr (mcp_test_output_text (result), ==, "answered opaque-1 with yes");
+  g_assert_cmpuint (asked, ==, 1);
+
+  first = json_node_get_object (g_ptr_array_index (f->requests, f->requests->len - 2));
+  second = json_node_get_object (g_ptr_array_index (f->requests, f->requests->len - 1));
+  g_assert_cmpint (json_object_get_int_member (first, "id"), !=,
+                   json_object_get_int_member (second, "id"));
+  retry_params = json_object_get_object_member (second, "params");
+  g_assert_cmpstr (tb_json_object_get_string (retry_params, "requestState"), ==, "opaque-1");
+  g_assert_cmpint (json_object_get_int_member (
+                     json_object_get_object_member (retry_params, "arguments"), "x"), ==, 1);
+  g_assert_true (json_object_has_member (meta_of (g_ptr_array_index (f->requests,
+                                                                     f->requests->len - 1)),
+                                         "io.modelcontextprotocol/protocolVersion"));
 }
 
 static void
@@ -535,6 +603,8 @@ main (int   argc,
               test_log_level_and_ping, fixture_teardown);
   g_test_add ("/mcp/stateless/result-types", Fixture, "stateless", fixture_setup,
               test_result_types, fixture_teardown);
+  g_test_add ("/mcp/stateless/input-required", Fixture, "stateless", fixture_setup,
+              test_input_required, fixture_teardown);
   g_test_add ("/mcp/stateless/no-common-version", Fixture, "versions", fixture_setup,
               test_no_common_version, fixture_teardown);
   g_test_add ("/mcp/stateless/handshake-server", Fixture, "handshake", fixture_setup,

@@ -46,8 +46,10 @@ describe_client (TbMcpClient *client,
   switch (tb_mcp_client_get_state (client))
     {
     case TB_MCP_CLIENT_STATE_CONNECTED:
-      state = _("Running");
-      break;
+      /* Translators: an MCP server's command or URL, then the protocol
+       * revision it is spoken to in, such as 2026-07-28 */
+      return g_strdup_printf (_("%s — Running, protocol %s"), summary,
+                              tb_mcp_client_get_protocol_version (client));
     case TB_MCP_CLIENT_STATE_CONNECTING:
       state = _("Starting…");
       break;

@@ -41,6 +41,7 @@ struct _TbPreferencesWindow
   GtkSpinButton        *cap_spin;
   GtkSpinButton        *timeout_spin;
   AdwComboRow          *policy_row;
+  AdwComboRow          *protocol_row;
   GtkLabel             *loop_status;
   gboolean              syncing;
 
@@ -52,6 +53,8 @@ struct _TbPreferencesWindow
 G_DEFINE_FINAL_TYPE (TbPreferencesWindow, tb_preferences_window, ADW_TYPE_PREFERENCES_WINDOW)
 
 static const char * const policies[] = { "ask", "approve-all", "reject-all", "read-only" };
+static const char * const protocols[] = { "auto", TB_MCP_PROTOCOL_VERSION_STATELESS,
+                                           TB_MCP_PROTOCOL_VERSION };
 
 static void
 toast (TbPreferencesWindow *self,
@@ -550,7 +553,26 @@ sync_loop (TbPreferencesWindow *self)
   for (guint i = 0; i < G_N_ELEMENTS (policies); i++)
     if (g_strcmp0 (policies[i], policy) == 0)
       adw_combo_row_set_selected (self->policy_row, i);
+  {
+    g_autofree char *protocol = g_settings_get_string (self->settings, "mcp-protocol");
+
+    for (guint i = 0; i < G_N_ELEMENTS (protocols); i++)
+      if (g_strcmp0 (protocols[i], protocol) == 0)
+        adw_combo_row_set_selected (self->protocol_row, i);
+  }
   self->syncing = FALSE;
+}
+
+static void
+protocol_changed (AdwComboRow         *row,
+                  GParamSpec          *pspec,
+                  TbPreferencesWindow *self)
+{
+  guint selected = adw_combo_row_get_selected (row);
+
+  if (self->syncing || selected >= G_N_ELEMENTS (protocols))
+    return;
+  g_settings_set_string (self->settings, "mcp-protocol", protocols[selected]);
 }
 
 static void
@@ -603,7 +625,8 @@ settings_changed (GSettings           *settings,
     rebuild_folders (self);
   else if (g_strcmp0 (key, "loop-iteration-cap") == 0
            || g_strcmp0 (key, "tool-timeout-seconds") == 0
-           || g_strcmp0 (key, "approval-policy") == 0)
+           || g_strcmp0 (key, "approval-policy") == 0
+           || g_strcmp0 (key, "mcp-protocol") == 0)
     sync_loop (self);
 }
 
@@ -656,10 +679,12 @@ tb_preferences_window_class_init (TbPreferencesWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, TbPreferencesWindow, cap_spin);
   gtk_widget_class_bind_template_child (widget_class, TbPreferencesWindow, timeout_spin);
   gtk_widget_class_bind_template_child (widget_class, TbPreferencesWindow, policy_row);
+  gtk_widget_class_bind_template_child (widget_class, TbPreferencesWindow, protocol_row);
   gtk_widget_class_bind_template_child (widget_class, TbPreferencesWindow, loop_status);
   gtk_widget_class_bind_template_callback (widget_class, add_provider_clicked);
   gtk_widget_class_bind_template_callback (widget_class, spin_changed);
   gtk_widget_class_bind_template_callback (widget_class, policy_changed);
+  gtk_widget_class_bind_template_callback (widget_class, protocol_changed);
   gtk_widget_class_bind_template_callback (widget_class, import_clicked);
   gtk_widget_class_bind_template_callback (widget_class, add_mcp_clicked);
   gtk_widget_class_bind_template_callback (widget_class, add_folder_clicked);

@@ -170,6 +170,36 @@ present_url_cb (TbMcpAuth     *auth,
   return show_uri (url, NULL);
 }
 
+static TbMcpProtocol
+protocol_setting (TbToolSources *self)
+{
+  g_autofree char *text = g_settings_get_string (self->settings, "mcp-protocol");
+  TbMcpProtocol protocol = TB_MCP_PROTOCOL_AUTO;
+
+  tb_mcp_protocol_from_string (text, &protocol, NULL);
+  return protocol;
+}
+
+/* Another revision: every server speaks it from its next start, which is
+ * now for those that run or failed. */
+static void
+load_protocol (TbToolSources *self)
+{
+  TbMcpProtocol protocol = protocol_setting (self);
+  GHashTableIter iter;
+  gpointer client;
+
+  g_hash_table_iter_init (&iter, self->clients);
+  while (g_hash_table_iter_next (&iter, NULL, &client))
+    {
+      if (tb_mcp_client_get_protocol (client) == protocol)
+        continue;
+      tb_mcp_client_set_protocol (client, protocol);
+      if (tb_mcp_client_get_state (client) != TB_MCP_CLIENT_STATE_DISCONNECTED)
+        tb_mcp_client_connect_async (client, self->cancellable, connect_cb, NULL);
+    }
+}
+
 static void
 start_client (TbToolSources *self,
               const char    *name,
@@ -195,6 +225,7 @@ start_client (TbToolSources *self,
    * that nobody can answer. */
   tb_mcp_client_set_capabilities (client, TB_MCP_CAPABILITY_ELICITATION
                                           | TB_MCP_CAPABILITY_SAMPLING);
+  tb_mcp_client_set_protocol (client, protocol_setting (self));
   tb_mcp_client_attach (client, self->registry);
   /* An HTTP server that wants a sign-in: its page opens in the browser,
    * which comes back to the engine's listener on 127.0.0.1. */
@@ -385,6 +416,8 @@ settings_changed (GSettings     *settings,
     load_mcp (self);
   else if (g_strcmp0 (key, "tool-hints") == 0)
     load_hints (self);
+  else if (g_strcmp0 (key, "mcp-protocol") == 0)
+    load_protocol (self);
 }
 
 static void

@@ -542,6 +542,27 @@ test_mcp_headers_in_keyring (Fixture       *f,
   g_assert_cmpstr (in_keyring, ==, "");
 }
 
+/* The protocol row sets the revision the servers speak, and shows a change
+ * made elsewhere. */
+static void
+test_mcp_protocol (Fixture       *f,
+                   gconstpointer  data)
+{
+  g_autofree char *protocol = NULL;
+  AdwComboRow *row;
+
+  open_window (f);
+  row = ADW_COMBO_ROW (named (f, "mcp-protocol"));
+  g_assert_cmpuint (adw_combo_row_get_selected (row), ==, 0);
+  adw_combo_row_set_selected (row, 1);
+  settle ();
+  protocol = g_settings_get_string (f->settings, "mcp-protocol");
+  g_assert_cmpstr (protocol, ==, "2026-07-28");
+  g_settings_set_string (f->settings, "mcp-protocol", "2025-11-25");
+  settle ();
+  g_assert_cmpuint (adw_combo_row_get_selected (row), ==, 2);
+}
+
 /* A server's switch turns it off in the settings, and a change made
  * elsewhere shows on the switch. */
 static void
@@ -581,7 +602,8 @@ row_says_running (Fixture *f)
 {
   const char *subtitle = adw_action_row_get_subtitle (ADW_ACTION_ROW (named (f, "mcp-row")));
 
-  return subtitle != NULL && g_str_has_suffix (subtitle, " — Running");
+  /* The revision it is spoken to in, after the probe for 2026-07-28. */
+  return subtitle != NULL && g_str_has_suffix (subtitle, " — Running, protocol 2025-11-25");
 }
 
 static GtkWidget *
@@ -976,6 +998,8 @@ main (int   argc,
   g_test_add ("/preferences/mcp-running", Fixture, NULL, fixture_setup, test_mcp_running,
               fixture_teardown);
   g_test_add ("/preferences/mcp-switch", Fixture, NULL, fixture_setup, test_mcp_switch,
+              fixture_teardown);
+  g_test_add ("/preferences/mcp-protocol", Fixture, NULL, fixture_setup, test_mcp_protocol,
               fixture_teardown);
   g_test_add ("/preferences/mcp-headers-in-keyring", Fixture, NULL, fixture_setup,
               test_mcp_headers_in_keyring, fixture_teardown);

@@ -97,6 +97,23 @@ has_echo (Fixture *f)
   return tb_tool_registry_contains (f->registry, "echo");
 }
 
+static gboolean
+wire_has (TbMcpClient *client,
+          const char  *method)
+{
+  GListModel *history = tb_mcp_client_get_wire_history (client);
+
+  for (guint i = 0; i < g_list_model_get_n_items (history); i++)
+    {
+      g_autoptr(TbMcpWireRecord) record = g_list_model_get_item (history, i);
+
+      if (tb_mcp_wire_record_get_direction (record) == TB_MCP_WIRE_DIRECTION_SENT &&
+          g_strcmp0 (tb_mcp_wire_record_get_method (record), method) == 0)
+        return TRUE;
+    }
+  return FALSE;
+}
+
 static void
 test_mcp_server (Fixture       *f,
                  gconstpointer  data)
@@ -129,6 +146,22 @@ test_mcp_server (Fixture       *f,
 
     g_assert_cmpstr (tb_tool_get_source (echo), ==, "mcp:fake");
   }
+  /* Probed for 2026-07-28, then the handshake. */
+  g_assert_cmpint (tb_mcp_client_get_protocol (client), ==, TB_MCP_PROTOCOL_AUTO);
+  g_assert_true (wire_has (client, "server/discover"));
+  g_assert_cmpstr (tb_mcp_client_get_protocol_version (client), ==, "2025-11-25");
+
+  /* The handshake only: the server restarts without the probe. */
+  tb_mcp_client_clear_wire_history (client);
+  g_settings_set_string (f->settings, "mcp-protocol", "2025-11-25");
+  g_assert_cmpint (tb_mcp_client_get_protocol (client), ==, TB_MCP_PROTOCOL_HANDSHAKE);
+  end = g_get_monotonic_time () + 20 * G_USEC_PER_SEC;
+  while (!(tb_mcp_client_get_state (client) == TB_MCP_CLIENT_STATE_CONNECTED &&
+           wire_has (client, "initialize")) && g_get_monotonic_time () < end)
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_cmpint (tb_mcp_client_get_state (client), ==, TB_MCP_CLIENT_STATE_CONNECTED);
+  g_assert_true (wire_has (client, "initialize"));
+  g_assert_false (wire_has (client, "server/discover"));
 
   /* Turned off: stopped and its tools gone. */
   g_assert_true (tb_prefs_set_mcp_enabled (f->settings, "fake", FALSE, &error));

@@ -538,6 +538,18 @@ tb_mcp_client_subscribe_resource_async (TbMcpClient         *self,
                    cancellable, callback, user_data, tb_mcp_client_subscribe_resource_async);
   if (task == NULL)
     return;
+  /* 2026-07-28 has no resources/subscribe: the subscription stream names
+   * the resources (tb-mcp-listen.c). */
+  if (self->stateless)
+    {
+      if (subscribe)
+        _tb_mcp_listen_add_resource (self, uri);
+      else
+        _tb_mcp_listen_remove_resource (self, uri);
+      g_task_return_pointer (task, json_object_new (), (GDestroyNotify) json_object_unref);
+      g_object_unref (task);
+      return;
+    }
   params = json_object_new ();
   json_object_set_string_member (params, "uri", uri);
   send_request (task, subscribe ? "resources/subscribe" : "resources/unsubscribe", params,

@@ -71,6 +71,10 @@ struct _TbMcpClient
   guint               probes;        /* server/discover requests of this connection */
   GHashTable         *input_waits;   /* id → what an input request answers (tb-mcp-input.c) */
   guint64             next_input;
+  gint64              listen_id;     /* the subscriptions/listen request (tb-mcp-listen.c) */
+  guint               listen_reopen;
+  guint               listen_failures;
+  GPtrArray          *subscribed;    /* resource URIs, kept across connections */
   char               *log_level;     /* sent in every stateless request's _meta */
   char               *protocol_version;
   JsonNode           *server_info;
@@ -154,6 +158,16 @@ gboolean _tb_mcp_input_respond    (TbMcpClient       *self,
 void     _tb_mcp_input_fail_all   (TbMcpClient       *self,
                                    const GError      *error);
 GHashTable *_tb_mcp_input_waits_new (void);
+GTask   *_tb_mcp_client_take_request (TbMcpClient *self,
+                                      gint64       id);
+void     _tb_mcp_listen_start     (TbMcpClient       *self);
+void     _tb_mcp_listen_acknowledged (TbMcpClient    *self,
+                                      JsonObject     *params);
+void     _tb_mcp_listen_add_resource (TbMcpClient    *self,
+                                      const char     *uri);
+void     _tb_mcp_listen_remove_resource (TbMcpClient *self,
+                                         const char  *uri);
+void     _tb_mcp_listen_stop      (TbMcpClient       *self);
 void     _tb_mcp_client_send_notification (TbMcpClient *self,
                                            const char  *method,
                                            JsonNode    *params);

@@ -178,6 +178,13 @@ pending_take (TbMcpClient *self,
   return task;
 }
 
+GTask *
+_tb_mcp_client_take_request (TbMcpClient *self,
+                             gint64       id)
+{
+  return pending_take (self, id);
+}
+
 static void
 log_append (TbMcpClient *self,
             const char  *origin,
@@ -224,6 +231,7 @@ stop_transport (TbMcpClient *self)
 {
   self->generation++;
 
+  _tb_mcp_listen_stop (self);
   _tb_mcp_stdio_stop (self);
   g_clear_pointer (&self->http, _tb_mcp_http_free);
   self->listing = FALSE;
@@ -931,6 +939,8 @@ _tb_mcp_client_receive (TbMcpClient *self,
         g_signal_emit (self, signals [RESOURCE_UPDATED], 0, tb_json_object_get_string (p, "uri"));
       else if (g_str_equal (method, "notifications/progress"))
         handle_progress (self, p);
+      else if (g_str_equal (method, "notifications/subscriptions/acknowledged"))
+        _tb_mcp_listen_acknowledged (self, p);
       else if (g_str_equal (method, "notifications/message"))
         handle_log_notification (self, p);
       else if (g_str_equal (method, "notifications/cancelled") && p != NULL &&
@@ -1112,6 +1122,7 @@ list_page_cb (GObject      *object,
       set_state (self, TB_MCP_CLIENT_STATE_CONNECTED, NULL);
       _tb_mcp_client_sync_registry (self);
       g_signal_emit (self, signals [TOOLS_CHANGED], 0);
+      _tb_mcp_listen_start (self);
       g_task_return_boolean (task, TRUE);
     }
   else
@@ -1566,6 +1577,7 @@ tb_mcp_client_finalize (GObject *object)
   g_free (self->error);
   g_clear_pointer (&self->pending, g_hash_table_unref);
   g_clear_pointer (&self->input_waits, g_hash_table_unref);
+  g_clear_pointer (&self->subscribed, g_ptr_array_unref);
   g_free (self->log_level);
   g_free (self->protocol_version);
   g_clear_pointer (&self->server_info, json_node_unref);

@@ -43,6 +43,7 @@ struct _TbMcpHttp
   char          *protocol_version;
   gboolean       stateless;
   GCancellable  *cancellable;
+  GCancellable  *listening;      /* the exchange of subscriptions/listen */
 };
 
 typedef struct
@@ -68,6 +69,8 @@ typedef struct
   char          *method;         /* stateless: the Mcp-Method and Mcp-Name headers */
   char          *name;
   GStrv          param_headers;  /* name, value, name, value… */
+  GCancellable  *parent;         /* the transport's, when the exchange has its own */
+  gulong         parent_id;
   guint          refused;        /* the HTTP status of a refusal whose body is read */
 } Exchange;
 
@@ -76,8 +79,17 @@ static void read_more (Exchange *ex);
 static void
 exchange_free (Exchange *ex)
 {
+  if (ex->parent != NULL)
+    {
+      g_cancellable_disconnect (ex->parent, ex->parent_id);
+      g_object_unref (ex->parent);
+    }
   g_clear_object (&ex->cancellable);
   g_clear_object (&ex->msg);
+  /* A stream given up on before its end is closed, so that its connection
+   * ends too (the server sees a subscription or a call end). */
+  if (ex->stream != NULL && !g_input_stream_is_closed (ex->stream))
+    g_input_stream_close_async (ex->stream, G_PRIORITY_DEFAULT, NULL, NULL, NULL);
   g_clear_object (&ex->stream);
   g_clear_pointer (&ex->body, g_byte_array_unref);
   g_clear_pointer (&ex->line, g_byte_array_unref);
@@ -194,6 +206,7 @@ _tb_mcp_http_free (TbMcpHttp *self)
         }
     }
 
+  g_clear_object (&self->listening);
   g_clear_object (&self->cancellable);
   g_clear_object (&self->session);
   g_free (self->url);
@@ -807,6 +820,28 @@ send_cb (GObject      *object,
     exchange_free (ex);
 }
 
+static void
+cancel_child (GCancellable *parent,
+              GCancellable *child)
+{
+  g_cancellable_cancel (child);
+}
+
+/**
+ * _tb_mcp_http_end_listening:
+ * @self: the transport
+ *
+ * Closes the event stream of the subscriptions/listen request, which is
+ * how the stateless revision ends a subscription over HTTP.
+ */
+void
+_tb_mcp_http_end_listening (TbMcpHttp *self)
+{
+  if (self->listening != NULL)
+    g_cancellable_cancel (self->listening);
+  g_clear_object (&self->listening);
+}
+
 void
 _tb_mcp_http_open_stream (TbMcpHttp *self)
 {
@@ -822,6 +857,15 @@ _tb_mcp_http_open_stream (TbMcpHttp *self)
   reconnect_timeout_cb (ex);
 }
 
+static gboolean
+message_is (JsonNode   *message,
+            const char *method)
+{
+  return JSON_NODE_HOLDS_OBJECT (message) &&
+         g_strcmp0 (tb_json_object_get_string (json_node_get_object (message), "method"),
+                    method) == 0;
+}
+
 void
 _tb_mcp_http_send (TbMcpHttp *self,
                    JsonNode  *message,
@@ -833,9 +877,20 @@ _tb_mcp_http_send (TbMcpHttp *self,
   gsize length = strlen (text);
 
   ex->http = self;
-  ex->cancellable = g_object_ref (self->cancellable);
   ex->request_id = request_id;
   ex->retry_ms = DEFAULT_RETRY_MS;
+  if (request_id >= 0 && message_is (message, "subscriptions/listen"))
+    {
+      /* Its own cancellable, which ends the subscription alone. */
+      ex->cancellable = g_cancellable_new ();
+      ex->parent = g_object_ref (self->cancellable);
+      ex->parent_id = g_cancellable_connect (ex->parent, G_CALLBACK (cancel_child),
+                                             g_object_ref (ex->cancellable), g_object_unref);
+      _tb_mcp_http_end_listening (self);
+      self->listening = g_object_ref (ex->cancellable);
+    }
+  else
+    ex->cancellable = g_object_ref (self->cancellable);
   ex->wire_exchange = _tb_mcp_wire_sent (self->client, message, text, length, TRUE);
   if (JSON_NODE_HOLDS_OBJECT (message))
     {

@@ -59,6 +59,7 @@ JsonObject *_tb_mcp_client_find_tool_schema (TbMcpClient   *self,
 void       _tb_mcp_http_set_stateless  (TbMcpHttp          *self,
                                         gboolean            stateless);
 void       _tb_mcp_http_open_stream    (TbMcpHttp          *self);
+void       _tb_mcp_http_end_listening  (TbMcpHttp          *self);
 void       _tb_mcp_http_free           (TbMcpHttp          *self);
 
 /* The MCP tool (tb-mcp-tool.c). */

@@ -27,7 +27,57 @@ typedef struct
   GPtrArray      *requests;    /* JsonNode of each POST body */
   GPtrArray      *headers;     /* "Name: value" lines of each POST, joined by \n */
   guint           gets;
+  SoupServerMessage *listening;  /* the open subscriptions/listen stream */
+  gint64          listen_id;
+  guint           listens;
+  guint           ended;       /* listen streams the client closed */
+  gboolean        more_tools;
 } Fixture;
+
+/* An event on the open subscription stream. */
+static void
+push_on (Fixture           *f,
+         SoupServerMessage *msg,
+         const char        *method,
+         const char        *params_members);
+
+static void
+push (Fixture    *f,
+      const char *method,
+      const char *params_members)
+{
+  g_assert_nonnull (f->listening);
+  push_on (f, f->listening, method, params_members);
+}
+
+static void
+push_on (Fixture           *f,
+         SoupServerMessage *msg,
+         const char        *method,
+         const char        *params_members)
+{
+  g_autofree char *event =
+    g_strdup_printf ("event: message\ndata: {\"jsonrpc\": \"2.0\", \"method\": \"%s\", "
+                     "\"params\": {\"_meta\": {\"io.modelcontextprotocol/subscriptionId\": "
+                     "%" G_GINT64_FORMAT "}%s}}\n\n", method, f->listen_id, params_members);
+
+  soup_message_body_append (soup_server_message_get_response_body (msg),
+                            SOUP_MEMORY_COPY, event, strlen (event));
+  soup_server_message_unpause (msg);
+}
+
+static void
+listening_finished (SoupServerMessage *msg,
+                    Fixture           *f)
+{
+  if (g_object_get_data (G_OBJECT (msg), "tb-ended") == NULL)
+    {
+      g_object_set_data (G_OBJECT (msg), "tb-ended", GINT_TO_POINTER (1));
+      f->ended++;
+    }
+  if (f->listening == msg)
+    f->listening = NULL;
+}
 
 static const char *tools_json =
   "{\"tools\": ["
@@ -127,14 +177,41 @@ handler (SoupServer        *server,
                "\"2026-07-28\"}}");
       else
         reply (msg, 200, id, "result", "{\"resultType\": \"complete\", \"supportedVersions\": "
-               "[\"2026-07-28\"], \"capabilities\": {\"tools\": {}}, \"_meta\": "
+               "[\"2026-07-28\"], \"capabilities\": {\"tools\": {\"listChanged\": true}, "
+               "\"resources\": {\"subscribe\": true}}, \"_meta\": "
                "{\"io.modelcontextprotocol/serverInfo\": {\"name\": \"stateless\", "
                "\"version\": \"7\"}}, \"ttlMs\": 0, \"cacheScope\": \"private\"}");
       return;
     }
   if (g_strcmp0 (method, "tools/list") == 0)
     {
-      reply (msg, 200, id, "result", tools_json);
+      if (f->more_tools)
+        reply (msg, 200, id, "result", "{\"tools\": [{\"name\": \"later\", \"inputSchema\": "
+               "{\"type\": \"object\"}}]}");
+      else
+        reply (msg, 200, id, "result", tools_json);
+      return;
+    }
+  if (g_strcmp0 (method, "subscriptions/listen") == 0)
+    {
+      JsonObject *notifications = json_object_get_object_member (
+        json_object_get_object_member (object, "params"), "notifications");
+      g_autofree char *agreed = NULL;
+      g_autoptr(JsonNode) node = json_node_init_object (json_node_alloc (), notifications);
+
+      /* An event stream that stays open, acknowledged first. */
+      f->listens++;
+      f->listening = msg;
+      f->listen_id = json_node_get_int (id);
+      g_signal_connect (msg, "finished", G_CALLBACK (listening_finished), f);
+      g_signal_connect (msg, "disconnected", G_CALLBACK (listening_finished), f);
+      soup_server_message_set_status (msg, SOUP_STATUS_OK, NULL);
+      soup_message_headers_set_content_type (soup_server_message_get_response_headers (msg),
+                                             "text/event-stream", NULL);
+      soup_message_headers_set_encoding (soup_server_message_get_response_headers (msg),
+                                         SOUP_ENCODING_CHUNKED);
+      agreed = g_strdup_printf (", \"notifications\": %s", tb_json_to_string (node, FALSE));
+      push (f, "notifications/subscriptions/acknowledged", agreed);
       return;
     }
   if (g_strcmp0 (method, "tools/call") == 0)
@@ -207,6 +284,11 @@ static void
 fixture_teardown (Fixture       *f,
                   gconstpointer  data)
 {
+  if (f->listening != NULL)
+    {
+      g_signal_handlers_disconnect_by_data (f->listening, f);
+      f->listening = NULL;
+    }
   tb_mcp_client_detach (f->client);
   tb_mcp_client_disconnect (f->client);
   g_clear_object (&f->client);
@@ -248,6 +330,19 @@ method_of (Fixture *f,
 {
   return tb_json_object_get_string (json_node_get_object (g_ptr_array_index (f->requests, index)),
                                     "method");
+}
+
+/* The index of the last request of @method, counting back @skip of them. */
+static guint
+last_of (Fixture    *f,
+         const char *method,
+         guint       skip)
+{
+  for (guint i = f->requests->len; i > 0; i--)
+    if (g_strcmp0 (method_of (f, i - 1), method) == 0 && skip-- == 0)
+      return i - 1;
+  g_assert_not_reached ();
+  return 0;
 }
 
 static TbToolResult *
@@ -315,10 +410,9 @@ test_stateless (Fixture       *f,
 
   /* The call names its tool and mirrors its parameters: a value that is
    * not plain ASCII in Base64. */
-  g_assert_cmpstr (method_of (f, f->requests->len - 1), ==, "tools/call");
-  name = header_of (f, f->requests->len - 1, "Mcp-Name");
-  region = header_of (f, f->requests->len - 1, "Mcp-Param-Region");
-  count = header_of (f, f->requests->len - 1, "Mcp-Param-Count");
+  name = header_of (f, last_of (f, "tools/call", 0), "Mcp-Name");
+  region = header_of (f, last_of (f, "tools/call", 0), "Mcp-Param-Region");
+  count = header_of (f, last_of (f, "tools/call", 0), "Mcp-Param-Count");
   g_assert_cmpstr (name, ==, "echo");
   g_assert_cmpstr (region, ==, "=?base64?WsO8cmljaA==?=");
   g_assert_cmpstr (count, ==, "3");
@@ -350,10 +444,11 @@ test_log_level_and_ping (Fixture       *f,
   g_assert_true (tb_mcp_client_set_log_level_finish (f->client, level, &error));
   g_assert_no_error (error);
   /* No logging/setLevel: the level goes with each request. */
-  g_assert_cmpuint (f->requests->len, ==, before);
+  for (guint i = before; i < f->requests->len; i++)
+    g_assert_cmpstr (method_of (f, i), !=, "logging/setLevel");
   result = call (f, "echo", "{}");
   g_assert_true (tb_tool_result_get_ok (result));
-  meta = meta_of (g_ptr_array_index (f->requests, f->requests->len - 1));
+  meta = meta_of (g_ptr_array_index (f->requests, last_of (f, "tools/call", 0)));
   g_assert_cmpstr (tb_json_object_get_string (meta, "io.modelcontextprotocol/logLevel"), ==,
                    "debug");
 
@@ -361,7 +456,7 @@ test_log_level_and_ping (Fixture       *f,
   tb_mcp_client_ping_async (f->client, NULL, done_cb, &ping);
   g_assert_true (mcp_test_wait (mcp_test_pointer_set, &ping, 5000));
   g_assert_true (tb_mcp_client_ping_finish (f->client, ping, &error));
-  g_assert_cmpstr (method_of (f, f->requests->len - 1), ==, "server/discover");
+  g_assert_cmpuint (last_of (f, "server/discover", 0), >, last_of (f, "tools/call", 0));
 }
 
 static void
@@ -423,17 +518,120 @@ test_input_required (Fixture       *f,
   g_assert_cmpstr (mcp_test_output_text (result), ==, "answered opaque-1 with yes");
   g_assert_cmpuint (asked, ==, 1);
 
-  first = json_node_get_object (g_ptr_array_index (f->requests, f->requests->len - 2));
-  second = json_node_get_object (g_ptr_array_index (f->requests, f->requests->len - 1));
+  first = json_node_get_object (g_ptr_array_index (f->requests, last_of (f, "tools/call", 1)));
+  second = json_node_get_object (g_ptr_array_index (f->requests, last_of (f, "tools/call", 0)));
   g_assert_cmpint (json_object_get_int_member (first, "id"), !=,
                    json_object_get_int_member (second, "id"));
   retry_params = json_object_get_object_member (second, "params");
   g_assert_cmpstr (tb_json_object_get_string (retry_params, "requestState"), ==, "opaque-1");
   g_assert_cmpint (json_object_get_int_member (
                      json_object_get_object_member (retry_params, "arguments"), "x"), ==, 1);
-  g_assert_true (json_object_has_member (meta_of (g_ptr_array_index (f->requests,
-                                                                     f->requests->len - 1)),
+  g_assert_true (json_object_has_member (meta_of (g_ptr_array_index (
+                                                   f->requests, last_of (f, "tools/call", 0))),
                                          "io.modelcontextprotocol/protocolVersion"));
+}
+
+static gboolean
+listening (gpointer data)
+{
+  Fixture *f = data;
+
+  return f->listening != NULL;
+}
+
+static gboolean
+one_ended (gpointer data)
+{
+  return ((Fixture *) data)->ended == 1;
+}
+
+static gboolean
+listening_again (gpointer data)
+{
+  Fixture *f = data;
+
+  return f->listens == 2 && f->listening != NULL;
+}
+
+static gboolean
+has_later (gpointer data)
+{
+  Fixture *f = data;
+
+  return tb_tool_registry_contains (f->registry, "later");
+}
+
+static void
+updated_cb (TbMcpClient *client,
+            const char  *uri,
+            char       **seen)
+{
+  g_free (*seen);
+  *seen = g_strdup (uri);
+}
+
+static gboolean
+string_set (gpointer data)
+{
+  return *(char **) data != NULL;
+}
+
+/* The subscription of 2026-07-28: opened once connected, acknowledged; a
+ * list change on it lists the tools again; subscribing to a resource opens
+ * it again with the resource, and its updates arrive. */
+static void
+test_subscriptions (Fixture       *f,
+                    gconstpointer  data)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GAsyncResult) subscribed = NULL;
+  g_autofree char *updated = NULL;
+  g_autoptr(SoupServerMessage) old = NULL;
+  g_auto(GStrv) log = NULL;
+  JsonObject *listen;
+  gboolean acknowledged = FALSE;
+
+  g_signal_connect (f->client, "resource-updated", G_CALLBACK (updated_cb), &updated);
+  g_assert_true (mcp_test_connect (f->client, &error));
+  g_assert_true (mcp_test_wait (listening, f, 5000));
+  g_assert_cmpuint (f->listens, ==, 1);
+  listen = json_object_get_object_member (
+    json_object_get_object_member (json_node_get_object (g_ptr_array_index (
+                                     f->requests, last_of (f, "subscriptions/listen", 0))),
+                                   "params"), "notifications");
+  g_assert_true (json_object_get_boolean_member (listen, "toolsListChanged"));
+  g_assert_false (json_object_has_member (listen, "resourceSubscriptions"));
+
+  f->more_tools = TRUE;
+  push (f, "notifications/tools/list_changed", "");
+  g_assert_true (mcp_test_wait (has_later, f, 5000));
+  log = tb_mcp_client_get_log (f->client);
+  for (guint i = 0; log[i] != NULL; i++)
+    acknowledged |= strstr (log[i], "The server sends its changes: {\"toolsListChanged\":true")
+                    != NULL;
+  g_assert_true (acknowledged);
+
+  old = g_object_ref (f->listening);
+  tb_mcp_client_subscribe_resource_async (f->client, "file:///watched.txt", TRUE, NULL, done_cb,
+                                          &subscribed);
+  g_assert_true (mcp_test_wait (mcp_test_pointer_set, &subscribed, 5000));
+  g_assert_true (tb_mcp_client_subscribe_resource_finish (f->client, subscribed, &error));
+  g_assert_true (mcp_test_wait (listening_again, f, 5000));
+  listen = json_object_get_object_member (
+    json_object_get_object_member (json_node_get_object (g_ptr_array_index (
+                                     f->requests, last_of (f, "subscriptions/listen", 0))),
+                                   "params"), "notifications");
+  g_assert_cmpstr (json_array_get_string_element (
+                     json_object_get_array_member (listen, "resourceSubscriptions"), 0), ==,
+                   "file:///watched.txt");
+  /* The first stream is closed: one subscription at a time. The server
+   * sees it when it writes there next. */
+  push_on (f, old, "notifications/tools/list_changed", "");
+  g_assert_true (mcp_test_wait (one_ended, f, 5000));
+  push (f, "notifications/resources/updated", ", \"uri\": \"file:///watched.txt\"");
+  g_assert_true (mcp_test_wait (string_set, &updated, 5000));
+  g_assert_cmpstr (updated, ==, "file:///watched.txt");
+  g_signal_handlers_disconnect_by_func (f->client, updated_cb, &updated);
 }
 
 static void
@@ -603,6 +801,8 @@ main (int   argc,
               test_log_level_and_ping, fixture_teardown);
   g_test_add ("/mcp/stateless/result-types", Fixture, "stateless", fixture_setup,
               test_result_types, fixture_teardown);
+  g_test_add ("/mcp/stateless/subscriptions", Fixture, "stateless", fixture_setup,
+              test_subscriptions, fixture_teardown);
   g_test_add ("/mcp/stateless/input-required", Fixture, "stateless", fixture_setup,
               test_input_required, fixture_teardown);
   g_test_add ("/mcp/stateless/no-common-version", Fixture, "versions", fixture_setup,

@@ -40,6 +40,7 @@ typedef struct
   guint              timeout_ms;
   JsonNode          *params;        /* as the caller gave them, for a retry */
   guint              rounds;        /* of input the server asked for */
+  guint              reissues;      /* after its response stream broke */
 } Pending;
 
 struct _TbMcpClient

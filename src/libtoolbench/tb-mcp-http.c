@@ -474,6 +474,14 @@ stream_ended (Exchange *ex)
       return;
     }
 
+  /* 2026-07-28 has no resumption: the client decides whether to ask again. */
+  if (ex->sse && ex->request_id >= 0 && !ex->answered && ex->http->stateless)
+    {
+      _tb_mcp_client_stream_broke (ex->http->client, ex->http->generation, ex->request_id);
+      exchange_free (ex);
+      return;
+    }
+
   if (ex->sse && ex->request_id >= 0 && !ex->answered)
     {
       if (ex->last_event_id == NULL || ex->reconnects >= MAX_RECONNECTS)

@@ -60,6 +60,9 @@ void       _tb_mcp_http_set_stateless  (TbMcpHttp          *self,
                                         gboolean            stateless);
 void       _tb_mcp_http_open_stream    (TbMcpHttp          *self);
 void       _tb_mcp_http_end_listening  (TbMcpHttp          *self);
+void       _tb_mcp_client_stream_broke (TbMcpClient        *client,
+                                        guint               generation,
+                                        gint64              request_id);
 void       _tb_mcp_http_free           (TbMcpHttp          *self);
 
 /* The MCP tool (tb-mcp-tool.c). */

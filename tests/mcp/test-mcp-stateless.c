@@ -32,6 +32,7 @@ typedef struct
   guint           listens;
   guint           ended;       /* listen streams the client closed */
   gboolean        more_tools;
+  guint           flaky_calls;
 } Fixture;
 
 /* An event on the open subscription stream. */
@@ -88,7 +89,10 @@ static const char *tools_json =
   "{\"name\": \"broken\", \"inputSchema\": {\"type\": \"object\", \"properties\": "
   "{\"score\": {\"type\": \"number\", \"x-mcp-header\": \"Score\"}}}},"
   "{\"name\": \"odd\", \"inputSchema\": {\"type\": \"object\"}},"
-  "{\"name\": \"asks\", \"inputSchema\": {\"type\": \"object\"}}"
+  "{\"name\": \"asks\", \"inputSchema\": {\"type\": \"object\"}},"
+  "{\"name\": \"flaky_read\", \"inputSchema\": {\"type\": \"object\"}, "
+  "\"annotations\": {\"readOnlyHint\": true}},"
+  "{\"name\": \"flaky_write\", \"inputSchema\": {\"type\": \"object\"}}"
   "], \"resultType\": \"complete\", \"ttlMs\": 0, \"cacheScope\": \"private\"}";
 
 static void
@@ -219,7 +223,16 @@ handler (SoupServer        *server,
       const char *tool = tb_json_object_get_string (
         json_object_get_object_member (object, "params"), "name");
 
-      if (g_strcmp0 (tool, "odd") == 0)
+      if (g_str_has_prefix (tool, "flaky_") && f->flaky_calls++ % 2 == 0)
+        {
+          /* An event stream that ends before the answer. */
+          static const char *events = ": working\n\n";
+
+          soup_server_message_set_status (msg, SOUP_STATUS_OK, NULL);
+          soup_server_message_set_response (msg, "text/event-stream", SOUP_MEMORY_STATIC,
+                                            events, strlen (events));
+        }
+      else if (g_strcmp0 (tool, "odd") == 0)
         reply (msg, 200, id, "result", "{\"resultType\": \"later\", \"content\": []}");
       else if (g_strcmp0 (tool, "asks") == 0)
         {
@@ -634,6 +647,34 @@ test_subscriptions (Fixture       *f,
   g_signal_handlers_disconnect_by_func (f->client, updated_cb, &updated);
 }
 
+/* An answer stream that breaks: a call of a read-only tool goes again as a
+ * new request; any other call fails, saying it may have run. */
+static void
+test_broken_stream (Fixture       *f,
+                    gconstpointer  data)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(TbToolResult) read = NULL;
+  g_autoptr(TbToolResult) write = NULL;
+
+  g_assert_true (mcp_test_connect (f->client, &error));
+  read = call (f, "flaky_read", "{}");
+  g_assert_true (tb_tool_result_get_ok (read));
+  g_assert_cmpuint (f->flaky_calls, ==, 2);
+  g_assert_cmpint (json_object_get_int_member (json_node_get_object (
+                     g_ptr_array_index (f->requests, last_of (f, "tools/call", 1))), "id"), !=,
+                   json_object_get_int_member (json_node_get_object (
+                     g_ptr_array_index (f->requests, last_of (f, "tools/call", 0))), "id"));
+
+  write = call (f, "flaky_write", "{}");
+  g_assert_false (tb_tool_result_get_ok (write));
+  g_assert_cmpuint (f->flaky_calls, ==, 3);
+  g_assert_nonnull (strstr (tb_tool_result_get_error (write),
+                            "The MCP server “stateless” closed the answer stream before "
+                            "answering; the request may have been carried out, so it is not "
+                            "sent again"));
+}
+
 static void
 test_no_common_version (Fixture       *f,
                         gconstpointer  data)
@@ -803,6 +844,8 @@ main (int   argc,
               test_result_types, fixture_teardown);
   g_test_add ("/mcp/stateless/subscriptions", Fixture, "stateless", fixture_setup,
               test_subscriptions, fixture_teardown);
+  g_test_add ("/mcp/stateless/broken-stream", Fixture, "stateless", fixture_setup,
+              test_broken_stream, fixture_teardown);
   g_test_add ("/mcp/stateless/input-required", Fixture, "stateless", fixture_setup,
               test_input_required, fixture_teardown);
   g_test_add ("/mcp/stateless/no-common-version", Fixture, "versions", fixture_setup,

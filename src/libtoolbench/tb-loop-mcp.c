@@ -134,7 +134,7 @@ message_for_trace (TbMcpWireRecord *record)
  * @payload: an event's payload, to fill
  *
  * Adds what an `mcp-message` event says (docs/trace-format.md): `server`,
- * `direction`, `kind`, `method`, `id`, `size`, `call_id`, `truncated`,
+ * `protocol`, `direction`, `kind`, `method`, `id`, `size`, `call_id`, `truncated`,
  * `problem`, and `message` or `text`. The text is bounded by
  * %TB_MCP_WIRE_MAX_TEXT, so the event stays far below a trace line's limit.
  */
@@ -143,7 +143,8 @@ _tb_loop_mcp_payload (TbMcpWireRecord *record,
                       JsonObject      *payload)
 {
   static const char * const copied[] = {
-    "server", "direction", "kind", "method", "id", "size", "call_id", "truncated", "problem",
+    "server", "protocol", "direction", "kind", "method", "id", "size", "call_id", "truncated",
+    "problem",
   };
   g_autoptr(JsonNode) json = tb_mcp_wire_record_to_json (record);
   JsonObject *object = json_node_get_object (json);

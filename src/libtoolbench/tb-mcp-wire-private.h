@@ -20,6 +20,7 @@ struct _TbMcpWireRecord
   guint64             seq;
   gint64              time;
   char               *server;
+  char               *protocol;    /* the revision the message went in, when known */
   TbMcpWireDirection  direction;
   TbMcpWireKind       kind;
   char               *method;

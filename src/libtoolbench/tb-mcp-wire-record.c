@@ -44,6 +44,7 @@ tb_mcp_wire_record_finalize (GObject *object)
   TbMcpWireRecord *self = (TbMcpWireRecord *) object;
 
   g_free (self->server);
+  g_free (self->protocol);
   g_free (self->method);
   g_free (self->id);
   g_free (self->text);
@@ -114,6 +115,21 @@ tb_mcp_wire_record_get_server (TbMcpWireRecord *self)
 {
   g_return_val_if_fail (TB_IS_MCP_WIRE_RECORD (self), NULL);
   return self->server;
+}
+
+/**
+ * tb_mcp_wire_record_get_protocol:
+ * @self: a record
+ *
+ * Returns: (nullable): the protocol revision the message went in
+ *   ("2026-07-28" for the stateless one and its probe), or %NULL during
+ *   the handshake, before a revision is agreed
+ */
+const char *
+tb_mcp_wire_record_get_protocol (TbMcpWireRecord *self)
+{
+  g_return_val_if_fail (TB_IS_MCP_WIRE_RECORD (self), NULL);
+  return self->protocol;
 }
 
 TbMcpWireDirection
@@ -304,7 +320,7 @@ format_time (gint64 time_us)
  * @self: a record
  *
  * The record as one line of the JSON Lines form: `seq`, `time`, `server`,
- * `direction`, `kind`, `method`, `id`, `size`, `call_id`, `exchange`,
+ * `protocol`, `direction`, `kind`, `method`, `id`, `size`, `call_id`, `exchange`,
  * `truncated`, `problem`, and `message` (the JSON) or `text`, or `http`.
  * Members without a value are left out.
  *
@@ -326,6 +342,8 @@ tb_mcp_wire_record_to_json (TbMcpWireRecord *self)
     json_object_set_string_member (object, "time", time);
   if (self->server != NULL)
     json_object_set_string_member (object, "server", self->server);
+  if (self->protocol != NULL)
+    json_object_set_string_member (object, "protocol", self->protocol);
   if (self->direction != TB_MCP_WIRE_DIRECTION_NONE)
     json_object_set_string_member (object, "direction",
                                    enum_nick (TB_TYPE_MCP_WIRE_DIRECTION, self->direction));
@@ -462,6 +480,7 @@ tb_mcp_wire_record_new_from_json (JsonNode  *node,
       !read_string (object, "direction", &direction, error) ||
       !read_string (object, "time", &time, error) ||
       !read_string (object, "server", &self->server, error) ||
+      !read_string (object, "protocol", &self->protocol, error) ||
       !read_string (object, "method", &self->method, error) ||
       !read_string (object, "call_id", &self->call_id, error) ||
       !read_string (object, "problem", &self->problem, error) ||

@@ -45,6 +45,7 @@ TbMcpWireRecord    *tb_mcp_wire_record_new_from_json (JsonNode         *node,
 guint64             tb_mcp_wire_record_get_seq       (TbMcpWireRecord  *self);
 gint64              tb_mcp_wire_record_get_time      (TbMcpWireRecord  *self);
 const char         *tb_mcp_wire_record_get_server    (TbMcpWireRecord  *self);
+const char         *tb_mcp_wire_record_get_protocol  (TbMcpWireRecord  *self);
 TbMcpWireDirection  tb_mcp_wire_record_get_direction (TbMcpWireRecord  *self);
 TbMcpWireKind       tb_mcp_wire_record_get_kind      (TbMcpWireRecord  *self);
 const char         *tb_mcp_wire_record_get_method    (TbMcpWireRecord  *self);

@@ -244,6 +244,9 @@ append (TbMcpClient     *client,
     record->time = g_get_real_time ();
   g_free (record->server);
   record->server = g_strdup (client->name);
+  if (record->protocol == NULL)
+    record->protocol = g_strdup (client->stateless ? TB_MCP_PROTOCOL_VERSION_STATELESS
+                                                   : client->protocol_version);
 
   wire->bytes += _tb_mcp_wire_record_get_cost (record);
   g_list_store_append (wire->history, record);

@@ -427,6 +427,20 @@ test_stateless (Fixture       *f,
   region = header_of (f, last_of (f, "tools/call", 0), "Mcp-Param-Region");
   count = header_of (f, last_of (f, "tools/call", 0), "Mcp-Param-Count");
   g_assert_cmpstr (name, ==, "echo");
+
+  /* The protocol view names the revision of every message. */
+  {
+    GListModel *history = tb_mcp_client_get_wire_history (f->client);
+
+    for (guint i = 0; i < g_list_model_get_n_items (history); i++)
+      {
+        g_autoptr(TbMcpWireRecord) record = g_list_model_get_item (history, i);
+        g_autofree char *line = tb_mcp_wire_record_to_line (record);
+
+        g_assert_cmpstr (tb_mcp_wire_record_get_protocol (record), ==, "2026-07-28");
+        g_assert_nonnull (strstr (line, "\"protocol\":\"2026-07-28\""));
+      }
+  }
   g_assert_cmpstr (region, ==, "=?base64?WsO8cmljaA==?=");
   g_assert_cmpstr (count, ==, "3");
 }

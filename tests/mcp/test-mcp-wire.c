@@ -200,6 +200,9 @@ test_everything (Fixture       *f,
                    "server/discover", NULL);
   g_assert_nonnull (discover);
   g_assert_cmpstr (tb_mcp_wire_record_get_id (discover), ==, "1");
+  /* Each message names the revision it went in: the probe the stateless
+   * one, the handshake none, the call the agreed one. */
+  g_assert_cmpstr (tb_mcp_wire_record_get_protocol (discover), ==, "2026-07-28");
   refusal = find (history, 0, TB_MCP_WIRE_DIRECTION_RECEIVED, TB_MCP_WIRE_KIND_ERROR,
                   "server/discover", NULL);
   g_assert_nonnull (refusal);
@@ -209,6 +212,16 @@ test_everything (Fixture       *f,
   list_id = assert_exchange (history, "tools/list", NULL);
   g_assert_cmpstr (list_id, ==, "3");
   call_id = assert_exchange (history, "tools/call", "call-wire-1");
+  {
+    g_autoptr(TbMcpWireRecord) init = find (history, 0, TB_MCP_WIRE_DIRECTION_SENT,
+                                            TB_MCP_WIRE_KIND_REQUEST, "initialize", NULL);
+    g_autoptr(TbMcpWireRecord) sent_call = find (history, 0, TB_MCP_WIRE_DIRECTION_SENT,
+                                                 TB_MCP_WIRE_KIND_REQUEST, "tools/call", NULL);
+
+    g_assert_null (tb_mcp_wire_record_get_protocol (init));
+    g_assert_cmpstr (tb_mcp_wire_record_get_protocol (sent_call), ==,
+                     tb_mcp_client_get_protocol_version (f->client));
+  }
   initialized = find (history, 0, TB_MCP_WIRE_DIRECTION_SENT, TB_MCP_WIRE_KIND_NOTIFICATION,
                       "notifications/initialized", NULL);
   g_assert_nonnull (initialized);

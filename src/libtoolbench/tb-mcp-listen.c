@@ -17,10 +17,11 @@
  * resources, each notification then handled as the handshake revisions'
  * are. It opens when a stateless connection is ready and opens again —
  * replacing the old one — when a resource is subscribed, when the server
- * ends it, or when its stream breaks (five times in a row at most). */
+ * ends it, or when its stream breaks: after 0.2 s, then twice as long each
+ * time, five times in a row at most. */
 
 #define MAX_REOPENS 5
-#define REOPEN_DELAY_MS 1000
+#define FIRST_REOPEN_DELAY_MS 200   /* doubled at each reopen in a row */
 
 static void listen_cb (GObject      *object,
                        GAsyncResult *result,
@@ -139,8 +140,9 @@ listen_cb (GObject      *object,
     text = g_strdup_printf (_("The subscription to the server's changes broke (%s); it opens "
                               "again"), error->message);
   _tb_mcp_client_log (self, "client", "info", text);
-  self->listen_reopen = g_timeout_add_full (G_PRIORITY_DEFAULT, REOPEN_DELAY_MS, reopen_cb,
-                                            self, NULL);
+  self->listen_reopen = g_timeout_add_full (G_PRIORITY_DEFAULT,
+                                            FIRST_REOPEN_DELAY_MS << (self->listen_failures - 1),
+                                            reopen_cb, self, NULL);
 }
 
 /**

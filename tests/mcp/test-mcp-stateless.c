@@ -33,6 +33,7 @@ typedef struct
   guint           ended;       /* listen streams the client closed */
   gboolean        more_tools;
   guint           flaky_calls;
+  GPtrArray      *invalid;     /* what the specification's schema says of bad messages */
 } Fixture;
 
 /* An event on the open subscription stream. */
@@ -80,6 +81,74 @@ listening_finished (SoupServerMessage *msg,
     f->listening = NULL;
 }
 
+/* The specification's JSON Schema of 2026-07-28, as two validators: one
+ * for the client's requests, one for its notifications. */
+static TbSchema *client_request_schema;
+static TbSchema *client_notification_schema;
+
+static TbSchema *
+spec_schema (JsonNode   *document,
+             const char *definition)
+{
+  g_autoptr(JsonNode) copy = tb_json_copy (document);
+  g_autofree char *ref = g_strconcat ("#/$defs/", definition, NULL);
+  g_autoptr(GError) error = NULL;
+  TbSchema *schema;
+
+  json_object_set_string_member (json_node_get_object (copy), "$ref", ref);
+  schema = tb_schema_new (copy, TB_SCHEMA_DRAFT_AUTO, &error);
+  g_assert_no_error (error);
+  return schema;
+}
+
+static gboolean
+load_spec_schemas (void)
+{
+  const char *root = g_getenv ("TOOLBENCH_SOURCE_ROOT");
+  g_autofree char *path = NULL;
+  g_autoptr(JsonNode) document = NULL;
+  g_autoptr(GError) error = NULL;
+
+  if (client_request_schema != NULL)
+    return TRUE;
+  if (root == NULL)
+    return FALSE;
+  path = g_build_filename (root, "..", "shared", "mcp-spec", "2026-07-28", "schema",
+                           "schema.json", NULL);
+  document = tb_json_parse_file (path, TB_JSON_MAX_SIZE, &error);
+  if (document == NULL)
+    return FALSE;
+  client_request_schema = spec_schema (document, "ClientRequest");
+  client_notification_schema = spec_schema (document, "ClientNotification");
+  return TRUE;
+}
+
+/* Every message the client sends is checked against the specification's
+ * schema, not against this test's reading of it. */
+static void
+check_against_spec (Fixture  *f,
+                    JsonNode *message)
+{
+  g_autoptr(GPtrArray) errors = NULL;
+  JsonObject *object = json_node_get_object (message);
+  TbSchema *schema = json_object_has_member (object, "id") ? client_request_schema
+                                                           : client_notification_schema;
+
+  if (!tb_schema_validate (schema, message, &errors))
+    {
+      g_autofree char *text = tb_json_to_string (message, FALSE);
+      g_autoptr(GString) why = g_string_new (NULL);
+
+      for (guint i = 0; i < errors->len && i < 5; i++)
+        {
+          g_autofree char *one = tb_schema_error_to_string (g_ptr_array_index (errors, i));
+
+          g_string_append_printf (why, "\n  %s", one);
+        }
+      g_ptr_array_add (f->invalid, g_strdup_printf ("%s%s", text, why->str));
+    }
+}
+
 static const char *tools_json =
   "{\"tools\": ["
   "{\"name\": \"echo\", \"inputSchema\": {\"type\": \"object\", \"properties\": "
@@ -92,7 +161,10 @@ static const char *tools_json =
   "{\"name\": \"asks\", \"inputSchema\": {\"type\": \"object\"}},"
   "{\"name\": \"flaky_read\", \"inputSchema\": {\"type\": \"object\"}, "
   "\"annotations\": {\"readOnlyHint\": true}},"
-  "{\"name\": \"flaky_write\", \"inputSchema\": {\"type\": \"object\"}}"
+  "{\"name\": \"flaky_write\", \"inputSchema\": {\"type\": \"object\"}},"
+  "{\"name\": \"forever\", \"inputSchema\": {\"type\": \"object\"}},"
+  "{\"name\": \"unknown_kind\", \"inputSchema\": {\"type\": \"object\"}},"
+  "{\"name\": \"huge_state\", \"inputSchema\": {\"type\": \"object\"}}"
   "], \"resultType\": \"complete\", \"ttlMs\": 0, \"cacheScope\": \"private\"}";
 
 static void
@@ -146,6 +218,14 @@ handler (SoupServer        *server,
   g_assert_nonnull (request);
   g_ptr_array_add (f->requests, json_node_ref (request));
   object = json_node_get_object (request);
+  /* The handshake's initialize is not of this revision; the server refuses
+   * it below. */
+  if (!g_str_equal (f->mode, "handshake") &&
+      g_strcmp0 (tb_json_object_get_string (object, "method"), "initialize") != 0 &&
+      (!g_str_equal (f->mode, "dual") ||
+       g_strcmp0 (soup_message_headers_get_one (request_headers, "MCP-Protocol-Version"),
+                  "2026-07-28") == 0))
+    check_against_spec (f, request);
   method = tb_json_object_get_string (object, "method");
   id = json_object_get_member (object, "id");
 
@@ -167,6 +247,18 @@ handler (SoupServer        *server,
       return;
     }
 
+  if (g_strcmp0 (method, "initialize") == 0 && g_str_equal (f->mode, "dual"))
+    {
+      reply (msg, 200, id, "result", "{\"protocolVersion\": \"2025-11-25\", "
+             "\"capabilities\": {\"tools\": {}}, \"serverInfo\": {\"name\": \"dual\", "
+             "\"version\": \"1\"}}");
+      return;
+    }
+  if (id == NULL && g_str_equal (f->mode, "dual"))
+    {
+      soup_server_message_set_status (msg, SOUP_STATUS_ACCEPTED, NULL);
+      return;
+    }
   if (g_strcmp0 (method, "initialize") == 0)
     {
       reply (msg, 400, id, "error", "{\"code\": -32601, \"message\": \"initialize is not a "
@@ -185,6 +277,20 @@ handler (SoupServer        *server,
                "\"resources\": {\"subscribe\": true}}, \"_meta\": "
                "{\"io.modelcontextprotocol/serverInfo\": {\"name\": \"stateless\", "
                "\"version\": \"7\"}}, \"ttlMs\": 0, \"cacheScope\": \"private\"}");
+      return;
+    }
+  if (g_str_equal (f->mode, "claims"))
+    {
+      /* Discovery says 2026-07-28, everything else wants initialize. */
+      reply (msg, 400, id, "error",
+             "{\"code\": -32000, \"message\": \"Bad Request: Server not initialized\"}");
+      return;
+    }
+  if (g_strcmp0 (method, "subscriptions/listen") == 0 && g_str_equal (f->mode, "listen-closes"))
+    {
+      /* Ended at once, gracefully. */
+      f->listens++;
+      reply (msg, 200, id, "result", "{\"resultType\": \"complete\"}");
       return;
     }
   if (g_strcmp0 (method, "tools/list") == 0)
@@ -232,6 +338,36 @@ handler (SoupServer        *server,
           soup_server_message_set_response (msg, "text/event-stream", SOUP_MEMORY_STATIC,
                                             events, strlen (events));
         }
+      else if (g_strcmp0 (tool, "forever") == 0)
+        reply (msg, 200, id, "result", "{\"resultType\": \"input_required\", "
+               "\"requestState\": \"again\"}");
+      else if (g_strcmp0 (tool, "unknown_kind") == 0)
+        reply (msg, 200, id, "result", "{\"resultType\": \"input_required\", "
+               "\"inputRequests\": {\"q\": {\"method\": \"tasks/frobnicate\", \"params\": {}}}}");
+      else if (g_strcmp0 (tool, "huge_state") == 0)
+        {
+          JsonObject *params = json_object_get_object_member (object, "params");
+          const char *state = tb_json_object_get_string (params, "requestState");
+
+          if (state == NULL)
+            {
+              g_autoptr(GString) big = g_string_sized_new (10 * 1024 * 1024 + 64);
+
+              g_string_append (big, "{\"resultType\": \"input_required\", \"requestState\": \"");
+              for (guint i = 0; i < 10 * 1024 * 1024 / 8; i++)
+                g_string_append (big, "abcdefgh");
+              g_string_append (big, "\"}");
+              reply (msg, 200, id, "result", big->str);
+            }
+          else
+            {
+              g_autofree char *text =
+                g_strdup_printf ("{\"content\": [{\"type\": \"text\", \"text\": \"state of %"
+                                 G_GSIZE_FORMAT " bytes\"}]}", strlen (state));
+
+              reply (msg, 200, id, "result", text);
+            }
+        }
       else if (g_strcmp0 (tool, "odd") == 0)
         reply (msg, 200, id, "result", "{\"resultType\": \"later\", \"content\": []}");
       else if (g_strcmp0 (tool, "asks") == 0)
@@ -278,6 +414,8 @@ fixture_setup (Fixture       *f,
   g_autoptr(GSocketAddress) address = NULL;
 
   f->mode = data != NULL ? data : "stateless";
+  f->invalid = g_ptr_array_new_with_free_func (g_free);
+  g_assert_true (load_spec_schemas ());
   f->requests = g_ptr_array_new_with_free_func ((GDestroyNotify) json_node_unref);
   f->headers = g_ptr_array_new_with_free_func (g_free);
   f->server = soup_server_new (NULL, NULL);
@@ -297,6 +435,10 @@ static void
 fixture_teardown (Fixture       *f,
                   gconstpointer  data)
 {
+  for (guint i = 0; i < f->invalid->len; i++)
+    g_printerr ("Not a message of 2026-07-28: %s\n", (char *) g_ptr_array_index (f->invalid, i));
+  g_assert_cmpuint (f->invalid->len, ==, 0);
+  g_clear_pointer (&f->invalid, g_ptr_array_unref);
   if (f->listening != NULL)
     {
       g_signal_handlers_disconnect_by_data (f->listening, f);
@@ -689,6 +831,101 @@ test_broken_stream (Fixture       *f,
                             "sent again"));
 }
 
+/* Input rounds that go wrong: a server that always asks again, one that
+ * asks for something no client answers, one whose state is 10 MiB. */
+static void
+test_input_bad (Fixture       *f,
+                gconstpointer  data)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(TbToolResult) forever = NULL;
+  g_autoptr(TbToolResult) unknown = NULL;
+  g_autoptr(TbToolResult) huge = NULL;
+
+  g_assert_true (mcp_test_connect (f->client, &error));
+  forever = call (f, "forever", "{}");
+  g_assert_false (tb_tool_result_get_ok (forever));
+  g_assert_nonnull (strstr (tb_tool_result_get_error (forever),
+                            "The MCP server “stateless” asked for input 10 times for one "
+                            "request; the client stopped asking the person"));
+
+  unknown = call (f, "unknown_kind", "{}");
+  g_assert_false (tb_tool_result_get_ok (unknown));
+  g_assert_nonnull (strstr (tb_tool_result_get_error (unknown),
+                            "The MCP server “stateless” asked for input “q” before answering, "
+                            "and it could not be given: The client does not support "
+                            "“tasks/frobnicate”"));
+
+  huge = call (f, "huge_state", "{}");
+  g_assert_true (tb_tool_result_get_ok (huge));
+  g_assert_cmpstr (mcp_test_output_text (huge), ==, "state of 10485760 bytes");
+  g_assert_cmpint (tb_mcp_client_get_state (f->client), ==, TB_MCP_CLIENT_STATE_CONNECTED);
+}
+
+/* Discovery says 2026-07-28, then every request wants initialize: the
+ * connection fails with what the server said. */
+static void
+test_claims_stateless (Fixture       *f,
+                       gconstpointer  data)
+{
+  g_autoptr(GError) error = NULL;
+
+  g_assert_false (mcp_test_connect (f->client, &error));
+  g_assert_nonnull (error);
+  g_assert_cmpstr (error->message, ==,
+                   "The MCP server “stateless” could not list its tools: The MCP server "
+                   "“stateless” answered with error -32000: Bad Request: Server not "
+                   "initialized");
+}
+
+static gboolean
+gave_up_listening (gpointer data)
+{
+  Fixture *f = data;
+  g_auto(GStrv) log = tb_mcp_client_get_log (f->client);
+
+  for (guint i = 0; log[i] != NULL; i++)
+    if (g_str_has_suffix (log[i], "The server ended the subscription to its changes too often; "
+                                  "it is not opened again until the server restarts"))
+      return TRUE;
+  return FALSE;
+}
+
+/* A subscription the server ends at once opens again later each time,
+ * five times, then stays closed; the tools still work. */
+static void
+test_listen_closes (Fixture       *f,
+                    gconstpointer  data)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(TbToolResult) result = NULL;
+  gint64 start = g_get_monotonic_time ();
+
+  g_assert_true (mcp_test_connect (f->client, &error));
+  g_assert_true (mcp_test_wait (gave_up_listening, f, 15000));
+  g_assert_cmpuint (f->listens, ==, 6);
+  /* 0.2 + 0.4 + 0.8 + 1.6 + 3.2 s of waiting. */
+  g_assert_cmpint (g_get_monotonic_time () - start, >=, 6 * G_USEC_PER_SEC);
+  result = call (f, "echo", "{}");
+  g_assert_true (tb_tool_result_get_ok (result));
+}
+
+/* A server of both eras is spoken to in 2026-07-28 unless the handshake
+ * is asked for. */
+static void
+test_dual (Fixture       *f,
+           gconstpointer  data)
+{
+  g_autoptr(GError) error = NULL;
+
+  g_assert_true (mcp_test_connect (f->client, &error));
+  g_assert_cmpstr (tb_mcp_client_get_protocol_version (f->client), ==, "2026-07-28");
+  tb_mcp_client_set_protocol (f->client, TB_MCP_PROTOCOL_HANDSHAKE);
+  g_assert_true (mcp_test_connect (f->client, &error));
+  g_assert_no_error (error);
+  g_assert_cmpstr (tb_mcp_client_get_protocol_version (f->client), ==, "2025-11-25");
+}
+
 static void
 test_no_common_version (Fixture       *f,
                         gconstpointer  data)
@@ -757,6 +994,15 @@ test_protocol_names (Fixture       *f,
   g_assert_cmpint (protocol, ==, TB_MCP_PROTOCOL_STATELESS);
   g_assert_true (tb_mcp_protocol_from_string ("2025-11-25", &protocol, NULL));
   g_assert_cmpint (protocol, ==, TB_MCP_PROTOCOL_HANDSHAKE);
+  /* The schema check itself: a request without the required _meta fails. */
+  {
+    g_autoptr(JsonNode) bare = tb_json_parse ("{\"jsonrpc\": \"2.0\", \"id\": 1, \"method\": "
+                                              "\"tools/list\", \"params\": {}}", -1, NULL);
+
+    check_against_spec (f, bare);
+    g_assert_cmpuint (f->invalid->len, ==, 1);
+    g_ptr_array_set_size (f->invalid, 0);
+  }
   g_assert_false (tb_mcp_protocol_from_string ("2024-01-01", &protocol, &error));
   g_assert_cmpstr (error->message, ==, "“2024-01-01” is not a choice of MCP protocol; use auto, "
                                        "2026-07-28 or 2025-11-25");
@@ -860,6 +1106,14 @@ main (int   argc,
               test_subscriptions, fixture_teardown);
   g_test_add ("/mcp/stateless/broken-stream", Fixture, "stateless", fixture_setup,
               test_broken_stream, fixture_teardown);
+  g_test_add ("/mcp/stateless/dual", Fixture, "dual", fixture_setup, test_dual,
+              fixture_teardown);
+  g_test_add ("/mcp/stateless/input-bad", Fixture, "stateless", fixture_setup, test_input_bad,
+              fixture_teardown);
+  g_test_add ("/mcp/stateless/claims-stateless", Fixture, "claims", fixture_setup,
+              test_claims_stateless, fixture_teardown);
+  g_test_add ("/mcp/stateless/listen-closes", Fixture, "listen-closes", fixture_setup,
+              test_listen_closes, fixture_teardown);
   g_test_add ("/mcp/stateless/input-required", Fixture, "stateless", fixture_setup,
               test_input_required, fixture_teardown);
   g_test_add ("/mcp/stateless/no-common-version", Fixture, "versions", fixture_setup,

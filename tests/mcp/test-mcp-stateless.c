@@ -307,6 +307,7 @@ handler (SoupServer        *server,
       JsonObject *notifications = json_object_get_object_member (
         json_object_get_object_member (object, "params"), "notifications");
       g_autofree char *agreed = NULL;
+      g_autofree char *filter = NULL;
       g_autoptr(JsonNode) node = json_node_init_object (json_node_alloc (), notifications);
 
       /* An event stream that stays open, acknowledged first. */
@@ -320,7 +321,8 @@ handler (SoupServer        *server,
                                              "text/event-stream", NULL);
       soup_message_headers_set_encoding (soup_server_message_get_response_headers (msg),
                                          SOUP_ENCODING_CHUNKED);
-      agreed = g_strdup_printf (", \"notifications\": %s", tb_json_to_string (node, FALSE));
+      filter = tb_json_to_string (node, FALSE);
+      agreed = g_strdup_printf (", \"notifications\": %s", filter);
       push (f, "notifications/subscriptions/acknowledged", agreed);
       return;
     }

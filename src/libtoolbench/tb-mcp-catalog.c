@@ -51,6 +51,46 @@ tb_mcp_client_has_capability (TbMcpClient *self,
   return feature == NULL || tb_json_object_get_boolean (object, feature, FALSE);
 }
 
+/**
+ * tb_mcp_client_get_server_icons:
+ * @self: a connected client
+ *
+ * The icons the server named in its `serverInfo` when it initialized
+ * (revision 2025-11-25): objects with `src` (a `data:`, `http:` or
+ * `https:` URI), and optionally `mimeType`, `sizes` and `theme`, as the
+ * server sent them. Entries that are not objects with a string `src` are
+ * left out.
+ *
+ * Returns: (transfer full) (nullable): the icons, %NULL when the server
+ *   named none
+ */
+JsonArray *
+tb_mcp_client_get_server_icons (TbMcpClient *self)
+{
+  JsonNode *info;
+  JsonArray *icons;
+  g_autoptr(JsonArray) kept = NULL;
+
+  g_return_val_if_fail (TB_IS_MCP_CLIENT (self), NULL);
+
+  info = tb_mcp_client_get_server_info (self);
+  if (info == NULL || !JSON_NODE_HOLDS_OBJECT (info))
+    return NULL;
+  icons = tb_json_object_get_array (json_node_get_object (info), "icons");
+  for (guint i = 0; icons != NULL && i < json_array_get_length (icons); i++)
+    {
+      JsonNode *element = json_array_get_element (icons, i);
+
+      if (!JSON_NODE_HOLDS_OBJECT (element)
+          || tb_json_object_get_string (json_node_get_object (element), "src") == NULL)
+        continue;
+      if (kept == NULL)
+        kept = json_array_new ();
+      json_array_add_element (kept, json_node_copy (element));
+    }
+  return g_steal_pointer (&kept);
+}
+
 typedef enum
 {
   MISSING_RESOURCES,

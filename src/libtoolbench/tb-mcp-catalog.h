@@ -25,6 +25,7 @@ typedef enum
 gboolean   tb_mcp_client_has_capability                (TbMcpClient          *self,
                                                         const char           *capability,
                                                         const char           *feature);
+JsonArray *tb_mcp_client_get_server_icons              (TbMcpClient          *self);
 
 void       tb_mcp_client_list_resources_async          (TbMcpClient          *self,
                                                         GCancellable         *cancellable,

@@ -452,9 +452,12 @@ apply_defaults (TbLoopPage *self)
     }
 }
 
+/* A new run from the setup: its system prompt and, with @add_user, the
+ * user message of the entry. */
 static gboolean
 ensure_loop (TbLoopPage  *self,
              gboolean     needs_user_message,
+             gboolean     add_user,
              GError     **error)
 {
   g_autoptr(TbProvider) provider = NULL;
@@ -506,7 +509,8 @@ ensure_loop (TbLoopPage  *self,
       if (!tb_dispatch_loop_add_message (self->loop, message, error))
         return FALSE;
     }
-  if (*user != '\0' && !tb_dispatch_loop_add_user_message (self->loop, user, error))
+  if (add_user && *user != '\0'
+      && !tb_dispatch_loop_add_user_message (self->loop, user, error))
     return FALSE;
   return TRUE;
 }
@@ -556,7 +560,7 @@ run_step (TbLoopPage *self)
 
   if (self->busy)
     return;
-  if (!ensure_loop (self, TRUE, &error))
+  if (!ensure_loop (self, TRUE, TRUE, &error))
     {
       set_error_text (self, error->message);
       update_controls (self);
@@ -599,7 +603,7 @@ continue_action (GtkWidget  *widget,
   if (self->busy)
     return;
   show_page (self);
-  if (!ensure_loop (self, TRUE, &error))
+  if (!ensure_loop (self, TRUE, TRUE, &error))
     {
       set_error_text (self, error->message);
       return;
@@ -710,7 +714,7 @@ model_turn_action (GtkWidget  *widget,
 
   if (*text == '\0' || self->busy)
     return;
-  if (!ensure_loop (self, FALSE, &error))
+  if (!ensure_loop (self, FALSE, TRUE, &error))
     {
       set_error_text (self, error->message);
       return;
@@ -1029,6 +1033,46 @@ tb_loop_page_reset (TbLoopPage *self)
   drop_loop (self);
   set_error_text (self, NULL);
   update_controls (self);
+}
+
+/**
+ * tb_loop_page_set_start_messages:
+ * @self: a Loop page
+ * @messages: (element-type TbMessage): the first messages of the run
+ * @error: return location for an error
+ *
+ * Drops the current run and starts a new one whose conversation begins
+ * with the setup's system prompt, if any, then @messages (a server's
+ * prompt, say), shown as rows. The user message entry is left as it is and
+ * not sent. The run waits for Step or Continue.
+ *
+ * Returns: whether the run was set up; the error, also shown on the page,
+ *   says why not
+ */
+gboolean
+tb_loop_page_set_start_messages (TbLoopPage  *self,
+                                 GPtrArray   *messages,
+                                 GError     **error)
+{
+  g_autoptr(GError) local_error = NULL;
+
+  g_return_val_if_fail (TB_IS_LOOP_PAGE (self), FALSE);
+  g_return_val_if_fail (messages != NULL, FALSE);
+
+  tb_loop_page_reset (self);
+  if (ensure_loop (self, FALSE, FALSE, &local_error))
+    for (guint i = 0; i < messages->len; i++)
+      if (!tb_dispatch_loop_add_message (self->loop, g_ptr_array_index (messages, i),
+                                         &local_error))
+        break;
+  update_controls (self);
+  if (local_error != NULL)
+    {
+      set_error_text (self, local_error->message);
+      g_propagate_error (error, g_steal_pointer (&local_error));
+      return FALSE;
+    }
+  return TRUE;
 }
 
 void

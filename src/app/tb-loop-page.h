@@ -23,5 +23,8 @@ void            tb_loop_page_set_settings      (TbLoopPage     *self,
 TbDispatchLoop *tb_loop_page_get_loop          (TbLoopPage     *self);
 TbProvider     *tb_loop_page_create_provider   (TbLoopPage     *self,
                                                 GError        **error);
+gboolean        tb_loop_page_set_start_messages (TbLoopPage    *self,
+                                                 GPtrArray     *messages,
+                                                 GError       **error);
 
 G_END_DECLS

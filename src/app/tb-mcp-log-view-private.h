@@ -8,6 +8,9 @@
 
 G_BEGIN_DECLS
 
-char *tb_mcp_log_view_get_text (TbMcpLogView *self);
+char        *tb_mcp_log_view_get_text           (TbMcpLogView *self);
+GtkDropDown *tb_mcp_log_view_get_level_dropdown (TbMcpLogView *self);
+const char  *tb_mcp_log_view_get_level_status   (TbMcpLogView *self);
+gboolean     tb_mcp_log_view_level_is_settled   (TbMcpLogView *self);
 
 G_END_DECLS

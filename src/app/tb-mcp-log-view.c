@@ -14,7 +14,10 @@
  * each new one. Control characters the server wrote show as escapes such
  * as `\u001b`, so its output cannot redraw what the view shows. A server
  * that floods its log is shown in batches, every FLUSH_MS, and the view
- * keeps its last MAX_LINES lines. */
+ * keeps its last MAX_LINES lines. Above the log, the level the server
+ * logs at (`logging/setLevel`) when it declared the logging capability.
+ * Until the person chooses one the server keeps its own, and the list
+ * shows none. */
 
 #define FLUSH_MS 100
 #define MAX_LINES 5000
@@ -24,10 +27,20 @@ struct _TbMcpLogView
   GtkWidget    parent_instance;
 
   GtkTextView *view;
+  GtkDropDown *level_dropdown;
+  GtkLabel    *level_status;
 
   TbMcpClient *client;
   GString     *pending;
   guint        flush_id;
+  GCancellable *cancellable;
+  gboolean     setting;
+  gboolean     level_asking;
+};
+
+/* The levels of RFC 5424, as MCP names them, in the list's order. */
+static const char * const levels[] = {
+  "debug", "info", "notice", "warning", "error", "critical", "alert", "emergency",
 };
 
 G_DEFINE_FINAL_TYPE (TbMcpLogView, tb_mcp_log_view, GTK_TYPE_WIDGET)
@@ -94,6 +107,65 @@ on_log_message (TbMcpClient  *client,
 }
 
 static void
+set_level_cb (GObject      *object,
+              GAsyncResult *result,
+              gpointer      user_data)
+{
+  g_autoptr(TbMcpLogView) self = user_data;
+  g_autoptr(GError) error = NULL;
+
+  if (tb_mcp_client_set_log_level_finish (TB_MCP_CLIENT (object), result, &error))
+    {
+      self->level_asking = FALSE;
+      tb_label_set_status (self->level_status, NULL, FALSE);
+      return;
+    }
+  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED) || self->client == NULL)
+    return;
+  self->level_asking = FALSE;
+  tb_label_set_status (self->level_status, error->message, TRUE);
+}
+
+static void
+on_level_selected (TbMcpLogView *self)
+{
+  guint selected = gtk_drop_down_get_selected (self->level_dropdown);
+
+  if (self->setting || selected >= G_N_ELEMENTS (levels) || self->client == NULL)
+    return;
+  g_cancellable_cancel (self->cancellable);
+  g_clear_object (&self->cancellable);
+  self->cancellable = g_cancellable_new ();
+  tb_label_set_status (self->level_status, NULL, FALSE);
+  self->level_asking = TRUE;
+  tb_mcp_client_set_log_level_async (self->client, levels[selected], self->cancellable,
+                                     set_level_cb, g_object_ref (self));
+}
+
+/* The list is for servers that declared logging; a new session starts at
+ * the server's own level again. */
+static void
+update_level (TbMcpLogView *self)
+{
+  gboolean connected = tb_mcp_client_get_state (self->client) == TB_MCP_CLIENT_STATE_CONNECTED;
+  gboolean logs = connected && tb_mcp_client_has_capability (self->client, "logging", NULL);
+
+  gtk_widget_set_sensitive (GTK_WIDGET (self->level_dropdown), logs);
+  gtk_widget_set_tooltip_text (GTK_WIDGET (self->level_dropdown),
+                               logs ? _("The least severe messages the server sends to its log")
+                               : connected ? _("This server does not let clients set its log "
+                                               "level: it declared no logging capability.")
+                               : _("The server is not running."));
+  if (!connected)
+    {
+      self->setting = TRUE;
+      gtk_drop_down_set_selected (self->level_dropdown, GTK_INVALID_LIST_POSITION);
+      self->setting = FALSE;
+      tb_label_set_status (self->level_status, NULL, FALSE);
+    }
+}
+
+static void
 tb_mcp_log_view_constructed (GObject *object)
 {
   TbMcpLogView *self = (TbMcpLogView *) object;
@@ -118,6 +190,12 @@ tb_mcp_log_view_constructed (GObject *object)
   gtk_accessible_update_property (GTK_ACCESSIBLE (self->view), GTK_ACCESSIBLE_PROPERTY_LABEL,
                                   name, -1);
   g_signal_connect_object (self->client, "log-message", G_CALLBACK (on_log_message), self, 0);
+  g_signal_connect_object (self->client, "notify::state", G_CALLBACK (update_level), self,
+                           G_CONNECT_SWAPPED);
+  self->setting = TRUE;
+  gtk_drop_down_set_selected (self->level_dropdown, GTK_INVALID_LIST_POSITION);
+  self->setting = FALSE;
+  update_level (self);
 }
 
 static void
@@ -126,6 +204,8 @@ tb_mcp_log_view_dispose (GObject *object)
   TbMcpLogView *self = (TbMcpLogView *) object;
 
   g_clear_handle_id (&self->flush_id, g_source_remove);
+  g_cancellable_cancel (self->cancellable);
+  g_clear_object (&self->cancellable);
   if (self->client != NULL)
     g_signal_handlers_disconnect_by_data (self->client, self);
   g_clear_object (&self->client);
@@ -197,6 +277,9 @@ tb_mcp_log_view_class_init (TbMcpLogViewClass *klass)
   gtk_widget_class_set_template_from_resource (
     widget_class, "/io/github/toolbench/Toolbench/tb-mcp-log-view.ui");
   gtk_widget_class_bind_template_child (widget_class, TbMcpLogView, view);
+  gtk_widget_class_bind_template_child (widget_class, TbMcpLogView, level_dropdown);
+  gtk_widget_class_bind_template_child (widget_class, TbMcpLogView, level_status);
+  gtk_widget_class_bind_template_callback (widget_class, on_level_selected);
 }
 
 static void
@@ -238,4 +321,28 @@ tb_mcp_log_view_get_text (TbMcpLogView *self)
   buffer = gtk_text_view_get_buffer (self->view);
   gtk_text_buffer_get_bounds (buffer, &start, &end);
   return gtk_text_buffer_get_text (buffer, &start, &end, FALSE);
+}
+
+GtkDropDown *
+tb_mcp_log_view_get_level_dropdown (TbMcpLogView *self)
+{
+  g_return_val_if_fail (TB_IS_MCP_LOG_VIEW (self), NULL);
+  return self->level_dropdown;
+}
+
+/* What the page says of the last level the person chose, or %NULL. */
+const char *
+tb_mcp_log_view_get_level_status (TbMcpLogView *self)
+{
+  g_return_val_if_fail (TB_IS_MCP_LOG_VIEW (self), NULL);
+  return gtk_widget_get_visible (GTK_WIDGET (self->level_status))
+         ? gtk_label_get_text (self->level_status) : NULL;
+}
+
+/* Whether no level request is under way. */
+gboolean
+tb_mcp_log_view_level_is_settled (TbMcpLogView *self)
+{
+  g_return_val_if_fail (TB_IS_MCP_LOG_VIEW (self), TRUE);
+  return !self->level_asking;
 }

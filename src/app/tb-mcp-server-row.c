@@ -6,6 +6,7 @@
 
 #include <glib/gi18n.h>
 
+#include "tb-mcp-icon.h"
 #include "tb-mcp-server-row.h"
 #include "tb-mcp-server-window.h"
 #include "tb-tool-sources.h"
@@ -25,6 +26,7 @@ struct _TbMcpServerRow
   gboolean      enabled;
   TbMcpClient  *client;
 
+  GtkWidget    *icon;
   GtkWidget    *log_button;
   GtkWidget    *restart_button;
   GtkWidget    *account_button;
@@ -218,6 +220,14 @@ show_log_action (GtkWidget  *widget,
   gtk_window_present (GTK_WINDOW (self->window));
 }
 
+/* The server's own icon, when it names one, loaded for each session. */
+static void
+update_icon (TbMcpServerRow *self)
+{
+  if (tb_mcp_client_get_state (self->client) != TB_MCP_CLIENT_STATE_CONNECTING)
+    tb_mcp_icon_show (GTK_IMAGE (self->icon), self->client, "network-server-symbolic");
+}
+
 static void
 set_client (TbMcpServerRow *self,
             TbMcpClient    *client)
@@ -229,8 +239,12 @@ set_client (TbMcpServerRow *self,
   gtk_widget_set_name (GTK_WIDGET (self), "mcp-row");
   gtk_widget_set_visible (self->log_button, TRUE);
   gtk_widget_set_visible (self->restart_button, TRUE);
+  gtk_widget_set_visible (self->icon, TRUE);
   g_signal_connect_object (client, "notify::state", G_CALLBACK (update_subtitle), self,
                            G_CONNECT_SWAPPED);
+  g_signal_connect_object (client, "notify::state", G_CALLBACK (update_icon), self,
+                           G_CONNECT_SWAPPED);
+  update_icon (self);
   if (tb_mcp_client_get_auth (client) != NULL)
     {
       g_signal_connect_object (tb_mcp_client_get_auth (client), "notify::state",
@@ -373,6 +387,7 @@ tb_mcp_server_row_class_init (TbMcpServerRowClass *klass)
 
   gtk_widget_class_set_template_from_resource (
     widget_class, "/io/github/toolbench/Toolbench/tb-mcp-server-row.ui");
+  gtk_widget_class_bind_template_child (widget_class, TbMcpServerRow, icon);
   gtk_widget_class_bind_template_child (widget_class, TbMcpServerRow, log_button);
   gtk_widget_class_bind_template_child (widget_class, TbMcpServerRow, restart_button);
   gtk_widget_class_bind_template_child (widget_class, TbMcpServerRow, account_button);

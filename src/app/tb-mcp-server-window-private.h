@@ -5,6 +5,8 @@
 /* What the tests reach in a server's window. */
 
 #include "tb-mcp-log-view.h"
+#include "tb-mcp-prompts-view.h"
+#include "tb-mcp-resources-view.h"
 #include "tb-mcp-server-window.h"
 #include "tb-mcp-wire-view.h"
 
@@ -12,6 +14,9 @@ G_BEGIN_DECLS
 
 TbMcpWireView *tb_mcp_server_window_get_wire_view (TbMcpServerWindow *self);
 TbMcpLogView  *tb_mcp_server_window_get_log_view  (TbMcpServerWindow *self);
+TbMcpResourcesView *tb_mcp_server_window_get_resources_view (TbMcpServerWindow *self);
+TbMcpPromptsView   *tb_mcp_server_window_get_prompts_view   (TbMcpServerWindow *self);
+GtkImage           *tb_mcp_server_window_get_icon           (TbMcpServerWindow *self);
 const char    *tb_mcp_server_window_get_page      (TbMcpServerWindow *self);
 gboolean       tb_mcp_server_window_get_narrow    (TbMcpServerWindow *self);
 

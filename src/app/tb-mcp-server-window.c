@@ -6,11 +6,14 @@
 
 #include <glib/gi18n.h>
 
+#include "tb-mcp-icon.h"
 #include "tb-mcp-server-window-private.h"
 
-/* A server's own window, opened from its row in the preferences: its log
- * (standard error and log notifications) and its messages (the protocol
- * view), both growing while the window is open. In a narrow window the
+/* A server's own window, opened from its row in the preferences: what it
+ * offers besides tools (its resources and its prompts), its log (standard
+ * error and log notifications, and the level it logs at) and its messages
+ * (the protocol view), growing while the window is open. Its icon, when
+ * the server names one, shows in the header bar. In a narrow window the
  * page switcher moves to the bottom. */
 
 struct _TbMcpServerWindow
@@ -19,8 +22,11 @@ struct _TbMcpServerWindow
 
   AdwViewSwitcherTitle *switcher_title;
   AdwViewStack         *stack;
+  GtkImage             *server_icon;
 
   TbMcpClient          *client;
+  GtkWidget            *resources_view;
+  GtkWidget            *prompts_view;
   GtkWidget            *log_view;
   GtkWidget            *wire_view;
 };
@@ -29,6 +35,14 @@ G_DEFINE_FINAL_TYPE (TbMcpServerWindow, tb_mcp_server_window, ADW_TYPE_WINDOW)
 
 enum { PROP_0, PROP_CLIENT, N_PROPS };
 static GParamSpec *properties [N_PROPS];
+
+/* A new session may come with another icon. */
+static void
+update_icon (TbMcpServerWindow *self)
+{
+  if (tb_mcp_client_get_state (self->client) != TB_MCP_CLIENT_STATE_CONNECTING)
+    tb_mcp_icon_show (self->server_icon, self->client, "network-server-symbolic");
+}
 
 static void
 tb_mcp_server_window_constructed (GObject *object)
@@ -40,6 +54,17 @@ tb_mcp_server_window_constructed (GObject *object)
   G_OBJECT_CLASS (tb_mcp_server_window_parent_class)->constructed (object);
 
   g_assert (TB_IS_MCP_CLIENT (self->client));
+
+  self->resources_view = tb_mcp_resources_view_new (self->client);
+  page = adw_view_stack_add_titled (self->stack, self->resources_view, "resources",
+                                    _("_Resources"));
+  adw_view_stack_page_set_use_underline (page, TRUE);
+  adw_view_stack_page_set_icon_name (page, "folder-documents-symbolic");
+
+  self->prompts_view = tb_mcp_prompts_view_new (self->client);
+  page = adw_view_stack_add_titled (self->stack, self->prompts_view, "prompts", _("_Prompts"));
+  adw_view_stack_page_set_use_underline (page, TRUE);
+  adw_view_stack_page_set_icon_name (page, "mail-send-symbolic");
 
   self->log_view = tb_mcp_log_view_new (self->client);
   page = adw_view_stack_add_titled (self->stack, self->log_view, "log", _("_Log"));
@@ -56,6 +81,9 @@ tb_mcp_server_window_constructed (GObject *object)
   title = g_strdup_printf (_("MCP Server “%s”"), tb_mcp_client_get_name (self->client));
   gtk_window_set_title (GTK_WINDOW (self), title);
   adw_view_switcher_title_set_title (self->switcher_title, title);
+  update_icon (self);
+  g_signal_connect_object (self->client, "notify::state", G_CALLBACK (update_icon), self,
+                           G_CONNECT_SWAPPED);
 }
 
 static void
@@ -130,6 +158,7 @@ tb_mcp_server_window_class_init (TbMcpServerWindowClass *klass)
     widget_class, "/io/github/toolbench/Toolbench/tb-mcp-server-window.ui");
   gtk_widget_class_bind_template_child (widget_class, TbMcpServerWindow, switcher_title);
   gtk_widget_class_bind_template_child (widget_class, TbMcpServerWindow, stack);
+  gtk_widget_class_bind_template_child (widget_class, TbMcpServerWindow, server_icon);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_w, GDK_CONTROL_MASK,
                                        "window.close", NULL);
 }
@@ -170,14 +199,15 @@ tb_mcp_server_window_get_client (TbMcpServerWindow *self)
 /**
  * tb_mcp_server_window_show_page:
  * @self: a server's window
- * @name: "log" or "messages"
+ * @name: "resources", "prompts", "log" or "messages"
  */
 void
 tb_mcp_server_window_show_page (TbMcpServerWindow *self,
                                 const char        *name)
 {
   g_return_if_fail (TB_IS_MCP_SERVER_WINDOW (self));
-  g_return_if_fail (g_strcmp0 (name, "log") == 0 || g_strcmp0 (name, "messages") == 0);
+  g_return_if_fail (g_strcmp0 (name, "resources") == 0 || g_strcmp0 (name, "prompts") == 0
+                    || g_strcmp0 (name, "log") == 0 || g_strcmp0 (name, "messages") == 0);
 
   adw_view_stack_set_visible_child_name (self->stack, name);
 }
@@ -187,6 +217,27 @@ tb_mcp_server_window_get_wire_view (TbMcpServerWindow *self)
 {
   g_return_val_if_fail (TB_IS_MCP_SERVER_WINDOW (self), NULL);
   return TB_MCP_WIRE_VIEW (self->wire_view);
+}
+
+TbMcpResourcesView *
+tb_mcp_server_window_get_resources_view (TbMcpServerWindow *self)
+{
+  g_return_val_if_fail (TB_IS_MCP_SERVER_WINDOW (self), NULL);
+  return TB_MCP_RESOURCES_VIEW (self->resources_view);
+}
+
+TbMcpPromptsView *
+tb_mcp_server_window_get_prompts_view (TbMcpServerWindow *self)
+{
+  g_return_val_if_fail (TB_IS_MCP_SERVER_WINDOW (self), NULL);
+  return TB_MCP_PROMPTS_VIEW (self->prompts_view);
+}
+
+GtkImage *
+tb_mcp_server_window_get_icon (TbMcpServerWindow *self)
+{
+  g_return_val_if_fail (TB_IS_MCP_SERVER_WINDOW (self), NULL);
+  return self->server_icon;
 }
 
 TbMcpLogView *

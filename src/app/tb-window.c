@@ -923,6 +923,33 @@ tb_window_set_page (TbWindow   *self,
 }
 
 /**
+ * tb_window_start_loop:
+ * @self: a window
+ * @messages: (element-type TbMessage): the first messages of a new run,
+ *   such as a server's prompt
+ * @error: return location for an error
+ *
+ * Starts a new run on the Loop page with @messages, shows the Loop page
+ * and brings the window forward. The run waits for Step or Continue.
+ *
+ * Returns: whether the run was set up; the error says why not
+ */
+gboolean
+tb_window_start_loop (TbWindow   *self,
+                      GPtrArray  *messages,
+                      GError    **error)
+{
+  g_return_val_if_fail (TB_IS_WINDOW (self), FALSE);
+  g_return_val_if_fail (messages != NULL, FALSE);
+
+  if (!tb_loop_page_set_start_messages (tb_window_get_loop_page (self), messages, error))
+    return FALSE;
+  tb_window_set_page (self, "loop");
+  gtk_window_present (GTK_WINDOW (self));
+  return TRUE;
+}
+
+/**
  * tb_window_get_view_stack:
  * @self: a window
  *

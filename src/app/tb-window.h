@@ -29,6 +29,9 @@ void           tb_window_set_workspace       (TbWindow       *self,
 TbTracePage   *tb_window_get_trace_page      (TbWindow       *self);
 void           tb_window_add_toast           (TbWindow       *self,
                                               const char     *text);
+gboolean       tb_window_start_loop          (TbWindow       *self,
+                                              GPtrArray      *messages,
+                                              GError        **error);
 
 AdwViewStack     *tb_window_get_view_stack      (TbWindow       *self);
 

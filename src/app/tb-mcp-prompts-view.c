@@ -1,0 +1,555 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+
+#define G_LOG_DOMAIN "tb-mcp-prompts-view"
+
+#include "config.h"
+
+#include <adwaita.h>
+#include <glib/gi18n.h>
+#include <string.h>
+
+#include "tb-app-util.h"
+#include "tb-mcp-prompts-view-private.h"
+
+/* The Prompts page of a server's window: the prompts the server lists
+ * (every page), searched by name, title and description, listed again
+ * when the server says they changed. Choosing one opens its form
+ * (TbMcpPromptForm). Nothing is listed until the page is first shown. */
+
+struct _TbMcpPromptsView
+{
+  GtkWidget           parent_instance;
+
+  GtkStack           *pages;
+  GtkSearchEntry     *search_entry;
+  GtkStack           *stack;
+  GtkSpinner         *spinner;
+  AdwStatusPage      *status_page;
+  GtkListView        *list;
+  AdwBin             *form_bin;
+
+  TbMcpClient        *client;
+  GListStore         *store;
+  GtkFilterListModel *filtered;
+  GtkCustomFilter    *filter;
+  char              **terms;
+  GCancellable       *cancellable;
+  gboolean            loaded;
+  gboolean            waiting;
+};
+
+G_DEFINE_FINAL_TYPE (TbMcpPromptsView, tb_mcp_prompts_view, GTK_TYPE_WIDGET)
+
+enum { PROP_0, PROP_CLIENT, N_PROPS };
+static GParamSpec *properties [N_PROPS];
+
+static GQuark search_key_quark;
+
+static const char *
+search_key (TbMcpPrompt *prompt)
+{
+  const char *key = g_object_get_qdata (G_OBJECT (prompt), search_key_quark);
+
+  if (key == NULL)
+    {
+      g_autofree char *joined =
+        g_strjoin ("\n", tb_mcp_prompt_get_name (prompt), tb_mcp_prompt_get_title (prompt) ?: "",
+                   tb_mcp_prompt_get_description (prompt) ?: "", NULL);
+      char *folded = g_utf8_casefold (joined, -1);
+
+      g_object_set_qdata_full (G_OBJECT (prompt), search_key_quark, folded, g_free);
+      key = folded;
+    }
+  return key;
+}
+
+static gboolean
+match_prompt (gpointer item,
+              gpointer user_data)
+{
+  TbMcpPromptsView *self = user_data;
+  const char *key;
+
+  if (self->terms == NULL)
+    return TRUE;
+  key = search_key (item);
+  for (guint i = 0; self->terms[i] != NULL; i++)
+    if (*self->terms[i] != '\0' && strstr (key, self->terms[i]) == NULL)
+      return FALSE;
+  return TRUE;
+}
+
+static void
+show_status (TbMcpPromptsView *self,
+             const char       *icon,
+             const char       *title,
+             const char       *description)
+{
+  gtk_spinner_stop (self->spinner);
+  adw_status_page_set_icon_name (self->status_page, icon);
+  adw_status_page_set_title (self->status_page, title);
+  adw_status_page_set_description (self->status_page, description);
+  gtk_stack_set_visible_child_name (self->stack, "status");
+}
+
+static void
+update_state (TbMcpPromptsView *self)
+{
+  /* An empty listing already says why. */
+  if (!self->loaded || self->waiting || g_list_model_get_n_items (G_LIST_MODEL (self->store)) == 0)
+    return;
+  if (g_list_model_get_n_items (G_LIST_MODEL (self->filtered)) == 0)
+    show_status (self, "edit-find-symbolic", _("No Matching Prompts"),
+                 _("No name, title or description contains what you searched for."));
+  else
+    gtk_stack_set_visible_child_name (self->stack, "list");
+}
+
+static void
+on_search_changed (TbMcpPromptsView *self)
+{
+  g_autofree char *folded =
+    g_utf8_casefold (gtk_editable_get_text (GTK_EDITABLE (self->search_entry)), -1);
+
+  g_strstrip (folded);
+  g_clear_pointer (&self->terms, g_strfreev);
+  if (*folded != '\0')
+    self->terms = g_strsplit_set (folded, " \t\n", -1);
+  gtk_filter_changed (GTK_FILTER (self->filter), GTK_FILTER_CHANGE_DIFFERENT);
+  update_state (self);
+}
+
+static void
+setup_row (GtkSignalListItemFactory *factory,
+           GtkListItem              *item,
+           TbMcpPromptsView         *self)
+{
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 2);
+  GtkWidget *title = gtk_label_new (NULL);
+  GtkWidget *description = gtk_label_new (NULL);
+
+  gtk_label_set_xalign (GTK_LABEL (title), 0);
+  gtk_label_set_ellipsize (GTK_LABEL (title), PANGO_ELLIPSIZE_END);
+  gtk_label_set_xalign (GTK_LABEL (description), 0);
+  gtk_label_set_wrap (GTK_LABEL (description), TRUE);
+  gtk_label_set_wrap_mode (GTK_LABEL (description), PANGO_WRAP_WORD_CHAR);
+  gtk_label_set_lines (GTK_LABEL (description), 2);
+  gtk_label_set_ellipsize (GTK_LABEL (description), PANGO_ELLIPSIZE_END);
+  gtk_widget_add_css_class (description, "dim-label");
+  gtk_widget_add_css_class (description, "caption");
+  gtk_box_append (GTK_BOX (box), title);
+  gtk_box_append (GTK_BOX (box), description);
+  gtk_widget_set_margin_top (box, 4);
+  gtk_widget_set_margin_bottom (box, 4);
+  gtk_list_item_set_child (item, box);
+}
+
+static char *
+describe_title (TbMcpPrompt *prompt)
+{
+  guint n = tb_mcp_prompt_get_n_arguments (prompt);
+
+  if (n == 0)
+    return g_strdup (tb_mcp_prompt_get_display_name (prompt));
+  /* Translators: a prompt's name and how many arguments it takes */
+  return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s (%u argument)",
+                                       "%s (%u arguments)", n),
+                          tb_mcp_prompt_get_display_name (prompt), n);
+}
+
+static void
+bind_row (GtkSignalListItemFactory *factory,
+          GtkListItem              *item,
+          TbMcpPromptsView         *self)
+{
+  TbMcpPrompt *prompt = gtk_list_item_get_item (item);
+  GtkWidget *title = gtk_widget_get_first_child (gtk_list_item_get_child (item));
+  GtkWidget *description = gtk_widget_get_next_sibling (title);
+  g_autofree char *title_text = describe_title (prompt);
+  const char *text = tb_mcp_prompt_get_description (prompt);
+
+  tb_label_set_outside_text (GTK_LABEL (title), title_text);
+  tb_label_set_outside_text (GTK_LABEL (description), text);
+  gtk_widget_set_visible (description, text != NULL && *text != '\0');
+}
+
+static void
+open_prompt (TbMcpPromptsView *self,
+             TbMcpPrompt      *prompt)
+{
+  GtkWidget *form = tb_mcp_prompt_form_new (self->client, prompt);
+
+  adw_bin_set_child (self->form_bin, form);
+  gtk_stack_set_visible_child_name (self->pages, "prompt");
+  gtk_widget_child_focus (form, GTK_DIR_TAB_FORWARD);
+}
+
+static void
+on_activate (TbMcpPromptsView *self,
+             guint             position)
+{
+  g_autoptr(TbMcpPrompt) prompt = g_list_model_get_item (G_LIST_MODEL (self->filtered), position);
+
+  if (prompt != NULL)
+    open_prompt (self, prompt);
+}
+
+static void
+back_action (GtkWidget  *widget,
+             const char *action_name,
+             GVariant   *parameter)
+{
+  TbMcpPromptsView *self = TB_MCP_PROMPTS_VIEW (widget);
+
+  if (!g_str_equal (gtk_stack_get_visible_child_name (self->pages), "browse"))
+    {
+      gtk_stack_set_visible_child_name (self->pages, "browse");
+      gtk_widget_grab_focus (GTK_WIDGET (self->list));
+    }
+}
+
+static void
+list_cb (GObject      *object,
+         GAsyncResult *result,
+         gpointer      user_data)
+{
+  g_autoptr(TbMcpPromptsView) self = user_data;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GPtrArray) items = NULL;
+
+  items = tb_mcp_client_list_prompts_finish (TB_MCP_CLIENT (object), result, &error);
+  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED) || self->store == NULL)
+    return;
+  self->waiting = FALSE;
+  gtk_spinner_stop (self->spinner);
+  if (items == NULL)
+    {
+      g_list_store_remove_all (self->store);
+      show_status (self, "dialog-error-symbolic", _("Could Not List the Prompts"),
+                   error->message);
+      return;
+    }
+  g_list_store_splice (self->store, 0, g_list_model_get_n_items (G_LIST_MODEL (self->store)),
+                       items->pdata, items->len);
+  if (items->len == 0)
+    {
+      show_status (self, "mail-send-symbolic", _("No Prompts"),
+                   _("The server lists no prompts."));
+      return;
+    }
+  gtk_stack_set_visible_child_name (self->stack, "list");
+  update_state (self);
+}
+
+/**
+ * tb_mcp_prompts_view_reload:
+ * @self: a Prompts page
+ *
+ * Lists the server's prompts again.
+ */
+void
+tb_mcp_prompts_view_reload (TbMcpPromptsView *self)
+{
+  g_return_if_fail (TB_IS_MCP_PROMPTS_VIEW (self));
+
+  g_cancellable_cancel (self->cancellable);
+  g_clear_object (&self->cancellable);
+  self->loaded = TRUE;
+  self->waiting = FALSE;
+  if (tb_mcp_client_get_state (self->client) != TB_MCP_CLIENT_STATE_CONNECTED)
+    {
+      const char *why = tb_mcp_client_get_error (self->client);
+
+      g_list_store_remove_all (self->store);
+      show_status (self, "network-offline-symbolic", _("The Server Is Not Running"),
+                   why != NULL ? why
+                               : _("Start it from its row in the preferences to list its "
+                                   "prompts."));
+      return;
+    }
+  if (!tb_mcp_client_has_capability (self->client, "prompts", NULL))
+    {
+      g_list_store_remove_all (self->store);
+      show_status (self, "mail-send-symbolic", _("This server offers no prompts"),
+                   _("It did not declare the prompts capability when it started."));
+      return;
+    }
+  self->cancellable = g_cancellable_new ();
+  self->waiting = TRUE;
+  gtk_spinner_start (self->spinner);
+  gtk_stack_set_visible_child_name (self->stack, "loading");
+  tb_mcp_client_list_prompts_async (self->client, self->cancellable, list_cb,
+                                    g_object_ref (self));
+}
+
+static void
+on_prompts_changed (TbMcpPromptsView *self)
+{
+  if (self->loaded)
+    tb_mcp_prompts_view_reload (self);
+}
+
+static void
+on_state_changed (TbMcpPromptsView *self)
+{
+  if (self->loaded && tb_mcp_client_get_state (self->client) != TB_MCP_CLIENT_STATE_CONNECTING)
+    tb_mcp_prompts_view_reload (self);
+}
+
+static void
+tb_mcp_prompts_view_map (GtkWidget *widget)
+{
+  TbMcpPromptsView *self = TB_MCP_PROMPTS_VIEW (widget);
+
+  GTK_WIDGET_CLASS (tb_mcp_prompts_view_parent_class)->map (widget);
+  if (!self->loaded)
+    tb_mcp_prompts_view_reload (self);
+}
+
+static void
+tb_mcp_prompts_view_constructed (GObject *object)
+{
+  TbMcpPromptsView *self = (TbMcpPromptsView *) object;
+
+  G_OBJECT_CLASS (tb_mcp_prompts_view_parent_class)->constructed (object);
+
+  g_assert (TB_IS_MCP_CLIENT (self->client));
+  g_signal_connect_object (self->client, "prompts-changed",
+                           G_CALLBACK (on_prompts_changed), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->client, "notify::state",
+                           G_CALLBACK (on_state_changed), self, G_CONNECT_SWAPPED);
+}
+
+static void
+tb_mcp_prompts_view_dispose (GObject *object)
+{
+  TbMcpPromptsView *self = (TbMcpPromptsView *) object;
+
+  g_cancellable_cancel (self->cancellable);
+  g_clear_object (&self->cancellable);
+  gtk_widget_dispose_template (GTK_WIDGET (self), TB_TYPE_MCP_PROMPTS_VIEW);
+  g_clear_object (&self->filtered);
+  g_clear_object (&self->store);
+  g_clear_object (&self->client);
+
+  G_OBJECT_CLASS (tb_mcp_prompts_view_parent_class)->dispose (object);
+}
+
+static void
+tb_mcp_prompts_view_finalize (GObject *object)
+{
+  TbMcpPromptsView *self = (TbMcpPromptsView *) object;
+
+  g_clear_pointer (&self->terms, g_strfreev);
+
+  G_OBJECT_CLASS (tb_mcp_prompts_view_parent_class)->finalize (object);
+}
+
+static void
+tb_mcp_prompts_view_get_property (GObject    *object,
+                                  guint       prop_id,
+                                  GValue     *value,
+                                  GParamSpec *pspec)
+{
+  TbMcpPromptsView *self = TB_MCP_PROMPTS_VIEW (object);
+
+  switch (prop_id)
+    {
+    case PROP_CLIENT:
+      g_value_set_object (value, self->client);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+tb_mcp_prompts_view_set_property (GObject      *object,
+                                  guint         prop_id,
+                                  const GValue *value,
+                                  GParamSpec   *pspec)
+{
+  TbMcpPromptsView *self = TB_MCP_PROMPTS_VIEW (object);
+
+  switch (prop_id)
+    {
+    case PROP_CLIENT:
+      self->client = g_value_dup_object (value);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+tb_mcp_prompts_view_class_init (TbMcpPromptsViewClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->constructed = tb_mcp_prompts_view_constructed;
+  object_class->dispose = tb_mcp_prompts_view_dispose;
+  object_class->finalize = tb_mcp_prompts_view_finalize;
+  object_class->get_property = tb_mcp_prompts_view_get_property;
+  object_class->set_property = tb_mcp_prompts_view_set_property;
+  widget_class->map = tb_mcp_prompts_view_map;
+
+  /**
+   * TbMcpPromptsView:client:
+   *
+   * The client whose server's prompts the page lists.
+   */
+  properties [PROP_CLIENT] =
+    g_param_spec_object ("client", NULL, NULL, TB_TYPE_MCP_CLIENT,
+                         (G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS));
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+
+  search_key_quark = g_quark_from_static_string ("tb-prompts-view-search-key");
+
+  gtk_widget_class_set_template_from_resource (
+    widget_class, "/io/github/toolbench/Toolbench/tb-mcp-prompts-view.ui");
+  gtk_widget_class_bind_template_child (widget_class, TbMcpPromptsView, pages);
+  gtk_widget_class_bind_template_child (widget_class, TbMcpPromptsView, search_entry);
+  gtk_widget_class_bind_template_child (widget_class, TbMcpPromptsView, stack);
+  gtk_widget_class_bind_template_child (widget_class, TbMcpPromptsView, spinner);
+  gtk_widget_class_bind_template_child (widget_class, TbMcpPromptsView, status_page);
+  gtk_widget_class_bind_template_child (widget_class, TbMcpPromptsView, list);
+  gtk_widget_class_bind_template_child (widget_class, TbMcpPromptsView, form_bin);
+  gtk_widget_class_bind_template_callback (widget_class, on_search_changed);
+  gtk_widget_class_bind_template_callback (widget_class, on_activate);
+
+  gtk_widget_class_install_action (widget_class, "prompts.back", NULL, back_action);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Left, GDK_ALT_MASK,
+                                       "prompts.back", NULL);
+}
+
+static void
+tb_mcp_prompts_view_init (TbMcpPromptsView *self)
+{
+  GtkListItemFactory *factory;
+
+  g_type_ensure (ADW_TYPE_STATUS_PAGE);
+  g_type_ensure (ADW_TYPE_BIN);
+  gtk_widget_init_template (GTK_WIDGET (self));
+
+  self->store = g_list_store_new (TB_TYPE_MCP_PROMPT);
+  self->filter = gtk_custom_filter_new (match_prompt, self, NULL);
+  self->filtered = gtk_filter_list_model_new (G_LIST_MODEL (g_object_ref (self->store)),
+                                              GTK_FILTER (self->filter));
+  factory = gtk_signal_list_item_factory_new ();
+  g_signal_connect (factory, "setup", G_CALLBACK (setup_row), self);
+  g_signal_connect (factory, "bind", G_CALLBACK (bind_row), self);
+  gtk_list_view_set_factory (self->list, factory);
+  g_object_unref (factory);
+  gtk_list_view_set_model (self->list, GTK_SELECTION_MODEL (
+                             gtk_single_selection_new (g_object_ref (
+                                                         G_LIST_MODEL (self->filtered)))));
+}
+
+/**
+ * tb_mcp_prompts_view_new:
+ * @client: an MCP client
+ *
+ * Returns: (transfer floating): the Prompts page of @client's server
+ */
+GtkWidget *
+tb_mcp_prompts_view_new (TbMcpClient *client)
+{
+  g_return_val_if_fail (TB_IS_MCP_CLIENT (client), NULL);
+
+  return g_object_new (TB_TYPE_MCP_PROMPTS_VIEW, "client", client, NULL);
+}
+
+/* ---- for the tests ----------------------------------------------------------- */
+
+gboolean
+tb_mcp_prompts_view_is_settled (TbMcpPromptsView *self)
+{
+  g_return_val_if_fail (TB_IS_MCP_PROMPTS_VIEW (self), FALSE);
+  return self->loaded && !self->waiting;
+}
+
+const char *
+tb_mcp_prompts_view_get_state (TbMcpPromptsView *self)
+{
+  g_return_val_if_fail (TB_IS_MCP_PROMPTS_VIEW (self), NULL);
+  return gtk_stack_get_visible_child_name (self->stack);
+}
+
+const char *
+tb_mcp_prompts_view_get_status_title (TbMcpPromptsView *self)
+{
+  g_return_val_if_fail (TB_IS_MCP_PROMPTS_VIEW (self), NULL);
+  return adw_status_page_get_title (self->status_page);
+}
+
+const char *
+tb_mcp_prompts_view_get_status_text (TbMcpPromptsView *self)
+{
+  g_return_val_if_fail (TB_IS_MCP_PROMPTS_VIEW (self), NULL);
+  return adw_status_page_get_description (self->status_page);
+}
+
+GtkEditable *
+tb_mcp_prompts_view_get_search_entry (TbMcpPromptsView *self)
+{
+  g_return_val_if_fail (TB_IS_MCP_PROMPTS_VIEW (self), NULL);
+  return GTK_EDITABLE (self->search_entry);
+}
+
+guint
+tb_mcp_prompts_view_get_n_rows (TbMcpPromptsView *self)
+{
+  g_return_val_if_fail (TB_IS_MCP_PROMPTS_VIEW (self), 0);
+  return g_list_model_get_n_items (G_LIST_MODEL (self->filtered));
+}
+
+char *
+tb_mcp_prompts_view_get_row_text (TbMcpPromptsView *self,
+                                  guint             position)
+{
+  g_autoptr(TbMcpPrompt) prompt = NULL;
+
+  g_return_val_if_fail (TB_IS_MCP_PROMPTS_VIEW (self), NULL);
+  prompt = g_list_model_get_item (G_LIST_MODEL (self->filtered), position);
+  return prompt != NULL ? describe_title (prompt) : NULL;
+}
+
+/* Opens the form of the prompt called @name, as a click on its row does. */
+gboolean
+tb_mcp_prompts_view_select (TbMcpPromptsView *self,
+                            const char       *name)
+{
+  guint n;
+
+  g_return_val_if_fail (TB_IS_MCP_PROMPTS_VIEW (self), FALSE);
+  n = g_list_model_get_n_items (G_LIST_MODEL (self->filtered));
+  for (guint i = 0; i < n; i++)
+    {
+      g_autoptr(TbMcpPrompt) prompt = g_list_model_get_item (G_LIST_MODEL (self->filtered), i);
+
+      if (g_str_equal (tb_mcp_prompt_get_name (prompt), name))
+        {
+          on_activate (self, i);
+          return TRUE;
+        }
+    }
+  return FALSE;
+}
+
+const char *
+tb_mcp_prompts_view_get_page (TbMcpPromptsView *self)
+{
+  g_return_val_if_fail (TB_IS_MCP_PROMPTS_VIEW (self), NULL);
+  return gtk_stack_get_visible_child_name (self->pages);
+}
+
+TbMcpPromptForm *
+tb_mcp_prompts_view_get_form (TbMcpPromptsView *self)
+{
+  GtkWidget *child;
+
+  g_return_val_if_fail (TB_IS_MCP_PROMPTS_VIEW (self), NULL);
+  child = adw_bin_get_child (self->form_bin);
+  return child != NULL ? TB_MCP_PROMPT_FORM (child) : NULL;
+}

@@ -201,6 +201,7 @@ tb_mcp_argument_entry_dispose (GObject *object)
   g_clear_object (&self->cancellable);
   g_clear_object (&self->client);
   gtk_widget_dispose_template (GTK_WIDGET (self), TB_TYPE_MCP_ARGUMENT_ENTRY);
+  tb_widget_unparent_children (GTK_WIDGET (self));
 
   G_OBJECT_CLASS (tb_mcp_argument_entry_parent_class)->dispose (object);
 }

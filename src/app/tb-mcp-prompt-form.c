@@ -32,6 +32,8 @@ struct _TbMcpPromptForm
   GtkBox       *fields;
   GtkLabel     *message;
   GtkBox       *result_box;
+  GtkButton    *get_button;
+  GtkButton    *use_button;
 
   TbMcpClient  *client;
   TbMcpPrompt  *prompt;
@@ -174,6 +176,7 @@ add_resource (TbMcpPromptForm *self,
   gtk_box_append (GTK_BOX (row), block_label (text, FALSE));
   gtk_widget_set_hexpand (gtk_widget_get_first_child (row), TRUE);
   button = gtk_button_new_with_mnemonic (_("_Open"));
+  tb_button_name_by_label (GTK_BUTTON (button));
   gtk_widget_set_valign (button, GTK_ALIGN_CENTER);
   gtk_widget_set_tooltip_text (button, _("Show the Resource in a Window"));
   if (resource != NULL)
@@ -419,6 +422,7 @@ tb_mcp_prompt_form_dispose (GObject *object)
   g_cancellable_cancel (self->cancellable);
   g_clear_object (&self->cancellable);
   gtk_widget_dispose_template (GTK_WIDGET (self), TB_TYPE_MCP_PROMPT_FORM);
+  tb_widget_unparent_children (GTK_WIDGET (self));
   g_clear_pointer (&self->result, json_object_unref);
   g_clear_object (&self->client);
   g_clear_object (&self->prompt);
@@ -452,6 +456,8 @@ tb_mcp_prompt_form_class_init (TbMcpPromptFormClass *klass)
   gtk_widget_class_bind_template_child (widget_class, TbMcpPromptForm, fields);
   gtk_widget_class_bind_template_child (widget_class, TbMcpPromptForm, message);
   gtk_widget_class_bind_template_child (widget_class, TbMcpPromptForm, result_box);
+  gtk_widget_class_bind_template_child (widget_class, TbMcpPromptForm, get_button);
+  gtk_widget_class_bind_template_child (widget_class, TbMcpPromptForm, use_button);
 
   gtk_widget_class_install_action (widget_class, "prompt.get", NULL, get_action);
   gtk_widget_class_install_action (widget_class, "prompt.use-in-loop", NULL,
@@ -464,6 +470,8 @@ static void
 tb_mcp_prompt_form_init (TbMcpPromptForm *self)
 {
   gtk_widget_init_template (GTK_WIDGET (self));
+  tb_button_name_by_label (self->get_button);
+  tb_button_name_by_label (self->use_button);
   self->result_text = g_string_new (NULL);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "prompt.use-in-loop", FALSE);
 }

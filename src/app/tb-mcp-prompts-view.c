@@ -328,6 +328,7 @@ tb_mcp_prompts_view_dispose (GObject *object)
   g_cancellable_cancel (self->cancellable);
   g_clear_object (&self->cancellable);
   gtk_widget_dispose_template (GTK_WIDGET (self), TB_TYPE_MCP_PROMPTS_VIEW);
+  tb_widget_unparent_children (GTK_WIDGET (self));
   g_clear_object (&self->filtered);
   g_clear_object (&self->store);
   g_clear_object (&self->client);

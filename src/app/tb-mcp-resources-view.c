@@ -37,6 +37,7 @@ struct _TbMcpResourcesView
   GtkLabel           *template_description;
   GtkBox             *fields;
   GtkLabel           *template_message;
+  GtkButton          *open_button;
 
   TbMcpClient        *client;
   GListStore         *store;
@@ -718,6 +719,7 @@ tb_mcp_resources_view_dispose (GObject *object)
       g_clear_pointer (&self->windows, g_hash_table_unref);
     }
   gtk_widget_dispose_template (GTK_WIDGET (self), TB_TYPE_MCP_RESOURCES_VIEW);
+  tb_widget_unparent_children (GTK_WIDGET (self));
   g_clear_object (&self->filtered);
   g_clear_object (&self->store);
   g_clear_object (&self->template);
@@ -818,6 +820,7 @@ tb_mcp_resources_view_class_init (TbMcpResourcesViewClass *klass)
                                         template_description);
   gtk_widget_class_bind_template_child (widget_class, TbMcpResourcesView, fields);
   gtk_widget_class_bind_template_child (widget_class, TbMcpResourcesView, template_message);
+  gtk_widget_class_bind_template_child (widget_class, TbMcpResourcesView, open_button);
   gtk_widget_class_bind_template_callback (widget_class, on_search_changed);
   gtk_widget_class_bind_template_callback (widget_class, on_activate);
 
@@ -837,6 +840,7 @@ tb_mcp_resources_view_init (TbMcpResourcesView *self)
 
   g_type_ensure (ADW_TYPE_STATUS_PAGE);
   gtk_widget_init_template (GTK_WIDGET (self));
+  tb_button_name_by_label (self->open_button);
 
   self->subscribed = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   self->updated = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);

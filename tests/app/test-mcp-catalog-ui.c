@@ -796,6 +796,94 @@ test_many (Fixture       *f,
   g_assert_cmpuint (tb_mcp_resources_view_get_n_rows (view), ==, 1);
 }
 
+/* Controls a screen reader names (GTK_A11Y=test). */
+static gboolean
+inside_named_owner (GtkWidget *widget)
+{
+  for (GtkWidget *w = gtk_widget_get_parent (widget); w != NULL; w = gtk_widget_get_parent (w))
+    if (GTK_IS_DROP_DOWN (w) || GTK_IS_SEARCH_ENTRY (w) || GTK_IS_WINDOW_CONTROLS (w)
+        || GTK_IS_POPOVER (w) || ADW_IS_VIEW_SWITCHER (w) || ADW_IS_VIEW_SWITCHER_BAR (w)
+        || ADW_IS_VIEW_SWITCHER_TITLE (w))
+      return TRUE;
+  return FALSE;
+}
+
+static void
+collect_unnamed (GtkWidget *widget,
+                 GString   *unnamed,
+                 guint     *checked)
+{
+  if (!gtk_widget_get_mapped (widget))
+    return;
+  if ((GTK_IS_BUTTON (widget) || GTK_IS_DROP_DOWN (widget) || GTK_IS_SEARCH_ENTRY (widget)
+       || GTK_IS_LIST_VIEW (widget) || GTK_IS_ENTRY (widget) || GTK_IS_PICTURE (widget)
+       || GTK_IS_TEXT_VIEW (widget))
+      && !inside_named_owner (widget))
+    {
+      (*checked)++;
+      if (!gtk_test_accessible_has_property (GTK_ACCESSIBLE (widget),
+                                             GTK_ACCESSIBLE_PROPERTY_LABEL) &&
+          !gtk_test_accessible_has_relation (GTK_ACCESSIBLE (widget),
+                                             GTK_ACCESSIBLE_RELATION_LABELLED_BY))
+        g_string_append_printf (unnamed, " %s", G_OBJECT_TYPE_NAME (widget));
+    }
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    collect_unnamed (child, unnamed, checked);
+}
+
+static void
+assert_named (Fixture    *f,
+              const char *where)
+{
+  g_autoptr(GString) unnamed = g_string_new (NULL);
+  guint checked = 0;
+
+  iterate_ms (300);
+  collect_unnamed (GTK_WIDGET (f->window), unnamed, &checked);
+  g_test_message ("%s: %u controls checked", where, checked);
+  g_assert_cmpuint (checked, >, 1);
+  g_assert_cmpstr (unnamed->str, ==, "");
+}
+
+/* Every control of the pages has a name; a narrow window keeps them. */
+static void
+test_a11y_narrow (Fixture       *f,
+                  gconstpointer  data)
+{
+  TbMcpResourcesView *resources;
+  TbMcpPromptsView *prompts;
+  TbMcpPromptForm *form;
+
+  if (f->client == NULL)
+    return;
+  f->window = TB_MCP_SERVER_WINDOW (tb_mcp_server_window_new (f->client));
+  gtk_window_set_default_size (GTK_WINDOW (f->window), 360, 600);
+  gtk_window_present (GTK_WINDOW (f->window));
+  tb_mcp_server_window_show_page (f->window, "resources");
+  resources = tb_mcp_server_window_get_resources_view (f->window);
+  wait_until (resources_settled, resources);
+  assert_named (f, "resources");
+  g_assert_cmpint (gtk_widget_get_width (GTK_WIDGET (f->window)), <=, 400);
+  g_assert_true (tb_mcp_server_window_get_narrow (f->window));
+  tb_mcp_resources_view_activate_row (resources, 3);
+  type_into (tb_mcp_resources_view_get_field (resources, 0), "");
+  assert_named (f, "template");
+
+  tb_mcp_server_window_show_page (f->window, "prompts");
+  prompts = tb_mcp_server_window_get_prompts_view (f->window);
+  wait_until (prompts_settled, prompts);
+  assert_named (f, "prompts");
+  g_assert_true (tb_mcp_prompts_view_select (prompts, "strange"));
+  form = tb_mcp_prompts_view_get_form (prompts);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (form), "prompt.get", NULL));
+  wait_until ((Condition) tb_mcp_prompt_form_is_settled, form);
+  assert_named (f, "prompt");
+
+  tb_mcp_server_window_show_page (f->window, "log");
+  assert_named (f, "log");
+}
+
 /* ---- icons over HTTP ----------------------------------------------------------- */
 
 static void
@@ -913,6 +1001,7 @@ int
 main (int   argc,
       char *argv[])
 {
+  g_setenv ("DBUS_SESSION_BUS_ADDRESS", "unix:path=/nonexistent/tb-no-bus", TRUE);
   gtk_test_init (&argc, &argv, NULL);
   adw_init ();
   tb_app_init ();
@@ -931,6 +1020,8 @@ main (int   argc,
   g_test_add ("/mcp-catalog-ui/log-level", Fixture, "rich", setup_script, test_log_level,
               teardown);
   g_test_add ("/mcp-catalog-ui/icon", Fixture, "rich", setup_script, test_icon, teardown);
+  g_test_add ("/mcp-catalog-ui/a11y-narrow", Fixture, "rich", setup_script, test_a11y_narrow,
+              teardown);
   g_test_add ("/mcp-catalog-ui/no-capabilities", Fixture, "none", setup_script, test_none,
               teardown);
   g_test_add ("/mcp-catalog-ui/no-completions", Fixture, "plain", setup_script, test_plain,

@@ -42,6 +42,7 @@ struct _TbMcpArgumentEntry
   guint                     debounce_id;
   gboolean                  asking;
   gboolean                  setting;
+  char                     *activate_action;
 };
 
 G_DEFINE_FINAL_TYPE (TbMcpArgumentEntry, tb_mcp_argument_entry, GTK_TYPE_WIDGET)
@@ -140,10 +141,20 @@ on_changed (TbMcpArgumentEntry *self)
     schedule (self);
 }
 
+/* Enter in the entry does what the form's main button does. */
 static void
 on_activate (TbMcpArgumentEntry *self)
 {
-  gtk_widget_activate_default (GTK_WIDGET (self));
+  clear_suggestions (self);
+  if (self->activate_action != NULL)
+    gtk_widget_activate_action (GTK_WIDGET (self), self->activate_action, NULL);
+}
+
+/* The suggestions go when the focus leaves the entry and its list. */
+static void
+on_focus_leave (TbMcpArgumentEntry *self)
+{
+  gtk_revealer_set_reveal_child (self->revealer, FALSE);
 }
 
 static void
@@ -213,6 +224,7 @@ tb_mcp_argument_entry_finalize (GObject *object)
 
   g_free (self->reference);
   g_free (self->argument);
+  g_free (self->activate_action);
 
   G_OBJECT_CLASS (tb_mcp_argument_entry_parent_class)->finalize (object);
 }
@@ -249,6 +261,9 @@ tb_mcp_argument_entry_init (TbMcpArgumentEntry *self)
   focus = gtk_event_controller_focus_new ();
   g_signal_connect_swapped (focus, "enter", G_CALLBACK (on_focus_enter), self);
   gtk_widget_add_controller (GTK_WIDGET (self->entry), focus);
+  focus = gtk_event_controller_focus_new ();
+  g_signal_connect_swapped (focus, "leave", G_CALLBACK (on_focus_leave), self);
+  gtk_widget_add_controller (GTK_WIDGET (self), focus);
   keys = gtk_event_controller_key_new ();
   g_signal_connect_swapped (keys, "key-pressed", G_CALLBACK (on_key_pressed), self);
   gtk_widget_add_controller (GTK_WIDGET (self->entry), keys);
@@ -320,6 +335,21 @@ tb_mcp_argument_entry_set_context_func (TbMcpArgumentEntry       *self,
 
   self->context_func = func;
   self->context_data = user_data;
+}
+
+/**
+ * tb_mcp_argument_entry_set_activate_action:
+ * @self: an entry
+ * @action_name: (nullable): the action Enter in the entry activates
+ */
+void
+tb_mcp_argument_entry_set_activate_action (TbMcpArgumentEntry *self,
+                                           const char         *action_name)
+{
+  g_return_if_fail (TB_IS_MCP_ARGUMENT_ENTRY (self));
+
+  g_free (self->activate_action);
+  self->activate_action = g_strdup (action_name);
 }
 
 const char *

@@ -29,6 +29,8 @@ GtkWidget  *tb_mcp_argument_entry_new          (TbMcpClient              *client
 void        tb_mcp_argument_entry_set_context_func (TbMcpArgumentEntry   *self,
                                                     TbMcpArgumentContextFunc func,
                                                     gpointer              user_data);
+void        tb_mcp_argument_entry_set_activate_action (TbMcpArgumentEntry *self,
+                                                       const char         *action_name);
 const char *tb_mcp_argument_entry_get_argument (TbMcpArgumentEntry       *self);
 gboolean    tb_mcp_argument_entry_get_required (TbMcpArgumentEntry       *self);
 const char *tb_mcp_argument_entry_get_text     (TbMcpArgumentEntry       *self);

@@ -254,7 +254,9 @@ show_result (TbMcpPromptForm *self,
 
       gtk_widget_add_css_class (card, "card");
       gtk_widget_set_margin_top (card, 0);
-      heading = block_label (role != NULL ? role : _("(no role)"), FALSE);
+      heading = block_label (g_strcmp0 (role, "user") == 0 ? _("User")
+                             : g_strcmp0 (role, "assistant") == 0 ? _("Assistant")
+                             : role != NULL ? role : _("(no role)"), FALSE);
       gtk_widget_add_css_class (heading, "heading");
       gtk_widget_set_margin_start (heading, 12);
       gtk_widget_set_margin_top (heading, 8);
@@ -512,11 +514,32 @@ tb_mcp_prompt_form_new (TbMcpClient *client,
                                    tb_mcp_prompt_get_argument_required (prompt, i));
 
       tb_mcp_argument_entry_set_context_func (TB_MCP_ARGUMENT_ENTRY (entry), context_func, self);
+      tb_mcp_argument_entry_set_activate_action (TB_MCP_ARGUMENT_ENTRY (entry), "prompt.get");
       gtk_box_append (self->fields, entry);
     }
   if (tb_mcp_prompt_get_n_arguments (prompt) == 0)
     tb_label_set_status (self->message, _("This prompt takes no arguments."), FALSE);
   return GTK_WIDGET (self);
+}
+
+/**
+ * tb_mcp_prompt_form_focus:
+ * @self: a prompt's form
+ *
+ * Puts the keyboard in the first argument, or on Get Prompt.
+ */
+void
+tb_mcp_prompt_form_focus (TbMcpPromptForm *self)
+{
+  GtkWidget *first;
+
+  g_return_if_fail (TB_IS_MCP_PROMPT_FORM (self));
+  first = gtk_widget_get_first_child (GTK_WIDGET (self->fields));
+  if (first != NULL)
+    gtk_widget_grab_focus (GTK_WIDGET (tb_mcp_argument_entry_get_editable (
+                                         TB_MCP_ARGUMENT_ENTRY (first))));
+  else
+    gtk_widget_grab_focus (GTK_WIDGET (self->get_button));
 }
 
 TbMcpPrompt *

@@ -14,5 +14,6 @@ G_DECLARE_FINAL_TYPE (TbMcpPromptForm, tb_mcp_prompt_form, TB, MCP_PROMPT_FORM, 
 GtkWidget   *tb_mcp_prompt_form_new        (TbMcpClient     *client,
                                             TbMcpPrompt     *prompt);
 TbMcpPrompt *tb_mcp_prompt_form_get_prompt (TbMcpPromptForm *self);
+void         tb_mcp_prompt_form_focus      (TbMcpPromptForm *self);
 
 G_END_DECLS

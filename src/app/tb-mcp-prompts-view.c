@@ -181,7 +181,7 @@ open_prompt (TbMcpPromptsView *self,
 
   adw_bin_set_child (self->form_bin, form);
   gtk_stack_set_visible_child_name (self->pages, "prompt");
-  gtk_widget_child_focus (form, GTK_DIR_TAB_FORWARD);
+  tb_mcp_prompt_form_focus (TB_MCP_PROMPT_FORM (form));
 }
 
 static void

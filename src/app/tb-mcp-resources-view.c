@@ -287,9 +287,10 @@ setup_row (GtkSignalListItemFactory *factory,
   gtk_box_append (GTK_BOX (text), new_label (NULL));
   gtk_box_append (GTK_BOX (text), uri);
   gtk_box_append (GTK_BOX (text), new_label ("caption"));
+  gtk_widget_add_css_class (gtk_widget_get_last_child (text), "dim-label");
   gtk_box_append (GTK_BOX (box), text);
 
-  gtk_button_set_icon_name (GTK_BUTTON (toggle), "emblem-synchronizing-symbolic");
+  gtk_button_set_icon_name (GTK_BUTTON (toggle), "preferences-system-notifications-symbolic");
   gtk_widget_set_valign (toggle, GTK_ALIGN_CENTER);
   gtk_widget_add_css_class (toggle, "flat");
   gtk_widget_set_tooltip_text (toggle, _("Subscribe to Updates of the Resource"));
@@ -430,6 +431,8 @@ show_template (TbMcpResourcesView *self,
 
       tb_mcp_argument_entry_set_context_func (TB_MCP_ARGUMENT_ENTRY (entry), template_context,
                                               self);
+      tb_mcp_argument_entry_set_activate_action (TB_MCP_ARGUMENT_ENTRY (entry),
+                                                 "resources.open-template");
       gtk_box_append (self->fields, entry);
       if (first == NULL)
         first = entry;

@@ -108,11 +108,12 @@ add_media (TbMcpPromptForm *self,
     texture = gdk_texture_new_from_bytes (bytes, NULL);
   if (texture != NULL)
     {
-      GtkWidget *picture = gtk_picture_new_for_paintable (GDK_PAINTABLE (texture));
+      /* An image at its own size, up to 240 px: never blown up. */
+      GtkWidget *picture = gtk_image_new_from_paintable (GDK_PAINTABLE (texture));
+      int side = MAX (gdk_texture_get_width (texture), gdk_texture_get_height (texture));
 
-      gtk_picture_set_can_shrink (GTK_PICTURE (picture), TRUE);
+      gtk_image_set_pixel_size (GTK_IMAGE (picture), MIN (side, 240));
       gtk_widget_set_halign (picture, GTK_ALIGN_START);
-      gtk_widget_set_size_request (picture, -1, MIN (gdk_texture_get_height (texture), 240));
       gtk_accessible_update_property (GTK_ACCESSIBLE (picture), GTK_ACCESSIBLE_PROPERTY_LABEL,
                                       described, -1);
       gtk_widget_set_tooltip_text (picture, described);

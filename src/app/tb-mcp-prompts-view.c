@@ -194,6 +194,14 @@ on_activate (TbMcpPromptsView *self,
     open_prompt (self, prompt);
 }
 
+/* Enter in the search opens the first match. */
+static void
+on_search_activate (TbMcpPromptsView *self)
+{
+  if (g_list_model_get_n_items (G_LIST_MODEL (self->filtered)) > 0)
+    on_activate (self, 0);
+}
+
 static void
 back_action (GtkWidget  *widget,
              const char *action_name,
@@ -418,6 +426,7 @@ tb_mcp_prompts_view_class_init (TbMcpPromptsViewClass *klass)
   gtk_widget_class_bind_template_child (widget_class, TbMcpPromptsView, form_bin);
   gtk_widget_class_bind_template_callback (widget_class, on_search_changed);
   gtk_widget_class_bind_template_callback (widget_class, on_activate);
+  gtk_widget_class_bind_template_callback (widget_class, on_search_activate);
 
   gtk_widget_class_install_action (widget_class, "prompts.back", NULL, back_action);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Left, GDK_ALT_MASK,

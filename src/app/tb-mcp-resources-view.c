@@ -467,6 +467,14 @@ on_activate (TbMcpResourcesView *self,
     activate_item (self, resource);
 }
 
+/* Enter in the search opens the first match. */
+static void
+on_search_activate (TbMcpResourcesView *self)
+{
+  if (g_list_model_get_n_items (G_LIST_MODEL (self->filtered)) > 0)
+    on_activate (self, 0);
+}
+
 /* Open: every variable filled in, the template expanded by the engine and
  * the result read; an empty variable is named and nothing is sent. */
 static void
@@ -826,6 +834,7 @@ tb_mcp_resources_view_class_init (TbMcpResourcesViewClass *klass)
   gtk_widget_class_bind_template_child (widget_class, TbMcpResourcesView, open_button);
   gtk_widget_class_bind_template_callback (widget_class, on_search_changed);
   gtk_widget_class_bind_template_callback (widget_class, on_activate);
+  gtk_widget_class_bind_template_callback (widget_class, on_search_activate);
 
   gtk_widget_class_install_action (widget_class, "resources.open-template", NULL,
                                    open_template_action);

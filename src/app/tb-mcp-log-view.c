@@ -36,6 +36,7 @@ struct _TbMcpLogView
   GCancellable *cancellable;
   gboolean     setting;
   gboolean     level_asking;
+  const char  *asked_level;
 };
 
 /* The levels of RFC 5424, as MCP names them, in the list's order. */
@@ -123,7 +124,13 @@ set_level_cb (GObject      *object,
   if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED) || self->client == NULL)
     return;
   self->level_asking = FALSE;
-  tb_label_set_status (self->level_status, error->message, TRUE);
+  {
+    /* Translators: a log level such as "warning", then the server's error */
+    g_autofree char *text = g_strdup_printf (_("The server did not take the level “%s”: %s"),
+                                             self->asked_level, error->message);
+
+    tb_label_set_status (self->level_status, text, TRUE);
+  }
 }
 
 static void
@@ -138,6 +145,7 @@ on_level_selected (TbMcpLogView *self)
   self->cancellable = g_cancellable_new ();
   tb_label_set_status (self->level_status, NULL, FALSE);
   self->level_asking = TRUE;
+  self->asked_level = levels[selected];
   tb_mcp_client_set_log_level_async (self->client, levels[selected], self->cancellable,
                                      set_level_cb, g_object_ref (self));
 }

@@ -722,6 +722,15 @@ tb_mcp_resources_view_dispose (GObject *object)
 
   g_cancellable_cancel (self->cancellable);
   g_clear_object (&self->cancellable);
+  /* The page's subscriptions end with it: nobody would see their updates. */
+  if (self->subscribed != NULL && self->client != NULL
+      && tb_mcp_client_get_state (self->client) == TB_MCP_CLIENT_STATE_CONNECTED)
+    {
+      g_hash_table_iter_init (&iter, self->subscribed);
+      while (g_hash_table_iter_next (&iter, &value, NULL))
+        tb_mcp_client_subscribe_resource_async (self->client, value, FALSE, NULL, NULL, NULL);
+      g_hash_table_remove_all (self->subscribed);
+    }
   if (self->windows != NULL)
     {
       g_hash_table_iter_init (&iter, self->windows);

@@ -156,6 +156,8 @@ for line in sys.stdin.buffer:
                                          "text": "Say hello to %s" % arguments.get("name")}}]})
     elif method == "completion/complete":
         complete(rid, params)
+    elif method == "logging/setLevel" and params.get("level") == "alert":
+        error(rid, -32602, "Level alert is not supported here")
     elif method == "logging/setLevel":
         result(rid, {})
     else:

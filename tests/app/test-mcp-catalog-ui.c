@@ -600,6 +600,36 @@ test_log_level (Fixture       *f,
   g_assert_cmpuint (count_sent (f, "logging/setLevel"), ==, 1);
   g_assert_nonnull (strstr (last_sent_text (f, "logging/setLevel"), "\"level\":\"warning\""));
   g_assert_null (tb_mcp_log_view_get_level_status (log_view));
+
+  /* A level the server refuses is said in the page, with its words. */
+  gtk_drop_down_set_selected (dropdown, 6);
+  iterate_ms (20);
+  wait_until ((Condition) tb_mcp_log_view_level_is_settled, log_view);
+  g_test_message ("%s", tb_mcp_log_view_get_level_status (log_view));
+  g_assert_true (g_str_has_prefix (tb_mcp_log_view_get_level_status (log_view),
+                                   "The server did not take the level “alert”: "));
+  g_assert_nonnull (strstr (tb_mcp_log_view_get_level_status (log_view),
+                            "Level alert is not supported here"));
+}
+
+/* Closing the window ends the subscriptions it made. */
+static void
+test_unsubscribe (Fixture       *f,
+                  gconstpointer  data)
+{
+  TbMcpResourcesView *view;
+
+  if (f->client == NULL)
+    return;
+  view = open_resources (f);
+  tb_mcp_resources_view_set_subscribed (view, 0, TRUE);
+  wait_until (row_updated, view);
+  g_assert_cmpuint (count_sent (f, "resources/unsubscribe"), ==, 0);
+  gtk_window_destroy (GTK_WINDOW (f->window));
+  f->window = NULL;
+  iterate_ms (200);
+  g_assert_cmpuint (count_sent (f, "resources/unsubscribe"), ==, 1);
+  g_assert_nonnull (strstr (last_sent_text (f, "resources/unsubscribe"), "note://welcome"));
 }
 
 static gboolean
@@ -1020,6 +1050,8 @@ main (int   argc,
   g_test_add ("/mcp-catalog-ui/unknown-content", Fixture, "rich", setup_script,
               test_unknown_content, teardown);
   g_test_add ("/mcp-catalog-ui/log-level", Fixture, "rich", setup_script, test_log_level,
+              teardown);
+  g_test_add ("/mcp-catalog-ui/unsubscribe", Fixture, "rich", setup_script, test_unsubscribe,
               teardown);
   g_test_add ("/mcp-catalog-ui/icon", Fixture, "rich", setup_script, test_icon, teardown);
   g_test_add ("/mcp-catalog-ui/a11y-narrow", Fixture, "rich", setup_script, test_a11y_narrow,

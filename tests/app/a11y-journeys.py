@@ -272,9 +272,9 @@ def journey_server_messages(app):
                   and n.getRoleName() == "push button",
                   "The running server's row has no button for its log and messages", 30)
     click(show)
-    expect(app, starts("Sent initialize #1, "),
+    expect(app, starts("Sent initialize #2, "),
            "The Messages page does not list the initialize request")
-    expect(app, starts("Received result of tools/list #2, "),
+    expect(app, starts("Received result of tools/list #3, "),
            "The Messages page does not list the answer to tools/list")
     for name in ("Messages", "Search Messages", "Direction", "Method", "Copy Message",
                  "Export Messages", "Message"):

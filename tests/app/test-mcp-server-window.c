@@ -365,11 +365,15 @@ test_messages (Fixture       *f,
   view = view_of (f);
   g_assert_cmpstr (gtk_window_get_title (GTK_WINDOW (f->window)), ==, "MCP Server “fake”");
   g_assert_cmpstr (tb_mcp_server_window_get_page (f->window), ==, "messages");
-  g_assert_cmpint (find_row (f, "Sent initialize #1, "), ==, 0);
-  g_assert_cmpint (find_row (f, "Received result of initialize #1, "), ==, 1);
+  /* The probe for the stateless revision, which this server refuses,
+   * then the handshake. */
+  g_assert_cmpint (find_row (f, "Sent server/discover #1, "), ==, 0);
+  g_assert_cmpint (find_row (f, "Received error for server/discover #1, "), ==, 1);
+  g_assert_cmpint (find_row (f, "Sent initialize #2, "), ==, 2);
+  g_assert_cmpint (find_row (f, "Received result of initialize #2, "), ==, 3);
   g_assert_cmpint (find_row (f, "Sent notifications/initialized, "), >, 1);
-  g_assert_cmpint (find_row (f, "Sent tools/list #2, "), >, 1);
-  g_assert_cmpint (find_row (f, "Received result of tools/list #2, "), >, 1);
+  g_assert_cmpint (find_row (f, "Sent tools/list #3, "), >, 1);
+  g_assert_cmpint (find_row (f, "Received result of tools/list #3, "), >, 1);
   methods = tb_mcp_wire_view_get_methods (view);
   g_assert_cmpstr (methods[0], ==, "All methods");
   g_assert_true (g_strv_contains ((const char * const *) methods, "initialize"));
@@ -382,8 +386,8 @@ test_messages (Fixture       *f,
   settle (f);
   g_assert_cmpuint (tb_mcp_wire_view_get_n_rows (view), ==, all + 2);
   all += 2;
-  g_assert_cmpint (find_row (f, "Sent tools/call #3, "), ==, all - 2);
-  g_assert_cmpint (find_row (f, "Received result of tools/call #3, "), ==, all - 1);
+  g_assert_cmpint (find_row (f, "Sent tools/call #4, "), ==, all - 2);
+  g_assert_cmpint (find_row (f, "Received result of tools/call #4, "), ==, all - 1);
 
   /* Direction, method and search narrow the list. */
   tb_mcp_wire_view_set_filter (view, 2, NULL, NULL);
@@ -404,14 +408,14 @@ test_messages (Fixture       *f,
   g_assert_cmpuint (tb_mcp_wire_view_get_n_rows (view), ==, all);
 
   /* The selected message, whole and pretty; Copy copies it. */
-  row = find_row (f, "Received result of initialize #1, ");
+  row = find_row (f, "Received result of initialize #2, ");
   tb_mcp_wire_view_select (view, row);
   settle (f);
   detail = tb_mcp_wire_view_get_detail_text (view);
   g_assert_nonnull (strstr (detail, "\n  \"result\" : {"));
   g_assert_nonnull (strstr (detail, "\"protocolVersion\" : \"2025-11-25\""));
   g_assert_true (g_str_has_prefix (tb_mcp_wire_view_get_note (view),
-                                   "Received result of initialize #1, "));
+                                   "Received result of initialize #2, "));
   g_assert_null (tb_mcp_wire_view_get_http_text (view));
   copied = tb_mcp_wire_view_dup_copy_text (view);
   g_assert_cmpstr (copied, ==, detail);
@@ -530,7 +534,7 @@ test_flood (Fixture       *f,
   g_assert_cmpuint (rows, <=, TB_MCP_WIRE_HISTORY_MAX_RECORDS);
   g_assert_cmpuint (rows, >, 1000);
   last = tb_mcp_wire_view_get_row_text (view, rows - 1);
-  g_assert_true (g_str_has_prefix (last, "Received result of tools/call #3, "));
+  g_assert_true (g_str_has_prefix (last, "Received result of tools/call #4, "));
   g_assert_cmpuint (count_rows (f, "Received notifications/message, "), >=, rows - 2);
 }
 
@@ -555,7 +559,7 @@ test_truncated (Fixture       *f,
   g_assert_true (tb_tool_result_get_ok (result));
   settle (f);
 
-  row = find_row (f, "Received result of tools/call #3, 3.0\302\240MB");
+  row = find_row (f, "Received result of tools/call #4, 3.0\302\240MB");
   g_assert_cmpint (row, >=, 0);
   start = g_get_monotonic_time ();
   tb_mcp_wire_view_select (view, row);
@@ -574,7 +578,7 @@ test_truncated (Fixture       *f,
                             "it is."));
   detail = tb_mcp_wire_view_get_detail_text (view);
   g_assert_cmpuint (strlen (detail), <=, 64 * 1024 + 64);
-  g_assert_true (g_str_has_prefix (detail, "{\"jsonrpc\": \"2.0\", \"id\": 3,"));
+  g_assert_true (g_str_has_prefix (detail, "{\"jsonrpc\": \"2.0\", \"id\": 4,"));
   copied = tb_mcp_wire_view_dup_copy_text (view);
   g_assert_cmpuint (strlen (copied), ==, TB_MCP_WIRE_MAX_TEXT);
 }
@@ -613,7 +617,7 @@ test_too_large (Fixture       *f,
                             "Not a JSON-RPC message: The message is larger than 32.0\302\240MiB, "
                             "the most the client reads"));
   detail = tb_mcp_wire_view_get_detail_text (view);
-  g_assert_true (g_str_has_prefix (detail, "{\"jsonrpc\": \"2.0\", \"id\": 3,"));
+  g_assert_true (g_str_has_prefix (detail, "{\"jsonrpc\": \"2.0\", \"id\": 4,"));
   g_assert_cmpuint (strlen (detail), <=, 64 * 1024 + 64);
 }
 
@@ -656,8 +660,8 @@ test_http (Fixture       *f,
 
   open_window (f, -1, -1);
   view = view_of (f);
-  row = find_row (f, "Sent initialize #1, ");
-  g_assert_cmpint (row, ==, 0);
+  row = find_row (f, "Sent initialize #2, ");
+  g_assert_cmpint (row, ==, 2);
   tb_mcp_wire_view_select (view, row);
   settle (f);
   http = tb_mcp_wire_view_get_http_text (view);

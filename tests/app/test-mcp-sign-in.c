@@ -173,7 +173,9 @@ test_sign_in (void)
   gtk_window_set_child (GTK_WINDOW (window), list);
   gtk_window_present (GTK_WINDOW (window));
   g_assert_nonnull (strstr (adw_action_row_get_subtitle (ADW_ACTION_ROW (row)),
-                            "Running — Signed in as ada@example.org"));
+                            " — Running, protocol "));
+  g_assert_true (g_str_has_suffix (adw_action_row_get_subtitle (ADW_ACTION_ROW (row)),
+                                   " — Signed in as ada@example.org"));
 
   /* Sign Out forgets the token and stops the server. */
   gtk_widget_activate_action (row, "row.sign-out", NULL);

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "tb-json.h"
+#include "tb-text.h"
 #include "tb-mcp-catalog.h"
 #include "tb-mcp-client-private.h"
 #include "tb-mcp-private.h"
@@ -799,7 +800,14 @@ content_to_text (JsonObject *content)
   if (g_strcmp0 (type, "image") == 0 || g_strcmp0 (type, "audio") == 0)
     /* Translators: "image" or "audio", then a MIME type */
     return g_strdup_printf (_("[%s %s]"), type, mime != NULL ? mime : "");
-  return NULL;
+  /* A kind of content this client does not know goes as its JSON, kept
+   * short, rather than be dropped. */
+  {
+    g_autoptr(JsonNode) node = json_node_init_object (json_node_alloc (), content);
+    g_autofree char *json = tb_json_to_string (node, FALSE);
+
+    return tb_text_shorten (json, -1, 4097);
+  }
 }
 
 /**
@@ -810,7 +818,8 @@ content_to_text (JsonObject *content)
  * The messages of a filled-in prompt as the start of a conversation. Text
  * and embedded text resources become the message's text; images, audio,
  * binary resources and resource links are named in brackets, since the
- * conversation carries text.
+ * conversation carries text; content of a kind the client does not know
+ * goes as its JSON (at most 4 KiB).
  *
  * Returns: (transfer container) (element-type TbMessage): the messages
  */

@@ -171,7 +171,8 @@ test_prompt_messages (void)
                    "{\"role\":\"user\",\"content\":{\"type\":\"text\",\"text\":\"Hi\"}},"
                    "{\"role\":\"assistant\",\"content\":[{\"type\":\"image\",\"data\":\"AA==\","
                    "\"mimeType\":\"image/png\"},{\"type\":\"resource\",\"resource\":"
-                   "{\"uri\":\"a\",\"text\":\"inside\"}}]}]}", -1, NULL);
+                   "{\"uri\":\"a\",\"text\":\"inside\"}},{\"type\":\"hologram\",\"depth\":3}]}]}",
+                   -1, NULL);
   g_autoptr(JsonNode) system = tb_json_parse ("{\"messages\":[{\"role\":\"system\","
                                               "\"content\":{\"type\":\"text\",\"text\":\"x\"}}]}",
                                               -1, NULL);
@@ -184,7 +185,9 @@ test_prompt_messages (void)
   g_assert_cmpint (tb_message_get_role (messages->pdata[0]), ==, TB_MESSAGE_ROLE_USER);
   g_assert_cmpstr (tb_message_get_text (messages->pdata[0]), ==, "Hi");
   g_assert_cmpint (tb_message_get_role (messages->pdata[1]), ==, TB_MESSAGE_ROLE_ASSISTANT);
-  g_assert_cmpstr (tb_message_get_text (messages->pdata[1]), ==, "[image image/png]\n\ninside");
+  /* Content of an unknown kind is kept as its JSON, not dropped. */
+  g_assert_cmpstr (tb_message_get_text (messages->pdata[1]), ==,
+                   "[image image/png]\n\ninside\n\n{\"type\":\"hologram\",\"depth\":3}");
 
   g_assert_null (tb_mcp_prompt_result_to_messages (json_node_get_object (system), &error));
   g_assert_cmpstr (error->message, ==,

@@ -123,6 +123,38 @@ store_result (GObject      *object,
   *(GAsyncResult **) user_data = g_object_ref (result);
 }
 
+static JsonObject *
+ping_failure (const char *error)
+{
+  JsonObject *object = json_object_new ();
+
+  json_object_set_boolean_member (object, "ok", FALSE);
+  json_object_set_string_member (object, "error", error != NULL ? error : "");
+  return object;
+}
+
+/* What `mcp ping --json` says of a server that answered. */
+static JsonObject *
+ping_answer (TbMcpClient *client,
+             gint64       elapsed_us)
+{
+  JsonObject *object = json_object_new ();
+  JsonNode *info = tb_mcp_client_get_server_info (client);
+  JsonNode *capabilities = tb_mcp_client_get_server_capabilities (client);
+
+  json_object_set_boolean_member (object, "ok", TRUE);
+  json_object_set_double_member (object, "ms", elapsed_us / 1000.0);
+  json_object_set_string_member (object, "protocol", tb_mcp_client_get_protocol_version (client));
+  if (info != NULL)
+    json_object_set_member (object, "serverInfo", json_node_copy (info));
+  if (capabilities != NULL)
+    json_object_set_member (object, "capabilities", json_node_copy (capabilities));
+  if (tb_mcp_client_get_instructions (client) != NULL)
+    json_object_set_string_member (object, "instructions",
+                                   tb_mcp_client_get_instructions (client));
+  return object;
+}
+
 static int
 mcp_ping (int    argc,
           char **argv)
@@ -133,8 +165,16 @@ mcp_ping (int    argc,
   g_autoptr(GError) error = NULL;
   const char *server = NULL;
   int status = TB_CLI_EXIT_OK;
+  gboolean json = FALSE;
+  g_autoptr(JsonObject) all = json_object_new ();
+  const GOptionEntry entries[] = {
+    { "json", 0, 0, G_OPTION_ARG_NONE, &json,
+      N_("Print each server's answer time, protocol revision, identity (with its icons), "
+         "capabilities and instructions as JSON"), NULL },
+    { NULL }
+  };
 
-  context = tb_cli_mcp_context_new (_("[SERVER]"), _("Check that MCP servers answer."), NULL);
+  context = tb_cli_mcp_context_new (_("[SERVER]"), _("Check that MCP servers answer."), entries);
   if (!tb_cli_parse_options (context, &argc, &argv, TRUE, &error))
     return tb_cli_usage_error (context, "%s", error->message);
   if (!tb_cli_mcp_server_argument (context, argc, argv, 0, NULL, &server, &status))
@@ -154,8 +194,12 @@ mcp_ping (int    argc,
 
       if (tb_mcp_client_get_state (client) != TB_MCP_CLIENT_STATE_CONNECTED)
         {
-          g_print (_("%s: not connected: %s\n"), tb_mcp_client_get_name (client),
-                   tb_mcp_client_get_error (client));
+          if (json)
+            json_object_set_object_member (all, tb_mcp_client_get_name (client),
+                                           ping_failure (tb_mcp_client_get_error (client)));
+          else
+            g_print (_("%s: not connected: %s\n"), tb_mcp_client_get_name (client),
+                     tb_mcp_client_get_error (client));
           status = TB_CLI_EXIT_FAILED;
           continue;
         }
@@ -165,8 +209,19 @@ mcp_ping (int    argc,
         g_main_context_iteration (NULL, TRUE);
       if (!tb_mcp_client_ping_finish (client, result, &ping_error))
         {
-          g_print (_("%s: no answer: %s\n"), tb_mcp_client_get_name (client), ping_error->message);
+          if (json)
+            json_object_set_object_member (all, tb_mcp_client_get_name (client),
+                                           ping_failure (ping_error->message));
+          else
+            g_print (_("%s: no answer: %s\n"), tb_mcp_client_get_name (client),
+                     ping_error->message);
           status = TB_CLI_EXIT_FAILED;
+          continue;
+        }
+      if (json)
+        {
+          json_object_set_object_member (all, tb_mcp_client_get_name (client),
+                                         ping_answer (client, g_get_monotonic_time () - start));
           continue;
         }
       /* Translators: server name, milliseconds, protocol revision, server's name and version */
@@ -178,6 +233,12 @@ mcp_ping (int    argc,
                  ? (tb_json_object_get_string (json_node_get_object (info), "name") ?: "?") : "?",
                info != NULL && JSON_NODE_HOLDS_OBJECT (info)
                  ? (tb_json_object_get_string (json_node_get_object (info), "version") ?: "") : "");
+    }
+  if (json)
+    {
+      g_autoptr(JsonNode) node = json_node_init_object (json_node_alloc (), all);
+
+      tb_cli_print_json (node, TRUE);
     }
   return status;
 }

@@ -276,7 +276,8 @@ handler (SoupServer        *server,
                "[\"2026-07-28\"], \"capabilities\": {\"tools\": {\"listChanged\": true}, "
                "\"resources\": {\"subscribe\": true}}, \"_meta\": "
                "{\"io.modelcontextprotocol/serverInfo\": {\"name\": \"stateless\", "
-               "\"version\": \"7\"}}, \"ttlMs\": 0, \"cacheScope\": \"private\"}");
+               "\"version\": \"7\", \"icons\": [{\"src\": \"data:image/png;base64,AA==\", "
+               "\"mimeType\": \"image/png\"}]}}, \"ttlMs\": 0, \"cacheScope\": \"private\"}");
       return;
     }
   if (g_str_equal (f->mode, "claims"))
@@ -1072,7 +1073,7 @@ static void
 test_cli (Fixture       *f,
           gconstpointer  data)
 {
-  Run ping = { 0 }, forced = { 0 }, bad = { 0 };
+  Run ping = { 0 }, forced = { 0 }, bad = { 0 }, json = { 0 };
 
   if (!run_cli (&ping, "mcp", "ping", f->url, NULL))
     return;
@@ -1087,6 +1088,25 @@ test_cli (Fixture       *f,
   g_assert_cmpint (bad.status, ==, 2);
   g_assert_nonnull (strstr (bad.err, "--mcp-protocol: “1.0” is not a choice of MCP protocol; "
                                      "use auto, 2026-07-28 or 2025-11-25"));
+  /* The same as JSON: the revision, the server's identity with its icons. */
+  run_cli (&json, "mcp", "ping", "--json", f->url, NULL);
+  g_assert_cmpint (json.status, ==, 0);
+  {
+    g_autoptr(JsonNode) node = tb_json_parse (json.out, -1, NULL);
+    JsonObject *server;
+
+    g_assert_nonnull (node);
+    server = json_object_get_object_member (json_node_get_object (node), "127.0.0.1");
+    g_assert_nonnull (server);
+    g_assert_true (json_object_get_boolean_member (server, "ok"));
+    g_assert_cmpstr (tb_json_object_get_string (server, "protocol"), ==, "2026-07-28");
+    g_assert_cmpstr (json_object_get_string_member (
+                       json_array_get_object_element (
+                         json_object_get_array_member (
+                           json_object_get_object_member (server, "serverInfo"), "icons"), 0),
+                       "src"), ==, "data:image/png;base64,AA==");
+  }
+  g_free (json.out); g_free (json.err);
   g_free (ping.out); g_free (ping.err);
   g_free (forced.out); g_free (forced.err);
   g_free (bad.out); g_free (bad.err);

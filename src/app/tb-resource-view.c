@@ -138,8 +138,17 @@ show_bytes (TbResourceView *self)
           gtk_stack_set_visible_child_name (self->stack, "image");
           return;
         }
-      show_message (self, "image-missing-symbolic", _("The image cannot be shown"),
-                    error->message);
+      {
+        /* The server's MIME type may be wrong: say so, and what is there. */
+        g_autofree char *description =
+          /* Translators: a MIME type, the image loader's reason, a size such as "3 bytes" */
+          g_strdup_printf (_("The server says this is %s, but it is not an image that can be "
+                             "shown (%s). %s of contents; save them to open them with another "
+                             "program."), self->mime_type, error->message, shown_size);
+
+        show_message (self, "image-missing-symbolic", _("The image cannot be shown"),
+                      description);
+      }
       return;
     }
 

@@ -92,6 +92,19 @@ test_contents (void)
   view = show (image);
   g_assert_cmpstr (tb_resource_view_get_page (view), ==, "image");
 
+  /* A MIME type that lies: not an image after all. */
+  {
+    g_autoptr(JsonArray) lying = parse_array ("[{\"uri\":\"x:/l.png\",\"mimeType\":"
+                                              "\"image/png\",\"blob\":\"aGVsbG8=\"}]");
+
+    view = show (lying);
+    g_assert_cmpstr (tb_resource_view_get_page (view), ==, "message");
+    g_assert_cmpstr (tb_resource_view_get_message (view), ==,
+                     "The server says this is image/png, but it is not an image that can be "
+                     "shown (Unrecognized image file format). 5 bytes of contents; save them "
+                     "to open them with another program.");
+  }
+
   view = show (broken);
   g_assert_cmpstr (tb_resource_view_get_page (view), ==, "message");
   g_assert_cmpstr (tb_resource_view_get_message (view), ==,

@@ -175,25 +175,30 @@ set_state (TbMcpAuth      *self,
 }
 
 static void
+set_string (TbMcpAuth   *self,
+            char       **slot,
+            const char  *value,
+            guint        prop_id)
+{
+  if (g_strcmp0 (*slot, value) == 0)
+    return;
+  g_free (*slot);
+  *slot = g_strdup (value);
+  g_object_notify_by_pspec (G_OBJECT (self), properties [prop_id]);
+}
+
+static void
 set_error (TbMcpAuth  *self,
            const char *error)
 {
-  if (g_strcmp0 (self->error, error) == 0)
-    return;
-  g_free (self->error);
-  self->error = g_strdup (error);
-  g_object_notify_by_pspec (G_OBJECT (self), properties [PROP_ERROR]);
+  set_string (self, &self->error, error, PROP_ERROR);
 }
 
 static void
 set_authorization_url (TbMcpAuth  *self,
                        const char *url)
 {
-  if (g_strcmp0 (self->authorization_url, url) == 0)
-    return;
-  g_free (self->authorization_url);
-  self->authorization_url = g_strdup (url);
-  g_object_notify_by_pspec (G_OBJECT (self), properties [PROP_AUTHORIZATION_URL]);
+  set_string (self, &self->authorization_url, url, PROP_AUTHORIZATION_URL);
 }
 
 static gboolean
@@ -370,37 +375,44 @@ store_cb (GObject      *object,
   flow_finish (flow, NULL);
 }
 
+/* Uses @credentials from now on and keeps them; the flow ends once they
+ * are kept. */
 static void
-flow_signed_in (Flow          *flow,
-                TbOAuthTokens *tokens,
-                const char    *token_endpoint)
+flow_keep (Flow               *flow,
+           TbOAuthCredentials *credentials)
 {
   TbMcpAuth *self = flow->self;
-  TbOAuthCredentials *credentials = g_new0 (TbOAuthCredentials, 1);
   g_autofree char *text = NULL;
 
-  credentials->resource = g_strdup (flow->resource);
-  credentials->token_endpoint = g_strdup (token_endpoint);
-  credentials->client = _tb_oauth_client_copy (flow->client);
-  credentials->account = _tb_oauth_account_from_tokens (tokens);
-  credentials->tokens = tokens;
-  g_clear_pointer (&credentials->tokens->id_token, g_free);
-  if (credentials->tokens->scope == NULL && flow->scope != NULL)
-    credentials->tokens->scope = g_strdup (flow->scope);
   set_credentials (self, credentials);
-
   text = _tb_oauth_credentials_to_text (credentials);
   tb_secret_store_store_async (self->store, TB_SECRET_KIND_MCP_AUTHORIZATION, self->server_name,
                                self->server_url, text, NULL, store_cb, flow);
   memset (text, 0, strlen (text));
 }
 
-/* The authorization code grant. */
-
 static void
-code_token_cb (GObject      *object,
-               GAsyncResult *result,
-               gpointer      user_data)
+flow_signed_in (Flow          *flow,
+                TbOAuthTokens *tokens)
+{
+  TbOAuthCredentials *credentials = g_new0 (TbOAuthCredentials, 1);
+
+  credentials->resource = g_strdup (flow->resource);
+  credentials->token_endpoint = g_strdup (flow->server->token_endpoint);
+  credentials->client = _tb_oauth_client_copy (flow->client);
+  credentials->account = _tb_oauth_account_from_tokens (tokens);
+  credentials->tokens = tokens;
+  g_clear_pointer (&credentials->tokens->id_token, g_free);
+  if (credentials->tokens->scope == NULL && flow->scope != NULL)
+    credentials->tokens->scope = g_strdup (flow->scope);
+  flow_keep (flow, credentials);
+}
+
+/* The token endpoint's answer to the grant of any sign-in. */
+static void
+token_cb (GObject      *object,
+          GAsyncResult *result,
+          gpointer      user_data)
 {
   Flow *flow = user_data;
   g_autoptr(GError) error = NULL;
@@ -411,8 +423,20 @@ code_token_cb (GObject      *object,
       flow_finish (flow, g_steal_pointer (&error));
       return;
     }
-  flow_signed_in (flow, tokens, flow->server->token_endpoint);
+  flow_signed_in (flow, tokens);
 }
+
+static GHashTable *
+new_form (const char *grant_type)
+{
+  GHashTable *form = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
+                                            (GDestroyNotify) wipe_free);
+
+  g_hash_table_insert (form, g_strdup ("grant_type"), g_strdup (grant_type));
+  return form;
+}
+
+/* The authorization code grant. */
 
 static void
 code_cb (GObject      *object,
@@ -429,8 +453,7 @@ code_cb (GObject      *object,
       flow_finish (flow, g_steal_pointer (&error));
       return;
     }
-  form = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, (GDestroyNotify) wipe_free);
-  g_hash_table_insert (form, g_strdup ("grant_type"), g_strdup ("authorization_code"));
+  form = new_form ("authorization_code");
   g_hash_table_insert (form, g_strdup ("code"), g_strdup (code));
   g_hash_table_insert (form, g_strdup ("redirect_uri"),
                        g_strdup (_tb_oauth_loopback_get_redirect_uri (flow->loopback)));
@@ -438,7 +461,7 @@ code_cb (GObject      *object,
   g_hash_table_insert (form, g_strdup ("resource"), g_strdup (flow->resource));
   _tb_oauth_token_async (flow->self->session, flow->server->token_endpoint, flow->server->issuer,
                          flow->client, flow->self->config.key_pem, TB_OAUTH_GRANT_CODE, form,
-                         flow->cancellable, code_token_cb, flow);
+                         flow->cancellable, token_cb, flow);
 }
 
 static void fetch_authorization (Flow       *flow,
@@ -638,38 +661,14 @@ start_code_grant (Flow *flow)
 
 /* Grants without a browser: client credentials and identity assertions. */
 
+/* The pre-registered client asks the token endpoint directly, with the
+ * scope and resource added to @form. */
 static void
-direct_token_cb (GObject      *object,
-                 GAsyncResult *result,
-                 gpointer      user_data)
-{
-  Flow *flow = user_data;
-  g_autoptr(GError) error = NULL;
-  TbOAuthTokens *tokens = _tb_oauth_token_finish (result, &error);
-
-  if (tokens == NULL)
-    {
-      flow_finish (flow, g_steal_pointer (&error));
-      return;
-    }
-  flow_signed_in (flow, tokens, flow->server->token_endpoint);
-}
-
-static GHashTable *
-new_form (const char *grant_type)
-{
-  GHashTable *form = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
-                                            (GDestroyNotify) wipe_free);
-
-  g_hash_table_insert (form, g_strdup ("grant_type"), g_strdup (grant_type));
-  return form;
-}
-
-static void
-start_client_credentials (Flow *flow)
+request_directly (Flow         *flow,
+                  TbOAuthGrant  grant,
+                  GHashTable   *form)
 {
   TbMcpAuth *self = flow->self;
-  g_autoptr(GHashTable) form = new_form ("client_credentials");
 
   flow->client = g_new0 (TbOAuthClient, 1);
   flow->client->client_id = g_strdup (self->config.client_id);
@@ -683,32 +682,26 @@ start_client_credentials (Flow *flow)
     g_hash_table_insert (form, g_strdup ("scope"), g_strdup (flow->scope));
   g_hash_table_insert (form, g_strdup ("resource"), g_strdup (flow->resource));
   _tb_oauth_token_async (self->session, flow->server->token_endpoint, flow->server->issuer,
-                         flow->client, self->config.key_pem, TB_OAUTH_GRANT_CLIENT_CREDENTIALS,
-                         form, flow->cancellable, direct_token_cb, flow);
+                         flow->client, self->config.key_pem, grant, form, flow->cancellable,
+                         token_cb, flow);
+}
+
+static void
+start_client_credentials (Flow *flow)
+{
+  g_autoptr(GHashTable) form = new_form ("client_credentials");
+
+  request_directly (flow, TB_OAUTH_GRANT_CLIENT_CREDENTIALS, form);
 }
 
 static void
 present_assertion (Flow       *flow,
                    const char *assertion)
 {
-  TbMcpAuth *self = flow->self;
   g_autoptr(GHashTable) form = new_form ("urn:ietf:params:oauth:grant-type:jwt-bearer");
 
   g_hash_table_insert (form, g_strdup ("assertion"), g_strdup (assertion));
-  if (flow->scope != NULL)
-    g_hash_table_insert (form, g_strdup ("scope"), g_strdup (flow->scope));
-  g_hash_table_insert (form, g_strdup ("resource"), g_strdup (flow->resource));
-  flow->client = g_new0 (TbOAuthClient, 1);
-  flow->client->client_id = g_strdup (self->config.client_id);
-  flow->client->client_secret = g_strdup (self->config.client_secret);
-  flow->client->auth_method = _tb_oauth_choose_auth_method (flow->server,
-                                                            self->config.client_secret != NULL,
-                                                            self->config.key_pem != NULL);
-  flow->client->registered_by = g_strdup ("pre-registered");
-  flow->client->issuer = g_strdup (flow->server->issuer);
-  _tb_oauth_token_async (self->session, flow->server->token_endpoint, flow->server->issuer,
-                         flow->client, self->config.key_pem, TB_OAUTH_GRANT_JWT_BEARER, form,
-                         flow->cancellable, direct_token_cb, flow);
+  request_directly (flow, TB_OAUTH_GRANT_JWT_BEARER, form);
 }
 
 static void
@@ -905,7 +898,6 @@ refresh_cb (GObject      *object,
   g_autoptr(GError) error = NULL;
   g_autoptr(TbOAuthTokens) tokens = _tb_oauth_token_finish (result, &error);
   TbOAuthCredentials *credentials;
-  g_autofree char *text = NULL;
 
   if (tokens == NULL)
     {
@@ -935,12 +927,7 @@ refresh_cb (GObject      *object,
     tokens->scope = g_strdup (self->credentials->tokens->scope);
   g_clear_pointer (&tokens->id_token, g_free);
   credentials->tokens = g_steal_pointer (&tokens);
-  set_credentials (self, credentials);
-
-  text = _tb_oauth_credentials_to_text (credentials);
-  tb_secret_store_store_async (self->store, TB_SECRET_KIND_MCP_AUTHORIZATION, self->server_name,
-                               self->server_url, text, NULL, store_cb, flow);
-  memset (text, 0, strlen (text));
+  flow_keep (flow, credentials);
 }
 
 static void
@@ -1003,6 +990,24 @@ flow_decide (Flow *flow)
   flow_sign_in (flow);
 }
 
+/* What the store kept for this server (@text, wiped here), unless it was
+ * loaded already. */
+static void
+take_kept (TbMcpAuth *self,
+           char      *text)
+{
+  if (!self->loaded)
+    {
+      TbOAuthCredentials *credentials = _tb_oauth_credentials_from_text (text);
+
+      self->loaded = TRUE;
+      if (credentials != NULL)
+        set_credentials (self, credentials);
+    }
+  if (text != NULL)
+    memset (text, 0, strlen (text));
+}
+
 static void
 load_cb (GObject      *object,
          GAsyncResult *result,
@@ -1018,16 +1023,7 @@ load_cb (GObject      *object,
       flow_finish (flow, g_steal_pointer (&error));
       return;
     }
-  if (!self->loaded)
-    {
-      TbOAuthCredentials *credentials = _tb_oauth_credentials_from_text (text);
-
-      self->loaded = TRUE;
-      if (credentials != NULL)
-        set_credentials (self, credentials);
-    }
-  if (text != NULL)
-    memset (text, 0, strlen (text));
+  take_kept (self, text);
   flow_decide (flow);
 }
 
@@ -1516,16 +1512,7 @@ loaded_cb (GObject      *object,
       g_task_return_error (task, g_steal_pointer (&error));
       return;
     }
-  if (!self->loaded)
-    {
-      TbOAuthCredentials *credentials = _tb_oauth_credentials_from_text (text);
-
-      self->loaded = TRUE;
-      if (credentials != NULL)
-        set_credentials (self, credentials);
-    }
-  if (text != NULL)
-    memset (text, 0, strlen (text));
+  take_kept (self, text);
   g_task_return_boolean (task, TRUE);
 }
 

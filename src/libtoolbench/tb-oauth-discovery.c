@@ -183,17 +183,35 @@ _tb_oauth_resource_matches (const char *resource,
          (server_path[len] == '\0' || server_path[len] == '/');
 }
 
+typedef struct _Discovery Discovery;
+
+/* What differs between looking for the two kinds of metadata. */
 typedef struct
 {
-  SoupSession *session;
-  GPtrArray   *urls;
-  guint        next;
-  char        *server_url;
-  char        *issuer;
-  gboolean     legacy;
-  char        *problem;
-  GString     *tried;
-} Discovery;
+  /* A document that answered: the metadata, or %NULL with @error. */
+  gpointer (*read)      (Discovery        *d,
+                         TbOAuthResponse  *response,
+                         GError          **error);
+  /* Why the answer at @response->url, not a JSON object, is not used. */
+  char *   (*not_json)  (TbOAuthResponse  *response);
+  /* Returns @task when no URL had a document. */
+  void     (*none)      (Discovery        *d,
+                         GTask            *task);
+  GDestroyNotify free;
+} DiscoveryKind;
+
+struct _Discovery
+{
+  const DiscoveryKind *kind;
+  SoupSession         *session;
+  GPtrArray           *urls;
+  guint                next;
+  char                *server_url;
+  char                *issuer;
+  gboolean             legacy;
+  char                *problem;
+  GString             *tried;
+};
 
 static void
 discovery_free (gpointer data)
@@ -221,11 +239,98 @@ note_tried (Discovery       *d,
   g_string_append_printf (d->tried, "%s: %s", response->url, summary);
 }
 
+static const char *
+json_problem (TbOAuthResponse *response)
+{
+  return response->json_problem != NULL ? response->json_problem : _("it is not an object");
+}
+
+/* Trying the candidate URLs in turn, until one has a document. */
+
+static void discovery_next (GTask *task);
+
+static void
+discovery_cb (GObject      *object,
+              GAsyncResult *result,
+              gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  Discovery *d = g_task_get_task_data (task);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(TbOAuthResponse) response = NULL;
+  gpointer metadata;
+
+  response = _tb_oauth_http_finish (SOUP_SESSION (object), result, &error);
+  if (response == NULL)
+    {
+      g_task_return_error (task, g_steal_pointer (&error));
+      return;
+    }
+  if (!SOUP_STATUS_IS_SUCCESSFUL (response->status))
+    {
+      note_tried (d, response);
+      discovery_next (g_steal_pointer (&task));
+      return;
+    }
+  if (_tb_oauth_response_object (response) == NULL)
+    {
+      if (d->problem == NULL)
+        d->problem = d->kind->not_json (response);
+      note_tried (d, response);
+      discovery_next (g_steal_pointer (&task));
+      return;
+    }
+  metadata = d->kind->read (d, response, &error);
+  if (metadata == NULL)
+    {
+      g_task_return_error (task, g_steal_pointer (&error));
+      return;
+    }
+  g_task_return_pointer (task, metadata, d->kind->free);
+}
+
+/* Takes @task. */
+static void
+discovery_next (GTask *task)
+{
+  Discovery *d = g_task_get_task_data (task);
+
+  if (d->next >= d->urls->len)
+    {
+      if (d->problem != NULL)
+        g_task_return_new_error (task, TB_MCP_AUTH_ERROR, TB_MCP_AUTH_ERROR_DISCOVERY, "%s",
+                                 d->problem);
+      else
+        d->kind->none (d, task);
+      g_object_unref (task);
+      return;
+    }
+  _tb_oauth_http_async (d->session, SOUP_METHOD_GET, g_ptr_array_index (d->urls, d->next++),
+                        NULL, NULL, NULL, TRUE, g_task_get_cancellable (task), discovery_cb,
+                        task);
+}
+
+static GTask *
+discovery_new (const DiscoveryKind *kind,
+               SoupSession         *session,
+               GCancellable        *cancellable,
+               GAsyncReadyCallback  callback,
+               gpointer             user_data)
+{
+  GTask *task = g_task_new (NULL, cancellable, callback, user_data);
+  Discovery *d = g_new0 (Discovery, 1);
+
+  g_task_set_task_data (task, d, discovery_free);
+  d->kind = kind;
+  d->session = g_object_ref (session);
+  d->tried = g_string_new (NULL);
+  return task;
+}
+
 /* Protected resource metadata. */
 
-static void resource_next (GTask *task);
-
-static TbOAuthResourceMetadata *
+/* Returns: (transfer full): a TbOAuthResourceMetadata */
+static gpointer
 read_resource_metadata (Discovery        *d,
                         TbOAuthResponse  *response,
                         GError          **error)
@@ -265,68 +370,24 @@ read_resource_metadata (Discovery        *d,
   return g_steal_pointer (&metadata);
 }
 
-static void
-resource_cb (GObject      *object,
-             GAsyncResult *result,
-             gpointer      user_data)
+static char *
+resource_not_json (TbOAuthResponse *response)
 {
-  g_autoptr(GTask) task = user_data;
-  Discovery *d = g_task_get_task_data (task);
-  g_autoptr(GError) error = NULL;
-  g_autoptr(TbOAuthResponse) response = NULL;
-  TbOAuthResourceMetadata *metadata;
-
-  response = _tb_oauth_http_finish (SOUP_SESSION (object), result, &error);
-  if (response == NULL)
-    {
-      g_task_return_error (task, g_steal_pointer (&error));
-      return;
-    }
-  if (!SOUP_STATUS_IS_SUCCESSFUL (response->status))
-    {
-      note_tried (d, response);
-      resource_next (g_steal_pointer (&task));
-      return;
-    }
-  if (_tb_oauth_response_object (response) == NULL)
-    {
-      if (d->problem == NULL)
-        d->problem = g_strdup_printf (_("The protected resource metadata at %s is not JSON "
-                                        "(%s)"),
-                                      response->url,
-                                      response->json_problem != NULL ? response->json_problem
-                                                                     : _("it is not an object"));
-      note_tried (d, response);
-      resource_next (g_steal_pointer (&task));
-      return;
-    }
-  metadata = read_resource_metadata (d, response, &error);
-  if (metadata == NULL)
-    {
-      g_task_return_error (task, g_steal_pointer (&error));
-      return;
-    }
-  g_task_return_pointer (task, metadata, (GDestroyNotify) _tb_oauth_resource_metadata_free);
+  return g_strdup_printf (_("The protected resource metadata at %s is not JSON (%s)"),
+                          response->url, json_problem (response));
 }
 
 static void
-resource_next (GTask *task)
+no_resource_metadata (Discovery *d,
+                      GTask     *task)
 {
-  Discovery *d = g_task_get_task_data (task);
-
-  if (d->next >= d->urls->len)
-    {
-      if (d->problem != NULL)
-        g_task_return_new_error (task, TB_MCP_AUTH_ERROR, TB_MCP_AUTH_ERROR_DISCOVERY, "%s",
-                                 d->problem);
-      else
-        g_task_return_pointer (task, NULL, NULL);
-      return;
-    }
-  _tb_oauth_http_async (d->session, SOUP_METHOD_GET, g_ptr_array_index (d->urls, d->next++),
-                        NULL, NULL, NULL, TRUE, g_task_get_cancellable (task), resource_cb,
-                        task);
+  g_task_return_pointer (task, NULL, NULL);
 }
+
+static const DiscoveryKind resource_kind = {
+  read_resource_metadata, resource_not_json, no_resource_metadata,
+  (GDestroyNotify) _tb_oauth_resource_metadata_free,
+};
 
 /**
  * _tb_oauth_discover_resource_async:
@@ -343,15 +404,13 @@ _tb_oauth_discover_resource_async (SoupSession         *session,
                                    GAsyncReadyCallback  callback,
                                    gpointer             user_data)
 {
-  g_autoptr(GTask) task = g_task_new (NULL, cancellable, callback, user_data);
-  Discovery *d = g_new0 (Discovery, 1);
+  g_autoptr(GTask) task = discovery_new (&resource_kind, session, cancellable, callback,
+                                         user_data);
+  Discovery *d = g_task_get_task_data (task);
   g_autoptr(GError) error = NULL;
 
   g_task_set_source_tag (task, _tb_oauth_discover_resource_async);
-  g_task_set_task_data (task, d, discovery_free);
-  d->session = g_object_ref (session);
   d->server_url = g_strdup (server_url);
-  d->tried = g_string_new (NULL);
   d->urls = _tb_oauth_resource_metadata_urls (server_url);
   if (metadata_url != NULL)
     {
@@ -363,7 +422,7 @@ _tb_oauth_discover_resource_async (SoupSession         *session,
         }
       g_ptr_array_insert (d->urls, 0, g_strdup (metadata_url));
     }
-  resource_next (g_steal_pointer (&task));
+  discovery_next (g_steal_pointer (&task));
 }
 
 /**
@@ -380,8 +439,6 @@ _tb_oauth_discover_resource_finish (GAsyncResult  *result,
 }
 
 /* Authorization server metadata. */
-
-static void server_next (GTask *task);
 
 static gboolean
 same_issuer (const char *a,
@@ -421,7 +478,8 @@ take_endpoint (JsonObject  *object,
   return TRUE;
 }
 
-static TbOAuthServerMetadata *
+/* Returns: (transfer full): a TbOAuthServerMetadata */
+static gpointer
 read_server_metadata (Discovery        *d,
                       TbOAuthResponse  *response,
                       GError          **error)
@@ -488,73 +546,32 @@ default_endpoints (Discovery *d)
   return metadata;
 }
 
-static void
-server_cb (GObject      *object,
-           GAsyncResult *result,
-           gpointer      user_data)
+static char *
+server_not_json (TbOAuthResponse *response)
 {
-  g_autoptr(GTask) task = user_data;
-  Discovery *d = g_task_get_task_data (task);
-  g_autoptr(GError) error = NULL;
-  g_autoptr(TbOAuthResponse) response = NULL;
-  TbOAuthServerMetadata *metadata;
-
-  response = _tb_oauth_http_finish (SOUP_SESSION (object), result, &error);
-  if (response == NULL)
-    {
-      g_task_return_error (task, g_steal_pointer (&error));
-      return;
-    }
-  if (!SOUP_STATUS_IS_SUCCESSFUL (response->status))
-    {
-      note_tried (d, response);
-      server_next (g_steal_pointer (&task));
-      return;
-    }
-  if (_tb_oauth_response_object (response) == NULL)
-    {
-      if (d->problem == NULL)
-        d->problem = g_strdup_printf (_("Authorization server metadata at %s is not JSON (%s)"),
-                                      response->url,
-                                      response->json_problem != NULL ? response->json_problem
-                                                                     : _("it is not an object"));
-      note_tried (d, response);
-      server_next (g_steal_pointer (&task));
-      return;
-    }
-  metadata = read_server_metadata (d, response, &error);
-  if (metadata == NULL)
-    {
-      g_task_return_error (task, g_steal_pointer (&error));
-      return;
-    }
-  g_task_return_pointer (task, metadata, (GDestroyNotify) _tb_oauth_server_metadata_free);
+  return g_strdup_printf (_("Authorization server metadata at %s is not JSON (%s)"),
+                          response->url, json_problem (response));
 }
 
 static void
-server_next (GTask *task)
+no_server_metadata (Discovery *d,
+                    GTask     *task)
 {
-  Discovery *d = g_task_get_task_data (task);
-
-  if (d->next >= d->urls->len)
-    {
-      if (d->problem != NULL)
-        g_task_return_new_error (task, TB_MCP_AUTH_ERROR, TB_MCP_AUTH_ERROR_DISCOVERY, "%s",
-                                 d->problem);
-      else if (d->legacy)
-        g_task_return_pointer (task, default_endpoints (d),
-                               (GDestroyNotify) _tb_oauth_server_metadata_free);
-      else
-        g_task_return_new_error (task, TB_MCP_AUTH_ERROR, TB_MCP_AUTH_ERROR_DISCOVERY,
-                                 /* Translators: an issuer URL, then the URLs tried and
-                                  * their answers */
-                                 _("The authorization server %s publishes no metadata (%s)"),
-                                 d->issuer, d->tried->str);
-      return;
-    }
-  _tb_oauth_http_async (d->session, SOUP_METHOD_GET, g_ptr_array_index (d->urls, d->next++),
-                        NULL, NULL, NULL, TRUE, g_task_get_cancellable (task), server_cb, task);
+  if (d->legacy)
+    g_task_return_pointer (task, default_endpoints (d),
+                           (GDestroyNotify) _tb_oauth_server_metadata_free);
+  else
+    g_task_return_new_error (task, TB_MCP_AUTH_ERROR, TB_MCP_AUTH_ERROR_DISCOVERY,
+                             /* Translators: an issuer URL, then the URLs tried and
+                              * their answers */
+                             _("The authorization server %s publishes no metadata (%s)"),
+                             d->issuer, d->tried->str);
 }
+
+static const DiscoveryKind server_kind = {
+  read_server_metadata, server_not_json, no_server_metadata,
+  (GDestroyNotify) _tb_oauth_server_metadata_free,
+};
 
 /**
  * _tb_oauth_discover_server_async:
@@ -574,16 +591,14 @@ _tb_oauth_discover_server_async (SoupSession         *session,
                                  GAsyncReadyCallback  callback,
                                  gpointer             user_data)
 {
-  g_autoptr(GTask) task = g_task_new (NULL, cancellable, callback, user_data);
-  Discovery *d = g_new0 (Discovery, 1);
+  g_autoptr(GTask) task = discovery_new (&server_kind, session, cancellable, callback,
+                                         user_data);
+  Discovery *d = g_task_get_task_data (task);
   g_autoptr(GError) error = NULL;
 
   g_task_set_source_tag (task, _tb_oauth_discover_server_async);
-  g_task_set_task_data (task, d, discovery_free);
-  d->session = g_object_ref (session);
   d->issuer = g_strdup (issuer);
   d->legacy = legacy;
-  d->tried = g_string_new (NULL);
   if (!_tb_oauth_url_is_usable (issuer, &error))
     {
       g_prefix_error (&error, _("The authorization server cannot be used: "));
@@ -591,7 +606,7 @@ _tb_oauth_discover_server_async (SoupSession         *session,
       return;
     }
   d->urls = _tb_oauth_server_metadata_urls (issuer);
-  server_next (g_steal_pointer (&task));
+  discovery_next (g_steal_pointer (&task));
 }
 
 /**

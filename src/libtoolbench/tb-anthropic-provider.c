@@ -11,6 +11,7 @@
 #include "tb-provider-kind.h"
 #include "tb-json.h"
 #include "tb-provider-private.h"
+#include "tb-provider-turn-private.h"
 
 /**
  * TbAnthropicProvider:
@@ -453,18 +454,12 @@ tb_anthropic_provider_stream_event (TbHttpProvider  *provider,
 {
   Stream *stream = state;
   g_autoptr(JsonNode) node = NULL;
-  g_autoptr(GError) local_error = NULL;
   JsonObject *root;
   const char *type;
 
-  node = tb_json_parse (data, -1, &local_error);
-  if (node == NULL || !JSON_NODE_HOLDS_OBJECT (node))
-    {
-      g_set_error (error, TB_PROVIDER_ERROR, TB_PROVIDER_ERROR_INVALID_RESPONSE,
-                   _("An event in the response stream is not a JSON object: %s"),
-                   local_error != NULL ? local_error->message : _("wrong type"));
-      return FALSE;
-    }
+  node = _tb_provider_parse_event (data, error);
+  if (node == NULL)
+    return FALSE;
   root = json_node_get_object (node);
   type = tb_json_object_get_string (root, "type");
   if (type == NULL)
@@ -598,9 +593,7 @@ tb_anthropic_provider_stream_event (TbHttpProvider  *provider,
     {
       const char *said = tb_json_object_get_string (tb_json_object_get_object (root, "error"), "message");
 
-      g_set_error (error, TB_PROVIDER_ERROR, TB_PROVIDER_ERROR_SERVER,
-                   _("The provider reported an error in the middle of the stream: %s"),
-                   said != NULL ? said : "?");
+      _tb_provider_set_stream_error (error, said);
       return FALSE;
     }
   /* ping and event types added later are ignored, as documented. */

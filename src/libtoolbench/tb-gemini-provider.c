@@ -11,6 +11,7 @@
 #include "tb-provider-kind.h"
 #include "tb-json.h"
 #include "tb-provider-private.h"
+#include "tb-provider-turn-private.h"
 
 /**
  * TbGeminiProvider:
@@ -263,14 +264,8 @@ tb_gemini_provider_build_message (TbHttpProvider     *provider,
 
 typedef struct
 {
-  TbProviderRequest *request;
-  GString           *text;
-  GString           *thoughts;     /* thought summaries, for people only */
-  gboolean           has_text;
+  TbProviderTurn     turn;         /* reasoning: thought summaries, for people only */
   char              *text_signature;
-  GPtrArray         *calls;
-  char              *finish_reason;
-  JsonNode          *usage;
   char              *block_reason;
   gboolean           saw_candidate;
 } Reader;
@@ -280,10 +275,7 @@ reader_new (TbProviderRequest *request)
 {
   Reader *reader = g_new0 (Reader, 1);
 
-  reader->request = tb_provider_request_ref (request);
-  reader->text = g_string_new (NULL);
-  reader->thoughts = g_string_new (NULL);
-  reader->calls = g_ptr_array_new_with_free_func (g_object_unref);
+  _tb_provider_turn_init (&reader->turn, request);
   return reader;
 }
 
@@ -292,13 +284,8 @@ reader_free (gpointer data)
 {
   Reader *reader = data;
 
-  tb_provider_request_unref (reader->request);
-  g_string_free (reader->text, TRUE);
-  g_string_free (reader->thoughts, TRUE);
+  _tb_provider_turn_clear (&reader->turn);
   g_free (reader->text_signature);
-  g_ptr_array_unref (reader->calls);
-  g_free (reader->finish_reason);
-  g_clear_pointer (&reader->usage, json_node_unref);
   g_free (reader->block_reason);
   g_free (reader);
 }
@@ -320,15 +307,9 @@ reader_take (TbGeminiProvider *self,
   if (candidate != NULL)
     reader->saw_candidate = TRUE;
   if (usage != NULL && JSON_NODE_HOLDS_OBJECT (usage))
-    {
-      g_clear_pointer (&reader->usage, json_node_unref);
-      reader->usage = json_node_copy (usage);
-    }
+    _tb_provider_turn_set_usage (&reader->turn, usage);
   if (reason != NULL)
-    {
-      g_free (reader->finish_reason);
-      reader->finish_reason = g_strdup (reason);
-    }
+    _tb_provider_turn_set_finish_reason (&reader->turn, reason);
   if (blocked != NULL)
     {
       g_free (reader->block_reason);
@@ -347,7 +328,7 @@ reader_take (TbGeminiProvider *self,
        * back: Gemini wants only the signatures. */
       if (tb_json_object_get_boolean (part, "thought", FALSE))
         {
-          g_string_append (reader->thoughts, tb_json_object_get_string (part, "text") ?: "");
+          g_string_append (reader->turn.reasoning, tb_json_object_get_string (part, "text") ?: "");
           continue;
         }
 
@@ -357,13 +338,14 @@ reader_take (TbGeminiProvider *self,
           g_autofree char *made = NULL;
           JsonNode *args = json_object_get_member (function, "args");
           g_autoptr(JsonObject) data = json_object_new ();
-          TbToolCall *call;
+          g_autoptr(TbToolCall) call = NULL;
 
           if (given != NULL && *given == '\0')
             given = NULL;
           if (given == NULL)
             made = g_strdup_printf ("gemini_call_%u", ++self->next_call);
-          call = _tb_provider_make_call_for (reader->request->tools, TB_DEFINITION_FORMAT_GEMINI,
+          call = _tb_provider_make_call_for (reader->turn.request->tools,
+                                             TB_DEFINITION_FORMAT_GEMINI,
                                              given != NULL ? given : made,
                                              tb_json_object_get_string (function, "name"),
                                              args != NULL ? args : NULL, args != NULL ? NULL : "");
@@ -373,26 +355,20 @@ reader_take (TbGeminiProvider *self,
             json_object_set_string_member (data, "thoughtSignature", signature);
           if (json_object_get_size (data) > 0)
             tb_tool_call_set_provider_data (call, data);
-          g_ptr_array_add (reader->calls, call);
-          if (streaming)
-            tb_provider_emit_tool_call_delta (TB_PROVIDER (self), reader->calls->len - 1,
-                                              tb_tool_call_get_id (call),
-                                              tb_tool_call_get_wire_name (call),
-                                              tb_tool_call_get_raw_arguments (call));
+          _tb_provider_turn_add_call (&reader->turn, streaming ? TB_PROVIDER (self) : NULL,
+                                      call);
         }
       else if (tb_json_object_get_string (part, "text") != NULL)
         {
           const char *piece = tb_json_object_get_string (part, "text");
 
-          g_string_append (reader->text, piece);
-          reader->has_text = TRUE;
+          _tb_provider_turn_add_text (&reader->turn, streaming ? TB_PROVIDER (self) : NULL,
+                                      piece);
           if (signature != NULL)
             {
               g_free (reader->text_signature);
               reader->text_signature = g_strdup (signature);
             }
-          if (streaming && *piece != '\0')
-            tb_provider_emit_text_delta (TB_PROVIDER (self), piece);
         }
     }
 }
@@ -403,7 +379,7 @@ reader_finish (Reader  *reader,
 {
   g_autoptr(TbMessage) message = NULL;
 
-  if (reader->block_reason != NULL && reader->calls->len == 0 && !reader->has_text)
+  if (reader->block_reason != NULL && reader->turn.calls->len == 0 && !reader->turn.has_text)
     {
       g_set_error (error, TB_PROVIDER_ERROR, TB_PROVIDER_ERROR_BAD_REQUEST,
                    _("Gemini blocked the prompt (%s)"), reader->block_reason);
@@ -416,19 +392,17 @@ reader_finish (Reader  *reader,
                              "candidates"));
       return NULL;
     }
-  if (reader->calls->len == 0 && !reader->has_text && reader->finish_reason != NULL &&
-      !g_str_equal (reader->finish_reason, "STOP"))
+  if (reader->turn.calls->len == 0 && !reader->turn.has_text &&
+      reader->turn.finish_reason != NULL && !g_str_equal (reader->turn.finish_reason, "STOP"))
     {
       g_set_error (error, TB_PROVIDER_ERROR, TB_PROVIDER_ERROR_INVALID_RESPONSE,
                    _("Gemini ended its turn without an answer (finishReason %s)"),
-                   reader->finish_reason);
+                   reader->turn.finish_reason);
       return NULL;
     }
 
-  message = tb_message_new (TB_MESSAGE_ROLE_ASSISTANT, reader->has_text ? reader->text->str : NULL);
-  tb_message_set_reasoning (message, reader->thoughts->str);
-  for (guint i = 0; i < reader->calls->len; i++)
-    tb_message_add_tool_call (message, g_ptr_array_index (reader->calls, i));
+  message = _tb_provider_turn_to_message (&reader->turn);
+  tb_message_set_reasoning (message, reader->turn.reasoning->str);
   if (reader->text_signature != NULL)
     {
       g_autoptr(JsonObject) data = json_object_new ();
@@ -437,7 +411,7 @@ reader_finish (Reader  *reader,
       tb_message_set_provider_data (message, data);
     }
 
-  return tb_provider_response_new (message, reader->finish_reason, reader->usage);
+  return tb_provider_response_new (message, reader->turn.finish_reason, reader->turn.usage);
 }
 
 static TbProviderResponse *
@@ -477,26 +451,17 @@ tb_gemini_provider_stream_event (TbHttpProvider  *provider,
                                  const char      *data,
                                  GError         **error)
 {
-  g_autoptr(JsonNode) node = NULL;
-  g_autoptr(GError) local_error = NULL;
+  g_autoptr(JsonNode) node = _tb_provider_parse_event (data, error);
   JsonObject *root;
+  JsonObject *problem;
 
-  node = tb_json_parse (data, -1, &local_error);
-  if (node == NULL || !JSON_NODE_HOLDS_OBJECT (node))
-    {
-      g_set_error (error, TB_PROVIDER_ERROR, TB_PROVIDER_ERROR_INVALID_RESPONSE,
-                   _("An event in the response stream is not a JSON object: %s"),
-                   local_error != NULL ? local_error->message : _("wrong type"));
-      return FALSE;
-    }
+  if (node == NULL)
+    return FALSE;
   root = json_node_get_object (node);
-  if (tb_json_object_get_object (root, "error") != NULL)
+  problem = tb_json_object_get_object (root, "error");
+  if (problem != NULL)
     {
-      const char *said = tb_json_object_get_string (tb_json_object_get_object (root, "error"), "message");
-
-      g_set_error (error, TB_PROVIDER_ERROR, TB_PROVIDER_ERROR_SERVER,
-                   _("The provider reported an error in the middle of the stream: %s"),
-                   said != NULL ? said : "?");
+      _tb_provider_set_stream_error (error, tb_json_object_get_string (problem, "message"));
       return FALSE;
     }
 
@@ -511,7 +476,7 @@ tb_gemini_provider_stream_finish (TbHttpProvider  *provider,
 {
   Reader *reader = state;
 
-  if (reader->finish_reason == NULL && reader->block_reason == NULL)
+  if (reader->turn.finish_reason == NULL && reader->block_reason == NULL)
     {
       g_set_error_literal (error, TB_PROVIDER_ERROR, TB_PROVIDER_ERROR_TRUNCATED,
                            _("The response stream ended before the model finished its turn "
@@ -529,7 +494,7 @@ tb_gemini_provider_stream_done (TbHttpProvider *provider,
 {
   Reader *reader = state;
 
-  return reader->finish_reason != NULL || reader->block_reason != NULL;
+  return reader->turn.finish_reason != NULL || reader->block_reason != NULL;
 }
 
 static void

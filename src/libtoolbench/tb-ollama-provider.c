@@ -11,6 +11,7 @@
 #include "tb-ollama-provider.h"
 #include "tb-provider-kind.h"
 #include "tb-provider-private.h"
+#include "tb-provider-turn-private.h"
 
 /**
  * TbOllamaProvider:
@@ -224,41 +225,23 @@ tb_ollama_provider_build_message (TbHttpProvider     *provider,
 /* ---- the response --------------------------------------------------------- */
 
 /* What one turn said so far: the whole response, or the lines of a stream. */
-typedef struct
-{
-  TbProviderRequest *request;
-  GString           *text;
-  GString           *thinking;
-  GPtrArray         *calls;
-  char              *done_reason;
-  JsonNode          *usage;
-  gboolean           done;
-} Turn;
+/* Its reasoning is Ollama's thinking, its finish reason the done_reason. */
+typedef TbProviderTurn Turn;
 
 static Turn *
 turn_new (TbProviderRequest *request)
 {
   Turn *turn = g_new0 (Turn, 1);
 
-  turn->request = tb_provider_request_ref (request);
-  turn->text = g_string_new (NULL);
-  turn->thinking = g_string_new (NULL);
-  turn->calls = g_ptr_array_new_with_free_func (g_object_unref);
+  _tb_provider_turn_init (turn, request);
   return turn;
 }
 
 static void
 turn_free (gpointer data)
 {
-  Turn *turn = data;
-
-  tb_provider_request_unref (turn->request);
-  g_string_free (turn->text, TRUE);
-  g_string_free (turn->thinking, TRUE);
-  g_ptr_array_unref (turn->calls);
-  g_free (turn->done_reason);
-  g_clear_pointer (&turn->usage, json_node_unref);
-  g_free (turn);
+  _tb_provider_turn_clear (data);
+  g_free (data);
 }
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (Turn, turn_free)
@@ -340,13 +323,8 @@ read_call (TbOllamaProvider  *self,
       tb_tool_call_set_provider_data (call, data);
     }
 
-  g_ptr_array_add (turn->calls, g_object_ref (call));
   /* Ollama sends each call whole, in one line. */
-  if (streaming)
-    tb_provider_emit_tool_call_delta (TB_PROVIDER (self), turn->calls->len - 1,
-                                      tb_tool_call_get_id (call),
-                                      tb_tool_call_get_wire_name (call),
-                                      tb_tool_call_get_raw_arguments (call));
+  _tb_provider_turn_add_call (turn, streaming ? TB_PROVIDER (self) : NULL, call);
   return TRUE;
 }
 
@@ -408,15 +386,11 @@ turn_read (TbOllamaProvider  *self,
 
   piece = tb_json_object_get_string (message, "thinking");
   if (piece != NULL)
-    g_string_append (turn->thinking, piece);
+    g_string_append (turn->reasoning, piece);
 
   piece = tb_json_object_get_string (message, "content");
   if (piece != NULL && *piece != '\0')
-    {
-      g_string_append (turn->text, piece);
-      if (streaming)
-        tb_provider_emit_text_delta (TB_PROVIDER (self), piece);
-    }
+    _tb_provider_turn_add_text (turn, streaming ? TB_PROVIDER (self) : NULL, piece);
 
   calls = tb_json_object_get_array (message, "tool_calls");
   for (guint i = 0; calls != NULL && i < json_array_get_length (calls); i++)
@@ -428,13 +402,9 @@ turn_read (TbOllamaProvider  *self,
       g_autoptr(JsonNode) usage = read_usage (root);
 
       turn->done = TRUE;
-      g_free (turn->done_reason);
-      turn->done_reason = g_strdup (tb_json_object_get_string (root, "done_reason"));
+      _tb_provider_turn_set_finish_reason (turn, tb_json_object_get_string (root, "done_reason"));
       if (usage != NULL)
-        {
-          g_clear_pointer (&turn->usage, json_node_unref);
-          turn->usage = g_steal_pointer (&usage);
-        }
+        _tb_provider_turn_set_usage (turn, usage);
     }
 
   return TRUE;
@@ -445,22 +415,19 @@ turn_finish (Turn *turn)
 {
   g_autoptr(TbMessage) message = NULL;
 
-  /* Ollama sends "" for no text. */
-  message = tb_message_new (TB_MESSAGE_ROLE_ASSISTANT, turn->text->len > 0 ? turn->text->str
-                                                                           : NULL);
-  for (guint i = 0; i < turn->calls->len; i++)
-    tb_message_add_tool_call (message, g_ptr_array_index (turn->calls, i));
+  /* Ollama sends "" for no text, which is not taken as text. */
+  message = _tb_provider_turn_to_message (turn);
   /* Shown as the turn's reasoning, and sent back with it. */
-  tb_message_set_reasoning (message, turn->thinking->str);
-  if (turn->thinking->len > 0)
+  tb_message_set_reasoning (message, turn->reasoning->str);
+  if (turn->reasoning->len > 0)
     {
       g_autoptr(JsonObject) data = json_object_new ();
 
-      json_object_set_string_member (data, THINKING_KEY, turn->thinking->str);
+      json_object_set_string_member (data, THINKING_KEY, turn->reasoning->str);
       tb_message_set_provider_data (message, data);
     }
 
-  return tb_provider_response_new (message, turn->done_reason, turn->usage);
+  return tb_provider_response_new (message, turn->finish_reason, turn->usage);
 }
 
 static TbProviderResponse *

@@ -11,6 +11,7 @@
 #include "tb-openai-provider.h"
 #include "tb-provider-kind.h"
 #include "tb-provider-private.h"
+#include "tb-provider-turn-private.h"
 
 /**
  * TbOpenaiProvider:
@@ -290,15 +291,9 @@ typedef struct
 
 typedef struct
 {
-  TbProviderRequest *request;
-  GString           *text;
-  gboolean           has_text;
-  GString           *reasoning;
+  TbProviderTurn     turn;               /* done: [DONE] came */
   gboolean           reasoning_content;  /* came as reasoning_content */
-  GPtrArray         *calls;
-  char              *finish_reason;
-  JsonNode          *usage;
-  gboolean           done;
+  GPtrArray         *partials;           /* PartialCall, until the turn ends */
 } Stream;
 
 static void
@@ -318,10 +313,8 @@ tb_openai_provider_stream_new (TbHttpProvider    *provider,
 {
   Stream *stream = g_new0 (Stream, 1);
 
-  stream->request = tb_provider_request_ref (request);
-  stream->text = g_string_new (NULL);
-  stream->reasoning = g_string_new (NULL);
-  stream->calls = g_ptr_array_new_with_free_func (partial_call_free);
+  _tb_provider_turn_init (&stream->turn, request);
+  stream->partials = g_ptr_array_new_with_free_func (partial_call_free);
   return stream;
 }
 
@@ -330,12 +323,8 @@ tb_openai_provider_stream_free (gpointer data)
 {
   Stream *stream = data;
 
-  tb_provider_request_unref (stream->request);
-  g_string_free (stream->text, TRUE);
-  g_string_free (stream->reasoning, TRUE);
-  g_ptr_array_unref (stream->calls);
-  g_free (stream->finish_reason);
-  g_clear_pointer (&stream->usage, json_node_unref);
+  _tb_provider_turn_clear (&stream->turn);
+  g_ptr_array_unref (stream->partials);
   g_free (stream);
 }
 
@@ -345,9 +334,9 @@ find_call (Stream *stream,
 {
   PartialCall *call;
 
-  for (guint i = 0; i < stream->calls->len; i++)
+  for (guint i = 0; i < stream->partials->len; i++)
     {
-      call = g_ptr_array_index (stream->calls, i);
+      call = g_ptr_array_index (stream->partials, i);
       if (call->index == index)
         return call;
     }
@@ -355,7 +344,7 @@ find_call (Stream *stream,
   call = g_new0 (PartialCall, 1);
   call->index = index;
   call->arguments = g_string_new (NULL);
-  g_ptr_array_add (stream->calls, call);
+  g_ptr_array_add (stream->partials, call);
   return call;
 }
 
@@ -368,8 +357,8 @@ tb_openai_provider_stream_event (TbHttpProvider  *provider,
 {
   Stream *stream = state;
   g_autoptr(JsonNode) node = NULL;
-  g_autoptr(GError) local_error = NULL;
   JsonObject *root;
+  JsonObject *problem;
   JsonObject *choice;
   JsonObject *delta;
   JsonArray *calls;
@@ -378,54 +367,40 @@ tb_openai_provider_stream_event (TbHttpProvider  *provider,
 
   if (g_strcmp0 (g_strstrip ((char *) data), "[DONE]") == 0)
     {
-      stream->done = TRUE;
+      stream->turn.done = TRUE;
       return TRUE;
     }
 
-  node = tb_json_parse (data, -1, &local_error);
-  if (node == NULL || !JSON_NODE_HOLDS_OBJECT (node))
-    {
-      g_set_error (error, TB_PROVIDER_ERROR, TB_PROVIDER_ERROR_INVALID_RESPONSE,
-                   _("An event in the response stream is not a JSON object: %s"),
-                   local_error != NULL ? local_error->message : _("wrong type"));
-      return FALSE;
-    }
+  node = _tb_provider_parse_event (data, error);
+  if (node == NULL)
+    return FALSE;
   root = json_node_get_object (node);
 
-  if (tb_json_object_get_object (root, "error") != NULL)
+  problem = tb_json_object_get_object (root, "error");
+  if (problem != NULL)
     {
-      const char *said = tb_json_object_get_string (tb_json_object_get_object (root, "error"), "message");
-
-      g_set_error (error, TB_PROVIDER_ERROR, TB_PROVIDER_ERROR_SERVER,
-                   _("The provider reported an error in the middle of the stream: %s"),
-                   said != NULL ? said : "?");
+      _tb_provider_set_stream_error (error, tb_json_object_get_string (problem, "message"));
       return FALSE;
     }
 
   if (json_object_has_member (root, "usage") &&
       !JSON_NODE_HOLDS_NULL (json_object_get_member (root, "usage")))
-    {
-      g_clear_pointer (&stream->usage, json_node_unref);
-      stream->usage = json_node_copy (json_object_get_member (root, "usage"));
-    }
+    _tb_provider_turn_set_usage (&stream->turn, json_object_get_member (root, "usage"));
 
   choice = _tb_json_array_get_object (tb_json_object_get_array (root, "choices"), 0);
   delta = tb_json_object_get_object (choice, "delta");
 
   content = tb_json_object_get_string (delta, "content");
   if (content != NULL && *content != '\0')
-    {
-      g_string_append (stream->text, content);
-      stream->has_text = TRUE;
-      tb_provider_emit_text_delta (TB_PROVIDER (provider), content);
-    }
+    _tb_provider_turn_add_text (&stream->turn, TB_PROVIDER (provider), content);
   if (tb_json_object_get_string (delta, "reasoning_content") != NULL)
     {
-      g_string_append (stream->reasoning, tb_json_object_get_string (delta, "reasoning_content"));
+      g_string_append (stream->turn.reasoning,
+                       tb_json_object_get_string (delta, "reasoning_content"));
       stream->reasoning_content = TRUE;
     }
   else if (tb_json_object_get_string (delta, "reasoning") != NULL)
-    g_string_append (stream->reasoning, tb_json_object_get_string (delta, "reasoning"));
+    g_string_append (stream->turn.reasoning, tb_json_object_get_string (delta, "reasoning"));
 
   calls = tb_json_object_get_array (delta, "tool_calls");
   for (guint i = 0; calls != NULL && i < json_array_get_length (calls); i++)
@@ -458,10 +433,7 @@ tb_openai_provider_stream_event (TbHttpProvider  *provider,
 
   reason = tb_json_object_get_string (choice, "finish_reason");
   if (reason != NULL)
-    {
-      g_free (stream->finish_reason);
-      stream->finish_reason = g_strdup (reason);
-    }
+    _tb_provider_turn_set_finish_reason (&stream->turn, reason);
 
   return TRUE;
 }
@@ -484,7 +456,7 @@ tb_openai_provider_stream_finish (TbHttpProvider  *provider,
   Stream *stream = state;
   g_autoptr(TbMessage) message = NULL;
 
-  if (!stream->done && stream->finish_reason == NULL)
+  if (!stream->turn.done && stream->turn.finish_reason == NULL)
     {
       g_set_error_literal (error, TB_PROVIDER_ERROR, TB_PROVIDER_ERROR_TRUNCATED,
                            _("The response stream ended before the model finished its turn "
@@ -492,26 +464,25 @@ tb_openai_provider_stream_finish (TbHttpProvider  *provider,
       return NULL;
     }
 
-  message = tb_message_new (TB_MESSAGE_ROLE_ASSISTANT,
-                            stream->has_text ? stream->text->str : NULL);
-  set_reasoning (message, stream->reasoning->str, stream->reasoning_content);
-
-  g_ptr_array_sort (stream->calls, compare_calls);
-  for (guint i = 0; i < stream->calls->len; i++)
+  /* The calls were told of fragment by fragment, as they came. */
+  g_ptr_array_sort (stream->partials, compare_calls);
+  for (guint i = 0; i < stream->partials->len; i++)
     {
-      PartialCall *partial = g_ptr_array_index (stream->calls, i);
+      PartialCall *partial = g_ptr_array_index (stream->partials, i);
       g_autofree char *fallback_id = NULL;
       g_autoptr(TbToolCall) call = NULL;
 
       if (partial->id == NULL)
         fallback_id = g_strdup_printf ("call_%u", i);
-      call = _tb_provider_make_call (stream->request->tools,
+      call = _tb_provider_make_call (stream->turn.request->tools,
                                      partial->id != NULL ? partial->id : fallback_id,
                                      partial->name, NULL, partial->arguments->str);
-      tb_message_add_tool_call (message, call);
+      _tb_provider_turn_add_call (&stream->turn, NULL, call);
     }
 
-  return tb_provider_response_new (message, stream->finish_reason, stream->usage);
+  message = _tb_provider_turn_to_message (&stream->turn);
+  set_reasoning (message, stream->turn.reasoning->str, stream->reasoning_content);
+  return tb_provider_response_new (message, stream->turn.finish_reason, stream->turn.usage);
 }
 
 /* [DONE] ends the stream; finish_reason does not, since the usage chunk
@@ -522,7 +493,7 @@ tb_openai_provider_stream_done (TbHttpProvider *provider,
 {
   Stream *stream = state;
 
-  return stream->done;
+  return stream->turn.done;
 }
 
 static void

@@ -286,12 +286,35 @@ notice_cb (TbToolSession *self,
   g_printerr ("toolbench-cli: %s\n", text);
 }
 
-static void
-opened_cb (GObject      *object,
-           GAsyncResult *result,
-           gpointer      user_data)
+/**
+ * tb_cli_keep_result:
+ * @user_data: a `GAsyncResult *` that is %NULL until the operation ends
+ *
+ * The callback of an operation the command waits for with
+ * tb_cli_wait_for().
+ */
+void
+tb_cli_keep_result (GObject      *object,
+                    GAsyncResult *result,
+                    gpointer      user_data)
 {
   *(GAsyncResult **) user_data = g_object_ref (result);
+}
+
+/**
+ * tb_cli_wait_for:
+ * @result: what tb_cli_keep_result() sets
+ *
+ * Runs the main context until the operation has ended.
+ *
+ * Returns: (transfer none): the operation's result
+ */
+GAsyncResult *
+tb_cli_wait_for (GAsyncResult **result)
+{
+  while (*result == NULL)
+    g_main_context_iteration (NULL, TRUE);
+  return *result;
 }
 
 /**
@@ -314,10 +337,8 @@ tb_cli_open_session (TbToolSourceSet  *sources,
   g_autoptr(TbToolSession) opened = NULL;
   const char * const *lines;
 
-  tb_tool_source_set_open_async (sources, cancellable, opened_cb, &result);
-  while (result == NULL)
-    g_main_context_iteration (NULL, TRUE);
-  opened = tb_tool_source_set_open_finish (sources, result, error);
+  tb_tool_source_set_open_async (sources, cancellable, tb_cli_keep_result, &result);
+  opened = tb_tool_source_set_open_finish (sources, tb_cli_wait_for (&result), error);
   if (opened == NULL)
     return NULL;
 

@@ -30,14 +30,6 @@ make_live_provider (TbEvalScenario  *scenario,
   return tb_cli_make_provider (user_data, model, NULL, error);
 }
 
-static void
-suite_done_cb (GObject      *object,
-               GAsyncResult *result,
-               gpointer      user_data)
-{
-  *(GAsyncResult **) user_data = g_object_ref (result);
-}
-
 /* Writes one report; "-" is standard output. Returns whether it was. */
 static gboolean
 write_report (const char *path,
@@ -268,9 +260,8 @@ tb_cli_eval (int    argc,
   watch = tb_cli_interrupt_watch (cancellable,
                                   _("toolbench-cli: interrupted; stopping the runs and their "
                                     "servers, then writing what finished"));
-  tb_eval_suite_run_async (suite, cancellable, suite_done_cb, &result);
-  while (result == NULL)
-    g_main_context_iteration (NULL, TRUE);
+  tb_eval_suite_run_async (suite, cancellable, tb_cli_keep_result, &result);
+  tb_cli_wait_for (&result);
   g_clear_pointer (&watch, tb_cli_interrupt_unwatch);
   interrupted = !tb_eval_suite_run_finish (suite, result, NULL);
 

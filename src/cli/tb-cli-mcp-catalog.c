@@ -13,22 +13,6 @@
  * servers offer besides tools, as the app shows it. Exit status: 0 done,
  * 1 when a server failed, 2 on a usage error. */
 
-static void
-store_result (GObject      *object,
-              GAsyncResult *result,
-              gpointer      user_data)
-{
-  *(GAsyncResult **) user_data = g_object_ref (result);
-}
-
-static GAsyncResult *
-wait_for (GAsyncResult **result)
-{
-  while (*result == NULL)
-    g_main_context_iteration (NULL, TRUE);
-  return *result;
-}
-
 static int
 fail (GError *error)
 {
@@ -88,6 +72,16 @@ resource_to_json (TbMcpResource *resource)
   return tb_json_node_take_object (object);
 }
 
+static JsonArray *
+resources_to_json (GPtrArray *resources)
+{
+  JsonArray *array = json_array_new ();
+
+  for (guint i = 0; i < resources->len; i++)
+    json_array_add_element (array, resource_to_json (resources->pdata[i]));
+  return array;
+}
+
 int
 tb_cli_mcp_resources (int    argc,
                       char **argv)
@@ -109,9 +103,7 @@ tb_cli_mcp_resources (int    argc,
   context = tb_cli_mcp_context_new (_("[SERVER]"),
                                     _("List the resources and resource templates of MCP "
                                       "servers."), entries);
-  if (!tb_cli_parse_options (context, &argc, &argv, TRUE, &error))
-    return tb_cli_usage_error (context, "%s", error->message);
-  if (!tb_cli_mcp_server_argument (context, argc, argv, 0, NULL, &server, &status))
+  if (!tb_cli_mcp_parse (context, &argc, &argv, 0, NULL, &server, &status))
     return status;
   servers = tb_cli_mcp_select_servers (context, server, &registry, &status);
   if (servers == NULL)
@@ -124,15 +116,15 @@ tb_cli_mcp_resources (int    argc,
       g_autoptr(GPtrArray) resources = NULL;
       g_autoptr(GPtrArray) templates = NULL;
       JsonObject *entry;
-      JsonArray *array;
 
-      tb_mcp_client_list_resources_async (client, NULL, store_result, &result);
-      resources = tb_mcp_client_list_resources_finish (client, wait_for (&result), &error);
+      tb_mcp_client_list_resources_async (client, NULL, tb_cli_keep_result, &result);
+      resources = tb_mcp_client_list_resources_finish (client, tb_cli_wait_for (&result), &error);
       g_clear_object (&result);
       if (resources != NULL)
         {
-          tb_mcp_client_list_resource_templates_async (client, NULL, store_result, &result);
-          templates = tb_mcp_client_list_resource_templates_finish (client, wait_for (&result),
+          tb_mcp_client_list_resource_templates_async (client, NULL, tb_cli_keep_result, &result);
+          templates = tb_mcp_client_list_resource_templates_finish (client,
+                                                                    tb_cli_wait_for (&result),
                                                                     &error);
         }
       if (templates == NULL)
@@ -152,14 +144,8 @@ tb_cli_mcp_resources (int    argc,
           continue;
         }
       entry = json_object_new ();
-      array = json_array_new ();
-      for (guint j = 0; j < resources->len; j++)
-        json_array_add_element (array, resource_to_json (resources->pdata[j]));
-      json_object_set_array_member (entry, "resources", array);
-      array = json_array_new ();
-      for (guint j = 0; j < templates->len; j++)
-        json_array_add_element (array, resource_to_json (templates->pdata[j]));
-      json_object_set_array_member (entry, "resourceTemplates", array);
+      json_object_set_array_member (entry, "resources", resources_to_json (resources));
+      json_object_set_array_member (entry, "resourceTemplates", resources_to_json (templates));
       json_object_set_object_member (all, tb_mcp_client_get_name (client), entry);
     }
   if (json)
@@ -195,10 +181,7 @@ tb_cli_mcp_read (int    argc,
 
   context = tb_cli_mcp_context_new (_("URI [SERVER]"), _("Read a resource of an MCP server."),
                                     entries);
-  if (!tb_cli_parse_options (context, &argc, &argv, TRUE, &error))
-    return tb_cli_usage_error (context, "%s", error->message);
-  if (!tb_cli_mcp_server_argument (context, argc, argv, 1, _("Name the resource’s URI"),
-                                   &server, &status))
+  if (!tb_cli_mcp_parse (context, &argc, &argv, 1, _("Name the resource’s URI"), &server, &status))
     return status;
   if (!tb_cli_check_writable (output, &error))
     return tb_cli_usage_error (context, "%s", error->message);
@@ -206,8 +189,8 @@ tb_cli_mcp_read (int    argc,
   if (client == NULL)
     return status;
 
-  tb_mcp_client_read_resource_async (client, argv[1], NULL, store_result, &result);
-  contents = tb_mcp_client_read_resource_finish (client, wait_for (&result), &error);
+  tb_mcp_client_read_resource_async (client, argv[1], NULL, tb_cli_keep_result, &result);
+  contents = tb_mcp_client_read_resource_finish (client, tb_cli_wait_for (&result), &error);
   if (contents == NULL)
     return fail (error);
   if (json)
@@ -271,9 +254,7 @@ tb_cli_mcp_prompts (int    argc,
 
   context = tb_cli_mcp_context_new (_("[SERVER]"), _("List the prompts of MCP servers and "
                                                      "their arguments (* required)."), NULL);
-  if (!tb_cli_parse_options (context, &argc, &argv, TRUE, &error))
-    return tb_cli_usage_error (context, "%s", error->message);
-  if (!tb_cli_mcp_server_argument (context, argc, argv, 0, NULL, &server, &status))
+  if (!tb_cli_mcp_parse (context, &argc, &argv, 0, NULL, &server, &status))
     return status;
   servers = tb_cli_mcp_select_servers (context, server, &registry, &status);
   if (servers == NULL)
@@ -285,8 +266,8 @@ tb_cli_mcp_prompts (int    argc,
       g_autoptr(GAsyncResult) result = NULL;
       g_autoptr(GPtrArray) prompts = NULL;
 
-      tb_mcp_client_list_prompts_async (client, NULL, store_result, &result);
-      prompts = tb_mcp_client_list_prompts_finish (client, wait_for (&result), &error);
+      tb_mcp_client_list_prompts_async (client, NULL, tb_cli_keep_result, &result);
+      prompts = tb_mcp_client_list_prompts_finish (client, tb_cli_wait_for (&result), &error);
       if (prompts == NULL)
         {
           status = fail (error);
@@ -319,8 +300,8 @@ find_prompt (TbMcpClient  *client,
   g_autoptr(GAsyncResult) result = NULL;
   g_autoptr(GPtrArray) prompts = NULL;
 
-  tb_mcp_client_list_prompts_async (client, NULL, store_result, &result);
-  prompts = tb_mcp_client_list_prompts_finish (client, wait_for (&result), error);
+  tb_mcp_client_list_prompts_async (client, NULL, tb_cli_keep_result, &result);
+  prompts = tb_mcp_client_list_prompts_finish (client, tb_cli_wait_for (&result), error);
   for (guint i = 0; prompts != NULL && i < prompts->len; i++)
     if (g_str_equal (tb_mcp_prompt_get_name (prompts->pdata[i]), name))
       return g_object_ref (prompts->pdata[i]);
@@ -369,10 +350,7 @@ tb_cli_mcp_prompt (int    argc,
   context = tb_cli_mcp_context_new (_("NAME [SERVER]"),
                                     _("Fill in a prompt of an MCP server and print its "
                                       "messages."), entries);
-  if (!tb_cli_parse_options (context, &argc, &argv, TRUE, &error))
-    return tb_cli_usage_error (context, "%s", error->message);
-  if (!tb_cli_mcp_server_argument (context, argc, argv, 1, _("Name the prompt"), &server,
-                                   &status))
+  if (!tb_cli_mcp_parse (context, &argc, &argv, 1, _("Name the prompt"), &server, &status))
     return status;
   if (!tb_cli_read_arguments (args_text, args_file, &arguments, &error))
     return tb_cli_usage_error (context, "%s", error->message);
@@ -387,8 +365,8 @@ tb_cli_mcp_prompt (int    argc,
   if (!tb_mcp_prompt_check_arguments (prompt, values, &error))
     return tb_cli_usage_error (context, "%s", error->message);
 
-  tb_mcp_client_get_prompt_async (client, argv[1], values, NULL, store_result, &result);
-  answer = tb_mcp_client_get_prompt_finish (client, wait_for (&result), &error);
+  tb_mcp_client_get_prompt_async (client, argv[1], values, NULL, tb_cli_keep_result, &result);
+  answer = tb_mcp_client_get_prompt_finish (client, tb_cli_wait_for (&result), &error);
   if (answer == NULL)
     return fail (error);
   if (json)
@@ -457,8 +435,8 @@ tb_cli_mcp_complete (int    argc,
                                 argc > 2 ? argv[2] : "",
                                 context_values != NULL ? json_node_get_object (context_values)
                                                        : NULL,
-                                NULL, store_result, &result);
-  values = tb_mcp_client_complete_finish (client, wait_for (&result), &has_more, &error);
+                                NULL, tb_cli_keep_result, &result);
+  values = tb_mcp_client_complete_finish (client, tb_cli_wait_for (&result), &has_more, &error);
   if (values == NULL)
     return fail (error);
   for (guint i = 0; values[i] != NULL; i++)

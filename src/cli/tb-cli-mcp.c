@@ -33,37 +33,47 @@ tb_cli_mcp_context_new (const char         *parameters,
 }
 
 /**
- * tb_cli_mcp_server_argument:
+ * tb_cli_mcp_parse:
  * @context: the command's options
- * @argc: the arguments left after parsing
- * @argv: the arguments
+ * @argc: (inout): the arguments
+ * @argv: (inout): the arguments
  * @n_required: how many arguments come before the optional SERVER
  * @missing: (nullable): what to say when they are not all there
  * @server: (out): the SERVER argument, or %NULL
  * @status: (out): the exit status on a usage error
  *
- * Returns: whether the arguments are usable
+ * Parses the options of an mcp command, and its arguments.
+ *
+ * Returns: whether the command line is usable
  */
 gboolean
-tb_cli_mcp_server_argument (GOptionContext  *context,
-                            int              argc,
-                            char           **argv,
-                            int              n_required,
-                            const char      *missing,
-                            const char     **server,
-                            int             *status)
+tb_cli_mcp_parse (GOptionContext   *context,
+                  int              *argc,
+                  char           ***argv,
+                  int               n_required,
+                  const char       *missing,
+                  const char      **server,
+                  int              *status)
 {
-  if (argc < 1 + n_required)
+  g_autoptr(GError) error = NULL;
+
+  if (!tb_cli_parse_options (context, argc, argv, TRUE, &error))
+    {
+      *status = tb_cli_usage_error (context, "%s", error->message);
+      return FALSE;
+    }
+  if (*argc < 1 + n_required)
     {
       *status = tb_cli_usage_error (context, "%s", missing);
       return FALSE;
     }
-  if (argc > 2 + n_required)
+  if (*argc > 2 + n_required)
     {
-      *status = tb_cli_usage_error (context, _("Unexpected argument “%s”"), argv[2 + n_required]);
+      *status = tb_cli_usage_error (context, _("Unexpected argument “%s”"),
+                                    (*argv)[2 + n_required]);
       return FALSE;
     }
-  *server = argc > 1 + n_required ? argv[1 + n_required] : NULL;
+  *server = *argc > 1 + n_required ? (*argv)[1 + n_required] : NULL;
   return TRUE;
 }
 
@@ -115,14 +125,6 @@ tb_cli_mcp_select_servers (GOptionContext  *context,
   return g_steal_pointer (&chosen);
 }
 
-static void
-store_result (GObject      *object,
-              GAsyncResult *result,
-              gpointer      user_data)
-{
-  *(GAsyncResult **) user_data = g_object_ref (result);
-}
-
 static JsonObject *
 ping_failure (const char *error)
 {
@@ -162,7 +164,6 @@ mcp_ping (int    argc,
   g_autoptr(GOptionContext) context = NULL;
   g_autoptr(TbToolRegistry) registry = NULL;
   g_autoptr(GPtrArray) servers = NULL;
-  g_autoptr(GError) error = NULL;
   const char *server = NULL;
   int status = TB_CLI_EXIT_OK;
   gboolean json = FALSE;
@@ -175,9 +176,7 @@ mcp_ping (int    argc,
   };
 
   context = tb_cli_mcp_context_new (_("[SERVER]"), _("Check that MCP servers answer."), entries);
-  if (!tb_cli_parse_options (context, &argc, &argv, TRUE, &error))
-    return tb_cli_usage_error (context, "%s", error->message);
-  if (!tb_cli_mcp_server_argument (context, argc, argv, 0, NULL, &server, &status))
+  if (!tb_cli_mcp_parse (context, &argc, &argv, 0, NULL, &server, &status))
     return status;
 
   servers = tb_cli_mcp_select_servers (context, server, &registry, &status);
@@ -204,10 +203,8 @@ mcp_ping (int    argc,
           continue;
         }
       start = g_get_monotonic_time ();
-      tb_mcp_client_ping_async (client, NULL, store_result, &result);
-      while (result == NULL)
-        g_main_context_iteration (NULL, TRUE);
-      if (!tb_mcp_client_ping_finish (client, result, &ping_error))
+      tb_mcp_client_ping_async (client, NULL, tb_cli_keep_result, &result);
+      if (!tb_mcp_client_ping_finish (client, tb_cli_wait_for (&result), &ping_error))
         {
           if (json)
             json_object_set_object_member (all, tb_mcp_client_get_name (client),
@@ -262,7 +259,6 @@ mcp_list (int    argc,
   g_autoptr(GOptionContext) context = NULL;
   g_autoptr(TbToolRegistry) registry = NULL;
   g_autoptr(GPtrArray) servers = NULL;
-  g_autoptr(GError) error = NULL;
   gboolean json = FALSE;
   const char *server = NULL;
   int status = TB_CLI_EXIT_OK;
@@ -273,9 +269,7 @@ mcp_list (int    argc,
   };
 
   context = tb_cli_mcp_context_new (_("[SERVER]"), _("List the tools of MCP servers."), entries);
-  if (!tb_cli_parse_options (context, &argc, &argv, TRUE, &error))
-    return tb_cli_usage_error (context, "%s", error->message);
-  if (!tb_cli_mcp_server_argument (context, argc, argv, 0, NULL, &server, &status))
+  if (!tb_cli_mcp_parse (context, &argc, &argv, 0, NULL, &server, &status))
     return status;
 
   servers = tb_cli_mcp_select_servers (context, server, &registry, &status);
@@ -356,10 +350,7 @@ mcp_call (int    argc,
   tb_cli_add_call_options (context, &options,
                            N_("Time limit of the call; progress from the server starts it "
                               "over (default: 30000)"));
-  if (!tb_cli_parse_options (context, &argc, &argv, TRUE, &error))
-    return tb_cli_usage_error (context, "%s", error->message);
-  if (!tb_cli_mcp_server_argument (context, argc, argv, 1, _("Name the tool to call"), &server,
-                                   &status))
+  if (!tb_cli_mcp_parse (context, &argc, &argv, 1, _("Name the tool to call"), &server, &status))
     return status;
   if (!tb_cli_read_call_options (&options, &arguments, &error))
     return tb_cli_usage_error (context, "%s", error->message);

@@ -14,14 +14,6 @@
  * answered to standard error. Exit status: 0 connected, 1 the endpoint
  * failed, 2 usage error. */
 
-static void
-done_cb (GObject      *source,
-         GAsyncResult *result,
-         gpointer      user_data)
-{
-  *(GAsyncResult **) user_data = g_object_ref (result);
-}
-
 int
 tb_cli_models (int    argc,
                char **argv)
@@ -73,11 +65,10 @@ tb_cli_models (int    argc,
   if (timeout_ms > 0)
     tb_http_provider_set_timeout_ms (TB_HTTP_PROVIDER (provider), timeout_ms);
 
-  tb_http_provider_list_models_async (TB_HTTP_PROVIDER (provider), NULL, done_cb, &result);
-  while (result == NULL)
-    g_main_context_iteration (NULL, TRUE);
-  models = tb_http_provider_list_models_finish (TB_HTTP_PROVIDER (provider), result, &report,
-                                                &error);
+  tb_http_provider_list_models_async (TB_HTTP_PROVIDER (provider), NULL, tb_cli_keep_result,
+                                      &result);
+  models = tb_http_provider_list_models_finish (TB_HTTP_PROVIDER (provider),
+                                                tb_cli_wait_for (&result), &report, &error);
   if (models == NULL)
     {
       g_autofree char *message = tb_redactor_redact_text (redactor, error->message);

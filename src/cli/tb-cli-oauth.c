@@ -227,14 +227,6 @@ tb_cli_setup_auth (TbMcpAuth *auth,
   g_signal_connect (auth, "notify::state", G_CALLBACK (state_cb), NULL);
 }
 
-static void
-forgotten_cb (GObject      *object,
-              GAsyncResult *result,
-              gpointer      user_data)
-{
-  *(GAsyncResult **) user_data = g_object_ref (result);
-}
-
 /**
  * tb_cli_mcp_logout:
  *
@@ -265,10 +257,8 @@ tb_cli_mcp_logout (int    argc,
   is_url = g_str_has_prefix (argv[1], "http://") || g_str_has_prefix (argv[1], "https://");
   tb_secret_store_forget_async (store, TB_SECRET_KIND_MCP_AUTHORIZATION,
                                 is_url ? NULL : argv[1], is_url ? argv[1] : NULL, NULL,
-                                forgotten_cb, &result);
-  while (result == NULL)
-    g_main_context_iteration (NULL, TRUE);
-  if (!tb_secret_store_forget_finish (store, result, &removed, &error))
+                                tb_cli_keep_result, &result);
+  if (!tb_secret_store_forget_finish (store, tb_cli_wait_for (&result), &removed, &error))
     {
       g_printerr ("toolbench-cli: %s\n", error->message);
       return TB_CLI_EXIT_FAILED;

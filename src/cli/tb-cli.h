@@ -38,6 +38,10 @@ TbTrace        *tb_cli_load_trace      (const char      *path,
                                         GError         **error);
 void            tb_cli_print_json      (JsonNode        *node,
                                         gboolean         pretty);
+void            tb_cli_keep_result     (GObject         *object,
+                                        GAsyncResult    *result,
+                                        gpointer         user_data);
+GAsyncResult   *tb_cli_wait_for        (GAsyncResult   **result);
 TbRedactor     *tb_cli_new_redactor    (const char      *key_variable);
 TbRedactor     *tb_cli_get_output_redactor (void);
 
@@ -161,9 +165,9 @@ int tb_cli_mcp (int argc, char **argv);
 GOptionContext *tb_cli_mcp_context_new            (const char         *parameters,
                                                    const char         *summary,
                                                    const GOptionEntry *entries);
-gboolean        tb_cli_mcp_server_argument        (GOptionContext     *context,
-                                                   int                 argc,
-                                                   char              **argv,
+gboolean        tb_cli_mcp_parse                  (GOptionContext     *context,
+                                                   int                *argc,
+                                                   char             ***argv,
                                                    int                 n_required,
                                                    const char         *missing,
                                                    const char        **server,

@@ -26,6 +26,7 @@
 #include "tb-pending-call-row-private.h"
 #include "tb-window-private.h"
 #include "tb-confirm-dialog-private.h"
+#include "../test-soup-util.h"
 
 /* The Loop page of the real window, driven through its buttons over the
  * built-in demo tools and the offline scripted demo: the rows of the
@@ -1533,7 +1534,6 @@ test_key_redacted (Fixture       *f,
 {
   g_autoptr(GError) error = NULL;
   g_autoptr(SoupServer) server = soup_server_new (NULL, NULL);
-  g_autoslist(GUri) uris = NULL;
   g_autofree char *base = NULL;
   g_autoptr(TbProvider) provider = NULL;
   g_autofree char *dir = g_dir_make_tmp ("toolbench-key-XXXXXX", &error);
@@ -1550,8 +1550,7 @@ test_key_redacted (Fixture       *f,
   soup_server_add_handler (server, NULL, answer_with_key, NULL, NULL);
   soup_server_listen_local (server, 0, SOUP_SERVER_LISTEN_IPV4_ONLY, &error);
   g_assert_no_error (error);
-  uris = soup_server_get_uris (server);
-  base = g_uri_to_string (uris->data);
+  base = g_strdup_printf ("http://127.0.0.1:%u/", test_server_port (server));
   provider = tb_openai_provider_new (base, "m", APP_KEY);
 
   tb_loop_page_set_provider (f->page, provider);

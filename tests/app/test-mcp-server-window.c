@@ -18,6 +18,7 @@
 #include "tb-mcp-log-view-private.h"
 #include "tb-mcp-server-window-private.h"
 #include "tb-mcp-wire-view-private.h"
+#include "../test-soup-util.h"
 
 typedef struct
 {
@@ -187,7 +188,6 @@ setup_http (Fixture       *f,
             gconstpointer  data)
 {
   g_autoptr(GError) error = NULL;
-  g_autoslist(GUri) uris = NULL;
   g_autofree char *url = NULL;
   const char *headers[] = { "Authorization: Bearer window-token-321", NULL };
 
@@ -197,8 +197,7 @@ setup_http (Fixture       *f,
   f->server = soup_server_new (NULL, NULL);
   soup_server_add_handler (f->server, "/mcp", mcp_handler, f, NULL);
   g_assert_true (soup_server_listen_local (f->server, 0, SOUP_SERVER_LISTEN_IPV4_ONLY, &error));
-  uris = soup_server_get_uris (f->server);
-  url = g_strdup_printf ("http://127.0.0.1:%d/mcp", g_uri_get_port (uris->data));
+  url = g_strdup_printf ("http://127.0.0.1:%u/mcp", test_server_port (f->server));
   f->client = tb_mcp_client_new_http ("remote", url, headers);
   connect_client (f);
 }

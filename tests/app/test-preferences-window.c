@@ -20,6 +20,7 @@
 #include "tb-preferences-window-private.h"
 #include "tb-mcp-server-window-private.h"
 #include "tb-mcp-wire-view-private.h"
+#include "../test-soup-util.h"
 
 typedef struct
 {
@@ -55,8 +56,6 @@ fixture_setup (Fixture       *f,
   g_autoptr(GSettingsSchema) schema = NULL;
   g_auto(GStrv) keys = NULL;
   g_autoptr(GError) error = NULL;
-  g_autoptr(GSList) uris = NULL;
-  g_autofree char *text = NULL;
 
   f->settings = g_settings_new (APPLICATION_ID);
   g_object_get (f->settings, "settings-schema", &schema, NULL);
@@ -68,10 +67,7 @@ fixture_setup (Fixture       *f,
   soup_server_add_handler (f->server, NULL, models_handler, f, NULL);
   soup_server_listen_local (f->server, 0, SOUP_SERVER_LISTEN_IPV4_ONLY, &error);
   g_assert_no_error (error);
-  uris = soup_server_get_uris (f->server);
-  text = g_uri_to_string (uris->data);
-  g_slist_free_full (g_steal_pointer (&uris), (GDestroyNotify) g_uri_unref);
-  f->base_url = g_strconcat (text, "v1", NULL);
+  f->base_url = g_strdup_printf ("http://127.0.0.1:%u/v1", test_server_port (f->server));
 }
 
 static void

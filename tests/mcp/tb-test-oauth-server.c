@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "tb-test-oauth-server.h"
+#include "../test-soup-util.h"
 
 /* The authorization server lives on its own port under /tenant, so that
  * its issuer has a path (http://127.0.0.1:PORT/tenant) and its metadata is
@@ -487,13 +488,10 @@ listen_on_loopback (guint *port)
   g_autoptr(GInetAddress) address = g_inet_address_new_loopback (G_SOCKET_FAMILY_IPV4);
   g_autoptr(GSocketAddress) socket_address = g_inet_socket_address_new (address, 0);
   g_autoptr(GError) error = NULL;
-  GSList *uris;
 
   soup_server_listen (server, socket_address, 0, &error);
   g_assert_no_error (error);
-  uris = soup_server_get_uris (server);
-  *port = g_uri_get_port (uris->data);
-  g_slist_free_full (uris, (GDestroyNotify) g_uri_unref);
+  *port = test_server_port (server);
   return server;
 }
 

@@ -12,6 +12,7 @@
 #include <toolbench.h>
 
 #include "mcp-test-util.h"
+#include "../test-soup-util.h"
 
 typedef struct
 {
@@ -377,15 +378,13 @@ setup_soup_with (Fixture            *f,
                  const char * const *headers)
 {
   g_autoptr(GError) error = NULL;
-  g_autoslist(GUri) uris = NULL;
 
   f->registry = tb_tool_registry_new ();
   f->mode = data != NULL ? data : "normal";
   f->server = soup_server_new (NULL, NULL);
   soup_server_add_handler (f->server, "/mcp", handler, f, NULL);
   g_assert_true (soup_server_listen_local (f->server, 0, SOUP_SERVER_LISTEN_IPV4_ONLY, &error));
-  uris = soup_server_get_uris (f->server);
-  f->url = g_strdup_printf ("http://127.0.0.1:%d/mcp", g_uri_get_port (uris->data));
+  f->url = g_strdup_printf ("http://127.0.0.1:%u/mcp", test_server_port (f->server));
   f->client = tb_mcp_client_new_http ("soup", f->url, headers);
   tb_mcp_client_attach (f->client, f->registry);
 }

@@ -19,6 +19,7 @@
 
 #include "mcp-test-util.h"
 #include "tb-test-oauth-server.h"
+#include "../test-soup-util.h"
 
 #define NAME "oauth"
 
@@ -563,27 +564,24 @@ test_foreign_resource_metadata (Fixture       *f,
   g_autofree char *foreign = NULL;
   g_autofree char *honest = NULL;
   g_autofree char *expected = NULL;
-  GSList *uris;
-  int port;
+  guint port;
 
   if (!soup_server_listen (other, socket_address, 0, &error))
     {
       g_test_skip ("cannot listen on 127.0.0.2");
       return;
     }
-  uris = soup_server_get_uris (other);
-  port = g_uri_get_port (uris->data);
-  g_slist_free_full (uris, (GDestroyNotify) g_uri_unref);
-  foreign = g_strdup_printf ("{\"resource\":\"http://127.0.0.2:%d/mcp\","
+  port = test_server_port (other);
+  foreign = g_strdup_printf ("{\"resource\":\"http://127.0.0.2:%u/mcp\","
                              "\"authorization_servers\":[\"%s\"]}", port, f->server->issuer);
   honest = g_strdup_printf ("{\"resource\":\"%s\",\"authorization_servers\":[\"%s\"]}",
                             f->server->mcp_url, f->server->issuer);
   soup_server_add_handler (other, "/foreign", serve_foreign_metadata, foreign, NULL);
   soup_server_add_handler (other, "/honest", serve_foreign_metadata, honest, NULL);
 
-  f->server->resource_metadata_url = g_strdup_printf ("http://127.0.0.2:%d/foreign", port);
-  expected = g_strdup_printf ("The protected resource metadata at http://127.0.0.2:%d/foreign is "
-                              "for “http://127.0.0.2:%d/mcp”, not for the MCP server at %s; it is "
+  f->server->resource_metadata_url = g_strdup_printf ("http://127.0.0.2:%u/foreign", port);
+  expected = g_strdup_printf ("The protected resource metadata at http://127.0.0.2:%u/foreign is "
+                              "for “http://127.0.0.2:%u/mcp”, not for the MCP server at %s; it is "
                               "not used", port, port, f->server->mcp_url);
   assert_sign_in_fails (f, expected, NULL);
   g_assert_cmpuint (f->server->n_server_metadata, ==, 0);
@@ -591,7 +589,7 @@ test_foreign_resource_metadata (Fixture       *f,
 
   /* Where it is kept does not matter, what it says does. */
   g_free (f->server->resource_metadata_url);
-  f->server->resource_metadata_url = g_strdup_printf ("http://127.0.0.2:%d/honest", port);
+  f->server->resource_metadata_url = g_strdup_printf ("http://127.0.0.2:%u/honest", port);
   {
     g_autoptr(TbMcpClient) client = new_client (f);
 

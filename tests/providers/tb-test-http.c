@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "tb-test-http.h"
+#include "../test-soup-util.h"
 
 typedef struct
 {
@@ -177,18 +178,11 @@ test_server_new (const char *key_header)
 {
   TestServer *self = g_new0 (TestServer, 1);
   g_autoptr(GError) error = NULL;
-  g_autoslist(GUri) uris = NULL;
-  g_autofree char *uri = NULL;
-
   self->server = soup_server_new (NULL, NULL);
   soup_server_add_handler (self->server, NULL, handler, self, NULL);
   soup_server_listen_local (self->server, 0, SOUP_SERVER_LISTEN_IPV4_ONLY, &error);
   g_assert_no_error (error);
-  uris = soup_server_get_uris (self->server);
-  uri = g_uri_to_string (uris->data);
-  if (g_str_has_suffix (uri, "/"))
-    uri[strlen (uri) - 1] = '\0';
-  self->base_url = g_steal_pointer (&uri);
+  self->base_url = g_strdup_printf ("http://127.0.0.1:%u", test_server_port (self->server));
   g_queue_init (&self->replies);
   self->bodies = g_ptr_array_new_with_free_func ((GDestroyNotify) json_node_unref);
   self->paths = g_ptr_array_new_with_free_func (g_free);

@@ -9,6 +9,7 @@
 #include <libsoup/soup.h>
 #include <string.h>
 #include <toolbench.h>
+#include "../test-soup-util.h"
 
 typedef struct
 {
@@ -61,18 +62,13 @@ fixture_setup (Fixture       *f,
                gconstpointer  data)
 {
   g_autoptr(GError) error = NULL;
-  g_autoptr(GSList) uris = NULL;
-  g_autofree char *text = NULL;
 
   f->server = soup_server_new (NULL, NULL);
   soup_server_add_handler (f->server, NULL, handler, f, NULL);
   soup_server_listen_local (f->server, 0, SOUP_SERVER_LISTEN_IPV4_ONLY, &error);
   g_assert_no_error (error);
-  uris = soup_server_get_uris (f->server);
-  text = g_uri_to_string (uris->data);
-  g_slist_free_full (g_steal_pointer (&uris), (GDestroyNotify) g_uri_unref);
-  /* "http://127.0.0.1:PORT/" → base URL with a path, as people type it. */
-  f->base_url = g_strconcat (text, "v1", NULL);
+  /* A base URL with a path, as people type it. */
+  f->base_url = g_strdup_printf ("http://127.0.0.1:%u/v1", test_server_port (f->server));
   f->status = 200;
   f->body = g_strdup ("{}");
   f->held = g_ptr_array_new_with_free_func (g_object_unref);

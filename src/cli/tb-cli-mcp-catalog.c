@@ -241,6 +241,16 @@ tb_cli_mcp_read (int    argc,
   return status;
 }
 
+static GPtrArray *
+list_prompts (TbMcpClient  *client,
+              GError      **error)
+{
+  g_autoptr(GAsyncResult) result = NULL;
+
+  tb_mcp_client_list_prompts_async (client, NULL, tb_cli_keep_result, &result);
+  return tb_mcp_client_list_prompts_finish (client, tb_cli_wait_for (&result), error);
+}
+
 int
 tb_cli_mcp_prompts (int    argc,
                     char **argv)
@@ -263,11 +273,8 @@ tb_cli_mcp_prompts (int    argc,
   for (guint i = 0; i < servers->len; i++)
     {
       TbMcpClient *client = servers->pdata[i];
-      g_autoptr(GAsyncResult) result = NULL;
-      g_autoptr(GPtrArray) prompts = NULL;
+      g_autoptr(GPtrArray) prompts = list_prompts (client, &error);
 
-      tb_mcp_client_list_prompts_async (client, NULL, tb_cli_keep_result, &result);
-      prompts = tb_mcp_client_list_prompts_finish (client, tb_cli_wait_for (&result), &error);
       if (prompts == NULL)
         {
           status = fail (error);
@@ -297,11 +304,8 @@ find_prompt (TbMcpClient  *client,
              const char   *name,
              GError      **error)
 {
-  g_autoptr(GAsyncResult) result = NULL;
-  g_autoptr(GPtrArray) prompts = NULL;
+  g_autoptr(GPtrArray) prompts = list_prompts (client, error);
 
-  tb_mcp_client_list_prompts_async (client, NULL, tb_cli_keep_result, &result);
-  prompts = tb_mcp_client_list_prompts_finish (client, tb_cli_wait_for (&result), error);
   for (guint i = 0; prompts != NULL && i < prompts->len; i++)
     if (g_str_equal (tb_mcp_prompt_get_name (prompts->pdata[i]), name))
       return g_object_ref (prompts->pdata[i]);

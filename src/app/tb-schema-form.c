@@ -180,6 +180,17 @@ field_lookup (TbSchemaForm *self,
   return field;
 }
 
+/* The field at @pointer itself, or %NULL. */
+static Field *
+field_at (TbSchemaForm *self,
+          const char   *pointer)
+{
+  gboolean exact;
+  Field *field = field_lookup (self, pointer, &exact);
+
+  return exact ? field : NULL;
+}
+
 static void
 emit_changed (TbSchemaForm *self)
 {
@@ -1475,13 +1486,12 @@ GtkWidget *
 tb_schema_form_get_input (TbSchemaForm *self,
                           const char   *pointer)
 {
-  gboolean exact;
   Field *field;
 
   g_return_val_if_fail (TB_IS_SCHEMA_FORM (self), NULL);
 
-  field = field_lookup (self, pointer, &exact);
-  if (!exact || field == NULL)
+  field = field_at (self, pointer);
+  if (field == NULL)
     return NULL;
   while (field->kind == KIND_VARIANT && field->input == NULL && field->children->len > 0)
     field = g_ptr_array_index (field->children, 0);
@@ -1499,13 +1509,12 @@ GtkWidget *
 tb_schema_form_get_add_button (TbSchemaForm *self,
                                const char   *pointer)
 {
-  gboolean exact;
   Field *field;
 
   g_return_val_if_fail (TB_IS_SCHEMA_FORM (self), NULL);
 
-  field = field_lookup (self, pointer, &exact);
-  return exact && field != NULL ? field->add_button : NULL;
+  field = field_at (self, pointer);
+  return field != NULL ? field->add_button : NULL;
 }
 
 /**
@@ -1519,13 +1528,12 @@ const char *
 tb_schema_form_get_field_error (TbSchemaForm *self,
                                 const char   *pointer)
 {
-  gboolean exact;
   Field *field;
 
   g_return_val_if_fail (TB_IS_SCHEMA_FORM (self), NULL);
 
-  field = field_lookup (self, pointer, &exact);
-  if (!exact || field == NULL)
+  field = field_at (self, pointer);
+  if (field == NULL)
     return NULL;
   if (field == self->root)
     return gtk_widget_get_visible (self->note_label)

@@ -452,6 +452,18 @@ reconnect_timeout_cb (gpointer user_data)
   return G_SOURCE_REMOVE;
 }
 
+/* Drops the stream that closed and opens it again after the retry time
+ * the server asked for. */
+static void
+reconnect_later (Exchange *ex)
+{
+  ex->reconnects++;
+  g_clear_object (&ex->stream);
+  g_byte_array_set_size (ex->line, 0);
+  g_string_truncate (ex->data, 0);
+  g_timeout_add (ex->retry_ms, reconnect_timeout_cb, ex);
+}
+
 static void
 stream_ended (Exchange *ex)
 {
@@ -466,11 +478,7 @@ stream_ended (Exchange *ex)
           exchange_free (ex);
           return;
         }
-      ex->reconnects++;
-      g_clear_object (&ex->stream);
-      g_byte_array_set_size (ex->line, 0);
-      g_string_truncate (ex->data, 0);
-      g_timeout_add (ex->retry_ms, reconnect_timeout_cb, ex);
+      reconnect_later (ex);
       return;
     }
 
@@ -491,11 +499,7 @@ stream_ended (Exchange *ex)
           exchange_free (ex);
           return;
         }
-      ex->reconnects++;
-      g_clear_object (&ex->stream);
-      g_byte_array_set_size (ex->line, 0);
-      g_string_truncate (ex->data, 0);
-      g_timeout_add (ex->retry_ms, reconnect_timeout_cb, ex);
+      reconnect_later (ex);
       return;
     }
 

@@ -150,18 +150,26 @@ new_task (TbMcpClient         *self,
 
 /* ---- listing, page by page ------------------------------------------------ */
 
-typedef gpointer (*MakeItem) (JsonObject *definition);
-
+/* What one kind of list is: the method that lists it page by page, the
+ * member of the answer that holds a page's items, what a person calls them,
+ * the capability the server needs, and how an item is made. */
 typedef struct
 {
   const char *method;
   const char *member;
-  const char *what;     /* for the message: "resources", … */
-  MakeItem    make;
-  GPtrArray  *items;
-  char       *cursor;
-  guint       pages;
-  guint       left_out;
+  const char *what;
+  const char *capability;
+  Missing     missing;
+  gpointer  (*make) (JsonObject *definition);
+} ListKind;
+
+typedef struct
+{
+  const ListKind *kind;
+  GPtrArray      *items;
+  char           *cursor;
+  guint           pages;
+  guint           left_out;
 } Listing;
 
 static void
@@ -196,17 +204,17 @@ page_cb (GObject      *object,
                                /* Translators: "resources", "resource templates" or "prompts",
                                 * then the server's error */
                                _("The server “%s” could not list its %s: %s"),
-                               tb_mcp_client_get_name (self), listing->what, error->message);
+                               tb_mcp_client_get_name (self), _(listing->kind->what), error->message);
       return;
     }
 
   array = JSON_NODE_HOLDS_OBJECT (answer)
-          ? tb_json_object_get_array (json_node_get_object (answer), listing->member) : NULL;
+          ? tb_json_object_get_array (json_node_get_object (answer), listing->kind->member) : NULL;
   for (guint i = 0; array != NULL && i < json_array_get_length (array); i++)
     {
       JsonNode *element = json_array_get_element (array, i);
       gpointer item = JSON_NODE_HOLDS_OBJECT (element)
-                      ? listing->make (json_node_get_object (element)) : NULL;
+                      ? listing->kind->make (json_node_get_object (element)) : NULL;
 
       if (item == NULL)
         listing->left_out++;
@@ -237,7 +245,7 @@ page_cb (GObject      *object,
                                       "The server listed %u entries among its %s without the "
                                       "fields they need; they were left out",
                                       listing->left_out),
-                         listing->left_out, listing->what);
+                         listing->left_out, _(listing->kind->what));
 
       _tb_mcp_client_log (self, "client", "warning", text);
     }
@@ -259,34 +267,26 @@ request_page (GTask *task)
       params = tb_json_node_take_object (object);
     }
   listing->pages++;
-  tb_mcp_client_request_async (g_task_get_source_object (task), listing->method, params,
+  tb_mcp_client_request_async (g_task_get_source_object (task), listing->kind->method, params,
                                g_task_get_cancellable (task), page_cb, task);
 }
 
 static void
 list_all (TbMcpClient         *self,
-          const char          *method,
-          const char          *member,
-          const char          *what,
-          const char          *capability,
-          Missing              missing,
-          MakeItem             make,
+          const ListKind      *kind,
           GCancellable        *cancellable,
           GAsyncReadyCallback  callback,
           gpointer             user_data,
           gpointer             source_tag)
 {
-  GTask *task = new_task (self, capability, NULL, missing, cancellable, callback, user_data,
-                          source_tag);
+  GTask *task = new_task (self, kind->capability, NULL, kind->missing, cancellable, callback,
+                          user_data, source_tag);
   Listing *listing;
 
   if (task == NULL)
     return;
   listing = g_new0 (Listing, 1);
-  listing->method = method;
-  listing->member = member;
-  listing->what = what;
-  listing->make = make;
+  listing->kind = kind;
   listing->items = g_ptr_array_new_with_free_func (g_object_unref);
   g_task_set_task_data (task, listing, listing_free);
   request_page (task);
@@ -323,6 +323,20 @@ make_prompt (JsonObject *definition)
   return tb_mcp_prompt_new_from_json (definition);
 }
 
+static const ListKind resources = {
+  "resources/list", "resources", N_("resources"), "resources", MISSING_RESOURCES,
+  make_resource,
+};
+
+static const ListKind resource_templates = {
+  "resources/templates/list", "resourceTemplates", N_("resource templates"), "resources",
+  MISSING_RESOURCES, make_template,
+};
+
+static const ListKind prompts = {
+  "prompts/list", "prompts", N_("prompts"), "prompts", MISSING_PROMPTS, make_prompt,
+};
+
 /**
  * tb_mcp_client_list_resources_async:
  * @self: a connected client
@@ -341,9 +355,8 @@ tb_mcp_client_list_resources_async (TbMcpClient         *self,
 {
   g_return_if_fail (TB_IS_MCP_CLIENT (self));
 
-  list_all (self, "resources/list", "resources", _("resources"), "resources",
-            MISSING_RESOURCES, make_resource,
-            cancellable, callback, user_data, tb_mcp_client_list_resources_async);
+  list_all (self, &resources, cancellable, callback, user_data,
+            tb_mcp_client_list_resources_async);
 }
 
 /**
@@ -376,9 +389,8 @@ tb_mcp_client_list_resource_templates_async (TbMcpClient         *self,
 {
   g_return_if_fail (TB_IS_MCP_CLIENT (self));
 
-  list_all (self, "resources/templates/list", "resourceTemplates", _("resource templates"),
-            "resources", MISSING_RESOURCES, make_template,
-            cancellable, callback, user_data, tb_mcp_client_list_resource_templates_async);
+  list_all (self, &resource_templates, cancellable, callback, user_data,
+            tb_mcp_client_list_resource_templates_async);
 }
 
 /**
@@ -411,9 +423,8 @@ tb_mcp_client_list_prompts_async (TbMcpClient         *self,
 {
   g_return_if_fail (TB_IS_MCP_CLIENT (self));
 
-  list_all (self, "prompts/list", "prompts", _("prompts"), "prompts",
-            MISSING_PROMPTS, make_prompt,
-            cancellable, callback, user_data, tb_mcp_client_list_prompts_async);
+  list_all (self, &prompts, cancellable, callback, user_data,
+            tb_mcp_client_list_prompts_async);
 }
 
 /**

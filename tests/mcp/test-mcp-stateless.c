@@ -543,7 +543,11 @@ test_stateless (Fixture       *f,
 
   result = call (f, "echo", "{\"message\": \"hi\", \"region\": \"Zürich\", \"count\": 3}");
   g_assert_true (tb_tool_result_get_ok (result));
-  g_assert_cmpstr (mcp_test_output_text (result), ==, "stateless echo");
+  {
+    g_autofree char *text = mcp_test_output_text (result);
+
+    g_assert_cmpstr (text, ==, "stateless echo");
+  }
 
   /* Never initialize, never a GET stream; every request declares itself. */
   g_assert_cmpuint (f->gets, ==, 0);
@@ -687,7 +691,11 @@ test_input_required (Fixture       *f,
   g_assert_true (mcp_test_connect (f->client, &error));
   result = call (f, "asks", "{\"x\": 1}");
   g_assert_true (tb_tool_result_get_ok (result));
-  g_assert_cmpstr (mcp_test_output_text (result), ==, "answered opaque-1 with yes");
+  {
+    g_autofree char *text = mcp_test_output_text (result);
+
+    g_assert_cmpstr (text, ==, "answered opaque-1 with yes");
+  }
   g_assert_cmpuint (asked, ==, 1);
 
   first = json_node_get_object (g_ptr_array_index (f->requests, last_of (f, "tools/call", 1)));
@@ -861,7 +869,11 @@ test_input_bad (Fixture       *f,
 
   huge = call (f, "huge_state", "{}");
   g_assert_true (tb_tool_result_get_ok (huge));
-  g_assert_cmpstr (mcp_test_output_text (huge), ==, "state of 10485760 bytes");
+  {
+    g_autofree char *text = mcp_test_output_text (huge);
+
+    g_assert_cmpstr (text, ==, "state of 10485760 bytes");
+  }
   g_assert_cmpint (tb_mcp_client_get_state (f->client), ==, TB_MCP_CLIENT_STATE_CONNECTED);
 }
 

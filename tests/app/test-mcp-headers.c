@@ -458,6 +458,7 @@ test_import (Fixture       *f,
   g_auto(GStrv) problems = NULL;
   g_autofree char *config = NULL;
   g_autofree char *value = NULL;
+  g_autofree char *local = NULL;
   guint imported;
 
   config = g_strdup_printf ("{\"mcpServers\": {"
@@ -476,7 +477,8 @@ test_import (Fixture       *f,
                    "more; edit the server in Preferences and type its value again. It was left "
                    "out.");
   assert_settings_clean (f);
-  g_assert_nonnull (stored (f, "local"));
+  local = stored (f, "local");
+  g_assert_nonnull (local);
   g_assert_null (stored (f, "stale"));
   value = kept (f, "keyed", f->url);
   g_assert_cmpstr (value, ==, "{\"X-Api-Key\":\"" SECRET "\"}");

@@ -130,7 +130,7 @@ gint64   _tb_mcp_client_start_request (TbMcpClient *self,
                                       guint        timeout_ms,
                                       gboolean     raw,
                                       GTask       *task);
-void     _tb_mcp_client_retry_request (TbMcpClient       *self,
+gint64   _tb_mcp_client_retry_request (TbMcpClient       *self,
                                       const char        *method,
                                       JsonNode          *params,
                                       guint              timeout_ms,
@@ -159,6 +159,9 @@ gboolean _tb_mcp_input_respond    (TbMcpClient       *self,
 void     _tb_mcp_input_fail_all   (TbMcpClient       *self,
                                    const GError      *error);
 GHashTable *_tb_mcp_input_waits_new (void);
+gboolean _tb_mcp_client_tool_headers_valid (TbMcpClient *self,
+                                            JsonObject  *tool,
+                                            const char  *name);
 GTask   *_tb_mcp_client_take_request (TbMcpClient *self,
                                       gint64       id);
 void     _tb_mcp_listen_start     (TbMcpClient       *self);

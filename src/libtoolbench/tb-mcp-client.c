@@ -524,7 +524,7 @@ start_request (TbMcpClient       *self,
 
 /* A request again, after the server asked for input (tb-mcp-input.c): a
  * new id, the caller's task. */
-void
+gint64
 _tb_mcp_client_retry_request (TbMcpClient       *self,
                               const char        *method,
                               JsonNode          *params,
@@ -539,90 +539,7 @@ _tb_mcp_client_retry_request (TbMcpClient       *self,
 
   if (p != NULL)
     p->rounds = rounds;
-}
-
-/* Whether asking again cannot do a thing twice: anything but a tool call,
- * and a call of a tool the server marks read-only or idempotent. */
-static gboolean
-safe_to_repeat (TbMcpClient *self,
-                Pending     *p)
-{
-  JsonObject *params;
-  const char *name;
-
-  if (g_strcmp0 (p->method, "subscriptions/listen") == 0)
-    return FALSE;
-  if (g_strcmp0 (p->method, "tools/call") != 0)
-    return TRUE;
-  params = p->params != NULL && JSON_NODE_HOLDS_OBJECT (p->params)
-           ? json_node_get_object (p->params) : NULL;
-  name = tb_json_object_get_string (params, "name");
-  for (guint i = 0; name != NULL && self->tools != NULL && i < self->tools->len; i++)
-    {
-      JsonObject *tool = json_node_get_object (g_ptr_array_index (self->tools, i));
-      JsonNode *annotations = json_object_get_member (tool, "annotations");
-      JsonObject *hints;
-
-      if (g_strcmp0 (tb_json_object_get_string (tool, "name"), name) != 0)
-        continue;
-      if (annotations == NULL || !JSON_NODE_HOLDS_OBJECT (annotations))
-        return FALSE;
-      hints = json_node_get_object (annotations);
-      return tb_json_object_get_boolean (hints, "readOnlyHint", FALSE) ||
-             tb_json_object_get_boolean (hints, "idempotentHint", FALSE);
-    }
-  return FALSE;
-}
-
-/**
- * _tb_mcp_client_stream_broke:
- * @self: a client
- * @generation: the connection the stream belonged to
- * @request_id: the request whose response stream ended before the answer
- *
- * The stateless revision has no resumption: a request that is safe to
- * repeat goes again as a new request (twice at most); the others fail,
- * saying that they may have run.
- */
-void
-_tb_mcp_client_stream_broke (TbMcpClient *self,
-                             guint        generation,
-                             gint64       request_id)
-{
-  Pending *p = g_hash_table_lookup (self->pending, &request_id);
-  g_autoptr(GTask) task = NULL;
-
-  if (generation != self->generation || p == NULL)
-    return;
-  if (safe_to_repeat (self, p) && p->reissues < 2)
-    {
-      g_autofree char *method = g_strdup (p->method);
-      g_autoptr(JsonNode) params = p->params != NULL ? json_node_ref (p->params) : NULL;
-      guint timeout_ms = p->timeout_ms;
-      TbMcpProgressFunc progress = p->progress;
-      gpointer progress_data = p->progress_data;
-      guint rounds = p->rounds;
-      guint reissues = p->reissues + 1;
-      gint64 id;
-      Pending *again;
-
-      task = pending_take (self, request_id);
-      id = start_request (self, method, params, timeout_ms, progress, progress_data, task);
-      if ((again = g_hash_table_lookup (self->pending, &id)) != NULL)
-        {
-          again->rounds = rounds;
-          again->reissues = reissues;
-        }
-      log_append (self, "client", "info",
-                  _("The server's answer stream broke before the answer; the request went "
-                    "again"));
-      return;
-    }
-  task = pending_take (self, request_id);
-  g_task_return_new_error (task, TB_MCP_ERROR, TB_MCP_ERROR_DISCONNECTED,
-                           _("The MCP server “%s” closed the answer stream before answering; "
-                             "the request may have been carried out, so it is not sent again"),
-                           self->name);
+  return id;
 }
 
 /* A request while connecting. A @raw one's task gets the whole answer,
@@ -1061,55 +978,6 @@ _tb_mcp_client_receive (TbMcpClient *self,
 
 /* Tools. */
 
-/* Over stateless HTTP a tool whose parameters are mirrored into headers in
- * a way the transport forbids is left out, with a warning. */
-static gboolean
-tool_headers_valid (TbMcpClient *self,
-                    JsonObject  *tool,
-                    const char  *name)
-{
-  g_autoptr(GError) error = NULL;
-  JsonNode *schema = json_object_get_member (tool, "inputSchema");
-
-  if (!self->stateless || self->kind != TRANSPORT_HTTP ||
-      schema == NULL || !JSON_NODE_HOLDS_OBJECT (schema))
-    return TRUE;
-  if (_tb_mcp_param_headers_check (json_node_get_object (schema), &error))
-    return TRUE;
-  {
-    g_autofree char *shown = tb_text_shorten (name, -1, 129);
-    g_autofree char *text =
-      /* Translators: a tool's name, then why it is not used */
-      g_strdup_printf (_("The server's tool “%s” was left out: %s"), shown, error->message);
-
-    log_append (self, "client", "warning", text);
-  }
-  return FALSE;
-}
-
-/**
- * _tb_mcp_client_find_tool_schema:
- * @self: a client
- * @name: a tool's name as the server knows it
- *
- * Returns: (transfer none) (nullable): its `inputSchema`
- */
-JsonObject *
-_tb_mcp_client_find_tool_schema (TbMcpClient *self,
-                                 const char  *name)
-{
-  for (guint i = 0; self->tools != NULL && i < self->tools->len; i++)
-    {
-      JsonObject *tool = json_node_get_object (g_ptr_array_index (self->tools, i));
-      JsonNode *schema = json_object_get_member (tool, "inputSchema");
-
-      if (g_strcmp0 (tb_json_object_get_string (tool, "name"), name) == 0)
-        return schema != NULL && JSON_NODE_HOLDS_OBJECT (schema)
-               ? json_node_get_object (schema) : NULL;
-    }
-  return NULL;
-}
-
 static void
 list_page_cb (GObject      *object,
               GAsyncResult *result,
@@ -1164,7 +1032,7 @@ list_page_cb (GObject      *object,
             }
           if (collected->len >= TB_MCP_MAX_TOOLS)
             break;
-          if (!tool_headers_valid (self, json_node_get_object (tool), name))
+          if (!_tb_mcp_client_tool_headers_valid (self, json_node_get_object (tool), name))
             continue;
           g_ptr_array_add (collected, json_node_ref (tool));
         }
@@ -1253,86 +1121,6 @@ start_listing (TbMcpClient *self)
 }
 
 /* Connecting. */
-
-/**
- * _tb_mcp_client_set_ready:
- * @self: a client
- * @version: the revision both speak
- * @result: the answer to `initialize` or `server/discover`
- *
- * Keeps what the server said of itself; the tools are listed next.
- */
-void
-_tb_mcp_client_set_ready (TbMcpClient *self,
-                          const char  *version,
-                          JsonObject  *result)
-{
-  JsonNode *meta = json_object_get_member (result, "_meta");
-  JsonNode *info = json_object_get_member (result, "serverInfo");
-
-  if (meta != NULL && JSON_NODE_HOLDS_OBJECT (meta) &&
-      json_object_get_member (json_node_get_object (meta),
-                              "io.modelcontextprotocol/serverInfo") != NULL)
-    info = json_object_get_member (json_node_get_object (meta),
-                                   "io.modelcontextprotocol/serverInfo");
-  g_free (self->protocol_version);
-  self->protocol_version = g_strdup (version);
-  g_clear_pointer (&self->server_info, json_node_unref);
-  g_clear_pointer (&self->server_capabilities, json_node_unref);
-  g_clear_pointer (&self->instructions, g_free);
-  if (info != NULL)
-    self->server_info = json_node_copy (info);
-  if (json_object_get_member (result, "capabilities") != NULL)
-    self->server_capabilities = json_node_copy (json_object_get_member (result, "capabilities"));
-  self->instructions = g_strdup (tb_json_object_get_string (result, "instructions"));
-}
-
-/* What the client can do for the server, as `initialize` and the stateless
- * revision's `_meta` declare it. */
-JsonObject *
-_tb_mcp_client_build_capabilities (TbMcpClient *self)
-{
-  JsonObject *capabilities = json_object_new ();
-
-  if (self->capabilities & TB_MCP_CAPABILITY_ROOTS)
-    {
-      JsonObject *roots = json_object_new ();
-
-      json_object_set_boolean_member (roots, "listChanged", FALSE);
-      json_object_set_object_member (capabilities, "roots", roots);
-    }
-  if (self->capabilities & TB_MCP_CAPABILITY_SAMPLING)
-    json_object_set_object_member (capabilities, "sampling", json_object_new ());
-  if (self->capabilities & TB_MCP_CAPABILITY_ELICITATION)
-    json_object_set_object_member (capabilities, "elicitation", json_object_new ());
-  return capabilities;
-}
-
-JsonObject *
-_tb_mcp_client_build_info (void)
-{
-  JsonObject *info = json_object_new ();
-
-  json_object_set_string_member (info, "name", "toolbench");
-  json_object_set_string_member (info, "title", "Toolbench");
-  json_object_set_string_member (info, "version", PACKAGE_VERSION);
-  return info;
-}
-
-/* The stateless revision's `_meta` of every request. */
-void
-_tb_mcp_client_add_meta (TbMcpClient *self,
-                         JsonObject  *meta)
-{
-  json_object_set_string_member (meta, "io.modelcontextprotocol/protocolVersion",
-                                 TB_MCP_PROTOCOL_VERSION_STATELESS);
-  json_object_set_object_member (meta, "io.modelcontextprotocol/clientInfo",
-                                 _tb_mcp_client_build_info ());
-  json_object_set_object_member (meta, "io.modelcontextprotocol/clientCapabilities",
-                                 _tb_mcp_client_build_capabilities (self));
-  if (self->log_level != NULL)
-    json_object_set_string_member (meta, "io.modelcontextprotocol/logLevel", self->log_level);
-}
 
 /**
  * tb_mcp_client_connect_async:

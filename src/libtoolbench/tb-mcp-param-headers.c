@@ -9,7 +9,8 @@
 #include <glib/gi18n-lib.h>
 
 #include "tb-json.h"
-#include "tb-mcp-private.h"
+#include "tb-mcp-client-private.h"
+#include "tb-text.h"
 
 /* Tool parameters mirrored into HTTP headers (`x-mcp-header`, Streamable
  * HTTP of 2026-07-28): which properties of a tool's input schema carry the
@@ -296,4 +297,53 @@ _tb_mcp_param_headers_collect (JsonObject *input_schema,
       g_strv_builder_add (builder, header);
     }
   return g_strv_builder_end (builder);
+}
+
+/* Over stateless HTTP a tool whose parameters are mirrored into headers in
+ * a way the transport forbids is left out, with a warning. */
+gboolean
+_tb_mcp_client_tool_headers_valid (TbMcpClient *self,
+                    JsonObject  *tool,
+                    const char  *name)
+{
+  g_autoptr(GError) error = NULL;
+  JsonNode *schema = json_object_get_member (tool, "inputSchema");
+
+  if (!self->stateless || self->kind != TRANSPORT_HTTP ||
+      schema == NULL || !JSON_NODE_HOLDS_OBJECT (schema))
+    return TRUE;
+  if (_tb_mcp_param_headers_check (json_node_get_object (schema), &error))
+    return TRUE;
+  {
+    g_autofree char *shown = tb_text_shorten (name, -1, 129);
+    g_autofree char *text =
+      /* Translators: a tool's name, then why it is not used */
+      g_strdup_printf (_("The server's tool “%s” was left out: %s"), shown, error->message);
+
+    _tb_mcp_client_log (self, "client", "warning", text);
+  }
+  return FALSE;
+}
+
+/**
+ * _tb_mcp_client_find_tool_schema:
+ * @self: a client
+ * @name: a tool's name as the server knows it
+ *
+ * Returns: (transfer none) (nullable): its `inputSchema`
+ */
+JsonObject *
+_tb_mcp_client_find_tool_schema (TbMcpClient *self,
+                                 const char  *name)
+{
+  for (guint i = 0; self->tools != NULL && i < self->tools->len; i++)
+    {
+      JsonObject *tool = json_node_get_object (g_ptr_array_index (self->tools, i));
+      JsonNode *schema = json_object_get_member (tool, "inputSchema");
+
+      if (g_strcmp0 (tb_json_object_get_string (tool, "name"), name) == 0)
+        return schema != NULL && JSON_NODE_HOLDS_OBJECT (schema)
+               ? json_node_get_object (schema) : NULL;
+    }
+  return NULL;
 }

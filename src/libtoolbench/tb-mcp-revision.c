@@ -51,6 +51,86 @@ set_stateless (TbMcpClient *self,
     _tb_mcp_http_set_stateless (self->http, stateless);
 }
 
+/**
+ * _tb_mcp_client_set_ready:
+ * @self: a client
+ * @version: the revision both speak
+ * @result: the answer to `initialize` or `server/discover`
+ *
+ * Keeps what the server said of itself; the tools are listed next.
+ */
+void
+_tb_mcp_client_set_ready (TbMcpClient *self,
+                          const char  *version,
+                          JsonObject  *result)
+{
+  JsonNode *meta = json_object_get_member (result, "_meta");
+  JsonNode *info = json_object_get_member (result, "serverInfo");
+
+  if (meta != NULL && JSON_NODE_HOLDS_OBJECT (meta) &&
+      json_object_get_member (json_node_get_object (meta),
+                              "io.modelcontextprotocol/serverInfo") != NULL)
+    info = json_object_get_member (json_node_get_object (meta),
+                                   "io.modelcontextprotocol/serverInfo");
+  g_free (self->protocol_version);
+  self->protocol_version = g_strdup (version);
+  g_clear_pointer (&self->server_info, json_node_unref);
+  g_clear_pointer (&self->server_capabilities, json_node_unref);
+  g_clear_pointer (&self->instructions, g_free);
+  if (info != NULL)
+    self->server_info = json_node_copy (info);
+  if (json_object_get_member (result, "capabilities") != NULL)
+    self->server_capabilities = json_node_copy (json_object_get_member (result, "capabilities"));
+  self->instructions = g_strdup (tb_json_object_get_string (result, "instructions"));
+}
+
+/* What the client can do for the server, as `initialize` and the stateless
+ * revision's `_meta` declare it. */
+JsonObject *
+_tb_mcp_client_build_capabilities (TbMcpClient *self)
+{
+  JsonObject *capabilities = json_object_new ();
+
+  if (self->capabilities & TB_MCP_CAPABILITY_ROOTS)
+    {
+      JsonObject *roots = json_object_new ();
+
+      json_object_set_boolean_member (roots, "listChanged", FALSE);
+      json_object_set_object_member (capabilities, "roots", roots);
+    }
+  if (self->capabilities & TB_MCP_CAPABILITY_SAMPLING)
+    json_object_set_object_member (capabilities, "sampling", json_object_new ());
+  if (self->capabilities & TB_MCP_CAPABILITY_ELICITATION)
+    json_object_set_object_member (capabilities, "elicitation", json_object_new ());
+  return capabilities;
+}
+
+JsonObject *
+_tb_mcp_client_build_info (void)
+{
+  JsonObject *info = json_object_new ();
+
+  json_object_set_string_member (info, "name", "toolbench");
+  json_object_set_string_member (info, "title", "Toolbench");
+  json_object_set_string_member (info, "version", PACKAGE_VERSION);
+  return info;
+}
+
+/* The stateless revision's `_meta` of every request. */
+void
+_tb_mcp_client_add_meta (TbMcpClient *self,
+                         JsonObject  *meta)
+{
+  json_object_set_string_member (meta, "io.modelcontextprotocol/protocolVersion",
+                                 TB_MCP_PROTOCOL_VERSION_STATELESS);
+  json_object_set_object_member (meta, "io.modelcontextprotocol/clientInfo",
+                                 _tb_mcp_client_build_info ());
+  json_object_set_object_member (meta, "io.modelcontextprotocol/clientCapabilities",
+                                 _tb_mcp_client_build_capabilities (self));
+  if (self->log_level != NULL)
+    json_object_set_string_member (meta, "io.modelcontextprotocol/logLevel", self->log_level);
+}
+
 static void
 initialize_cb (GObject      *object,
                GAsyncResult *result,

@@ -26,6 +26,7 @@
 #include "tb-resource-view-private.h"
 #include "tb-resource-window-private.h"
 #include "tb-window.h"
+#include "../test-soup-util.h"
 
 typedef struct
 {
@@ -988,14 +989,12 @@ test_icon_http (void)
   g_autoptr(SoupServer) server = soup_server_new (NULL, NULL);
   g_autoptr(GError) error = NULL;
   g_autoptr(GdkPaintable) paintable = NULL;
-  g_autoslist(GUri) uris = NULL;
   g_autofree char *base = NULL;
   g_autofree char *url = NULL;
 
   soup_server_add_handler (server, NULL, icon_handler, NULL, NULL);
   g_assert_true (soup_server_listen_local (server, 0, SOUP_SERVER_LISTEN_IPV4_ONLY, &error));
-  uris = soup_server_get_uris (server);
-  base = g_strdup_printf ("http://127.0.0.1:%d", g_uri_get_port (uris->data));
+  base = g_strdup_printf ("http://127.0.0.1:%u", test_server_port (server));
 
   url = g_strconcat (base, "/icon.png", NULL);
   paintable = load_icon (url, &error);

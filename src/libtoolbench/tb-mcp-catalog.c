@@ -170,7 +170,71 @@ typedef struct
   char           *cursor;
   guint           pages;
   guint           left_out;
+  gint64          ttl_ms;    /* the shortest a page of 2026-07-28 allows; -1 none yet */
 } Listing;
+
+/* A list of 2026-07-28 the server said may be kept (`ttlMs`), until then. */
+typedef struct
+{
+  GPtrArray *items;
+  gint64     until;          /* g_get_monotonic_time() */
+} Kept;
+
+static void
+kept_free (gpointer data)
+{
+  Kept *kept = data;
+
+  g_ptr_array_unref (kept->items);
+  g_free (kept);
+}
+
+/**
+ * _tb_mcp_catalog_forget:
+ * @self: a client
+ * @method: (nullable): the list method whose kept list goes, %NULL for all
+ *
+ * Called when the server says a list changed, and when a connection ends.
+ */
+void
+_tb_mcp_catalog_forget (TbMcpClient *self,
+                        const char  *method)
+{
+  if (self->kept_lists == NULL)
+    return;
+  if (method == NULL)
+    g_hash_table_remove_all (self->kept_lists);
+  else
+    g_hash_table_remove (self->kept_lists, method);
+}
+
+static void
+keep_list (TbMcpClient *self,
+           Listing     *listing)
+{
+  Kept *kept;
+
+  if (!self->stateless || listing->ttl_ms <= 0)
+    return;
+  if (self->kept_lists == NULL)
+    self->kept_lists = g_hash_table_new_full (g_str_hash, g_str_equal, NULL, kept_free);
+  kept = g_new0 (Kept, 1);
+  kept->items = g_ptr_array_ref (listing->items);
+  kept->until = g_get_monotonic_time () + listing->ttl_ms * 1000;
+  g_hash_table_replace (self->kept_lists, (gpointer) listing->kind->method, kept);
+}
+
+static GPtrArray *
+kept_list (TbMcpClient    *self,
+           const ListKind *kind)
+{
+  Kept *kept = self->kept_lists != NULL && self->stateless
+               ? g_hash_table_lookup (self->kept_lists, kind->method) : NULL;
+
+  if (kept == NULL || g_get_monotonic_time () >= kept->until)
+    return NULL;
+  return g_ptr_array_ref (kept->items);
+}
 
 static void
 listing_free (gpointer data)
@@ -208,6 +272,16 @@ page_cb (GObject      *object,
       return;
     }
 
+  /* How long the list may be kept: the shortest any page allows. */
+  {
+    gint64 ttl = 0;
+
+    if (!JSON_NODE_HOLDS_OBJECT (answer) ||
+        !tb_json_object_get_int_in_range (json_node_get_object (answer), "ttlMs", 0,
+                                          G_MAXINT32, &ttl, NULL))
+      ttl = 0;
+    listing->ttl_ms = listing->ttl_ms < 0 ? ttl : MIN (listing->ttl_ms, ttl);
+  }
   array = JSON_NODE_HOLDS_OBJECT (answer)
           ? tb_json_object_get_array (json_node_get_object (answer), listing->kind->member) : NULL;
   for (guint i = 0; array != NULL && i < json_array_get_length (array); i++)
@@ -249,6 +323,7 @@ page_cb (GObject      *object,
 
       _tb_mcp_client_log (self, "client", "warning", text);
     }
+  keep_list (self, listing);
   g_task_return_pointer (task, g_ptr_array_ref (listing->items),
                          (GDestroyNotify) g_ptr_array_unref);
 }
@@ -282,10 +357,19 @@ list_all (TbMcpClient         *self,
   GTask *task = new_task (self, kind->capability, NULL, kind->missing, cancellable, callback,
                           user_data, source_tag);
   Listing *listing;
+  GPtrArray *kept;
 
   if (task == NULL)
     return;
+  /* Within the time the server allows, its list as it was. */
+  if ((kept = kept_list (self, kind)) != NULL)
+    {
+      g_task_return_pointer (task, kept, (GDestroyNotify) g_ptr_array_unref);
+      g_object_unref (task);
+      return;
+    }
   listing = g_new0 (Listing, 1);
+  listing->ttl_ms = -1;
   listing->kind = kind;
   listing->items = g_ptr_array_new_with_free_func (g_object_unref);
   g_task_set_task_data (task, listing, listing_free);

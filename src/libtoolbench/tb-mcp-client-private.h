@@ -76,6 +76,7 @@ struct _TbMcpClient
   guint               listen_reopen;
   guint               listen_failures;
   GPtrArray          *subscribed;    /* resource URIs, kept across connections */
+  GHashTable         *kept_lists;    /* list method → Kept (tb-mcp-catalog.c) */
   char               *log_level;     /* sent in every stateless request's _meta */
   char               *protocol_version;
   JsonNode           *server_info;
@@ -172,6 +173,8 @@ void     _tb_mcp_listen_add_resource (TbMcpClient    *self,
 void     _tb_mcp_listen_remove_resource (TbMcpClient *self,
                                          const char  *uri);
 void     _tb_mcp_listen_stop      (TbMcpClient       *self);
+void     _tb_mcp_catalog_forget   (TbMcpClient       *self,
+                                   const char        *method);
 void     _tb_mcp_client_send_notification (TbMcpClient *self,
                                            const char  *method,
                                            JsonNode    *params);

@@ -232,6 +232,7 @@ stop_transport (TbMcpClient *self)
   self->generation++;
 
   _tb_mcp_listen_stop (self);
+  _tb_mcp_catalog_forget (self, NULL);
   _tb_mcp_stdio_stop (self);
   g_clear_pointer (&self->http, _tb_mcp_http_free);
   self->listing = FALSE;
@@ -932,9 +933,16 @@ _tb_mcp_client_receive (TbMcpClient *self,
       if (g_str_equal (method, "notifications/tools/list_changed"))
         start_listing (self);
       else if (g_str_equal (method, "notifications/resources/list_changed"))
-        g_signal_emit (self, signals [RESOURCES_CHANGED], 0);
+        {
+          _tb_mcp_catalog_forget (self, "resources/list");
+          _tb_mcp_catalog_forget (self, "resources/templates/list");
+          g_signal_emit (self, signals [RESOURCES_CHANGED], 0);
+        }
       else if (g_str_equal (method, "notifications/prompts/list_changed"))
-        g_signal_emit (self, signals [PROMPTS_CHANGED], 0);
+        {
+          _tb_mcp_catalog_forget (self, "prompts/list");
+          g_signal_emit (self, signals [PROMPTS_CHANGED], 0);
+        }
       else if (g_str_equal (method, "notifications/resources/updated") &&
                tb_json_object_get_string (p, "uri") != NULL)
         g_signal_emit (self, signals [RESOURCE_UPDATED], 0, tb_json_object_get_string (p, "uri"));
@@ -1450,6 +1458,7 @@ tb_mcp_client_finalize (GObject *object)
   g_clear_pointer (&self->pending, g_hash_table_unref);
   g_clear_pointer (&self->input_waits, g_hash_table_unref);
   g_clear_pointer (&self->subscribed, g_ptr_array_unref);
+  g_clear_pointer (&self->kept_lists, g_hash_table_unref);
   g_free (self->log_level);
   g_free (self->protocol_version);
   g_clear_pointer (&self->server_info, json_node_unref);

@@ -274,7 +274,8 @@ handler (SoupServer        *server,
       else
         reply (msg, 200, id, "result", "{\"resultType\": \"complete\", \"supportedVersions\": "
                "[\"2026-07-28\"], \"capabilities\": {\"tools\": {\"listChanged\": true}, "
-               "\"resources\": {\"subscribe\": true}}, \"_meta\": "
+               "\"resources\": {\"subscribe\": true, \"listChanged\": true}, "
+               "\"prompts\": {}}, \"_meta\": "
                "{\"io.modelcontextprotocol/serverInfo\": {\"name\": \"stateless\", "
                "\"version\": \"7\", \"icons\": [{\"src\": \"data:image/png;base64,AA==\", "
                "\"mimeType\": \"image/png\"}]}}, \"ttlMs\": 0, \"cacheScope\": \"private\"}");
@@ -325,6 +326,21 @@ handler (SoupServer        *server,
       filter = tb_json_to_string (node, FALSE);
       agreed = g_strdup_printf (", \"notifications\": %s", filter);
       push (f, "notifications/subscriptions/acknowledged", agreed);
+      return;
+    }
+  if (g_strcmp0 (method, "resources/list") == 0)
+    {
+      /* May be kept a minute. */
+      reply (msg, 200, id, "result", "{\"resources\": [{\"uri\": \"file:///a.txt\", "
+             "\"name\": \"a\"}], \"resultType\": \"complete\", \"ttlMs\": 60000, "
+             "\"cacheScope\": \"private\"}");
+      return;
+    }
+  if (g_strcmp0 (method, "prompts/list") == 0)
+    {
+      /* Not to be kept. */
+      reply (msg, 200, id, "result", "{\"prompts\": [{\"name\": \"p\"}], \"resultType\": "
+             "\"complete\", \"ttlMs\": 0, \"cacheScope\": \"private\"}");
       return;
     }
   if (g_strcmp0 (method, "tools/call") == 0)
@@ -941,6 +957,86 @@ test_dual (Fixture       *f,
   g_assert_cmpstr (tb_mcp_client_get_protocol_version (f->client), ==, "2025-11-25");
 }
 
+static guint
+count_of (Fixture    *f,
+          const char *method)
+{
+  guint n = 0;
+
+  for (guint i = 0; i < f->requests->len; i++)
+    n += g_strcmp0 (method_of (f, i), method) == 0;
+  return n;
+}
+
+static GPtrArray *
+list_resources (Fixture *f)
+{
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+  GPtrArray *items;
+
+  tb_mcp_client_list_resources_async (f->client, NULL, done_cb, &result);
+  g_assert_true (mcp_test_wait (mcp_test_pointer_set, &result, 5000));
+  items = tb_mcp_client_list_resources_finish (f->client, result, &error);
+  g_assert_no_error (error);
+  return items;
+}
+
+static void
+changed_cb (TbMcpClient *client,
+            gboolean    *changed)
+{
+  *changed = TRUE;
+}
+
+static gboolean
+flag_set (gpointer data)
+{
+  return *(gboolean *) data;
+}
+
+/* A list the server says may be kept (ttlMs) is not asked again until
+ * then, or until the server says it changed; one that may not is asked
+ * each time. */
+static void
+test_list_ttl (Fixture       *f,
+               gconstpointer  data)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GPtrArray) first = NULL;
+  g_autoptr(GPtrArray) second = NULL;
+  g_autoptr(GPtrArray) third = NULL;
+  gboolean changed = FALSE;
+
+  g_signal_connect (f->client, "resources-changed", G_CALLBACK (changed_cb), &changed);
+  g_assert_true (mcp_test_connect (f->client, &error));
+  g_assert_true (mcp_test_wait (listening, f, 5000));
+  first = list_resources (f);
+  second = list_resources (f);
+  g_assert_cmpuint (first->len, ==, 1);
+  g_assert_cmpuint (second->len, ==, 1);
+  g_assert_cmpuint (count_of (f, "resources/list"), ==, 1);
+
+  push (f, "notifications/resources/list_changed", "");
+  g_assert_true (mcp_test_wait (flag_set, &changed, 5000));
+  g_signal_handlers_disconnect_by_func (f->client, changed_cb, &changed);
+  third = list_resources (f);
+  g_assert_cmpuint (third->len, ==, 1);
+  g_assert_cmpuint (count_of (f, "resources/list"), ==, 2);
+
+  for (guint i = 0; i < 2; i++)
+    {
+      g_autoptr(GAsyncResult) result = NULL;
+      g_autoptr(GPtrArray) prompts = NULL;
+
+      tb_mcp_client_list_prompts_async (f->client, NULL, done_cb, &result);
+      g_assert_true (mcp_test_wait (mcp_test_pointer_set, &result, 5000));
+      prompts = tb_mcp_client_list_prompts_finish (f->client, result, &error);
+      g_assert_no_error (error);
+    }
+  g_assert_cmpuint (count_of (f, "prompts/list"), ==, 2);
+}
+
 static void
 test_no_common_version (Fixture       *f,
                         gconstpointer  data)
@@ -1140,6 +1236,8 @@ main (int   argc,
               test_subscriptions, fixture_teardown);
   g_test_add ("/mcp/stateless/broken-stream", Fixture, "stateless", fixture_setup,
               test_broken_stream, fixture_teardown);
+  g_test_add ("/mcp/stateless/list-ttl", Fixture, "stateless", fixture_setup, test_list_ttl,
+              fixture_teardown);
   g_test_add ("/mcp/stateless/dual", Fixture, "dual", fixture_setup, test_dual,
               fixture_teardown);
   g_test_add ("/mcp/stateless/input-bad", Fixture, "stateless", fixture_setup, test_input_bad,

@@ -430,3 +430,41 @@ tb_label_set_status (GtkLabel   *label,
   gtk_widget_add_css_class (GTK_WIDGET (label), is_error ? "error" : "success");
   gtk_widget_remove_css_class (GTK_WIDGET (label), is_error ? "success" : "error");
 }
+
+/**
+ * tb_list_view_show_filtered:
+ * @list: a list view
+ * @model: the items
+ * @filter: (transfer full): which of them show
+ * @setup: the rows' setup handler of a #GtkSignalListItemFactory
+ * @bind: their bind handler
+ * @unbind: (nullable): their unbind handler
+ * @user_data: data for the handlers
+ *
+ * Shows @model through @filter in @list, one row per item made by the
+ * handlers, one item selected at a time: the searchable lists of a
+ * server's window.
+ *
+ * Returns: (transfer full): the filtered model, to refilter and count
+ */
+GtkFilterListModel *
+tb_list_view_show_filtered (GtkListView *list,
+                            GListModel  *model,
+                            GtkFilter   *filter,
+                            GCallback    setup,
+                            GCallback    bind,
+                            GCallback    unbind,
+                            gpointer     user_data)
+{
+  GtkFilterListModel *filtered = gtk_filter_list_model_new (g_object_ref (model), filter);
+  g_autoptr(GtkListItemFactory) factory = gtk_signal_list_item_factory_new ();
+
+  g_signal_connect (factory, "setup", setup, user_data);
+  g_signal_connect (factory, "bind", bind, user_data);
+  if (unbind != NULL)
+    g_signal_connect (factory, "unbind", unbind, user_data);
+  gtk_list_view_set_factory (list, factory);
+  gtk_list_view_set_model (list, GTK_SELECTION_MODEL (
+                             gtk_single_selection_new (g_object_ref (G_LIST_MODEL (filtered)))));
+  return filtered;
+}

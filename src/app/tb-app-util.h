@@ -21,6 +21,13 @@ void  tb_widget_unparent_children (GtkWidget     *widget);
 void  tb_label_set_outside_text   (GtkLabel      *label,
                                    const char    *text);
 guint tb_list_box_count_rows      (GtkListBox    *list);
+GtkFilterListModel *tb_list_view_show_filtered (GtkListView *list,
+                                                GListModel  *model,
+                                                GtkFilter   *filter,
+                                                GCallback    setup,
+                                                GCallback    bind,
+                                                GCallback    unbind,
+                                                gpointer     user_data);
 void  tb_copy_text                (GtkWidget     *widget,
                                    const char    *text);
 void  tb_expander_keep_focus_out  (GtkExpander   *expander);

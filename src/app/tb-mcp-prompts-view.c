@@ -436,24 +436,16 @@ tb_mcp_prompts_view_class_init (TbMcpPromptsViewClass *klass)
 static void
 tb_mcp_prompts_view_init (TbMcpPromptsView *self)
 {
-  GtkListItemFactory *factory;
-
   g_type_ensure (ADW_TYPE_STATUS_PAGE);
   g_type_ensure (ADW_TYPE_BIN);
   gtk_widget_init_template (GTK_WIDGET (self));
 
   self->store = g_list_store_new (TB_TYPE_MCP_PROMPT);
   self->filter = gtk_custom_filter_new (match_prompt, self, NULL);
-  self->filtered = gtk_filter_list_model_new (G_LIST_MODEL (g_object_ref (self->store)),
-                                              GTK_FILTER (self->filter));
-  factory = gtk_signal_list_item_factory_new ();
-  g_signal_connect (factory, "setup", G_CALLBACK (setup_row), self);
-  g_signal_connect (factory, "bind", G_CALLBACK (bind_row), self);
-  gtk_list_view_set_factory (self->list, factory);
-  g_object_unref (factory);
-  gtk_list_view_set_model (self->list, GTK_SELECTION_MODEL (
-                             gtk_single_selection_new (g_object_ref (
-                                                         G_LIST_MODEL (self->filtered)))));
+  self->filtered = tb_list_view_show_filtered (self->list, G_LIST_MODEL (self->store),
+                                               GTK_FILTER (self->filter),
+                                               G_CALLBACK (setup_row), G_CALLBACK (bind_row),
+                                               NULL, self);
 }
 
 /**

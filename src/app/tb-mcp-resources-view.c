@@ -857,7 +857,6 @@ tb_mcp_resources_view_class_init (TbMcpResourcesViewClass *klass)
 static void
 tb_mcp_resources_view_init (TbMcpResourcesView *self)
 {
-  GtkListItemFactory *factory;
 
   g_type_ensure (ADW_TYPE_STATUS_PAGE);
   gtk_widget_init_template (GTK_WIDGET (self));
@@ -868,17 +867,10 @@ tb_mcp_resources_view_init (TbMcpResourcesView *self)
   self->windows = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   self->store = g_list_store_new (TB_TYPE_MCP_RESOURCE);
   self->filter = gtk_custom_filter_new (match_resource, self, NULL);
-  self->filtered = gtk_filter_list_model_new (G_LIST_MODEL (g_object_ref (self->store)),
-                                              GTK_FILTER (self->filter));
-  factory = gtk_signal_list_item_factory_new ();
-  g_signal_connect (factory, "setup", G_CALLBACK (setup_row), self);
-  g_signal_connect (factory, "bind", G_CALLBACK (bind_row), self);
-  g_signal_connect (factory, "unbind", G_CALLBACK (unbind_row), self);
-  gtk_list_view_set_factory (self->list, factory);
-  g_object_unref (factory);
-  gtk_list_view_set_model (self->list, GTK_SELECTION_MODEL (
-                             gtk_single_selection_new (g_object_ref (
-                                                         G_LIST_MODEL (self->filtered)))));
+  self->filtered = tb_list_view_show_filtered (self->list, G_LIST_MODEL (self->store),
+                                               GTK_FILTER (self->filter),
+                                               G_CALLBACK (setup_row), G_CALLBACK (bind_row),
+                                               G_CALLBACK (unbind_row), self);
 }
 
 /**

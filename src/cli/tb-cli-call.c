@@ -79,6 +79,25 @@ call_cb (GObject      *object,
   *(TbToolResult **) user_data = tb_tool_registry_call_finish (TB_TOOL_REGISTRY (object), result);
 }
 
+/* What a running tool says of itself (an MCP server's progress, a task's
+ * status) goes to stderr, so that the result on stdout stays JSON. */
+static void
+progress_cb (TbToolRegistry *registry,
+             const char     *call_id,
+             double          progress,
+             double          total,
+             const char     *message,
+             gpointer        user_data)
+{
+  if (message != NULL && *message != '\0' && total > 0)
+    /* Translators: progress of a running tool, such as "3 of 10: copying" */
+    g_printerr (_("toolbench-cli: %g of %g: %s\n"), progress, total, message);
+  else if (message != NULL && *message != '\0')
+    g_printerr ("toolbench-cli: %s\n", message);
+  else if (total > 0)
+    g_printerr (_("toolbench-cli: %g of %g\n"), progress, total);
+}
+
 /**
  * tb_cli_call_tool:
  * @registry: the registry holding the tool
@@ -100,11 +119,13 @@ tb_cli_call_tool (TbToolRegistry         *registry,
   g_autoptr(TbToolResult) result = NULL;
   g_autoptr(JsonNode) printed = NULL;
   TbCliInterrupt *watch;
+  gulong progress_id;
 
   if (options->timeout_ms > 0)
     tb_tool_registry_set_default_timeout_ms (registry, options->timeout_ms);
 
   watch = tb_cli_interrupt_watch (cancellable, NULL);
+  progress_id = g_signal_connect (registry, "call-progress", G_CALLBACK (progress_cb), NULL);
   if (options->no_validate)
     tb_tool_registry_call_unvalidated_async (registry, name, NULL, arguments, NULL,
                                              cancellable, call_cb, &result);
@@ -114,6 +135,7 @@ tb_cli_call_tool (TbToolRegistry         *registry,
   while (result == NULL)
     g_main_context_iteration (NULL, TRUE);
   tb_cli_interrupt_unwatch (watch);
+  g_signal_handler_disconnect (registry, progress_id);
 
   printed = options->full ? tb_tool_result_to_json (result) : tb_tool_result_to_envelope (result);
   /* The envelope is what a model would read; the person is told apart. */

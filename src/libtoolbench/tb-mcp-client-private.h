@@ -71,6 +71,7 @@ struct _TbMcpClient
   gboolean            stateless;     /* speaking 2026-07-28: _meta on every request */
   guint               probes;        /* server/discover requests of this connection */
   GHashTable         *input_waits;   /* id → what an input request answers (tb-mcp-input.c) */
+  GPtrArray          *tasks;         /* tasks being followed (tb-mcp-task.c) */
   guint64             next_input;
   gint64              listen_id;     /* the subscriptions/listen request (tb-mcp-listen.c) */
   guint               listen_reopen;
@@ -160,6 +161,38 @@ gboolean _tb_mcp_input_respond    (TbMcpClient       *self,
 void     _tb_mcp_input_fail_all   (TbMcpClient       *self,
                                    const GError      *error);
 GHashTable *_tb_mcp_input_waits_new (void);
+
+/* Hears the answer to one input request: its @result, or a @refusal (the
+ * client could not answer), or @lost (the connection is gone). */
+typedef void (*TbMcpInputAnswered) (gpointer      target,
+                                    const char   *key,
+                                    JsonNode     *result,
+                                    const char   *refusal,
+                                    const GError *lost);
+
+char    *_tb_mcp_input_wait       (TbMcpClient        *self,
+                                   const char         *key,
+                                   TbMcpInputAnswered  answered,
+                                   gpointer            target,
+                                   GDestroyNotify      release);
+void     _tb_mcp_input_ask        (TbMcpClient        *self,
+                                   const char         *id,
+                                   JsonObject         *requests);
+
+/* Tasks of the tasks extension (tb-mcp-task.c). */
+#define TB_MCP_TASKS_EXTENSION "io.modelcontextprotocol/tasks"
+void     _tb_mcp_task_follow      (TbMcpClient        *self,
+                                   GTask              *task,
+                                   const char         *tool,
+                                   guint               timeout_ms,
+                                   TbMcpProgressFunc   progress,
+                                   gpointer            progress_data,
+                                   JsonObject         *handle);
+void     _tb_mcp_task_fail_all    (TbMcpClient        *self,
+                                   const GError       *error);
+JsonObject *_tb_mcp_client_build_params (TbMcpClient  *self,
+                                         JsonNode     *params,
+                                         const char   *progress_token);
 gboolean _tb_mcp_client_tool_headers_valid (TbMcpClient *self,
                                             JsonObject  *tool,
                                             const char  *name);

@@ -261,6 +261,7 @@ fail_all (TbMcpClient *self,
     }
 
   _tb_mcp_input_fail_all (self, error);
+  _tb_mcp_task_fail_all (self, error);
   if (connect_task != NULL)
     g_task_return_error (connect_task, g_error_copy (error));
 }
@@ -421,53 +422,6 @@ request_cancelled_cb (GCancellable *cancellable,
   g_source_unref (source);
 }
 
-/* The request's params: the caller's, with `_meta` holding the progress
- * token and, in the stateless revision, what every request declares. */
-static JsonObject *
-build_params (TbMcpClient *self,
-              JsonNode    *params,
-              const char  *progress_token)
-{
-  JsonObject *given = params != NULL && JSON_NODE_HOLDS_OBJECT (params)
-                      ? json_node_get_object (params) : NULL;
-  JsonObject *copy;
-  JsonObject *meta;
-  JsonObjectIter iter;
-  const char *member;
-  JsonNode *value;
-
-  if (progress_token == NULL && !self->stateless)
-    return given != NULL ? json_object_ref (given) : NULL;
-
-  copy = json_object_new ();
-  meta = json_object_new ();
-  if (given != NULL)
-    {
-      json_object_iter_init_ordered (&iter, given);
-      while (json_object_iter_next_ordered (&iter, &member, &value))
-        {
-          if (!g_str_equal (member, "_meta"))
-            json_object_set_member (copy, member, json_node_copy (value));
-          else if (JSON_NODE_HOLDS_OBJECT (value))
-            {
-              JsonObjectIter inner;
-              const char *key;
-              JsonNode *item;
-
-              json_object_iter_init_ordered (&inner, json_node_get_object (value));
-              while (json_object_iter_next_ordered (&inner, &key, &item))
-                json_object_set_member (meta, key, json_node_copy (item));
-            }
-        }
-    }
-  if (progress_token != NULL)
-    json_object_set_string_member (meta, "progressToken", progress_token);
-  if (self->stateless)
-    _tb_mcp_client_add_meta (self, meta);
-  json_object_set_object_member (copy, "_meta", meta);
-  return copy;
-}
-
 static gint64
 start_request (TbMcpClient       *self,
                const char        *method,
@@ -498,7 +452,7 @@ start_request (TbMcpClient       *self,
       p->progress = progress;
       p->progress_data = progress_data;
     }
-  params_object = build_params (self, params, p->progress_token);
+  params_object = _tb_mcp_client_build_params (self, params, p->progress_token);
   if (params_object != NULL)
     json_object_set_object_member (object, "params", params_object);
 
@@ -874,6 +828,13 @@ handle_response (TbMcpClient *self,
           _tb_mcp_input_required (self, g_steal_pointer (&task), method, params, timeout_ms,
                                   progress, progress_data, rounds,
                                   json_node_get_object (result));
+        else if (g_str_equal (type, "task") && self->stateless &&
+                 g_strcmp0 (method, "tools/call") == 0)
+          _tb_mcp_task_follow (self, g_steal_pointer (&task),
+                               tb_json_object_get_string (json_node_get_object (params), "name"),
+                               timeout_ms, progress, progress_data, json_node_get_object (result));
+        else if (g_str_equal (type, "task") && g_strcmp0 (method, "tasks/get") == 0)
+          g_task_return_pointer (task, json_node_ref (result), (GDestroyNotify) json_node_unref);
         else
           g_task_return_new_error (task, TB_MCP_ERROR, TB_MCP_ERROR_PROTOCOL,
                                    /* Translators: a server name, then the result type it sent */
@@ -1428,7 +1389,8 @@ tb_mcp_client_dispose (GObject *object)
   stop_transport (self);
   if (self->auth != NULL)
     tb_mcp_auth_cancel (self->auth);
-  if (self->pending != NULL && g_hash_table_size (self->pending) > 0)
+  if (self->pending != NULL &&
+      (g_hash_table_size (self->pending) > 0 || self->tasks->len > 0))
     {
       g_autoptr(GError) error = g_error_new (TB_MCP_ERROR, TB_MCP_ERROR_DISCONNECTED,
                                              _("The MCP server “%s” was closed"), self->name);
@@ -1457,6 +1419,7 @@ tb_mcp_client_finalize (GObject *object)
   g_free (self->error);
   g_clear_pointer (&self->pending, g_hash_table_unref);
   g_clear_pointer (&self->input_waits, g_hash_table_unref);
+  g_clear_pointer (&self->tasks, g_ptr_array_unref);
   g_clear_pointer (&self->subscribed, g_ptr_array_unref);
   g_clear_pointer (&self->kept_lists, g_hash_table_unref);
   g_free (self->log_level);
@@ -1631,6 +1594,7 @@ static void
 tb_mcp_client_init (TbMcpClient *self)
 {
   self->input_waits = _tb_mcp_input_waits_new ();
+  self->tasks = g_ptr_array_new ();
   self->pending = g_hash_table_new_full (g_int64_hash, g_int64_equal, NULL,
                                          (GDestroyNotify) pending_free);
   self->registered = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);

@@ -926,6 +926,8 @@ _tb_mcp_http_send (TbMcpHttp *self,
         }
       else if (g_strcmp0 (ex->method, "resources/read") == 0)
         ex->name = g_strdup (tb_json_object_get_string (p, "uri"));
+      else if (ex->method != NULL && g_str_has_prefix (ex->method, "tasks/"))
+        ex->name = g_strdup (tb_json_object_get_string (p, "taskId"));
     }
   body = g_bytes_new_take (g_steal_pointer (&text), length);
   ex->request_body = g_bytes_ref (body);

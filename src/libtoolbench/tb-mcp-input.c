@@ -39,10 +39,15 @@ typedef struct
   gboolean           inputs;        /* the server sent inputRequests */
 } Round;
 
+/* One input request being answered, under the id it was asked with:
+ * whoever asked (a round here, a task in tb-mcp-task.c) hears the answer
+ * through @answered and lets go of @target through @release. */
 typedef struct
 {
-  Round *round;                     /* shared by the waits of one round */
-  char  *key;
+  char               *key;
+  TbMcpInputAnswered  answered;
+  gpointer            target;
+  GDestroyNotify      release;
 } Wait;
 
 static void
@@ -56,14 +61,23 @@ round_unref (Round *round)
   g_free (round);
 }
 
+/* The last wait of a round frees it. */
+static void
+round_release (gpointer data)
+{
+  Round *round = data;
+
+  if (--round->outstanding == 0 && round->task == NULL)
+    round_unref (round);
+}
+
 static void
 wait_free (gpointer data)
 {
   Wait *wait = data;
 
-  /* The last wait of a round frees it. */
-  if (wait->round != NULL && --wait->round->outstanding == 0 && wait->round->task == NULL)
-    round_unref (wait->round);
+  if (wait->release != NULL)
+    wait->release (wait->target);
   g_free (wait->key);
   g_free (wait);
 }
@@ -111,6 +125,42 @@ fail_round (Round      *round,
 
   if (task != NULL)
     g_task_return_new_error (task, TB_MCP_ERROR, TB_MCP_ERROR_REMOTE, "%s", text);
+}
+
+/* An answer for a round; the last one sends the request again. */
+static void
+round_answered (gpointer      target,
+                const char   *key,
+                JsonNode     *result,
+                const char   *refusal,
+                const GError *lost)
+{
+  Round *round = target;
+
+  if (round->task == NULL)
+    return;
+  if (lost != NULL)
+    {
+      g_autoptr(GTask) task = g_steal_pointer (&round->task);
+
+      g_task_return_error (task, g_error_copy (lost));
+      return;
+    }
+  if (refusal != NULL)
+    {
+      g_autofree char *text =
+        /* Translators: a server name, what it asked for, why there is no answer */
+        g_strdup_printf (_("The MCP server “%s” asked for input “%s” before answering, "
+                           "and it could not be given: %s"),
+                         round->client->name, key, refusal);
+
+      fail_round (round, text);
+      return;
+    }
+  json_object_set_member (round->responses, key,
+                          result != NULL ? json_node_copy (result) : tb_json_node_new_object ());
+  if (round->outstanding == 1)
+    retry (round);
 }
 
 /**
@@ -193,19 +243,14 @@ _tb_mcp_input_required (TbMcpClient       *self,
 
   /* Every wait is in place before the first is asked: some answer at
    * once (roots, or nobody to ask). */
-  waits = g_ptr_array_new ();
+  waits = g_ptr_array_new_with_free_func (g_free);
   if (requests != NULL)
     keys = json_object_get_members (json_node_get_object (requests));
   for (GList *l = keys; l != NULL; l = l->next)
     {
-      Wait *wait = g_new0 (Wait, 1);
-      char *id = g_strdup_printf ("tb-input-%" G_GUINT64_FORMAT, ++self->next_input);
-
-      wait->round = round;
-      wait->key = g_strdup (l->data);
       round->outstanding++;
-      g_hash_table_insert (self->input_waits, id, wait);
-      g_ptr_array_add (waits, id);
+      g_ptr_array_add (waits, _tb_mcp_input_wait (self, l->data, round_answered, round,
+                                                  round_release));
     }
   if (waits->len == 0)
     {
@@ -215,27 +260,74 @@ _tb_mcp_input_required (TbMcpClient       *self,
     }
 
   for (guint i = 0; i < waits->len; i++)
-    {
-      const char *id = g_ptr_array_index (waits, i);
-      Wait *wait = g_hash_table_lookup (self->input_waits, id);
-      JsonNode *request;
-      const char *request_method = NULL;
-      JsonNode *request_params = NULL;
-      g_autoptr(JsonNode) id_node = NULL;
+    _tb_mcp_input_ask (self, g_ptr_array_index (waits, i), json_node_get_object (requests));
+}
 
-      if (wait == NULL)
-        continue;
-      request = json_object_get_member (json_node_get_object (requests), wait->key);
-      if (request != NULL && JSON_NODE_HOLDS_OBJECT (request))
-        {
-          request_method = tb_json_object_get_string (json_node_get_object (request), "method");
-          request_params = json_object_get_member (json_node_get_object (request), "params");
-        }
-      id_node = json_node_init_string (json_node_alloc (), id);
-      _tb_mcp_client_handle_server_request (self,
-                                            request_method != NULL ? request_method : "",
-                                            id_node, request_params);
+/**
+ * _tb_mcp_input_wait:
+ * @self: a client
+ * @key: the key of an input request in the server's `inputRequests`
+ * @answered: called with the answer
+ * @target: passed to @answered
+ * @release: (nullable): lets go of @target once the answer is given or
+ *   the connection is gone
+ *
+ * Makes room for the answer of one input request, before anyone is asked
+ * (some answers come at once).
+ *
+ * Returns: (transfer full): the id to ask it under, with _tb_mcp_input_ask()
+ */
+char *
+_tb_mcp_input_wait (TbMcpClient        *self,
+                    const char         *key,
+                    TbMcpInputAnswered  answered,
+                    gpointer            target,
+                    GDestroyNotify      release)
+{
+  Wait *wait = g_new0 (Wait, 1);
+  char *id = g_strdup_printf ("tb-input-%" G_GUINT64_FORMAT, ++self->next_input);
+
+  wait->key = g_strdup (key);
+  wait->answered = answered;
+  wait->target = target;
+  wait->release = release;
+  g_hash_table_insert (self->input_waits, g_strdup (id), wait);
+  return id;
+}
+
+/**
+ * _tb_mcp_input_ask:
+ * @self: a client
+ * @id: an id from _tb_mcp_input_wait()
+ * @requests: the server's `inputRequests`
+ *
+ * Hands the input request of @id to the client's handling of server
+ * requests: the same dialogs, signals and command-line answers as a
+ * request the server sends itself. Does nothing when it was answered
+ * already.
+ */
+void
+_tb_mcp_input_ask (TbMcpClient *self,
+                   const char  *id,
+                   JsonObject  *requests)
+{
+  Wait *wait = g_hash_table_lookup (self->input_waits, id);
+  JsonNode *request;
+  const char *request_method = NULL;
+  JsonNode *request_params = NULL;
+  g_autoptr(JsonNode) id_node = NULL;
+
+  if (wait == NULL)
+    return;
+  request = json_object_get_member (requests, wait->key);
+  if (request != NULL && JSON_NODE_HOLDS_OBJECT (request))
+    {
+      request_method = tb_json_object_get_string (json_node_get_object (request), "method");
+      request_params = json_object_get_member (json_node_get_object (request), "params");
     }
+  id_node = json_node_init_string (json_node_alloc (), id);
+  _tb_mcp_client_handle_server_request (self, request_method != NULL ? request_method : "",
+                                        id_node, request_params);
 }
 
 /**
@@ -257,7 +349,6 @@ _tb_mcp_input_respond (TbMcpClient *self,
 {
   const char *key;
   Wait *wait;
-  Round *round;
 
   if (id == NULL || !JSON_NODE_HOLDS_VALUE (id) || json_node_get_value_type (id) != G_TYPE_STRING)
     return FALSE;
@@ -266,27 +357,7 @@ _tb_mcp_input_respond (TbMcpClient *self,
   if (wait == NULL)
     return FALSE;
 
-  round = wait->round;
-  if (round->task != NULL)
-    {
-      if (message != NULL)
-        {
-          g_autofree char *text =
-            /* Translators: a server name, what it asked for, why there is no answer */
-            g_strdup_printf (_("The MCP server “%s” asked for input “%s” before answering, "
-                               "and it could not be given: %s"),
-                             self->name, wait->key, message);
-
-          fail_round (round, text);
-        }
-      else
-        json_object_set_member (round->responses, wait->key,
-                                result != NULL ? json_node_copy (result)
-                                               : tb_json_node_new_object ());
-    }
-  /* The last answer sends the request again. */
-  if (round->outstanding == 1 && round->task != NULL)
-    retry (round);
+  wait->answered (wait->target, wait->key, result, message, NULL);
   g_hash_table_remove (self->input_waits, key);
   return TRUE;
 }
@@ -302,18 +373,14 @@ void
 _tb_mcp_input_fail_all (TbMcpClient  *self,
                         const GError *error)
 {
+  g_autoptr(GHashTable) waits = g_steal_pointer (&self->input_waits);
   GHashTableIter iter;
   Wait *wait;
 
-  g_hash_table_iter_init (&iter, self->input_waits);
+  self->input_waits = _tb_mcp_input_waits_new ();
+  g_hash_table_iter_init (&iter, waits);
   while (g_hash_table_iter_next (&iter, NULL, (gpointer *) &wait))
-    {
-      g_autoptr(GTask) task = g_steal_pointer (&wait->round->task);
-
-      if (task != NULL)
-        g_task_return_error (task, g_error_copy (error));
-    }
-  g_hash_table_remove_all (self->input_waits);
+    wait->answered (wait->target, wait->key, NULL, NULL, error);
 }
 
 GHashTable *

@@ -116,17 +116,72 @@ _tb_mcp_client_build_info (void)
   return info;
 }
 
+/* The request's params: the caller's, with `_meta` holding the progress
+ * token and, in the stateless revision, what every request declares. */
+JsonObject *
+_tb_mcp_client_build_params (TbMcpClient *self,
+                             JsonNode    *params,
+                             const char  *progress_token)
+{
+  JsonObject *given = params != NULL && JSON_NODE_HOLDS_OBJECT (params)
+                      ? json_node_get_object (params) : NULL;
+  JsonObject *copy;
+  JsonObject *meta;
+  JsonObjectIter iter;
+  const char *member;
+  JsonNode *value;
+
+  if (progress_token == NULL && !self->stateless)
+    return given != NULL ? json_object_ref (given) : NULL;
+
+  copy = json_object_new ();
+  meta = json_object_new ();
+  if (given != NULL)
+    {
+      json_object_iter_init_ordered (&iter, given);
+      while (json_object_iter_next_ordered (&iter, &member, &value))
+        {
+          if (!g_str_equal (member, "_meta"))
+            json_object_set_member (copy, member, json_node_copy (value));
+          else if (JSON_NODE_HOLDS_OBJECT (value))
+            {
+              JsonObjectIter inner;
+              const char *key;
+              JsonNode *item;
+
+              json_object_iter_init_ordered (&inner, json_node_get_object (value));
+              while (json_object_iter_next_ordered (&inner, &key, &item))
+                json_object_set_member (meta, key, json_node_copy (item));
+            }
+        }
+    }
+  if (progress_token != NULL)
+    json_object_set_string_member (meta, "progressToken", progress_token);
+  if (self->stateless)
+    _tb_mcp_client_add_meta (self, meta);
+  json_object_set_object_member (copy, "_meta", meta);
+  return copy;
+}
+
 /* The stateless revision's `_meta` of every request. */
 void
 _tb_mcp_client_add_meta (TbMcpClient *self,
                          JsonObject  *meta)
 {
+  JsonObject *capabilities;
+  JsonObject *extensions;
+
   json_object_set_string_member (meta, "io.modelcontextprotocol/protocolVersion",
                                  TB_MCP_PROTOCOL_VERSION_STATELESS);
   json_object_set_object_member (meta, "io.modelcontextprotocol/clientInfo",
                                  _tb_mcp_client_build_info ());
+  capabilities = _tb_mcp_client_build_capabilities (self);
+  /* Tasks (tb-mcp-task.c) are an extension of this revision. */
+  extensions = json_object_new ();
+  json_object_set_object_member (extensions, TB_MCP_TASKS_EXTENSION, json_object_new ());
+  json_object_set_object_member (capabilities, "extensions", extensions);
   json_object_set_object_member (meta, "io.modelcontextprotocol/clientCapabilities",
-                                 _tb_mcp_client_build_capabilities (self));
+                                 capabilities);
   if (self->log_level != NULL)
     json_object_set_string_member (meta, "io.modelcontextprotocol/logLevel", self->log_level);
 }

@@ -14,6 +14,7 @@
 #include "tb-schema-error.h"
 #include "tb-tool-result.h"
 #include "tb-tool.h"
+#include "tb-trace-context-private.h"
 
 /* ---- the loop ------------------------------------------------------------- */
 
@@ -149,6 +150,7 @@ ensure_header (TbDispatchLoop *self)
   {
     g_autoptr(TbToolRegistry) tools = tb_tool_registry_get_model_tools (self->registry);
     JsonObject *provider = tb_provider_describe (self->provider);
+    g_autofree char *trace_id = _tb_trace_context_new_trace_id ();
 
     json_object_set_string_member (header, "format", "toolbench-trace");
     json_object_set_int_member (header, "version", 1);
@@ -158,6 +160,7 @@ ensure_header (TbDispatchLoop *self)
     json_object_set_int_member (header, "max_iterations", self->max_iterations);
     json_object_set_string_member (header, "approval_policy",
                                    tb_approval_policy_to_string (self->policy));
+    json_object_set_string_member (header, "trace_id", trace_id);
   }
 }
 
@@ -769,9 +772,15 @@ start_call (TbDispatchLoop *self,
       else
         {
           JsonObject *context = json_object_new ();
+          g_autofree char *traceparent = NULL;
 
           json_object_set_string_member (context, "call_id", tb_tool_call_get_id (pending->call));
           json_object_set_int_member (context, "iteration", self->iteration);
+          traceparent = _tb_trace_context_traceparent (
+            tb_json_object_get_string (tb_trace_get_header (self->trace), "trace_id"),
+            self->iteration, tb_tool_call_get_id (pending->call));
+          if (traceparent != NULL)
+            json_object_set_string_member (context, "traceparent", traceparent);
           g_object_set_data (G_OBJECT (pending), "tb-loop", self);
           /* Only the offered tools: a hidden or unknown name gets the
            * registry's not-registered answer and nothing runs. */

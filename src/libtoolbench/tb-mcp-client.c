@@ -1345,6 +1345,22 @@ tb_mcp_client_call_tool_async (TbMcpClient         *self,
                                GAsyncReadyCallback  callback,
                                gpointer             user_data)
 {
+  _tb_mcp_client_call_tool (self, name, arguments, NULL, progress, progress_data, cancellable,
+                            callback, user_data);
+}
+
+/* The call with a W3C `traceparent` in `_meta` when given. */
+void
+_tb_mcp_client_call_tool (TbMcpClient         *self,
+                          const char          *name,
+                          JsonNode            *arguments,
+                          const char          *traceparent,
+                          TbMcpProgressFunc    progress,
+                          gpointer             progress_data,
+                          GCancellable        *cancellable,
+                          GAsyncReadyCallback  callback,
+                          gpointer             user_data)
+{
   g_autoptr(GTask) task = NULL;
   JsonObject *params = json_object_new ();
   g_autoptr(JsonNode) node = NULL;
@@ -1358,6 +1374,13 @@ tb_mcp_client_call_tool_async (TbMcpClient         *self,
   json_object_set_member (params, "arguments",
                           arguments != NULL ? json_node_copy (arguments)
                                             : tb_json_node_new_object ());
+  if (traceparent != NULL)
+    {
+      JsonObject *meta = json_object_new ();
+
+      json_object_set_string_member (meta, "traceparent", traceparent);
+      json_object_set_object_member (params, "_meta", meta);
+    }
   node = tb_json_node_take_object (params);
   if (!check_connected (self, task))
     return;

@@ -65,6 +65,16 @@ void       _tb_mcp_client_stream_broke (TbMcpClient        *client,
                                         gint64              request_id);
 void       _tb_mcp_http_free           (TbMcpHttp          *self);
 
+void       _tb_mcp_client_call_tool    (TbMcpClient        *self,
+                                        const char         *name,
+                                        JsonNode           *arguments,
+                                        const char         *traceparent,
+                                        TbMcpProgressFunc   progress,
+                                        gpointer            progress_data,
+                                        GCancellable       *cancellable,
+                                        GAsyncReadyCallback callback,
+                                        gpointer            user_data);
+
 /* The MCP tool (tb-mcp-tool.c). */
 TbTool    *_tb_mcp_tool_new            (TbMcpClient        *client,
                                         const char         *local_name,

@@ -522,8 +522,10 @@ tb_mcp_tool_invoke_async (TbTool              *tool,
       return;
     }
 
-  tb_mcp_client_call_tool_async (client, self->remote_name, arguments, progress_cb, task,
-                                 cancellable, call_cb, g_object_ref (task));
+  /* A run's trace context goes with the call (tb-trace-context.c). */
+  _tb_mcp_client_call_tool (client, self->remote_name, arguments,
+                            tb_json_object_get_string (context, "traceparent"), progress_cb,
+                            task, cancellable, call_cb, g_object_ref (task));
 }
 
 static TbToolResult *

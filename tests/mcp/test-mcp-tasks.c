@@ -370,6 +370,64 @@ test_subscriptions (Fixture       *f,
   g_assert_cmpuint (count_of (f, "METHOD subscriptions/listen "), >=, 1);
 }
 
+/* A run is one W3C trace: its id in the trace's header, each MCP call's
+ * traceparent in _meta; a task inside a run reports its status as the
+ * call's progress in the trace. */
+static void
+test_traceparent (Fixture       *f,
+                  gconstpointer  data)
+{
+  static const char *script_text =
+    "{\"format\":\"toolbench-script\",\"version\":1,\"responses\":["
+    " {\"tool_calls\":[{\"id\":\"c1\",\"name\":\"echo\",\"arguments\":{}},"
+    "                  {\"id\":\"c2\",\"name\":\"slow\",\"arguments\":{}}]},"
+    " {\"text\":\"Done.\"}]}";
+  g_autoptr(GError) error = NULL;
+  g_autoptr(JsonNode) script = tb_json_parse (script_text, -1, NULL);
+  g_autoptr(TbScriptedProvider) provider = tb_scripted_provider_new_from_json (script, &error);
+  g_autoptr(TbDispatchLoop) loop = NULL;
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GPtrArray) calls = NULL;
+  g_autoptr(GRegex) pattern = NULL;
+  g_autofree char *expected = NULL;
+  TbTrace *trace;
+  const char *trace_id;
+  guint progress_events = 0;
+
+  g_assert_no_error (error);
+  connect (f);
+  loop = tb_dispatch_loop_new (f->registry, TB_PROVIDER (provider), 5);
+  tb_dispatch_loop_set_approval_policy (loop, TB_APPROVAL_POLICY_APPROVE_ALL);
+  g_assert_true (tb_dispatch_loop_add_user_message (loop, "Go.", &error));
+  tb_dispatch_loop_run_async (loop, NULL, mcp_test_store_result, &result);
+  g_assert_true (mcp_test_wait (mcp_test_pointer_set, &result, 30000));
+  g_assert_true (tb_dispatch_loop_run_finish (loop, result, &error));
+  g_assert_no_error (error);
+
+  trace = tb_dispatch_loop_get_trace (loop);
+  trace_id = json_object_get_string_member (tb_trace_get_header (trace), "trace_id");
+  g_assert_true (g_regex_match_simple ("^[0-9a-f]{32}$", trace_id, 0, 0));
+  expected = g_strdup_printf ("\"traceparent\":\"00-%s-[0-9a-f]{16}-01\"", trace_id);
+  pattern = g_regex_new (expected, 0, 0, NULL);
+  calls = report_lines (f, "METHOD tools/call ");
+  g_assert_cmpuint (calls->len, ==, 2);
+  for (guint i = 0; i < calls->len; i++)
+    g_assert_true (g_regex_match (pattern, g_ptr_array_index (calls, i), 0, NULL));
+  /* Two calls, two spans. */
+  g_assert_cmpstr (strstr (g_ptr_array_index (calls, 0), "traceparent"), !=,
+                   strstr (g_ptr_array_index (calls, 1), "traceparent"));
+  for (guint i = 0; i < tb_trace_get_n_events (trace); i++)
+    {
+      TbTraceEvent *event = tb_trace_get_event (trace, i);
+
+      if (g_str_equal (tb_trace_event_get_event_type (event), "tool-progress") &&
+          g_strcmp0 (tb_json_object_get_string (tb_trace_event_get_payload (event), "message"),
+                     "step 1 of 3") == 0)
+        progress_events++;
+    }
+  g_assert_cmpuint (progress_events, ==, 1);
+}
+
 typedef struct
 {
   gboolean  done;
@@ -454,6 +512,7 @@ main (int   argc,
         { "task-cancel", test_task_cancel },
         { "task-ends", test_task_ends },
         { "subscriptions", test_subscriptions },
+        { "traceparent", test_traceparent },
       };
 
       for (guint j = 0; j < G_N_ELEMENTS (cases); j++)

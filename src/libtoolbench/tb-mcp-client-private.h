@@ -70,6 +70,7 @@ struct _TbMcpClient
   TbMcpProtocol       protocol_choice;
   gboolean            stateless;     /* speaking 2026-07-28: _meta on every request */
   guint               probes;        /* server/discover requests of this connection */
+  gboolean            probe_silent;  /* the first went unanswered */
   GHashTable         *input_waits;   /* id → what an input request answers (tb-mcp-input.c) */
   GPtrArray          *tasks;         /* tasks being followed (tb-mcp-task.c) */
   guint64             next_input;

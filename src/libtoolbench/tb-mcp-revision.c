@@ -186,6 +186,9 @@ _tb_mcp_client_add_meta (TbMcpClient *self,
     json_object_set_string_member (meta, "io.modelcontextprotocol/logLevel", self->log_level);
 }
 
+static void probe (TbMcpClient  *self,
+                   GCancellable *cancellable);
+
 static void
 initialize_cb (GObject      *object,
                GAsyncResult *result,
@@ -206,6 +209,17 @@ initialize_cb (GObject      *object,
 
       if (g_error_matches (error, TB_MCP_ERROR, TB_MCP_ERROR_DISCONNECTED))
         return;
+      /* A server that was only slow to start may answer discovery now:
+       * asked once more, with the whole time limit. */
+      if (self->probe_silent && g_error_matches (error, TB_MCP_ERROR, TB_MCP_ERROR_REMOTE))
+        {
+          self->probe_silent = FALSE;
+          _tb_mcp_client_log (self, "client", "info",
+                              _("The server refused the initialize handshake after a silent "
+                                "server/discover; asking server/discover again"));
+          probe (self, g_task_get_cancellable (G_TASK (result)));
+          return;
+        }
       cause = g_strdup_printf (_("did not complete the initialization: %s"), error->message);
       _tb_mcp_client_fail (self, error->code, cause);
       return;
@@ -294,8 +308,6 @@ versions_contain (JsonNode   *versions,
   return FALSE;
 }
 
-static void probe (TbMcpClient  *self,
-                   GCancellable *cancellable);
 
 /* A stateless server that refused the revision asked for: it is asked
  * again once when it lists the stateless revision after all; else one of
@@ -381,6 +393,8 @@ discover_cb (GObject      *object,
         }
       /* Silence, an HTTP refusal without a stateless error, an answer that
        * is not JSON: a server of the handshake revisions. */
+      self->probe_silent = self->probes == 1 &&
+                           g_error_matches (error, TB_MCP_ERROR, TB_MCP_ERROR_TIMEOUT);
       fall_back (self, error->message, cancellable);
       return;
     }
@@ -464,6 +478,7 @@ _tb_mcp_revision_start (TbMcpClient  *self,
                         GCancellable *cancellable)
 {
   self->probes = 0;
+  self->probe_silent = FALSE;
   if (self->protocol_choice == TB_MCP_PROTOCOL_HANDSHAKE)
     {
       start_initialize (self, cancellable);
@@ -479,10 +494,13 @@ probe (TbMcpClient  *self,
   g_autoptr(GTask) task = NULL;
   guint timeout_ms = self->request_timeout_ms;
 
+  /* The first probe of a stdio server waits a little: a server of the
+   * handshake revisions may ignore it. */
+  if (self->kind == TRANSPORT_STDIO && self->protocol_choice == TB_MCP_PROTOCOL_AUTO &&
+      self->probes == 0)
+    timeout_ms = MIN (timeout_ms, PROBE_TIMEOUT_MS);
   self->probes++;
   set_stateless (self, TRUE);
-  if (self->kind == TRANSPORT_STDIO && self->protocol_choice == TB_MCP_PROTOCOL_AUTO)
-    timeout_ms = MIN (timeout_ms, PROBE_TIMEOUT_MS);
   task = g_task_new (self, cancellable, discover_cb, NULL);
   _tb_mcp_client_start_request (self, "server/discover", NULL, timeout_ms, TRUE, task);
 }

@@ -267,8 +267,10 @@ task_state (Task       *task,
                           "\"lastUpdatedAt\": \"2026-11-27T10:00:01Z\", \"ttlMs\": 600000, "
                           "\"pollIntervalMs\": %d", result_type, task->id, task->status,
                           TASK_POLL_MS);
-  if (g_str_equal (task->status, "working"))
+  if (g_str_equal (task->status, "working") && g_str_equal (task->tool, "slow"))
     g_string_append_printf (text, ", \"statusMessage\": \"step %u of 3\"", task->polls + 1);
+  else if (g_str_equal (task->status, "working"))
+    g_string_append_printf (text, ", \"statusMessage\": \"working (poll %u)\"", task->polls);
   else if (g_str_equal (task->status, "input_required"))
     g_string_append (text, ", \"statusMessage\": \"waiting for a name\", \"inputRequests\": "
                      "{\"name\": {\"method\": \"elicitation/create\", \"params\": {\"mode\": "
@@ -410,6 +412,15 @@ handle (Peer     *peer,
       return;
     }
   note ("METHOD %s %s", method, text);
+  /* A client of the handshake revisions (or one that thought this server
+   * was, because it started slowly): refused, naming what is spoken, as
+   * the specification asks of a server of 2026-07-28. */
+  if (g_str_equal (method, "initialize") && id != NULL)
+    {
+      refuse (peer, id, -32601, "initialize is not a method of this server; it speaks "
+              "protocol revision 2026-07-28 (send server/discover)");
+      return;
+    }
   if ((why = check (object, message)) != NULL)
     {
       note ("INVALID %s %s", text, why);
@@ -667,5 +678,8 @@ main (int   argc,
   load_schemas ();
   if (argc > 1 && g_str_equal (argv[1], "--http"))
     return serve_http ();
+  /* A server slow to start, as one fetched by npx may be. */
+  if (argc > 2 && g_str_equal (argv[1], "--slow-start"))
+    g_usleep (g_ascii_strtoull (argv[2], NULL, 10) * 1000);
   return serve_stdio ();
 }

@@ -204,9 +204,11 @@ test_basics (Fixture       *f,
   gboolean ok;
   g_autofree char *echo = NULL;
   g_autofree char *asks = NULL;
+  g_autoptr(TbTool) echo_tool = NULL;
 
   connect (f);
-  g_assert_nonnull (tb_tool_registry_lookup (f->registry, "echo"));
+  echo_tool = tb_tool_registry_lookup (f->registry, "echo");
+  g_assert_nonnull (echo_tool);
   echo = call_text (f, "echo", &ok);
   g_assert_true (ok);
   g_assert_cmpstr (echo, ==, "echo");
@@ -350,7 +352,9 @@ has_later (gpointer data)
 {
   Fixture *f = data;
 
-  return tb_tool_registry_lookup (f->registry, "later") != NULL;
+  g_autoptr(TbTool) later = tb_tool_registry_lookup (f->registry, "later");
+
+  return later != NULL;
 }
 
 /* subscriptions/listen: a list change the server announces on the stream
@@ -426,6 +430,31 @@ test_traceparent (Fixture       *f,
         progress_events++;
     }
   g_assert_cmpuint (progress_events, ==, 1);
+}
+
+/* A server of 2026-07-28 that starts slower than the first probe waits:
+ * the client falls back to initialize, is refused, asks server/discover
+ * again and speaks 2026-07-28. */
+static void
+test_slow_start (Fixture       *f,
+                 gconstpointer  data)
+{
+  g_autofree char *path = server_path ();
+  g_autofree char *report_env = g_strconcat ("TB_TEST_SERVER_REPORT=", f->report, NULL);
+  const char *argv[] = { path, "--slow-start", "5500", NULL };
+  const char *env[] = { report_env, NULL };
+  gboolean ok;
+  g_autofree char *text = NULL;
+
+  tb_mcp_client_detach (f->client);
+  g_object_unref (f->client);
+  f->client = tb_mcp_client_new_stdio ("tasks", argv, env, NULL);
+  tb_mcp_client_attach (f->client, f->registry);
+  connect (f);
+  g_assert_cmpuint (count_of (f, "METHOD initialize "), ==, 1);
+  g_assert_cmpuint (count_of (f, "METHOD server/discover "), ==, 2);
+  text = call_text (f, "echo", &ok);
+  g_assert_true (ok);
 }
 
 typedef struct
@@ -523,5 +552,7 @@ main (int   argc,
         }
     }
   g_test_add ("/mcp/tasks/http/cli", Fixture, "http", fixture_setup, test_cli, fixture_teardown);
+  g_test_add ("/mcp/tasks/stdio/slow-start", Fixture, "stdio", fixture_setup, test_slow_start,
+              fixture_teardown);
   return g_test_run ();
 }

@@ -485,15 +485,16 @@ run_done (gpointer data)
 }
 
 /* toolbench-cli mcp call against the HTTP server: the task's status on
- * stderr, its result on stdout, its input answered with --elicitation. */
+ * stderr, its result on stdout, its input and a multi round-trip request
+ * answered with --elicitation. */
 static void
 test_cli (Fixture       *f,
           gconstpointer  data)
 {
   const char *cli = g_getenv ("TOOLBENCH_CLI");
   const char *url = f->url;
-  Run runs[2] = { { 0 } };
-  const char *tools[] = { "slow", "task_asks" };
+  Run runs[3] = { { 0 } };
+  const char *tools[] = { "slow", "task_asks", "asks" };
 
   if (cli == NULL)
     {
@@ -518,6 +519,9 @@ test_cli (Fixture       *f,
   g_assert_nonnull (strstr (runs[0].out, "done after 3 polls"));
   g_assert_nonnull (strstr (runs[1].err, "toolbench-cli: waiting for a name\n"));
   g_assert_nonnull (strstr (runs[1].out, "Hello, nobody!"));
+  /* A multi round-trip request hears the same answer. */
+  g_assert_nonnull (strstr (runs[2].err, "asks: Sure?"));
+  g_assert_nonnull (strstr (runs[2].out, "s-1: decline with nothing"));
   for (guint i = 0; i < G_N_ELEMENTS (runs); i++)
     {
       g_free (runs[i].out);

@@ -1495,6 +1495,12 @@ tb_dispatch_loop_new (TbToolRegistry *registry,
                        NULL);
 }
 
+/**
+ * tb_dispatch_loop_get_registry:
+ * @self: a loop
+ *
+ * Returns: (transfer none): the registry whose tools the loop offers
+ */
 TbToolRegistry *
 tb_dispatch_loop_get_registry (TbDispatchLoop *self)
 {
@@ -1502,6 +1508,12 @@ tb_dispatch_loop_get_registry (TbDispatchLoop *self)
   return self->registry;
 }
 
+/**
+ * tb_dispatch_loop_get_provider:
+ * @self: a loop
+ *
+ * Returns: (transfer none): the provider the loop asks
+ */
 TbProvider *
 tb_dispatch_loop_get_provider (TbDispatchLoop *self)
 {

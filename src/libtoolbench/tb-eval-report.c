@@ -30,7 +30,7 @@ summary_free (gpointer data)
 
 /**
  * tb_eval_report_summarize:
- * @cells: (element-type TbEvalCell): the cells
+ * @cells: the cells, #TbEvalCell items
  *
  * Returns: (transfer container) (element-type TbEvalSummary): one summary
  *   per model, in the order the models first appear
@@ -114,7 +114,7 @@ cell_to_json (TbEvalCell *cell)
 
 /**
  * tb_eval_report_to_json:
- * @cells: (element-type TbEvalCell): the cells
+ * @cells: the cells, #TbEvalCell items
  *
  * Returns: (transfer full): `{"format": "toolbench-eval-report",
  *   "version": 1, "results": […], "models": […]}` (see docs/eval.md)
@@ -182,7 +182,7 @@ append_seconds (GString *out,
 
 /**
  * tb_eval_report_to_junit:
- * @cells: (element-type TbEvalCell): the cells
+ * @cells: the cells, #TbEvalCell items
  * @suite_name: the name of the whole (`toolbench eval`)
  *
  * One `<testsuite>` per model, one `<testcase>` per scenario: a
@@ -294,7 +294,7 @@ append_conversation (GString    *out,
 
 /**
  * tb_eval_report_to_html:
- * @cells: (element-type TbEvalCell): the cells
+ * @cells: the cells, #TbEvalCell items
  * @redactor: (nullable): keeps keys out of the page
  *
  * A page that needs nothing beside it: the summary, a matrix of scenarios

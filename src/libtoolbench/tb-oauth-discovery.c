@@ -90,7 +90,7 @@ build (GUri       *uri,
 /**
  * _tb_oauth_resource_metadata_urls:
  *
- * Returns: (transfer full) (element-type utf8): the well-known URLs of a
+ * Returns: (transfer container) (element-type utf8): the well-known URLs of a
  *   server's protected resource metadata, in the order to try them
  */
 GPtrArray *
@@ -117,7 +117,7 @@ _tb_oauth_resource_metadata_urls (const char *server_url)
 /**
  * _tb_oauth_server_metadata_urls:
  *
- * Returns: (transfer full) (element-type utf8): the metadata URLs of an
+ * Returns: (transfer container) (element-type utf8): the metadata URLs of an
  *   authorization server, in the order the MCP specification gives
  */
 GPtrArray *

@@ -146,7 +146,7 @@ read_param (const char  **p,
  * _tb_oauth_parse_www_authenticate:
  * @header: (nullable): the header's value, several headers joined by commas
  *
- * Returns: (transfer full) (element-type TbOAuthChallenge): the challenges,
+ * Returns: (transfer container) (element-type TbOAuthChallenge): the challenges,
  *   maybe none
  */
 GPtrArray *

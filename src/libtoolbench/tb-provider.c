@@ -31,6 +31,7 @@ tb_provider_default_init (TbProviderInterface *iface)
 
   /**
    * TbProvider::wire-request:
+   * @self: the provider
    * @url: where the request goes (never with a key in it)
    * @body: the exact body sent
    */
@@ -40,6 +41,7 @@ tb_provider_default_init (TbProviderInterface *iface)
 
   /**
    * TbProvider::wire-response:
+   * @self: the provider
    * @status: the HTTP status, 0 when none arrived
    * @body: the exact body received (the raw event stream when streaming)
    */
@@ -49,6 +51,7 @@ tb_provider_default_init (TbProviderInterface *iface)
 
   /**
    * TbProvider::text-delta:
+   * @self: the provider
    * @text: the next piece of the assistant's text
    */
   signals [TEXT_DELTA] =
@@ -57,6 +60,7 @@ tb_provider_default_init (TbProviderInterface *iface)
 
   /**
    * TbProvider::tool-call-delta:
+   * @self: the provider
    * @index: the position of the call in the turn
    * @id: (nullable): the call id, in the first piece only
    * @name: (nullable): the wire name, in the first piece only

@@ -1425,7 +1425,7 @@ validate (VCtx     *v,
  * tb_schema_validate:
  * @self: a compiled schema
  * @instance: the value to check
- * @errors: (out) (optional) (transfer full) (element-type TbSchemaError):
+ * @errors: (out) (optional) (transfer container) (element-type TbSchemaError):
  *   every reason @instance does not match, in the order found; empty when valid
  *
  * Returns: %TRUE when @instance matches the schema
@@ -1446,7 +1446,7 @@ static _Thread_local VCtx *thread_context;
  * @self: a compiled schema
  * @instance: the value to check
  * @flags: %TB_SCHEMA_VALIDATE_FIRST_ERROR to stop at the first error
- * @errors: (out) (optional) (transfer full) (element-type TbSchemaError):
+ * @errors: (out) (optional) (transfer container) (element-type TbSchemaError):
  *   the errors found; empty when valid
  *
  * Safe to call from several threads at once on the same schema.

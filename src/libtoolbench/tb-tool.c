@@ -771,7 +771,7 @@ tb_tool_to_definition (TbTool *self)
  * tb_tool_validate_arguments:
  * @self: a tool
  * @arguments: (nullable): the arguments; %NULL means none (`{}`)
- * @errors: (out) (optional) (transfer full) (element-type TbSchemaError):
+ * @errors: (out) (optional) (transfer container) (element-type TbSchemaError):
  *   every reason the arguments do not match
  *
  * Returns: %TRUE when the arguments match the tool's parameters schema

@@ -684,7 +684,10 @@ call_free (gpointer data)
 }
 
 /**
- * tb_trace_outline_new:
+ * tb_trace_outline_new: (skip)
+ *
+ * An outline is built by C code as events arrive; bindings read a trace's
+ * shape from tb_trace_describe_event() and friends instead.
  *
  * Returns: (transfer full): an outline to add a trace's events to, in order
  */
@@ -698,6 +701,10 @@ tb_trace_outline_new (void)
   return self;
 }
 
+/**
+ * tb_trace_outline_free: (skip)
+ * @self: (nullable): an outline
+ */
 void
 tb_trace_outline_free (TbTraceOutline *self)
 {
@@ -708,7 +715,7 @@ tb_trace_outline_free (TbTraceOutline *self)
 }
 
 /**
- * tb_trace_outline_add:
+ * tb_trace_outline_add: (skip)
  * @self: an outline
  * @position: the event's position in the trace (from 0)
  * @event: the event

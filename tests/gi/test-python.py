@@ -1,0 +1,175 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: GPL-3.0-or-later
+#
+# The engine from Python through GObject Introspection: schemas, a tool
+# written in Python registered and called with validation, its failures,
+# async calls with a callback, a scripted loop, its trace saved and
+# replayed. Prints TAP.
+
+import os
+import sys
+import tempfile
+
+import gi
+
+gi.require_version('Toolbench', '1')
+gi.require_version('Json', '1.0')
+from gi.repository import Gio, GLib, Json, Toolbench  # noqa: E402
+
+results = []
+
+
+def test(function):
+    results.append(function)
+    return function
+
+
+def wait(condition, seconds=30):
+    context = GLib.MainContext.default()
+    deadline = GLib.get_monotonic_time() + seconds * 1000000
+    while not condition():
+        if GLib.get_monotonic_time() > deadline:
+            raise AssertionError('timed out')
+        context.iteration(True)
+
+
+def call(registry, name, arguments, cancellable=None):
+    box = {}
+
+    def done(source, result):
+        box['result'] = source.call_finish(result)
+
+    registry.call_async(name, None, Json.from_string(arguments) if arguments else None,
+                        None, cancellable, done)
+    wait(lambda: 'result' in box)
+    return box['result']
+
+
+def output_text(result):
+    return Json.to_string(result.get_output(), False)
+
+
+PARAMETERS = ('{"type": "object", "properties": {"text": {"type": "string", "maxLength": 20}},'
+              ' "required": ["text"], "additionalProperties": false}')
+
+
+def upper(tool, arguments, context, cancellable, user_data):
+    text = arguments.get_string_member('text')
+    if text == 'raise':
+        raise ValueError('a Python tool refused “raise”')
+    if text == 'wrong':
+        return 42
+    node = Json.Node.alloc()
+    node.init_string(text.upper())
+    return node
+
+
+def python_registry():
+    registry = Toolbench.ToolRegistry.new()
+    tool = Toolbench.Tool.new_simple('py.upper', 'Upper-cases a text.',
+                                     Json.from_string(PARAMETERS),
+                                     Toolbench.ToolSimpleFlags.NONE, upper, None)
+    assert registry.register(tool)
+    return registry
+
+
+@test
+def schema_errors():
+    schema = Toolbench.Schema.new(Json.from_string(PARAMETERS), Toolbench.SchemaDraft.AUTO)
+    ok, errors = schema.validate(Json.from_string('{"text": 3, "more": true}'))
+    assert not ok
+    texts = [error.to_string() for error in errors]
+    assert '/text: must be of type string, not integer' in texts, texts
+    assert any('unexpected property “more”' in text for text in texts), texts
+    ok, errors = schema.validate(Json.from_string('{"text": "fine"}'))
+    assert ok and len(errors) == 0
+
+
+@test
+def python_tool():
+    registry = python_registry()
+    result = call(registry, 'py.upper', '{"text": "quiet"}')
+    assert result.get_ok(), result.get_error()
+    assert output_text(result) == '"QUIET"'
+    # Validation happens before Python runs.
+    result = call(registry, 'py.upper', '{"text": 7}')
+    assert not result.get_ok()
+    assert 'must be of type string' in result.get_error(), result.get_error()
+    # The model is offered the tool as it was defined.
+    definitions = Json.to_string(registry.to_definitions(Toolbench.DefinitionFormat.NATIVE), False)
+    assert '"py.upper"' in definitions
+
+
+@test
+def python_tool_raises():
+    registry = python_registry()
+    result = call(registry, 'py.upper', '{"text": "raise"}')
+    assert not result.get_ok()
+    message = result.get_error()
+    assert message == 'ValueError: a Python tool refused “raise”', message
+    assert 'Traceback' not in message
+    result = call(registry, 'py.upper', '{"text": "wrong"}')
+    assert not result.get_ok()
+    assert result.get_error() == 'The tool returned int, not a Json.Node', result.get_error()
+
+
+@test
+def loop_trace_replay():
+    script = Json.from_string(
+        '{"format": "toolbench-script", "version": 1, "responses": ['
+        ' {"tool_calls": [{"id": "c1", "name": "py.upper", "arguments": {"text": "loud"}}]},'
+        ' {"text": "It says LOUD."}]}')
+    registry = python_registry()
+    provider = Toolbench.ScriptedProvider.new_from_json(script)
+    loop = Toolbench.DispatchLoop.new(registry, provider, 5)
+    loop.set_approval_policy(Toolbench.ApprovalPolicy.APPROVE_ALL)
+    directory = tempfile.mkdtemp(prefix='tb-gi-')
+    path = os.path.join(directory, 'run.jsonl')
+    recorder = Toolbench.TraceRecorder.new(loop.get_trace(), Gio.File.new_for_path(path))
+    assert loop.add_user_message('Make it loud.')
+    box = {}
+
+    def ran(source, result):
+        box['ok'] = source.run_finish(result)
+
+    loop.run_async(None, ran)
+    wait(lambda: 'ok' in box)
+    assert box['ok']
+    assert loop.get_state() == Toolbench.LoopState.FINISHED
+    recorder.close()
+
+    recorded, problems = Toolbench.Trace.load(Gio.File.new_for_path(path), None)
+    assert not problems, problems
+    replay = Toolbench.Replay.new(recorded)
+    replay.set_registry(registry)
+    replayed = {}
+
+    def replay_done(source, result):
+        replayed['report'] = source.run_finish(result)
+
+    replay.run_async(None, replay_done)
+    wait(lambda: 'report' in replayed)
+    report = replayed['report']
+    assert report.get_first_divergence() == -1, Json.to_string(report.to_json(), True)
+    os.remove(path)
+    os.rmdir(directory)
+
+
+def main():
+    print('1..%d' % len(results))
+    failed = 0
+    for number, function in enumerate(results, 1):
+        try:
+            function()
+            print('ok %d %s' % (number, function.__name__))
+        except Exception as error:  # noqa: BLE001 - every failure is reported
+            failed += 1
+            print('not ok %d %s' % (number, function.__name__))
+            for line in repr(error).splitlines():
+                print('# ' + line)
+    sys.stdout.flush()
+    return 1 if failed else 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())

@@ -152,3 +152,46 @@ mcp_test_output_text (TbToolResult *result)
     return g_strdup (json_node_get_string (output));
   return tb_json_to_string (output, FALSE);
 }
+
+/* A program run to its end while the main context goes on (an in-test
+ * server may need to answer it): its exit status and output. */
+typedef struct
+{
+  gboolean  done;
+  int       status;
+  char     *out;
+  char     *err;
+} McpTestRun;
+
+static inline void
+mcp_test_run_communicated (GObject      *object,
+                           GAsyncResult *result,
+                           gpointer      user_data)
+{
+  McpTestRun *run = user_data;
+
+  g_subprocess_communicate_utf8_finish (G_SUBPROCESS (object), result, &run->out, &run->err,
+                                        NULL);
+  run->status = g_subprocess_get_exit_status (G_SUBPROCESS (object));
+  run->done = TRUE;
+}
+
+static inline gboolean
+mcp_test_run_done (gpointer data)
+{
+  return ((McpTestRun *) data)->done;
+}
+
+/* Runs @argv (at most 30 s) into @run; free its out and err after. */
+static inline void
+mcp_test_run (McpTestRun         *run,
+              const char * const *argv)
+{
+  g_autoptr(GSubprocess) process =
+    g_subprocess_newv (argv, G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDERR_PIPE,
+                       NULL);
+
+  g_assert_nonnull (process);
+  g_subprocess_communicate_utf8_async (process, NULL, NULL, mcp_test_run_communicated, run);
+  g_assert_true (mcp_test_wait (mcp_test_run_done, run, 30000));
+}

@@ -1119,32 +1119,7 @@ test_protocol_names (Fixture       *f,
                                        "2026-07-28 or 2025-11-25");
 }
 
-typedef struct
-{
-  gboolean  done;
-  int       status;
-  char     *out;
-  char     *err;
-} Run;
-
-static void
-communicated_cb (GObject      *object,
-                 GAsyncResult *result,
-                 gpointer      user_data)
-{
-  Run *run = user_data;
-
-  g_subprocess_communicate_utf8_finish (G_SUBPROCESS (object), result, &run->out, &run->err,
-                                        NULL);
-  run->status = g_subprocess_get_exit_status (G_SUBPROCESS (object));
-  run->done = TRUE;
-}
-
-static gboolean
-run_done (gpointer data)
-{
-  return ((Run *) data)->done;
-}
+typedef McpTestRun Run;
 
 /* toolbench-cli while the server answers in this process. */
 static gboolean
@@ -1154,7 +1129,6 @@ run_cli (Run        *run,
 {
   const char *cli = g_getenv ("TOOLBENCH_CLI");
   g_autoptr(GPtrArray) argv = g_ptr_array_new ();
-  g_autoptr(GSubprocess) process = NULL;
   va_list args;
 
   if (cli == NULL)
@@ -1168,12 +1142,7 @@ run_cli (Run        *run,
     g_ptr_array_add (argv, (gpointer) arg);
   va_end (args);
   g_ptr_array_add (argv, NULL);
-  process = g_subprocess_newv ((const char * const *) argv->pdata,
-                               G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDERR_PIPE,
-                               NULL);
-  g_assert_nonnull (process);
-  g_subprocess_communicate_utf8_async (process, NULL, NULL, communicated_cb, run);
-  g_assert_true (mcp_test_wait (run_done, run, 30000));
+  mcp_test_run (run, (const char * const *) argv->pdata);
   return TRUE;
 }
 

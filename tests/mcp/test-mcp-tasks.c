@@ -457,33 +457,6 @@ test_slow_start (Fixture       *f,
   g_assert_true (ok);
 }
 
-typedef struct
-{
-  gboolean  done;
-  int       status;
-  char     *out;
-  char     *err;
-} Run;
-
-static void
-communicated_cb (GObject      *object,
-                 GAsyncResult *result,
-                 gpointer      user_data)
-{
-  Run *run = user_data;
-
-  g_subprocess_communicate_utf8_finish (G_SUBPROCESS (object), result, &run->out, &run->err,
-                                        NULL);
-  run->status = g_subprocess_get_exit_status (G_SUBPROCESS (object));
-  run->done = TRUE;
-}
-
-static gboolean
-run_done (gpointer data)
-{
-  return ((Run *) data)->done;
-}
-
 /* toolbench-cli mcp call against the HTTP server: the task's status on
  * stderr, its result on stdout, its input and a multi round-trip request
  * answered with --elicitation. */
@@ -493,7 +466,7 @@ test_cli (Fixture       *f,
 {
   const char *cli = g_getenv ("TOOLBENCH_CLI");
   const char *url = f->url;
-  Run runs[3] = { { 0 } };
+  McpTestRun runs[3] = { { 0 } };
   const char *tools[] = { "slow", "task_asks", "asks" };
 
   if (cli == NULL)
@@ -505,13 +478,8 @@ test_cli (Fixture       *f,
   for (guint i = 0; i < G_N_ELEMENTS (runs); i++)
     {
       const char *argv[] = { cli, "mcp", "call", "--elicitation=decline", tools[i], url, NULL };
-      g_autoptr(GSubprocess) process =
-        g_subprocess_newv (argv, G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDERR_PIPE,
-                           NULL);
 
-      g_assert_nonnull (process);
-      g_subprocess_communicate_utf8_async (process, NULL, NULL, communicated_cb, &runs[i]);
-      g_assert_true (mcp_test_wait (run_done, &runs[i], 30000));
+      mcp_test_run (&runs[i], argv);
       g_test_message ("%s%s", runs[i].out, runs[i].err);
       g_assert_cmpint (runs[i].status, ==, 0);
     }

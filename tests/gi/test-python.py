@@ -14,7 +14,7 @@ import gi
 
 gi.require_version('Toolbench', '1')
 gi.require_version('Json', '1.0')
-from gi.repository import Gio, GLib, Json, Toolbench  # noqa: E402
+from gi.repository import Gio, GLib, GObject, Json, Toolbench  # noqa: E402
 
 results = []
 
@@ -113,13 +113,90 @@ def python_tool_raises():
     assert result.get_error() == 'The tool returned int, not a Json.Node', result.get_error()
 
 
+class Shout(Toolbench.Tool):
+    """A tool subclassed in Python: its invoke vfunc answers a moment later
+    (or never, for "hang"), as a tool waiting on real work would."""
+
+    def do_invoke_async(self, arguments, context, cancellable, callback, user_data):
+        # PyGObject binds the caller's user_data to callback already.
+        task = Gio.Task.new(self, cancellable, lambda source, result, data: callback(source, result),
+                            None)
+        text = arguments.get_object().get_string_member('text')
+        if text == 'hang':
+            self.hanging = task
+            return
+
+        def answer():
+            node = Json.Node.alloc()
+            node.init_string(text.upper() + '!')
+            task.return_value(Toolbench.ToolResult.new_success(node))
+            return GLib.SOURCE_REMOVE
+
+        GLib.timeout_add(50, answer)
+
+    def do_invoke_finish(self, result):
+        return result.propagate_value().value
+
+
+def shout_registry():
+    registry = Toolbench.ToolRegistry.new()
+    tool = GObject.new(Shout, name='py.shout', description='Shouts a text.',
+                       parameters=Json.from_string(PARAMETERS))
+    assert registry.register(tool)
+    return registry, tool
+
+
+@test
+def python_subclass():
+    registry, tool = shout_registry()
+    result = call(registry, 'py.shout', '{"text": "hey"}')
+    assert result.get_ok(), result.get_error()
+    assert output_text(result) == '"HEY!"'
+    # Validated before the vfunc runs.
+    result = call(registry, 'py.shout', '{}')
+    assert not result.get_ok()
+    assert 'is missing required property “text”' in result.get_error(), result.get_error()
+
+
+@test
+def python_subclass_timeout_and_cancel():
+    registry, tool = shout_registry()
+    registry.set_default_timeout_ms(200)
+    result = call(registry, 'py.shout', '{"text": "hang"}')
+    assert not result.get_ok()
+    assert result.get_error() == 'The tool “py.shout” did not finish within 200 ms and was stopped', \
+        result.get_error()
+    registry.set_default_timeout_ms(30000)
+    cancellable = Gio.Cancellable()
+    GLib.timeout_add(100, lambda: cancellable.cancel() or GLib.SOURCE_REMOVE)
+    result = call(registry, 'py.shout', '{"text": "hang"}', cancellable)
+    assert not result.get_ok()
+    assert result.get_error() == 'The call of “py.shout” was cancelled', result.get_error()
+
+
+@test
+def python_subclass_unregistered_while_running():
+    registry, tool = shout_registry()
+    box = {}
+    registry.call_async('py.shout', None, Json.from_string('{"text": "late"}'), None, None,
+                        lambda source, result: box.setdefault('result', source.call_finish(result)))
+    assert registry.unregister('py.shout')
+    wait(lambda: 'result' in box)
+    # The call that had started ends with its answer; the tool is gone after.
+    assert box['result'].get_ok(), box['result'].get_error()
+    assert registry.lookup('py.shout') is None
+
+
 @test
 def loop_trace_replay():
     script = Json.from_string(
         '{"format": "toolbench-script", "version": 1, "responses": ['
-        ' {"tool_calls": [{"id": "c1", "name": "py.upper", "arguments": {"text": "loud"}}]},'
-        ' {"text": "It says LOUD."}]}')
+        ' {"tool_calls": [{"id": "c1", "name": "py.upper", "arguments": {"text": "loud"}},'
+        '                 {"id": "c2", "name": "py.shout", "arguments": {"text": "hey"}}]},'
+        ' {"text": "It says LOUD and HEY!."}]}')
     registry = python_registry()
+    assert registry.register(GObject.new(Shout, name='py.shout', description='Shouts a text.',
+                                         parameters=Json.from_string(PARAMETERS)))
     provider = Toolbench.ScriptedProvider.new_from_json(script)
     loop = Toolbench.DispatchLoop.new(registry, provider, 5)
     loop.set_approval_policy(Toolbench.ApprovalPolicy.APPROVE_ALL)
@@ -137,6 +214,11 @@ def loop_trace_replay():
     assert box['ok']
     assert loop.get_state() == Toolbench.LoopState.FINISHED
     recorder.close()
+    trace = loop.get_trace()
+    contents = [trace.get_event(i).get_payload().get_string_member('content')
+                for i in range(trace.get_n_events())
+                if trace.get_event(i).get_event_type() == 'tool-result']
+    assert contents == ['LOUD', 'HEY!'], contents
 
     recorded, problems = Toolbench.Trace.load(Gio.File.new_for_path(path), None)
     assert not problems, problems

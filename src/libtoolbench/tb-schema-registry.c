@@ -203,7 +203,7 @@ _tb_schema_builtin_lookup (const char *uri)
         {
           g_autofree char *path =
             g_strconcat ("/io/github/toolbench/schemas/schemas/", builtins[i].resource, NULL);
-          g_autoptr(GBytes) bytes = g_resource_lookup_data (tb_schema_get_resource (), path,
+          g_autoptr(GBytes) bytes = g_resource_lookup_data (_tb_schema_get_resource (), path,
                                                             G_RESOURCE_LOOKUP_FLAGS_NONE, NULL);
           JsonNode *node;
 

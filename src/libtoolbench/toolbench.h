@@ -7,6 +7,7 @@
 
 #define TOOLBENCH_INSIDE
 # include "tb-version.h"
+# include "tb-version-runtime.h"
 # include "tb-types.h"
 # include "tb-enums.h"
 # include "tb-json.h"

@@ -7,6 +7,8 @@
 # replayed. Prints TAP.
 
 import os
+import re
+import subprocess
 import sys
 import tempfile
 
@@ -234,6 +236,40 @@ def loop_trace_replay():
     report = replayed['report']
     assert report.get_first_divergence() == -1, Json.to_string(report.to_json(), True)
     os.remove(path)
+    os.rmdir(directory)
+
+
+@test
+def older_typelib():
+    # A typelib built from an older .gir than the library: a clear error.
+    built = os.environ['GI_TYPELIB_PATH'].split(':')[0]
+    with open(os.path.join(built, 'Toolbench-1.gir'), encoding='utf-8') as gir:
+        text = gir.read()
+    text = re.sub(r'(<constant name="MINOR_VERSION" value=")(\d+)"', r'\g<1>0"', text)
+    text = re.sub(r'(<constant name="MAJOR_VERSION" value=")(\d+)"', r'\g<1>0"', text)
+    text = re.sub(r'(<constant name="MICRO_VERSION" value=")(\d+)"', r'\g<1>0"', text)
+    library = (Toolbench.get_major_version(), Toolbench.get_minor_version(),
+               Toolbench.get_micro_version())
+    if library == (0, 0, 0):
+        return
+    directory = tempfile.mkdtemp(prefix='tb-gi-old-')
+    gir_path = os.path.join(directory, 'Toolbench-1.gir')
+    with open(gir_path, 'w', encoding='utf-8') as gir:
+        gir.write(text)
+    subprocess.run(['g-ir-compiler', '--output', os.path.join(directory, 'Toolbench-1.typelib'),
+                    gir_path], check=True)
+    environment = dict(os.environ, GI_TYPELIB_PATH=directory)
+    child = subprocess.run([sys.executable, '-c',
+                            "import gi; gi.require_version('Toolbench', '1'); "
+                            "from gi.repository import Toolbench"],
+                           env=environment, capture_output=True, text=True, check=False)
+    assert child.returncode != 0
+    expected = ('ImportError: The Toolbench typelib (0.0.0) is older than the libtoolbench-1 it '
+                'loads (%d.%d.%d); install both from the same build, or point GI_TYPELIB_PATH '
+                'and LD_LIBRARY_PATH at one build' % library)
+    assert expected in child.stderr, child.stderr
+    for name in os.listdir(directory):
+        os.remove(os.path.join(directory, name))
     os.rmdir(directory)
 
 

@@ -18,6 +18,31 @@ Toolbench = get_introspection_module('Toolbench')
 __all__ = []
 
 
+# A typelib of another build than the library it loads describes functions
+# that may not be there, or not as described: refused with a clear error.
+def _check_versions():
+    typelib = (Toolbench.MAJOR_VERSION, Toolbench.MINOR_VERSION, Toolbench.MICRO_VERSION)
+    try:
+        library = (Toolbench.get_major_version(), Toolbench.get_minor_version(),
+                   Toolbench.get_micro_version())
+    except (GLib.Error, AttributeError):
+        library = None
+    if library == typelib:
+        return
+    shown = '.'.join(str(part) for part in typelib)
+    if library is None:
+        raise ImportError('The Toolbench typelib (%s) does not match the libtoolbench-1 it '
+                          'loads, which is older; install both from the same build' % shown)
+    raise ImportError('The Toolbench typelib (%s) is %s than the libtoolbench-1 it loads (%s); '
+                      'install both from the same build, or point GI_TYPELIB_PATH and '
+                      'LD_LIBRARY_PATH at one build'
+                      % (shown, 'older' if typelib < library else 'newer',
+                         '.'.join(str(part) for part in library)))
+
+
+_check_versions()
+
+
 def _guard(function):
     def run(tool, arguments, context, cancellable, user_data):
         try:

@@ -10,6 +10,7 @@
 #include "tb-app-util.h"
 #include "tb-argument-editor.h"
 #include "tb-argument-editor-private.h"
+#include "tb-argument-problem-row.h"
 
 /* The arguments of one call, in two synchronised views: the form generated
  * from the tool's schema and the JSON text. The JSON value is the truth;
@@ -80,32 +81,9 @@ update_problems (TbArgumentEditor *self)
   for (guint i = 0; i < MIN (self->shown->len, 200); i++)
     {
       TbSchemaError *error = g_ptr_array_index (self->shown, i);
-      GtkWidget *row = gtk_list_box_row_new ();
-      GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 12);
-      GtkWidget *icon = gtk_image_new_from_icon_name ("dialog-warning-symbolic");
-      GtkWidget *message = gtk_label_new (error->message);
-      GtkWidget *pointer = gtk_label_new (*error->instance_path != '\0'
-                                          ? error->instance_path : _("(arguments)"));
+      GtkWidget *row = tb_argument_problem_row_new (error->message, error->instance_path);
 
-      gtk_widget_set_margin_start (box, 12);
-      gtk_widget_set_margin_end (box, 12);
-      gtk_widget_set_margin_top (box, 8);
-      gtk_widget_set_margin_bottom (box, 8);
-      gtk_widget_add_css_class (icon, "warning");
-      gtk_label_set_xalign (GTK_LABEL (message), 0);
-      gtk_label_set_wrap (GTK_LABEL (message), TRUE);
-      gtk_widget_set_hexpand (message, TRUE);
-      gtk_label_set_ellipsize (GTK_LABEL (pointer), PANGO_ELLIPSIZE_MIDDLE);
-      gtk_widget_add_css_class (pointer, "monospace");
-      gtk_widget_add_css_class (pointer, "dim-label");
-      gtk_widget_add_css_class (pointer, "caption");
-      gtk_box_append (GTK_BOX (box), icon);
-      gtk_box_append (GTK_BOX (box), message);
-      gtk_box_append (GTK_BOX (box), pointer);
-      gtk_list_box_row_set_child (GTK_LIST_BOX_ROW (row), box);
       gtk_list_box_row_set_activatable (GTK_LIST_BOX_ROW (row), self->form_usable);
-      g_object_set_data_full (G_OBJECT (row), "tb-pointer",
-                              g_strdup (error->instance_path), g_free);
       gtk_list_box_append (self->problems_list, row);
     }
 
@@ -395,14 +373,17 @@ tb_argument_editor_paste (TbArgumentEditor *self)
                                  on_paste_read, g_object_ref (self));
 }
 
+/* A problem row was activated: its target is the value's pointer. */
 static void
-on_problem_activated (TbArgumentEditor *self,
-                      GtkListBoxRow    *row)
+show_problem_action (GtkWidget  *widget,
+                     const char *action_name,
+                     GVariant   *parameter)
 {
-  const char *pointer = g_object_get_data (G_OBJECT (row), "tb-pointer");
+  TbArgumentEditor *self = TB_ARGUMENT_EDITOR (widget);
+  const char *pointer = g_variant_get_string (parameter, NULL);
   GtkWidget *input;
 
-  if (pointer == NULL || !self->form_usable)
+  if (!self->form_usable)
     return;
   input = tb_schema_form_get_input (self->form, pointer);
   if (input != NULL)
@@ -528,8 +509,8 @@ tb_argument_editor_class_init (TbArgumentEditorClass *klass)
   gtk_widget_class_bind_template_callback (widget_class, on_form_changed);
   gtk_widget_class_bind_template_callback (widget_class, on_copy_clicked);
   gtk_widget_class_bind_template_callback (widget_class, tb_argument_editor_paste);
-  gtk_widget_class_bind_template_callback (widget_class, on_problem_activated);
   gtk_widget_class_bind_template_callback (widget_class, tb_argument_editor_reset);
+  gtk_widget_class_install_action (widget_class, "editor.show-problem", "s", show_problem_action);
 
   gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BOX_LAYOUT);
   gtk_widget_class_set_css_name (widget_class, "tbargumenteditor");

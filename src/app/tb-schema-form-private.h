@@ -46,7 +46,6 @@ struct _Field
   guint         revealed : 1;  /* left or changed by the person: its errors show */
 
   GtkWidget    *row;           /* owned reference */
-  GtkWidget    *title_label;
   GtkWidget    *input;
   GtkWidget    *error_label;
   GtkWidget    *error_row;
@@ -71,7 +70,8 @@ struct _TbSchemaForm
   JsonNode   *root_schema;
   Field      *root;
   GtkWidget  *note_label;
-  GtkWidget  *box;
+  GtkWidget  *empty_label;
+  GtkListBox *list;
   GPtrArray  *local_errors;
   guint       n_fields;
   guint       updating;

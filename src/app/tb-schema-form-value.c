@@ -308,8 +308,11 @@ set_error_visible (Field *field)
 {
   gboolean visible = field->error->len > 0;
 
-  gtk_label_set_label (GTK_LABEL (field->error_label), field->error->str);
-  gtk_widget_set_visible (field->error_label, visible);
+  if (field->error_label != NULL)
+    {
+      gtk_label_set_label (GTK_LABEL (field->error_label), field->error->str);
+      gtk_widget_set_visible (field->error_label, visible);
+    }
   if (field->error_row != NULL)
     gtk_widget_set_visible (field->error_row, visible);
   if (field->row != NULL)
@@ -539,8 +542,7 @@ void
 _tb_schema_form_field_clear_errors (Field *field)
 {
   g_string_truncate (field->error, 0);
-  if (field->error_label != NULL)
-    set_error_visible (field);
+  set_error_visible (field);
   for (guint i = 0; field->children != NULL && i < field->children->len; i++)
     _tb_schema_form_field_clear_errors (g_ptr_array_index (field->children, i));
 }

@@ -9,6 +9,7 @@
 #include <math.h>
 #include <toolbench.h>
 
+#include "tb-schema-field-row.h"
 #include "tb-schema-form-private.h"
 
 /* A form generated from a JSON Schema. Every field is a small tree node
@@ -370,8 +371,8 @@ on_remove_item (GtkButton *button,
 
       if (ADW_IS_EXPANDER_ROW (other->row))
         adw_preferences_row_set_title (ADW_PREFERENCES_ROW (other->row), title);
-      else if (other->title_label != NULL)
-        gtk_label_set_label (GTK_LABEL (other->title_label), title);
+      else if (TB_IS_SCHEMA_FIELD_ROW (other->row))
+        tb_schema_field_row_set_title (TB_SCHEMA_FIELD_ROW (other->row), title);
     }
   emit_changed (self);
 }
@@ -488,9 +489,7 @@ static void
 header_box_add (Field     *field,
                 GtkWidget *widget)
 {
-  GtkWidget *header = g_object_get_data (G_OBJECT (field->row), "tb-header");
-
-  gtk_box_append (GTK_BOX (header), widget);
+  tb_schema_field_row_add_control (TB_SCHEMA_FIELD_ROW (field->row), widget);
 }
 
 static void
@@ -593,10 +592,13 @@ node_label (JsonNode *node)
   return tb_schema_form_json_text (node, FALSE);
 }
 
+/* Makes field->input; returns the widget that goes in the row, the
+ * input itself or the frame around it. */
 static GtkWidget *
 build_input (Field *field)
 {
   GtkWidget *input = NULL;
+  GtkWidget *outer = NULL;
   JsonArray *examples = _tb_schema_form_schema_array (field->schema, "examples");
   g_autofree char *example = NULL;
 
@@ -647,7 +649,7 @@ build_input (Field *field)
         gtk_frame_set_child (GTK_FRAME (frame), input);
         g_signal_connect (gtk_text_view_get_buffer (GTK_TEXT_VIEW (input)), "changed",
                           G_CALLBACK (on_buffer_changed), field);
-        g_object_set_data (G_OBJECT (input), "tb-outer", frame);
+        outer = frame;
       }
       break;
 
@@ -716,7 +718,8 @@ build_input (Field *field)
       gtk_widget_add_controller (input, focus);
     }
   label_input (field, input);
-  return input;
+  field->input = input;
+  return outer != NULL ? outer : input;
 }
 
 static GtkWidget *
@@ -736,90 +739,33 @@ new_error_label (void)
 static void
 build_scalar_row (Field *field)
 {
-  GtkWidget *row = gtk_list_box_row_new ();
-  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 4);
-  GtkWidget *header = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
   g_autofree char *title = field_title (field);
   g_autofree char *hint = field_hint (field);
-  const char *description = field_description (field);
+  TbSchemaFieldRow *row;
   GtkWidget *outer;
 
-  gtk_list_box_row_set_activatable (GTK_LIST_BOX_ROW (row), FALSE);
-  gtk_list_box_row_set_selectable (GTK_LIST_BOX_ROW (row), FALSE);
-  gtk_widget_add_css_class (row, "tb-field");
-  gtk_widget_set_margin_start (box, 12);
-  gtk_widget_set_margin_end (box, 12);
-  gtk_widget_set_margin_top (box, 8);
-  gtk_widget_set_margin_bottom (box, 10);
+  row = TB_SCHEMA_FIELD_ROW (tb_schema_field_row_new (title, hint, field_description (field),
+                                                      shows_required (field)));
+  field->row = g_object_ref_sink (GTK_WIDGET (row));
+  field->error_label = tb_schema_field_row_get_error_label (row);
 
-  field->title_label = gtk_label_new (title);
-  gtk_label_set_xalign (GTK_LABEL (field->title_label), 0);
-  gtk_label_set_ellipsize (GTK_LABEL (field->title_label), PANGO_ELLIPSIZE_END);
-  gtk_widget_add_css_class (field->title_label, "tb-field-title");
-  gtk_box_append (GTK_BOX (header), field->title_label);
-  if (shows_required (field))
-    gtk_box_append (GTK_BOX (header), required_label ());
-  if (hint != NULL)
-    {
-      GtkWidget *hint_label = gtk_label_new (hint);
-
-      gtk_widget_add_css_class (hint_label, "caption");
-      gtk_widget_add_css_class (hint_label, "dim-label");
-      gtk_widget_set_valign (hint_label, GTK_ALIGN_CENTER);
-      gtk_box_append (GTK_BOX (header), hint_label);
-    }
-  {
-    GtkWidget *spacer = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 0);
-
-    gtk_widget_set_hexpand (spacer, TRUE);
-    gtk_box_append (GTK_BOX (header), spacer);
-  }
-  gtk_box_append (GTK_BOX (box), header);
-
-  if (description != NULL && *description != '\0')
-    {
-      GtkWidget *label = gtk_label_new (description);
-
-      gtk_label_set_xalign (GTK_LABEL (label), 0);
-      gtk_label_set_wrap (GTK_LABEL (label), TRUE);
-      gtk_label_set_wrap_mode (GTK_LABEL (label), PANGO_WRAP_WORD_CHAR);
-      gtk_label_set_lines (GTK_LABEL (label), 4);
-      gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_END);
-      gtk_widget_add_css_class (label, "dim-label");
-      gtk_widget_add_css_class (label, "caption");
-      gtk_box_append (GTK_BOX (box), label);
-    }
-
-  field->row = g_object_ref_sink (row);
-  g_object_set_data (G_OBJECT (row), "tb-header", header);
-
-  field->input = build_input (field);
-  outer = g_object_get_data (G_OBJECT (field->input), "tb-outer");
-  if (outer == NULL)
-    outer = field->input;
+  outer = build_input (field);
+  add_header_controls (field, header_box_add);
 
   /* A switch sits at the end of the title line, as in GNOME's settings. */
   if (field->kind == KIND_BOOLEAN)
     {
-      add_header_controls (field, header_box_add);
       if (!field->required)
         {
           field->clear_button = icon_button ("edit-clear-symbolic", _("Do Not Send"));
           g_signal_connect (field->clear_button, "clicked", G_CALLBACK (on_clear_clicked), field);
           gtk_widget_set_visible (field->clear_button, FALSE);
-          gtk_box_append (GTK_BOX (header), field->clear_button);
+          tb_schema_field_row_add_control (row, field->clear_button);
         }
-      gtk_box_append (GTK_BOX (header), outer);
+      tb_schema_field_row_add_control (row, outer);
     }
   else
-    {
-      add_header_controls (field, header_box_add);
-      gtk_box_append (GTK_BOX (box), outer);
-    }
-
-  field->error_label = new_error_label ();
-  gtk_box_append (GTK_BOX (box), field->error_label);
-  gtk_list_box_row_set_child (GTK_LIST_BOX_ROW (row), box);
+    tb_schema_field_row_set_input (row, outer);
 }
 
 static void build_children (Field *field);
@@ -1054,14 +1000,10 @@ _tb_schema_form_field_new (TbSchemaForm *self,
 
   if (field->kind == KIND_OBJECT && parent == NULL)
     {
-      /* The root's properties go straight into a boxed list. */
-      field->list = gtk_list_box_new ();
-      gtk_list_box_set_selection_mode (GTK_LIST_BOX (field->list), GTK_SELECTION_NONE);
-      gtk_widget_add_css_class (field->list, "boxed-list");
-      gtk_accessible_update_property (GTK_ACCESSIBLE (field->list),
-                                      GTK_ACCESSIBLE_PROPERTY_LABEL, _("Arguments form"), -1);
-      field->row = g_object_ref_sink (field->list);
-      field->error_label = new_error_label ();
+      /* The root's properties go straight into the form's boxed list;
+       * what is wrong with the root object as a whole is said in the note. */
+      field->list = GTK_WIDGET (self->list);
+      field->row = g_object_ref (field->list);
       build_children (field);
     }
   else if (field->kind == KIND_OBJECT || field->kind == KIND_ARRAY ||
@@ -1109,6 +1051,7 @@ tb_schema_form_dispose (GObject *object)
   GtkWidget *child;
 
   g_clear_pointer (&self->root, field_free);
+  gtk_widget_dispose_template (GTK_WIDGET (self), TB_TYPE_SCHEMA_FORM);
   while ((child = gtk_widget_get_first_child (GTK_WIDGET (self))) != NULL)
     gtk_widget_unparent (child);
 
@@ -1163,6 +1106,11 @@ tb_schema_form_class_init (TbSchemaFormClass *klass)
 
   gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BOX_LAYOUT);
   gtk_widget_class_set_css_name (widget_class, "tbschemaform");
+  gtk_widget_class_set_template_from_resource (widget_class,
+                                               "/io/github/toolbench/Toolbench/tb-schema-form.ui");
+  gtk_widget_class_bind_template_child (widget_class, TbSchemaForm, note_label);
+  gtk_widget_class_bind_template_child (widget_class, TbSchemaForm, empty_label);
+  gtk_widget_class_bind_template_child (widget_class, TbSchemaForm, list);
 }
 
 static void
@@ -1172,16 +1120,7 @@ tb_schema_form_init (TbSchemaForm *self)
 
   gtk_orientable_set_orientation (GTK_ORIENTABLE (layout), GTK_ORIENTATION_VERTICAL);
   gtk_box_layout_set_spacing (GTK_BOX_LAYOUT (layout), 8);
-
-  self->note_label = gtk_label_new (NULL);
-  gtk_label_set_xalign (GTK_LABEL (self->note_label), 0);
-  gtk_label_set_wrap (GTK_LABEL (self->note_label), TRUE);
-  gtk_widget_add_css_class (self->note_label, "error");
-  gtk_widget_set_visible (self->note_label, FALSE);
-  gtk_widget_set_parent (self->note_label, GTK_WIDGET (self));
-
-  self->box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
-  gtk_widget_set_parent (self->box, GTK_WIDGET (self));
+  gtk_widget_init_template (GTK_WIDGET (self));
 }
 
 GtkWidget *
@@ -1220,8 +1159,11 @@ tb_schema_form_set_schema (TbSchemaForm  *self,
   g_return_val_if_fail (TB_IS_SCHEMA_FORM (self), FALSE);
 
   g_clear_pointer (&self->root, field_free);
-  while ((child = gtk_widget_get_first_child (self->box)) != NULL)
-    gtk_box_remove (GTK_BOX (self->box), child);
+  /* A root that is not an object left its one row. */
+  while ((child = gtk_widget_get_first_child (GTK_WIDGET (self->list))) != NULL)
+    gtk_list_box_remove (self->list, child);
+  gtk_widget_set_visible (self->empty_label, FALSE);
+  gtk_widget_set_visible (GTK_WIDGET (self->list), FALSE);
   g_clear_pointer (&self->root_schema, json_node_unref);
   gtk_widget_set_visible (self->note_label, FALSE);
   self->n_fields = 0;
@@ -1266,26 +1208,12 @@ tb_schema_form_set_schema (TbSchemaForm  *self,
 
   if (self->root->kind == KIND_OBJECT && self->root->children->len == 0 &&
       _tb_schema_form_schema_member (schema, "additionalProperties") == NULL)
-    {
-      GtkWidget *label = gtk_label_new (_("This tool takes no arguments."));
-
-      gtk_widget_add_css_class (label, "dim-label");
-      gtk_widget_set_margin_top (label, 12);
-      gtk_widget_set_margin_bottom (label, 12);
-      gtk_box_append (GTK_BOX (self->box), label);
-    }
-  else if (self->root->kind == KIND_OBJECT)
-    gtk_box_append (GTK_BOX (self->box), self->root->row);
+    gtk_widget_set_visible (self->empty_label, TRUE);
   else
     {
-      GtkWidget *list = gtk_list_box_new ();
-
-      gtk_list_box_set_selection_mode (GTK_LIST_BOX (list), GTK_SELECTION_NONE);
-      gtk_widget_add_css_class (list, "boxed-list");
-      gtk_accessible_update_property (GTK_ACCESSIBLE (list),
-                                      GTK_ACCESSIBLE_PROPERTY_LABEL, _("Arguments form"), -1);
-      gtk_list_box_append (GTK_LIST_BOX (list), self->root->row);
-      gtk_box_append (GTK_BOX (self->box), list);
+      if (self->root->kind != KIND_OBJECT)
+        gtk_list_box_append (self->list, self->root->row);
+      gtk_widget_set_visible (GTK_WIDGET (self->list), TRUE);
     }
 
   self->updating++;

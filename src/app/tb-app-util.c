@@ -468,3 +468,28 @@ tb_list_view_show_filtered (GtkListView *list,
                              gtk_single_selection_new (g_object_ref (G_LIST_MODEL (filtered)))));
   return filtered;
 }
+
+/**
+ * tb_file_chooser_new:
+ * @widget: the widget the person asked from
+ * @title: the chooser's title
+ * @action: open, save or choose a folder
+ * @accept_label: the mnemonic label of the button that accepts
+ *
+ * A file chooser over @widget's window, with a Cancel button. The caller
+ * connects #GtkNativeDialog::response, shows it, and destroys and unrefs
+ * it in the response handler.
+ *
+ * Returns: (transfer full): the chooser
+ */
+GtkFileChooserNative *
+tb_file_chooser_new (GtkWidget            *widget,
+                     const char           *title,
+                     GtkFileChooserAction  action,
+                     const char           *accept_label)
+{
+  GtkRoot *root = gtk_widget_get_root (widget);
+
+  return gtk_file_chooser_native_new (title, GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL,
+                                      action, accept_label, _("_Cancel"));
+}

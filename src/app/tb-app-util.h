@@ -41,5 +41,9 @@ void  tb_dialog_fit_content       (GtkWindow         *dialog,
 void  tb_label_set_status         (GtkLabel      *label,
                                    const char    *text,
                                    gboolean       is_error);
+GtkFileChooserNative *tb_file_chooser_new (GtkWidget            *widget,
+                                           const char           *title,
+                                           GtkFileChooserAction  action,
+                                           const char           *accept_label);
 
 G_END_DECLS

@@ -6,6 +6,7 @@
 
 #include <glib/gi18n.h>
 
+#include "tb-app-util.h"
 #include "tb-eval-section-private.h"
 
 /**
@@ -324,12 +325,10 @@ open_report_response (GtkNativeDialog *dialog,
 void
 tb_eval_section_choose_report (TbEvalSection *self)
 {
-  GtkRoot *root = gtk_widget_get_root (GTK_WIDGET (self));
   GtkFileChooserNative *chooser;
 
-  chooser = gtk_file_chooser_native_new (_("Open Evaluation Report"),
-                                         GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL,
-                                         GTK_FILE_CHOOSER_ACTION_OPEN, _("_Open"), _("_Cancel"));
+  chooser = tb_file_chooser_new (GTK_WIDGET (self), _("Open Evaluation Report"),
+                                 GTK_FILE_CHOOSER_ACTION_OPEN, _("_Open"));
   gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (chooser), report_filter ());
   g_signal_connect (chooser, "response", G_CALLBACK (open_report_response), self);
   gtk_native_dialog_show (GTK_NATIVE_DIALOG (chooser));
@@ -358,13 +357,10 @@ run_folder_response (GtkNativeDialog *dialog,
 void
 tb_eval_section_choose_folder (TbEvalSection *self)
 {
-  GtkRoot *root = gtk_widget_get_root (GTK_WIDGET (self));
   GtkFileChooserNative *chooser;
 
-  chooser = gtk_file_chooser_native_new (_("Run Scenario Folder"),
-                                         GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL,
-                                         GTK_FILE_CHOOSER_ACTION_SELECT_FOLDER, _("_Run"),
-                                         _("_Cancel"));
+  chooser = tb_file_chooser_new (GTK_WIDGET (self), _("Run Scenario Folder"),
+                                 GTK_FILE_CHOOSER_ACTION_SELECT_FOLDER, _("_Run"));
   g_signal_connect (chooser, "response", G_CALLBACK (run_folder_response), self);
   gtk_native_dialog_show (GTK_NATIVE_DIALOG (chooser));
 }

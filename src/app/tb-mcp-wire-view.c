@@ -484,16 +484,13 @@ export_action (GtkWidget  *widget,
                GVariant   *parameter)
 {
   TbMcpWireView *self = TB_MCP_WIRE_VIEW (widget);
-  GtkRoot *root = gtk_widget_get_root (widget);
   GtkFileChooserNative *chooser;
   GtkFileFilter *filter = gtk_file_filter_new ();
   g_autofree char *name = g_strdup_printf ("%s-messages.jsonl",
                                            tb_mcp_client_get_name (self->client));
 
-  chooser = gtk_file_chooser_native_new (_("Export Messages"),
-                                         GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL,
-                                         GTK_FILE_CHOOSER_ACTION_SAVE, _("_Export"),
-                                         _("_Cancel"));
+  chooser = tb_file_chooser_new (widget, _("Export Messages"), GTK_FILE_CHOOSER_ACTION_SAVE,
+                                 _("_Export"));
   gtk_file_filter_set_name (filter, _("JSON Lines (*.jsonl)"));
   gtk_file_filter_add_pattern (filter, "*.jsonl");
   gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (chooser), filter);

@@ -410,8 +410,8 @@ import_clicked (GtkButton           *button,
                 TbPreferencesWindow *self)
 {
   GtkFileChooserNative *chooser =
-    gtk_file_chooser_native_new (_("Import MCP Configuration"), GTK_WINDOW (self),
-                                 GTK_FILE_CHOOSER_ACTION_OPEN, _("_Import"), _("_Cancel"));
+    tb_file_chooser_new (GTK_WIDGET (self), _("Import MCP Configuration"),
+                         GTK_FILE_CHOOSER_ACTION_OPEN, _("_Import"));
 
   g_signal_connect (chooser, "response", G_CALLBACK (import_response), self);
   gtk_native_dialog_show (GTK_NATIVE_DIALOG (chooser));
@@ -510,8 +510,8 @@ choose_folder (TbPreferencesWindow *self,
                GCallback            chosen)
 {
   GtkFileChooserNative *chooser =
-    gtk_file_chooser_native_new (title, GTK_WINDOW (self), GTK_FILE_CHOOSER_ACTION_SELECT_FOLDER,
-                                 _("_Choose"), _("_Cancel"));
+    tb_file_chooser_new (GTK_WIDGET (self), title, GTK_FILE_CHOOSER_ACTION_SELECT_FOLDER,
+                         _("_Choose"));
 
   g_signal_connect (chooser, "response", chosen, self);
   gtk_native_dialog_show (GTK_NATIVE_DIALOG (chooser));

@@ -210,13 +210,11 @@ choose_script_action (GtkWidget  *widget,
                       const char *action_name,
                       GVariant   *parameter)
 {
-  GtkRoot *root = gtk_widget_get_root (widget);
   GtkFileChooserNative *chooser;
   g_autoptr(GtkFileFilter) filter = gtk_file_filter_new ();
 
-  chooser = gtk_file_chooser_native_new (_("Use a Script"),
-                                         GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL,
-                                         GTK_FILE_CHOOSER_ACTION_OPEN, _("_Use"), _("_Cancel"));
+  chooser = tb_file_chooser_new (widget, _("Use a Script"), GTK_FILE_CHOOSER_ACTION_OPEN,
+                                 _("_Use"));
   gtk_file_filter_set_name (filter, _("Scripts (*.json)"));
   gtk_file_filter_add_pattern (filter, "*.json");
   gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (chooser), filter);

@@ -329,15 +329,13 @@ save_action (GtkWidget  *widget,
              GVariant   *parameter)
 {
   TbResourceView *self = TB_RESOURCE_VIEW (widget);
-  GtkRoot *root = gtk_widget_get_root (widget);
   GtkFileChooserNative *chooser;
   g_autofree char *name = NULL;
 
   if (self->bytes == NULL)
     return;
-  chooser = gtk_file_chooser_native_new (_("Save Resource"),
-                                         GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL,
-                                         GTK_FILE_CHOOSER_ACTION_SAVE, _("_Save"), _("_Cancel"));
+  chooser = tb_file_chooser_new (widget, _("Save Resource"), GTK_FILE_CHOOSER_ACTION_SAVE,
+                                 _("_Save"));
   name = self->uri != NULL ? g_path_get_basename (self->uri) : NULL;
   if (name != NULL && *name != '\0' && !g_str_equal (name, "/") && !g_str_equal (name, "."))
     gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (chooser), name);

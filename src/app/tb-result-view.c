@@ -500,7 +500,6 @@ void
 tb_result_view_save (TbResultView *self)
 {
   GtkFileChooserNative *chooser;
-  GtkRoot *root;
   JsonNode *output;
 
   g_return_if_fail (TB_IS_RESULT_VIEW (self));
@@ -508,11 +507,8 @@ tb_result_view_save (TbResultView *self)
   if (self->result == NULL)
     return;
   output = tb_tool_result_get_output (self->result);
-  root = gtk_widget_get_root (GTK_WIDGET (self));
-  chooser = gtk_file_chooser_native_new (_("Save Result"),
-                                         GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL,
-                                         GTK_FILE_CHOOSER_ACTION_SAVE,
-                                         _("_Save"), _("_Cancel"));
+  chooser = tb_file_chooser_new (GTK_WIDGET (self), _("Save Result"),
+                                 GTK_FILE_CHOOSER_ACTION_SAVE, _("_Save"));
   gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (chooser),
                                      output_is_string (output) ? "result.txt" : "result.json");
   gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (chooser), TRUE);

@@ -558,14 +558,13 @@ static void
 choose_save (TbTracePage *self,
              int          mode)
 {
-  GtkRoot *root = gtk_widget_get_root (GTK_WIDGET (self));
   GtkFileChooserNative *chooser;
 
-  chooser = gtk_file_chooser_native_new (mode == SAVE_EXPORT ? _("Export Messages")
-                                         : mode == SAVE_FORK ? _("Save Fork")
-                                         : _("Save Trace"),
-                                         GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL,
-                                         GTK_FILE_CHOOSER_ACTION_SAVE, _("_Save"), _("_Cancel"));
+  chooser = tb_file_chooser_new (GTK_WIDGET (self),
+                                 mode == SAVE_EXPORT ? _("Export Messages")
+                                 : mode == SAVE_FORK ? _("Save Fork")
+                                 : _("Save Trace"),
+                                 GTK_FILE_CHOOSER_ACTION_SAVE, _("_Save"));
   if (mode == SAVE_EXPORT)
     gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (chooser), "messages.json");
   else
@@ -615,12 +614,10 @@ open_response (GtkNativeDialog *dialog,
 static void
 open_clicked (TbTracePage *self)
 {
-  GtkRoot *root = gtk_widget_get_root (GTK_WIDGET (self));
   GtkFileChooserNative *chooser;
 
-  chooser = gtk_file_chooser_native_new (_("Open Trace"),
-                                         GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL,
-                                         GTK_FILE_CHOOSER_ACTION_OPEN, _("_Open"), _("_Cancel"));
+  chooser = tb_file_chooser_new (GTK_WIDGET (self), _("Open Trace"),
+                                 GTK_FILE_CHOOSER_ACTION_OPEN, _("_Open"));
   gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (chooser), jsonl_filter ());
   g_signal_connect (chooser, "response", G_CALLBACK (open_response), self);
   gtk_native_dialog_show (GTK_NATIVE_DIALOG (chooser));

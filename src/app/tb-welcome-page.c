@@ -132,11 +132,9 @@ save_sample_trace_action (GtkWidget  *widget,
                           GVariant   *parameter)
 {
   TbWelcomePage *self = TB_WELCOME_PAGE (widget);
-  GtkRoot *root = gtk_widget_get_root (GTK_WIDGET (self));
   GtkFileChooserNative *chooser =
-    gtk_file_chooser_native_new (_("Save the Sample Trace"),
-                                 GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL,
-                                 GTK_FILE_CHOOSER_ACTION_SAVE, _("_Save"), _("_Cancel"));
+    tb_file_chooser_new (GTK_WIDGET (self), _("Save the Sample Trace"),
+                         GTK_FILE_CHOOSER_ACTION_SAVE, _("_Save"));
 
   gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (chooser), "demo-trace.jsonl");
   g_signal_connect (chooser, "response", G_CALLBACK (save_trace_response), self);

@@ -493,3 +493,67 @@ tb_file_chooser_new (GtkWidget            *widget,
   return gtk_file_chooser_native_new (title, GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL,
                                       action, accept_label, _("_Cancel"));
 }
+
+/**
+ * tb_search_terms_parse:
+ * @text: what the person typed in a search entry
+ *
+ * The words of @text, case-folded, for tb_search_terms_match().
+ *
+ * Returns: (transfer full) (nullable): the words, or %NULL when @text
+ *   holds none, which matches everything
+ */
+char **
+tb_search_terms_parse (const char *text)
+{
+  g_autofree char *folded = g_utf8_casefold (text != NULL ? text : "", -1);
+
+  g_strstrip (folded);
+  return *folded != '\0' ? g_strsplit_set (folded, " \t\n", -1) : NULL;
+}
+
+/**
+ * tb_search_terms_match:
+ * @terms: (nullable): words from tb_search_terms_parse()
+ * @key: an item's case-folded text, from tb_search_key()
+ *
+ * Returns: whether @key contains every word
+ */
+gboolean
+tb_search_terms_match (char       **terms,
+                       const char  *key)
+{
+  for (guint i = 0; terms != NULL && terms[i] != NULL; i++)
+    if (*terms[i] != '\0' && strstr (key, terms[i]) == NULL)
+      return FALSE;
+  return TRUE;
+}
+
+/**
+ * tb_search_key:
+ * @item: an item of a searchable list
+ * @quark: the name the key is kept under on @item
+ * @text: makes the text a search looks in (names, titles, descriptions)
+ *
+ * The case-folded text of @item, made once and kept on @item, so that each
+ * key press does not fold every item again.
+ *
+ * Returns: (transfer none): the key
+ */
+const char *
+tb_search_key (gpointer       item,
+               GQuark         quark,
+               TbSearchText   text)
+{
+  const char *key = g_object_get_qdata (G_OBJECT (item), quark);
+
+  if (key == NULL)
+    {
+      g_autofree char *joined = text (item);
+      char *folded = g_utf8_casefold (joined, -1);
+
+      g_object_set_qdata_full (G_OBJECT (item), quark, folded, g_free);
+      key = folded;
+    }
+  return key;
+}

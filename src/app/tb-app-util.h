@@ -7,6 +7,9 @@
 
 G_BEGIN_DECLS
 
+/* Makes the text a search looks in for @item. */
+typedef char *(*TbSearchText) (gpointer item);
+
 void  tb_app_init                 (void);
 void  tb_source_view_set_language (GtkSourceView *view,
                                    const char    *language);
@@ -41,6 +44,12 @@ void  tb_dialog_fit_content       (GtkWindow         *dialog,
 void  tb_label_set_status         (GtkLabel      *label,
                                    const char    *text,
                                    gboolean       is_error);
+char       **tb_search_terms_parse (const char  *text);
+gboolean     tb_search_terms_match (char       **terms,
+                                    const char  *key);
+const char  *tb_search_key         (gpointer      item,
+                                    GQuark        quark,
+                                    TbSearchText  text);
 GtkFileChooserNative *tb_file_chooser_new (GtkWidget            *widget,
                                            const char           *title,
                                            GtkFileChooserAction  action,

@@ -45,22 +45,13 @@ static GParamSpec *properties [N_PROPS];
 
 static GQuark search_key_quark;
 
-static const char *
-search_key (TbMcpPrompt *prompt)
+static char *
+search_text (gpointer item)
 {
-  const char *key = g_object_get_qdata (G_OBJECT (prompt), search_key_quark);
+  TbMcpPrompt *prompt = item;
 
-  if (key == NULL)
-    {
-      g_autofree char *joined =
-        g_strjoin ("\n", tb_mcp_prompt_get_name (prompt), tb_mcp_prompt_get_title (prompt) ?: "",
-                   tb_mcp_prompt_get_description (prompt) ?: "", NULL);
-      char *folded = g_utf8_casefold (joined, -1);
-
-      g_object_set_qdata_full (G_OBJECT (prompt), search_key_quark, folded, g_free);
-      key = folded;
-    }
-  return key;
+  return g_strjoin ("\n", tb_mcp_prompt_get_name (prompt), tb_mcp_prompt_get_title (prompt) ?: "",
+                    tb_mcp_prompt_get_description (prompt) ?: "", NULL);
 }
 
 static gboolean
@@ -68,15 +59,9 @@ match_prompt (gpointer item,
               gpointer user_data)
 {
   TbMcpPromptsView *self = user_data;
-  const char *key;
 
-  if (self->terms == NULL)
-    return TRUE;
-  key = search_key (item);
-  for (guint i = 0; self->terms[i] != NULL; i++)
-    if (*self->terms[i] != '\0' && strstr (key, self->terms[i]) == NULL)
-      return FALSE;
-  return TRUE;
+  return self->terms == NULL ||
+         tb_search_terms_match (self->terms, tb_search_key (item, search_key_quark, search_text));
 }
 
 static void
@@ -108,13 +93,8 @@ update_state (TbMcpPromptsView *self)
 static void
 on_search_changed (TbMcpPromptsView *self)
 {
-  g_autofree char *folded =
-    g_utf8_casefold (gtk_editable_get_text (GTK_EDITABLE (self->search_entry)), -1);
-
-  g_strstrip (folded);
-  g_clear_pointer (&self->terms, g_strfreev);
-  if (*folded != '\0')
-    self->terms = g_strsplit_set (folded, " \t\n", -1);
+  g_strfreev (self->terms);
+  self->terms = tb_search_terms_parse (gtk_editable_get_text (GTK_EDITABLE (self->search_entry)));
   gtk_filter_changed (GTK_FILTER (self->filter), GTK_FILTER_CHANGE_DIFFERENT);
   update_state (self);
 }

@@ -67,26 +67,17 @@ static GQuark search_key_quark;
 
 /* ---- search ---------------------------------------------------------------- */
 
-static const char *
-search_key (TbMcpResource *resource)
+static char *
+search_text (gpointer item)
 {
-  const char *key = g_object_get_qdata (G_OBJECT (resource), search_key_quark);
+  TbMcpResource *resource = item;
+  const char *uri = tb_mcp_resource_is_template (resource)
+                    ? tb_mcp_resource_get_uri_template (resource)
+                    : tb_mcp_resource_get_uri (resource);
 
-  if (key == NULL)
-    {
-      const char *uri = tb_mcp_resource_is_template (resource)
-                        ? tb_mcp_resource_get_uri_template (resource)
-                        : tb_mcp_resource_get_uri (resource);
-      g_autofree char *joined =
-        g_strjoin ("\n", tb_mcp_resource_get_name (resource),
-                   tb_mcp_resource_get_title (resource) ?: "", uri ?: "",
-                   tb_mcp_resource_get_description (resource) ?: "", NULL);
-      char *folded = g_utf8_casefold (joined, -1);
-
-      g_object_set_qdata_full (G_OBJECT (resource), search_key_quark, folded, g_free);
-      key = folded;
-    }
-  return key;
+  return g_strjoin ("\n", tb_mcp_resource_get_name (resource),
+                    tb_mcp_resource_get_title (resource) ?: "", uri ?: "",
+                    tb_mcp_resource_get_description (resource) ?: "", NULL);
 }
 
 static gboolean
@@ -94,15 +85,9 @@ match_resource (gpointer item,
                 gpointer user_data)
 {
   TbMcpResourcesView *self = user_data;
-  const char *key;
 
-  if (self->terms == NULL)
-    return TRUE;
-  key = search_key (item);
-  for (guint i = 0; self->terms[i] != NULL; i++)
-    if (*self->terms[i] != '\0' && strstr (key, self->terms[i]) == NULL)
-      return FALSE;
-  return TRUE;
+  return self->terms == NULL ||
+         tb_search_terms_match (self->terms, tb_search_key (item, search_key_quark, search_text));
 }
 
 static void update_state (TbMcpResourcesView *self);
@@ -110,13 +95,8 @@ static void update_state (TbMcpResourcesView *self);
 static void
 on_search_changed (TbMcpResourcesView *self)
 {
-  g_autofree char *folded =
-    g_utf8_casefold (gtk_editable_get_text (GTK_EDITABLE (self->search_entry)), -1);
-
-  g_strstrip (folded);
-  g_clear_pointer (&self->terms, g_strfreev);
-  if (*folded != '\0')
-    self->terms = g_strsplit_set (folded, " \t\n", -1);
+  g_strfreev (self->terms);
+  self->terms = tb_search_terms_parse (gtk_editable_get_text (GTK_EDITABLE (self->search_entry)));
   gtk_filter_changed (GTK_FILTER (self->filter), GTK_FILTER_CHANGE_DIFFERENT);
   update_state (self);
 }

@@ -6,6 +6,7 @@
 
 #include <glib/gi18n.h>
 
+#include "tb-app-util.h"
 #include "tb-tool-list.h"
 
 /* The sidebar's view of the registry: sorted by name once, then filtered by
@@ -35,21 +36,12 @@ G_DEFINE_FINAL_TYPE (TbToolList, tb_tool_list, G_TYPE_OBJECT)
 
 static GQuark search_key_quark;
 
-static const char *
-search_key (TbTool *tool)
+static char *
+search_text (gpointer item)
 {
-  const char *key = g_object_get_qdata (G_OBJECT (tool), search_key_quark);
+  TbTool *tool = item;
 
-  if (key == NULL)
-    {
-      g_autofree char *joined = g_strconcat (tb_tool_get_name (tool), "\n",
-                                             tb_tool_get_description (tool), NULL);
-      char *folded = g_utf8_casefold (joined, -1);
-
-      g_object_set_qdata_full (G_OBJECT (tool), search_key_quark, folded, g_free);
-      key = folded;
-    }
-  return key;
+  return g_strconcat (tb_tool_get_name (tool), "\n", tb_tool_get_description (tool), NULL);
 }
 
 static gboolean
@@ -58,18 +50,11 @@ match_tool (gpointer item,
 {
   TbToolList *self = user_data;
   TbTool *tool = item;
-  const char *key;
 
   if (self->source != NULL && g_strcmp0 (tb_tool_get_source (tool), self->source) != 0)
     return FALSE;
-  if (self->terms == NULL)
-    return TRUE;
-
-  key = search_key (tool);
-  for (guint i = 0; self->terms[i] != NULL; i++)
-    if (strstr (key, self->terms[i]) == NULL)
-      return FALSE;
-  return TRUE;
+  return self->terms == NULL ||
+         tb_search_terms_match (self->terms, tb_search_key (tool, search_key_quark, search_text));
 }
 
 static gboolean
@@ -96,7 +81,7 @@ warm_keys_idle (gpointer user_data)
     {
       g_autoptr(TbTool) tool = g_list_model_get_item (model, self->warm_position);
 
-      search_key (tool);
+      tb_search_key (tool, search_key_quark, search_text);
     }
   if (self->warm_position < n)
     return G_SOURCE_CONTINUE;
@@ -316,9 +301,8 @@ tb_tool_list_set_search (TbToolList *self,
     change = GTK_FILTER_CHANGE_LESS_STRICT;
 
   self->search = g_steal_pointer (&folded);
-  g_clear_pointer (&self->terms, g_strfreev);
-  if (*self->search != '\0')
-    self->terms = g_strsplit_set (self->search, " \t\n", -1);
+  g_strfreev (self->terms);
+  self->terms = tb_search_terms_parse (self->search);
   gtk_filter_changed (GTK_FILTER (self->filter), change);
 }
 

@@ -44,21 +44,63 @@ is_value (JsonNode *value)
 }
 
 static gboolean
+any_value (JsonNode *value)
+{
+  return TRUE;
+}
+
+/* The headers of an entry, in order, that @match picks: every walk over
+ * them below, so that an entry without headers (a local server, or one
+ * whose headers are not an object) is handled once. */
+typedef struct
+{
+  JsonObjectIter   iter;
+  gboolean         has_headers;
+  gboolean       (*match) (JsonNode *);
+} HeaderWalk;
+
+static void
+header_walk_init (HeaderWalk  *walk,
+                  JsonObject  *entry,
+                  gboolean   (*match) (JsonNode *))
+{
+  JsonObject *headers = headers_of (entry);
+
+  walk->has_headers = headers != NULL;
+  walk->match = match;
+  if (headers != NULL)
+    json_object_iter_init_ordered (&walk->iter, headers);
+}
+
+static gboolean
+header_walk_next (HeaderWalk  *walk,
+                  const char **name,
+                  JsonNode   **value)
+{
+  const char *member;
+  JsonNode *node;
+
+  while (walk->has_headers && json_object_iter_next_ordered (&walk->iter, &member, &node))
+    if (walk->match (node))
+      {
+        *name = member;
+        *value = node;
+        return TRUE;
+      }
+  walk->has_headers = FALSE;
+  return FALSE;
+}
+
+static gboolean
 any_header (JsonObject *entry,
             gboolean  (*match) (JsonNode *))
 {
-  JsonObject *headers = headers_of (entry);
-  JsonObjectIter iter;
+  HeaderWalk walk;
   const char *name;
   JsonNode *value;
 
-  if (headers == NULL)
-    return FALSE;
-  json_object_iter_init_ordered (&iter, headers);
-  while (json_object_iter_next_ordered (&iter, &name, &value))
-    if (match (value))
-      return TRUE;
-  return FALSE;
+  header_walk_init (&walk, entry, match);
+  return header_walk_next (&walk, &name, &value);
 }
 
 /**
@@ -109,21 +151,17 @@ tb_mcp_headers_split (JsonObject  *entry,
                       JsonObject **values)
 {
   JsonObject *split = copy_object (entry);
-  JsonObject *headers = headers_of (split);
-  JsonObjectIter iter;
+  HeaderWalk walk;
   const char *name;
   JsonNode *value;
 
   *values = json_object_new ();
-  if (headers == NULL)
-    return split;
-  json_object_iter_init_ordered (&iter, headers);
-  while (json_object_iter_next_ordered (&iter, &name, &value))
-    if (is_value (value))
-      {
-        json_object_set_string_member (*values, name, json_node_get_string (value));
-        json_node_set_string (value, TB_MCP_HEADER_KEPT);
-      }
+  header_walk_init (&walk, split, is_value);
+  while (header_walk_next (&walk, &name, &value))
+    {
+      json_object_set_string_member (*values, name, json_node_get_string (value));
+      json_node_set_string (value, TB_MCP_HEADER_KEPT);
+    }
   return split;
 }
 
@@ -145,21 +183,15 @@ fill_in_place (const char  *server,
                JsonObject  *values,
                GError     **error)
 {
-  JsonObject *headers = headers_of (entry);
-  JsonObjectIter iter;
+  HeaderWalk walk;
   const char *name;
   JsonNode *value;
 
-  if (headers == NULL)
-    return TRUE;
-  json_object_iter_init_ordered (&iter, headers);
-  while (json_object_iter_next_ordered (&iter, &name, &value))
+  header_walk_init (&walk, entry, is_kept);
+  while (header_walk_next (&walk, &name, &value))
     {
-      const char *kept;
+      const char *kept = values != NULL ? tb_json_object_get_string (values, name) : NULL;
 
-      if (!is_kept (value))
-        continue;
-      kept = values != NULL ? tb_json_object_get_string (values, name) : NULL;
       if (kept == NULL)
         return missing_value (server, name, error);
       json_node_set_string (value, kept);
@@ -362,7 +394,7 @@ old_values_cb (GObject      *object,
   g_autoptr(JsonObject) old = NULL;
 
   g_autoptr(JsonObject) values = json_object_new ();
-  JsonObjectIter iter;
+  HeaderWalk walk;
   const char *header;
   JsonNode *node;
 
@@ -370,8 +402,8 @@ old_values_cb (GObject      *object,
     old = parse_values (keep->name, text, &error);
 
   /* In the entry's order: the kept values from before, the typed ones. */
-  json_object_iter_init_ordered (&iter, headers_of (keep->stored));
-  while (error == NULL && json_object_iter_next_ordered (&iter, &header, &node))
+  header_walk_init (&walk, keep->stored, any_value);
+  while (error == NULL && header_walk_next (&walk, &header, &node))
     {
       gboolean was_kept = g_strv_contains ((const char * const *) keep->kept, header);
       const char *value = tb_json_object_get_string (was_kept ? old : keep->values, header);
@@ -399,18 +431,13 @@ static GStrv
 kept_names (JsonObject *entry)
 {
   g_autoptr(GStrvBuilder) builder = g_strv_builder_new ();
-  JsonObject *headers = headers_of (entry);
-  JsonObjectIter iter;
+  HeaderWalk walk;
   const char *name;
   JsonNode *value;
 
-  if (headers != NULL)
-    {
-      json_object_iter_init_ordered (&iter, headers);
-      while (json_object_iter_next_ordered (&iter, &name, &value))
-        if (is_kept (value))
-          g_strv_builder_add (builder, name);
-    }
+  header_walk_init (&walk, entry, is_kept);
+  while (header_walk_next (&walk, &name, &value))
+    g_strv_builder_add (builder, name);
   return g_strv_builder_end (builder);
 }
 

@@ -24,13 +24,13 @@
 
 struct _TbMcpLogView
 {
-  GtkWidget    parent_instance;
+  TbMcpClientView parent_instance;
 
   GtkTextView *view;
   GtkDropDown *level_dropdown;
   GtkLabel    *level_status;
 
-  TbMcpClient *client;
+  TbMcpClient *client;       /* the view's, not owned here */
   GString     *pending;
   guint        flush_id;
   GCancellable *cancellable;
@@ -44,10 +44,7 @@ static const char * const levels[] = {
   "debug", "info", "notice", "warning", "error", "critical", "alert", "emergency",
 };
 
-G_DEFINE_FINAL_TYPE (TbMcpLogView, tb_mcp_log_view, GTK_TYPE_WIDGET)
-
-enum { PROP_0, PROP_CLIENT, N_PROPS };
-static GParamSpec *properties [N_PROPS];
+G_DEFINE_FINAL_TYPE (TbMcpLogView, tb_mcp_log_view, TB_TYPE_MCP_CLIENT_VIEW)
 
 static void
 append_escaped (TbMcpLogView *self,
@@ -182,6 +179,7 @@ tb_mcp_log_view_constructed (GObject *object)
 
   G_OBJECT_CLASS (tb_mcp_log_view_parent_class)->constructed (object);
 
+  self->client = tb_mcp_client_view_get_client (TB_MCP_CLIENT_VIEW (self));
   g_assert (TB_IS_MCP_CLIENT (self->client));
 
   kept = tb_mcp_client_get_log (self->client);
@@ -214,51 +212,12 @@ tb_mcp_log_view_dispose (GObject *object)
   g_clear_handle_id (&self->flush_id, g_source_remove);
   g_cancellable_cancel (self->cancellable);
   g_clear_object (&self->cancellable);
-  if (self->client != NULL)
-    g_signal_handlers_disconnect_by_data (self->client, self);
-  g_clear_object (&self->client);
+  self->client = NULL;
   if (self->pending != NULL)
     g_string_free (g_steal_pointer (&self->pending), TRUE);
   gtk_widget_dispose_template (GTK_WIDGET (self), TB_TYPE_MCP_LOG_VIEW);
-  tb_widget_unparent_children (GTK_WIDGET (self));
 
   G_OBJECT_CLASS (tb_mcp_log_view_parent_class)->dispose (object);
-}
-
-static void
-tb_mcp_log_view_get_property (GObject    *object,
-                              guint       prop_id,
-                              GValue     *value,
-                              GParamSpec *pspec)
-{
-  TbMcpLogView *self = TB_MCP_LOG_VIEW (object);
-
-  switch (prop_id)
-    {
-    case PROP_CLIENT:
-      g_value_set_object (value, self->client);
-      break;
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-    }
-}
-
-static void
-tb_mcp_log_view_set_property (GObject      *object,
-                              guint         prop_id,
-                              const GValue *value,
-                              GParamSpec   *pspec)
-{
-  TbMcpLogView *self = TB_MCP_LOG_VIEW (object);
-
-  switch (prop_id)
-    {
-    case PROP_CLIENT:
-      self->client = g_value_dup_object (value);
-      break;
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-    }
 }
 
 static void
@@ -269,18 +228,6 @@ tb_mcp_log_view_class_init (TbMcpLogViewClass *klass)
 
   object_class->constructed = tb_mcp_log_view_constructed;
   object_class->dispose = tb_mcp_log_view_dispose;
-  object_class->get_property = tb_mcp_log_view_get_property;
-  object_class->set_property = tb_mcp_log_view_set_property;
-
-  /**
-   * TbMcpLogView:client:
-   *
-   * The client whose server's log the view shows.
-   */
-  properties [PROP_CLIENT] =
-    g_param_spec_object ("client", NULL, NULL, TB_TYPE_MCP_CLIENT,
-                         (G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS));
-  g_object_class_install_properties (object_class, N_PROPS, properties);
 
   gtk_widget_class_set_template_from_resource (
     widget_class, "/io/github/toolbench/Toolbench/tb-mcp-log-view.ui");

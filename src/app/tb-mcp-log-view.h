@@ -5,11 +5,13 @@
 #include <gtk/gtk.h>
 #include <toolbench.h>
 
+#include "tb-mcp-client-view.h"
+
 G_BEGIN_DECLS
 
 #define TB_TYPE_MCP_LOG_VIEW (tb_mcp_log_view_get_type())
 
-G_DECLARE_FINAL_TYPE (TbMcpLogView, tb_mcp_log_view, TB, MCP_LOG_VIEW, GtkWidget)
+G_DECLARE_FINAL_TYPE (TbMcpLogView, tb_mcp_log_view, TB, MCP_LOG_VIEW, TbMcpClientView)
 
 GtkWidget *tb_mcp_log_view_new (TbMcpClient *client);
 

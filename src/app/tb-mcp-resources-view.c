@@ -23,7 +23,7 @@
 
 struct _TbMcpResourcesView
 {
-  GtkWidget           parent_instance;
+  TbMcpClientView     parent_instance;
 
   GtkStack           *pages;
   GtkSearchEntry     *search_entry;
@@ -39,7 +39,7 @@ struct _TbMcpResourcesView
   GtkLabel           *template_message;
   GtkButton          *open_button;
 
-  TbMcpClient        *client;
+  TbMcpClient        *client;       /* the view's, not owned here */
   GListStore         *store;
   GtkFilterListModel *filtered;
   GtkCustomFilter    *filter;
@@ -58,10 +58,7 @@ struct _TbMcpResourcesView
   gboolean            binding;
 };
 
-G_DEFINE_FINAL_TYPE (TbMcpResourcesView, tb_mcp_resources_view, GTK_TYPE_WIDGET)
-
-enum { PROP_0, PROP_CLIENT, N_PROPS };
-static GParamSpec *properties [N_PROPS];
+G_DEFINE_FINAL_TYPE (TbMcpResourcesView, tb_mcp_resources_view, TB_TYPE_MCP_CLIENT_VIEW)
 
 static GQuark search_key_quark;
 
@@ -684,6 +681,7 @@ tb_mcp_resources_view_constructed (GObject *object)
 
   G_OBJECT_CLASS (tb_mcp_resources_view_parent_class)->constructed (object);
 
+  self->client = tb_mcp_client_view_get_client (TB_MCP_CLIENT_VIEW (self));
   g_assert (TB_IS_MCP_CLIENT (self->client));
   g_signal_connect_object (self->client, "resources-changed",
                            G_CALLBACK (on_resources_changed), self, G_CONNECT_SWAPPED);
@@ -719,11 +717,10 @@ tb_mcp_resources_view_dispose (GObject *object)
       g_clear_pointer (&self->windows, g_hash_table_unref);
     }
   gtk_widget_dispose_template (GTK_WIDGET (self), TB_TYPE_MCP_RESOURCES_VIEW);
-  tb_widget_unparent_children (GTK_WIDGET (self));
   g_clear_object (&self->filtered);
   g_clear_object (&self->store);
   g_clear_object (&self->template);
-  g_clear_object (&self->client);
+  self->client = NULL;
 
   G_OBJECT_CLASS (tb_mcp_resources_view_parent_class)->dispose (object);
 }
@@ -745,42 +742,6 @@ tb_mcp_resources_view_finalize (GObject *object)
 }
 
 static void
-tb_mcp_resources_view_get_property (GObject    *object,
-                                    guint       prop_id,
-                                    GValue     *value,
-                                    GParamSpec *pspec)
-{
-  TbMcpResourcesView *self = TB_MCP_RESOURCES_VIEW (object);
-
-  switch (prop_id)
-    {
-    case PROP_CLIENT:
-      g_value_set_object (value, self->client);
-      break;
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-    }
-}
-
-static void
-tb_mcp_resources_view_set_property (GObject      *object,
-                                    guint         prop_id,
-                                    const GValue *value,
-                                    GParamSpec   *pspec)
-{
-  TbMcpResourcesView *self = TB_MCP_RESOURCES_VIEW (object);
-
-  switch (prop_id)
-    {
-    case PROP_CLIENT:
-      self->client = g_value_dup_object (value);
-      break;
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-    }
-}
-
-static void
 tb_mcp_resources_view_class_init (TbMcpResourcesViewClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
@@ -789,19 +750,7 @@ tb_mcp_resources_view_class_init (TbMcpResourcesViewClass *klass)
   object_class->constructed = tb_mcp_resources_view_constructed;
   object_class->dispose = tb_mcp_resources_view_dispose;
   object_class->finalize = tb_mcp_resources_view_finalize;
-  object_class->get_property = tb_mcp_resources_view_get_property;
-  object_class->set_property = tb_mcp_resources_view_set_property;
   widget_class->map = tb_mcp_resources_view_map;
-
-  /**
-   * TbMcpResourcesView:client:
-   *
-   * The client whose server's resources the page lists.
-   */
-  properties [PROP_CLIENT] =
-    g_param_spec_object ("client", NULL, NULL, TB_TYPE_MCP_CLIENT,
-                         (G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS));
-  g_object_class_install_properties (object_class, N_PROPS, properties);
 
   search_key_quark = g_quark_from_static_string ("tb-resources-view-search-key");
 

@@ -29,7 +29,7 @@
 
 struct _TbMcpWireView
 {
-  GtkWidget           parent_instance;
+  TbMcpClientView     parent_instance;
 
   GtkSearchEntry     *search_entry;
   GtkDropDown        *direction_filter;
@@ -43,7 +43,7 @@ struct _TbMcpWireView
   GtkLabel           *http_label;
   GtkLabel           *status_label;
 
-  TbMcpClient        *client;
+  TbMcpClient        *client;       /* the view's, not owned here */
   GListStore         *records;
   GtkCustomFilter    *filter;
   GtkFilterListModel *filtered;
@@ -57,10 +57,7 @@ struct _TbMcpWireView
   TbRedactor         *redactor;
 };
 
-G_DEFINE_FINAL_TYPE (TbMcpWireView, tb_mcp_wire_view, GTK_TYPE_WIDGET)
-
-enum { PROP_0, PROP_CLIENT, N_PROPS };
-static GParamSpec *properties [N_PROPS];
+G_DEFINE_FINAL_TYPE (TbMcpWireView, tb_mcp_wire_view, TB_TYPE_MCP_CLIENT_VIEW)
 
 enum { DIRECTION_ALL, DIRECTION_SENT, DIRECTION_RECEIVED };
 
@@ -519,6 +516,7 @@ tb_mcp_wire_view_constructed (GObject *object)
 
   G_OBJECT_CLASS (tb_mcp_wire_view_parent_class)->constructed (object);
 
+  self->client = tb_mcp_client_view_get_client (TB_MCP_CLIENT_VIEW (self));
   g_assert (TB_IS_MCP_CLIENT (self->client));
 
   /* Translators: %s is the name the person gave the MCP server. */
@@ -540,13 +538,10 @@ tb_mcp_wire_view_dispose (GObject *object)
   TbMcpWireView *self = (TbMcpWireView *) object;
 
   g_clear_handle_id (&self->flush_id, g_source_remove);
-  if (self->client != NULL)
-    g_signal_handlers_disconnect_by_data (self->client, self);
   if (self->selection != NULL)
     g_signal_handlers_disconnect_by_data (self->selection, self);
   gtk_widget_dispose_template (GTK_WIDGET (self), TB_TYPE_MCP_WIRE_VIEW);
-  tb_widget_unparent_children (GTK_WIDGET (self));
-  g_clear_object (&self->client);
+  self->client = NULL;
   g_clear_object (&self->shown);
   g_clear_object (&self->selection);
   g_clear_object (&self->filtered);
@@ -561,42 +556,6 @@ tb_mcp_wire_view_dispose (GObject *object)
 }
 
 static void
-tb_mcp_wire_view_get_property (GObject    *object,
-                               guint       prop_id,
-                               GValue     *value,
-                               GParamSpec *pspec)
-{
-  TbMcpWireView *self = TB_MCP_WIRE_VIEW (object);
-
-  switch (prop_id)
-    {
-    case PROP_CLIENT:
-      g_value_set_object (value, self->client);
-      break;
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-    }
-}
-
-static void
-tb_mcp_wire_view_set_property (GObject      *object,
-                               guint         prop_id,
-                               const GValue *value,
-                               GParamSpec   *pspec)
-{
-  TbMcpWireView *self = TB_MCP_WIRE_VIEW (object);
-
-  switch (prop_id)
-    {
-    case PROP_CLIENT:
-      self->client = g_value_dup_object (value);
-      break;
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-    }
-}
-
-static void
 tb_mcp_wire_view_class_init (TbMcpWireViewClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
@@ -604,18 +563,6 @@ tb_mcp_wire_view_class_init (TbMcpWireViewClass *klass)
 
   object_class->constructed = tb_mcp_wire_view_constructed;
   object_class->dispose = tb_mcp_wire_view_dispose;
-  object_class->get_property = tb_mcp_wire_view_get_property;
-  object_class->set_property = tb_mcp_wire_view_set_property;
-
-  /**
-   * TbMcpWireView:client:
-   *
-   * The client whose messages the view shows.
-   */
-  properties [PROP_CLIENT] =
-    g_param_spec_object ("client", NULL, NULL, TB_TYPE_MCP_CLIENT,
-                         (G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS));
-  g_object_class_install_properties (object_class, N_PROPS, properties);
 
   g_type_ensure (TB_TYPE_MCP_WIRE_ROW);
   g_type_ensure (GTK_SOURCE_TYPE_VIEW);

@@ -557,3 +557,26 @@ tb_search_key (gpointer       item,
     }
   return key;
 }
+
+/**
+ * tb_status_page_set_text:
+ * @page: a status page
+ * @icon: the name of its icon
+ * @title: its title
+ * @text: (nullable): what it says below the title, as plain text
+ *
+ * Shows @text as it is. The page reads its description as markup, and a
+ * server's error message or an URI may hold "<" or "&".
+ */
+void
+tb_status_page_set_text (AdwStatusPage *page,
+                         const char    *icon,
+                         const char    *title,
+                         const char    *text)
+{
+  g_autofree char *escaped = text != NULL ? g_markup_escape_text (text, -1) : NULL;
+
+  adw_status_page_set_icon_name (page, icon);
+  adw_status_page_set_title (page, title);
+  adw_status_page_set_description (page, escaped);
+}

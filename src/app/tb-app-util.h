@@ -2,6 +2,7 @@
 
 #pragma once
 
+#include <adwaita.h>
 #include <gtksourceview/gtksource.h>
 #include <json-glib/json-glib.h>
 
@@ -50,6 +51,10 @@ gboolean     tb_search_terms_match (char       **terms,
 const char  *tb_search_key         (gpointer      item,
                                     GQuark        quark,
                                     TbSearchText  text);
+void         tb_status_page_set_text (AdwStatusPage *page,
+                                      const char    *icon,
+                                      const char    *title,
+                                      const char    *text);
 GtkFileChooserNative *tb_file_chooser_new (GtkWidget            *widget,
                                            const char           *title,
                                            GtkFileChooserAction  action,

@@ -25,6 +25,7 @@ struct _TbMcpPromptsView
   GtkStack           *stack;
   GtkSpinner         *spinner;
   AdwStatusPage      *status_page;
+  char               *status_text;   /* what status_page says, as text */
   GtkListView        *list;
   AdwBin             *form_bin;
 
@@ -68,9 +69,9 @@ show_status (TbMcpPromptsView *self,
              const char       *description)
 {
   gtk_spinner_stop (self->spinner);
-  adw_status_page_set_icon_name (self->status_page, icon);
-  adw_status_page_set_title (self->status_page, title);
-  adw_status_page_set_description (self->status_page, description);
+  tb_status_page_set_text (self->status_page, icon, title, description);
+  g_free (self->status_text);
+  self->status_text = g_strdup (description);
   gtk_stack_set_visible_child_name (self->stack, "status");
 }
 
@@ -327,6 +328,7 @@ tb_mcp_prompts_view_finalize (GObject *object)
   TbMcpPromptsView *self = (TbMcpPromptsView *) object;
 
   g_clear_pointer (&self->terms, g_strfreev);
+  g_free (self->status_text);
 
   G_OBJECT_CLASS (tb_mcp_prompts_view_parent_class)->finalize (object);
 }
@@ -418,7 +420,7 @@ const char *
 tb_mcp_prompts_view_get_status_text (TbMcpPromptsView *self)
 {
   g_return_val_if_fail (TB_IS_MCP_PROMPTS_VIEW (self), NULL);
-  return adw_status_page_get_description (self->status_page);
+  return self->status_text;
 }
 
 GtkEditable *

@@ -30,6 +30,7 @@ struct _TbMcpResourcesView
   GtkStack           *stack;
   GtkSpinner         *spinner;
   AdwStatusPage      *status_page;
+  char               *status_text;   /* what status_page says, as text */
   GtkListView        *list;
   GtkLabel           *message;
   GtkLabel           *template_title;
@@ -107,9 +108,9 @@ show_status (TbMcpResourcesView *self,
              const char         *description)
 {
   gtk_spinner_stop (self->spinner);
-  adw_status_page_set_icon_name (self->status_page, icon);
-  adw_status_page_set_title (self->status_page, title);
-  adw_status_page_set_description (self->status_page, description);
+  tb_status_page_set_text (self->status_page, icon, title, description);
+  g_free (self->status_text);
+  self->status_text = g_strdup (description);
   gtk_stack_set_visible_child_name (self->stack, "status");
 }
 
@@ -731,6 +732,7 @@ tb_mcp_resources_view_finalize (GObject *object)
   TbMcpResourcesView *self = (TbMcpResourcesView *) object;
 
   g_clear_pointer (&self->terms, g_strfreev);
+  g_free (self->status_text);
   g_clear_pointer (&self->new_resources, g_ptr_array_unref);
   g_clear_pointer (&self->new_templates, g_ptr_array_unref);
   g_free (self->resources_error);
@@ -843,7 +845,7 @@ const char *
 tb_mcp_resources_view_get_status_text (TbMcpResourcesView *self)
 {
   g_return_val_if_fail (TB_IS_MCP_RESOURCES_VIEW (self), NULL);
-  return adw_status_page_get_description (self->status_page);
+  return self->status_text;
 }
 
 const char *

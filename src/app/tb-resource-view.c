@@ -67,14 +67,9 @@ show_message (TbResourceView *self,
               const char     *title,
               const char     *description)
 {
-  g_autofree char *escaped = g_markup_escape_text (description, -1);
-
-  /* The description is markup; servers' words are not. */
   g_free (self->message);
   self->message = g_strdup (description);
-  adw_status_page_set_icon_name (self->status_page, icon);
-  adw_status_page_set_title (self->status_page, title);
-  adw_status_page_set_description (self->status_page, escaped);
+  tb_status_page_set_text (self->status_page, icon, title, description);
   gtk_stack_set_visible_child_name (self->stack, "message");
 }
 

@@ -10,7 +10,8 @@
 #               prompt that answers with a kind of content MCP does not
 #               have, completions, logging, and an icon in serverInfo
 #   many        10,000 resources, listed 100 a page
-#   broken      resources whose listing fails with a JSON-RPC error
+#   broken      resources whose listing fails with a JSON-RPC error whose
+#               message holds "<" and "&"
 
 import json
 import sys
@@ -127,7 +128,7 @@ for line in sys.stdin.buffer:
     elif method == "resources/list" and mode == "many":
         list_many(rid, params)
     elif method == "resources/list" and mode == "broken":
-        error(rid, -32603, "The catalog database is locked")
+        error(rid, -32603, "The catalog database is locked by <backup> & cannot be read")
     elif method == "resources/list":
         result(rid, {"resources": RESOURCES})
     elif method == "resources/templates/list" and mode in ("many", "broken"):

@@ -768,8 +768,9 @@ test_broken (Fixture       *f,
   g_assert_cmpstr (tb_mcp_resources_view_get_state (view), ==, "status");
   g_assert_cmpstr (tb_mcp_resources_view_get_status_title (view), ==,
                    "Could Not List the Resources");
+  /* The server's words are shown as they are, not read as markup. */
   g_assert_nonnull (strstr (tb_mcp_resources_view_get_status_text (view),
-                            "The catalog database is locked"));
+                            "The catalog database is locked by <backup> & cannot be read"));
 }
 
 static gboolean

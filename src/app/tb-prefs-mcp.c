@@ -479,6 +479,20 @@ tb_prefs_save_mcp_server_finish (GSettings     *settings,
   return g_task_propagate_boolean (G_TASK (result), error);
 }
 
+/* The index of the server called @name in @rows, or -1 with @error set. */
+static int
+find_server (GPtrArray   *rows,
+             const char  *name,
+             GError     **error)
+{
+  int index = _tb_prefs_find_named (rows, name);
+
+  if (index < 0)
+    g_set_error (error, TB_PREFS_ERROR, TB_PREFS_ERROR_NOT_FOUND,
+                 _("There is no MCP server named “%s”."), name);
+  return index;
+}
+
 /**
  * tb_prefs_set_mcp_enabled:
  * @settings: the app's settings
@@ -495,14 +509,10 @@ tb_prefs_set_mcp_enabled (GSettings   *settings,
                           GError     **error)
 {
   g_autoptr(GPtrArray) rows = read_mcp (settings);
-  int index = _tb_prefs_find_named (rows, name);
+  int index = find_server (rows, name, error);
 
   if (index < 0)
-    {
-      g_set_error (error, TB_PREFS_ERROR, TB_PREFS_ERROR_NOT_FOUND,
-                   _("There is no MCP server named “%s”."), name);
-      return FALSE;
-    }
+    return FALSE;
   ((McpRow *) g_ptr_array_index (rows, index))->enabled = enabled;
   write_mcp (settings, rows);
   return TRUE;
@@ -525,14 +535,10 @@ tb_prefs_remove_mcp_server (GSettings   *settings,
                             GError     **error)
 {
   g_autoptr(GPtrArray) rows = read_mcp (settings);
-  int index = _tb_prefs_find_named (rows, name);
+  int index = find_server (rows, name, error);
 
   if (index < 0)
-    {
-      g_set_error (error, TB_PREFS_ERROR, TB_PREFS_ERROR_NOT_FOUND,
-                   _("There is no MCP server named “%s”."), name);
-      return FALSE;
-    }
+    return FALSE;
   g_ptr_array_remove_index (rows, index);
   write_mcp (settings, rows);
   return TRUE;

@@ -7,17 +7,70 @@
 
 /* What the pages of a server's window have in common: the client they
  * show, given when the page is made and kept for its life. A page stops
- * hearing from the client and lets go of its children when it goes. */
+ * hearing from the client and lets go of its children when it goes.
+ *
+ * A page that lists something of the server's (its resources, its
+ * prompts) asks for the list the first time it is shown, not before, and
+ * from then on again whenever the server says the list changed or the
+ * server starts or stops. */
 
 typedef struct
 {
   TbMcpClient *client;
+  gboolean     loaded;
 } TbMcpClientViewPrivate;
 
 G_DEFINE_ABSTRACT_TYPE_WITH_PRIVATE (TbMcpClientView, tb_mcp_client_view, GTK_TYPE_WIDGET)
 
 enum { PROP_0, PROP_CLIENT, N_PROPS };
 static GParamSpec *properties [N_PROPS];
+
+static void
+on_list_changed (TbMcpClientView *self)
+{
+  TbMcpClientViewPrivate *priv = tb_mcp_client_view_get_instance_private (self);
+
+  if (priv->loaded)
+    tb_mcp_client_view_reload (self);
+}
+
+static void
+on_state_changed (TbMcpClientView *self)
+{
+  TbMcpClientViewPrivate *priv = tb_mcp_client_view_get_instance_private (self);
+
+  if (priv->loaded && tb_mcp_client_get_state (priv->client) != TB_MCP_CLIENT_STATE_CONNECTING)
+    tb_mcp_client_view_reload (self);
+}
+
+static void
+tb_mcp_client_view_map (GtkWidget *widget)
+{
+  TbMcpClientView *self = TB_MCP_CLIENT_VIEW (widget);
+  TbMcpClientViewPrivate *priv = tb_mcp_client_view_get_instance_private (self);
+
+  GTK_WIDGET_CLASS (tb_mcp_client_view_parent_class)->map (widget);
+  if (!priv->loaded && TB_MCP_CLIENT_VIEW_GET_CLASS (self)->reload != NULL)
+    tb_mcp_client_view_reload (self);
+}
+
+static void
+tb_mcp_client_view_constructed (GObject *object)
+{
+  TbMcpClientView *self = TB_MCP_CLIENT_VIEW (object);
+  TbMcpClientViewPrivate *priv = tb_mcp_client_view_get_instance_private (self);
+  TbMcpClientViewClass *klass = TB_MCP_CLIENT_VIEW_GET_CLASS (self);
+
+  G_OBJECT_CLASS (tb_mcp_client_view_parent_class)->constructed (object);
+
+  g_assert (TB_IS_MCP_CLIENT (priv->client));
+  if (klass->reload == NULL)
+    return;
+  g_signal_connect_object (priv->client, klass->list_changed_signal,
+                           G_CALLBACK (on_list_changed), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (priv->client, "notify::state",
+                           G_CALLBACK (on_state_changed), self, G_CONNECT_SWAPPED);
+}
 
 static void
 tb_mcp_client_view_dispose (GObject *object)
@@ -74,8 +127,11 @@ static void
 tb_mcp_client_view_class_init (TbMcpClientViewClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
 
+  object_class->constructed = tb_mcp_client_view_constructed;
   object_class->dispose = tb_mcp_client_view_dispose;
+  widget_class->map = tb_mcp_client_view_map;
   object_class->get_property = tb_mcp_client_view_get_property;
   object_class->set_property = tb_mcp_client_view_set_property;
 
@@ -110,4 +166,40 @@ tb_mcp_client_view_get_client (TbMcpClientView *self)
   g_return_val_if_fail (TB_IS_MCP_CLIENT_VIEW (self), NULL);
 
   return priv->client;
+}
+
+/**
+ * tb_mcp_client_view_reload:
+ * @self: a page that lists something of the server's
+ *
+ * Asks the server for the list again; from now on the page follows the
+ * server's changes.
+ */
+void
+tb_mcp_client_view_reload (TbMcpClientView *self)
+{
+  TbMcpClientViewPrivate *priv = tb_mcp_client_view_get_instance_private (self);
+
+  g_return_if_fail (TB_IS_MCP_CLIENT_VIEW (self));
+  g_return_if_fail (TB_MCP_CLIENT_VIEW_GET_CLASS (self)->reload != NULL);
+
+  priv->loaded = TRUE;
+  TB_MCP_CLIENT_VIEW_GET_CLASS (self)->reload (self);
+}
+
+/**
+ * tb_mcp_client_view_get_loaded:
+ * @self: a page that lists something of the server's
+ *
+ * Returns: whether the page has asked for its list (it is asked the first
+ *   time the page is shown)
+ */
+gboolean
+tb_mcp_client_view_get_loaded (TbMcpClientView *self)
+{
+  TbMcpClientViewPrivate *priv = tb_mcp_client_view_get_instance_private (self);
+
+  g_return_val_if_fail (TB_IS_MCP_CLIENT_VIEW (self), FALSE);
+
+  return priv->loaded;
 }

@@ -14,8 +14,15 @@ G_DECLARE_DERIVABLE_TYPE (TbMcpClientView, tb_mcp_client_view, TB, MCP_CLIENT_VI
 struct _TbMcpClientViewClass
 {
   GtkWidgetClass parent_class;
+
+  /* A page that lists something of the server's sets both: the client's
+   * signal that says the list changed, and how the page asks for it. */
+  const char    *list_changed_signal;
+  void         (*reload) (TbMcpClientView *self);
 };
 
 TbMcpClient *tb_mcp_client_view_get_client (TbMcpClientView *self);
+void         tb_mcp_client_view_reload     (TbMcpClientView *self);
+gboolean     tb_mcp_client_view_get_loaded (TbMcpClientView *self);
 
 G_END_DECLS

@@ -180,7 +180,6 @@ tb_mcp_log_view_constructed (GObject *object)
   G_OBJECT_CLASS (tb_mcp_log_view_parent_class)->constructed (object);
 
   self->client = tb_mcp_client_view_get_client (TB_MCP_CLIENT_VIEW (self));
-  g_assert (TB_IS_MCP_CLIENT (self->client));
 
   kept = tb_mcp_client_get_log (self->client);
   if (kept != NULL && kept[0] != NULL)

@@ -35,7 +35,6 @@ struct _TbMcpPromptsView
   GtkCustomFilter    *filter;
   char              **terms;
   GCancellable       *cancellable;
-  gboolean            loaded;
   gboolean            waiting;
 };
 
@@ -79,7 +78,8 @@ static void
 update_state (TbMcpPromptsView *self)
 {
   /* An empty listing already says why. */
-  if (!self->loaded || self->waiting || g_list_model_get_n_items (G_LIST_MODEL (self->store)) == 0)
+  if (!tb_mcp_client_view_get_loaded (TB_MCP_CLIENT_VIEW (self)) || self->waiting
+      || g_list_model_get_n_items (G_LIST_MODEL (self->store)) == 0)
     return;
   if (g_list_model_get_n_items (G_LIST_MODEL (self->filtered)) == 0)
     show_status (self, "edit-find-symbolic", _("No Matching Prompts"),
@@ -227,20 +227,15 @@ list_cb (GObject      *object,
   update_state (self);
 }
 
-/**
- * tb_mcp_prompts_view_reload:
- * @self: a Prompts page
- *
- * Lists the server's prompts again.
- */
-void
-tb_mcp_prompts_view_reload (TbMcpPromptsView *self)
+/* Asks for the list; the base type calls it when the page is first shown
+ * and on every change after. */
+static void
+reload (TbMcpClientView *view)
 {
-  g_return_if_fail (TB_IS_MCP_PROMPTS_VIEW (self));
+  TbMcpPromptsView *self = TB_MCP_PROMPTS_VIEW (view);
 
   g_cancellable_cancel (self->cancellable);
   g_clear_object (&self->cancellable);
-  self->loaded = TRUE;
   self->waiting = FALSE;
   if (tb_mcp_client_get_state (self->client) != TB_MCP_CLIENT_STATE_CONNECTED)
     {
@@ -269,30 +264,6 @@ tb_mcp_prompts_view_reload (TbMcpPromptsView *self)
 }
 
 static void
-on_prompts_changed (TbMcpPromptsView *self)
-{
-  if (self->loaded)
-    tb_mcp_prompts_view_reload (self);
-}
-
-static void
-on_state_changed (TbMcpPromptsView *self)
-{
-  if (self->loaded && tb_mcp_client_get_state (self->client) != TB_MCP_CLIENT_STATE_CONNECTING)
-    tb_mcp_prompts_view_reload (self);
-}
-
-static void
-tb_mcp_prompts_view_map (GtkWidget *widget)
-{
-  TbMcpPromptsView *self = TB_MCP_PROMPTS_VIEW (widget);
-
-  GTK_WIDGET_CLASS (tb_mcp_prompts_view_parent_class)->map (widget);
-  if (!self->loaded)
-    tb_mcp_prompts_view_reload (self);
-}
-
-static void
 tb_mcp_prompts_view_constructed (GObject *object)
 {
   TbMcpPromptsView *self = (TbMcpPromptsView *) object;
@@ -300,11 +271,6 @@ tb_mcp_prompts_view_constructed (GObject *object)
   G_OBJECT_CLASS (tb_mcp_prompts_view_parent_class)->constructed (object);
 
   self->client = tb_mcp_client_view_get_client (TB_MCP_CLIENT_VIEW (self));
-  g_assert (TB_IS_MCP_CLIENT (self->client));
-  g_signal_connect_object (self->client, "prompts-changed",
-                           G_CALLBACK (on_prompts_changed), self, G_CONNECT_SWAPPED);
-  g_signal_connect_object (self->client, "notify::state",
-                           G_CALLBACK (on_state_changed), self, G_CONNECT_SWAPPED);
 }
 
 static void
@@ -338,11 +304,13 @@ tb_mcp_prompts_view_class_init (TbMcpPromptsViewClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+  TbMcpClientViewClass *view_class = TB_MCP_CLIENT_VIEW_CLASS (klass);
 
   object_class->constructed = tb_mcp_prompts_view_constructed;
   object_class->dispose = tb_mcp_prompts_view_dispose;
   object_class->finalize = tb_mcp_prompts_view_finalize;
-  widget_class->map = tb_mcp_prompts_view_map;
+  view_class->list_changed_signal = "prompts-changed";
+  view_class->reload = reload;
 
   search_key_quark = g_quark_from_static_string ("tb-prompts-view-search-key");
 
@@ -380,6 +348,20 @@ tb_mcp_prompts_view_init (TbMcpPromptsView *self)
 }
 
 /**
+ * tb_mcp_prompts_view_reload:
+ * @self: a Prompts page
+ *
+ * Lists the server's prompts again.
+ */
+void
+tb_mcp_prompts_view_reload (TbMcpPromptsView *self)
+{
+  g_return_if_fail (TB_IS_MCP_PROMPTS_VIEW (self));
+
+  tb_mcp_client_view_reload (TB_MCP_CLIENT_VIEW (self));
+}
+
+/**
  * tb_mcp_prompts_view_new:
  * @client: an MCP client
  *
@@ -399,7 +381,7 @@ gboolean
 tb_mcp_prompts_view_is_settled (TbMcpPromptsView *self)
 {
   g_return_val_if_fail (TB_IS_MCP_PROMPTS_VIEW (self), FALSE);
-  return self->loaded && !self->waiting;
+  return tb_mcp_client_view_get_loaded (TB_MCP_CLIENT_VIEW (self)) && !self->waiting;
 }
 
 const char *

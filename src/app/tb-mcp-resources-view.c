@@ -46,7 +46,6 @@ struct _TbMcpResourcesView
   GtkCustomFilter    *filter;
   char              **terms;
   GCancellable       *cancellable;
-  gboolean            loaded;
   guint               waiting;
   GPtrArray          *new_resources;
   GPtrArray          *new_templates;
@@ -118,7 +117,8 @@ show_status (TbMcpResourcesView *self,
 static void
 update_state (TbMcpResourcesView *self)
 {
-  if (!self->loaded || self->waiting > 0 || self->resources_error != NULL)
+  if (!tb_mcp_client_view_get_loaded (TB_MCP_CLIENT_VIEW (self)) || self->waiting > 0
+      || self->resources_error != NULL)
     return;
   if (g_list_model_get_n_items (G_LIST_MODEL (self->store)) == 0)
     show_status (self, "folder-documents-symbolic", _("No Resources"),
@@ -581,16 +581,12 @@ templates_cb (GObject      *object,
     finish_listing (self);
 }
 
-/**
- * tb_mcp_resources_view_reload:
- * @self: a Resources page
- *
- * Lists the server's resources and templates again.
- */
-void
-tb_mcp_resources_view_reload (TbMcpResourcesView *self)
+/* Asks for the lists; the base type calls it when the page is first shown
+ * and on every change after. */
+static void
+reload (TbMcpClientView *view)
 {
-  g_return_if_fail (TB_IS_MCP_RESOURCES_VIEW (self));
+  TbMcpResourcesView *self = TB_MCP_RESOURCES_VIEW (view);
 
   g_cancellable_cancel (self->cancellable);
   g_clear_object (&self->cancellable);
@@ -599,7 +595,6 @@ tb_mcp_resources_view_reload (TbMcpResourcesView *self)
   g_clear_pointer (&self->resources_error, g_free);
   g_clear_pointer (&self->templates_error, g_free);
   tb_label_set_status (self->message, NULL, FALSE);
-  self->loaded = TRUE;
   self->waiting = 0;
 
   if (tb_mcp_client_get_state (self->client) != TB_MCP_CLIENT_STATE_CONNECTED)
@@ -631,23 +626,12 @@ tb_mcp_resources_view_reload (TbMcpResourcesView *self)
                                                g_object_ref (self));
 }
 
-static void
-on_resources_changed (TbMcpResourcesView *self)
-{
-  if (self->loaded)
-    tb_mcp_resources_view_reload (self);
-}
-
+/* Subscriptions end with the session. */
 static void
 on_state_changed (TbMcpResourcesView *self)
 {
-  TbMcpClientState state = tb_mcp_client_get_state (self->client);
-
-  /* Subscriptions end with the session. */
-  if (state != TB_MCP_CLIENT_STATE_CONNECTED)
+  if (tb_mcp_client_get_state (self->client) != TB_MCP_CLIENT_STATE_CONNECTED)
     g_hash_table_remove_all (self->subscribed);
-  if (self->loaded && state != TB_MCP_CLIENT_STATE_CONNECTING)
-    tb_mcp_resources_view_reload (self);
 }
 
 static void
@@ -663,16 +647,6 @@ on_resource_updated (TbMcpClient        *client,
   refresh_row (self, uri);
 }
 
-static void
-tb_mcp_resources_view_map (GtkWidget *widget)
-{
-  TbMcpResourcesView *self = TB_MCP_RESOURCES_VIEW (widget);
-
-  GTK_WIDGET_CLASS (tb_mcp_resources_view_parent_class)->map (widget);
-  if (!self->loaded)
-    tb_mcp_resources_view_reload (self);
-}
-
 /* ---- the object -------------------------------------------------------------- */
 
 static void
@@ -683,9 +657,6 @@ tb_mcp_resources_view_constructed (GObject *object)
   G_OBJECT_CLASS (tb_mcp_resources_view_parent_class)->constructed (object);
 
   self->client = tb_mcp_client_view_get_client (TB_MCP_CLIENT_VIEW (self));
-  g_assert (TB_IS_MCP_CLIENT (self->client));
-  g_signal_connect_object (self->client, "resources-changed",
-                           G_CALLBACK (on_resources_changed), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->client, "resource-updated",
                            G_CALLBACK (on_resource_updated), self, 0);
   g_signal_connect_object (self->client, "notify::state",
@@ -748,11 +719,13 @@ tb_mcp_resources_view_class_init (TbMcpResourcesViewClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+  TbMcpClientViewClass *view_class = TB_MCP_CLIENT_VIEW_CLASS (klass);
 
   object_class->constructed = tb_mcp_resources_view_constructed;
   object_class->dispose = tb_mcp_resources_view_dispose;
   object_class->finalize = tb_mcp_resources_view_finalize;
-  widget_class->map = tb_mcp_resources_view_map;
+  view_class->list_changed_signal = "resources-changed";
+  view_class->reload = reload;
 
   search_key_quark = g_quark_from_static_string ("tb-resources-view-search-key");
 
@@ -805,6 +778,20 @@ tb_mcp_resources_view_init (TbMcpResourcesView *self)
 }
 
 /**
+ * tb_mcp_resources_view_reload:
+ * @self: a Resources page
+ *
+ * Lists the server's resources and templates again.
+ */
+void
+tb_mcp_resources_view_reload (TbMcpResourcesView *self)
+{
+  g_return_if_fail (TB_IS_MCP_RESOURCES_VIEW (self));
+
+  tb_mcp_client_view_reload (TB_MCP_CLIENT_VIEW (self));
+}
+
+/**
  * tb_mcp_resources_view_new:
  * @client: an MCP client
  *
@@ -824,7 +811,7 @@ gboolean
 tb_mcp_resources_view_is_settled (TbMcpResourcesView *self)
 {
   g_return_val_if_fail (TB_IS_MCP_RESOURCES_VIEW (self), FALSE);
-  return self->loaded && self->waiting == 0;
+  return tb_mcp_client_view_get_loaded (TB_MCP_CLIENT_VIEW (self)) && self->waiting == 0;
 }
 
 const char *

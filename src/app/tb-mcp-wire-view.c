@@ -517,7 +517,6 @@ tb_mcp_wire_view_constructed (GObject *object)
   G_OBJECT_CLASS (tb_mcp_wire_view_parent_class)->constructed (object);
 
   self->client = tb_mcp_client_view_get_client (TB_MCP_CLIENT_VIEW (self));
-  g_assert (TB_IS_MCP_CLIENT (self->client));
 
   /* Translators: %s is the name the person gave the MCP server. */
   name = g_strdup_printf (_("Messages of the MCP server “%s”"),

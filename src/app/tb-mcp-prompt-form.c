@@ -40,6 +40,7 @@ struct _TbMcpPromptForm
   GCancellable *cancellable;
   JsonObject   *result;
   GString      *result_text;
+  GPtrArray    *linked;        /* Linked *, the resources the result shows */
   gboolean      asking;
   guint         n_requests;
 };
@@ -124,26 +125,50 @@ add_media (TbMcpPromptForm *self,
   add_text (self, box, described, FALSE);
 }
 
-static void
-open_embedded (GtkButton       *button,
-               TbMcpPromptForm *self)
+/* A resource the result embeds (its contents) or links to (its URI). */
+typedef struct
 {
-  JsonObject *resource = g_object_get_data (G_OBJECT (button), "tb-resource");
-  const char *uri = g_object_get_data (G_OBJECT (button), "tb-uri");
-  GtkRoot *root = gtk_widget_get_root (GTK_WIDGET (self));
-  TbResourceWindow *window = tb_resource_window_new (GTK_IS_WINDOW (root) ? GTK_WINDOW (root)
-                                                                          : NULL);
+  JsonObject *resource;   /* nullable: a link */
+  char       *uri;
+} Linked;
 
-  if (resource != NULL)
+static void
+linked_free (gpointer data)
+{
+  Linked *linked = data;
+
+  g_clear_pointer (&linked->resource, json_object_unref);
+  g_free (linked->uri);
+  g_free (linked);
+}
+
+/* An Open button of the result: its target is the resource's place in
+ * self->linked. */
+static void
+open_resource_action (GtkWidget  *widget,
+                      const char *action_name,
+                      GVariant   *parameter)
+{
+  TbMcpPromptForm *self = TB_MCP_PROMPT_FORM (widget);
+  guint index = g_variant_get_uint32 (parameter);
+  GtkRoot *root = gtk_widget_get_root (widget);
+  TbResourceWindow *window;
+  Linked *linked;
+
+  if (index >= self->linked->len)
+    return;
+  linked = g_ptr_array_index (self->linked, index);
+  window = tb_resource_window_new (GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL);
+  if (linked->resource != NULL)
     {
       g_autoptr(JsonArray) contents = json_array_new ();
 
-      json_array_add_object_element (contents, json_object_ref (resource));
+      json_array_add_object_element (contents, json_object_ref (linked->resource));
       tb_resource_window_show_contents (window, tb_mcp_client_get_name (self->client),
                                         contents);
     }
   else
-    tb_resource_window_read (window, self->client, uri);
+    tb_resource_window_read (window, self->client, linked->uri);
   gtk_window_present (GTK_WINDOW (window));
 }
 
@@ -160,6 +185,7 @@ add_resource (TbMcpPromptForm *self,
   GtkWidget *row = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
   GtkWidget *button;
   g_autofree char *text = NULL;
+  Linked *linked;
 
   if (uri == NULL || (embedded && resource == NULL))
     {
@@ -180,11 +206,12 @@ add_resource (TbMcpPromptForm *self,
   tb_button_name_by_label (GTK_BUTTON (button));
   gtk_widget_set_valign (button, GTK_ALIGN_CENTER);
   gtk_widget_set_tooltip_text (button, _("Show the Resource in a Window"));
-  if (resource != NULL)
-    g_object_set_data_full (G_OBJECT (button), "tb-resource", json_object_ref (resource),
-                            (GDestroyNotify) json_object_unref);
-  g_object_set_data_full (G_OBJECT (button), "tb-uri", g_strdup (uri), g_free);
-  g_signal_connect (button, "clicked", G_CALLBACK (open_embedded), self);
+  linked = g_new0 (Linked, 1);
+  linked->resource = resource != NULL ? json_object_ref (resource) : NULL;
+  linked->uri = g_strdup (uri);
+  gtk_actionable_set_action_name (GTK_ACTIONABLE (button), "prompt.open-resource");
+  gtk_actionable_set_action_target (GTK_ACTIONABLE (button), "u", self->linked->len);
+  g_ptr_array_add (self->linked, linked);
   gtk_box_append (GTK_BOX (row), button);
   gtk_box_append (box, row);
   g_string_append_printf (self->result_text, "%s\n", text);
@@ -223,6 +250,7 @@ clear_result (TbMcpPromptForm *self)
     gtk_box_remove (self->result_box, child);
   g_clear_pointer (&self->result, json_object_unref);
   g_string_truncate (self->result_text, 0);
+  g_ptr_array_set_size (self->linked, 0);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "prompt.use-in-loop", FALSE);
 }
 
@@ -439,6 +467,7 @@ tb_mcp_prompt_form_finalize (GObject *object)
   TbMcpPromptForm *self = (TbMcpPromptForm *) object;
 
   g_string_free (self->result_text, TRUE);
+  g_ptr_array_unref (self->linked);
 
   G_OBJECT_CLASS (tb_mcp_prompt_form_parent_class)->finalize (object);
 }
@@ -465,6 +494,8 @@ tb_mcp_prompt_form_class_init (TbMcpPromptFormClass *klass)
   gtk_widget_class_install_action (widget_class, "prompt.get", NULL, get_action);
   gtk_widget_class_install_action (widget_class, "prompt.use-in-loop", NULL,
                                    use_in_loop_action);
+  gtk_widget_class_install_action (widget_class, "prompt.open-resource", "u",
+                                   open_resource_action);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Return, GDK_CONTROL_MASK,
                                        "prompt.get", NULL);
 }
@@ -476,6 +507,7 @@ tb_mcp_prompt_form_init (TbMcpPromptForm *self)
   tb_button_name_by_label (self->get_button);
   tb_button_name_by_label (self->use_button);
   self->result_text = g_string_new (NULL);
+  self->linked = g_ptr_array_new_with_free_func (linked_free);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "prompt.use-in-loop", FALSE);
 }
 

@@ -149,7 +149,11 @@ for line in sys.stdin.buffer:
             {"role": "user", "content": {"type": "text", "text": "Look at this:"}},
             {"role": "user", "content": {"type": "hologram", "frames": 3}},
             {"role": "assistant", "content": {"type": "image", "mimeType": "image/png",
-                                              "data": PNG}}]})
+                                              "data": PNG}},
+            {"role": "user", "content": {"type": "resource", "resource": {
+                "uri": "note://inline", "mimeType": "text/plain", "text": "Carried along"}}},
+            {"role": "user", "content": {"type": "resource_link", "uri": "note://welcome",
+                                         "name": "welcome"}}]})
     elif method == "prompts/get":
         arguments = params.get("arguments") or {}
         result(rid, {"description": "A greeting", "messages": [

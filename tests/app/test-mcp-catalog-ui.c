@@ -551,12 +551,50 @@ test_template_empty (Fixture       *f,
   }
 }
 
+/* The one resource window open, or NULL. */
+static TbResourceWindow *
+only_resource_window (void)
+{
+  g_autoptr(GList) windows = gtk_window_list_toplevels ();
+  TbResourceWindow *found = NULL;
+
+  for (GList *l = windows; l != NULL; l = l->next)
+    if (TB_IS_RESOURCE_WINDOW (l->data))
+      {
+        g_assert_null (found);
+        found = l->data;
+      }
+  return found;
+}
+
+static gboolean
+shows_text (TbResourceWindow *window,
+            const char       *text)
+{
+  g_autofree char *shown = tb_resource_view_dup_text (tb_resource_window_get_view (window));
+
+  return g_strcmp0 (shown, text) == 0;
+}
+
+static gboolean
+shows_inline_note (gpointer window)
+{
+  return shows_text (window, "Carried along");
+}
+
+static gboolean
+shows_welcome_note (gpointer window)
+{
+  return shows_text (window, "Hello, reader");
+}
+
 static void
 test_unknown_content (Fixture       *f,
                       gconstpointer  data)
 {
   TbMcpPromptsView *view;
   TbMcpPromptForm *form;
+  TbResourceWindow *window;
   const char *text;
 
   if (f->client == NULL)
@@ -575,6 +613,22 @@ test_unknown_content (Fixture       *f,
   g_assert_nonnull (strstr (text, "\"type\" : \"hologram\""));
   g_assert_nonnull (strstr (text, "\"frames\" : 3"));
   g_assert_nonnull (strstr (text, "assistant:\n[image (image/png, 70 bytes)]\n"));
+  g_assert_nonnull (strstr (text, "user:\nEmbedded resource note://inline\n"
+                                  "user:\nLink to the resource note://welcome\n"));
+
+  /* Each Open button shows its own resource: the embedded one as it came,
+   * the linked one as the server reads it; a target past the result's
+   * resources opens nothing. */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (form), "prompt.open-resource", "u", 0));
+  window = only_resource_window ();
+  wait_until (shows_inline_note, window);
+  gtk_window_destroy (GTK_WINDOW (window));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (form), "prompt.open-resource", "u", 1));
+  window = only_resource_window ();
+  wait_until (shows_welcome_note, window);
+  gtk_window_destroy (GTK_WINDOW (window));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (form), "prompt.open-resource", "u", 7));
+  g_assert_null (only_resource_window ());
 }
 
 static void

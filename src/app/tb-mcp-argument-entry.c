@@ -28,6 +28,7 @@ struct _TbMcpArgumentEntry
   GtkEntry                 *entry;
   GtkRevealer              *revealer;
   GtkListBox               *suggestions;
+  GtkStringList            *values;      /* what the suggestions hold, in order */
 
   TbMcpClient              *client;
   TbMcpCompletionKind       kind;
@@ -50,11 +51,26 @@ G_DEFINE_FINAL_TYPE (TbMcpArgumentEntry, tb_mcp_argument_entry, GTK_TYPE_WIDGET)
 static void
 clear_suggestions (TbMcpArgumentEntry *self)
 {
-  GtkWidget *child;
-
   gtk_revealer_set_reveal_child (self->revealer, FALSE);
-  while ((child = gtk_widget_get_first_child (GTK_WIDGET (self->suggestions))) != NULL)
-    gtk_list_box_remove (self->suggestions, child);
+  gtk_string_list_splice (self->values, 0,
+                          g_list_model_get_n_items (G_LIST_MODEL (self->values)), NULL);
+}
+
+static GtkWidget *
+create_suggestion (gpointer item,
+                   gpointer user_data)
+{
+  GtkWidget *label = gtk_label_new (NULL);
+
+  tb_label_set_outside_text (GTK_LABEL (label),
+                             gtk_string_object_get_string (GTK_STRING_OBJECT (item)));
+  gtk_label_set_xalign (GTK_LABEL (label), 0);
+  gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_END);
+  gtk_widget_set_margin_start (label, 8);
+  gtk_widget_set_margin_end (label, 8);
+  gtk_widget_set_margin_top (label, 4);
+  gtk_widget_set_margin_bottom (label, 4);
+  return label;
 }
 
 static void
@@ -83,24 +99,12 @@ complete_cb (GObject      *object,
 
   text = gtk_editable_get_text (GTK_EDITABLE (self->entry));
   for (guint i = 0; values[i] != NULL; i++)
-    {
-      GtkWidget *label;
-
-      /* What is typed already needs no suggestion. */
-      if (g_str_equal (values[i], text))
-        continue;
-      label = gtk_label_new (NULL);
-      tb_label_set_outside_text (GTK_LABEL (label), values[i]);
-      gtk_label_set_xalign (GTK_LABEL (label), 0);
-      gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_END);
-      gtk_widget_set_margin_start (label, 8);
-      gtk_widget_set_margin_end (label, 8);
-      gtk_widget_set_margin_top (label, 4);
-      gtk_widget_set_margin_bottom (label, 4);
-      g_object_set_data_full (G_OBJECT (label), "tb-value", g_strdup (values[i]), g_free);
-      gtk_list_box_append (self->suggestions, label);
-      shown++;
-    }
+    /* What is typed already needs no suggestion. */
+    if (!g_str_equal (values[i], text))
+      {
+        gtk_string_list_append (self->values, values[i]);
+        shown++;
+      }
   gtk_revealer_set_reveal_child (self->revealer, shown > 0);
 }
 
@@ -161,9 +165,11 @@ static void
 on_row_activated (TbMcpArgumentEntry *self,
                   GtkListBoxRow      *row)
 {
-  const char *value = g_object_get_data (G_OBJECT (gtk_list_box_row_get_child (row)),
-                                         "tb-value");
+  g_autofree char *value = g_strdup (gtk_string_list_get_string (self->values,
+                                                                gtk_list_box_row_get_index (row)));
 
+  if (value == NULL)
+    return;
   tb_mcp_argument_entry_set_text (self, value);
   clear_suggestions (self);
   gtk_widget_grab_focus (GTK_WIDGET (self->entry));
@@ -175,7 +181,7 @@ static void
 on_focus_enter (TbMcpArgumentEntry *self)
 {
   if (self->debounce_id == 0 && !self->asking
-      && gtk_widget_get_first_child (GTK_WIDGET (self->suggestions)) == NULL)
+      && g_list_model_get_n_items (G_LIST_MODEL (self->values)) == 0)
     schedule (self);
 }
 
@@ -213,6 +219,7 @@ tb_mcp_argument_entry_dispose (GObject *object)
   g_clear_object (&self->client);
   gtk_widget_dispose_template (GTK_WIDGET (self), TB_TYPE_MCP_ARGUMENT_ENTRY);
   tb_widget_unparent_children (GTK_WIDGET (self));
+  g_clear_object (&self->values);
 
   G_OBJECT_CLASS (tb_mcp_argument_entry_parent_class)->dispose (object);
 }
@@ -257,6 +264,9 @@ tb_mcp_argument_entry_init (TbMcpArgumentEntry *self)
   GtkEventController *keys;
 
   gtk_widget_init_template (GTK_WIDGET (self));
+  self->values = gtk_string_list_new (NULL);
+  gtk_list_box_bind_model (self->suggestions, G_LIST_MODEL (self->values),
+                           create_suggestion, NULL, NULL);
 
   focus = gtk_event_controller_focus_new ();
   g_signal_connect_swapped (focus, "enter", G_CALLBACK (on_focus_enter), self);
@@ -402,15 +412,13 @@ char **
 tb_mcp_argument_entry_dup_suggestions (TbMcpArgumentEntry *self)
 {
   g_autoptr(GStrvBuilder) builder = g_strv_builder_new ();
+  guint n;
 
   g_return_val_if_fail (TB_IS_MCP_ARGUMENT_ENTRY (self), NULL);
 
-  for (GtkWidget *row = gtk_widget_get_first_child (GTK_WIDGET (self->suggestions));
-       row != NULL; row = gtk_widget_get_next_sibling (row))
-    if (GTK_IS_LIST_BOX_ROW (row))
-      g_strv_builder_add (builder,
-                          g_object_get_data (G_OBJECT (gtk_list_box_row_get_child (
-                                               GTK_LIST_BOX_ROW (row))), "tb-value"));
+  n = g_list_model_get_n_items (G_LIST_MODEL (self->values));
+  for (guint i = 0; i < n; i++)
+    g_strv_builder_add (builder, gtk_string_list_get_string (self->values, i));
   return g_strv_builder_end (builder);
 }
 

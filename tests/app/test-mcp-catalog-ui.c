@@ -452,6 +452,35 @@ row_updated (gpointer data)
   return strstr (text, "Updated") != NULL;
 }
 
+static GtkWidget *
+find_list_box (GtkWidget *widget)
+{
+  if (GTK_IS_LIST_BOX (widget))
+    return widget;
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found = find_list_box (child);
+
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+/* Activates the first suggestion of @entry, as a click on it does. */
+static void
+pick_first_suggestion (TbMcpArgumentEntry *entry)
+{
+  GtkWidget *list = find_list_box (GTK_WIDGET (entry));
+  GtkListBoxRow *row;
+
+  g_assert_nonnull (list);
+  row = gtk_list_box_get_row_at_index (GTK_LIST_BOX (list), 0);
+  g_assert_nonnull (row);
+  g_signal_emit_by_name (list, "row-activated", row);
+}
+
 static void
 test_rich_resources (Fixture       *f,
                      gconstpointer  data)
@@ -539,6 +568,13 @@ test_template_empty (Fixture       *f,
   g_assert_cmpuint (g_strv_length (suggestions), ==, 1);
   g_assert_cmpstr (suggestions[0], ==, "work");
   g_assert_nonnull (strstr (last_sent_text (f, "completion/complete"), "\"ref/resource\""));
+  /* Picking the suggestion puts it in the entry and closes the list. */
+  pick_first_suggestion (tb_mcp_resources_view_get_field (view, 0));
+  g_assert_cmpstr (tb_mcp_argument_entry_get_text (tb_mcp_resources_view_get_field (view, 0)),
+                   ==, "work");
+  g_clear_pointer (&suggestions, g_strfreev);
+  suggestions = tb_mcp_argument_entry_dup_suggestions (tb_mcp_resources_view_get_field (view, 0));
+  g_assert_cmpuint (g_strv_length (suggestions), ==, 0);
   type_into (tb_mcp_resources_view_get_field (view, 0), "work");
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (view), "resources.open-template",
                                              NULL));

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "tb-app-util.h"
+#include "tb-mcp-resource-row.h"
 #include "tb-mcp-resources-view-private.h"
 
 /* The Resources page of a server's window: the resources and resource
@@ -226,27 +227,18 @@ set_subscribed (TbMcpResourcesView *self,
                                           g_object_ref (self));
 }
 
+/* The person flipped a row's toggle (not the page, binding the row). */
 static void
-on_subscribe_toggled (GtkToggleButton    *button,
+on_subscribe_toggled (TbMcpResourceRow   *row,
+                      GParamSpec         *pspec,
                       TbMcpResourcesView *self)
 {
-  const char *uri = g_object_get_data (G_OBJECT (button), "tb-uri");
+  TbMcpResource *resource = tb_mcp_resource_row_get_resource (row);
+  const char *uri = resource != NULL ? tb_mcp_resource_get_uri (resource) : NULL;
 
   if (self->binding || uri == NULL)
     return;
-  set_subscribed (self, uri, gtk_toggle_button_get_active (button));
-}
-
-static GtkWidget *
-new_label (const char *css_class)
-{
-  GtkWidget *label = gtk_label_new (NULL);
-
-  gtk_label_set_xalign (GTK_LABEL (label), 0);
-  gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_END);
-  if (css_class != NULL)
-    gtk_widget_add_css_class (label, css_class);
-  return label;
+  set_subscribed (self, uri, tb_mcp_resource_row_get_subscribed (row));
 }
 
 static void
@@ -254,31 +246,10 @@ setup_row (GtkSignalListItemFactory *factory,
            GtkListItem              *item,
            TbMcpResourcesView       *self)
 {
-  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
-  GtkWidget *text = gtk_box_new (GTK_ORIENTATION_VERTICAL, 2);
-  GtkWidget *toggle = gtk_toggle_button_new ();
-  GtkWidget *uri = new_label ("monospace");
+  GtkWidget *row = tb_mcp_resource_row_new ();
 
-  gtk_widget_set_hexpand (text, TRUE);
-  gtk_label_set_ellipsize (GTK_LABEL (uri), PANGO_ELLIPSIZE_MIDDLE);
-  gtk_widget_add_css_class (uri, "dim-label");
-  gtk_box_append (GTK_BOX (text), new_label (NULL));
-  gtk_box_append (GTK_BOX (text), uri);
-  gtk_box_append (GTK_BOX (text), new_label ("caption"));
-  gtk_widget_add_css_class (gtk_widget_get_last_child (text), "dim-label");
-  gtk_box_append (GTK_BOX (box), text);
-
-  gtk_button_set_icon_name (GTK_BUTTON (toggle), "preferences-system-notifications-symbolic");
-  gtk_widget_set_valign (toggle, GTK_ALIGN_CENTER);
-  gtk_widget_add_css_class (toggle, "flat");
-  gtk_widget_set_tooltip_text (toggle, _("Subscribe to Updates of the Resource"));
-  gtk_accessible_update_property (GTK_ACCESSIBLE (toggle), GTK_ACCESSIBLE_PROPERTY_LABEL,
-                                  _("Subscribe"), -1);
-  g_signal_connect (toggle, "toggled", G_CALLBACK (on_subscribe_toggled), self);
-  gtk_box_append (GTK_BOX (box), toggle);
-  gtk_widget_set_margin_top (box, 4);
-  gtk_widget_set_margin_bottom (box, 4);
-  gtk_list_item_set_child (item, box);
+  g_signal_connect (row, "notify::subscribed", G_CALLBACK (on_subscribe_toggled), self);
+  gtk_list_item_set_child (item, row);
 }
 
 static void
@@ -287,31 +258,20 @@ bind_row (GtkSignalListItemFactory *factory,
           TbMcpResourcesView       *self)
 {
   TbMcpResource *resource = gtk_list_item_get_item (item);
-  GtkWidget *box = gtk_list_item_get_child (item);
-  GtkWidget *text = gtk_widget_get_first_child (box);
-  GtkWidget *title = gtk_widget_get_first_child (text);
-  GtkWidget *uri = gtk_widget_get_next_sibling (title);
-  GtkWidget *details = gtk_widget_get_next_sibling (uri);
-  GtkWidget *toggle = gtk_widget_get_next_sibling (text);
-  g_autofree char *title_text = describe_title (resource);
-  g_autofree char *details_text = describe_details (self, resource);
-  const char *plain_uri = tb_mcp_resource_get_uri (resource);
-  gboolean can_subscribe = !tb_mcp_resource_is_template (resource)
-                           && tb_mcp_client_has_capability (self->client, "resources",
-                                                            "subscribe");
-
-  tb_label_set_outside_text (GTK_LABEL (title), title_text);
-  tb_label_set_outside_text (GTK_LABEL (uri), shown_uri (resource));
-  tb_label_set_outside_text (GTK_LABEL (details), details_text);
-  gtk_widget_set_visible (details, *details_text != '\0');
-  gtk_widget_set_tooltip_text (text, tb_mcp_resource_get_description (resource));
+  TbMcpResourceRow *row = TB_MCP_RESOURCE_ROW (gtk_list_item_get_child (item));
+  g_autofree char *title = describe_title (resource);
+  g_autofree char *details = describe_details (self, resource);
+  const char *uri = tb_mcp_resource_get_uri (resource);
 
   self->binding = TRUE;
-  g_object_set_data_full (G_OBJECT (toggle), "tb-uri", g_strdup (plain_uri), g_free);
-  gtk_widget_set_visible (toggle, can_subscribe);
-  gtk_toggle_button_set_active (GTK_TOGGLE_BUTTON (toggle),
-                                plain_uri != NULL
-                                && g_hash_table_contains (self->subscribed, plain_uri));
+  tb_mcp_resource_row_set_resource (row, resource);
+  tb_mcp_resource_row_set_text (row, title, shown_uri (resource), details);
+  tb_mcp_resource_row_set_can_subscribe (row, !tb_mcp_resource_is_template (resource)
+                                              && tb_mcp_client_has_capability (self->client,
+                                                                               "resources",
+                                                                               "subscribe"));
+  tb_mcp_resource_row_set_subscribed (row, uri != NULL
+                                           && g_hash_table_contains (self->subscribed, uri));
   self->binding = FALSE;
 }
 
@@ -320,10 +280,7 @@ unbind_row (GtkSignalListItemFactory *factory,
             GtkListItem              *item,
             TbMcpResourcesView       *self)
 {
-  GtkWidget *box = gtk_list_item_get_child (item);
-  GtkWidget *toggle = gtk_widget_get_last_child (box);
-
-  g_object_set_data (G_OBJECT (toggle), "tb-uri", NULL);
+  tb_mcp_resource_row_set_resource (TB_MCP_RESOURCE_ROW (gtk_list_item_get_child (item)), NULL);
 }
 
 /* ---- opening ----------------------------------------------------------------- */

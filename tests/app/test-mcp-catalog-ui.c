@@ -18,6 +18,7 @@
 #include "tb-mcp-icon.h"
 #include "tb-mcp-log-view-private.h"
 #include "tb-mcp-prompts-view-private.h"
+#include "tb-mcp-resource-row.h"
 #include "tb-mcp-resources-view-private.h"
 #include "tb-mcp-server-row.h"
 #include "tb-mcp-server-window-private.h"
@@ -703,17 +704,49 @@ test_log_level (Fixture       *f,
                             "Level alert is not supported here"));
 }
 
+/* The row that shows the resource at @uri, under @widget. */
+static TbMcpResourceRow *
+find_resource_row (GtkWidget  *widget,
+                   const char *uri)
+{
+  if (TB_IS_MCP_RESOURCE_ROW (widget))
+    {
+      TbMcpResource *resource = tb_mcp_resource_row_get_resource (TB_MCP_RESOURCE_ROW (widget));
+
+      if (resource != NULL && g_strcmp0 (tb_mcp_resource_get_uri (resource), uri) == 0)
+        return TB_MCP_RESOURCE_ROW (widget);
+    }
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      TbMcpResourceRow *found = find_resource_row (child, uri);
+
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
 /* Closing the window ends the subscriptions it made. */
 static void
 test_unsubscribe (Fixture       *f,
                   gconstpointer  data)
 {
   TbMcpResourcesView *view;
+  TbMcpResourceRow *row;
+  GtkWidget *toggle;
 
   if (f->client == NULL)
     return;
   view = open_resources (f);
-  tb_mcp_resources_view_set_subscribed (view, 0, TRUE);
+  /* The row's toggle subscribes, as a click on it does. */
+  iterate_ms (100);
+  row = find_resource_row (GTK_WIDGET (view), "note://welcome");
+  g_assert_nonnull (row);
+  toggle = gtk_widget_get_last_child (GTK_WIDGET (row));
+  g_assert_true (GTK_IS_TOGGLE_BUTTON (toggle));
+  g_assert_true (gtk_widget_get_visible (toggle));
+  gtk_toggle_button_set_active (GTK_TOGGLE_BUTTON (toggle), TRUE);
   wait_until (row_updated, view);
   g_assert_cmpuint (count_sent (f, "resources/unsubscribe"), ==, 0);
   gtk_window_destroy (GTK_WINDOW (f->window));

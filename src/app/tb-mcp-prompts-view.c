@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "tb-app-util.h"
+#include "tb-mcp-prompt-row.h"
 #include "tb-mcp-prompts-view-private.h"
 
 /* The Prompts page of a server's window: the prompts the server lists
@@ -102,37 +103,7 @@ setup_row (GtkSignalListItemFactory *factory,
            GtkListItem              *item,
            TbMcpPromptsView         *self)
 {
-  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 2);
-  GtkWidget *title = gtk_label_new (NULL);
-  GtkWidget *description = gtk_label_new (NULL);
-
-  gtk_label_set_xalign (GTK_LABEL (title), 0);
-  gtk_label_set_ellipsize (GTK_LABEL (title), PANGO_ELLIPSIZE_END);
-  gtk_label_set_xalign (GTK_LABEL (description), 0);
-  gtk_label_set_wrap (GTK_LABEL (description), TRUE);
-  gtk_label_set_wrap_mode (GTK_LABEL (description), PANGO_WRAP_WORD_CHAR);
-  gtk_label_set_lines (GTK_LABEL (description), 2);
-  gtk_label_set_ellipsize (GTK_LABEL (description), PANGO_ELLIPSIZE_END);
-  gtk_widget_add_css_class (description, "dim-label");
-  gtk_widget_add_css_class (description, "caption");
-  gtk_box_append (GTK_BOX (box), title);
-  gtk_box_append (GTK_BOX (box), description);
-  gtk_widget_set_margin_top (box, 4);
-  gtk_widget_set_margin_bottom (box, 4);
-  gtk_list_item_set_child (item, box);
-}
-
-static char *
-describe_title (TbMcpPrompt *prompt)
-{
-  guint n = tb_mcp_prompt_get_n_arguments (prompt);
-
-  if (n == 0)
-    return g_strdup (tb_mcp_prompt_get_display_name (prompt));
-  /* Translators: a prompt's name and how many arguments it takes */
-  return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s (%u argument)",
-                                       "%s (%u arguments)", n),
-                          tb_mcp_prompt_get_display_name (prompt), n);
+  gtk_list_item_set_child (item, tb_mcp_prompt_row_new ());
 }
 
 static void
@@ -140,15 +111,8 @@ bind_row (GtkSignalListItemFactory *factory,
           GtkListItem              *item,
           TbMcpPromptsView         *self)
 {
-  TbMcpPrompt *prompt = gtk_list_item_get_item (item);
-  GtkWidget *title = gtk_widget_get_first_child (gtk_list_item_get_child (item));
-  GtkWidget *description = gtk_widget_get_next_sibling (title);
-  g_autofree char *title_text = describe_title (prompt);
-  const char *text = tb_mcp_prompt_get_description (prompt);
-
-  tb_label_set_outside_text (GTK_LABEL (title), title_text);
-  tb_label_set_outside_text (GTK_LABEL (description), text);
-  gtk_widget_set_visible (description, text != NULL && *text != '\0');
+  tb_mcp_prompt_row_set_prompt (TB_MCP_PROMPT_ROW (gtk_list_item_get_child (item)),
+                                gtk_list_item_get_item (item));
 }
 
 static void
@@ -427,7 +391,7 @@ tb_mcp_prompts_view_get_row_text (TbMcpPromptsView *self,
 
   g_return_val_if_fail (TB_IS_MCP_PROMPTS_VIEW (self), NULL);
   prompt = g_list_model_get_item (G_LIST_MODEL (self->filtered), position);
-  return prompt != NULL ? describe_title (prompt) : NULL;
+  return prompt != NULL ? tb_mcp_prompt_row_describe (prompt) : NULL;
 }
 
 /* Opens the form of the prompt called @name, as a click on its row does. */

@@ -69,7 +69,6 @@ step_row (TbReplayStep *step,
       gtk_widget_add_css_class (label, "error");
     }
   gtk_list_box_row_set_child (GTK_LIST_BOX_ROW (row), label);
-  g_object_set_data_full (G_OBJECT (row), "tb-text", g_steal_pointer (&text), g_free);
   return row;
 }
 
@@ -235,7 +234,8 @@ tb_replay_report_view_dup_row_text (TbReplayReportView *self,
 
   g_return_val_if_fail (TB_IS_REPLAY_REPORT_VIEW (self), NULL);
   row = gtk_list_box_get_row_at_index (self->list, position);
-  return row != NULL ? g_strdup (g_object_get_data (G_OBJECT (row), "tb-text")) : NULL;
+  return row != NULL ? g_strdup (gtk_label_get_label (GTK_LABEL (gtk_list_box_row_get_child (row))))
+                     : NULL;
 }
 
 /**

@@ -285,7 +285,11 @@ test_mcp_messages (Fixture       *f,
   /* Closed: the messages are not listed. */
   g_assert_null (tb_trace_page_get_event_row_text (f->page, 3));
   g_assert_null (tb_trace_page_get_event_row_text (f->page, 4));
-  g_assert_nonnull (tb_trace_page_get_event_row_text (f->page, 5));
+  {
+    g_autofree char *result = tb_trace_page_get_event_row_text (f->page, 5);
+
+    g_assert_nonnull (result);
+  }
 
   {
     g_autoptr(GtkTreeListRow) row = g_list_model_get_item (G_LIST_MODEL (f->page->selection),

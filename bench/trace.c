@@ -4,10 +4,12 @@
 
 #include "config.h"
 
+#include <fcntl.h>
 #include <glib/gstdio.h>
 #include <string.h>
 #include <sys/resource.h>
 #include <toolbench.h>
+#include <unistd.h>
 
 static double
 ms_since (gint64 start)
@@ -165,6 +167,83 @@ bench_replay (GMainLoop *loop,
   g_print ("trace: peak memory after replaying:         %8.1f MiB\n", peak_rss_mib ());
 }
 
+
+/* The reference for indexing: counting the file's lines with `wc -l`,
+ * and with a plain read() and memchr() loop, from the page cache. */
+static double
+wc_ms (const char *path)
+{
+  const char *argv[] = { "wc", "-l", path, NULL };
+  gint64 start = g_get_monotonic_time ();
+  int status = 0;
+
+  if (!g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_SEARCH_PATH | G_SPAWN_STDOUT_TO_DEV_NULL,
+                     NULL, NULL, NULL, NULL, &status, NULL) || status != 0)
+    return -1;
+  return ms_since (start);
+}
+
+static double
+memchr_ms (const char *path,
+           guint64    *lines)
+{
+  g_autofree char *buffer = g_malloc (1024 * 1024);
+  gint64 start = g_get_monotonic_time ();
+  int fd = g_open (path, O_RDONLY, 0);
+  gssize n;
+
+  *lines = 0;
+  while ((n = read (fd, buffer, 1024 * 1024)) > 0)
+    for (const char *p = buffer; (p = memchr (p, '\n', buffer + n - p)) != NULL; p++)
+      (*lines)++;
+  close (fd);
+  return ms_since (start);
+}
+
+static double
+index_ms (GFile *file,
+          guint *n_events)
+{
+  g_autoptr(TbTraceReader) reader = NULL;
+  gint64 start = g_get_monotonic_time ();
+  double ms;
+
+  reader = tb_trace_reader_open (file, NULL);
+  g_assert_nonnull (reader);
+  g_assert_true (tb_trace_reader_index (reader, NULL, NULL));
+  ms = ms_since (start);
+  *n_events = tb_trace_reader_get_n_events (reader);
+  return ms;
+}
+
+/* Indexing against counting lines, best of three each (the machine may be
+ * busy with other work). */
+static void
+bench_index (const char *path,
+             GFile      *file)
+{
+  double best_index = G_MAXDOUBLE, best_wc = G_MAXDOUBLE, best_memchr = G_MAXDOUBLE;
+  guint n_events = 0;
+  guint64 lines = 0;
+
+  for (guint i = 0; i < 3; i++)
+    {
+      double wc = wc_ms (path);
+
+      best_index = MIN (best_index, index_ms (file, &n_events));
+      if (wc >= 0)
+        best_wc = MIN (best_wc, wc);
+      best_memchr = MIN (best_memchr, memchr_ms (path, &lines));
+    }
+
+  g_print ("trace: index %u events (synchronously, best of 3): %.1f ms; wc -l: %.1f ms; "
+           "read()+memchr() counting %" G_GUINT64_FORMAT " lines: %.1f ms\n",
+           n_events, best_index, best_wc < G_MAXDOUBLE ? best_wc : -1.0, lines, best_memchr);
+  if (best_wc < G_MAXDOUBLE)
+    g_print ("ratio index / wc -l: %.2f\n", best_index / best_wc);
+  g_print ("ratio index / read()+memchr(): %.2f\n", best_index / best_memchr);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -200,6 +279,7 @@ main (int   argc,
            st.st_size / (1024.0 * 1024.0), header_ms, state.first_100_ms, full_ms,
            tb_trace_reader_get_n_events (reader));
   g_print ("trace: peak memory after opening:           %8.1f MiB\n", peak_rss_mib ());
+  bench_index (big, big_file);
 
   bench_replay (loop, 10000);
 

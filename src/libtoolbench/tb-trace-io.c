@@ -54,6 +54,7 @@ tb_trace_load (GFile          *file,
   g_autoptr(JsonObject) header = NULL;
   g_autoptr(GList) names = NULL;
   g_auto(GStrv) found = NULL;
+  g_autoptr(GPtrArray) unreadable = g_ptr_array_new_with_free_func (g_free);
   JsonObject *file_header;
   guint n;
 
@@ -75,15 +76,22 @@ tb_trace_load (GFile          *file,
   n = tb_trace_reader_get_n_events (reader);
   for (guint i = 0; i < n; i++)
     {
-      g_autoptr(JsonObject) line = tb_trace_reader_read_event (reader, i, error);
+      g_autoptr(GError) line_error = NULL;
+      g_autoptr(JsonObject) line = tb_trace_reader_read_event (reader, i, &line_error);
       g_autoptr(JsonObject) payload = NULL;
       g_autoptr(TbTraceEvent) event = NULL;
       g_autoptr(GList) members = NULL;
       JsonNode *seq;
       JsonNode *t;
 
+      /* A line that cannot be parsed is left out like one that indexing
+       * refused: the rest of the trace still loads. */
       if (line == NULL)
-        return NULL;
+        {
+          g_ptr_array_add (unreadable, g_strdup_printf (_("%s; it was left out"),
+                                                        line_error->message));
+          continue;
+        }
 
       payload = json_object_new ();
       members = json_object_get_members (line);
@@ -109,8 +117,10 @@ tb_trace_load (GFile          *file,
   found = tb_trace_reader_get_problems (reader);
   for (guint i = 0; found != NULL && found[i] != NULL; i++)
     tb_trace_add_problem (trace, found[i]);
+  for (guint i = 0; i < unreadable->len; i++)
+    tb_trace_add_problem (trace, g_ptr_array_index (unreadable, i));
   if (problems != NULL)
-    *problems = g_steal_pointer (&found);
+    *problems = g_strdupv ((char **) tb_trace_get_problems (trace));
 
   return g_steal_pointer (&trace);
 }

@@ -21,8 +21,9 @@
 #include "tb-json.h"
 #include "tb-trace-file-private.h"
 #include "tb-trace-reader.h"
+#include "tb-trace-scan-private.h"
 
-#define READ_CHUNK (1024 * 1024)
+#define READ_CHUNK (256 * 1024)
 
 typedef struct
 {
@@ -341,8 +342,9 @@ add_problem (TbTraceReader *self,
 
 typedef struct
 {
-  gint64 last_seq;
-  guint  n_out_of_order;
+  gint64  last_seq;
+  guint   n_out_of_order;
+  GArray *batch;   /* Entry: found in this chunk, not yet published */
 } IndexState;
 
 static gboolean
@@ -354,6 +356,8 @@ notify_first (gpointer user_data)
   return G_SOURCE_REMOVE;
 }
 
+/* Indexes one line if it is an event: checked by the scanner, not parsed
+ * (tb_trace_reader_read_event() parses it). */
 static void
 check_line (TbTraceReader *self,
             IndexState    *state,
@@ -363,26 +367,15 @@ check_line (TbTraceReader *self,
             guint          line_number,
             gboolean       last_and_unterminated)
 {
-  g_autoptr(JsonNode) node = NULL;
-  g_autoptr(GError) error = NULL;
-  const char *reason = NULL;
-  JsonObject *object;
-  JsonNode *seq;
+  g_autofree char *reason = NULL;
+  TbTraceScan scan;
   Entry entry;
 
   /* Blank lines are harmless (an editor may add one at the end). */
   if (length == 0 || (length == 1 && data[0] == '\r'))
     return;
 
-  node = tb_json_parse_full (data, length, TB_TRACE_MAX_LINE, TB_TRACE_MAX_DEPTH, &error);
-  if (node == NULL)
-    reason = error->message;
-  else if (!JSON_NODE_HOLDS_OBJECT (node))
-    reason = _("it is not a JSON object");
-  else if (tb_json_object_get_string (json_node_get_object (node), "type") == NULL)
-    reason = _("it has no event “type”");
-
-  if (reason != NULL)
+  if (!_tb_trace_scan_line (data, length, TB_TRACE_MAX_DEPTH, &scan, &reason))
     {
       if (last_and_unterminated)
         add_problem (self, g_strdup_printf (_("The last event (line %u) is incomplete: the trace "
@@ -394,30 +387,40 @@ check_line (TbTraceReader *self,
       return;
     }
 
-  object = json_node_get_object (node);
-  seq = json_object_get_member (object, "seq");
-  if (seq != NULL && JSON_NODE_HOLDS_VALUE (seq) && json_node_get_value_type (seq) == G_TYPE_INT64)
+  if (scan.has_seq)
     {
-      gint64 value = json_node_get_int (seq);
-
-      if (value <= state->last_seq && state->n_out_of_order++ < 20)
+      if (scan.seq <= state->last_seq && state->n_out_of_order++ < 20)
         add_problem (self, g_strdup_printf (_("Line %u has sequence number %" PRId64
                                               " after %" PRId64 ": events are out of "
                                               "order; they are shown as they are in the file"),
-                                            line_number, value, state->last_seq));
-      state->last_seq = MAX (state->last_seq, value);
+                                            line_number, scan.seq, state->last_seq));
+      state->last_seq = MAX (state->last_seq, scan.seq);
     }
 
   entry.offset = offset;
   entry.length = length;
   entry.line = line_number;
+  g_array_append_val (state->batch, entry);
+}
+
+/* Hands the lines found so far to readers, a chunk at a time. */
+static void
+publish (TbTraceReader *self,
+         IndexState    *state)
+{
+  guint n;
+
+  if (state->batch->len == 0)
+    return;
 
   g_mutex_lock (&self->lock);
-  g_array_append_val (self->entries, entry);
+  g_array_append_vals (self->entries, state->batch->data, state->batch->len);
+  n = self->entries->len;
   g_mutex_unlock (&self->lock);
+  g_array_set_size (state->batch, 0);
 
   /* Let a view show the first screenful at once instead of at the next tick. */
-  if (self->notify_context != NULL && !self->first_notified && self->entries->len >= 100)
+  if (self->notify_context != NULL && !self->first_notified && n >= 100)
     {
       self->first_notified = TRUE;
       g_main_context_invoke_full (self->notify_context, G_PRIORITY_DEFAULT,
@@ -432,7 +435,8 @@ index_events (TbTraceReader  *self,
 {
   g_autofree char *buffer = g_malloc (READ_CHUNK);
   g_autoptr(GByteArray) carry = g_byte_array_new ();
-  IndexState state = { G_MININT64, 0 };
+  g_autoptr(GArray) batch = g_array_new (FALSE, FALSE, sizeof (Entry));
+  IndexState state = { G_MININT64, 0, batch };
   guint64 offset = self->body_offset;
   guint64 line_offset = offset;
   guint line_number = 2;
@@ -503,6 +507,7 @@ index_events (TbTraceReader  *self,
         }
 
       offset += n;
+      publish (self, &state);
     }
 
   /* The file ends without a newline: the writer was interrupted. */
@@ -513,6 +518,7 @@ index_events (TbTraceReader  *self,
   else if (carry->len > 0)
     check_line (self, &state, (const char *) carry->data, carry->len, line_offset, line_number,
                 TRUE);
+  publish (self, &state);
 
   return TRUE;
 }
@@ -681,6 +687,7 @@ tb_trace_reader_read_event (TbTraceReader  *self,
 {
   g_autofree char *buffer = NULL;
   g_autoptr(JsonNode) node = NULL;
+  g_autoptr(GError) parse_error = NULL;
   Entry entry;
   gssize n;
 
@@ -706,13 +713,17 @@ tb_trace_reader_read_event (TbTraceReader  *self,
       return NULL;
     }
 
+  /* Indexing only scanned the line; this is where it is parsed. */
   node = tb_json_parse_full (buffer, entry.length, TB_TRACE_MAX_LINE, TB_TRACE_MAX_DEPTH,
-                             error);
-  if (node == NULL || !JSON_NODE_HOLDS_OBJECT (node))
+                             &parse_error);
+  if (node == NULL || !JSON_NODE_HOLDS_OBJECT (node) ||
+      tb_json_object_get_string (json_node_get_object (node), "type") == NULL)
     {
-      g_clear_error (error);
       g_set_error (error, TB_TRACE_FILE_ERROR, TB_TRACE_FILE_ERROR_DAMAGED,
-                   _("Line %u of the trace changed since it was opened"), entry.line);
+                   /* Translators: %u is a line number, %s what is wrong with it */
+                   _("Line %u of the trace cannot be read: %s"), entry.line,
+                   parse_error != NULL ? parse_error->message
+                                       : _("it changed since the trace was opened"));
       return NULL;
     }
 

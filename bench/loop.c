@@ -4,14 +4,66 @@
 
 #include "config.h"
 
+#include <glib/gstdio.h>
 #include <sys/resource.h>
+#include <time.h>
 #include <toolbench.h>
+#include <unistd.h>
 
 /* The dispatch loop's own overhead: a scripted model that always calls a
- * tool that does nothing, for 10,000 iterations. Prints figures; never
- * passes or fails on time. */
+ * tool that does nothing, its trace recorded to a file as the app and the
+ * command line record it. Runs 10,000 and 100,000 iterations, each in a
+ * process of its own so that each has its own peak memory.
+ *
+ * The reference, from the same process: the same provider and tool called
+ * the same number of times by a bare loop that only keeps the
+ * conversation (the least any loop must do), without the state machine,
+ * decisions and trace. The loop's iterations/s over the reference's is
+ * the ratio printed; the 50,000 iterations/s target is printed too.
+ * Prints figures; never passes or fails on time. */
 
-#define ITERATIONS 10000
+#define TARGET_PER_S 50000.0
+
+typedef struct
+{
+  double wall_s;
+  double cpu_s;
+} Took;
+
+static double
+cpu_seconds (void)
+{
+  struct timespec ts;
+
+  clock_gettime (CLOCK_PROCESS_CPUTIME_ID, &ts);
+  return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static void
+took_start (Took *took)
+{
+  took->wall_s = g_get_monotonic_time () / (double) G_USEC_PER_SEC;
+  took->cpu_s = cpu_seconds ();
+}
+
+static void
+took_stop (Took *took)
+{
+  took->wall_s = g_get_monotonic_time () / (double) G_USEC_PER_SEC - took->wall_s;
+  took->cpu_s = cpu_seconds () - took->cpu_s;
+}
+
+/* Resident memory now, in bytes. */
+static gsize
+rss_now (void)
+{
+  g_autofree char *statm = NULL;
+  gulong size = 0, resident = 0;
+
+  if (g_file_get_contents ("/proc/self/statm", &statm, NULL, NULL))
+    sscanf (statm, "%lu %lu", &size, &resident);
+  return resident * (gsize) sysconf (_SC_PAGESIZE);
+}
 
 static JsonNode *
 noop (TbTool        *tool,
@@ -25,6 +77,31 @@ noop (TbTool        *tool,
 }
 
 static void
+setup (TbToolRegistry     **registry,
+       TbScriptedProvider **provider)
+{
+  g_autoptr(TbTool) tool = NULL;
+  g_autoptr(JsonNode) schema = NULL;
+  g_autoptr(JsonNode) script = NULL;
+  g_autoptr(GError) error = NULL;
+
+  *registry = tb_tool_registry_new ();
+  schema = tb_json_parse ("{\"type\":\"object\",\"properties\":{}}", -1, &error);
+  g_assert_no_error (error);
+  tool = tb_tool_new_simple ("noop", "Does nothing.", schema, TB_TOOL_SIMPLE_FLAGS_NONE, noop,
+                             NULL, NULL, &error);
+  g_assert_no_error (error);
+  tb_tool_registry_register (*registry, tool, &error);
+  g_assert_no_error (error);
+
+  script = tb_json_parse ("{\"repeat\":true,\"responses\":[{\"tool_calls\":"
+                          "[{\"name\":\"noop\",\"arguments\":{}}]}]}", -1, &error);
+  g_assert_no_error (error);
+  *provider = tb_scripted_provider_new_from_json (script, &error);
+  g_assert_no_error (error);
+}
+
+static void
 done_cb (GObject      *object,
          GAsyncResult *result,
          gpointer      user_data)
@@ -34,74 +111,188 @@ done_cb (GObject      *object,
   *state = tb_dispatch_loop_run_finish (TB_DISPATCH_LOOP (object), result, NULL);
 }
 
-static double
-run (guint    iterations,
-     guint   *events)
+/* The loop, recorded to @path. */
+static void
+run_loop (guint       iterations,
+          const char *path,
+          Took       *took,
+          gsize      *grown,
+          guint      *in_memory)
 {
-  g_autoptr(TbToolRegistry) registry = tb_tool_registry_new ();
+  g_autoptr(TbToolRegistry) registry = NULL;
   g_autoptr(TbScriptedProvider) provider = NULL;
   g_autoptr(TbDispatchLoop) loop = NULL;
-  g_autoptr(TbTool) tool = NULL;
-  g_autoptr(JsonNode) schema = NULL;
-  g_autoptr(JsonNode) script = NULL;
+  g_autoptr(TbTraceRecorder) recorder = NULL;
+  g_autoptr(GFile) file = g_file_new_for_path (path);
   g_autoptr(GError) error = NULL;
   TbLoopState state = TB_LOOP_STATE_READY;
-  gint64 start;
+  gsize before;
 
-  schema = tb_json_parse ("{\"type\":\"object\",\"properties\":{}}", -1, &error);
-  g_assert_no_error (error);
-  tool = tb_tool_new_simple ("noop", "Does nothing.", schema, TB_TOOL_SIMPLE_FLAGS_NONE, noop,
-                             NULL, NULL, &error);
-  g_assert_no_error (error);
-  tb_tool_registry_register (registry, tool, &error);
-  g_assert_no_error (error);
-
-  script = tb_json_parse ("{\"repeat\":true,\"responses\":[{\"tool_calls\":"
-                          "[{\"name\":\"noop\",\"arguments\":{}}]}]}", -1, &error);
-  g_assert_no_error (error);
-  provider = tb_scripted_provider_new_from_json (script, &error);
-  g_assert_no_error (error);
-
+  setup (&registry, &provider);
   loop = tb_dispatch_loop_new (registry, TB_PROVIDER (provider), iterations);
+  recorder = tb_trace_recorder_new (tb_dispatch_loop_get_trace (loop), file, NULL);
   tb_dispatch_loop_add_user_message (loop, "Go.", &error);
   g_assert_no_error (error);
 
-  start = g_get_monotonic_time ();
+  before = rss_now ();
+  took_start (took);
   tb_dispatch_loop_run_async (loop, NULL, done_cb, &state);
   while (!tb_loop_state_is_end (state))
     g_main_context_iteration (NULL, TRUE);
+  took_stop (took);
+  *grown = rss_now () - MIN (before, rss_now ());
 
   g_assert_cmpint (state, ==, TB_LOOP_STATE_LIMIT_REACHED);
   g_assert_cmpuint (tb_dispatch_loop_get_iteration (loop), ==, iterations);
-  *events = tb_trace_get_n_events (tb_dispatch_loop_get_trace (loop));
-  return (g_get_monotonic_time () - start) / (double) G_USEC_PER_SEC;
+  g_assert_true (tb_trace_recorder_close (recorder, &error));
+  g_assert_no_error (error);
+  *in_memory = tb_trace_get_n_in_memory (tb_dispatch_loop_get_trace (loop));
+}
+
+/* ---- the reference: the provider and the tool, called bare ------------------ */
+
+typedef struct
+{
+  TbScriptedProvider *provider;
+  TbToolRegistry     *registry;
+  GPtrArray          *history;
+  guint               left;
+} Bare;
+
+static void bare_ask (Bare *bare);
+
+static void
+bare_tool_cb (GObject      *object,
+              GAsyncResult *result,
+              gpointer      user_data)
+{
+  Bare *bare = user_data;
+  g_autoptr(TbToolResult) tool_result = tb_tool_registry_call_finish (TB_TOOL_REGISTRY (object),
+                                                                      result);
+  TbMessage *answer = g_ptr_array_index (bare->history, bare->history->len - 1);
+  TbToolCall *call = tb_message_get_tool_call (answer, 0);
+
+  g_ptr_array_add (bare->history,
+                   tb_message_new_tool_result (tb_tool_call_get_id (call),
+                                               tb_tool_call_get_name (call), "null",
+                                               !tb_tool_result_get_ok (tool_result)));
+  bare->left--;
+  if (bare->left > 0)
+    bare_ask (bare);
+}
+
+static void
+bare_model_cb (GObject      *object,
+               GAsyncResult *result,
+               gpointer      user_data)
+{
+  Bare *bare = user_data;
+  g_autoptr(TbProviderResponse) response = tb_provider_complete_finish (TB_PROVIDER (object),
+                                                                         result, NULL);
+  TbToolCall *call;
+
+  g_assert_nonnull (response);
+  g_ptr_array_add (bare->history, g_object_ref (response->message));
+  call = tb_message_get_tool_call (response->message, 0);
+  tb_tool_registry_call_async (bare->registry, tb_tool_call_get_name (call),
+                               tb_tool_call_get_id (call), tb_tool_call_get_arguments (call),
+                               NULL, NULL, bare_tool_cb, bare);
+}
+
+static void
+bare_ask (Bare *bare)
+{
+  g_autoptr(TbProviderRequest) request = tb_provider_request_new ();
+
+  g_ptr_array_unref (request->messages);
+  request->messages = g_ptr_array_ref (bare->history);
+  request->tools = g_object_ref (bare->registry);
+  tb_provider_complete_async (TB_PROVIDER (bare->provider), request, NULL, bare_model_cb, bare);
+}
+
+static void
+run_bare (guint  iterations,
+          Took  *took)
+{
+  g_autoptr(TbToolRegistry) registry = NULL;
+  g_autoptr(TbScriptedProvider) provider = NULL;
+  g_autoptr(GPtrArray) history = g_ptr_array_new_with_free_func (g_object_unref);
+  Bare bare;
+
+  setup (&registry, &provider);
+  g_ptr_array_add (history, tb_message_new (TB_MESSAGE_ROLE_USER, "Go."));
+  bare = (Bare) { provider, registry, history, iterations };
+
+  took_start (took);
+  bare_ask (&bare);
+  while (bare.left > 0)
+    g_main_context_iteration (NULL, TRUE);
+  took_stop (took);
+}
+
+static int
+measure (guint iterations)
+{
+  g_autofree char *dir = g_dir_make_tmp ("toolbench-bench-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, "loop.jsonl", NULL);
+  struct rusage usage;
+  Took loop, bare;
+  gsize grown = 0;
+  guint in_memory = 0;
+  GStatBuf st;
+  double loop_rate, bare_rate;
+
+  /* A short warm-up of each, then the measured runs. */
+  run_bare (100, &bare);
+  run_loop (100, path, &loop, &grown, &in_memory);
+  run_loop (iterations, path, &loop, &grown, &in_memory);
+  g_stat (path, &st);
+  getrusage (RUSAGE_SELF, &usage);
+  run_bare (iterations, &bare);
+
+  loop_rate = iterations / loop.wall_s;
+  bare_rate = iterations / bare.wall_s;
+
+  g_print ("loop %u: %.0f iterations/s (%.1f us each; %.0f/s by CPU time), trace %.1f MiB "
+           "written, %u events in memory\n",
+           iterations, loop_rate, loop.wall_s * 1e6 / iterations, iterations / loop.cpu_s,
+           st.st_size / (1024.0 * 1024.0), in_memory);
+  g_print ("loop %u: %.0f bytes per iteration (resident memory grown during the run), "
+           "peak memory %.1f MiB\n",
+           iterations, grown / (double) iterations, usage.ru_maxrss / 1024.0);
+  g_print ("loop %u: reference (provider and tool called bare, same process): "
+           "%.0f iterations/s (%.0f/s by CPU time)\n",
+           iterations, bare_rate, iterations / bare.cpu_s);
+  g_print ("ratio loop / bare provider+tool calls (%u iterations): %.2f\n",
+           iterations, loop_rate / bare_rate);
+  g_print ("ratio loop / 50,000 iterations/s target (%u iterations): %.2f\n",
+           iterations, loop_rate / TARGET_PER_S);
+
+  g_unlink (path);
+  g_rmdir (dir);
+  return 0;
 }
 
 int
 main (int   argc,
       char *argv[])
 {
-  struct rusage usage;
-  guint events = 0;
-  guint iterations = ITERATIONS;
-  double seconds;
+  static const guint sizes[] = { 10000, 100000 };
 
   if (argc > 1)
-    iterations = (guint) g_ascii_strtoull (argv[1], NULL, 10);
-  if (iterations == 0)
-    iterations = ITERATIONS;
+    return measure ((guint) MAX (g_ascii_strtoull (argv[1], NULL, 10), 1));
 
-  /* A short warm-up run, then the measured one. */
-  run (100, &events);
-  seconds = run (iterations, &events);
-  getrusage (RUSAGE_SELF, &usage);
+  for (guint i = 0; i < G_N_ELEMENTS (sizes); i++)
+    {
+      g_autofree char *self_path = g_file_read_link ("/proc/self/exe", NULL);
+      g_autofree char *count = g_strdup_printf ("%u", sizes[i]);
+      const char *child_argv[] = { self_path, count, NULL };
+      g_autoptr(GError) error = NULL;
+      int status = 0;
 
-  g_print ("loop: %u iterations (model turn + one no-op call each) in %.3f s\n",
-           iterations, seconds);
-  g_print ("loop: %.0f iterations/s, %.1f us per iteration\n", iterations / seconds,
-           seconds * 1e6 / iterations);
-  g_print ("loop: %u trace events and %u messages kept in memory\n", events,
-           1 + 2 * iterations);
-  g_print ("loop: peak memory (ru_maxrss) %ld KiB\n", usage.ru_maxrss);
+      if (!g_spawn_sync (NULL, (char **) child_argv, NULL, G_SPAWN_CHILD_INHERITS_STDIN,
+                         NULL, NULL, NULL, NULL, &status, &error))
+        g_error ("%s", error->message);
+    }
   return 0;
 }

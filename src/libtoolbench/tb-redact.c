@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "tb-json.h"
-#include "tb-redact.h"
+#include "tb-redact-private.h"
 
 /**
  * TbRedactor:
@@ -353,6 +353,24 @@ find_secrets (TbRedactor *self,
           at = end - 1;
         }
     }
+}
+
+/* Whether any known secret occurs in @text, written as itself or escaped. */
+static gboolean
+has_secret (TbRedactor *self,
+            const char *text,
+            gsize       length)
+{
+  for (guint i = 0; i < self->secrets->len; i++)
+    {
+      const Secret *secret = g_ptr_array_index (self->secrets, i);
+
+      for (gsize at = 0; at < length; at++)
+        if ((text[at] == secret->text[0] || text[at] == '\\' || text[at] == '%') &&
+            match_secret (text, length, at, secret) != 0)
+          return TRUE;
+    }
+  return FALSE;
 }
 
 static gboolean
@@ -870,6 +888,38 @@ redact_event_stream (TbRedactor *self,
   return g_string_free (out, FALSE);
 }
 
+/* Whether redacting JSON text could change it, decided without parsing
+ * it: not when it holds no escape that decoding could turn into
+ * something else (\u…), nothing a shape starts with, no known secret and
+ * no member name that is a credential's (looked for anywhere, in any
+ * case). A wire body is mostly such text, and parsing it only to find
+ * nothing was most of the cost of recording a run. */
+static gboolean
+json_text_is_clean (TbRedactor *self,
+                    const char *text,
+                    gsize       length)
+{
+  g_autofree char *lower = NULL;
+
+  for (const char *p = memchr (text, '\\', length); p != NULL;
+       p = memchr (p, '\\', text + length - p))
+    {
+      while (p < text + length && *p == '\\')
+        p++;
+      if (p < text + length && *p == 'u')
+        return FALSE;
+    }
+
+  if (may_have_shape (text, length) || has_secret (self, text, length))
+    return FALSE;
+
+  lower = g_ascii_strdown (text, length);
+  for (guint i = 0; secret_names[i] != NULL; i++)
+    if (strstr (lower, secret_names[i]) != NULL)
+      return FALSE;
+  return TRUE;
+}
+
 static char *
 redact_string (TbRedactor *self,
                const char *text,
@@ -881,8 +931,11 @@ redact_string (TbRedactor *self,
 
   if (remaining > 0 && looks_like_json (text))
     {
-      g_autofree char *clean = redact_json_text (self, text, strlen (text), remaining - 1,
-                                                 changed);
+      gsize text_length = strlen (text);
+      g_autofree char *clean = json_text_is_clean (self, text, text_length)
+                               ? g_strndup (text, text_length)
+                               : redact_json_text (self, text, text_length, remaining - 1,
+                                                   changed);
 
       /* JSON written again keeps the white space around it: a line
        * printed with its newline stays a line. */
@@ -1043,6 +1096,164 @@ tb_redactor_redact_node (TbRedactor *self,
     return NULL;
 
   return redact (self, node, TB_JSON_MAX_WALK_DEPTH, &changed);
+}
+
+static void
+node_unref_nullable (gpointer node)
+{
+  if (node != NULL)
+    json_node_unref (node);
+}
+
+/* Like redact(), but %NULL when @node has nothing to redact, so that the
+ * caller keeps @node itself; a changed container shares its unchanged
+ * members. Used where the result is only written out. */
+static JsonNode *
+redact_shared (TbRedactor *self,
+               JsonNode   *node,
+               guint       remaining,
+               gboolean   *changed)
+{
+  /* At the depth limit redact() leaves containers out: a change. */
+  if (remaining == 0 && (JSON_NODE_HOLDS_OBJECT (node) || JSON_NODE_HOLDS_ARRAY (node)))
+    return redact (self, node, remaining, changed);
+
+  switch (JSON_NODE_TYPE (node))
+    {
+    case JSON_NODE_OBJECT:
+      {
+        JsonObject *in = json_node_get_object (node);
+        g_autoptr(GList) names = json_object_get_members (in);
+        g_autoptr(GPtrArray) clean = g_ptr_array_new_with_free_func (node_unref_nullable);
+        g_autoptr(GPtrArray) clean_names = g_ptr_array_new_with_free_func (g_free);
+        gboolean any = FALSE;
+        JsonObject *out;
+        JsonNode *copy;
+        guint i = 0;
+
+        for (const GList *l = names; l != NULL; l = l->next)
+          {
+            const char *name = l->data;
+            JsonNode *member = json_object_get_member (in, name);
+            gsize name_length = strlen (name);
+            char *clean_name = NULL;
+            JsonNode *value = NULL;
+
+            if (may_have_shape (name, name_length) || has_secret (self, name, name_length))
+              {
+                gboolean name_changed = FALSE;
+
+                clean_name = redact_plain (self, name, name_length, &name_changed);
+                if (!name_changed)
+                  g_clear_pointer (&clean_name, g_free);
+              }
+            if (tb_redactor_is_secret_name (name) && !JSON_NODE_HOLDS_NULL (member))
+              {
+                if (!JSON_NODE_HOLDS_VALUE (member) ||
+                    g_strcmp0 (json_node_get_string (member), TB_REDACTED) != 0)
+                  value = tb_json_node_new_string (TB_REDACTED);
+              }
+            else
+              {
+                value = redact_shared (self, member, remaining - 1, changed);
+              }
+            any |= clean_name != NULL || value != NULL;
+            g_ptr_array_add (clean_names, clean_name);
+            g_ptr_array_add (clean, value);
+          }
+        if (!any)
+          return NULL;
+
+        *changed = TRUE;
+        out = json_object_new ();
+        for (const GList *l = names; l != NULL; l = l->next, i++)
+          {
+            const char *name = g_ptr_array_index (clean_names, i);
+            JsonNode *value = g_ptr_array_index (clean, i);
+
+            json_object_set_member (out, name != NULL ? name : l->data,
+                                    value != NULL ? json_node_ref (value)
+                                                  : json_node_ref (json_object_get_member (in,
+                                                                                           l->data)));
+          }
+        copy = json_node_new (JSON_NODE_OBJECT);
+        json_node_take_object (copy, out);
+        return copy;
+      }
+
+    case JSON_NODE_ARRAY:
+      {
+        JsonArray *in = json_node_get_array (node);
+        guint n = json_array_get_length (in);
+        g_autoptr(GPtrArray) clean = g_ptr_array_new_with_free_func (node_unref_nullable);
+        gboolean any = FALSE;
+        JsonArray *out;
+        JsonNode *copy;
+
+        for (guint i = 0; i < n; i++)
+          {
+            JsonNode *value = redact_shared (self, json_array_get_element (in, i),
+                                             remaining - 1, changed);
+
+            any |= value != NULL;
+            g_ptr_array_add (clean, value);
+          }
+        if (!any)
+          return NULL;
+
+        out = json_array_sized_new (n);
+        for (guint i = 0; i < n; i++)
+          {
+            JsonNode *value = g_ptr_array_index (clean, i);
+
+            json_array_add_element (out, json_node_ref (value != NULL
+                                                        ? value
+                                                        : json_array_get_element (in, i)));
+          }
+        copy = json_node_new (JSON_NODE_ARRAY);
+        json_node_take_array (copy, out);
+        return copy;
+      }
+
+    case JSON_NODE_VALUE:
+      if (json_node_get_value_type (node) == G_TYPE_STRING)
+        {
+          const char *text = json_node_get_string (node);
+          g_autofree char *clean = NULL;
+
+          /* Plain text with nothing to find: no copy. */
+          if (!looks_like_json (text) && !looks_like_event_stream (text) &&
+              !may_have_shape (text, strlen (text)) && !has_secret (self, text, strlen (text)))
+            return NULL;
+          clean = redact_string (self, text, remaining, changed);
+          if (g_str_equal (clean, text))
+            return NULL;
+          *changed = TRUE;
+          return tb_json_node_new_string (clean);
+        }
+      return NULL;
+
+    case JSON_NODE_NULL:
+    default:
+      return NULL;
+    }
+}
+
+/* The redacted @node for writing it out: @node itself (another
+ * reference) when nothing in it is secret, otherwise a tree that shares
+ * what did not change. Never modify the result. */
+JsonNode *
+_tb_redactor_redact_node_shared (TbRedactor *self,
+                                 JsonNode   *node)
+{
+  gboolean changed = FALSE;
+  JsonNode *clean;
+
+  g_return_val_if_fail (TB_IS_REDACTOR (self), NULL);
+  g_return_val_if_fail (node != NULL, NULL);
+
+  clean = redact_shared (self, node, TB_JSON_MAX_WALK_DEPTH, &changed);
+  return clean != NULL ? clean : json_node_ref (node);
 }
 
 /**

@@ -3,6 +3,8 @@
 #pragma once
 
 #include "tb-trace-file.h"
+#include "tb-trace-event.h"
+#include "tb-trace-writer.h"
 
 G_BEGIN_DECLS
 
@@ -11,5 +13,10 @@ int _tb_trace_file_open_local (GFile       *file,
                                const char  *remote_message,
                                char       **path_out,
                                GError     **error);
+
+guint64  _tb_trace_writer_get_size     (TbTraceWriter  *self);
+gboolean _tb_trace_writer_append_event (TbTraceWriter  *self,
+                                        TbTraceEvent   *event,
+                                        GError        **error);
 
 G_END_DECLS

@@ -7,28 +7,13 @@
 #include <glib/gi18n-lib.h>
 
 #include "tb-json.h"
+#include "tb-trace-file-private.h"
 #include "tb-trace-io.h"
+#include "tb-trace-private.h"
 
 /* Between the in-memory TbTrace that the loop appends to and the trace
  * file: loading a file into a TbTrace, saving one, and following a
  * running trace so that every event reaches the disk as it happens. */
-
-static JsonObject *
-event_line (TbTraceEvent *event)
-{
-  JsonObject *payload = tb_trace_event_get_payload (event);
-  JsonObject *line = json_object_new ();
-  g_autoptr(GList) names = json_object_get_members (payload);
-
-  json_object_set_string_member (line, "type", tb_trace_event_get_event_type (event));
-  json_object_set_int_member (line, "t", tb_trace_event_get_time_us (event));
-  for (const GList *l = names; l != NULL; l = l->next)
-    if (!g_str_equal (l->data, "seq") && !g_str_equal (l->data, "t") &&
-        !g_str_equal (l->data, "type"))
-      json_object_set_member (line, l->data,
-                              json_node_ref (json_object_get_member (payload, l->data)));
-  return line;
-}
 
 /**
  * tb_trace_load:
@@ -78,11 +63,7 @@ tb_trace_load (GFile          *file,
     {
       g_autoptr(GError) line_error = NULL;
       g_autoptr(JsonObject) line = tb_trace_reader_read_event (reader, i, &line_error);
-      g_autoptr(JsonObject) payload = NULL;
       g_autoptr(TbTraceEvent) event = NULL;
-      g_autoptr(GList) members = NULL;
-      JsonNode *seq;
-      JsonNode *t;
 
       /* A line that cannot be parsed is left out like one that indexing
        * refused: the rest of the trace still loads. */
@@ -93,24 +74,7 @@ tb_trace_load (GFile          *file,
           continue;
         }
 
-      payload = json_object_new ();
-      members = json_object_get_members (line);
-      for (const GList *l = members; l != NULL; l = l->next)
-        if (!g_str_equal (l->data, "seq") && !g_str_equal (l->data, "t") &&
-            !g_str_equal (l->data, "type"))
-          json_object_set_member (payload, l->data,
-                                  json_node_ref (json_object_get_member (line, l->data)));
-
-      seq = json_object_get_member (line, "seq");
-      t = json_object_get_member (line, "t");
-      event = tb_trace_event_new (seq != NULL && JSON_NODE_HOLDS_VALUE (seq) &&
-                                  json_node_get_value_type (seq) == G_TYPE_INT64
-                                  ? (guint64) MAX (json_node_get_int (seq), 0) : i + 1,
-                                  t != NULL && JSON_NODE_HOLDS_VALUE (t) &&
-                                  json_node_get_value_type (t) == G_TYPE_INT64
-                                  ? json_node_get_int (t) : 0,
-                                  tb_json_object_get_string (line, "type"),
-                                  payload);
+      event = _tb_trace_event_from_line (line, i + 1);
       tb_trace_append_event (trace, event);
     }
 
@@ -155,9 +119,7 @@ tb_trace_save (TbTrace     *trace,
   n = tb_trace_get_n_events (trace);
   for (guint i = 0; i < n; i++)
     {
-      g_autoptr(JsonObject) line = event_line (tb_trace_get_event (trace, i));
-
-      if (!tb_trace_writer_append (writer, line, error))
+      if (!_tb_trace_writer_append_event (writer, tb_trace_get_event (trace, i), error))
         return FALSE;
     }
 
@@ -179,19 +141,26 @@ tb_trace_save (TbTrace     *trace,
  * had happened. An event too large or too deep to be read back is
  * replaced by an "incomplete" event and recording goes on; after any
  * other error (the disk is full) nothing more is written.
+ *
+ * Once written, events leave the trace's memory but for the latest few
+ * thousand (tb_trace_recorder_set_window()) and are read back from the
+ * file when asked for, so that a long run needs no more memory than a
+ * short one. Events not written (after an error) stay in memory.
  */
 struct _TbTraceRecorder
 {
-  GObject        parent_instance;
+  GObject         parent_instance;
 
-  TbTrace       *trace;
-  GFile         *file;
-  TbRedactor    *redactor;
-  TbTraceWriter *writer;
-  GError        *error;
-  gulong         items_changed_id;
-  guint          written;
-  gboolean       stopped;
+  TbTrace        *trace;
+  GFile          *file;
+  TbRedactor     *redactor;
+  TbTraceWriter  *writer;
+  TbTraceBacking *backing;
+  GError         *error;
+  gulong          items_changed_id;
+  guint           written;
+  guint           window;
+  gboolean        stopped;
 };
 
 enum { FAILED, N_SIGNALS };
@@ -238,15 +207,27 @@ recorder_write_pending (TbTraceRecorder *self)
           recorder_fail (self, error);
           return;
         }
+      self->backing = _tb_trace_backing_new (g_file_peek_path (self->file));
+      _tb_trace_set_backing (self->trace, self->backing, self->window);
     }
 
   while (self->written < n && !self->stopped)
     {
-      g_autoptr(JsonObject) line = event_line (tb_trace_get_event (self->trace, self->written));
+      TbTraceEvent *event = tb_trace_get_event (self->trace, self->written);
+      guint64 offset = _tb_trace_writer_get_size (self->writer);
 
       self->written++;
-      if (!tb_trace_writer_append (self->writer, line, &error))
-        recorder_fail (self, g_steal_pointer (&error));
+      if (_tb_trace_writer_append_event (self->writer, event, &error))
+        {
+          _tb_trace_backing_add (self->backing, offset);
+        }
+      else
+        {
+          /* An unrecordable event still has its line: an "incomplete" one. */
+          if (g_error_matches (error, TB_TRACE_FILE_ERROR, TB_TRACE_FILE_ERROR_UNRECORDABLE))
+            _tb_trace_backing_add (self->backing, offset);
+          recorder_fail (self, g_steal_pointer (&error));
+        }
     }
 }
 
@@ -279,6 +260,7 @@ tb_trace_recorder_finalize (GObject *object)
   TbTraceRecorder *self = (TbTraceRecorder *)object;
 
   g_clear_object (&self->writer);
+  g_clear_pointer (&self->backing, _tb_trace_backing_unref);
   g_clear_object (&self->trace);
   g_clear_object (&self->file);
   g_clear_object (&self->redactor);
@@ -315,6 +297,7 @@ tb_trace_recorder_class_init (TbTraceRecorderClass *klass)
 static void
 tb_trace_recorder_init (TbTraceRecorder *self)
 {
+  self->window = TB_TRACE_RECORDER_DEFAULT_WINDOW;
 }
 
 /**
@@ -345,6 +328,27 @@ tb_trace_recorder_new (TbTrace    *trace,
   recorder_write_pending (self);
 
   return self;
+}
+
+/**
+ * tb_trace_recorder_set_window:
+ * @self: a recorder
+ * @n_events: about how many of the latest events the trace keeps in
+ *   memory (it keeps between @n_events and twice as many); 0 keeps every
+ *   event in memory
+ *
+ * The default is %TB_TRACE_RECORDER_DEFAULT_WINDOW. Older events are read
+ * back from the file by tb_trace_get_event().
+ */
+void
+tb_trace_recorder_set_window (TbTraceRecorder *self,
+                              guint            n_events)
+{
+  g_return_if_fail (TB_IS_TRACE_RECORDER (self));
+
+  self->window = n_events;
+  if (self->backing != NULL)
+    _tb_trace_set_backing (self->trace, self->backing, n_events);
 }
 
 /**

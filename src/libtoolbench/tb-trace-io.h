@@ -17,6 +17,14 @@ G_BEGIN_DECLS
 
 #define TB_TYPE_TRACE_RECORDER (tb_trace_recorder_get_type())
 
+/**
+ * TB_TRACE_RECORDER_DEFAULT_WINDOW:
+ *
+ * How many of its latest events a recorded trace keeps in memory unless
+ * tb_trace_recorder_set_window() says otherwise.
+ */
+#define TB_TRACE_RECORDER_DEFAULT_WINDOW 4096
+
 G_DECLARE_FINAL_TYPE (TbTraceRecorder, tb_trace_recorder, TB, TRACE_RECORDER, GObject)
 
 TbTrace         *tb_trace_load                (GFile           *file,
@@ -30,6 +38,8 @@ gboolean         tb_trace_save                (TbTrace         *trace,
 TbTraceRecorder *tb_trace_recorder_new        (TbTrace         *trace,
                                                GFile           *file,
                                                TbRedactor      *redactor);
+void             tb_trace_recorder_set_window (TbTraceRecorder *self,
+                                               guint            n_events);
 const GError    *tb_trace_recorder_get_error  (TbTraceRecorder *self);
 gboolean         tb_trace_recorder_close      (TbTraceRecorder *self,
                                                GError         **error);

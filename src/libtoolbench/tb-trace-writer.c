@@ -19,6 +19,7 @@
 
 #include "tb-io-private.h"
 #include "tb-json.h"
+#include "tb-redact-private.h"
 #include "tb-trace-file-private.h"
 #include "tb-trace-writer.h"
 
@@ -48,6 +49,7 @@ struct _TbTraceWriter
   TbRedactor *redactor;
   gint64      started;
   guint64     n_events;
+  guint64     size;       /* bytes written, header included */
 
   guint       sync_every_events;
   guint       sync_every_ms;
@@ -119,13 +121,31 @@ line_readable (GString  *line,
 }
 
 static gboolean
+write_line (TbTraceWriter  *self,
+            GString        *line,
+            GError        **error)
+{
+  if (!write_all (self->fd, line->str, line->len, error))
+    return FALSE;
+  self->size += line->len;
+  return TRUE;
+}
+
+static gboolean
 write_object (TbTraceWriter  *self,
               JsonObject     *object,
               GError        **error)
 {
   g_autoptr(GString) line = line_text (object);
 
-  return write_all (self->fd, line->str, line->len, error);
+  return write_line (self, line, error);
+}
+
+/* Where the next line goes: the size of what was written. */
+guint64
+_tb_trace_writer_get_size (TbTraceWriter *self)
+{
+  return self->size;
 }
 
 /* An event that a reader could not read back is replaced by an
@@ -268,6 +288,32 @@ tb_trace_writer_sync (TbTraceWriter  *self,
   return TRUE;
 }
 
+/* Checks, writes and counts one line, and syncs on the policy. */
+static gboolean
+finish_line (TbTraceWriter  *self,
+             const char     *type,
+             GString        *text,
+             gint64          now,
+             GError        **error)
+{
+  g_autoptr(GError) reason = NULL;
+
+  if (!line_readable (text, &reason))
+    return write_incomplete (self, type, reason, error);
+  if (!write_line (self, text, error))
+    return FALSE;
+
+  self->n_events++;
+  self->unsynced_events++;
+
+  if (g_str_equal (type, "end") ||
+      (self->sync_every_events > 0 && self->unsynced_events >= self->sync_every_events) ||
+      (self->sync_every_ms > 0 && now - self->last_sync >= (gint64) self->sync_every_ms * 1000))
+    return tb_trace_writer_sync (self, error);
+
+  return TRUE;
+}
+
 /**
  * tb_trace_writer_append:
  * @self: a writer
@@ -325,7 +371,8 @@ tb_trace_writer_append (TbTraceWriter  *self,
                    _("it nests more than %u levels deep"), TB_TRACE_MAX_DEPTH - 1);
       return write_incomplete (self, json_node_get_string (type), reason, error);
     }
-  clean = tb_redactor_redact_node (self->redactor, wrapped);
+  /* Shares what has nothing secret in it: the line is only written out. */
+  clean = _tb_redactor_redact_node_shared (self->redactor, wrapped);
   clean_object = json_node_get_object (clean);
 
   now = g_get_monotonic_time ();
@@ -346,20 +393,79 @@ tb_trace_writer_append (TbTraceWriter  *self,
                               json_node_ref (json_object_get_member (clean_object, l->data)));
 
   text = line_text (line);
-  if (!line_readable (text, &reason))
-    return write_incomplete (self, json_node_get_string (type), reason, error);
-  if (!write_all (self->fd, text->str, text->len, error))
-    return FALSE;
+  return finish_line (self, json_node_get_string (type), text, now, error);
+}
 
-  self->n_events++;
-  self->unsynced_events++;
+/* The payload members the writer sets itself. */
+static gboolean
+sets_own_member (JsonObject *payload)
+{
+  return json_object_has_member (payload, "seq") || json_object_has_member (payload, "t") ||
+         json_object_has_member (payload, "type");
+}
 
-  if (g_str_equal (json_node_get_string (type), "end") ||
-      (self->sync_every_events > 0 && self->unsynced_events >= self->sync_every_events) ||
-      (self->sync_every_ms > 0 && now - self->last_sync >= (gint64) self->sync_every_ms * 1000))
-    return tb_trace_writer_sync (self, error);
+/* Writes @event as tb_trace_writer_append() writes the object
+ * {"type", "t", …payload}, without building that object: the payload is
+ * redacted sharing what is clean and written after the three members the
+ * writer sets. This is how a recorder writes a run as it happens. */
+gboolean
+_tb_trace_writer_append_event (TbTraceWriter  *self,
+                               TbTraceEvent   *event,
+                               GError        **error)
+{
+  JsonObject *payload = tb_trace_event_get_payload (event);
+  const char *type = tb_trace_event_get_event_type (event);
+  g_autoptr(JsonNode) wrapped = NULL;
+  g_autoptr(JsonNode) clean = NULL;
+  g_autoptr(JsonNode) type_node = NULL;
+  g_autoptr(GError) reason = NULL;
+  g_autofree char *body = NULL;
+  g_autofree char *type_text = NULL;
+  GString *text;
 
-  return TRUE;
+  if (self->fd < 0 || type[0] == '\0' || sets_own_member (payload))
+    {
+      g_autoptr(JsonObject) line = json_object_new ();
+      g_autoptr(GList) names = json_object_get_members (payload);
+
+      json_object_set_string_member (line, "type", type);
+      json_object_set_int_member (line, "t", tb_trace_event_get_time_us (event));
+      for (const GList *l = names; l != NULL; l = l->next)
+        if (!json_object_has_member (line, l->data))
+          json_object_set_member (line, l->data,
+                                  json_node_ref (json_object_get_member (payload, l->data)));
+      return tb_trace_writer_append (self, line, error);
+    }
+
+  wrapped = json_node_new (JSON_NODE_OBJECT);
+  json_node_set_object (wrapped, payload);
+  if (!tb_json_node_depth_ok (wrapped, TB_TRACE_MAX_DEPTH - 1))
+    {
+      g_set_error (&reason, TB_JSON_ERROR, TB_JSON_ERROR_TOO_DEEP,
+                   /* Translators: %u is a number of levels */
+                   _("it nests more than %u levels deep"), TB_TRACE_MAX_DEPTH - 1);
+      return write_incomplete (self, type, reason, error);
+    }
+  clean = _tb_redactor_redact_node_shared (self->redactor, wrapped);
+  body = tb_json_to_string (clean, FALSE);
+  type_node = tb_json_node_new_string (type);
+  type_text = tb_json_to_string (type_node, FALSE);
+
+  text = g_string_sized_new (strlen (body) + strlen (type_text) + 64);
+  g_string_append_printf (text, "{\"seq\":%" G_GUINT64_FORMAT ",\"t\":%" G_GINT64_FORMAT
+                          ",\"type\":%s", self->n_events + 1, tb_trace_event_get_time_us (event),
+                          type_text);
+  /* body is "{…}": its members follow the writer's own. */
+  if (body[1] != '}')
+    g_string_append_c (text, ',');
+  g_string_append (text, body + 1);
+  g_string_append_c (text, '\n');
+
+  {
+    g_autoptr(GString) owned = text;
+
+    return finish_line (self, type, owned, g_get_monotonic_time (), error);
+  }
 }
 
 guint64

@@ -5,7 +5,7 @@
 #include "config.h"
 
 #include "tb-json.h"
-#include "tb-trace.h"
+#include "tb-trace-private.h"
 
 /**
  * TbTrace:
@@ -15,15 +15,33 @@
  * follows #GListModel::items-changed, and a reader fills a trace with
  * tb_trace_append_event(). Nothing here ever holds a secret: providers
  * keep keys in request headers, which are never recorded.
+ *
+ * A trace that a #TbTraceRecorder writes keeps only its latest events in
+ * memory (tb_trace_recorder_set_window()): events already in the file
+ * are dropped from memory and read back from the file when asked for,
+ * so a run of any length needs the same memory. An event read back is
+ * what the file holds (redacted), and a few of them are kept at a time.
  */
+
+/* How many events read back stay valid for tb_trace_get_event()'s callers. */
+#define N_READ_BACK 64
+
 struct _TbTrace
 {
-  GObject     parent_instance;
+  GObject         parent_instance;
 
-  GPtrArray  *events;
-  JsonObject *header;
-  gint64      started;
-  GPtrArray  *problems;  /* char*, NULL-terminated */
+  GPtrArray      *events;    /* in memory: positions first … n_events - 1 */
+  guint           first;
+  guint           n_events;
+  JsonObject     *header;
+  gint64          started;
+  GPtrArray      *problems;  /* char*, NULL-terminated */
+
+  TbTraceBacking *backing;
+  guint           window;
+  TbTraceEvent   *read_back[N_READ_BACK];
+  guint           read_back_position[N_READ_BACK];
+  guint           read_back_next;
 };
 
 static void list_model_iface_init (GListModelInterface *iface);
@@ -44,18 +62,16 @@ tb_trace_get_item_type (GListModel *model)
 static guint
 tb_trace_get_n_items (GListModel *model)
 {
-  return TB_TRACE (model)->events->len;
+  return TB_TRACE (model)->n_events;
 }
 
 static gpointer
 tb_trace_get_item (GListModel *model,
                    guint       position)
 {
-  TbTrace *self = TB_TRACE (model);
+  TbTraceEvent *event = tb_trace_get_event (TB_TRACE (model), position);
 
-  if (position >= self->events->len)
-    return NULL;
-  return g_object_ref (g_ptr_array_index (self->events, position));
+  return event != NULL ? g_object_ref (event) : NULL;
 }
 
 static void
@@ -74,6 +90,9 @@ tb_trace_finalize (GObject *object)
   g_clear_pointer (&self->events, g_ptr_array_unref);
   g_clear_pointer (&self->header, json_object_unref);
   g_clear_pointer (&self->problems, g_ptr_array_unref);
+  g_clear_pointer (&self->backing, _tb_trace_backing_unref);
+  for (guint i = 0; i < N_READ_BACK; i++)
+    g_clear_object (&self->read_back[i]);
 
   G_OBJECT_CLASS (tb_trace_parent_class)->finalize (object);
 }
@@ -89,7 +108,7 @@ tb_trace_get_property (GObject    *object,
   switch (prop_id)
     {
     case PROP_N_ITEMS:
-      g_value_set_uint (value, self->events->len);
+      g_value_set_uint (value, self->n_events);
       break;
 
     default:
@@ -139,8 +158,61 @@ tb_trace_append_event (TbTrace      *self,
   g_return_if_fail (TB_IS_TRACE_EVENT (event));
 
   g_ptr_array_add (self->events, g_object_ref (event));
-  g_list_model_items_changed (G_LIST_MODEL (self), self->events->len - 1, 0, 1);
+  self->n_events++;
+  g_list_model_items_changed (G_LIST_MODEL (self), self->n_events - 1, 0, 1);
   g_object_notify_by_pspec (G_OBJECT (self), properties [PROP_N_ITEMS]);
+
+  /* Events already in the file leave memory, a batch at a time. */
+  if (self->backing != NULL && self->window > 0 && self->events->len >= 2 * self->window)
+    {
+      guint written = _tb_trace_backing_get_n_lines (self->backing);
+      guint drop = MIN (self->events->len - self->window,
+                        written > self->first ? written - self->first : 0);
+
+      if (drop > 0)
+        {
+          g_ptr_array_remove_range (self->events, 0, drop);
+          self->first += drop;
+        }
+    }
+}
+
+/* The recorder of this trace writes its events to a file from now on;
+ * the trace keeps about @window of them in memory (0: all). */
+void
+_tb_trace_set_backing (TbTrace        *self,
+                       TbTraceBacking *backing,
+                       guint           window)
+{
+  g_return_if_fail (TB_IS_TRACE (self));
+
+  /* Events already dropped can only be read from the file they went to. */
+  if (self->first > 0 && backing != self->backing)
+    return;
+
+  if (backing != NULL)
+    _tb_trace_backing_ref (backing);
+  g_clear_pointer (&self->backing, _tb_trace_backing_unref);
+  self->backing = backing;
+  self->window = window;
+}
+
+static TbTraceEvent *
+read_back (TbTrace *self,
+           guint    position)
+{
+  guint slot;
+
+  for (guint i = 0; i < N_READ_BACK; i++)
+    if (self->read_back[i] != NULL && self->read_back_position[i] == position)
+      return self->read_back[i];
+
+  slot = self->read_back_next;
+  self->read_back_next = (slot + 1) % N_READ_BACK;
+  g_clear_object (&self->read_back[slot]);
+  self->read_back[slot] = _tb_trace_backing_read (self->backing, position);
+  self->read_back_position[slot] = position;
+  return self->read_back[slot];
 }
 
 /**
@@ -165,7 +237,7 @@ tb_trace_append (TbTrace    *self,
   g_return_val_if_fail (event_type != NULL, NULL);
 
   /* Numbered from 1, as in the trace file. */
-  event = tb_trace_event_new (self->events->len + 1, g_get_monotonic_time () - self->started,
+  event = tb_trace_event_new (self->n_events + 1, g_get_monotonic_time () - self->started,
                               event_type, payload);
   tb_trace_append_event (self, event);
   return event;
@@ -173,6 +245,10 @@ tb_trace_append (TbTrace    *self,
 
 /**
  * tb_trace_get_event:
+ *
+ * An event that a recorder already wrote and the trace no longer keeps
+ * in memory is read back from the file; such an event stays valid for
+ * the next 64 events read back (take a reference to keep it longer).
  *
  * Returns: (transfer none) (nullable): the event at @position
  */
@@ -182,13 +258,28 @@ tb_trace_get_event (TbTrace *self,
 {
   g_return_val_if_fail (TB_IS_TRACE (self), NULL);
 
-  if (position >= self->events->len)
+  if (position >= self->n_events)
     return NULL;
-  return g_ptr_array_index (self->events, position);
+  if (position < self->first)
+    return read_back (self, position);
+  return g_ptr_array_index (self->events, position - self->first);
 }
 
 guint
 tb_trace_get_n_events (TbTrace *self)
+{
+  g_return_val_if_fail (TB_IS_TRACE (self), 0);
+  return self->n_events;
+}
+
+/**
+ * tb_trace_get_n_in_memory:
+ *
+ * Returns: how many of the trace's events are held in memory; the others
+ *   are read back from the file a #TbTraceRecorder wrote them to
+ */
+guint
+tb_trace_get_n_in_memory (TbTrace *self)
 {
   g_return_val_if_fail (TB_IS_TRACE (self), 0);
   return self->events->len;
@@ -236,9 +327,9 @@ tb_trace_count (TbTrace    *self,
 
   g_return_val_if_fail (TB_IS_TRACE (self), 0);
 
-  for (guint i = 0; i < self->events->len; i++)
+  for (guint i = 0; i < self->n_events; i++)
     {
-      TbTraceEvent *event = g_ptr_array_index (self->events, i);
+      TbTraceEvent *event = tb_trace_get_event (self, i);
 
       if (g_strcmp0 (tb_trace_event_get_event_type (event), event_type) == 0)
         n++;

@@ -26,6 +26,7 @@ void          tb_trace_append_event         (TbTrace       *self,
 TbTraceEvent *tb_trace_get_event            (TbTrace       *self,
                                              guint          position);
 guint         tb_trace_get_n_events         (TbTrace       *self);
+guint         tb_trace_get_n_in_memory      (TbTrace       *self);
 JsonObject   *tb_trace_get_header           (TbTrace       *self);
 void          tb_trace_set_header           (TbTrace       *self,
                                              JsonObject    *header);

@@ -1,0 +1,12 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+
+#pragma once
+
+#include "tb-redact.h"
+
+G_BEGIN_DECLS
+
+JsonNode *_tb_redactor_redact_node_shared (TbRedactor *self,
+                                           JsonNode   *node);
+
+G_END_DECLS

@@ -1,0 +1,33 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+
+#pragma once
+
+/* A trace that a recorder writes to a file keeps only its latest events
+ * in memory; the older ones are read back from the file when asked for
+ * (tb-trace-window.c). */
+
+#include "tb-trace.h"
+
+G_BEGIN_DECLS
+
+typedef struct _TbTraceBacking TbTraceBacking;
+
+TbTraceBacking *_tb_trace_backing_new          (const char     *path);
+TbTraceBacking *_tb_trace_backing_ref          (TbTraceBacking *self);
+void            _tb_trace_backing_unref        (TbTraceBacking *self);
+void            _tb_trace_backing_add          (TbTraceBacking *self,
+                                                guint64         offset);
+guint           _tb_trace_backing_get_n_lines  (TbTraceBacking *self);
+TbTraceEvent   *_tb_trace_backing_read         (TbTraceBacking *self,
+                                                guint           position);
+
+TbTraceEvent   *_tb_trace_event_from_line      (JsonObject     *line,
+                                                guint64         fallback_seq);
+
+void            _tb_trace_set_backing          (TbTrace        *self,
+                                                TbTraceBacking *backing,
+                                                guint           window);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (TbTraceBacking, _tb_trace_backing_unref)
+
+G_END_DECLS

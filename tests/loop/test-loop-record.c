@@ -1,0 +1,373 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+
+/* Long recorded runs: the trace keeps a window of events in memory and
+ * reads older ones back from its file; a run stopped or killed midway
+ * leaves a file that opens with everything it completed. */
+
+#include "config.h"
+
+#include <glib/gstdio.h>
+#include <signal.h>
+#include <string.h>
+#include <toolbench.h>
+
+typedef struct
+{
+  char  *dir;
+  char  *path;
+  GFile *file;
+} Fixture;
+
+static void
+setup (Fixture       *f,
+       gconstpointer  data)
+{
+  g_autoptr(GError) error = NULL;
+
+  f->dir = g_dir_make_tmp ("toolbench-record-XXXXXX", &error);
+  g_assert_no_error (error);
+  f->path = g_build_filename (f->dir, "run.jsonl", NULL);
+  f->file = g_file_new_for_path (f->path);
+}
+
+static void
+teardown (Fixture       *f,
+          gconstpointer  data)
+{
+  g_unlink (f->path);
+  g_rmdir (f->dir);
+  g_clear_object (&f->file);
+  g_clear_pointer (&f->path, g_free);
+  g_clear_pointer (&f->dir, g_free);
+}
+
+static JsonNode *
+echo (TbTool        *tool,
+      JsonObject    *arguments,
+      JsonObject    *context,
+      GCancellable  *cancellable,
+      gpointer       user_data,
+      GError       **error)
+{
+  return tb_json_parse ("{\"said\":\"it \\\"works\\\"\"}", -1, error);
+}
+
+static TbDispatchLoop *
+new_loop (guint max_iterations)
+{
+  g_autoptr(TbToolRegistry) registry = tb_tool_registry_new ();
+  g_autoptr(TbScriptedProvider) provider = NULL;
+  g_autoptr(TbTool) tool = NULL;
+  g_autoptr(JsonNode) schema = NULL;
+  g_autoptr(JsonNode) script = NULL;
+  g_autoptr(GError) error = NULL;
+  TbDispatchLoop *loop;
+
+  schema = tb_json_parse ("{\"type\":\"object\",\"properties\":{}}", -1, &error);
+  tool = tb_tool_new_simple ("echo", "Says something.", schema, TB_TOOL_SIMPLE_FLAGS_NONE, echo,
+                             NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_true (tb_tool_registry_register (registry, tool, &error));
+  script = tb_json_parse ("{\"repeat\":true,\"responses\":[{\"text\":\"again\",\"tool_calls\":"
+                          "[{\"name\":\"echo\",\"arguments\":{\"n\":1}}]}]}", -1, &error);
+  g_assert_no_error (error);
+  provider = tb_scripted_provider_new_from_json (script, &error);
+  g_assert_no_error (error);
+
+  loop = tb_dispatch_loop_new (registry, TB_PROVIDER (provider), max_iterations);
+  g_assert_true (tb_dispatch_loop_add_user_message (loop, "Go.", &error));
+  return loop;
+}
+
+static void
+run_cb (GObject      *object,
+        GAsyncResult *result,
+        gpointer      user_data)
+{
+  TbLoopState *state = user_data;
+
+  *state = tb_dispatch_loop_run_finish (TB_DISPATCH_LOOP (object), result, NULL);
+}
+
+static TbLoopState
+run (TbDispatchLoop *loop)
+{
+  TbLoopState state = TB_LOOP_STATE_READY;
+
+  tb_dispatch_loop_run_async (loop, NULL, run_cb, &state);
+  while (!tb_loop_state_is_end (state))
+    g_main_context_iteration (NULL, TRUE);
+  return state;
+}
+
+/* Payloads as the file holds them: every member but the time. */
+static void
+assert_same_event (TbTraceEvent *a,
+                   TbTraceEvent *b)
+{
+  g_autoptr(JsonNode) ja = tb_trace_event_to_json (a);
+  g_autoptr(JsonNode) jb = tb_trace_event_to_json (b);
+
+  json_object_remove_member (json_node_get_object (ja), "t");
+  json_object_remove_member (json_node_get_object (jb), "t");
+  json_object_remove_member (json_node_get_object (ja), "duration_us");
+  if (json_object_has_member (json_node_get_object (ja), "result"))
+    {
+      json_object_remove_member (json_object_get_object_member (json_node_get_object (ja),
+                                                                "result"), "duration_us");
+      json_object_remove_member (json_object_get_object_member (json_node_get_object (jb),
+                                                                "result"), "duration_us");
+    }
+  g_assert_true (json_node_equal (ja, jb));
+}
+
+static void
+replayed_cb (GObject      *object,
+             GAsyncResult *result,
+             gpointer      user_data)
+{
+  TbReplayReport **report = user_data;
+
+  *report = tb_replay_run_finish (TB_REPLAY (object), result, NULL);
+  g_assert_nonnull (*report);
+}
+
+/* A recorded run with a small window holds few events, and every event,
+ * read back from the file or not, is what an unrecorded run holds. */
+static void
+test_window (Fixture       *f,
+             gconstpointer  data)
+{
+  g_autoptr(TbDispatchLoop) recorded = new_loop (500);
+  g_autoptr(TbDispatchLoop) kept = new_loop (500);
+  g_autoptr(TbTraceRecorder) recorder = NULL;
+  g_autoptr(GError) error = NULL;
+  TbTrace *trace = tb_dispatch_loop_get_trace (recorded);
+  TbTrace *all = tb_dispatch_loop_get_trace (kept);
+  guint n;
+
+  recorder = tb_trace_recorder_new (trace, f->file, NULL);
+  tb_trace_recorder_set_window (recorder, 100);
+
+  g_assert_cmpint (run (recorded), ==, TB_LOOP_STATE_LIMIT_REACHED);
+  g_assert_cmpint (run (kept), ==, TB_LOOP_STATE_LIMIT_REACHED);
+  g_assert_true (tb_trace_recorder_close (recorder, &error));
+  g_assert_no_error (error);
+
+  n = tb_trace_get_n_events (trace);
+  g_assert_cmpuint (n, ==, tb_trace_get_n_events (all));
+  g_assert_cmpuint (n, >, 4000);
+  g_assert_cmpuint (tb_trace_get_n_in_memory (trace), <, 200);
+  g_assert_cmpuint (tb_trace_get_n_in_memory (all), ==, n);
+  g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (trace)), ==, n);
+
+  /* In order, backwards, and by the list model. */
+  for (guint i = 0; i < n; i++)
+    assert_same_event (tb_trace_get_event (trace, i), tb_trace_get_event (all, i));
+  for (guint i = n; i > 0; i = i > 7 ? i - 7 : 0)
+    assert_same_event (tb_trace_get_event (trace, i - 1), tb_trace_get_event (all, i - 1));
+  {
+    g_autoptr(TbTraceEvent) first = g_list_model_get_item (G_LIST_MODEL (trace), 0);
+
+    g_assert_cmpstr (tb_trace_event_get_event_type (first), ==, "message");
+    g_assert_cmpuint (tb_trace_event_get_seq (first), ==, 1);
+  }
+
+  /* The counts the eval and the views use read the whole trace. */
+  g_assert_cmpuint (tb_trace_count (trace, "tool-result"), ==, 500);
+
+  /* The conversation is whole: the user's turn and a model turn and a
+   * result each iteration. */
+  g_assert_cmpuint (g_list_model_get_n_items (tb_dispatch_loop_get_messages (recorded)), ==,
+                    1 + 2 * 500);
+
+  /* A replay of the windowed trace confirms the run. */
+  {
+    g_autoptr(TbReplay) replay = tb_replay_new (trace);
+    g_autoptr(TbReplayReport) report = NULL;
+
+    tb_replay_run_async (replay, NULL, replayed_cb, &report);
+    while (report == NULL)
+      g_main_context_iteration (NULL, TRUE);
+    g_assert_cmpint (tb_replay_report_get_first_divergence (report), ==, -1);
+  }
+}
+
+/* A file removed under a windowed trace: old events become gaps that say
+ * so, nothing crashes. */
+static void
+test_window_file_gone (Fixture       *f,
+                       gconstpointer  data)
+{
+  g_autoptr(TbDispatchLoop) loop = new_loop (100);
+  g_autoptr(TbTraceRecorder) recorder = NULL;
+  TbTrace *trace = tb_dispatch_loop_get_trace (loop);
+  TbTraceEvent *event;
+  g_autofree char *expected = NULL;
+
+  recorder = tb_trace_recorder_new (trace, f->file, NULL);
+  tb_trace_recorder_set_window (recorder, 50);
+  run (loop);
+  g_assert_true (tb_trace_recorder_close (recorder, NULL));
+  g_assert_cmpuint (tb_trace_get_n_in_memory (trace), <, tb_trace_get_n_events (trace));
+
+  g_assert_true (g_file_set_contents (f->path, "", 0, NULL));
+  event = tb_trace_get_event (trace, 3);
+  g_assert_cmpstr (tb_trace_event_get_event_type (event), ==, "incomplete");
+  expected = g_strdup_printf ("Event 4 can no longer be read from “%s”: the file is shorter "
+                              "than what was written to it", f->path);
+  g_assert_cmpstr (tb_json_object_get_string (tb_trace_event_get_payload (event), "reason"), ==,
+                   expected);
+
+  /* The latest events are still in memory. */
+  event = tb_trace_get_event (trace, tb_trace_get_n_events (trace) - 1);
+  g_assert_cmpstr (tb_trace_event_get_event_type (event), ==, "end");
+}
+
+static void
+cancel_at (TbDispatchLoop *loop,
+           GParamSpec     *pspec,
+           gpointer        user_data)
+{
+  if (tb_dispatch_loop_get_iteration (loop) == GPOINTER_TO_UINT (user_data))
+    tb_dispatch_loop_cancel (loop);
+}
+
+static TbTraceReader *
+open_indexed (GFile *file)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(TbTraceReader) reader = tb_trace_reader_open (file, &error);
+
+  g_assert_no_error (error);
+  g_assert_true (tb_trace_reader_index (reader, NULL, &error));
+  g_assert_no_error (error);
+  return g_steal_pointer (&reader);
+}
+
+/* A run allowed 100,000 iterations, cancelled at the 3,000th: the file
+ * opens and holds every event, the end says why. */
+static void
+test_cancelled_long_run (Fixture       *f,
+                         gconstpointer  data)
+{
+  g_autoptr(TbDispatchLoop) loop = new_loop (100000);
+  g_autoptr(TbTraceRecorder) recorder = NULL;
+  g_autoptr(TbTraceReader) reader = NULL;
+  g_autoptr(JsonObject) last = NULL;
+  g_auto(GStrv) problems = NULL;
+  TbTrace *trace = tb_dispatch_loop_get_trace (loop);
+
+  recorder = tb_trace_recorder_new (trace, f->file, NULL);
+  g_signal_connect (loop, "notify::iteration", G_CALLBACK (cancel_at), GUINT_TO_POINTER (3000));
+  g_assert_cmpint (run (loop), ==, TB_LOOP_STATE_CANCELLED);
+  g_assert_true (tb_trace_recorder_close (recorder, NULL));
+  g_assert_cmpuint (tb_trace_get_n_in_memory (trace), <=, 2 * TB_TRACE_RECORDER_DEFAULT_WINDOW);
+
+  reader = open_indexed (f->file);
+  g_assert_cmpuint (tb_trace_reader_get_n_events (reader), ==, tb_trace_get_n_events (trace));
+  problems = tb_trace_reader_get_problems (reader);
+  g_assert_cmpuint (g_strv_length (problems), ==, 0);
+  last = tb_trace_reader_read_event (reader, tb_trace_reader_get_n_events (reader) - 1, NULL);
+  g_assert_cmpstr (json_object_get_string_member (last, "type"), ==, "end");
+  g_assert_cmpstr (json_object_get_string_member (last, "state"), ==, "cancelled");
+  g_assert_cmpint (json_object_get_int_member (last, "iteration"), ==, 3000);
+}
+
+/* The child: a recorded run of 100,000 iterations, killed by the parent. */
+static int
+run_forever (const char *path)
+{
+  g_autoptr(TbDispatchLoop) loop = new_loop (100000);
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  g_autoptr(TbTraceRecorder) recorder = tb_trace_recorder_new (tb_dispatch_loop_get_trace (loop),
+                                                               file, NULL);
+
+  run (loop);
+  return 0;
+}
+
+static void
+test_killed_long_run (Fixture       *f,
+                      gconstpointer  data)
+{
+  g_autofree char *self_path = g_file_read_link ("/proc/self/exe", NULL);
+  g_autoptr(GSubprocess) child = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(TbTraceReader) reader = NULL;
+  g_autofree char *contents = NULL;
+  g_auto(GStrv) problems = NULL;
+  gsize length = 0;
+  guint complete_lines = 0;
+  guint n;
+
+  child = g_subprocess_new (G_SUBPROCESS_FLAGS_NONE, &error, self_path, "--run-forever",
+                            f->path, NULL);
+  g_assert_no_error (error);
+
+  /* Kill it once it has written a few megabytes: thousands of iterations. */
+  for (guint i = 0; i < 3000; i++)
+    {
+      GStatBuf st;
+
+      if (g_stat (f->path, &st) == 0 && st.st_size > 3 * 1024 * 1024)
+        break;
+      g_usleep (10000);
+    }
+  g_subprocess_send_signal (child, SIGKILL);
+  g_subprocess_wait (child, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_true (g_subprocess_get_if_signaled (child));
+
+  g_assert_true (g_file_get_contents (f->path, &contents, &length, NULL));
+  for (gsize i = 0; i < length; i++)
+    complete_lines += contents[i] == '\n';
+  g_assert_cmpuint (complete_lines, >, 10000);
+
+  reader = open_indexed (f->file);
+  n = tb_trace_reader_get_n_events (reader);
+  /* Every complete line but the header is an event. */
+  g_assert_cmpuint (n, ==, complete_lines - 1);
+  problems = tb_trace_reader_get_problems (reader);
+  if (length > 0 && contents[length - 1] != '\n')
+    {
+      g_autofree char *expected =
+        g_strdup_printf ("The last event (line %u) is incomplete: the trace was cut off while "
+                         "it was being written, and that event was left out",
+                         complete_lines + 1);
+
+      g_assert_cmpuint (g_strv_length (problems), ==, 1);
+      g_assert_cmpstr (problems[0], ==, expected);
+    }
+  else
+    {
+      g_assert_cmpuint (g_strv_length (problems), ==, 0);
+    }
+
+  for (guint i = 0; i < n; i += 997)
+    {
+      g_autoptr(JsonObject) event = tb_trace_reader_read_event (reader, i, &error);
+
+      g_assert_no_error (error);
+      g_assert_cmpint (json_object_get_int_member (event, "seq"), ==, i + 1);
+    }
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  if (argc == 3 && g_str_equal (argv[1], "--run-forever"))
+    return run_forever (argv[2]);
+
+  g_test_init (&argc, &argv, NULL);
+
+#define ADD(path, func) g_test_add (path, Fixture, NULL, setup, func, teardown)
+  ADD ("/loop-record/window", test_window);
+  ADD ("/loop-record/window-file-gone", test_window_file_gone);
+  ADD ("/loop-record/cancelled-long-run", test_cancelled_long_run);
+  ADD ("/loop-record/killed-long-run", test_killed_long_run);
+#undef ADD
+
+  return g_test_run ();
+}

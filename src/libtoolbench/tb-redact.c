@@ -1098,6 +1098,27 @@ tb_redactor_redact_node (TbRedactor *self,
   return redact (self, node, TB_JSON_MAX_WALK_DEPTH, &changed);
 }
 
+/* tb_redactor_is_secret_name() for a name whose length is known: most
+ * names have no secret name's length and need no comparison. */
+static gboolean
+is_secret_name_length (const char *name,
+                       gsize       length)
+{
+  static gsize lengths[G_N_ELEMENTS (secret_names)];
+
+  if (g_once_init_enter (&lengths[0]))
+    {
+      for (guint i = 1; secret_names[i] != NULL; i++)
+        lengths[i] = strlen (secret_names[i]);
+      g_once_init_leave (&lengths[0], strlen (secret_names[0]));
+    }
+
+  for (guint i = 0; secret_names[i] != NULL; i++)
+    if (lengths[i] == length && g_ascii_strcasecmp (name, secret_names[i]) == 0)
+      return TRUE;
+  return FALSE;
+}
+
 static void
 node_unref_nullable (gpointer node)
 {
@@ -1123,18 +1144,19 @@ redact_shared (TbRedactor *self,
     case JSON_NODE_OBJECT:
       {
         JsonObject *in = json_node_get_object (node);
-        g_autoptr(GList) names = json_object_get_members (in);
-        g_autoptr(GPtrArray) clean = g_ptr_array_new_with_free_func (node_unref_nullable);
-        g_autoptr(GPtrArray) clean_names = g_ptr_array_new_with_free_func (g_free);
-        gboolean any = FALSE;
+        /* Allocated at the first member that changes: most objects have none. */
+        g_autoptr(GPtrArray) clean = NULL;
+        g_autoptr(GPtrArray) clean_names = NULL;
+        JsonObjectIter iter;  /* in the members' order, as redact() writes them */
+        const char *name;
+        JsonNode *member;
         JsonObject *out;
         JsonNode *copy;
         guint i = 0;
 
-        for (const GList *l = names; l != NULL; l = l->next)
+        json_object_iter_init_ordered (&iter, in);
+        while (json_object_iter_next_ordered (&iter, &name, &member))
           {
-            const char *name = l->data;
-            JsonNode *member = json_object_get_member (in, name);
             gsize name_length = strlen (name);
             char *clean_name = NULL;
             JsonNode *value = NULL;
@@ -1147,7 +1169,7 @@ redact_shared (TbRedactor *self,
                 if (!name_changed)
                   g_clear_pointer (&clean_name, g_free);
               }
-            if (tb_redactor_is_secret_name (name) && !JSON_NODE_HOLDS_NULL (member))
+            if (is_secret_name_length (name, name_length) && !JSON_NODE_HOLDS_NULL (member))
               {
                 if (!JSON_NODE_HOLDS_VALUE (member) ||
                     g_strcmp0 (json_node_get_string (member), TB_REDACTED) != 0)
@@ -1157,24 +1179,39 @@ redact_shared (TbRedactor *self,
               {
                 value = redact_shared (self, member, remaining - 1, changed);
               }
-            any |= clean_name != NULL || value != NULL;
-            g_ptr_array_add (clean_names, clean_name);
-            g_ptr_array_add (clean, value);
+
+            if (clean == NULL && (clean_name != NULL || value != NULL))
+              {
+                clean = g_ptr_array_new_with_free_func (node_unref_nullable);
+                clean_names = g_ptr_array_new_with_free_func (g_free);
+                for (guint j = 0; j < i; j++)
+                  {
+                    g_ptr_array_add (clean, NULL);
+                    g_ptr_array_add (clean_names, NULL);
+                  }
+              }
+            if (clean != NULL)
+              {
+                g_ptr_array_add (clean_names, clean_name);
+                g_ptr_array_add (clean, value);
+              }
+            i++;
           }
-        if (!any)
+        if (clean == NULL)
           return NULL;
 
         *changed = TRUE;
         out = json_object_new ();
-        for (const GList *l = names; l != NULL; l = l->next, i++)
+        i = 0;
+        json_object_iter_init_ordered (&iter, in);
+        while (json_object_iter_next_ordered (&iter, &name, &member))
           {
-            const char *name = g_ptr_array_index (clean_names, i);
+            const char *clean_name = g_ptr_array_index (clean_names, i);
             JsonNode *value = g_ptr_array_index (clean, i);
 
-            json_object_set_member (out, name != NULL ? name : l->data,
-                                    value != NULL ? json_node_ref (value)
-                                                  : json_node_ref (json_object_get_member (in,
-                                                                                           l->data)));
+            json_object_set_member (out, clean_name != NULL ? clean_name : name,
+                                    json_node_ref (value != NULL ? value : member));
+            i++;
           }
         copy = json_node_new (JSON_NODE_OBJECT);
         json_node_take_object (copy, out);
@@ -1185,8 +1222,7 @@ redact_shared (TbRedactor *self,
       {
         JsonArray *in = json_node_get_array (node);
         guint n = json_array_get_length (in);
-        g_autoptr(GPtrArray) clean = g_ptr_array_new_with_free_func (node_unref_nullable);
-        gboolean any = FALSE;
+        g_autoptr(GPtrArray) clean = NULL;
         JsonArray *out;
         JsonNode *copy;
 
@@ -1195,10 +1231,16 @@ redact_shared (TbRedactor *self,
             JsonNode *value = redact_shared (self, json_array_get_element (in, i),
                                              remaining - 1, changed);
 
-            any |= value != NULL;
-            g_ptr_array_add (clean, value);
+            if (clean == NULL && value != NULL)
+              {
+                clean = g_ptr_array_new_with_free_func (node_unref_nullable);
+                for (guint j = 0; j < i; j++)
+                  g_ptr_array_add (clean, NULL);
+              }
+            if (clean != NULL)
+              g_ptr_array_add (clean, value);
           }
-        if (!any)
+        if (clean == NULL)
           return NULL;
 
         out = json_array_sized_new (n);

@@ -70,6 +70,8 @@ void            _tb_replay_run_free           (Run                *run);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (Run, _tb_replay_run_free)
 
+TbReplayReport *_tb_replay_report_new_compare_run (Run             *recorded,
+                                                  TbTrace         *replayed);
 TbToolRegistry *_tb_replay_recorded_registry  (TbTrace            *trace,
                                                Run                *run);
 TbProvider     *_tb_replay_fork_provider_new  (TbScriptedProvider *scripted,

@@ -214,6 +214,17 @@ tb_replay_report_new_compare (TbTrace *recorded,
   return compare_runs (a, b);
 }
 
+/* As tb_replay_report_new_compare() with the recorded run already read
+ * (a replay has it), so that a long trace is not read into memory twice. */
+TbReplayReport *
+_tb_replay_report_new_compare_run (Run     *recorded,
+                                   TbTrace *replayed)
+{
+  g_autoptr(Run) b = _tb_replay_run_read (replayed);
+
+  return compare_runs (recorded, b);
+}
+
 /**
  * tb_replay_report_get_incomplete:
  *

@@ -8,6 +8,7 @@
 
 #include "tb-json.h"
 #include "tb-replay-private.h"
+#include "tb-trace-io.h"
 
 /*
  * Replay re-runs a recorded loop offline: the model's recorded turns come
@@ -36,6 +37,10 @@ struct _TbReplay
   guint            fork_step;
   TbReplayEdit     fork_edit;
   JsonNode        *fork_value;
+
+  GFile           *output;
+  TbRedactor      *redactor;
+  TbTraceRecorder *recorder;
 
   Run             *run;
   GHashTable      *steps_by_call;
@@ -67,6 +72,9 @@ tb_replay_finalize (GObject *object)
   g_clear_object (&self->registry);
   g_clear_object (&self->live);
   g_clear_object (&self->loop);
+  g_clear_object (&self->recorder);
+  g_clear_object (&self->output);
+  g_clear_object (&self->redactor);
   g_clear_pointer (&self->parent, g_free);
   g_clear_pointer (&self->fork_value, json_node_unref);
   g_clear_pointer (&self->run, _tb_replay_run_free);
@@ -138,6 +146,30 @@ tb_replay_set_live_provider (TbReplay   *self,
   g_return_if_fail (self->loop == NULL);
 
   g_set_object (&self->live, provider);
+}
+
+/**
+ * tb_replay_set_output:
+ * @self: a replay
+ * @file: (nullable): where to record the new run as it happens
+ * @redactor: (nullable): removes secrets from what is recorded
+ *
+ * Records the new run to @file with a #TbTraceRecorder, so that its trace
+ * keeps only its latest events in memory and a replay of any length
+ * needs about the same memory. A recording that fails ends the run as
+ * failed.
+ */
+void
+tb_replay_set_output (TbReplay   *self,
+                      GFile      *file,
+                      TbRedactor *redactor)
+{
+  g_return_if_fail (TB_IS_REPLAY (self));
+  g_return_if_fail (file == NULL || G_IS_FILE (file));
+  g_return_if_fail (self->loop == NULL);
+
+  g_set_object (&self->output, file);
+  g_set_object (&self->redactor, redactor);
 }
 
 /**
@@ -391,8 +423,13 @@ next_action (TbReplay *self)
 
   {
     g_autoptr(GTask) task = g_steal_pointer (&self->task);
-    TbReplayReport *report = tb_replay_report_new_compare (self->recorded,
-                                                           tb_dispatch_loop_get_trace (self->loop));
+    TbReplayReport *report;
+
+    /* Everything written and synced before the two runs are compared. */
+    if (self->recorder != NULL)
+      tb_trace_recorder_close (self->recorder, NULL);
+    report = _tb_replay_report_new_compare_run (self->run,
+                                                tb_dispatch_loop_get_trace (self->loop));
 
     g_task_return_pointer (task, report, g_object_unref);
   }
@@ -489,6 +526,14 @@ tb_replay_run_async (TbReplay            *self,
   else if (self->parent != NULL)
     {
       json_object_set_string_member (header, "replay_of", self->parent);
+    }
+
+  if (self->output != NULL)
+    {
+      self->recorder = tb_trace_recorder_new (tb_dispatch_loop_get_trace (self->loop),
+                                              self->output, self->redactor);
+      g_signal_connect_object (self->recorder, "failed", G_CALLBACK (tb_dispatch_loop_fail),
+                               self->loop, G_CONNECT_SWAPPED);
     }
 
   self->task = g_steal_pointer (&task);

@@ -11,6 +11,7 @@
 
 #include "tb-dispatch-loop.h"
 #include "tb-provider.h"
+#include "tb-redact.h"
 #include "tb-replay-report.h"
 #include "tb-tool-registry.h"
 #include "tb-trace.h"
@@ -55,6 +56,9 @@ void            tb_replay_set_registry            (TbReplay        *self,
                                                    TbToolRegistry  *registry);
 void            tb_replay_set_live_provider       (TbReplay        *self,
                                                    TbProvider      *provider);
+void            tb_replay_set_output              (TbReplay        *self,
+                                                   GFile           *file,
+                                                   TbRedactor      *redactor);
 void            tb_replay_set_parent              (TbReplay        *self,
                                                    const char      *trace_name);
 gboolean        tb_replay_set_fork                (TbReplay        *self,

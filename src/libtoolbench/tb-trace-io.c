@@ -207,6 +207,11 @@ recorder_write_pending (TbTraceRecorder *self)
           recorder_fail (self, error);
           return;
         }
+      /* A run records thousands of events a second: syncing every 1,000
+       * of them would make it wait on the disk several times a second.
+       * At most a second of events is unsynced either way, and write()
+       * already keeps them through a crash of the process. */
+      tb_trace_writer_set_sync_policy (self->writer, 0, 1000);
       self->backing = _tb_trace_backing_new (g_file_peek_path (self->file));
       _tb_trace_set_backing (self->trace, self->backing, self->window);
     }

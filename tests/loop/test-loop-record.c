@@ -121,6 +121,8 @@ assert_same_event (TbTraceEvent *a,
   g_assert_true (json_node_equal (ja, jb));
 }
 
+static TbTraceReader *open_indexed (GFile *file);
+
 static void
 replayed_cb (GObject      *object,
              GAsyncResult *result,
@@ -185,11 +187,24 @@ test_window (Fixture       *f,
   {
     g_autoptr(TbReplay) replay = tb_replay_new (trace);
     g_autoptr(TbReplayReport) report = NULL;
+    g_autofree char *path = g_build_filename (f->dir, "replayed.jsonl", NULL);
+    g_autoptr(GFile) replayed = g_file_new_for_path (path);
+    g_autoptr(TbTraceReader) reader = NULL;
+    TbTrace *new_trace;
 
+    /* Recorded as it runs, the replay's own trace stays small too. */
+    tb_replay_set_output (replay, replayed, NULL);
     tb_replay_run_async (replay, NULL, replayed_cb, &report);
     while (report == NULL)
       g_main_context_iteration (NULL, TRUE);
     g_assert_cmpint (tb_replay_report_get_first_divergence (report), ==, -1);
+    g_assert_cmpuint (tb_replay_report_get_n_steps (report), ==, 501);
+
+    new_trace = tb_replay_get_trace (replay);
+    g_assert_cmpuint (tb_trace_get_n_events (new_trace), ==, n);
+    reader = open_indexed (replayed);
+    g_assert_cmpuint (tb_trace_reader_get_n_events (reader), ==, n);
+    g_unlink (path);
   }
 }
 
@@ -353,6 +368,62 @@ test_killed_long_run (Fixture       *f,
     }
 }
 
+/* The recorder writes an event redacted sharing what is clean, and
+ * skips parsing bodies with nothing to find: the file must hold exactly
+ * what redacting a copy gives. */
+static void
+test_redacted_like_a_copy (Fixture       *f,
+                           gconstpointer  data)
+{
+  static const char * const payloads[] = {
+    "{\"body\":\"{\\\"api_key\\\":\\\"abc\\\",\\\"n\\\":1}\",\"ok\":\"plain\"}",
+    "{\"body\":\"{\\\"a\\\\u0070i_key\\\":\\\"abc\\\"}\"}",
+    "{\"body\":\"[\\\"token=hunter2hunter2\\\"]\",\"list\":[1,{\"x\":\"Bearer abcdefghijklmnop\"}]}",
+    "{\"nested\":{\"deeper\":[\"the s3cr3t-value here\",\"s3cr3t\\\\u002dvalue\"]}}",
+    "{\"sk-abcdefghijklmnopqrstuvwxyz\":1,\"Authorization\":\"x\",\"password\":null}",
+    "{\"body\":\"{\\\"text\\\":\\\"nothing here\\\"}\",\"n\":[[],{}]}",
+    "{\"stream\":\"data: {\\\"d\\\":\\\"s3cr\\\"}\\n\\ndata: {\\\"d\\\":\\\"3t-value\\\"}\\n\\n\"}",
+  };
+  g_autoptr(TbTrace) trace = tb_trace_new ();
+  g_autoptr(TbRedactor) redactor = tb_redactor_new ();
+  g_autoptr(TbTraceRecorder) recorder = NULL;
+  g_autoptr(TbTraceReader) reader = NULL;
+  g_autoptr(GError) error = NULL;
+
+  tb_redactor_add_secret (redactor, "s3cr3t-value");
+  recorder = tb_trace_recorder_new (trace, f->file, redactor);
+  for (guint i = 0; i < G_N_ELEMENTS (payloads); i++)
+    {
+      g_autoptr(JsonNode) node = tb_json_parse (payloads[i], -1, &error);
+
+      g_assert_no_error (error);
+      tb_trace_append (trace, "response", json_node_get_object (node));
+    }
+  g_assert_true (tb_trace_recorder_close (recorder, &error));
+  g_assert_no_error (error);
+
+  reader = open_indexed (f->file);
+  g_assert_cmpuint (tb_trace_reader_get_n_events (reader), ==, G_N_ELEMENTS (payloads));
+  for (guint i = 0; i < G_N_ELEMENTS (payloads); i++)
+    {
+      g_autoptr(JsonNode) node = tb_json_parse (payloads[i], -1, NULL);
+      g_autoptr(JsonNode) expected = tb_redactor_redact_node (redactor, node);
+      g_autoptr(JsonObject) line = tb_trace_reader_read_event (reader, i, &error);
+      g_autoptr(JsonNode) written = json_node_new (JSON_NODE_OBJECT);
+      g_autofree char *expected_text = NULL;
+      g_autofree char *written_text = NULL;
+
+      g_assert_no_error (error);
+      json_object_remove_member (line, "seq");
+      json_object_remove_member (line, "t");
+      json_object_remove_member (line, "type");
+      json_node_set_object (written, line);
+      expected_text = tb_json_to_string (expected, FALSE);
+      written_text = tb_json_to_string (written, FALSE);
+      g_assert_cmpstr (written_text, ==, expected_text);
+    }
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -367,6 +438,7 @@ main (int   argc,
   ADD ("/loop-record/window-file-gone", test_window_file_gone);
   ADD ("/loop-record/cancelled-long-run", test_cancelled_long_run);
   ADD ("/loop-record/killed-long-run", test_killed_long_run);
+  ADD ("/loop-record/redacted-like-a-copy", test_redacted_like_a_copy);
 #undef ADD
 
   return g_test_run ();

@@ -68,7 +68,16 @@ count_value (Scanner *s,
   if (s->values <= s->max_values)
     return TRUE;
   if (s->reason == NULL)
-    s->reason = g_strdup (_("it holds more values than a line of its size may"));
+    {
+      g_autofree char *size = g_format_size_full (s->end - s->start, G_FORMAT_SIZE_IEC_UNITS);
+
+      /* The parser's own words, so a reader says the same either way. */
+      s->reason = g_strdup_printf (/* Translators: %s is a size such as "12.0 MiB", %lu a count */
+                                   _("The JSON text (%s) holds more than %lu values, too many "
+                                     "for its size: reading it would take more than about 20 "
+                                     "times its size in memory"),
+                                   size, (gulong) s->max_values);
+    }
   return FALSE;
 }
 

@@ -192,6 +192,51 @@ bad:
   return fail_syntax (s);
 }
 
+#if defined(__SSE2__) && defined(__GNUC__) && defined(__x86_64__)
+# include <immintrin.h>
+
+static gboolean
+have_avx2 (void)
+{
+  static int known = -1;
+
+  if (G_UNLIKELY (known < 0))
+    known = __builtin_cpu_supports ("avx2");
+  return known;
+}
+
+/* The 64-byte skip of plain string bytes with 32-byte compares, on
+ * processors that have them. */
+__attribute__ ((target ("avx2")))
+static const guchar *
+skip_plain_avx2 (const guchar *p,
+                 const guchar *end)
+{
+  const __m256i quote = _mm256_set1_epi8 ('"');
+  const __m256i backslash = _mm256_set1_epi8 ('\\');
+  const __m256i space = _mm256_set1_epi8 (0x20);
+
+  while (end - p >= 64)
+    {
+      __m256i a = _mm256_loadu_si256 ((const __m256i *) p);
+      __m256i b = _mm256_loadu_si256 ((const __m256i *) (p + 32));
+      /* Signed: a byte of 0x80 or more is negative, so below 0x20 too. */
+      __m256i special = _mm256_or_si256 (
+        _mm256_or_si256 (_mm256_or_si256 (_mm256_cmpeq_epi8 (a, quote),
+                                          _mm256_cmpeq_epi8 (a, backslash)),
+                         _mm256_cmpgt_epi8 (space, a)),
+        _mm256_or_si256 (_mm256_or_si256 (_mm256_cmpeq_epi8 (b, quote),
+                                          _mm256_cmpeq_epi8 (b, backslash)),
+                         _mm256_cmpgt_epi8 (space, b)));
+
+      if (_mm256_movemask_epi8 (special) != 0)
+        break;
+      p += 64;
+    }
+  return p;
+}
+#endif
+
 /* s->p is at the opening quote. On return, *text and *length give the
  * raw contents and *escaped says whether they hold an escape. */
 static gboolean
@@ -234,6 +279,11 @@ scan_string (Scanner       *s,
             }
           s->p += 16;
 
+#if defined(__GNUC__) && defined(__x86_64__)
+          if (have_avx2 ())
+            s->p = skip_plain_avx2 (s->p, s->end);
+          else
+#endif
           while (s->end - s->p >= 64 &&
                  _mm_movemask_epi8 (_mm_or_si128 (_mm_or_si128 (SPECIAL (s->p),
                                                                 SPECIAL (s->p + 16)),

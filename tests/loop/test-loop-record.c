@@ -11,35 +11,9 @@
 #include <string.h>
 #include <toolbench.h>
 
-typedef struct
-{
-  char  *dir;
-  char  *path;
-  GFile *file;
-} Fixture;
+#include "../trace-file-fixture.h"
 
-static void
-setup (Fixture       *f,
-       gconstpointer  data)
-{
-  g_autoptr(GError) error = NULL;
-
-  f->dir = g_dir_make_tmp ("toolbench-record-XXXXXX", &error);
-  g_assert_no_error (error);
-  f->path = g_build_filename (f->dir, "run.jsonl", NULL);
-  f->file = g_file_new_for_path (f->path);
-}
-
-static void
-teardown (Fixture       *f,
-          gconstpointer  data)
-{
-  g_unlink (f->path);
-  g_rmdir (f->dir);
-  g_clear_object (&f->file);
-  g_clear_pointer (&f->path, g_free);
-  g_clear_pointer (&f->dir, g_free);
-}
+typedef TraceFileFixture Fixture;
 
 static JsonNode *
 echo (TbTool        *tool,
@@ -433,7 +407,8 @@ main (int   argc,
 
   g_test_init (&argc, &argv, NULL);
 
-#define ADD(path, func) g_test_add (path, Fixture, NULL, setup, func, teardown)
+#define ADD(path, func) \
+  g_test_add (path, Fixture, NULL, trace_file_fixture_setup, func, trace_file_fixture_teardown)
   ADD ("/loop-record/window", test_window);
   ADD ("/loop-record/window-file-gone", test_window_file_gone);
   ADD ("/loop-record/cancelled-long-run", test_cancelled_long_run);

@@ -7,43 +7,9 @@
 #include <string.h>
 #include <toolbench.h>
 
-typedef struct
-{
-  char  *dir;
-  char  *path;
-  GFile *file;
-} Fixture;
+#include "../trace-file-fixture.h"
 
-static void
-setup (Fixture       *f,
-       gconstpointer  data)
-{
-  g_autoptr(GError) error = NULL;
-
-  f->dir = g_dir_make_tmp ("toolbench-trace-XXXXXX", &error);
-  g_assert_no_error (error);
-  f->path = g_build_filename (f->dir, "run.jsonl", NULL);
-  f->file = g_file_new_for_path (f->path);
-}
-
-static void
-teardown (Fixture       *f,
-          gconstpointer  data)
-{
-  g_autoptr(GDir) dir = g_dir_open (f->dir, 0, NULL);
-  const char *name;
-
-  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
-    {
-      g_autofree char *path = g_build_filename (f->dir, name, NULL);
-
-      g_unlink (path);
-    }
-  g_rmdir (f->dir);
-  g_clear_object (&f->file);
-  g_clear_pointer (&f->path, g_free);
-  g_clear_pointer (&f->dir, g_free);
-}
+typedef TraceFileFixture Fixture;
 
 static JsonObject *
 object_from (const char *text)
@@ -535,7 +501,8 @@ main (int   argc,
 
   g_test_init (&argc, &argv, NULL);
 
-#define ADD(path, func) g_test_add (path, Fixture, NULL, setup, func, teardown)
+#define ADD(path, func) \
+  g_test_add (path, Fixture, NULL, trace_file_fixture_setup, func, trace_file_fixture_teardown)
   ADD ("/trace-file/round-trip", test_round_trip);
   ADD ("/trace-file/redaction", test_redaction);
   ADD ("/trace-file/truncated-tail", test_truncated_tail);

@@ -11,37 +11,11 @@
 #include <string.h>
 #include <toolbench.h>
 
+#include "../trace-file-fixture.h"
+
 #define HEADER "{\"format\":\"toolbench-trace\",\"version\":1}\n"
 
-typedef struct
-{
-  char  *dir;
-  char  *path;
-  GFile *file;
-} Fixture;
-
-static void
-setup (Fixture       *f,
-       gconstpointer  data)
-{
-  g_autoptr(GError) error = NULL;
-
-  f->dir = g_dir_make_tmp ("toolbench-scan-XXXXXX", &error);
-  g_assert_no_error (error);
-  f->path = g_build_filename (f->dir, "run.jsonl", NULL);
-  f->file = g_file_new_for_path (f->path);
-}
-
-static void
-teardown (Fixture       *f,
-          gconstpointer  data)
-{
-  g_unlink (f->path);
-  g_rmdir (f->dir);
-  g_clear_object (&f->file);
-  g_clear_pointer (&f->path, g_free);
-  g_clear_pointer (&f->dir, g_free);
-}
+typedef TraceFileFixture Fixture;
 
 static void
 write_file (Fixture    *f,
@@ -439,7 +413,8 @@ main (int   argc,
 {
   g_test_init (&argc, &argv, NULL);
 
-#define ADD(path, func) g_test_add (path, Fixture, NULL, setup, func, teardown)
+#define ADD(path, func) \
+  g_test_add (path, Fixture, NULL, trace_file_fixture_setup, func, trace_file_fixture_teardown)
   ADD ("/trace-scan/looks-like-event", test_looks_like_event);
   ADD ("/trace-scan/type-in-string", test_type_in_string);
   ADD ("/trace-scan/escaped-quotes", test_escaped_quotes);

@@ -30,6 +30,7 @@ struct _TbApplication
   TbWorkspace    *workspace;
   GFile          *autosave;
   GFile          *recovered;
+  guint           sources_idle;
 };
 
 G_DEFINE_FINAL_TYPE (TbApplication, tb_application, ADW_TYPE_APPLICATION)
@@ -41,6 +42,39 @@ loop_page_provider (GtkWindow *window,
   return tb_loop_page_create_provider (tb_window_get_loop_page (TB_WINDOW (window)), NULL);
 }
 
+/* Tool folders, the file tools' sandbox and MCP servers from the
+ * preferences. They are loaded once the window has shown its first frame:
+ * a thousand manifests or a slow server would otherwise keep the window
+ * from appearing, and the tool list then makes rows only for what it
+ * shows. */
+static gboolean
+load_sources (gpointer user_data)
+{
+  TbApplication *self = user_data;
+  GtkWindow *window = gtk_application_get_active_window (GTK_APPLICATION (self));
+  g_autoptr(GSettings) settings = g_settings_new (APPLICATION_ID);
+
+  self->sources_idle = 0;
+  self->sources = tb_tool_sources_new (self->registry, settings);
+  tb_tool_sources_set_default (self->sources);
+  if (TB_IS_WINDOW (window))
+    {
+      tb_mcp_dialogs_attach_sources (window, self->sources);
+      tb_window_restore_last_tool (TB_WINDOW (window));
+    }
+  return G_SOURCE_REMOVE;
+}
+
+static void
+on_first_map (TbApplication *self,
+              GtkWidget     *window)
+{
+  g_signal_handlers_disconnect_by_func (window, on_first_map, self);
+  /* Below the priority of drawing, so the first frame comes first. */
+  if (self->sources == NULL && self->sources_idle == 0)
+    self->sources_idle = g_idle_add_full (G_PRIORITY_LOW, load_sources, self, NULL);
+}
+
 static void
 tb_application_activate (GApplication *app)
 {
@@ -50,17 +84,18 @@ tb_application_activate (GApplication *app)
   if (window == NULL)
     {
       window = GTK_WINDOW (tb_window_new (GTK_APPLICATION (app), self->registry, self->history));
+      if (self->sources == NULL && self->sources_idle == 0)
+        g_signal_connect_object (window, "map", G_CALLBACK (on_first_map), self,
+                                 G_CONNECT_SWAPPED);
       tb_window_set_workspace (TB_WINDOW (window), self->workspace);
       tb_loop_page_set_autosave_file (tb_window_get_loop_page (TB_WINDOW (window)),
                                       self->autosave);
-      tb_trace_page_set_remember_recent (tb_window_get_trace_page (TB_WINDOW (window)), TRUE);
+      tb_window_set_remember_recent_traces (TB_WINDOW (window), TRUE);
       {
         g_autoptr(GSettings) settings = g_settings_new (APPLICATION_ID);
 
         tb_loop_page_set_settings (tb_window_get_loop_page (TB_WINDOW (window)), settings);
       }
-      if (self->sources != NULL)
-        tb_mcp_dialogs_attach_sources (window, self->sources);
       /* A server's sampling request may be drafted by the Loop page's model. */
       tb_mcp_dialogs_set_provider_func (window, loop_page_provider, NULL);
       if (self->recovered != NULL)
@@ -219,14 +254,6 @@ tb_application_startup (GApplication *app)
   if (!tb_workspace_register_tools (self->workspace, self->registry, &error))
     g_warning ("The workspace tools could not be registered: %s", error->message);
 
-  /* Tool folders, the file tools' sandbox and MCP servers from the
-   * preferences. */
-  {
-    g_autoptr(GSettings) settings = g_settings_new (APPLICATION_ID);
-
-    self->sources = tb_tool_sources_new (self->registry, settings);
-    tb_tool_sources_set_default (self->sources);
-  }
 }
 
 /* Stops the MCP servers the preferences started before the process ends. */
@@ -235,6 +262,7 @@ tb_application_shutdown (GApplication *app)
 {
   TbApplication *self = TB_APPLICATION (app);
 
+  g_clear_handle_id (&self->sources_idle, g_source_remove);
   if (self->sources != NULL)
     {
       tb_tool_sources_set_default (NULL);
@@ -250,6 +278,7 @@ tb_application_finalize (GObject *object)
 {
   TbApplication *self = (TbApplication *) object;
 
+  g_clear_handle_id (&self->sources_idle, g_source_remove);
   if (self->sources != NULL)
     {
       tb_tool_sources_set_default (NULL);

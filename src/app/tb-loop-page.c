@@ -59,6 +59,7 @@ struct _TbLoopPage
   TbPendingList      *pending_list;
   GtkEditable        *turn_entry;
   GtkWidget          *turn_button;
+  GtkExpander        *tools_expander;
   GtkLabel           *tools_label;
 };
 
@@ -775,7 +776,9 @@ update_controls (TbLoopPage *self)
   gtk_widget_set_sensitive (GTK_WIDGET (self->user_entry), self->loop == NULL);
   tb_tool_chooser_set_editable (self->tool_chooser, self->loop == NULL);
 
-  tools = tb_loop_page_get_offered_tools_json (self);
+  /* With many tools the JSON is long: it is made only while shown. */
+  if (gtk_expander_get_expanded (self->tools_expander))
+    tools = tb_loop_page_get_offered_tools_json (self);
   gtk_label_set_label (self->tools_label, tools);
 }
 
@@ -886,6 +889,7 @@ tb_loop_page_class_init (TbLoopPageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, TbLoopPage, pending_list);
   gtk_widget_class_bind_template_child (widget_class, TbLoopPage, turn_entry);
   gtk_widget_class_bind_template_child (widget_class, TbLoopPage, turn_button);
+  gtk_widget_class_bind_template_child (widget_class, TbLoopPage, tools_expander);
   gtk_widget_class_bind_template_child (widget_class, TbLoopPage, tools_label);
   gtk_widget_class_bind_template_callback (widget_class, update_controls);
   gtk_widget_class_bind_template_callback (widget_class, set_error_text);

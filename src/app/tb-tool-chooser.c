@@ -10,7 +10,9 @@
 /* "Tools to offer": a check box for each model-visible tool of the
  * registry, all ticked until the person unticks one. USER_ONLY tools are
  * never listed, so never offered. The chooser keeps the names left out,
- * so a tool that comes back keeps its choice. */
+ * so a tool that comes back keeps its choice. The boxes exist only while
+ * the expander is open: with a thousand tools they would cost the window's
+ * start and megabytes for a list most runs never look at. */
 
 struct _TbToolChooser
 {
@@ -54,7 +56,7 @@ rebuild (TbToolChooser *self)
 
   while ((child = gtk_widget_get_first_child (GTK_WIDGET (self->flow_box))) != NULL)
     gtk_flow_box_remove (self->flow_box, child);
-  if (self->registry == NULL)
+  if (self->registry == NULL || !gtk_expander_get_expanded (self->expander))
     return;
   tools = tb_tool_registry_get_model_tools (self->registry);
   for (guint i = 0; i < g_list_model_get_n_items (G_LIST_MODEL (tools)); i++)
@@ -75,6 +77,12 @@ on_registry_changed (TbToolChooser *self)
 {
   rebuild (self);
   g_signal_emit (self, signals [CHANGED], 0);
+}
+
+static void
+on_expanded (TbToolChooser *self)
+{
+  rebuild (self);
 }
 
 static void
@@ -180,6 +188,7 @@ tb_tool_chooser_init (TbToolChooser *self)
   self->excluded = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   self->editable = TRUE;
   gtk_widget_init_template (GTK_WIDGET (self));
+  g_signal_connect_swapped (self->expander, "notify::expanded", G_CALLBACK (on_expanded), self);
 }
 
 /**

@@ -43,6 +43,9 @@ struct _TbWindow
   TbLoopPage         *loop_page;
   TbFactsPage        *facts_page;
   TbTracePage        *trace_page;
+  AdwBin             *history_bin;
+  AdwBin             *trace_bin;
+  gboolean            remember_recent;
   AdwViewStackPage   *facts_stack_page;
   TbWorkspace        *workspace;
 
@@ -261,7 +264,8 @@ update_actions (TbWindow *self)
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.save-result",
                                  tb_result_view_get_result (result_view) != NULL);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.restore-call",
-                                 tb_history_page_get_selected (self->history_page) != NULL);
+                                 self->history_page != NULL
+                                 && tb_history_page_get_selected (self->history_page) != NULL);
 }
 
 /* Actions */
@@ -432,7 +436,8 @@ restore_call_action (GtkWidget  *widget,
                      GVariant   *parameter)
 {
   TbWindow *self = TB_WINDOW (widget);
-  TbHistoryEntry *entry = tb_history_page_get_selected (self->history_page);
+  TbHistoryEntry *entry = self->history_page != NULL
+                           ? tb_history_page_get_selected (self->history_page) : NULL;
   g_autoptr(TbTool) tool = NULL;
 
   if (entry == NULL)
@@ -538,34 +543,60 @@ tb_window_constructed (GObject *object)
                     G_CALLBACK (on_sources_changed), self);
 
   tb_tool_page_setup (self->tool_page, self->registry, self->history, self->settings);
-  tb_history_page_set_history (self->history_page, self->history);
   tb_loop_page_set_registry (self->loop_page, self->registry);
-  tb_trace_page_set_registry (self->trace_page, self->registry);
-  /* The page is a child of the window, so the Loop page outlives it. */
-  tb_trace_page_set_provider_func (self->trace_page,
-                                   (TbTracePageProviderFunc) tb_loop_page_create_provider,
-                                   self->loop_page);
   gtk_search_bar_set_key_capture_widget (self->search_bar, self->sidebar);
 
   update_count (self);
   update_actions (self);
 
-  if (self->settings != NULL)
-    {
-      g_autofree char *last = g_settings_get_string (self->settings, "last-tool");
+  tb_window_restore_last_tool (self);
+}
 
-      if (*last != '\0')
-        select_tool_in_list (self, last);
-    }
+/**
+ * tb_window_restore_last_tool:
+ * @self: a window
+ *
+ * Opens the tool the person had open when the app last closed, if it is
+ * registered by now and no tool is open yet: tools from folders and
+ * servers arrive after the window is shown.
+ */
+void
+tb_window_restore_last_tool (TbWindow *self)
+{
+  g_autofree char *last = NULL;
+
+  g_return_if_fail (TB_IS_WINDOW (self));
+
+  if (self->settings == NULL
+      || gtk_single_selection_get_selected (self->selection) != GTK_INVALID_LIST_POSITION)
+    return;
+  last = g_settings_get_string (self->settings, "last-tool");
+  if (*last != '\0')
+    select_tool_in_list (self, last);
+}
+
+/* The History and Trace pages are made the first time they are shown (or
+ * asked for): most starts never open them, and the window appears sooner
+ * without them. The Facts page is cheap and watches the workspace file for
+ * other writers, so it is always there. */
+static void
+on_page_shown (TbWindow *self)
+{
+  const char *name = adw_view_stack_get_visible_child_name (self->view_stack);
+
+  if (g_strcmp0 (name, "history") == 0)
+    tb_window_get_history_page (self);
+  else if (g_strcmp0 (name, "trace") == 0)
+    tb_window_get_trace_page (self);
 }
 
 /* The Trace page and the history follow the Loop page's current run. */
 static void
-on_loop_changed (TbWindow *self)
+follow_loop_in_trace_page (TbWindow *self)
 {
   TbDispatchLoop *loop = tb_loop_page_get_loop (self->loop_page);
 
-  if (loop != NULL)
+  if (loop != NULL && self->trace_page != NULL)
     {
       TbProvider *provider = tb_dispatch_loop_get_provider (loop);
 
@@ -577,6 +608,14 @@ on_loop_changed (TbWindow *self)
       tb_trace_page_set_trace (self->trace_page, tb_dispatch_loop_get_trace (loop),
                                _("Current run"));
     }
+}
+
+static void
+on_loop_changed (TbWindow *self)
+{
+  TbDispatchLoop *loop = tb_loop_page_get_loop (self->loop_page);
+
+  follow_loop_in_trace_page (self);
   if (self->history != NULL)
     tb_history_follow_trace (self->history, loop ? tb_dispatch_loop_get_trace (loop) : NULL);
 }
@@ -705,10 +744,11 @@ tb_window_class_init (TbWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, TbWindow, count_label);
   gtk_widget_class_bind_template_child (widget_class, TbWindow, view_stack);
   gtk_widget_class_bind_template_child (widget_class, TbWindow, tool_page);
-  gtk_widget_class_bind_template_child (widget_class, TbWindow, history_page);
+  gtk_widget_class_bind_template_child (widget_class, TbWindow, history_bin);
   gtk_widget_class_bind_template_child (widget_class, TbWindow, loop_page);
   gtk_widget_class_bind_template_child (widget_class, TbWindow, facts_page);
-  gtk_widget_class_bind_template_child (widget_class, TbWindow, trace_page);
+  gtk_widget_class_bind_template_child (widget_class, TbWindow, trace_bin);
+  gtk_widget_class_bind_template_callback (widget_class, on_page_shown);
   gtk_widget_class_bind_template_callback (widget_class, on_loop_changed);
   gtk_widget_class_bind_template_child (widget_class, TbWindow, facts_stack_page);
   gtk_widget_class_bind_template_callback (widget_class, on_search_changed);
@@ -825,6 +865,15 @@ TbHistoryPage *
 tb_window_get_history_page (TbWindow *self)
 {
   g_return_val_if_fail (TB_IS_WINDOW (self), NULL);
+
+  if (self->history_page == NULL)
+    {
+      self->history_page = g_object_new (TB_TYPE_HISTORY_PAGE, NULL);
+      g_signal_connect_object (self->history_page, "notify::selected",
+                               G_CALLBACK (update_actions), self, G_CONNECT_SWAPPED);
+      tb_history_page_set_history (self->history_page, self->history);
+      adw_bin_set_child (self->history_bin, GTK_WIDGET (self->history_page));
+    }
   return self->history_page;
 }
 
@@ -1027,5 +1076,35 @@ TbTracePage *
 tb_window_get_trace_page (TbWindow *self)
 {
   g_return_val_if_fail (TB_IS_WINDOW (self), NULL);
+
+  if (self->trace_page == NULL)
+    {
+      self->trace_page = g_object_new (TB_TYPE_TRACE_PAGE, NULL);
+      tb_trace_page_set_registry (self->trace_page, self->registry);
+      /* The page is a child of the window, so the Loop page outlives it. */
+      tb_trace_page_set_provider_func (self->trace_page,
+                                       (TbTracePageProviderFunc) tb_loop_page_create_provider,
+                                       self->loop_page);
+      tb_trace_page_set_remember_recent (self->trace_page, self->remember_recent);
+      adw_bin_set_child (self->trace_bin, GTK_WIDGET (self->trace_page));
+      follow_loop_in_trace_page (self);
+    }
   return self->trace_page;
+}
+
+/**
+ * tb_window_set_remember_recent_traces:
+ * @self: a window
+ * @remember: whether the Trace page lists and records recently opened
+ *   traces (the app does; tests leave the person's list alone)
+ */
+void
+tb_window_set_remember_recent_traces (TbWindow *self,
+                                      gboolean  remember)
+{
+  g_return_if_fail (TB_IS_WINDOW (self));
+
+  self->remember_recent = !!remember;
+  if (self->trace_page != NULL)
+    tb_trace_page_set_remember_recent (self->trace_page, self->remember_recent);
 }

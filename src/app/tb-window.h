@@ -26,7 +26,10 @@ void           tb_window_set_page            (TbWindow       *self,
 TbLoopPage    *tb_window_get_loop_page       (TbWindow       *self);
 void           tb_window_set_workspace       (TbWindow       *self,
                                               TbWorkspace    *workspace);
+void           tb_window_restore_last_tool   (TbWindow       *self);
 TbTracePage   *tb_window_get_trace_page      (TbWindow       *self);
+void           tb_window_set_remember_recent_traces (TbWindow *self,
+                                                     gboolean  remember);
 void           tb_window_add_toast           (TbWindow       *self,
                                               const char     *text);
 gboolean       tb_window_start_loop          (TbWindow       *self,

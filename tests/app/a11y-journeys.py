@@ -285,6 +285,34 @@ def journey_server_messages(app):
     key("Escape")
 
 
+# A folder of 300 tools: the window comes first and the tools after it;
+# the tool open when the app last closed opens again once it is there, and
+# search finds the folder's tools.
+def journey_tool_folder(app):
+    def on_tool_page(name):
+        def predicate(node):
+            if node.name != name:
+                return False
+            parent = node.parent
+            while parent is not None:
+                if parent.name == "TbToolPage":
+                    return True
+                parent = parent.parent
+            return False
+        return predicate
+    expect(app, on_tool_page("tool_0150"),
+           "The tool open when the app last closed (tool_0150) did not open again", 30)
+
+    def counts_folder(node):
+        words = node.name.split()
+        return (len(words) == 2 and words[1] == "tools" and words[0].isdigit()
+                and int(words[0]) >= 300)
+    expect(app, counts_folder, "The tool count does not include the folder's 300 tools")
+    key("ctrl+f")
+    type_text("tool_02")
+    expect(app, starts("100 of "), "Searching “tool_02” does not find the folder's 100 such tools")
+
+
 JOURNEYS = {
     "shortcuts": journey_shortcuts,
     "tab-order": journey_tab_order,
@@ -294,6 +322,7 @@ JOURNEYS = {
     "confirm-enter": journey_confirm_enter,
     "add-mcp-server": journey_add_mcp_server,
     "server-messages": journey_server_messages,
+    "tool-folder": journey_tool_folder,
 }
 
 

@@ -30,6 +30,20 @@ if [ "${1:-}" = "--inside" ]; then
     printf "mcp-servers=[('fake', true, '{\"command\": \"/usr/bin/python3\", \"args\": [\"%s\"]}')]\n" \
       "$TB_A11Y_MCP_SERVER" >> "$home/config/glib-2.0/settings/keyfile"
   fi
+  # A journey through a tool folder gets TB_A11Y_TOOL_FOLDER manifests, and
+  # the last of its tools' pages open when the app last closed.
+  if [ -n "${TB_A11Y_TOOL_FOLDER:-}" ]; then
+    mkdir -p "$home/tools"
+    i=0
+    while [ "$i" -lt "$TB_A11Y_TOOL_FOLDER" ]; do
+      name=$(printf "tool_%04d" "$i")
+      printf '{"name": "%s", "description": "Counts the words of a text", "parameters": {"type": "object", "properties": {"text": {"type": "string"}}}, "command": ["/bin/true"]}\n' \
+        "$name" > "$home/tools/$name.json"
+      i=$((i + 1))
+    done
+    printf "tool-folders=['%s']\nlast-tool='tool_%04d'\n" "$home/tools" $((TB_A11Y_TOOL_FOLDER / 2)) \
+      >> "$home/config/glib-2.0/settings/keyfile"
+  fi
   export GSETTINGS_BACKEND=keyfile
   export GTK_A11Y=atspi
   unset NO_AT_BRIDGE

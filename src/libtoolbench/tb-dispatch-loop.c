@@ -9,12 +9,14 @@
 #include "tb-dispatch-loop.h"
 #include "tb-json.h"
 #include "tb-loop-mcp-private.h"
+#include "tb-loop-messages-private.h"
 #include "tb-pending-call-private.h"
 #include "tb-provider-private.h"
 #include "tb-schema-error.h"
 #include "tb-tool-result.h"
 #include "tb-tool.h"
 #include "tb-trace-context-private.h"
+#include "tb-trace-line-private.h"
 
 /* ---- the loop ------------------------------------------------------------- */
 
@@ -36,8 +38,9 @@ struct _TbDispatchLoop
   TbToolRegistry   *model_tools;
   TbProvider       *provider;
   TbTrace          *trace;
-  GListStore       *messages;
-  GPtrArray        *history;
+  TbLoopMessages   *messages;
+  GPtrArray        *history;      /* what the provider needs of the conversation */
+  guint             n_earlier;    /* messages before those, left out of requests */
   GListStore       *pending;
   GError           *error;
   char            **breakpoints;
@@ -117,16 +120,40 @@ record (TbDispatchLoop *self,
   json_object_unref (payload);
 }
 
+/* The events of every iteration are written as text from their fields
+ * (tb-trace-line.c), without a tree; the rare ones are built as trees. */
+static GString *
+line_new (TbDispatchLoop *self)
+{
+  return _tb_trace_line_new (self->iteration);
+}
+
+static void
+record_line (TbDispatchLoop *self,
+             const char     *type,
+             GString        *line)
+{
+  _tb_trace_line_append_to (line, self->trace, type);
+}
+
 static void
 record_message (TbDispatchLoop *self,
                 TbMessage      *message,
                 const char     *origin)
 {
-  JsonObject *payload = event_new (self);
+  GString *line = line_new (self);
+  g_autoptr(JsonNode) json = tb_message_to_json (message);
 
-  json_object_set_string_member (payload, "origin", origin);
-  json_object_set_member (payload, "message", tb_message_to_json (message));
-  record (self, "message", payload);
+  _tb_trace_line_add_string (line, "origin", origin);
+  _tb_trace_line_add_node (line, "message", json);
+  record_line (self, "message", line);
+}
+
+/* How many messages the conversation holds, those left out of requests too. */
+static guint
+conversation_length (TbDispatchLoop *self)
+{
+  return self->n_earlier + self->history->len;
 }
 
 static void
@@ -134,9 +161,21 @@ append_message (TbDispatchLoop *self,
                 TbMessage      *message,
                 const char     *origin)
 {
-  g_ptr_array_add (self->history, g_object_ref (message));
-  g_list_store_append (self->messages, message);
   record_message (self, message, origin);
+  _tb_loop_messages_append (self->messages, message, tb_trace_get_n_events (self->trace) - 1);
+
+  /* A provider that needs only the latest turn gets the model's last
+   * turn and what came after it; the rest is in the trace. A new array:
+   * a request on its way may still hold the old one. */
+  if (self->provider != NULL &&
+      tb_message_get_role (message) == TB_MESSAGE_ROLE_ASSISTANT &&
+      tb_provider_get_history (self->provider) == TB_PROVIDER_HISTORY_LATEST_TURN)
+    {
+      self->n_earlier += self->history->len;
+      g_ptr_array_unref (self->history);
+      self->history = g_ptr_array_new_with_free_func (g_object_unref);
+    }
+  g_ptr_array_add (self->history, g_object_ref (message));
 }
 
 static void
@@ -241,16 +280,16 @@ wire_request_cb (TbProvider     *provider,
                  const char     *body,
                  TbDispatchLoop *self)
 {
-  JsonObject *payload;
+  GString *line;
 
   if (!self->awaiting)
     return;
 
-  payload = event_new (self);
-  json_object_set_string_member (payload, "provider", tb_provider_get_kind (provider));
-  json_object_set_string_member (payload, "url", url);
-  json_object_set_string_member (payload, "body", body);
-  record (self, "request", payload);
+  line = line_new (self);
+  _tb_trace_line_add_string (line, "provider", tb_provider_get_kind (provider));
+  _tb_trace_line_add_string (line, "url", url);
+  _tb_trace_line_add_string (line, "body", body);
+  record_line (self, "request", line);
 }
 
 static void
@@ -259,15 +298,15 @@ wire_response_cb (TbProvider     *provider,
                   const char     *body,
                   TbDispatchLoop *self)
 {
-  JsonObject *payload;
+  GString *line;
 
   if (!self->awaiting)
     return;
 
-  payload = event_new (self);
-  json_object_set_int_member (payload, "status", status);
-  json_object_set_string_member (payload, "body", body);
-  record (self, "response", payload);
+  line = line_new (self);
+  _tb_trace_line_add_int (line, "status", status);
+  _tb_trace_line_add_string (line, "body", body);
+  record_line (self, "response", line);
 }
 
 /* The MCP messages of the run's tool calls, and those that come while its
@@ -445,7 +484,8 @@ accept_model_turn (TbDispatchLoop *self,
     {
       TbToolCall *call = tb_message_get_tool_call (message, i);
       g_autoptr(TbPendingCall) pending = g_object_new (TB_TYPE_PENDING_CALL, NULL);
-      JsonObject *payload = event_new (self);
+      g_autoptr(JsonNode) call_json = NULL;
+      GString *line = line_new (self);
 
       pending->call = g_object_ref (call);
       g_hash_table_add (self->call_ids, g_strdup (tb_tool_call_get_id (call)));
@@ -456,10 +496,11 @@ accept_model_turn (TbDispatchLoop *self,
       if (pending->tool == NULL)
         pending->decision = TB_CALL_DECISION_APPROVE;
 
-      json_object_set_int_member (payload, "index", i);
-      json_object_set_boolean_member (payload, "offered", pending->tool != NULL);
-      json_object_set_member (payload, "call", tb_tool_call_to_json (call));
-      record (self, "tool-call", payload);
+      call_json = tb_tool_call_to_json (call);
+      _tb_trace_line_add_int (line, "index", i);
+      _tb_trace_line_add_boolean (line, "offered", pending->tool != NULL);
+      _tb_trace_line_add_node (line, "call", call_json);
+      record_line (self, "tool-call", line);
 
       g_list_store_append (self->pending, pending);
     }
@@ -497,13 +538,13 @@ model_done_cb (GObject      *object,
     end (self, TB_LOOP_STATE_CANCELLED, "cancelled");
   else
     {
-      JsonObject *payload = event_new (self);
+      GString *line = line_new (self);
 
       if (response->finish_reason != NULL)
-        json_object_set_string_member (payload, "finish_reason", response->finish_reason);
+        _tb_trace_line_add_string (line, "finish_reason", response->finish_reason);
       if (response->usage != NULL)
-        json_object_set_member (payload, "usage", json_node_copy (response->usage));
-      record (self, "model-turn", payload);
+        _tb_trace_line_add_node (line, "usage", response->usage);
+      record_line (self, "model-turn", line);
       accept_model_turn (self, response->message, "model");
     }
 
@@ -632,6 +673,7 @@ ask_model (TbDispatchLoop *self)
   request = tb_provider_request_new ();
   g_ptr_array_unref (request->messages);
   request->messages = g_ptr_array_ref (self->history);
+  request->n_earlier_messages = self->n_earlier;
   request->tools = g_object_ref (self->model_tools);
   request->tool_choice = g_strdup (self->tool_choice);
   request->parallel_tool_calls = self->parallel_tool_calls;
@@ -656,14 +698,15 @@ finish_tools (TbDispatchLoop *self)
       g_autoptr(TbPendingCall) pending = g_list_model_get_item (G_LIST_MODEL (self->pending), i);
       g_autofree char *content = tb_tool_result_to_model_content (pending->result);
       g_autoptr(TbMessage) message = NULL;
-      JsonObject *payload = event_new (self);
+      g_autoptr(JsonNode) result_json = tb_tool_result_to_json (pending->result);
+      GString *line = line_new (self);
       JsonObject *metadata;
 
-      json_object_set_string_member (payload, "call_id", tb_tool_call_get_id (pending->call));
-      json_object_set_string_member (payload, "name", tb_tool_call_get_name (pending->call));
-      json_object_set_member (payload, "result", tb_tool_result_to_json (pending->result));
-      json_object_set_string_member (payload, "content", content);
-      record (self, "tool-result", payload);
+      _tb_trace_line_add_string (line, "call_id", tb_tool_call_get_id (pending->call));
+      _tb_trace_line_add_string (line, "name", tb_tool_call_get_name (pending->call));
+      _tb_trace_line_add_node (line, "result", result_json);
+      _tb_trace_line_add_string (line, "content", content);
+      record_line (self, "tool-result", line);
 
       message = tb_message_new_tool_result (tb_tool_call_get_id (pending->call),
                                             tb_tool_call_get_name (pending->call), content,
@@ -820,7 +863,7 @@ record_decisions (TbDispatchLoop *self)
   for (guint i = 0; i < n; i++)
     {
       g_autoptr(TbPendingCall) pending = g_list_model_get_item (G_LIST_MODEL (self->pending), i);
-      JsonObject *payload = event_new (self);
+      GString *line = line_new (self);
       const char *by;
 
       if (pending->decision == TB_CALL_DECISION_UNDECIDED)
@@ -836,27 +879,27 @@ record_decisions (TbDispatchLoop *self)
           by = pending->tool == NULL ? "loop" : pending->by_person ? "person" : "policy";
         }
 
-      json_object_set_string_member (payload, "call_id", tb_tool_call_get_id (pending->call));
-      json_object_set_string_member (payload, "decision",
-                                     tb_call_decision_to_string (pending->decision));
-      json_object_set_string_member (payload, "by", by);
+      _tb_trace_line_add_string (line, "call_id", tb_tool_call_get_id (pending->call));
+      _tb_trace_line_add_string (line, "decision",
+                                 tb_call_decision_to_string (pending->decision));
+      _tb_trace_line_add_string (line, "by", by);
       /* Both sides of an edit, so a reader sees what the person changed. */
       if (pending->decision == TB_CALL_DECISION_EDIT)
         {
           JsonNode *sent = tb_tool_call_get_arguments (pending->call);
 
-          json_object_set_member (payload, "arguments", json_node_copy (pending->arguments));
+          _tb_trace_line_add_node (line, "arguments", pending->arguments);
           if (sent != NULL)
-            json_object_set_member (payload, "model_arguments", json_node_copy (sent));
+            _tb_trace_line_add_node (line, "model_arguments", sent);
           else if (tb_tool_call_get_raw_arguments (pending->call) != NULL)
-            json_object_set_string_member (payload, "model_raw_arguments",
-                                           tb_tool_call_get_raw_arguments (pending->call));
+            _tb_trace_line_add_string (line, "model_raw_arguments",
+                                       tb_tool_call_get_raw_arguments (pending->call));
         }
       if (pending->decision == TB_CALL_DECISION_SKIP)
-        json_object_set_member (payload, "output", json_node_copy (pending->output));
+        _tb_trace_line_add_node (line, "output", pending->output);
       if (pending->reason != NULL)
-        json_object_set_string_member (payload, "reason", pending->reason);
-      record (self, "decision", payload);
+        _tb_trace_line_add_string (line, "reason", pending->reason);
+      record_line (self, "decision", line);
     }
 }
 
@@ -959,7 +1002,7 @@ check_can_start (TbDispatchLoop  *self,
                      tb_loop_state_to_string (self->state));
       return FALSE;
     }
-  if (self->history->len == 0)
+  if (conversation_length (self) == 0)
     {
       g_set_error_literal (error, TB_LOOP_ERROR, TB_LOOP_ERROR_WRONG_STATE,
                            _("The conversation is empty; add a user message first."));
@@ -1343,7 +1386,7 @@ tb_dispatch_loop_restore (TbDispatchLoop  *self,
   g_return_val_if_fail (TB_IS_DISPATCH_LOOP (self), FALSE);
   g_return_val_if_fail (messages != NULL, FALSE);
 
-  if (self->busy || self->state != TB_LOOP_STATE_READY || self->history->len > 0)
+  if (self->busy || self->state != TB_LOOP_STATE_READY || conversation_length (self) > 0)
     {
       g_set_error_literal (error, TB_LOOP_ERROR, TB_LOOP_ERROR_WRONG_STATE,
                            _("A history can only be restored into a new, empty loop."));
@@ -1569,6 +1612,12 @@ tb_dispatch_loop_get_error (TbDispatchLoop *self)
 /**
  * tb_dispatch_loop_get_messages:
  *
+ * The whole conversation. When the trace is recorded to a file
+ * (#TbTraceRecorder) and the provider needs only the latest turn
+ * (tb_provider_get_history()), only the latest messages stay in memory
+ * and an older one is read back from the file: it is then a new object
+ * each time, holding what the file holds (redacted).
+ *
  * Returns: (transfer none): the conversation, a #GListModel of #TbMessage
  */
 GListModel *
@@ -1732,6 +1781,12 @@ tb_dispatch_loop_constructed (GObject *object)
     self->registry = tb_tool_registry_new ();
   if (self->trace == NULL)
     self->trace = tb_trace_new ();
+  self->messages = _tb_loop_messages_new (self->trace);
+  /* Between 1,024 and 2,048 messages stay in memory once the trace is
+   * recorded, when the provider does not need them for its requests. */
+  if (self->provider != NULL &&
+      tb_provider_get_history (self->provider) == TB_PROVIDER_HISTORY_LATEST_TURN)
+    _tb_loop_messages_set_window (self->messages, 1024);
 
   if (self->provider != NULL)
     {
@@ -1962,7 +2017,6 @@ tb_dispatch_loop_class_init (TbDispatchLoopClass *klass)
 static void
 tb_dispatch_loop_init (TbDispatchLoop *self)
 {
-  self->messages = g_list_store_new (TB_TYPE_MESSAGE);
   self->history = g_ptr_array_new_with_free_func (g_object_unref);
   self->pending = g_list_store_new (TB_TYPE_PENDING_CALL);
   self->call_ids = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);

@@ -24,6 +24,9 @@ G_BEGIN_DECLS
  * @parallel_tool_calls: whether the model may ask for several calls at once
  * @stream: ask for a streamed response and emit the delta signals
  * @max_tokens: the output limit, 0 for the provider's default
+ * @n_earlier_messages: how many messages of the conversation came before
+ *   @messages and were left out, because the provider needs only the
+ *   latest turn (tb_provider_get_history())
  *
  * What one turn sends, independent of the wire format.
  */
@@ -35,6 +38,7 @@ typedef struct
   gboolean        parallel_tool_calls;
   gboolean        stream;
   guint           max_tokens;
+  guint           n_earlier_messages;
 
   /*< private >*/
   gint            ref_count;

@@ -100,6 +100,28 @@ tb_provider_describe (TbProvider *self)
   return object;
 }
 
+/**
+ * tb_provider_get_history:
+ * @self: a provider
+ *
+ * How much of the conversation @self needs in a request. A loop keeps
+ * only that much in memory for its requests, so that a long run with a
+ * provider that needs only the latest turn needs the same memory as a
+ * short one.
+ *
+ * Returns: %TB_PROVIDER_HISTORY_WHOLE unless the provider says otherwise
+ */
+TbProviderHistory
+tb_provider_get_history (TbProvider *self)
+{
+  TbProviderInterface *iface;
+
+  g_return_val_if_fail (TB_IS_PROVIDER (self), TB_PROVIDER_HISTORY_WHOLE);
+
+  iface = TB_PROVIDER_GET_IFACE (self);
+  return iface->get_history != NULL ? iface->get_history (self) : TB_PROVIDER_HISTORY_WHOLE;
+}
+
 void
 tb_provider_complete_async (TbProvider          *self,
                             TbProviderRequest   *request,

@@ -61,6 +61,8 @@ G_DECLARE_INTERFACE (TbProvider, tb_provider, TB, PROVIDER, GObject)
  * @complete_async: sends @request and waits for the whole response
  * @complete_finish: the response, or an error (%TB_PROVIDER_ERROR or
  *   %G_IO_ERROR_CANCELLED)
+ * @get_history: how much of the conversation a request needs; unset means
+ *   %TB_PROVIDER_HISTORY_WHOLE
  *
  * Implementations emit #TbProvider::wire-request and
  * #TbProvider::wire-response for every HTTP exchange (retries included)
@@ -80,11 +82,13 @@ struct _TbProviderInterface
   TbProviderResponse *(*complete_finish) (TbProvider           *self,
                                           GAsyncResult         *result,
                                           GError              **error);
+  TbProviderHistory   (*get_history)     (TbProvider           *self);
 };
 
 GQuark              tb_provider_error_quark            (void);
 const char         *tb_provider_get_kind               (TbProvider           *self);
 JsonObject         *tb_provider_describe               (TbProvider           *self);
+TbProviderHistory   tb_provider_get_history            (TbProvider           *self);
 void                tb_provider_complete_async         (TbProvider           *self,
                                                         TbProviderRequest    *request,
                                                         GCancellable         *cancellable,

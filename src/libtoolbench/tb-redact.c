@@ -59,6 +59,7 @@ G_DEFINE_FINAL_TYPE (TbRedactor, tb_redactor, G_TYPE_OBJECT)
  * credential-shaped word is shown only once it is whole. */
 #define MAX_HELD_WORD 512
 
+/* has_secret_name() looks for a word of each of these: keep the two in step. */
 static const char * const secret_names[] = {
   "authorization", "proxy-authorization", "x-api-key", "api-key", "api_key", "apikey",
   "x-goog-api-key", "openai-api-key", "anthropic-api-key", "password", "passwd", "secret",
@@ -918,6 +919,89 @@ json_text_is_clean (TbRedactor *self,
     if (strstr (lower, secret_names[i]) != NULL)
       return FALSE;
   return TRUE;
+}
+
+static gboolean
+has_prefix_at_nocase (const char *text,
+                      gsize       length,
+                      gsize       at,
+                      const char *prefix)
+{
+  gsize n = strlen (prefix);
+
+  return length - at >= n && g_ascii_strncasecmp (text + at, prefix, n) == 0;
+}
+
+/* Whether a credential member name of secret_names could be in @text,
+ * in any case: each of them holds one of these shorter words, so this
+ * says yes to some text that has none, never no to text that has one. */
+static gboolean
+has_secret_name (const char *text,
+                 gsize       length)
+{
+  for (gsize i = 0; i < length; i++)
+    {
+      switch (text[i])
+        {
+        case 'a':
+        case 'A':
+          if (has_prefix_at_nocase (text, length, i, "authorization") ||
+              has_prefix_at_nocase (text, length, i, "api-key") ||
+              has_prefix_at_nocase (text, length, i, "api_key") ||
+              has_prefix_at_nocase (text, length, i, "apikey"))
+            return TRUE;
+          break;
+        case 'p':
+        case 'P':
+          if (has_prefix_at_nocase (text, length, i, "passw") ||
+              has_prefix_at_nocase (text, length, i, "private"))
+            return TRUE;
+          break;
+        case 's':
+        case 'S':
+          if (has_prefix_at_nocase (text, length, i, "secret"))
+            return TRUE;
+          break;
+        case '_':
+          if (has_prefix_at_nocase (text, length, i, "_token"))
+            return TRUE;
+          break;
+        case 'c':
+        case 'C':
+          if (has_prefix_at_nocase (text, length, i, "cookie"))
+            return TRUE;
+          break;
+        default:
+          break;
+        }
+    }
+  return FALSE;
+}
+
+/* Whether @text, JSON text whose tree would be redacted (a trace line),
+ * can be written as it is: json_text_is_clean(), and no string in it
+ * holds a newline. An event stream always does, and its pieces are
+ * searched joined, which looking at the text as it is cannot do. */
+gboolean
+_tb_redactor_json_text_is_clean (TbRedactor *self,
+                                 const char *text,
+                                 gsize       length)
+{
+  g_return_val_if_fail (TB_IS_REDACTOR (self), FALSE);
+
+  /* json_text_is_clean() in one pass, without a lowered copy: a trace
+   * line is checked as it is written, once for every event of a run. */
+  for (const char *p = memchr (text, '\\', length); p != NULL;
+       p = memchr (p, '\\', text + length - p))
+    {
+      while (p < text + length && *p == '\\')
+        p++;
+      if (p < text + length && (*p == 'u' || *p == 'n'))
+        return FALSE;
+    }
+  if (may_have_shape (text, length) || has_secret (self, text, length))
+    return FALSE;
+  return !has_secret_name (text, length);
 }
 
 static char *

@@ -6,6 +6,7 @@
 
 #include "tb-json.h"
 #include "tb-trace-event.h"
+#include "tb-trace-private.h"
 
 /**
  * TbTraceEvent:
@@ -14,6 +15,11 @@
  * microseconds since the trace began, a type (`request`, `response`,
  * `tool-call`, `decision`, `tool-result`, `message`, `warning`, `error`,
  * `end`, …) and a JSON object payload. See docs/loop.md.
+ *
+ * An event the dispatch loop appends holds its payload as the JSON text
+ * it is written as (tb-trace-line.c) and parses it only when someone asks
+ * for the payload: a recorded run writes the text as it is, so most
+ * events are never parsed at all.
  */
 struct _TbTraceEvent
 {
@@ -22,7 +28,9 @@ struct _TbTraceEvent
   guint64     seq;
   gint64      time_us;
   char       *event_type;
-  JsonObject *payload;
+  JsonObject *payload;    /* NULL until asked for when there is text */
+  char       *text;       /* the payload as a compact JSON object, or NULL */
+  gsize       length;
 };
 
 G_DEFINE_FINAL_TYPE (TbTraceEvent, tb_trace_event, G_TYPE_OBJECT)
@@ -34,6 +42,7 @@ tb_trace_event_finalize (GObject *object)
 
   g_clear_pointer (&self->event_type, g_free);
   g_clear_pointer (&self->payload, json_object_unref);
+  g_clear_pointer (&self->text, g_free);
 
   G_OBJECT_CLASS (tb_trace_event_parent_class)->finalize (object);
 }
@@ -77,6 +86,34 @@ tb_trace_event_new (guint64     seq,
   return self;
 }
 
+/* An event whose payload is @text, a compact JSON object that the
+ * caller wrote itself (so it always parses); the event takes it. */
+TbTraceEvent *
+_tb_trace_event_new_text (guint64     seq,
+                          gint64      time_us,
+                          const char *event_type,
+                          char       *text,
+                          gsize       length)
+{
+  TbTraceEvent *self = g_object_new (TB_TYPE_TRACE_EVENT, NULL);
+
+  self->seq = seq;
+  self->time_us = time_us;
+  self->event_type = g_strdup (event_type);
+  self->text = text;
+  self->length = length;
+  return self;
+}
+
+/* The payload's text, when the event was made from text. */
+const char *
+_tb_trace_event_peek_text (TbTraceEvent *self,
+                           gsize        *length)
+{
+  *length = self->length;
+  return self->text;
+}
+
 guint64
 tb_trace_event_get_seq (TbTraceEvent *self)
 {
@@ -107,6 +144,20 @@ JsonObject *
 tb_trace_event_get_payload (TbTraceEvent *self)
 {
   g_return_val_if_fail (TB_IS_TRACE_EVENT (self), NULL);
+
+  if (self->payload == NULL)
+    {
+      /* Text the loop wrote: no limits to apply, and it always parses. */
+      g_autoptr(JsonParser) parser = json_parser_new_immutable ();
+      JsonNode *root;
+
+      if (json_parser_load_from_data (parser, self->text, self->length, NULL) &&
+          (root = json_parser_get_root (parser)) != NULL && JSON_NODE_HOLDS_OBJECT (root))
+        self->payload = json_object_ref (json_node_get_object (root));
+      else
+        self->payload = json_object_new ();
+      json_object_seal (self->payload);
+    }
   return self->payload;
 }
 
@@ -132,7 +183,7 @@ tb_trace_event_to_json (TbTraceEvent *self)
   json_object_set_int_member (object, "t", self->time_us);
   json_object_set_string_member (object, "type", self->event_type);
 
-  json_object_iter_init (&iter, self->payload);
+  json_object_iter_init (&iter, tb_trace_event_get_payload (self));
   while (json_object_iter_next (&iter, &member, &value))
     if (!json_object_has_member (object, member))
       json_object_set_member (object, member, json_node_copy (value));

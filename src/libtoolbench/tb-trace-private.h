@@ -23,6 +23,27 @@ TbTraceEvent   *_tb_trace_backing_read         (TbTraceBacking *self,
 
 TbTraceEvent   *_tb_trace_event_from_line      (JsonObject     *line,
                                                 guint64         fallback_seq);
+TbTraceEvent   *_tb_trace_event_new_text       (guint64         seq,
+                                                gint64          time_us,
+                                                const char     *event_type,
+                                                char           *text,
+                                                gsize           length);
+const char     *_tb_trace_event_peek_text      (TbTraceEvent   *self,
+                                                gsize          *length);
+
+/* Called with each event appended, before the trace's items-changed, by
+ * the recorder that writes the trace. */
+typedef void (*TbTraceSink) (TbTrace      *trace,
+                             TbTraceEvent *event,
+                             gpointer      user_data);
+
+gboolean        _tb_trace_can_read_back        (TbTrace        *self);
+gboolean        _tb_trace_set_sink             (TbTrace        *self,
+                                                TbTraceSink     sink,
+                                                gpointer        user_data);
+TbTraceEvent   *_tb_trace_append_text          (TbTrace        *self,
+                                                const char     *event_type,
+                                                GString        *text);
 
 void            _tb_trace_set_backing          (TbTrace        *self,
                                                 TbTraceBacking *backing,

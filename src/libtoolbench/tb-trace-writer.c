@@ -21,6 +21,8 @@
 #include "tb-json.h"
 #include "tb-redact-private.h"
 #include "tb-trace-file-private.h"
+#include "tb-trace-line-private.h"
+#include "tb-trace-private.h"
 #include "tb-trace-writer.h"
 
 /* Writes a line or a header whole, or says why not. */
@@ -413,8 +415,8 @@ _tb_trace_writer_append_event (TbTraceWriter  *self,
                                TbTraceEvent   *event,
                                GError        **error)
 {
-  JsonObject *payload = tb_trace_event_get_payload (event);
   const char *type = tb_trace_event_get_event_type (event);
+  JsonObject *payload;
   g_autoptr(JsonNode) wrapped = NULL;
   g_autoptr(JsonNode) clean = NULL;
   g_autoptr(JsonNode) type_node = NULL;
@@ -423,6 +425,29 @@ _tb_trace_writer_append_event (TbTraceWriter  *self,
   g_autofree char *type_text = NULL;
   GString *text;
 
+  gsize text_length = 0;
+  const char *payload_text = _tb_trace_event_peek_text (event, &text_length);
+
+  /* Text the loop wrote, with nothing in it to redact, goes out as it is:
+   * the same bytes the tree would be written as, without the tree. Its
+   * members are never the writer's own. */
+  if (payload_text != NULL && self->fd >= 0 && type[0] != '\0' &&
+      _tb_redactor_json_text_is_clean (self->redactor, payload_text, text_length))
+    {
+      g_autoptr(GString) line = g_string_sized_new (text_length + 64);
+
+      g_string_append_printf (line, "{\"seq\":%" G_GUINT64_FORMAT ",\"t\":%" G_GINT64_FORMAT
+                              ",\"type\":", self->n_events + 1,
+                              tb_trace_event_get_time_us (event));
+      _tb_trace_line_append_string (line, type);
+      if (text_length > 2)
+        g_string_append_c (line, ',');
+      g_string_append_len (line, payload_text + 1, text_length - 1);
+      g_string_append_c (line, '\n');
+      return finish_line (self, type, line, g_get_monotonic_time (), error);
+    }
+
+  payload = tb_trace_event_get_payload (event);
   if (self->fd < 0 || type[0] == '\0' || sets_own_member (payload))
     {
       g_autoptr(JsonObject) line = json_object_new ();

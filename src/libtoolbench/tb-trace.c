@@ -39,6 +39,8 @@ struct _TbTrace
 
   TbTraceBacking *backing;
   guint           window;
+  TbTraceSink     sink;
+  gpointer        sink_data;
   TbTraceEvent   *read_back[N_READ_BACK];
   guint           read_back_position[N_READ_BACK];
   guint           read_back_next;
@@ -159,6 +161,8 @@ tb_trace_append_event (TbTrace      *self,
 
   g_ptr_array_add (self->events, g_object_ref (event));
   self->n_events++;
+  if (self->sink != NULL)
+    self->sink (self, event, self->sink_data);
   g_list_model_items_changed (G_LIST_MODEL (self), self->n_events - 1, 0, 1);
   g_object_notify_by_pspec (G_OBJECT (self), properties [PROP_N_ITEMS]);
 
@@ -175,6 +179,53 @@ tb_trace_append_event (TbTrace      *self,
           self->first += drop;
         }
     }
+}
+
+/* Whether events that leave memory can be read back: a recorder writes
+ * the trace to a file. */
+gboolean
+_tb_trace_can_read_back (TbTrace *self)
+{
+  return self->backing != NULL && self->window > 0;
+}
+
+/* @sink sees each event as it is appended; one sink at a time: %FALSE
+ * when another has it. A %NULL @sink lets go of @user_data's. */
+gboolean
+_tb_trace_set_sink (TbTrace     *self,
+                    TbTraceSink  sink,
+                    gpointer     user_data)
+{
+  if (sink == NULL)
+    {
+      if (self->sink_data == user_data)
+        {
+          self->sink = NULL;
+          self->sink_data = NULL;
+        }
+      return TRUE;
+    }
+  if (self->sink != NULL)
+    return FALSE;
+  self->sink = sink;
+  self->sink_data = user_data;
+  return TRUE;
+}
+
+/* Appends an event whose payload is @text, a compact JSON object the
+ * caller wrote (tb-trace-line.c); the trace takes @text. */
+TbTraceEvent *
+_tb_trace_append_text (TbTrace    *self,
+                       const char *event_type,
+                       GString    *text)
+{
+  g_autoptr(TbTraceEvent) event = NULL;
+  gsize length = text->len;
+
+  event = _tb_trace_event_new_text (self->n_events + 1, g_get_monotonic_time () - self->started,
+                                    event_type, g_string_free (text, FALSE), length);
+  tb_trace_append_event (self, event);
+  return event;
 }
 
 /* The recorder of this trace writes its events to a file from now on;

@@ -52,6 +52,25 @@ typedef enum /*< flags >*/
 } TbToolHints;
 
 /**
+ * TbProviderHistory:
+ * @TB_PROVIDER_HISTORY_WHOLE: every request carries the whole
+ *   conversation, so the loop keeps every message in memory (the HTTP
+ *   providers: their wire formats are stateless).
+ * @TB_PROVIDER_HISTORY_LATEST_TURN: a request needs only the model's last
+ *   turn and the messages after it (the scripted provider); the loop
+ *   keeps only those for requests, and a recorded loop reads earlier
+ *   messages back from its trace file when they are asked for.
+ *
+ * How much of the conversation a #TbProvider needs in a request
+ * (tb_provider_get_history()).
+ */
+typedef enum
+{
+  TB_PROVIDER_HISTORY_WHOLE,
+  TB_PROVIDER_HISTORY_LATEST_TURN,
+} TbProviderHistory;
+
+/**
  * TbToolFailureKind:
  * @TB_TOOL_FAILURE_NONE: the call succeeded.
  * @TB_TOOL_FAILURE_INVALID_ARGUMENTS: the arguments did not match the schema.

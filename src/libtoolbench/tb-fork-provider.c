@@ -1,12 +1,13 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 
 /* The provider of a fork: the recorded turns up to the fork, then a live
- * provider when there is one. */
+ * provider when there is one. A recorded turn is read from the trace
+ * when the run reaches it and handed to a scripted provider, which
+ * forgets the turns it played: a long replay holds one turn at a time. */
 
 #define G_LOG_DOMAIN "tb-replay"
 
 #include "config.h"
-
 
 #include "tb-replay-private.h"
 
@@ -18,6 +19,9 @@ struct _TbForkProvider
   GObject             parent_instance;
   TbScriptedProvider *scripted;
   TbProvider         *live;
+  Run                *run;
+  guint               fork_turn;    /* the turn replaced by fork_value, or G_MAXUINT */
+  JsonNode           *fork_value;
   guint               n_scripted;
   guint               n_asked;
 };
@@ -83,6 +87,19 @@ fork_provider_complete_async (TbProvider          *provider,
   TbProvider *current = fork_provider_current (self);
 
   g_task_set_source_tag (task, fork_provider_complete_async);
+
+  if (current == TB_PROVIDER (self->scripted) && self->n_asked < _tb_replay_run_n_turns (self->run))
+    {
+      g_autoptr(JsonNode) turn = self->n_asked == self->fork_turn
+                                 ? json_node_ref (self->fork_value)
+                                 : _tb_replay_run_dup_turn (self->run, self->n_asked);
+      g_autoptr(TbMessage) message = turn != NULL ? tb_message_from_json (turn, NULL) : NULL;
+
+      if (message == NULL)
+        message = tb_message_new (TB_MESSAGE_ROLE_ASSISTANT, "");
+      _tb_scripted_provider_forget_played (self->scripted);
+      tb_scripted_provider_append_response (self->scripted, message, NULL);
+    }
   self->n_asked++;
   tb_provider_complete_async (current, request, cancellable, forward_complete,
                               g_steal_pointer (&task));
@@ -96,9 +113,20 @@ fork_provider_complete_finish (TbProvider    *provider,
   return g_task_propagate_pointer (G_TASK (result), error);
 }
 
+/* The recorded turns need no history; a live model after them may. */
+static TbProviderHistory
+fork_provider_get_history (TbProvider *provider)
+{
+  TbForkProvider *self = TB_FORK_PROVIDER (provider);
+
+  return self->live != NULL ? tb_provider_get_history (self->live)
+                            : TB_PROVIDER_HISTORY_LATEST_TURN;
+}
+
 static void
 fork_provider_iface_init (TbProviderInterface *iface)
 {
+  iface->get_history = fork_provider_get_history;
   iface->get_kind = fork_provider_get_kind;
   iface->describe = fork_provider_describe;
   iface->complete_async = fork_provider_complete_async;
@@ -142,6 +170,8 @@ tb_fork_provider_dispose (GObject *object)
     g_signal_handlers_disconnect_by_data (self->live, self);
   g_clear_object (&self->scripted);
   g_clear_object (&self->live);
+  g_clear_pointer (&self->run, _tb_replay_run_unref);
+  g_clear_pointer (&self->fork_value, json_node_unref);
 
   G_OBJECT_CLASS (tb_fork_provider_parent_class)->dispose (object);
 }
@@ -157,14 +187,21 @@ tb_fork_provider_init (TbForkProvider *self)
 {
 }
 
+/* @fork_value replaces recorded turn @fork_turn (G_MAXUINT: none). */
 TbProvider *
-_tb_replay_fork_provider_new (TbScriptedProvider *scripted,
-                              TbProvider         *live,
-                              guint               n_scripted)
+_tb_replay_fork_provider_new (Run        *run,
+                              guint       fork_turn,
+                              JsonNode   *fork_value,
+                              TbProvider *live,
+                              guint       n_scripted)
 {
   TbForkProvider *self = g_object_new (TB_TYPE_FORK_PROVIDER, NULL);
+  TbScriptedProvider *scripted = tb_scripted_provider_new ();
 
-  self->scripted = g_object_ref (scripted);
+  self->scripted = scripted;
+  self->run = _tb_replay_run_ref (run);
+  self->fork_turn = fork_value != NULL ? fork_turn : G_MAXUINT;
+  self->fork_value = fork_value != NULL ? json_node_ref (fork_value) : NULL;
   self->live = live != NULL ? g_object_ref (live) : NULL;
   self->n_scripted = n_scripted;
 

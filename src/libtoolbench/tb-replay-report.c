@@ -17,6 +17,9 @@ G_DEFINE_FINAL_TYPE_WITH_CODE (TbReplayReport, tb_replay_report, G_TYPE_OBJECT,
                                G_IMPLEMENT_INTERFACE (G_TYPE_LIST_MODEL,
                                                       report_list_model_iface_init))
 
+static TbReplayStep *make_report_step (TbReplayReport *self,
+                                       guint           index);
+
 static GType
 report_get_item_type (GListModel *model)
 {
@@ -26,7 +29,7 @@ report_get_item_type (GListModel *model)
 static guint
 report_get_n_items (GListModel *model)
 {
-  return TB_REPLAY_REPORT (model)->steps->len;
+  return TB_REPLAY_REPORT (model)->statuses->len;
 }
 
 static gpointer
@@ -35,9 +38,9 @@ report_get_item (GListModel *model,
 {
   TbReplayReport *self = TB_REPLAY_REPORT (model);
 
-  if (position >= self->steps->len)
+  if (position >= self->statuses->len)
     return NULL;
-  return g_object_ref (g_ptr_array_index (self->steps, position));
+  return make_report_step (self, position);
 }
 
 static void
@@ -51,8 +54,14 @@ report_list_model_iface_init (GListModelInterface *iface)
 static void
 tb_replay_report_finalize (GObject *object)
 {
-  g_clear_pointer (&TB_REPLAY_REPORT (object)->steps, g_ptr_array_unref);
-  g_clear_pointer (&TB_REPLAY_REPORT (object)->incomplete, g_free);
+  TbReplayReport *self = TB_REPLAY_REPORT (object);
+
+  g_clear_pointer (&self->recorded, _tb_replay_run_unref);
+  g_clear_pointer (&self->replayed, _tb_replay_run_unref);
+  g_clear_pointer (&self->statuses, g_byte_array_unref);
+  g_clear_pointer (&self->incomplete, g_free);
+  for (guint i = 0; i < G_N_ELEMENTS (self->made); i++)
+    g_clear_object (&self->made[i]);
 
   G_OBJECT_CLASS (tb_replay_report_parent_class)->finalize (object);
 }
@@ -66,7 +75,8 @@ tb_replay_report_class_init (TbReplayReportClass *klass)
 static void
 tb_replay_report_init (TbReplayReport *self)
 {
-  self->steps = g_ptr_array_new_with_free_func (g_object_unref);
+  self->statuses = g_byte_array_new ();
+  self->first_divergence = -1;
 }
 
 /* The parts of a result that say what a tool did; duration and metadata
@@ -89,15 +99,20 @@ comparable_result (JsonObject *result)
   return node;
 }
 
+/* A step as the report shows it, read from the run's trace. */
 static JsonObject *
-step_summary (Step *step)
+step_summary (Run   *run,
+              guint  index)
 {
   JsonObject *object = json_object_new ();
+  g_autofree char *call_id = _tb_replay_run_dup_call_id (run, index);
+  g_autofree char *name = _tb_replay_run_dup_name (run, index);
+  g_autoptr(JsonObject) result = _tb_replay_run_dup_result (run, index);
 
-  json_object_set_string_member (object, "call_id", step->call_id ?: "");
-  json_object_set_string_member (object, "name", step->name ?: "");
-  json_object_set_member (object, "arguments", json_node_ref (step->arguments));
-  json_object_set_member (object, "result", comparable_result (step->result));
+  json_object_set_string_member (object, "call_id", call_id ?: "");
+  json_object_set_string_member (object, "name", name ?: "");
+  json_object_set_member (object, "arguments", _tb_replay_run_dup_arguments (run, index));
+  json_object_set_member (object, "result", comparable_result (result));
   return object;
 }
 
@@ -165,27 +180,69 @@ make_step (guint       index,
   return step;
 }
 
+/* Step @index of the two runs compared, made again from their traces. */
+static TbReplayStep *
+compare_step (Run   *recorded,
+              Run   *replayed,
+              guint  index)
+{
+  guint n = MAX (_tb_replay_run_n_steps (recorded), _tb_replay_run_n_steps (replayed));
+
+  if (index == n)
+    return make_step (n, "end", end_summary (recorded), end_summary (replayed));
+  return make_step (index, "call",
+                    index < _tb_replay_run_n_steps (recorded) ? step_summary (recorded, index)
+                                                              : NULL,
+                    index < _tb_replay_run_n_steps (replayed) ? step_summary (replayed, index)
+                                                              : NULL);
+}
+
+/* A step with a reference; the last 64 made stay valid for
+ * tb_replay_report_get_step()'s callers. */
+static TbReplayStep *
+make_report_step (TbReplayReport *self,
+                  guint           index)
+{
+  guint slot;
+
+  for (guint i = 0; i < G_N_ELEMENTS (self->made); i++)
+    if (self->made[i] != NULL && self->made[i]->index == index)
+      return g_object_ref (self->made[i]);
+
+  slot = self->made_next;
+  self->made_next = (slot + 1) % G_N_ELEMENTS (self->made);
+  g_clear_object (&self->made[slot]);
+  self->made[slot] = compare_step (self->recorded, self->replayed, index);
+  return g_object_ref (self->made[slot]);
+}
+
+/* Compares the runs a step at a time, keeping each step's status only:
+ * a step is made again from the traces when someone looks at it, so a
+ * report of any length takes a byte a step. */
 static TbReplayReport *
 compare_runs (Run *recorded,
               Run *replayed)
 {
   TbReplayReport *report = g_object_new (TB_TYPE_REPLAY_REPORT, NULL);
-  guint n = MAX (recorded->steps->len, replayed->steps->len);
+  guint n = MAX (_tb_replay_run_n_steps (recorded), _tb_replay_run_n_steps (replayed));
 
+  report->recorded = _tb_replay_run_ref (recorded);
+  report->replayed = _tb_replay_run_ref (replayed);
   report->incomplete = g_strdup (recorded->incomplete);
 
-  for (guint i = 0; i < n; i++)
+  for (guint i = 0; i <= n; i++)
     {
-      Step *a = i < recorded->steps->len ? g_ptr_array_index (recorded->steps, i) : NULL;
-      Step *b = i < replayed->steps->len ? g_ptr_array_index (replayed->steps, i) : NULL;
+      g_autoptr(TbReplayStep) step = compare_step (recorded, replayed, i);
+      guint8 status = step->status;
 
-      g_ptr_array_add (report->steps,
-                       make_step (i, "call", a != NULL ? step_summary (a) : NULL,
-                                  b != NULL ? step_summary (b) : NULL));
+      g_byte_array_append (report->statuses, &status, 1);
+      if (step->status != TB_REPLAY_SAME)
+        {
+          if (report->first_divergence < 0)
+            report->first_divergence = i;
+          report->n_divergences++;
+        }
     }
-
-  g_ptr_array_add (report->steps, make_step (n, "end", end_summary (recorded),
-                                             end_summary (replayed)));
   return report;
 }
 
@@ -195,7 +252,8 @@ compare_runs (Run *recorded,
  * @replayed: another trace (a replay or fork of it, or any other run)
  *
  * Lines up the two runs' tool calls in order and says for each whether it
- * is the same, and where it differs.
+ * is the same, and where it differs. The report reads a step's details
+ * from the traces when they are asked for: keep the traces as they are.
  *
  * Returns: (transfer full): the report
  */
@@ -215,7 +273,7 @@ tb_replay_report_new_compare (TbTrace *recorded,
 }
 
 /* As tb_replay_report_new_compare() with the recorded run already read
- * (a replay has it), so that a long trace is not read into memory twice. */
+ * (a replay has it), so that a long trace is not read twice. */
 TbReplayReport *
 _tb_replay_report_new_compare_run (Run     *recorded,
                                    TbTrace *replayed)
@@ -245,11 +303,15 @@ guint
 tb_replay_report_get_n_steps (TbReplayReport *self)
 {
   g_return_val_if_fail (TB_IS_REPLAY_REPORT (self), 0);
-  return self->steps->len;
+  return self->statuses->len;
 }
 
 /**
  * tb_replay_report_get_step:
+ *
+ * The step is made from the two traces when asked for; it stays valid
+ * while fewer than 64 other steps are asked for (take a reference to keep
+ * it longer).
  *
  * Returns: (transfer none) (nullable): the step
  */
@@ -257,8 +319,14 @@ TbReplayStep *
 tb_replay_report_get_step (TbReplayReport *self,
                            guint           index)
 {
+  g_autoptr(TbReplayStep) step = NULL;
+
   g_return_val_if_fail (TB_IS_REPLAY_REPORT (self), NULL);
-  return index < self->steps->len ? g_ptr_array_index (self->steps, index) : NULL;
+
+  if (index >= self->statuses->len)
+    return NULL;
+  step = make_report_step (self, index);
+  return step;   /* the report holds another reference */
 }
 
 /**
@@ -270,23 +338,14 @@ gint
 tb_replay_report_get_first_divergence (TbReplayReport *self)
 {
   g_return_val_if_fail (TB_IS_REPLAY_REPORT (self), -1);
-
-  for (guint i = 0; i < self->steps->len; i++)
-    if (TB_REPLAY_STEP (g_ptr_array_index (self->steps, i))->status != TB_REPLAY_SAME)
-      return i;
-  return -1;
+  return self->first_divergence;
 }
 
 guint
 tb_replay_report_get_n_divergences (TbReplayReport *self)
 {
-  guint n = 0;
-
   g_return_val_if_fail (TB_IS_REPLAY_REPORT (self), 0);
-
-  for (guint i = 0; i < self->steps->len; i++)
-    n += TB_REPLAY_STEP (g_ptr_array_index (self->steps, i))->status != TB_REPLAY_SAME;
-  return n;
+  return self->n_divergences;
 }
 
 /**
@@ -305,9 +364,9 @@ tb_replay_report_to_json (TbReplayReport *self)
 
   g_return_val_if_fail (TB_IS_REPLAY_REPORT (self), NULL);
 
-  for (guint i = 0; i < self->steps->len; i++)
+  for (guint i = 0; i < self->statuses->len; i++)
     {
-      TbReplayStep *step = g_ptr_array_index (self->steps, i);
+      g_autoptr(TbReplayStep) step = make_report_step (self, i);
       JsonObject *entry = json_object_new ();
 
       json_object_set_int_member (entry, "index", step->index);
@@ -352,9 +411,9 @@ tb_replay_report_to_text (TbReplayReport *self)
   g_return_val_if_fail (TB_IS_REPLAY_REPORT (self), NULL);
 
   first = tb_replay_report_get_first_divergence (self);
-  for (guint i = 0; i < self->steps->len; i++)
+  for (guint i = 0; i < self->statuses->len; i++)
     {
-      TbReplayStep *step = g_ptr_array_index (self->steps, i);
+      g_autoptr(TbReplayStep) step = make_report_step (self, i);
       g_autofree char *line = tb_replay_step_describe (step);
 
       g_string_append_printf (text, "%s step %-3u %-19s %s\n",

@@ -2,7 +2,9 @@
 
 /* What a trace says happened: its steps (each call with its decision and
  * result), the model's turns and the person's actions, read once for
- * replay and for comparing two runs. */
+ * replay and for comparing two runs. What is kept is where each of them
+ * is in the trace; their contents are read back when needed (from the
+ * file, for a recorded trace), so a long run is not held in memory. */
 
 #define G_LOG_DOMAIN "tb-replay"
 
@@ -13,29 +15,15 @@
 #include "tb-json.h"
 #include "tb-replay-private.h"
 
-static void
-step_free (Step *step)
-{
-  g_free (step->call_id);
-  g_free (step->name);
-  g_clear_pointer (&step->arguments, json_node_unref);
-  g_clear_pointer (&step->result, json_object_unref);
-  g_free (step->decision);
-  g_clear_pointer (&step->decision_payload, json_object_unref);
-  g_free (step);
-}
-
-static void
-action_clear (Action *action)
-{
-  g_clear_pointer (&action->message, json_node_unref);
-}
-
 void
-_tb_replay_run_free (Run *run)
+_tb_replay_run_unref (Run *run)
 {
-  g_ptr_array_unref (run->steps);
-  g_ptr_array_unref (run->turns);
+  if (!g_atomic_int_dec_and_test (&run->ref_count))
+    return;
+
+  g_clear_object (&run->trace);
+  g_array_unref (run->steps);
+  g_array_unref (run->turns);
   g_array_unref (run->actions);
   g_free (run->end_state);
   g_free (run->answer);
@@ -44,17 +32,210 @@ _tb_replay_run_free (Run *run)
   g_free (run);
 }
 
+Run *
+_tb_replay_run_ref (Run *run)
+{
+  g_atomic_int_inc (&run->ref_count);
+  return run;
+}
+
+guint
+_tb_replay_run_n_steps (Run *run)
+{
+  return run->steps->len;
+}
+
+guint
+_tb_replay_run_n_turns (Run *run)
+{
+  return run->turns->len;
+}
+
+const Step *
+_tb_replay_run_get_step (Run   *run,
+                         guint  index)
+{
+  return index < run->steps->len ? &g_array_index (run->steps, Step, index) : NULL;
+}
+
+/* The payload of the event at @position, with a reference: an event read
+ * back from the file lives only as long as the trace keeps it. */
+static JsonObject *
+dup_payload (Run   *run,
+             guint  position)
+{
+  TbTraceEvent *event;
+
+  if (position == NO_EVENT)
+    return NULL;
+  event = tb_trace_get_event (run->trace, position);
+  return event != NULL ? json_object_ref (tb_trace_event_get_payload (event)) : NULL;
+}
+
+static JsonObject *
+dup_call (Run   *run,
+          guint  index)
+{
+  const Step *step = _tb_replay_run_get_step (run, index);
+  g_autoptr(JsonObject) payload = step != NULL ? dup_payload (run, step->call) : NULL;
+  JsonObject *call = payload != NULL ? tb_json_object_get_object (payload, "call") : NULL;
+
+  return call != NULL ? json_object_ref (call) : NULL;
+}
+
+char *
+_tb_replay_run_dup_call_id (Run   *run,
+                            guint  index)
+{
+  g_autoptr(JsonObject) call = dup_call (run, index);
+
+  return g_strdup (tb_json_object_get_string (call, "id"));
+}
+
+char *
+_tb_replay_run_dup_name (Run   *run,
+                         guint  index)
+{
+  g_autoptr(JsonObject) call = dup_call (run, index);
+
+  return g_strdup (tb_json_object_get_string (call, "name"));
+}
+
+/* What ran: the edited arguments, or the model's. */
+JsonNode *
+_tb_replay_run_dup_arguments (Run   *run,
+                              guint  index)
+{
+  const Step *step = _tb_replay_run_get_step (run, index);
+  g_autoptr(JsonObject) call = dup_call (run, index);
+  JsonNode *arguments = call != NULL ? json_object_get_member (call, "arguments") : NULL;
+
+  if (step != NULL && step->decision_kind == DECISION_EDIT)
+    {
+      g_autoptr(JsonObject) decision = dup_payload (run, step->decision);
+      JsonNode *edited = decision != NULL ? json_object_get_member (decision, "arguments") : NULL;
+
+      if (edited != NULL)
+        return json_node_ref (edited);
+    }
+  return arguments != NULL ? json_node_ref (arguments) : json_node_new (JSON_NODE_NULL);
+}
+
+JsonObject *
+_tb_replay_run_dup_result (Run   *run,
+                           guint  index)
+{
+  const Step *step = _tb_replay_run_get_step (run, index);
+  g_autoptr(JsonObject) payload = step != NULL ? dup_payload (run, step->result) : NULL;
+  JsonObject *result = payload != NULL ? tb_json_object_get_object (payload, "result") : NULL;
+
+  return result != NULL ? json_object_ref (result) : NULL;
+}
+
+JsonObject *
+_tb_replay_run_dup_decision (Run   *run,
+                             guint  index)
+{
+  const Step *step = _tb_replay_run_get_step (run, index);
+
+  return step != NULL ? dup_payload (run, step->decision) : NULL;
+}
+
+/* The "message" of the message event at @position. */
+JsonNode *
+_tb_replay_run_dup_message (Run   *run,
+                            guint  position)
+{
+  g_autoptr(JsonObject) payload = dup_payload (run, position);
+  JsonNode *message = payload != NULL ? json_object_get_member (payload, "message") : NULL;
+
+  return message != NULL ? json_node_ref (message) : NULL;
+}
+
+JsonNode *
+_tb_replay_run_dup_turn (Run   *run,
+                         guint  index)
+{
+  if (index >= run->turns->len)
+    return NULL;
+  return _tb_replay_run_dup_message (run, g_array_index (run->turns, guint, index));
+}
+
+/* The first step of @turn: the steps are in the order of their turns. */
+static guint
+first_step_of_turn (Run   *run,
+                    guint  turn)
+{
+  guint low = 0;
+  guint high = run->steps->len;
+
+  while (low < high)
+    {
+      guint middle = low + (high - low) / 2;
+
+      if (g_array_index (run->steps, Step, middle).turn < turn)
+        low = middle + 1;
+      else
+        high = middle;
+    }
+  return low;
+}
+
+/* Which step is the call @call_id of @turn: the first of that turn with
+ * that id, or -1. */
+gint
+_tb_replay_run_find_step (Run        *run,
+                          guint       turn,
+                          const char *call_id)
+{
+  for (guint i = first_step_of_turn (run, turn);
+       i < run->steps->len && g_array_index (run->steps, Step, i).turn == turn; i++)
+    {
+      g_autofree char *id = _tb_replay_run_dup_call_id (run, i);
+
+      if (g_strcmp0 (id, call_id) == 0)
+        return i;
+    }
+  return -1;
+}
+
+static DecisionKind
+decision_kind (const char *decision)
+{
+  if (decision == NULL)
+    return DECISION_NONE;
+  if (g_str_equal (decision, "approve"))
+    return DECISION_APPROVE;
+  if (g_str_equal (decision, "edit"))
+    return DECISION_EDIT;
+  if (g_str_equal (decision, "skip"))
+    return DECISION_SKIP;
+  if (g_str_equal (decision, "reject"))
+    return DECISION_REJECT;
+  return DECISION_OTHER;
+}
+
+/* The step a decision or result names: the latest call with that id,
+ * looked up among the calls of the latest turn first (where it is but in
+ * odd traces), then further back. */
 static Step *
 find_step (Run        *run,
+           GHashTable *turn_calls,
            const char *call_id)
 {
-  /* Latest first: a model may reuse an id in a later turn. */
+  gpointer value;
+
+  if (call_id == NULL)
+    return NULL;
+  if (g_hash_table_lookup_extended (turn_calls, call_id, NULL, &value))
+    return &g_array_index (run->steps, Step, GPOINTER_TO_UINT (value));
+
   for (guint i = run->steps->len; i > 0; i--)
     {
-      Step *step = g_ptr_array_index (run->steps, i - 1);
+      g_autofree char *id = _tb_replay_run_dup_call_id (run, i - 1);
 
-      if (g_strcmp0 (step->call_id, call_id) == 0)
-        return step;
+      if (g_strcmp0 (id, call_id) == 0)
+        return &g_array_index (run->steps, Step, i - 1);
     }
   return NULL;
 }
@@ -66,11 +247,16 @@ _tb_replay_run_read (TbTrace *trace)
   guint n = tb_trace_get_n_events (trace);
   gboolean ran_since_end = FALSE;
   g_autoptr(GError) local_error = NULL;
+  /* The call ids of the latest turn → their step: what decisions and
+   * results name, kept for one turn only. */
+  g_autoptr(GHashTable) turn_calls = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
+                                                            NULL);
 
-  run->steps = g_ptr_array_new_with_free_func ((GDestroyNotify) step_free);
-  run->turns = g_ptr_array_new_with_free_func ((GDestroyNotify) json_node_unref);
+  run->ref_count = 1;
+  run->trace = g_object_ref (trace);
+  run->steps = g_array_new (FALSE, TRUE, sizeof (Step));
+  run->turns = g_array_new (FALSE, FALSE, sizeof (guint));
   run->actions = g_array_new (FALSE, TRUE, sizeof (Action));
-  g_array_set_clear_func (run->actions, (GDestroyNotify) action_clear);
 
   /* The loop's cap is a guint: a larger number must not wrap to 0. */
   if (!tb_json_object_get_int_in_range (tb_trace_get_header (trace), "max_iterations",
@@ -82,7 +268,7 @@ _tb_replay_run_read (TbTrace *trace)
 
   for (guint i = 0; i < n; i++)
     {
-      TbTraceEvent *event = tb_trace_get_event (trace, i);
+      g_autoptr(TbTraceEvent) event = g_object_ref (tb_trace_get_event (trace, i));
       const char *type = tb_trace_event_get_event_type (event);
       JsonObject *payload = tb_trace_event_get_payload (event);
 
@@ -97,21 +283,19 @@ _tb_replay_run_read (TbTrace *trace)
 
           if (g_str_equal (role, "assistant"))
             {
-              JsonNode *node = json_node_new (JSON_NODE_OBJECT);
               const char *text = tb_json_object_get_string (message, "text");
 
-              json_node_set_object (node, message);
-              g_ptr_array_add (run->turns, node);
+              g_array_append_val (run->turns, i);
               g_free (run->answer);
               run->answer = g_strdup (text != NULL ? text : "");
               ran_since_end = TRUE;
+              g_hash_table_remove_all (turn_calls);
             }
           else if ((g_str_equal (role, "user") || g_str_equal (role, "system")) &&
                    g_strcmp0 (origin, "tool") != 0)
             {
-              Action action = { ACTION_ADD_MESSAGE, json_node_new (JSON_NODE_OBJECT), 0 };
+              Action action = { ACTION_ADD_MESSAGE, i, 0 };
 
-              json_node_set_object (action.message, message);
               g_array_append_val (run->actions, action);
             }
         }
@@ -119,32 +303,30 @@ _tb_replay_run_read (TbTrace *trace)
         {
           JsonObject *call = tb_json_object_get_object (payload, "call");
           JsonNode *offered = json_object_get_member (payload, "offered");
-          Step *step;
+          const char *id = tb_json_object_get_string (call, "id");
+          Step step = { i, NO_EVENT, NO_EVENT, 0, DECISION_NONE, TRUE };
 
           if (call == NULL)
             continue;
 
-          step = g_new0 (Step, 1);
-          step->call_id = g_strdup (tb_json_object_get_string (call, "id"));
-          step->name = g_strdup (tb_json_object_get_string (call, "name"));
-          step->arguments = json_object_get_member (call, "arguments") != NULL
-                            ? tb_json_copy (json_object_get_member (call, "arguments"))
-                            : json_node_new (JSON_NODE_NULL);
-          step->turn = run->turns->len > 0 ? run->turns->len - 1 : 0;
-          step->offered = offered == NULL || !JSON_NODE_HOLDS_VALUE (offered) ||
-                          json_node_get_boolean (offered);
-          g_ptr_array_add (run->steps, step);
+          step.turn = run->turns->len > 0 ? run->turns->len - 1 : 0;
+          step.offered = offered == NULL || !JSON_NODE_HOLDS_VALUE (offered) ||
+                         json_node_get_boolean (offered);
+          g_array_append_val (run->steps, step);
+          /* The latest call with an id is the one its events name. */
+          if (id != NULL)
+            g_hash_table_insert (turn_calls, g_strdup (id),
+                                 GUINT_TO_POINTER (run->steps->len - 1));
         }
       else if (g_str_equal (type, "decision"))
         {
           const char *decision = tb_json_object_get_string (payload, "decision");
-          Step *step = find_step (run, tb_json_object_get_string (payload, "call_id"));
 
           if (g_strcmp0 (decision, "extend") == 0)
             {
               g_autoptr(GError) event_error = NULL;
               gint64 added = 1;
-              Action action = { ACTION_EXTEND, NULL, 1 };
+              Action action = { ACTION_EXTEND, NO_EVENT, 1 };
 
               if (!tb_json_object_get_int_in_range (payload, "added", 1, G_MAXUINT, &added,
                                                     &event_error) && run->error == NULL)
@@ -156,31 +338,27 @@ _tb_replay_run_read (TbTrace *trace)
               action.extend_by = (guint) added;
               g_array_append_val (run->actions, action);
             }
-          else if (step != NULL && decision != NULL)
+          else if (decision != NULL)
             {
-              JsonNode *arguments = json_object_get_member (payload, "arguments");
+              Step *step = find_step (run, turn_calls,
+                                      tb_json_object_get_string (payload, "call_id"));
 
-              g_free (step->decision);
-              step->decision = g_strdup (decision);
-              g_clear_pointer (&step->decision_payload, json_object_unref);
-              step->decision_payload = json_object_ref (payload);
-              /* What ran is what the trace compares. */
-              if (g_str_equal (decision, "edit") && arguments != NULL)
+              if (step != NULL)
                 {
-                  json_node_unref (step->arguments);
-                  step->arguments = tb_json_copy (arguments);
+                  step->decision = i;
+                  step->decision_kind = decision_kind (decision);
                 }
             }
         }
       else if (g_str_equal (type, "tool-result"))
         {
-          Step *step = find_step (run, tb_json_object_get_string (payload, "call_id"));
-          JsonObject *result = tb_json_object_get_object (payload, "result");
-
-          if (step != NULL && result != NULL)
+          if (tb_json_object_get_object (payload, "result") != NULL)
             {
-              g_clear_pointer (&step->result, json_object_unref);
-              step->result = json_object_ref (result);
+              Step *step = find_step (run, turn_calls,
+                                      tb_json_object_get_string (payload, "call_id"));
+
+              if (step != NULL)
+                step->result = i;
             }
         }
       else if (g_str_equal (type, "incomplete") && run->incomplete == NULL)
@@ -192,7 +370,7 @@ _tb_replay_run_read (TbTrace *trace)
         }
       else if (g_str_equal (type, "end"))
         {
-          Action action = { ACTION_RUN, NULL, 0 };
+          Action action = { ACTION_RUN, NO_EVENT, 0 };
 
           g_array_append_val (run->actions, action);
           g_free (run->end_state);
@@ -204,7 +382,7 @@ _tb_replay_run_read (TbTrace *trace)
   /* A run cut off before its end (a crash) still replays what it had. */
   if (ran_since_end)
     {
-      Action action = { ACTION_RUN, NULL, 0 };
+      Action action = { ACTION_RUN, NO_EVENT, 0 };
 
       g_array_append_val (run->actions, action);
       if (run->incomplete == NULL)

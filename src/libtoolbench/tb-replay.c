@@ -43,7 +43,6 @@ struct _TbReplay
   TbTraceRecorder *recorder;
 
   Run             *run;
-  GHashTable      *steps_by_call;
   TbDispatchLoop  *loop;
   GTask           *task;
   guint            next_action;
@@ -77,8 +76,7 @@ tb_replay_finalize (GObject *object)
   g_clear_object (&self->redactor);
   g_clear_pointer (&self->parent, g_free);
   g_clear_pointer (&self->fork_value, json_node_unref);
-  g_clear_pointer (&self->run, _tb_replay_run_free);
-  g_clear_pointer (&self->steps_by_call, g_hash_table_unref);
+  g_clear_pointer (&self->run, _tb_replay_run_unref);
 
   G_OBJECT_CLASS (tb_replay_parent_class)->finalize (object);
 }
@@ -216,11 +214,11 @@ tb_replay_set_fork (TbReplay      *self,
     {
       g_autoptr(TbMessage) message = NULL;
 
-      if (step >= self->run->turns->len)
+      if (step >= _tb_replay_run_n_turns (self->run))
         {
           g_set_error (error, TB_REPLAY_ERROR, TB_REPLAY_ERROR_INVALID_FORK,
                        _("The trace has %u model turns; there is no turn %u to change"),
-                       self->run->turns->len, step + 1);
+                       _tb_replay_run_n_turns (self->run), step + 1);
           return FALSE;
         }
       message = value != NULL ? tb_message_from_json (value, NULL) : NULL;
@@ -233,11 +231,11 @@ tb_replay_set_fork (TbReplay      *self,
     }
   else if (edit != TB_REPLAY_EDIT_NONE)
     {
-      if (step >= self->run->steps->len)
+      if (step >= _tb_replay_run_n_steps (self->run))
         {
           g_set_error (error, TB_REPLAY_ERROR, TB_REPLAY_ERROR_INVALID_FORK,
                        _("The trace has %u tool calls; there is no step %u to change"),
-                       self->run->steps->len, step + 1);
+                       _tb_replay_run_n_steps (self->run), step + 1);
           return FALSE;
         }
       if (edit == TB_REPLAY_EDIT_ARGUMENTS && (value == NULL || !JSON_NODE_HOLDS_OBJECT (value)))
@@ -279,43 +277,6 @@ tb_replay_get_loop (TbReplay *self)
   return self->loop;
 }
 
-static char *
-step_key (guint       turn,
-          const char *call_id)
-{
-  return g_strdup_printf ("%u:%s", turn, call_id != NULL ? call_id : "");
-}
-
-/* Which recorded step a pending call is: the same id in the same turn.
- * Looked up once per call, so a long run replays in linear time. */
-static gint
-step_index_of (TbReplay   *self,
-               const char *call_id,
-               guint       turn)
-{
-  g_autofree char *key = step_key (turn, call_id);
-  gpointer value;
-
-  if (self->steps_by_call == NULL)
-    {
-      self->steps_by_call = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
-      for (guint i = 0; i < self->run->steps->len; i++)
-        {
-          Step *step = g_ptr_array_index (self->run->steps, i);
-          char *step_id = step_key (step->turn, step->call_id);
-
-          /* The first of two calls with one id in a turn wins. */
-          if (g_hash_table_contains (self->steps_by_call, step_id))
-            g_free (step_id);
-          else
-            g_hash_table_insert (self->steps_by_call, step_id, GUINT_TO_POINTER (i + 1));
-        }
-    }
-
-  value = g_hash_table_lookup (self->steps_by_call, key);
-  return value != NULL ? (gint) GPOINTER_TO_UINT (value) - 1 : -1;
-}
-
 static void
 call_pending_cb (TbDispatchLoop *loop,
                  TbPendingCall  *pending,
@@ -323,8 +284,10 @@ call_pending_cb (TbDispatchLoop *loop,
 {
   TbToolCall *call = tb_pending_call_get_call (pending);
   guint turn = tb_dispatch_loop_get_iteration (loop) - 1;
-  gint index = step_index_of (self, tb_tool_call_get_id (call), turn);
-  Step *step;
+  /* Which recorded step a pending call is: the same id in the same turn. */
+  gint index = _tb_replay_run_find_step (self->run, turn, tb_tool_call_get_id (call));
+  g_autoptr(JsonObject) decision = NULL;
+  const Step *step;
 
   if (index < 0)
     return;   /* Past the recording (a live fork): the policy decides. */
@@ -347,17 +310,18 @@ call_pending_cb (TbDispatchLoop *loop,
         }
     }
 
-  step = g_ptr_array_index (self->run->steps, index);
+  step = _tb_replay_run_get_step (self->run, index);
+  if (step->decision_kind == DECISION_EDIT || step->decision_kind == DECISION_SKIP ||
+      step->decision_kind == DECISION_REJECT)
+    decision = _tb_replay_run_dup_decision (self->run, index);
   /* The recorded edit is what ran, even one a person ran against the
    * schema's advice. */
-  if (g_strcmp0 (step->decision, "edit") == 0)
-    tb_pending_call_edit_anyway (pending,
-                                 json_object_get_member (step->decision_payload, "arguments"),
-                                 NULL);
-  else if (g_strcmp0 (step->decision, "skip") == 0)
-    tb_pending_call_skip (pending, json_object_get_member (step->decision_payload, "output"));
-  else if (g_strcmp0 (step->decision, "reject") == 0)
-    tb_pending_call_reject (pending, tb_json_object_get_string (step->decision_payload, "reason"));
+  if (step->decision_kind == DECISION_EDIT && decision != NULL)
+    tb_pending_call_edit_anyway (pending, json_object_get_member (decision, "arguments"), NULL);
+  else if (step->decision_kind == DECISION_SKIP && decision != NULL)
+    tb_pending_call_skip (pending, json_object_get_member (decision, "output"));
+  else if (step->decision_kind == DECISION_REJECT && decision != NULL)
+    tb_pending_call_reject (pending, tb_json_object_get_string (decision, "reason"));
   else
     tb_pending_call_approve (pending);
 }
@@ -397,7 +361,9 @@ next_action (TbReplay *self)
         {
         case ACTION_ADD_MESSAGE:
           {
-            g_autoptr(TbMessage) message = tb_message_from_json (action->message, NULL);
+            g_autoptr(JsonNode) json = _tb_replay_run_dup_message (self->run, action->message);
+            g_autoptr(TbMessage) message = json != NULL ? tb_message_from_json (json, NULL)
+                                                        : NULL;
 
             if (message != NULL && !tb_dispatch_loop_add_message (self->loop, message, &error))
               g_debug ("Replay could not add a message: %s", error->message);
@@ -452,7 +418,6 @@ tb_replay_run_async (TbReplay            *self,
                      gpointer             user_data)
 {
   g_autoptr(GTask) task = NULL;
-  g_autoptr(TbScriptedProvider) scripted = NULL;
   g_autoptr(TbProvider) provider = NULL;
   g_autoptr(TbToolRegistry) registry = NULL;
   guint n_scripted;
@@ -470,7 +435,7 @@ tb_replay_run_async (TbReplay            *self,
       return;
     }
 
-  if (self->run->turns->len == 0 && self->run->actions->len == 0)
+  if (_tb_replay_run_n_turns (self->run) == 0 && self->run->actions->len == 0)
     {
       g_task_return_new_error (task, TB_REPLAY_ERROR, TB_REPLAY_ERROR_INVALID_TRACE,
                                _("The trace holds no run to replay: it has no messages and no "
@@ -478,30 +443,20 @@ tb_replay_run_async (TbReplay            *self,
       return;
     }
 
-  scripted = tb_scripted_provider_new ();
-  for (guint i = 0; i < self->run->turns->len; i++)
-    {
-      JsonNode *turn = g_ptr_array_index (self->run->turns, i);
-      g_autoptr(TbMessage) message = NULL;
-
-      if (self->fork_edit == TB_REPLAY_EDIT_MODEL_TURN && i == self->fork_step)
-        turn = self->fork_value;
-      message = tb_message_from_json (turn, NULL);
-      if (message == NULL)
-        message = tb_message_new (TB_MESSAGE_ROLE_ASSISTANT, "");
-      tb_scripted_provider_append_response (scripted, message, NULL);
-    }
-
-  /* With a live model, the recording plays up to the fork step's turn. */
-  n_scripted = self->run->turns->len;
+  /* With a live model, the recording plays up to the fork step's turn.
+   * The recorded turns are read from the trace as the run reaches them. */
+  n_scripted = _tb_replay_run_n_turns (self->run);
   if (self->live != NULL)
     {
       if (self->fork_edit == TB_REPLAY_EDIT_MODEL_TURN)
         n_scripted = self->fork_step + 1;
       else if (self->fork_edit != TB_REPLAY_EDIT_NONE)
-        n_scripted = ((Step *) g_ptr_array_index (self->run->steps, self->fork_step))->turn + 1;
+        n_scripted = _tb_replay_run_get_step (self->run, self->fork_step)->turn + 1;
     }
-  provider = _tb_replay_fork_provider_new (scripted, self->live, n_scripted);
+  provider = _tb_replay_fork_provider_new (self->run,
+                                           self->fork_edit == TB_REPLAY_EDIT_MODEL_TURN
+                                           ? self->fork_step : G_MAXUINT,
+                                           self->fork_value, self->live, n_scripted);
 
   registry = self->registry != NULL ? g_object_ref (self->registry)
                                     : _tb_replay_recorded_registry (self->recorded, self->run);

@@ -8,8 +8,10 @@
 
 #include "tb-json.h"
 #include "tb-provider-private.h"
+#include "tb-replay-private.h"
 #include "tb-scripted-provider.h"
 #include "tb-trace-export.h"
+#include "tb-trace-line-private.h"
 
 /**
  * TbScriptedProvider:
@@ -24,6 +26,7 @@ struct _TbScriptedProvider
   GObject    parent_instance;
 
   GPtrArray *entries;
+  guint      n_forgotten;   /* entries played and dropped */
   guint      position;
   guint      turn;
   gboolean   repeat;
@@ -37,6 +40,7 @@ typedef struct
   guint      delay_ms;
   JsonNode  *usage;
   JsonNode  *wire;
+  char      *wire_text;   /* made at its first use */
 } Entry;
 
 static void provider_iface_init (TbProviderInterface *iface);
@@ -56,6 +60,7 @@ entry_free (gpointer data)
   g_free (entry->error);
   g_clear_pointer (&entry->usage, json_node_unref);
   g_clear_pointer (&entry->wire, json_node_unref);
+  g_free (entry->wire_text);
   g_free (entry);
 }
 
@@ -161,42 +166,57 @@ materialize (TbScriptedProvider *self,
 
 /* The wire body of a scripted request: what the model would have been
  * shown this turn (the tool names and the messages since its last turn),
- * not the whole history again, so long scripted runs stay linear. */
-static JsonNode *
+ * not the whole history again, so long scripted runs stay linear. Written
+ * as text from its parts: it is made every turn. */
+static char *
 request_summary (TbProviderRequest *request)
 {
-  JsonObject *object = json_object_new ();
-  JsonNode *node = json_node_new (JSON_NODE_OBJECT);
-  JsonArray *tools = json_array_new ();
-  JsonArray *messages = json_array_new ();
+  GString *text = g_string_sized_new (256);
   guint first = 0;
+  guint n_messages = request->messages->len;
 
+  g_string_append (text, "{\"tools\":[");
   if (request->tools != NULL)
     {
       g_auto(GStrv) names = tb_tool_registry_get_names (request->tools);
 
       for (guint i = 0; names[i] != NULL; i++)
-        json_array_add_string_element (tools, names[i]);
+        {
+          if (i > 0)
+            g_string_append_c (text, ',');
+          _tb_trace_line_append_string (text, names[i]);
+        }
     }
 
-  for (guint i = request->messages->len; i > 0; i--)
+  for (guint i = n_messages; i > 0; i--)
     if (tb_message_get_role (g_ptr_array_index (request->messages, i - 1))
         == TB_MESSAGE_ROLE_ASSISTANT)
       {
         first = i;
         break;
       }
-  for (guint i = first; i < request->messages->len; i++)
-    json_array_add_element (messages, tb_message_to_json (g_ptr_array_index (request->messages,
-                                                                             i)));
+  /* Messages the loop no longer keeps still count (tb_provider_get_history()). */
+  g_string_append_printf (text, "],\"message_count\":%u,\"new_messages\":[",
+                          request->n_earlier_messages + n_messages);
+  for (guint i = first; i < n_messages; i++)
+    {
+      g_autoptr(JsonNode) message = tb_message_to_json (g_ptr_array_index (request->messages, i));
+      g_autofree char *message_text = NULL;
+      gsize length = 0;
 
-  json_object_set_array_member (object, "tools", tools);
-  json_object_set_int_member (object, "message_count", request->messages->len);
-  json_object_set_array_member (object, "new_messages", messages);
+      if (i > first)
+        g_string_append_c (text, ',');
+      message_text = tb_json_to_data (message, FALSE, &length);
+      g_string_append_len (text, message_text, length);
+    }
+  g_string_append_c (text, ']');
   if (request->tool_choice != NULL)
-    json_object_set_string_member (object, "tool_choice", request->tool_choice);
-  json_node_take_object (node, object);
-  return node;
+    {
+      g_string_append (text, ",\"tool_choice\":");
+      _tb_trace_line_append_string (text, request->tool_choice);
+    }
+  g_string_append_c (text, '}');
+  return g_string_free (text, FALSE);
 }
 
 static void
@@ -208,7 +228,6 @@ tb_scripted_provider_complete_async (TbProvider          *provider,
 {
   TbScriptedProvider *self = TB_SCRIPTED_PROVIDER (provider);
   g_autoptr(GTask) task = NULL;
-  g_autoptr(JsonNode) sent = NULL;
   g_autofree char *sent_text = NULL;
   Pending *pending;
   Entry *entry = NULL;
@@ -219,8 +238,7 @@ tb_scripted_provider_complete_async (TbProvider          *provider,
   pending = g_new0 (Pending, 1);
   g_task_set_task_data (task, pending, pending_free);
 
-  sent = request_summary (request);
-  sent_text = tb_json_to_string (sent, FALSE);
+  sent_text = request_summary (request);
   tb_provider_emit_wire_request (provider, "scripted:", sent_text);
 
   if (self->position >= self->entries->len && self->repeat && self->entries->len > 0)
@@ -238,15 +256,16 @@ tb_scripted_provider_complete_async (TbProvider          *provider,
                                                  "response and all of it was used.",
                                                  "The script has no response left: it holds %u "
                                                  "responses and all of them were used.",
-                                                 self->entries->len),
-                                    self->entries->len);
+                                                 self->n_forgotten + self->entries->len),
+                                    self->n_forgotten + self->entries->len);
       tb_provider_emit_wire_response (provider, 0, "");
     }
   else
     {
-      g_autofree char *wire = tb_json_to_string (entry->wire, FALSE);
-
-      tb_provider_emit_wire_response (provider, entry->error != NULL ? 500 : 200, wire);
+      if (entry->wire_text == NULL)
+        entry->wire_text = tb_json_to_string (entry->wire, FALSE);
+      tb_provider_emit_wire_response (provider, entry->error != NULL ? 500 : 200,
+                                      entry->wire_text);
 
       if (entry->error != NULL)
         {
@@ -328,9 +347,17 @@ tb_scripted_provider_describe (TbProvider *provider)
   return object;
 }
 
+/* A script plays its turns whatever was said before: it needs no history. */
+static TbProviderHistory
+tb_scripted_provider_get_history (TbProvider *provider)
+{
+  return TB_PROVIDER_HISTORY_LATEST_TURN;
+}
+
 static void
 provider_iface_init (TbProviderInterface *iface)
 {
+  iface->get_history = tb_scripted_provider_get_history;
   iface->get_kind = tb_scripted_provider_get_kind;
   iface->describe = tb_scripted_provider_describe;
   iface->complete_async = tb_scripted_provider_complete_async;
@@ -338,6 +365,20 @@ provider_iface_init (TbProviderInterface *iface)
 }
 
 /* ---- the object ----------------------------------------------------------- */
+
+/* Drops the responses already played, for a script fed a turn at a time
+ * (a replay); a repeating script keeps them. */
+void
+_tb_scripted_provider_forget_played (TbScriptedProvider *self)
+{
+  g_return_if_fail (TB_IS_SCRIPTED_PROVIDER (self));
+
+  if (self->repeat || self->position == 0)
+    return;
+  g_ptr_array_remove_range (self->entries, 0, self->position);
+  self->n_forgotten += self->position;
+  self->position = 0;
+}
 
 static void
 tb_scripted_provider_finalize (GObject *object)

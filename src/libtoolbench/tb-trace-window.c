@@ -21,6 +21,9 @@
 #include "tb-trace-private.h"
 
 #define CHECKPOINT_EVERY 32
+/* A line is read a small piece at a time, larger pieces for long lines:
+ * reading back an event must not cost a large read each time. */
+#define READ_FIRST (8 * 1024)
 #define READ_CHUNK (64 * 1024)
 
 struct _TbTraceBacking
@@ -122,13 +125,17 @@ locate (TbTraceBacking  *self,
         GError         **error)
 {
   g_autofree char *buffer = g_malloc (READ_CHUNK);
+  gsize chunk = READ_FIRST;
   guint64 offset;
   guint line;
 
-  if (position == self->next_position)
+  /* From the line after the last one read when that is on the way (a
+   * replay reads forwards), otherwise from the checkpoint before. */
+  if (self->next_position <= position &&
+      self->next_position >= position - position % CHECKPOINT_EVERY)
     {
       offset = self->next_offset;
-      line = position;
+      line = self->next_position;
     }
   else
     {
@@ -139,7 +146,7 @@ locate (TbTraceBacking  *self,
   *start = offset;
   for (;;)
     {
-      gssize n = pread (self->fd, buffer, READ_CHUNK, offset);
+      gssize n = pread (self->fd, buffer, chunk, offset);
       const char *p = buffer;
       const char *newline;
 
@@ -182,6 +189,7 @@ locate (TbTraceBacking  *self,
           p = newline + 1;
         }
       offset += n;
+      chunk = MIN (chunk * 2, READ_CHUNK);
     }
 }
 

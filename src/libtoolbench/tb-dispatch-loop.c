@@ -161,8 +161,10 @@ append_message (TbDispatchLoop *self,
                 TbMessage      *message,
                 const char     *origin)
 {
+  /* Listeners see the message before its event, as they always did: the
+   * event after the turn's request and response. */
+  _tb_loop_messages_append (self->messages, message, tb_trace_get_n_events (self->trace));
   record_message (self, message, origin);
-  _tb_loop_messages_append (self->messages, message, tb_trace_get_n_events (self->trace) - 1);
 
   /* A provider that needs only the latest turn gets the model's last
    * turn and what came after it; the rest is in the trace. A new array:

@@ -5,6 +5,7 @@
 #include "config.h"
 
 #include <glib/gstdio.h>
+#include <string.h>
 #include <sys/resource.h>
 #include <time.h>
 #include <toolbench.h>
@@ -20,6 +21,11 @@
  * conversation (the least any loop must do), without the state machine,
  * decisions and trace. The loop's iterations/s over the reference's is
  * the ratio printed; the 50,000 iterations/s target is printed too.
+ *
+ * Memory: the 100,000-iteration run is given the 10,000-iteration run's
+ * peak (the parent runs that one first) and prints its own peak against
+ * it: memory that does not grow with the run keeps that ratio near 1.
+ * Every line gives the figure, its reference and their ratio.
  * Prints figures; never passes or fails on time. */
 
 #define TARGET_PER_S 50000.0
@@ -231,7 +237,8 @@ run_bare (guint  iterations,
 }
 
 static int
-measure (guint iterations)
+measure (guint  iterations,
+         double reference_peak_mib)
 {
   g_autofree char *dir = g_dir_make_tmp ("toolbench-bench-XXXXXX", NULL);
   g_autofree char *path = g_build_filename (dir, "loop.jsonl", NULL);
@@ -253,20 +260,27 @@ measure (guint iterations)
   loop_rate = iterations / loop.wall_s;
   bare_rate = iterations / bare.wall_s;
 
-  g_print ("loop %u: %.0f iterations/s (%.1f us each; %.0f/s by CPU time), trace %.1f MiB "
-           "written, %u events in memory\n",
-           iterations, loop_rate, loop.wall_s * 1e6 / iterations, iterations / loop.cpu_s,
-           st.st_size / (1024.0 * 1024.0), in_memory);
-  g_print ("loop %u: %.0f bytes per iteration (resident memory grown during the run), "
-           "peak memory %.1f MiB\n",
-           iterations, grown / (double) iterations, usage.ru_maxrss / 1024.0);
-  g_print ("loop %u: reference (provider and tool called bare, same process): "
-           "%.0f iterations/s (%.0f/s by CPU time)\n",
-           iterations, bare_rate, iterations / bare.cpu_s);
-  g_print ("ratio loop / bare provider+tool calls (%u iterations): %.2f\n",
-           iterations, loop_rate / bare_rate);
-  g_print ("ratio loop / 50,000 iterations/s target (%u iterations): %.2f\n",
-           iterations, loop_rate / TARGET_PER_S);
+  g_print ("loop %u: trace %.1f MiB written, %u events in memory, "
+           "%.0f bytes per iteration (resident memory grown during the run)\n",
+           iterations, st.st_size / (1024.0 * 1024.0), in_memory, grown / (double) iterations);
+  g_print ("loop %u: %.0f iterations/s (%.1f us each); bare provider+tool calls %.0f "
+           "iterations/s; ratio loop / bare provider+tool calls (%u iterations): %.2f\n",
+           iterations, loop_rate, loop.wall_s * 1e6 / iterations, bare_rate, iterations,
+           loop_rate / bare_rate);
+  g_print ("loop %u: %.0f iterations/s by CPU time; bare %.0f by CPU time; "
+           "ratio loop / bare by CPU time (%u iterations): %.2f\n",
+           iterations, iterations / loop.cpu_s, iterations / bare.cpu_s, iterations,
+           bare.cpu_s / loop.cpu_s);
+  g_print ("loop %u: %.0f iterations/s; target 50,000 iterations/s; "
+           "ratio loop / 50,000 iterations/s target (%u iterations): %.2f\n",
+           iterations, loop_rate, iterations, loop_rate / TARGET_PER_S);
+  if (reference_peak_mib > 0)
+    g_print ("loop %u: peak memory %.1f MiB; 10,000 iterations %.1f MiB; "
+             "ratio peak memory %u / 10,000 iterations: %.2f\n",
+             iterations, usage.ru_maxrss / 1024.0, reference_peak_mib, iterations,
+             usage.ru_maxrss / 1024.0 / reference_peak_mib);
+  else
+    g_print ("loop %u: peak memory %.1f MiB\n", iterations, usage.ru_maxrss / 1024.0);
 
   g_unlink (path);
   g_rmdir (dir);
@@ -278,21 +292,31 @@ main (int   argc,
       char *argv[])
 {
   static const guint sizes[] = { 10000, 100000 };
+  g_autofree char *reference = NULL;
 
   if (argc > 1)
-    return measure ((guint) MAX (g_ascii_strtoull (argv[1], NULL, 10), 1));
+    return measure ((guint) MAX (g_ascii_strtoull (argv[1], NULL, 10), 1),
+                    argc > 2 ? g_ascii_strtod (argv[2], NULL) : 0);
 
   for (guint i = 0; i < G_N_ELEMENTS (sizes); i++)
     {
       g_autofree char *self_path = g_file_read_link ("/proc/self/exe", NULL);
       g_autofree char *count = g_strdup_printf ("%u", sizes[i]);
-      const char *child_argv[] = { self_path, count, NULL };
+      const char *child_argv[] = { self_path, count, reference, NULL };
+      g_autofree char *out = NULL;
       g_autoptr(GError) error = NULL;
+      const char *peak;
       int status = 0;
 
       if (!g_spawn_sync (NULL, (char **) child_argv, NULL, G_SPAWN_CHILD_INHERITS_STDIN,
-                         NULL, NULL, NULL, NULL, &status, &error))
+                         NULL, NULL, &out, NULL, &status, &error))
         g_error ("%s", error->message);
+      g_print ("%s", out);
+      /* The first size's peak is the reference of the next. */
+      peak = reference == NULL ? strstr (out, "peak memory ") : NULL;
+      if (peak != NULL)
+        reference = g_strdup_printf ("%.1f", g_ascii_strtod (peak + strlen ("peak memory "),
+                                                             NULL));
     }
   return 0;
 }

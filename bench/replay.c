@@ -16,6 +16,7 @@
  * The reference is the recording of the same run in the same process:
  * a replay runs the same loop, so its steps/s over the recording's is
  * the ratio printed; peak memory is printed against the 64 MiB budget.
+ * Every line gives the figure, its reference and their ratio.
  * Prints figures; never passes or fails on time. */
 
 #define BUDGET_MIB 64.0
@@ -102,11 +103,12 @@ measure (guint n)
   replay_s = (g_get_monotonic_time () - start) / (double) G_USEC_PER_SEC;
 
   g_assert_cmpint (tb_replay_report_get_first_divergence (report), ==, -1);
-  g_print ("replay %u steps: %.0f steps/s (report included); recording them: %.0f steps/s; "
-           "peak memory %.1f MiB (%.1f MiB after recording)\n",
-           n, n / replay_s, n / record_s, peak_rss_mib (), after_record);
-  g_print ("ratio replay / recording steps/s (%u steps): %.2f\n", n, record_s / replay_s);
-  g_print ("ratio peak memory / %.0f MiB budget (%u steps): %.2f\n", BUDGET_MIB, n,
+  g_print ("replay %u steps: %.0f steps/s (report included); recording them %.0f steps/s; "
+           "ratio replay / recording steps/s (%u steps): %.2f\n",
+           n, n / replay_s, n / record_s, n, record_s / replay_s);
+  g_print ("replay %u steps: peak memory %.1f MiB (%.1f MiB after recording); budget %.0f MiB; "
+           "ratio peak memory / %.0f MiB budget (%u steps): %.2f\n",
+           n, peak_rss_mib (), after_record, BUDGET_MIB, BUDGET_MIB, n,
            peak_rss_mib () / BUDGET_MIB);
 
   g_unlink (recorded_path);

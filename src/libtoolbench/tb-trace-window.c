@@ -224,7 +224,18 @@ _tb_trace_backing_read (TbTraceBacking *self,
         g_set_error_literal (&error, G_IO_ERROR, G_IO_ERROR_PARTIAL_INPUT,
                              _("the file is shorter than what was written to it"));
       else
-        node = tb_json_parse_full (text, length, TB_TRACE_MAX_LINE, TB_TRACE_MAX_DEPTH, &error);
+        {
+          g_autoptr(GError) parse_error = NULL;
+
+          node = tb_json_parse_full (text, length, TB_TRACE_MAX_LINE, TB_TRACE_MAX_DEPTH,
+                                     &parse_error);
+          /* The header is line 1: event k is on line k + 1. */
+          if (node == NULL)
+            g_set_error (&error, TB_TRACE_FILE_ERROR, TB_TRACE_FILE_ERROR_DAMAGED,
+                         /* Translators: %u is a line number, %s why it does not read */
+                         _("line %u has changed since it was written (%s)"), position + 2,
+                         parse_error->message);
+        }
       if (node != NULL && (!JSON_NODE_HOLDS_OBJECT (node) ||
                            tb_json_object_get_string (json_node_get_object (node), "type") == NULL))
         g_set_error_literal (&error, TB_TRACE_FILE_ERROR, TB_TRACE_FILE_ERROR_DAMAGED,

@@ -9,6 +9,7 @@
 #include <glib/gstdio.h>
 #include <signal.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <toolbench.h>
 
 #include "../trace-file-fixture.h"
@@ -398,12 +399,269 @@ test_redacted_like_a_copy (Fixture       *f,
     }
 }
 
+/* A conversation longer than the loop keeps in memory: every message is
+ * still there, the old ones read back from the file. */
+static void
+test_conversation_read_back (Fixture       *f,
+                             gconstpointer  data)
+{
+  g_autoptr(TbDispatchLoop) loop = new_loop (3000);
+  g_autoptr(TbTraceRecorder) recorder = NULL;
+  GListModel *messages = tb_dispatch_loop_get_messages (loop);
+  g_autoptr(TbMessage) first = NULL;
+  g_autoptr(TbMessage) call = NULL;
+  g_autoptr(TbMessage) last = NULL;
+
+  g_assert_cmpint (tb_provider_get_history (tb_dispatch_loop_get_provider (loop)), ==,
+                   TB_PROVIDER_HISTORY_LATEST_TURN);
+  recorder = tb_trace_recorder_new (tb_dispatch_loop_get_trace (loop), f->file, NULL);
+  tb_trace_recorder_set_window (recorder, 64);
+  g_assert_cmpint (run (loop), ==, TB_LOOP_STATE_LIMIT_REACHED);
+
+  /* The person's message, 3,000 model turns and 3,000 results. */
+  g_assert_cmpuint (g_list_model_get_n_items (messages), ==, 6001);
+  first = g_list_model_get_item (messages, 0);
+  g_assert_cmpstr (tb_message_get_text (first), ==, "Go.");
+  call = g_list_model_get_item (messages, 1);
+  g_assert_cmpint (tb_message_get_role (call), ==, TB_MESSAGE_ROLE_ASSISTANT);
+  g_assert_cmpstr (tb_message_get_text (call), ==, "again");
+  g_assert_cmpstr (tb_tool_call_get_name (tb_message_get_tool_call (call, 0)), ==, "echo");
+  last = g_list_model_get_item (messages, 6000);
+  g_assert_cmpint (tb_message_get_role (last), ==, TB_MESSAGE_ROLE_TOOL);
+  g_assert_true (tb_trace_recorder_close (recorder, NULL));
+}
+
+static void
+fail_loop (TbTraceRecorder *recorder,
+           const GError    *error,
+           TbDispatchLoop  *loop)
+{
+  tb_dispatch_loop_fail (loop, error);
+}
+
+/* A disk that is full from the start: the run fails with a sentence that
+ * says so, and what happened stays in memory. */
+static void
+test_disk_full (Fixture       *f,
+                gconstpointer  data)
+{
+  g_autoptr(TbToolRegistry) registry = tb_tool_registry_new ();
+  g_autoptr(TbScriptedProvider) provider = tb_scripted_provider_new ();
+  g_autoptr(TbDispatchLoop) loop = tb_dispatch_loop_new (registry, TB_PROVIDER (provider), 5);
+  g_autoptr(GFile) full = g_file_new_for_path ("/dev/full");
+  g_autoptr(TbTraceRecorder) recorder = NULL;
+  g_autoptr(GError) error = NULL;
+  TbTrace *trace = tb_dispatch_loop_get_trace (loop);
+
+  if (!g_file_test ("/dev/full", G_FILE_TEST_EXISTS))
+    {
+      g_test_skip ("/dev/full is not there");
+      return;
+    }
+
+  recorder = tb_trace_recorder_new (trace, full, NULL);
+  g_signal_connect (recorder, "failed", G_CALLBACK (fail_loop), loop);
+  g_assert_true (tb_dispatch_loop_add_user_message (loop, "Go.", &error));
+
+  g_assert_cmpint (tb_dispatch_loop_get_state (loop), ==, TB_LOOP_STATE_FAILED);
+  g_assert_cmpstr (tb_dispatch_loop_get_error (loop)->message, ==,
+                   "The trace cannot be written: Cannot write the trace: No space left on "
+                   "device");
+  g_assert_false (tb_trace_recorder_close (recorder, &error));
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_NO_SPACE);
+  /* The message, the error and the end: in memory, none lost. */
+  g_assert_cmpuint (tb_trace_get_n_events (trace), ==, 3);
+  g_assert_cmpuint (tb_trace_get_n_in_memory (trace), ==, 3);
+  g_assert_cmpstr (tb_trace_event_get_event_type (tb_trace_get_event (trace, 0)), ==, "message");
+  g_assert_cmpstr (tb_trace_event_get_event_type (tb_trace_get_event (trace, 2)), ==, "end");
+}
+
+/* The child: a recorded run whose file may not grow past 256 KiB, as
+ * when the disk fills up while the run goes on. Checks that every event
+ * is still there, in memory or in the file, and prints the run's error. */
+static int
+run_until_full (const char *path)
+{
+  g_autoptr(TbDispatchLoop) loop = new_loop (100000);
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  g_autoptr(TbTraceRecorder) recorder = NULL;
+  g_autoptr(TbTraceReader) reader = NULL;
+  TbTrace *trace = tb_dispatch_loop_get_trace (loop);
+  struct rlimit limit = { 256 * 1024, 256 * 1024 };
+  guint n_file;
+
+  signal (SIGXFSZ, SIG_IGN);
+  g_assert_cmpint (setrlimit (RLIMIT_FSIZE, &limit), ==, 0);
+
+  recorder = tb_trace_recorder_new (trace, file, NULL);
+  tb_trace_recorder_set_window (recorder, 64);
+  g_signal_connect (recorder, "failed", G_CALLBACK (fail_loop), loop);
+  g_assert_cmpint (run (loop), ==, TB_LOOP_STATE_FAILED);
+  g_print ("%s\n", tb_dispatch_loop_get_error (loop)->message);
+
+  /* What reached the file reads back; the rest is still in memory. */
+  reader = open_indexed (file);
+  n_file = tb_trace_reader_get_n_events (reader);
+  g_assert_cmpuint (n_file, >, 500);
+  g_assert_cmpuint (n_file, <, tb_trace_get_n_events (trace));
+  for (guint i = 0; i < tb_trace_get_n_events (trace); i++)
+    {
+      TbTraceEvent *event = tb_trace_get_event (trace, i);
+
+      g_assert_cmpuint (tb_trace_event_get_seq (event), ==, i + 1);
+      g_assert_cmpstr (tb_trace_event_get_event_type (event), !=, "incomplete");
+      if (i < n_file)
+        {
+          g_autoptr(JsonObject) line = tb_trace_reader_read_event (reader, i, NULL);
+
+          g_assert_cmpstr (json_object_get_string_member (line, "type"), ==,
+                           tb_trace_event_get_event_type (event));
+        }
+    }
+  g_assert_cmpstr (tb_trace_event_get_event_type (tb_trace_get_event (
+                     trace, tb_trace_get_n_events (trace) - 1)), ==, "end");
+  return 0;
+}
+
+static void
+test_file_full_mid_run (Fixture       *f,
+                        gconstpointer  data)
+{
+  g_autofree char *self_path = g_file_read_link ("/proc/self/exe", NULL);
+  g_autoptr(GSubprocess) child = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *out = NULL;
+
+  child = g_subprocess_new (G_SUBPROCESS_FLAGS_STDOUT_PIPE, &error, self_path, "--until-full",
+                            f->path, NULL);
+  g_assert_no_error (error);
+  g_assert_true (g_subprocess_communicate_utf8 (child, NULL, NULL, &out, NULL, &error));
+  g_assert_no_error (error);
+  g_assert_true (g_subprocess_get_if_exited (child));
+  g_assert_cmpint (g_subprocess_get_exit_status (child), ==, 0);
+  g_assert_cmpstr (out, ==, "The trace cannot be written: Cannot write the trace: File too large\n");
+}
+
+/* A trace whose file changed after it was written: the replay names the
+ * event and the line that changed, and says it cannot confirm the run. */
+static void
+test_replay_changed_file (Fixture       *f,
+                          gconstpointer  data)
+{
+  g_autoptr(TbDispatchLoop) loop = new_loop (200);
+  g_autoptr(TbTraceRecorder) recorder = NULL;
+  g_autoptr(TbReplay) replay = NULL;
+  g_autoptr(TbReplayReport) report = NULL;
+  g_autofree char *contents = NULL;
+  g_autofree char *expected = NULL;
+  g_auto(GStrv) lines = NULL;
+  g_autoptr(GString) changed = g_string_new (NULL);
+
+  recorder = tb_trace_recorder_new (tb_dispatch_loop_get_trace (loop), f->file, NULL);
+  tb_trace_recorder_set_window (recorder, 16);
+  run (loop);
+  g_assert_true (tb_trace_recorder_close (recorder, NULL));
+
+  /* Line 50 (event 49) loses its first brace; its length stays. */
+  g_assert_true (g_file_get_contents (f->path, &contents, NULL, NULL));
+  lines = g_strsplit (contents, "\n", -1);
+  lines[49][0] = '#';
+  for (guint i = 0; lines[i] != NULL; i++)
+    g_string_append_printf (changed, i > 0 ? "\n%s" : "%s", lines[i]);
+  g_assert_true (g_file_set_contents (f->path, changed->str, changed->len, NULL));
+
+  replay = tb_replay_new (tb_dispatch_loop_get_trace (loop));
+  tb_replay_run_async (replay, NULL, replayed_cb, &report);
+  while (report == NULL)
+    g_main_context_iteration (NULL, TRUE);
+
+  expected = g_strdup_printf ("Event 49 can no longer be read from “%s”: line 50 has changed "
+                              "since it was written (", f->path);
+  g_assert_nonnull (tb_replay_report_get_incomplete (report));
+  g_assert_true (g_str_has_prefix (tb_replay_report_get_incomplete (report), expected));
+}
+
+/* The child: records a run of @n steps, replays it with its new run
+ * recorded, and prints its peak resident memory in KiB. */
+static int
+replay_steps (const char *dir,
+              guint       n)
+{
+  g_autofree char *recorded_path = g_build_filename (dir, "recorded.jsonl", NULL);
+  g_autofree char *replayed_path = g_build_filename (dir, "replayed.jsonl", NULL);
+  g_autoptr(GFile) recorded_file = g_file_new_for_path (recorded_path);
+  g_autoptr(GFile) replayed_file = g_file_new_for_path (replayed_path);
+  g_autoptr(TbDispatchLoop) loop = new_loop (n);
+  g_autoptr(TbTraceRecorder) recorder = NULL;
+  g_autoptr(TbReplay) replay = NULL;
+  g_autoptr(TbReplayReport) report = NULL;
+  struct rusage usage;
+
+  recorder = tb_trace_recorder_new (tb_dispatch_loop_get_trace (loop), recorded_file, NULL);
+  g_assert_cmpint (run (loop), ==, TB_LOOP_STATE_LIMIT_REACHED);
+  g_assert_true (tb_trace_recorder_close (recorder, NULL));
+
+  replay = tb_replay_new (tb_dispatch_loop_get_trace (loop));
+  tb_replay_set_output (replay, replayed_file, NULL);
+  tb_replay_run_async (replay, NULL, replayed_cb, &report);
+  while (report == NULL)
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_cmpint (tb_replay_report_get_first_divergence (report), ==, -1);
+  g_assert_cmpuint (tb_replay_report_get_n_steps (report), ==, n + 1);
+
+  getrusage (RUSAGE_SELF, &usage);
+  g_print ("%ld\n", usage.ru_maxrss);
+  g_unlink (recorded_path);
+  g_unlink (replayed_path);
+  return 0;
+}
+
+static glong
+replay_peak_kib (const char *dir,
+                 guint       n)
+{
+  g_autofree char *self_path = g_file_read_link ("/proc/self/exe", NULL);
+  g_autofree char *count = g_strdup_printf ("%u", n);
+  g_autoptr(GSubprocess) child = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *out = NULL;
+
+  child = g_subprocess_new (G_SUBPROCESS_FLAGS_STDOUT_PIPE, &error, self_path, "--replay",
+                            dir, count, NULL);
+  g_assert_no_error (error);
+  g_assert_true (g_subprocess_communicate_utf8 (child, NULL, NULL, &out, NULL, &error));
+  g_assert_no_error (error);
+  g_assert_true (g_subprocess_get_if_exited (child));
+  g_assert_cmpint (g_subprocess_get_exit_status (child), ==, 0);
+  return strtol (out, NULL, 10);
+}
+
+/* Replaying ten times as many steps needs about the same memory: before
+ * steps were read from the trace as the replay reached them, each step
+ * kept about 17 KiB. */
+static void
+test_replay_memory (Fixture       *f,
+                    gconstpointer  data)
+{
+  glong small = replay_peak_kib (f->dir, 2000);
+  glong large = replay_peak_kib (f->dir, 20000);
+
+  g_test_message ("peak resident memory: 2,000 steps %ld KiB, 20,000 steps %ld KiB",
+                  small, large);
+  /* 18,000 more steps may add 16 MiB at most: less than 1 KiB a step. */
+  g_assert_cmpint (large - small, <, 16 * 1024);
+}
+
 int
 main (int   argc,
       char *argv[])
 {
   if (argc == 3 && g_str_equal (argv[1], "--run-forever"))
     return run_forever (argv[2]);
+  if (argc == 3 && g_str_equal (argv[1], "--until-full"))
+    return run_until_full (argv[2]);
+  if (argc == 4 && g_str_equal (argv[1], "--replay"))
+    return replay_steps (argv[2], (guint) g_ascii_strtoull (argv[3], NULL, 10));
 
   g_test_init (&argc, &argv, NULL);
 
@@ -414,6 +672,11 @@ main (int   argc,
   ADD ("/loop-record/cancelled-long-run", test_cancelled_long_run);
   ADD ("/loop-record/killed-long-run", test_killed_long_run);
   ADD ("/loop-record/redacted-like-a-copy", test_redacted_like_a_copy);
+  ADD ("/loop-record/conversation-read-back", test_conversation_read_back);
+  ADD ("/loop-record/disk-full", test_disk_full);
+  ADD ("/loop-record/file-full-mid-run", test_file_full_mid_run);
+  ADD ("/loop-record/replay-changed-file", test_replay_changed_file);
+  ADD ("/loop-record/replay-memory", test_replay_memory);
 #undef ADD
 
   return g_test_run ();

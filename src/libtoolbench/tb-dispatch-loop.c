@@ -73,7 +73,7 @@ struct _TbDispatchLoop
   gulong            wire_response_id;
 
   TbLoopMcp        *mcp;
-  GHashTable       *call_ids;     /* of the calls the model asked for in this run */
+  GHashTable       *call_ids;     /* of the latest calls the model asked for in this run */
 };
 
 G_DEFINE_FINAL_TYPE (TbDispatchLoop, tb_dispatch_loop, G_TYPE_OBJECT)
@@ -482,6 +482,11 @@ accept_model_turn (TbDispatchLoop *self,
     }
 
   g_list_store_remove_all (self->pending);
+  /* A server's messages about a call come while it runs or soon after:
+   * the ids of the latest few thousand calls are enough, and a long run
+   * does not keep every id it ever saw. */
+  if (g_hash_table_size (self->call_ids) >= 4096)
+    g_hash_table_remove_all (self->call_ids);
   for (guint i = 0; i < n; i++)
     {
       TbToolCall *call = tb_message_get_tool_call (message, i);

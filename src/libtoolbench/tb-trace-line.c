@@ -6,7 +6,7 @@
  * recorded iteration cost. The text here is what tb_json_to_string()
  * writes for an object with the same members in the same order (the same
  * escapes), so a trace file does not change; the test
- * /trace-file/line-text holds the two together. */
+ * /loop-record/lines-as-trees holds the two together. */
 
 #define G_LOG_DOMAIN "tb-trace"
 

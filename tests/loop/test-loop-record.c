@@ -399,6 +399,97 @@ test_redacted_like_a_copy (Fixture       *f,
     }
 }
 
+/* Decides the calls of the byte-for-byte test: edits the first, skips
+ * the second, approves the rest. */
+static void
+decide_cb (TbDispatchLoop *loop,
+           TbPendingCall  *call,
+           gpointer        user_data)
+{
+  guint *n = user_data;
+  g_autoptr(JsonNode) value = NULL;
+
+  switch ((*n)++)
+    {
+    case 0:
+      value = tb_json_parse ("{\"n\":2,\"note\":\"edited \\\"here\\\" \\u00e9\"}", -1, NULL);
+      g_assert_true (tb_pending_call_edit (call, value, NULL));
+      break;
+    case 1:
+      value = tb_json_parse ("{\"out\":\"tab\\there\",\"list\":[1,2.5,true,null]}", -1, NULL);
+      tb_pending_call_skip (call, value);
+      break;
+    default:
+      break;
+    }
+}
+
+/* The loop writes its events as text from their fields, without trees:
+ * every line must be exactly what writing the line's tree gives, for
+ * text with quotes, backslashes, control characters, DEL and non-ASCII
+ * letters, for edits, skips, usage and raw arguments. */
+static void
+test_lines_as_trees (Fixture       *f,
+                     gconstpointer  data)
+{
+  static const char script[] =
+    "{\"responses\":["
+    "{\"text\":\"Say \\\"hi\\\" \\\\ back\\tslash \\u0001\\u007f é 日本\","
+    " \"usage\":{\"input_tokens\":10,\"output_tokens\":3},"
+    " \"tool_calls\":[{\"name\":\"echo\",\"arguments\":{\"n\":1,\"s\":\"a\\u001fb\"}},"
+    "                 {\"name\":\"echo\",\"arguments\":{\"n\":1.5}},"
+    "                 {\"name\":\"echo\",\"arguments\":\"{\\\"broken\\\": \"},"
+    "                 {\"name\":\"nope\",\"arguments\":{}}]},"
+    "{\"text\":\"line one\\nline two\",\"finish_reason\":\"stop\"}]}";
+  g_autoptr(TbToolRegistry) registry = tb_tool_registry_new ();
+  g_autoptr(TbScriptedProvider) provider = NULL;
+  g_autoptr(TbDispatchLoop) loop = NULL;
+  g_autoptr(TbTraceRecorder) recorder = NULL;
+  g_autoptr(TbTool) tool = NULL;
+  g_autoptr(JsonNode) schema = NULL;
+  g_autoptr(JsonNode) parsed = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *contents = NULL;
+  g_auto(GStrv) lines = NULL;
+  guint n_decided = 0;
+  guint n_lines = 0;
+
+  schema = tb_json_parse ("{\"type\":\"object\"}", -1, &error);
+  tool = tb_tool_new_simple ("echo", "Says something.", schema, TB_TOOL_SIMPLE_FLAGS_NONE, echo,
+                             NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_true (tb_tool_registry_register (registry, tool, &error));
+  parsed = tb_json_parse (script, -1, &error);
+  g_assert_no_error (error);
+  provider = tb_scripted_provider_new_from_json (parsed, &error);
+  g_assert_no_error (error);
+  loop = tb_dispatch_loop_new (registry, TB_PROVIDER (provider), 5);
+  g_signal_connect (loop, "call-pending", G_CALLBACK (decide_cb), &n_decided);
+  recorder = tb_trace_recorder_new (tb_dispatch_loop_get_trace (loop), f->file, NULL);
+  g_assert_true (tb_dispatch_loop_add_user_message (loop, "Quote \"this\"\r\n\x7f", &error));
+  g_assert_cmpint (run (loop), ==, TB_LOOP_STATE_FINISHED);
+  g_assert_true (tb_trace_recorder_close (recorder, &error));
+  g_assert_no_error (error);
+
+  g_assert_true (g_file_get_contents (f->path, &contents, NULL, NULL));
+  lines = g_strsplit (contents, "\n", -1);
+  for (guint i = 1; lines[i] != NULL && lines[i][0] != '\0'; i++)
+    {
+      g_autoptr(JsonNode) line = tb_json_parse (lines[i], -1, &error);
+      g_autofree char *written = NULL;
+
+      g_assert_no_error (error);
+      written = tb_json_to_string (line, FALSE);
+      g_assert_cmpstr (written, ==, lines[i]);
+      n_lines++;
+    }
+  g_assert_cmpuint (n_decided, ==, 3);
+  /* The person's message; request, response, model turn and message;
+   * 4 calls, 4 decisions, 4 results with their 4 messages; the second
+   * turn's 4 events and the end. */
+  g_assert_cmpuint (n_lines, ==, 26);
+}
+
 /* A conversation longer than the loop keeps in memory: every message is
  * still there, the old ones read back from the file. */
 static void
@@ -672,6 +763,7 @@ main (int   argc,
   ADD ("/loop-record/cancelled-long-run", test_cancelled_long_run);
   ADD ("/loop-record/killed-long-run", test_killed_long_run);
   ADD ("/loop-record/redacted-like-a-copy", test_redacted_like_a_copy);
+  ADD ("/loop-record/lines-as-trees", test_lines_as_trees);
   ADD ("/loop-record/conversation-read-back", test_conversation_read_back);
   ADD ("/loop-record/disk-full", test_disk_full);
   ADD ("/loop-record/file-full-mid-run", test_file_full_mid_run);

@@ -4,9 +4,48 @@
 
 #include "config.h"
 
-#include "tb-schema-error.h"
+#include <string.h>
+
+#include "tb-schema-private.h"
 
 G_DEFINE_BOXED_TYPE (TbSchemaError, tb_schema_error, tb_schema_error_copy, tb_schema_error_free)
+
+/* One allocation holds the struct and its four strings, in this order,
+ * right behind it: making and freeing an error is one malloc and one free.
+ * tb_schema_error_free() recognises the layout by instance_path starting
+ * right after the struct; an error whose fields were allocated one by one
+ * (by hand, through a binding) is freed field by field. */
+TbSchemaError *
+_tb_schema_error_new_len (const char *instance_path,
+                          gsize       instance_path_len,
+                          const char *schema_path,
+                          gsize       schema_path_len,
+                          const char *keyword,
+                          gsize       keyword_len,
+                          const char *message,
+                          gsize       message_len)
+{
+  TbSchemaError *self = g_malloc (sizeof (TbSchemaError) + instance_path_len + schema_path_len +
+                                  keyword_len + message_len + 4);
+  char *p = (char *) (self + 1);
+
+  self->instance_path = p;
+  memcpy (p, instance_path, instance_path_len);
+  p += instance_path_len;
+  *p++ = '\0';
+  self->schema_path = p;
+  memcpy (p, schema_path, schema_path_len);
+  p += schema_path_len;
+  *p++ = '\0';
+  self->keyword = p;
+  memcpy (p, keyword, keyword_len);
+  p += keyword_len;
+  *p++ = '\0';
+  self->message = p;
+  memcpy (p, message, message_len);
+  p[message_len] = '\0';
+  return self;
+}
 
 TbSchemaError *
 tb_schema_error_new (const char *instance_path,
@@ -14,14 +53,15 @@ tb_schema_error_new (const char *instance_path,
                      const char *keyword,
                      const char *message)
 {
-  TbSchemaError *self = g_new0 (TbSchemaError, 1);
+  instance_path = instance_path != NULL ? instance_path : "";
+  schema_path = schema_path != NULL ? schema_path : "";
+  keyword = keyword != NULL ? keyword : "";
+  message = message != NULL ? message : "";
 
-  self->instance_path = g_strdup (instance_path != NULL ? instance_path : "");
-  self->schema_path = g_strdup (schema_path != NULL ? schema_path : "");
-  self->keyword = g_strdup (keyword != NULL ? keyword : "");
-  self->message = g_strdup (message != NULL ? message : "");
-
-  return self;
+  return _tb_schema_error_new_len (instance_path, strlen (instance_path),
+                                   schema_path, strlen (schema_path),
+                                   keyword, strlen (keyword),
+                                   message, strlen (message));
 }
 
 TbSchemaError *
@@ -39,10 +79,13 @@ tb_schema_error_free (TbSchemaError *self)
   if (self == NULL)
     return;
 
-  g_free (self->instance_path);
-  g_free (self->schema_path);
-  g_free (self->keyword);
-  g_free (self->message);
+  if (self->instance_path != (char *) (self + 1))
+    {
+      g_free (self->instance_path);
+      g_free (self->schema_path);
+      g_free (self->keyword);
+      g_free (self->message);
+    }
   g_free (self);
 }
 

@@ -19,7 +19,9 @@ G_BEGIN_DECLS
  * @keyword: the keyword ("required", "maximum", …)
  * @message: a sentence a person understands ("must be at most 10")
  *
- * One reason why an instance does not match a schema.
+ * One reason why an instance does not match a schema. The strings belong
+ * to the error and are read-only: to change one, make a new error with
+ * tb_schema_error_new().
  */
 typedef struct
 {

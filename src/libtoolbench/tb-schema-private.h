@@ -22,5 +22,13 @@ gboolean  _tb_schema_format_check        (const char  *format,
 char     *_tb_schema_uri_resolve         (const char  *base,
                                           const char  *reference);
 JsonNode *_tb_schema_builtin_lookup      (const char  *uri);
+TbSchemaError *_tb_schema_error_new_len  (const char  *instance_path,
+                                          gsize        instance_path_len,
+                                          const char  *schema_path,
+                                          gsize        schema_path_len,
+                                          const char  *keyword,
+                                          gsize        keyword_len,
+                                          const char  *message,
+                                          gsize        message_len);
 
 G_END_DECLS

@@ -12,44 +12,12 @@
 #include <string.h>
 
 #include "tb-json.h"
-#include "tb-schema-node-private.h"
+#include "tb-schema-validate-private.h"
 
 /* ------------------------------------------------------------------ */
 /* Validation                                                         */
 /* ------------------------------------------------------------------ */
 
-typedef struct
-{
-  const char *name;  /* NULL: index */
-  guint       index;
-} Segment;
-
-/* Annotations that unevaluatedProperties and unevaluatedItems read. */
-typedef struct
-{
-  GHashTable *props;
-  guint       items;
-  gboolean    all_items;
-  guint8     *item_bits;
-  guint       n_items;
-} Eval;
-
-typedef struct
-{
-  GPtrArray *errors;
-  gboolean   collect;
-  guint      quiet;
-  guint      depth;
-  gboolean   overflow_reported;
-  guint      path_len;
-  guint      scope_len;
-  Segment    path[TB_JSON_MAX_DEPTH + 2];
-  /* depth when the value at path[i - 1] was entered: bounds in-place loops */
-  guint      base_depth[TB_JSON_MAX_DEPTH + 2];
-  Resource  *scope[TB_SCHEMA_MAX_DEPTH + 2];
-} VCtx;
-
-#define STOP(v) (!(v)->collect || (v)->quiet > 0)
 
 static void
 eval_clear (Eval *e)
@@ -104,90 +72,166 @@ eval_merge (Eval *dst,
       eval_mark_item (dst, i, src->n_items);
 }
 
-static gboolean
-wants_errors (VCtx *v)
+
+/* Text built on the stack, moving to the heap only when it grows long. */
+typedef struct
 {
-  return v->quiet == 0 && v->errors != NULL;
-}
+  char  *str;
+  gsize  len;
+  gsize  cap;
+  char   stack[256];
+} Buf;
 
-static char *
-instance_pointer (VCtx *v)
+static inline void
+buf_init (Buf *b)
 {
-  GString *out;
-
-  if (v->path_len == 0)
-    return g_strdup ("");
-  out = g_string_sized_new (64);
-
-  for (guint i = 0; i < v->path_len; i++)
-    {
-      if (v->path[i].name != NULL)
-        {
-          g_autofree char *escaped = tb_json_pointer_escape (v->path[i].name);
-
-          g_string_append_c (out, '/');
-          g_string_append (out, escaped);
-        }
-      else
-        g_string_append_printf (out, "/%u", v->path[i].index);
-    }
-  return g_string_free (out, FALSE);
+  b->str = b->stack;
+  b->len = 0;
+  b->cap = sizeof b->stack;
+  b->stack[0] = '\0';
 }
-
-static void report_error (VCtx       *v,
-                          Node       *node,
-                          const char *keyword,
-                          const char *format,
-                          ...) G_GNUC_PRINTF (4, 5);
 
 static void
-report_error (VCtx       *v,
+buf_append_len (Buf        *b,
+                const char *text,
+                gsize       len)
+{
+  if (G_UNLIKELY (b->len + len + 1 > b->cap))
+    {
+      gsize cap = MAX (b->cap * 2, b->len + len + 1);
+
+      if (b->str == b->stack)
+        {
+          b->str = g_malloc (cap);
+          memcpy (b->str, b->stack, b->len);
+        }
+      else
+        b->str = g_realloc (b->str, cap);
+      b->cap = cap;
+    }
+  memcpy (b->str + b->len, text, len);
+  b->len += len;
+  b->str[b->len] = '\0';
+}
+
+static inline void
+buf_append (Buf        *b,
+            const char *text)
+{
+  buf_append_len (b, text, strlen (text));
+}
+
+static inline void
+buf_clear (Buf *b)
+{
+  if (b->str != b->stack)
+    g_free (b->str);
+}
+
+/* Appends the JSON Pointer of the value being validated to @out. */
+static void
+instance_pointer (VCtx *v,
+                  Buf  *out)
+{
+  for (guint i = 0; i < v->path_len; i++)
+    {
+      const char *name = v->path[i].name;
+
+      buf_append_len (out, "/", 1);
+      if (name == NULL)
+        {
+          char digits[16];
+          guint index = v->path[i].index;
+          guint at = sizeof digits;
+
+          do
+            digits[--at] = '0' + index % 10;
+          while ((index /= 10) > 0);
+          buf_append_len (out, digits + at, sizeof digits - at);
+        }
+      else if (strpbrk (name, "~/") == NULL)
+        buf_append (out, name);
+      else
+        for (const char *c = name; *c != '\0'; c++)
+          {
+            if (*c == '~')
+              buf_append_len (out, "~0", 2);
+            else if (*c == '/')
+              buf_append_len (out, "~1", 2);
+            else
+              buf_append_len (out, c, 1);
+          }
+    }
+}
+
+void
+_tb_schema_report_error (VCtx       *v,
               Node       *node,
               const char *keyword,
               const char *format,
               ...)
 {
-  TbSchemaError *error = g_new (TbSchemaError, 1);
+  char message_buf[256];
+  g_autofree char *message_heap = NULL;
+  g_autofree char *valid_message = NULL;
+  g_autofree char *valid_path = NULL;
+  const char *message = message_buf;
+  gsize message_len;
+  Buf path, location;
   va_list args;
+  int written;
 
+  /* Everything is formatted on the stack and copied once into the error's
+   * single allocation; the heap is used only for long paths and messages. */
   va_start (args, format);
-  error->message = g_strdup_vprintf (format, args);
+  written = g_vsnprintf (message_buf, sizeof message_buf, format, args);
   va_end (args);
+  if (written < 0 || (gsize) written >= sizeof message_buf)
+    {
+      va_start (args, format);
+      message_heap = g_strdup_vprintf (format, args);
+      va_end (args);
+      message = message_heap;
+      message_len = strlen (message);
+    }
+  else
+    message_len = written;
   /* Names from a node built in C may not be UTF-8; the message must be. */
-  if (G_UNLIKELY (!g_utf8_validate (error->message, -1, NULL)))
+  if (G_UNLIKELY (!g_utf8_validate_len (message, message_len, NULL)))
     {
-      char *valid = g_utf8_make_valid (error->message, -1);
-
-      g_free (error->message);
-      error->message = valid;
+      valid_message = g_utf8_make_valid (message, message_len);
+      message = valid_message;
+      message_len = strlen (message);
     }
 
-  /* Built in place: tb_schema_error_new() would copy every string again. */
-  error->instance_path = instance_pointer (v);
-  if (G_UNLIKELY (!g_utf8_validate (error->instance_path, -1, NULL)))
-    {
-      char *valid = g_utf8_make_valid (error->instance_path, -1);
+  buf_init (&path);
+  instance_pointer (v, &path);
+  if (G_UNLIKELY (!g_utf8_validate_len (path.str, path.len, NULL)))
+    valid_path = g_utf8_make_valid (path.str, path.len);
 
-      g_free (error->instance_path);
-      error->instance_path = valid;
+  buf_init (&location);
+  buf_append (&location, node->location);
+  if (keyword[0] != '\0')
+    {
+      buf_append_len (&location, "/", 1);
+      buf_append (&location, keyword);
     }
-  error->schema_path = keyword[0] != '\0' ? g_strconcat (node->location, "/", keyword, NULL)
-                                          : g_strdup (node->location);
-  error->keyword = g_strdup (keyword[0] != '\0' ? keyword : "false");
-  g_ptr_array_add (v->errors, error);
+
+  g_ptr_array_add (v->errors,
+                   _tb_schema_error_new_len (valid_path != NULL ? valid_path : path.str,
+                                             valid_path != NULL ? strlen (valid_path) : path.len,
+                                             location.str, location.len,
+                                             keyword[0] != '\0' ? keyword : "false",
+                                             keyword[0] != '\0' ? strlen (keyword) : 5,
+                                             message, message_len));
+  buf_clear (&path);
+  buf_clear (&location);
 }
 
-/* Messages are translated and formatted only when someone reads them. */
-#define report(v, ...) \
-  G_STMT_START { if (wants_errors (v)) report_error ((v), __VA_ARGS__); } G_STMT_END
+#define validate _tb_schema_validate_node
 
-static gboolean validate (VCtx     *v,
-                          Node     *node,
-                          JsonNode *instance,
-                          Eval     *eval);
-
-static gboolean
-push_name (VCtx       *v,
+gboolean
+_tb_schema_push_name (VCtx       *v,
            Node       *node,
            const char *keyword,
            const char *name)
@@ -205,8 +249,8 @@ push_name (VCtx       *v,
   return TRUE;
 }
 
-static gboolean
-push_index (VCtx       *v,
+gboolean
+_tb_schema_push_index (VCtx       *v,
             Node       *node,
             const char *keyword,
             guint       i)
@@ -258,8 +302,8 @@ instance_types (JsonNode *instance,
     }
 }
 
-static char *
-describe_types (guint8 types)
+char *
+_tb_schema_describe_types (guint8 types)
 {
   static const char *names[] = { "null", "boolean", "object", "array", "number", "string",
                                  "integer" };
@@ -358,8 +402,8 @@ validate_number (VCtx     *v,
 }
 
 /* Code points of valid UTF-8: every byte that does not continue a sequence. */
-static gint64
-count_code_points (const char *s,
+gint64
+_tb_schema_count_code_points (const char *s,
                    gsize       len)
 {
   gint64 count = 0;
@@ -388,7 +432,7 @@ validate_string (VCtx     *v,
 
   if (n->min_length >= 0 || n->max_length >= 0)
     {
-      gint64 count = count_code_points (s, len);
+      gint64 count = _tb_schema_count_code_points (s, len);
 
       if (n->min_length >= 0 && count < n->min_length)
         {
@@ -609,7 +653,7 @@ validate_array (VCtx     *v,
     {
       gboolean item_ok;
 
-      if (!push_index (v, n, "prefixItems", i))
+      if (!_tb_schema_push_index (v, n, "prefixItems", i))
         return FALSE;
       item_ok = validate (v, n->prefix_items[i], json_array_get_element (array, i), NULL);
       v->path_len--;
@@ -637,7 +681,7 @@ validate_array (VCtx     *v,
         {
           gboolean item_ok;
 
-          if (!push_index (v, n, "items", i))
+          if (!_tb_schema_push_index (v, n, "items", i))
             return FALSE;
           item_ok = validate (v, n->items, json_array_get_element (array, i), NULL);
           v->path_len--;
@@ -662,7 +706,7 @@ validate_array (VCtx     *v,
         {
           gboolean matched;
 
-          if (!push_index (v, n, "contains", i))
+          if (!_tb_schema_push_index (v, n, "contains", i))
             {
               v->quiet--;
               return FALSE;
@@ -836,7 +880,7 @@ validate_object (VCtx     *v,
           if (sub != NULL)
             {
               matched = TRUE;
-              if (!push_name (v, n, "properties", name))
+              if (!_tb_schema_push_name (v, n, "properties", name))
                 return FALSE;
               member_ok = validate (v, sub, member, NULL);
               v->path_len--;
@@ -865,7 +909,7 @@ validate_object (VCtx     *v,
                   if (hit != 1)
                     continue;
                   matched = TRUE;
-                  if (!push_name (v, n, "patternProperties", name))
+                  if (!_tb_schema_push_name (v, n, "patternProperties", name))
                     return FALSE;
                   if (!validate (v, n->pattern_properties[i].schema, member, NULL))
                     member_ok = FALSE;
@@ -883,7 +927,7 @@ validate_object (VCtx     *v,
                 }
               else
                 {
-                  if (!push_name (v, n, "additionalProperties", name))
+                  if (!_tb_schema_push_name (v, n, "additionalProperties", name))
                     return FALSE;
                   member_ok = validate (v, n->additional_properties, member, NULL) && member_ok;
                   v->path_len--;
@@ -956,7 +1000,7 @@ validate_unevaluated (VCtx     *v,
             {
               gboolean member_ok;
 
-              if (!push_name (v, n, "unevaluatedProperties", name))
+              if (!_tb_schema_push_name (v, n, "unevaluatedProperties", name))
                 return FALSE;
               member_ok = validate (v, sub, member, NULL);
               v->path_len--;
@@ -987,7 +1031,7 @@ validate_unevaluated (VCtx     *v,
             {
               gboolean item_ok;
 
-              if (!push_index (v, n, "unevaluatedItems", i))
+              if (!_tb_schema_push_index (v, n, "unevaluatedItems", i))
                 return FALSE;
               item_ok = validate (v, sub, json_array_get_element (array, i), NULL);
               v->path_len--;
@@ -1057,7 +1101,7 @@ explain_alternatives (VCtx        *v,
     }
   else if (candidates == 0 && typed)
     {
-      g_autofree char *wanted = describe_types (all_types);
+      g_autofree char *wanted = _tb_schema_describe_types (all_types);
       g_autofree char *actual = tb_json_describe_type (instance);
 
       report (v, n, keyword, _("must be of type %s, not %s"), wanted, actual);
@@ -1246,7 +1290,7 @@ validate_keywords (VCtx     *v,
     {
       if (wants_errors (v))
         {
-          g_autofree char *wanted = describe_types (n->types);
+          g_autofree char *wanted = _tb_schema_describe_types (n->types);
           g_autofree char *actual = tb_json_describe_type (instance);
 
           report (v, n, "type", _("must be of type %s, not %s"), wanted, actual);
@@ -1344,7 +1388,7 @@ validate_keywords (VCtx     *v,
   return ok;
 }
 
-static gboolean
+gboolean
 validate (VCtx     *v,
           Node     *n,
           JsonNode *instance,
@@ -1441,6 +1485,33 @@ tb_schema_validate (TbSchema   *self,
 static GPrivate thread_context_owner = G_PRIVATE_INIT (g_free);
 static _Thread_local VCtx *thread_context;
 
+/* About 50 KiB, once per thread: on the heap so that worker threads with
+ * small stacks are safe, and reused so that a validation allocates nothing
+ * unless it has errors to return. The GPrivate frees it when the thread
+ * ends; the thread-local pointer is the fast way to it. */
+VCtx *
+_tb_schema_context_get (GPtrArray *errors,
+                        gboolean   collect)
+{
+  VCtx *v = thread_context;
+
+  if (G_UNLIKELY (v == NULL))
+    {
+      v = g_new (VCtx, 1);
+      g_private_set (&thread_context_owner, v);
+      thread_context = v;
+    }
+  v->errors = errors;
+  v->collect = collect;
+  v->quiet = 0;
+  v->depth = 0;
+  v->overflow_reported = FALSE;
+  v->path_len = 0;
+  v->base_depth[0] = 0;
+  v->scope_len = 0;
+  return v;
+}
+
 /**
  * tb_schema_validate_full:
  * @self: a compiled schema
@@ -1465,28 +1536,9 @@ tb_schema_validate_full (TbSchema               *self,
   g_return_val_if_fail (TB_IS_SCHEMA (self), FALSE);
   g_return_val_if_fail (instance != NULL, FALSE);
 
-  /* About 50 KiB, once per thread: on the heap so that worker threads with
-   * small stacks are safe, and reused so that a validation allocates
-   * nothing unless it has errors to return. The GPrivate frees it when the
-   * thread ends; the thread-local pointer is the fast way to it. */
-  v = thread_context;
-  if (G_UNLIKELY (v == NULL))
-    {
-      v = g_new (VCtx, 1);
-      g_private_set (&thread_context_owner, v);
-      thread_context = v;
-    }
-
   /* First the verdict alone, which stops at the first failure and builds no
    * message; most arguments are valid, so most calls end here. */
-  v->errors = NULL;
-  v->collect = FALSE;
-  v->quiet = 0;
-  v->depth = 0;
-  v->overflow_reported = FALSE;
-  v->path_len = 0;
-  v->base_depth[0] = 0;
-  v->scope_len = 0;
+  v = _tb_schema_context_get (NULL, FALSE);
   ok = validate (v, self->root, instance, NULL);
 
   if (errors == NULL)
@@ -1497,14 +1549,7 @@ tb_schema_validate_full (TbSchema               *self,
     return TRUE;
 
   /* Then again, to say why. */
-  v->errors = *errors;
-  v->collect = (flags & TB_SCHEMA_VALIDATE_FIRST_ERROR) == 0;
-  v->quiet = 0;
-  v->depth = 0;
-  v->overflow_reported = FALSE;
-  v->path_len = 0;
-  v->base_depth[0] = 0;
-  v->scope_len = 0;
+  v = _tb_schema_context_get (*errors, (flags & TB_SCHEMA_VALIDATE_FIRST_ERROR) == 0);
   validate (v, self->root, instance, NULL);
   v->errors = NULL;
 

@@ -86,6 +86,7 @@ struct _Node
   guint          has_object : 1;
   guint          mark : 2;
   guint          type_only : 1;  /* "type" and nothing else that applies */
+  guint          streamable : 1; /* the text validator handles it and all below it */
   guint8         types;
 
   Node          *ref;
@@ -123,6 +124,8 @@ struct _Node
   gint64         max_properties;
   char         **required;
   gint8         *required_prop;  /* index of each required name in properties, or -1 */
+  gint8         *required_index; /* the same for the text validator, up to 64 properties */
+  guint32       *property_keys;  /* for the text validator: length << 8 | first byte */
   Named         *properties;
   guint          n_properties;
   GHashTable    *property_index;
@@ -158,9 +161,11 @@ struct _TbSchema
   GPtrArray     *nodes;      /* Node*, owned */
   GPtrArray     *resources;  /* Resource*, owned */
   GPtrArray     *documents;  /* JsonNode*, kept alive for the nodes' json */
+  gsize          stream_ready; /* the nodes' streamable flags are set */
 };
 
 void      _tb_schema_node_free      (Node              *node);
+void      _tb_schema_prepare_stream (TbSchema          *self);
 void      _tb_schema_resource_free  (Resource          *resource);
 gboolean  _tb_schema_compile        (TbSchema          *self,
                                      TbSchemaDraft      draft_or_auto,

@@ -56,6 +56,8 @@ _tb_schema_node_free (Node *node)
   g_free (node->prefix_items);
   g_strfreev (node->required);
   g_free (node->required_prop);
+  g_free (node->required_index);
+  g_free (node->property_keys);
   for (guint i = 0; i < node->n_properties; i++)
     g_free (node->properties[i].name);
   g_free (node->properties);

@@ -124,5 +124,11 @@ gboolean          tb_schema_validate_full       (TbSchema               *self,
                                                  JsonNode               *instance,
                                                  TbSchemaValidateFlags   flags,
                                                  GPtrArray             **errors);
+gboolean          tb_schema_validate_text       (TbSchema               *self,
+                                                 const char             *text,
+                                                 gssize                  length,
+                                                 TbSchemaValidateFlags   flags,
+                                                 GPtrArray             **errors,
+                                                 GError                **error);
 
 G_END_DECLS

@@ -6,14 +6,18 @@
 
 #include <glib/gstdio.h>
 #include <stdio.h>
+#include <string.h>
 #include <time.h>
 #include <toolbench.h>
 
 /* Validations per second for a typical tool schema on a mix of valid and
- * invalid instances, and compile time for a 500-property schema. When node
+ * invalid instances, and compile time for a 500-property schema: of parsed
+ * instances (tb_schema_validate_full()) and of the same instances as text
+ * (tb_schema_validate_text(), as a model's arguments arrive). When node
  * and npm are there, the same schema and instances go through ajv in the
- * same run (ajv is installed into a temporary folder) and the ratio is
- * printed. Figures only: this program never fails on time.
+ * same run (ajv is installed into a temporary folder; for text, JSON.parse
+ * and then ajv) and each line prints our figure, ajv's and their ratio.
+ * Figures only: this program never fails on time.
  *
  * Times are CPU time of the process on both sides, so that other work on
  * the machine does not skew the ratio.
@@ -109,6 +113,8 @@ typedef struct
   double verdict; /* validations per second, valid or not without reasons */
   double first;   /* validations per second, stopping at the first error */
   double all;     /* validations per second, collecting every error */
+  double text_first; /* the same from JSON text */
+  double text_all;
   double compile_ms;
 } Figures;
 
@@ -139,6 +145,37 @@ measure (TbSchema              *schema,
                 tb_schema_validate_full (schema, nodes[i], flags, &errors);
                 g_ptr_array_unref (errors);
               }
+            count++;
+          }
+      now = cpu_time_us ();
+    }
+  while (now < end);
+
+  return count / ((now - start) / (double) G_USEC_PER_SEC);
+}
+
+static double
+measure_text (TbSchema  *schema,
+              int        flags,
+              double     seconds)
+{
+  gint64 start = cpu_time_us ();
+  gint64 end = start + (gint64) (seconds * G_USEC_PER_SEC);
+  gint64 now;
+  guint64 count = 0;
+  gsize lengths[G_N_ELEMENTS (instances)];
+
+  for (guint i = 0; i < G_N_ELEMENTS (instances); i++)
+    lengths[i] = strlen (instances[i]);
+  do
+    {
+      for (guint round = 0; round < 1000; round++)
+        for (guint i = 0; i < G_N_ELEMENTS (instances); i++)
+          {
+            GPtrArray *errors = NULL;
+
+            tb_schema_validate_text (schema, instances[i], lengths[i], flags, &errors, NULL);
+            g_ptr_array_unref (errors);
             count++;
           }
       now = cpu_time_us ();
@@ -190,9 +227,25 @@ static const char *ajv_script =
   "  } while (elapsed < time);\n"
   "  return { rate: count / elapsed, verdicts: list.map((x) => validate(x)) };\n"
   "}\n"
-  "run(false, 0.3); run(true, 0.3);\n"
+  "function runText(allErrors, time) {\n"
+  "  const ajv = new Ajv2020({ allErrors, strict: false });\n"
+  "  const validate = ajv.compile(data.schema);\n"
+  "  const list = data.instances.map((x) => JSON.stringify(x));\n"
+  "  let count = 0;\n"
+  "  const start = cpu();\n"
+  "  let elapsed;\n"
+  "  do {\n"
+  "    for (let r = 0; r < 1000; r++)\n"
+  "      for (let i = 0; i < list.length; i++) { validate(JSON.parse(list[i])); count++; }\n"
+  "    elapsed = cpu() - start;\n"
+  "  } while (elapsed < time);\n"
+  "  return count / elapsed;\n"
+  "}\n"
+  "run(false, 0.3); run(true, 0.3); runText(false, 0.3);\n"
   "const first = run(false, seconds);\n"
   "const all = run(true, seconds);\n"
+  "const textFirst = runText(false, seconds);\n"
+  "const textAll = runText(true, seconds);\n"
   "let rounds = 0;\n"
   "const start = cpu();\n"
   "let elapsed;\n"
@@ -202,6 +255,7 @@ static const char *ajv_script =
   "  elapsed = (cpu() - start) * 1e3;\n"
   "} while (elapsed < 500 || rounds < 5);\n"
   "process.stdout.write(JSON.stringify({ first: first.rate, all: all.rate,\n"
+  "  text_first: textFirst, text_all: textAll,\n"
   "  compile_ms: elapsed / rounds, verdicts: first.verdicts }));\n";
 
 static gboolean
@@ -287,6 +341,8 @@ run_ajv (const char  *large,
   object = json_node_get_object (result);
   figures->first = json_object_get_double_member (object, "first");
   figures->all = json_object_get_double_member (object, "all");
+  figures->text_first = json_object_get_double_member (object, "text_first");
+  figures->text_all = json_object_get_double_member (object, "text_all");
   figures->compile_ms = json_object_get_double_member (object, "compile_ms");
   list = json_object_get_array_member (object, "verdicts");
   for (guint i = 0; i < G_N_ELEMENTS (instances) && i < json_array_get_length (list); i++)
@@ -351,11 +407,15 @@ main (int   argc,
                         seconds);
   ours.all = measure (schema, nodes, G_N_ELEMENTS (nodes), TB_SCHEMA_VALIDATE_ALL_ERRORS,
                       seconds);
+  ours.text_first = measure_text (schema, TB_SCHEMA_VALIDATE_FIRST_ERROR, seconds);
+  ours.text_all = measure_text (schema, TB_SCHEMA_VALIDATE_ALL_ERRORS, seconds);
   ours.compile_ms = measure_compile (large);
 
   g_print ("TbSchema  verdict only: %11.0f validations/s\n", ours.verdict);
   g_print ("TbSchema  first error: %12.0f validations/s\n", ours.first);
   g_print ("TbSchema  all errors:  %12.0f validations/s\n", ours.all);
+  g_print ("TbSchema  text, first error: %6.0f validations/s\n", ours.text_first);
+  g_print ("TbSchema  text, all errors:  %6.0f validations/s\n", ours.text_all);
   g_print ("TbSchema  compile, 500 properties: %.3f ms\n", ours.compile_ms);
 
   if (no_ajv)
@@ -367,12 +427,19 @@ main (int   argc,
       return 0;
     }
 
-  g_print ("ajv 8     first error: %12.0f validations/s\n", ajv.first);
-  g_print ("ajv 8     all errors:  %12.0f validations/s\n", ajv.all);
-  g_print ("ajv 8     compile, 500 properties: %.3f ms\n", ajv.compile_ms);
-  g_print ("ratio TbSchema/ajv: first error %.2f, all errors %.2f, "
-           "compile %.2f (ajv time / ours)\n",
-           ours.first / ajv.first, ours.all / ajv.all, ajv.compile_ms / ours.compile_ms);
+  g_print ("first error: TbSchema %.0f/s, ajv 8 %.0f/s, ratio TbSchema/ajv first error: %.2f\n",
+           ours.first, ajv.first, ours.first / ajv.first);
+  g_print ("all errors: TbSchema %.0f/s, ajv 8 %.0f/s, ratio TbSchema/ajv all errors: %.2f\n",
+           ours.all, ajv.all, ours.all / ajv.all);
+  g_print ("text, first error: TbSchema %.0f/s, JSON.parse+ajv 8 %.0f/s, "
+           "ratio TbSchema/ajv text first error: %.2f\n",
+           ours.text_first, ajv.text_first, ours.text_first / ajv.text_first);
+  g_print ("text, all errors: TbSchema %.0f/s, JSON.parse+ajv 8 %.0f/s, "
+           "ratio TbSchema/ajv text all errors: %.2f\n",
+           ours.text_all, ajv.text_all, ours.text_all / ajv.text_all);
+  g_print ("compile, 500 properties: TbSchema %.3f ms, ajv 8 %.3f ms, "
+           "ratio ajv time/TbSchema compile: %.2f\n",
+           ours.compile_ms, ajv.compile_ms, ajv.compile_ms / ours.compile_ms);
   for (guint i = 0; i < G_N_ELEMENTS (instances); i++)
     if (verdicts[i] != ajv_verdicts[i])
       g_print ("warning: instance %u: TbSchema says %s, ajv says %s\n", i,

@@ -115,6 +115,7 @@ typedef struct
   double all;     /* validations per second, collecting every error */
   double text_first; /* the same from JSON text */
   double text_all;
+  double walk;    /* json-glib walks per second, nothing checked */
   double compile_ms;
 } Figures;
 
@@ -145,6 +146,71 @@ measure (TbSchema              *schema,
                 tb_schema_validate_full (schema, nodes[i], flags, &errors);
                 g_ptr_array_unref (errors);
               }
+            count++;
+          }
+      now = cpu_time_us ();
+    }
+  while (now < end);
+
+  return count / ((now - start) / (double) G_USEC_PER_SEC);
+}
+
+/* Visits every value of a tree through json-glib, checking nothing: what
+ * any validator of json-glib trees pays before it checks anything. */
+static guint
+walk (JsonNode *node)
+{
+  guint sum = 0;
+
+  switch (JSON_NODE_TYPE (node))
+    {
+    case JSON_NODE_OBJECT:
+      {
+        JsonObjectIter iter;
+        const char *name;
+        JsonNode *member;
+
+        json_object_iter_init (&iter, json_node_get_object (node));
+        while (json_object_iter_next (&iter, &name, &member))
+          sum += (guchar) name[0] + walk (member);
+        return sum;
+      }
+    case JSON_NODE_ARRAY:
+      {
+        JsonArray *array = json_node_get_array (node);
+        guint len = json_array_get_length (array);
+
+        for (guint i = 0; i < len; i++)
+          sum += walk (json_array_get_element (array, i));
+        return sum;
+      }
+    case JSON_NODE_VALUE:
+      if (json_node_get_value_type (node) == G_TYPE_STRING)
+        return (guchar) json_node_get_string (node)[0];
+      return 1;
+    case JSON_NODE_NULL:
+    default:
+      return 0;
+    }
+}
+
+static double
+measure_walk (JsonNode **nodes,
+              guint      n,
+              double     seconds)
+{
+  gint64 start = cpu_time_us ();
+  gint64 end = start + (gint64) (seconds * G_USEC_PER_SEC);
+  gint64 now;
+  guint64 count = 0;
+  volatile guint sink = 0;
+
+  do
+    {
+      for (guint round = 0; round < 1000; round++)
+        for (guint i = 0; i < n; i++)
+          {
+            sink += walk (nodes[i]);
             count++;
           }
       now = cpu_time_us ();
@@ -407,6 +473,7 @@ main (int   argc,
                         seconds);
   ours.all = measure (schema, nodes, G_N_ELEMENTS (nodes), TB_SCHEMA_VALIDATE_ALL_ERRORS,
                       seconds);
+  ours.walk = measure_walk (nodes, G_N_ELEMENTS (nodes), seconds);
   ours.text_first = measure_text (schema, TB_SCHEMA_VALIDATE_FIRST_ERROR, seconds);
   ours.text_all = measure_text (schema, TB_SCHEMA_VALIDATE_ALL_ERRORS, seconds);
   ours.compile_ms = measure_compile (large);
@@ -414,6 +481,7 @@ main (int   argc,
   g_print ("TbSchema  verdict only: %11.0f validations/s\n", ours.verdict);
   g_print ("TbSchema  first error: %12.0f validations/s\n", ours.first);
   g_print ("TbSchema  all errors:  %12.0f validations/s\n", ours.all);
+  g_print ("json-glib walk alone:  %12.0f trees/s\n", ours.walk);
   g_print ("TbSchema  text, first error: %6.0f validations/s\n", ours.text_first);
   g_print ("TbSchema  text, all errors:  %6.0f validations/s\n", ours.text_all);
   g_print ("TbSchema  compile, 500 properties: %.3f ms\n", ours.compile_ms);
@@ -431,6 +499,8 @@ main (int   argc,
            ours.first, ajv.first, ours.first / ajv.first);
   g_print ("all errors: TbSchema %.0f/s, ajv 8 %.0f/s, ratio TbSchema/ajv all errors: %.2f\n",
            ours.all, ajv.all, ours.all / ajv.all);
+  g_print ("json-glib walk alone, nothing checked: %.0f/s, ajv 8 first error %.0f/s, "
+           "ratio walk/ajv first error: %.2f\n", ours.walk, ajv.first, ours.walk / ajv.first);
   g_print ("text, first error: TbSchema %.0f/s, JSON.parse+ajv 8 %.0f/s, "
            "ratio TbSchema/ajv text first error: %.2f\n",
            ours.text_first, ajv.text_first, ours.text_first / ajv.text_first);

@@ -12,7 +12,58 @@
 /* Input: a schema, a NUL byte, an instance. Without a NUL byte the text is
  * both the schema and the instance. Both go through tb_json_parse() like
  * every JSON text from outside, then the schema is compiled (with and
- * without format assertion) and the instance validated both ways. */
+ * without format assertion) and the instance validated both ways; the
+ * instance's text is also validated as text, which must say exactly what
+ * parsing it and validating the tree says. */
+
+static char *
+describe (GPtrArray *errors)
+{
+  GString *out = g_string_new (NULL);
+
+  for (guint i = 0; errors != NULL && i < errors->len; i++)
+    {
+      TbSchemaError *e = g_ptr_array_index (errors, i);
+
+      g_string_append_printf (out, "%s|%s|%s|%s\n", e->instance_path, e->schema_path,
+                              e->keyword, e->message);
+    }
+  return g_string_free (out, FALSE);
+}
+
+static void
+compare_text (TbSchema   *schema,
+              const char *text,
+              gsize       length)
+{
+  for (guint flags = 0; flags < 2; flags++)
+    {
+      g_autoptr(GError) parse_error = NULL;
+      g_autoptr(GError) text_error = NULL;
+      g_autoptr(JsonNode) node = tb_json_parse (text, length, &parse_error);
+      g_autoptr(GPtrArray) tree_errors = NULL;
+      g_autoptr(GPtrArray) text_errors = NULL;
+      g_autofree char *tree_said = NULL;
+      g_autofree char *text_said = NULL;
+      gboolean tree_ok = FALSE, text_ok;
+
+      if (node != NULL)
+        tree_ok = tb_schema_validate_full (schema, node, flags, &tree_errors);
+      text_ok = tb_schema_validate_text (schema, text, length, flags, &text_errors, &text_error);
+      g_assert (text_ok == tree_ok);
+      g_assert (text_ok == tb_schema_validate_text (schema, text, length, flags, NULL, NULL));
+      g_assert ((node == NULL) == (text_error != NULL));
+      if (node == NULL)
+        {
+          g_assert (text_errors == NULL);
+          g_assert (g_str_equal (parse_error->message, text_error->message));
+          continue;
+        }
+      tree_said = describe (tree_errors);
+      text_said = describe (text_errors);
+      g_assert (g_str_equal (tree_said, text_said));
+    }
+}
 
 int LLVMFuzzerTestOneInput (const guint8 *data,
                             size_t        size);
@@ -76,6 +127,10 @@ LLVMFuzzerTestOneInput (const guint8 *data,
       g_assert (valid == (errors->len == 0));
       g_assert (valid == (first->len == 0));
       g_assert (valid == tb_schema_validate (schema, instance, NULL));
+      if (nul != NULL)
+        compare_text (schema, (const char *) nul + 1, size - schema_len - 1);
+      else
+        compare_text (schema, (const char *) data, size);
       for (guint i = 0; i < errors->len; i++)
         {
           TbSchemaError *e = g_ptr_array_index (errors, i);

@@ -86,8 +86,10 @@ struct _Node
   guint          has_object : 1;
   guint          mark : 2;
   guint          type_only : 1;  /* "type" and nothing else that applies */
-  guint          streamable : 1; /* the text validator handles it and all below it */
   guint8         types;
+  /* The text validator handles it and all below it. Set once, on first use,
+   * while other threads may read the bits above: a byte of its own. */
+  guint8         streamable;
 
   Node          *ref;
   Node          *dynamic_ref;

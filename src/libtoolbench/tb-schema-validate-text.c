@@ -203,7 +203,7 @@ typedef struct
 {
   char  *str;
   gsize  len;
-  char   stack[128];
+  char   stack[64];
 } Text;
 
 static inline void
@@ -1226,14 +1226,16 @@ stream_value (TCtx *t,
   if (t->skipping)
     return skip_value (t);
 
-  /* Bounds as the tree validator's: past them it reports, so it decides. */
+  /* The tree validator's bounds, counted as it counts them (a $ref and its
+   * target are one schema applied each) with a margin: near them it
+   * reports, so it decides. */
   while (n->ref_only)
     {
       n = n->ref;
       if (++hops >= TB_SCHEMA_MAX_IN_PLACE / 2)
         return bail (t);
     }
-  if (t->applied + hops + 1 >= TB_SCHEMA_MAX_DEPTH / 2)
+  if (t->applied + hops + 1 >= TB_SCHEMA_MAX_DEPTH - 8)
     return bail (t);
 
   if (n->is_bool)

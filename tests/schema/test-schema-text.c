@@ -501,6 +501,45 @@ test_large_programs (void)
   g_assert_nonnull (strstr (error->message, "512"));
 }
 
+static char *
+nested_text (const char *open,
+             const char *inner,
+             const char *close,
+             guint       depth)
+{
+  GString *text = g_string_new (NULL);
+
+  for (guint i = 0; i < depth; i++)
+    g_string_append (text, open);
+  g_string_append (text, inner);
+  for (guint i = 0; i < depth; i++)
+    g_string_append (text, close);
+  return g_string_free (text, FALSE);
+}
+
+/* Recursive schemas stream down to the deepest text the parser accepts,
+ * and agree with it past that. */
+static void
+test_deep_text (void)
+{
+  g_autoptr(TbSchema) arrays = compile ("{\"type\":\"array\",\"items\":{\"$ref\":\"#\"},"
+                                        "\"maxItems\":1}");
+  g_autoptr(TbSchema) objects = compile ("{\"type\":\"object\",\"properties\":"
+                                         "{\"a\":{\"$ref\":\"#\"}},\"required\":[\"a\"]}");
+  guint depths[] = { 1, 100, 511, 512, 513, 2000 };
+
+  for (guint i = 0; i < G_N_ELEMENTS (depths); i++)
+    {
+      g_autofree char *deep_arrays = nested_text ("[", "", "]", depths[i]);
+      g_autofree char *bad_arrays = nested_text ("[", "[],[]", "]", depths[i]);
+      g_autofree char *deep_objects = nested_text ("{\"a\":", "{}", "}", depths[i]);
+
+      assert_same (arrays, deep_arrays);
+      assert_same (arrays, bad_arrays);
+      assert_same (objects, deep_objects);
+    }
+}
+
 /* The strings of an error live in one allocation with it; one made by hand
  * is freed field by field. */
 static void
@@ -539,6 +578,7 @@ main (int   argc,
   g_test_add_func ("/schema/text/lenient", test_lenient_text);
   g_test_add_func ("/schema/text/error-order", test_error_order);
   g_test_add_func ("/schema/text/large-programs", test_large_programs);
+  g_test_add_func ("/schema/text/deep", test_deep_text);
   g_test_add_func ("/schema/text/error-alloc", test_error_alloc);
 
   return g_test_run ();

@@ -1235,7 +1235,7 @@ stream_value (TCtx *t,
       if (++hops >= TB_SCHEMA_MAX_IN_PLACE / 2)
         return bail (t);
     }
-  if (t->applied + hops + 1 >= TB_SCHEMA_MAX_DEPTH - 8)
+  if (t->applied + hops + 1 >= TB_SCHEMA_MAX_DEPTH - 8 || G_UNLIKELY (!n->streamable))
     return bail (t);
 
   if (n->is_bool)

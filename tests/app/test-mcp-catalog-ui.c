@@ -85,6 +85,13 @@ wait_until (Condition condition,
   g_assert_true (condition (data));
 }
 
+/* The search is applied after a pause in typing. */
+static gboolean
+one_row (gpointer view)
+{
+  return tb_mcp_resources_view_get_n_rows (view) == 1;
+}
+
 static void
 setup_with (Fixture    *f,
             char      **argv,
@@ -507,7 +514,7 @@ test_rich_resources (Fixture       *f,
 
   /* Search looks in descriptions too. */
   gtk_editable_set_text (tb_mcp_resources_view_get_search_entry (view), "pixel");
-  iterate_ms (300);
+  wait_until (one_row, view);
   g_assert_cmpuint (tb_mcp_resources_view_get_n_rows (view), ==, 1);
 
   /* An image resource shows as an image. */

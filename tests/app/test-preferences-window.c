@@ -854,7 +854,14 @@ test_add_mcp_server_warnings (Fixture       *f,
   /* The last entry typed, at the end of many lines, in a page 500 px high. */
   gtk_widget_grab_focus (named (f, "mcp-entry"));
   type_text (named (f, "mcp-entry"), "\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\"end\": true");
-  iterate_ms (300);
+  /* The view scrolls over a few frames; slow builds take longer. */
+  {
+    gint64 end = g_get_monotonic_time () + 30 * G_USEC_PER_SEC;
+
+    iterate_ms (300);
+    while (!cursor_in_view (named (f, "mcp-entry")) && g_get_monotonic_time () < end)
+      iterate_ms (50);
+  }
   g_assert_true (cursor_in_view (named (f, "mcp-entry")));
 
   adw_preferences_window_close_subpage (ADW_PREFERENCES_WINDOW (f->window));

@@ -15,7 +15,7 @@ PACKAGES="
   desktop-file-utils appstream appstream-util imagemagick libxml2-utils
   json-schema-test-suite flatpak-builder
   clang libclang-rt-14-dev
-  gobject-introspection libgirepository1.0-dev gir1.2-glib-2.0 gir1.2-json-1.0 gir1.2-soup-3.0 python3-gi gjs
+  gobject-introspection libgirepository1.0-dev gi-docgen gir1.2-glib-2.0 gir1.2-json-1.0 gir1.2-soup-3.0 python3-gi gjs
 "
 
 missing=""

@@ -94,6 +94,11 @@ diff_nodes (JsonArray  *diff,
  * @recorded: (nullable): one value
  * @replayed: (nullable): the other
  *
+ * Compares two JSON values as tb_json_equal() does and lists where they
+ * differ, for the replay report. Objects are compared member by member and
+ * arrays element by element, so a change deep inside names its own path;
+ * trees deeper than %TB_JSON_MAX_WALK_DEPTH are reported as one difference.
+ *
  * Returns: (transfer full): the differences, one object per changed place:
  *   `{"path": JSON Pointer, "recorded": …, "replayed": …}` (a side is absent
  *   where the value is missing); empty when the values are equal

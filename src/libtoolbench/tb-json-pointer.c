@@ -16,6 +16,9 @@
  * tb_json_pointer_escape:
  * @token: an object member name or an array index
  *
+ * Escapes one member name or index for a JSON Pointer, so that a name
+ * holding "/" or "~" stays one step of the path.
+ *
  * Returns: (transfer full): @token as one JSON Pointer reference token
  *   (RFC 6901): "~" written "~0", "/" written "~1"
  */
@@ -46,6 +49,9 @@ tb_json_pointer_escape (const char *token)
 /**
  * tb_json_pointer_unescape:
  * @token: one reference token of a JSON Pointer
+ *
+ * Turns one reference token of a JSON Pointer back into the member name or
+ * index it names: the reverse of tb_json_pointer_escape().
  *
  * Returns: (transfer full) (nullable): the member name or index it
  *   stands for, or %NULL when it has a "~" not followed by "0" or "1"
@@ -111,6 +117,9 @@ tb_json_pointer_parse_index (const char *token,
  * @node: (nullable): an object or an array
  * @token: an unescaped reference token
  *
+ * Goes one step down a JSON Pointer: the step tb_json_pointer_get() takes for
+ * each reference token.
+ *
  * Returns: (transfer none) (nullable): the member of @node named @token,
  *   or its element at the index @token names, or %NULL when there is none
  */
@@ -136,6 +145,10 @@ tb_json_pointer_child (JsonNode   *node,
  * tb_json_pointer_get:
  * @root: (nullable): a document
  * @pointer: a JSON Pointer: "" for @root, or "/" and reference tokens
+ *
+ * Finds the value a JSON Pointer (RFC 6901) names in a document, as the
+ * validator's error paths, `$ref` fragments and the workspace's fact keys
+ * write them. Array indices are decimal without leading zeros.
  *
  * Returns: (transfer none) (nullable): the value @pointer names in @root,
  *   or %NULL when there is none or @pointer is not a JSON Pointer

@@ -14,6 +14,13 @@
 
 #include "tb-json.h"
 
+/**
+ * tb_json_error_quark:
+ *
+ * The error domain of #TbJsonError: JSON from outside that could not be read.
+ *
+ * Returns: the quark of %TB_JSON_ERROR
+ */
 G_DEFINE_QUARK (tb-json-error-quark, tb_json_error)
 
 /* The cost, in "values", of what json-glib 1.6 builds for each token: an
@@ -169,6 +176,19 @@ tb_json_check_text (const char  *text,
 }
 
 /* Counts brackets outside strings; see scan_text(). */
+/**
+ * tb_json_check_depth:
+ * @text: the JSON text, need not be nul-terminated
+ * @length: its length in bytes
+ * @max_depth: the deepest nesting of objects and arrays to accept
+ * @error: return location for a %TB_JSON_ERROR_TOO_DEEP or %TB_JSON_ERROR_SYNTAX error
+ *
+ * Checks only how deeply @text nests objects and arrays, counting brackets
+ * outside strings, without parsing it or counting its values: cheaper than
+ * tb_json_check_text() where the number of values does not matter.
+ *
+ * Returns: %TRUE when no object or array in @text nests deeper than @max_depth
+ */
 gboolean
 tb_json_check_depth (const char  *text,
                      gsize        length,
@@ -280,6 +300,22 @@ rewrite_for_parser (const char *text,
   return g_string_free (out, FALSE);
 }
 
+/**
+ * tb_json_parse_full:
+ * @text: the JSON text
+ * @length: its length in bytes, or -1 when nul-terminated
+ * @max_size: the largest text to accept, in bytes
+ * @max_depth: the deepest nesting of objects and arrays to accept
+ * @error: return location for a #TbJsonError
+ *
+ * Parses JSON that comes from outside the process, as tb_json_parse() does,
+ * with limits of the caller's choosing: a text larger than @max_size, not
+ * UTF-8, blank, nested deeper than @max_depth or holding more values than
+ * tb_json_max_values() allows is refused before json-glib sees it, and
+ * `\u0000` in a string is read as U+FFFD, the replacement character.
+ *
+ * Returns: (transfer full): the root node, sealed, or %NULL with @error set
+ */
 JsonNode *
 tb_json_parse_full (const char  *text,
                     gssize       length,
@@ -593,6 +629,8 @@ equal_depth (JsonNode *a,
  *
  * JSON equality: numbers compare by value (1 equals 1.0), objects ignore
  * member order. Trees deeper than %TB_JSON_MAX_WALK_DEPTH compare unequal.
+ *
+ * Returns: %TRUE when @a and @b are the same JSON value; two %NULL nodes are equal
  */
 gboolean
 tb_json_equal (JsonNode *a,
@@ -683,6 +721,9 @@ tb_json_copy (JsonNode *node)
  * tb_json_node_take_object:
  * @object: (transfer full): an object
  *
+ * Wraps an object in a node without copying it, for building replies and
+ * requests.
+ *
  * Returns: (transfer full): a node holding @object, which it now owns
  */
 JsonNode *
@@ -697,6 +738,10 @@ tb_json_node_take_object (JsonObject *object)
 /**
  * tb_json_freeze:
  * @node: (nullable): a node
+ *
+ * Makes a value safe to keep and to share between threads: nobody can change
+ * a sealed node. Use it for JSON that an object keeps and hands out with
+ * `(transfer none)`.
  *
  * Returns: (transfer full) (nullable): @node itself when it is already
  *   sealed, otherwise a sealed deep copy nobody else can change
@@ -716,6 +761,14 @@ tb_json_freeze (JsonNode *node)
   return copy;
 }
 
+/**
+ * tb_json_node_new_object:
+ *
+ * Makes a node holding a new, empty and mutable JSON object, to be filled
+ * with json_object_set_member() and friends.
+ *
+ * Returns: (transfer full): the new node
+ */
 JsonNode *
 tb_json_node_new_object (void)
 {
@@ -725,6 +778,14 @@ tb_json_node_new_object (void)
   return node;
 }
 
+/**
+ * tb_json_node_new_string:
+ * @value: the string, UTF-8
+ *
+ * Makes a node holding a JSON string; @value is copied.
+ *
+ * Returns: (transfer full): the new node
+ */
 JsonNode *
 tb_json_node_new_string (const char *value)
 {
@@ -737,6 +798,9 @@ tb_json_node_new_string (const char *value)
 /**
  * tb_json_describe_type:
  * @node: (nullable): a node
+ *
+ * Names the type of a JSON value in the words error messages use, telling
+ * whole numbers from other numbers as JSON Schema does.
  *
  * Returns: (transfer full): the JSON type name of @node as a person reads it:
  *   "object", "array", "string", "integer", "number", "boolean" or "null"
@@ -819,6 +883,12 @@ tb_json_object_get_boolean (JsonObject *object,
 
 /**
  * tb_json_object_get_object:
+ * @object: an object, or %NULL
+ * @member: the member's name
+ *
+ * Reads a member that should be an object without the critical warning
+ * json_object_get_object_member() emits for a missing member or one of
+ * another type; use it on JSON from outside.
  *
  * Returns: (nullable) (transfer none): the member if it is an object
  */
@@ -833,6 +903,12 @@ tb_json_object_get_object (JsonObject *object,
 
 /**
  * tb_json_object_get_array:
+ * @object: an object, or %NULL
+ * @member: the member's name
+ *
+ * Reads a member that should be an array without the critical warning
+ * json_object_get_array_member() emits for a missing member or one of
+ * another type; use it on JSON from outside.
  *
  * Returns: (nullable) (transfer none): the member if it is an array
  */

@@ -67,6 +67,10 @@ G_BEGIN_DECLS
  *   allows (tb_json_max_values()).
  * @TB_JSON_ERROR_OUT_OF_RANGE: a member is not a whole number in the range
  *   its reader accepts.
+ *
+ * Why tb_json_parse() and the other readers of JSON from outside refused a
+ * text. The messages say what was wrong and where, in words a person can act
+ * on; the codes let a program tell a broken file from one that is too large.
  */
 typedef enum
 {

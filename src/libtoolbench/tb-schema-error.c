@@ -47,6 +47,17 @@ _tb_schema_error_new_len (const char *instance_path,
   return self;
 }
 
+/**
+ * tb_schema_error_new:
+ * @instance_path: JSON Pointer to the value that does not match; %NULL for the root
+ * @schema_path: JSON Pointer to the keyword that failed; %NULL for ""
+ * @keyword: the keyword that failed, such as "required"; %NULL for ""
+ * @message: the sentence a person reads; %NULL for ""
+ *
+ * Makes an error, as the validator does; the strings are copied.
+ *
+ * Returns: (transfer full): the new error; free it with tb_schema_error_free()
+ */
 TbSchemaError *
 tb_schema_error_new (const char *instance_path,
                      const char *schema_path,
@@ -64,6 +75,14 @@ tb_schema_error_new (const char *instance_path,
                                    message, strlen (message));
 }
 
+/**
+ * tb_schema_error_copy:
+ * @self: an error
+ *
+ * Copies an error, for keeping it beyond the array it came in.
+ *
+ * Returns: (transfer full): a new error with the same paths, keyword and message
+ */
 TbSchemaError *
 tb_schema_error_copy (const TbSchemaError *self)
 {
@@ -73,6 +92,12 @@ tb_schema_error_copy (const TbSchemaError *self)
                               self->keyword, self->message);
 }
 
+/**
+ * tb_schema_error_free:
+ * @self: an error, or %NULL
+ *
+ * Frees an error and its strings; %NULL is ignored.
+ */
 void
 tb_schema_error_free (TbSchemaError *self)
 {
@@ -91,6 +116,10 @@ tb_schema_error_free (TbSchemaError *self)
 
 /**
  * tb_schema_error_to_string:
+ * @self: an error
+ *
+ * Writes the error as a line to show a person: the place in the instance,
+ * then the sentence.
  *
  * Returns: (transfer full): "/path: message", or "message" at the root
  */

@@ -57,6 +57,15 @@ tb_schema_registry_init (TbSchemaRegistry *self)
                                            (GDestroyNotify) json_node_unref);
 }
 
+/**
+ * tb_schema_registry_new:
+ *
+ * Makes an empty registry of schemas that `$ref` may reach besides the
+ * meta-schemas Toolbench carries. Give it to tb_schema_new_full() so that a
+ * schema can refer to others by URI; nothing is fetched from the network.
+ *
+ * Returns: (transfer full): the new registry
+ */
 TbSchemaRegistry *
 tb_schema_registry_new (void)
 {
@@ -136,6 +145,10 @@ tb_schema_registry_add (TbSchemaRegistry  *self,
  * tb_schema_registry_lookup:
  * @self: a registry
  * @uri: an absolute URI; a fragment is ignored
+ *
+ * Finds the document `$ref` reaches under @uri: one added with
+ * tb_schema_registry_add(), or one of the meta-schemas of the dialects
+ * Toolbench knows. Safe to call from any thread.
  *
  * Returns: (transfer full) (nullable): the schema added under @uri, or a
  *   meta-schema Toolbench carries

@@ -1472,6 +1472,11 @@ validate (VCtx     *v,
  * @errors: (out) (optional) (transfer container) (element-type TbSchemaError):
  *   every reason @instance does not match, in the order found; empty when valid
  *
+ * Checks a value against the schema and collects every reason it does not
+ * match, as tb_schema_validate_full() does with
+ * %TB_SCHEMA_VALIDATE_ALL_ERRORS. The messages are sentences a person reads
+ * ("must be at most 10"), each with the place in @instance it is about.
+ *
  * Returns: %TRUE when @instance matches the schema
  */
 gboolean

@@ -25,6 +25,14 @@
  */
 
 G_DEFINE_FINAL_TYPE (TbSchema, tb_schema, G_TYPE_OBJECT)
+/**
+ * tb_schema_compile_error_quark:
+ *
+ * The error domain of a schema that could not be compiled: not JSON Schema,
+ * an unknown dialect, a `$ref` that leads nowhere or an invalid pattern.
+ *
+ * Returns: the quark of %TB_SCHEMA_COMPILE_ERROR
+ */
 G_DEFINE_QUARK (tb-schema-compile-error-quark, tb_schema_compile_error)
 
 /* ------------------------------------------------------------------ */
@@ -195,6 +203,10 @@ tb_schema_new_full (JsonNode          *schema,
 
 /**
  * tb_schema_get_draft:
+ * @self: a compiled schema
+ *
+ * The dialect is the one given to tb_schema_new(), or the one the schema's
+ * `$schema` named when %TB_SCHEMA_DRAFT_AUTO was given.
  *
  * Returns: the dialect the root schema was compiled with
  */
@@ -207,6 +219,10 @@ tb_schema_get_draft (TbSchema *self)
 
 /**
  * tb_schema_get_json:
+ * @self: a compiled schema
+ *
+ * The document the schema was compiled from, sealed so that nobody can
+ * change it under the compiled form.
  *
  * Returns: (transfer none): the schema as compiled, sealed
  */

@@ -68,6 +68,9 @@ typedef enum
  * @TB_SCHEMA_DRAFT_AUTO: from the schema's `$schema`; draft 2020-12 when absent.
  * @TB_SCHEMA_DRAFT_2020_12: JSON Schema draft 2020-12.
  * @TB_SCHEMA_DRAFT_7: JSON Schema draft-07.
+ *
+ * The dialect of JSON Schema a schema is compiled as; the keywords and their
+ * meaning differ between them.
  */
 typedef enum
 {
@@ -81,6 +84,8 @@ typedef enum
  * @TB_SCHEMA_FLAGS_NONE: `format` is an annotation only, as the specification says.
  * @TB_SCHEMA_FLAGS_ASSERT_FORMAT: `format` is checked for date-time, date,
  *   time, email, hostname, ipv4, ipv6, uri, uuid and regex.
+ *
+ * How tb_schema_new_full() compiles a schema.
  */
 typedef enum
 {
@@ -92,6 +97,8 @@ typedef enum
  * TbSchemaValidateFlags:
  * @TB_SCHEMA_VALIDATE_ALL_ERRORS: collect every error.
  * @TB_SCHEMA_VALIDATE_FIRST_ERROR: stop at the first error (faster).
+ *
+ * How tb_schema_validate_full() reports what does not match.
  */
 typedef enum
 {

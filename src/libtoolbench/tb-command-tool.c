@@ -61,6 +61,13 @@ struct _TbCommandTool
 };
 
 G_DEFINE_FINAL_TYPE (TbCommandTool, tb_command_tool, TB_TYPE_TOOL)
+/**
+ * tb_manifest_error_quark:
+ *
+ * The error domain of #TbManifestError.
+ *
+ * Returns: the quark of %TB_MANIFEST_ERROR
+ */
 G_DEFINE_QUARK (tb-manifest-error-quark, tb_manifest_error)
 
 typedef struct
@@ -455,6 +462,9 @@ resolve (const char *base_dir,
  * @source: the tool's source, such as `manifest:/path/to/tool.json`
  * @error: return location for a #TbManifestError or #TbToolError
  *
+ * Makes the tool a manifest describes, refusing one without a name or a
+ * command and one whose members have the wrong types.
+ *
  * Returns: (transfer full) (nullable): the tool
  */
 TbTool *
@@ -606,6 +616,9 @@ tb_command_tool_new_from_json (JsonNode    *manifest,
  * @path: a manifest file
  * @error: return location for an error naming the file
  *
+ * Reads a command tool's manifest, a JSON file, and makes the tool it
+ * describes; relative paths in it start from the file's folder.
+ *
  * Returns: (transfer full) (nullable): the tool, source `manifest:<path>`
  */
 TbTool *
@@ -640,6 +653,10 @@ tb_command_tool_new_from_file (const char  *path,
 
 /**
  * tb_command_tool_get_argv:
+ * @self: a command tool
+ *
+ * Gives the program and the arguments it starts for every call, with paths
+ * resolved from the manifest's folder.
  *
  * Returns: (transfer none): the command as it runs
  */

@@ -28,6 +28,10 @@ G_DECLARE_FINAL_TYPE (TbCommandTool, tb_command_tool, TB, COMMAND_TOOL, TbTool)
  * TbManifestError:
  * @TB_MANIFEST_ERROR_READ: the manifest or its folder cannot be read.
  * @TB_MANIFEST_ERROR_INVALID: the manifest does not describe a command tool.
+ *
+ * Why tb_command_tool_new_from_file() or tb_command_tools_load_dir() could
+ * not read a command tool's manifest. The messages name the file and the
+ * member that is wrong.
  */
 typedef enum
 {

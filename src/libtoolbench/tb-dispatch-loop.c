@@ -77,6 +77,13 @@ struct _TbDispatchLoop
 };
 
 G_DEFINE_FINAL_TYPE (TbDispatchLoop, tb_dispatch_loop, G_TYPE_OBJECT)
+/**
+ * tb_loop_error_quark:
+ *
+ * The error domain of #TbLoopError.
+ *
+ * Returns: the quark of %TB_LOOP_ERROR
+ */
 G_DEFINE_QUARK (tb-loop-error-quark, tb_loop_error)
 
 enum {
@@ -1102,6 +1109,11 @@ tb_dispatch_loop_step_async (TbDispatchLoop      *self,
 
 /**
  * tb_dispatch_loop_step_finish:
+ * @self: a loop
+ * @result: the #GAsyncResult given to the callback
+ * @error: return location for a #TbLoopError
+ *
+ * Ends tb_dispatch_loop_step_async().
  *
  * Returns: %TRUE when a phase ran (look at the state for its outcome),
  *   %FALSE with a %TB_LOOP_ERROR when none could start
@@ -1161,6 +1173,13 @@ tb_dispatch_loop_run_async (TbDispatchLoop      *self,
 
 /**
  * tb_dispatch_loop_run_finish:
+ * @self: a loop
+ * @result: the #GAsyncResult given to the callback
+ * @error: return location for a #TbLoopError
+ *
+ * Ends tb_dispatch_loop_run_async(). A run that stops for a decision or at
+ * a breakpoint ends in %TB_LOOP_STATE_CALLS_PENDING; run it again once the
+ * calls are decided.
  *
  * Returns: the state the run stopped in, or %TB_LOOP_STATE_FAILED with a
  *   %TB_LOOP_ERROR when it could not start
@@ -1187,6 +1206,7 @@ tb_dispatch_loop_run_finish (TbDispatchLoop  *self,
 
 /**
  * tb_dispatch_loop_cancel:
+ * @self: a loop
  *
  * Stops the loop: a request on its way is abandoned, running calls are
  * cancelled (their results still answer their call ids), and the loop
@@ -1340,6 +1360,18 @@ tb_dispatch_loop_add_message (TbDispatchLoop  *self,
   return TRUE;
 }
 
+/**
+ * tb_dispatch_loop_add_user_message:
+ * @self: a loop
+ * @text: what the person says
+ * @error: return location for a %TB_LOOP_ERROR_WRONG_STATE or %TB_LOOP_ERROR_INVALID error
+ *
+ * Adds what the person says to the conversation, to be sent with the next
+ * request; a finished loop becomes ready again. Only possible when the loop
+ * is ready or finished.
+ *
+ * Returns: %TRUE when the message was added, %FALSE with @error set otherwise
+ */
 gboolean
 tb_dispatch_loop_add_user_message (TbDispatchLoop  *self,
                                    const char      *text,
@@ -1527,6 +1559,10 @@ tb_dispatch_loop_submit_model_turn (TbDispatchLoop  *self,
  * @provider: the model
  * @max_iterations: the cap on model requests, at least 1
  *
+ * Makes a loop that offers a model the tools of a registry, runs the calls
+ * it asks for as people or the approval policy decide, and records
+ * everything in a new trace.
+ *
  * Returns: (transfer full): a loop in %TB_LOOP_STATE_READY
  */
 TbDispatchLoop *
@@ -1549,6 +1585,8 @@ tb_dispatch_loop_new (TbToolRegistry *registry,
  * tb_dispatch_loop_get_registry:
  * @self: a loop
  *
+ * Gives the tools of the run.
+ *
  * Returns: (transfer none): the registry whose tools the loop offers
  */
 TbToolRegistry *
@@ -1562,6 +1600,8 @@ tb_dispatch_loop_get_registry (TbDispatchLoop *self)
  * tb_dispatch_loop_get_provider:
  * @self: a loop
  *
+ * Gives the model the loop asks.
+ *
  * Returns: (transfer none): the provider the loop asks
  */
 TbProvider *
@@ -1573,6 +1613,10 @@ tb_dispatch_loop_get_provider (TbDispatchLoop *self)
 
 /**
  * tb_dispatch_loop_get_trace:
+ * @self: a loop
+ *
+ * Gives the trace of the run, which holds every request, response, message,
+ * decision and result in order.
  *
  * Returns: (transfer none): the trace the loop appends to
  */
@@ -1583,6 +1627,14 @@ tb_dispatch_loop_get_trace (TbDispatchLoop *self)
   return self->trace;
 }
 
+/**
+ * tb_dispatch_loop_get_state:
+ * @self: a loop
+ *
+ * Says where the loop is in its run.
+ *
+ * Returns: the loop's state
+ */
 TbLoopState
 tb_dispatch_loop_get_state (TbDispatchLoop *self)
 {
@@ -1590,6 +1642,14 @@ tb_dispatch_loop_get_state (TbDispatchLoop *self)
   return self->state;
 }
 
+/**
+ * tb_dispatch_loop_get_iteration:
+ * @self: a loop
+ *
+ * Counts the requests sent to the model so far.
+ *
+ * Returns: the current iteration, 0 before the first request
+ */
 guint
 tb_dispatch_loop_get_iteration (TbDispatchLoop *self)
 {
@@ -1597,6 +1657,14 @@ tb_dispatch_loop_get_iteration (TbDispatchLoop *self)
   return self->iteration;
 }
 
+/**
+ * tb_dispatch_loop_get_max_iterations:
+ * @self: a loop
+ *
+ * Gives the most requests the loop sends to the model.
+ *
+ * Returns: the cap on iterations
+ */
 guint
 tb_dispatch_loop_get_max_iterations (TbDispatchLoop *self)
 {
@@ -1606,6 +1674,10 @@ tb_dispatch_loop_get_max_iterations (TbDispatchLoop *self)
 
 /**
  * tb_dispatch_loop_get_error:
+ * @self: a loop
+ *
+ * Tells why the loop ended in %TB_LOOP_STATE_FAILED: the provider's error,
+ * or why the conversation could not go on.
  *
  * Returns: (nullable): why the loop failed, when it did
  */
@@ -1618,6 +1690,10 @@ tb_dispatch_loop_get_error (TbDispatchLoop *self)
 
 /**
  * tb_dispatch_loop_get_messages:
+ * @self: a loop
+ *
+ * Gives the conversation so far: the messages the loop sends with its next
+ * request, in order. It grows as the run goes on.
  *
  * The whole conversation. When the trace is recorded to a file
  * (#TbTraceRecorder) and the provider needs only the latest turn
@@ -1636,6 +1712,11 @@ tb_dispatch_loop_get_messages (TbDispatchLoop *self)
 
 /**
  * tb_dispatch_loop_get_pending_calls:
+ * @self: a loop
+ *
+ * Gives the calls the model asked for in the current turn, each waiting for
+ * a decision or running; decide them with tb_pending_call_approve() and its
+ * siblings.
  *
  * Returns: (transfer none): the calls of the current turn, a #GListModel
  *   of #TbPendingCall (empty outside %TB_LOOP_STATE_CALLS_PENDING and
@@ -1670,6 +1751,14 @@ tb_dispatch_loop_call_waits_for_person (TbDispatchLoop *self,
   return waits_for_person (self, call);
 }
 
+/**
+ * tb_dispatch_loop_get_approval_policy:
+ * @self: a loop
+ *
+ * Says what happens to calls nobody decided.
+ *
+ * Returns: the approval policy
+ */
 TbApprovalPolicy
 tb_dispatch_loop_get_approval_policy (TbDispatchLoop *self)
 {
@@ -1677,6 +1766,13 @@ tb_dispatch_loop_get_approval_policy (TbDispatchLoop *self)
   return self->policy;
 }
 
+/**
+ * tb_dispatch_loop_set_approval_policy:
+ * @self: a loop
+ * @policy: the new policy
+ *
+ * Says what happens to calls nobody decided; the trace records the change.
+ */
 void
 tb_dispatch_loop_set_approval_policy (TbDispatchLoop   *self,
                                       TbApprovalPolicy  policy)
@@ -1703,6 +1799,9 @@ tb_dispatch_loop_set_approval_policy (TbDispatchLoop   *self,
  * tb_dispatch_loop_set_breakpoints:
  * @self: a loop
  * @tool_names: (nullable): real tool names at which a run pauses
+ *
+ * Makes a run pause for a person at every call of these tools, whatever
+ * the approval policy.
  */
 void
 tb_dispatch_loop_set_breakpoints (TbDispatchLoop     *self,
@@ -1714,6 +1813,15 @@ tb_dispatch_loop_set_breakpoints (TbDispatchLoop     *self,
   self->breakpoints = g_strdupv ((char **) tool_names);
 }
 
+/**
+ * tb_dispatch_loop_get_breakpoints:
+ * @self: a loop
+ *
+ * Gives the tools at which a run pauses for a person, whatever the approval
+ * policy.
+ *
+ * Returns: (transfer none) (nullable) (array zero-terminated=1): the tool names, or %NULL for none
+ */
 const char * const *
 tb_dispatch_loop_get_breakpoints (TbDispatchLoop *self)
 {
@@ -1723,6 +1831,8 @@ tb_dispatch_loop_get_breakpoints (TbDispatchLoop *self)
 
 /**
  * tb_dispatch_loop_set_parallel_tool_calls:
+ * @self: a loop
+ * @parallel: whether calls may come and run several at a time
  *
  * Whether the model may ask for several calls at once (sent to the
  * provider), and whether such calls run concurrently. Default %TRUE.
@@ -1740,6 +1850,14 @@ tb_dispatch_loop_set_parallel_tool_calls (TbDispatchLoop *self,
   g_object_notify_by_pspec (G_OBJECT (self), properties [PROP_PARALLEL_TOOL_CALLS]);
 }
 
+/**
+ * tb_dispatch_loop_set_stream:
+ * @self: a loop
+ * @stream: whether to ask for the answer as a stream
+ *
+ * Asks the model for its answers as a stream, so that text and calls arrive
+ * as they are written (#TbDispatchLoop:stream).
+ */
 void
 tb_dispatch_loop_set_stream (TbDispatchLoop *self,
                              gboolean        stream)
@@ -1756,6 +1874,10 @@ tb_dispatch_loop_set_stream (TbDispatchLoop *self,
 /**
  * tb_dispatch_loop_set_tool_choice:
  * @tool_choice: (nullable): "auto", "none", "required" or a real tool name
+ * @self: a loop
+ *
+ * Tells the model whether it must, may or must not call a tool, or which
+ * one, from the next request on; %NULL leaves it to the provider's default.
  */
 void
 tb_dispatch_loop_set_tool_choice (TbDispatchLoop *self,
@@ -1954,27 +2076,82 @@ tb_dispatch_loop_class_init (TbDispatchLoopClass *klass)
   object_class->get_property = tb_dispatch_loop_get_property;
   object_class->set_property = tb_dispatch_loop_set_property;
 
+  /**
+   * TbDispatchLoop:registry:
+   *
+   * The tools of the run; only its tools for models
+   * (tb_tool_registry_get_model_tools()) are offered to the model or callable
+   * by it. Construct-only.
+   */
   properties [PROP_REGISTRY] =
     g_param_spec_object ("registry", NULL, NULL, TB_TYPE_TOOL_REGISTRY, construct_flags);
+  /**
+   * TbDispatchLoop:provider:
+   *
+   * The model the loop asks. Construct-only.
+   */
   properties [PROP_PROVIDER] =
     g_param_spec_object ("provider", NULL, NULL, TB_TYPE_PROVIDER, construct_flags);
+  /**
+   * TbDispatchLoop:trace:
+   *
+   * The trace the loop appends every event of the run to; a new, empty trace
+   * when none is given. Construct-only.
+   */
   properties [PROP_TRACE] =
     g_param_spec_object ("trace", NULL, NULL, TB_TYPE_TRACE, construct_flags);
   /* Required: construct-only properties get their default when not given,
    * so the default 0 (not a valid cap) is what constructed() refuses. */
+  /**
+   * TbDispatchLoop:max-iterations:
+   *
+   * The most requests the loop sends to the model before it stops in
+   * %TB_LOOP_STATE_LIMIT_REACHED; at least 1. tb_dispatch_loop_extend() raises
+   * it.
+   */
   properties [PROP_MAX_ITERATIONS] =
     g_param_spec_uint ("max-iterations", NULL, NULL, 0, G_MAXUINT, 0,
                        G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_EXPLICIT_NOTIFY |
                        G_PARAM_STATIC_STRINGS);
+  /**
+   * TbDispatchLoop:iteration:
+   *
+   * How many requests the loop has sent to the model so far.
+   */
   properties [PROP_ITERATION] =
     g_param_spec_uint ("iteration", NULL, NULL, 0, G_MAXUINT, 0, ro_flags);
+  /**
+   * TbDispatchLoop:state:
+   *
+   * Where the loop is: ready, waiting for the model, waiting for decisions,
+   * running tools, or ended.
+   */
   properties [PROP_STATE] =
     g_param_spec_enum ("state", NULL, NULL, TB_TYPE_LOOP_STATE, TB_LOOP_STATE_READY, ro_flags);
+  /**
+   * TbDispatchLoop:approval-policy:
+   *
+   * What happens to a call nobody decided; changing it is recorded in the
+   * trace as a `policy` event.
+   */
   properties [PROP_APPROVAL_POLICY] =
     g_param_spec_enum ("approval-policy", NULL, NULL, TB_TYPE_APPROVAL_POLICY,
                        TB_APPROVAL_POLICY_APPROVE_ALL, rw_flags);
+  /**
+   * TbDispatchLoop:parallel-tool-calls:
+   *
+   * Whether the model may ask for several calls at once, and whether they run
+   * at the same time. %TRUE by default.
+   */
   properties [PROP_PARALLEL_TOOL_CALLS] =
     g_param_spec_boolean ("parallel-tool-calls", NULL, NULL, TRUE, rw_flags);
+  /**
+   * TbDispatchLoop:stream:
+   *
+   * Whether the model's answer is asked for as a stream, so that its text and
+   * calls arrive as they are written (#TbProvider::text-delta). %FALSE by
+   * default.
+   */
   properties [PROP_STREAM] =
     g_param_spec_boolean ("stream", NULL, NULL, FALSE, rw_flags);
 
@@ -2015,6 +2192,10 @@ tb_dispatch_loop_class_init (TbDispatchLoopClass *klass)
    * TbDispatchLoop::warning:
    * @self: the loop
    * @message: what the person should know
+   *
+   * Emitted when the run goes on but a person should know something, such as
+   * a model that keeps calling tools for many iterations; the trace records
+   * it as a `warning` event.
    */
   signals [WARNING] =
     g_signal_new ("warning", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0,

@@ -34,6 +34,10 @@ G_BEGIN_DECLS
  * @TB_LOOP_ERROR_UNDECIDED: calls still wait for a decision.
  * @TB_LOOP_ERROR_INVALID: the message or arguments given are not acceptable.
  * @TB_LOOP_ERROR_MODEL: the provider failed; the message says why.
+ *
+ * Why a #TbDispatchLoop refused to do what it was asked: the loop was busy,
+ * in the wrong state or had calls nobody decided, the input was not
+ * acceptable, or the model failed. The messages say which and what to do.
  */
 typedef enum
 {

@@ -687,6 +687,10 @@ schema (const char *text)
  * @root: the folder the tools are confined to; it must exist
  * @error: return location for an error
  *
+ * Makes the file tools, which read, write and list files inside @root only:
+ * a path that leaves it, through ".." or a symbolic link, is refused with a
+ * %TB_TOOL_FAILURE_PERMISSION_DENIED result.
+ *
  * Returns: (transfer container) (element-type TbTool) (nullable):
  *   read_file, write_file and list_dir, source "builtin"
  */

@@ -88,12 +88,29 @@ value_of (const GEnumValue *values,
   return FALSE;
 }
 
+/**
+ * tb_message_role_to_string:
+ * @role: a role
+ *
+ * Names a message role in the words traces use.
+ *
+ * Returns: "system", "user", "assistant" or "tool"
+ */
 const char *
 tb_message_role_to_string (TbMessageRole role)
 {
   return nick_of (role_values, role);
 }
 
+/**
+ * tb_message_role_from_string:
+ * @text: (nullable): a role's name, as tb_message_role_to_string() gives it
+ * @role: where to store the role; untouched when @text names none
+ *
+ * Reads a message role by its name, as traces write it.
+ *
+ * Returns: %TRUE when @text names a role
+ */
 gboolean
 tb_message_role_from_string (const char    *text,
                              TbMessageRole *role)
@@ -106,12 +123,29 @@ tb_message_role_from_string (const char    *text,
   return TRUE;
 }
 
+/**
+ * tb_loop_state_to_string:
+ * @state: a state
+ *
+ * Names a loop state in the words traces and the CLI use.
+ *
+ * Returns: the state's name, such as "calls-pending"
+ */
 const char *
 tb_loop_state_to_string (TbLoopState state)
 {
   return nick_of (state_values, state);
 }
 
+/**
+ * tb_loop_state_from_string:
+ * @text: (nullable): a state's name, as tb_loop_state_to_string() gives it
+ * @state: where to store the state; untouched when @text names none
+ *
+ * Reads a loop state by its name, as traces write it.
+ *
+ * Returns: %TRUE when @text names a state
+ */
 gboolean
 tb_loop_state_from_string (const char  *text,
                            TbLoopState *state)
@@ -126,6 +160,9 @@ tb_loop_state_from_string (const char  *text,
 
 /**
  * tb_loop_state_is_end:
+ * @state: a state
+ *
+ * Tells whether a run is over in @state, for a program waiting for it to end.
  *
  * Returns: %TRUE for the states in which a loop does nothing more by
  *   itself (%TB_LOOP_STATE_LIMIT_REACHED may still be extended)
@@ -137,6 +174,14 @@ tb_loop_state_is_end (TbLoopState state)
          state == TB_LOOP_STATE_FAILED || state == TB_LOOP_STATE_CANCELLED;
 }
 
+/**
+ * tb_call_decision_to_string:
+ * @decision: a decision
+ *
+ * Names a decision in the words `decision` events of a trace use.
+ *
+ * Returns: "undecided", "approve", "edit", "skip" or "reject"
+ */
 const char *
 tb_call_decision_to_string (TbCallDecision decision)
 {
@@ -145,6 +190,9 @@ tb_call_decision_to_string (TbCallDecision decision)
 
 /**
  * tb_approval_policy_to_string:
+ * @policy: a policy
+ *
+ * Names a policy in the words traces, the preferences and the CLI use.
  *
  * Returns: "approve-all", "reject-all", "ask" or "read-only", as traces
  *   and the preferences name them
@@ -159,6 +207,9 @@ tb_approval_policy_to_string (TbApprovalPolicy policy)
  * tb_approval_policy_from_string:
  * @text: a policy's name
  * @policy: (out): the policy
+ *
+ * Reads a policy by the name tb_approval_policy_to_string() gives it, as the
+ * CLI's `--approve` and traces write it.
  *
  * Returns: whether @text names a policy
  */

@@ -16,6 +16,8 @@ G_BEGIN_DECLS
  * @TB_MESSAGE_ROLE_USER: what the person says
  * @TB_MESSAGE_ROLE_ASSISTANT: what the model says, with its tool calls
  * @TB_MESSAGE_ROLE_TOOL: the result of one tool call, answering its call id
+ *
+ * Who a #TbMessage comes from.
  */
 typedef enum
 {
@@ -35,6 +37,8 @@ typedef enum
  * @TB_LOOP_STATE_LIMIT_REACHED: the iteration cap was reached; it may be extended
  * @TB_LOOP_STATE_FAILED: the provider failed or the conversation cannot go on
  * @TB_LOOP_STATE_CANCELLED: the person stopped the loop
+ *
+ * Where a #TbDispatchLoop is in its run (#TbDispatchLoop:state).
  */
 typedef enum
 {
@@ -55,6 +59,8 @@ typedef enum
  * @TB_CALL_DECISION_EDIT: run the call with arguments a person wrote (validated)
  * @TB_CALL_DECISION_SKIP: do not run; answer with a result a person wrote
  * @TB_CALL_DECISION_REJECT: do not run; the model is told the call was refused
+ *
+ * What was decided about a #TbPendingCall.
  */
 typedef enum
 {

@@ -31,6 +31,13 @@ struct _TbMessage
 };
 
 G_DEFINE_FINAL_TYPE (TbMessage, tb_message, G_TYPE_OBJECT)
+/**
+ * tb_message_error_quark:
+ *
+ * The error domain of #TbMessageError.
+ *
+ * Returns: the quark of %TB_MESSAGE_ERROR
+ */
 G_DEFINE_QUARK (tb-message-error-quark, tb_message_error)
 
 static void
@@ -65,6 +72,9 @@ tb_message_init (TbMessage *self)
  * @role: who speaks
  * @text: (nullable): what they say
  *
+ * Makes a message with no calls; add calls to an assistant message with
+ * tb_message_add_tool_call().
+ *
  * Returns: (transfer full): a new message
  */
 TbMessage *
@@ -85,6 +95,9 @@ tb_message_new (TbMessageRole  role,
  * @content: what the model sees
  * @is_error: whether the call failed
  *
+ * Makes the message that answers one tool call, as the loop does with each
+ * result's tb_tool_result_to_model_content().
+ *
  * Returns: (transfer full): a new %TB_MESSAGE_ROLE_TOOL message
  */
 TbMessage *
@@ -101,6 +114,14 @@ tb_message_new_tool_result (const char *tool_call_id,
   return self;
 }
 
+/**
+ * tb_message_get_role:
+ * @self: a message
+ *
+ * Says who the message comes from.
+ *
+ * Returns: the message's role
+ */
 TbMessageRole
 tb_message_get_role (TbMessage *self)
 {
@@ -108,6 +129,15 @@ tb_message_get_role (TbMessage *self)
   return self->role;
 }
 
+/**
+ * tb_message_get_text:
+ * @self: a message
+ *
+ * Gives what the message says: the person's words, the model's text or the
+ * content a tool message sends to the model.
+ *
+ * Returns: (nullable): the text, or %NULL when the message has none (an assistant turn of calls only)
+ */
 const char *
 tb_message_get_text (TbMessage *self)
 {
@@ -115,6 +145,14 @@ tb_message_get_text (TbMessage *self)
   return self->text;
 }
 
+/**
+ * tb_message_set_text:
+ * @self: a message
+ * @text: (nullable): the new text
+ *
+ * Replaces what the message says, as providers do while a streamed turn
+ * arrives.
+ */
 void
 tb_message_set_text (TbMessage  *self,
                      const char *text)
@@ -124,6 +162,14 @@ tb_message_set_text (TbMessage  *self,
   self->text = g_strdup (text);
 }
 
+/**
+ * tb_message_add_tool_call:
+ * @self: an assistant message
+ * @call: a call the model asked for
+ *
+ * Adds a call to the end of an assistant message; the message keeps a
+ * reference to it.
+ */
 void
 tb_message_add_tool_call (TbMessage  *self,
                            TbToolCall *call)
@@ -133,6 +179,14 @@ tb_message_add_tool_call (TbMessage  *self,
   g_ptr_array_add (self->tool_calls, g_object_ref (call));
 }
 
+/**
+ * tb_message_get_n_tool_calls:
+ * @self: a message
+ *
+ * Counts the calls an assistant message asks for.
+ *
+ * Returns: the number of tool calls, 0 for other messages
+ */
 guint
 tb_message_get_n_tool_calls (TbMessage *self)
 {
@@ -142,6 +196,10 @@ tb_message_get_n_tool_calls (TbMessage *self)
 
 /**
  * tb_message_get_tool_call:
+ * @self: an assistant message
+ * @position: the call's index, less than tb_message_get_n_tool_calls()
+ *
+ * Gives one of the calls an assistant message asks for.
  *
  * Returns: (transfer none): the call at @position
  */
@@ -154,6 +212,14 @@ tb_message_get_tool_call (TbMessage *self,
   return g_ptr_array_index (self->tool_calls, position);
 }
 
+/**
+ * tb_message_get_tool_call_id:
+ * @self: a tool message
+ *
+ * Gives the id of the call a tool message answers.
+ *
+ * Returns: (nullable): the call id, or %NULL for other messages
+ */
 const char *
 tb_message_get_tool_call_id (TbMessage *self)
 {
@@ -161,6 +227,15 @@ tb_message_get_tool_call_id (TbMessage *self)
   return self->tool_call_id;
 }
 
+/**
+ * tb_message_get_tool_name:
+ * @self: a tool message
+ *
+ * Gives the real name of the tool whose result a tool message carries;
+ * Gemini's wire format needs it.
+ *
+ * Returns: (nullable): the tool's name, or %NULL for other messages
+ */
 const char *
 tb_message_get_tool_name (TbMessage *self)
 {
@@ -168,6 +243,15 @@ tb_message_get_tool_name (TbMessage *self)
   return self->tool_name;
 }
 
+/**
+ * tb_message_get_is_error:
+ * @self: a tool message
+ *
+ * Says whether the call this tool message answers failed; providers that
+ * can mark a failed result (Anthropic's `is_error`) send it.
+ *
+ * Returns: %TRUE when the call failed
+ */
 gboolean
 tb_message_get_is_error (TbMessage *self)
 {
@@ -177,6 +261,7 @@ tb_message_get_is_error (TbMessage *self)
 
 /**
  * tb_message_get_provider_data:
+ * @self: a message
  *
  * Parts of an assistant turn that a provider must send back unchanged
  * (Anthropic thinking blocks, Gemini thought signatures on text).
@@ -190,6 +275,14 @@ tb_message_get_provider_data (TbMessage *self)
   return self->provider_data;
 }
 
+/**
+ * tb_message_set_provider_data:
+ * @self: a message
+ * @data: (nullable): an object, or %NULL for none
+ *
+ * Keeps what a provider must send back unchanged with this turn; the
+ * message keeps a reference to @data.
+ */
 void
 tb_message_set_provider_data (TbMessage  *self,
                               JsonObject *data)
@@ -203,6 +296,7 @@ tb_message_set_provider_data (TbMessage  *self,
 
 /**
  * tb_message_get_reasoning:
+ * @self: a message
  *
  * What a model thought before its turn, as its provider showed it
  * (Anthropic thinking, Gemini thought summaries, OpenAI Responses
@@ -222,6 +316,9 @@ tb_message_get_reasoning (TbMessage *self)
 /**
  * tb_message_set_reasoning:
  * @reasoning: (nullable): the text, %NULL or empty for none
+ * @self: a message
+ *
+ * Keeps what a model thought before its turn, for people and the trace.
  */
 void
 tb_message_set_reasoning (TbMessage  *self,
@@ -234,6 +331,10 @@ tb_message_set_reasoning (TbMessage  *self,
 
 /**
  * tb_message_to_json:
+ * @self: a message
+ *
+ * Writes the message in Toolbench's own neutral shape, which traces and
+ * scripts hold and tb_message_from_json() reads back.
  *
  * Returns: (transfer full): `{"role", "text"?, "reasoning"?, "tool_calls"?,
  *   "tool_call_id"?, "name"?, "is_error"?, "provider_data"?}`
@@ -294,6 +395,9 @@ optional_string (JsonObject *object,
  * tb_message_from_json:
  * @node: an object as made by tb_message_to_json()
  * @error: return location for a %TB_MESSAGE_ERROR
+ *
+ * Reads a message back from its neutral shape, refusing JSON of another
+ * shape with a sentence that names the member that is wrong.
  *
  * Returns: (transfer full) (nullable): the message
  */

@@ -22,6 +22,9 @@ G_DECLARE_FINAL_TYPE (TbMessage, tb_message, TB, MESSAGE, GObject)
 /**
  * TbMessageError:
  * @TB_MESSAGE_ERROR_INVALID: the JSON does not describe a message or a tool call.
+ *
+ * Why a message or a tool call could not be read back from JSON, as a trace
+ * or a script holds them.
  */
 typedef enum
 {

@@ -122,6 +122,9 @@ _tb_pending_call_set_result (TbPendingCall *self,
 
 /**
  * tb_pending_call_get_call:
+ * @self: a pending call
+ *
+ * Gives the call the model asked for, unchanged by any decision.
  *
  * Returns: (transfer none): the call as the model sent it
  */
@@ -134,6 +137,9 @@ tb_pending_call_get_call (TbPendingCall *self)
 
 /**
  * tb_pending_call_get_tool:
+ * @self: a pending call
+ *
+ * Gives the registered tool the call names.
  *
  * Returns: (transfer none) (nullable): the tool, or %NULL when the call
  *   names no tool the model was offered
@@ -145,6 +151,15 @@ tb_pending_call_get_tool (TbPendingCall *self)
   return self->tool;
 }
 
+/**
+ * tb_pending_call_get_index:
+ * @self: a pending call
+ *
+ * Gives the call's place among the calls of its turn, which is the order
+ * their results are sent back to the model.
+ *
+ * Returns: the index, from 0
+ */
 guint
 tb_pending_call_get_index (TbPendingCall *self)
 {
@@ -152,6 +167,14 @@ tb_pending_call_get_index (TbPendingCall *self)
   return self->index;
 }
 
+/**
+ * tb_pending_call_get_decision:
+ * @self: a pending call
+ *
+ * Says what was decided about the call so far.
+ *
+ * Returns: the decision, %TB_CALL_DECISION_UNDECIDED until someone decides
+ */
 TbCallDecision
 tb_pending_call_get_decision (TbPendingCall *self)
 {
@@ -161,6 +184,10 @@ tb_pending_call_get_decision (TbPendingCall *self)
 
 /**
  * tb_pending_call_get_arguments:
+ * @self: a pending call
+ *
+ * Gives the arguments the call runs with if it is approved, which a person
+ * may have edited.
  *
  * Returns: (transfer none) (nullable): the arguments the call will run
  *   with: the edited ones after an edit, else the model's (%NULL when the
@@ -214,6 +241,10 @@ tb_pending_call_undecide (TbPendingCall *self)
 
 /**
  * tb_pending_call_get_result:
+ * @self: a pending call
+ *
+ * Gives what the call answered: the tool's result, the skipped call's
+ * result a person wrote, or a rejection.
  *
  * Returns: (transfer none) (nullable): the call's result, %NULL until it
  *   has one
@@ -227,6 +258,10 @@ tb_pending_call_get_result (TbPendingCall *self)
 
 /**
  * tb_pending_call_get_model_arguments:
+ * @self: a pending call
+ *
+ * Gives the arguments the model sent, even after a person edited them, for
+ * showing what changed.
  *
  * Returns: (transfer none) (nullable): the arguments as the model sent
  *   them (%NULL when they were not JSON)
@@ -343,6 +378,9 @@ tb_pending_call_edit (TbPendingCall  *self,
  * tb_pending_call_skip:
  * @self: a pending call
  * @output: (nullable): the result the model sees instead of running the tool
+ *
+ * Decides not to run the call and to answer it with @output instead, as if
+ * the tool had returned it; a %NULL @output answers JSON `null`.
  */
 void
 tb_pending_call_skip (TbPendingCall *self,
@@ -381,6 +419,9 @@ tb_pending_call_answer (TbPendingCall *self,
  * tb_pending_call_reject:
  * @self: a pending call
  * @reason: (nullable): why, shown to the model
+ * @reason when there is one.
+ *
+ * Decides not to run the call; the model is told it was refused, with
  */
 void
 tb_pending_call_reject (TbPendingCall *self,

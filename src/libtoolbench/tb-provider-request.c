@@ -13,6 +13,9 @@ G_DEFINE_BOXED_TYPE (TbProviderRequest, tb_provider_request,
 /**
  * tb_provider_request_new:
  *
+ * Makes an empty request to fill with messages and tools before giving it
+ * to tb_provider_complete_async(). Requests are reference-counted.
+ *
  * Returns: (transfer full): an empty request: no tools, parallel calls
  *   allowed, not streamed
  */
@@ -27,6 +30,14 @@ tb_provider_request_new (void)
   return self;
 }
 
+/**
+ * tb_provider_request_ref:
+ * @self: a request
+ *
+ * Takes a reference to a request.
+ *
+ * Returns: (transfer full): @self
+ */
 TbProviderRequest *
 tb_provider_request_ref (TbProviderRequest *self)
 {
@@ -35,6 +46,13 @@ tb_provider_request_ref (TbProviderRequest *self)
   return self;
 }
 
+/**
+ * tb_provider_request_unref:
+ * @self: a request
+ *
+ * Drops a reference to a request, freeing it and its messages with the last
+ * one.
+ */
 void
 tb_provider_request_unref (TbProviderRequest *self)
 {
@@ -49,6 +67,14 @@ tb_provider_request_unref (TbProviderRequest *self)
   g_free (self);
 }
 
+/**
+ * tb_provider_request_add_message:
+ * @self: a request
+ * @message: the next message of the conversation
+ *
+ * Adds a message to the end of the conversation sent; the request keeps a
+ * reference to it.
+ */
 void
 tb_provider_request_add_message (TbProviderRequest *self,
                                  TbMessage         *message)
@@ -60,6 +86,7 @@ tb_provider_request_add_message (TbProviderRequest *self,
 
 /**
  * tb_provider_request_to_json:
+ * @self: a request
  *
  * The request in Toolbench's own neutral shape: `{"messages": […],
  * "tools": [native definitions], "tool_choice"?, "parallel_tool_calls"}`.

@@ -15,6 +15,9 @@ G_DEFINE_BOXED_TYPE (TbProviderResponse, tb_provider_response,
  * @finish_reason: (nullable): the provider's stop reason
  * @usage: (nullable): the usage object
  *
+ * Makes the response of a provider, as providers and scripts do; @usage is
+ * copied and the response keeps a reference to @message.
+ *
  * Returns: (transfer full): a response
  */
 TbProviderResponse *
@@ -34,6 +37,14 @@ tb_provider_response_new (TbMessage  *message,
   return self;
 }
 
+/**
+ * tb_provider_response_ref:
+ * @self: a response
+ *
+ * Takes a reference to a response.
+ *
+ * Returns: (transfer full): @self
+ */
 TbProviderResponse *
 tb_provider_response_ref (TbProviderResponse *self)
 {
@@ -42,6 +53,12 @@ tb_provider_response_ref (TbProviderResponse *self)
   return self;
 }
 
+/**
+ * tb_provider_response_unref:
+ * @self: a response
+ *
+ * Drops a reference to a response, freeing it with the last one.
+ */
 void
 tb_provider_response_unref (TbProviderResponse *self)
 {

@@ -20,6 +20,9 @@ G_BEGIN_DECLS
  * @finish_reason: (nullable): the provider's own word (`tool_calls`,
  *   `end_turn`, `STOP`, …)
  * @usage: (nullable): the provider's usage object as sent
+ *
+ * What a provider answered to one request: the model's turn and what the
+ * provider said about it. Reference-counted; the fields are read-only.
  */
 typedef struct
 {

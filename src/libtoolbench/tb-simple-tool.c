@@ -155,6 +155,13 @@ tb_simple_tool_init (TbSimpleTool *self)
  * @destroy: (nullable): frees @user_data with the tool
  * @error: return location for a #TbToolError
  *
+ * Makes a tool that answers calls with a function. @func receives the
+ * validated arguments and returns the output, or sets an error that becomes
+ * a failed result (a #TbToolError picks the failure kind). With
+ * %TB_TOOL_SIMPLE_FLAGS_THREADED it runs on a worker thread and may block;
+ * otherwise it runs on the caller's main context. Refuses a bad name, a
+ * description that is too long and a schema that is not an object.
+ *
  * Returns: (transfer full) (nullable): the tool, or %NULL with @error set
  */
 TbTool *
@@ -199,6 +206,14 @@ tb_tool_new_simple_full (const char         *name,
 
 /**
  * tb_tool_new_simple:
+ * @name: the tool's name (see tb_tool_name_is_valid())
+ * @description: what the tool does, for the model
+ * @parameters: (nullable): the JSON Schema of the arguments; %NULL for none
+ * @flags: how to run @func
+ * @func: (scope notified): the function that answers a call
+ * @user_data: closure for @func
+ * @destroy: (nullable): frees @user_data with the tool
+ * @error: return location for a #TbToolError
  *
  * Like tb_tool_new_simple_full() for a built-in tool that models may call,
  * with the registry's default time limit.

@@ -78,6 +78,9 @@ sealed_copy (JsonNode *node)
  * @name: the tool name (a real name when it maps to one)
  * @arguments: (nullable): the arguments; %NULL means `{}`
  *
+ * Makes a call with parsed arguments, as a script or a person makes it;
+ * providers parse the model's text into one.
+ *
  * Returns: (transfer full): a new call
  */
 TbToolCall *
@@ -137,6 +140,14 @@ tb_tool_call_new_raw (const char *id,
   return self;
 }
 
+/**
+ * tb_tool_call_get_id:
+ * @self: a call
+ *
+ * Gives the id that links the call to the tool message answering it.
+ *
+ * Returns: (nullable): the call id, or %NULL when the model gave none
+ */
 const char *
 tb_tool_call_get_id (TbToolCall *self)
 {
@@ -144,6 +155,14 @@ tb_tool_call_get_id (TbToolCall *self)
   return self->id;
 }
 
+/**
+ * tb_tool_call_set_id:
+ * @self: a call
+ * @id: (nullable): the new id
+ *
+ * Gives the call an id, as the loop does for a model that sent none, so
+ * that its result can answer it.
+ */
 void
 tb_tool_call_set_id (TbToolCall *self,
                      const char *id)
@@ -153,6 +172,15 @@ tb_tool_call_set_id (TbToolCall *self,
   self->id = g_strdup (id);
 }
 
+/**
+ * tb_tool_call_get_name:
+ * @self: a call
+ *
+ * Gives the name of the tool to call: the real name when the model's name
+ * maps to a registered tool, otherwise the name as sent.
+ *
+ * Returns: the tool's name
+ */
 const char *
 tb_tool_call_get_name (TbToolCall *self)
 {
@@ -162,6 +190,10 @@ tb_tool_call_get_name (TbToolCall *self)
 
 /**
  * tb_tool_call_get_wire_name:
+ * @self: a call
+ *
+ * Gives the name the model used, which may differ from the real name when
+ * the provider refuses some characters (tb_tool_registry_to_wire_name_for()).
  *
  * Returns: the name the model used on the wire; the real name when no
  *   wire name was recorded
@@ -175,6 +207,10 @@ tb_tool_call_get_wire_name (TbToolCall *self)
 
 /**
  * tb_tool_call_get_received_name:
+ * @self: a call
+ *
+ * Gives the name as it came from the model, whether or not the registry
+ * mapped it to another.
  *
  * Returns: (nullable): the name exactly as the model sent it, which the
  *   next request echoes whatever the registry made of it; %NULL for a call
@@ -191,6 +227,10 @@ tb_tool_call_get_received_name (TbToolCall *self)
  * tb_tool_call_set_wire_name:
  * @wire_name: (nullable): the name as the model sent it, %NULL for a call
  *   made on this side
+ * @self: a call
+ *
+ * Records the name the model used, when the registry mapped it to another
+ * real name.
  */
 void
 tb_tool_call_set_wire_name (TbToolCall *self,
@@ -203,6 +243,9 @@ tb_tool_call_set_wire_name (TbToolCall *self,
 
 /**
  * tb_tool_call_get_arguments:
+ * @self: a call
+ *
+ * Gives the arguments parsed from what the model wrote.
  *
  * Returns: (transfer none) (nullable): the sealed arguments, or %NULL when
  *   the model sent text that is not JSON
@@ -214,6 +257,14 @@ tb_tool_call_get_arguments (TbToolCall *self)
   return self->arguments;
 }
 
+/**
+ * tb_tool_call_get_raw_arguments:
+ * @self: a call
+ *
+ * Gives the arguments exactly as the model wrote them, before parsing.
+ *
+ * Returns: (nullable): the text, or %NULL when the call was made with parsed arguments
+ */
 const char *
 tb_tool_call_get_raw_arguments (TbToolCall *self)
 {
@@ -223,6 +274,10 @@ tb_tool_call_get_raw_arguments (TbToolCall *self)
 
 /**
  * tb_tool_call_get_parse_error:
+ * @self: a call
+ *
+ * Tells why the model's arguments could not be read as JSON; such a call
+ * is answered with an invalid-arguments result that says so.
  *
  * Returns: (nullable): why the raw arguments are not JSON, or %NULL
  */
@@ -235,6 +290,7 @@ tb_tool_call_get_parse_error (TbToolCall *self)
 
 /**
  * tb_tool_call_get_provider_data:
+ * @self: a call
  *
  * Values a provider must send back unchanged with this call (Gemini's
  * `thoughtSignature`, whether the model gave the id). Opaque to the loop.
@@ -248,6 +304,14 @@ tb_tool_call_get_provider_data (TbToolCall *self)
   return self->provider_data;
 }
 
+/**
+ * tb_tool_call_set_provider_data:
+ * @self: a call
+ * @data: (nullable): an object, or %NULL for none
+ *
+ * Keeps what a provider must send back unchanged with this call; the call
+ * keeps a reference to @data.
+ */
 void
 tb_tool_call_set_provider_data (TbToolCall *self,
                                 JsonObject *data)
@@ -261,6 +325,9 @@ tb_tool_call_set_provider_data (TbToolCall *self,
 
 /**
  * tb_tool_call_to_json:
+ * @self: a call
+ *
+ * Writes the call in Toolbench's own neutral shape, for traces and scripts.
  *
  * Returns: (transfer full): `{"id", "name", "wire_name"?, "arguments"}`, or
  *   with `"raw_arguments"` and `"parse_error"` instead of `"arguments"`;
@@ -313,6 +380,8 @@ tb_tool_call_to_json (TbToolCall *self)
  * @node: an object as made by tb_tool_call_to_json(); `"arguments"` may
  *   also be a string, which is then parsed as the raw arguments
  * @error: return location for a %TB_MESSAGE_ERROR
+ *
+ * Reads a call back from its neutral shape.
  *
  * Returns: (transfer full) (nullable): the call
  */

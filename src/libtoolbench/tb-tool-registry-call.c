@@ -633,6 +633,11 @@ tb_tool_registry_call_unvalidated_async (TbToolRegistry      *self,
  * @self: a registry
  * @result: the #GAsyncResult
  *
+ * Ends a call started with tb_tool_registry_call_async() or
+ * tb_tool_registry_call_unvalidated_async(). It never fails: an unknown
+ * tool, invalid arguments, a handler error, a timeout and a cancellation are
+ * all failed results whose error text says what happened.
+ *
  * Returns: (transfer full): the call's result; never %NULL
  */
 TbToolResult *

@@ -59,6 +59,9 @@ tb_tool_registry_unset_hints (TbToolRegistry *self,
  * @name: a tool's name
  * @overridden: (out) (optional): whether a person set them
  *
+ * Tells what a tool says it does, with a person's override if there is one:
+ * the loop's read-only approval policy and the app read hints this way.
+ *
  * Returns: the person's hints for @name if set, else the registered tool's
  *   own, else %TB_TOOL_HINT_NONE
  */

@@ -151,6 +151,10 @@ lookup_locked (TbToolRegistry *self,
  * @format: the wire format whose naming rule applies
  * @name: a registered tool's name
  *
+ * Gives the name a tool goes by in the requests of a wire format: the real
+ * name where the provider accepts it, otherwise one with the characters it
+ * refuses replaced and, on a clash, a number appended.
+ *
  * Returns: (transfer full) (nullable): the name providers of @format see
  *   (the real name where they accept it), or %NULL when @name is not
  *   registered
@@ -174,6 +178,10 @@ tb_tool_registry_to_wire_name_for (TbToolRegistry     *self,
  * @self: the registry whose definitions the provider received
  * @format: the wire format the definitions were sent in
  * @wire_name: a name a model used
+ *
+ * Maps a name a model used back to the tool's real name: providers that
+ * refuse dots and other characters see a name with them replaced
+ * (tb_tool_registry_to_wire_name_for()), and calls come back under it.
  *
  * Returns: (transfer full) (nullable): the real tool name, or %NULL when
  *   no tool of this registry goes by @wire_name in @format
@@ -214,6 +222,10 @@ tb_tool_registry_to_wire_name (TbToolRegistry *self,
  * tb_tool_registry_from_wire_name:
  * @self: the registry whose definitions the provider received
  * @wire_name: a name a model used
+ *
+ * Maps a name a model used in OpenAI's format back to the tool's real name,
+ * as tb_tool_registry_from_wire_name_for() does for
+ * %TB_DEFINITION_FORMAT_OPENAI.
  *
  * Returns: (transfer full) (nullable): the real tool name, or %NULL when
  *   no tool of this registry goes by @wire_name

@@ -40,6 +40,13 @@ static void list_model_iface_init (GListModelInterface *iface);
 
 G_DEFINE_FINAL_TYPE_WITH_CODE (TbToolRegistry, tb_tool_registry, G_TYPE_OBJECT,
                                G_IMPLEMENT_INTERFACE (G_TYPE_LIST_MODEL, list_model_iface_init))
+/**
+ * tb_registry_error_quark:
+ *
+ * The error domain of #TbRegistryError.
+ *
+ * Returns: the quark of %TB_REGISTRY_ERROR
+ */
 G_DEFINE_QUARK (tb-registry-error-quark, tb_registry_error)
 
 enum {
@@ -174,6 +181,11 @@ tb_tool_registry_class_init (TbToolRegistryClass *klass)
   object_class->get_property = tb_tool_registry_get_property;
   object_class->set_property = tb_tool_registry_set_property;
 
+  /**
+   * TbToolRegistry:n-items:
+   *
+   * The number of tools registered, as the #GListModel says.
+   */
   properties [PROP_N_ITEMS] =
     g_param_spec_uint ("n-items", NULL, NULL, 0, G_MAXUINT, 0,
                        (G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
@@ -194,6 +206,9 @@ tb_tool_registry_class_init (TbToolRegistryClass *klass)
    * TbToolRegistry::tool-registered:
    * @self: the registry
    * @tool: the tool that was added
+   *
+   * Emitted on the main context after a tool was added, once the registry's
+   * list already holds it.
    */
   _tb_tool_registry_signals [TB_TOOL_REGISTRY_TOOL_REGISTERED] =
     g_signal_new ("tool-registered",
@@ -206,6 +221,9 @@ tb_tool_registry_class_init (TbToolRegistryClass *klass)
    * TbToolRegistry::tool-unregistered:
    * @self: the registry
    * @tool: the tool that was removed
+   *
+   * Emitted on the main context after a tool was removed. Calls of it that
+   * already started still end with their result.
    */
   _tb_tool_registry_signals [TB_TOOL_REGISTRY_TOOL_UNREGISTERED] =
     g_signal_new ("tool-unregistered",
@@ -220,6 +238,9 @@ tb_tool_registry_class_init (TbToolRegistryClass *klass)
    * @tool: the tool being called
    * @call_id: the call's id
    * @arguments: the arguments as given (an object; `{}` when none were)
+   *
+   * Emitted once when a call of a registered tool starts, before validation,
+   * on the caller's main context; refused calls emit it too.
    */
   _tb_tool_registry_signals [TB_TOOL_REGISTRY_CALL_STARTED] =
     g_signal_new ("call-started",
@@ -237,6 +258,10 @@ tb_tool_registry_class_init (TbToolRegistryClass *klass)
    * @tool: the tool that was called
    * @call_id: the call's id
    * @result: its result
+   *
+   * Emitted exactly once for every call that emitted
+   * #TbToolRegistry::call-started, with its result, whether the tool
+   * answered, failed, timed out or was cancelled.
    */
   _tb_tool_registry_signals [TB_TOOL_REGISTRY_CALL_FINISHED] =
     g_signal_new ("call-finished",
@@ -285,6 +310,10 @@ tb_tool_registry_init (TbToolRegistry *self)
 /**
  * tb_tool_registry_new:
  *
+ * Makes an empty registry with the default time limit of a call. Register
+ * tools with tb_tool_registry_register() and call them with
+ * tb_tool_registry_call_async().
+ *
  * Returns: (transfer full): an empty registry
  */
 TbToolRegistry *
@@ -328,6 +357,9 @@ suggest_name_locked (TbToolRegistry *self,
  * tb_tool_registry_suggest_name:
  * @self: a registry
  * @name: a name that may be taken
+ *
+ * Finds a free name for a tool that would clash with one already
+ * registered, such as a second MCP server's tool of the same name.
  *
  * Returns: (transfer full): @name when it is free, otherwise a free
  *   variant such as "echo_2"
@@ -427,6 +459,9 @@ tb_tool_registry_register (TbToolRegistry  *self,
  * @name: the tool's name
  * @error: return location for a #TbRegistryError
  *
+ * Removes a tool and emits #TbToolRegistry::tool-unregistered. Calls of the
+ * tool already running finish with their result.
+ *
  * Returns: %TRUE when the tool was removed, %FALSE with
  *   %TB_REGISTRY_ERROR_NOT_FOUND when no tool has that name
  */
@@ -497,6 +532,15 @@ tb_tool_registry_lookup (TbToolRegistry *self,
   return tool;
 }
 
+/**
+ * tb_tool_registry_contains:
+ * @self: a registry
+ * @name: (nullable): a tool's name
+ *
+ * Says whether a tool of that name is registered. Safe from any thread.
+ *
+ * Returns: %TRUE when a tool named @name is registered
+ */
 gboolean
 tb_tool_registry_contains (TbToolRegistry *self,
                            const char     *name)
@@ -515,6 +559,14 @@ tb_tool_registry_contains (TbToolRegistry *self,
   return ret;
 }
 
+/**
+ * tb_tool_registry_get_size:
+ * @self: a registry
+ *
+ * Counts the registered tools.
+ *
+ * Returns: the number of tools
+ */
 guint
 tb_tool_registry_get_size (TbToolRegistry *self)
 {
@@ -525,6 +577,9 @@ tb_tool_registry_get_size (TbToolRegistry *self)
 
 /**
  * tb_tool_registry_get_names:
+ * @self: a registry
+ *
+ * Lists the names of the registered tools. Safe from any thread.
  *
  * Returns: (transfer full) (array zero-terminated=1): the names in
  *   registration order
@@ -559,6 +614,9 @@ new_like (TbToolRegistry *self)
  * @self: a registry
  * @names: (array zero-terminated=1): the names to keep
  * @error: return location for %TB_REGISTRY_ERROR_NOT_FOUND
+ *
+ * Makes a registry of some of these tools, the same objects, for a run or a
+ * scenario that offers a model fewer tools.
  *
  * Returns: (transfer full) (nullable): a new registry with the named tools,
  *   in the order of @names, or %NULL when a name is unknown
@@ -601,6 +659,7 @@ tb_tool_registry_subset (TbToolRegistry      *self,
 
 /**
  * tb_tool_registry_get_model_tools:
+ * @self: a registry
  *
  * The tools a model may see: those of %TB_TOOL_VISIBILITY_MODEL. This is
  * the only registry a dispatch loop offers to a provider, so a
@@ -645,6 +704,14 @@ tb_tool_registry_get_model_tools (TbToolRegistry *self)
  * with the registry that produced the request.
  */
 
+/**
+ * tb_tool_registry_get_default_timeout_ms:
+ * @self: a registry
+ *
+ * Gives the time limit of a call of a tool that has none of its own.
+ *
+ * Returns: the time limit in milliseconds
+ */
 guint
 tb_tool_registry_get_default_timeout_ms (TbToolRegistry *self)
 {
@@ -652,6 +719,15 @@ tb_tool_registry_get_default_timeout_ms (TbToolRegistry *self)
   return self->default_timeout_ms;
 }
 
+/**
+ * tb_tool_registry_set_default_timeout_ms:
+ * @self: a registry
+ * @timeout_ms: the time limit in milliseconds, more than 0
+ *
+ * Sets the time limit of a call of a tool that has none of its own
+ * (#TbTool:timeout-ms). A call still running when it passes is cancelled
+ * and ends in a %TB_TOOL_FAILURE_TIMEOUT result.
+ */
 void
 tb_tool_registry_set_default_timeout_ms (TbToolRegistry *self,
                                          guint           timeout_ms)

@@ -31,6 +31,10 @@ G_DECLARE_FINAL_TYPE (TbToolRegistry, tb_tool_registry, TB, TOOL_REGISTRY, GObje
  * @TB_REGISTRY_ERROR_DUPLICATE: a tool of that name is already registered.
  * @TB_REGISTRY_ERROR_NOT_FOUND: no tool of that name is registered.
  * @TB_REGISTRY_ERROR_INVALID_TOOL: the tool's name, description or schema is not acceptable.
+ *
+ * Why a #TbToolRegistry refused to register, remove or subset tools. Calls
+ * never fail with these: a call of an unknown tool ends in a failed
+ * #TbToolResult instead.
  */
 typedef enum
 {

@@ -34,6 +34,13 @@ struct _TbToolResult
 };
 
 G_DEFINE_FINAL_TYPE (TbToolResult, tb_tool_result, G_TYPE_OBJECT)
+/**
+ * tb_tool_result_error_quark:
+ *
+ * The error domain of #TbToolResultError: JSON that is not a tool result.
+ *
+ * Returns: the quark of %TB_TOOL_RESULT_ERROR
+ */
 G_DEFINE_QUARK (tb-tool-result-error-quark, tb_tool_result_error)
 
 enum {
@@ -65,6 +72,11 @@ static const struct {
 
 /**
  * tb_tool_failure_kind_to_string:
+ * @kind: a failure kind
+ *
+ * Names a failure kind the way traces, history files and the CLI's JSON
+ * write it; tb_tool_failure_kind_from_string() reads the name back. An
+ * unknown value is named "execution-failed".
  *
  * Returns: the stable name of @kind used in JSON ("timeout", "not-found", …)
  */
@@ -77,6 +89,16 @@ tb_tool_failure_kind_to_string (TbToolFailureKind kind)
   return "execution-failed";
 }
 
+/**
+ * tb_tool_failure_kind_from_string:
+ * @nick: (nullable): a name such as "timeout"
+ * @kind: where to store the kind @nick names; untouched when it names none
+ *
+ * Reads a failure kind by the name tb_tool_failure_kind_to_string() gives
+ * it, as a trace or a history file writes it.
+ *
+ * Returns: %TRUE when @nick names a failure kind
+ */
 gboolean
 tb_tool_failure_kind_from_string (const char        *nick,
                                   TbToolFailureKind *kind)
@@ -158,25 +180,66 @@ tb_tool_result_class_init (TbToolResultClass *klass)
   object_class->finalize = tb_tool_result_finalize;
   object_class->get_property = tb_tool_result_get_property;
 
+  /**
+   * TbToolResult:ok:
+   *
+   * Whether the call succeeded: %TRUE exactly when #TbToolResult:kind is
+   * %TB_TOOL_FAILURE_NONE.
+   */
   properties [PROP_OK] =
     g_param_spec_boolean ("ok", NULL, NULL, FALSE,
                           (G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
+  /**
+   * TbToolResult:kind:
+   *
+   * What went wrong, or %TB_TOOL_FAILURE_NONE when the call succeeded.
+   */
   properties [PROP_KIND] =
     g_param_spec_enum ("kind", NULL, NULL,
                        TB_TYPE_TOOL_FAILURE_KIND, TB_TOOL_FAILURE_NONE,
                        (G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
+  /**
+   * TbToolResult:output:
+   *
+   * What the tool answered (sealed), or %NULL for a failure or a tool that
+   * answered nothing.
+   */
   properties [PROP_OUTPUT] =
     g_param_spec_boxed ("output", NULL, NULL, JSON_TYPE_NODE,
                         (G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
+  /**
+   * TbToolResult:error:
+   *
+   * The sentence that says what went wrong, for a person and for the model;
+   * %NULL when the call succeeded.
+   */
   properties [PROP_ERROR] =
     g_param_spec_string ("error", NULL, NULL, NULL,
                          (G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
+  /**
+   * TbToolResult:metadata:
+   *
+   * Data for the application, never sent to the model, such as `stop_loop`,
+   * `unvalidated` or what an MCP server added; sealed, never %NULL.
+   */
   properties [PROP_METADATA] =
     g_param_spec_boxed ("metadata", NULL, NULL, JSON_TYPE_OBJECT,
                         (G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
+  /**
+   * TbToolResult:warnings:
+   *
+   * Warnings the tool gave with its answer; the model reads them after the
+   * output. Never %NULL.
+   */
   properties [PROP_WARNINGS] =
     g_param_spec_boxed ("warnings", NULL, NULL, G_TYPE_STRV,
                         (G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
+  /**
+   * TbToolResult:duration-us:
+   *
+   * How long the call took, in microseconds, as the registry measured it; 0
+   * for a result made outside a call.
+   */
   properties [PROP_DURATION_US] =
     g_param_spec_int64 ("duration-us", NULL, NULL, 0, G_MAXINT64, 0,
                         (G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
@@ -224,6 +287,9 @@ freeze_output (JsonNode  *output,
  * @metadata: (nullable): data for the application, never for the model
  * @warnings: (nullable) (array zero-terminated=1): warnings
  * @duration_us: how long the call took
+ *
+ * Makes a result with everything it can hold. A failure without @error_text
+ * gets a sentence naming its kind. @metadata and @warnings are copied.
  *
  * Returns: (transfer full): a new result
  */
@@ -293,6 +359,9 @@ tb_tool_result_new_full (TbToolFailureKind   kind,
  * tb_tool_result_new_success:
  * @output: (nullable): the output
  *
+ * Makes the result of a call that succeeded with @output (copied unless
+ * already sealed), without metadata or warnings.
+ *
  * Returns: (transfer full): a successful result
  */
 TbToolResult *
@@ -305,6 +374,10 @@ tb_tool_result_new_success (JsonNode *output)
  * tb_tool_result_new_failure:
  * @kind: what went wrong; %TB_TOOL_FAILURE_NONE is taken as execution-failed
  * @error_text: what went wrong, as a sentence a person and a model can act on
+ *
+ * Makes the result of a call that failed, for tools that report a failure
+ * with their own words; the registry makes the others (invalid arguments,
+ * timeout, cancellation).
  *
  * Returns: (transfer full): a failed result
  */
@@ -319,6 +392,8 @@ tb_tool_result_new_failure (TbToolFailureKind  kind,
 
 /**
  * tb_tool_result_copy_with_duration:
+ * @self: a result
+ * @duration_us: the duration to give the copy, in microseconds
  *
  * Results are immutable; this gives the same result with another duration.
  *
@@ -334,6 +409,14 @@ tb_tool_result_copy_with_duration (TbToolResult *self,
                                   (const char * const *) self->warnings, duration_us);
 }
 
+/**
+ * tb_tool_result_get_ok:
+ * @self: a result
+ *
+ * Says whether the call succeeded.
+ *
+ * Returns: %TRUE when the kind is %TB_TOOL_FAILURE_NONE
+ */
 gboolean
 tb_tool_result_get_ok (TbToolResult *self)
 {
@@ -341,6 +424,15 @@ tb_tool_result_get_ok (TbToolResult *self)
   return self->kind == TB_TOOL_FAILURE_NONE;
 }
 
+/**
+ * tb_tool_result_get_kind:
+ * @self: a result
+ *
+ * Says whether the call succeeded and, when it did not, why: the registry's
+ * validation, the time limit, cancellation or the tool itself.
+ *
+ * Returns: the failure kind, %TB_TOOL_FAILURE_NONE for a success
+ */
 TbToolFailureKind
 tb_tool_result_get_kind (TbToolResult *self)
 {
@@ -350,6 +442,10 @@ tb_tool_result_get_kind (TbToolResult *self)
 
 /**
  * tb_tool_result_get_output:
+ * @self: a result
+ *
+ * Gives what the tool answered, sealed so that it can be shared; copy it
+ * with tb_json_copy() to change it.
  *
  * Returns: (transfer none) (nullable): the output, sealed
  */
@@ -362,6 +458,10 @@ tb_tool_result_get_output (TbToolResult *self)
 
 /**
  * tb_tool_result_get_error:
+ * @self: a result
+ *
+ * Gives the sentence that says why the call failed; this is what the model
+ * reads after "Error: ".
  *
  * Returns: (nullable): the error text of a failure
  */
@@ -374,6 +474,10 @@ tb_tool_result_get_error (TbToolResult *self)
 
 /**
  * tb_tool_result_get_metadata:
+ * @self: a result
+ *
+ * Gives the data the application keeps beside the result and never sends to
+ * the model.
  *
  * Returns: (transfer none): the metadata, sealed; never %NULL
  */
@@ -386,6 +490,10 @@ tb_tool_result_get_metadata (TbToolResult *self)
 
 /**
  * tb_tool_result_get_warnings:
+ * @self: a result
+ *
+ * Gives the warnings that came with the answer, which the model reads after
+ * the output.
  *
  * Returns: (transfer none) (array zero-terminated=1): the warnings; never %NULL
  */
@@ -396,6 +504,15 @@ tb_tool_result_get_warnings (TbToolResult *self)
   return (const char * const *) self->warnings;
 }
 
+/**
+ * tb_tool_result_get_duration_us:
+ * @self: a result
+ *
+ * Gives the time the registry measured from the start of the call to its
+ * result, which traces record.
+ *
+ * Returns: the duration in microseconds, 0 when unknown
+ */
 gint64
 tb_tool_result_get_duration_us (TbToolResult *self)
 {
@@ -405,6 +522,11 @@ tb_tool_result_get_duration_us (TbToolResult *self)
 
 /**
  * tb_tool_result_get_stop_loop:
+ * @self: a result
+ *
+ * A tool asks the dispatch loop to end the run after its call by setting
+ * `"stop_loop": true` in its result's metadata; the loop then finishes
+ * instead of asking the model again.
  *
  * Returns: whether the metadata asks the dispatch loop to stop (`"stop_loop": true`)
  */
@@ -424,6 +546,7 @@ tb_tool_result_get_stop_loop (TbToolResult *self)
 
 /**
  * tb_tool_result_get_unvalidated:
+ * @self: a result
  *
  * A person may send arguments that do not match the tool's schema on
  * purpose, to see how the tool handles them
@@ -464,6 +587,7 @@ output_to_text (JsonNode *output)
 
 /**
  * tb_tool_result_to_model_content:
+ * @self: a result
  *
  * The text a model receives for this call: the output (a string as is,
  * anything else as compact JSON) or "Error: …", followed by the warnings.
@@ -510,6 +634,10 @@ strv_to_array_node (char **strv)
 
 /**
  * tb_tool_result_to_envelope:
+ * @self: a result
+ *
+ * Writes the result in the shape `toolbench-cli call` prints, which scripts
+ * read: whether it succeeded, the output and the error with its kind.
  *
  * Returns: (transfer full): `{"ok": bool, "data": output|null, "warnings": […],
  *   "errors": [{"kind": …, "message": …}]}`, the shape the CLI prints
@@ -550,6 +678,7 @@ tb_tool_result_to_envelope (TbToolResult *self)
 
 /**
  * tb_tool_result_to_json:
+ * @self: a result
  *
  * The complete result, for traces and history: `{"ok", "kind", "output",
  * "error", "metadata", "warnings", "duration_us"}`. Read it back with
@@ -605,6 +734,9 @@ invalid (GError     **error,
  * tb_tool_result_from_json:
  * @node: what tb_tool_result_to_json() made
  * @error: return location for a #TbToolResultError
+ *
+ * Reads a result back from a trace or a history file, refusing JSON that
+ * does not have the shape tb_tool_result_to_json() writes.
  *
  * Returns: (transfer full) (nullable): the result, or %NULL with @error set
  */

@@ -28,6 +28,8 @@ G_DECLARE_FINAL_TYPE (TbToolResult, tb_tool_result, TB, TOOL_RESULT, GObject)
 /**
  * TbToolResultError:
  * @TB_TOOL_RESULT_ERROR_INVALID: the JSON does not describe a tool result.
+ *
+ * Why tb_tool_result_from_json() refused its input.
  */
 typedef enum
 {

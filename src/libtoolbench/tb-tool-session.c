@@ -38,6 +38,15 @@ enum {
 
 static guint signals [N_SIGNALS];
 
+/**
+ * TbToolSession:
+ *
+ * What opening a #TbToolSourceSet started: a registry with the tools, the
+ * MCP servers behind some of them, the workspace, and what went wrong on the
+ * way. Close it with tb_tool_session_close() when the run is over; a session
+ * never leaves a server process behind, even when it is freed without being
+ * closed.
+ */
 G_DEFINE_FINAL_TYPE (TbToolSession, tb_tool_session, G_TYPE_OBJECT)
 
 static void
@@ -217,6 +226,11 @@ _tb_tool_session_add_server_error (TbToolSession *self,
 
 /**
  * tb_tool_session_get_registry:
+ * @self: a session
+ *
+ * Gives the registry that holds every tool the sources offered: the demo
+ * tools, file tools, command tools, workspace tools and the tools of the
+ * MCP servers that started.
  *
  * Returns: (transfer none): the tools of the session
  */
@@ -229,6 +243,10 @@ tb_tool_session_get_registry (TbToolSession *self)
 
 /**
  * tb_tool_session_get_workspace:
+ * @self: a session
+ *
+ * Gives the workspace the session opened, whose facts and draft its tools
+ * read and propose.
  *
  * Returns: (transfer none) (nullable): the workspace the sources named
  *   (a private copy when they asked for one)
@@ -242,6 +260,9 @@ tb_tool_session_get_workspace (TbToolSession *self)
 
 /**
  * tb_tool_session_get_mcp_clients:
+ * @self: a session
+ *
+ * Gives the MCP servers the session started, connected or not.
  *
  * Returns: (transfer none) (element-type TbMcpClient): the MCP servers of
  *   the session, in the order the sources named them
@@ -255,6 +276,10 @@ tb_tool_session_get_mcp_clients (TbToolSession *self)
 
 /**
  * tb_tool_session_get_problems:
+ * @self: a session
+ *
+ * Lists the sources that could not be used, so that a program can show
+ * them beside the tools that did load.
  *
  * Returns: (transfer none) (array zero-terminated=1): one sentence per
  *   manifest or server entry that was left out; the rest loaded
@@ -268,6 +293,9 @@ tb_tool_session_get_problems (TbToolSession *self)
 
 /**
  * tb_tool_session_get_server_errors:
+ * @self: a session
+ *
+ * Lists the MCP servers that did not start, each with the reason.
  *
  * Returns: (transfer none) (array zero-terminated=1): one sentence per MCP
  *   server that did not start or answer its handshake
@@ -281,6 +309,7 @@ tb_tool_session_get_server_errors (TbToolSession *self)
 
 /**
  * tb_tool_session_close:
+ * @self: a session
  *
  * Stops every MCP server of the session and removes its private
  * workspace copy. Calling it again does nothing.

@@ -49,6 +49,16 @@ struct _TbToolSourceSet
   TbMcpWireWriter     *wire_writer;
 };
 
+/**
+ * TbToolSourceSet:
+ *
+ * Where a run's tools come from: the demo tools always, then the file
+ * tools, command-tool manifests, a workspace and MCP servers. The CLI fills
+ * one from its options, an evaluation scenario from its top level.
+ * tb_tool_source_set_open_async() starts everything and gives a
+ * #TbToolSession; opening the same sources twice starts everything twice, so
+ * that parallel runs share no process and no workspace.
+ */
 G_DEFINE_FINAL_TYPE (TbToolSourceSet, tb_tool_source_set, G_TYPE_OBJECT)
 
 static void
@@ -106,6 +116,13 @@ tb_tool_source_set_init (TbToolSourceSet *self)
   self->tools_dirs = g_ptr_array_new_with_free_func (g_free);
 }
 
+/**
+ * tb_tool_source_set_new:
+ *
+ * Makes an empty set of tool sources; opened, it offers the demo tools only.
+ *
+ * Returns: (transfer full): the new sources
+ */
 TbToolSourceSet *
 tb_tool_source_set_new (void)
 {
@@ -114,6 +131,10 @@ tb_tool_source_set_new (void)
 
 /**
  * tb_tool_source_set_copy:
+ * @self: sources
+ *
+ * Copies the sources, so that a scenario can add its own to those of the
+ * command line without changing them.
  *
  * Returns: (transfer full): the same sources, to add more to
  */
@@ -135,6 +156,7 @@ tb_tool_source_set_copy (TbToolSourceSet *self)
 /**
  * tb_tool_source_set_add_all:
  * @other: more sources
+ * @self: sources
  *
  * Adds the servers, manifest folders and problems of @other; its files
  * root, workspace, elicitation answer and protocol log, when it has them,
@@ -175,6 +197,7 @@ tb_tool_source_set_add_all (TbToolSourceSet *self,
  * @func: (nullable) (scope forever): called with the #TbMcpAuth of every
  *   HTTP server before it connects
  * @user_data: closure data, alive as long as the sources and their copies
+ * @self: sources
  *
  * How the HTTP servers of these sources sign in.
  */
@@ -206,9 +229,12 @@ resolve (const char *path,
  *   is resolved from there
  * @error: return location for a %TB_MCP_ERROR_CONFIG error when @config
  *   has no server table
+ * @self: sources
  *
  * Broken entries are remembered and reported by every session opened
  * from these sources; the others start.
+ *
+ * Returns: %TRUE when @config has a server table
  */
 gboolean
 tb_tool_source_set_add_mcp_config (TbToolSourceSet  *self,
@@ -251,6 +277,13 @@ tb_tool_source_set_add_mcp_config (TbToolSourceSet  *self,
  * tb_tool_source_set_add_mcp_config_file:
  * @path: a configuration file; its servers start in the current folder
  *   unless they name a `cwd`, as other clients of such files do
+ * @self: sources
+ * @error: return location for an error naming the file
+ *
+ * Adds the servers of an MCP configuration file, in the format other MCP
+ * clients use (`{"mcpServers": {…}}`).
+ *
+ * Returns: %TRUE when the file was read; %FALSE with @error set otherwise
  */
 gboolean
 tb_tool_source_set_add_mcp_config_file (TbToolSourceSet  *self,
@@ -283,6 +316,13 @@ tb_tool_source_set_add_mcp_config_file (TbToolSourceSet  *self,
  * tb_tool_source_set_add_mcp_spec:
  * @spec: `NAME=COMMAND [ARG…]` (split like a shell would, run without
  *   one) or `NAME=URL` for streamable HTTP
+ * @self: sources
+ * @error: return location for an error saying what is wrong with @spec
+ *
+ * Adds one MCP server as a person writes it on the command line
+ * (`--mcp NAME=COMMAND`).
+ *
+ * Returns: %TRUE when @spec names a server; %FALSE with @error set otherwise
  */
 gboolean
 tb_tool_source_set_add_mcp_spec (TbToolSourceSet  *self,
@@ -325,6 +365,9 @@ tb_tool_source_set_add_mcp_spec (TbToolSourceSet  *self,
  * tb_tool_source_set_add_mcp_url:
  * @name: (nullable): the server's name; the URL's host when %NULL
  * @url: a streamable HTTP endpoint
+ * @self: sources
+ *
+ * Adds one MCP server reached over streamable HTTP.
  */
 void
 tb_tool_source_set_add_mcp_url (TbToolSourceSet *self,
@@ -350,6 +393,14 @@ tb_tool_source_set_add_mcp_url (TbToolSourceSet *self,
   g_ptr_array_add (self->servers, server);
 }
 
+/**
+ * tb_tool_source_set_add_tools_dir:
+ * @self: sources
+ * @dir: a folder of command-tool manifests (`*.json`)
+ *
+ * Adds the command tools a folder of manifests describes; manifests that
+ * cannot be read become problems of the session, the others load.
+ */
 void
 tb_tool_source_set_add_tools_dir (TbToolSourceSet *self,
                                const char    *dir)
@@ -364,6 +415,9 @@ tb_tool_source_set_add_tools_dir (TbToolSourceSet *self,
  * tb_tool_source_set_set_files_root:
  * @dir: (nullable): the folder read_file, write_file and list_dir are
  *   confined to, or %NULL for no file tools
+ * @self: sources
+ *
+ * Gives the sessions the file tools (tb_file_tools_new()), confined to @dir.
  */
 void
 tb_tool_source_set_set_files_root (TbToolSourceSet *self,
@@ -375,6 +429,14 @@ tb_tool_source_set_set_files_root (TbToolSourceSet *self,
   self->files_root = g_strdup (dir);
 }
 
+/**
+ * tb_tool_source_set_get_files_root:
+ * @self: sources
+ *
+ * Gives the folder the file tools are confined to.
+ *
+ * Returns: (nullable): the folder, or %NULL when the sources have no file tools
+ */
 const char *
 tb_tool_source_set_get_files_root (TbToolSourceSet *self)
 {
@@ -389,6 +451,10 @@ tb_tool_source_set_get_files_root (TbToolSourceSet *self)
  * @private_copy: open a copy of it in a folder of its own, removed when
  *   the session closes, so that runs side by side cannot see each other's
  *   proposals and the file itself never changes
+ * @self: sources
+ *
+ * Gives the sessions a workspace and the tools that read and propose its
+ * facts.
  */
 void
 tb_tool_source_set_set_workspace (TbToolSourceSet *self,
@@ -402,6 +468,14 @@ tb_tool_source_set_set_workspace (TbToolSourceSet *self,
   self->private_workspace = private_copy;
 }
 
+/**
+ * tb_tool_source_set_get_workspace:
+ * @self: sources
+ *
+ * Gives the workspace file the sources name.
+ *
+ * Returns: (nullable): the path of the workspace file, or %NULL
+ */
 const char *
 tb_tool_source_set_get_workspace (TbToolSourceSet *self)
 {
@@ -409,6 +483,14 @@ tb_tool_source_set_get_workspace (TbToolSourceSet *self)
   return self->workspace;
 }
 
+/**
+ * tb_tool_source_set_set_elicitation:
+ * @self: sources
+ * @answer: what to answer
+ *
+ * Says how the sessions answer a server's elicitation request when nobody
+ * is there to answer it, as in the CLI and in evaluations.
+ */
 void
 tb_tool_source_set_set_elicitation (TbToolSourceSet       *self,
                                  TbElicitationAnswer  answer)
@@ -455,6 +537,10 @@ tb_tool_source_set_set_wire_writer (TbToolSourceSet *self,
 
 /**
  * tb_tool_source_set_get_wire_writer:
+ * @self: sources
+ *
+ * Gives the writer that receives every MCP message and HTTP exchange of the
+ * servers these sources start (`--wire`).
  *
  * Returns: (transfer none) (nullable): the writer of the protocol log
  */
@@ -469,6 +555,9 @@ tb_tool_source_set_get_wire_writer (TbToolSourceSet *self)
  * tb_tool_source_set_parse_elicitation:
  * @text: `accept-defaults`, `decline` or `cancel`
  * @answer: (out): the answer
+ *
+ * Reads an elicitation answer as a person writes it on the command line
+ * (`--elicitation`).
  *
  * Returns: whether @text names an answer
  */
@@ -487,6 +576,14 @@ tb_tool_source_set_parse_elicitation (const char          *text,
   return FALSE;
 }
 
+/**
+ * tb_tool_source_set_get_n_servers:
+ * @self: sources
+ *
+ * Counts the MCP servers the sources will start.
+ *
+ * Returns: the number of MCP servers
+ */
 guint
 tb_tool_source_set_get_n_servers (TbToolSourceSet *self)
 {
@@ -510,8 +607,14 @@ invalid_member (GError     **error,
  * @object: an object that may hold `mcpServers`, `tools_dirs`,
  *   `files_root` and `workspace` (an evaluation scenario's top level)
  * @base_dir: (nullable): the folder relative paths are relative to
+ * @self: sources
+ * @error: return location for an error naming the member that is wrong
+ *
+ * Adds the sources an evaluation scenario names at its top level.
  *
  * A workspace named here is opened as a private copy.
+ *
+ * Returns: %TRUE when @object was usable; %FALSE with @error set otherwise
  */
 gboolean
 tb_tool_source_set_add_from_json (TbToolSourceSet  *self,
@@ -807,6 +910,13 @@ tb_tool_source_set_open_async (TbToolSourceSet       *self,
 
 /**
  * tb_tool_source_set_open_finish:
+ * @self: sources
+ * @result: the #GAsyncResult given to the callback
+ * @error: return location for an error
+ *
+ * Ends tb_tool_source_set_open_async(). Sources that could not be used do
+ * not fail it: the session lists them (tb_tool_session_get_problems() and
+ * tb_tool_session_get_server_errors()).
  *
  * Returns: (transfer full) (nullable): the session; close it with
  *   tb_tool_session_close() when the run is over

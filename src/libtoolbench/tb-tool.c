@@ -44,6 +44,14 @@ G_DEFINE_ABSTRACT_TYPE_WITH_CODE (TbTool, tb_tool, G_TYPE_OBJECT,
                                   G_ADD_PRIVATE (TbTool)
                                   G_IMPLEMENT_INTERFACE (G_TYPE_INITABLE,
                                                          tb_tool_initable_iface_init))
+/**
+ * tb_tool_error_quark:
+ *
+ * The error domain of #TbToolError: a tool that could not be made, or a
+ * handler that refused or failed a call.
+ *
+ * Returns: the quark of %TB_TOOL_ERROR
+ */
 G_DEFINE_QUARK (tb-tool-error-quark, tb_tool_error)
 
 enum {
@@ -66,6 +74,9 @@ static GParamSpec *properties [N_PROPS];
  * tb_tool_name_is_valid:
  * @name: (nullable): a proposed tool name
  * @error: return location for a %TB_TOOL_ERROR_INVALID_NAME error
+ *
+ * Checks a name before a tool is made with it, with the sentence a person
+ * reads when it is refused.
  *
  * Returns: %TRUE when @name is 1 to 64 characters of `[A-Za-z0-9_.-]`
  */
@@ -394,19 +405,48 @@ tb_tool_class_init (TbToolClass *klass)
   klass->invoke_finish = tb_tool_real_invoke_finish;
   klass->validate_arguments = _tb_tool_real_validate_arguments;
 
+  /**
+   * TbTool:name:
+   *
+   * The name models call the tool by: 1 to 64 characters of `[A-Za-z0-9_.-]`,
+   * unique in a registry. Construct-only.
+   */
   properties [PROP_NAME] =
     g_param_spec_string ("name", NULL, NULL, NULL,
                          (G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS));
+  /**
+   * TbTool:description:
+   *
+   * What the tool does, as the model reads it when it decides which tool to
+   * call; at most %TB_TOOL_DESCRIPTION_MAX bytes of UTF-8. Construct-only.
+   */
   properties [PROP_DESCRIPTION] =
     g_param_spec_string ("description", NULL, NULL, NULL,
                          (G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS));
+  /**
+   * TbTool:parameters:
+   *
+   * The JSON Schema of the arguments, a JSON object; sealed when set. A tool
+   * without one takes `{"type":"object","properties":{}}`. Construct-only.
+   */
   properties [PROP_PARAMETERS] =
     g_param_spec_boxed ("parameters", NULL, NULL, JSON_TYPE_NODE,
                         (G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS));
+  /**
+   * TbTool:visibility:
+   *
+   * Who may call the tool: models and people, or people only. Construct-only.
+   */
   properties [PROP_VISIBILITY] =
     g_param_spec_enum ("visibility", NULL, NULL,
                        TB_TYPE_TOOL_VISIBILITY, TB_TOOL_VISIBILITY_MODEL,
                        (G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS));
+  /**
+   * TbTool:source:
+   *
+   * Where the tool comes from: "builtin", "command", "mcp:SERVER" and the
+   * like, as lists and traces show it. Construct-only.
+   */
   properties [PROP_SOURCE] =
     g_param_spec_string ("source", NULL, NULL, "builtin",
                          (G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS));
@@ -457,6 +497,14 @@ tb_tool_init (TbTool *self)
 {
 }
 
+/**
+ * tb_tool_get_name:
+ * @self: a tool
+ *
+ * Gives the name models call the tool by.
+ *
+ * Returns: the tool's name
+ */
 const char *
 tb_tool_get_name (TbTool *self)
 {
@@ -468,6 +516,9 @@ tb_tool_get_name (TbTool *self)
 
 /**
  * tb_tool_get_description:
+ * @self: a tool
+ *
+ * Gives the text models read to decide whether to call the tool.
  *
  * Returns: the description; "" when there is none
  */
@@ -482,6 +533,10 @@ tb_tool_get_description (TbTool *self)
 
 /**
  * tb_tool_get_parameters:
+ * @self: a tool
+ *
+ * Gives the JSON Schema the tool's arguments must match, as offered to
+ * models.
  *
  * Returns: (transfer none): the JSON Schema of the arguments, sealed;
  *   `{"type":"object","properties":{}}` when the tool takes none
@@ -498,6 +553,15 @@ tb_tool_get_parameters (TbTool *self)
   return priv->parameters;
 }
 
+/**
+ * tb_tool_get_visibility:
+ * @self: a tool
+ *
+ * Says who may call the tool; a tool for people only never appears in a
+ * provider request.
+ *
+ * Returns: the tool's visibility
+ */
 TbToolVisibility
 tb_tool_get_visibility (TbTool *self)
 {
@@ -509,6 +573,10 @@ tb_tool_get_visibility (TbTool *self)
 
 /**
  * tb_tool_get_title:
+ * @self: a tool
+ *
+ * Gives the tool's title, a name for people that MCP servers may send
+ * besides the name models use.
  *
  * Returns: (nullable): the name for people, if the tool has one
  */
@@ -523,6 +591,7 @@ tb_tool_get_title (TbTool *self)
 
 /**
  * tb_tool_get_hints:
+ * @self: a tool
  *
  * What the tool says of itself; the registry may know the person's
  * override (tb_tool_registry_get_hints()).
@@ -540,6 +609,10 @@ tb_tool_get_hints (TbTool *self)
 
 /**
  * tb_tool_get_icons:
+ * @self: a tool
+ *
+ * Gives the icons an MCP server sent with the tool (its `icons` member), for
+ * the application to show; the engine does not read them.
  *
  * Returns: (transfer none) (nullable): the icons, a JSON array
  */
@@ -594,6 +667,8 @@ _tb_tool_set_hints (TbTool      *self,
  * tb_tool_hints_to_string:
  * @hints: hints
  *
+ * Writes hints as tb_tool_hints_from_string() reads them.
+ *
  * Returns: (transfer full): the hints' names joined with commas, such as
  *   "read-only,idempotent"; empty for none
  */
@@ -620,6 +695,9 @@ tb_tool_hints_to_string (TbToolHints hints)
  *   open-world; empty or "none" for none
  * @hints: (out): the hints
  * @error: return location for a sentence naming the unknown word
+ *
+ * Reads hints as a person writes them on the command line or in a command
+ * tool's manifest.
  *
  * Returns: whether @text named hints only
  */
@@ -653,6 +731,14 @@ tb_tool_hints_from_string (const char   *text,
   return TRUE;
 }
 
+/**
+ * tb_tool_get_source:
+ * @self: a tool
+ *
+ * Says where the tool comes from, as #TbTool:source.
+ *
+ * Returns: the source, "builtin" when none was given
+ */
 const char *
 tb_tool_get_source (TbTool *self)
 {
@@ -662,6 +748,15 @@ tb_tool_get_source (TbTool *self)
   return priv->source != NULL ? priv->source : "builtin";
 }
 
+/**
+ * tb_tool_get_timeout_ms:
+ * @self: a tool
+ *
+ * Gives the tool's own time limit, which the registry uses instead of its
+ * default when it is not 0.
+ *
+ * Returns: the time limit in milliseconds, or 0 for the registry's default
+ */
 guint
 tb_tool_get_timeout_ms (TbTool *self)
 {
@@ -691,6 +786,7 @@ _tb_tool_get_compiled (TbTool *self)
 
 /**
  * tb_tool_get_schema:
+ * @self: a tool
  *
  * The tool's parameters compiled as a JSON Schema, the first time it is
  * needed. Safe from any thread.
@@ -707,6 +803,7 @@ tb_tool_get_schema (TbTool *self)
 
 /**
  * tb_tool_get_schema_error:
+ * @self: a tool
  *
  * A tool whose parameters schema does not compile can still be registered
  * and listed, but every call of it fails with an invalid-arguments result
@@ -724,6 +821,10 @@ tb_tool_get_schema_error (TbTool *self)
 
 /**
  * tb_tool_takes_no_arguments:
+ * @self: a tool
+ *
+ * Tells a tool called without arguments from one whose arguments were
+ * forgotten: the app and the CLI call such a tool with `{}` without asking.
  *
  * Returns: whether the schema declares no properties at all
  */
@@ -746,6 +847,10 @@ tb_tool_takes_no_arguments (TbTool *self)
 
 /**
  * tb_tool_to_definition:
+ * @self: a tool
+ *
+ * Writes the tool as the neutral definition the registry turns into each
+ * provider's wire format.
  *
  * Returns: (transfer full): `{"name", "description", "parameters"}`
  */
@@ -773,6 +878,10 @@ tb_tool_to_definition (TbTool *self)
  * @arguments: (nullable): the arguments; %NULL means none (`{}`)
  * @errors: (out) (optional) (transfer container) (element-type TbSchemaError):
  *   every reason the arguments do not match
+ *
+ * Checks arguments against the tool's parameters schema, as the registry
+ * does before every call. A tool whose schema does not compile refuses all
+ * arguments, with the reason.
  *
  * Returns: %TRUE when the arguments match the tool's parameters schema
  */
@@ -806,6 +915,12 @@ tb_tool_validate_arguments (TbTool     *self,
 
 /**
  * tb_tool_invoke_async:
+ * @self: a tool
+ * @arguments: the arguments, a JSON object that already passed validation
+ * @context: (nullable): data about the call for the tool, such as the call id and the iteration; opaque to the registry
+ * @cancellable: (nullable): a #GCancellable
+ * @callback: called when the tool has finished
+ * @user_data: data for @callback
  *
  * Runs the tool directly, without validation, time limit or signals.
  * Applications call tools through tb_tool_registry_call_async().
@@ -828,6 +943,13 @@ tb_tool_invoke_async (TbTool              *self,
 
 /**
  * tb_tool_invoke_finish:
+ * @self: a tool
+ * @result: the #GAsyncResult given to the callback
+ * @error: return location for an error, which the registry turns into a failure result
+ *
+ * Ends a call started with tb_tool_invoke_async(). A tool answers failures
+ * it knows about with a failed #TbToolResult; an error here means it could
+ * not answer at all.
  *
  * Returns: (transfer full) (nullable): the result, or %NULL with @error set
  */

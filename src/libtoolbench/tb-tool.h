@@ -68,6 +68,11 @@ typedef enum
  *   registry turns into a failure result.
  * @validate_arguments: checks @arguments against the tool's parameters;
  *   fills @errors with #TbSchemaError. The default uses the compiled schema.
+ *
+ * The virtual functions of a tool. A subclass overrides @invoke_async and
+ * @invoke_finish; the registry calls them through tb_tool_invoke_async()
+ * after validating the arguments, and ends the call itself when it times out
+ * or is cancelled.
  */
 struct _TbToolClass
 {
@@ -91,9 +96,26 @@ struct _TbToolClass
 };
 
 /**
+ * TbToolClass::validate_arguments:
+ * @self: a tool
+ * @arguments: the arguments, a JSON object
+ * @errors: (element-type TbSchemaError): the array to add a
+ *   #TbSchemaError to for each reason the arguments do not match
+ *
+ * Checks arguments before a call, as tb_tool_validate_arguments() does. The
+ * default validates against the compiled parameters schema. An MCP tool
+ * overrides it to let a call with a broken schema through, so that the
+ * server's answer explains it; others chain up to the default.
+ *
+ * Returns: %TRUE when the arguments are acceptable
+ */
+
+/**
  * TbToolSimpleFlags:
  * @TB_TOOL_SIMPLE_FLAGS_NONE: run on the calling thread's main context.
  * @TB_TOOL_SIMPLE_FLAGS_THREADED: the callback may block and is safe to run on a worker thread.
+ *
+ * How a tool made with tb_tool_new_simple() runs its function.
  */
 typedef enum
 {
@@ -109,6 +131,11 @@ typedef enum
  * @cancellable: (nullable): check it when the work is long
  * @user_data: closure data
  * @error: return location for an error
+ *
+ * The function behind a tool made with tb_tool_new_simple(): it answers one
+ * call. Return the output as JSON, or %NULL with @error set; a #TbToolError
+ * picks the failure kind the model sees (invalid arguments, permission
+ * denied), any other error is an execution failure with its message.
  *
  * Returns: (transfer full) (nullable): the output, or %NULL with @error set
  */

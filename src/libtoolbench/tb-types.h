@@ -20,6 +20,8 @@ typedef struct _TbToolRegistry TbToolRegistry;
  * @TB_TOOL_VISIBILITY_USER_ONLY: only a person may call the tool; it never
  *   appears in a provider request and a model that names it gets a
  *   not-registered error.
+ *
+ * Who may call a tool (#TbTool:visibility).
  */
 typedef enum
 {
@@ -79,6 +81,9 @@ typedef enum
  * @TB_TOOL_FAILURE_TIMEOUT: the tool did not finish in its time limit.
  * @TB_TOOL_FAILURE_CANCELLED: the call was cancelled.
  * @TB_TOOL_FAILURE_PERMISSION_DENIED: the call was refused (sandbox, lock, policy).
+ *
+ * Why a tool call failed, as a #TbToolResult and the trace say it; the model
+ * reads the error text, the kind is for people and programs.
  */
 typedef enum
 {

@@ -671,6 +671,9 @@ tb_anthropic_provider_init (TbAnthropicProvider *self)
  * @model: the model name
  * @api_key: (nullable): the key
  *
+ * Makes a provider for Anthropic's Messages API (`POST /v1/messages`), with
+ * the key in the `x-api-key` header.
+ *
  * Returns: (transfer full): a new provider
  */
 TbProvider *

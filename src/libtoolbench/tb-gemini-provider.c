@@ -538,6 +538,9 @@ tb_gemini_provider_init (TbGeminiProvider *self)
  * @model: the model name, e.g. `gemini-2.5-flash`
  * @api_key: (nullable): the key
  *
+ * Makes a provider for Google's Gemini API (`generateContent`), with the key
+ * in the `x-goog-api-key` header.
+ *
  * Returns: (transfer full): a new provider
  */
 TbProvider *

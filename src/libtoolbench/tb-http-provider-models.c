@@ -298,6 +298,9 @@ tb_http_provider_list_models_async (TbHttpProvider      *self,
  * @error: a %TB_PROVIDER_ERROR whose message names the URL and what came
  *   back
  *
+ * Ends tb_http_provider_list_models_async(), which asks the server which
+ * models it offers, as "Test connection" and `toolbench-cli models` do.
+ *
  * Returns: (transfer full) (nullable): the model names, possibly empty
  */
 GStrv

@@ -45,6 +45,16 @@ typedef struct
 
 static void provider_iface_init (TbProviderInterface *iface);
 
+/**
+ * TbHttpProvider:
+ *
+ * The HTTP side of a model provider: the request, the time limits, the
+ * retries with backoff, the size limit of a response, streaming (server-sent
+ * events or JSON lines) and the redaction of keys from everything it
+ * reports. A subclass supplies the wire format through
+ * #TbHttpProviderClass; the key is sent in a header only, never in a URL a
+ * trace keeps.
+ */
 G_DEFINE_ABSTRACT_TYPE_WITH_CODE (TbHttpProvider, tb_http_provider, G_TYPE_OBJECT,
                                   G_ADD_PRIVATE (TbHttpProvider)
                                   G_IMPLEMENT_INTERFACE (TB_TYPE_PROVIDER, provider_iface_init))
@@ -1147,20 +1157,70 @@ tb_http_provider_class_init (TbHttpProviderClass *klass)
   object_class->get_property = tb_http_provider_get_property;
   object_class->set_property = tb_http_provider_set_property;
 
+  /**
+   * TbHttpProvider:base-url:
+   *
+   * The server's URL up to the API's paths, such as
+   * `https://api.openai.com/v1`. A local server (127.0.0.1, localhost, ::1) is
+   * reached without a proxy.
+   */
   properties [PROP_BASE_URL] = g_param_spec_string ("base-url", NULL, NULL, NULL, flags);
+  /**
+   * TbHttpProvider:model:
+   *
+   * The model to ask, as the server names it.
+   */
   properties [PROP_MODEL] = g_param_spec_string ("model", NULL, NULL, NULL, flags);
   /* Kept in memory only; never part of a request body, trace or describe(). */
+  /**
+   * TbHttpProvider:api-key:
+   *
+   * The key to send, or %NULL for servers that need none. It is kept in
+   * memory only, never in a request body, a trace or tb_provider_describe(),
+   * and the provider's redactor masks it, and every key set before, wherever
+   * it shows up.
+   */
   properties [PROP_API_KEY] = g_param_spec_string ("api-key", NULL, NULL, NULL, flags);
+  /**
+   * TbHttpProvider:timeout-ms:
+   *
+   * How long to wait for the server to say something, in milliseconds: the
+   * start of a response, or the next piece of a stream. 60 seconds by default.
+   */
   properties [PROP_TIMEOUT_MS] =
     g_param_spec_uint ("timeout-ms", NULL, NULL, 1, G_MAXINT, DEFAULT_TIMEOUT_MS, flags);
+  /**
+   * TbHttpProvider:max-duration-ms:
+   *
+   * The longest one exchange may take in all, in milliseconds, however much
+   * the server keeps sending. 10 minutes by default.
+   */
   properties [PROP_MAX_DURATION_MS] =
     g_param_spec_uint ("max-duration-ms", NULL, NULL, 1, G_MAXINT, DEFAULT_MAX_DURATION_MS,
                        flags);
+  /**
+   * TbHttpProvider:max-retries:
+   *
+   * How many times a request is sent again after a rate limit, a server error
+   * or a lost connection; at most 10, 3 by default.
+   */
   properties [PROP_MAX_RETRIES] =
     g_param_spec_uint ("max-retries", NULL, NULL, 0, 10, DEFAULT_MAX_RETRIES, flags);
+  /**
+   * TbHttpProvider:retry-base-ms:
+   *
+   * The wait before the first retry, in milliseconds; it doubles with each
+   * retry, unless the server says how long to wait. At most 60 seconds.
+   */
   properties [PROP_RETRY_BASE_MS] =
     g_param_spec_uint ("retry-base-ms", NULL, NULL, 0, MAX_RETRY_WAIT_MS, DEFAULT_RETRY_BASE_MS,
                        flags);
+  /**
+   * TbHttpProvider:max-response-size:
+   *
+   * The largest response body accepted, in bytes; a larger one fails the
+   * exchange with %TB_PROVIDER_ERROR_TOO_LARGE.
+   */
   properties [PROP_MAX_RESPONSE_SIZE] =
     g_param_spec_uint64 ("max-response-size", NULL, NULL, 1024, G_MAXUINT32,
                          TB_HTTP_PROVIDER_DEFAULT_MAX_RESPONSE_SIZE, flags);
@@ -1191,6 +1251,10 @@ tb_http_provider_init (TbHttpProvider *self)
 
 /**
  * tb_http_provider_get_session:
+ * @self: a provider
+ *
+ * Gives the HTTP session the provider sends its requests with, for
+ * subclasses and the models call.
  *
  * Returns: (transfer none): the provider's own session
  */
@@ -1205,6 +1269,7 @@ tb_http_provider_get_session (TbHttpProvider *self)
 
 /**
  * tb_http_provider_get_redactor:
+ * @self: a provider
  *
  * What the provider redacts its errors, wire bodies and URLs with: it
  * knows every key the provider was given. Views and files of a run with
@@ -1221,6 +1286,14 @@ tb_http_provider_get_redactor (TbHttpProvider *self)
   return priv->redactor;
 }
 
+/**
+ * tb_http_provider_get_base_url:
+ * @self: a provider
+ *
+ * Gives the URL the API's paths are added to.
+ *
+ * Returns: (nullable): the base URL, or %NULL when none is set
+ */
 const char *
 tb_http_provider_get_base_url (TbHttpProvider *self)
 {
@@ -1241,6 +1314,13 @@ _tb_url_is_loopback (const char *url)
          g_strcmp0 (host, "::1") == 0 || g_strcmp0 (host, "[::1]") == 0;
 }
 
+/**
+ * tb_http_provider_set_base_url:
+ * @self: a provider
+ * @base_url: (nullable): the server's URL up to the API's paths
+ *
+ * Sets the server to talk to (#TbHttpProvider:base-url).
+ */
 void
 tb_http_provider_set_base_url (TbHttpProvider *self,
                                const char     *base_url)
@@ -1259,6 +1339,14 @@ tb_http_provider_set_base_url (TbHttpProvider *self,
   g_object_notify_by_pspec (G_OBJECT (self), properties [PROP_BASE_URL]);
 }
 
+/**
+ * tb_http_provider_get_model:
+ * @self: a provider
+ *
+ * Gives the model the provider asks.
+ *
+ * Returns: (nullable): the model's name, or %NULL when none is set
+ */
 const char *
 tb_http_provider_get_model (TbHttpProvider *self)
 {
@@ -1268,6 +1356,13 @@ tb_http_provider_get_model (TbHttpProvider *self)
   return priv->model;
 }
 
+/**
+ * tb_http_provider_set_model:
+ * @self: a provider
+ * @model: (nullable): the model's name
+ *
+ * Sets the model to ask (#TbHttpProvider:model).
+ */
 void
 tb_http_provider_set_model (TbHttpProvider *self,
                             const char     *model)
@@ -1283,6 +1378,14 @@ tb_http_provider_set_model (TbHttpProvider *self,
   g_object_notify_by_pspec (G_OBJECT (self), properties [PROP_MODEL]);
 }
 
+/**
+ * tb_http_provider_get_api_key:
+ * @self: a provider
+ *
+ * Gives the key the provider sends.
+ *
+ * Returns: (nullable): the key, or %NULL when none is set
+ */
 const char *
 tb_http_provider_get_api_key (TbHttpProvider *self)
 {
@@ -1292,6 +1395,14 @@ tb_http_provider_get_api_key (TbHttpProvider *self)
   return priv->api_key;
 }
 
+/**
+ * tb_http_provider_set_api_key:
+ * @self: a provider
+ * @api_key: (nullable): the key, or %NULL for none
+ *
+ * Sets the key (#TbHttpProvider:api-key). The old key is wiped from memory
+ * but stays masked in whatever the provider reports.
+ */
 void
 tb_http_provider_set_api_key (TbHttpProvider *self,
                               const char     *api_key)
@@ -1311,6 +1422,14 @@ tb_http_provider_set_api_key (TbHttpProvider *self,
   g_object_notify_by_pspec (G_OBJECT (self), properties [PROP_API_KEY]);
 }
 
+/**
+ * tb_http_provider_get_timeout_ms:
+ * @self: a provider
+ *
+ * Gives how long the provider waits for the server to say something.
+ *
+ * Returns: the time limit in milliseconds
+ */
 guint
 tb_http_provider_get_timeout_ms (TbHttpProvider *self)
 {
@@ -1320,6 +1439,13 @@ tb_http_provider_get_timeout_ms (TbHttpProvider *self)
   return priv->timeout_ms;
 }
 
+/**
+ * tb_http_provider_set_timeout_ms:
+ * @self: a provider
+ * @timeout_ms: the time limit in milliseconds, more than 0
+ *
+ * Sets #TbHttpProvider:timeout-ms.
+ */
 void
 tb_http_provider_set_timeout_ms (TbHttpProvider *self,
                                  guint           timeout_ms)
@@ -1333,6 +1459,14 @@ tb_http_provider_set_timeout_ms (TbHttpProvider *self,
   g_object_notify_by_pspec (G_OBJECT (self), properties [PROP_TIMEOUT_MS]);
 }
 
+/**
+ * tb_http_provider_get_max_retries:
+ * @self: a provider
+ *
+ * Gives how many times a failed request is sent again.
+ *
+ * Returns: the number of retries
+ */
 guint
 tb_http_provider_get_max_retries (TbHttpProvider *self)
 {
@@ -1342,6 +1476,13 @@ tb_http_provider_get_max_retries (TbHttpProvider *self)
   return priv->max_retries;
 }
 
+/**
+ * tb_http_provider_set_max_retries:
+ * @self: a provider
+ * @max_retries: how many times to retry, at most 10
+ *
+ * Sets #TbHttpProvider:max-retries; larger values are taken as 10.
+ */
 void
 tb_http_provider_set_max_retries (TbHttpProvider *self,
                                   guint           max_retries)
@@ -1354,6 +1495,14 @@ tb_http_provider_set_max_retries (TbHttpProvider *self,
   g_object_notify_by_pspec (G_OBJECT (self), properties [PROP_MAX_RETRIES]);
 }
 
+/**
+ * tb_http_provider_set_retry_base_ms:
+ * @self: a provider
+ * @retry_base_ms: the first wait, in milliseconds
+ *
+ * Sets #TbHttpProvider:retry-base-ms; waits longer than 60 seconds are taken
+ * as 60 seconds.
+ */
 void
 tb_http_provider_set_retry_base_ms (TbHttpProvider *self,
                                     guint           retry_base_ms)
@@ -1366,6 +1515,13 @@ tb_http_provider_set_retry_base_ms (TbHttpProvider *self,
   g_object_notify_by_pspec (G_OBJECT (self), properties [PROP_RETRY_BASE_MS]);
 }
 
+/**
+ * tb_http_provider_set_max_response_size:
+ * @self: a provider
+ * @max_size: the largest body accepted, in bytes
+ *
+ * Sets #TbHttpProvider:max-response-size.
+ */
 void
 tb_http_provider_set_max_response_size (TbHttpProvider *self,
                                         gsize           max_size)
@@ -1410,6 +1566,8 @@ _tb_json_to_bytes (JsonNode *node)
  * tb_http_provider_build_url:
  * @self: a provider
  * @path: a path starting with "/", perhaps with a query
+ *
+ * Makes the URL of one of the API's paths on the provider's server.
  *
  * Returns: (transfer full): the base URL (without a trailing slash) and
  *   @path; a query of the base URL (`?api-version=…`) follows the path,

@@ -117,6 +117,100 @@ struct _TbHttpProviderClass
   gpointer _reserved[2];
 };
 
+/**
+ * TbHttpProviderClass::explain_failure:
+ * @self: a provider
+ * @status: the HTTP status, or 0 when no response came
+ * @body: (nullable): the body of an error response
+ * @cause: (nullable): why no response came
+ *
+ * Explains a failed exchange in the format's own terms, such as a model to
+ * pull or a server to start.
+ *
+ * Returns: (transfer full) (nullable): a better error than the generic one, or %NULL to keep it
+ */
+
+/**
+ * TbHttpProviderClass::add_headers:
+ * @self: a provider
+ * @headers: the request's headers
+ *
+ * Puts the key, and any header the format requires, on a request, the
+ * models call's included; by default the key goes as a bearer token.
+ */
+
+/**
+ * TbHttpProviderClass::stream_done:
+ * @self: a provider
+ * @state: the state from `stream_new`
+ *
+ * Tells whether the events read so far end the turn, so that reading stops
+ * even when the server keeps the connection open.
+ *
+ * Returns: %TRUE when the turn is complete
+ */
+
+/**
+ * TbHttpProviderClass::stream_finish:
+ * @self: a provider
+ * @state: the state from `stream_new`
+ * @error: return location for a %TB_PROVIDER_ERROR_TRUNCATED error
+ *
+ * Makes the response from a stream that ended.
+ *
+ * Returns: (transfer full) (nullable): the response, or %NULL with @error set
+ */
+
+/**
+ * TbHttpProviderClass::stream_event:
+ * @self: a provider
+ * @state: the state from `stream_new`
+ * @event: (nullable): the event's name, for formats that name their events
+ * @data: the event's data
+ * @error: return location for a %TB_PROVIDER_ERROR
+ *
+ * Reads one event of a stream into @state and emits the delta signals.
+ *
+ * Returns: %TRUE to go on, %FALSE with @error set to stop the exchange
+ */
+
+/**
+ * TbHttpProviderClass::stream_new:
+ * @self: a provider
+ * @request: what was sent
+ *
+ * Makes the state that collects a streamed turn, freed with the class's
+ * `stream_free`.
+ *
+ * Returns: the state
+ */
+
+/**
+ * TbHttpProviderClass::parse_response:
+ * @self: a provider
+ * @request: what was sent
+ * @body: the whole response body, parsed
+ * @error: return location for a %TB_PROVIDER_ERROR_INVALID_RESPONSE error
+ *
+ * Reads a response that was not streamed into the assistant's turn, with
+ * tool calls under their real names.
+ *
+ * Returns: (transfer full) (nullable): the response, or %NULL with @error set
+ */
+
+/**
+ * TbHttpProviderClass::build_message:
+ * @self: a provider
+ * @request: what to send
+ * @body: (out): the exact JSON body to send
+ * @error: return location for a %TB_PROVIDER_ERROR
+ *
+ * Turns a request into the wire format's HTTP request: its URL (from
+ * tb_http_provider_build_url()), headers and body.
+ *
+ * Returns: (transfer full) (nullable): the message, or %NULL with @error set
+ */
+
 SoupSession *tb_http_provider_get_session           (TbHttpProvider *self);
 TbRedactor  *tb_http_provider_get_redactor          (TbHttpProvider *self);
 const char  *tb_http_provider_get_base_url          (TbHttpProvider *self);

@@ -594,6 +594,9 @@ tb_ollama_provider_init (TbOllamaProvider *self)
  * @api_key: (nullable): a key for a proxy in front of Ollama; a local
  *   server needs none
  *
+ * Makes a provider for Ollama's own API (`POST /api/chat`), which streams
+ * JSON lines.
+ *
  * Returns: (transfer full): a new provider
  */
 TbProvider *

@@ -524,6 +524,9 @@ tb_openai_provider_init (TbOpenaiProvider *self)
  * @model: the model name
  * @api_key: (nullable): the key; local servers need none
  *
+ * Makes a provider for OpenAI's Chat Completions API (`POST
+ * /chat/completions`), which most local servers speak too.
+ *
  * Returns: (transfer full): a new provider
  */
 TbProvider *

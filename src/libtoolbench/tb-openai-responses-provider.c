@@ -1019,6 +1019,8 @@ tb_openai_responses_provider_init (TbOpenaiResponsesProvider *self)
  * @model: the model name
  * @api_key: (nullable): the key
  *
+ * Makes a provider for OpenAI's Responses API (`POST /responses`).
+ *
  * Returns: (transfer full): a new provider
  */
 TbProvider *
@@ -1031,6 +1033,7 @@ tb_openai_responses_provider_new (const char *base_url,
 
 /**
  * tb_openai_responses_provider_get_use_previous_response_id:
+ * @self: a provider
  *
  * Returns: whether the provider keeps the conversation, see
  *   #TbOpenaiResponsesProvider:use-previous-response-id

@@ -53,6 +53,9 @@ lookup (const char *kind)
 /**
  * tb_provider_kinds:
  *
+ * Lists the kinds of HTTP provider, which the app's preferences, the CLI's
+ * `--provider` and the models call all offer.
+ *
  * Returns: (transfer none) (array zero-terminated=1): the kinds of HTTP
  *   provider tb_provider_new_for_kind() makes, in the order people see them
  */
@@ -76,6 +79,8 @@ tb_provider_kinds (void)
  * tb_provider_kind_is_known:
  * @kind: (nullable): a kind
  *
+ * Tells whether a word names a kind of HTTP provider.
+ *
  * Returns: whether tb_provider_new_for_kind() makes providers of @kind
  */
 gboolean
@@ -87,6 +92,9 @@ tb_provider_kind_is_known (const char *kind)
 /**
  * tb_provider_kind_get_label:
  * @kind: (nullable): a kind
+ *
+ * Gives a kind's name as the preferences show it, such as
+ * "OpenAI-compatible".
  *
  * Returns: (transfer none): the kind's name for people, translated, or
  *   @kind itself when it is not known
@@ -103,6 +111,8 @@ tb_provider_kind_get_label (const char *kind)
  * tb_provider_kind_get_default_base_url:
  * @kind: (nullable): a kind
  *
+ * Gives the endpoint a kind of provider uses when no base URL is given.
+ *
  * Returns: (transfer none) (nullable): the kind's public endpoint, or
  *   %NULL when @kind is not known
  */
@@ -118,6 +128,9 @@ tb_provider_kind_get_default_base_url (const char *kind)
  * tb_provider_kind_get_key_variable:
  * @kind: (nullable): a kind
  *
+ * Gives the environment variable the CLI reads a kind's key from, such as
+ * `OPENAI_API_KEY`.
+ *
  * Returns: (transfer none) (nullable): the environment variable that holds
  *   the kind's key by default, or %NULL when @kind is not known
  */
@@ -131,6 +144,8 @@ tb_provider_kind_get_key_variable (const char *kind)
 
 /**
  * tb_provider_kind_describe_known:
+ *
+ * Lists the kinds of provider for an error message about an unknown one.
  *
  * Returns: (transfer full): the known kinds as a list for a sentence,
  *   "openai, openai-responses, anthropic, gemini, ollama"
@@ -150,6 +165,9 @@ tb_provider_kind_describe_known (void)
  *   %TB_PROVIDER_ERROR_CONFIG
  * @api_key: (nullable): the key; never logged or recorded
  * @error: return location for a %TB_PROVIDER_ERROR_CONFIG error
+ *
+ * Makes an HTTP provider of a kind named by a word, as the CLI's
+ * `--provider` and the app's preferences do.
  *
  * Returns: (transfer full) (nullable): the provider, or %NULL with @error
  *   set when @kind is unknown

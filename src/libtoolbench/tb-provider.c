@@ -10,10 +10,26 @@
 #include "tb-provider.h"
 #include "tb-provider-private.h"
 
+/**
+ * tb_provider_error_quark:
+ *
+ * The error domain of #TbProviderError.
+ *
+ * Returns: the quark of %TB_PROVIDER_ERROR
+ */
 G_DEFINE_QUARK (tb-provider-error-quark, tb_provider_error)
 
 /* ---- the interface -------------------------------------------------------- */
 
+/**
+ * TbProvider:
+ *
+ * A model that answers a conversation: it sends a #TbProviderRequest and
+ * answers a #TbProviderResponse with the assistant's turn. The HTTP
+ * providers (#TbHttpProvider and its subclasses) speak the wire formats of
+ * model servers; #TbScriptedProvider plays a script. The dispatch loop only
+ * sees this interface.
+ */
 G_DEFINE_INTERFACE (TbProvider, tb_provider, G_TYPE_OBJECT)
 
 enum { WIRE_REQUEST, WIRE_RESPONSE, TEXT_DELTA, TOOL_CALL_DELTA, N_SIGNALS };
@@ -34,6 +50,10 @@ tb_provider_default_init (TbProviderInterface *iface)
    * @self: the provider
    * @url: where the request goes (never with a key in it)
    * @body: the exact body sent
+   *
+   * Emitted for every HTTP request a provider sends, retries included, with
+   * the exact body, before it is sent; the trace records it as a `request`
+   * event and the app's wire view shows it.
    */
   signals [WIRE_REQUEST] =
     g_signal_new ("wire-request", G_TYPE_FROM_INTERFACE (iface), G_SIGNAL_RUN_LAST, 0,
@@ -44,6 +64,9 @@ tb_provider_default_init (TbProviderInterface *iface)
    * @self: the provider
    * @status: the HTTP status, 0 when none arrived
    * @body: the exact body received (the raw event stream when streaming)
+   *
+   * Emitted for every HTTP response a provider receives, or when none came,
+   * with the exact body.
    */
   signals [WIRE_RESPONSE] =
     g_signal_new ("wire-response", G_TYPE_FROM_INTERFACE (iface), G_SIGNAL_RUN_LAST, 0,
@@ -53,6 +76,8 @@ tb_provider_default_init (TbProviderInterface *iface)
    * TbProvider::text-delta:
    * @self: the provider
    * @text: the next piece of the assistant's text
+   *
+   * Emitted while a streamed answer arrives, for each new piece of the text.
    */
   signals [TEXT_DELTA] =
     g_signal_new ("text-delta", G_TYPE_FROM_INTERFACE (iface), G_SIGNAL_RUN_LAST, 0,
@@ -65,6 +90,9 @@ tb_provider_default_init (TbProviderInterface *iface)
    * @id: (nullable): the call id, in the first piece only
    * @name: (nullable): the wire name, in the first piece only
    * @arguments: (nullable): the next piece of the argument text
+   *
+   * Emitted while a streamed answer arrives, for each new piece of a tool
+   * call: its id and name first, then its arguments as the model writes them.
    */
   signals [TOOL_CALL_DELTA] =
     g_signal_new ("tool-call-delta", G_TYPE_FROM_INTERFACE (iface), G_SIGNAL_RUN_LAST, 0,
@@ -72,6 +100,15 @@ tb_provider_default_init (TbProviderInterface *iface)
                   G_TYPE_UINT, G_TYPE_STRING, G_TYPE_STRING, G_TYPE_STRING);
 }
 
+/**
+ * tb_provider_get_kind:
+ * @self: a provider
+ *
+ * Names the provider's wire format, as the CLI's `--provider` and traces
+ * name it.
+ *
+ * Returns: the kind, such as "openai" or "scripted"
+ */
 const char *
 tb_provider_get_kind (TbProvider *self)
 {
@@ -81,6 +118,10 @@ tb_provider_get_kind (TbProvider *self)
 
 /**
  * tb_provider_describe:
+ * @self: a provider
+ *
+ * Describes the provider's settings for the header of a trace and for
+ * reports, so that a run can be told apart from another.
  *
  * Returns: (transfer full): settings for a trace header (kind, base URL,
  *   model, …); never a key
@@ -122,6 +163,18 @@ tb_provider_get_history (TbProvider *self)
   return iface->get_history != NULL ? iface->get_history (self) : TB_PROVIDER_HISTORY_WHOLE;
 }
 
+/**
+ * tb_provider_complete_async:
+ * @self: a provider
+ * @request: what to send
+ * @cancellable: (nullable): a #GCancellable
+ * @callback: called with the response
+ * @user_data: data for @callback
+ *
+ * Sends a request to the model and waits for its whole answer, streamed or
+ * not; finish with tb_provider_complete_finish(). HTTP providers retry what
+ * can be retried and give up after their limits.
+ */
 void
 tb_provider_complete_async (TbProvider          *self,
                             TbProviderRequest   *request,
@@ -138,6 +191,11 @@ tb_provider_complete_async (TbProvider          *self,
 
 /**
  * tb_provider_complete_finish:
+ * @self: a provider
+ * @result: the #GAsyncResult given to the callback
+ * @error: return location for a %TB_PROVIDER_ERROR, or %G_IO_ERROR_CANCELLED
+ *
+ * Ends tb_provider_complete_async().
  *
  * Returns: (transfer full): the response, or %NULL with @error set
  */
@@ -152,6 +210,9 @@ tb_provider_complete_finish (TbProvider    *self,
 
 /**
  * tb_provider_get_last_request_body:
+ * @self: a provider
+ *
+ * Gives the body of the last request, as #TbProvider::wire-request gave it.
  *
  * Returns: (nullable): the exact body of the last request sent, for the wire view
  */
@@ -164,6 +225,9 @@ tb_provider_get_last_request_body (TbProvider *self)
 
 /**
  * tb_provider_get_last_response_body:
+ * @self: a provider
+ *
+ * Gives the body of the last response, as #TbProvider::wire-response gave it.
  *
  * Returns: (nullable): the exact body of the last response received
  */
@@ -175,6 +239,15 @@ tb_provider_get_last_response_body (TbProvider *self)
 }
 
 /* For implementations: records the body and tells observers. */
+/**
+ * tb_provider_emit_wire_request:
+ * @self: a provider
+ * @url: where the request goes, with any key in it masked
+ * @body: the exact body sent
+ *
+ * For implementations: keeps @body for tb_provider_get_last_request_body()
+ * and emits #TbProvider::wire-request.
+ */
 void
 tb_provider_emit_wire_request (TbProvider *self,
                                const char *url,
@@ -187,6 +260,15 @@ tb_provider_emit_wire_request (TbProvider *self,
   g_signal_emit (self, signals [WIRE_REQUEST], 0, url, body);
 }
 
+/**
+ * tb_provider_emit_wire_response:
+ * @self: a provider
+ * @status: the HTTP status, 0 when no response came
+ * @body: (nullable): the exact body received
+ *
+ * For implementations: keeps @body for tb_provider_get_last_response_body()
+ * and emits #TbProvider::wire-response.
+ */
 void
 tb_provider_emit_wire_response (TbProvider *self,
                                 guint       status,
@@ -198,6 +280,13 @@ tb_provider_emit_wire_response (TbProvider *self,
   g_signal_emit (self, signals [WIRE_RESPONSE], 0, status, body);
 }
 
+/**
+ * tb_provider_emit_text_delta:
+ * @self: a provider
+ * @text: the next piece of the assistant's text
+ *
+ * For implementations: emits #TbProvider::text-delta.
+ */
 void
 tb_provider_emit_text_delta (TbProvider *self,
                              const char *text)
@@ -206,6 +295,16 @@ tb_provider_emit_text_delta (TbProvider *self,
   g_signal_emit (self, signals [TEXT_DELTA], 0, text);
 }
 
+/**
+ * tb_provider_emit_tool_call_delta:
+ * @self: a provider
+ * @index: the position of the call in the turn
+ * @id: (nullable): the call id, in the first piece only
+ * @name: (nullable): the wire name, in the first piece only
+ * @arguments: (nullable): the next piece of the argument text
+ *
+ * For implementations: emits #TbProvider::tool-call-delta.
+ */
 void
 tb_provider_emit_tool_call_delta (TbProvider *self,
                                   guint       index,

@@ -32,6 +32,10 @@ G_BEGIN_DECLS
  * @TB_PROVIDER_ERROR_TRUNCATED: a streamed response ended before it was complete.
  * @TB_PROVIDER_ERROR_SCRIPT: a scripted provider's script is invalid or used up.
  * @TB_PROVIDER_ERROR_CONFIG: the provider is not configured (no base URL, no model).
+ *
+ * Why a provider gave no response. The messages name the server and what it
+ * said, with the key masked, and say what to do where there is something to
+ * do (check the key, wait, raise a limit).
  */
 typedef enum
 {

@@ -16,6 +16,11 @@
 /**
  * TbScriptedProvider:
  *
+ * A provider that plays a script of responses instead of asking a model: one
+ * response per request, in order, each with its text, tool calls, delay or
+ * error. Tests, demos, the app without a key and replays use it; it records
+ * its neutral request as the wire request, so traces look like any other.
+ *
  * Plays canned model turns in order: offline demos, tests, the eval
  * harness, and (from a trace) replay. The script format is described in
  * docs/scripted-provider.md. Tool names in a script may be real names or
@@ -405,6 +410,9 @@ tb_scripted_provider_init (TbScriptedProvider *self)
 /**
  * tb_scripted_provider_new:
  *
+ * Makes a provider with an empty script; a request to it fails until
+ * responses are appended.
+ *
  * Returns: (transfer full): a provider with an empty script
  */
 TbScriptedProvider *
@@ -430,6 +438,9 @@ script_error (GError     **error,
  *   "finish_reason"?, "delay_ms"?, "error"?, "usage"?}` (usage: reported as the provider's,
  *   e.g. `{"input_tokens": 10, "output_tokens": 3}`)
  * @error: return location for a %TB_PROVIDER_ERROR_SCRIPT
+ *
+ * Adds one response to the end of the script, refusing one of the wrong
+ * shape with a sentence that says which member is wrong.
  *
  * Returns: %TRUE when @entry was valid and appended
  */
@@ -508,6 +519,9 @@ tb_scripted_provider_append_json (TbScriptedProvider  *self,
  * @self: a provider
  * @message: an assistant message, e.g. one recorded in a trace
  * @finish_reason: (nullable): the reason to report
+ *
+ * Adds a response that answers @message, as a replay does with the turns of
+ * a trace.
  */
 void
 tb_scripted_provider_append_response (TbScriptedProvider *self,
@@ -552,14 +566,6 @@ tb_scripted_provider_append_error (TbScriptedProvider *self,
   g_ptr_array_add (self->entries, entry);
 }
 
-/**
- * tb_scripted_provider_new_from_json:
- * @script: `{"format": "toolbench-script", "version": 1, "repeat"?: bool,
- *   "responses": […]}`, or just the array of responses
- * @error: return location for a %TB_PROVIDER_ERROR_SCRIPT
- *
- * Returns: (transfer full) (nullable): the provider
- */
 static gboolean
 is_conversation (JsonNode *script)
 {
@@ -579,6 +585,17 @@ is_conversation (JsonNode *script)
          json_object_has_member (json_node_get_object (first), "role");
 }
 
+/**
+ * tb_scripted_provider_new_from_json:
+ * @script: `{"format": "toolbench-script", "version": 1, "repeat"?: bool,
+ *   "responses": […]}`, or just the array of responses
+ * @error: return location for a %TB_PROVIDER_ERROR_SCRIPT
+ *
+ * Makes a provider that plays a script, or the assistant turns of a pasted
+ * conversation (an array of messages with roles).
+ *
+ * Returns: (transfer full) (nullable): the provider
+ */
 TbScriptedProvider *
 tb_scripted_provider_new_from_json (JsonNode  *script,
                                     GError   **error)
@@ -650,6 +667,11 @@ tb_scripted_provider_new_from_json (JsonNode  *script,
 
 /**
  * tb_scripted_provider_new_from_file:
+ * @path: a script file, JSON
+ * @error: return location for a #GFileError or a %TB_PROVIDER_ERROR_SCRIPT error
+ *
+ * Makes a provider that plays the script in a file, as the CLI's `--script`
+ * does.
  *
  * Returns: (transfer full) (nullable): the provider, or %NULL with @error
  */
@@ -679,6 +701,10 @@ tb_scripted_provider_new_from_file (const char  *path,
 
 /**
  * tb_scripted_provider_new_from_resource:
+ * @resource_path: a path in the program's #GResource
+ * @error: return location for an error
+ *
+ * Makes a provider that plays a script compiled into the program.
  *
  * Returns: (transfer full) (nullable): the provider, or %NULL with @error
  */
@@ -723,6 +749,14 @@ tb_scripted_provider_new_demo (void)
   return self;
 }
 
+/**
+ * tb_scripted_provider_get_n_responses:
+ * @self: a provider
+ *
+ * Counts the responses in the script.
+ *
+ * Returns: the number of responses
+ */
 guint
 tb_scripted_provider_get_n_responses (TbScriptedProvider *self)
 {
@@ -732,6 +766,9 @@ tb_scripted_provider_get_n_responses (TbScriptedProvider *self)
 
 /**
  * tb_scripted_provider_get_position:
+ * @self: a provider
+ *
+ * Tells how far the script has played.
  *
  * Returns: how many responses were played (modulo the script's length when
  *   it repeats)
@@ -743,6 +780,14 @@ tb_scripted_provider_get_position (TbScriptedProvider *self)
   return self->position;
 }
 
+/**
+ * tb_scripted_provider_get_repeat:
+ * @self: a provider
+ *
+ * Tells whether the script starts over when it is used up.
+ *
+ * Returns: %TRUE when the script repeats
+ */
 gboolean
 tb_scripted_provider_get_repeat (TbScriptedProvider *self)
 {
@@ -752,6 +797,8 @@ tb_scripted_provider_get_repeat (TbScriptedProvider *self)
 
 /**
  * tb_scripted_provider_set_repeat:
+ * @self: a provider
+ * @repeat: whether to start over
  *
  * With @repeat, the script starts over when it is used up instead of
  * failing (benchmarks, endless demos; the loop's cap still bounds a run).

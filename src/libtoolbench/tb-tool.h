@@ -104,8 +104,8 @@ struct _TbToolClass
  *
  * Checks arguments before a call, as tb_tool_validate_arguments() does. The
  * default validates against the compiled parameters schema. An MCP tool
- * overrides it to let a call with a broken schema through, so that the
- * server's answer explains it; others chain up to the default.
+ * whose schema is broken overrides it to accept the arguments, so that the
+ * call's own failure explains the schema; others chain up to the default.
  *
  * Returns: %TRUE when the arguments are acceptable
  */

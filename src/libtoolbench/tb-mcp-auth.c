@@ -145,6 +145,14 @@ static GParamSpec *properties [N_PROPS];
 static guint signals [N_SIGNALS];
 
 G_DEFINE_FINAL_TYPE (TbMcpAuth, tb_mcp_auth, G_TYPE_OBJECT)
+/**
+ * tb_mcp_auth_error_quark:
+ *
+ * The error domain of #TbMcpAuthError: a sign-in to an HTTP MCP server that
+ * failed, with the step that failed in the message.
+ *
+ * Returns: the quark of %TB_MCP_AUTH_ERROR
+ */
 G_DEFINE_QUARK (tb-mcp-auth-error-quark, tb_mcp_auth_error)
 
 #define MAX_AUTHORIZE_HOPS 5
@@ -1213,6 +1221,11 @@ _tb_mcp_auth_challenge_finish (TbMcpAuth     *self,
  *   under
  * @server_url: the MCP endpoint, the other half
  *
+ * Makes the authorization of one HTTP MCP server: OAuth 2.1 as the MCP
+ * specification asks, discovered from the server, with the tokens and the
+ * client registration kept in the keyring. Give it to the server's
+ * #TbMcpClient; a 401 from the server then starts a sign-in.
+ *
  * Returns: (transfer full): the authorization of one server, in browser
  *   mode, keeping its sign-in in tb_secret_store_get_default()
  */
@@ -1229,6 +1242,14 @@ tb_mcp_auth_new (const char *server_name,
                        NULL);
 }
 
+/**
+ * tb_mcp_auth_get_server_name:
+ * @self: an authorization
+ *
+ * Gives the server's name (#TbMcpAuth:server-name).
+ *
+ * Returns: the server's name
+ */
 const char *
 tb_mcp_auth_get_server_name (TbMcpAuth *self)
 {
@@ -1236,6 +1257,14 @@ tb_mcp_auth_get_server_name (TbMcpAuth *self)
   return self->server_name;
 }
 
+/**
+ * tb_mcp_auth_get_server_url:
+ * @self: an authorization
+ *
+ * Gives the server's MCP endpoint (#TbMcpAuth:server-url).
+ *
+ * Returns: the endpoint's URL
+ */
 const char *
 tb_mcp_auth_get_server_url (TbMcpAuth *self)
 {
@@ -1247,6 +1276,9 @@ tb_mcp_auth_get_server_url (TbMcpAuth *self)
  * tb_mcp_auth_set_mode:
  * @mode: how the authorization URL is followed when no handler of
  *   #TbMcpAuth::present-url takes it
+ * @self: an authorization
+ *
+ * Sets #TbMcpAuth:mode.
  */
 void
 tb_mcp_auth_set_mode (TbMcpAuth     *self,
@@ -1260,6 +1292,14 @@ tb_mcp_auth_set_mode (TbMcpAuth     *self,
   g_object_notify_by_pspec (G_OBJECT (self), properties [PROP_MODE]);
 }
 
+/**
+ * tb_mcp_auth_get_mode:
+ * @self: an authorization
+ *
+ * Tells how the authorization URL is followed (#TbMcpAuth:mode).
+ *
+ * Returns: the mode
+ */
 TbMcpAuthMode
 tb_mcp_auth_get_mode (TbMcpAuth *self)
 {
@@ -1270,6 +1310,7 @@ tb_mcp_auth_get_mode (TbMcpAuth *self)
 /**
  * tb_mcp_auth_set_secret_store:
  * @store: where sign-ins are kept
+ * @self: an authorization
  *
  * What was loaded from the previous store is forgotten.
  */
@@ -1286,6 +1327,9 @@ tb_mcp_auth_set_secret_store (TbMcpAuth     *self,
 
 /**
  * tb_mcp_auth_get_secret_store:
+ * @self: an authorization
+ *
+ * Gives the store the sign-in is kept in.
  *
  * Returns: (transfer none): where sign-ins are kept
  */
@@ -1309,6 +1353,7 @@ replace_secret (char       **slot,
  * @client_id: (nullable): a client registered with the authorization
  *   server beforehand
  * @client_secret: (nullable): its secret, for a confidential client
+ * @self: an authorization
  *
  * A pre-registered client, used before any other way of registering.
  */
@@ -1328,6 +1373,11 @@ tb_mcp_auth_set_client (TbMcpAuth  *self,
  * @url: (nullable): the HTTPS URL of Toolbench's client ID metadata
  *   document, used as the client ID where the authorization server takes
  *   them
+ * @self: an authorization
+ *
+ * Names the client by the URL of a metadata document instead of
+ * registering it, for authorization servers that accept client ID metadata
+ * documents.
  */
 void
 tb_mcp_auth_set_client_metadata_url (TbMcpAuth  *self,
@@ -1342,6 +1392,7 @@ tb_mcp_auth_set_client_metadata_url (TbMcpAuth  *self,
  * tb_mcp_auth_set_client_key:
  * @pem: (nullable): a private key in PEM form (P-256, P-384 or RSA)
  * @error: why it cannot be used
+ * @self: an authorization
  *
  * The key a pre-registered client authenticates with at the token
  * endpoint (`private_key_jwt`, RFC 7523), where the authorization server
@@ -1367,6 +1418,7 @@ tb_mcp_auth_set_client_key (TbMcpAuth   *self,
  * @token_endpoint: (nullable): the identity provider's token endpoint
  * @client_id: (nullable): Toolbench's client ID at the identity provider
  * @id_token: (nullable): the ID token the identity provider issued
+ * @self: an authorization
  *
  * For authorization servers that take identity assertions (RFC 7523)
  * instead of a sign-in in a browser: the ID token is exchanged at the
@@ -1391,6 +1443,7 @@ tb_mcp_auth_set_identity_assertion (TbMcpAuth  *self,
  * tb_mcp_auth_set_assertion:
  * @assertion: (nullable): a JSON Web Token the authorization server takes
  *   as a grant, such as a workload's identity token from its platform
+ * @self: an authorization
  *
  * For authorization servers that take JWT assertions (RFC 7523) from
  * workloads: the token is presented as it is, by the pre-registered client
@@ -1409,6 +1462,10 @@ tb_mcp_auth_set_assertion (TbMcpAuth  *self,
  * tb_mcp_auth_set_redirect_timeout_ms:
  * @timeout_ms: how long a sign-in waits for the browser to come back; 0
  *   for no limit
+ * @self: an authorization
+ *
+ * Sets how long a sign-in in a browser may take before it fails with
+ * %TB_MCP_AUTH_ERROR_TIMEOUT.
  */
 void
 tb_mcp_auth_set_redirect_timeout_ms (TbMcpAuth *self,
@@ -1418,6 +1475,14 @@ tb_mcp_auth_set_redirect_timeout_ms (TbMcpAuth *self,
   self->redirect_timeout_ms = timeout_ms;
 }
 
+/**
+ * tb_mcp_auth_get_state:
+ * @self: an authorization
+ *
+ * Tells whether a sign-in is kept, under way or absent (#TbMcpAuth:state).
+ *
+ * Returns: the state
+ */
 TbMcpAuthState
 tb_mcp_auth_get_state (TbMcpAuth *self)
 {
@@ -1427,6 +1492,9 @@ tb_mcp_auth_get_state (TbMcpAuth *self)
 
 /**
  * tb_mcp_auth_get_account:
+ * @self: an authorization
+ *
+ * Tells who is signed in (#TbMcpAuth:account).
  *
  * Returns: (nullable): who is signed in, for "Signed in as …": a claim of
  *   the ID token, else the client ID; %NULL when signed out
@@ -1447,6 +1515,9 @@ tb_mcp_auth_get_account (TbMcpAuth *self)
 
 /**
  * tb_mcp_auth_get_scope:
+ * @self: an authorization
+ *
+ * Gives the scope the authorization server granted (#TbMcpAuth:scope).
  *
  * Returns: (nullable): the scope granted
  */
@@ -1460,6 +1531,9 @@ tb_mcp_auth_get_scope (TbMcpAuth *self)
 
 /**
  * tb_mcp_auth_get_authorization_url:
+ * @self: an authorization
+ *
+ * Gives the URL a person opens to sign in (#TbMcpAuth:authorization-url).
  *
  * Returns: (nullable): while a sign-in waits for a person, the URL they
  *   open
@@ -1473,6 +1547,9 @@ tb_mcp_auth_get_authorization_url (TbMcpAuth *self)
 
 /**
  * tb_mcp_auth_get_error:
+ * @self: an authorization
+ *
+ * Tells why the last sign-in failed (#TbMcpAuth:error).
  *
  * Returns: (nullable): why the last sign-in failed
  */
@@ -1485,6 +1562,7 @@ tb_mcp_auth_get_error (TbMcpAuth *self)
 
 /**
  * tb_mcp_auth_cancel:
+ * @self: an authorization
  *
  * Stops the sign-in under way; what waited on it fails as cancelled.
  */
@@ -1521,6 +1599,7 @@ loaded_cb (GObject      *object,
  * @cancellable: (nullable): a #GCancellable
  * @callback: called when what is kept is known
  * @user_data: closure
+ * @self: an authorization
  *
  * Reads what an earlier sign-in kept, so that #TbMcpAuth:state and
  * #TbMcpAuth:account say who is signed in before the server is asked
@@ -1547,6 +1626,16 @@ tb_mcp_auth_load_async (TbMcpAuth           *self,
                                self->server_url, cancellable, loaded_cb, g_steal_pointer (&task));
 }
 
+/**
+ * tb_mcp_auth_load_finish:
+ * @self: an authorization
+ * @result: the #GAsyncResult given to the callback
+ * @error: return location for an error
+ *
+ * Ends tb_mcp_auth_load_async().
+ *
+ * Returns: %TRUE when the store was read, whether or not it kept a sign-in
+ */
 gboolean
 tb_mcp_auth_load_finish (TbMcpAuth     *self,
                          GAsyncResult  *result,
@@ -1561,6 +1650,7 @@ tb_mcp_auth_load_finish (TbMcpAuth     *self,
  * @cancellable: (nullable): stops the sign-in
  * @callback: called when signed in, or when the sign-in failed
  * @user_data: closure
+ * @self: an authorization
  *
  * Signs in now, whether or not a token is kept: discovery from the
  * server's well-known metadata, then as after a 401.
@@ -1592,6 +1682,16 @@ tb_mcp_auth_sign_in_async (TbMcpAuth           *self,
   flow_start (flow);
 }
 
+/**
+ * tb_mcp_auth_sign_in_finish:
+ * @self: an authorization
+ * @result: the #GAsyncResult given to the callback
+ * @error: return location for a #TbMcpAuthError
+ *
+ * Ends tb_mcp_auth_sign_in_async().
+ *
+ * Returns: %TRUE when signed in
+ */
 gboolean
 tb_mcp_auth_sign_in_finish (TbMcpAuth     *self,
                             GAsyncResult  *result,
@@ -1623,6 +1723,7 @@ forgotten_cb (GObject      *object,
  * @cancellable: (nullable): a #GCancellable
  * @callback: called when the sign-in is forgotten
  * @user_data: closure
+ * @self: an authorization
  *
  * Stops a sign-in under way and forgets the tokens and the client
  * registration, in memory and in the keyring.
@@ -1651,6 +1752,11 @@ tb_mcp_auth_sign_out_async (TbMcpAuth           *self,
 /**
  * tb_mcp_auth_sign_out_finish:
  * @removed: (out) (optional): whether anything was kept
+ * @self: an authorization
+ * @result: the #GAsyncResult given to the callback
+ * @error: return location for an error of the store
+ *
+ * Ends tb_mcp_auth_sign_out_async().
  *
  * Returns: whether the sign-in is forgotten
  */
@@ -1807,9 +1913,20 @@ tb_mcp_auth_class_init (TbMcpAuthClass *klass)
   object_class->get_property = tb_mcp_auth_get_property;
   object_class->set_property = tb_mcp_auth_set_property;
 
+  /**
+   * TbMcpAuth:server-name:
+   *
+   * The server's name, which with #TbMcpAuth:server-url is the key its
+   * sign-in is kept under. Construct-only.
+   */
   properties [PROP_SERVER_NAME] =
     g_param_spec_string ("server-name", NULL, NULL, NULL,
                          (G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS));
+  /**
+   * TbMcpAuth:server-url:
+   *
+   * The server's MCP endpoint, where discovery starts. Construct-only.
+   */
   properties [PROP_SERVER_URL] =
     g_param_spec_string ("server-url", NULL, NULL, NULL,
                          (G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS));
@@ -1822,6 +1939,11 @@ tb_mcp_auth_class_init (TbMcpAuthClass *klass)
   properties [PROP_MODE] =
     g_param_spec_enum ("mode", NULL, NULL, TB_TYPE_MCP_AUTH_MODE, TB_MCP_AUTH_MODE_BROWSER,
                        (G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+  /**
+   * TbMcpAuth:state:
+   *
+   * Whether a sign-in is kept, under way or absent.
+   */
   properties [PROP_STATE] =
     g_param_spec_enum ("state", NULL, NULL, TB_TYPE_MCP_AUTH_STATE, TB_MCP_AUTH_STATE_SIGNED_OUT,
                        (G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
@@ -1833,12 +1955,29 @@ tb_mcp_auth_class_init (TbMcpAuthClass *klass)
   properties [PROP_ACCOUNT] =
     g_param_spec_string ("account", NULL, NULL, NULL,
                          (G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+  /**
+   * TbMcpAuth:scope:
+   *
+   * The scope the authorization server granted, or %NULL when signed out.
+   */
   properties [PROP_SCOPE] =
     g_param_spec_string ("scope", NULL, NULL, NULL,
                          (G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+  /**
+   * TbMcpAuth:authorization-url:
+   *
+   * While a sign-in waits for a person, the URL they open in a browser;
+   * %NULL otherwise.
+   */
   properties [PROP_AUTHORIZATION_URL] =
     g_param_spec_string ("authorization-url", NULL, NULL, NULL,
                          (G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+  /**
+   * TbMcpAuth:error:
+   *
+   * Why the last sign-in failed, a sentence naming the step; %NULL after a
+   * sign-in that worked.
+   */
   properties [PROP_ERROR] =
     g_param_spec_string ("error", NULL, NULL, NULL,
                          (G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));

@@ -30,6 +30,9 @@
  * @feature: (nullable): a flag within it, such as `subscribe` or
  *   `listChanged`
  *
+ * Tells whether the server can do something before asking it to, so that a
+ * program can leave out what the server does not offer.
+ *
  * Returns: whether the server declared it when it initialized
  */
 gboolean
@@ -445,6 +448,12 @@ tb_mcp_client_list_resources_async (TbMcpClient         *self,
 
 /**
  * tb_mcp_client_list_resources_finish:
+ * @self: a client
+ * @result: the #GAsyncResult given to the callback
+ * @error: return location for a #TbMcpError
+ *
+ * Ends tb_mcp_client_list_resources_async(), which follows every page of the
+ * listing.
  *
  * Returns: (transfer container) (element-type TbMcpResource): the resources
  */
@@ -479,6 +488,12 @@ tb_mcp_client_list_resource_templates_async (TbMcpClient         *self,
 
 /**
  * tb_mcp_client_list_resource_templates_finish:
+ * @self: a client
+ * @result: the #GAsyncResult given to the callback
+ * @error: return location for a #TbMcpError
+ *
+ * Ends tb_mcp_client_list_resource_templates_async(), which follows every
+ * page of the listing.
  *
  * Returns: (transfer container) (element-type TbMcpResource): the templates
  */
@@ -513,6 +528,12 @@ tb_mcp_client_list_prompts_async (TbMcpClient         *self,
 
 /**
  * tb_mcp_client_list_prompts_finish:
+ * @self: a client
+ * @result: the #GAsyncResult given to the callback
+ * @error: return location for a #TbMcpError
+ *
+ * Ends tb_mcp_client_list_prompts_async(), which follows every page of the
+ * listing.
  *
  * Returns: (transfer container) (element-type TbMcpPrompt): the prompts
  */
@@ -614,6 +635,9 @@ tb_mcp_client_read_resource_async (TbMcpClient         *self,
 
 /**
  * tb_mcp_client_read_resource_finish:
+ * @self: a client
+ * @result: the #GAsyncResult given to the callback
+ * @error: return location for a #TbMcpError
  *
  * Each entry has `uri`, `mimeType` and `text` or a base64 `blob`; see
  * tb_mcp_resource_contents_get_bytes().
@@ -693,6 +717,17 @@ tb_mcp_client_subscribe_resource_async (TbMcpClient         *self,
                                            : _("unsubscribe from “%s”"), uri));
 }
 
+/**
+ * tb_mcp_client_subscribe_resource_finish:
+ * @self: a client
+ * @result: the #GAsyncResult given to the callback
+ * @error: return location for a #TbMcpError
+ *
+ * Ends tb_mcp_client_subscribe_resource_async(). Once subscribed,
+ * #TbMcpClient::resource-updated says when the resource changed.
+ *
+ * Returns: %TRUE when the server accepted
+ */
 gboolean
 tb_mcp_client_subscribe_resource_finish (TbMcpClient   *self,
                                          GAsyncResult  *result,
@@ -745,6 +780,11 @@ tb_mcp_client_get_prompt_async (TbMcpClient         *self,
 
 /**
  * tb_mcp_client_get_prompt_finish:
+ * @self: a client
+ * @result: the #GAsyncResult given to the callback
+ * @error: return location for a #TbMcpError
+ *
+ * Ends tb_mcp_client_get_prompt_async().
  *
  * Returns: (transfer full): the result: `description` and `messages`; see
  *   tb_mcp_prompt_result_to_messages()
@@ -830,6 +870,9 @@ tb_mcp_client_complete_async (TbMcpClient         *self,
  * @result: the result
  * @has_more: (out) (optional): whether the server has more suggestions
  * @error: return location for an error
+ *
+ * Ends tb_mcp_client_complete_async(), which asks the server how an
+ * argument of a prompt or a resource template may go on.
  *
  * Returns: (transfer full): the suggestions, at most 100 as the
  *   specification says; strings only

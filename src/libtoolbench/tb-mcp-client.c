@@ -62,6 +62,13 @@
  */
 
 G_DEFINE_FINAL_TYPE (TbMcpClient, tb_mcp_client, G_TYPE_OBJECT)
+/**
+ * tb_mcp_error_quark:
+ *
+ * The error domain of #TbMcpError.
+ *
+ * Returns: the quark of %TB_MCP_ERROR
+ */
 G_DEFINE_QUARK (tb-mcp-error-quark, tb_mcp_error)
 
 enum {
@@ -1146,6 +1153,18 @@ tb_mcp_client_connect_async (TbMcpClient         *self,
   _tb_mcp_revision_start (self, cancellable);
 }
 
+/**
+ * tb_mcp_client_connect_finish:
+ * @self: a client
+ * @result: the #GAsyncResult given to the callback
+ * @error: return location for a #TbMcpError
+ *
+ * Ends tb_mcp_client_connect_async(). A server that did not start, or
+ * answered something that is not MCP, fails with the reason and the last
+ * lines it printed.
+ *
+ * Returns: %TRUE when the client is connected and has listed the server's tools
+ */
 gboolean
 tb_mcp_client_connect_finish (TbMcpClient   *self,
                               GAsyncResult  *result,
@@ -1215,6 +1234,11 @@ tb_mcp_client_request_async (TbMcpClient         *self,
 
 /**
  * tb_mcp_client_request_finish:
+ * @self: a client
+ * @result: the #GAsyncResult given to the callback
+ * @error: return location for a #TbMcpError; %TB_MCP_ERROR_REMOTE carries the server's JSON-RPC error
+ *
+ * Ends tb_mcp_client_request_async().
  *
  * Returns: (transfer full): the result object, or %NULL with @error set
  */
@@ -1245,6 +1269,16 @@ boolean_request_cb (GObject      *object,
     g_task_return_boolean (task, TRUE);
 }
 
+/**
+ * tb_mcp_client_ping_async:
+ * @self: a connected client
+ * @cancellable: (nullable): a #GCancellable
+ * @callback: called with the answer
+ * @user_data: data for @callback
+ *
+ * Checks that the server still answers, with `ping` (or `server/discover`
+ * in the stateless revision).
+ */
 void
 tb_mcp_client_ping_async (TbMcpClient         *self,
                           GCancellable        *cancellable,
@@ -1262,6 +1296,16 @@ tb_mcp_client_ping_async (TbMcpClient         *self,
                                cancellable, boolean_request_cb, task);
 }
 
+/**
+ * tb_mcp_client_ping_finish:
+ * @self: a client
+ * @result: the #GAsyncResult given to the callback
+ * @error: return location for a #TbMcpError
+ *
+ * Ends tb_mcp_client_ping_async().
+ *
+ * Returns: %TRUE when the server answered
+ */
 gboolean
 tb_mcp_client_ping_finish (TbMcpClient   *self,
                            GAsyncResult  *result,
@@ -1275,6 +1319,9 @@ tb_mcp_client_ping_finish (TbMcpClient   *self,
  * tb_mcp_client_set_log_level_async:
  * @self: a connected client
  * @level: a syslog level name ("debug", "info", … "emergency")
+ * @cancellable: (nullable): a #GCancellable
+ * @callback: called when the server accepted the level
+ * @user_data: data for @callback
  *
  * Sends `logging/setLevel`; the server's `notifications/message` then
  * reach the server log. In the stateless revision the level travels in the
@@ -1311,6 +1358,16 @@ tb_mcp_client_set_log_level_async (TbMcpClient         *self,
                                boolean_request_cb, task);
 }
 
+/**
+ * tb_mcp_client_set_log_level_finish:
+ * @self: a client
+ * @result: the #GAsyncResult given to the callback
+ * @error: return location for a #TbMcpError
+ *
+ * Ends tb_mcp_client_set_log_level_async().
+ *
+ * Returns: %TRUE when the server accepted the level
+ */
 gboolean
 tb_mcp_client_set_log_level_finish (TbMcpClient   *self,
                                     GAsyncResult  *result,
@@ -1389,6 +1446,13 @@ _tb_mcp_client_call_tool (TbMcpClient         *self,
 
 /**
  * tb_mcp_client_call_tool_finish:
+ * @self: a client
+ * @result: the #GAsyncResult given to the callback
+ * @error: return location for a #TbMcpError
+ *
+ * Ends tb_mcp_client_call_tool_async(). A tool that failed is not an error
+ * here: its result says `isError`; tb_mcp_result_to_tool_result() turns it
+ * into a #TbToolResult.
  *
  * Returns: (transfer full): the `tools/call` result object (with `content`,
  *   `isError`, `structuredContent`), or %NULL with @error set
@@ -1498,9 +1562,21 @@ tb_mcp_client_class_init (TbMcpClientClass *klass)
   /* A server that exits while we write to it must not kill the process. */
   signal (SIGPIPE, SIG_IGN);
 
+  /**
+   * TbMcpClient:name:
+   *
+   * The server's name, as the configuration named it; it prefixes the names
+   * of its tools and names the server in every message. Set at construction.
+   */
   properties [PROP_NAME] =
     g_param_spec_string ("name", NULL, NULL, NULL,
                          (G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
+  /**
+   * TbMcpClient:state:
+   *
+   * Where the client is in its connection: disconnected, connecting,
+   * connected or failed.
+   */
   properties [PROP_STATE] =
     g_param_spec_enum ("state", NULL, NULL, TB_TYPE_MCP_CLIENT_STATE,
                        TB_MCP_CLIENT_STATE_DISCONNECTED,
@@ -1522,6 +1598,10 @@ tb_mcp_client_class_init (TbMcpClientClass *klass)
    * @origin: "stderr", "server" (`notifications/message`) or "client"
    * @level: a syslog level name
    * @text: the line, valid UTF-8
+   *
+   * Emitted for every line of the server log: what the server printed on
+   * stderr, the `notifications/message` it sent, and what the client noted
+   * about it. The client keeps the last lines too (tb_mcp_client_get_log()).
    */
   signals [LOG_MESSAGE] =
     g_signal_new ("log-message", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
@@ -1535,6 +1615,8 @@ tb_mcp_client_class_init (TbMcpClientClass *klass)
    * @progress: progress so far
    * @total: the total, negative when unknown
    * @message: (nullable): the server's message
+   *
+   * Emitted for every `notifications/progress` of a request the client sent.
    */
   signals [PROGRESS] =
     g_signal_new ("progress", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
@@ -1590,6 +1672,9 @@ tb_mcp_client_class_init (TbMcpClientClass *klass)
    *
    * Return %TRUE to take the request and answer it with
    * tb_mcp_server_request_accept(), _decline() or _cancel().
+   *
+   * Returns: %TRUE when a handler took the request; when none does, the
+   *   server gets an error saying that nobody can answer
    */
   signals [ELICITATION_REQUESTED] =
     g_signal_new ("elicitation-requested", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
@@ -1604,6 +1689,9 @@ tb_mcp_client_class_init (TbMcpClientClass *klass)
    * Return %TRUE to take the request and answer it with
    * tb_mcp_server_request_respond() (a `CreateMessageResult`) or refuse it
    * with tb_mcp_server_request_decline().
+   *
+   * Returns: %TRUE when a handler took the request; when none does, the
+   *   server gets an error saying that nobody can answer
    */
   signals [SAMPLING_REQUESTED] =
     g_signal_new ("sampling-requested", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
@@ -1643,6 +1731,10 @@ valid_name (const char *name)
  *   the environment
  * @cwd: (nullable): the working directory
  *
+ * Makes a client of a server that runs as a program and speaks on its
+ * standard input and output; tb_mcp_client_connect_async() starts it, and
+ * the client stops it when it disconnects or is freed.
+ *
  * Returns: (transfer full): a disconnected client
  */
 TbMcpClient *
@@ -1681,6 +1773,10 @@ new_auth (TbMcpClient *self)
  * @url: the MCP endpoint (http:// or https://)
  * @headers: (nullable) (array zero-terminated=1): `Name: value` headers
  *   sent with every request
+ *
+ * Makes a client of a server reached over streamable HTTP; connect it with
+ * tb_mcp_client_connect_async(). Sign-in, when the server wants one, is set
+ * up with a #TbMcpAuth.
  *
  * Returns: (transfer full): a disconnected client using streamable HTTP
  */
@@ -1755,6 +1851,14 @@ _tb_mcp_client_hold_request (TbMcpClient *self,
     }
 }
 
+/**
+ * tb_mcp_client_get_name:
+ * @self: a client
+ *
+ * Gives the server's name (#TbMcpClient:name).
+ *
+ * Returns: the name
+ */
 const char *
 tb_mcp_client_get_name (TbMcpClient *self)
 {
@@ -1762,6 +1866,14 @@ tb_mcp_client_get_name (TbMcpClient *self)
   return self->name;
 }
 
+/**
+ * tb_mcp_client_get_state:
+ * @self: a client
+ *
+ * Tells where the client is in its connection (#TbMcpClient:state).
+ *
+ * Returns: the state
+ */
 TbMcpClientState
 tb_mcp_client_get_state (TbMcpClient *self)
 {
@@ -1769,6 +1881,14 @@ tb_mcp_client_get_state (TbMcpClient *self)
   return self->state;
 }
 
+/**
+ * tb_mcp_client_get_error:
+ * @self: a client
+ *
+ * Tells why the connection failed (#TbMcpClient:error).
+ *
+ * Returns: (nullable): a sentence naming the server, or %NULL while all is well
+ */
 const char *
 tb_mcp_client_get_error (TbMcpClient *self)
 {
@@ -1776,6 +1896,14 @@ tb_mcp_client_get_error (TbMcpClient *self)
   return self->error;
 }
 
+/**
+ * tb_mcp_client_get_protocol_version:
+ * @self: a client
+ *
+ * Gives the revision of the protocol the client and the server agreed on.
+ *
+ * Returns: (nullable): the revision, such as "2025-06-18", or %NULL before connecting
+ */
 const char *
 tb_mcp_client_get_protocol_version (TbMcpClient *self)
 {
@@ -1785,6 +1913,10 @@ tb_mcp_client_get_protocol_version (TbMcpClient *self)
 
 /**
  * tb_mcp_client_get_server_capabilities:
+ * @self: a client
+ *
+ * Gives what the server said it can do: tools, resources, prompts,
+ * completions, logging.
  *
  * Returns: (transfer none) (nullable): the `capabilities` the server
  *   declared when it initialized
@@ -1798,6 +1930,9 @@ tb_mcp_client_get_server_capabilities (TbMcpClient *self)
 
 /**
  * tb_mcp_client_get_server_info:
+ * @self: a client
+ *
+ * Gives the server's name and version as it introduced itself.
  *
  * Returns: (transfer none) (nullable): the server's `serverInfo`
  */
@@ -1808,6 +1943,15 @@ tb_mcp_client_get_server_info (TbMcpClient *self)
   return self->server_info;
 }
 
+/**
+ * tb_mcp_client_get_instructions:
+ * @self: a client
+ *
+ * Gives the `instructions` the server sent when it initialized, which a
+ * person may show a model.
+ *
+ * Returns: (nullable): the instructions, or %NULL when the server sent none
+ */
 const char *
 tb_mcp_client_get_instructions (TbMcpClient *self)
 {
@@ -1817,6 +1961,10 @@ tb_mcp_client_get_instructions (TbMcpClient *self)
 
 /**
  * tb_mcp_client_get_tools:
+ * @self: a client
+ *
+ * Gives the tools the server listed at the last listing, each as the JSON
+ * definition it sent.
  *
  * Returns: (transfer container) (element-type JsonNode): the tool
  *   definitions as the server listed them
@@ -1835,6 +1983,10 @@ tb_mcp_client_get_tools (TbMcpClient *self)
 
 /**
  * tb_mcp_client_get_log:
+ * @self: a client
+ *
+ * Gives the last lines of the server log (what #TbMcpClient::log-message
+ * reported), for a person looking into a failure.
  *
  * Returns: (transfer full): the last entries of the server log, oldest first
  */
@@ -1856,6 +2008,8 @@ tb_mcp_client_get_log (TbMcpClient *self)
 
 /**
  * tb_mcp_client_set_capabilities:
+ * @self: a client
+ * @capabilities: what the client declares
  *
  * Takes effect at the next connection.
  */
@@ -1926,6 +2080,9 @@ tb_mcp_client_set_protocol (TbMcpClient   *self,
  * tb_mcp_client_get_protocol:
  * @self: a client
  *
+ * Tells which revisions of the protocol the client may speak, as set with
+ * tb_mcp_client_set_protocol().
+ *
  * Returns: which revisions it may speak
  */
 TbMcpProtocol
@@ -1936,6 +2093,14 @@ tb_mcp_client_get_protocol (TbMcpClient *self)
   return self->protocol_choice;
 }
 
+/**
+ * tb_mcp_client_set_roots:
+ * @self: a client
+ * @uris: (nullable): `file://` URIs of the folders the server may work in
+ *
+ * Gives the folders the client answers `roots/list` with, when it declares
+ * %TB_MCP_CAPABILITY_ROOTS.
+ */
 void
 tb_mcp_client_set_roots (TbMcpClient        *self,
                          const char * const *uris)
@@ -1947,6 +2112,8 @@ tb_mcp_client_set_roots (TbMcpClient        *self,
 
 /**
  * tb_mcp_client_set_request_timeout_ms:
+ * @self: a client
+ * @timeout_ms: the time limit in milliseconds
  *
  * The time limit of requests other than `tools/call` (initialize, list,
  * ping); 30 s by default.
@@ -1961,6 +2128,8 @@ tb_mcp_client_set_request_timeout_ms (TbMcpClient *self,
 
 /**
  * tb_mcp_client_set_tool_timeout_ms:
+ * @self: a client
+ * @timeout_ms: the time limit in milliseconds, or 0
  *
  * The `timeout-ms` of the #TbMcpTool made from now on, and the limit of
  * tb_mcp_client_call_tool_async(); 0 (the default) leaves it to the

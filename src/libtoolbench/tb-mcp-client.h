@@ -73,6 +73,10 @@ G_DECLARE_FINAL_TYPE (TbMcpClient, tb_mcp_client, TB, MCP_CLIENT, GObject)
  *   request needs (resources, prompts, completions, subscriptions).
  * @TB_MCP_ERROR_AUTHORIZATION: the HTTP server wants a sign-in that did not
  *   succeed; the message says which step failed.
+ *
+ * Why an MCP server could not be used or a request to it failed. The
+ * messages name the server, and for a failed start the command and what it
+ * printed last.
  */
 typedef enum
 {
@@ -96,6 +100,8 @@ typedef enum
  * @TB_MCP_CLIENT_STATE_CONNECTED: ready for calls.
  * @TB_MCP_CLIENT_STATE_FAILED: the connection broke; #TbMcpClient:error
  *   says why. tb_mcp_client_connect_async() restarts it.
+ *
+ * Where a #TbMcpClient is in its connection (#TbMcpClient:state).
  */
 typedef enum
 {
@@ -149,6 +155,10 @@ typedef enum
  * @total: the total, or a negative number when the server gave none
  * @message: (nullable): the server's message
  * @user_data: closure data
+ *
+ * Called on the caller's main context for each progress notification the
+ * server sends about a running request, so that a long tool call can show
+ * how far it got.
  */
 typedef void (*TbMcpProgressFunc) (double      progress,
                                    double      total,

@@ -85,6 +85,9 @@ strv_from_map (JsonNode    *node,
  *   optionally with `"type"` (`stdio`, `http`, `streamable-http`)
  * @error: return location for a %TB_MCP_ERROR_CONFIG error
  *
+ * Makes a client from one entry of an MCP configuration file, in the format
+ * other MCP clients use: a command to start, or a URL.
+ *
  * Returns: (transfer full) (nullable): a disconnected client
  */
 TbMcpClient *
@@ -227,6 +230,11 @@ tb_mcp_config_load (JsonNode  *config,
 /**
  * tb_mcp_config_load_file:
  * @path: a JSON file in the shape of tb_mcp_config_load()
+ * @problems: (out) (optional) (transfer full): one sentence per entry that was left out
+ * @error: return location for an error naming the file
+ *
+ * Reads an MCP configuration file and makes a client for each server in it,
+ * as tb_mcp_config_load() does.
  *
  * Returns: (transfer container) (element-type TbMcpClient) (nullable):
  *   the clients, or %NULL when the file cannot be read or parsed

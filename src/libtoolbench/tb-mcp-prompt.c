@@ -30,6 +30,13 @@ struct _TbMcpPrompt
   GArray    *arguments;
 };
 
+/**
+ * TbMcpPrompt:
+ *
+ * A prompt an MCP server offers (`prompts/list`): a named template of
+ * messages with string arguments, some of them required.
+ * tb_mcp_client_get_prompt_async() fills it in.
+ */
 G_DEFINE_FINAL_TYPE (TbMcpPrompt, tb_mcp_prompt, G_TYPE_OBJECT)
 
 static void
@@ -139,6 +146,14 @@ tb_mcp_prompt_new_from_json (JsonObject *definition)
   return self;
 }
 
+/**
+ * tb_mcp_prompt_get_name:
+ * @self: a prompt
+ *
+ * Gives the name the prompt is asked for by.
+ *
+ * Returns: the prompt's name
+ */
 const char *
 tb_mcp_prompt_get_name (TbMcpPrompt *self)
 {
@@ -148,6 +163,9 @@ tb_mcp_prompt_get_name (TbMcpPrompt *self)
 
 /**
  * tb_mcp_prompt_get_title:
+ * @self: a prompt
+ *
+ * Gives the prompt's name for people, when the server gave one.
  *
  * Returns: (nullable): the title for people
  */
@@ -160,6 +178,9 @@ tb_mcp_prompt_get_title (TbMcpPrompt *self)
 
 /**
  * tb_mcp_prompt_get_display_name:
+ * @self: a prompt
+ *
+ * Gives the name to show a person.
  *
  * Returns: the title, else the name
  */
@@ -172,6 +193,9 @@ tb_mcp_prompt_get_display_name (TbMcpPrompt *self)
 
 /**
  * tb_mcp_prompt_get_description:
+ * @self: a prompt
+ *
+ * Gives what the server says the prompt is for.
  *
  * Returns: (nullable): the description
  */
@@ -184,6 +208,10 @@ tb_mcp_prompt_get_description (TbMcpPrompt *self)
 
 /**
  * tb_mcp_prompt_get_icons:
+ * @self: a prompt
+ *
+ * Gives the icons the server sent for the prompt, for the application to
+ * show.
  *
  * Returns: (transfer none) (nullable): the icons as the server sent them
  */
@@ -194,6 +222,14 @@ tb_mcp_prompt_get_icons (TbMcpPrompt *self)
   return self->icons;
 }
 
+/**
+ * tb_mcp_prompt_get_n_arguments:
+ * @self: a prompt
+ *
+ * Counts the prompt's arguments.
+ *
+ * Returns: the number of arguments
+ */
 guint
 tb_mcp_prompt_get_n_arguments (TbMcpPrompt *self)
 {
@@ -201,6 +237,15 @@ tb_mcp_prompt_get_n_arguments (TbMcpPrompt *self)
   return self->arguments->len;
 }
 
+/**
+ * tb_mcp_prompt_get_argument_name:
+ * @self: a prompt
+ * @index: the argument's index, less than tb_mcp_prompt_get_n_arguments()
+ *
+ * Gives the name an argument is passed under.
+ *
+ * Returns: the argument's name
+ */
 const char *
 tb_mcp_prompt_get_argument_name (TbMcpPrompt *self,
                                  guint        index)
@@ -212,6 +257,10 @@ tb_mcp_prompt_get_argument_name (TbMcpPrompt *self,
 
 /**
  * tb_mcp_prompt_get_argument_description:
+ * @self: a prompt
+ * @index: the argument's index, less than tb_mcp_prompt_get_n_arguments()
+ *
+ * Gives what an argument is for, as the server describes it.
  *
  * Returns: (nullable): what the argument is for
  */
@@ -224,6 +273,15 @@ tb_mcp_prompt_get_argument_description (TbMcpPrompt *self,
   return g_array_index (self->arguments, Argument, index).description;
 }
 
+/**
+ * tb_mcp_prompt_get_argument_required:
+ * @self: a prompt
+ * @index: the argument's index, less than tb_mcp_prompt_get_n_arguments()
+ *
+ * Tells whether the prompt needs an argument.
+ *
+ * Returns: %TRUE when the argument is required
+ */
 gboolean
 tb_mcp_prompt_get_argument_required (TbMcpPrompt *self,
                                      guint        index)

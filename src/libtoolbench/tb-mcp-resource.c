@@ -29,6 +29,14 @@ struct _TbMcpResource
   JsonArray  *icons;
 };
 
+/**
+ * TbMcpResource:
+ *
+ * A resource an MCP server offers (`resources/list`), or a resource template
+ * (`resources/templates/list`) whose URI template (RFC 6570) a person fills
+ * in. Both keep the fields of the definition as the server sent them; the
+ * contents come from tb_mcp_client_read_resource_async().
+ */
 G_DEFINE_FINAL_TYPE (TbMcpResource, tb_mcp_resource, G_TYPE_OBJECT)
 
 static void
@@ -74,6 +82,8 @@ dup_string (JsonObject *object,
  * @definition: one entry of `resources` or `resourceTemplates`
  * @is_template: whether it came from `resources/templates/list`
  *
+ * Makes a resource from one entry of a server's listing.
+ *
  * Returns: (transfer full) (nullable): the resource, or %NULL when the
  *   entry has no URI (or URI template)
  */
@@ -113,6 +123,14 @@ tb_mcp_resource_new_from_json (JsonObject *definition,
   return self;
 }
 
+/**
+ * tb_mcp_resource_is_template:
+ * @self: a resource
+ *
+ * Tells a resource template from a resource.
+ *
+ * Returns: %TRUE for a resource template
+ */
 gboolean
 tb_mcp_resource_is_template (TbMcpResource *self)
 {
@@ -122,6 +140,9 @@ tb_mcp_resource_is_template (TbMcpResource *self)
 
 /**
  * tb_mcp_resource_get_uri:
+ * @self: a resource
+ *
+ * Gives the URI to read the resource with.
  *
  * Returns: (nullable): the URI of a resource; %NULL for a template
  */
@@ -134,6 +155,9 @@ tb_mcp_resource_get_uri (TbMcpResource *self)
 
 /**
  * tb_mcp_resource_get_uri_template:
+ * @self: a template
+ *
+ * Gives the URI template a person fills in to name a resource.
  *
  * Returns: (nullable): the URI template of a template; %NULL for a resource
  */
@@ -146,6 +170,9 @@ tb_mcp_resource_get_uri_template (TbMcpResource *self)
 
 /**
  * tb_mcp_resource_get_name:
+ * @self: a resource
+ *
+ * Gives the resource's name for programs.
  *
  * Returns: the name; the URI when the server gave none
  */
@@ -158,6 +185,9 @@ tb_mcp_resource_get_name (TbMcpResource *self)
 
 /**
  * tb_mcp_resource_get_title:
+ * @self: a resource
+ *
+ * Gives the resource's name for people, when the server gave one.
  *
  * Returns: (nullable): the title for people
  */
@@ -170,6 +200,9 @@ tb_mcp_resource_get_title (TbMcpResource *self)
 
 /**
  * tb_mcp_resource_get_display_name:
+ * @self: a resource
+ *
+ * Gives the name to show a person.
  *
  * Returns: the title, else the name
  */
@@ -182,6 +215,9 @@ tb_mcp_resource_get_display_name (TbMcpResource *self)
 
 /**
  * tb_mcp_resource_get_description:
+ * @self: a resource
+ *
+ * Gives what the server says the resource holds.
  *
  * Returns: (nullable): the description
  */
@@ -194,6 +230,10 @@ tb_mcp_resource_get_description (TbMcpResource *self)
 
 /**
  * tb_mcp_resource_get_mime_type:
+ * @self: a resource
+ *
+ * Gives the type of the contents, as the server announced it before they
+ * are read.
  *
  * Returns: (nullable): the MIME type the server announced
  */
@@ -206,6 +246,9 @@ tb_mcp_resource_get_mime_type (TbMcpResource *self)
 
 /**
  * tb_mcp_resource_get_size:
+ * @self: a resource
+ *
+ * Gives the size of the contents, as the server announced it.
  *
  * Returns: the size in bytes the server announced, or -1
  */
@@ -218,6 +261,10 @@ tb_mcp_resource_get_size (TbMcpResource *self)
 
 /**
  * tb_mcp_resource_get_annotations:
+ * @self: a resource
+ *
+ * Gives the hints the server gave about who the resource is for and how
+ * much it matters.
  *
  * Returns: (transfer none) (nullable): `audience`, `priority`,
  *   `lastModified` as the server sent them
@@ -231,6 +278,10 @@ tb_mcp_resource_get_annotations (TbMcpResource *self)
 
 /**
  * tb_mcp_resource_get_icons:
+ * @self: a resource
+ *
+ * Gives the icons the server sent for the resource, for the application to
+ * show.
  *
  * Returns: (transfer none) (nullable): the icons (`src`, `mimeType`,
  *   `sizes`) as the server sent them
@@ -298,6 +349,9 @@ parse_varspec (const char *spec,
 
 /**
  * tb_mcp_resource_get_variables:
+ * @self: a template
+ *
+ * Lists the variables a person fills in, for a form.
  *
  * Returns: (transfer full): the names of a template's variables, in order,
  *   each once; empty for a resource
@@ -458,6 +512,10 @@ tb_mcp_resource_expand (TbMcpResource  *self,
  * @contents: one entry of a `resources/read` result's `contents`, or the
  *   `resource` of an embedded resource
  * @error: return location for an error
+ *
+ * Gives the contents of a resource as bytes, whether the server sent text
+ * or a base64 `blob`; a blob that is not base64 fails with a sentence that
+ * says so.
  *
  * Returns: (transfer full) (nullable): the bytes: the text in UTF-8, or the
  *   decoded `blob`

@@ -12,6 +12,15 @@
 #include "tb-json.h"
 #include "tb-mcp-client-private.h"
 
+/**
+ * TbMcpServerRequest:
+ *
+ * A question an MCP server asks the person through the client: an
+ * elicitation (`elicitation/create`, a form to fill) or a sampling request
+ * (`sampling/createMessage`, a model turn to allow). It is answered once;
+ * later answers are ignored. The server may withdraw it, and the client
+ * answers it itself when it disconnects.
+ */
 G_DEFINE_FINAL_TYPE (TbMcpServerRequest, tb_mcp_server_request, G_TYPE_OBJECT)
 
 static guint request_withdrawn_signal;
@@ -93,6 +102,14 @@ tb_mcp_server_request_init (TbMcpServerRequest *self)
   g_weak_ref_init (&self->client, NULL);
 }
 
+/**
+ * tb_mcp_server_request_get_method:
+ * @self: a request
+ *
+ * Tells what the server asks for.
+ *
+ * Returns: the method, `elicitation/create` or `sampling/createMessage`
+ */
 const char *
 tb_mcp_server_request_get_method (TbMcpServerRequest *self)
 {
@@ -102,6 +119,10 @@ tb_mcp_server_request_get_method (TbMcpServerRequest *self)
 
 /**
  * tb_mcp_server_request_get_params:
+ * @self: a request
+ *
+ * Gives what the server sent with its request: the message and the schema
+ * of an elicitation, the messages of a sampling request.
  *
  * Returns: (transfer none): the request's params (an object)
  */
@@ -114,6 +135,9 @@ tb_mcp_server_request_get_params (TbMcpServerRequest *self)
 
 /**
  * tb_mcp_server_request_get_client:
+ * @self: a request
+ *
+ * Gives the client whose server asked.
  *
  * Returns: (transfer full) (nullable): the client, while it exists
  */
@@ -124,6 +148,15 @@ tb_mcp_server_request_get_client (TbMcpServerRequest *self)
   return g_weak_ref_get (&self->client);
 }
 
+/**
+ * tb_mcp_server_request_is_answered:
+ * @self: a request
+ *
+ * Tells whether the request was answered, by the person, the client or the
+ * server withdrawing it.
+ *
+ * Returns: %TRUE when no answer is wanted any more
+ */
 gboolean
 tb_mcp_server_request_is_answered (TbMcpServerRequest *self)
 {
@@ -163,6 +196,14 @@ tb_mcp_server_request_respond (TbMcpServerRequest *self,
   answer (self, result, 0, NULL);
 }
 
+/**
+ * tb_mcp_server_request_respond_error:
+ * @self: a request
+ * @code: a JSON-RPC error code
+ * @message: the error message the server receives
+ *
+ * Answers the request with a JSON-RPC error; later answers are ignored.
+ */
 void
 tb_mcp_server_request_respond_error (TbMcpServerRequest *self,
                                      int                 code,
@@ -191,6 +232,8 @@ answer_action (TbMcpServerRequest *self,
  * tb_mcp_server_request_accept:
  * @self: an `elicitation/create` request
  * @content: (nullable): the values the person entered, an object
+ *
+ * Answers an elicitation with what the person entered.
  */
 void
 tb_mcp_server_request_accept (TbMcpServerRequest *self,
@@ -202,6 +245,7 @@ tb_mcp_server_request_accept (TbMcpServerRequest *self,
 
 /**
  * tb_mcp_server_request_decline:
+ * @self: a request
  *
  * The person said no. For sampling, which has no "decline" answer, the
  * server gets an error saying the person declined.
@@ -218,6 +262,7 @@ tb_mcp_server_request_decline (TbMcpServerRequest *self)
 
 /**
  * tb_mcp_server_request_cancel:
+ * @self: a request
  *
  * The person dismissed the request without choosing.
  */
@@ -234,6 +279,9 @@ tb_mcp_server_request_cancel (TbMcpServerRequest *self)
 /**
  * tb_mcp_elicitation_defaults:
  * @requested_schema: (nullable): an elicitation's `requestedSchema`
+ *
+ * Makes the answer a form would give if the person accepted it unchanged,
+ * as `--elicitation accept-defaults` does.
  *
  * Returns: (transfer full): an object with the `default` of every property
  *   that has one, what a form shows before a person changes anything

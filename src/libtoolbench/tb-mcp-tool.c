@@ -266,6 +266,11 @@ join_text (JsonArray *content)
  * @output_schema: (nullable): the tool's `outputSchema`
  * @result: a `tools/call` result object
  *
+ * Turns the result of `tools/call` into a #TbToolResult: the text and
+ * structured content become the output, `isError` a failure whose text the
+ * model reads, and structured content that does not match @output_schema a
+ * failure that lists every mismatch.
+ *
  * Returns: (transfer full): the #TbToolResult described in #TbMcpTool
  */
 static TbToolResult *convert (const char *server,
@@ -585,6 +590,10 @@ tb_mcp_tool_init (TbMcpTool *self)
 
 /**
  * tb_mcp_tool_get_client:
+ * @self: an MCP tool
+ *
+ * Gives the client the tool calls through; the tool holds it weakly, so a
+ * tool whose server is gone answers its calls with an error.
  *
  * Returns: (transfer full) (nullable): the client, while it exists
  */
@@ -595,6 +604,15 @@ tb_mcp_tool_get_client (TbMcpTool *self)
   return g_weak_ref_get (&self->client);
 }
 
+/**
+ * tb_mcp_tool_get_remote_name:
+ * @self: an MCP tool
+ *
+ * Gives the tool's name on its server, which the registry may have prefixed
+ * or changed to keep names unique.
+ *
+ * Returns: the name the server knows the tool by
+ */
 const char *
 tb_mcp_tool_get_remote_name (TbMcpTool *self)
 {
@@ -604,6 +622,7 @@ tb_mcp_tool_get_remote_name (TbMcpTool *self)
 
 /**
  * tb_mcp_tool_get_title:
+ * @self: an MCP tool
  *
  * The same as tb_tool_get_title().
  *
@@ -618,6 +637,10 @@ tb_mcp_tool_get_title (TbMcpTool *self)
 
 /**
  * tb_mcp_tool_get_output_schema:
+ * @self: an MCP tool
+ *
+ * Gives the schema the server says the tool's structured output matches;
+ * a result that does not match it is a failure.
  *
  * Returns: (transfer none) (nullable): the tool's `outputSchema`
  */
@@ -630,6 +653,10 @@ tb_mcp_tool_get_output_schema (TbMcpTool *self)
 
 /**
  * tb_mcp_tool_get_annotations:
+ * @self: an MCP tool
+ *
+ * Gives the annotations the server sent with the tool (`readOnlyHint` and
+ * the like), from which #TbTool:hints is made.
  *
  * Returns: (transfer none) (nullable): the tool's `annotations`
  */
@@ -642,6 +669,11 @@ tb_mcp_tool_get_annotations (TbMcpTool *self)
 
 /**
  * tb_mcp_tool_get_schema_error:
+ * @self: an MCP tool
+ *
+ * Tells why the input schema the server sent cannot be used; the tool is
+ * listed anyway so that a person sees it, and each call of it fails saying
+ * why.
  *
  * Returns: (nullable): why the tool's input schema is not usable, or %NULL
  */

@@ -90,6 +90,15 @@ _tb_mcp_wire_record_get_cost (TbMcpWireRecord *self)
   return cost;
 }
 
+/**
+ * tb_mcp_wire_record_get_seq:
+ * @self: a record
+ *
+ * Gives the record's place in its client's protocol view, which orders the
+ * records of one server.
+ *
+ * Returns: the sequence number, from 1
+ */
 guint64
 tb_mcp_wire_record_get_seq (TbMcpWireRecord *self)
 {
@@ -99,6 +108,9 @@ tb_mcp_wire_record_get_seq (TbMcpWireRecord *self)
 
 /**
  * tb_mcp_wire_record_get_time:
+ * @self: a record
+ *
+ * Tells when the message went.
  *
  * Returns: when the message went or the exchange was answered, in
  *   microseconds since 1970 (g_get_real_time())
@@ -110,6 +122,14 @@ tb_mcp_wire_record_get_time (TbMcpWireRecord *self)
   return self->time;
 }
 
+/**
+ * tb_mcp_wire_record_get_server:
+ * @self: a record
+ *
+ * Names the server the message went to or came from.
+ *
+ * Returns: the server's name
+ */
 const char *
 tb_mcp_wire_record_get_server (TbMcpWireRecord *self)
 {
@@ -120,6 +140,8 @@ tb_mcp_wire_record_get_server (TbMcpWireRecord *self)
 /**
  * tb_mcp_wire_record_get_protocol:
  * @self: a record
+ *
+ * Tells which revision of MCP the message followed.
  *
  * Returns: (nullable): the protocol revision the message went in
  *   ("2026-07-28" for the stateless one and its probe), or %NULL during
@@ -132,6 +154,14 @@ tb_mcp_wire_record_get_protocol (TbMcpWireRecord *self)
   return self->protocol;
 }
 
+/**
+ * tb_mcp_wire_record_get_direction:
+ * @self: a record
+ *
+ * Tells whether the message went to the server or came from it.
+ *
+ * Returns: the direction
+ */
 TbMcpWireDirection
 tb_mcp_wire_record_get_direction (TbMcpWireRecord *self)
 {
@@ -139,6 +169,15 @@ tb_mcp_wire_record_get_direction (TbMcpWireRecord *self)
   return self->direction;
 }
 
+/**
+ * tb_mcp_wire_record_get_kind:
+ * @self: a record
+ *
+ * Tells what the record is: a request, a result, an error, a notification,
+ * an invalid message or an HTTP exchange.
+ *
+ * Returns: the kind
+ */
 TbMcpWireKind
 tb_mcp_wire_record_get_kind (TbMcpWireRecord *self)
 {
@@ -148,6 +187,9 @@ tb_mcp_wire_record_get_kind (TbMcpWireRecord *self)
 
 /**
  * tb_mcp_wire_record_get_method:
+ * @self: a record
+ *
+ * Names what the message is about.
  *
  * Returns: (nullable): the method of a request or notification; for a
  *   result or an error, the method of the request it answers when the
@@ -163,6 +205,9 @@ tb_mcp_wire_record_get_method (TbMcpWireRecord *self)
 
 /**
  * tb_mcp_wire_record_get_id:
+ * @self: a record
+ *
+ * Gives the id that pairs a request with its answer.
  *
  * Returns: (nullable): the JSON-RPC id as JSON text (`7`, `"ask-1"`)
  */
@@ -175,6 +220,9 @@ tb_mcp_wire_record_get_id (TbMcpWireRecord *self)
 
 /**
  * tb_mcp_wire_record_get_size:
+ * @self: a record
+ *
+ * Gives the size of the message as it went.
  *
  * Returns: the size of the whole message in bytes, also when only part of
  *   it is kept; for a message too large to read, the bytes read before the
@@ -189,6 +237,9 @@ tb_mcp_wire_record_get_size (TbMcpWireRecord *self)
 
 /**
  * tb_mcp_wire_record_get_text:
+ * @self: a record
+ *
+ * Gives the message as it went, for the protocol view.
  *
  * Returns: (nullable): the message's text as it went, cut at
  *   %TB_MCP_WIRE_MAX_TEXT when tb_mcp_wire_record_get_truncated() says so
@@ -201,6 +252,14 @@ tb_mcp_wire_record_get_text (TbMcpWireRecord *self)
   return self->text;
 }
 
+/**
+ * tb_mcp_wire_record_get_truncated:
+ * @self: a record
+ *
+ * Tells whether only the start of a long message is kept.
+ *
+ * Returns: %TRUE when the text was cut at %TB_MCP_WIRE_MAX_TEXT
+ */
 gboolean
 tb_mcp_wire_record_get_truncated (TbMcpWireRecord *self)
 {
@@ -210,6 +269,9 @@ tb_mcp_wire_record_get_truncated (TbMcpWireRecord *self)
 
 /**
  * tb_mcp_wire_record_get_problem:
+ * @self: a record
+ *
+ * Tells what went wrong with the message or the exchange.
  *
  * Returns: (nullable): for an invalid message, why it is not one; for an
  *   HTTP exchange without an answer, why
@@ -223,6 +285,10 @@ tb_mcp_wire_record_get_problem (TbMcpWireRecord *self)
 
 /**
  * tb_mcp_wire_record_get_call_id:
+ * @self: a record
+ *
+ * Links a message to the tool call that caused it, so that the trace can
+ * show it under the call.
  *
  * Returns: (nullable): the id of the tool call whose `tools/call` caused
  *   the message (the registry's call id), when there is one
@@ -236,6 +302,9 @@ tb_mcp_wire_record_get_call_id (TbMcpWireRecord *self)
 
 /**
  * tb_mcp_wire_record_get_exchange:
+ * @self: a record
+ *
+ * Groups the messages that went in one HTTP exchange.
  *
  * Returns: over HTTP, the number of the exchange that carried the message
  *   (or of the exchange itself); 0 over stdio
@@ -249,6 +318,10 @@ tb_mcp_wire_record_get_exchange (TbMcpWireRecord *self)
 
 /**
  * tb_mcp_wire_record_get_http:
+ * @self: a record
+ *
+ * Gives the request and response lines and headers of an HTTP exchange,
+ * with credentials masked.
  *
  * Returns: (transfer none) (nullable): for an HTTP exchange,
  *   `{request_line, status, status_line, request_headers,
@@ -263,6 +336,9 @@ tb_mcp_wire_record_get_http (TbMcpWireRecord *self)
 
 /**
  * tb_mcp_wire_record_dup_message:
+ * @self: a record
+ *
+ * Parses the message the record holds, for a program that looks into it.
  *
  * Returns: (transfer full) (nullable): the message as JSON, or %NULL when
  *   the record holds no whole JSON message (an HTTP exchange, a truncated
@@ -382,6 +458,8 @@ tb_mcp_wire_record_to_json (TbMcpWireRecord *self)
 /**
  * tb_mcp_wire_record_to_line:
  * @self: a record
+ *
+ * Writes the record as one line of a `--wire` file (JSON Lines).
  *
  * Returns: (transfer full): tb_mcp_wire_record_to_json() as compact JSON
  *   with a new line at the end

@@ -97,6 +97,10 @@ tb_mcp_wire_writer_init (TbMcpWireWriter *self)
  * @path: the file to write; it is created, or emptied when it exists
  * @error: return location for an error
  *
+ * Makes a writer of the protocol view of a run to a JSON Lines file, one
+ * record a line, as `--wire FILE` does; attach clients with
+ * tb_mcp_wire_writer_watch().
+ *
  * Returns: (transfer full) (nullable): a writer, or %NULL with @error
  *   naming the file and saying why it cannot be written
  */
@@ -126,6 +130,14 @@ tb_mcp_wire_writer_new_for_path (const char  *path,
   return g_steal_pointer (&self);
 }
 
+/**
+ * tb_mcp_wire_writer_get_path:
+ * @self: a writer
+ *
+ * Gives the file the writer writes.
+ *
+ * Returns: the path
+ */
 const char *
 tb_mcp_wire_writer_get_path (TbMcpWireWriter *self)
 {
@@ -138,6 +150,9 @@ tb_mcp_wire_writer_get_path (TbMcpWireWriter *self)
  * @self: a writer
  * @redactor: (nullable): what removes secrets from each line; %NULL for
  *   one that knows no keys, only the shapes of credentials
+ *
+ * Sets what masks secrets in every line before it is written: the keys the
+ * run knows, besides the shapes of credentials.
  */
 void
 tb_mcp_wire_writer_set_redactor (TbMcpWireWriter *self,
@@ -212,6 +227,9 @@ tb_mcp_wire_writer_write (TbMcpWireWriter  *self,
  *   tb_mcp_client_get_wire_history()
  * @error: return location for an error
  *
+ * Writes records that were kept before the writer was made, such as a
+ * client's history, in order.
+ *
  * Returns: whether every record was written
  */
 gboolean
@@ -267,6 +285,9 @@ tb_mcp_wire_writer_watch (TbMcpWireWriter *self,
 
 /**
  * tb_mcp_wire_writer_get_error:
+ * @self: a writer
+ *
+ * Tells why the file stopped being written; the client goes on without it.
  *
  * Returns: (nullable): why the file could not be written, once it could not
  */

@@ -33,6 +33,13 @@ struct _TbSecretStore
 
 G_DEFINE_FINAL_TYPE (TbSecretStore, tb_secret_store, G_TYPE_OBJECT)
 
+/**
+ * tb_secret_store_error_quark:
+ *
+ * The error domain of #TbSecretStoreError.
+ *
+ * Returns: the quark of %TB_SECRET_STORE_ERROR
+ */
 G_DEFINE_QUARK (tb-secret-store-error-quark, tb_secret_store_error)
 
 /* What differs between the kinds of secret: the schema whose two
@@ -126,6 +133,9 @@ tb_secret_store_init (TbSecretStore *self)
 /**
  * tb_secret_store_new:
  *
+ * Makes a store of secrets. Most programs share one
+ * (tb_secret_store_get_default()) instead.
+ *
  * Returns: (transfer full): a store that uses the Secret Service and falls
  *   back to memory when it is absent or locked
  */
@@ -137,6 +147,8 @@ tb_secret_store_new (void)
 
 /**
  * tb_secret_store_get_default:
+ *
+ * Gives the store shared by the whole process.
  *
  * Returns: (transfer none): the store the app shares for its whole run, so
  *   keys kept in memory survive closing the preferences
@@ -155,6 +167,9 @@ tb_secret_store_get_default (void)
  * tb_secret_store_new_in_memory:
  * @reason: the sentence tb_secret_store_get_fallback_message() returns
  *
+ * Makes a store that keeps secrets in memory only, for tests and wherever no
+ * keyring should be involved.
+ *
  * Returns: (transfer full): a store that never talks to a keyring
  */
 TbSecretStore *
@@ -171,6 +186,8 @@ tb_secret_store_new_in_memory (const char *reason)
  * tb_secret_store_is_in_memory:
  * @self: the store
  *
+ * Tells whether the store gave up on the keyring.
+ *
  * Returns: whether keys live only in memory for this session
  */
 gboolean
@@ -184,6 +201,9 @@ tb_secret_store_is_in_memory (TbSecretStore *self)
 /**
  * tb_secret_store_get_fallback_message:
  * @self: the store
+ *
+ * Tells a person why keys are not kept in the keyring, so that they know a
+ * key will be asked for again in the next session.
  *
  * Returns: (nullable): why keys are kept in memory, a sentence to show where
  *   the person enters a key; %NULL while the keyring works
@@ -403,6 +423,8 @@ tb_secret_store_store_async (TbSecretStore       *self,
  * @result: the result
  * @error: the error
  *
+ * Ends tb_secret_store_store_async().
+ *
  * Returns: whether the secret is kept (in the keyring or in memory)
  */
 gboolean
@@ -504,6 +526,8 @@ tb_secret_store_fetch_async (TbSecretStore       *self,
  * @self: the store
  * @result: the result
  * @error: the error
+ *
+ * Ends tb_secret_store_fetch_async().
  *
  * Returns: (transfer full) (nullable): the secret, or %NULL without an
  *   error when nothing is kept there
@@ -631,6 +655,8 @@ tb_secret_store_forget_async (TbSecretStore       *self,
  * @removed: (out) (optional): whether anything was kept there
  * @error: the error
  *
+ * Ends tb_secret_store_forget_async().
+ *
  * Returns: whether nothing of it is kept any more
  */
 gboolean
@@ -681,6 +707,8 @@ tb_secret_store_save_async (TbSecretStore       *self,
  * @result: the result
  * @error: the error
  *
+ * Ends tb_secret_store_save_async(), which keeps an endpoint's API key.
+ *
  * Returns: whether the key is kept (in the keyring or in memory)
  */
 gboolean
@@ -719,6 +747,8 @@ tb_secret_store_lookup_async (TbSecretStore       *self,
  * @self: the store
  * @result: the result
  * @error: the error
+ *
+ * Ends tb_secret_store_lookup_async(), which reads an endpoint's API key.
  *
  * Returns: (transfer full) (nullable): the key, or %NULL without an error
  *   when the endpoint has none
@@ -771,6 +801,8 @@ tb_secret_store_clear_async (TbSecretStore       *self,
  * @self: the store
  * @result: the result
  * @error: the error
+ *
+ * Ends tb_secret_store_clear_async(), which forgets an endpoint's API key.
  *
  * Returns: whether the key is gone
  */

@@ -151,6 +151,8 @@ tb_confirmation_new (TbWorkspace     *workspace,
  * tb_confirmation_get_proposal_id:
  * @self: a confirmation
  *
+ * Names the one proposal the confirmation lets tb_workspace_commit() apply.
+ *
  * Returns: (nullable): the id of the proposal it confirms
  */
 const char *
@@ -164,6 +166,9 @@ tb_confirmation_get_proposal_id (TbConfirmation *self)
  * tb_confirmation_get_confirmed_by:
  * @self: a confirmation
  *
+ * Names the person who confirmed, as the workspace records it with the
+ * commit.
+ *
  * Returns: (nullable): who confirmed
  */
 const char *
@@ -176,6 +181,8 @@ tb_confirmation_get_confirmed_by (TbConfirmation *self)
 /**
  * tb_confirmation_get_created:
  * @self: a confirmation
+ *
+ * Tells when the confirmation was made.
  *
  * Returns: when the person confirmed, in microseconds since the Unix epoch
  */
@@ -206,6 +213,9 @@ tb_confirmation_get_token (TbConfirmation *self)
 /**
  * tb_confirmation_get_used:
  * @self: a confirmation
+ *
+ * Tells whether the confirmation was spent: each one commits one proposal
+ * once.
  *
  * Returns: %TRUE once it committed its proposal
  */

@@ -31,6 +31,14 @@ struct _TbFactProposal
   char             *resolved_by;
 };
 
+/**
+ * TbFactProposal:
+ *
+ * One fact a model, or a person, wants changed in a #TbWorkspace: its key,
+ * the value proposed, the value it would replace and why. Only a
+ * #TbConfirmation lets tb_workspace_commit() apply it. A proposal is
+ * immutable except for its resolution, which only the workspace sets.
+ */
 G_DEFINE_FINAL_TYPE (TbFactProposal, tb_fact_proposal, G_TYPE_OBJECT)
 
 enum {
@@ -73,6 +81,8 @@ tb_proposal_status_get_type (void)
  * tb_proposal_status_to_string:
  * @status: a status
  *
+ * Names a status in the words workspace files and trace events use.
+ *
  * Returns: the status as written in workspace files: "pending", "committed",
  *   "rejected" or "superseded"
  */
@@ -89,6 +99,8 @@ tb_proposal_status_to_string (TbProposalStatus status)
  * tb_proposal_status_from_string:
  * @text: a status name
  * @status: (out): the status
+ *
+ * Reads a status by the name workspace files use.
  *
  * Returns: %TRUE when @text names a status
  */
@@ -190,21 +202,74 @@ tb_fact_proposal_class_init (TbFactProposalClass *klass)
   object_class->finalize = tb_fact_proposal_finalize;
   object_class->get_property = tb_fact_proposal_get_property;
 
+  /**
+   * TbFactProposal:id:
+   *
+   * The proposal's id, unique in its workspace.
+   */
   properties [PROP_ID] = g_param_spec_string ("id", NULL, NULL, NULL, flags);
+  /**
+   * TbFactProposal:key:
+   *
+   * The key of the fact to change, as a person reads it.
+   */
   properties [PROP_KEY] = g_param_spec_string ("key", NULL, NULL, NULL, flags);
+  /**
+   * TbFactProposal:value:
+   *
+   * The value proposed, sealed.
+   */
   properties [PROP_VALUE] = g_param_spec_boxed ("value", NULL, NULL, JSON_TYPE_NODE, flags);
+  /**
+   * TbFactProposal:previous:
+   *
+   * The fact's value when the proposal was made, or %NULL when there was no
+   * such fact; a commit refuses when the fact changed since.
+   */
   properties [PROP_PREVIOUS] =
     g_param_spec_boxed ("previous", NULL, NULL, JSON_TYPE_NODE, flags);
+  /**
+   * TbFactProposal:reason:
+   *
+   * Why the proposer wants the change.
+   */
   properties [PROP_REASON] = g_param_spec_string ("reason", NULL, NULL, NULL, flags);
+  /**
+   * TbFactProposal:origin-call-id:
+   *
+   * The id of the tool call that made the proposal, or %NULL when a person
+   * made it.
+   */
   properties [PROP_ORIGIN_CALL_ID] =
     g_param_spec_string ("origin-call-id", NULL, NULL, NULL, flags);
+  /**
+   * TbFactProposal:status:
+   *
+   * Whether the proposal waits, was committed, rejected or superseded.
+   */
   properties [PROP_STATUS] =
     g_param_spec_enum ("status", NULL, NULL, TB_TYPE_PROPOSAL_STATUS,
                        TB_PROPOSAL_STATUS_PENDING, flags);
+  /**
+   * TbFactProposal:created:
+   *
+   * When the proposal was made, in microseconds since the Unix epoch.
+   */
   properties [PROP_CREATED] =
     g_param_spec_int64 ("created", NULL, NULL, 0, G_MAXINT64, 0, flags);
+  /**
+   * TbFactProposal:resolved:
+   *
+   * When the proposal was committed, rejected or superseded, in microseconds
+   * since the Unix epoch; 0 while it waits.
+   */
   properties [PROP_RESOLVED] =
     g_param_spec_int64 ("resolved", NULL, NULL, 0, G_MAXINT64, 0, flags);
+  /**
+   * TbFactProposal:resolved-by:
+   *
+   * Who confirmed or rejected the proposal.
+   */
   properties [PROP_RESOLVED_BY] =
     g_param_spec_string ("resolved-by", NULL, NULL, NULL, flags);
 
@@ -309,6 +374,8 @@ read_time (JsonObject *object,
 /**
  * tb_fact_proposal_to_json:
  * @self: a proposal
+ *
+ * Writes the proposal as the workspace file keeps it.
  *
  * Returns: (transfer full): the proposal as stored in the workspace file
  */
@@ -415,6 +482,9 @@ _tb_fact_proposal_set_pointer (TbFactProposal *self,
  * tb_fact_proposal_get_id:
  * @self: a proposal
  *
+ * Gives the id that names the proposal in the workspace, its trace events
+ * and `toolbench-cli facts confirm`.
+ *
  * Returns: the proposal's id, unique in its workspace ("p1", "p2", …)
  */
 const char *
@@ -427,6 +497,8 @@ tb_fact_proposal_get_id (TbFactProposal *self)
 /**
  * tb_fact_proposal_get_key:
  * @self: a proposal
+ *
+ * Gives the key of the fact the proposal changes.
  *
  * Returns: the key as a person reads it: a plain name for a top-level
  *   fact, a JSON Pointer for a nested one
@@ -442,6 +514,9 @@ tb_fact_proposal_get_key (TbFactProposal *self)
  * tb_fact_proposal_get_pointer:
  * @self: a proposal
  *
+ * Gives the key in the form the workspace compares keys in, so that two
+ * spellings of one key name the same fact.
+ *
  * Returns: the key as a canonical JSON Pointer into the facts
  */
 const char *
@@ -454,6 +529,8 @@ tb_fact_proposal_get_pointer (TbFactProposal *self)
 /**
  * tb_fact_proposal_get_value:
  * @self: a proposal
+ *
+ * Gives the value proposed.
  *
  * Returns: (transfer none): the proposed value (sealed)
  */
@@ -468,6 +545,9 @@ tb_fact_proposal_get_value (TbFactProposal *self)
  * tb_fact_proposal_has_previous:
  * @self: a proposal
  *
+ * Tells a proposal that changes a fact from one that adds a new fact; the
+ * previous value alone cannot, since a fact may be `null`.
+ *
  * Returns: %TRUE when the fact existed when the proposal was made
  */
 gboolean
@@ -480,6 +560,8 @@ tb_fact_proposal_has_previous (TbFactProposal *self)
 /**
  * tb_fact_proposal_get_previous:
  * @self: a proposal
+ *
+ * Gives what the proposal would replace, for showing the change.
  *
  * Returns: (transfer none) (nullable): the fact's value when the proposal
  *   was made, or %NULL when there was no such fact
@@ -495,6 +577,8 @@ tb_fact_proposal_get_previous (TbFactProposal *self)
  * tb_fact_proposal_get_reason:
  * @self: a proposal
  *
+ * Gives the proposer's reason, for the person who decides.
+ *
  * Returns: why the proposer wants the change (may be empty)
  */
 const char *
@@ -507,6 +591,8 @@ tb_fact_proposal_get_reason (TbFactProposal *self)
 /**
  * tb_fact_proposal_get_origin_call_id:
  * @self: a proposal
+ *
+ * Links the proposal to the tool call that made it.
  *
  * Returns: (nullable): the id of the tool call that made the proposal, or
  *   %NULL when a person made it
@@ -522,6 +608,8 @@ tb_fact_proposal_get_origin_call_id (TbFactProposal *self)
  * tb_fact_proposal_get_status:
  * @self: a proposal
  *
+ * Tells whether the proposal waits, was committed, rejected or superseded.
+ *
  * Returns: where the proposal stands
  */
 TbProposalStatus
@@ -534,6 +622,8 @@ tb_fact_proposal_get_status (TbFactProposal *self)
 /**
  * tb_fact_proposal_get_created:
  * @self: a proposal
+ *
+ * Tells when the proposal was made (#TbFactProposal:created).
  *
  * Returns: when the proposal was made, in microseconds since the Unix epoch
  */
@@ -548,6 +638,8 @@ tb_fact_proposal_get_created (TbFactProposal *self)
  * tb_fact_proposal_get_resolved:
  * @self: a proposal
  *
+ * Tells when the proposal stopped waiting (#TbFactProposal:resolved).
+ *
  * Returns: when it was committed, rejected or superseded, in microseconds
  *   since the Unix epoch; 0 while pending
  */
@@ -561,6 +653,8 @@ tb_fact_proposal_get_resolved (TbFactProposal *self)
 /**
  * tb_fact_proposal_get_resolved_by:
  * @self: a proposal
+ *
+ * Names who decided about the proposal (#TbFactProposal:resolved-by).
  *
  * Returns: (nullable): who confirmed or rejected it; %NULL while pending and
  *   for superseded proposals

@@ -18,6 +18,8 @@ G_BEGIN_DECLS
  * @TB_PROPOSAL_STATUS_REJECTED: a person rejected it.
  * @TB_PROPOSAL_STATUS_SUPERSEDED: the fact changed after it was made; it can
  *   only be proposed again.
+ *
+ * Where a #TbFactProposal stands (#TbFactProposal:status).
  */
 typedef enum
 {

@@ -272,6 +272,8 @@ tb_workspace_binding_new (TbWorkspace    *workspace,
  * tb_workspace_binding_get_workspace:
  * @self: a binding
  *
+ * Gives the workspace whose proposals the binding records.
+ *
  * Returns: (transfer none): the workspace
  */
 TbWorkspace *
@@ -284,6 +286,8 @@ tb_workspace_binding_get_workspace (TbWorkspaceBinding *self)
 /**
  * tb_workspace_binding_get_loop:
  * @self: a binding
+ *
+ * Gives the loop whose trace records what happens to proposals.
  *
  * Returns: (transfer none): the loop
  */
@@ -298,6 +302,9 @@ tb_workspace_binding_get_loop (TbWorkspaceBinding *self)
  * tb_workspace_binding_get_pause_for_proposals:
  * @self: a binding
  *
+ * Tells whether the loop stops after a proposal until a person decided
+ * (#TbWorkspaceBinding:pause-for-proposals).
+ *
  * Returns: whether the loop waits while proposals are pending
  */
 gboolean
@@ -311,6 +318,9 @@ tb_workspace_binding_get_pause_for_proposals (TbWorkspaceBinding *self)
  * tb_workspace_binding_set_pause_for_proposals:
  * @self: a binding
  * @pause: whether the loop waits while proposals are pending
+ *
+ * Makes the loop stop after a proposal until a person decided, or go on
+ * (#TbWorkspaceBinding:pause-for-proposals).
  */
 void
 tb_workspace_binding_set_pause_for_proposals (TbWorkspaceBinding *self,
@@ -333,6 +343,8 @@ tb_workspace_binding_set_pause_for_proposals (TbWorkspaceBinding *self,
 /**
  * tb_workspace_binding_get_holding:
  * @self: a binding
+ *
+ * Tells whether the binding is holding the loop back while proposals wait.
  *
  * Returns: %TRUE while pausing is on and proposals wait for the person
  */

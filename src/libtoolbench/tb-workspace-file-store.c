@@ -63,6 +63,17 @@ struct _TbWorkspaceFileStore
 
 static void store_iface_init (TbWorkspaceStoreInterface *iface);
 
+/**
+ * TbWorkspaceFileStore:
+ *
+ * The default #TbWorkspaceStore: one JSON file, replaced atomically. A save
+ * writes a temporary file beside the target, syncs it to disk and renames
+ * it over the target, so that after a crash the file holds either the old or
+ * the new document, whole. It refuses to write over a file it could not
+ * read, one it never loaded, or one another program changed since it was
+ * read. Writers take turns through an advisory lock on `NAME.lock` beside
+ * the file.
+ */
 G_DEFINE_FINAL_TYPE_WITH_CODE (TbWorkspaceFileStore, tb_workspace_file_store, G_TYPE_OBJECT,
                                G_IMPLEMENT_INTERFACE (TB_TYPE_WORKSPACE_STORE, store_iface_init))
 
@@ -694,6 +705,9 @@ tb_workspace_file_store_init (TbWorkspaceFileStore *self)
  * tb_workspace_file_store_new:
  * @path: the workspace file; it need not exist yet
  *
+ * Makes a store that keeps a workspace in a JSON file; nothing is read or
+ * written until the workspace loads or saves.
+ *
  * Returns: (transfer full): a store that keeps the workspace in @path
  */
 TbWorkspaceStore *
@@ -707,6 +721,8 @@ tb_workspace_file_store_new (const char *path)
 /**
  * tb_workspace_file_store_get_path:
  * @self: a file store
+ *
+ * Gives the file the store keeps the workspace in.
  *
  * Returns: the workspace file
  */

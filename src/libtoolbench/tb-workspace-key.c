@@ -156,6 +156,9 @@ _tb_workspace_key_parse (const char  *text,
  * @pointer: (out) (optional) (transfer full): the canonical JSON Pointer
  * @error: return location for a %TB_WORKSPACE_ERROR_INVALID_KEY error
  *
+ * Checks a key before it is used, with the sentence a person reads when it
+ * is refused.
+ *
  * Returns: %TRUE when @key can address a fact or draft entry
  */
 gboolean

@@ -8,7 +8,21 @@
 
 #include "tb-workspace-store.h"
 
+/**
+ * tb_workspace_error_quark:
+ *
+ * The error domain of #TbWorkspaceError.
+ *
+ * Returns: the quark of %TB_WORKSPACE_ERROR
+ */
 G_DEFINE_QUARK (tb-workspace-error-quark, tb_workspace_error)
+/**
+ * TbWorkspaceStore:
+ *
+ * Where a #TbWorkspace keeps its state: a whole JSON document, read and
+ * replaced atomically, with a lock so that writers take turns.
+ * #TbWorkspaceFileStore keeps it in a file.
+ */
 G_DEFINE_INTERFACE (TbWorkspaceStore, tb_workspace_store, G_TYPE_OBJECT)
 
 static char *
@@ -58,6 +72,8 @@ tb_workspace_store_default_init (TbWorkspaceStoreInterface *iface)
  * @cancellable: (nullable): a #GCancellable
  * @error: return location for a #TbWorkspaceError
  *
+ * Reads the whole workspace document.
+ *
  * Returns: %TRUE when the store could be read (even if it was empty)
  */
 gboolean
@@ -80,6 +96,9 @@ tb_workspace_store_load (TbWorkspaceStore  *self,
  * @cancellable: (nullable): a #GCancellable
  * @error: return location for a #TbWorkspaceError
  *
+ * Replaces the stored document atomically: after a crash at any moment the
+ * store holds either the old or the new document, whole.
+ *
  * Returns: %TRUE when the document was stored durably
  */
 gboolean
@@ -97,6 +116,8 @@ tb_workspace_store_save (TbWorkspaceStore  *self,
 /**
  * tb_workspace_store_describe:
  * @self: a store
+ *
+ * Names where the store keeps the workspace, for error messages.
  *
  * Returns: (transfer full): where the store keeps the workspace, for messages
  */
@@ -134,6 +155,8 @@ tb_workspace_store_lock (TbWorkspaceStore  *self,
 /**
  * tb_workspace_store_unlock:
  * @self: a store locked with tb_workspace_store_lock()
+ *
+ * Lets the next writer in after tb_workspace_store_lock().
  */
 void
 tb_workspace_store_unlock (TbWorkspaceStore *self)

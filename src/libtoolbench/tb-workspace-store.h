@@ -46,6 +46,9 @@ G_BEGIN_DECLS
  * @TB_WORKSPACE_ERROR_TOO_MANY: too many pending proposals.
  * @TB_WORKSPACE_ERROR_BUSY: another program held the workspace locked for
  *   longer than the store waits; nothing was changed.
+ *
+ * Why a workspace refused a change or could not be read or saved. The
+ * messages name the key, the proposal or the file, and what to do.
  */
 typedef enum
 {

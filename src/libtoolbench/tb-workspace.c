@@ -330,6 +330,8 @@ build_document (TbWorkspace    *self,
  * tb_workspace_to_json:
  * @self: a workspace
  *
+ * Writes the workspace as its store keeps it.
+ *
  * Returns: (transfer full): the whole workspace as the versioned document
  *   described in docs/workspace-format.md
  */
@@ -860,6 +862,8 @@ tb_workspace_class_init (TbWorkspaceClass *klass)
    * TbWorkspace::proposal-resolved:
    * @self: the workspace
    * @proposal: the proposal, now committed, rejected or superseded
+   *
+   * Emitted when a proposal was committed, rejected or superseded.
    */
   signals [PROPOSAL_RESOLVED] =
     g_signal_new ("proposal-resolved", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
@@ -869,6 +873,8 @@ tb_workspace_class_init (TbWorkspaceClass *klass)
    * TbWorkspace::fact-changed:
    * @self: the workspace
    * @key: the key that changed, as a person reads it
+   *
+   * Emitted when a fact was committed, or changed on disk by another program.
    */
   signals [FACT_CHANGED] =
     g_signal_new ("fact-changed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
@@ -879,6 +885,8 @@ tb_workspace_class_init (TbWorkspaceClass *klass)
    * TbWorkspace::draft-changed:
    * @self: the workspace
    * @key: the draft key that changed
+   *
+   * Emitted when an entry of the draft changed.
    */
   signals [DRAFT_CHANGED] =
     g_signal_new ("draft-changed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
@@ -888,6 +896,8 @@ tb_workspace_class_init (TbWorkspaceClass *klass)
   /**
    * TbWorkspace::locks-changed:
    * @self: the workspace
+   *
+   * Emitted when a key was locked or unlocked.
    */
   signals [LOCKS_CHANGED] =
     g_signal_new ("locks-changed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
@@ -908,6 +918,9 @@ tb_workspace_init (TbWorkspace *self)
 
 /**
  * tb_workspace_new:
+ *
+ * Makes a workspace that is not saved anywhere, for tests and for runs that
+ * keep nothing.
  *
  * Returns: (transfer full): an empty workspace kept only in memory
  */
@@ -955,6 +968,8 @@ tb_workspace_new_for_store (TbWorkspaceStore  *store,
  * @path: a workspace file; it is created on the first change
  * @error: return location for a #TbWorkspaceError
  *
+ * Opens the workspace kept in a file, with a #TbWorkspaceFileStore.
+ *
  * Returns: (transfer full) (nullable): the workspace kept in @path
  */
 TbWorkspace *
@@ -972,6 +987,8 @@ tb_workspace_new_for_path (const char  *path,
 /**
  * tb_workspace_get_store:
  * @self: a workspace
+ *
+ * Gives the store the workspace is saved in.
  *
  * Returns: (transfer none) (nullable): where it is saved
  */
@@ -1064,6 +1081,9 @@ tb_workspace_freeze_saves (TbWorkspace *self)
  * @self: a workspace
  * @error: return location for a #TbWorkspaceError
  *
+ * Saves what changed since tb_workspace_freeze_saves(), once, and saves
+ * every change again from now on.
+ *
  * Returns: %TRUE unless the pending save failed (the changes stay in memory
  *   and tb_workspace_save() may be tried again)
  */
@@ -1104,6 +1124,8 @@ tb_workspace_thaw_saves (TbWorkspace  *self,
  * tb_workspace_get_facts:
  * @self: a workspace
  *
+ * Gives all the facts.
+ *
  * Returns: (transfer none): the facts, a JSON object; do not change it
  */
 JsonNode *
@@ -1116,6 +1138,8 @@ tb_workspace_get_facts (TbWorkspace *self)
 /**
  * tb_workspace_get_draft:
  * @self: a workspace
+ *
+ * Gives the whole draft.
  *
  * Returns: (transfer none): the draft, a JSON object; do not change it
  */
@@ -1160,6 +1184,8 @@ dup_value (JsonNode    *root,
  * @key: a key or JSON Pointer
  * @error: return location for a #TbWorkspaceError
  *
+ * Reads one fact, which only a confirmed proposal changes.
+ *
  * Returns: (transfer full) (nullable): a copy of the fact
  */
 JsonNode *
@@ -1177,6 +1203,9 @@ tb_workspace_dup_fact (TbWorkspace  *self,
  * @self: a workspace
  * @key: a key or JSON Pointer
  * @error: return location for a #TbWorkspaceError
+ *
+ * Reads one entry of the draft, the workspace's scratch space that tools
+ * may write without a person's confirmation.
  *
  * Returns: (transfer full) (nullable): a copy of the draft entry
  */
@@ -1286,6 +1315,8 @@ tb_workspace_set_draft_value (TbWorkspace  *self,
  * tb_workspace_get_locks:
  * @self: a workspace
  *
+ * Lists the keys a person locked, which no proposal may change.
+ *
  * Returns: (transfer full): the locked keys, sorted
  */
 char **
@@ -1311,6 +1342,8 @@ tb_workspace_get_locks (TbWorkspace *self)
  * tb_workspace_is_locked:
  * @self: a workspace
  * @key: a key or JSON Pointer
+ *
+ * Tells whether a proposal for @key would be refused because of a lock.
  *
  * Returns: %TRUE when @key, a key around it or a key inside it is locked
  */
@@ -1384,6 +1417,8 @@ tb_workspace_lock (TbWorkspace  *self,
  * @key: a key locked with tb_workspace_lock()
  * @error: return location for a #TbWorkspaceError
  *
+ * Lets proposals change @key again.
+ *
  * Returns: %TRUE when unlocked and saved (or not locked)
  */
 gboolean
@@ -1401,6 +1436,8 @@ tb_workspace_unlock (TbWorkspace  *self,
  * tb_workspace_get_proposals:
  * @self: a workspace
  *
+ * Gives the proposals, pending and resolved.
+ *
  * Returns: (transfer none): every proposal, oldest first, as a
  *   #GListModel of #TbFactProposal
  */
@@ -1415,6 +1452,8 @@ tb_workspace_get_proposals (TbWorkspace *self)
  * tb_workspace_get_n_pending:
  * @self: a workspace
  *
+ * Counts the proposals that wait for a person (#TbWorkspace:n-pending).
+ *
  * Returns: how many proposals wait for a person
  */
 guint
@@ -1428,6 +1467,8 @@ tb_workspace_get_n_pending (TbWorkspace *self)
  * tb_workspace_lookup_proposal:
  * @self: a workspace
  * @id: a proposal id
+ *
+ * Finds a proposal by its id.
  *
  * Returns: (transfer none) (nullable): the proposal
  */
@@ -1587,6 +1628,9 @@ check_pending (TbWorkspace     *self,
  * @proposal: a pending proposal
  * @rejected_by: (nullable): who rejected it
  * @error: return location for a #TbWorkspaceError
+ *
+ * Turns a proposal down; the fact stays as it is and the trace of a bound
+ * loop records it.
  *
  * Returns: %TRUE when rejected and saved
  */

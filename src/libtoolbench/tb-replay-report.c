@@ -13,6 +13,13 @@
 
 static void report_list_model_iface_init (GListModelInterface *iface);
 
+/**
+ * TbReplayReport:
+ *
+ * What a replay found: the recorded run and the new one compared step by
+ * step (#TbReplayStep), each step one tool call with its result, plus a last
+ * step for how the run ended.
+ */
 G_DEFINE_FINAL_TYPE_WITH_CODE (TbReplayReport, tb_replay_report, G_TYPE_OBJECT,
                                G_IMPLEMENT_INTERFACE (G_TYPE_LIST_MODEL,
                                                       report_list_model_iface_init))
@@ -285,6 +292,7 @@ _tb_replay_report_new_compare_run (Run     *recorded,
 
 /**
  * tb_replay_report_get_incomplete:
+ * @self: a report
  *
  * A replay confirms a run only when the recorded trace holds all of it.
  *
@@ -299,6 +307,14 @@ tb_replay_report_get_incomplete (TbReplayReport *self)
   return self->incomplete;
 }
 
+/**
+ * tb_replay_report_get_n_steps:
+ * @self: a report
+ *
+ * Counts the steps compared.
+ *
+ * Returns: the number of steps
+ */
 guint
 tb_replay_report_get_n_steps (TbReplayReport *self)
 {
@@ -308,6 +324,10 @@ tb_replay_report_get_n_steps (TbReplayReport *self)
 
 /**
  * tb_replay_report_get_step:
+ * @self: a report
+ * @index: the step's index, less than tb_replay_report_get_n_steps()
+ *
+ * Gives one step of the comparison.
  *
  * The step is made from the two traces when asked for; it stays valid
  * while fewer than 64 other steps are asked for (take a reference to keep
@@ -331,6 +351,9 @@ tb_replay_report_get_step (TbReplayReport *self,
 
 /**
  * tb_replay_report_get_first_divergence:
+ * @self: a report
+ *
+ * Finds where the new run first went another way than the recorded one.
  *
  * Returns: the index of the first step that is not the same, or -1
  */
@@ -341,6 +364,14 @@ tb_replay_report_get_first_divergence (TbReplayReport *self)
   return self->first_divergence;
 }
 
+/**
+ * tb_replay_report_get_n_divergences:
+ * @self: a report
+ *
+ * Counts the steps that are not the same in both runs.
+ *
+ * Returns: the number of steps that differ
+ */
 guint
 tb_replay_report_get_n_divergences (TbReplayReport *self)
 {
@@ -350,6 +381,9 @@ tb_replay_report_get_n_divergences (TbReplayReport *self)
 
 /**
  * tb_replay_report_to_json:
+ * @self: a report
+ *
+ * Writes the report for programs, as `toolbench-cli replay --json` prints it.
  *
  * Returns: (transfer full): `{"steps": [{index, kind, status, recorded,
  *   replayed, diff}], "first_divergence": N|null, "divergences": N}`
@@ -398,6 +432,10 @@ tb_replay_report_to_json (TbReplayReport *self)
 
 /**
  * tb_replay_report_to_text:
+ * @self: a report
+ *
+ * Writes the report for people: one line a step, with where the runs
+ * differ.
  *
  * Returns: (transfer full): the report as a person reads it in a terminal
  */

@@ -12,8 +12,22 @@
 #include "tb-json.h"
 #include "tb-replay-private.h"
 
+/**
+ * TbReplayStep:
+ *
+ * One step of a replay's comparison: a tool call with its result, or how
+ * the run ended, as recorded and as replayed, with the differences.
+ */
 G_DEFINE_FINAL_TYPE (TbReplayStep, tb_replay_step, G_TYPE_OBJECT)
 
+/**
+ * tb_replay_status_to_string:
+ * @status: a status
+ *
+ * Names a step's status in the words the report's JSON uses.
+ *
+ * Returns: the status's name, such as "same" or "different-result"
+ */
 const char *
 tb_replay_status_to_string (TbReplayStatus status)
 {
@@ -53,6 +67,14 @@ tb_replay_step_init (TbReplayStep *self)
 {
 }
 
+/**
+ * tb_replay_step_get_index:
+ * @self: a step
+ *
+ * Gives the step's place in the report.
+ *
+ * Returns: the index, from 0
+ */
 guint
 tb_replay_step_get_index (TbReplayStep *self)
 {
@@ -60,6 +82,14 @@ tb_replay_step_get_index (TbReplayStep *self)
   return self->index;
 }
 
+/**
+ * tb_replay_step_get_status:
+ * @self: a step
+ *
+ * Tells how the step compares.
+ *
+ * Returns: the step's status
+ */
 TbReplayStatus
 tb_replay_step_get_status (TbReplayStep *self)
 {
@@ -69,6 +99,9 @@ tb_replay_step_get_status (TbReplayStep *self)
 
 /**
  * tb_replay_step_get_kind:
+ * @self: a step
+ *
+ * Tells a tool call from the end of the run.
  *
  * Returns: "call" for a tool call with its result, "end" for how the run ended
  */
@@ -81,6 +114,9 @@ tb_replay_step_get_kind (TbReplayStep *self)
 
 /**
  * tb_replay_step_get_recorded:
+ * @self: a step
+ *
+ * Gives the step as the recorded run had it.
  *
  * Returns: (transfer none) (nullable): `{name, arguments, result}` of a
  *   call or `{state, answer}` of the end, as recorded; %NULL when missing
@@ -94,6 +130,9 @@ tb_replay_step_get_recorded (TbReplayStep *self)
 
 /**
  * tb_replay_step_get_replayed:
+ * @self: a step
+ *
+ * Gives the step as the new run had it.
  *
  * Returns: (transfer none) (nullable): the same for the replay
  */
@@ -106,6 +145,9 @@ tb_replay_step_get_replayed (TbReplayStep *self)
 
 /**
  * tb_replay_step_get_diff:
+ * @self: a step
+ *
+ * Lists where the recorded and the replayed step differ.
  *
  * Returns: (transfer none): see tb_json_diff(); empty for a step that is the same
  */
@@ -129,6 +171,9 @@ short_json (JsonNode *node,
 
 /**
  * tb_replay_step_describe:
+ * @self: a step
+ *
+ * Describes the step for a person, as the report's text does.
  *
  * Returns: (transfer full): one line a person reads: what the step was and,
  *   for a divergence, where the two runs differ

@@ -21,6 +21,8 @@ G_BEGIN_DECLS
  *   final step: the run ended another way or with another answer).
  * @TB_REPLAY_MISSING: the recorded run had this step; the replay did not.
  * @TB_REPLAY_EXTRA: the replay had this step; the recorded run did not.
+ *
+ * How one step of a replay compares with the recorded run.
  */
 typedef enum
 {

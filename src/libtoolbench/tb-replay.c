@@ -23,6 +23,13 @@
  * the recorded turns or with a live provider from the fork on.
  */
 
+/**
+ * tb_replay_error_quark:
+ *
+ * The error domain of #TbReplayError.
+ *
+ * Returns: the quark of %TB_REPLAY_ERROR
+ */
 G_DEFINE_QUARK (tb-replay-error-quark, tb_replay_error)
 
 struct _TbReplay
@@ -49,6 +56,17 @@ struct _TbReplay
   gulong           pending_id;
 };
 
+/**
+ * TbReplay:
+ *
+ * Runs a recorded loop again offline: the model's recorded turns come back
+ * from a scripted provider, the person's recorded decisions are made again,
+ * and the tools either run again (tb_replay_set_registry()) or give back
+ * their recorded results. The new run is a trace of its own, and the two are
+ * compared step by step in a #TbReplayReport. A fork is a replay with one
+ * edit at one step (other arguments, another result or another model turn)
+ * that goes on with the recorded turns or with a live provider.
+ */
 G_DEFINE_FINAL_TYPE (TbReplay, tb_replay, G_TYPE_OBJECT)
 
 static void
@@ -99,6 +117,8 @@ tb_replay_init (TbReplay *self)
  * tb_replay_new:
  * @recorded: the trace to replay
  *
+ * Makes a replay of a recorded trace; run it with tb_replay_run_async().
+ *
  * Returns: (transfer full): a replay that re-executes tools with the
  *   results recorded in @recorded, until tb_replay_set_registry() gives
  *   it live tools
@@ -120,6 +140,10 @@ tb_replay_new (TbTrace *recorded)
  * tb_replay_set_registry:
  * @registry: (nullable): tools to run for real; %NULL gives back the
  *   recorded results instead
+ * @self: a replay
+ *
+ * Runs the tools of @registry again instead of giving back recorded
+ * results, to see whether they still answer the same.
  */
 void
 tb_replay_set_registry (TbReplay       *self,
@@ -135,6 +159,9 @@ tb_replay_set_registry (TbReplay       *self,
  * tb_replay_set_live_provider:
  * @provider: (nullable): the model to ask after the fork step; without
  *   one every turn is the recorded one
+ * @self: a replay
+ *
+ * Asks a model instead of playing the recorded turns from the fork step on.
  */
 void
 tb_replay_set_live_provider (TbReplay   *self,
@@ -174,6 +201,10 @@ tb_replay_set_output (TbReplay   *self,
  * tb_replay_set_parent:
  * @trace_name: (nullable): how the recorded trace is known (its file name),
  *   written into the new trace's header
+ * @self: a replay
+ *
+ * Names the recorded trace in the new trace's header, so that the new run
+ * says where it came from.
  */
 void
 tb_replay_set_parent (TbReplay   *self,
@@ -255,6 +286,9 @@ tb_replay_set_fork (TbReplay      *self,
 
 /**
  * tb_replay_get_trace:
+ * @self: a replay
+ *
+ * Gives the trace the new run records.
  *
  * Returns: (transfer none) (nullable): the new run's trace, once running
  */
@@ -267,6 +301,9 @@ tb_replay_get_trace (TbReplay *self)
 
 /**
  * tb_replay_get_loop:
+ * @self: a replay
+ *
+ * Gives the loop the replay drives, to watch the new run as it goes.
  *
  * Returns: (transfer none) (nullable): the loop of the new run, once running
  */
@@ -498,6 +535,11 @@ tb_replay_run_async (TbReplay            *self,
 
 /**
  * tb_replay_run_finish:
+ * @self: a replay
+ * @result: the #GAsyncResult given to the callback
+ * @error: return location for a #TbReplayError, or an error of the new run
+ *
+ * Ends tb_replay_run_async().
  *
  * Returns: (transfer full) (nullable): the step-by-step comparison
  */

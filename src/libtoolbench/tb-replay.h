@@ -24,6 +24,8 @@ G_BEGIN_DECLS
  * @TB_REPLAY_EDIT_ARGUMENTS: the call at the fork step runs with other arguments.
  * @TB_REPLAY_EDIT_RESULT: the call at the fork step is skipped with a given output.
  * @TB_REPLAY_EDIT_MODEL_TURN: the model turn at the fork step (a turn index) is replaced.
+ *
+ * What a fork changes at its step (tb_replay_set_fork()).
  */
 typedef enum
 {
@@ -39,6 +41,8 @@ typedef enum
  * TbReplayError:
  * @TB_REPLAY_ERROR_INVALID_TRACE: the trace cannot be replayed (no run in it).
  * @TB_REPLAY_ERROR_INVALID_FORK: the fork step or edit does not fit the trace.
+ *
+ * Why a trace could not be replayed or forked.
  */
 typedef enum
 {

@@ -609,6 +609,8 @@ tb_trace_describe_event (JsonObject *event,
  * tb_trace_describe_iteration:
  * @iteration: an iteration of the loop
  *
+ * Writes the heading a timeline shows above the events of one iteration.
+ *
  * Returns: (transfer full): the heading of its events in a timeline
  */
 char *
@@ -622,6 +624,8 @@ tb_trace_describe_iteration (guint iteration)
 /**
  * tb_trace_describe_kind:
  * @event: an event
+ *
+ * Sorts an event into the groups a timeline filters by.
  *
  * Returns: what a timeline filters it by
  */
@@ -704,6 +708,8 @@ tb_trace_outline_new (void)
 /**
  * tb_trace_outline_free: (skip)
  * @self: (nullable): an outline
+ *
+ * Frees an outline.
  */
 void
 tb_trace_outline_free (TbTraceOutline *self)

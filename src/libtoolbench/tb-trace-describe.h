@@ -58,6 +58,13 @@ typedef struct
   JsonObject *call;
 } TbTracePlace;
 
+/**
+ * TbTraceOutline:
+ *
+ * Where the events of a trace stand in its run, worked out as they arrive
+ * in order: the iteration each belongs to and the call a result answers,
+ * so that a timeline can indent them. Opaque; for C only.
+ */
 typedef struct _TbTraceOutline TbTraceOutline;
 
 char           *tb_trace_describe_event     (JsonObject     *event,

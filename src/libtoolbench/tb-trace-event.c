@@ -65,6 +65,8 @@ tb_trace_event_init (TbTraceEvent *self)
  * @event_type: the type
  * @payload: (nullable): the payload; it is sealed and must not change afterwards
  *
+ * Makes one event of a trace, immutable.
+ *
  * Returns: (transfer full): a new event
  */
 TbTraceEvent *
@@ -114,6 +116,15 @@ _tb_trace_event_peek_text (TbTraceEvent *self,
   return self->text;
 }
 
+/**
+ * tb_trace_event_get_seq:
+ * @self: an event
+ *
+ * Gives the event's number in its trace: 1 for the first, one more for each
+ * next one.
+ *
+ * Returns: the sequence number
+ */
 guint64
 tb_trace_event_get_seq (TbTraceEvent *self)
 {
@@ -121,6 +132,15 @@ tb_trace_event_get_seq (TbTraceEvent *self)
   return self->seq;
 }
 
+/**
+ * tb_trace_event_get_time_us:
+ * @self: an event
+ *
+ * Tells when the event happened, on a clock that starts with the trace and
+ * never goes back.
+ *
+ * Returns: microseconds since the trace began
+ */
 gint64
 tb_trace_event_get_time_us (TbTraceEvent *self)
 {
@@ -128,6 +148,15 @@ tb_trace_event_get_time_us (TbTraceEvent *self)
   return self->time_us;
 }
 
+/**
+ * tb_trace_event_get_event_type:
+ * @self: an event
+ *
+ * Names what happened, such as "request", "tool-call" or "decision"; the
+ * trace format lists every type.
+ *
+ * Returns: the event's type
+ */
 const char *
 tb_trace_event_get_event_type (TbTraceEvent *self)
 {
@@ -137,6 +166,9 @@ tb_trace_event_get_event_type (TbTraceEvent *self)
 
 /**
  * tb_trace_event_get_payload:
+ * @self: an event
+ *
+ * Gives what the event says besides its number, time and type.
  *
  * Returns: (transfer none): the sealed payload
  */
@@ -163,6 +195,7 @@ tb_trace_event_get_payload (TbTraceEvent *self)
 
 /**
  * tb_trace_event_to_json:
+ * @self: an event
  *
  * The event as one line of the trace format: `{"seq", "t", "type", …payload}`.
  *

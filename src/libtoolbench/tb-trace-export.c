@@ -18,6 +18,13 @@
  * pasted `messages` array as a script for the scripted provider. The wire shapes come from the providers
  * themselves, so an export is exactly what Toolbench would send. */
 
+/**
+ * tb_export_error_quark:
+ *
+ * The error domain of #TbExportError.
+ *
+ * Returns: the quark of %TB_EXPORT_ERROR
+ */
 G_DEFINE_QUARK (tb-export-error-quark, tb_export_error)
 
 static JsonNode *
@@ -67,6 +74,10 @@ header_tools (TbTrace *trace)
  * @format: %TB_DEFINITION_FORMAT_OPENAI, %TB_DEFINITION_FORMAT_ANTHROPIC or
  *   %TB_DEFINITION_FORMAT_OPENAI_RESPONSES
  * @error: return location for a #TbExportError
+ *
+ * Writes the conversation of a trace as the body of a request in a
+ * provider's wire format, to send again elsewhere or to paste into
+ * another tool.
  *
  * Returns: (transfer full) (nullable): `{"messages": […], "tools": […]}`,
  *   with `"system"` beside them for Anthropic; for Responses

@@ -19,6 +19,9 @@ G_BEGIN_DECLS
  * TbExportError:
  * @TB_EXPORT_ERROR_UNSUPPORTED: the format cannot be exported or imported.
  * @TB_EXPORT_ERROR_INVALID: the messages are not a conversation.
+ *
+ * Why a trace could not be exported as a conversation, or a conversation
+ * imported.
  */
 typedef enum
 {

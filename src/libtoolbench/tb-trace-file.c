@@ -27,6 +27,13 @@
  * is asked for, and loads everything before damage.
  */
 
+/**
+ * tb_trace_file_error_quark:
+ *
+ * The error domain of #TbTraceFileError.
+ *
+ * Returns: the quark of %TB_TRACE_FILE_ERROR
+ */
 G_DEFINE_QUARK (tb-trace-file-error-quark, tb_trace_file_error)
 
 /* Opens the local file behind @file; traces are never remote. */

@@ -51,6 +51,9 @@ G_BEGIN_DECLS
  * @TB_TRACE_FILE_ERROR_CLOSED: the writer was closed.
  * @TB_TRACE_FILE_ERROR_UNRECORDABLE: an event is too large or too deep for
  *   a reader to read back; an "incomplete" event was written in its place.
+ *
+ * Why a trace file could not be read or written. The messages name the file
+ * and, for a damaged line, its number.
  */
 typedef enum
 {

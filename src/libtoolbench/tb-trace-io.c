@@ -97,6 +97,9 @@ tb_trace_load (GFile          *file,
  *   removed even without one
  * @error: return location for an error
  *
+ * Writes a whole trace to a file at once, as JSON Lines, with secrets
+ * masked.
+ *
  * Returns: %TRUE when every event was written and synced
  */
 gboolean
@@ -328,6 +331,10 @@ tb_trace_recorder_init (TbTraceRecorder *self)
  * @file: where to write it; replaced
  * @redactor: (nullable): removes secrets (add the API keys in use to it)
  *
+ * Makes a recorder that writes a trace to a file as it grows, event by
+ * event, so that a run that crashes leaves its trace behind; events the
+ * trace no longer keeps in memory are read back from this file.
+ *
  * Returns: (transfer full): a recorder; drop it or call
  *   tb_trace_recorder_close() when the run ends
  */
@@ -378,6 +385,10 @@ tb_trace_recorder_set_window (TbTraceRecorder *self,
 
 /**
  * tb_trace_recorder_get_error:
+ * @self: a recorder
+ *
+ * Tells why the recorder stopped writing; the run goes on, and the trace in
+ * memory keeps every event.
  *
  * Returns: (nullable): why writing stopped, if it did
  */
@@ -390,6 +401,8 @@ tb_trace_recorder_get_error (TbTraceRecorder *self)
 
 /**
  * tb_trace_recorder_close:
+ * @self: a recorder
+ * @error: return location for an error
  *
  * Stops following, writes what is left (a trace with no events gets its
  * header) and syncs the file.

@@ -53,6 +53,13 @@ struct _TbTraceReader
   gboolean    first_notified;
 };
 
+/**
+ * TbTraceReader:
+ *
+ * Reads a trace file: lines are indexed without being kept, an event is
+ * parsed when it is asked for, and everything before damage is kept, with
+ * the problems listed.
+ */
 G_DEFINE_FINAL_TYPE (TbTraceReader, tb_trace_reader, G_TYPE_OBJECT)
 
 enum {
@@ -123,6 +130,11 @@ tb_trace_reader_class_init (TbTraceReaderClass *klass)
   properties [PROP_N_EVENTS] =
     g_param_spec_uint ("n-events", NULL, NULL, 0, G_MAXUINT, 0,
                        (G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+  /**
+   * TbTraceReader:indexed:
+   *
+   * Whether the whole file was indexed.
+   */
   properties [PROP_INDEXED] =
     g_param_spec_boolean ("indexed", NULL, NULL, FALSE,
                           (G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
@@ -310,6 +322,10 @@ tb_trace_reader_open (GFile   *file,
 
 /**
  * tb_trace_reader_get_header:
+ * @self: a reader
+ *
+ * Gives the header of the trace: the tools, the provider's settings and the
+ * trace's origin.
  *
  * Returns: (transfer none): the header line
  */
@@ -320,6 +336,14 @@ tb_trace_reader_get_header (TbTraceReader *self)
   return self->header;
 }
 
+/**
+ * tb_trace_reader_get_version:
+ * @self: a reader
+ *
+ * Gives the version of the trace format the file was written in.
+ *
+ * Returns: the format's version
+ */
 gint
 tb_trace_reader_get_version (TbTraceReader *self)
 {
@@ -606,6 +630,10 @@ index_done (GObject      *object,
 
 /**
  * tb_trace_reader_index_async:
+ * @self: a reader
+ * @cancellable: (nullable): a #GCancellable
+ * @callback: called when the whole file is indexed
+ * @user_data: data for @callback
  *
  * Like tb_trace_reader_index() on a worker thread. Events can be read
  * while it runs: #TbTraceReader:n-events grows as they are found.
@@ -633,6 +661,16 @@ tb_trace_reader_index_async (TbTraceReader       *self,
   g_task_run_in_thread (inner, index_thread);
 }
 
+/**
+ * tb_trace_reader_index_finish:
+ * @self: a reader
+ * @result: the #GAsyncResult given to the callback
+ * @error: return location for an error
+ *
+ * Ends tb_trace_reader_index_async().
+ *
+ * Returns: %TRUE when the file was indexed to its end
+ */
 gboolean
 tb_trace_reader_index_finish (TbTraceReader  *self,
                               GAsyncResult   *result,
@@ -644,6 +682,14 @@ tb_trace_reader_index_finish (TbTraceReader  *self,
   return g_task_propagate_boolean (G_TASK (result), error);
 }
 
+/**
+ * tb_trace_reader_get_indexed:
+ * @self: a reader
+ *
+ * Tells whether the whole file was indexed (#TbTraceReader:indexed).
+ *
+ * Returns: %TRUE once indexing reached the end of the file
+ */
 gboolean
 tb_trace_reader_get_indexed (TbTraceReader *self)
 {
@@ -653,6 +699,9 @@ tb_trace_reader_get_indexed (TbTraceReader *self)
 
 /**
  * tb_trace_reader_get_n_events:
+ * @self: a reader
+ *
+ * Counts the events the reader can give.
  *
  * Returns: the number of readable events indexed so far
  */
@@ -732,6 +781,9 @@ tb_trace_reader_read_event (TbTraceReader  *self,
 
 /**
  * tb_trace_reader_get_problems:
+ * @self: a reader
+ *
+ * Lists what was wrong with the file: damaged lines, events out of order.
  *
  * Returns: (transfer full): what was wrong with the file, a sentence each,
  *   in file order (at most 1,000)

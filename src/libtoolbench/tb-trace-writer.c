@@ -59,6 +59,13 @@ struct _TbTraceWriter
   gint64      last_sync;
 };
 
+/**
+ * TbTraceWriter:
+ *
+ * Writes a trace file: the header, then one line an event, each handed to
+ * the kernel at once and synced to disk as its sync policy says
+ * (tb_trace_writer_set_sync_policy()), with secrets masked.
+ */
 G_DEFINE_FINAL_TYPE (TbTraceWriter, tb_trace_writer, G_TYPE_OBJECT)
 
 static void
@@ -187,6 +194,8 @@ write_incomplete (TbTraceWriter  *self,
  *   %NULL, which still removes credential-shaped values
  * @error: return location for an error
  *
+ * Makes a writer of a new trace file and writes its header.
+ *
  * Returns: (transfer full) (nullable): a writer that has written the header
  */
 TbTraceWriter *
@@ -263,6 +272,15 @@ tb_trace_writer_set_sync_policy (TbTraceWriter *self,
   self->sync_every_ms = every_ms;
 }
 
+/**
+ * tb_trace_writer_sync:
+ * @self: a writer
+ * @error: return location for a %TB_TRACE_FILE_ERROR_CLOSED or #GIOError error
+ *
+ * Syncs what was written to disk now, whatever the sync policy.
+ *
+ * Returns: %TRUE when the file is on disk
+ */
 gboolean
 tb_trace_writer_sync (TbTraceWriter  *self,
                       GError        **error)
@@ -493,6 +511,14 @@ _tb_trace_writer_append_event (TbTraceWriter  *self,
   }
 }
 
+/**
+ * tb_trace_writer_get_n_events:
+ * @self: a writer
+ *
+ * Counts the events written.
+ *
+ * Returns: the number of events
+ */
 guint64
 tb_trace_writer_get_n_events (TbTraceWriter *self)
 {
@@ -502,8 +528,12 @@ tb_trace_writer_get_n_events (TbTraceWriter *self)
 
 /**
  * tb_trace_writer_close:
+ * @self: a writer
+ * @error: return location for an error
  *
  * Syncs and closes the file. Closing twice is harmless.
+ *
+ * Returns: %TRUE when everything was written and synced
  */
 gboolean
 tb_trace_writer_close (TbTraceWriter  *self,

@@ -126,6 +126,11 @@ tb_trace_class_init (TbTraceClass *klass)
   object_class->finalize = tb_trace_finalize;
   object_class->get_property = tb_trace_get_property;
 
+  /**
+   * TbTrace:n-items:
+   *
+   * The number of events in the trace, as the #GListModel says.
+   */
   properties [PROP_N_ITEMS] =
     g_param_spec_uint ("n-items", NULL, NULL, 0, G_MAXUINT, 0,
                        (G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
@@ -141,6 +146,14 @@ tb_trace_init (TbTrace *self)
   self->started = g_get_monotonic_time ();
 }
 
+/**
+ * tb_trace_new:
+ *
+ * Makes an empty trace: the append-only list of a run's events, which a
+ * #TbTraceRecorder writes to disk.
+ *
+ * Returns: (transfer full): the new trace
+ */
 TbTrace *
 tb_trace_new (void)
 {
@@ -151,6 +164,9 @@ tb_trace_new (void)
  * tb_trace_append_event:
  * @self: a trace
  * @event: an event, kept as it is (a reader restores recorded ones)
+ *
+ * Adds an event at the end of the trace; recorders and views are told as a
+ * #GListModel tells them.
  */
 void
 tb_trace_append_event (TbTrace      *self,
@@ -296,6 +312,8 @@ tb_trace_append (TbTrace    *self,
 
 /**
  * tb_trace_get_event:
+ * @self: a trace
+ * @position: the event's index
  *
  * An event that a recorder already wrote and the trace no longer keeps
  * in memory is read back from the file; such an event stays valid for
@@ -316,6 +334,14 @@ tb_trace_get_event (TbTrace *self,
   return g_ptr_array_index (self->events, position - self->first);
 }
 
+/**
+ * tb_trace_get_n_events:
+ * @self: a trace
+ *
+ * Counts the events in the trace.
+ *
+ * Returns: the number of events
+ */
 guint
 tb_trace_get_n_events (TbTrace *self)
 {
@@ -325,6 +351,9 @@ tb_trace_get_n_events (TbTrace *self)
 
 /**
  * tb_trace_get_n_in_memory:
+ * @self: a trace
+ *
+ * Tells how many events the trace holds in memory.
  *
  * Returns: how many of the trace's events are held in memory; the others
  *   are read back from the file a #TbTraceRecorder wrote them to
@@ -338,6 +367,7 @@ tb_trace_get_n_in_memory (TbTrace *self)
 
 /**
  * tb_trace_get_header:
+ * @self: a trace
  *
  * The header line's contents: tool definitions and provider settings,
  * written by whoever starts the run. Never holds keys.
@@ -351,6 +381,14 @@ tb_trace_get_header (TbTrace *self)
   return self->header;
 }
 
+/**
+ * tb_trace_set_header:
+ * @self: a trace
+ * @header: the header's members
+ *
+ * Sets what the header line holds: the tools and the provider's settings;
+ * the trace keeps a reference to @header.
+ */
 void
 tb_trace_set_header (TbTrace    *self,
                      JsonObject *header)
@@ -367,6 +405,8 @@ tb_trace_set_header (TbTrace    *self,
  * tb_trace_count:
  * @self: a trace
  * @event_type: a type
+ *
+ * Counts events of one type, for tests and summaries.
  *
  * Returns: how many events of @event_type the trace holds
  */
@@ -391,6 +431,7 @@ tb_trace_count (TbTrace    *self,
 /**
  * tb_trace_add_problem:
  * @reason: what was wrong, as a sentence
+ * @self: a trace
  *
  * Notes what was wrong with the trace's file when it was loaded: damaged
  * lines left out, events out of order. A replay of a trace with problems
@@ -413,6 +454,9 @@ tb_trace_add_problem (TbTrace    *self,
 
 /**
  * tb_trace_get_problems:
+ * @self: a trace
+ *
+ * Lists what was wrong with the file the trace was loaded from.
  *
  * Returns: (transfer none) (array zero-terminated=1): what was wrong, a
  *   sentence each; empty for a trace read whole

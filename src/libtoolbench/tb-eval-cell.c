@@ -22,6 +22,13 @@ struct _TbEvalCell
   char             *error;
 };
 
+/**
+ * TbEvalCell:
+ *
+ * One scenario run against one model: a cell of an evaluation's matrix,
+ * from waiting to its result. #TbEvalCell:status is notified as the run
+ * goes, so that a view of the matrix can follow it.
+ */
 G_DEFINE_FINAL_TYPE (TbEvalCell, tb_eval_cell, G_TYPE_OBJECT)
 
 enum {
@@ -96,6 +103,8 @@ tb_eval_cell_init (TbEvalCell *self)
  * @scenario: the scenario's name, or its file's name when it cannot be read
  * @path: (nullable): the scenario's file
  *
+ * Makes a cell of the matrix, waiting to run; #TbEvalSuite makes them.
+ *
  * Returns: (transfer full): a waiting cell
  */
 TbEvalCell *
@@ -111,6 +120,14 @@ tb_eval_cell_new (const char *model,
   return self;
 }
 
+/**
+ * tb_eval_cell_get_model:
+ * @self: a cell
+ *
+ * Names the model of the cell's column.
+ *
+ * Returns: the model's name
+ */
 const char *
 tb_eval_cell_get_model (TbEvalCell *self)
 {
@@ -118,6 +135,14 @@ tb_eval_cell_get_model (TbEvalCell *self)
   return self->model;
 }
 
+/**
+ * tb_eval_cell_get_scenario:
+ * @self: a cell
+ *
+ * Names the cell's scenario.
+ *
+ * Returns: the scenario's name
+ */
 const char *
 tb_eval_cell_get_scenario (TbEvalCell *self)
 {
@@ -127,6 +152,9 @@ tb_eval_cell_get_scenario (TbEvalCell *self)
 
 /**
  * tb_eval_cell_get_path:
+ * @self: a cell
+ *
+ * Gives the file the cell's scenario comes from.
  *
  * Returns: (nullable): the scenario's file
  */
@@ -137,6 +165,14 @@ tb_eval_cell_get_path (TbEvalCell *self)
   return self->path;
 }
 
+/**
+ * tb_eval_cell_get_status:
+ * @self: a cell
+ *
+ * Tells where the cell stands (#TbEvalCell:status).
+ *
+ * Returns: the cell's status
+ */
 TbEvalCellStatus
 tb_eval_cell_get_status (TbEvalCell *self)
 {
@@ -146,6 +182,9 @@ tb_eval_cell_get_status (TbEvalCell *self)
 
 /**
  * tb_eval_cell_get_status_name:
+ * @self: a cell
+ *
+ * Names the cell's status in the words reports use.
  *
  * Returns: `waiting`, `running`, `passed`, `failed`, `error` or `not-run`,
  *   as reports write it
@@ -163,6 +202,10 @@ tb_eval_cell_get_status_name (TbEvalCell *self)
 
 /**
  * tb_eval_cell_get_result:
+ * @self: a cell
+ *
+ * Gives what the run came to: whether it passed, the failed expectations,
+ * the counts and the trace.
  *
  * Returns: (transfer none) (nullable): the result, once the cell ran
  */
@@ -175,6 +218,9 @@ tb_eval_cell_get_result (TbEvalCell *self)
 
 /**
  * tb_eval_cell_get_error:
+ * @self: a cell
+ *
+ * Tells why the cell could not run, as a sentence naming the scenario.
  *
  * Returns: (nullable): why the cell could not run
  */
@@ -187,6 +233,9 @@ tb_eval_cell_get_error (TbEvalCell *self)
 
 /**
  * tb_eval_cell_get_message:
+ * @self: a cell
+ *
+ * Gives the one sentence a report shows for the cell.
  *
  * Returns: (nullable): the sentence a report shows first: why it could
  *   not run, or the first expectation that did not hold
@@ -205,6 +254,10 @@ tb_eval_cell_get_message (TbEvalCell *self)
 
 /**
  * tb_eval_cell_get_trace_path:
+ * @self: a cell
+ *
+ * Gives the file the run's trace was saved in, when the evaluation saves
+ * traces.
  *
  * Returns: (nullable): where the run's trace was saved
  */
@@ -215,6 +268,13 @@ tb_eval_cell_get_trace_path (TbEvalCell *self)
   return self->trace_path;
 }
 
+/**
+ * tb_eval_cell_set_trace_path:
+ * @self: a cell
+ * @path: (nullable): the file the run's trace was saved in
+ *
+ * Records where the run's trace was saved.
+ */
 void
 tb_eval_cell_set_trace_path (TbEvalCell *self,
                              const char *path)
@@ -235,6 +295,12 @@ set_status (TbEvalCell       *self,
   g_object_notify_by_pspec (G_OBJECT (self), properties [PROP_STATUS]);
 }
 
+/**
+ * tb_eval_cell_set_running:
+ * @self: a cell
+ *
+ * Marks the cell as running.
+ */
 void
 tb_eval_cell_set_running (TbEvalCell *self)
 {
@@ -242,6 +308,13 @@ tb_eval_cell_set_running (TbEvalCell *self)
   set_status (self, TB_EVAL_CELL_RUNNING);
 }
 
+/**
+ * tb_eval_cell_set_result:
+ * @self: a cell
+ * @result: what the run came to
+ *
+ * Gives the cell its result; it passes or fails with it.
+ */
 void
 tb_eval_cell_set_result (TbEvalCell   *self,
                          TbEvalResult *result)
@@ -254,6 +327,13 @@ tb_eval_cell_set_result (TbEvalCell   *self,
   set_status (self, result->passed ? TB_EVAL_CELL_PASSED : TB_EVAL_CELL_FAILED);
 }
 
+/**
+ * tb_eval_cell_set_error:
+ * @self: a cell
+ * @message: why the cell could not run, a sentence
+ *
+ * Marks the cell as unable to run (%TB_EVAL_CELL_ERROR), as the suite does.
+ */
 void
 tb_eval_cell_set_error (TbEvalCell *self,
                         const char *message)
@@ -265,6 +345,12 @@ tb_eval_cell_set_error (TbEvalCell *self,
   set_status (self, TB_EVAL_CELL_ERROR);
 }
 
+/**
+ * tb_eval_cell_set_not_run:
+ * @self: a cell
+ *
+ * Marks the cell as never run, because the evaluation was stopped first.
+ */
 void
 tb_eval_cell_set_not_run (TbEvalCell *self)
 {

@@ -21,6 +21,8 @@ G_BEGIN_DECLS
  * @TB_EVAL_CELL_ERROR: could not run: a broken scenario file, tools that
  *   did not start, a provider that could not be made.
  * @TB_EVAL_CELL_NOT_RUN: the evaluation was stopped before it started.
+ *
+ * Where a #TbEvalCell stands (#TbEvalCell:status).
  */
 typedef enum
 {

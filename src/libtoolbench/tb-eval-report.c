@@ -32,6 +32,9 @@ summary_free (gpointer data)
  * tb_eval_report_summarize:
  * @cells: the cells, #TbEvalCell items
  *
+ * Counts, model by model, how many scenarios passed, failed or could not
+ * run, and how many calls and tokens the runs took.
+ *
  * Returns: (transfer container) (element-type TbEvalSummary): one summary
  *   per model, in the order the models first appear
  */
@@ -115,6 +118,9 @@ cell_to_json (TbEvalCell *cell)
 /**
  * tb_eval_report_to_json:
  * @cells: the cells, #TbEvalCell items
+ *
+ * Writes the results of an evaluation as the report `toolbench-cli eval
+ * --json` prints and `--json-file` saves.
  *
  * Returns: (transfer full): `{"format": "toolbench-eval-report",
  *   "version": 1, "results": […], "models": […]}` (see docs/eval.md)

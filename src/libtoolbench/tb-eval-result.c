@@ -20,6 +20,14 @@ _tb_eval_result_new (void)
   return self;
 }
 
+/**
+ * tb_eval_result_ref:
+ * @self: a result
+ *
+ * Takes a reference to a result.
+ *
+ * Returns: (transfer full): @self
+ */
 TbEvalResult *
 tb_eval_result_ref (TbEvalResult *self)
 {
@@ -28,6 +36,12 @@ tb_eval_result_ref (TbEvalResult *self)
   return self;
 }
 
+/**
+ * tb_eval_result_unref:
+ * @self: a result
+ *
+ * Drops a reference to a result, freeing it with the last one.
+ */
 void
 tb_eval_result_unref (TbEvalResult *self)
 {

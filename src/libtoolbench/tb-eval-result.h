@@ -27,6 +27,9 @@ G_BEGIN_DECLS
  * @input_tokens: the tokens the provider said it read, summed over the run
  * @output_tokens: the tokens it said it wrote
  * @duration_ms: how long the run took, from opening its tools to its end
+ *
+ * What one scenario run came to: whether every expectation held, what did
+ * not, and what the run took. Reference-counted; the fields are read-only.
  */
 typedef struct
 {

@@ -43,6 +43,15 @@ struct _TbEvalSuite
   guint               running;
 };
 
+/**
+ * TbEvalSuite:
+ *
+ * An evaluation: scenario files × models, run side by side up to a number
+ * of jobs. Every run opens its own tools, so what a cell comes to does not
+ * depend on which cells ran beside it; the cells keep the order of the
+ * matrix (model by model, scenarios by file name) whatever order they
+ * finish in.
+ */
 G_DEFINE_FINAL_TYPE (TbEvalSuite, tb_eval_suite, G_TYPE_OBJECT)
 
 static void
@@ -81,6 +90,13 @@ tb_eval_suite_init (TbEvalSuite *self)
   self->cells = g_list_store_new (TB_TYPE_EVAL_CELL);
 }
 
+/**
+ * tb_eval_suite_new:
+ *
+ * Makes an empty evaluation: add scenarios, set the models and run it.
+ *
+ * Returns: (transfer full): the new evaluation
+ */
 TbEvalSuite *
 tb_eval_suite_new (void)
 {
@@ -99,8 +115,11 @@ compare_paths (gconstpointer a,
  * @dir: a folder of scenario files (`*.json`)
  * @error: return location for an error when @dir cannot be read or holds
  *   no scenario
+ * @self: an evaluation
  *
  * Adds its scenarios in file-name order.
+ *
+ * Returns: %TRUE when the folder was read and held scenarios
  */
 gboolean
 tb_eval_suite_add_folder (TbEvalSuite  *self,
@@ -132,6 +151,14 @@ tb_eval_suite_add_folder (TbEvalSuite  *self,
   return TRUE;
 }
 
+/**
+ * tb_eval_suite_add_file:
+ * @self: an evaluation
+ * @path: a scenario file
+ *
+ * Adds one scenario file; a file that cannot be read becomes a cell that
+ * could not run, not a failure of the whole.
+ */
 void
 tb_eval_suite_add_file (TbEvalSuite *self,
                         const char  *path)
@@ -142,6 +169,14 @@ tb_eval_suite_add_file (TbEvalSuite *self,
   g_ptr_array_add (self->paths, g_strdup (path));
 }
 
+/**
+ * tb_eval_suite_get_n_scenarios:
+ * @self: an evaluation
+ *
+ * Counts the scenario files added.
+ *
+ * Returns: the number of scenarios
+ */
 guint
 tb_eval_suite_get_n_scenarios (TbEvalSuite *self)
 {
@@ -153,6 +188,9 @@ tb_eval_suite_get_n_scenarios (TbEvalSuite *self)
  * tb_eval_suite_set_models:
  * @models: (array zero-terminated=1): the columns; `scripted` (the
  *   default) plays each scenario's own script
+ * @self: an evaluation
+ *
+ * Sets the models every scenario runs against.
  */
 void
 tb_eval_suite_set_models (TbEvalSuite        *self,
@@ -167,6 +205,9 @@ tb_eval_suite_set_models (TbEvalSuite        *self,
 
 /**
  * tb_eval_suite_get_models:
+ * @self: an evaluation
+ *
+ * Lists the models, the columns of the matrix.
  *
  * Returns: (transfer none) (array zero-terminated=1): the models
  */
@@ -181,6 +222,12 @@ tb_eval_suite_get_models (TbEvalSuite *self)
  * tb_eval_suite_set_provider_func:
  * @func: (nullable): makes the provider of a run; %NULL plays each
  *   scenario's own script
+ * @self: an evaluation
+ * @user_data: data for @func
+ * @destroy: (nullable): frees @user_data when it is no longer needed
+ *
+ * Sets how a run gets its provider, for models other than the scenario's
+ * own script.
  */
 void
 tb_eval_suite_set_provider_func (TbEvalSuite        *self,
@@ -201,6 +248,9 @@ tb_eval_suite_set_provider_func (TbEvalSuite        *self,
  * tb_eval_suite_set_sources:
  * @sources: (nullable): tool sources every run gets besides its
  *   scenario's own
+ * @self: an evaluation
+ *
+ * Gives every run more tools, such as the CLI's tool-source options.
  */
 void
 tb_eval_suite_set_sources (TbEvalSuite     *self,
@@ -214,6 +264,9 @@ tb_eval_suite_set_sources (TbEvalSuite     *self,
  * tb_eval_suite_set_jobs:
  * @jobs: how many runs may go side by side, from 1 to 256 (default: the
  *   number of processors)
+ * @self: an evaluation
+ *
+ * Sets how many runs may go side by side.
  */
 void
 tb_eval_suite_set_jobs (TbEvalSuite *self,
@@ -224,6 +277,14 @@ tb_eval_suite_set_jobs (TbEvalSuite *self,
   self->jobs = jobs;
 }
 
+/**
+ * tb_eval_suite_get_jobs:
+ * @self: an evaluation
+ *
+ * Tells how many runs may go side by side.
+ *
+ * Returns: the number of jobs
+ */
 guint
 tb_eval_suite_get_jobs (TbEvalSuite *self)
 {
@@ -235,6 +296,9 @@ tb_eval_suite_get_jobs (TbEvalSuite *self)
  * tb_eval_suite_set_trace_dir:
  * @dir: (nullable): save every run's trace in this folder, as
  *   `MODEL--FILE.jsonl`; cells name them by absolute path
+ * @self: an evaluation
+ *
+ * Saves the trace of every run, to look into a failure later.
  */
 void
 tb_eval_suite_set_trace_dir (TbEvalSuite *self,
@@ -249,6 +313,9 @@ tb_eval_suite_set_trace_dir (TbEvalSuite *self,
 /**
  * tb_eval_suite_set_redactor:
  * @redactor: (nullable): what keeps keys out of the saved traces
+ * @self: an evaluation
+ *
+ * Sets what masks secrets in the traces the evaluation saves.
  */
 void
 tb_eval_suite_set_redactor (TbEvalSuite *self,
@@ -260,6 +327,9 @@ tb_eval_suite_set_redactor (TbEvalSuite *self,
 
 /**
  * tb_eval_suite_get_cells:
+ * @self: an evaluation
+ *
+ * Gives the cells of the matrix, to watch the runs and read their results.
  *
  * Returns: (transfer none): the #TbEvalCell of every scenario × model,
  *   model by model; filled when a run starts
@@ -482,6 +552,17 @@ tb_eval_suite_run_async (TbEvalSuite         *self,
   start_next (self);
 }
 
+/**
+ * tb_eval_suite_run_finish:
+ * @self: an evaluation
+ * @result: the #GAsyncResult given to the callback
+ * @error: return location for %G_IO_ERROR_CANCELLED
+ *
+ * Ends tb_eval_suite_run_async(). Scenarios that failed or could not run do
+ * not fail the evaluation: their cells say so.
+ *
+ * Returns: %TRUE when every cell ran or was marked, %FALSE when the evaluation was cancelled
+ */
 gboolean
 tb_eval_suite_run_finish (TbEvalSuite   *self,
                           GAsyncResult  *result,

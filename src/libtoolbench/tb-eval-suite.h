@@ -21,6 +21,10 @@ G_BEGIN_DECLS
  * @user_data: closure
  * @error: return location for why no provider could be made
  *
+ * Makes the provider a scenario runs against for one model of the matrix,
+ * such as an HTTP provider for the model named; called on the main context
+ * for each run.
+ *
  * Returns: (transfer full) (nullable): the provider for one run
  */
 typedef TbProvider *(*TbEvalProviderFunc) (TbEvalScenario  *scenario,

@@ -18,6 +18,13 @@
  * name, or tools the scenario describes), an optional script for offline
  * runs, and the expectations. The format is in docs/eval.md. */
 
+/**
+ * tb_eval_error_quark:
+ *
+ * The error domain of #TbEvalError.
+ *
+ * Returns: the quark of %TB_EVAL_ERROR
+ */
 G_DEFINE_QUARK (tb-eval-error-quark, tb_eval_error)
 
 #define MAX_SLEEP_MS 600000
@@ -41,6 +48,13 @@ struct _TbEvalScenario
   char             *path;
 };
 
+/**
+ * TbEvalScenario:
+ *
+ * An evaluation scenario read from a file: a prompt, the tools to offer, an
+ * optional script for offline runs, and the expectations that say whether a
+ * run passed. The format is in docs/eval.md.
+ */
 G_DEFINE_FINAL_TYPE (TbEvalScenario, tb_eval_scenario, G_TYPE_OBJECT)
 
 static void
@@ -299,6 +313,10 @@ scenario_from_json (JsonNode    *node,
 
 /**
  * tb_eval_scenario_new_from_file:
+ * @path: a scenario file
+ * @error: return location for a #TbEvalError or a file error
+ *
+ * Reads a scenario file.
  *
  * Returns: (transfer full) (nullable): the scenario, or %NULL with @error
  */
@@ -336,6 +354,9 @@ tb_eval_scenario_new_from_file (const char  *path,
 
 /**
  * tb_eval_scenario_get_path:
+ * @self: a scenario
+ *
+ * Gives the scenario's file.
  *
  * Returns: (nullable): the file the scenario was read from
  */
@@ -348,6 +369,10 @@ tb_eval_scenario_get_path (TbEvalScenario *self)
 
 /**
  * tb_eval_scenario_get_sources:
+ * @self: a scenario
+ *
+ * Gives the MCP servers, manifest folders and workspace the scenario names,
+ * which each of its runs opens.
  *
  * Returns: (transfer none): the tool sources the scenario declares (empty
  *   when it declares none)
@@ -359,6 +384,14 @@ tb_eval_scenario_get_sources (TbEvalScenario *self)
   return self->sources;
 }
 
+/**
+ * tb_eval_scenario_get_name:
+ * @self: a scenario
+ *
+ * Names the scenario, for reports.
+ *
+ * Returns: the scenario's name
+ */
 const char *
 tb_eval_scenario_get_name (TbEvalScenario *self)
 {
@@ -366,6 +399,14 @@ tb_eval_scenario_get_name (TbEvalScenario *self)
   return self->name;
 }
 
+/**
+ * tb_eval_scenario_has_script:
+ * @self: a scenario
+ *
+ * Tells whether the scenario can run offline, with its own script.
+ *
+ * Returns: %TRUE when the scenario has a script
+ */
 gboolean
 tb_eval_scenario_has_script (TbEvalScenario *self)
 {
@@ -375,6 +416,10 @@ tb_eval_scenario_has_script (TbEvalScenario *self)
 
 /**
  * tb_eval_scenario_create_provider:
+ * @self: a scenario
+ * @error: return location for %TB_EVAL_ERROR_NO_SCRIPT when the scenario has no script
+ *
+ * Makes the provider of an offline run.
  *
  * Returns: (transfer full) (nullable): a scripted provider playing the
  *   scenario's script
@@ -443,6 +488,9 @@ described_tool (TbEvalScenario  *self,
  * @self: a scenario
  * @base: the tools a scenario may name (the built-in ones)
  * @error: return location for an error
+ *
+ * Makes the registry a run of the scenario offers: the built-in tools it
+ * names and the tools it describes.
  *
  * Returns: (transfer full) (nullable): the scenario's tools: all of @base
  *   when it names none
@@ -1000,6 +1048,12 @@ tb_eval_scenario_run_async (TbEvalScenario      *self,
 
 /**
  * tb_eval_scenario_run_finish:
+ * @self: a scenario
+ * @result: the #GAsyncResult given to the callback
+ * @error: return location for an error
+ *
+ * Ends tb_eval_scenario_run_async(). A run whose expectations do not hold
+ * is a result that did not pass, not an error.
  *
  * Returns: (transfer full) (nullable): the result, or %NULL when the run
  *   could not start

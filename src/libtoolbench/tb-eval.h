@@ -21,6 +21,9 @@ G_BEGIN_DECLS
  * @TB_EVAL_ERROR_INVALID: the scenario file is not a valid scenario.
  * @TB_EVAL_ERROR_NO_SCRIPT: an offline run needs a script the scenario lacks.
  * @TB_EVAL_ERROR_TOOLS: the tools the scenario needs did not all start.
+ *
+ * Why a scenario could not run. The messages name the scenario file and
+ * what is wrong in it.
  */
 typedef enum
 {

@@ -28,6 +28,13 @@ struct _TbJunitReport
   GPtrArray *cases;
 };
 
+/**
+ * TbJunitReport:
+ *
+ * A JUnit XML report, the format most CI systems show: `<testsuites>` of
+ * `<testsuite>`s of `<testcase>`s, each passed or with one `<failure>`,
+ * `<error>` or `<skipped>`. Evaluations and replay checks write it.
+ */
 G_DEFINE_FINAL_TYPE (TbJunitReport, tb_junit_report, G_TYPE_OBJECT)
 
 static void
@@ -68,6 +75,10 @@ tb_junit_report_init (TbJunitReport *self)
 /**
  * tb_junit_report_new:
  * @name: the name of the whole, on `<testsuites>`
+ *
+ * Makes an empty report.
+ *
+ * Returns: (transfer full): the new report
  */
 TbJunitReport *
 tb_junit_report_new (const char *name)
@@ -87,6 +98,9 @@ tb_junit_report_new (const char *name)
  * @outcome: how it ended
  * @message: (nullable): the one line CI systems show
  * @detail: (nullable): the whole story, in the element's text
+ * @self: a report
+ *
+ * Adds one case to a suite of the report.
  */
 void
 tb_junit_report_add_case (TbJunitReport  *self,
@@ -177,6 +191,9 @@ append_case (GString *out,
 
 /**
  * tb_junit_report_to_string:
+ * @self: a report
+ *
+ * Writes the report as XML, escaping what the cases' texts hold.
  *
  * Returns: (transfer full): the XML document
  */

@@ -10,8 +10,28 @@
 
 G_BEGIN_DECLS
 
+/**
+ * TB_ANTHROPIC_DEFAULT_BASE_URL:
+ *
+ * Anthropic's public endpoint, which tb_anthropic_provider_new() uses when
+ * it is given no base URL.
+ */
 #define TB_ANTHROPIC_DEFAULT_BASE_URL "https://api.anthropic.com"
+
+/**
+ * TB_ANTHROPIC_API_VERSION:
+ *
+ * The version of the Messages API the provider speaks, sent in the
+ * `anthropic-version` header of every request.
+ */
 #define TB_ANTHROPIC_API_VERSION "2023-06-01"
+
+/**
+ * TB_ANTHROPIC_DEFAULT_MAX_TOKENS:
+ *
+ * The output limit sent when a request sets none: the Messages API
+ * requires `max_tokens`.
+ */
 #define TB_ANTHROPIC_DEFAULT_MAX_TOKENS 4096
 
 #define TB_TYPE_ANTHROPIC_PROVIDER (tb_anthropic_provider_get_type())

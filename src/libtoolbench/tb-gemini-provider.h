@@ -10,6 +10,12 @@
 
 G_BEGIN_DECLS
 
+/**
+ * TB_GEMINI_DEFAULT_BASE_URL:
+ *
+ * Google's public endpoint of the Gemini API, which
+ * tb_gemini_provider_new() uses when it is given no base URL.
+ */
 #define TB_GEMINI_DEFAULT_BASE_URL "https://generativelanguage.googleapis.com/v1beta"
 
 #define TB_TYPE_GEMINI_PROVIDER (tb_gemini_provider_get_type())

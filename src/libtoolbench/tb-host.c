@@ -28,6 +28,10 @@
 /**
  * tb_host_in_flatpak:
  *
+ * Tells whether programs a person names (command tools, stdio MCP servers)
+ * must be started on the host through `flatpak-spawn`, because the sandbox
+ * cannot see them.
+ *
  * Returns: whether the process runs inside a Flatpak sandbox
  */
 gboolean
@@ -44,6 +48,10 @@ tb_host_in_flatpak (void)
  * @argv: the command to run
  * @cwd: (nullable): its working folder
  * @env: (nullable): `NAME=VALUE` entries to set for it
+ *
+ * Turns a command into the one that runs it on the host from inside a
+ * Flatpak sandbox, with its working folder and environment passed as
+ * options of `flatpak-spawn`.
  *
  * Returns: (transfer full): `flatpak-spawn --host --watch-bus
  *   [--directory=CWD] [--env=NAME=VALUE…] ARGV…`; a command that already is

@@ -16,6 +16,8 @@ G_BEGIN_DECLS
  * @TB_JUNIT_FAILED: a check did not hold (`<failure>`).
  * @TB_JUNIT_ERROR: the case could not run (`<error>`).
  * @TB_JUNIT_SKIPPED: the case did not run (`<skipped>`).
+ *
+ * How one case of a #TbJunitReport ended.
  */
 typedef enum
 {

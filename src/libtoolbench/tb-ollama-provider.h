@@ -10,6 +10,12 @@
 
 G_BEGIN_DECLS
 
+/**
+ * TB_OLLAMA_DEFAULT_BASE_URL:
+ *
+ * Where a local Ollama server listens by default, which
+ * tb_ollama_provider_new() uses when it is given no base URL.
+ */
 #define TB_OLLAMA_DEFAULT_BASE_URL "http://localhost:11434"
 
 #define TB_TYPE_OLLAMA_PROVIDER (tb_ollama_provider_get_type())

@@ -1035,6 +1035,9 @@ tb_openai_responses_provider_new (const char *base_url,
  * tb_openai_responses_provider_get_use_previous_response_id:
  * @self: a provider
  *
+ * Tells whether the provider sends only the new part of the conversation
+ * with the id of the previous response, letting the server keep the rest.
+ *
  * Returns: whether the provider keeps the conversation, see
  *   #TbOpenaiResponsesProvider:use-previous-response-id
  */

@@ -10,6 +10,12 @@
 
 G_BEGIN_DECLS
 
+/**
+ * TB_OPENAI_RESPONSES_DEFAULT_BASE_URL:
+ *
+ * OpenAI's public endpoint, which tb_openai_responses_provider_new() uses
+ * when it is given no base URL.
+ */
 #define TB_OPENAI_RESPONSES_DEFAULT_BASE_URL "https://api.openai.com/v1"
 
 #define TB_TYPE_OPENAI_RESPONSES_PROVIDER (tb_openai_responses_provider_get_type())

@@ -134,6 +134,15 @@ tb_redactor_init (TbRedactor *self)
   g_assert_no_error (error);
 }
 
+/**
+ * tb_redactor_new:
+ *
+ * Makes a redactor that knows no secret yet but masks the shapes of
+ * credentials (bearer tokens and the key formats of the known services);
+ * add the keys in use with tb_redactor_add_secret().
+ *
+ * Returns: (transfer full): the new redactor
+ */
 TbRedactor *
 tb_redactor_new (void)
 {
@@ -146,6 +155,9 @@ tb_redactor_new (void)
  * @secret: a value that must never be written (an API key); values
  *   shorter than 4 bytes are ignored, since replacing them would garble
  *   ordinary text without protecting anything
+ *
+ * Adds a value the redactor masks wherever it appears, as the providers do
+ * with every API key they are given.
  */
 void
 tb_redactor_add_secret (TbRedactor *self,
@@ -187,6 +199,9 @@ in_list (const char * const *list,
  * tb_redactor_is_secret_name:
  * @member_name: a JSON member or HTTP header name
  *
+ * Tells whether a JSON member or an HTTP header holds a credential by its
+ * name, such as `api_key`, `password` or `Authorization`.
+ *
  * Returns: whether values under that name are credentials
  */
 gboolean
@@ -198,6 +213,8 @@ tb_redactor_is_secret_name (const char *member_name)
 /**
  * tb_redactor_is_secret_parameter:
  * @parameter_name: the name of a URL query parameter
+ *
+ * Tells whether a URL's query parameter holds a credential by its name.
  *
  * Returns: whether the parameter's value is a credential (`key`, `token`,
  *   `api-key`, `access_token`, `sig`, … in any case)
@@ -1045,6 +1062,8 @@ redact_string (TbRedactor *self,
  * @text: (nullable): any text: a message, an error, a URL, a wire body
  *   (JSON or an event stream, which are decoded first)
  *
+ * Masks secrets in text before it reaches a trace, a log or a terminal.
+ *
  * Returns: (transfer full) (nullable): @text with every known and every
  *   credential-shaped secret replaced by "[redacted]"; JSON in which
  *   something was replaced is written again, compactly
@@ -1067,6 +1086,8 @@ tb_redactor_redact_text (TbRedactor *self,
  * tb_redactor_redact_url:
  * @self: a redactor
  * @url: (nullable): a URL, such as a provider's base URL
+ *
+ * Masks the credentials in a URL before it is shown or recorded.
  *
  * Returns: (transfer full) (nullable): @url without its user name and
  *   password, and with the values of credential parameters and known
@@ -1164,6 +1185,10 @@ redact (TbRedactor *self,
  * tb_redactor_redact_node:
  * @self: a redactor
  * @node: a JSON tree
+ *
+ * Masks secrets in a JSON tree, as traces and the protocol view are written:
+ * known secrets, values under credential names such as `api_key` or
+ * `Authorization`, and credential-shaped text.
  *
  * Returns: (transfer full): a redacted deep copy of @node; strings that
  *   hold JSON or an event stream are decoded before they are searched

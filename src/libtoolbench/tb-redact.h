@@ -10,6 +10,11 @@
 
 G_BEGIN_DECLS
 
+/**
+ * TB_REDACTED:
+ *
+ * What a #TbRedactor writes in place of a secret.
+ */
 #define TB_REDACTED "[redacted]"
 
 #define TB_TYPE_REDACTOR (tb_redactor_get_type())

@@ -28,6 +28,10 @@ is_control (gunichar c)
  * @text: bytes, usually UTF-8 text
  * @length: the length of @text in bytes, or -1 when it ends with a NUL
  *
+ * Tells whether text holds control characters or bytes that are not UTF-8,
+ * which could move a terminal's cursor or change its colours if printed as
+ * they are.
+ *
  * Returns: %TRUE when tb_text_escape_controls() would change @text
  */
 gboolean

@@ -104,6 +104,10 @@ typedef enum
  * @TB_DEFINITION_FORMAT_GEMINI: generateContent `[{"functionDeclarations":[…]}]`.
  * @TB_DEFINITION_FORMAT_OPENAI_RESPONSES: Responses `{"type":"function", name,
  *   description, parameters, "strict":false}`.
+ *
+ * The shapes a tool definition takes in requests: Toolbench's own and those
+ * of the wire formats (tb_tool_registry_to_wire_name_for() and the
+ * registry's definitions use it).
  */
 typedef enum
 {
@@ -156,6 +160,8 @@ typedef enum
  * @TB_MCP_AUTH_STATE_SIGNED_OUT: no token is known for the server.
  * @TB_MCP_AUTH_STATE_SIGNING_IN: a sign-in is under way.
  * @TB_MCP_AUTH_STATE_SIGNED_IN: a token is known (it may need refreshing).
+ *
+ * Whether a #TbMcpAuth has a sign-in for its server (#TbMcpAuth:state).
  */
 typedef enum
 {

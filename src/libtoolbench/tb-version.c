@@ -12,6 +12,9 @@
 /**
  * tb_get_major_version:
  *
+ * Gives the major version of the library that runs, which may differ from
+ * %TB_MAJOR_VERSION, the version a program was built against.
+ *
  * Returns: the major version of the running library
  */
 guint
@@ -23,6 +26,9 @@ tb_get_major_version (void)
 /**
  * tb_get_minor_version:
  *
+ * Gives the minor version of the library that runs, which may differ from
+ * %TB_MINOR_VERSION, the version a program was built against.
+ *
  * Returns: the minor version of the running library
  */
 guint
@@ -33,6 +39,9 @@ tb_get_minor_version (void)
 
 /**
  * tb_get_micro_version:
+ *
+ * Gives the micro version of the library that runs, which may differ from
+ * %TB_MICRO_VERSION, the version a program was built against.
  *
  * Returns: the micro version of the running library
  */

@@ -2,9 +2,11 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 # Installs the build into a temporary DESTDIR and checks that the program,
 # its desktop file, metainfo, settings schema, icons, sample trace and
-# translations land where a desktop looks for them, and that the installed
-# files still validate.
-# Usage: check-install.sh SOURCE_ROOT BUILD_ROOT PREFIX BINDIR DATADIR LIBDIR
+# translations land where a desktop looks for them, that the API reference
+# lands where documentation browsers look for it when it is built, and that
+# the installed files still validate.
+# Usage: check-install.sh SOURCE_ROOT BUILD_ROOT PREFIX BINDIR DATADIR LIBDIR [REFERENCE]
+# REFERENCE is "true" when the build makes the API reference.
 set -eu
 
 source_root=$1
@@ -13,6 +15,7 @@ prefix=$3
 bindir=$4
 datadir=$5
 libdir=$6
+reference=${7:-false}
 app_id=io.github.toolbench.Toolbench
 
 destdir=$(mktemp -d)
@@ -50,6 +53,12 @@ expect "$datadir/glib-2.0/schemas/$app_id.gschema.xml"
 expect "$datadir/icons/hicolor/scalable/apps/$app_id.svg"
 expect "$datadir/icons/hicolor/symbolic/apps/$app_id-symbolic.svg"
 expect "$datadir/toolbench/samples/demo-trace.jsonl"
+if [ "$reference" = true ]; then
+  expect "$datadir/doc/toolbench-1/index.html"
+  expect "$datadir/doc/toolbench-1/class.DispatchLoop.html"
+  expect "$datadir/doc/toolbench-1/overview.html"
+  expect "$datadir/doc/toolbench-1/toolbench-1.devhelp2"
+fi
 for lang in $(grep -v '^#' "$source_root/po/LINGUAS"); do
   expect "$datadir/locale/$lang/LC_MESSAGES/toolbench.mo"
 done

@@ -1178,8 +1178,8 @@ tb_dispatch_loop_run_async (TbDispatchLoop      *self,
  * @error: return location for a #TbLoopError
  *
  * Ends tb_dispatch_loop_run_async(). A run that stops for a decision or at
- * a breakpoint ends in %TB_LOOP_STATE_CALLS_PENDING; run it again once the
- * calls are decided.
+ * a breakpoint ends in %TB_LOOP_STATE_CALLS_PENDING, one paused by a tool in
+ * %TB_LOOP_STATE_READY; run it again to go on.
  *
  * Returns: the state the run stopped in, or %TB_LOOP_STATE_FAILED with a
  *   %TB_LOOP_ERROR when it could not start
@@ -1771,7 +1771,8 @@ tb_dispatch_loop_get_approval_policy (TbDispatchLoop *self)
  * @self: a loop
  * @policy: the new policy
  *
- * Says what happens to calls nobody decided; the trace records the change.
+ * Says what happens to calls nobody decided. Once the run has begun (its
+ * trace has a header), the change is recorded as a `policy` event.
  */
 void
 tb_dispatch_loop_set_approval_policy (TbDispatchLoop   *self,
@@ -2131,8 +2132,8 @@ tb_dispatch_loop_class_init (TbDispatchLoopClass *klass)
   /**
    * TbDispatchLoop:approval-policy:
    *
-   * What happens to a call nobody decided; changing it is recorded in the
-   * trace as a `policy` event.
+   * What happens to a call nobody decided; changing it once the run has
+   * begun is recorded in the trace as a `policy` event.
    */
   properties [PROP_APPROVAL_POLICY] =
     g_param_spec_enum ("approval-policy", NULL, NULL, TB_TYPE_APPROVAL_POLICY,

@@ -224,7 +224,8 @@ tb_fact_proposal_class_init (TbFactProposalClass *klass)
    * TbFactProposal:previous:
    *
    * The fact's value when the proposal was made, or %NULL when there was no
-   * such fact; a commit refuses when the fact changed since.
+   * such fact. A commit refuses a proposal whose fact changed since: it is
+   * superseded.
    */
   properties [PROP_PREVIOUS] =
     g_param_spec_boxed ("previous", NULL, NULL, JSON_TYPE_NODE, flags);
@@ -545,8 +546,7 @@ tb_fact_proposal_get_value (TbFactProposal *self)
  * tb_fact_proposal_has_previous:
  * @self: a proposal
  *
- * Tells a proposal that changes a fact from one that adds a new fact; the
- * previous value alone cannot, since a fact may be `null`.
+ * Tells a proposal that changes a fact from one that adds a new fact.
  *
  * Returns: %TRUE when the fact existed when the proposal was made
  */

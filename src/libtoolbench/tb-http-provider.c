@@ -1201,8 +1201,8 @@ tb_http_provider_class_init (TbHttpProviderClass *klass)
   /**
    * TbHttpProvider:max-retries:
    *
-   * How many times a request is sent again after a rate limit, a server error
-   * or a lost connection; at most 10, 3 by default.
+   * How many times a request is sent again after a 429 (rate limited) or 503
+   * (unavailable) answer; at most 10, 3 by default.
    */
   properties [PROP_MAX_RETRIES] =
     g_param_spec_uint ("max-retries", NULL, NULL, 0, 10, DEFAULT_MAX_RETRIES, flags);
@@ -1210,7 +1210,8 @@ tb_http_provider_class_init (TbHttpProviderClass *klass)
    * TbHttpProvider:retry-base-ms:
    *
    * The wait before the first retry, in milliseconds; it doubles with each
-   * retry, unless the server says how long to wait. At most 60 seconds.
+   * retry, unless the server says how long to wait (`Retry-After`). At most
+   * 60 seconds.
    */
   properties [PROP_RETRY_BASE_MS] =
     g_param_spec_uint ("retry-base-ms", NULL, NULL, 0, MAX_RETRY_WAIT_MS, DEFAULT_RETRY_BASE_MS,

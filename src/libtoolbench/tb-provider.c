@@ -52,8 +52,8 @@ tb_provider_default_init (TbProviderInterface *iface)
    * @body: the exact body sent
    *
    * Emitted for every HTTP request a provider sends, retries included, with
-   * the exact body, before it is sent; the trace records it as a `request`
-   * event and the app's wire view shows it.
+   * its body as sent (keys masked), before it is sent; the trace records it
+   * as a `request` event and the app's wire view shows it.
    */
   signals [WIRE_REQUEST] =
     g_signal_new ("wire-request", G_TYPE_FROM_INTERFACE (iface), G_SIGNAL_RUN_LAST, 0,
@@ -66,7 +66,7 @@ tb_provider_default_init (TbProviderInterface *iface)
    * @body: the exact body received (the raw event stream when streaming)
    *
    * Emitted for every HTTP response a provider receives, or when none came,
-   * with the exact body.
+   * with its body as received (keys masked).
    */
   signals [WIRE_RESPONSE] =
     g_signal_new ("wire-response", G_TYPE_FROM_INTERFACE (iface), G_SIGNAL_RUN_LAST, 0,
@@ -243,7 +243,7 @@ tb_provider_get_last_response_body (TbProvider *self)
  * tb_provider_emit_wire_request:
  * @self: a provider
  * @url: where the request goes, with any key in it masked
- * @body: the exact body sent
+ * @body: the body sent, with keys masked
  *
  * For implementations: keeps @body for tb_provider_get_last_request_body()
  * and emits #TbProvider::wire-request.
@@ -264,7 +264,7 @@ tb_provider_emit_wire_request (TbProvider *self,
  * tb_provider_emit_wire_response:
  * @self: a provider
  * @status: the HTTP status, 0 when no response came
- * @body: (nullable): the exact body received
+ * @body: (nullable): the body received, with keys masked
  *
  * For implementations: keeps @body for tb_provider_get_last_response_body()
  * and emits #TbProvider::wire-response.

@@ -444,7 +444,7 @@ tb_tool_class_init (TbToolClass *klass)
   /**
    * TbTool:source:
    *
-   * Where the tool comes from: "builtin", "command", "mcp:SERVER" and the
+   * Where the tool comes from: "builtin", "manifest:PATH", "mcp:SERVER" and the
    * like, as lists and traces show it. Construct-only.
    */
   properties [PROP_SOURCE] =

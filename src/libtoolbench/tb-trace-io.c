@@ -387,8 +387,8 @@ tb_trace_recorder_set_window (TbTraceRecorder *self,
  * tb_trace_recorder_get_error:
  * @self: a recorder
  *
- * Tells why the recorder stopped writing; the run goes on, and the trace in
- * memory keeps every event.
+ * Tells why the recorder stopped writing, as #TbTraceRecorder::failed
+ * announced it; events appended since stay in the trace's memory.
  *
  * Returns: (nullable): why writing stopped, if it did
  */

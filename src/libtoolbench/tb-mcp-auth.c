@@ -1223,8 +1223,9 @@ _tb_mcp_auth_challenge_finish (TbMcpAuth     *self,
  *
  * Makes the authorization of one HTTP MCP server: OAuth 2.1 as the MCP
  * specification asks, discovered from the server, with the tokens and the
- * client registration kept in the keyring. Give it to the server's
- * #TbMcpClient; a 401 from the server then starts a sign-in.
+ * client registration kept in the keyring. An HTTP #TbMcpClient makes its
+ * own (tb_mcp_client_get_auth()), which a 401 from the server sets signing
+ * in; make one directly to sign in or out without a client.
  *
  * Returns: (transfer full): the authorization of one server, in browser
  *   mode, keeping its sign-in in tb_secret_store_get_default()

@@ -181,7 +181,7 @@ tb_json_check_text (const char  *text,
  * @text: the JSON text, need not be nul-terminated
  * @length: its length in bytes
  * @max_depth: the deepest nesting of objects and arrays to accept
- * @error: return location for a %TB_JSON_ERROR_TOO_DEEP or %TB_JSON_ERROR_SYNTAX error
+ * @error: return location for a #TbJsonError
  *
  * Checks only how deeply @text nests objects and arrays, counting brackets
  * outside strings, without parsing it or counting its values: cheaper than

@@ -1565,8 +1565,9 @@ tb_mcp_client_class_init (TbMcpClientClass *klass)
   /**
    * TbMcpClient:name:
    *
-   * The server's name, as the configuration named it; it prefixes the names
-   * of its tools and names the server in every message. Set at construction.
+   * The server's name, as the configuration named it. It names the server in
+   * every message, makes the source of its tools (`mcp:NAME`) and prefixes a
+   * tool's name when another tool already has it. Set at construction.
    */
   properties [PROP_NAME] =
     g_param_spec_string ("name", NULL, NULL, NULL,

@@ -18,8 +18,8 @@
  * A question an MCP server asks the person through the client: an
  * elicitation (`elicitation/create`, a form to fill) or a sampling request
  * (`sampling/createMessage`, a model turn to allow). It is answered once;
- * later answers are ignored. The server may withdraw it, and the client
- * answers it itself when it disconnects.
+ * later answers are ignored. The server may withdraw it
+ * (#TbMcpServerRequest::withdrawn).
  */
 G_DEFINE_FINAL_TYPE (TbMcpServerRequest, tb_mcp_server_request, G_TYPE_OBJECT)
 

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "tb-command-tool.h"
+#include "tb-command-tool-private.h"
 #include "tb-host-private.h"
 #include "tb-tool-private.h"
 #include "tb-json.h"
@@ -58,6 +59,9 @@ struct _TbCommandTool
   char   **argv;
   char   **env;
   char    *cwd;
+
+  /* The file name of the plugin the tool belongs to, or NULL. */
+  char    *plugin;
 };
 
 G_DEFINE_FINAL_TYPE (TbCommandTool, tb_command_tool, TB_TYPE_TOOL)
@@ -154,6 +158,19 @@ finish (GTask *task)
       int sig = g_subprocess_get_term_sig (run->process);
 
       json_object_set_int_member (metadata, "signal", sig);
+      if (self->plugin != NULL)
+        {
+          g_autofree char *text =
+            /* Translators: plugin file name, then the signal (such as “Killed”) */
+            g_strdup_printf (_("The plugin “%s” ended during the call: %s"),
+                             self->plugin, g_strsignal (sig));
+
+          g_task_return_pointer (task,
+            tb_tool_result_new_full (TB_TOOL_FAILURE_EXECUTION_FAILED, NULL, text, metadata,
+                                     NULL, 0),
+            g_object_unref);
+          return;
+        }
       g_task_return_pointer (task,
         tb_tool_result_new_full (TB_TOOL_FAILURE_EXECUTION_FAILED, NULL,
                                  *err != '\0' ? err : g_strsignal (sig), metadata, NULL, 0),
@@ -162,11 +179,17 @@ finish (GTask *task)
     }
 
   json_object_set_int_member (metadata, "exit-status", g_subprocess_get_exit_status (run->process));
-  if (g_subprocess_get_exit_status (run->process) != 0 || *err != '\0')
+  /* A plugin's runner says a failure with its exit status; what the
+   * interpreter itself prints on standard error besides is not one. */
+  if (g_subprocess_get_exit_status (run->process) != 0 ||
+      (*err != '\0' && self->plugin == NULL))
     {
       g_autofree char *text = NULL;
 
-      if (*err == '\0')
+      if (*err == '\0' && self->plugin != NULL)
+        text = g_strdup_printf (_("The plugin “%s” ended during the call with status %d"),
+                                self->plugin, g_subprocess_get_exit_status (run->process));
+      else if (*err == '\0')
         text = g_strdup_printf (_("The command of “%s” exited with status %d"),
                                 name, g_subprocess_get_exit_status (run->process));
       else if (run->err_cut)
@@ -314,7 +337,7 @@ tb_command_tool_invoke_async (TbTool              *tool,
 
   /* Inside a Flatpak the command is a program of the host; flatpak-spawn
    * takes its folder and environment as options. */
-  if (tb_host_in_flatpak ())
+  if (tb_host_in_flatpak () && self->plugin == NULL)
     {
       argv = tb_host_wrap_argv ((const char * const *) self->argv, self->cwd,
                                 (const char * const *) self->env);
@@ -389,6 +412,7 @@ tb_command_tool_finalize (GObject *object)
   g_strfreev (self->argv);
   g_strfreev (self->env);
   g_free (self->cwd);
+  g_free (self->plugin);
 
   G_OBJECT_CLASS (tb_command_tool_parent_class)->finalize (object);
 }
@@ -665,6 +689,24 @@ tb_command_tool_get_argv (TbCommandTool *self)
 {
   g_return_val_if_fail (TB_IS_COMMAND_TOOL (self), NULL);
   return (const char * const *) self->argv;
+}
+
+/*
+ * _tb_command_tool_set_plugin:
+ * @plugin: the file name of the plugin, such as `notes.py`
+ *
+ * Makes the tool one of a plugin's: its failures name the plugin, it runs
+ * beside Toolbench (inside a Flatpak too, where the runner is), and its
+ * standard error is not a failure unless the runner exits with one.
+ */
+void
+_tb_command_tool_set_plugin (TbCommandTool *self,
+                             const char    *plugin)
+{
+  g_return_if_fail (TB_IS_COMMAND_TOOL (self));
+
+  g_free (self->plugin);
+  self->plugin = g_strdup (plugin);
 }
 
 static int

@@ -97,6 +97,19 @@ typedef enum
 } TbToolFailureKind;
 
 /**
+ * TbPluginState:
+ * @TB_PLUGIN_STATE_LOADING: the plugin is being asked for its tools.
+ * @TB_PLUGIN_STATE_LOADED: the plugin's tools are registered.
+ * @TB_PLUGIN_STATE_FAILED: the plugin did not load; its message says why.
+ */
+typedef enum
+{
+  TB_PLUGIN_STATE_LOADING,
+  TB_PLUGIN_STATE_LOADED,
+  TB_PLUGIN_STATE_FAILED,
+} TbPluginState;
+
+/**
  * TbDefinitionFormat:
  * @TB_DEFINITION_FORMAT_NATIVE: `{name, description, parameters}`, real names.
  * @TB_DEFINITION_FORMAT_OPENAI: Chat Completions `{"type":"function","function":{…}}`.

@@ -67,6 +67,7 @@
 # include "tb-eval-report.h"
 # include "tb-junit-report.h"
 # include "tb-command-tool.h"
+# include "tb-plugin.h"
 # include "tb-file-tools.h"
 # include "tb-workspace-store.h"
 # include "tb-fact-proposal.h"

@@ -59,6 +59,9 @@ if [ "$reference" = true ]; then
   expect "$datadir/doc/toolbench-1/overview.html"
   expect "$datadir/doc/toolbench-1/toolbench-1.devhelp2"
 fi
+expect "$datadir/toolbench/plugins-runtime/toolbench-plugin-runner.py"
+expect "$datadir/toolbench/plugins-runtime/toolbench-plugin-runner.js"
+expect "$datadir/toolbench/plugins-runtime/toolbench_plugin.py"
 for lang in $(grep -v '^#' "$source_root/po/LINGUAS"); do
   expect "$datadir/locale/$lang/LC_MESSAGES/toolbench.mo"
 done

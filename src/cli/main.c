@@ -22,6 +22,8 @@ static const TbCliCommand commands[] = {
   { "eval", N_("Run evaluation scenarios and report how each model did"), tb_cli_eval },
   { "mcp", N_("Ping MCP servers, list their tools, call one, sign out of one"), tb_cli_mcp },
   { "models", N_("Ask a provider for its models, as “Test connection” does"), tb_cli_models },
+  { "plugins", N_("List the Python and JavaScript plugins, their tools or why they failed"),
+    tb_cli_plugins },
 };
 
 static void
@@ -37,7 +39,7 @@ print_usage (gboolean to_stderr)
                           _("Run “toolbench-cli COMMAND --help” for the options of a command."));
   g_string_append_printf (usage, "%s\n",
                           _("The tool-source options (--mcp, --mcp-config, --tools-dir, "
-                            "--files-root, --workspace, --elicitation, --wire) may also come "
+                            "--plugins, --plugins-dir, --files-root, --workspace, --elicitation, --wire) may also come "
                             "before the command."));
   if (to_stderr)
     g_printerr ("%s", usage->str);

@@ -41,6 +41,8 @@ tb_cli_usage_error (GOptionContext *context,
 static char **mcp_configs;
 static char **mcp_commands;
 static char **tools_dirs;
+static char **plugins_dirs;
+static gboolean plugins;
 static char *files_root;
 static char *workspace_path;
 static char *elicitation;
@@ -82,6 +84,11 @@ tb_cli_tool_source_group (void)
     { "tools-dir", 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &tools_dirs,
       N_("Load the command tools described by the JSON manifests in a folder; repeatable"),
       N_("DIR") },
+    { "plugins", 0, 0, G_OPTION_ARG_NONE, &plugins,
+      N_("Load the Python and JavaScript plugins the app loads (toolbench/plugins in the "
+         "user's data folder)"), NULL },
+    { "plugins-dir", 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &plugins_dirs,
+      N_("Load the Python and JavaScript plugins of a folder; repeatable"), N_("DIR") },
     { "files-root", 0, 0, G_OPTION_ARG_FILENAME, &files_root,
       N_("Add read_file, write_file and list_dir, confined to this folder"), N_("DIR") },
     { "workspace", 'w', 0, G_OPTION_ARG_FILENAME, &workspace_path,
@@ -164,7 +171,7 @@ tb_cli_is_tool_source_option (const char *arg,
                               gboolean   *takes_value)
 {
   static const char * const names[] = {
-    "--mcp-config", "--mcp", "--tools-dir", "--files-root", "--workspace", "--elicitation",
+    "--mcp-config", "--mcp", "--tools-dir", "--plugins-dir", "--files-root", "--workspace", "--elicitation",
     "--oauth-authorize", "--oauth-client-id", "--oauth-client-secret",
     "--oauth-client-metadata-url", "--oauth-client-key", "--oauth-id-token-file",
     "--oauth-idp-token-endpoint", "--oauth-idp-client-id", "--oauth-assertion-file",
@@ -180,6 +187,11 @@ tb_cli_is_tool_source_option (const char *arg,
           *takes_value = arg[len] == '\0';
           return TRUE;
         }
+    }
+  if (g_str_equal (arg, "--plugins"))
+    {
+      *takes_value = FALSE;
+      return TRUE;
     }
   if (g_str_equal (arg, "-w"))
     {
@@ -258,6 +270,10 @@ tb_cli_get_tool_sources (gboolean   private_workspace,
   tb_tool_source_set_set_workspace (sources, workspace_path, private_workspace);
   for (guint i = 0; tools_dirs != NULL && tools_dirs[i] != NULL; i++)
     tb_tool_source_set_add_tools_dir (sources, tools_dirs[i]);
+  if (plugins)
+    tb_tool_source_set_add_plugins_dir (sources, NULL);
+  for (guint i = 0; plugins_dirs != NULL && plugins_dirs[i] != NULL; i++)
+    tb_tool_source_set_add_plugins_dir (sources, plugins_dirs[i]);
   for (guint i = 0; mcp_configs != NULL && mcp_configs[i] != NULL; i++)
     if (!tb_tool_source_set_add_mcp_config_file (sources, mcp_configs[i], error))
       return NULL;

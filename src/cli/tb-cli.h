@@ -51,6 +51,7 @@ int tb_cli_trace (int argc, char **argv);
 int tb_cli_replay (int argc, char **argv);
 int tb_cli_validate (int argc, char **argv);
 int tb_cli_facts (int argc, char **argv);
+int tb_cli_plugins (int argc, char **argv);
 
 /* How a loop ended, for run and eval (after the shared statuses above). */
 enum

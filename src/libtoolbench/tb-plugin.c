@@ -648,7 +648,7 @@ tb_plugins_load_async (TbToolRegistry      *registry,
   g_autoptr(GDir) handle = NULL;
   g_autoptr(GError) error = NULL;
   g_autoptr(GPtrArray) names = g_ptr_array_new_with_free_func (g_free);
-  g_autofree char *default_dir = NULL;
+  g_autofree char *absolute_dir = NULL;
   Loading *loading;
   const char *name;
 
@@ -664,8 +664,13 @@ tb_plugins_load_async (TbToolRegistry      *registry,
   g_queue_init (&loading->queue);
   g_task_set_task_data (task, loading, loading_free);
 
+  /* The runner is given absolute paths: calls do not depend on the
+   * folder Toolbench runs in. */
   if (dir == NULL)
-    dir = default_dir = tb_plugins_get_default_dir ();
+    absolute_dir = tb_plugins_get_default_dir ();
+  else
+    absolute_dir = g_canonicalize_filename (dir, NULL);
+  dir = absolute_dir;
 
   handle = g_dir_open (dir, 0, &error);
   if (handle == NULL)

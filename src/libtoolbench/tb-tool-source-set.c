@@ -20,6 +20,7 @@
 #include "tb-file-tools.h"
 #include "tb-json.h"
 #include "tb-mcp-client.h"
+#include "tb-plugin.h"
 #include "tb-tool-session-private.h"
 #include "tb-tool-source-set.h"
 
@@ -39,6 +40,7 @@ struct _TbToolSourceSet
   GPtrArray           *servers;
   GPtrArray           *problems;
   GPtrArray           *tools_dirs;
+  GPtrArray           *plugins_dirs;
   char                *files_root;
   char                *workspace;
   gboolean             private_workspace;
@@ -95,6 +97,7 @@ tb_tool_source_set_finalize (GObject *object)
   g_clear_pointer (&self->servers, g_ptr_array_unref);
   g_clear_pointer (&self->problems, g_ptr_array_unref);
   g_clear_pointer (&self->tools_dirs, g_ptr_array_unref);
+  g_clear_pointer (&self->plugins_dirs, g_ptr_array_unref);
   g_free (self->files_root);
   g_free (self->workspace);
   g_clear_object (&self->wire_writer);
@@ -114,6 +117,7 @@ tb_tool_source_set_init (TbToolSourceSet *self)
   self->servers = g_ptr_array_new_with_free_func (server_free);
   self->problems = g_ptr_array_new_with_free_func (g_free);
   self->tools_dirs = g_ptr_array_new_with_free_func (g_free);
+  self->plugins_dirs = g_ptr_array_new_with_free_func (g_free);
 }
 
 /**
@@ -175,6 +179,8 @@ tb_tool_source_set_add_all (TbToolSourceSet *self,
     g_ptr_array_add (self->problems, g_strdup (g_ptr_array_index (other->problems, i)));
   for (guint i = 0; i < other->tools_dirs->len; i++)
     g_ptr_array_add (self->tools_dirs, g_strdup (g_ptr_array_index (other->tools_dirs, i)));
+  for (guint i = 0; i < other->plugins_dirs->len; i++)
+    g_ptr_array_add (self->plugins_dirs, g_strdup (g_ptr_array_index (other->plugins_dirs, i)));
   if (other->files_root != NULL)
     tb_tool_source_set_set_files_root (self, other->files_root);
   if (other->workspace != NULL)
@@ -409,6 +415,25 @@ tb_tool_source_set_add_tools_dir (TbToolSourceSet *self,
   g_return_if_fail (dir != NULL);
 
   g_ptr_array_add (self->tools_dirs, g_strdup (dir));
+}
+
+/**
+ * tb_tool_source_set_add_plugins_dir:
+ * @dir: (nullable): a plugin folder; %NULL for the one the app loads,
+ *   tb_plugins_get_default_dir()
+ *
+ * Adds the tools of the Python and JavaScript plugins in @dir, loaded by
+ * tb_plugins_load_async(); a plugin that fails is one of the session's
+ * problems.
+ */
+void
+tb_tool_source_set_add_plugins_dir (TbToolSourceSet *self,
+                                    const char      *dir)
+{
+  g_return_if_fail (TB_IS_TOOL_SOURCE_SET (self));
+
+  g_ptr_array_add (self->plugins_dirs,
+                   dir != NULL ? g_strdup (dir) : tb_plugins_get_default_dir ());
 }
 
 /**
@@ -739,6 +764,22 @@ client_for (Server  *server,
 }
 
 static void
+one_opened (GTask *task)
+{
+  Opening *opening = g_task_get_task_data (task);
+
+  if (--opening->waiting > 0)
+    return;
+
+  if (g_task_return_error_if_cancelled (task))
+    {
+      tb_tool_session_close (opening->session);
+      return;
+    }
+  g_task_return_pointer (task, g_steal_pointer (&opening->session), g_object_unref);
+}
+
+static void
 connect_cb (GObject      *object,
             GAsyncResult *result,
             gpointer      user_data)
@@ -749,15 +790,34 @@ connect_cb (GObject      *object,
 
   if (!tb_mcp_client_connect_finish (TB_MCP_CLIENT (object), result, &error))
     _tb_tool_session_add_server_error (opening->session, error->message);
-  if (--opening->waiting > 0)
-    return;
+  one_opened (task);
+}
 
-  if (g_task_return_error_if_cancelled (task))
+static void
+plugins_loaded_cb (GObject      *object,
+                   GAsyncResult *result,
+                   gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  Opening *opening = g_task_get_task_data (task);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GListModel) plugins = tb_plugins_load_finish (result, &error);
+
+  if (plugins == NULL && !g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    _tb_tool_session_add_problem (opening->session, error->message);
+  for (guint i = 0; plugins != NULL && i < g_list_model_get_n_items (plugins); i++)
     {
-      tb_tool_session_close (opening->session);
-      return;
+      g_autoptr(TbPlugin) plugin = g_list_model_get_item (plugins, i);
+      g_autofree char *text = NULL;
+
+      if (tb_plugin_get_message (plugin) == NULL)
+        continue;
+      /* Translators: a plugin's file name, then what went wrong */
+      text = g_strdup_printf (_("Plugin %s: %s"), tb_plugin_get_name (plugin),
+                              tb_plugin_get_message (plugin));
+      _tb_tool_session_add_problem (opening->session, text);
     }
-  g_task_return_pointer (task, g_steal_pointer (&opening->session), g_object_unref);
+  one_opened (task);
 }
 
 static TbWorkspace *
@@ -897,15 +957,17 @@ tb_tool_source_set_open_async (TbToolSourceSet       *self,
       tb_mcp_client_attach (client, registry);
     }
 
-  opening->waiting = tb_tool_session_get_mcp_clients (opening->session)->len;
-  if (opening->waiting == 0)
-    {
-      g_task_return_pointer (task, g_steal_pointer (&opening->session), g_object_unref);
-      return;
-    }
-  for (guint i = 0, n = opening->waiting; i < n; i++)
+  /* One more for this function, so that nothing finishes the task before
+   * everything has started. */
+  opening->waiting = tb_tool_session_get_mcp_clients (opening->session)->len +
+                     self->plugins_dirs->len + 1;
+  for (guint i = 0; i < self->plugins_dirs->len; i++)
+    tb_plugins_load_async (registry, g_ptr_array_index (self->plugins_dirs, i), cancellable,
+                           plugins_loaded_cb, g_object_ref (task));
+  for (guint i = 0, n = tb_tool_session_get_mcp_clients (opening->session)->len; i < n; i++)
     tb_mcp_client_connect_async (g_ptr_array_index (tb_tool_session_get_mcp_clients (opening->session), i),
                                  cancellable, connect_cb, g_object_ref (task));
+  one_opened (task);
 }
 
 /**

@@ -51,6 +51,8 @@ void                  tb_tool_source_set_add_mcp_url         (TbToolSourceSet   
                                                               const char           *url);
 void                  tb_tool_source_set_add_tools_dir       (TbToolSourceSet      *self,
                                                               const char           *dir);
+void                  tb_tool_source_set_add_plugins_dir     (TbToolSourceSet      *self,
+                                                              const char           *dir);
 void                  tb_tool_source_set_set_files_root      (TbToolSourceSet      *self,
                                                               const char           *dir);
 const char           *tb_tool_source_set_get_files_root     (TbToolSourceSet      *self);

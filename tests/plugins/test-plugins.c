@@ -9,6 +9,8 @@
 #include <errno.h>
 #include <glib/gstdio.h>
 #include <signal.h>
+#include <string.h>
+#include <sys/wait.h>
 #include <sys/stat.h>
 #include <sys/types.h>
 #include <toolbench.h>
@@ -440,6 +442,49 @@ test_many_and_unreadable (Fixture       *f,
   g_assert_cmpstr (text, ==, "7");
 }
 
+static int
+run_cli (const char  *args,
+         char       **out,
+         char       **err)
+{
+  g_autofree char *command = g_strdup_printf ("%s %s", g_getenv ("TOOLBENCH_CLI"), args);
+  g_autoptr(GError) error = NULL;
+  int status = 0;
+
+  g_spawn_command_line_sync (command, out, err, &status, &error);
+  g_assert_no_error (error);
+  return WIFEXITED (status) ? WEXITSTATUS (status) : -1;
+}
+
+/* The CLI loads the same folder the same way: `plugins` lists each with
+ * its state, `--plugins-dir` offers the tools to the other commands. */
+static void
+test_cli (Fixture       *f,
+          gconstpointer  data)
+{
+  g_autofree char *args = NULL;
+  g_autofree char *out = NULL;
+  g_autofree char *err = NULL;
+
+  write_plugin (f, "words.py", WORDS_PY);
+  write_plugin (f, "broken.py", BROKEN_PY);
+
+  args = g_strdup_printf ("plugins --dir %s", f->dir);
+  g_assert_cmpint (run_cli (args, &out, &err), ==, 1);
+  g_assert_nonnull (strstr (out, "broken.py                failed   \n"
+                                 "    broken.py, line 3: SyntaxError: invalid syntax\n"));
+  g_assert_nonnull (strstr (out, "words.py                 loaded   word_count\n"));
+  g_clear_pointer (&args, g_free);
+  g_clear_pointer (&out, g_free);
+  g_clear_pointer (&err, g_free);
+
+  args = g_strdup_printf ("call word_count --args '{\"text\": \"a b c d\"}' --plugins-dir %s",
+                          f->dir);
+  g_assert_cmpint (run_cli (args, &out, &err), ==, 0);
+  g_assert_nonnull (strstr (out, "\"words\" : 4"));
+  g_assert_nonnull (strstr (err, "broken.py, line 3: SyntaxError: invalid syntax"));
+}
+
 /* A plugin folder that does not exist has no plugins. */
 static void
 test_no_folder (Fixture       *f,
@@ -472,6 +517,7 @@ main (int   argc,
   g_test_add ("/plugins/no-interpreter", Fixture, NULL, setup, test_no_interpreter, teardown);
   g_test_add ("/plugins/many-and-unreadable", Fixture, NULL, setup, test_many_and_unreadable,
               teardown);
+  g_test_add ("/plugins/cli", Fixture, NULL, setup, test_cli, teardown);
   g_test_add ("/plugins/no-folder", Fixture, NULL, setup, test_no_folder, teardown);
 
   return g_test_run ();

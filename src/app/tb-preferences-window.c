@@ -12,6 +12,7 @@
 #include "tb-preferences-window-private.h"
 #include "tb-mcp-server-editor.h"
 #include "tb-mcp-server-row.h"
+#include "tb-plugin-row.h"
 #include "tb-prefs.h"
 #include "tb-provider-editor.h"
 #include "tb-tool-sources.h"
@@ -35,6 +36,9 @@ struct _TbPreferencesWindow
   AdwPreferencesGroup  *mcp_group;
   GPtrArray            *mcp_rows;
   AdwPreferencesGroup  *folders_group;
+  AdwPreferencesGroup  *plugins_group;
+  GtkListBox           *plugins_list;
+  GtkLabel             *plugins_placeholder;
   GPtrArray            *folder_rows;
   AdwActionRow         *sandbox_row;
   GtkButton            *sandbox_clear;
@@ -260,6 +264,58 @@ edit_mcp_server_action (GtkWidget  *widget,
 {
   tb_preferences_window_edit_mcp_server (TB_PREFERENCES_WINDOW (widget),
                                          g_variant_get_string (parameter, NULL));
+}
+
+static GtkWidget *
+create_plugin_row (gpointer item,
+                   gpointer user_data)
+{
+  return tb_plugin_row_new (TB_PLUGIN (item));
+}
+
+static void
+plugins_loading_changed (TbPreferencesWindow *self)
+{
+  TbToolSources *sources = tb_tool_sources_get_default ();
+
+  if (sources != NULL && tb_tool_sources_get_plugins_loading (sources))
+    gtk_label_set_label (self->plugins_placeholder, _("Loading plugins…"));
+  else
+    gtk_label_set_label (self->plugins_placeholder,
+                         _("No plugins. Put Python (*.py) or JavaScript (*.js) files with "
+                           "tools in the folder, then reload."));
+}
+
+static void
+setup_plugins (TbPreferencesWindow *self)
+{
+  TbToolSources *sources = tb_tool_sources_get_default ();
+  g_autofree char *dir = NULL;
+  g_autofree char *description = NULL;
+
+  dir = sources != NULL ? g_strdup (tb_tool_sources_get_plugins_dir (sources))
+                        : tb_plugins_get_default_dir ();
+  description = g_strdup_printf (_("Tools written in Python or JavaScript, from the files in "
+                                   "%s. Each runs in a process of its own."), dir);
+  adw_preferences_group_set_description (self->plugins_group, description);
+  plugins_loading_changed (self);
+  if (sources == NULL)
+    return;
+  gtk_list_box_bind_model (self->plugins_list, tb_tool_sources_get_plugins (sources),
+                           create_plugin_row, NULL, NULL);
+  g_signal_connect_object (sources, "notify::plugins-loading",
+                           G_CALLBACK (plugins_loading_changed), self, G_CONNECT_SWAPPED);
+}
+
+static void
+reload_plugins_action (GtkWidget  *widget,
+                       const char *action_name,
+                       GVariant   *parameter)
+{
+  TbToolSources *sources = tb_tool_sources_get_default ();
+
+  if (sources != NULL)
+    tb_tool_sources_reload_plugins (sources);
 }
 
 static void
@@ -674,6 +730,9 @@ tb_preferences_window_class_init (TbPreferencesWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, TbPreferencesWindow, providers_group);
   gtk_widget_class_bind_template_child (widget_class, TbPreferencesWindow, mcp_group);
   gtk_widget_class_bind_template_child (widget_class, TbPreferencesWindow, folders_group);
+  gtk_widget_class_bind_template_child (widget_class, TbPreferencesWindow, plugins_group);
+  gtk_widget_class_bind_template_child (widget_class, TbPreferencesWindow, plugins_list);
+  gtk_widget_class_bind_template_child (widget_class, TbPreferencesWindow, plugins_placeholder);
   gtk_widget_class_bind_template_child (widget_class, TbPreferencesWindow, sandbox_row);
   gtk_widget_class_bind_template_child (widget_class, TbPreferencesWindow, sandbox_clear);
   gtk_widget_class_bind_template_child (widget_class, TbPreferencesWindow, cap_spin);
@@ -697,6 +756,8 @@ tb_preferences_window_class_init (TbPreferencesWindowClass *klass)
                                    edit_mcp_server_action);
   gtk_widget_class_install_action (widget_class, "prefs.remove-tool-folder", "s",
                                    remove_tool_folder_action);
+  gtk_widget_class_install_action (widget_class, "prefs.reload-plugins", NULL,
+                                   reload_plugins_action);
 }
 
 static void
@@ -725,6 +786,7 @@ tb_preferences_window_init (TbPreferencesWindow *self)
   rebuild_providers (self);
   rebuild_mcp (self);
   rebuild_folders (self);
+  setup_plugins (self);
 
   g_signal_connect (self->settings, "changed", G_CALLBACK (settings_changed), self);
 }

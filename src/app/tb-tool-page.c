@@ -6,6 +6,7 @@
 
 #include <adwaita.h>
 #include <glib/gi18n.h>
+#include <string.h>
 #include <gtksourceview/gtksource.h>
 
 #include "tb-app-util.h"
@@ -241,7 +242,18 @@ show_tool (TbToolPage *self,
   gtk_label_set_label (self->title_label, tb_tool_get_title (tool));
   gtk_widget_set_visible (GTK_WIDGET (self->title_label), tb_tool_get_title (tool) != NULL);
   tb_tool_hints_bar_set_tool (self->hints_bar, tool);
-  gtk_label_set_label (self->source_label, tb_tool_get_source (tool));
+  if (g_str_has_prefix (tb_tool_get_source (tool), "plugin:"))
+    {
+      /* Translators: where a tool comes from: a plugin's file name */
+      g_autofree char *source = g_strdup_printf (_("Plugin: %s"),
+                                                 tb_tool_get_source (tool) + strlen ("plugin:"));
+
+      gtk_label_set_label (self->source_label, source);
+    }
+  else
+    {
+      gtk_label_set_label (self->source_label, tb_tool_get_source (tool));
+    }
   gtk_widget_set_visible (self->user_only_label,
                           tb_tool_get_visibility (tool) == TB_TOOL_VISIBILITY_USER_ONLY);
   description = tb_tool_get_description (tool);

@@ -12,8 +12,9 @@
 #include "tb-tool-sources.h"
 
 /* Keeps the registry in step with the preferences: the command tools of the
- * manifest folders, the file tools confined to the sandbox root, and the
- * enabled MCP servers, started and attached. A change in the settings
+ * manifest folders, the file tools confined to the sandbox root, the
+ * enabled MCP servers, started and attached, and the tools of the plugin
+ * folder (loaded at start and on Reload, not watched). A change in the settings
  * reloads what it touches and nothing else. What could not be loaded is
  * kept as sentences for the preferences to show. A server whose header
  * values are in the keyring starts once they are read; values an earlier
@@ -28,6 +29,9 @@ struct _TbToolSources
   GCancellable   *cancellable;
   GPtrArray      *manifest_tools;  /* names */
   GPtrArray      *file_tools;      /* names */
+  GListStore     *plugins;         /* TbPlugin */
+  GCancellable   *plugins_loading;
+  char           *plugins_dir;
   GHashTable     *clients;         /* name → TbMcpClient */
   GHashTable     *entries;         /* name → entry JSON text it was started with, or is
                                     * starting with while its headers are read */
@@ -43,6 +47,9 @@ G_DEFINE_FINAL_TYPE (TbToolSources, tb_tool_sources, G_TYPE_OBJECT)
 
 enum { CLIENT_STARTED, N_SIGNALS };
 static guint signals [N_SIGNALS];
+
+enum { PROP_0, PROP_PLUGINS_LOADING, N_PROPS };
+static GParamSpec *properties [N_PROPS];
 
 static TbToolSources *default_sources;
 
@@ -91,6 +98,62 @@ load_folders (TbToolSources *self)
       if (!g_strv_contains ((const char * const *) before, after[i]))
         g_ptr_array_add (self->manifest_tools, g_strdup (after[i]));
   }
+}
+
+static void
+unregister_plugins (TbToolSources *self)
+{
+  for (guint i = 0; i < g_list_model_get_n_items (G_LIST_MODEL (self->plugins)); i++)
+    {
+      g_autoptr(TbPlugin) plugin = g_list_model_get_item (G_LIST_MODEL (self->plugins), i);
+      const char * const *tools = tb_plugin_get_tools (plugin);
+
+      for (guint j = 0; tools[j] != NULL; j++)
+        tb_tool_registry_unregister (self->registry, tools[j], NULL);
+    }
+  g_list_store_remove_all (self->plugins);
+}
+
+static void
+plugins_loaded_cb (GObject      *object,
+                   GAsyncResult *result,
+                   gpointer      user_data)
+{
+  g_autoptr(TbToolSources) self = user_data;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GListModel) plugins = tb_plugins_load_finish (result, &error);
+
+  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    return;
+  g_clear_object (&self->plugins_loading);
+  if (plugins == NULL)
+    add_problem (self, error->message);
+  for (guint i = 0; plugins != NULL && i < g_list_model_get_n_items (plugins); i++)
+    {
+      g_autoptr(TbPlugin) plugin = g_list_model_get_item (plugins, i);
+
+      if (tb_plugin_get_state (plugin) == TB_PLUGIN_STATE_FAILED)
+        g_message ("%s", tb_plugin_get_message (plugin));
+      g_list_store_append (self->plugins, plugin);
+    }
+  g_object_notify_by_pspec (G_OBJECT (self), properties [PROP_PLUGINS_LOADING]);
+}
+
+static void
+load_plugins (TbToolSources *self)
+{
+  if (self->plugins_loading != NULL)
+    g_cancellable_cancel (self->plugins_loading);
+  g_clear_object (&self->plugins_loading);
+  unregister_plugins (self);
+
+  /* Stopped with the sources, or by a reload. */
+  self->plugins_loading = g_cancellable_new ();
+  g_signal_connect_object (self->cancellable, "cancelled", G_CALLBACK (g_cancellable_cancel),
+                           self->plugins_loading, G_CONNECT_SWAPPED);
+  tb_plugins_load_async (self->registry, self->plugins_dir, self->plugins_loading,
+                         plugins_loaded_cb, g_object_ref (self));
+  g_object_notify_by_pspec (G_OBJECT (self), properties [PROP_PLUGINS_LOADING]);
 }
 
 static void
@@ -445,6 +508,7 @@ tb_tool_sources_dispose (GObject *object)
     {
       unregister_all (self, self->manifest_tools);
       unregister_all (self, self->file_tools);
+      unregister_plugins (self);
     }
   g_clear_object (&self->settings);
   g_clear_object (&self->registry);
@@ -461,6 +525,9 @@ tb_tool_sources_finalize (GObject *object)
   g_clear_object (&self->cancellable);
   g_clear_pointer (&self->manifest_tools, g_ptr_array_unref);
   g_clear_pointer (&self->file_tools, g_ptr_array_unref);
+  g_clear_object (&self->plugins);
+  g_clear_object (&self->plugins_loading);
+  g_clear_pointer (&self->plugins_dir, g_free);
   g_clear_pointer (&self->clients, g_hash_table_unref);
   g_clear_pointer (&self->entries, g_hash_table_unref);
   g_clear_pointer (&self->hinted, g_hash_table_unref);
@@ -470,12 +537,41 @@ tb_tool_sources_finalize (GObject *object)
 }
 
 static void
+tb_tool_sources_get_property (GObject    *object,
+                              guint       prop_id,
+                              GValue     *value,
+                              GParamSpec *pspec)
+{
+  TbToolSources *self = TB_TOOL_SOURCES (object);
+
+  switch (prop_id)
+    {
+    case PROP_PLUGINS_LOADING:
+      g_value_set_boolean (value, self->plugins_loading != NULL);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
 tb_tool_sources_class_init (TbToolSourcesClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
 
   object_class->dispose = tb_tool_sources_dispose;
   object_class->finalize = tb_tool_sources_finalize;
+  object_class->get_property = tb_tool_sources_get_property;
+
+  /**
+   * TbToolSources:plugins-loading:
+   *
+   * Whether the plugin folder is being loaded.
+   */
+  properties [PROP_PLUGINS_LOADING] =
+    g_param_spec_boolean ("plugins-loading", NULL, NULL, FALSE,
+                          G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  g_object_class_install_properties (object_class, N_PROPS, properties);
 
   /**
    * TbToolSources::client-started:
@@ -496,6 +592,8 @@ tb_tool_sources_init (TbToolSources *self)
   self->cancellable = g_cancellable_new ();
   self->manifest_tools = g_ptr_array_new_with_free_func (g_free);
   self->file_tools = g_ptr_array_new_with_free_func (g_free);
+  self->plugins = g_list_store_new (TB_TYPE_PLUGIN);
+  self->plugins_dir = tb_plugins_get_default_dir ();
   self->clients = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_object_unref);
   self->entries = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
   self->problems = g_ptr_array_new_with_free_func (g_free);
@@ -548,6 +646,7 @@ tb_tool_sources_new_with_store (TbToolRegistry *registry,
   load_folders (self);
   load_sandbox (self);
   load_mcp (self);
+  load_plugins (self);
   load_hints (self);
   g_signal_connect (settings, "changed", G_CALLBACK (settings_changed), self);
   return self;
@@ -670,4 +769,62 @@ tb_tool_sources_set_uri_launcher (TbToolSources *self,
 
   self->launcher = launcher;
   self->launcher_data = user_data;
+}
+
+/**
+ * tb_tool_sources_get_plugins:
+ * @self: the sources
+ *
+ * Returns: (transfer none): the plugins of the plugin folder, each a
+ *   #TbPlugin with its state; empty while they load
+ */
+GListModel *
+tb_tool_sources_get_plugins (TbToolSources *self)
+{
+  g_return_val_if_fail (TB_IS_TOOL_SOURCES (self), NULL);
+
+  return G_LIST_MODEL (self->plugins);
+}
+
+/**
+ * tb_tool_sources_get_plugins_dir:
+ * @self: the sources
+ *
+ * Returns: the plugin folder, tb_plugins_get_default_dir()
+ */
+const char *
+tb_tool_sources_get_plugins_dir (TbToolSources *self)
+{
+  g_return_val_if_fail (TB_IS_TOOL_SOURCES (self), NULL);
+
+  return self->plugins_dir;
+}
+
+/**
+ * tb_tool_sources_get_plugins_loading:
+ * @self: the sources
+ *
+ * Returns: whether the plugin folder is being loaded
+ */
+gboolean
+tb_tool_sources_get_plugins_loading (TbToolSources *self)
+{
+  g_return_val_if_fail (TB_IS_TOOL_SOURCES (self), FALSE);
+
+  return self->plugins_loading != NULL;
+}
+
+/**
+ * tb_tool_sources_reload_plugins:
+ * @self: the sources
+ *
+ * Unregisters the plugins' tools and loads the plugin folder again, for
+ * plugins added, changed or fixed since.
+ */
+void
+tb_tool_sources_reload_plugins (TbToolSources *self)
+{
+  g_return_if_fail (TB_IS_TOOL_SOURCES (self));
+
+  load_plugins (self);
 }

@@ -20,6 +20,10 @@ void           tb_tool_sources_restart      (TbToolSources  *self,
                                              const char     *name);
 char         **tb_tool_sources_get_problems (TbToolSources  *self);
 GList         *tb_tool_sources_list_clients (TbToolSources  *self);
+GListModel    *tb_tool_sources_get_plugins  (TbToolSources  *self);
+const char    *tb_tool_sources_get_plugins_dir (TbToolSources *self);
+gboolean       tb_tool_sources_get_plugins_loading (TbToolSources *self);
+void           tb_tool_sources_reload_plugins (TbToolSources *self);
 TbToolSources *tb_tool_sources_get_default  (void);
 void           tb_tool_sources_set_default  (TbToolSources  *sources);
 

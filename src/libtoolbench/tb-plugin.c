@@ -608,6 +608,19 @@ start_next (GTask *task)
 
   if (loading->running == 0 && g_queue_is_empty (&loading->queue))
     {
+      /* Cancelled: nothing stays registered. */
+      if (g_cancellable_is_cancelled (g_task_get_cancellable (task)))
+        {
+          GListModel *plugins = G_LIST_MODEL (loading->plugins);
+
+          for (guint i = 0; i < g_list_model_get_n_items (plugins); i++)
+            {
+              g_autoptr(TbPlugin) plugin = g_list_model_get_item (plugins, i);
+
+              for (guint j = 0; plugin->tools[j] != NULL; j++)
+                tb_tool_registry_unregister (loading->registry, plugin->tools[j], NULL);
+            }
+        }
       if (g_task_return_error_if_cancelled (task))
         return;
       g_task_return_pointer (task, g_object_ref (loading->plugins), g_object_unref);
@@ -635,7 +648,8 @@ compare_names (gconstpointer a,
  * tools are registered with the source `plugin:<file name>`. A plugin
  * that fails (a syntax error, no interpreter, a file that cannot be read)
  * is in the list with its state and message; the others load. A folder
- * that does not exist has no plugins.
+ * that does not exist has no plugins. When @cancellable is cancelled, the
+ * tools registered so far are unregistered again.
  */
 void
 tb_plugins_load_async (TbToolRegistry      *registry,

@@ -485,6 +485,56 @@ test_cli (Fixture       *f,
   g_assert_nonnull (strstr (err, "broken.py, line 3: SyntaxError: invalid syntax"));
 }
 
+/* Offered to a model like any tool: a scripted loop calls the plugin's
+ * tool, and what the model reads of a failure is the sentence alone. */
+static void
+test_loop (Fixture       *f,
+           gconstpointer  data)
+{
+  g_autoptr(GListModel) plugins = NULL;
+  g_autoptr(JsonNode) script = NULL;
+  g_autoptr(TbScriptedProvider) provider = NULL;
+  g_autoptr(TbDispatchLoop) loop = NULL;
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GPtrArray) contents = g_ptr_array_new ();
+  TbTrace *trace;
+
+  write_plugin (f, "words.py", WORDS_PY);
+  plugins = load (f);
+  script = json_from_string (
+    "{\"format\": \"toolbench-script\", \"version\": 1, \"responses\": ["
+    " {\"tool_calls\": [{\"id\": \"c1\", \"name\": \"word_count\","
+    "                    \"arguments\": {\"text\": \"a b\"}},"
+    "                   {\"id\": \"c2\", \"name\": \"word_count\","
+    "                    \"arguments\": {\"text\": \"raise\"}}]},"
+    " {\"text\": \"Done.\"}]}", &error);
+  g_assert_no_error (error);
+  provider = tb_scripted_provider_new_from_json (script, &error);
+  g_assert_no_error (error);
+  loop = tb_dispatch_loop_new (f->registry, TB_PROVIDER (provider), 5);
+  tb_dispatch_loop_set_approval_policy (loop, TB_APPROVAL_POLICY_APPROVE_ALL);
+  g_assert_true (tb_dispatch_loop_add_user_message (loop, "Count.", NULL));
+  tb_dispatch_loop_run_async (loop, NULL, store_cb, &result);
+  wait_for (&result);
+  tb_dispatch_loop_run_finish (loop, result, &error);
+  g_assert_no_error (error);
+
+  trace = tb_dispatch_loop_get_trace (loop);
+  for (guint i = 0; i < tb_trace_get_n_events (trace); i++)
+    {
+      TbTraceEvent *event = tb_trace_get_event (trace, i);
+
+      if (g_strcmp0 (tb_trace_event_get_event_type (event), "tool-result") == 0)
+        g_ptr_array_add (contents, (gpointer) json_object_get_string_member (
+                                     tb_trace_event_get_payload (event), "content"));
+    }
+  g_assert_cmpuint (contents->len, ==, 2);
+  g_assert_cmpstr (g_ptr_array_index (contents, 0), ==, "{\"words\":2}");
+  g_assert_nonnull (strstr (g_ptr_array_index (contents, 1), "ValueError: no words today"));
+  g_assert_null (strstr (g_ptr_array_index (contents, 1), "Traceback"));
+}
+
 /* A plugin folder that does not exist has no plugins. */
 static void
 test_no_folder (Fixture       *f,
@@ -517,6 +567,7 @@ main (int   argc,
   g_test_add ("/plugins/no-interpreter", Fixture, NULL, setup, test_no_interpreter, teardown);
   g_test_add ("/plugins/many-and-unreadable", Fixture, NULL, setup, test_many_and_unreadable,
               teardown);
+  g_test_add ("/plugins/loop", Fixture, NULL, setup, test_loop, teardown);
   g_test_add ("/plugins/cli", Fixture, NULL, setup, test_cli, teardown);
   g_test_add ("/plugins/no-folder", Fixture, NULL, setup, test_no_folder, teardown);
 

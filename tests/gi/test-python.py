@@ -6,6 +6,7 @@
 # async calls with a callback, a scripted loop, its trace saved and
 # replayed. Prints TAP.
 
+import asyncio
 import os
 import re
 import subprocess
@@ -271,6 +272,69 @@ def older_typelib():
     for name in os.listdir(directory):
         os.remove(os.path.join(directory, name))
     os.rmdir(directory)
+
+
+@test
+def await_calls():
+    """await on PyGObject 3.42: calls side by side, a failure, a module
+    function's _async/_finish pair, a cancelled call's GCancellable."""
+    registry, tool = shout_registry()
+    assert registry.register(Toolbench.Tool.new_simple('py.upper', 'Upper-cases a text.',
+                                                       Json.from_string(PARAMETERS),
+                                                       Toolbench.ToolSimpleFlags.NONE,
+                                                       upper, None))
+
+    def arguments(text):
+        return Json.from_string('{"text": "%s"}' % text)
+
+    async def calls():
+        first, second = await asyncio.gather(
+            Toolbench.awaitable(registry, 'call_async', 'py.shout', None, arguments('a'), None),
+            Toolbench.awaitable(registry, 'call_async', 'py.upper', None, arguments('b'), None))
+        failed = await Toolbench.awaitable(registry, 'call_async', 'py.upper', None,
+                                           arguments('raise'), None)
+        directory = tempfile.mkdtemp(prefix='tb-gi-plugins-')
+        plugins = await Toolbench.awaitable(Toolbench, 'plugins_load_async', registry,
+                                            directory)
+        os.rmdir(directory)
+        # A call that never answers, given up by asyncio: its GCancellable
+        # ends it in the registry.
+        try:
+            await asyncio.wait_for(
+                Toolbench.awaitable(registry, 'call_async', 'py.shout', None, arguments('hang'),
+                                    None), 0.2)
+            timed_out = False
+        except asyncio.TimeoutError:
+            timed_out = True
+        return first, second, failed, plugins, timed_out
+
+    first, second, failed, plugins, timed_out = Toolbench.run(calls())
+    assert output_text(first) == '"A!"', output_text(first)
+    assert output_text(second) == '"B"', output_text(second)
+    assert not failed.get_ok()
+    assert failed.get_error() == 'ValueError: a Python tool refused “raise”', failed.get_error()
+    assert plugins.get_n_items() == 0, plugins.get_n_items()
+    assert timed_out
+    # The registry hears of the cancel on the GLib main context: the tool's
+    # task sees its cancellable cancelled.
+    wait(lambda: tool.hanging.get_cancellable().is_cancelled(), 5)
+
+
+@test
+def await_needs_glib():
+    """Outside Toolbench.run() nobody iterates GLib: a clear error, no hang."""
+    registry = python_registry()
+
+    async def call():
+        return await Toolbench.awaitable(registry, 'call_async', 'py.upper', None,
+                                         Json.from_string('{"text": "x"}'), None)
+
+    try:
+        asyncio.run(call())
+        raise AssertionError('awaited without GLib')
+    except RuntimeError as error:
+        assert str(error) == ('Awaiting call_async needs the GLib main context running under '
+                              'asyncio: run the coroutine with Toolbench.run()'), str(error)
 
 
 def main():

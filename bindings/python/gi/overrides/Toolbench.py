@@ -8,7 +8,10 @@
 # and a return value that is not a Json.Node is refused with a sentence
 # saying what came back.
 
-from gi.repository import GLib, Json
+import asyncio
+import importlib.util
+
+from gi.repository import Gio, GLib, Json
 
 from ..module import get_introspection_module
 from ..overrides import override
@@ -76,3 +79,109 @@ class Tool(Toolbench.Tool):
 
 Tool = override(Tool)
 __all__.append('Tool')
+
+
+# ---- await ---------------------------------------------------------------
+#
+# PyGObject 3.50 returns an awaitable from an _async function called without
+# a callback, inside its GLib-based asyncio loop (gi.events). Older
+# PyGObject (3.42 in Debian 12) has neither: there, awaitable() wraps the
+# _async/_finish pair in an asyncio future, and run() runs a coroutine on an
+# asyncio loop that also dispatches the GLib main context, where the
+# callbacks of the _async functions arrive.
+
+_NATIVE = importlib.util.find_spec('gi.events') is not None
+
+# How long the loop sleeps between two looks at an idle GLib main context.
+_PUMP_IDLE_SECONDS = 0.002
+
+
+class _GLibPump:
+    def __init__(self, loop, context):
+        self.loop = loop
+        self.context = context
+        self.handle = loop.call_soon(self.step)
+
+    def step(self):
+        dispatched = 0
+        while dispatched < 100 and self.context.pending():
+            self.context.iteration(False)
+            dispatched += 1
+        self.handle = self.loop.call_later(0 if dispatched else _PUMP_IDLE_SECONDS, self.step)
+
+    def stop(self):
+        self.handle.cancel()
+
+
+def _glib_loop_running():
+    try:
+        loop = asyncio.get_running_loop()
+    except RuntimeError:
+        return None
+    if getattr(loop, '_toolbench_pump', None) is not None:
+        return loop
+    if _NATIVE:
+        from gi.events import GLibEventLoop
+        if isinstance(loop, GLibEventLoop):
+            return loop
+    return None
+
+
+def run(coroutine):
+    """Runs @coroutine to its end on an asyncio loop that dispatches the
+    GLib main context too, and returns what it returns: the way to await
+    Toolbench's _async functions (with awaitable()) from a script. With
+    PyGObject 3.50 or later it is PyGObject's own GLib event loop."""
+    if _NATIVE:
+        from gi.events import GLibEventLoopPolicy
+        loop = GLibEventLoopPolicy().new_event_loop()
+    else:
+        loop = asyncio.new_event_loop()
+        loop._toolbench_pump = _GLibPump(loop, GLib.MainContext.default())
+    try:
+        return loop.run_until_complete(coroutine)
+    finally:
+        pump = getattr(loop, '_toolbench_pump', None)
+        if pump is not None:
+            pump.stop()
+        loop.close()
+
+
+def awaitable(source, name, *args):
+    """An awaitable for the _async function @name of @source (an object, or
+    the Toolbench module for a function of its own), called with @args: all
+    its arguments but the cancellable and the callback. It gives what the
+    matching _finish function returns, or raises its error. Cancelling the
+    awaiting task cancels the call. To be awaited inside run() (or, with
+    PyGObject 3.50 or later, any gi.events loop)."""
+    if not name.endswith('_async'):
+        raise ValueError('%s is not an _async function' % name)
+    loop = _glib_loop_running()
+    if loop is None:
+        raise RuntimeError('Awaiting %s needs the GLib main context running under asyncio: run '
+                           'the coroutine with Toolbench.run()' % name)
+    function = getattr(source, name)
+    finish = getattr(source, name[:-len('_async')] + '_finish')
+    cancellable = Gio.Cancellable()
+    future = loop.create_future()
+
+    def done(obj, result, *user_data):
+        try:
+            value = finish(result)
+        except GLib.Error as error:
+            if not future.done():
+                future.set_exception(error)
+            return
+        if not future.done():
+            future.set_result(value)
+
+    def cancelled(fut):
+        if fut.cancelled():
+            cancellable.cancel()
+
+    future.add_done_callback(cancelled)
+    function(*args, cancellable, done)
+    return future
+
+
+__all__ += ['run', 'awaitable']

@@ -16,6 +16,7 @@
 
 import Gio from 'gi://Gio';
 import GLib from 'gi://GLib';
+import GObject from 'gi://GObject';
 import System from 'system';
 
 const writeOut = globalThis.print;
@@ -76,12 +77,10 @@ function readStdin() {
     return text.trim() === '' ? {} : JSON.parse(text);
 }
 
-function toolbenchTool() {
-    try {
-        return imports.gi.Toolbench.Tool;
-    } catch {
-        return null;
-    }
+// A Toolbench.Tool made by the plugin (Toolbench.Tool.new_simple()).
+function isToolObject(item) {
+    return item instanceof GObject.Object && typeof item.get_name === 'function' &&
+        typeof item.get_parameters === 'function';
 }
 
 function findTools(module) {
@@ -89,9 +88,8 @@ function findTools(module) {
     const tools = new Map();
     if (!Array.isArray(list))
         return tools;
-    const ToolClass = toolbenchTool();
     for (const item of list) {
-        if (ToolClass !== null && item instanceof ToolClass)
+        if (isToolObject(item))
             tools.set(item.get_name(), item);
         else if (item && typeof item.name === 'string' && typeof item.run === 'function')
             tools.set(item.name, item);
@@ -100,8 +98,7 @@ function findTools(module) {
 }
 
 function describe(item) {
-    const ToolClass = toolbenchTool();
-    if (ToolClass !== null && item instanceof ToolClass) {
+    if (isToolObject(item)) {
         const Json = imports.gi.Json;
         const entry = {name: item.get_name(), description: item.get_description() ?? ''};
         const parameters = item.get_parameters();
@@ -182,8 +179,7 @@ async function main(argv) {
     }
     if (typeof args !== 'object' || args === null || Array.isArray(args))
         throw new Failure(`The arguments of “${name}” must be a JSON object`);
-    const ToolClass = toolbenchTool();
-    if (ToolClass !== null && item instanceof ToolClass)
+    if (isToolObject(item))
         return callGObject(item, args);
     return callFunction(item, args);
 }

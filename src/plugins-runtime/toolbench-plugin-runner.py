@@ -155,8 +155,9 @@ def main(argv, out):
     if len(argv) < 3 or argv[1] not in ('list', 'call') or (argv[1] == 'call') != (len(argv) == 4):
         raise Failure('Usage: toolbench-plugin-runner.py list PLUGIN | call PLUGIN TOOL')
     path = os.path.abspath(argv[2])
+    # Not the plugin's folder: every file there is a plugin, and one named
+    # like a module (json.py) would stand in for it.
     sys.path.insert(0, RUNTIME)
-    sys.path.insert(1, os.path.dirname(path))
     module = load(path)
     tools = find_tools(module)
 

@@ -442,6 +442,80 @@ test_many_and_unreadable (Fixture       *f,
   g_assert_cmpstr (text, ==, "7");
 }
 
+static const char GI_PY[] =
+  "import gi\n"
+  "gi.require_version('Toolbench', '1')\n"
+  "gi.require_version('Json', '1.0')\n"
+  "from gi.repository import Json, Toolbench\n"
+  "\n"
+  "def upper(tool, arguments, context, cancellable, user_data):\n"
+  "    if arguments.get_string_member('text') == 'raise':\n"
+  "        raise ValueError('not that one')\n"
+  "    node = Json.Node.alloc()\n"
+  "    node.init_string(arguments.get_string_member('text').upper())\n"
+  "    return node\n"
+  "\n"
+  "upper_tool = Toolbench.Tool.new_simple(\n"
+  "    'py_upper', 'Upper-cases a text.',\n"
+  "    Json.from_string('{\"type\": \"object\", \"properties\": {\"text\": {\"type\": \"string\"}}}'),\n"
+  "    Toolbench.ToolSimpleFlags.NONE, upper, None)\n";
+
+static const char GI_JS[] =
+  "import Json from 'gi://Json?version=1.0';\n"
+  "import Toolbench from 'gi://Toolbench?version=1';\n"
+  "\n"
+  "function lower(tool, args) {\n"
+  "    const node = new Json.Node();\n"
+  "    node.init_string(args.get_string_member('text').toLowerCase());\n"
+  "    return node;\n"
+  "}\n"
+  "\n"
+  "export const tools = [Toolbench.Tool.new_simple('js_lower', 'Lower-cases a text.',\n"
+  "    Json.from_string('{\"type\": \"object\", \"properties\": {\"text\": {\"type\": \"string\"}}}'),\n"
+  "    Toolbench.ToolSimpleFlags.NONE, lower)];\n";
+
+/* Plugins that build Toolbench.Tool objects through the bindings: listed
+ * with their schemas and called through a registry inside the runner. */
+static void
+test_bindings (Fixture       *f,
+               gconstpointer  data)
+{
+  g_autoptr(GListModel) plugins = NULL;
+  g_autoptr(TbToolResult) result = NULL;
+  g_autofree char *text = NULL;
+  g_autofree char *typelib = g_build_filename (g_getenv ("GI_TYPELIB_PATH") ?: "",
+                                               "Toolbench-1.typelib", NULL);
+
+  if (!g_file_test (typelib, G_FILE_TEST_EXISTS))
+    {
+      g_test_skip ("the build has no typelib");
+      return;
+    }
+  write_plugin (f, "gi.py", GI_PY);
+  if (g_find_program_in_path ("gjs") != NULL)
+    write_plugin (f, "gi.js", GI_JS);
+  plugins = load (f);
+  g_assert_cmpint (tb_plugin_get_state (find_plugin (plugins, "gi.py")), ==,
+                   TB_PLUGIN_STATE_LOADED);
+
+  result = call (f, "py_upper", "{\"text\": \"hey\"}", NULL);
+  text = output_text (result);
+  g_assert_cmpstr (text, ==, "\"HEY\"");
+  g_clear_object (&result);
+  result = call (f, "py_upper", "{\"text\": \"raise\"}", NULL);
+  g_assert_cmpstr (tb_tool_result_get_error (result), ==, "ValueError: not that one");
+  g_clear_object (&result);
+  g_clear_pointer (&text, g_free);
+
+  if (!have_gjs ())
+    return;
+  g_assert_cmpint (tb_plugin_get_state (find_plugin (plugins, "gi.js")), ==,
+                   TB_PLUGIN_STATE_LOADED);
+  result = call (f, "js_lower", "{\"text\": \"HEY\"}", NULL);
+  text = output_text (result);
+  g_assert_cmpstr (text, ==, "\"hey\"");
+}
+
 static int
 run_cli (const char  *args,
          char       **out,
@@ -567,6 +641,7 @@ main (int   argc,
   g_test_add ("/plugins/no-interpreter", Fixture, NULL, setup, test_no_interpreter, teardown);
   g_test_add ("/plugins/many-and-unreadable", Fixture, NULL, setup, test_many_and_unreadable,
               teardown);
+  g_test_add ("/plugins/bindings", Fixture, NULL, setup, test_bindings, teardown);
   g_test_add ("/plugins/loop", Fixture, NULL, setup, test_loop, teardown);
   g_test_add ("/plugins/cli", Fixture, NULL, setup, test_cli, teardown);
   g_test_add ("/plugins/no-folder", Fixture, NULL, setup, test_no_folder, teardown);

@@ -119,11 +119,14 @@ plugins_loaded_cb (GObject      *object,
                    GAsyncResult *result,
                    gpointer      user_data)
 {
-  g_autoptr(TbToolSources) self = user_data;
+  GWeakRef *weak = user_data;
+  g_autoptr(TbToolSources) self = g_weak_ref_get (weak);
   g_autoptr(GError) error = NULL;
   g_autoptr(GListModel) plugins = tb_plugins_load_finish (result, &error);
 
-  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+  g_weak_ref_clear (weak);
+  g_free (weak);
+  if (self == NULL || g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
     return;
   g_clear_object (&self->plugins_loading);
   if (plugins == NULL)
@@ -142,17 +145,30 @@ plugins_loaded_cb (GObject      *object,
 static void
 load_plugins (TbToolSources *self)
 {
+  GWeakRef *weak;
+
   if (self->plugins_loading != NULL)
     g_cancellable_cancel (self->plugins_loading);
   g_clear_object (&self->plugins_loading);
   unregister_plugins (self);
 
+  /* Most people have no plugin folder: nothing to start. */
+  if (!g_file_test (self->plugins_dir, G_FILE_TEST_IS_DIR))
+    {
+      g_object_notify_by_pspec (G_OBJECT (self), properties [PROP_PLUGINS_LOADING]);
+      return;
+    }
+
   /* Stopped with the sources, or by a reload. */
   self->plugins_loading = g_cancellable_new ();
   g_signal_connect_object (self->cancellable, "cancelled", G_CALLBACK (g_cancellable_cancel),
                            self->plugins_loading, G_CONNECT_SWAPPED);
+  /* The sources may go first: a weak reference, so that they do not wait
+   * for the listing to end. */
+  weak = g_new0 (GWeakRef, 1);
+  g_weak_ref_init (weak, self);
   tb_plugins_load_async (self->registry, self->plugins_dir, self->plugins_loading,
-                         plugins_loaded_cb, g_object_ref (self));
+                         plugins_loaded_cb, weak);
   g_object_notify_by_pspec (G_OBJECT (self), properties [PROP_PLUGINS_LOADING]);
 }
 

@@ -69,11 +69,24 @@ function where(path, error) {
 }
 
 function readStdin() {
-    const stream = new Gio.DataInputStream({
-        base_stream: new Gio.UnixInputStream({fd: 0, close_fd: false}),
-    });
-    const bytes = stream.read_bytes(64 * 1024 * 1024, null);
-    const text = new TextDecoder().decode(bytes.toArray());
+    // A pipe gives what it holds at each read: read until it ends.
+    const stream = new Gio.UnixInputStream({fd: 0, close_fd: false});
+    const chunks = [];
+    let length = 0;
+    for (;;) {
+        const bytes = stream.read_bytes(64 * 1024, null).toArray();
+        if (bytes.length === 0)
+            break;
+        chunks.push(bytes);
+        length += bytes.length;
+    }
+    const all = new Uint8Array(length);
+    let offset = 0;
+    for (const chunk of chunks) {
+        all.set(chunk, offset);
+        offset += chunk.length;
+    }
+    const text = new TextDecoder().decode(all);
     return text.trim() === '' ? {} : JSON.parse(text);
 }
 

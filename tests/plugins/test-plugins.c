@@ -231,6 +231,20 @@ test_load (Fixture       *f,
   g_assert_cmpstr (text, ==, "\"HEY!\"");
   g_clear_object (&result);
 
+  /* Arguments far larger than a pipe holds at once arrive whole. */
+  {
+    g_autoptr(GString) big = g_string_new ("{\"text\": \"");
+    g_autofree char *shouted = NULL;
+
+    for (guint i = 0; i < 100000; i++)
+      g_string_append (big, "ab é ");
+    g_string_append (big, "\"}");
+    result = call (f, "shout", big->str, NULL);
+    shouted = output_text (result);
+    g_assert_cmpuint (strlen (shouted), ==, 100000 * strlen ("AB É ") + strlen ("\"!\""));
+    g_clear_object (&result);
+  }
+
   /* Validated by the registry before any process starts. */
   result = call (f, "shout", "{\"text\": 3}", NULL);
   g_assert_cmpint (tb_tool_result_get_kind (result), ==, TB_TOOL_FAILURE_INVALID_ARGUMENTS);

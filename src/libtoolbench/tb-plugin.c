@@ -201,6 +201,10 @@ plugin_finish (TbPlugin      *self,
 
 /**
  * tb_plugin_get_name:
+ * @self: a plugin
+ *
+ * Gives the plugin's file name, which is how people and its tools' source
+ * name it.
  *
  * Returns: the file name, such as `notes.py`
  */
@@ -213,6 +217,9 @@ tb_plugin_get_name (TbPlugin *self)
 
 /**
  * tb_plugin_get_path:
+ * @self: a plugin
+ *
+ * Gives where the plugin's file is.
  *
  * Returns: the file
  */
@@ -225,6 +232,9 @@ tb_plugin_get_path (TbPlugin *self)
 
 /**
  * tb_plugin_get_state:
+ * @self: a plugin
+ *
+ * Tells how far loading the plugin got.
  *
  * Returns: whether the plugin is loading, loaded or failed
  */
@@ -237,6 +247,10 @@ tb_plugin_get_state (TbPlugin *self)
 
 /**
  * tb_plugin_get_message:
+ * @self: a plugin
+ *
+ * Gives the sentence a person reads about a plugin that failed, or about
+ * tools of it that could not be registered.
  *
  * Returns: (nullable): why the plugin failed (the interpreter's error with
  *   file and line, what to install, …), or what went wrong with some of its
@@ -251,6 +265,10 @@ tb_plugin_get_message (TbPlugin *self)
 
 /**
  * tb_plugin_get_tools:
+ * @self: a plugin
+ *
+ * Lists the tools the plugin registered; empty until it has loaded, and for
+ * a plugin that failed.
  *
  * Returns: (transfer none) (array zero-terminated=1): the names its tools
  *   are registered under
@@ -264,6 +282,9 @@ tb_plugin_get_tools (TbPlugin *self)
 
 /**
  * tb_plugin_get_source:
+ * @self: a plugin
+ *
+ * Gives the source its tools carry, as tb_tool_get_source() returns it.
  *
  * Returns: the source of its tools, `plugin:<file name>`
  */
@@ -278,6 +299,8 @@ tb_plugin_get_source (TbPlugin *self)
 
 /**
  * tb_plugins_get_default_dir:
+ *
+ * Gives the folder the app loads plugins from; it need not exist.
  *
  * Returns: (transfer full): the plugin folder the app loads,
  *   `toolbench/plugins` in the user's data folder (usually
@@ -727,6 +750,9 @@ tb_plugins_load_async (TbToolRegistry      *registry,
  * @result: the result given to the callback
  * @error: return location for an error when the folder cannot be read or
  *   the loading was cancelled
+ *
+ * Ends tb_plugins_load_async(). Plugins that failed are in the list with
+ * their message; only a folder that cannot be read is an error.
  *
  * Returns: (transfer full) (nullable): a list of #TbPlugin, in name order
  */

@@ -101,6 +101,8 @@ typedef enum
  * @TB_PLUGIN_STATE_LOADING: the plugin is being asked for its tools.
  * @TB_PLUGIN_STATE_LOADED: the plugin's tools are registered.
  * @TB_PLUGIN_STATE_FAILED: the plugin did not load; its message says why.
+ *
+ * How far loading a plugin from the plugin folder got.
  */
 typedef enum
 {

@@ -78,5 +78,9 @@ gboolean  _tb_schema_push_index         (VCtx        *v,
 char     *_tb_schema_describe_types     (guint8       types);
 gint64    _tb_schema_count_code_points  (const char  *s,
                                          gsize        len);
+gboolean  _tb_schema_check_string       (VCtx        *v,
+                                         Node        *n,
+                                         const char  *string,
+                                         gsize        len);
 
 G_END_DECLS

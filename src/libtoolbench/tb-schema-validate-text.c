@@ -736,70 +736,6 @@ check_number (VCtx         *v,
   return ok;
 }
 
-/* The checks of validate_string() in tb-schema-validate.c, in its order. */
-static gboolean
-check_string (VCtx       *v,
-              Node       *n,
-              const char *string,
-              gsize       len)
-{
-  gboolean ok = TRUE;
-
-  if (n->min_length >= 0 || n->max_length >= 0)
-    {
-      gint64 count = _tb_schema_count_code_points (string, len);
-
-      if (n->min_length >= 0 && count < n->min_length)
-        {
-          report (v, n, "minLength",
-                  g_dngettext (GETTEXT_PACKAGE,
-                               "must be at least %" G_GINT64_FORMAT " character long",
-                               "must be at least %" G_GINT64_FORMAT " characters long",
-                               n->min_length), n->min_length);
-          ok = FALSE;
-          if (STOP (v))
-            return FALSE;
-        }
-      if (n->max_length >= 0 && count > n->max_length)
-        {
-          report (v, n, "maxLength",
-                  g_dngettext (GETTEXT_PACKAGE,
-                               "must be at most %" G_GINT64_FORMAT " character long",
-                               "must be at most %" G_GINT64_FORMAT " characters long",
-                               n->max_length), n->max_length);
-          ok = FALSE;
-          if (STOP (v))
-            return FALSE;
-        }
-    }
-
-  if (n->pattern != NULL)
-    {
-      int matched = _tb_schema_regex_match (n->pattern, string, len);
-
-      if (matched == 0)
-        report (v, n, "pattern", _("must match the pattern “%s”"), n->pattern_source);
-      else if (matched < 0)
-        report (v, n, "pattern", _("could not be checked against the pattern “%s”: the "
-                                   "pattern backtracks too much on this value"),
-                n->pattern_source);
-      if (matched != 1)
-        {
-          ok = FALSE;
-          if (STOP (v))
-            return FALSE;
-        }
-    }
-
-  if (n->assert_format && !_tb_schema_format_check (n->format, string))
-    {
-      report (v, n, "format", _("is not a valid %s"), n->format);
-      ok = FALSE;
-    }
-
-  return ok;
-}
-
 /* type, const and enum, as validate_keywords() checks them; a container's
  * const and enum are scalars (node_streams_alone()), which it never equals. */
 static gboolean
@@ -1209,7 +1145,7 @@ stream_scalar (TCtx *t,
       if ((s.types & T_NUMBER) && n->has_numeric)
         ok = check_number (v, n, &s) && ok;
       else if ((s.types & T_STRING) && n->has_string)
-        ok = check_string (v, n, string, string_len) && ok;
+        ok = _tb_schema_check_string (v, n, string, string_len) && ok;
     }
   text_clear (&text);
   return ok;

@@ -413,26 +413,20 @@ _tb_schema_count_code_points (const char *s,
   return count;
 }
 
-G_GNUC_NO_INLINE static gboolean
-validate_string (VCtx     *v,
-                 Node     *n,
-                 JsonNode *instance)
+/* The string keywords (minLength, maxLength, pattern, format) of @n for
+ * @string, @len bytes of valid UTF-8: one place for the tree validator
+ * and the text validator. */
+gboolean
+_tb_schema_check_string (VCtx       *v,
+                         Node       *n,
+                         const char *string,
+                         gsize       len)
 {
-  const char *s = json_node_get_string (instance);
-  const char *end;
-  gsize len;
   gboolean ok = TRUE;
-
-  if (!g_utf8_validate (s, -1, &end))
-    {
-      report (v, n, "type", _("is not valid UTF-8 text"));
-      return FALSE;
-    }
-  len = end - s;
 
   if (n->min_length >= 0 || n->max_length >= 0)
     {
-      gint64 count = _tb_schema_count_code_points (s, len);
+      gint64 count = _tb_schema_count_code_points (string, len);
 
       if (n->min_length >= 0 && count < n->min_length)
         {
@@ -460,7 +454,7 @@ validate_string (VCtx     *v,
 
   if (n->pattern != NULL)
     {
-      int matched = _tb_schema_regex_match (n->pattern, s, len);
+      int matched = _tb_schema_regex_match (n->pattern, string, len);
 
       if (matched == 0)
         report (v, n, "pattern", _("must match the pattern “%s”"), n->pattern_source);
@@ -476,13 +470,29 @@ validate_string (VCtx     *v,
         }
     }
 
-  if (n->assert_format && !_tb_schema_format_check (n->format, s))
+  if (n->assert_format && !_tb_schema_format_check (n->format, string))
     {
       report (v, n, "format", _("is not a valid %s"), n->format);
       ok = FALSE;
     }
 
   return ok;
+}
+
+G_GNUC_NO_INLINE static gboolean
+validate_string (VCtx     *v,
+                 Node     *n,
+                 JsonNode *instance)
+{
+  const char *s = json_node_get_string (instance);
+  const char *end;
+
+  if (!g_utf8_validate (s, -1, &end))
+    {
+      report (v, n, "type", _("is not valid UTF-8 text"));
+      return FALSE;
+    }
+  return _tb_schema_check_string (v, n, s, end - s);
 }
 
 /* Hash consistent with tb_json_equal(): numbers by value, objects unordered. */

@@ -25,17 +25,10 @@
 #include "tb-window-private.h"
 #include "../test-files-util.h"
 
-#define WAIT_UNTIL(cond) \
-  G_STMT_START { \
-    gint64 _deadline = g_get_monotonic_time () + 60 * G_USEC_PER_SEC; \
-    while (!(cond)) \
-      { \
-        if (g_get_monotonic_time () > _deadline) \
-          g_error ("Timed out waiting for %s", #cond); \
-        if (!g_main_context_iteration (NULL, FALSE)) \
-          g_usleep (1000); \
-      } \
-  } G_STMT_END
+/* Plugins start an interpreter each: generous for busy machines. */
+#define WINDOW_TEST_WAIT_SECONDS 60
+#include "window-test-util.h"
+
 
 static const char WORDS_PY[] =
   "from toolbench_plugin import tool\n"
@@ -52,16 +45,6 @@ static const char BROKEN_PY[] =
   "    pass\n";
 
 static char *data_home;
-
-static void
-iterate (guint ms)
-{
-  gint64 end = g_get_monotonic_time () + ms * 1000;
-
-  while (g_get_monotonic_time () < end)
-    if (!g_main_context_iteration (NULL, FALSE))
-      g_usleep (1000);
-}
 
 static GtkWidget *
 find_named (GtkWidget  *root,
@@ -145,7 +128,7 @@ test_plugins_in_app (void)
   window = g_object_ref (tb_window_new (NULL, registry, NULL));
   gtk_window_present (GTK_WINDOW (window));
   WAIT_UNTIL (!tb_tool_sources_get_plugins_loading (sources));
-  iterate (100);
+  window_test_iterate (100);
 
   /* The working plugin's tool is listed, says where it comes from and runs. */
   g_assert_true (has_tool (tb_window_get_tool_model (window), "word_count"));
@@ -169,7 +152,7 @@ test_plugins_in_app (void)
    * sentence. */
   prefs = tb_preferences_window_new (GTK_WINDOW (window));
   gtk_window_present (GTK_WINDOW (prefs));
-  iterate (100);
+  window_test_iterate (100);
   list = find_named (GTK_WIDGET (prefs), "plugins-list");
   g_assert_nonnull (list);
   row = plugin_row (list, "broken.py");
@@ -193,7 +176,7 @@ test_plugins_in_app (void)
 
   gtk_window_destroy (GTK_WINDOW (prefs));
   gtk_window_destroy (GTK_WINDOW (window));
-  iterate (50);
+  window_test_iterate (50);
   g_assert_finalize_object (window);
   tb_tool_sources_set_default (NULL);
 }

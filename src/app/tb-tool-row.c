@@ -4,17 +4,27 @@
 
 #include "config.h"
 
+#include <glib/gi18n.h>
+#include <string.h>
+
 #include "tb-tool-row.h"
 
 /* A tool in the sidebar: its name, the first line of its description,
- * whether only people may call it, and its source. The list's factory
+ * what its author says of it, whether only people may call it, and its
+ * source. A tool's properties do not change once it is made, so the row
+ * shows them when it is given the tool. The list's factory
  * (tb-tool-item.ui) sets the tool. */
 
 struct _TbToolRow
 {
-  GtkBox  parent_instance;
+  GtkBox     parent_instance;
 
-  TbTool *tool;
+  TbTool    *tool;
+
+  GtkLabel  *name_label;
+  GtkLabel  *description_label;
+  GtkBox    *hints_box;
+  GtkLabel  *source_label;
 };
 
 G_DEFINE_FINAL_TYPE (TbToolRow, tb_tool_row, GTK_TYPE_BOX)
@@ -22,44 +32,79 @@ G_DEFINE_FINAL_TYPE (TbToolRow, tb_tool_row, GTK_TYPE_BOX)
 enum { PROP_0, PROP_TOOL, N_PROPS };
 static GParamSpec *properties [N_PROPS];
 
-static char *
-first_line (TbToolRow  *self,
-            const char *description)
-{
-  const char *end;
+/* What a tool's author says of it, as an icon each, in this order. */
+static const struct {
+  TbToolHints  hint;
+  const char  *icon_name;
+  const char  *name;
+  const char  *tooltip;
+  gboolean     dim;
+} hint_icons[] = {
+  { TB_TOOL_HINT_READ_ONLY, "changes-prevent-symbolic",
+    N_("Read-only"), N_("Read-only: the tool says it changes nothing"), TRUE },
+  { TB_TOOL_HINT_DESTRUCTIVE, "dialog-warning-symbolic",
+    N_("Destructive"), N_("Destructive: the tool says it may delete or overwrite; its calls wait for a person"), TRUE },
+  { TB_TOOL_HINT_OPEN_WORLD, "web-browser-symbolic",
+    N_("Open world"), N_("Open world: the tool says it reaches beyond this machine"), TRUE },
+};
 
-  if (description == NULL)
-    return NULL;
-  end = strchr (description, '\n');
-  return end != NULL ? g_strndup (description, end - description) : g_strdup (description);
+static void
+add_hint_icon (TbToolRow  *self,
+               const char *icon_name,
+               const char *name,
+               const char *tooltip,
+               gboolean    dim)
+{
+  GtkWidget *image = g_object_new (GTK_TYPE_IMAGE,
+                                   "icon-name", icon_name,
+                                   "tooltip-text", tooltip,
+                                   "valign", GTK_ALIGN_CENTER,
+                                   NULL);
+
+  gtk_accessible_update_property (GTK_ACCESSIBLE (image),
+                                  GTK_ACCESSIBLE_PROPERTY_LABEL, name,
+                                  -1);
+  if (dim)
+    gtk_widget_add_css_class (image, "dim-label");
+  gtk_box_append (self->hints_box, image);
 }
 
-static gboolean
-is_user_only (TbToolRow        *self,
-              TbToolVisibility  visibility)
+/* Rows are reused for other tools as the list scrolls, so the icons of
+ * the previous tool go first. */
+static void
+show_hints (TbToolRow *self)
 {
-  return visibility == TB_TOOL_VISIBILITY_USER_ONLY;
+  GtkWidget *child;
+  TbToolHints hints = self->tool != NULL ? tb_tool_get_hints (self->tool) : TB_TOOL_HINT_NONE;
+
+  while ((child = gtk_widget_get_first_child (GTK_WIDGET (self->hints_box))) != NULL)
+    gtk_box_remove (self->hints_box, child);
+
+  for (guint i = 0; i < G_N_ELEMENTS (hint_icons); i++)
+    if ((hints & hint_icons[i].hint) != 0)
+      add_hint_icon (self, hint_icons[i].icon_name, _(hint_icons[i].name),
+                     _(hint_icons[i].tooltip), hint_icons[i].dim);
+  if (self->tool != NULL && tb_tool_get_visibility (self->tool) == TB_TOOL_VISIBILITY_USER_ONLY)
+    add_hint_icon (self, "avatar-default-symbolic", _("Only for people"),
+                   _("Only for people: models never see this tool"), FALSE);
+
+  gtk_widget_set_visible (GTK_WIDGET (self->hints_box),
+                          gtk_widget_get_first_child (GTK_WIDGET (self->hints_box)) != NULL);
 }
 
-static gboolean
-is_read_only (TbToolRow *self,
-              guint      hints)
+static void
+show_tool (TbToolRow *self)
 {
-  return (hints & TB_TOOL_HINT_READ_ONLY) != 0;
-}
+  const char *description = self->tool != NULL ? tb_tool_get_description (self->tool) : NULL;
+  const char *end = description != NULL ? strchr (description, '\n') : NULL;
+  g_autofree char *first_line = end != NULL ? g_strndup (description, end - description) : NULL;
 
-static gboolean
-is_destructive (TbToolRow *self,
-                guint      hints)
-{
-  return (hints & TB_TOOL_HINT_DESTRUCTIVE) != 0;
-}
-
-static gboolean
-is_open_world (TbToolRow *self,
-               guint      hints)
-{
-  return (hints & TB_TOOL_HINT_OPEN_WORLD) != 0;
+  gtk_label_set_label (self->name_label, self->tool != NULL ? tb_tool_get_name (self->tool) : NULL);
+  gtk_label_set_label (self->description_label, first_line != NULL ? first_line : description);
+  gtk_label_set_label (self->source_label, self->tool != NULL ? tb_tool_get_source (self->tool) : NULL);
+  gtk_widget_set_tooltip_text (GTK_WIDGET (self->source_label),
+                               self->tool != NULL ? tb_tool_get_source (self->tool) : NULL);
+  show_hints (self);
 }
 
 static void
@@ -128,11 +173,10 @@ tb_tool_row_class_init (TbToolRowClass *klass)
 
   gtk_widget_class_set_template_from_resource (widget_class,
                                                "/io/github/toolbench/Toolbench/tb-tool-row.ui");
-  gtk_widget_class_bind_template_callback (widget_class, first_line);
-  gtk_widget_class_bind_template_callback (widget_class, is_user_only);
-  gtk_widget_class_bind_template_callback (widget_class, is_read_only);
-  gtk_widget_class_bind_template_callback (widget_class, is_destructive);
-  gtk_widget_class_bind_template_callback (widget_class, is_open_world);
+  gtk_widget_class_bind_template_child (widget_class, TbToolRow, name_label);
+  gtk_widget_class_bind_template_child (widget_class, TbToolRow, description_label);
+  gtk_widget_class_bind_template_child (widget_class, TbToolRow, hints_box);
+  gtk_widget_class_bind_template_child (widget_class, TbToolRow, source_label);
 }
 
 static void
@@ -167,5 +211,8 @@ tb_tool_row_set_tool (TbToolRow *self,
   g_return_if_fail (!tool || TB_IS_TOOL (tool));
 
   if (g_set_object (&self->tool, tool))
-    g_object_notify_by_pspec (G_OBJECT (self), properties [PROP_TOOL]);
+    {
+      show_tool (self);
+      g_object_notify_by_pspec (G_OBJECT (self), properties [PROP_TOOL]);
+    }
 }

@@ -16,6 +16,7 @@
 #include "tb-argument-editor-private.h"
 #include "tb-tool-hints-bar-private.h"
 #include "tb-tool-page-private.h"
+#include "tb-tool-row.h"
 #include "tb-history-row-private.h"
 #include "tb-result-view-private.h"
 #include "tb-schema-form-private.h"
@@ -1373,6 +1374,94 @@ test_tool_hints (Fixture       *f,
   g_signal_handlers_disconnect_by_data (f->registry, &call_id);
 }
 
+/* The sidebar's row shows an icon for each hint a tool's author gave and
+ * one for tools only people may call; a row reused for a plain tool shows
+ * none. */
+static void
+hint_icon_names (TbToolRow *row,
+                 GString   *names)
+{
+  g_string_truncate (names, 0);
+  for (GtkWidget *child = gtk_widget_get_first_child (GTK_WIDGET (row)); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    if (GTK_IS_BOX (child) && gtk_widget_get_visible (child))
+      for (GtkWidget *icon = gtk_widget_get_first_child (child); icon != NULL;
+           icon = gtk_widget_get_next_sibling (icon))
+        if (GTK_IS_IMAGE (icon))
+          {
+            const char *tooltip = gtk_widget_get_tooltip_text (icon);
+
+            g_string_append_printf (names, "%s%s (%s)", names->len > 0 ? ", " : "",
+                                    gtk_image_get_icon_name (GTK_IMAGE (icon)), tooltip);
+          }
+}
+
+static JsonNode *
+commit_nothing (TbTool        *tool,
+                JsonObject    *arguments,
+                JsonObject    *context,
+                GCancellable  *cancellable,
+                gpointer       user_data,
+                GError       **error)
+{
+  return json_node_new (JSON_NODE_NULL);
+}
+
+static void
+test_tool_row_hints (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(JsonNode) manifest =
+    json_from_string ("{\"name\": \"fetch_page\", \"description\": \"Fetches a page.\\nAny page.\", "
+                      "\"parameters\": {\"type\": \"object\"}, \"command\": [\"/bin/true\"], "
+                      "\"annotations\": {\"readOnlyHint\": true, \"openWorldHint\": true}}", &error);
+  g_autoptr(TbTool) hinted = NULL;
+  g_autoptr(TbTool) plain = tb_test_tools_new_tool ("plain", "builtin", "{\"type\":\"object\"}");
+  g_autoptr(TbTool) people = NULL;
+  g_autoptr(JsonNode) parameters = json_from_string ("{\"type\":\"object\"}", NULL);
+  g_autoptr(GString) names = g_string_new (NULL);
+  TbToolRow *row = g_object_ref_sink (g_object_new (TB_TYPE_TOOL_ROW, NULL));
+  g_autofree char *label = NULL;
+
+  g_assert_no_error (error);
+  hinted = tb_command_tool_new_from_json (manifest, "/tools", "manifest:/tools/fetch.json", &error);
+  g_assert_no_error (error);
+  people = tb_tool_new_simple_full ("commit_fact", "Commits a fact.", parameters,
+                                    TB_TOOL_VISIBILITY_USER_ONLY, "builtin", 0,
+                                    TB_TOOL_SIMPLE_FLAGS_NONE, commit_nothing, NULL, NULL, &error);
+  g_assert_no_error (error);
+
+  hint_icon_names (row, names);
+  g_assert_cmpstr (names->str, ==, "");
+
+  tb_tool_row_set_tool (row, hinted);
+  hint_icon_names (row, names);
+  g_assert_cmpstr (names->str, ==,
+                   "changes-prevent-symbolic (Read-only: the tool says it changes nothing), "
+                   "web-browser-symbolic (Open world: the tool says it reaches beyond this machine)");
+  for (GtkWidget *child = gtk_widget_get_first_child (GTK_WIDGET (row)); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    if (GTK_IS_LABEL (child))
+      {
+        /* A long source is shortened from its start; its tooltip is whole. */
+        label = g_strdup (gtk_label_get_label (GTK_LABEL (child)));
+        g_assert_cmpint (gtk_label_get_ellipsize (GTK_LABEL (child)), ==, PANGO_ELLIPSIZE_START);
+        g_assert_cmpstr (gtk_widget_get_tooltip_text (child), ==, "manifest:/tools/fetch.json");
+      }
+  g_assert_cmpstr (label, ==, "manifest:/tools/fetch.json");
+
+  tb_tool_row_set_tool (row, people);
+  hint_icon_names (row, names);
+  g_assert_cmpstr (names->str, ==, "avatar-default-symbolic (Only for people: models never see this tool)");
+
+  tb_tool_row_set_tool (row, plain);
+  hint_icon_names (row, names);
+  g_assert_cmpstr (names->str, ==, "");
+
+  tb_tool_row_set_tool (row, NULL);
+  g_object_unref (row);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -1409,6 +1498,7 @@ main (int   argc,
   g_test_add ("/app/shortcuts", Fixture, NULL, setup, test_shortcuts, teardown);
   g_test_add ("/app/mcp-content", Fixture, NULL, setup, test_mcp_content, teardown);
   g_test_add ("/app/tool-hints", Fixture, NULL, setup, test_tool_hints, teardown);
+  g_test_add_func ("/app/tool-row-hints", test_tool_row_hints);
 
   return g_test_run ();
 }

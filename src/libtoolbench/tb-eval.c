@@ -945,6 +945,24 @@ session_opened_cb (GObject      *object,
   TbWorkspace *workspace;
 
   run->session = tb_tool_source_set_open_finish (TB_TOOL_SOURCE_SET (object), res, &error);
+
+  /* Interrupted while its tools were starting, the run ended cancelled
+   * before the model's first turn, as a run interrupted later does. */
+  if (g_cancellable_is_cancelled (g_task_get_cancellable (task)))
+    {
+      g_autoptr(TbEvalResult) result = _tb_eval_result_new ();
+
+      result->state = TB_LOOP_STATE_CANCELLED;
+      result->passed = FALSE;
+      g_ptr_array_add (result->failures,
+                       g_strdup (_("The run was interrupted while its tools were starting")));
+      result->duration_ms = (g_get_monotonic_time () - run->started) / 1000;
+      if (run->session != NULL)
+        tb_tool_session_close (run->session);
+      g_task_return_pointer (task, g_steal_pointer (&result), (GDestroyNotify) tb_eval_result_unref);
+      return;
+    }
+
   if (run->session == NULL)
     {
       g_task_return_new_error (task, TB_EVAL_ERROR, TB_EVAL_ERROR_TOOLS,

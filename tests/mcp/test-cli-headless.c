@@ -435,9 +435,17 @@ process_gone (pid_t pid)
   return end != NULL && end[1] == ' ' && end[2] == 'Z';
 }
 
-static void
-test_eval_interrupted (Fixture       *f,
-                       gconstpointer  data)
+/* Runs `eval` on a scenario whose MCP server is `/bin/sh -c @server_body`
+ * (after it writes its pid), interrupts it @settle_us after the server
+ * started, and checks what every interrupted evaluation must do: exit 4,
+ * write the partial report, mark the scenario that did not start, and
+ * leave no server behind. Returns the report's row of the interrupted
+ * scenario. */
+static JsonObject *
+interrupt_eval (Fixture    *f,
+                const char *server_body,
+                gulong      settle_us,
+                JsonNode  **report)
 {
   g_autofree char *dir = path_in (f, "slow");
   g_autofree char *pidfile = path_in (f, "server.pid");
@@ -446,21 +454,13 @@ test_eval_interrupted (Fixture       *f,
   g_autofree char *scenario = NULL;
   g_autofree char *report_path = path_in (f, "partial.json");
   g_autofree char *pid_text = NULL;
-  g_autofree char *reason = NULL;
-  g_auto(GStrv) argv = mcp_test_server_argv ("server-everything", "dist/index.js", "stdio",
-                                             &reason);
   g_autoptr(GSubprocess) process = NULL;
   g_autoptr(GError) error = NULL;
-  g_autoptr(JsonNode) report = NULL;
   const char *cli_path = g_getenv ("TOOLBENCH_CLI");
   pid_t server;
 
-  if (!need_server (f))
-    return;
-
   /* The server says who it is, then waits for the client. */
-  wrapper_text = g_strdup_printf ("#!/bin/sh\necho $$ > '%s'\nexec '%s' '%s' stdio\n", pidfile,
-                                  argv[0], argv[1]);
+  wrapper_text = g_strdup_printf ("#!/bin/sh\necho $$ > '%s'\n%s\n", pidfile, server_body);
   write_in (f, "server.sh", wrapper_text);
   g_assert_cmpint (g_chmod (wrapper, 0755), ==, 0);
   scenario = g_strdup_printf ("{\"format\":\"toolbench-scenario\",\"version\":1,"
@@ -483,8 +483,7 @@ test_eval_interrupted (Fixture       *f,
   g_assert_true (g_file_get_contents (pidfile, &pid_text, NULL, NULL));
   server = (pid_t) g_ascii_strtoll (pid_text, NULL, 10);
   g_assert_cmpint (server, >, 0);
-  /* Let the handshake finish and the model turn start. */
-  g_usleep (1500 * 1000);
+  g_usleep (settle_us);
 
   g_subprocess_send_signal (process, SIGINT);
   g_assert_true (g_subprocess_wait (process, NULL, &error));
@@ -492,18 +491,59 @@ test_eval_interrupted (Fixture       *f,
   g_assert_true (g_subprocess_get_if_exited (process));
   g_assert_cmpint (g_subprocess_get_exit_status (process), ==, 4);
 
-  /* The partial report: the running one ended cancelled, the other did
-   * not start. */
-  report = tb_json_parse_file (report_path, TB_JSON_MAX_SIZE, &error);
+  /* The partial report: the other scenario did not start. */
+  *report = tb_json_parse_file (report_path, TB_JSON_MAX_SIZE, &error);
   g_assert_no_error (error);
-  g_assert_cmpstr (json_object_get_string_member (row (report, 0), "state"), ==, "cancelled");
-  g_assert_cmpstr (json_object_get_string_member (row (report, 1), "status"), ==, "not-run");
+  g_assert_cmpstr (json_object_get_string_member (row (*report, 1), "status"), ==, "not-run");
 
   /* And the server is gone (or only its exit status is left): its
    * watchdog stops it within moments. */
   for (guint i = 0; i < 100 && !process_gone (server); i++)
     g_usleep (50 * 1000);
   g_assert_true (process_gone (server));
+
+  return row (*report, 0);
+}
+
+/* Interrupted while the model's turn runs, the scenario ended cancelled. */
+static void
+test_eval_interrupted (Fixture       *f,
+                       gconstpointer  data)
+{
+  g_autofree char *reason = NULL;
+  g_auto(GStrv) argv = mcp_test_server_argv ("server-everything", "dist/index.js", "stdio",
+                                             &reason);
+  g_autofree char *body = NULL;
+  g_autoptr(JsonNode) report = NULL;
+  JsonObject *interrupted;
+
+  if (!need_server (f))
+    return;
+
+  body = g_strdup_printf ("exec '%s' '%s' stdio", argv[0], argv[1]);
+  /* Let the handshake finish and the model turn start; on a busy machine
+   * it may not have, which the next test covers. */
+  interrupted = interrupt_eval (f, body, 1500 * 1000, &report);
+  g_assert_cmpstr (tb_json_object_get_string (interrupted, "state"), ==, "cancelled");
+}
+
+/* Interrupted while its server has not answered yet, the scenario ended
+ * cancelled too, and says when. */
+static void
+test_eval_interrupted_starting (Fixture       *f,
+                                gconstpointer  data)
+{
+  g_autoptr(JsonNode) report = NULL;
+  JsonObject *interrupted;
+  JsonArray *failures;
+
+  interrupted = interrupt_eval (f, "exec sleep 60", 200 * 1000, &report);
+  g_assert_cmpstr (tb_json_object_get_string (interrupted, "state"), ==, "cancelled");
+  g_assert_cmpstr (tb_json_object_get_string (interrupted, "status"), ==, "failed");
+  failures = json_object_get_array_member (interrupted, "failures");
+  g_assert_cmpuint (json_array_get_length (failures), ==, 1);
+  g_assert_cmpstr (json_array_get_string_element (failures, 0), ==,
+                   "The run was interrupted while its tools were starting");
 }
 
 /* ---- replay --check of many traces ------------------------------------------- */
@@ -585,6 +625,8 @@ main (int   argc,
               teardown);
   g_test_add ("/headless/eval-bad-options", Fixture, NULL, setup, test_eval_bad_options,
               teardown);
+  g_test_add ("/headless/eval-interrupted-starting", Fixture, NULL, setup,
+              test_eval_interrupted_starting, teardown);
   g_test_add ("/headless/eval-interrupted", Fixture, NULL, setup, test_eval_interrupted,
               teardown);
   g_test_add ("/headless/replay-many", Fixture, NULL, setup, test_replay_many, teardown);

@@ -638,6 +638,15 @@ tb_cli_print_json (JsonNode *node,
   g_print ("%s\n", text);
 }
 
+static TbTrace *
+warn_of_problems (TbTrace  *trace,
+                  char    **problems)
+{
+  for (guint i = 0; trace != NULL && problems[i] != NULL; i++)
+    g_printerr (_("warning: %s\n"), problems[i]);
+  return trace;
+}
+
 /* Loads a whole trace, saying on standard error what was wrong with it
  * (damaged lines left out, events out of order). */
 TbTrace *
@@ -646,12 +655,22 @@ tb_cli_load_trace (const char  *path,
 {
   g_autoptr(GFile) file = g_file_new_for_commandline_arg (path);
   g_auto(GStrv) problems = NULL;
-  TbTrace *trace;
+  TbTrace *trace = tb_trace_load (file, NULL, &problems, error);
 
-  trace = tb_trace_load (file, NULL, &problems, error);
-  for (guint i = 0; trace != NULL && problems[i] != NULL; i++)
-    g_printerr (_("warning: %s\n"), problems[i]);
-  return trace;
+  return warn_of_problems (trace, problems);
+}
+
+/* Opens a trace to be read through once, as a replay reads it: its
+ * events stay in the file (tb_trace_open()). */
+TbTrace *
+tb_cli_open_trace (const char  *path,
+                   GError     **error)
+{
+  g_autoptr(GFile) file = g_file_new_for_commandline_arg (path);
+  g_auto(GStrv) problems = NULL;
+  TbTrace *trace = tb_trace_open (file, NULL, &problems, error);
+
+  return warn_of_problems (trace, problems);
 }
 
 struct _TbCliInterrupt

@@ -22,6 +22,13 @@ typedef struct
   TbToolSession  *session;
   TbReplayReport *report;
   char           *error;
+  /* What is said of the trace, made when its replay ends: the report,
+   * and through it both runs' traces, is let go then, so that checking
+   * many traces keeps only the ones replaying open. */
+  char           *problem;
+  char           *detail;
+  JsonNode       *report_json;
+  guint           n_divergences;
   gint64          started;
   gint64          duration_ms;
 } Item;
@@ -32,6 +39,7 @@ struct _Checking
   TbToolSourceSet *sources;
   GCancellable    *cancellable;
   gboolean         mock_tools;
+  gboolean         json;
   guint            jobs;
   guint            next;
   guint            running;
@@ -49,15 +57,29 @@ item_free (gpointer data)
   g_clear_object (&item->session);
   g_clear_object (&item->report);
   g_free (item->error);
+  g_free (item->problem);
+  g_free (item->detail);
+  g_clear_pointer (&item->report_json, json_node_unref);
   g_free (item);
 }
 
 static void start_next (Checking *checking);
+static char *describe_problem (Item *item);
 
 static void
 item_done (Item *item)
 {
   item->duration_ms = (g_get_monotonic_time () - item->started) / 1000;
+  item->problem = describe_problem (item);
+  if (item->report != NULL)
+    {
+      if (item->problem != NULL)
+        item->detail = tb_replay_report_to_text (item->report);
+      if (item->checking->json)
+        item->report_json = tb_replay_report_to_json (item->report);
+      item->n_divergences = tb_replay_report_get_n_divergences (item->report);
+    }
+  g_clear_object (&item->report);
   g_clear_object (&item->replay);
   if (item->session != NULL)
     tb_tool_session_close (item->session);
@@ -110,7 +132,7 @@ start_item (Item *item)
   item->started = g_get_monotonic_time ();
   checking->running++;
 
-  trace = tb_trace_load (file, NULL, &problems, &error);
+  trace = tb_trace_open (file, NULL, &problems, &error);
   if (trace == NULL)
     {
       item->error = g_strdup (error->message);
@@ -192,6 +214,7 @@ tb_cli_replay_check_many (const char * const *paths,
   checking.items = g_ptr_array_new_with_free_func (item_free);
   checking.cancellable = g_cancellable_new ();
   checking.mock_tools = mock_tools;
+  checking.json = json;
   checking.jobs = jobs;
   if (!mock_tools && (checking.sources = tb_cli_get_tool_sources (FALSE, &error)) == NULL)
     {
@@ -218,20 +241,16 @@ tb_cli_replay_check_many (const char * const *paths,
   for (guint i = 0; i < checking.items->len; i++)
     {
       Item *item = g_ptr_array_index (checking.items, i);
-      g_autofree char *problem = describe_problem (item);
+      /* A trace left waiting when the check was interrupted has only its error. */
+      const char *problem = item->problem != NULL ? item->problem : item->error;
       g_autofree char *clean = problem != NULL ? tb_redactor_redact_text (redactor, problem) : NULL;
-      g_autofree char *detail = NULL;
+      g_autofree char *detail = item->detail != NULL ? tb_redactor_redact_text (redactor, item->detail)
+                                                     : NULL;
       JsonObject *row = json_object_new ();
       TbJunitOutcome outcome = item->error != NULL ? TB_JUNIT_ERROR
                                : problem != NULL ? TB_JUNIT_FAILED : TB_JUNIT_PASSED;
 
       passed += problem == NULL;
-      if (item->report != NULL && problem != NULL)
-        {
-          g_autofree char *text = tb_replay_report_to_text (item->report);
-
-          detail = tb_redactor_redact_text (redactor, text);
-        }
       tb_junit_report_add_case (junit, "replay", item->path, item->duration_ms, outcome, clean,
                                 detail);
 
@@ -241,13 +260,10 @@ tb_cli_replay_check_many (const char * const *paths,
                                                     : "error");
       if (clean != NULL)
         json_object_set_string_member (row, "message", clean);
-      if (item->report != NULL)
+      if (item->report_json != NULL)
         {
-          g_autoptr(JsonNode) report = tb_replay_report_to_json (item->report);
-
-          json_object_set_int_member (row, "divergences",
-                                      tb_replay_report_get_n_divergences (item->report));
-          json_object_set_member (row, "report", tb_redactor_redact_node (redactor, report));
+          json_object_set_int_member (row, "divergences", item->n_divergences);
+          json_object_set_member (row, "report", tb_redactor_redact_node (redactor, item->report_json));
         }
       json_array_add_object_element (rows, row);
 

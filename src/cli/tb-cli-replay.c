@@ -175,7 +175,7 @@ tb_cli_replay (int    argc,
    * hold a key in the clear: neither reaches the output. */
   redactor = tb_cli_new_redactor (key_variable);
 
-  trace = tb_cli_load_trace (argv[1], &error);
+  trace = tb_cli_open_trace (argv[1], &error);
   if (trace == NULL)
     {
       g_printerr ("toolbench-cli: %s\n", error->message);

@@ -36,6 +36,8 @@ char           *tb_cli_read_text       (const char      *path_or_dash,
                                         GError         **error);
 TbTrace        *tb_cli_load_trace      (const char      *path,
                                         GError         **error);
+TbTrace        *tb_cli_open_trace      (const char      *path,
+                                        GError         **error);
 void            tb_cli_print_json      (JsonNode        *node,
                                         gboolean         pretty);
 void            tb_cli_keep_result     (GObject         *object,

@@ -4,6 +4,7 @@
 
 #include "tb-trace-file.h"
 #include "tb-trace-event.h"
+#include "tb-trace-reader.h"
 #include "tb-trace-writer.h"
 
 G_BEGIN_DECLS
@@ -17,6 +18,12 @@ int _tb_trace_file_open_local (GFile       *file,
 guint64  _tb_trace_writer_get_size     (TbTraceWriter  *self);
 gboolean _tb_trace_writer_append_event (TbTraceWriter  *self,
                                         TbTraceEvent   *event,
+                                        GError        **error);
+
+char    *_tb_trace_reader_read_line     (TbTraceReader  *self,
+                                        guint           position,
+                                        gsize          *length,
+                                        guint          *line_number,
                                         GError        **error);
 
 G_END_DECLS

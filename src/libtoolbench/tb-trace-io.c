@@ -15,6 +15,37 @@
  * file: loading a file into a TbTrace, saving one, and following a
  * running trace so that every event reaches the disk as it happens. */
 
+/* A trace with @reader's header and the problems it found, no events. */
+static TbTrace *
+trace_for_reader (TbTraceReader *reader)
+{
+  TbTrace *trace = tb_trace_new ();
+  JsonObject *file_header = tb_trace_reader_get_header (reader);
+  g_autoptr(JsonObject) header = json_object_new ();
+  g_autoptr(GList) names = json_object_get_members (file_header);
+  g_auto(GStrv) found = tb_trace_reader_get_problems (reader);
+
+  for (const GList *l = names; l != NULL; l = l->next)
+    json_object_set_member (header, l->data,
+                            json_node_ref (json_object_get_member (file_header, l->data)));
+  tb_trace_set_header (trace, header);
+  for (guint i = 0; found != NULL && found[i] != NULL; i++)
+    tb_trace_add_problem (trace, found[i]);
+  return trace;
+}
+
+static TbTraceReader *
+open_indexed (GFile         *file,
+              GCancellable  *cancellable,
+              GError       **error)
+{
+  g_autoptr(TbTraceReader) reader = tb_trace_reader_open (file, error);
+
+  if (reader == NULL || !tb_trace_reader_index (reader, cancellable, error))
+    return NULL;
+  return g_steal_pointer (&reader);
+}
+
 /**
  * tb_trace_load:
  * @file: a trace file
@@ -23,8 +54,10 @@
  *   file (damaged lines left out, events out of order), a sentence each
  * @error: return location for an error
  *
- * Reads a whole trace into memory. For very large traces a view should
- * use #TbTraceReader, which reads events on demand.
+ * Reads a whole trace into memory. A trace that is only read through,
+ * such as one to replay, is better opened with tb_trace_open(), which
+ * keeps its events in the file; a view of a very large trace should use
+ * #TbTraceReader.
  *
  * Returns: (transfer full) (nullable): the trace, its header and events
  */
@@ -36,28 +69,15 @@ tb_trace_load (GFile          *file,
 {
   g_autoptr(TbTraceReader) reader = NULL;
   g_autoptr(TbTrace) trace = NULL;
-  g_autoptr(JsonObject) header = NULL;
-  g_autoptr(GList) names = NULL;
-  g_auto(GStrv) found = NULL;
-  g_autoptr(GPtrArray) unreadable = g_ptr_array_new_with_free_func (g_free);
-  JsonObject *file_header;
   guint n;
 
   g_return_val_if_fail (G_IS_FILE (file), NULL);
 
-  reader = tb_trace_reader_open (file, error);
-  if (reader == NULL || !tb_trace_reader_index (reader, cancellable, error))
+  reader = open_indexed (file, cancellable, error);
+  if (reader == NULL)
     return NULL;
 
-  trace = tb_trace_new ();
-  file_header = tb_trace_reader_get_header (reader);
-  header = json_object_new ();
-  names = json_object_get_members (file_header);
-  for (const GList *l = names; l != NULL; l = l->next)
-    json_object_set_member (header, l->data,
-                            json_node_ref (json_object_get_member (file_header, l->data)));
-  tb_trace_set_header (trace, header);
-
+  trace = trace_for_reader (reader);
   n = tb_trace_reader_get_n_events (reader);
   for (guint i = 0; i < n; i++)
     {
@@ -69,8 +89,9 @@ tb_trace_load (GFile          *file,
        * refused: the rest of the trace still loads. */
       if (line == NULL)
         {
-          g_ptr_array_add (unreadable, g_strdup_printf (_("%s; it was left out"),
-                                                        line_error->message));
+          g_autofree char *problem = g_strdup_printf (_("%s; it was left out"), line_error->message);
+
+          tb_trace_add_problem (trace, problem);
           continue;
         }
 
@@ -78,15 +99,53 @@ tb_trace_load (GFile          *file,
       tb_trace_append_event (trace, event);
     }
 
-  found = tb_trace_reader_get_problems (reader);
-  for (guint i = 0; found != NULL && found[i] != NULL; i++)
-    tb_trace_add_problem (trace, found[i]);
-  for (guint i = 0; i < unreadable->len; i++)
-    tb_trace_add_problem (trace, g_ptr_array_index (unreadable, i));
   if (problems != NULL)
     *problems = g_strdupv ((char **) tb_trace_get_problems (trace));
 
   return g_steal_pointer (&trace);
+}
+
+/**
+ * tb_trace_open:
+ * @file: a trace file
+ * @cancellable: (nullable): a cancellable
+ * @problems: (out) (optional) (transfer full): what was wrong with the
+ *   file (damaged lines left out, events out of order), a sentence each
+ * @error: return location for an error
+ *
+ * Opens a trace without reading its events into memory: the file is
+ * indexed, and tb_trace_get_event() reads an event from it when asked
+ * for, so a trace of any length takes about the same memory (a few bytes
+ * an event for the index). An event stays valid as
+ * tb_trace_get_event() says; take a reference to keep it longer.
+ *
+ * The file is kept open and must not be changed while the trace is
+ * used; an event whose line has changed becomes an `incomplete` event
+ * that says so. A file replaced by another (saved over) does not
+ * matter. Events appended to the trace stay in memory.
+ *
+ * Returns: (transfer full) (nullable): the trace, its header and events
+ */
+TbTrace *
+tb_trace_open (GFile          *file,
+               GCancellable   *cancellable,
+               char         ***problems,
+               GError        **error)
+{
+  g_autoptr(TbTraceReader) reader = NULL;
+  TbTrace *trace;
+
+  g_return_val_if_fail (G_IS_FILE (file), NULL);
+
+  reader = open_indexed (file, cancellable, error);
+  if (reader == NULL)
+    return NULL;
+
+  trace = trace_for_reader (reader);
+  _tb_trace_set_reader (trace, reader, g_file_peek_path (file));
+  if (problems != NULL)
+    *problems = g_strdupv ((char **) tb_trace_get_problems (trace));
+  return trace;
 }
 
 /**

@@ -31,6 +31,10 @@ TbTrace         *tb_trace_load                (GFile           *file,
                                                GCancellable    *cancellable,
                                                char          ***problems,
                                                GError         **error);
+TbTrace         *tb_trace_open                (GFile           *file,
+                                               GCancellable    *cancellable,
+                                               char          ***problems,
+                                               GError         **error);
 gboolean         tb_trace_save                (TbTrace         *trace,
                                                GFile           *file,
                                                TbRedactor      *redactor,

@@ -7,6 +7,7 @@
  * (tb-trace-window.c). */
 
 #include "tb-trace.h"
+#include "tb-trace-reader.h"
 
 G_BEGIN_DECLS
 
@@ -23,6 +24,14 @@ TbTraceEvent   *_tb_trace_backing_read         (TbTraceBacking *self,
 
 TbTraceEvent   *_tb_trace_event_from_line      (JsonObject     *line,
                                                 guint64         fallback_seq);
+TbTraceEvent   *_tb_trace_event_from_text      (char           *text,
+                                                gsize           length,
+                                                guint64         fallback_seq,
+                                                guint           line_number,
+                                                GError        **error);
+TbTraceEvent   *_tb_trace_event_new_unreadable (guint           position,
+                                                const char     *path,
+                                                const GError   *error);
 TbTraceEvent   *_tb_trace_event_new_text       (guint64         seq,
                                                 gint64          time_us,
                                                 const char     *event_type,
@@ -48,6 +57,9 @@ TbTraceEvent   *_tb_trace_append_text          (TbTrace        *self,
 void            _tb_trace_set_backing          (TbTrace        *self,
                                                 TbTraceBacking *backing,
                                                 guint           window);
+void            _tb_trace_set_reader           (TbTrace        *self,
+                                                TbTraceReader  *reader,
+                                                const char     *path);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (TbTraceBacking, _tb_trace_backing_unref)
 

@@ -734,13 +734,45 @@ tb_trace_reader_read_event (TbTraceReader  *self,
                             guint           position,
                             GError        **error)
 {
-  g_autofree char *buffer = NULL;
+  g_autofree char *text = NULL;
   g_autoptr(JsonNode) node = NULL;
   g_autoptr(GError) parse_error = NULL;
-  Entry entry;
-  gssize n;
+  gsize length = 0;
+  guint line = 0;
 
   g_return_val_if_fail (TB_IS_TRACE_READER (self), NULL);
+
+  text = _tb_trace_reader_read_line (self, position, &length, &line, error);
+  if (text == NULL)
+    return NULL;
+
+  /* Indexing only scanned the line; this is where it is parsed. */
+  node = tb_json_parse_full (text, length, TB_TRACE_MAX_LINE, TB_TRACE_MAX_DEPTH, &parse_error);
+  if (node == NULL || !JSON_NODE_HOLDS_OBJECT (node) ||
+      tb_json_object_get_string (json_node_get_object (node), "type") == NULL)
+    {
+      g_set_error (error, TB_TRACE_FILE_ERROR, TB_TRACE_FILE_ERROR_DAMAGED,
+                   /* Translators: %u is a line number, %s what is wrong with it */
+                   _("Line %u of the trace cannot be read: %s"), line,
+                   parse_error != NULL ? parse_error->message
+                                       : _("it changed since the trace was opened"));
+      return NULL;
+    }
+
+  return json_object_ref (json_node_get_object (node));
+}
+
+/* The text of event @position's line, nul-terminated and not parsed;
+ * @line_number is where it is in the file. */
+char *
+_tb_trace_reader_read_line (TbTraceReader  *self,
+                            guint           position,
+                            gsize          *length,
+                            guint          *line_number,
+                            GError        **error)
+{
+  g_autofree char *buffer = NULL;
+  Entry entry;
 
   g_mutex_lock (&self->lock);
   if (position >= self->entries->len)
@@ -753,30 +785,17 @@ tb_trace_reader_read_event (TbTraceReader  *self,
   entry = g_array_index (self->entries, Entry, position);
   g_mutex_unlock (&self->lock);
 
-  buffer = g_malloc (entry.length);
-  n = read_at (self->fd, buffer, entry.length, entry.offset);
-  if (n != (gssize) entry.length)
+  buffer = g_malloc (entry.length + 1);
+  if (read_at (self->fd, buffer, entry.length, entry.offset) != (gssize) entry.length)
     {
       g_set_error (error, TB_TRACE_FILE_ERROR, TB_TRACE_FILE_ERROR_DAMAGED,
                    _("Line %u of the trace changed since it was opened"), entry.line);
       return NULL;
     }
-
-  /* Indexing only scanned the line; this is where it is parsed. */
-  node = tb_json_parse_full (buffer, entry.length, TB_TRACE_MAX_LINE, TB_TRACE_MAX_DEPTH,
-                             &parse_error);
-  if (node == NULL || !JSON_NODE_HOLDS_OBJECT (node) ||
-      tb_json_object_get_string (json_node_get_object (node), "type") == NULL)
-    {
-      g_set_error (error, TB_TRACE_FILE_ERROR, TB_TRACE_FILE_ERROR_DAMAGED,
-                   /* Translators: %u is a line number, %s what is wrong with it */
-                   _("Line %u of the trace cannot be read: %s"), entry.line,
-                   parse_error != NULL ? parse_error->message
-                                       : _("it changed since the trace was opened"));
-      return NULL;
-    }
-
-  return json_object_ref (json_node_get_object (node));
+  buffer[entry.length] = '\0';
+  *length = entry.length;
+  *line_number = entry.line;
+  return g_steal_pointer (&buffer);
 }
 
 /**

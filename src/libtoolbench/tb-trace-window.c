@@ -238,6 +238,64 @@ event_from_written_line (char  *text,
   return _tb_trace_event_new_text (seq, t, type_text, payload, strlen (payload));
 }
 
+/* The event a line of the file holds (@text, nul-terminated): checked,
+ * its payload kept as text when the writer wrote it. %NULL with @error
+ * when the line is no longer an event; @line_number names it. */
+TbTraceEvent *
+_tb_trace_event_from_text (char     *text,
+                           gsize     length,
+                           guint64   fallback_seq,
+                           guint     line_number,
+                           GError  **error)
+{
+  g_autoptr(GError) parse_error = NULL;
+  g_autoptr(JsonNode) node = NULL;
+
+  /* Checking the line is much cheaper than parsing it, and most events
+   * read back (a replay reading a run) are asked only their type, or a
+   * few of their members. */
+  if (tb_json_check_text (text, length, TB_TRACE_MAX_DEPTH, &parse_error))
+    {
+      TbTraceEvent *event = event_from_written_line (text, length);
+
+      if (event != NULL)
+        return event;
+      node = tb_json_parse_full (text, length, TB_TRACE_MAX_LINE, TB_TRACE_MAX_DEPTH,
+                                 &parse_error);
+    }
+  if (node == NULL)
+    {
+      g_set_error (error, TB_TRACE_FILE_ERROR, TB_TRACE_FILE_ERROR_DAMAGED,
+                   /* Translators: %u is a line number, %s why it does not read */
+                   _("line %u has changed since it was written (%s)"), line_number,
+                   parse_error->message);
+      return NULL;
+    }
+  if (!JSON_NODE_HOLDS_OBJECT (node) ||
+      tb_json_object_get_string (json_node_get_object (node), "type") == NULL)
+    {
+      g_set_error_literal (error, TB_TRACE_FILE_ERROR, TB_TRACE_FILE_ERROR_DAMAGED,
+                           _("its line is not a trace event"));
+      return NULL;
+    }
+  return _tb_trace_event_from_line (json_node_get_object (node), fallback_seq);
+}
+
+/* What a view shows for event @position of @path when it cannot be read
+ * back: an "incomplete" event that says why. */
+TbTraceEvent *
+_tb_trace_event_new_unreadable (guint         position,
+                                const char   *path,
+                                const GError *error)
+{
+  g_autoptr(JsonObject) payload = json_object_new ();
+  g_autofree char *reason = g_strdup_printf (_("Event %u can no longer be read from “%s”: %s"),
+                                             position + 1, path, error->message);
+
+  json_object_set_string_member (payload, "reason", reason);
+  return tb_trace_event_new (position + 1, 0, "incomplete", payload);
+}
+
 /* Never NULL: an event that cannot be read back becomes an "incomplete"
  * event that says why, so a view shows the gap instead of failing. */
 TbTraceEvent *
@@ -245,7 +303,6 @@ _tb_trace_backing_read (TbTraceBacking *self,
                         guint           position)
 {
   g_autoptr(GError) error = NULL;
-  g_autoptr(JsonNode) node = NULL;
   g_autofree char *text = NULL;
   guint64 start = 0;
   gsize length = 0;
@@ -270,32 +327,14 @@ _tb_trace_backing_read (TbTraceBacking *self,
                              _("the file is shorter than what was written to it"));
       else
         {
-          g_autoptr(GError) parse_error = NULL;
+          TbTraceEvent *event;
 
-          /* Checking the line is much cheaper than parsing it, and most
-           * events read back (a replay reading a run) are asked only
-           * their type, or a few of their members. */
           text[length] = '\0';
-          if (tb_json_check_text (text, length, TB_TRACE_MAX_DEPTH, &parse_error))
-            {
-              TbTraceEvent *event = event_from_written_line (text, length);
-
-              if (event != NULL)
-                return event;
-              node = tb_json_parse_full (text, length, TB_TRACE_MAX_LINE, TB_TRACE_MAX_DEPTH,
-                                         &parse_error);
-            }
           /* The header is line 1: event k is on line k + 1. */
-          if (node == NULL)
-            g_set_error (&error, TB_TRACE_FILE_ERROR, TB_TRACE_FILE_ERROR_DAMAGED,
-                         /* Translators: %u is a line number, %s why it does not read */
-                         _("line %u has changed since it was written (%s)"), position + 2,
-                         parse_error->message);
+          event = _tb_trace_event_from_text (text, length, position + 1, position + 2, &error);
+          if (event != NULL)
+            return event;
         }
-      if (node != NULL && (!JSON_NODE_HOLDS_OBJECT (node) ||
-                           tb_json_object_get_string (json_node_get_object (node), "type") == NULL))
-        g_set_error_literal (&error, TB_TRACE_FILE_ERROR, TB_TRACE_FILE_ERROR_DAMAGED,
-                             _("its line is not a trace event"));
     }
   else if (error == NULL)
     {
@@ -303,16 +342,6 @@ _tb_trace_backing_read (TbTraceBacking *self,
                            _("it was never written to the file"));
     }
 
-  if (error == NULL)
-    return _tb_trace_event_from_line (json_node_get_object (node), position + 1);
-
-  {
-    g_autoptr(JsonObject) payload = json_object_new ();
-    g_autofree char *reason = g_strdup_printf (_("Event %u can no longer be read from “%s”: %s"),
-                                               position + 1, self->path, error->message);
-
-    self->next_position = G_MAXUINT;
-    json_object_set_string_member (payload, "reason", reason);
-    return tb_trace_event_new (position + 1, 0, "incomplete", payload);
-  }
+  self->next_position = G_MAXUINT;
+  return _tb_trace_event_new_unreadable (position, self->path, error);
 }

@@ -5,6 +5,7 @@
 #include "config.h"
 
 #include "tb-json.h"
+#include "tb-trace-file-private.h"
 #include "tb-trace-private.h"
 
 /**
@@ -39,6 +40,9 @@ struct _TbTrace
 
   TbTraceBacking *backing;
   guint           window;
+  /* A trace opened from a file (tb_trace_open()) reads its events there. */
+  TbTraceReader  *reader;
+  char           *reader_path;
   TbTraceSink     sink;
   gpointer        sink_data;
   TbTraceEvent   *read_back[N_READ_BACK];
@@ -93,6 +97,8 @@ tb_trace_finalize (GObject *object)
   g_clear_pointer (&self->header, json_object_unref);
   g_clear_pointer (&self->problems, g_ptr_array_unref);
   g_clear_pointer (&self->backing, _tb_trace_backing_unref);
+  g_clear_object (&self->reader);
+  g_clear_pointer (&self->reader_path, g_free);
   for (guint i = 0; i < N_READ_BACK; i++)
     g_clear_object (&self->read_back[i]);
 
@@ -198,11 +204,11 @@ tb_trace_append_event (TbTrace      *self,
 }
 
 /* Whether events that leave memory can be read back: a recorder writes
- * the trace to a file. */
+ * the trace to a file, or the trace was opened from one. */
 gboolean
 _tb_trace_can_read_back (TbTrace *self)
 {
-  return self->backing != NULL && self->window > 0;
+  return (self->backing != NULL && self->window > 0) || self->reader != NULL;
 }
 
 /* @sink sees each event as it is appended; one sink at a time: %FALSE
@@ -264,6 +270,38 @@ _tb_trace_set_backing (TbTrace        *self,
   self->window = window;
 }
 
+/* The events of @reader become this empty trace's, read from the file
+ * as they are asked for; @path names the file in what a view shows of
+ * an event that can no longer be read. */
+void
+_tb_trace_set_reader (TbTrace       *self,
+                      TbTraceReader *reader,
+                      const char    *path)
+{
+  g_return_if_fail (TB_IS_TRACE (self));
+  g_return_if_fail (self->n_events == 0 && self->backing == NULL && self->reader == NULL);
+
+  self->reader = g_object_ref (reader);
+  self->reader_path = g_strdup (path);
+  self->n_events = self->first = tb_trace_reader_get_n_events (reader);
+}
+
+static TbTraceEvent *
+read_from_reader (TbTrace *self,
+                  guint    position)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *text = NULL;
+  TbTraceEvent *event = NULL;
+  gsize length = 0;
+  guint line = 0;
+
+  text = _tb_trace_reader_read_line (self->reader, position, &length, &line, &error);
+  if (text != NULL)
+    event = _tb_trace_event_from_text (text, length, position + 1, line, &error);
+  return event != NULL ? event : _tb_trace_event_new_unreadable (position, self->reader_path, error);
+}
+
 static TbTraceEvent *
 read_back (TbTrace *self,
            guint    position)
@@ -277,7 +315,8 @@ read_back (TbTrace *self,
   slot = self->read_back_next;
   self->read_back_next = (slot + 1) % N_READ_BACK;
   g_clear_object (&self->read_back[slot]);
-  self->read_back[slot] = _tb_trace_backing_read (self->backing, position);
+  self->read_back[slot] = self->backing != NULL ? _tb_trace_backing_read (self->backing, position)
+                                                : read_from_reader (self, position);
   self->read_back_position[slot] = position;
   return self->read_back[slot];
 }

@@ -2,10 +2,12 @@
 
 #include "config.h"
 
+#include <fcntl.h>
 #include <glib/gstdio.h>
 #include <signal.h>
 #include <string.h>
 #include <toolbench.h>
+#include <unistd.h>
 
 #include "../trace-file-fixture.h"
 
@@ -456,6 +458,93 @@ test_killed_writer (Fixture       *f,
 
 /* Every input the fuzzer kept (seeds, and any crasher it ever found) is
  * read again here, so a fixed crash stays fixed. */
+/* A trace opened from its file holds the same events as one loaded whole,
+ * with the same problems, and keeps none of them in memory. */
+static void
+test_open_like_load (Fixture       *f,
+                     gconstpointer  data)
+{
+  g_autofree char *contents = NULL;
+  g_autofree char *damaged = NULL;
+  g_autoptr(TbTrace) loaded = NULL;
+  g_autoptr(TbTrace) opened = NULL;
+  g_auto(GStrv) load_problems = NULL;
+  g_auto(GStrv) open_problems = NULL;
+  g_autoptr(GError) error = NULL;
+
+  write_events (f, 300);
+  g_assert_true (g_file_get_contents (f->path, &contents, NULL, NULL));
+  damaged = replace_line (contents, 120, "{\"seq\":119,\"t\":1,\"type\":\"tool-ca garbage");
+  g_assert_true (g_file_set_contents (f->path, damaged, -1, NULL));
+
+  loaded = tb_trace_load (f->file, NULL, &load_problems, &error);
+  g_assert_no_error (error);
+  opened = tb_trace_open (f->file, NULL, &open_problems, &error);
+  g_assert_no_error (error);
+
+  g_assert_cmpuint (tb_trace_get_n_events (opened), ==, 299);
+  g_assert_cmpuint (tb_trace_get_n_events (opened), ==, tb_trace_get_n_events (loaded));
+  g_assert_cmpuint (tb_trace_get_n_in_memory (opened), ==, 0);
+  g_assert_cmpstrv (open_problems, load_problems);
+  g_assert_true (json_object_equal (tb_trace_get_header (opened), tb_trace_get_header (loaded)));
+  /* Backwards too, past what is kept of events read back. */
+  for (gint i = 298; i >= 0; i--)
+    {
+      TbTraceEvent *a = tb_trace_get_event (loaded, i);
+      TbTraceEvent *b = tb_trace_get_event (opened, i);
+      g_autoptr(JsonNode) a_json = tb_trace_event_to_json (a);
+      g_autoptr(JsonNode) b_json = tb_trace_event_to_json (b);
+      g_autofree char *a_text = tb_json_to_string (a_json, FALSE);
+      g_autofree char *b_text = tb_json_to_string (b_json, FALSE);
+
+      g_assert_cmpstr (b_text, ==, a_text);
+    }
+}
+
+/* Saved over, the file opened is still read; changed where it stands, an
+ * event says it can no longer be read, and nothing else is lost. */
+static void
+test_open_file_changed (Fixture       *f,
+                        gconstpointer  data)
+{
+  g_autofree char *other = g_build_filename (f->dir, "other.jsonl", NULL);
+  g_autofree char *expected = NULL;
+  g_autoptr(TbTrace) opened = NULL;
+  g_autoptr(GError) error = NULL;
+  TbTraceEvent *event;
+  int fd;
+
+  write_events (f, 50);
+  opened = tb_trace_open (f->file, NULL, NULL, &error);
+  g_assert_no_error (error);
+
+  /* Replaced by another file of the same name: the opened one is read. */
+  g_assert_true (g_file_set_contents (other, "not a trace\n", -1, NULL));
+  g_assert_cmpint (g_rename (other, f->path), ==, 0);
+  event = tb_trace_get_event (opened, 40);
+  g_assert_cmpstr (tb_trace_event_get_event_type (event), ==, "tool-call");
+  g_assert_cmpint (tb_trace_event_get_seq (event), ==, 41);
+  g_clear_object (&opened);
+
+  /* Cut short where it stands. */
+  write_events (f, 50);
+  opened = tb_trace_open (f->file, NULL, NULL, &error);
+  g_assert_no_error (error);
+  fd = g_open (f->path, O_WRONLY, 0);
+  g_assert_cmpint (fd, >=, 0);
+  g_assert_cmpint (ftruncate (fd, 400), ==, 0);
+  close (fd);
+
+  event = tb_trace_get_event (opened, 40);
+  g_assert_cmpstr (tb_trace_event_get_event_type (event), ==, "incomplete");
+  expected = g_strdup_printf ("Event 41 can no longer be read from “%s”: Line 42 of the trace "
+                              "changed since it was opened", f->path);
+  g_assert_cmpstr (tb_json_object_get_string (tb_trace_event_get_payload (event), "reason"), ==,
+                   expected);
+  g_assert_cmpuint (tb_trace_get_n_events (opened), ==, 50);
+}
+
+
 static void
 test_fuzz_corpus (void)
 {
@@ -514,6 +603,8 @@ main (int   argc,
   ADD ("/trace-file/invalid-event", test_invalid_event);
   ADD ("/trace-file/index-async", test_index_async);
   ADD ("/trace-file/killed-writer", test_killed_writer);
+  ADD ("/trace-file/open-like-load", test_open_like_load);
+  ADD ("/trace-file/open-file-changed", test_open_file_changed);
 #undef ADD
   g_test_add_func ("/trace-file/fuzz-corpus", test_fuzz_corpus);
 

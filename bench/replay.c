@@ -10,8 +10,11 @@
 
 /* Replaying long runs: a run of N steps (one echo call a turn) is
  * recorded to a file, then replayed with the recorded results, the new
- * run recorded too, and the two compared. 10,000 and 100,000 steps, each
- * in a process of its own so that each has its own peak memory.
+ * run recorded too, and the two compared: the trace as its recorder left
+ * it, the file opened with tb_trace_open() as `toolbench-cli replay`
+ * opens it, and the file loaded whole with tb_trace_load(). 10,000 and
+ * 100,000 steps, each way in a process of its own so that each has its
+ * own peak memory.
  *
  * The reference is the recording of the same run in the same process:
  * a replay runs the same loop, so its steps/s over the recording's is
@@ -52,8 +55,12 @@ replay_cb (GObject      *object,
   g_assert_no_error (error);
 }
 
+typedef enum { RECORDED, OPENED, LOADED } Source;
+static const char * const source_names[] = { "recorded", "opened", "loaded" };
+
 static int
-measure (guint n)
+measure (guint  n,
+         Source source)
 {
   g_autofree char *dir = g_dir_make_tmp ("toolbench-bench-XXXXXX", NULL);
   g_autofree char *recorded_path = g_build_filename (dir, "recorded.jsonl", NULL);
@@ -94,7 +101,19 @@ measure (guint n)
   record_s = (g_get_monotonic_time () - start) / (double) G_USEC_PER_SEC;
   after_record = peak_rss_mib ();
 
-  replay = tb_replay_new (tb_dispatch_loop_get_trace (loop));
+  if (source == RECORDED)
+    replay = tb_replay_new (tb_dispatch_loop_get_trace (loop));
+  else
+    {
+      g_autoptr(TbTrace) trace = NULL;
+
+      g_clear_object (&recorder);
+      g_clear_object (&loop);
+      trace = source == OPENED ? tb_trace_open (recorded_file, NULL, NULL, &error)
+                               : tb_trace_load (recorded_file, NULL, NULL, &error);
+      g_assert_no_error (error);
+      replay = tb_replay_new (trace);
+    }
   tb_replay_set_output (replay, replayed_file, NULL);
   start = g_get_monotonic_time ();
   tb_replay_run_async (replay, NULL, replay_cb, &report);
@@ -103,13 +122,14 @@ measure (guint n)
   replay_s = (g_get_monotonic_time () - start) / (double) G_USEC_PER_SEC;
 
   g_assert_cmpint (tb_replay_report_get_first_divergence (report), ==, -1);
-  g_print ("replay %u steps: %.0f steps/s (report included); recording them %.0f steps/s; "
-           "ratio replay / recording steps/s (%u steps): %.2f\n",
-           n, n / replay_s, n / record_s, n, record_s / replay_s);
-  g_print ("replay %u steps: peak memory %.1f MiB (%.1f MiB after recording); budget %.0f MiB; "
-           "ratio peak memory / %.0f MiB budget (%u steps): %.2f\n",
-           n, peak_rss_mib (), after_record, BUDGET_MIB, BUDGET_MIB, n,
-           peak_rss_mib () / BUDGET_MIB);
+  g_print ("replay %u steps, %s: %.0f steps/s (report included); recording them %.0f steps/s; "
+           "ratio replay / recording steps/s (%u steps, %s): %.2f\n",
+           n, source_names[source], n / replay_s, n / record_s, n, source_names[source],
+           record_s / replay_s);
+  g_print ("replay %u steps, %s: peak memory %.1f MiB (%.1f MiB after recording); budget %.0f MiB; "
+           "ratio peak memory / %.0f MiB budget (%u steps, %s): %.2f\n",
+           n, source_names[source], peak_rss_mib (), after_record, BUDGET_MIB, BUDGET_MIB, n,
+           source_names[source], peak_rss_mib () / BUDGET_MIB);
 
   g_unlink (recorded_path);
   g_unlink (replayed_path);
@@ -123,14 +143,17 @@ main (int   argc,
 {
   static const guint sizes[] = { 10000, 100000 };
 
-  if (argc > 1)
-    return measure ((guint) MAX (g_ascii_strtoull (argv[1], NULL, 10), 1));
+  if (argc > 2)
+    return measure ((guint) MAX (g_ascii_strtoull (argv[1], NULL, 10), 1),
+                    g_str_equal (argv[2], "opened") ? OPENED
+                    : g_str_equal (argv[2], "loaded") ? LOADED : RECORDED);
 
-  for (guint i = 0; i < G_N_ELEMENTS (sizes); i++)
+  for (guint i = 0; i < G_N_ELEMENTS (sizes) * G_N_ELEMENTS (source_names); i++)
     {
       g_autofree char *self_path = g_file_read_link ("/proc/self/exe", NULL);
-      g_autofree char *count = g_strdup_printf ("%u", sizes[i]);
-      const char *child_argv[] = { self_path, count, NULL };
+      g_autofree char *count = g_strdup_printf ("%u", sizes[i / G_N_ELEMENTS (source_names)]);
+      const char *child_argv[] = { self_path, count,
+                                   source_names[i % G_N_ELEMENTS (source_names)], NULL };
       g_autoptr(GError) error = NULL;
       int status = 0;
 

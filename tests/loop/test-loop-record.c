@@ -766,12 +766,13 @@ static void
 test_replay_opened_memory (Fixture       *f,
                            gconstpointer  data)
 {
-  glong small = replay_peak_kib (f->dir, 2000, TRUE);
-  glong large = replay_peak_kib (f->dir, 20000, TRUE);
+  glong small = replay_peak_kib (f->dir, 1000, TRUE);
+  glong large = replay_peak_kib (f->dir, 10000, TRUE);
 
-  g_test_message ("peak resident memory, trace opened: 2,000 steps %ld KiB, "
-                  "20,000 steps %ld KiB", small, large);
-  g_assert_cmpint (large - small, <, 16 * 1024);
+  g_test_message ("peak resident memory, trace opened: 1,000 steps %ld KiB, "
+                  "10,000 steps %ld KiB", small, large);
+  /* Loaded whole, the 9,000 more steps took about 135 MiB more. */
+  g_assert_cmpint (large - small, <, 8 * 1024);
 }
 
 int

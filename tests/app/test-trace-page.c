@@ -102,7 +102,9 @@ open_and_wait (Fixture    *f,
   g_autoptr(GFile) file = g_file_new_for_path (path);
 
   tb_trace_page_open_file (f->page, file);
-  WAIT_UNTIL (!tb_trace_page_get_busy (f->page));
+  /* Read, and the rows of MCP messages closed: that is done in an idle,
+   * which a slow build reaches after more than a fixed pause. */
+  WAIT_UNTIL (!tb_trace_page_get_busy (f->page) && f->page->close_groups_id == 0);
   iterate (100);
 }
 

@@ -166,11 +166,17 @@ output_text (TbToolResult *result)
 }
 
 static gboolean
-have_gjs (void)
+gjs_installed (void)
 {
   g_autofree char *gjs = g_find_program_in_path ("gjs");
 
-  if (gjs != NULL)
+  return gjs != NULL;
+}
+
+static gboolean
+have_gjs (void)
+{
+  if (gjs_installed ())
     return TRUE;
   g_test_skip ("gjs is not installed");
   return FALSE;
@@ -260,7 +266,7 @@ test_raises_and_wrong_type (Fixture       *f,
   g_autoptr(TbToolResult) result = NULL;
 
   write_plugin (f, "words.py", WORDS_PY);
-  if (g_find_program_in_path ("gjs") != NULL)
+  if (gjs_installed ())
     write_plugin (f, "shout.js", SHOUT_JS);
   plugins = load (f);
 
@@ -506,7 +512,7 @@ test_bindings (Fixture       *f,
       return;
     }
   write_plugin (f, "gi.py", GI_PY);
-  if (g_find_program_in_path ("gjs") != NULL)
+  if (gjs_installed ())
     write_plugin (f, "gi.js", GI_JS);
   plugins = load (f);
   g_assert_cmpint (tb_plugin_get_state (find_plugin (plugins, "gi.py")), ==,

@@ -92,6 +92,43 @@ one_row (gpointer view)
   return tb_mcp_resources_view_get_n_rows (view) == 1;
 }
 
+typedef struct
+{
+  const char *text;
+  gboolean    searched;
+} Search;
+
+static gboolean
+search_done (gpointer data)
+{
+  return ((Search *) data)->searched;
+}
+
+static void
+on_search_changed (GtkEditable *entry,
+                   Search      *search)
+{
+  /* Replacing the text empties the entry first, which is searched at once. */
+  if (g_str_equal (gtk_editable_get_text (entry), search->text))
+    search->searched = TRUE;
+}
+
+/* Types @text into a search entry and waits until it is searched for: the
+ * entry does so after a pause in typing, which a slow build (a
+ * sanitizer's) reaches after more than a fixed pause. */
+static void
+search_for (GtkEditable *entry,
+            const char  *text)
+{
+  Search search = { text, FALSE };
+  gulong id = g_signal_connect (entry, "search-changed", G_CALLBACK (on_search_changed),
+                                &search);
+
+  gtk_editable_set_text (entry, text);
+  wait_until (search_done, &search);
+  g_signal_handler_disconnect (entry, id);
+}
+
 static void
 setup_with (Fixture    *f,
             char      **argv,
@@ -310,8 +347,7 @@ test_everything_resources (Fixture       *f,
   g_test_message ("first row: %s", first);
 
   /* Search narrows by URI; the templates stay findable by theirs. */
-  gtk_editable_set_text (tb_mcp_resources_view_get_search_entry (view), "ARCHITECTURE");
-  iterate_ms (300);
+  search_for (tb_mcp_resources_view_get_search_entry (view), "ARCHITECTURE");
   g_assert_cmpuint (tb_mcp_resources_view_get_n_rows (view), >=, 1);
   g_assert_cmpuint (tb_mcp_resources_view_get_n_rows (view), <, all);
   shown = tb_mcp_resources_view_get_row_text (view, 0);
@@ -329,16 +365,14 @@ test_everything_resources (Fixture       *f,
   shown = tb_resource_view_dup_text (resource);
   g_assert_nonnull (strstr (shown, "Architecture"));
 
-  gtk_editable_set_text (tb_mcp_resources_view_get_search_entry (view), "no such thing at all");
-  iterate_ms (300);
+  search_for (tb_mcp_resources_view_get_search_entry (view), "no such thing at all");
   g_assert_cmpuint (tb_mcp_resources_view_get_n_rows (view), ==, 0);
   g_assert_cmpstr (tb_mcp_resources_view_get_state (view), ==, "status");
   g_assert_cmpstr (tb_mcp_resources_view_get_status_title (view), ==, "No Matching Resources");
 
   /* A template: its form has one entry per variable; Open expands it and
    * reads the blob it names. */
-  gtk_editable_set_text (tb_mcp_resources_view_get_search_entry (view), "dynamic/blob");
-  iterate_ms (300);
+  search_for (tb_mcp_resources_view_get_search_entry (view), "dynamic/blob");
   row = tb_mcp_resources_view_find_row (view, "demo://resource/dynamic/blob/{resourceId}");
   g_assert_cmpint (row, >=, 0);
   tb_mcp_resources_view_activate_row (view, row);
@@ -385,8 +419,7 @@ test_everything_prompts (Fixture       *f,
   g_assert_cmpstr (tb_mcp_prompts_view_get_state (view), ==, "list");
   all = tb_mcp_prompts_view_get_n_rows (view);
   g_assert_cmpuint (all, >=, 4);
-  gtk_editable_set_text (tb_mcp_prompts_view_get_search_entry (view), "team");
-  iterate_ms (300);
+  search_for (tb_mcp_prompts_view_get_search_entry (view), "team");
   g_assert_cmpuint (tb_mcp_prompts_view_get_n_rows (view), ==, 1);
 
   /* Completions as suggestions, the first argument as the context of the
@@ -412,8 +445,7 @@ test_everything_prompts (Fixture       *f,
 
   /* A missing required argument is named, and nothing is sent. */
   gtk_widget_activate_action (GTK_WIDGET (view), "prompts.back", NULL);
-  gtk_editable_set_text (tb_mcp_prompts_view_get_search_entry (view), "");
-  iterate_ms (300);
+  search_for (tb_mcp_prompts_view_get_search_entry (view), "");
   g_assert_true (tb_mcp_prompts_view_select (view, "args-prompt"));
   form = tb_mcp_prompts_view_get_form (view);
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (form), "prompt.get", NULL));
@@ -524,8 +556,7 @@ test_rich_resources (Fixture       *f,
 
   /* Subscribing: the server's update marks the row and re-reads the
    * window. */
-  gtk_editable_set_text (tb_mcp_resources_view_get_search_entry (view), "");
-  iterate_ms (300);
+  search_for (tb_mcp_resources_view_get_search_entry (view), "");
   position = tb_mcp_resources_view_find_row (view, "note://welcome");
   g_assert_cmpint (position, ==, 0);
   tb_mcp_resources_view_set_subscribed (view, position, TRUE);
@@ -952,8 +983,7 @@ test_many (Fixture       *f,
                             "could not list its resource templates"));
 
   start = g_get_monotonic_time ();
-  gtk_editable_set_text (tb_mcp_resources_view_get_search_entry (view), "09999");
-  iterate_ms (200);
+  search_for (tb_mcp_resources_view_get_search_entry (view), "09999");
   searched = g_get_monotonic_time ();
   g_test_message ("searching 10,000 resources took %" G_GINT64_FORMAT " ms with the search "
                   "entry's delay", (searched - start) / 1000);

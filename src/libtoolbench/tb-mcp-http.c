@@ -238,6 +238,35 @@ add_headers (TbMcpHttp   *self,
     soup_message_headers_replace (headers, "MCP-Protocol-Version", self->protocol_version);
 }
 
+/* The headers every request of an exchange carries, whether it is the POST
+ * or the GET that resumes its stream: the configured ones, the session's,
+ * in the stateless revision what the request is about, and the access
+ * token. */
+static void
+add_exchange_headers (Exchange *ex)
+{
+  TbMcpHttp *http = ex->http;
+
+  add_headers (http, ex->msg);
+  if (http->stateless && ex->method != NULL)
+    {
+      SoupMessageHeaders *headers = soup_message_get_request_headers (ex->msg);
+      g_autofree char *method = _tb_mcp_header_value (ex->method);
+
+      soup_message_headers_replace (headers, "Mcp-Method", method);
+      if (ex->name != NULL)
+        {
+          g_autofree char *name = _tb_mcp_header_value (ex->name);
+
+          soup_message_headers_replace (headers, "Mcp-Name", name);
+        }
+      for (guint i = 0; ex->param_headers != NULL && ex->param_headers[i] != NULL &&
+                        ex->param_headers[i + 1] != NULL; i += 2)
+        soup_message_headers_replace (headers, ex->param_headers[i], ex->param_headers[i + 1]);
+    }
+  ex->auth_serial = add_authorization (http, ex->msg);
+}
+
 static void
 exchange_fail (Exchange   *ex,
                int         code,
@@ -424,24 +453,7 @@ reconnect_timeout_cb (gpointer user_data)
   g_clear_object (&ex->msg);
   ex->wire_exchange = _tb_mcp_wire_begin_exchange (http->client, ex->wire_exchange);
   ex->msg = soup_message_new (SOUP_METHOD_GET, http->url);
-  add_headers (http, ex->msg);
-  if (http->stateless && ex->method != NULL)
-    {
-      SoupMessageHeaders *headers = soup_message_get_request_headers (ex->msg);
-      g_autofree char *method = _tb_mcp_header_value (ex->method);
-
-      soup_message_headers_replace (headers, "Mcp-Method", method);
-      if (ex->name != NULL)
-        {
-          g_autofree char *name = _tb_mcp_header_value (ex->name);
-
-          soup_message_headers_replace (headers, "Mcp-Name", name);
-        }
-      for (guint i = 0; ex->param_headers != NULL && ex->param_headers[i] != NULL &&
-                        ex->param_headers[i + 1] != NULL; i += 2)
-        soup_message_headers_replace (headers, ex->param_headers[i], ex->param_headers[i + 1]);
-    }
-  ex->auth_serial = add_authorization (http, ex->msg);
+  add_exchange_headers (ex);
   soup_message_headers_replace (soup_message_get_request_headers (ex->msg), "Accept",
                                 "text/event-stream");
   if (ex->last_event_id != NULL)
@@ -678,24 +690,7 @@ post (Exchange *ex)
   ex->msg = soup_message_new (SOUP_METHOD_POST, http->url);
   if (ex->msg == NULL)
     return FALSE;
-  add_headers (http, ex->msg);
-  if (http->stateless && ex->method != NULL)
-    {
-      SoupMessageHeaders *headers = soup_message_get_request_headers (ex->msg);
-      g_autofree char *method = _tb_mcp_header_value (ex->method);
-
-      soup_message_headers_replace (headers, "Mcp-Method", method);
-      if (ex->name != NULL)
-        {
-          g_autofree char *name = _tb_mcp_header_value (ex->name);
-
-          soup_message_headers_replace (headers, "Mcp-Name", name);
-        }
-      for (guint i = 0; ex->param_headers != NULL && ex->param_headers[i] != NULL &&
-                        ex->param_headers[i + 1] != NULL; i += 2)
-        soup_message_headers_replace (headers, ex->param_headers[i], ex->param_headers[i + 1]);
-    }
-  ex->auth_serial = add_authorization (http, ex->msg);
+  add_exchange_headers (ex);
   soup_message_headers_replace (soup_message_get_request_headers (ex->msg), "Accept",
                                 "application/json, text/event-stream");
   soup_message_set_request_body_from_bytes (ex->msg, "application/json", ex->request_body);

@@ -282,6 +282,24 @@ fall_back (TbSecretStore *self,
   g_message ("Keeping secrets in memory: the keyring is not usable (%s)", error->message);
 }
 
+/* After a keyring request failed with @error: a cancelled request ends
+ * @task with the cancellation and returns %FALSE; any other failure turns
+ * the store to memory and returns %TRUE, for the caller to answer from
+ * there. */
+static gboolean
+fall_back_unless_cancelled (TbSecretStore  *self,
+                            GTask          *task,
+                            GError        **error)
+{
+  if (g_error_matches (*error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    {
+      g_task_return_error (task, g_steal_pointer (error));
+      return FALSE;
+    }
+  fall_back (self, *error);
+  return TRUE;
+}
+
 static gboolean
 check_names (TbSecretKind   kind,
              const char    *name,
@@ -320,6 +338,23 @@ start_request (TbSecretStore       *self,
   return task;
 }
 
+/* Ends @task with the error when @name or @url is missing. */
+static gboolean
+task_check_names (GTask        *task,
+                  TbSecretKind  kind,
+                  const char   *name,
+                  const char   *url)
+{
+  g_autoptr(GError) error = NULL;
+
+  if (!check_names (kind, name, url, &error))
+    {
+      g_task_return_error (task, g_steal_pointer (&error));
+      return FALSE;
+    }
+  return TRUE;
+}
+
 static void
 save_in_memory (TbSecretStore *self,
                 Request       *request)
@@ -343,12 +378,8 @@ store_cb (GObject      *source,
       if (error == NULL)
         error = g_error_new_literal (SECRET_ERROR, SECRET_ERROR_IS_LOCKED,
                                      _("The keyring did not take the key"));
-      if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-        {
-          g_task_return_error (task, g_steal_pointer (&error));
-          return;
-        }
-      fall_back (self, error);
+      if (!fall_back_unless_cancelled (self, task, &error))
+        return;
       save_in_memory (self, request);
     }
   g_task_return_boolean (task, TRUE);
@@ -381,18 +412,14 @@ tb_secret_store_store_async (TbSecretStore       *self,
 {
   g_autoptr(GTask) task = NULL;
   g_autoptr(GHashTable) attributes = NULL;
-  g_autoptr(GError) error = NULL;
   g_autofree char *label = NULL;
 
   g_return_if_fail (TB_IS_SECRET_STORE (self));
 
   task = start_request (self, kind, name, url, secret, cancellable, callback, user_data,
                         tb_secret_store_store_async);
-  if (!check_names (kind, name, url, &error))
-    {
-      g_task_return_error (task, g_steal_pointer (&error));
-      return;
-    }
+  if (!task_check_names (task, kind, name, url))
+    return;
   if (secret == NULL || *secret == '\0')
     {
       g_task_return_new_error (task, TB_SECRET_STORE_ERROR, TB_SECRET_STORE_ERROR_INVALID,
@@ -459,12 +486,8 @@ fetch_cb (GObject      *source,
 
   if (error != NULL)
     {
-      if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-        {
-          g_task_return_error (task, g_steal_pointer (&error));
-          return;
-        }
-      fall_back (self, error);
+      if (!fall_back_unless_cancelled (self, task, &error))
+        return;
       g_task_return_pointer (task, lookup_in_memory (self, g_task_get_task_data (task)),
                              wipe_and_free);
       return;
@@ -498,17 +521,13 @@ tb_secret_store_fetch_async (TbSecretStore       *self,
 {
   g_autoptr(GTask) task = NULL;
   g_autoptr(GHashTable) attributes = NULL;
-  g_autoptr(GError) error = NULL;
 
   g_return_if_fail (TB_IS_SECRET_STORE (self));
 
   task = start_request (self, kind, name, url, NULL, cancellable, callback, user_data,
                         tb_secret_store_fetch_async);
-  if (!check_names (kind, name, url, &error))
-    {
-      g_task_return_error (task, g_steal_pointer (&error));
-      return;
-    }
+  if (!task_check_names (task, kind, name, url))
+    return;
   if (self->in_memory)
     {
       g_task_return_pointer (task, lookup_in_memory (self, g_task_get_task_data (task)),
@@ -587,12 +606,8 @@ forget_cb (GObject      *source,
   removed = secret_password_clear_finish (result, &error);
   if (error != NULL)
     {
-      if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-        {
-          g_task_return_error (task, g_steal_pointer (&error));
-          return;
-        }
-      fall_back (self, error);
+      if (!fall_back_unless_cancelled (self, task, &error))
+        return;
       removed = FALSE;
     }
   removed |= forget_in_memory (self, request);
@@ -631,10 +646,7 @@ tb_secret_store_forget_async (TbSecretStore       *self,
                         tb_secret_store_forget_async);
   if ((name == NULL || *name == '\0') && (url == NULL || *url == '\0'))
     {
-      g_autoptr(GError) error = NULL;
-
-      check_names (kind, NULL, NULL, &error);
-      g_task_return_error (task, g_steal_pointer (&error));
+      task_check_names (task, kind, NULL, NULL);
       return;
     }
   if (self->in_memory)

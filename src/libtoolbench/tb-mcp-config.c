@@ -11,6 +11,7 @@
 
 #include "tb-json.h"
 #include "tb-mcp-client-private.h"
+#include "tb-mcp-config-private.h"
 
 static char **
 strv_from_array (JsonNode    *node,
@@ -227,6 +228,31 @@ tb_mcp_config_load (JsonNode  *config,
   return g_steal_pointer (&clients);
 }
 
+/* Reads an MCP configuration file as JSON, with an error that says whether
+ * the file could not be read or is not JSON. */
+JsonNode *
+_tb_mcp_config_parse_file (const char  *path,
+                           GError     **error)
+{
+  g_autoptr(JsonNode) node = NULL;
+  g_autoptr(GError) local_error = NULL;
+
+  node = tb_json_parse_file (path, 16 * 1024 * 1024, &local_error);
+  if (node == NULL && local_error->domain == G_FILE_ERROR)
+    {
+      g_set_error (error, TB_MCP_ERROR, TB_MCP_ERROR_CONFIG,
+                   _("Cannot read the MCP configuration: %s"), local_error->message);
+      return NULL;
+    }
+  if (node == NULL)
+    {
+      g_set_error (error, TB_MCP_ERROR, TB_MCP_ERROR_CONFIG,
+                   _("The MCP configuration “%s” is not usable: %s"), path, local_error->message);
+      return NULL;
+    }
+  return g_steal_pointer (&node);
+}
+
 /**
  * tb_mcp_config_load_file:
  * @path: a JSON file in the shape of tb_mcp_config_load()
@@ -245,22 +271,11 @@ tb_mcp_config_load_file (const char  *path,
                          GError     **error)
 {
   g_autoptr(JsonNode) node = NULL;
-  g_autoptr(GError) local_error = NULL;
 
   g_return_val_if_fail (path != NULL, NULL);
 
-  node = tb_json_parse_file (path, 16 * 1024 * 1024, &local_error);
-  if (node == NULL && local_error->domain == G_FILE_ERROR)
-    {
-      g_set_error (error, TB_MCP_ERROR, TB_MCP_ERROR_CONFIG,
-                   _("Cannot read the MCP configuration: %s"), local_error->message);
-      return NULL;
-    }
+  node = _tb_mcp_config_parse_file (path, error);
   if (node == NULL)
-    {
-      g_set_error (error, TB_MCP_ERROR, TB_MCP_ERROR_CONFIG,
-                   _("The MCP configuration “%s” is not usable: %s"), path, local_error->message);
-      return NULL;
-    }
+    return NULL;
   return tb_mcp_config_load (node, problems, error);
 }

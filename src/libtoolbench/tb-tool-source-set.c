@@ -20,6 +20,7 @@
 #include "tb-file-tools.h"
 #include "tb-json.h"
 #include "tb-mcp-client.h"
+#include "tb-mcp-config-private.h"
 #include "tb-plugin.h"
 #include "tb-tool-session-private.h"
 #include "tb-tool-source-set.h"
@@ -297,24 +298,13 @@ tb_tool_source_set_add_mcp_config_file (TbToolSourceSet  *self,
                                      GError        **error)
 {
   g_autoptr(JsonNode) node = NULL;
-  g_autoptr(GError) local_error = NULL;
 
   g_return_val_if_fail (TB_IS_TOOL_SOURCE_SET (self), FALSE);
   g_return_val_if_fail (path != NULL, FALSE);
 
-  node = tb_json_parse_file (path, 16 * 1024 * 1024, &local_error);
-  if (node == NULL && local_error->domain == G_FILE_ERROR)
-    {
-      g_set_error (error, TB_MCP_ERROR, TB_MCP_ERROR_CONFIG,
-                   _("Cannot read the MCP configuration: %s"), local_error->message);
-      return FALSE;
-    }
+  node = _tb_mcp_config_parse_file (path, error);
   if (node == NULL)
-    {
-      g_set_error (error, TB_MCP_ERROR, TB_MCP_ERROR_CONFIG,
-                   _("The MCP configuration “%s” is not usable: %s"), path, local_error->message);
-      return FALSE;
-    }
+    return FALSE;
   return tb_tool_source_set_add_mcp_config (self, node, NULL, error);
 }
 

@@ -137,7 +137,7 @@ mark_damaged (TbWorkspaceFileStore  *self,
                display, reason);
 }
 
-/* Reads the file's bytes and the stat of what was read. Returns FALSE with
+/* Reads the file's bytes and the stat of what was read. Returns TRUE with
  * @contents NULL and no error when there is no file. */
 static gboolean
 read_file (TbWorkspaceFileStore  *self,
@@ -270,6 +270,28 @@ parse_contents (TbWorkspaceFileStore  *self,
   return TRUE;
 }
 
+/* Reads the file for a load or a reload. Without a file, @contents is
+ * %NULL and the store notes that there is none. */
+static gboolean
+read_current (TbWorkspaceFileStore  *self,
+              GString              **contents,
+              struct stat           *st,
+              GCancellable          *cancellable,
+              GError               **error)
+{
+  *contents = NULL;
+  if (g_cancellable_set_error_if_cancelled (cancellable, error))
+    return FALSE;
+  if (!read_file (self, contents, st, error))
+    return FALSE;
+  if (*contents == NULL)
+    {
+      self->state = FILE_STATE_ABSENT;
+      g_clear_pointer (&self->checksum, g_free);
+    }
+  return TRUE;
+}
+
 static gboolean
 tb_workspace_file_store_load (TbWorkspaceStore  *store,
                               JsonNode         **document,
@@ -280,18 +302,10 @@ tb_workspace_file_store_load (TbWorkspaceStore  *store,
   g_autoptr(GString) contents = NULL;
   struct stat st;
 
-  if (g_cancellable_set_error_if_cancelled (cancellable, error))
+  if (!read_current (self, &contents, &st, cancellable, error))
     return FALSE;
-
-  if (!read_file (self, &contents, &st, error))
-    return FALSE;
-
   if (contents == NULL)
-    {
-      self->state = FILE_STATE_ABSENT;
-      g_clear_pointer (&self->checksum, g_free);
-      return TRUE;
-    }
+    return TRUE;
 
   return parse_contents (self, contents, &st, document, error);
 }
@@ -308,19 +322,14 @@ tb_workspace_file_store_reload (TbWorkspaceStore  *store,
   TbWorkspaceFileStore *self = TB_WORKSPACE_FILE_STORE (store);
   g_autoptr(GString) contents = NULL;
   g_autofree char *checksum = NULL;
+  FileState before = self->state;
   struct stat st;
 
-  if (g_cancellable_set_error_if_cancelled (cancellable, error))
+  if (!read_current (self, &contents, &st, cancellable, error))
     return FALSE;
-
-  if (!read_file (self, &contents, &st, error))
-    return FALSE;
-
   if (contents == NULL)
     {
-      *changed = self->state != FILE_STATE_ABSENT;
-      self->state = FILE_STATE_ABSENT;
-      g_clear_pointer (&self->checksum, g_free);
+      *changed = before != FILE_STATE_ABSENT;
       return TRUE;
     }
 

@@ -72,15 +72,25 @@ dup_payload (Run   *run,
   return event != NULL ? json_object_ref (tb_trace_event_get_payload (event)) : NULL;
 }
 
+/* The object @member of the payload of the event at @position. */
+static JsonObject *
+dup_payload_object (Run        *run,
+                    guint       position,
+                    const char *member)
+{
+  g_autoptr(JsonObject) payload = dup_payload (run, position);
+  JsonObject *object = payload != NULL ? tb_json_object_get_object (payload, member) : NULL;
+
+  return object != NULL ? json_object_ref (object) : NULL;
+}
+
 static JsonObject *
 dup_call (Run   *run,
           guint  index)
 {
   const Step *step = _tb_replay_run_get_step (run, index);
-  g_autoptr(JsonObject) payload = step != NULL ? dup_payload (run, step->call) : NULL;
-  JsonObject *call = payload != NULL ? tb_json_object_get_object (payload, "call") : NULL;
 
-  return call != NULL ? json_object_ref (call) : NULL;
+  return step != NULL ? dup_payload_object (run, step->call, "call") : NULL;
 }
 
 char *
@@ -126,10 +136,8 @@ _tb_replay_run_dup_result (Run   *run,
                            guint  index)
 {
   const Step *step = _tb_replay_run_get_step (run, index);
-  g_autoptr(JsonObject) payload = step != NULL ? dup_payload (run, step->result) : NULL;
-  JsonObject *result = payload != NULL ? tb_json_object_get_object (payload, "result") : NULL;
 
-  return result != NULL ? json_object_ref (result) : NULL;
+  return step != NULL ? dup_payload_object (run, step->result, "result") : NULL;
 }
 
 JsonObject *

@@ -372,11 +372,18 @@ typedef struct
 } IndexState;
 
 static gboolean
-notify_first (gpointer user_data)
+notify_progress (gpointer user_data)
 {
   TbTraceReader *self = user_data;
 
   g_object_notify_by_pspec (G_OBJECT (self), properties [PROP_N_EVENTS]);
+  return G_SOURCE_CONTINUE;
+}
+
+static gboolean
+notify_first (gpointer user_data)
+{
+  notify_progress (user_data);
   return G_SOURCE_REMOVE;
 }
 
@@ -592,15 +599,6 @@ index_thread (GTask        *task,
     g_task_return_boolean (task, TRUE);
   else
     g_task_return_error (task, error);
-}
-
-static gboolean
-notify_progress (gpointer user_data)
-{
-  TbTraceReader *self = user_data;
-
-  g_object_notify_by_pspec (G_OBJECT (self), properties [PROP_N_EVENTS]);
-  return G_SOURCE_CONTINUE;
 }
 
 static void

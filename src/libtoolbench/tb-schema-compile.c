@@ -71,29 +71,36 @@ child_location (const char *location,
   return g_strconcat (location, "/", keyword, NULL);
 }
 
+static gboolean compile_failv (Compiler   *c,
+                               int         code,
+                               const char *location,
+                               const char *format,
+                               va_list     args) G_GNUC_PRINTF (4, 0);
 static gboolean compile_fail (Compiler   *c,
                               int         code,
                               const char *location,
                               const char *format,
                               ...) G_GNUC_PRINTF (4, 5);
+static gboolean keyword_fail (Compiler   *c,
+                              const char *location,
+                              const char *keyword,
+                              const char *format,
+                              ...) G_GNUC_PRINTF (4, 5);
 
 static gboolean
-compile_fail (Compiler   *c,
-              int         code,
-              const char *location,
-              const char *format,
-              ...)
+compile_failv (Compiler   *c,
+               int         code,
+               const char *location,
+               const char *format,
+               va_list     args)
 {
   g_autofree char *reason = NULL;
   g_autofree char *shown = NULL;
-  va_list args;
 
   if (c->error != NULL)
     return FALSE;
 
-  va_start (args, format);
   reason = g_strdup_vprintf (format, args);
-  va_end (args);
   if (!g_utf8_validate (reason, -1, NULL))
     {
       char *valid = g_utf8_make_valid (reason, -1);
@@ -106,6 +113,38 @@ compile_fail (Compiler   *c,
   /* Translators: the first %s is a JSON Pointer, the second the reason */
   g_set_error (&c->error, TB_SCHEMA_COMPILE_ERROR, code,
                _("The schema is not valid at “%s”: %s"), shown, reason);
+  return FALSE;
+}
+
+static gboolean
+compile_fail (Compiler   *c,
+              int         code,
+              const char *location,
+              const char *format,
+              ...)
+{
+  va_list args;
+
+  va_start (args, format);
+  compile_failv (c, code, location, format, args);
+  va_end (args);
+  return FALSE;
+}
+
+/* The value of @keyword in the schema at @location is not usable. */
+static gboolean
+keyword_fail (Compiler   *c,
+              const char *location,
+              const char *keyword,
+              const char *format,
+              ...)
+{
+  g_autofree char *loc = child_location (location, keyword, NULL);
+  va_list args;
+
+  va_start (args, format);
+  compile_failv (c, TB_SCHEMA_COMPILE_ERROR_INVALID, loc, format, args);
+  va_end (args);
   return FALSE;
 }
 
@@ -157,24 +196,14 @@ read_bound (Compiler   *c,
   if (value == NULL)
     return TRUE;
   if (!is_number (value))
-    {
-      g_autofree char *loc = child_location (location, keyword, NULL);
-
-      return compile_fail (c, TB_SCHEMA_COMPILE_ERROR_INVALID, loc,
-                           _("“%s” must be a number"), keyword);
-    }
+    return keyword_fail (c, location, keyword, _("“%s” must be a number"), keyword);
 
   bound->present = TRUE;
   bound->is_int = json_node_get_value_type (value) == G_TYPE_INT64;
   bound->ivalue = bound->is_int ? json_node_get_int (value) : 0;
   bound->value = json_node_get_double (value);
   if (!isfinite (bound->value))
-    {
-      g_autofree char *loc = child_location (location, keyword, NULL);
-
-      return compile_fail (c, TB_SCHEMA_COMPILE_ERROR_INVALID, loc,
-                           _("“%s” must be a finite number"), keyword);
-    }
+    return keyword_fail (c, location, keyword, _("“%s” must be a finite number"), keyword);
   bound->text = number_text (value);
   return TRUE;
 }
@@ -213,12 +242,8 @@ read_count (Compiler   *c,
     }
 
   *out = -1;
-  {
-    g_autofree char *loc = child_location (location, keyword, NULL);
-
-    return compile_fail (c, TB_SCHEMA_COMPILE_ERROR_INVALID, loc,
-                         _("“%s” must be a non-negative integer"), keyword);
-  }
+  return keyword_fail (c, location, keyword, _("“%s” must be a non-negative integer"),
+                       keyword);
 }
 
 static guint8
@@ -553,12 +578,7 @@ compile_validation (Compiler   *c,
       JsonArray *array;
 
       if (!JSON_NODE_HOLDS_ARRAY (value))
-        {
-          g_autofree char *loc = child_location (location, "enum", NULL);
-
-          return compile_fail (c, TB_SCHEMA_COMPILE_ERROR_INVALID, loc,
-                               _("“enum” must be an array"));
-        }
+        return keyword_fail (c, location, "enum", _("“enum” must be an array"));
       array = json_node_get_array (value);
       node->enum_values = g_ptr_array_new ();
       for (guint i = 0; i < json_array_get_length (array); i++)
@@ -616,12 +636,7 @@ compile_validation (Compiler   *c,
            !read_bound (c, object, location, "exclusiveMaximum", &node->exclusive_maximum))
     return FALSE;
   if (node->multiple_of.present && node->multiple_of.value <= 0)
-    {
-      g_autofree char *loc = child_location (location, "multipleOf", NULL);
-
-      return compile_fail (c, TB_SCHEMA_COMPILE_ERROR_INVALID, loc,
-                           _("“multipleOf” must be greater than 0"));
-    }
+    return keyword_fail (c, location, "multipleOf", _("“multipleOf” must be greater than 0"));
   node->has_numeric = node->minimum.present || node->maximum.present ||
                       node->exclusive_minimum.present || node->exclusive_maximum.present ||
                       node->multiple_of.present;
@@ -652,12 +667,7 @@ compile_validation (Compiler   *c,
   if (value != NULL)
     {
       if (!JSON_NODE_HOLDS_VALUE (value) || json_node_get_value_type (value) != G_TYPE_BOOLEAN)
-        {
-          g_autofree char *loc = child_location (location, "uniqueItems", NULL);
-
-          return compile_fail (c, TB_SCHEMA_COMPILE_ERROR_INVALID, loc,
-                               _("“uniqueItems” must be true or false"));
-        }
+        return keyword_fail (c, location, "uniqueItems", _("“uniqueItems” must be true or false"));
       node->unique_items = json_node_get_boolean (value);
     }
   node->min_contains = node->max_contains = -1;
@@ -847,12 +857,7 @@ compile_applicators (Compiler   *c,
         return FALSE;
       if (value != NULL && !JSON_NODE_HOLDS_OBJECT (value) &&
           !(JSON_NODE_HOLDS_VALUE (value) && json_node_get_value_type (value) == G_TYPE_BOOLEAN))
-        {
-          g_autofree char *loc = child_location (location, "items", NULL);
-
-          return compile_fail (c, TB_SCHEMA_COMPILE_ERROR_INVALID, loc,
-                               _("“items” must be a schema"));
-        }
+        return keyword_fail (c, location, "items", _("“items” must be a schema"));
       node->items = compile_child (c, object, location, "items", scope);
     }
   node->contains = compile_child (c, object, location, "contains", scope);

@@ -436,6 +436,46 @@ enter (Scanner *s)
   return FALSE;
 }
 
+/* s->p is just past a '{' or '['; an empty object or array ends here. */
+static inline gboolean
+at_empty (Scanner *s,
+          guchar   close)
+{
+  skip_space (s);
+  if (s->p < s->end && *s->p == close)
+    {
+      s->p++;
+      s->depth--;
+      return TRUE;
+    }
+  return FALSE;
+}
+
+/* After a member or an element: a comma means @more follows, @close ends
+ * the object or array; anything else is not JSON. */
+static inline gboolean
+read_separator (Scanner  *s,
+                guchar    close,
+                gboolean *more)
+{
+  skip_space (s);
+  if (s->p >= s->end)
+    return fail_syntax (s);
+  if (*s->p == ',')
+    {
+      s->p++;
+      skip_space (s);
+      *more = TRUE;
+      return TRUE;
+    }
+  if (*s->p != close)
+    return fail_syntax (s);
+  s->p++;
+  s->depth--;
+  *more = FALSE;
+  return TRUE;
+}
+
 /* s->p is at '{'. With @scan, the object is the line itself and its
  * "type" and "seq" are noted (the last of a repeated member counts, as
  * the parser keeps the last). */
@@ -446,19 +486,15 @@ scan_object (Scanner     *s,
   if (!enter (s) || !count_value (s, OBJECT_VALUES))
     return FALSE;
   s->p++;
-  skip_space (s);
-  if (s->p < s->end && *s->p == '}')
-    {
-      s->p++;
-      s->depth--;
-      return TRUE;
-    }
+  if (at_empty (s, '}'))
+    return TRUE;
 
   for (;;)
     {
       const guchar *name;
       gsize name_length;
       gboolean escaped;
+      gboolean more;
 
       if (s->p >= s->end || *s->p != '"')
         return fail_syntax (s);
@@ -490,20 +526,10 @@ scan_object (Scanner     *s,
             return FALSE;
         }
 
-      skip_space (s);
-      if (s->p >= s->end)
-        return fail_syntax (s);
-      if (*s->p == ',')
-        {
-          s->p++;
-          skip_space (s);
-          continue;
-        }
-      if (*s->p != '}')
-        return fail_syntax (s);
-      s->p++;
-      s->depth--;
-      return TRUE;
+      if (!read_separator (s, '}', &more))
+        return FALSE;
+      if (!more)
+        return TRUE;
     }
 }
 
@@ -513,32 +539,17 @@ scan_array (Scanner *s)
   if (!enter (s) || !count_value (s, 1))
     return FALSE;
   s->p++;
-  skip_space (s);
-  if (s->p < s->end && *s->p == ']')
-    {
-      s->p++;
-      s->depth--;
-      return TRUE;
-    }
+  if (at_empty (s, ']'))
+    return TRUE;
 
   for (;;)
     {
-      if (!scan_value (s))
+      gboolean more;
+
+      if (!scan_value (s) || !read_separator (s, ']', &more))
         return FALSE;
-      skip_space (s);
-      if (s->p >= s->end)
-        return fail_syntax (s);
-      if (*s->p == ',')
-        {
-          s->p++;
-          skip_space (s);
-          continue;
-        }
-      if (*s->p != ']')
-        return fail_syntax (s);
-      s->p++;
-      s->depth--;
-      return TRUE;
+      if (!more)
+        return TRUE;
     }
 }
 

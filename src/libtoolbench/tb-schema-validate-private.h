@@ -82,5 +82,11 @@ gboolean  _tb_schema_check_string       (VCtx        *v,
                                          Node        *n,
                                          const char  *string,
                                          gsize        len);
+gboolean  _tb_schema_check_n_items      (VCtx        *v,
+                                         Node        *n,
+                                         gint64       count);
+gboolean  _tb_schema_check_n_properties (VCtx        *v,
+                                         Node        *n,
+                                         gint64       count);
 
 G_END_DECLS

@@ -820,13 +820,33 @@ name_among (const char *name,
   return FALSE;
 }
 
+/* Opens the object or array @value stands for and checks the keywords
+ * about the whole value (type, const, enum); @ok says whether they hold. */
+static inline gboolean
+open_checked (TCtx         *t,
+              Node         *n,
+              const Scalar *value,
+              gboolean     *ok)
+{
+  if (!open_container (t))
+    return FALSE;
+  *ok = TRUE;
+  if (!(n->type_only && (n->types & value->types)))
+    {
+      *ok = check_common (t, n, value, NULL, 0);
+      if (!*ok)
+        failed (t);
+    }
+  return TRUE;
+}
+
 static gboolean
 stream_object (TCtx *t,
                Node *n)
 {
   static const Scalar object_value = { T_OBJECT };
   VCtx *v = t->v;
-  gboolean ok = TRUE;
+  gboolean ok;
   gboolean walk;
   gboolean more = TRUE;
   guint64 seen = 0;
@@ -836,15 +856,8 @@ stream_object (TCtx *t,
   guint n_others = 0;
   guint at;
 
-  if (!open_container (t))
+  if (!open_checked (t, n, &object_value, &ok))
     return FALSE;
-
-  if (!(n->type_only && (n->types & T_OBJECT)))
-    {
-      ok = check_common (t, n, &object_value, NULL, 0);
-      if (!ok)
-        failed (t);
-    }
   walk = !t->skipping && n->has_object;
   at = v->errors != NULL ? v->errors->len : 0;
 
@@ -961,24 +974,8 @@ stream_object (TCtx *t,
   if (walk && (n->min_properties >= 0 || n->max_properties >= 0 || n->required != NULL))
     {
       guint from = v->errors != NULL ? v->errors->len : 0;
-      gboolean sized = TRUE;
+      gboolean sized = _tb_schema_check_n_properties (v, n, size);
 
-      if (n->min_properties >= 0 && size < n->min_properties)
-        {
-          report (v, n, "minProperties",
-                  g_dngettext (GETTEXT_PACKAGE, "must have at least %" G_GINT64_FORMAT " property",
-                               "must have at least %" G_GINT64_FORMAT " properties",
-                               n->min_properties), n->min_properties);
-          sized = FALSE;
-        }
-      if ((sized || !STOP (v)) && n->max_properties >= 0 && size > n->max_properties)
-        {
-          report (v, n, "maxProperties",
-                  g_dngettext (GETTEXT_PACKAGE, "must have at most %" G_GINT64_FORMAT " property",
-                               "must have at most %" G_GINT64_FORMAT " properties",
-                               n->max_properties), n->max_properties);
-          sized = FALSE;
-        }
       if ((sized || !STOP (v)) && n->required != NULL)
         for (guint r = 0; n->required[r] != NULL; r++)
           {
@@ -1009,22 +1006,15 @@ stream_array (TCtx *t,
 {
   static const Scalar array_value = { T_ARRAY };
   VCtx *v = t->v;
-  gboolean ok = TRUE;
+  gboolean ok;
   gboolean walk;
   gboolean more = TRUE;
   gboolean items_refused = FALSE;
   guint count = 0;
   guint at;
 
-  if (!open_container (t))
+  if (!open_checked (t, n, &array_value, &ok))
     return FALSE;
-
-  if (!(n->type_only && (n->types & T_ARRAY)))
-    {
-      ok = check_common (t, n, &array_value, NULL, 0);
-      if (!ok)
-        failed (t);
-    }
   walk = !t->skipping && n->has_array;
   at = v->errors != NULL ? v->errors->len : 0;
 
@@ -1080,24 +1070,8 @@ stream_array (TCtx *t,
   if (walk && (n->min_items >= 0 || n->max_items >= 0))
     {
       guint from = v->errors != NULL ? v->errors->len : 0;
-      gboolean sized = TRUE;
+      gboolean sized = _tb_schema_check_n_items (v, n, count);
 
-      if (n->min_items >= 0 && count < n->min_items)
-        {
-          report (v, n, "minItems",
-                  g_dngettext (GETTEXT_PACKAGE, "must have at least %" G_GINT64_FORMAT " item",
-                               "must have at least %" G_GINT64_FORMAT " items", n->min_items),
-                  n->min_items);
-          sized = FALSE;
-        }
-      if ((sized || !STOP (v)) && n->max_items >= 0 && count > n->max_items)
-        {
-          report (v, n, "maxItems",
-                  g_dngettext (GETTEXT_PACKAGE, "must have at most %" G_GINT64_FORMAT " item",
-                               "must have at most %" G_GINT64_FORMAT " items", n->max_items),
-                  n->max_items);
-          sized = FALSE;
-        }
       if (!sized)
         {
           move_errors_before (v, at, from);

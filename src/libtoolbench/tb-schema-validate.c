@@ -495,6 +495,67 @@ validate_string (VCtx     *v,
   return _tb_schema_check_string (v, n, s, end - s);
 }
 
+/* minItems and maxItems against an array of @count items: one place for
+ * the tree validator and the text validator. After a failure the second
+ * is checked only when all errors are collected. */
+gboolean
+_tb_schema_check_n_items (VCtx   *v,
+                          Node   *n,
+                          gint64  count)
+{
+  gboolean ok = TRUE;
+
+  if (n->min_items >= 0 && count < n->min_items)
+    {
+      report (v, n, "minItems",
+              g_dngettext (GETTEXT_PACKAGE, "must have at least %" G_GINT64_FORMAT " item",
+                           "must have at least %" G_GINT64_FORMAT " items", n->min_items),
+              n->min_items);
+      ok = FALSE;
+      if (STOP (v))
+        return FALSE;
+    }
+  if (n->max_items >= 0 && count > n->max_items)
+    {
+      report (v, n, "maxItems",
+              g_dngettext (GETTEXT_PACKAGE, "must have at most %" G_GINT64_FORMAT " item",
+                           "must have at most %" G_GINT64_FORMAT " items", n->max_items),
+              n->max_items);
+      ok = FALSE;
+    }
+  return ok;
+}
+
+/* minProperties and maxProperties against an object of @count members, as
+ * _tb_schema_check_n_items() does for arrays. */
+gboolean
+_tb_schema_check_n_properties (VCtx   *v,
+                               Node   *n,
+                               gint64  count)
+{
+  gboolean ok = TRUE;
+
+  if (n->min_properties >= 0 && count < n->min_properties)
+    {
+      report (v, n, "minProperties",
+              g_dngettext (GETTEXT_PACKAGE, "must have at least %" G_GINT64_FORMAT " property",
+                           "must have at least %" G_GINT64_FORMAT " properties",
+                           n->min_properties), n->min_properties);
+      ok = FALSE;
+      if (STOP (v))
+        return FALSE;
+    }
+  if (n->max_properties >= 0 && count > n->max_properties)
+    {
+      report (v, n, "maxProperties",
+              g_dngettext (GETTEXT_PACKAGE, "must have at most %" G_GINT64_FORMAT " property",
+                           "must have at most %" G_GINT64_FORMAT " properties",
+                           n->max_properties), n->max_properties);
+      ok = FALSE;
+    }
+  return ok;
+}
+
 /* Hash consistent with tb_json_equal(): numbers by value, objects unordered. */
 static guint
 json_hash (JsonNode *node,
@@ -630,22 +691,8 @@ validate_array (VCtx     *v,
   gboolean ok = TRUE;
   guint first, second;
 
-  if (n->min_items >= 0 && len < n->min_items)
+  if (!_tb_schema_check_n_items (v, n, len))
     {
-      report (v, n, "minItems",
-              g_dngettext (GETTEXT_PACKAGE, "must have at least %" G_GINT64_FORMAT " item",
-                           "must have at least %" G_GINT64_FORMAT " items", n->min_items),
-              n->min_items);
-      ok = FALSE;
-      if (STOP (v))
-        return FALSE;
-    }
-  if (n->max_items >= 0 && len > n->max_items)
-    {
-      report (v, n, "maxItems",
-              g_dngettext (GETTEXT_PACKAGE, "must have at most %" G_GINT64_FORMAT " item",
-                           "must have at most %" G_GINT64_FORMAT " items", n->max_items),
-              n->max_items);
       ok = FALSE;
       if (STOP (v))
         return FALSE;
@@ -795,22 +842,8 @@ validate_object (VCtx     *v,
   gboolean defer_required;
   guint seen = 0;  /* bit i: properties[i] is present (few properties only) */
 
-  if (n->min_properties >= 0 && size < n->min_properties)
+  if (!_tb_schema_check_n_properties (v, n, size))
     {
-      report (v, n, "minProperties",
-              g_dngettext (GETTEXT_PACKAGE, "must have at least %" G_GINT64_FORMAT " property",
-                           "must have at least %" G_GINT64_FORMAT " properties",
-                           n->min_properties), n->min_properties);
-      ok = FALSE;
-      if (STOP (v))
-        return FALSE;
-    }
-  if (n->max_properties >= 0 && size > n->max_properties)
-    {
-      report (v, n, "maxProperties",
-              g_dngettext (GETTEXT_PACKAGE, "must have at most %" G_GINT64_FORMAT " property",
-                           "must have at most %" G_GINT64_FORMAT " properties",
-                           n->max_properties), n->max_properties);
       ok = FALSE;
       if (STOP (v))
         return FALSE;

@@ -174,6 +174,17 @@ read_at (int      fd,
   return done;
 }
 
+/* The error of a read_at() that returned -1, from its errno. */
+static gboolean
+read_failed (GError **error)
+{
+  int saved = errno;
+
+  g_set_error (error, G_IO_ERROR, g_io_error_from_errno (saved),
+               _("Cannot read the trace: %s"), g_strerror (saved));
+  return FALSE;
+}
+
 static gboolean
 read_header (TbTraceReader  *self,
              GError        **error)
@@ -194,13 +205,7 @@ read_header (TbTraceReader  *self,
       char *newline;
 
       if (n < 0)
-        {
-          int saved = errno;
-
-          g_set_error (error, G_IO_ERROR, g_io_error_from_errno (saved),
-                       _("Cannot read the trace: %s"), g_strerror (saved));
-          return FALSE;
-        }
+        return read_failed (error);
       if (n == 0)
         break;
 
@@ -483,13 +488,7 @@ index_events (TbTraceReader  *self,
 
       n = read_at (self->fd, buffer, READ_CHUNK, offset);
       if (n < 0)
-        {
-          int saved = errno;
-
-          g_set_error (error, G_IO_ERROR, g_io_error_from_errno (saved),
-                       _("Cannot read the trace: %s"), g_strerror (saved));
-          return FALSE;
-        }
+        return read_failed (error);
       if (n == 0)
         break;
 

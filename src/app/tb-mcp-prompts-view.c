@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "tb-app-util.h"
+#include "tb-mcp-listing.h"
 #include "tb-mcp-prompt-row.h"
 #include "tb-mcp-prompts-view-private.h"
 
@@ -21,27 +22,14 @@ struct _TbMcpPromptsView
 {
   TbMcpClientView     parent_instance;
 
-  GtkStack           *pages;
-  GtkSearchEntry     *search_entry;
-  GtkStack           *stack;
-  GtkSpinner         *spinner;
-  AdwStatusPage      *status_page;
-  char               *status_text;   /* what status_page says, as text */
-  GtkListView        *list;
+  TbMcpListing        listing;
   AdwBin             *form_bin;
 
   TbMcpClient        *client;       /* the view's, not owned here */
-  GListStore         *store;
-  GtkFilterListModel *filtered;
-  GtkCustomFilter    *filter;
-  char              **terms;
-  GCancellable       *cancellable;
   gboolean            waiting;
 };
 
 G_DEFINE_FINAL_TYPE (TbMcpPromptsView, tb_mcp_prompts_view, TB_TYPE_MCP_CLIENT_VIEW)
-
-static GQuark search_key_quark;
 
 static char *
 search_text (gpointer item)
@@ -52,49 +40,21 @@ search_text (gpointer item)
                     tb_mcp_prompt_get_description (prompt) ?: "", NULL);
 }
 
-static gboolean
-match_prompt (gpointer item,
-              gpointer user_data)
-{
-  TbMcpPromptsView *self = user_data;
-
-  return self->terms == NULL ||
-         tb_search_terms_match (self->terms, tb_search_key (item, search_key_quark, search_text));
-}
-
-static void
-show_status (TbMcpPromptsView *self,
-             const char       *icon,
-             const char       *title,
-             const char       *description)
-{
-  gtk_spinner_stop (self->spinner);
-  tb_status_page_set_text (self->status_page, icon, title, description);
-  g_free (self->status_text);
-  self->status_text = g_strdup (description);
-  gtk_stack_set_visible_child_name (self->stack, "status");
-}
-
 static void
 update_state (TbMcpPromptsView *self)
 {
   /* An empty listing already says why. */
   if (!tb_mcp_client_view_get_loaded (TB_MCP_CLIENT_VIEW (self)) || self->waiting
-      || g_list_model_get_n_items (G_LIST_MODEL (self->store)) == 0)
+      || g_list_model_get_n_items (G_LIST_MODEL (self->listing.store)) == 0)
     return;
-  if (g_list_model_get_n_items (G_LIST_MODEL (self->filtered)) == 0)
-    show_status (self, "edit-find-symbolic", _("No Matching Prompts"),
-                 _("No name, title or description contains what you searched for."));
-  else
-    gtk_stack_set_visible_child_name (self->stack, "list");
+  tb_mcp_listing_show_list (&self->listing, _("No Matching Prompts"),
+                            _("No name, title or description contains what you searched for."));
 }
 
 static void
 on_search_changed (TbMcpPromptsView *self)
 {
-  g_strfreev (self->terms);
-  self->terms = tb_search_terms_parse (gtk_editable_get_text (GTK_EDITABLE (self->search_entry)));
-  gtk_filter_changed (GTK_FILTER (self->filter), GTK_FILTER_CHANGE_DIFFERENT);
+  tb_mcp_listing_search_changed (&self->listing);
   update_state (self);
 }
 
@@ -122,7 +82,7 @@ open_prompt (TbMcpPromptsView *self,
   GtkWidget *form = tb_mcp_prompt_form_new (self->client, prompt);
 
   adw_bin_set_child (self->form_bin, form);
-  gtk_stack_set_visible_child_name (self->pages, "prompt");
+  gtk_stack_set_visible_child_name (self->listing.pages, "prompt");
   tb_mcp_prompt_form_focus (TB_MCP_PROMPT_FORM (form));
 }
 
@@ -130,7 +90,7 @@ static void
 on_activate (TbMcpPromptsView *self,
              guint             position)
 {
-  g_autoptr(TbMcpPrompt) prompt = g_list_model_get_item (G_LIST_MODEL (self->filtered), position);
+  g_autoptr(TbMcpPrompt) prompt = tb_mcp_listing_get_row (&self->listing, position);
 
   if (prompt != NULL)
     open_prompt (self, prompt);
@@ -140,7 +100,7 @@ on_activate (TbMcpPromptsView *self,
 static void
 on_search_activate (TbMcpPromptsView *self)
 {
-  if (g_list_model_get_n_items (G_LIST_MODEL (self->filtered)) > 0)
+  if (tb_mcp_listing_get_n_rows (&self->listing) > 0)
     on_activate (self, 0);
 }
 
@@ -149,13 +109,7 @@ back_action (GtkWidget  *widget,
              const char *action_name,
              GVariant   *parameter)
 {
-  TbMcpPromptsView *self = TB_MCP_PROMPTS_VIEW (widget);
-
-  if (!g_str_equal (gtk_stack_get_visible_child_name (self->pages), "browse"))
-    {
-      gtk_stack_set_visible_child_name (self->pages, "browse");
-      gtk_widget_grab_focus (GTK_WIDGET (self->list));
-    }
+  tb_mcp_listing_back (&TB_MCP_PROMPTS_VIEW (widget)->listing);
 }
 
 static void
@@ -168,26 +122,26 @@ list_cb (GObject      *object,
   g_autoptr(GPtrArray) items = NULL;
 
   items = tb_mcp_client_list_prompts_finish (TB_MCP_CLIENT (object), result, &error);
-  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED) || self->store == NULL)
+  if (tb_mcp_listing_is_gone (&self->listing, error))
     return;
   self->waiting = FALSE;
-  gtk_spinner_stop (self->spinner);
+  gtk_spinner_stop (self->listing.spinner);
   if (items == NULL)
     {
-      g_list_store_remove_all (self->store);
-      show_status (self, "dialog-error-symbolic", _("Could Not List the Prompts"),
-                   error->message);
+      tb_mcp_listing_show_empty (&self->listing, "dialog-error-symbolic",
+                                 _("Could Not List the Prompts"), error->message);
       return;
     }
-  g_list_store_splice (self->store, 0, g_list_model_get_n_items (G_LIST_MODEL (self->store)),
+  g_list_store_splice (self->listing.store, 0,
+                       g_list_model_get_n_items (G_LIST_MODEL (self->listing.store)),
                        items->pdata, items->len);
   if (items->len == 0)
     {
-      show_status (self, "mail-send-symbolic", _("No Prompts"),
-                   _("The server lists no prompts."));
+      tb_mcp_listing_show_status (&self->listing, "mail-send-symbolic", _("No Prompts"),
+                                  _("The server lists no prompts."));
       return;
     }
-  gtk_stack_set_visible_child_name (self->stack, "list");
+  gtk_stack_set_visible_child_name (self->listing.stack, "list");
   update_state (self);
 }
 
@@ -198,33 +152,17 @@ reload (TbMcpClientView *view)
 {
   TbMcpPromptsView *self = TB_MCP_PROMPTS_VIEW (view);
 
-  g_cancellable_cancel (self->cancellable);
-  g_clear_object (&self->cancellable);
+  tb_mcp_listing_cancel (&self->listing);
   self->waiting = FALSE;
-  if (tb_mcp_client_get_state (self->client) != TB_MCP_CLIENT_STATE_CONNECTED)
-    {
-      const char *why = tb_mcp_client_get_error (self->client);
-
-      g_list_store_remove_all (self->store);
-      show_status (self, "network-offline-symbolic", _("The Server Is Not Running"),
-                   why != NULL ? why
-                               : _("Start it from its row in the preferences to list its "
-                                   "prompts."));
-      return;
-    }
-  if (!tb_mcp_client_has_capability (self->client, "prompts", NULL))
-    {
-      g_list_store_remove_all (self->store);
-      show_status (self, "mail-send-symbolic", _("This server offers no prompts"),
-                   _("It did not declare the prompts capability when it started."));
-      return;
-    }
-  self->cancellable = g_cancellable_new ();
+  if (!tb_mcp_listing_can_list (&self->listing, self->client, "prompts", "mail-send-symbolic",
+                                _("Start it from its row in the preferences to list its "
+                                  "prompts."),
+                                _("This server offers no prompts"),
+                                _("It did not declare the prompts capability when it started.")))
+    return;
   self->waiting = TRUE;
-  gtk_spinner_start (self->spinner);
-  gtk_stack_set_visible_child_name (self->stack, "loading");
-  tb_mcp_client_list_prompts_async (self->client, self->cancellable, list_cb,
-                                    g_object_ref (self));
+  tb_mcp_client_list_prompts_async (self->client, tb_mcp_listing_start (&self->listing),
+                                    list_cb, g_object_ref (self));
 }
 
 static void
@@ -242,11 +180,9 @@ tb_mcp_prompts_view_dispose (GObject *object)
 {
   TbMcpPromptsView *self = (TbMcpPromptsView *) object;
 
-  g_cancellable_cancel (self->cancellable);
-  g_clear_object (&self->cancellable);
+  tb_mcp_listing_cancel (&self->listing);
   gtk_widget_dispose_template (GTK_WIDGET (self), TB_TYPE_MCP_PROMPTS_VIEW);
-  g_clear_object (&self->filtered);
-  g_clear_object (&self->store);
+  tb_mcp_listing_dispose (&self->listing);
   self->client = NULL;
 
   G_OBJECT_CLASS (tb_mcp_prompts_view_parent_class)->dispose (object);
@@ -257,8 +193,7 @@ tb_mcp_prompts_view_finalize (GObject *object)
 {
   TbMcpPromptsView *self = (TbMcpPromptsView *) object;
 
-  g_clear_pointer (&self->terms, g_strfreev);
-  g_free (self->status_text);
+  tb_mcp_listing_finalize (&self->listing);
 
   G_OBJECT_CLASS (tb_mcp_prompts_view_parent_class)->finalize (object);
 }
@@ -276,16 +211,9 @@ tb_mcp_prompts_view_class_init (TbMcpPromptsViewClass *klass)
   view_class->list_changed_signal = "prompts-changed";
   view_class->reload = reload;
 
-  search_key_quark = g_quark_from_static_string ("tb-prompts-view-search-key");
-
   gtk_widget_class_set_template_from_resource (
     widget_class, "/io/github/toolbench/Toolbench/tb-mcp-prompts-view.ui");
-  gtk_widget_class_bind_template_child (widget_class, TbMcpPromptsView, pages);
-  gtk_widget_class_bind_template_child (widget_class, TbMcpPromptsView, search_entry);
-  gtk_widget_class_bind_template_child (widget_class, TbMcpPromptsView, stack);
-  gtk_widget_class_bind_template_child (widget_class, TbMcpPromptsView, spinner);
-  gtk_widget_class_bind_template_child (widget_class, TbMcpPromptsView, status_page);
-  gtk_widget_class_bind_template_child (widget_class, TbMcpPromptsView, list);
+  tb_mcp_listing_bind_template (widget_class, G_STRUCT_OFFSET (TbMcpPromptsView, listing));
   gtk_widget_class_bind_template_child (widget_class, TbMcpPromptsView, form_bin);
   gtk_widget_class_bind_template_callback (widget_class, on_search_changed);
   gtk_widget_class_bind_template_callback (widget_class, on_activate);
@@ -303,12 +231,8 @@ tb_mcp_prompts_view_init (TbMcpPromptsView *self)
   g_type_ensure (ADW_TYPE_BIN);
   gtk_widget_init_template (GTK_WIDGET (self));
 
-  self->store = g_list_store_new (TB_TYPE_MCP_PROMPT);
-  self->filter = gtk_custom_filter_new (match_prompt, self, NULL);
-  self->filtered = tb_list_view_show_filtered (self->list, G_LIST_MODEL (self->store),
-                                               GTK_FILTER (self->filter),
-                                               G_CALLBACK (setup_row), G_CALLBACK (bind_row),
-                                               NULL, self);
+  tb_mcp_listing_init (&self->listing, TB_TYPE_MCP_PROMPT, "tb-prompts-view-search-key",
+                       search_text, G_CALLBACK (setup_row), G_CALLBACK (bind_row), NULL, self);
 }
 
 /**
@@ -352,35 +276,35 @@ const char *
 tb_mcp_prompts_view_get_state (TbMcpPromptsView *self)
 {
   g_return_val_if_fail (TB_IS_MCP_PROMPTS_VIEW (self), NULL);
-  return gtk_stack_get_visible_child_name (self->stack);
+  return tb_mcp_listing_get_state (&self->listing);
 }
 
 const char *
 tb_mcp_prompts_view_get_status_title (TbMcpPromptsView *self)
 {
   g_return_val_if_fail (TB_IS_MCP_PROMPTS_VIEW (self), NULL);
-  return adw_status_page_get_title (self->status_page);
+  return tb_mcp_listing_get_status_title (&self->listing);
 }
 
 const char *
 tb_mcp_prompts_view_get_status_text (TbMcpPromptsView *self)
 {
   g_return_val_if_fail (TB_IS_MCP_PROMPTS_VIEW (self), NULL);
-  return self->status_text;
+  return self->listing.status_text;
 }
 
 GtkEditable *
 tb_mcp_prompts_view_get_search_entry (TbMcpPromptsView *self)
 {
   g_return_val_if_fail (TB_IS_MCP_PROMPTS_VIEW (self), NULL);
-  return GTK_EDITABLE (self->search_entry);
+  return GTK_EDITABLE (self->listing.search_entry);
 }
 
 guint
 tb_mcp_prompts_view_get_n_rows (TbMcpPromptsView *self)
 {
   g_return_val_if_fail (TB_IS_MCP_PROMPTS_VIEW (self), 0);
-  return g_list_model_get_n_items (G_LIST_MODEL (self->filtered));
+  return tb_mcp_listing_get_n_rows (&self->listing);
 }
 
 char *
@@ -390,7 +314,7 @@ tb_mcp_prompts_view_get_row_text (TbMcpPromptsView *self,
   g_autoptr(TbMcpPrompt) prompt = NULL;
 
   g_return_val_if_fail (TB_IS_MCP_PROMPTS_VIEW (self), NULL);
-  prompt = g_list_model_get_item (G_LIST_MODEL (self->filtered), position);
+  prompt = tb_mcp_listing_get_row (&self->listing, position);
   return prompt != NULL ? tb_mcp_prompt_row_describe (prompt) : NULL;
 }
 
@@ -402,10 +326,10 @@ tb_mcp_prompts_view_select (TbMcpPromptsView *self,
   guint n;
 
   g_return_val_if_fail (TB_IS_MCP_PROMPTS_VIEW (self), FALSE);
-  n = g_list_model_get_n_items (G_LIST_MODEL (self->filtered));
+  n = tb_mcp_listing_get_n_rows (&self->listing);
   for (guint i = 0; i < n; i++)
     {
-      g_autoptr(TbMcpPrompt) prompt = g_list_model_get_item (G_LIST_MODEL (self->filtered), i);
+      g_autoptr(TbMcpPrompt) prompt = tb_mcp_listing_get_row (&self->listing, i);
 
       if (g_str_equal (tb_mcp_prompt_get_name (prompt), name))
         {
@@ -420,7 +344,7 @@ const char *
 tb_mcp_prompts_view_get_page (TbMcpPromptsView *self)
 {
   g_return_val_if_fail (TB_IS_MCP_PROMPTS_VIEW (self), NULL);
-  return gtk_stack_get_visible_child_name (self->pages);
+  return gtk_stack_get_visible_child_name (self->listing.pages);
 }
 
 TbMcpPromptForm *

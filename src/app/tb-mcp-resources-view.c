@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "tb-app-util.h"
+#include "tb-mcp-listing.h"
 #include "tb-mcp-resource-row.h"
 #include "tb-mcp-resources-view-private.h"
 
@@ -26,13 +27,7 @@ struct _TbMcpResourcesView
 {
   TbMcpClientView     parent_instance;
 
-  GtkStack           *pages;
-  GtkSearchEntry     *search_entry;
-  GtkStack           *stack;
-  GtkSpinner         *spinner;
-  AdwStatusPage      *status_page;
-  char               *status_text;   /* what status_page says, as text */
-  GtkListView        *list;
+  TbMcpListing        listing;
   GtkLabel           *message;
   GtkLabel           *template_title;
   GtkLabel           *template_uri;
@@ -42,11 +37,6 @@ struct _TbMcpResourcesView
   GtkButton          *open_button;
 
   TbMcpClient        *client;       /* the view's, not owned here */
-  GListStore         *store;
-  GtkFilterListModel *filtered;
-  GtkCustomFilter    *filter;
-  char              **terms;
-  GCancellable       *cancellable;
   guint               waiting;
   GPtrArray          *new_resources;
   GPtrArray          *new_templates;
@@ -60,8 +50,6 @@ struct _TbMcpResourcesView
 };
 
 G_DEFINE_FINAL_TYPE (TbMcpResourcesView, tb_mcp_resources_view, TB_TYPE_MCP_CLIENT_VIEW)
-
-static GQuark search_key_quark;
 
 /* ---- search ---------------------------------------------------------------- */
 
@@ -78,41 +66,16 @@ search_text (gpointer item)
                     tb_mcp_resource_get_description (resource) ?: "", NULL);
 }
 
-static gboolean
-match_resource (gpointer item,
-                gpointer user_data)
-{
-  TbMcpResourcesView *self = user_data;
-
-  return self->terms == NULL ||
-         tb_search_terms_match (self->terms, tb_search_key (item, search_key_quark, search_text));
-}
-
 static void update_state (TbMcpResourcesView *self);
 
 static void
 on_search_changed (TbMcpResourcesView *self)
 {
-  g_strfreev (self->terms);
-  self->terms = tb_search_terms_parse (gtk_editable_get_text (GTK_EDITABLE (self->search_entry)));
-  gtk_filter_changed (GTK_FILTER (self->filter), GTK_FILTER_CHANGE_DIFFERENT);
+  tb_mcp_listing_search_changed (&self->listing);
   update_state (self);
 }
 
 /* ---- what the page shows --------------------------------------------------- */
-
-static void
-show_status (TbMcpResourcesView *self,
-             const char         *icon,
-             const char         *title,
-             const char         *description)
-{
-  gtk_spinner_stop (self->spinner);
-  tb_status_page_set_text (self->status_page, icon, title, description);
-  g_free (self->status_text);
-  self->status_text = g_strdup (description);
-  gtk_stack_set_visible_child_name (self->stack, "status");
-}
 
 /* The list, or why it is empty, once the listing is in. */
 static void
@@ -121,14 +84,13 @@ update_state (TbMcpResourcesView *self)
   if (!tb_mcp_client_view_get_loaded (TB_MCP_CLIENT_VIEW (self)) || self->waiting > 0
       || self->resources_error != NULL)
     return;
-  if (g_list_model_get_n_items (G_LIST_MODEL (self->store)) == 0)
-    show_status (self, "folder-documents-symbolic", _("No Resources"),
-                 _("The server lists no resources and no resource templates."));
-  else if (g_list_model_get_n_items (G_LIST_MODEL (self->filtered)) == 0)
-    show_status (self, "edit-find-symbolic", _("No Matching Resources"),
-                 _("No name, title, URI or description contains what you searched for."));
+  if (g_list_model_get_n_items (G_LIST_MODEL (self->listing.store)) == 0)
+    tb_mcp_listing_show_status (&self->listing, "folder-documents-symbolic", _("No Resources"),
+                                _("The server lists no resources and no resource templates."));
   else
-    gtk_stack_set_visible_child_name (self->stack, "list");
+    tb_mcp_listing_show_list (&self->listing, _("No Matching Resources"),
+                              _("No name, title, URI or description contains what you "
+                                "searched for."));
 }
 
 static char *
@@ -178,7 +140,7 @@ subscribe_cb (GObject      *object,
 
   if (tb_mcp_client_subscribe_resource_finish (TB_MCP_CLIENT (object), result, &error))
     return;
-  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED) || self->store == NULL)
+  if (tb_mcp_listing_is_gone (&self->listing, error))
     return;
   tb_label_set_status (self->message, error->message, TRUE);
 }
@@ -187,11 +149,12 @@ static guint
 position_of_uri (TbMcpResourcesView *self,
                  const char         *uri)
 {
-  guint n = g_list_model_get_n_items (G_LIST_MODEL (self->store));
+  guint n = g_list_model_get_n_items (G_LIST_MODEL (self->listing.store));
 
   for (guint i = 0; i < n; i++)
     {
-      g_autoptr(TbMcpResource) resource = g_list_model_get_item (G_LIST_MODEL (self->store), i);
+      g_autoptr(TbMcpResource) resource =
+        g_list_model_get_item (G_LIST_MODEL (self->listing.store), i);
 
       if (!tb_mcp_resource_is_template (resource)
           && g_strcmp0 (tb_mcp_resource_get_uri (resource), uri) == 0)
@@ -208,7 +171,7 @@ refresh_row (TbMcpResourcesView *self,
   guint position = position_of_uri (self, uri);
 
   if (position != G_MAXUINT)
-    g_list_model_items_changed (G_LIST_MODEL (self->store), position, 1, 1);
+    g_list_model_items_changed (G_LIST_MODEL (self->listing.store), position, 1, 1);
 }
 
 static void
@@ -375,7 +338,7 @@ show_template (TbMcpResourcesView *self,
   if (first == NULL)
     tb_label_set_status (self->template_message,
                          _("This template has no variables: Open reads it as it is."), FALSE);
-  gtk_stack_set_visible_child_name (self->pages, "template");
+  gtk_stack_set_visible_child_name (self->listing.pages, "template");
   if (first != NULL)
     gtk_widget_grab_focus (GTK_WIDGET (tb_mcp_argument_entry_get_editable (
                                          TB_MCP_ARGUMENT_ENTRY (first))));
@@ -395,8 +358,7 @@ static void
 on_activate (TbMcpResourcesView *self,
              guint               position)
 {
-  g_autoptr(TbMcpResource) resource =
-    g_list_model_get_item (G_LIST_MODEL (self->filtered), position);
+  g_autoptr(TbMcpResource) resource = tb_mcp_listing_get_row (&self->listing, position);
 
   if (resource != NULL)
     activate_item (self, resource);
@@ -406,7 +368,7 @@ on_activate (TbMcpResourcesView *self,
 static void
 on_search_activate (TbMcpResourcesView *self)
 {
-  if (g_list_model_get_n_items (G_LIST_MODEL (self->filtered)) > 0)
+  if (tb_mcp_listing_get_n_rows (&self->listing) > 0)
     on_activate (self, 0);
 }
 
@@ -423,7 +385,7 @@ open_template_action (GtkWidget  *widget,
   g_autofree char *uri = NULL;
 
   if (self->template == NULL
-      || !g_str_equal (gtk_stack_get_visible_child_name (self->pages), "template"))
+      || !g_str_equal (gtk_stack_get_visible_child_name (self->listing.pages), "template"))
     return;
   for (GtkWidget *child = gtk_widget_get_first_child (GTK_WIDGET (self->fields));
        child != NULL; child = gtk_widget_get_next_sibling (child))
@@ -459,13 +421,7 @@ back_action (GtkWidget  *widget,
              const char *action_name,
              GVariant   *parameter)
 {
-  TbMcpResourcesView *self = TB_MCP_RESOURCES_VIEW (widget);
-
-  if (!g_str_equal (gtk_stack_get_visible_child_name (self->pages), "browse"))
-    {
-      gtk_stack_set_visible_child_name (self->pages, "browse");
-      gtk_widget_grab_focus (GTK_WIDGET (self->list));
-    }
+  tb_mcp_listing_back (&TB_MCP_RESOURCES_VIEW (widget)->listing);
 }
 
 /* ---- listing ----------------------------------------------------------------- */
@@ -475,12 +431,11 @@ finish_listing (TbMcpResourcesView *self)
 {
   g_autoptr(GPtrArray) all = g_ptr_array_new ();
 
-  gtk_spinner_stop (self->spinner);
+  gtk_spinner_stop (self->listing.spinner);
   if (self->resources_error != NULL)
     {
-      g_list_store_remove_all (self->store);
-      show_status (self, "dialog-error-symbolic", _("Could Not List the Resources"),
-                   self->resources_error);
+      tb_mcp_listing_show_empty (&self->listing, "dialog-error-symbolic",
+                                 _("Could Not List the Resources"), self->resources_error);
       return;
     }
   if (self->new_resources != NULL)
@@ -490,7 +445,8 @@ finish_listing (TbMcpResourcesView *self)
     for (guint i = 0; i < self->new_templates->len; i++)
       g_ptr_array_add (all, self->new_templates->pdata[i]);
   /* One change for the whole list: 10,000 rows come in at once. */
-  g_list_store_splice (self->store, 0, g_list_model_get_n_items (G_LIST_MODEL (self->store)),
+  g_list_store_splice (self->listing.store, 0,
+                       g_list_model_get_n_items (G_LIST_MODEL (self->listing.store)),
                        all->pdata, all->len);
   g_clear_pointer (&self->new_resources, g_ptr_array_unref);
   g_clear_pointer (&self->new_templates, g_ptr_array_unref);
@@ -510,7 +466,7 @@ resources_cb (GObject      *object,
   g_autoptr(GPtrArray) items = NULL;
 
   items = tb_mcp_client_list_resources_finish (TB_MCP_CLIENT (object), result, &error);
-  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED) || self->store == NULL)
+  if (tb_mcp_listing_is_gone (&self->listing, error))
     return;
   if (items == NULL)
     self->resources_error = g_strdup (error->message);
@@ -529,7 +485,7 @@ templates_cb (GObject      *object,
   g_autoptr(GPtrArray) items = NULL;
 
   items = tb_mcp_client_list_resource_templates_finish (TB_MCP_CLIENT (object), result, &error);
-  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED) || self->store == NULL)
+  if (tb_mcp_listing_is_gone (&self->listing, error))
     return;
   if (items == NULL)
     self->templates_error = g_strdup (error->message);
@@ -545,8 +501,9 @@ reload (TbMcpClientView *view)
 {
   TbMcpResourcesView *self = TB_MCP_RESOURCES_VIEW (view);
 
-  g_cancellable_cancel (self->cancellable);
-  g_clear_object (&self->cancellable);
+  GCancellable *cancellable;
+
+  tb_mcp_listing_cancel (&self->listing);
   g_clear_pointer (&self->new_resources, g_ptr_array_unref);
   g_clear_pointer (&self->new_templates, g_ptr_array_unref);
   g_clear_pointer (&self->resources_error, g_free);
@@ -554,32 +511,20 @@ reload (TbMcpClientView *view)
   tb_label_set_status (self->message, NULL, FALSE);
   self->waiting = 0;
 
-  if (tb_mcp_client_get_state (self->client) != TB_MCP_CLIENT_STATE_CONNECTED)
-    {
-      const char *why = tb_mcp_client_get_error (self->client);
+  if (!tb_mcp_listing_can_list (&self->listing, self->client, "resources",
+                                "folder-documents-symbolic",
+                                _("Start it from its row in the preferences to list its "
+                                  "resources."),
+                                _("This server offers no resources"),
+                                _("It did not declare the resources capability when it "
+                                  "started.")))
+    return;
 
-      g_list_store_remove_all (self->store);
-      show_status (self, "network-offline-symbolic", _("The Server Is Not Running"),
-                   why != NULL ? why
-                               : _("Start it from its row in the preferences to list its "
-                                   "resources."));
-      return;
-    }
-  if (!tb_mcp_client_has_capability (self->client, "resources", NULL))
-    {
-      g_list_store_remove_all (self->store);
-      show_status (self, "folder-documents-symbolic", _("This server offers no resources"),
-                   _("It did not declare the resources capability when it started."));
-      return;
-    }
-
-  self->cancellable = g_cancellable_new ();
   self->waiting = 2;
-  gtk_spinner_start (self->spinner);
-  gtk_stack_set_visible_child_name (self->stack, "loading");
-  tb_mcp_client_list_resources_async (self->client, self->cancellable, resources_cb,
+  cancellable = tb_mcp_listing_start (&self->listing);
+  tb_mcp_client_list_resources_async (self->client, cancellable, resources_cb,
                                       g_object_ref (self));
-  tb_mcp_client_list_resource_templates_async (self->client, self->cancellable, templates_cb,
+  tb_mcp_client_list_resource_templates_async (self->client, cancellable, templates_cb,
                                                g_object_ref (self));
 }
 
@@ -627,8 +572,7 @@ tb_mcp_resources_view_dispose (GObject *object)
   GHashTableIter iter;
   gpointer value;
 
-  g_cancellable_cancel (self->cancellable);
-  g_clear_object (&self->cancellable);
+  tb_mcp_listing_cancel (&self->listing);
   /* The page's subscriptions end with it: nobody would see their updates. */
   if (self->subscribed != NULL && self->client != NULL
       && tb_mcp_client_get_state (self->client) == TB_MCP_CLIENT_STATE_CONNECTED)
@@ -646,8 +590,7 @@ tb_mcp_resources_view_dispose (GObject *object)
       g_clear_pointer (&self->windows, g_hash_table_unref);
     }
   gtk_widget_dispose_template (GTK_WIDGET (self), TB_TYPE_MCP_RESOURCES_VIEW);
-  g_clear_object (&self->filtered);
-  g_clear_object (&self->store);
+  tb_mcp_listing_dispose (&self->listing);
   g_clear_object (&self->template);
   self->client = NULL;
 
@@ -659,8 +602,7 @@ tb_mcp_resources_view_finalize (GObject *object)
 {
   TbMcpResourcesView *self = (TbMcpResourcesView *) object;
 
-  g_clear_pointer (&self->terms, g_strfreev);
-  g_free (self->status_text);
+  tb_mcp_listing_finalize (&self->listing);
   g_clear_pointer (&self->new_resources, g_ptr_array_unref);
   g_clear_pointer (&self->new_templates, g_ptr_array_unref);
   g_free (self->resources_error);
@@ -684,16 +626,9 @@ tb_mcp_resources_view_class_init (TbMcpResourcesViewClass *klass)
   view_class->list_changed_signal = "resources-changed";
   view_class->reload = reload;
 
-  search_key_quark = g_quark_from_static_string ("tb-resources-view-search-key");
-
   gtk_widget_class_set_template_from_resource (
     widget_class, "/io/github/toolbench/Toolbench/tb-mcp-resources-view.ui");
-  gtk_widget_class_bind_template_child (widget_class, TbMcpResourcesView, pages);
-  gtk_widget_class_bind_template_child (widget_class, TbMcpResourcesView, search_entry);
-  gtk_widget_class_bind_template_child (widget_class, TbMcpResourcesView, stack);
-  gtk_widget_class_bind_template_child (widget_class, TbMcpResourcesView, spinner);
-  gtk_widget_class_bind_template_child (widget_class, TbMcpResourcesView, status_page);
-  gtk_widget_class_bind_template_child (widget_class, TbMcpResourcesView, list);
+  tb_mcp_listing_bind_template (widget_class, G_STRUCT_OFFSET (TbMcpResourcesView, listing));
   gtk_widget_class_bind_template_child (widget_class, TbMcpResourcesView, message);
   gtk_widget_class_bind_template_child (widget_class, TbMcpResourcesView, template_title);
   gtk_widget_class_bind_template_child (widget_class, TbMcpResourcesView, template_uri);
@@ -726,12 +661,9 @@ tb_mcp_resources_view_init (TbMcpResourcesView *self)
   self->subscribed = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   self->updated = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   self->windows = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
-  self->store = g_list_store_new (TB_TYPE_MCP_RESOURCE);
-  self->filter = gtk_custom_filter_new (match_resource, self, NULL);
-  self->filtered = tb_list_view_show_filtered (self->list, G_LIST_MODEL (self->store),
-                                               GTK_FILTER (self->filter),
-                                               G_CALLBACK (setup_row), G_CALLBACK (bind_row),
-                                               G_CALLBACK (unbind_row), self);
+  tb_mcp_listing_init (&self->listing, TB_TYPE_MCP_RESOURCE, "tb-resources-view-search-key",
+                       search_text, G_CALLBACK (setup_row), G_CALLBACK (bind_row),
+                       G_CALLBACK (unbind_row), self);
 }
 
 /**
@@ -775,21 +707,21 @@ const char *
 tb_mcp_resources_view_get_state (TbMcpResourcesView *self)
 {
   g_return_val_if_fail (TB_IS_MCP_RESOURCES_VIEW (self), NULL);
-  return gtk_stack_get_visible_child_name (self->stack);
+  return tb_mcp_listing_get_state (&self->listing);
 }
 
 const char *
 tb_mcp_resources_view_get_status_title (TbMcpResourcesView *self)
 {
   g_return_val_if_fail (TB_IS_MCP_RESOURCES_VIEW (self), NULL);
-  return adw_status_page_get_title (self->status_page);
+  return tb_mcp_listing_get_status_title (&self->listing);
 }
 
 const char *
 tb_mcp_resources_view_get_status_text (TbMcpResourcesView *self)
 {
   g_return_val_if_fail (TB_IS_MCP_RESOURCES_VIEW (self), NULL);
-  return self->status_text;
+  return self->listing.status_text;
 }
 
 const char *
@@ -804,14 +736,14 @@ GtkEditable *
 tb_mcp_resources_view_get_search_entry (TbMcpResourcesView *self)
 {
   g_return_val_if_fail (TB_IS_MCP_RESOURCES_VIEW (self), NULL);
-  return GTK_EDITABLE (self->search_entry);
+  return GTK_EDITABLE (self->listing.search_entry);
 }
 
 guint
 tb_mcp_resources_view_get_n_rows (TbMcpResourcesView *self)
 {
   g_return_val_if_fail (TB_IS_MCP_RESOURCES_VIEW (self), 0);
-  return g_list_model_get_n_items (G_LIST_MODEL (self->filtered));
+  return tb_mcp_listing_get_n_rows (&self->listing);
 }
 
 /**
@@ -830,7 +762,7 @@ tb_mcp_resources_view_get_row_text (TbMcpResourcesView *self,
 
   g_return_val_if_fail (TB_IS_MCP_RESOURCES_VIEW (self), NULL);
 
-  resource = g_list_model_get_item (G_LIST_MODEL (self->filtered), position);
+  resource = tb_mcp_listing_get_row (&self->listing, position);
   if (resource == NULL)
     return NULL;
   title = describe_title (resource);
@@ -846,11 +778,10 @@ tb_mcp_resources_view_find_row (TbMcpResourcesView *self,
 
   g_return_val_if_fail (TB_IS_MCP_RESOURCES_VIEW (self), -1);
 
-  n = g_list_model_get_n_items (G_LIST_MODEL (self->filtered));
+  n = tb_mcp_listing_get_n_rows (&self->listing);
   for (guint i = 0; i < n; i++)
     {
-      g_autoptr(TbMcpResource) resource = g_list_model_get_item (G_LIST_MODEL (self->filtered),
-                                                                 i);
+      g_autoptr(TbMcpResource) resource = tb_mcp_listing_get_row (&self->listing, i);
 
       if (g_strcmp0 (shown_uri (resource), uri) == 0)
         return i;
@@ -875,7 +806,7 @@ tb_mcp_resources_view_set_subscribed (TbMcpResourcesView *self,
 
   g_return_if_fail (TB_IS_MCP_RESOURCES_VIEW (self));
 
-  resource = g_list_model_get_item (G_LIST_MODEL (self->filtered), position);
+  resource = tb_mcp_listing_get_row (&self->listing, position);
   g_return_if_fail (resource != NULL && !tb_mcp_resource_is_template (resource));
   set_subscribed (self, tb_mcp_resource_get_uri (resource), subscribed);
   refresh_row (self, tb_mcp_resource_get_uri (resource));
@@ -893,7 +824,7 @@ const char *
 tb_mcp_resources_view_get_page (TbMcpResourcesView *self)
 {
   g_return_val_if_fail (TB_IS_MCP_RESOURCES_VIEW (self), NULL);
-  return gtk_stack_get_visible_child_name (self->pages);
+  return gtk_stack_get_visible_child_name (self->listing.pages);
 }
 
 guint

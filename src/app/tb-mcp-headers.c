@@ -292,17 +292,28 @@ return_stored (GTask *task)
                          (GDestroyNotify) json_object_unref);
 }
 
+/* Whether the keyring failed to forget; @task then returns its error. */
+static gboolean
+forget_failed (GTask        *task,
+               GObject      *store,
+               GAsyncResult *result)
+{
+  g_autoptr(GError) error = NULL;
+
+  if (tb_secret_store_forget_finish (TB_SECRET_STORE (store), result, NULL, &error))
+    return FALSE;
+  g_task_return_error (task, g_steal_pointer (&error));
+  return TRUE;
+}
+
 static void
 forgot_old_cb (GObject      *object,
                GAsyncResult *result,
                gpointer      user_data)
 {
   g_autoptr(GTask) task = user_data;
-  g_autoptr(GError) error = NULL;
 
-  if (!tb_secret_store_forget_finish (TB_SECRET_STORE (object), result, NULL, &error))
-    g_task_return_error (task, g_steal_pointer (&error));
-  else
+  if (!forget_failed (task, object, result))
     return_stored (task);
 }
 
@@ -624,11 +635,8 @@ forgot_sign_in_cb (GObject      *object,
                    gpointer      user_data)
 {
   g_autoptr(GTask) task = user_data;
-  g_autoptr(GError) error = NULL;
 
-  if (!tb_secret_store_forget_finish (TB_SECRET_STORE (object), result, NULL, &error))
-    g_task_return_error (task, g_steal_pointer (&error));
-  else
+  if (!forget_failed (task, object, result))
     g_task_return_boolean (task, TRUE);
 }
 
@@ -638,13 +646,9 @@ forgot_headers_cb (GObject      *object,
                    gpointer      user_data)
 {
   g_autoptr(GTask) task = user_data;
-  g_autoptr(GError) error = NULL;
 
-  if (!tb_secret_store_forget_finish (TB_SECRET_STORE (object), result, NULL, &error))
-    {
-      g_task_return_error (task, g_steal_pointer (&error));
-      return;
-    }
+  if (forget_failed (task, object, result))
+    return;
   tb_secret_store_forget_async (TB_SECRET_STORE (object), TB_SECRET_KIND_MCP_AUTHORIZATION,
                                 g_task_get_task_data (task), NULL,
                                 g_task_get_cancellable (task), forgot_sign_in_cb,

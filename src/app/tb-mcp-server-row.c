@@ -92,11 +92,18 @@ describe_sign_in (TbMcpAuth *auth)
     }
 }
 
+/* The sign-in of the row's server, if it signs in. */
+static TbMcpAuth *
+row_auth (TbMcpServerRow *self)
+{
+  return self->client != NULL ? tb_mcp_client_get_auth (self->client) : NULL;
+}
+
 static void
 update_subtitle (TbMcpServerRow *self)
 {
   g_autofree char *subtitle = NULL;
-  TbMcpAuth *auth = self->client != NULL ? tb_mcp_client_get_auth (self->client) : NULL;
+  TbMcpAuth *auth = row_auth (self);
 
   if (self->client != NULL)
     subtitle = describe_client (self->client, self->summary != NULL ? self->summary : "");
@@ -169,7 +176,7 @@ sign_in_action (GtkWidget  *widget,
                 GVariant   *parameter)
 {
   TbMcpServerRow *self = TB_MCP_SERVER_ROW (widget);
-  TbMcpAuth *auth = self->client != NULL ? tb_mcp_client_get_auth (self->client) : NULL;
+  TbMcpAuth *auth = row_auth (self);
 
   if (auth == NULL)
     return;
@@ -194,7 +201,7 @@ sign_out_action (GtkWidget  *widget,
                  GVariant   *parameter)
 {
   TbMcpServerRow *self = TB_MCP_SERVER_ROW (widget);
-  TbMcpAuth *auth = self->client != NULL ? tb_mcp_client_get_auth (self->client) : NULL;
+  TbMcpAuth *auth = row_auth (self);
 
   if (auth == NULL)
     return;

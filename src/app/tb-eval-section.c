@@ -397,13 +397,10 @@ tb_eval_section_dispose (GObject *object)
 {
   TbEvalSection *self = (TbEvalSection *)object;
 
-  GtkWidget *child;
-
   stop_report (self);
   stop_suite (self);
   gtk_widget_dispose_template (GTK_WIDGET (self), TB_TYPE_EVAL_SECTION);
-  while ((child = gtk_widget_get_first_child (GTK_WIDGET (self))) != NULL)
-    gtk_widget_unparent (child);
+  tb_widget_unparent_children (GTK_WIDGET (self));
 
   G_OBJECT_CLASS (tb_eval_section_parent_class)->dispose (object);
 }

@@ -101,12 +101,9 @@ on_save_clicked (TbForkEditor *self)
 static void
 tb_fork_editor_dispose (GObject *object)
 {
-  GtkWidget *child;
-
   gtk_widget_dispose_template (GTK_WIDGET (object), TB_TYPE_FORK_EDITOR);
   /* GTK 4.8 leaves the template's unnamed children to us. */
-  while ((child = gtk_widget_get_first_child (GTK_WIDGET (object))) != NULL)
-    gtk_widget_unparent (child);
+  tb_widget_unparent_children (GTK_WIDGET (object));
 
   G_OBJECT_CLASS (tb_fork_editor_parent_class)->dispose (object);
 }

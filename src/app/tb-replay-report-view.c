@@ -85,12 +85,10 @@ static void
 tb_replay_report_view_dispose (GObject *object)
 {
   TbReplayReportView *self = (TbReplayReportView *) object;
-  GtkWidget *child;
 
   gtk_widget_dispose_template (GTK_WIDGET (self), TB_TYPE_REPLAY_REPORT_VIEW);
   /* GTK 4.8 leaves the template's unnamed children to us. */
-  while ((child = gtk_widget_get_first_child (GTK_WIDGET (self))) != NULL)
-    gtk_widget_unparent (child);
+  tb_widget_unparent_children (GTK_WIDGET (self));
   g_clear_object (&self->report);
 
   G_OBJECT_CLASS (tb_replay_report_view_parent_class)->dispose (object);

@@ -9,6 +9,7 @@
 #include <math.h>
 #include <toolbench.h>
 
+#include "tb-app-util.h"
 #include "tb-schema-field-row.h"
 #include "tb-schema-form-private.h"
 
@@ -1048,12 +1049,10 @@ static void
 tb_schema_form_dispose (GObject *object)
 {
   TbSchemaForm *self = (TbSchemaForm *) object;
-  GtkWidget *child;
 
   g_clear_pointer (&self->root, field_free);
   gtk_widget_dispose_template (GTK_WIDGET (self), TB_TYPE_SCHEMA_FORM);
-  while ((child = gtk_widget_get_first_child (GTK_WIDGET (self))) != NULL)
-    gtk_widget_unparent (child);
+  tb_widget_unparent_children (GTK_WIDGET (self));
 
   G_OBJECT_CLASS (tb_schema_form_parent_class)->dispose (object);
 }

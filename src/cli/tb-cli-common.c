@@ -34,6 +34,22 @@ tb_cli_usage_error (GOptionContext *context,
   return TB_CLI_EXIT_USAGE;
 }
 
+/**
+ * tb_cli_fail:
+ * @error: what failed
+ *
+ * Prints @error's message on standard error, as every command reports
+ * what failed.
+ *
+ * Returns: %TB_CLI_EXIT_FAILED, for the command to exit with
+ */
+int
+tb_cli_fail (const GError *error)
+{
+  g_printerr ("toolbench-cli: %s\n", error->message);
+  return TB_CLI_EXIT_FAILED;
+}
+
 /* Where the tools come from, shared by every subcommand that builds a
  * registry: the option group fills these (before or after the
  * subcommand's name, see main.c), tb_cli_get_tool_sources() turns them

@@ -25,13 +25,6 @@ typedef struct
   TbWorkspace *workspace;
 } FactsOptions;
 
-static int
-fail (GError *error)
-{
-  g_printerr ("toolbench-cli: %s\n", error->message);
-  return TB_CLI_EXIT_FAILED;
-}
-
 static char *
 format_time (gint64 usec)
 {
@@ -217,7 +210,7 @@ facts_show (FactsOptions *options,
   TbFactProposal *proposal = find_proposal (options, id, &error);
 
   if (proposal == NULL)
-    return fail (error);
+    return tb_cli_fail (error);
 
   if (options->json)
     {
@@ -262,7 +255,7 @@ facts_propose (FactsOptions *options,
 
   proposal = tb_workspace_propose (options->workspace, key, value, options->reason, NULL, &error);
   if (proposal == NULL)
-    return fail (error);
+    return tb_cli_fail (error);
 
   if (options->json)
     {
@@ -300,7 +293,7 @@ facts_confirm (FactsOptions *options,
   TbFactProposal *proposal = find_proposal (options, id, &error);
 
   if (proposal == NULL)
-    return fail (error);
+    return tb_cli_fail (error);
 
   /* The person sees exactly what would change before anything does. */
   print_proposal (options->workspace, proposal);
@@ -325,7 +318,7 @@ facts_confirm (FactsOptions *options,
   person = options->by != NULL ? g_strdup (options->by) : default_person ();
   confirmation = tb_confirmation_new (options->workspace, proposal, person, &error);
   if (confirmation == NULL)
-    return fail (error);
+    return tb_cli_fail (error);
 
   if (!tb_workspace_commit (options->workspace, proposal, confirmation, &error))
     {
@@ -333,8 +326,7 @@ facts_confirm (FactsOptions *options,
         g_printerr (_("toolbench-cli: %s\n  toolbench-cli facts repropose %s --workspace %s\n"),
                     error->message, id, options->workspace_path);
       else
-        g_printerr ("toolbench-cli: %s\n", error->message);
-      return TB_CLI_EXIT_FAILED;
+        return tb_cli_fail (error);
     }
 
   g_print (_("Committed %s: “%s” now holds the new value (confirmed by %s).\n"), id,
@@ -351,11 +343,11 @@ facts_reject (FactsOptions *options,
   TbFactProposal *proposal = find_proposal (options, id, &error);
 
   if (proposal == NULL)
-    return fail (error);
+    return tb_cli_fail (error);
 
   person = options->by != NULL ? g_strdup (options->by) : default_person ();
   if (!tb_workspace_reject (options->workspace, proposal, person, &error))
-    return fail (error);
+    return tb_cli_fail (error);
 
   g_print (_("Rejected %s; “%s” keeps its value.\n"), id, tb_fact_proposal_get_key (proposal));
   return TB_CLI_EXIT_OK;
@@ -370,11 +362,11 @@ facts_repropose (FactsOptions *options,
   TbFactProposal *again;
 
   if (proposal == NULL)
-    return fail (error);
+    return tb_cli_fail (error);
 
   again = tb_workspace_repropose (options->workspace, proposal, &error);
   if (again == NULL)
-    return fail (error);
+    return tb_cli_fail (error);
 
   g_print (_("Proposed %s again as %s.\n"), id, tb_fact_proposal_get_id (again));
   return TB_CLI_EXIT_OK;
@@ -389,7 +381,7 @@ facts_lock (FactsOptions *options,
 
   if (!(lock ? tb_workspace_lock (options->workspace, key, &error)
              : tb_workspace_unlock (options->workspace, key, &error)))
-    return fail (error);
+    return tb_cli_fail (error);
 
   g_print (lock ? _("Locked “%s”.\n") : _("Unlocked “%s”.\n"), key);
   return TB_CLI_EXIT_OK;
@@ -457,7 +449,7 @@ tb_cli_facts (int    argc,
 
   workspace = tb_workspace_new_for_path (workspace_path, &error);
   if (workspace == NULL)
-    return fail (error);
+    return tb_cli_fail (error);
 
   options.workspace_path = workspace_path;
   options.workspace = workspace;

@@ -13,13 +13,6 @@
  * servers offer besides tools, as the app shows it. Exit status: 0 done,
  * 1 when a server failed, 2 on a usage error. */
 
-static int
-fail (GError *error)
-{
-  g_printerr ("toolbench-cli: %s\n", error->message);
-  return TB_CLI_EXIT_FAILED;
-}
-
 /* The one server a command talks to: the named one, or the only one. */
 static TbMcpClient *
 one_server (GOptionContext  *context,
@@ -129,7 +122,7 @@ tb_cli_mcp_resources (int    argc,
         }
       if (templates == NULL)
         {
-          status = fail (error);
+          status = tb_cli_fail (error);
           g_clear_error (&error);
           continue;
         }
@@ -192,7 +185,7 @@ tb_cli_mcp_read (int    argc,
   tb_mcp_client_read_resource_async (client, argv[1], NULL, tb_cli_keep_result, &result);
   contents = tb_mcp_client_read_resource_finish (client, tb_cli_wait_for (&result), &error);
   if (contents == NULL)
-    return fail (error);
+    return tb_cli_fail (error);
   if (json)
     {
       g_autoptr(JsonNode) node = json_node_init_array (json_node_alloc (), contents);
@@ -215,13 +208,13 @@ tb_cli_mcp_read (int    argc,
       object = json_node_get_object (element);
       bytes = tb_mcp_resource_contents_get_bytes (object, &error);
       if (bytes == NULL)
-        return fail (error);
+        return tb_cli_fail (error);
       data = g_bytes_get_data (bytes, &size);
       mime = tb_json_object_get_string (object, "mimeType");
       if (output != NULL)
         {
           if (!g_file_set_contents (output, data, size, &error))
-            return fail (error);
+            return tb_cli_fail (error);
           /* Translators: bytes written, the MIME type, then a file name */
           g_printerr (_("toolbench-cli: wrote %u bytes (%s) to %s\n"), (guint) size,
                       mime != NULL ? mime : "?", output);
@@ -277,7 +270,7 @@ tb_cli_mcp_prompts (int    argc,
 
       if (prompts == NULL)
         {
-          status = fail (error);
+          status = tb_cli_fail (error);
           g_clear_error (&error);
           continue;
         }
@@ -364,7 +357,7 @@ tb_cli_mcp_prompt (int    argc,
 
   prompt = find_prompt (client, argv[1], &error);
   if (prompt == NULL)
-    return fail (error);
+    return tb_cli_fail (error);
   values = arguments != NULL ? json_node_get_object (arguments) : NULL;
   if (!tb_mcp_prompt_check_arguments (prompt, values, &error))
     return tb_cli_usage_error (context, "%s", error->message);
@@ -372,7 +365,7 @@ tb_cli_mcp_prompt (int    argc,
   tb_mcp_client_get_prompt_async (client, argv[1], values, NULL, tb_cli_keep_result, &result);
   answer = tb_mcp_client_get_prompt_finish (client, tb_cli_wait_for (&result), &error);
   if (answer == NULL)
-    return fail (error);
+    return tb_cli_fail (error);
   if (json)
     {
       g_autoptr(JsonNode) node = tb_json_node_take_object (json_object_ref (answer));
@@ -382,7 +375,7 @@ tb_cli_mcp_prompt (int    argc,
     }
   messages = tb_mcp_prompt_result_to_messages (answer, &error);
   if (messages == NULL)
-    return fail (error);
+    return tb_cli_fail (error);
   for (guint i = 0; i < messages->len; i++)
     g_print ("%s: %s\n", role_name (tb_message_get_role (messages->pdata[i])),
              tb_message_get_text (messages->pdata[i]));
@@ -442,7 +435,7 @@ tb_cli_mcp_complete (int    argc,
                                 NULL, tb_cli_keep_result, &result);
   values = tb_mcp_client_complete_finish (client, tb_cli_wait_for (&result), &has_more, &error);
   if (values == NULL)
-    return fail (error);
+    return tb_cli_fail (error);
   for (guint i = 0; values[i] != NULL; i++)
     g_print ("%s\n", values[i]);
   if (has_more)

@@ -97,8 +97,7 @@ tb_cli_mcp_select_servers (GOptionContext  *context,
   *registry = tb_cli_build_registry (&error);
   if (*registry == NULL)
     {
-      g_printerr ("toolbench-cli: %s\n", error->message);
-      *status = TB_CLI_EXIT_FAILED;
+      *status = tb_cli_fail (error);
       return NULL;
     }
 

@@ -259,10 +259,7 @@ tb_cli_mcp_logout (int    argc,
                                 is_url ? NULL : argv[1], is_url ? argv[1] : NULL, NULL,
                                 tb_cli_keep_result, &result);
   if (!tb_secret_store_forget_finish (store, tb_cli_wait_for (&result), &removed, &error))
-    {
-      g_printerr ("toolbench-cli: %s\n", error->message);
-      return TB_CLI_EXIT_FAILED;
-    }
+    return tb_cli_fail (error);
   if (removed)
     /* Translators: a server name or URL */
     g_print (_("Signed out of the MCP server “%s”: its tokens and client registration are "

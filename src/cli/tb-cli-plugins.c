@@ -105,10 +105,7 @@ tb_cli_plugins (int    argc,
   tb_plugins_load_async (registry, dir, NULL, tb_cli_keep_result, &result);
   plugins = tb_plugins_load_finish (tb_cli_wait_for (&result), &error);
   if (plugins == NULL)
-    {
-      g_printerr ("toolbench-cli: %s\n", error->message);
-      return TB_CLI_EXIT_FAILED;
-    }
+    return tb_cli_fail (error);
 
   for (guint i = 0; i < g_list_model_get_n_items (plugins); i++)
     {

@@ -291,10 +291,7 @@ tb_cli_replay_check_many (const char * const *paths,
       g_autofree char *text = tb_junit_report_to_string (junit);
 
       if (!g_file_set_contents (junit_path, text, -1, &error))
-        {
-          g_printerr ("toolbench-cli: %s\n", error->message);
-          status = TB_CLI_EXIT_FAILED;
-        }
+        status = tb_cli_fail (error);
     }
   if (g_cancellable_is_cancelled (checking.cancellable))
     status = TB_CLI_EXIT_CANCELLED;

@@ -177,10 +177,7 @@ tb_cli_replay (int    argc,
 
   trace = tb_cli_open_trace (argv[1], &error);
   if (trace == NULL)
-    {
-      g_printerr ("toolbench-cli: %s\n", error->message);
-      return TB_CLI_EXIT_FAILED;
-    }
+    return tb_cli_fail (error);
 
   replay = tb_replay_new (trace);
   tb_replay_set_parent (replay, argv[1]);

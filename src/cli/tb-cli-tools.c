@@ -69,10 +69,7 @@ tb_cli_list (int    argc,
 
   registry = tb_cli_build_registry (&error);
   if (registry == NULL)
-    {
-      g_printerr ("toolbench-cli: %s\n", error->message);
-      return TB_CLI_EXIT_FAILED;
-    }
+    return tb_cli_fail (error);
 
   if (model_only)
     {
@@ -133,9 +130,6 @@ tb_cli_call (int    argc,
 
   registry = tb_cli_build_registry (&error);
   if (registry == NULL)
-    {
-      g_printerr ("toolbench-cli: %s\n", error->message);
-      return TB_CLI_EXIT_FAILED;
-    }
+    return tb_cli_fail (error);
   return tb_cli_call_tool (registry, argv[1], arguments, &options);
 }

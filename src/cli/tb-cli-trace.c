@@ -55,10 +55,7 @@ trace_show (int    argc,
   file = g_file_new_for_commandline_arg (argv[1]);
   reader = tb_trace_reader_open (file, &error);
   if (reader == NULL || !tb_trace_reader_index (reader, NULL, &error))
-    {
-      g_printerr ("toolbench-cli: %s\n", error->message);
-      return TB_CLI_EXIT_FAILED;
-    }
+    return tb_cli_fail (error);
 
   n = tb_trace_reader_get_n_events (reader);
 
@@ -174,17 +171,11 @@ trace_export (int    argc,
 
   trace = tb_cli_load_trace (argv[1], &error);
   if (trace == NULL)
-    {
-      g_printerr ("toolbench-cli: %s\n", error->message);
-      return TB_CLI_EXIT_FAILED;
-    }
+    return tb_cli_fail (error);
 
   exported = tb_trace_export_messages (trace, format, &error);
   if (exported == NULL)
-    {
-      g_printerr ("toolbench-cli: %s\n", error->message);
-      return TB_CLI_EXIT_FAILED;
-    }
+    return tb_cli_fail (error);
 
   tb_cli_print_json (exported, TRUE);
   return TB_CLI_EXIT_OK;

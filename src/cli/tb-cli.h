@@ -27,6 +27,7 @@ typedef struct
 int             tb_cli_usage_error     (GOptionContext  *context,
                                         const char      *format,
                                         ...) G_GNUC_PRINTF (2, 3);
+int             tb_cli_fail            (const GError    *error);
 TbToolRegistry *tb_cli_build_registry  (GError         **error);
 gboolean        tb_cli_read_arguments  (const char      *text,
                                         const char      *file,

@@ -654,6 +654,34 @@ tb_cli_print_json (JsonNode *node,
   g_print ("%s\n", text);
 }
 
+/**
+ * tb_cli_print_json_object:
+ * @object: what a command prints with --json
+ *
+ * Prints @object as indented JSON, as tb_cli_print_json() does.
+ */
+void
+tb_cli_print_json_object (JsonObject *object)
+{
+  g_autoptr(JsonNode) node = json_node_init_object (json_node_alloc (), object);
+
+  tb_cli_print_json (node, TRUE);
+}
+
+/**
+ * tb_cli_print_json_array:
+ * @array: what a command prints with --json
+ *
+ * Prints @array as indented JSON, as tb_cli_print_json() does.
+ */
+void
+tb_cli_print_json_array (JsonArray *array)
+{
+  g_autoptr(JsonNode) node = json_node_init_array (json_node_alloc (), array);
+
+  tb_cli_print_json (node, TRUE);
+}
+
 static TbTrace *
 warn_of_problems (TbTrace  *trace,
                   char    **problems)

@@ -142,11 +142,7 @@ tb_cli_mcp_resources (int    argc,
       json_object_set_object_member (all, tb_mcp_client_get_name (client), entry);
     }
   if (json)
-    {
-      g_autoptr(JsonNode) node = tb_json_node_take_object (json_object_ref (all));
-
-      tb_cli_print_json (node, TRUE);
-    }
+    tb_cli_print_json_object (all);
   return status;
 }
 
@@ -188,9 +184,7 @@ tb_cli_mcp_read (int    argc,
     return tb_cli_fail (error);
   if (json)
     {
-      g_autoptr(JsonNode) node = json_node_init_array (json_node_alloc (), contents);
-
-      tb_cli_print_json (node, TRUE);
+      tb_cli_print_json_array (contents);
       return TB_CLI_EXIT_OK;
     }
 
@@ -368,9 +362,7 @@ tb_cli_mcp_prompt (int    argc,
     return tb_cli_fail (error);
   if (json)
     {
-      g_autoptr(JsonNode) node = tb_json_node_take_object (json_object_ref (answer));
-
-      tb_cli_print_json (node, TRUE);
+      tb_cli_print_json_object (answer);
       return TB_CLI_EXIT_OK;
     }
   messages = tb_mcp_prompt_result_to_messages (answer, &error);

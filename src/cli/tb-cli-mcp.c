@@ -231,11 +231,7 @@ mcp_ping (int    argc,
                  ? (tb_json_object_get_string (json_node_get_object (info), "version") ?: "") : "");
     }
   if (json)
-    {
-      g_autoptr(JsonNode) node = json_node_init_object (json_node_alloc (), all);
-
-      tb_cli_print_json (node, TRUE);
-    }
+    tb_cli_print_json_object (all);
   return status;
 }
 
@@ -277,8 +273,7 @@ mcp_list (int    argc,
 
   if (json)
     {
-      g_autoptr(JsonNode) node = json_node_new (JSON_NODE_OBJECT);
-      JsonObject *all = json_object_new ();
+      g_autoptr(JsonObject) all = json_object_new ();
 
       for (guint i = 0; i < servers->len; i++)
         {
@@ -292,8 +287,7 @@ mcp_list (int    argc,
           if (tb_mcp_client_get_state (client) != TB_MCP_CLIENT_STATE_CONNECTED)
             status = TB_CLI_EXIT_FAILED;
         }
-      json_node_take_object (node, all);
-      tb_cli_print_json (node, TRUE);
+      tb_cli_print_json_object (all);
       return status;
     }
 

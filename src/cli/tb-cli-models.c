@@ -89,13 +89,11 @@ tb_cli_models (int    argc,
   }
   if (json)
     {
-      g_autoptr(JsonNode) node = json_node_new (JSON_NODE_ARRAY);
-      JsonArray *array = json_array_new ();
+      g_autoptr(JsonArray) array = json_array_new ();
 
-      json_node_take_array (node, array);
       for (guint i = 0; models[i] != NULL; i++)
         json_array_add_string_element (array, models[i]);
-      tb_cli_print_json (node, TRUE);
+      tb_cli_print_json_array (array);
     }
   else
     {

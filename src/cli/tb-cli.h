@@ -41,6 +41,8 @@ TbTrace        *tb_cli_open_trace      (const char      *path,
                                         GError         **error);
 void            tb_cli_print_json      (JsonNode        *node,
                                         gboolean         pretty);
+void            tb_cli_print_json_object (JsonObject    *object);
+void            tb_cli_print_json_array (JsonArray      *array);
 void            tb_cli_keep_result     (GObject         *object,
                                         GAsyncResult    *result,
                                         gpointer         user_data);

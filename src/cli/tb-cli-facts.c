@@ -202,6 +202,14 @@ find_proposal (FactsOptions  *options,
   return proposal;
 }
 
+static void
+print_proposal_json (TbFactProposal *proposal)
+{
+  g_autoptr(JsonNode) node = tb_fact_proposal_to_json (proposal);
+
+  tb_cli_print_json (node, TRUE);
+}
+
 static int
 facts_show (FactsOptions *options,
             const char   *id)
@@ -213,11 +221,7 @@ facts_show (FactsOptions *options,
     return tb_cli_fail (error);
 
   if (options->json)
-    {
-      g_autoptr(JsonNode) node = tb_fact_proposal_to_json (proposal);
-
-      tb_cli_print_json (node, TRUE);
-    }
+    print_proposal_json (proposal);
   else
     print_proposal (options->workspace, proposal);
 
@@ -258,11 +262,7 @@ facts_propose (FactsOptions *options,
     return tb_cli_fail (error);
 
   if (options->json)
-    {
-      g_autoptr(JsonNode) node = tb_fact_proposal_to_json (proposal);
-
-      tb_cli_print_json (node, TRUE);
-    }
+    print_proposal_json (proposal);
   else
     {
       g_print (_("Proposed %s for “%s”. It is not a fact until a person confirms it:\n"),

@@ -7,12 +7,12 @@
 #include <string.h>
 #include <toolbench.h>
 
+#include "schema-suite-util.h"
+
 /* Runs the official JSON-Schema-Test-Suite: draft-07 from Debian's
  * json-schema-test-suite package, draft 2020-12 from the copy beside the
  * project. Required tests must all pass, except those listed with a reason
  * in known-failures.txt; optional ones are counted and reported. */
-
-#define DEBIAN_SUITE "/usr/share/json-schema-test-suite"
 
 typedef struct
 {
@@ -32,63 +32,6 @@ typedef struct
   guint             passed, failed, optional_passed, optional_failed, unexpected;
   GString          *report;
 } Fixture;
-
-static char *
-suite_root_2020 (void)
-{
-  const char *root = g_getenv ("TOOLBENCH_SOURCE_ROOT");
-
-  if (root == NULL)
-    return NULL;
-  return g_build_filename (root, "..", "shared", "json-schema-test-suite", NULL);
-}
-
-static JsonNode *
-load_json (const char *path)
-{
-  g_autofree char *text = NULL;
-  g_autoptr(GError) error = NULL;
-  gsize len;
-  JsonNode *node;
-
-  g_file_get_contents (path, &text, &len, &error);
-  g_assert_no_error (error);
-  node = tb_json_parse (text, len, &error);
-  g_assert_no_error (error);
-  return node;
-}
-
-static void
-add_remotes (TbSchemaRegistry *registry,
-             const char       *folder,
-             const char       *prefix)
-{
-  g_autoptr(GDir) dir = g_dir_open (folder, 0, NULL);
-  const char *name;
-
-  if (dir == NULL)
-    return;
-  while ((name = g_dir_read_name (dir)) != NULL)
-    {
-      g_autofree char *path = g_build_filename (folder, name, NULL);
-      g_autofree char *uri = g_strconcat (prefix, name, NULL);
-
-      if (g_file_test (path, G_FILE_TEST_IS_DIR))
-        {
-          g_autofree char *sub = g_strconcat (uri, "/", NULL);
-
-          add_remotes (registry, path, sub);
-        }
-      else if (g_str_has_suffix (name, ".json"))
-        {
-          g_autoptr(JsonNode) node = load_json (path);
-          g_autoptr(GError) error = NULL;
-
-          tb_schema_registry_add (registry, uri, node, &error);
-          g_assert_no_error (error);
-        }
-    }
-}
 
 static void
 load_known_failures (Fixture *f)
@@ -143,7 +86,7 @@ run_file (Fixture     *f,
           gboolean     optional,
           gboolean     assert_format)
 {
-  g_autoptr(JsonNode) root = load_json (path);
+  g_autoptr(JsonNode) root = schema_suite_load_json (path);
   JsonArray *groups = json_node_get_array (root);
 
   for (guint g = 0; g < json_array_get_length (groups); g++)
@@ -287,7 +230,7 @@ run_draft (Fixture     *f,
       return;
     }
 
-  add_remotes (f->registry, remotes, "http://localhost:1234/");
+  schema_suite_add_remotes (f->registry, remotes, "http://localhost:1234/");
   run_tree (f, draft, tests, "", FALSE, FALSE);
 
   g_test_message ("%s: %u passed, %u failed (required tests; %u listed in "
@@ -318,7 +261,7 @@ static void
 test_draft_2020 (Fixture       *f,
                  gconstpointer  data)
 {
-  g_autofree char *suite = suite_root_2020 ();
+  g_autofree char *suite = schema_suite_root_2020 ();
 
   if (suite == NULL)
     {

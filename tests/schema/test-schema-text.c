@@ -7,12 +7,12 @@
 #include <string.h>
 #include <toolbench.h>
 
+#include "schema-suite-util.h"
+
 /* tb_schema_validate_text() against tb_json_parse() + tb_schema_validate_full():
  * the same verdicts and errors on every instance of the official test
  * suite, the same sentences for text that is not JSON, and schemas that
  * compile to very large programs stay within their bounds. */
-
-#define DEBIAN_SUITE "/usr/share/json-schema-test-suite"
 
 typedef struct
 {
@@ -21,51 +21,6 @@ typedef struct
   guint             differ;
   GString          *report;
 } Suite;
-
-static JsonNode *
-load_json (const char *path)
-{
-  g_autofree char *text = NULL;
-  g_autoptr(GError) error = NULL;
-  gsize len;
-  JsonNode *node;
-
-  g_file_get_contents (path, &text, &len, &error);
-  g_assert_no_error (error);
-  node = tb_json_parse (text, len, &error);
-  g_assert_no_error (error);
-  return node;
-}
-
-static void
-add_remotes (TbSchemaRegistry *registry,
-             const char       *folder,
-             const char       *prefix)
-{
-  g_autoptr(GDir) dir = g_dir_open (folder, 0, NULL);
-  const char *name;
-
-  if (dir == NULL)
-    return;
-  while ((name = g_dir_read_name (dir)) != NULL)
-    {
-      g_autofree char *path = g_build_filename (folder, name, NULL);
-      g_autofree char *uri = g_strconcat (prefix, name, NULL);
-
-      if (g_file_test (path, G_FILE_TEST_IS_DIR))
-        {
-          g_autofree char *sub = g_strconcat (uri, "/", NULL);
-
-          add_remotes (registry, path, sub);
-        }
-      else if (g_str_has_suffix (name, ".json"))
-        {
-          g_autoptr(JsonNode) node = load_json (path);
-
-          tb_schema_registry_add (registry, uri, node, NULL);
-        }
-    }
-}
 
 static char *
 describe_errors (GPtrArray *errors)
@@ -131,7 +86,7 @@ run_file (Suite         *s,
           const char    *path,
           gboolean       assert_format)
 {
-  g_autoptr(JsonNode) root = load_json (path);
+  g_autoptr(JsonNode) root = schema_suite_load_json (path);
   JsonArray *groups = json_node_get_array (root);
 
   for (guint g = 0; g < json_array_get_length (groups); g++)
@@ -205,7 +160,7 @@ run_suite (const char    *suite,
 
   s.registry = tb_schema_registry_new ();
   s.report = g_string_new (NULL);
-  add_remotes (s.registry, remotes, "http://localhost:1234/");
+  schema_suite_add_remotes (s.registry, remotes, "http://localhost:1234/");
   run_tree (&s, draft, tests, FALSE);
 
   g_test_message ("%s: %u comparisons, %u differ", folder, s.compared, s.differ);
@@ -221,15 +176,13 @@ run_suite (const char    *suite,
 static void
 test_suite_2020 (void)
 {
-  const char *root = g_getenv ("TOOLBENCH_SOURCE_ROOT");
-  g_autofree char *suite = NULL;
+  g_autofree char *suite = schema_suite_root_2020 ();
 
-  if (root == NULL)
+  if (suite == NULL)
     {
       g_test_skip ("TOOLBENCH_SOURCE_ROOT is not set");
       return;
     }
-  suite = g_build_filename (root, "..", "shared", "json-schema-test-suite", NULL);
   run_suite (suite, "draft2020-12", TB_SCHEMA_DRAFT_AUTO);
 }
 

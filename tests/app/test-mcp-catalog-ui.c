@@ -28,6 +28,7 @@
 #include "tb-resource-window-private.h"
 #include "tb-window.h"
 #include "../test-soup-util.h"
+#include "window-test-util.h"
 
 typedef struct
 {
@@ -800,23 +801,6 @@ has_paintable (gpointer data)
   return gtk_image_get_storage_type (data) == GTK_IMAGE_PAINTABLE;
 }
 
-static GtkWidget *
-find_named (GtkWidget  *widget,
-            const char *name)
-{
-  if (g_strcmp0 (gtk_widget_get_name (widget), name) == 0)
-    return widget;
-  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
-       child = gtk_widget_get_next_sibling (child))
-    {
-      GtkWidget *found = find_named (child, name);
-
-      if (found != NULL)
-        return found;
-    }
-  return NULL;
-}
-
 static void
 test_icon (Fixture       *f,
            gconstpointer  data)
@@ -844,7 +828,7 @@ test_icon (Fixture       *f,
   gtk_list_box_append (GTK_LIST_BOX (list), row);
   gtk_window_set_child (GTK_WINDOW (window), list);
   gtk_window_present (GTK_WINDOW (window));
-  image = find_named (row, "mcp-server-icon");
+  image = window_test_find_named (row, "mcp-server-icon");
   g_assert_nonnull (image);
   g_assert_true (gtk_widget_get_visible (image));
   wait_until (has_paintable, image);

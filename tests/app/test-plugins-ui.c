@@ -46,23 +46,6 @@ static const char BROKEN_PY[] =
 
 static char *data_home;
 
-static GtkWidget *
-find_named (GtkWidget  *root,
-            const char *name)
-{
-  if (g_strcmp0 (gtk_widget_get_name (root), name) == 0)
-    return root;
-  for (GtkWidget *child = gtk_widget_get_first_child (root); child != NULL;
-       child = gtk_widget_get_next_sibling (child))
-    {
-      GtkWidget *found = find_named (child, name);
-
-      if (found != NULL)
-        return found;
-    }
-  return NULL;
-}
-
 static TbPluginRow *
 plugin_row (GtkWidget  *list,
             const char *name)
@@ -134,7 +117,7 @@ test_plugins_in_app (void)
   g_assert_true (has_tool (tb_window_get_tool_model (window), "word_count"));
   g_assert_true (tb_window_select_tool (window, "word_count"));
   page = tb_window_get_tool_page (window);
-  g_assert_cmpstr (gtk_label_get_text (GTK_LABEL (find_named (GTK_WIDGET (page),
+  g_assert_cmpstr (gtk_label_get_text (GTK_LABEL (window_test_find_named (GTK_WIDGET (page),
                                                               "tool-source"))),
                    ==, "Plugin: words.py");
   WAIT_UNTIL (gtk_widget_get_mapped (tb_tool_page_get_run_button (page)));
@@ -153,7 +136,7 @@ test_plugins_in_app (void)
   prefs = tb_preferences_window_new (GTK_WINDOW (window));
   gtk_window_present (GTK_WINDOW (prefs));
   window_test_iterate (100);
-  list = find_named (GTK_WIDGET (prefs), "plugins-list");
+  list = window_test_find_named (GTK_WIDGET (prefs), "plugins-list");
   g_assert_nonnull (list);
   row = plugin_row (list, "broken.py");
   g_assert_nonnull (row);

@@ -21,6 +21,7 @@
 #include "tb-mcp-server-window-private.h"
 #include "tb-mcp-wire-view-private.h"
 #include "../test-soup-util.h"
+#include "window-test-util.h"
 
 typedef struct
 {
@@ -83,27 +84,10 @@ fixture_teardown (Fixture       *f,
 }
 
 static GtkWidget *
-find_named (GtkWidget  *root,
-            const char *name)
-{
-  if (g_strcmp0 (gtk_widget_get_name (root), name) == 0)
-    return root;
-  for (GtkWidget *child = gtk_widget_get_first_child (root); child != NULL;
-       child = gtk_widget_get_next_sibling (child))
-    {
-      GtkWidget *found = find_named (child, name);
-
-      if (found != NULL)
-        return found;
-    }
-  return NULL;
-}
-
-static GtkWidget *
 named (Fixture    *f,
        const char *name)
 {
-  GtkWidget *widget = find_named (GTK_WIDGET (f->window), name);
+  GtkWidget *widget = window_test_find_named (GTK_WIDGET (f->window), name);
 
   if (widget == NULL)
     g_error ("No widget named %s in the preferences", name);
@@ -429,15 +413,15 @@ mcp_saved (Fixture *f)
 static gboolean
 editor_closed (Fixture *f)
 {
-  return find_named (GTK_WIDGET (f->window), "mcp-entry") == NULL
-         || !gtk_widget_get_mapped (find_named (GTK_WIDGET (f->window), "mcp-entry"));
+  return window_test_find_named (GTK_WIDGET (f->window), "mcp-entry") == NULL
+         || !gtk_widget_get_mapped (window_test_find_named (GTK_WIDGET (f->window), "mcp-entry"));
 }
 
 /* The editor's page is in place and no page slides. */
 static gboolean
 editor_shown (Fixture *f)
 {
-  GtkWidget *entry = find_named (GTK_WIDGET (f->window), "mcp-entry");
+  GtkWidget *entry = window_test_find_named (GTK_WIDGET (f->window), "mcp-entry");
   GtkWidget *leaflet = entry != NULL ? gtk_widget_get_ancestor (entry, ADW_TYPE_LEAFLET) : NULL;
 
   return entry != NULL && gtk_widget_get_mapped (entry) && leaflet != NULL

@@ -15,6 +15,7 @@
 #include "tb-welcome-page.h"
 #include "tb-window.h"
 #include "tb-welcome-page-private.h"
+#include "window-test-util.h"
 
 typedef struct
 {
@@ -60,23 +61,6 @@ fixture_teardown (Fixture       *f,
   g_clear_object (&f->settings);
 }
 
-static GtkWidget *
-find_named (GtkWidget  *root,
-            const char *name)
-{
-  if (g_strcmp0 (gtk_widget_get_name (root), name) == 0)
-    return root;
-  for (GtkWidget *child = gtk_widget_get_first_child (root); child != NULL;
-       child = gtk_widget_get_next_sibling (child))
-    {
-      GtkWidget *found = find_named (child, name);
-
-      if (found != NULL)
-        return found;
-    }
-  return NULL;
-}
-
 static const char *
 visible_page (Fixture *f)
 {
@@ -102,16 +86,16 @@ test_first_run (Fixture       *f,
   g_assert_true (ADW_IS_STATUS_PAGE (status));
   g_assert_cmpstr (adw_status_page_get_title (ADW_STATUS_PAGE (status)), ==,
                    "Welcome to Toolbench");
-  g_assert_nonnull (find_named (welcome, "welcome-mcp"));
-  g_assert_nonnull (find_named (welcome, "welcome-provider"));
-  g_assert_nonnull (find_named (welcome, "welcome-trace"));
+  g_assert_nonnull (window_test_find_named (welcome, "welcome-mcp"));
+  g_assert_nonnull (window_test_find_named (welcome, "welcome-provider"));
+  g_assert_nonnull (window_test_find_named (welcome, "welcome-trace"));
 
   /* The demo button leads to the Loop page, whose default model is the demo. */
-  g_signal_emit_by_name (find_named (welcome, "welcome-demo"), "clicked");
+  g_signal_emit_by_name (window_test_find_named (welcome, "welcome-demo"), "clicked");
   settle ();
   g_assert_cmpstr (visible_page (f), ==, "loop");
 
-  g_signal_emit_by_name (find_named (welcome, "welcome-dismiss"), "clicked");
+  g_signal_emit_by_name (window_test_find_named (welcome, "welcome-dismiss"), "clicked");
   settle ();
   g_assert_true (g_settings_get_boolean (f->settings, "welcome-dismissed"));
   g_assert_null (adw_view_stack_get_child_by_name (stack, "welcome"));

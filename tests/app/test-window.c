@@ -21,6 +21,7 @@
 #include "tb-result-view-private.h"
 #include "tb-schema-form-private.h"
 #include "tb-window-private.h"
+#include "window-test-util.h"
 
 /* The real window, driven through its widgets, over a registry of test
  * tools. Assertions are on what a person sees: the listed tools, the text
@@ -32,28 +33,6 @@ typedef struct
   TbToolRegistry *registry;
   TbWindow       *window;
 } Fixture;
-
-#define WAIT_UNTIL(cond) \
-  G_STMT_START { \
-    gint64 _deadline = g_get_monotonic_time () + 10 * G_USEC_PER_SEC; \
-    while (!(cond)) \
-      { \
-        if (g_get_monotonic_time () > _deadline) \
-          g_error ("Timed out waiting for %s", #cond); \
-        if (!g_main_context_iteration (NULL, FALSE)) \
-          g_usleep (1000); \
-      } \
-  } G_STMT_END
-
-static void
-iterate (guint ms)
-{
-  gint64 end = g_get_monotonic_time () + ms * 1000;
-
-  while (g_get_monotonic_time () < end)
-    if (!g_main_context_iteration (NULL, FALSE))
-      g_usleep (1000);
-}
 
 static void
 setup (Fixture       *f,
@@ -77,7 +56,7 @@ teardown (Fixture       *f,
           gconstpointer  data)
 {
   gtk_window_destroy (GTK_WINDOW (f->window));
-  iterate (50);
+  window_test_iterate (50);
   g_assert_finalize_object (f->window);
   g_assert_finalize_object (f->registry);
 }
@@ -550,7 +529,7 @@ test_cancel (Fixture       *f,
   g_assert_false (gtk_widget_get_sensitive (tb_tool_page_get_run_button (page (f))));
 
   /* The window stays responsive while the tool runs. */
-  iterate (300);
+  window_test_iterate (300);
   g_assert_true (tb_tool_page_get_running (page (f)));
   g_assert_true (g_str_has_prefix (tb_tool_page_get_status_text (page (f)), "Running for"));
 
@@ -612,9 +591,9 @@ test_last_arguments (Fixture       *f,
 
   /* Closing the window remembers its size... */
   gtk_window_set_default_size (GTK_WINDOW (f->window), 900, 700);
-  iterate (50);
+  window_test_iterate (50);
   gtk_window_close (GTK_WINDOW (f->window));
-  iterate (50);
+  window_test_iterate (50);
   g_assert_finalize_object (f->window);
   {
     g_autoptr(GSettings) settings = g_settings_new (APPLICATION_ID);
@@ -951,13 +930,13 @@ test_hover_keeps_page (Fixture       *f,
 
   /* What the pointer entering a row does in GTK 4.8. */
   gtk_widget_activate_action (row, "listitem.select", "(bb)", FALSE, FALSE);
-  iterate (50);
+  window_test_iterate (50);
   g_assert_cmpstr (adw_view_stack_get_visible_child_name (stack), ==, "loop");
   g_assert_cmpstr (tb_tool_get_name (tb_tool_page_get_tool (page (f))), ==, "get_weather");
 
   /* A click or Enter opens the row. */
   gtk_widget_activate_action (row, "list.activate-item", "u", 0);
-  iterate (50);
+  window_test_iterate (50);
   g_assert_cmpstr (adw_view_stack_get_visible_child_name (stack), ==, "tool");
   g_assert_cmpstr (tb_tool_get_name (tb_tool_page_get_tool (page (f))), ==, "create_issue");
 }
@@ -977,7 +956,7 @@ test_keyboard_pick (Fixture       *f,
 
   WAIT_UNTIL ((row = list_row (f, 0)) != NULL && gtk_widget_get_mapped (row));
   /* The window gives the initial focus once it is shown: after that. */
-  iterate (100);
+  window_test_iterate (100);
   gtk_widget_grab_focus (gtk_widget_get_first_child (dropdown));
   WAIT_UNTIL (gtk_window_get_focus (GTK_WINDOW (f->window))
               == gtk_widget_get_first_child (dropdown));
@@ -987,7 +966,7 @@ test_keyboard_pick (Fixture       *f,
 
   /* Enter, as GtkListItemWidget binds it. */
   gtk_widget_activate_action (row, "list.activate-item", "u", 0);
-  iterate (50);
+  window_test_iterate (50);
   g_assert_cmpstr (adw_view_stack_get_visible_child_name (tb_window_get_view_stack (f->window)),
                    ==, "tool");
   /* The focus stays on the row it opened, ready for the next pick. */
@@ -1097,12 +1076,12 @@ test_tab_through_form (Fixture       *f,
                                                           "\"labels\":[\"bug\"],"
                                                           "\"priority\":\"urgent\"}", NULL));
   tb_argument_editor_reveal_problems (editor (f));
-  iterate (100);
+  window_test_iterate (100);
   gtk_window_set_focus (GTK_WINDOW (f->window), NULL);
   for (guint i = 0; i < 200 && !reached; i++)
     {
       g_signal_emit_by_name (f->window, "move-focus", GTK_DIR_TAB_FORWARD);
-      iterate (20);
+      window_test_iterate (20);
       reached = gtk_widget_has_focus (run_button);
     }
   g_assert_true (reached);

@@ -24,6 +24,7 @@
 #include "tb-window.h"
 #include "tb-mcp-dialogs-private.h"
 #include "tb-argument-editor-private.h"
+#include "window-test-util.h"
 
 typedef struct
 {
@@ -33,28 +34,6 @@ typedef struct
   TbLoopPage     *page;
   TestServer     *server;
 } Fixture;
-
-#define WAIT_UNTIL(cond) \
-  G_STMT_START { \
-    gint64 _deadline = g_get_monotonic_time () + 10 * G_USEC_PER_SEC; \
-    while (!(cond)) \
-      { \
-        if (g_get_monotonic_time () > _deadline) \
-          g_error ("Timed out waiting for %s", #cond); \
-        if (!g_main_context_iteration (NULL, FALSE)) \
-          g_usleep (1000); \
-      } \
-  } G_STMT_END
-
-static void
-iterate (guint ms)
-{
-  gint64 end = g_get_monotonic_time () + ms * 1000;
-
-  while (g_get_monotonic_time () < end)
-    if (!g_main_context_iteration (NULL, FALSE))
-      g_usleep (1000);
-}
 
 static void
 setup (Fixture       *f,
@@ -83,7 +62,7 @@ teardown (Fixture       *f,
           gconstpointer  data)
 {
   gtk_window_destroy (GTK_WINDOW (f->window));
-  iterate (50);
+  window_test_iterate (50);
   g_assert_finalize_object (f->window);
   g_assert_finalize_object (f->registry);
   test_server_free (f->server);
@@ -100,7 +79,7 @@ click (Fixture    *f,
   WAIT_UNTIL (gtk_widget_get_mapped (button));
   WAIT_UNTIL (gtk_widget_is_sensitive (button));
   g_signal_emit_by_name (button, "clicked");
-  iterate (20);
+  window_test_iterate (20);
   WAIT_UNTIL (!tb_loop_page_get_busy (f->page));
 }
 
@@ -250,7 +229,7 @@ elicit_through_dialog (Fixture    *f,
   gtk_editable_set_text (GTK_EDITABLE (tb_schema_form_get_input (
                                          tb_argument_editor_get_form (editor), "/name")),
                          name);
-  iterate (50);
+  window_test_iterate (50);
   /* Nothing is answered before the person decides. */
   g_assert_null (called);
   adw_message_dialog_response (dialog, "accept");
@@ -303,23 +282,6 @@ test_mcp_dialogs (Fixture       *f,
   g_object_run_dispose (G_OBJECT (sources));
 }
 
-static GtkWidget *
-find_named (GtkWidget  *widget,
-            const char *name)
-{
-  if (g_strcmp0 (gtk_widget_get_name (widget), name) == 0)
-    return widget;
-  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
-       child = gtk_widget_get_next_sibling (child))
-    {
-      GtkWidget *found = find_named (child, name);
-
-      if (found != NULL)
-        return found;
-    }
-  return NULL;
-}
-
 static const char live_answer[] =
   "{\"id\":\"c1\",\"object\":\"chat.completion\",\"choices\":[{\"index\":0,"
   "\"message\":{\"role\":\"assistant\",\"content\":\"A live answer after the fork.\"},"
@@ -343,8 +305,8 @@ test_sample_trace_fork (Fixture       *f,
 
   tb_loop_page_set_settings (f->page, f->settings);
   g_assert_true (tb_welcome_page_offer (f->window));
-  iterate (50);
-  open = find_named (GTK_WIDGET (f->window), "welcome-open-trace");
+  window_test_iterate (50);
+  open = window_test_find_named (GTK_WIDGET (f->window), "welcome-open-trace");
   g_assert_nonnull (open);
   g_assert_cmpstr (gtk_button_get_label (GTK_BUTTON (open)), ==, "_Open the Sample Trace");
   g_signal_emit_by_name (open, "clicked");

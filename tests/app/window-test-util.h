@@ -33,6 +33,25 @@ typedef struct
       } \
   } G_STMT_END
 
+/* The widget called @name (gtk_widget_set_name(), a .ui file's "name"
+ * property) at or below @root, or %NULL. */
+static inline GtkWidget *
+window_test_find_named (GtkWidget  *root,
+                        const char *name)
+{
+  if (g_strcmp0 (gtk_widget_get_name (root), name) == 0)
+    return root;
+  for (GtkWidget *child = gtk_widget_get_first_child (root); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found = window_test_find_named (child, name);
+
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
 static inline void
 window_test_iterate (guint ms)
 {

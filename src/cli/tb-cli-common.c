@@ -50,6 +50,28 @@ tb_cli_fail (const GError *error)
   return TB_CLI_EXIT_FAILED;
 }
 
+/**
+ * tb_cli_context_new:
+ * @parameters: (nullable): what follows the command's options in its
+ *   usage line, translated
+ * @summary: what the command does, translated, for --help
+ * @entries: (nullable): the command's own options
+ *
+ * Returns: (transfer full): the option context of a command
+ */
+GOptionContext *
+tb_cli_context_new (const char         *parameters,
+                    const char         *summary,
+                    const GOptionEntry *entries)
+{
+  GOptionContext *context = g_option_context_new (parameters);
+
+  g_option_context_set_summary (context, summary);
+  if (entries != NULL)
+    g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
+  return context;
+}
+
 /* Where the tools come from, shared by every subcommand that builds a
  * registry: the option group fills these (before or after the
  * subcommand's name, see main.c), tb_cli_get_tool_sources() turns them

@@ -153,15 +153,14 @@ tb_cli_eval (int    argc,
     { NULL }
   };
 
-  context = g_option_context_new (_("[SCENARIO…]"));
-  g_option_context_set_summary (context,
+  context = tb_cli_context_new (_("[SCENARIO…]"),
                                 _("Run evaluation scenarios. Offline and deterministic with "
                                   "each scenario's script by default; against live models "
                                   "with --provider and --models when the key variable is set. "
                                   "Each run starts its own tools: the scenario's MCP servers, "
                                   "manifests and workspace copy, and those of the options.\n\n"
                                   "Exit status: 0 when every scenario passed, 1 otherwise, "
-                                  "2 on a usage error, 4 when interrupted."));
+                                  "2 on a usage error, 4 when interrupted."), NULL);
   tb_cli_add_provider_options (context, &provider_options,
                                N_("scripted (default: offline, each scenario's script) or a "
                                   "provider kind listed below"));

@@ -422,13 +422,11 @@ tb_cli_facts (int    argc,
   };
   int n_args = -1;
 
-  context = g_option_context_new (_("list|show ID|propose KEY VALUE|confirm ID|reject ID|"
-                                    "repropose ID|lock KEY|unlock KEY"));
-  g_option_context_set_summary (context,
+  context = tb_cli_context_new (_("list|show ID|propose KEY VALUE|confirm ID|reject ID|"
+                                  "repropose ID|lock KEY|unlock KEY"),
                                 _("Read the facts of a workspace, propose changes, and confirm "
                                   "or reject them.\nA fact changes only when a person confirms "
-                                  "with “confirm ID --yes”, after seeing the change."));
-  g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
+                                  "with “confirm ID --yes”, after seeing the change."), entries);
   if (!g_option_context_parse (context, &argc, &argv, &error))
     return tb_cli_usage_error (context, "%s", error->message);
 

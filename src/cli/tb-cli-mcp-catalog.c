@@ -93,9 +93,9 @@ tb_cli_mcp_resources (int    argc,
     { NULL }
   };
 
-  context = tb_cli_mcp_context_new (_("[SERVER]"),
-                                    _("List the resources and resource templates of MCP "
-                                      "servers."), entries);
+  context = tb_cli_context_new (_("[SERVER]"),
+                                _("List the resources and resource templates of MCP "
+                                  "servers."), entries);
   if (!tb_cli_mcp_parse (context, &argc, &argv, 0, NULL, &server, &status))
     return status;
   servers = tb_cli_mcp_select_servers (context, server, &registry, &status);
@@ -168,8 +168,8 @@ tb_cli_mcp_read (int    argc,
     { NULL }
   };
 
-  context = tb_cli_mcp_context_new (_("URI [SERVER]"), _("Read a resource of an MCP server."),
-                                    entries);
+  context = tb_cli_context_new (_("URI [SERVER]"), _("Read a resource of an MCP server."),
+                                entries);
   if (!tb_cli_mcp_parse (context, &argc, &argv, 1, _("Name the resource’s URI"), &server, &status))
     return status;
   if (!tb_cli_check_writable (output, &error))
@@ -249,8 +249,8 @@ tb_cli_mcp_prompts (int    argc,
   const char *server = NULL;
   int status = TB_CLI_EXIT_OK;
 
-  context = tb_cli_mcp_context_new (_("[SERVER]"), _("List the prompts of MCP servers and "
-                                                     "their arguments (* required)."), NULL);
+  context = tb_cli_context_new (_("[SERVER]"), _("List the prompts of MCP servers and "
+                                                 "their arguments (* required)."), NULL);
   if (!tb_cli_mcp_parse (context, &argc, &argv, 0, NULL, &server, &status))
     return status;
   servers = tb_cli_mcp_select_servers (context, server, &registry, &status);
@@ -338,9 +338,9 @@ tb_cli_mcp_prompt (int    argc,
     { NULL }
   };
 
-  context = tb_cli_mcp_context_new (_("NAME [SERVER]"),
-                                    _("Fill in a prompt of an MCP server and print its "
-                                      "messages."), entries);
+  context = tb_cli_context_new (_("NAME [SERVER]"),
+                                _("Fill in a prompt of an MCP server and print its "
+                                  "messages."), entries);
   if (!tb_cli_mcp_parse (context, &argc, &argv, 1, _("Name the prompt"), &server, &status))
     return status;
   if (!tb_cli_read_arguments (args_text, args_file, &arguments, &error))
@@ -400,9 +400,9 @@ tb_cli_mcp_complete (int    argc,
     { NULL }
   };
 
-  context = tb_cli_mcp_context_new (_("ARGUMENT [VALUE] [SERVER]"),
-                                    _("Ask an MCP server how to complete a prompt argument or a "
-                                      "template variable; one suggestion per line."), entries);
+  context = tb_cli_context_new (_("ARGUMENT [VALUE] [SERVER]"),
+                                _("Ask an MCP server how to complete a prompt argument or a "
+                                  "template variable; one suggestion per line."), entries);
   if (!tb_cli_parse_options (context, &argc, &argv, TRUE, &error))
     return tb_cli_usage_error (context, "%s", error->message);
   if ((prompt == NULL) == (template == NULL))

@@ -19,19 +19,6 @@ is_url (const char *text)
   return g_str_has_prefix (text, "http://") || g_str_has_prefix (text, "https://");
 }
 
-GOptionContext *
-tb_cli_mcp_context_new (const char         *parameters,
-                        const char         *summary,
-                        const GOptionEntry *entries)
-{
-  GOptionContext *context = g_option_context_new (parameters);
-
-  g_option_context_set_summary (context, summary);
-  if (entries != NULL)
-    g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
-  return context;
-}
-
 /**
  * tb_cli_mcp_parse:
  * @context: the command's options
@@ -174,7 +161,7 @@ mcp_ping (int    argc,
     { NULL }
   };
 
-  context = tb_cli_mcp_context_new (_("[SERVER]"), _("Check that MCP servers answer."), entries);
+  context = tb_cli_context_new (_("[SERVER]"), _("Check that MCP servers answer."), entries);
   if (!tb_cli_mcp_parse (context, &argc, &argv, 0, NULL, &server, &status))
     return status;
 
@@ -263,7 +250,7 @@ mcp_list (int    argc,
     { NULL }
   };
 
-  context = tb_cli_mcp_context_new (_("[SERVER]"), _("List the tools of MCP servers."), entries);
+  context = tb_cli_context_new (_("[SERVER]"), _("List the tools of MCP servers."), entries);
   if (!tb_cli_mcp_parse (context, &argc, &argv, 0, NULL, &server, &status))
     return status;
 
@@ -336,10 +323,10 @@ mcp_call (int    argc,
   const char *server = NULL;
   int status = TB_CLI_EXIT_OK;
 
-  context = tb_cli_mcp_context_new (_("TOOL [SERVER]"),
-                         _("Call a tool of an MCP server by its name on the server.\n\n"
-                           "Exit status: 0 when the tool succeeded, 1 when it failed, "
-                           "2 on a usage error."), NULL);
+  context = tb_cli_context_new (_("TOOL [SERVER]"),
+                                _("Call a tool of an MCP server by its name on the server.\n\n"
+                                  "Exit status: 0 when the tool succeeded, 1 when it failed, "
+                                  "2 on a usage error."), NULL);
   tb_cli_add_call_options (context, &options,
                            N_("Time limit of the call; progress from the server starts it "
                               "over (default: 30000)"));

@@ -37,13 +37,12 @@ tb_cli_models (int    argc,
     { NULL }
   };
 
-  context = g_option_context_new (NULL);
-  g_option_context_set_summary (context,
+  context = tb_cli_context_new (NULL,
                                 _("Ask a provider's endpoint for its models, with the key "
                                   "from the environment, as “Test connection” in the "
                                   "preferences does.\n\n"
                                   "Exit status: 0 connected, 1 when the endpoint failed, "
-                                  "2 on a usage error."));
+                                  "2 on a usage error."), NULL);
   tb_cli_add_provider_options (context, &provider_options,
                                N_("A provider kind listed below (required)"));
   g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);

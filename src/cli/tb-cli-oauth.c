@@ -244,9 +244,9 @@ tb_cli_mcp_logout (int    argc,
   gboolean removed = FALSE;
   gboolean is_url;
 
-  context = g_option_context_new (_("NAME|URL"));
-  g_option_context_set_summary (context, _("Forget the tokens and the client registration kept "
-                                           "for an MCP server, in the keyring and in memory."));
+  context = tb_cli_context_new (_("NAME|URL"),
+                                _("Forget the tokens and the client registration kept for an "
+                                  "MCP server, in the keyring and in memory."), NULL);
   if (!g_option_context_parse (context, &argc, &argv, &error))
     return tb_cli_usage_error (context, "%s", error->message);
   if (argc < 2)

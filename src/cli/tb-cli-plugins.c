@@ -86,15 +86,13 @@ tb_cli_plugins (int    argc,
     { NULL }
   };
 
-  context = g_option_context_new (NULL);
-  g_option_context_set_summary (context,
+  context = tb_cli_context_new (NULL,
                                 _("Load the Python and JavaScript plugins of a folder as the "
                                   "app does, and list each with its state: its tools, or why "
                                   "it failed. Use --plugins (or --plugins-dir) with the other "
                                   "commands to offer their tools.\n\n"
                                   "Exit status: 0 when every plugin loaded, 1 when one failed "
-                                  "or the folder cannot be read, 2 on a usage error."));
-  g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
+                                  "or the folder cannot be read, 2 on a usage error."), entries);
   if (!tb_cli_parse_options (context, &argc, &argv, FALSE, &error))
     return tb_cli_usage_error (context, "%s", error->message);
   if (argc > 1)

@@ -100,8 +100,7 @@ tb_cli_replay (int    argc,
     { NULL }
   };
 
-  context = g_option_context_new (_("TRACE…"));
-  g_option_context_set_summary (context,
+  context = tb_cli_context_new (_("TRACE…"),
                                 _("Replay a trace offline and report where the new run differs "
                                   "from the recorded one, step by step.\n\n"
                                   "The model's turns come from the trace; no provider is "
@@ -109,8 +108,7 @@ tb_cli_replay (int    argc,
                                   "Exit status: 0 when the replay ran (and, with --check, did not "
                                   "diverge), 1 on a divergence or an incomplete trace with "
                                   "--check, or when the trace "
-                                  "cannot be read, 2 on a usage error."));
-  g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
+                                  "cannot be read, 2 on a usage error."), entries);
   if (!tb_cli_parse_options (context, &argc, &argv, TRUE, &error))
     return tb_cli_usage_error (context, "%s", error->message);
   if (argc < 2)

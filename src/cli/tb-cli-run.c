@@ -361,14 +361,13 @@ tb_cli_run (int    argc,
     { NULL }
   };
 
-  context = g_option_context_new (NULL);
-  g_option_context_set_summary (context,
+  context = tb_cli_context_new (NULL,
                                 _("Run the dispatch loop: send the prompt and the tools to a "
                                   "model, run the calls it asks for, and repeat until it "
                                   "answers or the cap is reached.\n\n"
                                   "Exit status: 0 finished, 1 failed, 2 usage error, "
                                   "3 iteration cap reached, 4 cancelled, "
-                                  "5 stopped at a breakpoint or waiting for a decision."));
+                                  "5 stopped at a breakpoint or waiting for a decision."), NULL);
   tb_cli_add_provider_options (context, &provider_options,
                                N_("scripted (default) or a provider kind listed below"));
   g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);

@@ -54,9 +54,7 @@ tb_cli_list (int    argc,
     { NULL }
   };
 
-  context = g_option_context_new (NULL);
-  g_option_context_set_summary (context, _("List the registered tools."));
-  g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
+  context = tb_cli_context_new (NULL, _("List the registered tools."), entries);
   if (!tb_cli_parse_options (context, &argc, &argv, TRUE, &error))
     return tb_cli_usage_error (context, "%s", error->message);
   if (argc > 1)
@@ -113,11 +111,10 @@ tb_cli_call (int    argc,
   g_autoptr(JsonNode) arguments = NULL;
   g_auto(TbCliCallOptions) options = { NULL };
 
-  context = g_option_context_new (_("NAME"));
-  g_option_context_set_summary (context,
+  context = tb_cli_context_new (_("NAME"),
                                 _("Call a tool and print its result.\n\n"
                                   "Exit status: 0 when the tool succeeded, 1 when it failed, "
-                                  "2 on a usage error."));
+                                  "2 on a usage error."), NULL);
   tb_cli_add_call_options (context, &options,
                            N_("Time limit of calls whose tool sets none (default: 30000)"));
   if (!tb_cli_parse_options (context, &argc, &argv, TRUE, &error))

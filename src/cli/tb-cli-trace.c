@@ -41,12 +41,11 @@ trace_show (int    argc,
     { NULL }
   };
 
-  context = g_option_context_new (_("TRACE"));
-  g_option_context_set_summary (context,
+  context = tb_cli_context_new (_("TRACE"),
                                 _("Show a trace: its header and a timeline of its events.\n\n"
                                   "Damaged lines are reported on standard error and left out; "
-                                  "exit status 1 when the file cannot be read as a trace."));
-  g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
+                                  "exit status 1 when the file cannot be read as a trace."),
+                                entries);
   if (!g_option_context_parse (context, &argc, &argv, &error))
     return tb_cli_usage_error (context, "%s", error->message);
   if (argc != 2)
@@ -146,13 +145,11 @@ trace_export (int    argc,
     { NULL }
   };
 
-  context = g_option_context_new (_("TRACE"));
-  g_option_context_set_summary (context,
+  context = tb_cli_context_new (_("TRACE"),
                                 _("Print a trace's conversation as OpenAI- or Anthropic-style "
                                   "messages JSON, or as Responses input items, with its tool "
                                   "definitions, to paste into other tools. A messages array also "
-                                  "works as a --script for run."));
-  g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
+                                  "works as a --script for run."), entries);
   if (!g_option_context_parse (context, &argc, &argv, &error))
     return tb_cli_usage_error (context, "%s", error->message);
   if (argc != 2)

@@ -71,12 +71,10 @@ tb_cli_validate (int    argc,
     { NULL }
   };
 
-  context = g_option_context_new (_("INSTANCE_FILE|-"));
-  g_option_context_set_summary (context,
+  context = tb_cli_context_new (_("INSTANCE_FILE|-"),
                                 _("Validate a JSON document against a JSON Schema.\n\n"
                                   "Exit status: 0 when valid, 1 when invalid, 2 when the "
-                                  "schema is refused or a file cannot be read."));
-  g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
+                                  "schema is refused or a file cannot be read."), entries);
   if (!g_option_context_parse (context, &argc, &argv, &error))
     return tb_cli_usage_error (context, "%s", error->message);
   if (schema_path == NULL)

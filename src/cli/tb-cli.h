@@ -28,6 +28,9 @@ int             tb_cli_usage_error     (GOptionContext  *context,
                                         const char      *format,
                                         ...) G_GNUC_PRINTF (2, 3);
 int             tb_cli_fail            (const GError    *error);
+GOptionContext *tb_cli_context_new     (const char         *parameters,
+                                        const char         *summary,
+                                        const GOptionEntry *entries);
 TbToolRegistry *tb_cli_build_registry  (GError         **error);
 gboolean        tb_cli_read_arguments  (const char      *text,
                                         const char      *file,
@@ -168,9 +171,6 @@ TbToolSession  *tb_cli_get_session                (void);
 const char     *tb_cli_get_workspace_path         (void);
 void            tb_cli_add_mcp_url                (const char      *url);
 int tb_cli_mcp (int argc, char **argv);
-GOptionContext *tb_cli_mcp_context_new            (const char         *parameters,
-                                                   const char         *summary,
-                                                   const GOptionEntry *entries);
 gboolean        tb_cli_mcp_parse                  (GOptionContext     *context,
                                                    int                *argc,
                                                    char             ***argv,

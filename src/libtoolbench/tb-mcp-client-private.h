@@ -3,9 +3,11 @@
 #pragma once
 
 /* What the files of TbMcpClient share: the client and its connection
- * (tb-mcp-client.c), the stdio transport (tb-mcp-stdio.c), requests from
- * the server (tb-mcp-server-request.c) and configuration
- * (tb-mcp-config.c). */
+ * (tb-mcp-client.c), what it sends and the answers it waits for
+ * (tb-mcp-client-request.c), what comes from the server
+ * (tb-mcp-client-receive.c), the tool list (tb-mcp-client-tools.c), the
+ * stdio transport (tb-mcp-stdio.c), requests from the server
+ * (tb-mcp-server-request.c) and configuration (tb-mcp-config.c). */
 
 #include "tb-mcp-private.h"
 #include "tb-mcp-server-request.h"
@@ -115,6 +117,21 @@ struct _TbMcpClient
   TbMcpAuth          *auth;
 };
 
+typedef enum
+{
+  TB_MCP_CLIENT_LOG_MESSAGE,
+  TB_MCP_CLIENT_PROGRESS,
+  TB_MCP_CLIENT_TOOLS_CHANGED,
+  TB_MCP_CLIENT_RESOURCES_CHANGED,
+  TB_MCP_CLIENT_PROMPTS_CHANGED,
+  TB_MCP_CLIENT_RESOURCE_UPDATED,
+  TB_MCP_CLIENT_ELICITATION_REQUESTED,
+  TB_MCP_CLIENT_SAMPLING_REQUESTED,
+  TB_MCP_CLIENT_N_SIGNALS
+} TbMcpClientSignal;
+
+extern guint _tb_mcp_client_signals [TB_MCP_CLIENT_N_SIGNALS];
+
 struct _TbMcpServerRequest
 {
   GObject      parent_instance;
@@ -197,6 +214,7 @@ JsonObject *_tb_mcp_client_build_params (TbMcpClient  *self,
 gboolean _tb_mcp_client_tool_headers_valid (TbMcpClient *self,
                                             JsonObject  *tool,
                                             const char  *name);
+GHashTable *_tb_mcp_client_pending_new (void);
 GTask   *_tb_mcp_client_take_request (TbMcpClient *self,
                                       gint64       id);
 void     _tb_mcp_listen_start     (TbMcpClient       *self);
@@ -225,6 +243,14 @@ void     _tb_mcp_revision_start   (TbMcpClient  *self,
 void     _tb_mcp_client_fail      (TbMcpClient  *self,
                                    int           code,
                                    const char   *cause);
+void     _tb_mcp_client_set_state (TbMcpClient      *self,
+                                   TbMcpClientState  state,
+                                   const char       *error);
+void     _tb_mcp_client_send      (TbMcpClient  *self,
+                                   JsonNode     *message,
+                                   gint64        request_id);
+void     _tb_mcp_client_handle_response (TbMcpClient *self,
+                                         JsonObject  *object);
 void     _tb_mcp_client_respond   (TbMcpClient  *self,
                                    JsonNode     *id,
                                    JsonNode     *result,

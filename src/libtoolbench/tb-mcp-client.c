@@ -7,12 +7,8 @@
 #include <glib/gi18n-lib.h>
 #include <string.h>
 
-#include "tb-json.h"
 #include "tb-mcp-client-private.h"
-#include "tb-mcp-tool.h"
 #include "tb-mcp-wire-private.h"
-#include "tb-text.h"
-#include "tb-tool-private.h"
 
 /**
  * TbMcpClient:
@@ -61,6 +57,7 @@
  * created the client.
  */
 
+
 G_DEFINE_FINAL_TYPE (TbMcpClient, tb_mcp_client, G_TYPE_OBJECT)
 /**
  * tb_mcp_error_quark:
@@ -79,27 +76,9 @@ enum {
   N_PROPS
 };
 
-enum {
-  LOG_MESSAGE,
-  PROGRESS,
-  TOOLS_CHANGED,
-  RESOURCES_CHANGED,
-  PROMPTS_CHANGED,
-  RESOURCE_UPDATED,
-  ELICITATION_REQUESTED,
-  SAMPLING_REQUESTED,
-  N_SIGNALS
-};
-
 static GParamSpec *properties [N_PROPS];
-static guint signals [N_SIGNALS];
 
-static void send_message   (TbMcpClient *self,
-                            JsonNode    *message,
-                            gint64       request_id);
-static void fail_all       (TbMcpClient *self,
-                            GError      *error);
-static void start_listing  (TbMcpClient *self);
+guint _tb_mcp_client_signals [TB_MCP_CLIENT_N_SIGNALS];
 
 GType
 tb_mcp_client_state_get_type (void)
@@ -122,101 +101,23 @@ tb_mcp_client_state_get_type (void)
   return type_id;
 }
 
-/* Helpers. */
-
-static gboolean
-node_get_number (JsonNode *node,
-                 double   *value)
-{
-  GType type;
-
-  if (node == NULL || !JSON_NODE_HOLDS_VALUE (node))
-    return FALSE;
-  type = json_node_get_value_type (node);
-  if (type == G_TYPE_INT64)
-    *value = (double) json_node_get_int (node);
-  else if (type == G_TYPE_DOUBLE)
-    *value = json_node_get_double (node);
-  else
-    return FALSE;
-  return TRUE;
-}
-
-JsonNode *
-_tb_mcp_parse_message (const char  *text,
-                       gsize        length,
-                       GError     **error)
-{
-  return tb_json_parse_full (text, length, TB_MCP_MAX_MESSAGE_SIZE, TB_JSON_MAX_DEPTH, error);
-}
-
-/* Pending requests. */
-
-static void
-pending_free (Pending *p)
-{
-  if (p->timeout != NULL)
-    {
-      g_source_destroy (p->timeout);
-      g_source_unref (p->timeout);
-    }
-  if (p->cancel_id != 0)
-    g_cancellable_disconnect (p->cancellable, p->cancel_id);
-  g_clear_object (&p->cancellable);
-  g_clear_object (&p->task);
-  g_free (p->method);
-  g_free (p->progress_token);
-  g_clear_pointer (&p->params, json_node_unref);
-  g_free (p);
-}
-
-/* Removes the request and returns its task (transfer full). */
-static GTask *
-pending_take (TbMcpClient *self,
-              gint64       id)
-{
-  Pending *p = g_hash_table_lookup (self->pending, &id);
-  GTask *task;
-
-  if (p == NULL)
-    return NULL;
-  task = g_steal_pointer (&p->task);
-  g_hash_table_remove (self->pending, &id);
-  return task;
-}
-
-GTask *
-_tb_mcp_client_take_request (TbMcpClient *self,
-                             gint64       id)
-{
-  return pending_take (self, id);
-}
-
-static void
-log_append (TbMcpClient *self,
-            const char  *origin,
-            const char  *level,
-            const char  *text)
-{
-  g_queue_push_tail (&self->log, g_strdup_printf ("[%s] %s: %s", origin, level, text));
-  while (self->log.length > LOG_KEEP)
-    g_free (g_queue_pop_head (&self->log));
-  g_signal_emit (self, signals [LOG_MESSAGE], 0, origin, level, text);
-}
-
+/* A line of the server log: kept (the last LOG_KEEP) and told. */
 void
 _tb_mcp_client_log (TbMcpClient *self,
                     const char  *origin,
                     const char  *level,
                     const char  *text)
 {
-  log_append (self, origin, level, text);
+  g_queue_push_tail (&self->log, g_strdup_printf ("[%s] %s: %s", origin, level, text));
+  while (self->log.length > LOG_KEEP)
+    g_free (g_queue_pop_head (&self->log));
+  g_signal_emit (self, _tb_mcp_client_signals [TB_MCP_CLIENT_LOG_MESSAGE], 0, origin, level, text);
 }
 
-static void
-set_state (TbMcpClient      *self,
-           TbMcpClientState  state,
-           const char       *error)
+void
+_tb_mcp_client_set_state (TbMcpClient      *self,
+                          TbMcpClientState  state,
+                          const char       *error)
 {
   if (g_strcmp0 (self->error, error) != 0)
     {
@@ -261,7 +162,8 @@ fail_all (TbMcpClient *self,
   /* Ids are never reused, so a new connection's requests are not touched. */
   for (guint i = 0; i < numbers->len; i++)
     {
-      g_autoptr(GTask) task = pending_take (self, g_array_index (numbers, gint64, i));
+      gint64 id = g_array_index (numbers, gint64, i);
+      g_autoptr(GTask) task = _tb_mcp_client_take_request (self, id);
 
       if (task != NULL)
         g_task_return_error (task, g_error_copy (error));
@@ -273,10 +175,12 @@ fail_all (TbMcpClient *self,
     g_task_return_error (connect_task, g_error_copy (error));
 }
 
-static void
-connection_failed (TbMcpClient *self,
-                   int          code,
-                   const char  *cause)
+/* The connection failed: what the server did (@cause, the end of a
+ * sentence naming it) goes to the log and to everything waiting on it. */
+void
+_tb_mcp_client_fail (TbMcpClient *self,
+                     int          code,
+                     const char  *cause)
 {
   g_autoptr(GError) error = NULL;
   g_autoptr(GObject) hold = g_object_ref (G_OBJECT (self));
@@ -284,18 +188,10 @@ connection_failed (TbMcpClient *self,
   error = g_error_new (TB_MCP_ERROR, code,
                        /* Translators: a server name, then what went wrong */
                        _("The MCP server “%s” %s"), self->name, cause);
-  log_append (self, "client", "error", error->message);
+  _tb_mcp_client_log (self, "client", "error", error->message);
   stop_transport (self);
-  set_state (self, TB_MCP_CLIENT_STATE_FAILED, error->message);
+  _tb_mcp_client_set_state (self, TB_MCP_CLIENT_STATE_FAILED, error->message);
   fail_all (self, error);
-}
-
-void
-_tb_mcp_client_fail (TbMcpClient *self,
-                     int          code,
-                     const char  *cause)
-{
-  connection_failed (self, code, cause);
 }
 
 void
@@ -305,795 +201,7 @@ _tb_mcp_client_lost (TbMcpClient *self,
 {
   if (generation != self->generation)
     return;
-  connection_failed (self, TB_MCP_ERROR_DISCONNECTED, cause);
-}
-
-void
-_tb_mcp_client_request_failed (TbMcpClient  *self,
-                               guint         generation,
-                               gint64        id,
-                               const GError *error)
-{
-  g_autoptr(GTask) task = NULL;
-
-  if (generation != self->generation)
-    return;
-  task = pending_take (self, id);
-  if (task != NULL)
-    g_task_return_error (task, g_error_copy (error));
-}
-
-/* Sending. */
-
-static void
-send_message (TbMcpClient *self,
-              JsonNode    *message,
-              gint64       request_id)
-{
-  if (self->kind == TRANSPORT_HTTP)
-    {
-      if (self->http != NULL)
-        _tb_mcp_http_send (self->http, message, request_id);
-      return;
-    }
-
-  _tb_mcp_stdio_send (self, message);
-}
-
-static JsonObject *
-new_envelope (void)
-{
-  JsonObject *object = json_object_new ();
-
-  json_object_set_string_member (object, "jsonrpc", "2.0");
-  return object;
-}
-
-void
-_tb_mcp_client_send_notification (TbMcpClient *self,
-                                  const char  *method,
-                                  JsonNode    *params)
-{
-  JsonObject *object = new_envelope ();
-  g_autoptr(JsonNode) node = NULL;
-
-  json_object_set_string_member (object, "method", method);
-  if (params != NULL)
-    json_object_set_member (object, "params", json_node_copy (params));
-  node = tb_json_node_take_object (object);
-  send_message (self, node, -1);
-}
-
-static gboolean
-request_timeout_cb (gpointer user_data)
-{
-  Pending *p = user_data;
-  TbMcpClient *self = p->client;
-  g_autoptr(GTask) task = NULL;
-  g_autofree char *method = g_strdup (p->method);
-  gint64 id = p->id;
-
-  g_clear_pointer (&p->timeout, g_source_unref);
-  task = pending_take (self, id);
-  if (task != NULL)
-    g_task_return_new_error (task, TB_MCP_ERROR, TB_MCP_ERROR_TIMEOUT,
-                             /* Translators: a server name, a method, a number of ms */
-                             _("The MCP server “%s” did not answer “%s” within %u ms"),
-                             self->name, method, self->request_timeout_ms);
-  return G_SOURCE_REMOVE;
-}
-
-static void liveness_check (TbMcpClient *self);
-
-static gboolean
-request_cancelled_idle (gpointer user_data)
-{
-  g_autoptr(GTask) task = user_data;
-  TbMcpClient *self = g_task_get_source_object (task);
-  gint64 id = GPOINTER_TO_SIZE (g_task_get_task_data (task));
-  g_autoptr(GTask) taken = pending_take (self, id);
-
-  if (taken == NULL)
-    return G_SOURCE_REMOVE;
-
-  {
-    JsonObject *params = json_object_new ();
-    g_autoptr(JsonNode) node = NULL;
-
-    json_object_set_int_member (params, "requestId", id);
-    json_object_set_string_member (params, "reason", "The caller cancelled the request");
-    node = tb_json_node_take_object (params);
-    _tb_mcp_client_send_notification (self, "notifications/cancelled", node);
-  }
-
-  g_task_return_new_error (taken, G_IO_ERROR, G_IO_ERROR_CANCELLED,
-                           _("The request to the MCP server “%s” was cancelled"), self->name);
-
-  /* A call that is given up on may mean a server that hangs. */
-  liveness_check (self);
-  return G_SOURCE_REMOVE;
-}
-
-static void
-request_cancelled_cb (GCancellable *cancellable,
-                      gpointer      user_data)
-{
-  /* Cancellation may come from another thread and inside the cancellable's
-   * lock: finish on the client's context. */
-  GTask *task = user_data;
-  GSource *source = g_idle_source_new ();
-
-  g_source_set_callback (source, request_cancelled_idle, g_object_ref (task), NULL);
-  g_source_set_static_name (source, "[tb] MCP request cancelled");
-  g_source_attach (source, g_task_get_context (task));
-  g_source_unref (source);
-}
-
-static gint64
-start_request (TbMcpClient       *self,
-               const char        *method,
-               JsonNode          *params,
-               guint              timeout_ms,
-               TbMcpProgressFunc  progress,
-               gpointer           progress_data,
-               GTask             *task)
-{
-  Pending *p = g_new0 (Pending, 1);
-  JsonObject *object = new_envelope ();
-  g_autoptr(JsonNode) node = NULL;
-  JsonObject *params_object;
-
-  p->client = self;
-  p->id = ++self->next_id;
-  p->method = g_strdup (method);
-  p->params = params != NULL ? json_node_ref (params) : NULL;
-  p->task = g_object_ref (task);
-  g_task_set_task_data (task, GSIZE_TO_POINTER (p->id), NULL);
-  g_hash_table_insert (self->pending, &p->id, p);
-
-  json_object_set_int_member (object, "id", p->id);
-  json_object_set_string_member (object, "method", method);
-  if (progress != NULL)
-    {
-      p->progress_token = g_strdup_printf ("tb-%s-%" G_GINT64_FORMAT, self->name, p->id);
-      p->progress = progress;
-      p->progress_data = progress_data;
-    }
-  params_object = _tb_mcp_client_build_params (self, params, p->progress_token);
-  if (params_object != NULL)
-    json_object_set_object_member (object, "params", params_object);
-
-  p->timeout_ms = timeout_ms;
-  if (timeout_ms > 0)
-    {
-      p->timeout = g_timeout_source_new (timeout_ms);
-      g_source_set_callback (p->timeout, request_timeout_cb, p, NULL);
-      g_source_set_static_name (p->timeout, "[tb] MCP request timeout");
-      g_source_attach (p->timeout, g_task_get_context (task));
-    }
-
-  if (g_task_get_cancellable (task) != NULL)
-    {
-      p->cancellable = g_object_ref (g_task_get_cancellable (task));
-      p->cancel_id = g_cancellable_connect (p->cancellable, G_CALLBACK (request_cancelled_cb),
-                                            task, NULL);
-    }
-
-  node = tb_json_node_take_object (object);
-  send_message (self, node, p->id);
-  return p->id;
-}
-
-/* A request again, after the server asked for input (tb-mcp-input.c): a
- * new id, the caller's task. */
-gint64
-_tb_mcp_client_retry_request (TbMcpClient       *self,
-                              const char        *method,
-                              JsonNode          *params,
-                              guint              timeout_ms,
-                              TbMcpProgressFunc  progress,
-                              gpointer           progress_data,
-                              guint              rounds,
-                              GTask             *task)
-{
-  gint64 id = start_request (self, method, params, timeout_ms, progress, progress_data, task);
-  Pending *p = g_hash_table_lookup (self->pending, &id);
-
-  if (p != NULL)
-    p->rounds = rounds;
-  return id;
-}
-
-/* A request while connecting. A @raw one's task gets the whole answer,
- * result or error, as a JSON object: for the revision probe, which reads
- * the error's code and data; the others' finish with
- * tb_mcp_client_request_finish(). */
-gint64
-_tb_mcp_client_start_request (TbMcpClient *self,
-                              const char  *method,
-                              JsonNode    *params,
-                              guint        timeout_ms,
-                              gboolean     raw,
-                              GTask       *task)
-{
-  g_task_set_source_tag (task, raw ? (gpointer) _tb_mcp_client_start_request
-                                   : (gpointer) tb_mcp_client_request_async);
-  return start_request (self, method, params, timeout_ms, NULL, NULL, task);
-}
-
-static gboolean
-check_connected (TbMcpClient *self,
-                 GTask       *task)
-{
-  if (self->state == TB_MCP_CLIENT_STATE_CONNECTED)
-    return TRUE;
-
-  if (self->state == TB_MCP_CLIENT_STATE_FAILED && self->error != NULL)
-    g_task_return_new_error (task, TB_MCP_ERROR, TB_MCP_ERROR_DISCONNECTED,
-                             /* Translators: the cause, a sentence */
-                             _("%s. Restart the server to use it again"), self->error);
-  else
-    g_task_return_new_error (task, TB_MCP_ERROR, TB_MCP_ERROR_DISCONNECTED,
-                             _("The MCP server “%s” is not connected"), self->name);
-  return FALSE;
-}
-
-/* Liveness: after a request is given up on, ping; no answer means a hang. */
-
-static void
-liveness_cb (GObject      *object,
-             GAsyncResult *result,
-             gpointer      user_data)
-{
-  TbMcpClient *self = TB_MCP_CLIENT (object);
-  guint generation = GPOINTER_TO_UINT (user_data);
-  g_autoptr(GError) error = NULL;
-  g_autoptr(JsonNode) answer = tb_mcp_client_request_finish (self, result, &error);
-
-  if (answer != NULL || generation != self->generation)
-    return;
-  if (g_error_matches (error, TB_MCP_ERROR, TB_MCP_ERROR_TIMEOUT))
-    {
-      g_autofree char *cause =
-        g_strdup_printf (_("stopped answering (no reply to a ping within %u ms)"),
-                         MIN ((guint) LIVENESS_TIMEOUT_MS, self->request_timeout_ms));
-
-      connection_failed (self, TB_MCP_ERROR_TIMEOUT, cause);
-    }
-}
-
-static void
-liveness_check (TbMcpClient *self)
-{
-  g_autoptr(GTask) task = NULL;
-
-  if (self->state != TB_MCP_CLIENT_STATE_CONNECTED)
-    return;
-  task = g_task_new (self, NULL, liveness_cb, GUINT_TO_POINTER (self->generation));
-  g_task_set_source_tag (task, tb_mcp_client_request_async);
-  start_request (self, self->stateless ? "server/discover" : "ping", NULL,
-                 MIN (LIVENESS_TIMEOUT_MS, self->request_timeout_ms), NULL, NULL, task);
-}
-
-/* Server requests. */
-
-void
-_tb_mcp_client_respond (TbMcpClient *self,
-                        JsonNode    *id,
-                        JsonNode    *result,
-                        int          code,
-                        const char  *message)
-{
-  JsonObject *object;
-  g_autoptr(JsonNode) node = NULL;
-
-  /* Asked inside a result of the stateless revision: answered there. */
-  if (_tb_mcp_input_respond (self, id, result, code, message))
-    return;
-  object = new_envelope ();
-  json_object_set_member (object, "id", json_node_copy (id));
-  if (message == NULL)
-    {
-      json_object_set_member (object, "result",
-                              result != NULL ? json_node_copy (result)
-                                             : tb_json_node_new_object ());
-    }
-  else
-    {
-      JsonObject *error = json_object_new ();
-
-      json_object_set_int_member (error, "code", code);
-      json_object_set_string_member (error, "message", message);
-      json_object_set_object_member (object, "error", error);
-    }
-  node = tb_json_node_take_object (object);
-  send_message (self, node, -1);
-}
-
-void
-_tb_mcp_client_handle_server_request (TbMcpClient *self,
-                                      const char  *method,
-                                      JsonNode    *id,
-                                      JsonNode    *params)
-{
-  if (g_str_equal (method, "ping"))
-    {
-      _tb_mcp_client_respond (self, id, NULL, 0, NULL);
-      return;
-    }
-
-  if (g_str_equal (method, "roots/list") && (self->capabilities & TB_MCP_CAPABILITY_ROOTS))
-    {
-      JsonObject *result = json_object_new ();
-      JsonArray *roots = json_array_new ();
-      g_autoptr(JsonNode) node = NULL;
-
-      for (guint i = 0; self->roots != NULL && self->roots[i] != NULL; i++)
-        {
-          JsonObject *root = json_object_new ();
-
-          json_object_set_string_member (root, "uri", self->roots[i]);
-          json_array_add_object_element (roots, root);
-        }
-      json_object_set_array_member (result, "roots", roots);
-      node = tb_json_node_take_object (result);
-      _tb_mcp_client_respond (self, id, node, 0, NULL);
-      return;
-    }
-
-  if ((g_str_equal (method, "elicitation/create") &&
-       (self->capabilities & TB_MCP_CAPABILITY_ELICITATION)) ||
-      (g_str_equal (method, "sampling/createMessage") &&
-       (self->capabilities & TB_MCP_CAPABILITY_SAMPLING)))
-    {
-      g_autoptr(TbMcpServerRequest) request = g_object_new (TB_TYPE_MCP_SERVER_REQUEST, NULL);
-      gboolean taken = FALSE;
-      g_autofree char *line = NULL;
-
-      g_weak_ref_set (&request->client, self);
-      request->generation = self->generation;
-      request->id = json_node_copy (id);
-      request->method = g_strdup (method);
-      request->params = params != NULL ? json_node_copy (params) : tb_json_node_new_object ();
-      request->key = tb_json_to_string (id, FALSE);
-      /* Until it is answered or gone, so that the server can withdraw it. */
-      g_hash_table_replace (self->server_requests, g_strdup (request->key), request);
-
-      line = g_strdup_printf (_("The server asks the person: %s"), method);
-      log_append (self, "client", "info", line);
-
-      g_signal_emit (self,
-                     signals [method[0] == 'e' ? ELICITATION_REQUESTED : SAMPLING_REQUESTED],
-                     0, request, &taken);
-      if (!taken && !request->answered)
-        {
-          request->answered = TRUE;
-          _tb_mcp_client_respond (self, id, NULL, -32601,
-                   _("Nobody can answer this request here: the application has no handler "
-                     "for it"));
-          log_append (self, "client", "warning",
-                      _("No handler answered the request; the server was told so"));
-        }
-      return;
-    }
-
-  {
-    g_autofree char *text = g_strdup_printf (_("The client does not support “%s”"), method);
-
-    _tb_mcp_client_respond (self, id, NULL, -32601, text);
-  }
-}
-
-static void
-handle_progress (TbMcpClient *self,
-                 JsonObject  *params)
-{
-  JsonNode *token_node = params ? json_object_get_member (params, "progressToken") : NULL;
-  g_autofree char *token = NULL;
-  GHashTableIter iter;
-  Pending *p;
-  double progress = 0, total = -1;
-
-  if (token_node == NULL || !JSON_NODE_HOLDS_VALUE (token_node))
-    return;
-  if (json_node_get_value_type (token_node) == G_TYPE_STRING)
-    token = g_strdup (json_node_get_string (token_node));
-  else
-    token = tb_json_to_string (token_node, FALSE);
-
-  node_get_number (json_object_get_member (params, "progress"), &progress);
-  node_get_number (json_object_get_member (params, "total"), &total);
-
-  g_hash_table_iter_init (&iter, self->pending);
-  while (g_hash_table_iter_next (&iter, NULL, (gpointer *) &p))
-    {
-      if (g_strcmp0 (p->progress_token, token) == 0)
-        {
-          const char *message = tb_json_object_get_string (params, "message");
-
-          g_signal_emit (self, signals [PROGRESS], 0, token, progress, total, message);
-          if (p->progress != NULL)
-            p->progress (progress, total, message, p->progress_data);
-          return;
-        }
-    }
-}
-
-static void
-handle_log_notification (TbMcpClient *self,
-                         JsonObject  *params)
-{
-  const char *level = tb_json_object_get_string (params, "level");
-  const char *logger = tb_json_object_get_string (params, "logger");
-  JsonNode *data = params ? json_object_get_member (params, "data") : NULL;
-  g_autofree char *text = NULL;
-  g_autofree char *shown = NULL;
-
-  if (data != NULL && JSON_NODE_HOLDS_VALUE (data) &&
-      json_node_get_value_type (data) == G_TYPE_STRING)
-    text = g_strdup (json_node_get_string (data));
-  else if (data != NULL)
-    text = tb_json_to_string (data, FALSE);
-  else
-    text = g_strdup ("");
-
-  shown = tb_text_shorten (text, -1, STDERR_LINE_MAX + 1);
-  if (logger != NULL)
-    {
-      g_autofree char *with_logger = g_strdup_printf ("%s: %s", logger, shown);
-
-      log_append (self, "server", level ? level : "info", with_logger);
-    }
-  else
-    {
-      log_append (self, "server", level ? level : "info", shown);
-    }
-}
-
-static void
-handle_response (TbMcpClient *self,
-                 JsonObject  *object)
-{
-  JsonNode *id_node = json_object_get_member (object, "id");
-  JsonNode *result = json_object_get_member (object, "result");
-  JsonNode *error_node = json_object_get_member (object, "error");
-  g_autoptr(GTask) task = NULL;
-  g_autofree char *method = NULL;
-  g_autoptr(JsonNode) params = NULL;
-  guint timeout_ms = 0;
-  TbMcpProgressFunc progress = NULL;
-  gpointer progress_data = NULL;
-  guint rounds = 0;
-  gint64 id;
-
-  if (!JSON_NODE_HOLDS_VALUE (id_node) || json_node_get_value_type (id_node) != G_TYPE_INT64)
-    {
-      log_append (self, "client", "warning",
-                  _("The server answered a request the client never sent; it was ignored"));
-      return;
-    }
-  id = json_node_get_int (id_node);
-  {
-    Pending *p = g_hash_table_lookup (self->pending, &id);
-
-    if (p != NULL)
-      {
-        method = g_strdup (p->method);
-        params = p->params != NULL ? json_node_ref (p->params) : NULL;
-        timeout_ms = p->timeout_ms;
-        progress = p->progress;
-        progress_data = p->progress_data;
-        rounds = p->rounds;
-      }
-  }
-  task = pending_take (self, id);
-  if (task == NULL)
-    return;
-
-  if (g_task_get_source_tag (task) == _tb_mcp_client_start_request)
-    {
-      g_task_return_pointer (task, json_node_init_object (json_node_alloc (), object),
-                             (GDestroyNotify) json_node_unref);
-      return;
-    }
-
-  if (error_node != NULL && JSON_NODE_HOLDS_OBJECT (error_node))
-    {
-      JsonObject *error = json_node_get_object (error_node);
-      const char *message = tb_json_object_get_string (error, "message");
-      gint64 code = 0;
-      g_autofree char *shown = tb_text_shorten (message, -1, 2001);
-
-      /* JSON-RPC codes are integers; anything else is shown as 0 rather than
-       * converted (a double beyond int range has no int value). */
-      if (!tb_json_object_get_int_in_range (error, "code", G_MININT32, G_MAXINT32, &code, NULL))
-        code = 0;
-      g_task_return_new_error (task, TB_MCP_ERROR, TB_MCP_ERROR_REMOTE,
-                               /* Translators: server name, error code, server's message */
-                               _("The MCP server “%s” answered with error %d: %s"),
-                               self->name, (int) code, shown);
-      return;
-    }
-
-  if (result == NULL || !JSON_NODE_HOLDS_OBJECT (result))
-    {
-      g_task_return_new_error (task, TB_MCP_ERROR, TB_MCP_ERROR_PROTOCOL,
-                               _("The MCP server “%s” sent an answer without a result object"),
-                               self->name);
-      return;
-    }
-
-  /* 2026-07-28: a result says whether it is complete; absent means it is. */
-  {
-    const char *type = tb_json_object_get_string (json_node_get_object (result), "resultType");
-
-    if (type != NULL && !g_str_equal (type, "complete"))
-      {
-        g_autofree char *shown = tb_text_shorten (type, -1, 81);
-
-        if (g_str_equal (type, "input_required"))
-          _tb_mcp_input_required (self, g_steal_pointer (&task), method, params, timeout_ms,
-                                  progress, progress_data, rounds,
-                                  json_node_get_object (result));
-        else if (g_str_equal (type, "task") && self->stateless &&
-                 g_strcmp0 (method, "tools/call") == 0)
-          _tb_mcp_task_follow (self, g_steal_pointer (&task),
-                               tb_json_object_get_string (json_node_get_object (params), "name"),
-                               timeout_ms, progress, progress_data, json_node_get_object (result));
-        else if (g_str_equal (type, "task") && g_strcmp0 (method, "tasks/get") == 0)
-          g_task_return_pointer (task, json_node_ref (result), (GDestroyNotify) json_node_unref);
-        else
-          g_task_return_new_error (task, TB_MCP_ERROR, TB_MCP_ERROR_PROTOCOL,
-                                   /* Translators: a server name, then the result type it sent */
-                                   _("The MCP server “%s” sent a result of unknown type “%s”"),
-                                   self->name, shown);
-        return;
-      }
-  }
-
-  g_task_return_pointer (task, json_node_ref (result), (GDestroyNotify) json_node_unref);
-}
-
-void
-_tb_mcp_client_receive (TbMcpClient *self,
-                        guint        generation,
-                        JsonNode    *message)
-{
-  g_autoptr(GObject) hold = g_object_ref (G_OBJECT (self));
-  JsonObject *object;
-  const char *method;
-  JsonNode *params;
-  JsonNode *id;
-
-  if (generation != self->generation)
-    return;
-
-  if (JSON_NODE_HOLDS_ARRAY (message))
-    {
-      JsonArray *batch = json_node_get_array (message);
-
-      for (guint i = 0; i < json_array_get_length (batch) && generation == self->generation; i++)
-        _tb_mcp_client_receive (self, generation, json_array_get_element (batch, i));
-      return;
-    }
-
-  if (!JSON_NODE_HOLDS_OBJECT (message))
-    {
-      connection_failed (self, TB_MCP_ERROR_PROTOCOL,
-                         _("sent a JSON value that is not a JSON-RPC message"));
-      return;
-    }
-
-  object = json_node_get_object (message);
-  method = tb_json_object_get_string (object, "method");
-  params = json_object_get_member (object, "params");
-  id = json_object_get_member (object, "id");
-
-  if (method != NULL && id != NULL)
-    {
-      _tb_mcp_client_handle_server_request (self, method, id, params);
-    }
-  else if (method != NULL)
-    {
-      JsonObject *p = params != NULL && JSON_NODE_HOLDS_OBJECT (params)
-                        ? json_node_get_object (params) : NULL;
-
-      if (g_str_equal (method, "notifications/tools/list_changed"))
-        start_listing (self);
-      else if (g_str_equal (method, "notifications/resources/list_changed"))
-        {
-          _tb_mcp_catalog_forget (self, "resources/list");
-          _tb_mcp_catalog_forget (self, "resources/templates/list");
-          g_signal_emit (self, signals [RESOURCES_CHANGED], 0);
-        }
-      else if (g_str_equal (method, "notifications/prompts/list_changed"))
-        {
-          _tb_mcp_catalog_forget (self, "prompts/list");
-          g_signal_emit (self, signals [PROMPTS_CHANGED], 0);
-        }
-      else if (g_str_equal (method, "notifications/resources/updated") &&
-               tb_json_object_get_string (p, "uri") != NULL)
-        g_signal_emit (self, signals [RESOURCE_UPDATED], 0, tb_json_object_get_string (p, "uri"));
-      else if (g_str_equal (method, "notifications/progress"))
-        handle_progress (self, p);
-      else if (g_str_equal (method, "notifications/subscriptions/acknowledged"))
-        _tb_mcp_listen_acknowledged (self, p);
-      else if (g_str_equal (method, "notifications/message"))
-        handle_log_notification (self, p);
-      else if (g_str_equal (method, "notifications/cancelled") && p != NULL &&
-               json_object_get_member (p, "requestId") != NULL)
-        {
-          g_autofree char *key = tb_json_to_string (json_object_get_member (p, "requestId"),
-                                                    FALSE);
-          TbMcpServerRequest *request = g_hash_table_lookup (self->server_requests, key);
-
-          if (request != NULL)
-            _tb_mcp_server_request_withdraw (request);
-        }
-    }
-  else if (id != NULL)
-    {
-      handle_response (self, object);
-    }
-  else if (json_object_has_member (object, "result") || json_object_has_member (object, "error"))
-    {
-      /* An answer to a notification: wrong, but harmless. */
-      log_append (self, "client", "warning",
-                  _("The server answered a message that needs no answer; the answer was "
-                    "ignored"));
-    }
-  else
-    {
-      connection_failed (self, TB_MCP_ERROR_PROTOCOL,
-                         _("sent a JSON object that is neither a request, a notification "
-                           "nor a response"));
-    }
-}
-
-/* stdio transport. */
-
-/* Tools. */
-
-static void
-list_page_cb (GObject      *object,
-              GAsyncResult *result,
-              gpointer      user_data)
-{
-  TbMcpClient *self = TB_MCP_CLIENT (object);
-  g_autoptr(GPtrArray) collected = user_data;
-  g_autoptr(GError) error = NULL;
-  g_autoptr(JsonNode) answer = NULL;
-  JsonObject *page;
-  JsonNode *tools;
-  const char *cursor;
-
-  answer = tb_mcp_client_request_finish (self, result, &error);
-  if (answer == NULL)
-    {
-      g_autofree char *cause = g_strdup_printf (_("could not list its tools: %s"), error->message);
-
-      if (!self->listing)
-        return;
-      self->listing = FALSE;
-      if (self->connect_task != NULL || self->state == TB_MCP_CLIENT_STATE_CONNECTED)
-        {
-          if (g_error_matches (error, TB_MCP_ERROR, TB_MCP_ERROR_DISCONNECTED))
-            return;
-          log_append (self, "client", "error", cause);
-          if (self->connect_task != NULL)
-            connection_failed (self, TB_MCP_ERROR_PROTOCOL, cause);
-        }
-      return;
-    }
-
-  page = json_node_get_object (answer);
-  tools = json_object_get_member (page, "tools");
-  if (tools != NULL && JSON_NODE_HOLDS_ARRAY (tools))
-    {
-      JsonArray *array = json_node_get_array (tools);
-
-      for (guint i = 0; i < json_array_get_length (array); i++)
-        {
-          JsonNode *tool = json_array_get_element (array, i);
-          const char *name;
-
-          if (!JSON_NODE_HOLDS_OBJECT (tool))
-            continue;
-          name = tb_json_object_get_string (json_node_get_object (tool), "name");
-          if (name == NULL || *name == '\0')
-            {
-              log_append (self, "client", "warning",
-                          _("The server listed a tool without a name; it was left out"));
-              continue;
-            }
-          if (collected->len >= TB_MCP_MAX_TOOLS)
-            break;
-          if (!_tb_mcp_client_tool_headers_valid (self, json_node_get_object (tool), name))
-            continue;
-          g_ptr_array_add (collected, json_node_ref (tool));
-        }
-    }
-
-  cursor = tb_json_object_get_string (page, "nextCursor");
-  if (cursor != NULL && *cursor != '\0' && collected->len < TB_MCP_MAX_TOOLS &&
-      self->pages < MAX_PAGES)
-    {
-      JsonObject *params = json_object_new ();
-      g_autoptr(JsonNode) node = NULL;
-      g_autoptr(GTask) task = g_task_new (self, NULL, list_page_cb, g_steal_pointer (&collected));
-
-      self->pages++;
-      g_task_set_source_tag (task, tb_mcp_client_request_async);
-      json_object_set_string_member (params, "cursor", cursor);
-      node = tb_json_node_take_object (params);
-      start_request (self, "tools/list", node, self->request_timeout_ms, NULL, NULL, task);
-      return;
-    }
-
-  if (collected->len >= TB_MCP_MAX_TOOLS)
-    {
-      g_autofree char *text =
-        g_strdup_printf (_("The server offers more than %d tools; only the first %d are used"),
-                         TB_MCP_MAX_TOOLS, TB_MCP_MAX_TOOLS);
-
-      log_append (self, "client", "warning", text);
-    }
-
-  self->listing = FALSE;
-  g_clear_pointer (&self->tools, g_ptr_array_unref);
-  self->tools = g_steal_pointer (&collected);
-
-  if (self->connect_task != NULL)
-    {
-      g_autoptr(GTask) task = g_steal_pointer (&self->connect_task);
-
-      set_state (self, TB_MCP_CLIENT_STATE_CONNECTED, NULL);
-      _tb_mcp_client_sync_registry (self);
-      g_signal_emit (self, signals [TOOLS_CHANGED], 0);
-      _tb_mcp_listen_start (self);
-      g_task_return_boolean (task, TRUE);
-    }
-  else
-    {
-      _tb_mcp_client_sync_registry (self);
-      g_signal_emit (self, signals [TOOLS_CHANGED], 0);
-    }
-
-  if (self->list_again)
-    {
-      self->list_again = FALSE;
-      start_listing (self);
-    }
-}
-
-void
-_tb_mcp_client_start_listing (TbMcpClient *self)
-{
-  start_listing (self);
-}
-
-static void
-start_listing (TbMcpClient *self)
-{
-  g_autoptr(GTask) task = NULL;
-
-  /* Before `initialized` the list is fetched by the connection itself. */
-  if (self->state != TB_MCP_CLIENT_STATE_CONNECTED && self->connect_task == NULL)
-    return;
-  if (self->connect_task != NULL && !self->listing && self->protocol_version == NULL)
-    return;
-  if (self->listing)
-    {
-      self->list_again = TRUE;
-      return;
-    }
-
-  self->listing = TRUE;
-  self->pages = 1;
-  task = g_task_new (self, NULL, list_page_cb,
-                     g_ptr_array_new_with_free_func ((GDestroyNotify) json_node_unref));
-  g_task_set_source_tag (task, tb_mcp_client_request_async);
-  start_request (self, "tools/list", NULL, self->request_timeout_ms, NULL, NULL, task);
+  _tb_mcp_client_fail (self, TB_MCP_ERROR_DISCONNECTED, cause);
 }
 
 /* Connecting. */
@@ -1130,15 +238,15 @@ tb_mcp_client_connect_async (TbMcpClient         *self,
   g_clear_pointer (&self->server_capabilities, json_node_unref);
   g_clear_pointer (&self->instructions, g_free);
   self->stateless = FALSE;
-  set_state (self, TB_MCP_CLIENT_STATE_CONNECTING, NULL);
+  _tb_mcp_client_set_state (self, TB_MCP_CLIENT_STATE_CONNECTING, NULL);
 
   if (self->kind == TRANSPORT_STDIO)
     {
       if (!_tb_mcp_stdio_start (self, &error))
         {
           stop_transport (self);
-          set_state (self, TB_MCP_CLIENT_STATE_FAILED, error->message);
-          log_append (self, "client", "error", error->message);
+          _tb_mcp_client_set_state (self, TB_MCP_CLIENT_STATE_FAILED, error->message);
+          _tb_mcp_client_log (self, "client", "error", error->message);
           g_task_return_error (task, g_steal_pointer (&error));
           return;
         }
@@ -1193,277 +301,10 @@ tb_mcp_client_disconnect (TbMcpClient *self)
 
   hold = g_object_ref (G_OBJECT (self));
   stop_transport (self);
-  set_state (self, TB_MCP_CLIENT_STATE_DISCONNECTED, NULL);
+  _tb_mcp_client_set_state (self, TB_MCP_CLIENT_STATE_DISCONNECTED, NULL);
   error = g_error_new (TB_MCP_ERROR, TB_MCP_ERROR_DISCONNECTED,
                        _("The MCP server “%s” was stopped"), self->name);
   fail_all (self, error);
-}
-
-/* Requests. */
-
-/**
- * tb_mcp_client_request_async:
- * @self: a connected client
- * @method: a JSON-RPC method
- * @params: (nullable): its params, a JSON object
- * @cancellable: (nullable): cancelling sends `notifications/cancelled`
- * @callback: called with the answer
- * @user_data: closure
- *
- * Sends any request, with the client's request time limit.
- */
-void
-tb_mcp_client_request_async (TbMcpClient         *self,
-                             const char          *method,
-                             JsonNode            *params,
-                             GCancellable        *cancellable,
-                             GAsyncReadyCallback  callback,
-                             gpointer             user_data)
-{
-  g_autoptr(GTask) task = NULL;
-
-  g_return_if_fail (TB_IS_MCP_CLIENT (self));
-  g_return_if_fail (method != NULL);
-
-  task = g_task_new (self, cancellable, callback, user_data);
-  g_task_set_source_tag (task, tb_mcp_client_request_async);
-  if (!check_connected (self, task))
-    return;
-  start_request (self, method, params, self->request_timeout_ms, NULL, NULL, task);
-}
-
-/**
- * tb_mcp_client_request_finish:
- * @self: a client
- * @result: the #GAsyncResult given to the callback
- * @error: return location for a #TbMcpError; %TB_MCP_ERROR_REMOTE carries the server's JSON-RPC error
- *
- * Ends tb_mcp_client_request_async().
- *
- * Returns: (transfer full): the result object, or %NULL with @error set
- */
-JsonNode *
-tb_mcp_client_request_finish (TbMcpClient   *self,
-                              GAsyncResult  *result,
-                              GError       **error)
-{
-  g_return_val_if_fail (TB_IS_MCP_CLIENT (self), NULL);
-  g_return_val_if_fail (g_task_is_valid (result, self), NULL);
-
-  return g_task_propagate_pointer (G_TASK (result), error);
-}
-
-static void
-boolean_request_cb (GObject      *object,
-                    GAsyncResult *result,
-                    gpointer      user_data)
-{
-  g_autoptr(GTask) task = user_data;
-  g_autoptr(GError) error = NULL;
-  g_autoptr(JsonNode) answer = NULL;
-
-  answer = tb_mcp_client_request_finish (TB_MCP_CLIENT (object), result, &error);
-  if (answer == NULL)
-    g_task_return_error (task, g_steal_pointer (&error));
-  else
-    g_task_return_boolean (task, TRUE);
-}
-
-/**
- * tb_mcp_client_ping_async:
- * @self: a connected client
- * @cancellable: (nullable): a #GCancellable
- * @callback: called with the answer
- * @user_data: data for @callback
- *
- * Checks that the server still answers, with `ping` (or `server/discover`
- * in the stateless revision).
- */
-void
-tb_mcp_client_ping_async (TbMcpClient         *self,
-                          GCancellable        *cancellable,
-                          GAsyncReadyCallback  callback,
-                          gpointer             user_data)
-{
-  GTask *task;
-
-  g_return_if_fail (TB_IS_MCP_CLIENT (self));
-
-  task = g_task_new (self, cancellable, callback, user_data);
-  g_task_set_source_tag (task, tb_mcp_client_ping_async);
-  /* The stateless revision has no ping; discovery is as cheap. */
-  tb_mcp_client_request_async (self, self->stateless ? "server/discover" : "ping", NULL,
-                               cancellable, boolean_request_cb, task);
-}
-
-/**
- * tb_mcp_client_ping_finish:
- * @self: a client
- * @result: the #GAsyncResult given to the callback
- * @error: return location for a #TbMcpError
- *
- * Ends tb_mcp_client_ping_async().
- *
- * Returns: %TRUE when the server answered
- */
-gboolean
-tb_mcp_client_ping_finish (TbMcpClient   *self,
-                           GAsyncResult  *result,
-                           GError       **error)
-{
-  g_return_val_if_fail (g_task_is_valid (result, self), FALSE);
-  return g_task_propagate_boolean (G_TASK (result), error);
-}
-
-/**
- * tb_mcp_client_set_log_level_async:
- * @self: a connected client
- * @level: a syslog level name ("debug", "info", … "emergency")
- * @cancellable: (nullable): a #GCancellable
- * @callback: called when the server accepted the level
- * @user_data: data for @callback
- *
- * Sends `logging/setLevel`; the server's `notifications/message` then
- * reach the server log. In the stateless revision the level travels in the
- * `_meta` of every request from now on instead.
- */
-void
-tb_mcp_client_set_log_level_async (TbMcpClient         *self,
-                                   const char          *level,
-                                   GCancellable        *cancellable,
-                                   GAsyncReadyCallback  callback,
-                                   gpointer             user_data)
-{
-  GTask *task;
-  JsonObject *params = json_object_new ();
-  g_autoptr(JsonNode) node = NULL;
-
-  g_return_if_fail (TB_IS_MCP_CLIENT (self));
-  g_return_if_fail (level != NULL);
-
-  task = g_task_new (self, cancellable, callback, user_data);
-  g_task_set_source_tag (task, tb_mcp_client_set_log_level_async);
-  if (self->stateless)
-    {
-      g_free (self->log_level);
-      self->log_level = g_strdup (level);
-      json_object_unref (params);
-      g_task_return_boolean (task, TRUE);
-      g_object_unref (task);
-      return;
-    }
-  json_object_set_string_member (params, "level", level);
-  node = tb_json_node_take_object (params);
-  tb_mcp_client_request_async (self, "logging/setLevel", node, cancellable,
-                               boolean_request_cb, task);
-}
-
-/**
- * tb_mcp_client_set_log_level_finish:
- * @self: a client
- * @result: the #GAsyncResult given to the callback
- * @error: return location for a #TbMcpError
- *
- * Ends tb_mcp_client_set_log_level_async().
- *
- * Returns: %TRUE when the server accepted the level
- */
-gboolean
-tb_mcp_client_set_log_level_finish (TbMcpClient   *self,
-                                    GAsyncResult  *result,
-                                    GError       **error)
-{
-  g_return_val_if_fail (g_task_is_valid (result, self), FALSE);
-  return g_task_propagate_boolean (G_TASK (result), error);
-}
-
-/**
- * tb_mcp_client_call_tool_async:
- * @self: a connected client
- * @name: the tool's name on the server
- * @arguments: (nullable): a JSON object
- * @progress: (nullable) (scope notified): called for each progress notification
- * @progress_data: closure for @progress, alive until @callback runs
- * @cancellable: (nullable): cancelling sends `notifications/cancelled`
- * @callback: called with the result
- * @user_data: closure
- *
- * Sends `tools/call` with a progress token. The call has the tool time
- * limit set with tb_mcp_client_set_tool_timeout_ms() (none by default:
- * the registry sets the limit of calls it runs).
- */
-void
-tb_mcp_client_call_tool_async (TbMcpClient         *self,
-                               const char          *name,
-                               JsonNode            *arguments,
-                               TbMcpProgressFunc    progress,
-                               gpointer             progress_data,
-                               GCancellable        *cancellable,
-                               GAsyncReadyCallback  callback,
-                               gpointer             user_data)
-{
-  _tb_mcp_client_call_tool (self, name, arguments, NULL, progress, progress_data, cancellable,
-                            callback, user_data);
-}
-
-/* The call with a W3C `traceparent` in `_meta` when given. */
-void
-_tb_mcp_client_call_tool (TbMcpClient         *self,
-                          const char          *name,
-                          JsonNode            *arguments,
-                          const char          *traceparent,
-                          TbMcpProgressFunc    progress,
-                          gpointer             progress_data,
-                          GCancellable        *cancellable,
-                          GAsyncReadyCallback  callback,
-                          gpointer             user_data)
-{
-  g_autoptr(GTask) task = NULL;
-  JsonObject *params = json_object_new ();
-  g_autoptr(JsonNode) node = NULL;
-
-  g_return_if_fail (TB_IS_MCP_CLIENT (self));
-  g_return_if_fail (name != NULL);
-
-  task = g_task_new (self, cancellable, callback, user_data);
-  g_task_set_source_tag (task, tb_mcp_client_call_tool_async);
-  json_object_set_string_member (params, "name", name);
-  json_object_set_member (params, "arguments",
-                          arguments != NULL ? json_node_copy (arguments)
-                                            : tb_json_node_new_object ());
-  if (traceparent != NULL)
-    {
-      JsonObject *meta = json_object_new ();
-
-      json_object_set_string_member (meta, "traceparent", traceparent);
-      json_object_set_object_member (params, "_meta", meta);
-    }
-  node = tb_json_node_take_object (params);
-  if (!check_connected (self, task))
-    return;
-  start_request (self, "tools/call", node, self->tool_timeout_ms, progress, progress_data, task);
-}
-
-/**
- * tb_mcp_client_call_tool_finish:
- * @self: a client
- * @result: the #GAsyncResult given to the callback
- * @error: return location for a #TbMcpError
- *
- * Ends tb_mcp_client_call_tool_async(). A tool that failed is not an error
- * here: its result says `isError`; tb_mcp_result_to_tool_result() turns it
- * into a #TbToolResult.
- *
- * Returns: (transfer full): the `tools/call` result object (with `content`,
- *   `isError`, `structuredContent`), or %NULL with @error set
- */
-JsonNode *
-tb_mcp_client_call_tool_finish (TbMcpClient   *self,
-                                GAsyncResult  *result,
-                                GError       **error)
-{
-  g_return_val_if_fail (g_task_is_valid (result, self), NULL);
-  return g_task_propagate_pointer (G_TASK (result), error);
 }
 
 /* Construction. */
@@ -1604,7 +445,7 @@ tb_mcp_client_class_init (TbMcpClientClass *klass)
    * stderr, the `notifications/message` it sent, and what the client noted
    * about it. The client keeps the last lines too (tb_mcp_client_get_log()).
    */
-  signals [LOG_MESSAGE] =
+  _tb_mcp_client_signals [TB_MCP_CLIENT_LOG_MESSAGE] =
     g_signal_new ("log-message", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
                   0, NULL, NULL, NULL, G_TYPE_NONE, 3,
                   G_TYPE_STRING, G_TYPE_STRING, G_TYPE_STRING);
@@ -1619,7 +460,7 @@ tb_mcp_client_class_init (TbMcpClientClass *klass)
    *
    * Emitted for every `notifications/progress` of a request the client sent.
    */
-  signals [PROGRESS] =
+  _tb_mcp_client_signals [TB_MCP_CLIENT_PROGRESS] =
     g_signal_new ("progress", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
                   0, NULL, NULL, NULL, G_TYPE_NONE, 4,
                   G_TYPE_STRING, G_TYPE_DOUBLE, G_TYPE_DOUBLE, G_TYPE_STRING);
@@ -1629,7 +470,7 @@ tb_mcp_client_class_init (TbMcpClientClass *klass)
    *
    * The tool list was fetched again (after connecting or a list change).
    */
-  signals [TOOLS_CHANGED] =
+  _tb_mcp_client_signals [TB_MCP_CLIENT_TOOLS_CHANGED] =
     g_signal_new ("tools-changed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
                   0, NULL, NULL, NULL, G_TYPE_NONE, 0);
 
@@ -1639,7 +480,7 @@ tb_mcp_client_class_init (TbMcpClientClass *klass)
    * The server said its resources or resource templates changed
    * (`notifications/resources/list_changed`); list them again.
    */
-  signals [RESOURCES_CHANGED] =
+  _tb_mcp_client_signals [TB_MCP_CLIENT_RESOURCES_CHANGED] =
     g_signal_new ("resources-changed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
                   0, NULL, NULL, NULL, G_TYPE_NONE, 0);
 
@@ -1649,7 +490,7 @@ tb_mcp_client_class_init (TbMcpClientClass *klass)
    * The server said its prompts changed
    * (`notifications/prompts/list_changed`); list them again.
    */
-  signals [PROMPTS_CHANGED] =
+  _tb_mcp_client_signals [TB_MCP_CLIENT_PROMPTS_CHANGED] =
     g_signal_new ("prompts-changed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
                   0, NULL, NULL, NULL, G_TYPE_NONE, 0);
 
@@ -1661,7 +502,7 @@ tb_mcp_client_class_init (TbMcpClientClass *klass)
    * A resource subscribed to with tb_mcp_client_subscribe_resource_async()
    * changed (`notifications/resources/updated`); read it again.
    */
-  signals [RESOURCE_UPDATED] =
+  _tb_mcp_client_signals [TB_MCP_CLIENT_RESOURCE_UPDATED] =
     g_signal_new ("resource-updated", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
                   0, NULL, NULL, NULL, G_TYPE_NONE, 1,
                   G_TYPE_STRING | G_SIGNAL_TYPE_STATIC_SCOPE);
@@ -1677,7 +518,7 @@ tb_mcp_client_class_init (TbMcpClientClass *klass)
    * Returns: %TRUE when a handler took the request; when none does, the
    *   server gets an error saying that nobody can answer
    */
-  signals [ELICITATION_REQUESTED] =
+  _tb_mcp_client_signals [TB_MCP_CLIENT_ELICITATION_REQUESTED] =
     g_signal_new ("elicitation-requested", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
                   0, g_signal_accumulator_true_handled, NULL, NULL, G_TYPE_BOOLEAN, 1,
                   TB_TYPE_MCP_SERVER_REQUEST);
@@ -1694,7 +535,7 @@ tb_mcp_client_class_init (TbMcpClientClass *klass)
    * Returns: %TRUE when a handler took the request; when none does, the
    *   server gets an error saying that nobody can answer
    */
-  signals [SAMPLING_REQUESTED] =
+  _tb_mcp_client_signals [TB_MCP_CLIENT_SAMPLING_REQUESTED] =
     g_signal_new ("sampling-requested", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
                   0, g_signal_accumulator_true_handled, NULL, NULL, G_TYPE_BOOLEAN, 1,
                   TB_TYPE_MCP_SERVER_REQUEST);
@@ -1707,8 +548,7 @@ tb_mcp_client_init (TbMcpClient *self)
 {
   self->input_waits = _tb_mcp_input_waits_new ();
   self->tasks = g_ptr_array_new ();
-  self->pending = g_hash_table_new_full (g_int64_hash, g_int64_equal, NULL,
-                                         (GDestroyNotify) pending_free);
+  self->pending = _tb_mcp_client_pending_new ();
   self->registered = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
   self->server_requests = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   self->request_timeout_ms = DEFAULT_REQUEST_TIMEOUT_MS;
@@ -1799,7 +639,6 @@ tb_mcp_client_new_http (const char         *name,
   return self;
 }
 
-
 /* Accessors. */
 
 /**
@@ -1818,38 +657,6 @@ tb_mcp_client_get_auth (TbMcpClient *self)
   g_return_val_if_fail (TB_IS_MCP_CLIENT (self), NULL);
 
   return self->auth;
-}
-
-/**
- * _tb_mcp_client_hold_request:
- * @hold: %TRUE while the request waits for a sign-in, %FALSE when it goes
- *   again
- *
- * A person signing in takes longer than a request may: its time limit
- * stops while it waits, and starts over when it goes again.
- */
-void
-_tb_mcp_client_hold_request (TbMcpClient *self,
-                             guint        generation,
-                             gint64       id,
-                             gboolean     hold)
-{
-  Pending *p;
-
-  if (generation != self->generation || (p = g_hash_table_lookup (self->pending, &id)) == NULL)
-    return;
-  if (p->timeout != NULL)
-    {
-      g_source_destroy (p->timeout);
-      g_clear_pointer (&p->timeout, g_source_unref);
-    }
-  if (!hold && p->timeout_ms > 0 && p->task != NULL)
-    {
-      p->timeout = g_timeout_source_new (p->timeout_ms);
-      g_source_set_callback (p->timeout, request_timeout_cb, p, NULL);
-      g_source_set_static_name (p->timeout, "[tb] MCP request timeout");
-      g_source_attach (p->timeout, g_task_get_context (p->task));
-    }
 }
 
 /**
@@ -2144,11 +951,8 @@ tb_mcp_client_set_tool_timeout_ms (TbMcpClient *self,
   self->tool_timeout_ms = timeout_ms;
 }
 
-guint _tb_mcp_client_get_tool_timeout_ms (TbMcpClient *self);
-
 guint
 _tb_mcp_client_get_tool_timeout_ms (TbMcpClient *self)
 {
   return self->tool_timeout_ms;
 }
-

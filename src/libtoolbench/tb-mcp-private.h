@@ -74,6 +74,7 @@ void       _tb_mcp_client_call_tool    (TbMcpClient        *self,
                                         GCancellable       *cancellable,
                                         GAsyncReadyCallback callback,
                                         gpointer            user_data);
+guint      _tb_mcp_client_get_tool_timeout_ms (TbMcpClient  *self);
 
 /* The MCP tool (tb-mcp-tool.c). */
 TbTool    *_tb_mcp_tool_new            (TbMcpClient        *client,

@@ -70,9 +70,6 @@ typedef struct
   gint64 started;
 } InvokeData;
 
-guint _tb_mcp_client_get_tool_timeout_ms (TbMcpClient *self);
-
-
 static char *
 check_input_schema (JsonNode *schema)
 {

@@ -395,6 +395,7 @@ static void
 tb_mcp_client_class_init (TbMcpClientClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GParamFlags ro_flags = G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS;
 
   object_class->dispose = tb_mcp_client_dispose;
   object_class->finalize = tb_mcp_client_finalize;
@@ -411,8 +412,7 @@ tb_mcp_client_class_init (TbMcpClientClass *klass)
    * tool's name when another tool already has it. Set at construction.
    */
   properties [PROP_NAME] =
-    g_param_spec_string ("name", NULL, NULL, NULL,
-                         (G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
+    g_param_spec_string ("name", NULL, NULL, NULL, G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
   /**
    * TbMcpClient:state:
    *
@@ -421,8 +421,7 @@ tb_mcp_client_class_init (TbMcpClientClass *klass)
    */
   properties [PROP_STATE] =
     g_param_spec_enum ("state", NULL, NULL, TB_TYPE_MCP_CLIENT_STATE,
-                       TB_MCP_CLIENT_STATE_DISCONNECTED,
-                       (G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+                       TB_MCP_CLIENT_STATE_DISCONNECTED, ro_flags);
   /**
    * TbMcpClient:error:
    *
@@ -430,8 +429,7 @@ tb_mcp_client_class_init (TbMcpClientClass *klass)
    * all is well.
    */
   properties [PROP_ERROR] =
-    g_param_spec_string ("error", NULL, NULL, NULL,
-                         (G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+    g_param_spec_string ("error", NULL, NULL, NULL, ro_flags);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
   /**

@@ -8,7 +8,7 @@
  * (tb-oauth-discovery.c), the client (tb-oauth-registration.c), PKCE
  * (tb-oauth-pkce.c), tokens (tb-oauth-token.c), JSON Web Tokens
  * (tb-oauth-jwt.c) and what is kept in the keyring
- * (tb-oauth-credentials.c). TbMcpAuth (tb-mcp-auth.c) ties them together;
+ * (tb-oauth-credentials.c). TbMcpAuth (tb-mcp-auth*.c) ties them together;
  * the HTTP transport calls it through the functions at the end. */
 
 #include <json-glib/json-glib.h>

@@ -314,8 +314,9 @@ check_can_start (TbDispatchLoop  *self,
   return TRUE;
 }
 
+/* Takes @task as the step's or the run's, and starts its first phase. */
 static void
-begin_task (TbDispatchLoop *self,
+start_task (TbDispatchLoop *self,
             GTask          *task,
             gboolean        run,
             GCancellable   *cancellable)
@@ -328,6 +329,7 @@ begin_task (TbDispatchLoop *self,
       self->outer_cancel_id = g_cancellable_connect (cancellable, G_CALLBACK (outer_cancelled_cb),
                                                      self, NULL);
     }
+  start_phase (self);
 }
 
 /* The task of a step or a run; %NULL when the loop cannot start one, the
@@ -381,8 +383,7 @@ tb_dispatch_loop_step_async (TbDispatchLoop      *self,
   if (task == NULL)
     return;
 
-  begin_task (self, task, FALSE, cancellable);
-  start_phase (self);
+  start_task (self, task, FALSE, cancellable);
 }
 
 /**
@@ -445,8 +446,7 @@ tb_dispatch_loop_run_async (TbDispatchLoop      *self,
       return;
     }
 
-  begin_task (self, task, TRUE, cancellable);
-  start_phase (self);
+  start_task (self, task, TRUE, cancellable);
 }
 
 /**
@@ -482,6 +482,19 @@ tb_dispatch_loop_run_finish (TbDispatchLoop  *self,
   return (TbLoopState) state;
 }
 
+/* Abandons the phase under way: its request and calls are cancelled and
+ * the loop ends when the phase does. %FALSE when no phase is under way. */
+static gboolean
+abandon_phase (TbDispatchLoop *self)
+{
+  if (!self->busy)
+    return FALSE;
+  self->cancel_requested = TRUE;
+  if (self->phase_cancellable != NULL)
+    g_cancellable_cancel (self->phase_cancellable);
+  return TRUE;
+}
+
 /**
  * tb_dispatch_loop_cancel:
  * @self: a loop
@@ -495,16 +508,8 @@ tb_dispatch_loop_cancel (TbDispatchLoop *self)
 {
   g_return_if_fail (TB_IS_DISPATCH_LOOP (self));
 
-  if (tb_loop_state_is_end (self->state))
+  if (tb_loop_state_is_end (self->state) || abandon_phase (self))
     return;
-
-  if (self->busy)
-    {
-      self->cancel_requested = TRUE;
-      if (self->phase_cancellable != NULL)
-        g_cancellable_cancel (self->phase_cancellable);
-      return;
-    }
 
   _tb_dispatch_loop_end (self, TB_LOOP_STATE_CANCELLED, "cancelled");
 }
@@ -530,15 +535,10 @@ tb_dispatch_loop_fail (TbDispatchLoop *self,
   if (tb_loop_state_is_end (self->state))
     return;
 
-  if (self->busy)
-    {
-      if (self->failure == NULL)
-        self->failure = g_error_copy (error);
-      self->cancel_requested = TRUE;
-      if (self->phase_cancellable != NULL)
-        g_cancellable_cancel (self->phase_cancellable);
-      return;
-    }
+  if (self->busy && self->failure == NULL)
+    self->failure = g_error_copy (error);
+  if (abandon_phase (self))
+    return;
 
   _tb_dispatch_loop_end_with_error (self, g_error_copy (error));
 }

@@ -25,8 +25,8 @@
  *
  * Authorization: every request carries the client's access token, if it
  * has one; a 401, or a 403 asking for more scope, hands the request to the
- * server's TbMcpAuth (tb-mcp-auth.c), which signs in, and the request goes
- * again, its time limit stopped meanwhile. */
+ * server's TbMcpAuth (tb-mcp-auth-challenge.c), which signs in, and the
+ * request goes again, its time limit stopped meanwhile. */
 
 #define READ_CHUNK (64 * 1024)
 #define MAX_RECONNECTS 5

@@ -248,7 +248,7 @@ char               *_tb_oauth_credentials_to_text (const TbOAuthCredentials *cre
 TbOAuthCredentials *_tb_oauth_credentials_from_text (const char        *text);
 char               *_tb_oauth_account_from_tokens (const TbOAuthTokens *tokens);
 
-/* For the HTTP transport (tb-mcp-auth.c). */
+/* For the HTTP transport (tb-mcp-auth-challenge.c). */
 
 guint     _tb_mcp_auth_apply            (TbMcpAuth            *self,
                                          SoupMessage          *message);

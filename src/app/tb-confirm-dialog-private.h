@@ -12,4 +12,7 @@ TbFactProposal   *tb_confirm_dialog_get_proposal (TbConfirmDialog  *self);
 const char       *tb_confirm_dialog_get_text     (AdwMessageDialog *dialog,
                                                   const char       *part_name);
 
+char             *tb_confirm_diff                (const char       *old_text,
+                                                  const char       *new_text);
+
 G_END_DECLS

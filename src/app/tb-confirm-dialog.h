@@ -29,7 +29,5 @@ AdwMessageDialog *tb_confirm_dialog_new          (GtkWindow        *parent,
                                                   TbFactProposal   *proposal,
                                                   TbConfirmDone     done,
                                                   gpointer          user_data);
-char             *tb_confirm_diff                (const char       *old_text,
-                                                  const char       *new_text);
 
 G_END_DECLS

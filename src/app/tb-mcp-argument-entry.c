@@ -7,7 +7,7 @@
 #include <glib/gi18n.h>
 
 #include "tb-app-util.h"
-#include "tb-mcp-argument-entry.h"
+#include "tb-mcp-argument-entry-private.h"
 
 /* One argument of a prompt or one variable of a resource template: its
  * name, its description and an entry whose text the server completes

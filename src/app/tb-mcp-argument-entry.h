@@ -38,6 +38,5 @@ void        tb_mcp_argument_entry_set_text     (TbMcpArgumentEntry       *self,
                                                 const char               *text);
 GtkEditable *tb_mcp_argument_entry_get_editable (TbMcpArgumentEntry      *self);
 char      **tb_mcp_argument_entry_dup_suggestions (TbMcpArgumentEntry    *self);
-gboolean    tb_mcp_argument_entry_is_settled   (TbMcpArgumentEntry       *self);
 
 G_END_DECLS

@@ -10,4 +10,7 @@ G_BEGIN_DECLS
 
 AdwMessageDialog *tb_mcp_dialogs_get_open            (GtkWindow          *window);
 
+void              tb_mcp_dialogs_attach              (GtkWindow          *window,
+                                                      TbMcpClient        *client);
+
 G_END_DECLS

@@ -23,8 +23,6 @@ typedef TbProvider *(*TbMcpProviderFunc) (GtkWindow *window,
 void              tb_mcp_dialogs_set_provider_func   (GtkWindow          *window,
                                                       TbMcpProviderFunc   func,
                                                       gpointer            user_data);
-void              tb_mcp_dialogs_attach              (GtkWindow          *window,
-                                                      TbMcpClient        *client);
 void              tb_mcp_dialogs_attach_sources      (GtkWindow          *window,
                                                       TbToolSources      *sources);
 

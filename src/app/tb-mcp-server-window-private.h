@@ -20,4 +20,7 @@ GtkImage           *tb_mcp_server_window_get_icon           (TbMcpServerWindow *
 const char    *tb_mcp_server_window_get_page      (TbMcpServerWindow *self);
 gboolean       tb_mcp_server_window_get_narrow    (TbMcpServerWindow *self);
 
+void         tb_mcp_server_window_show_page  (TbMcpServerWindow *self,
+                                              const char        *name);
+
 G_END_DECLS

@@ -13,7 +13,5 @@ G_DECLARE_FINAL_TYPE (TbMcpServerWindow, tb_mcp_server_window, TB, MCP_SERVER_WI
 
 GtkWidget   *tb_mcp_server_window_new        (TbMcpClient       *client);
 TbMcpClient *tb_mcp_server_window_get_client (TbMcpServerWindow *self);
-void         tb_mcp_server_window_show_page  (TbMcpServerWindow *self,
-                                              const char        *name);
 
 G_END_DECLS

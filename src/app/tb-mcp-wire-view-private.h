@@ -26,4 +26,8 @@ const char *tb_mcp_wire_view_get_http_text (TbMcpWireView *self);
 const char *tb_mcp_wire_view_get_status    (TbMcpWireView *self);
 char       *tb_mcp_wire_view_dup_copy_text (TbMcpWireView *self);
 
+gboolean   tb_mcp_wire_view_export_to (TbMcpWireView *self,
+                                       GFile         *file,
+                                       GError       **error);
+
 G_END_DECLS

@@ -14,8 +14,5 @@ G_BEGIN_DECLS
 G_DECLARE_FINAL_TYPE (TbMcpWireView, tb_mcp_wire_view, TB, MCP_WIRE_VIEW, TbMcpClientView)
 
 GtkWidget *tb_mcp_wire_view_new       (TbMcpClient   *client);
-gboolean   tb_mcp_wire_view_export_to (TbMcpWireView *self,
-                                       GFile         *file,
-                                       GError       **error);
 
 G_END_DECLS

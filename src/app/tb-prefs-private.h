@@ -31,4 +31,7 @@ void        _tb_prefs_put_named  (GPtrArray  *rows,
                                   int         replace,
                                   gpointer    row);
 
+gboolean            tb_prefs_check_url             (const char          *text,
+                                                    GError             **error);
+
 G_END_DECLS

@@ -55,8 +55,6 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (TbProviderEndpoint, tb_provider_endpoint_free)
 
 TbProvider         *tb_provider_endpoint_create    (TbProviderEndpoint  *endpoint,
                                                     const char          *api_key);
-gboolean            tb_prefs_check_url             (const char          *text,
-                                                    GError             **error);
 gboolean            tb_prefs_set_uint              (GSettings           *settings,
                                                     const char          *key,
                                                     guint                value,

@@ -9,7 +9,7 @@
 
 #include "tb-mcp-headers.h"
 #include "tb-prefs.h"
-#include "tb-tool-sources.h"
+#include "tb-tool-sources-private.h"
 
 /* Keeps the registry in step with the preferences: the command tools of the
  * manifest folders, the file tools confined to the sandbox root, the

@@ -11,14 +11,10 @@ G_DECLARE_FINAL_TYPE (TbToolSources, tb_tool_sources, TB, TOOL_SOURCES, GObject)
 
 TbToolSources *tb_tool_sources_new          (TbToolRegistry *registry,
                                              GSettings      *settings);
-TbToolSources *tb_tool_sources_new_with_store (TbToolRegistry *registry,
-                                               GSettings      *settings,
-                                               TbSecretStore  *store);
 TbMcpClient   *tb_tool_sources_get_client   (TbToolSources  *self,
                                              const char     *name);
 void           tb_tool_sources_restart      (TbToolSources  *self,
                                              const char     *name);
-char         **tb_tool_sources_get_problems (TbToolSources  *self);
 GList         *tb_tool_sources_list_clients (TbToolSources  *self);
 GListModel    *tb_tool_sources_get_plugins  (TbToolSources  *self);
 const char    *tb_tool_sources_get_plugins_dir (TbToolSources *self);
@@ -37,8 +33,5 @@ void           tb_tool_sources_set_default  (TbToolSources  *sources);
 typedef gboolean (*TbUriLauncher) (const char *uri,
                                    gpointer    user_data);
 
-void           tb_tool_sources_set_uri_launcher (TbToolSources *self,
-                                                 TbUriLauncher  launcher,
-                                                 gpointer       user_data);
 
 G_END_DECLS

@@ -152,4 +152,6 @@ gboolean        tb_trace_page_save_fork_to       (TbTracePage    *self,
                                                   GFile          *file,
                                                   GError        **error);
 
+const char     *tb_trace_page_get_title          (TbTracePage    *self);
+
 G_END_DECLS

@@ -33,7 +33,6 @@ void            tb_trace_page_set_trace          (TbTracePage    *self,
 TbTrace        *tb_trace_page_get_trace          (TbTracePage    *self);
 void            tb_trace_page_set_redactor       (TbTracePage    *self,
                                                   TbRedactor     *redactor);
-const char     *tb_trace_page_get_title          (TbTracePage    *self);
 void            tb_trace_page_open_file          (TbTracePage    *self,
                                                   GFile          *file);
 void            tb_trace_page_select_event       (TbTracePage    *self,

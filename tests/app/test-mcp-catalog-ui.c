@@ -29,6 +29,7 @@
 #include "tb-window.h"
 #include "../test-soup-util.h"
 #include "window-test-util.h"
+#include "tb-mcp-argument-entry-private.h"
 
 typedef struct
 {

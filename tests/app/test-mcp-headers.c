@@ -16,6 +16,7 @@
 #include "tb-mcp-headers.h"
 #include "tb-prefs.h"
 #include "tb-tool-sources.h"
+#include "tb-tool-sources-private.h"
 
 #define SECRET "sekrit-123"
 

@@ -11,6 +11,7 @@
 #include "tb-mcp-server-row.h"
 #include "tb-prefs.h"
 #include "tb-tool-sources.h"
+#include "tb-tool-sources-private.h"
 
 /* Signing in to a protected MCP server from the app: the server is added in
  * the settings, the app opens its sign-in page (here a test handler

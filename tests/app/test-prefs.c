@@ -11,6 +11,7 @@
 #include <toolbench.h>
 
 #include "tb-prefs.h"
+#include "tb-prefs-private.h"
 
 typedef struct
 {

@@ -12,6 +12,7 @@
 
 #include "tb-prefs.h"
 #include "tb-tool-sources.h"
+#include "tb-tool-sources-private.h"
 
 typedef struct
 {

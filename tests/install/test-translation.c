@@ -12,6 +12,7 @@
 #include <toolbench.h>
 
 #include "tb-prefs.h"
+#include "tb-prefs-private.h"
 
 static void
 test_mo_built (void)

@@ -16,25 +16,6 @@
  * TB_MCP_ICON_MAX_BYTES. Whatever fails leaves the fallback icon in place:
  * an icon is decoration, never a reason for an error. */
 
-#define READ_CHUNK 16384
-
-typedef struct
-{
-  GInputStream *stream;
-  GByteArray   *data;
-} Fetch;
-
-static void
-fetch_free (gpointer data)
-{
-  Fetch *fetch = data;
-
-  g_clear_object (&fetch->stream);
-  if (fetch->data != NULL)
-    g_byte_array_unref (fetch->data);
-  g_free (fetch);
-}
-
 static gboolean
 acceptable_type (const char *mime)
 {
@@ -62,6 +43,14 @@ choose_icon (JsonArray *icons)
 }
 
 static void
+refuse_too_large (GTask *task)
+{
+  g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_MESSAGE_TOO_LARGE,
+                           _("The server’s icon is larger than %u KiB"),
+                           TB_MCP_ICON_MAX_BYTES / 1024);
+}
+
+static void
 return_texture (GTask  *task,
                 GBytes *bytes)
 {
@@ -70,9 +59,7 @@ return_texture (GTask  *task,
 
   if (g_bytes_get_size (bytes) > TB_MCP_ICON_MAX_BYTES)
     {
-      g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_MESSAGE_TOO_LARGE,
-                               _("The server’s icon is larger than %u KiB"),
-                               TB_MCP_ICON_MAX_BYTES / 1024);
+      refuse_too_large (task);
       return;
     }
   texture = gdk_texture_new_from_bytes (bytes, &error);
@@ -82,50 +69,23 @@ return_texture (GTask  *task,
     g_task_return_pointer (task, texture, g_object_unref);
 }
 
-static void read_next (GTask *task);
-
 static void
 read_cb (GObject      *object,
          GAsyncResult *result,
          gpointer      user_data)
 {
   g_autoptr(GTask) task = user_data;
-  Fetch *fetch = g_task_get_task_data (task);
   g_autoptr(GError) error = NULL;
-  g_autoptr(GBytes) chunk = NULL;
+  g_autoptr(GBytes) bytes = NULL;
 
-  chunk = g_input_stream_read_bytes_finish (G_INPUT_STREAM (object), result, &error);
-  if (chunk == NULL)
-    {
-      g_task_return_error (task, g_steal_pointer (&error));
-      return;
-    }
-  if (g_bytes_get_size (chunk) == 0)
-    {
-      g_autoptr(GBytes) bytes = g_byte_array_free_to_bytes (g_steal_pointer (&fetch->data));
-
-      return_texture (task, bytes);
-      return;
-    }
-  g_byte_array_append (fetch->data, g_bytes_get_data (chunk, NULL), g_bytes_get_size (chunk));
-  if (fetch->data->len > TB_MCP_ICON_MAX_BYTES)
-    {
-      /* Refused while it arrives: a huge icon is never read whole. */
-      g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_MESSAGE_TOO_LARGE,
-                               _("The server’s icon is larger than %u KiB"),
-                               TB_MCP_ICON_MAX_BYTES / 1024);
-      return;
-    }
-  read_next (g_steal_pointer (&task));
-}
-
-static void
-read_next (GTask *task)
-{
-  Fetch *fetch = g_task_get_task_data (task);
-
-  g_input_stream_read_bytes_async (fetch->stream, READ_CHUNK, G_PRIORITY_LOW,
-                                   g_task_get_cancellable (task), read_cb, task);
+  /* Refused while it arrives: a huge icon is never read whole. */
+  bytes = tb_input_stream_read_all_finish (G_INPUT_STREAM (object), result, &error);
+  if (bytes != NULL)
+    return_texture (task, bytes);
+  else if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_MESSAGE_TOO_LARGE))
+    refuse_too_large (task);
+  else
+    g_task_return_error (task, g_steal_pointer (&error));
 }
 
 static void
@@ -134,12 +94,12 @@ send_cb (GObject      *object,
          gpointer      user_data)
 {
   g_autoptr(GTask) task = user_data;
-  Fetch *fetch = g_task_get_task_data (task);
   SoupMessage *message = soup_session_get_async_result_message (SOUP_SESSION (object), result);
+  g_autoptr(GInputStream) stream = NULL;
   g_autoptr(GError) error = NULL;
 
-  fetch->stream = soup_session_send_finish (SOUP_SESSION (object), result, &error);
-  if (fetch->stream == NULL)
+  stream = soup_session_send_finish (SOUP_SESSION (object), result, &error);
+  if (stream == NULL)
     {
       g_task_return_error (task, g_steal_pointer (&error));
       return;
@@ -154,13 +114,16 @@ send_cb (GObject      *object,
   if (soup_message_headers_get_content_length (soup_message_get_response_headers (message))
       > TB_MCP_ICON_MAX_BYTES)
     {
-      g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_MESSAGE_TOO_LARGE,
-                               _("The server’s icon is larger than %u KiB"),
-                               TB_MCP_ICON_MAX_BYTES / 1024);
+      refuse_too_large (task);
       return;
     }
-  fetch->data = g_byte_array_new ();
-  read_next (g_steal_pointer (&task));
+  /* The cancellable is read before the task is handed on. */
+  {
+    GCancellable *cancellable = g_task_get_cancellable (task);
+
+    tb_input_stream_read_all_async (stream, TB_MCP_ICON_MAX_BYTES, G_PRIORITY_LOW,
+                                    cancellable, read_cb, g_steal_pointer (&task));
+  }
 }
 
 /**
@@ -197,9 +160,7 @@ tb_mcp_icon_load_async (JsonArray           *icons,
 
       /* Larger than the limit once decoded, whatever the encoding. */
       if (strlen (src) > TB_MCP_ICON_MAX_BYTES * 2)
-        g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_MESSAGE_TOO_LARGE,
-                                 _("The server’s icon is larger than %u KiB"),
-                                 TB_MCP_ICON_MAX_BYTES / 1024);
+        refuse_too_large (task);
       else if ((bytes = soup_uri_decode_data_uri (src, NULL)) == NULL)
         g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
                                  _("The server’s icon is not a valid data URI"));
@@ -212,7 +173,6 @@ tb_mcp_icon_load_async (JsonArray           *icons,
     g_autoptr(SoupSession) session = soup_session_new_with_options ("timeout", 15,
                                                                     "max-conns", 2, NULL);
     g_autoptr(SoupMessage) message = soup_message_new ("GET", src);
-    Fetch *fetch;
 
     if (message == NULL)
       {
@@ -220,8 +180,6 @@ tb_mcp_icon_load_async (JsonArray           *icons,
                                  _("The server’s icon has an address that is not valid"));
         return;
       }
-    fetch = g_new0 (Fetch, 1);
-    g_task_set_task_data (task, fetch, fetch_free);
     soup_session_send_async (session, message, G_PRIORITY_LOW, cancellable, send_cb,
                              g_steal_pointer (&task));
   }

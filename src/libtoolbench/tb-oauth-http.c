@@ -9,6 +9,7 @@
 
 #include "tb-json.h"
 #include "tb-oauth-private.h"
+#include "tb-read-all.h"
 #include "tb-text.h"
 
 /* HTTP of the authorization flow: metadata, registration and token
@@ -18,7 +19,6 @@
  * discovery means "try the next place" and a 400 from the token endpoint
  * carries an OAuth error. Also the URL rules every step shares. */
 
-#define READ_CHUNK (16 * 1024)
 #define REQUEST_TIMEOUT_S 30
 
 void
@@ -48,7 +48,6 @@ typedef struct
 {
   SoupMessage     *message;
   GInputStream    *stream;
-  GByteArray      *body;
   TbOAuthResponse *response;
 } Exchange;
 
@@ -59,7 +58,6 @@ exchange_free (gpointer data)
 
   g_clear_object (&ex->message);
   g_clear_object (&ex->stream);
-  g_clear_pointer (&ex->body, g_byte_array_unref);
   _tb_oauth_response_free (ex->response);
   g_free (ex);
 }
@@ -77,9 +75,8 @@ finish_response (GTask *task)
   Exchange *ex = g_task_get_task_data (task);
   TbOAuthResponse *response = ex->response;
   g_autoptr(GError) error = NULL;
-  gsize length = ex->body->len;
+  gsize length = g_bytes_get_size (response->body);
 
-  response->body = g_byte_array_free_to_bytes (g_steal_pointer (&ex->body));
   if (length == 0)
     response->json_problem = g_strdup (_("it is empty"));
   else if (response->content_type != NULL && !is_json_type (response->content_type))
@@ -92,8 +89,6 @@ finish_response (GTask *task)
                          (GDestroyNotify) _tb_oauth_response_free);
 }
 
-static void read_more (GTask *task);
-
 static void
 read_cb (GObject      *object,
          GAsyncResult *result,
@@ -102,13 +97,17 @@ read_cb (GObject      *object,
   g_autoptr(GTask) task = user_data;
   Exchange *ex = g_task_get_task_data (task);
   g_autoptr(GError) error = NULL;
-  g_autoptr(GBytes) bytes = g_input_stream_read_bytes_finish (G_INPUT_STREAM (object), result,
-                                                              &error);
 
-  if (bytes == NULL)
+  ex->response->body = tb_input_stream_read_all_finish (G_INPUT_STREAM (object), result, &error);
+  if (ex->response->body == NULL)
     {
       if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
         g_task_return_error (task, g_steal_pointer (&error));
+      else if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_MESSAGE_TOO_LARGE))
+        g_task_return_new_error (task, TB_MCP_AUTH_ERROR, TB_MCP_AUTH_ERROR_HTTP,
+                                 /* Translators: a URL, then a size such as "1.0 MB" */
+                                 _("The answer of %s is larger than %s; it is not read"),
+                                 ex->response->url, "1 MiB");
       else
         g_task_return_new_error (task, TB_MCP_AUTH_ERROR, TB_MCP_AUTH_ERROR_HTTP,
                                  /* Translators: a URL, then why */
@@ -116,31 +115,8 @@ read_cb (GObject      *object,
                                  error->message);
       return;
     }
-  if (g_bytes_get_size (bytes) == 0)
-    {
-      g_input_stream_close_async (ex->stream, G_PRIORITY_DEFAULT, NULL, NULL, NULL);
-      finish_response (task);
-      return;
-    }
-  if (ex->body->len + g_bytes_get_size (bytes) > TB_OAUTH_MAX_DOCUMENT)
-    {
-      g_task_return_new_error (task, TB_MCP_AUTH_ERROR, TB_MCP_AUTH_ERROR_HTTP,
-                               /* Translators: a URL, then a size such as "1.0 MB" */
-                               _("The answer of %s is larger than %s; it is not read"),
-                               ex->response->url, "1 MiB");
-      return;
-    }
-  g_byte_array_append (ex->body, g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes));
-  read_more (g_steal_pointer (&task));
-}
-
-static void
-read_more (GTask *task)
-{
-  Exchange *ex = g_task_get_task_data (task);
-
-  g_input_stream_read_bytes_async (ex->stream, READ_CHUNK, G_PRIORITY_DEFAULT,
-                                   g_task_get_cancellable (task), read_cb, task);
+  g_input_stream_close_async (ex->stream, G_PRIORITY_DEFAULT, NULL, NULL, NULL);
+  finish_response (task);
 }
 
 static void
@@ -173,8 +149,13 @@ send_cb (GObject      *object,
   ex->response->reason = g_strdup (soup_message_get_reason_phrase (ex->message));
   ex->response->content_type = g_strdup (type);
   ex->response->location = g_strdup (soup_message_headers_get_one (headers, "Location"));
-  ex->body = g_byte_array_new ();
-  read_more (g_steal_pointer (&task));
+  /* The cancellable is read before the task is handed on. */
+  {
+    GCancellable *cancellable = g_task_get_cancellable (task);
+
+    tb_input_stream_read_all_async (ex->stream, TB_OAUTH_MAX_DOCUMENT, G_PRIORITY_DEFAULT,
+                                    cancellable, read_cb, g_steal_pointer (&task));
+  }
 }
 
 /**

@@ -18,6 +18,7 @@
 # include "tb-demo-tools.h"
 # include "tb-redact.h"
 # include "tb-text.h"
+# include "tb-read-all.h"
 # include "tb-trace-file.h"
 # include "tb-trace-writer.h"
 # include "tb-trace-reader.h"

@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "tb-eval-private.h"
-#include "tb-json.h"
+#include "tb-json-private.h"
 #include "tb-provider-private.h"
 #include "tb-schema.h"
 #include "tb-tool-session.h"
@@ -325,24 +325,16 @@ tb_eval_scenario_new_from_file (const char  *path,
                                 GError     **error)
 {
   g_autoptr(JsonNode) node = NULL;
-  g_autoptr(GError) local_error = NULL;
   g_autoptr(TbEvalScenario) self = NULL;
   g_autofree char *dir = NULL;
 
   g_return_val_if_fail (path != NULL, NULL);
 
-  node = tb_json_parse_file (path, TB_JSON_MAX_SIZE, &local_error);
-  if (node == NULL && local_error->domain == G_FILE_ERROR)
-    {
-      g_propagate_error (error, g_steal_pointer (&local_error));
-      return NULL;
-    }
+  node = _tb_json_parse_file_in (path, TB_JSON_MAX_SIZE, TB_EVAL_ERROR, TB_EVAL_ERROR_INVALID,
+                                 /* Translators: a file, then what the parser said */
+                                 _("The scenario file “%s” is not JSON: %s"), error);
   if (node == NULL)
-    {
-      g_set_error (error, TB_EVAL_ERROR, TB_EVAL_ERROR_INVALID,
-                   _("The scenario file “%s” is not JSON: %s"), path, local_error->message);
-      return NULL;
-    }
+    return NULL;
 
   dir = g_path_get_dirname (path);
   self = scenario_from_json (node, dir, error);

@@ -12,7 +12,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "tb-json.h"
+#include "tb-json-private.h"
 
 /**
  * tb_json_error_quark:
@@ -458,6 +458,38 @@ tb_json_parse_file (const char  *path,
     return NULL;
 
   return tb_json_parse_full (contents, length, max_size, TB_JSON_MAX_DEPTH, error);
+}
+
+/* Reads a JSON file for a caller with its own error domain: a file that
+ * cannot be read keeps its #GFileError; text that is not usable JSON gives
+ * an error in @domain with @code, whose message is @not_json (a translated
+ * sentence with two "%s": the file's path, then what the parser said). */
+JsonNode *
+_tb_json_parse_file_in (const char  *path,
+                        gsize        max_size,
+                        GQuark       domain,
+                        gint         code,
+                        const char  *not_json,
+                        GError     **error)
+{
+  g_autoptr(GError) local_error = NULL;
+  JsonNode *node;
+
+  node = tb_json_parse_file (path, max_size, &local_error);
+  if (node != NULL)
+    return node;
+
+  if (local_error->domain == G_FILE_ERROR)
+    {
+      g_propagate_error (error, g_steal_pointer (&local_error));
+      return NULL;
+    }
+
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wformat-nonliteral"
+  g_set_error (error, domain, code, not_json, path, local_error->message);
+#pragma GCC diagnostic pop
+  return NULL;
 }
 
 static gboolean

@@ -6,7 +6,7 @@
 
 #include <glib/gi18n-lib.h>
 
-#include "tb-json.h"
+#include "tb-json-private.h"
 #include "tb-provider-private.h"
 #include "tb-replay-private.h"
 #include "tb-scripted-provider.h"
@@ -680,22 +680,15 @@ tb_scripted_provider_new_from_file (const char  *path,
                                     GError     **error)
 {
   g_autoptr(JsonNode) node = NULL;
-  g_autoptr(GError) local_error = NULL;
 
   g_return_val_if_fail (path != NULL, NULL);
 
-  node = tb_json_parse_file (path, TB_JSON_MAX_SIZE, &local_error);
-  if (node == NULL && local_error->domain == G_FILE_ERROR)
-    {
-      g_propagate_error (error, g_steal_pointer (&local_error));
-      return NULL;
-    }
+  node = _tb_json_parse_file_in (path, TB_JSON_MAX_SIZE, TB_PROVIDER_ERROR,
+                                 TB_PROVIDER_ERROR_SCRIPT,
+                                 /* Translators: a file, then what the parser said */
+                                 _("The script “%s” is not JSON: %s"), error);
   if (node == NULL)
-    {
-      g_set_error (error, TB_PROVIDER_ERROR, TB_PROVIDER_ERROR_SCRIPT,
-                   _("The script “%s” is not JSON: %s"), path, local_error->message);
-      return NULL;
-    }
+    return NULL;
   return tb_scripted_provider_new_from_json (node, error);
 }
 

@@ -9,27 +9,14 @@
 #include <string.h>
 #include <toolbench.h>
 
+#include "schema-suite-util.h"
+
 /* Input: a schema, a NUL byte, an instance. Without a NUL byte the text is
  * both the schema and the instance. Both go through tb_json_parse() like
  * every JSON text from outside, then the schema is compiled (with and
  * without format assertion) and the instance validated both ways; the
  * instance's text is also validated as text, which must say exactly what
  * parsing it and validating the tree says. */
-
-static char *
-describe (GPtrArray *errors)
-{
-  GString *out = g_string_new (NULL);
-
-  for (guint i = 0; errors != NULL && i < errors->len; i++)
-    {
-      TbSchemaError *e = g_ptr_array_index (errors, i);
-
-      g_string_append_printf (out, "%s|%s|%s|%s\n", e->instance_path, e->schema_path,
-                              e->keyword, e->message);
-    }
-  return g_string_free (out, FALSE);
-}
 
 static void
 compare_text (TbSchema   *schema,
@@ -59,8 +46,8 @@ compare_text (TbSchema   *schema,
           g_assert (g_str_equal (parse_error->message, text_error->message));
           continue;
         }
-      tree_said = describe (tree_errors);
-      text_said = describe (text_errors);
+      tree_said = schema_errors_describe (tree_errors);
+      text_said = schema_errors_describe (text_errors);
       g_assert (g_str_equal (tree_said, text_said));
     }
 }

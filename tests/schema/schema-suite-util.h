@@ -22,6 +22,23 @@ schema_suite_root_2020 (void)
   return g_build_filename (root, "..", "shared", "json-schema-test-suite", NULL);
 }
 
+/* Every field of every error, one error a line: what the tree and the text
+ * validators must agree on to the letter. */
+static inline char *
+schema_errors_describe (GPtrArray *errors)
+{
+  GString *out = g_string_new (NULL);
+
+  for (guint i = 0; errors != NULL && i < errors->len; i++)
+    {
+      TbSchemaError *e = g_ptr_array_index (errors, i);
+
+      g_string_append_printf (out, "%s|%s|%s|%s\n", e->instance_path, e->schema_path,
+                              e->keyword, e->message);
+    }
+  return g_string_free (out, FALSE);
+}
+
 /* A file of the suite, which must be JSON. */
 static inline JsonNode *
 schema_suite_load_json (const char *path)

@@ -22,21 +22,6 @@ typedef struct
   GString          *report;
 } Suite;
 
-static char *
-describe_errors (GPtrArray *errors)
-{
-  GString *out = g_string_new (NULL);
-
-  for (guint i = 0; errors != NULL && i < errors->len; i++)
-    {
-      TbSchemaError *e = g_ptr_array_index (errors, i);
-
-      g_string_append_printf (out, "%s|%s|%s|%s\n", e->instance_path, e->schema_path,
-                              e->keyword, e->message);
-    }
-  return g_string_free (out, FALSE);
-}
-
 /* Both ways, both flags: the verdicts and the errors must be the same. */
 static void
 compare_text (Suite      *s,
@@ -67,9 +52,9 @@ compare_text (Suite      *s,
                        text_ok);
 
       tree_said = tree_error != NULL ? g_strdup (tree_error->message)
-                                     : describe_errors (tree_errors);
+                                     : schema_errors_describe (tree_errors);
       text_said = text_error != NULL ? g_strdup (text_error->message)
-                                     : describe_errors (text_errors);
+                                     : schema_errors_describe (text_errors);
       s->compared++;
       if (tree_ok != text_ok || g_strcmp0 (tree_said, text_said) != 0)
         {

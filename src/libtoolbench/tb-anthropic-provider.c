@@ -611,12 +611,8 @@ tb_anthropic_provider_stream_finish (TbHttpProvider  *provider,
   g_autoptr(JsonNode) usage = json_node_new (JSON_NODE_OBJECT);
 
   if (!stream->stopped)
-    {
-      g_set_error_literal (error, TB_PROVIDER_ERROR, TB_PROVIDER_ERROR_TRUNCATED,
-                           _("The response stream ended before the model finished its turn "
-                             "(no message_stop event)."));
-      return NULL;
-    }
+    /* Translators: completes "…ended before the model finished its turn (no %s)." */
+    return _tb_http_provider_stream_ended_early (_("message_stop event"), error);
 
   message = message_from_blocks (stream->request, stream->blocks, error);
   json_node_set_object (usage, stream->usage);

@@ -477,12 +477,7 @@ tb_gemini_provider_stream_finish (TbHttpProvider  *provider,
   Reader *reader = state;
 
   if (reader->turn.finish_reason == NULL && reader->block_reason == NULL)
-    {
-      g_set_error_literal (error, TB_PROVIDER_ERROR, TB_PROVIDER_ERROR_TRUNCATED,
-                           _("The response stream ended before the model finished its turn "
-                             "(no finishReason)."));
-      return NULL;
-    }
+    return _tb_http_provider_stream_ended_early ("finishReason", error);
   return reader_finish (reader, error);
 }
 

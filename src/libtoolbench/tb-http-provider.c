@@ -466,6 +466,20 @@ looks_like_html (const char *body)
          g_ascii_strncasecmp (body, "<html", 5) == 0 || *body == '<';
 }
 
+/* The error of a stream that stopped before its format's last event:
+ * @missing names what did not come, in the format's own terms. */
+TbProviderResponse *
+_tb_http_provider_stream_ended_early (const char  *missing,
+                                      GError     **error)
+{
+  g_set_error (error, TB_PROVIDER_ERROR, TB_PROVIDER_ERROR_TRUNCATED,
+               /* Translators: %s says what did not come, such as "message_stop
+                * event" (the formats' words, which stay as they are) */
+               _("The response stream ended before the model finished its turn (no %s)."),
+               missing);
+  return NULL;
+}
+
 /* What the provider said went wrong, as one readable sentence. All three
  * formats put it in error.message; some servers send a bare string. It is
  * redacted before it is shortened, so no cut leaves the start of a key. */

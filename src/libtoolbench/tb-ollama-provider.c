@@ -480,12 +480,8 @@ tb_ollama_provider_stream_finish (TbHttpProvider  *provider,
   Turn *turn = state;
 
   if (!turn->done)
-    {
-      g_set_error_literal (error, TB_PROVIDER_ERROR, TB_PROVIDER_ERROR_TRUNCATED,
-                           _("The response stream ended before the model finished its turn "
-                             "(no line with “done”: true)."));
-      return NULL;
-    }
+    /* Translators: completes "…ended before the model finished its turn (no %s)." */
+    return _tb_http_provider_stream_ended_early (_("line with “done”: true"), error);
   return turn_finish (turn);
 }
 

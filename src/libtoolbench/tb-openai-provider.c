@@ -457,12 +457,8 @@ tb_openai_provider_stream_finish (TbHttpProvider  *provider,
   g_autoptr(TbMessage) message = NULL;
 
   if (!stream->turn.done && stream->turn.finish_reason == NULL)
-    {
-      g_set_error_literal (error, TB_PROVIDER_ERROR, TB_PROVIDER_ERROR_TRUNCATED,
-                           _("The response stream ended before the model finished its turn "
-                             "(no finish_reason and no [DONE])."));
-      return NULL;
-    }
+    /* Translators: completes "…ended before the model finished its turn (no %s)." */
+    return _tb_http_provider_stream_ended_early (_("finish_reason and no [DONE]"), error);
 
   /* The calls were told of fragment by fragment, as they came. */
   g_ptr_array_sort (stream->partials, compare_calls);

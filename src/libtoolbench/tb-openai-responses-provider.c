@@ -908,12 +908,8 @@ tb_openai_responses_provider_stream_finish (TbHttpProvider  *provider,
   g_autoptr(JsonArray) streamed = NULL;
 
   if (stream->final == NULL)
-    {
-      g_set_error_literal (error, TB_PROVIDER_ERROR, TB_PROVIDER_ERROR_TRUNCATED,
-                           _("The response stream ended before the model finished its turn "
-                             "(no response.completed event)."));
-      return NULL;
-    }
+    /* Translators: completes "…ended before the model finished its turn (no %s)." */
+    return _tb_http_provider_stream_ended_early (_("response.completed event"), error);
 
   streamed = streamed_output (stream);
   return response_from_object (TB_OPENAI_RESPONSES_PROVIDER (provider), stream->request,

@@ -39,6 +39,8 @@ JsonArray  *_tb_openai_responses_input_to_wire (TbProviderRequest *request,
 
 char       *_tb_http_provider_said          (TbRedactor      *redactor,
                                              const char      *body);
+TbProviderResponse *_tb_http_provider_stream_ended_early (const char  *missing,
+                                                         GError     **error);
 SoupMessage *_tb_http_provider_new_post     (TbHttpProvider  *self,
                                              const char      *path,
                                              GError         **error);

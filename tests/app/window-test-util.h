@@ -62,10 +62,6 @@ window_test_iterate (guint ms)
       g_usleep (1000);
 }
 
-/* Drops the test's reference to @object and waits until it is finalized:
- * rows, timers and idles let go of it within a main context iteration or
- * two, but a slow build (AddressSanitizer) needs longer than a fixed
- * pause. Fails when something still holds it after 20 s. */
 /* Runs @widget's own shortcut for @accelerator ("<Control><Shift>k",
  * "F6"), as a key press in it would: the shortcut must exist. */
 static inline void
@@ -97,6 +93,10 @@ window_test_press (GtkWidget  *widget,
   g_assert_true (found);
 }
 
+/* Drops the test's reference to @object and waits until it is finalized:
+ * rows, timers and idles let go of it within a main context iteration or
+ * two, but a slow build (AddressSanitizer) needs longer than a fixed
+ * pause. Fails when something still holds it after 20 s. */
 static inline void
 window_test_finalize (gpointer object)
 {

@@ -136,23 +136,6 @@ button_of (GtkWidget  *row,
   return button;
 }
 
-static GtkWidget *
-find_label (GtkWidget  *root,
-            const char *text)
-{
-  if (GTK_IS_LABEL (root) && g_strcmp0 (gtk_label_get_label (GTK_LABEL (root)), text) == 0)
-    return root;
-  for (GtkWidget *child = gtk_widget_get_first_child (root); child != NULL;
-       child = gtk_widget_get_next_sibling (child))
-    {
-      GtkWidget *found = find_label (child, text);
-
-      if (found != NULL)
-        return found;
-    }
-  return NULL;
-}
-
 /* Each waiting proposal is a row that holds it, titled with the key and
  * the new value, with the reason under it; each lock is a row of its key. */
 static void
@@ -176,7 +159,7 @@ test_rows (Fixture       *f,
   row = row_at (root, TB_TYPE_LOCK_ROW, 1);
   g_assert_cmpstr (tb_lock_row_get_key (TB_LOCK_ROW (row)), ==, "owner");
   g_assert_cmpstr (adw_preferences_row_get_title (ADW_PREFERENCES_ROW (row)), ==, "owner");
-  g_assert_false (gtk_widget_get_mapped (find_label (root, "No key is locked.")));
+  g_assert_false (gtk_widget_get_mapped (window_test_find (root, window_test_is_label, "No key is locked.")));
 }
 
 /* Review on the second row opens the dialog about that proposal; deciding
@@ -279,8 +262,8 @@ test_locks (Fixture       *f,
   g_signal_emit_by_name (button_of (row, TB_TYPE_LOCK_ROW, "unlock_button"), "clicked");
   g_assert_false (tb_workspace_is_locked (f->workspace, "owner"));
   g_assert_cmpuint (count_rows (root, TB_TYPE_LOCK_ROW), ==, 0);
-  WAIT_UNTIL (find_label (root, "No key is locked.") != NULL
-              && gtk_widget_get_mapped (find_label (root, "No key is locked.")));
+  WAIT_UNTIL (window_test_find (root, window_test_is_label, "No key is locked.") != NULL
+              && gtk_widget_get_mapped (window_test_find (root, window_test_is_label, "No key is locked.")));
 
   entry = GTK_WIDGET (gtk_widget_get_template_child (root, TB_TYPE_FACTS_PAGE, "lock_entry"));
   gtk_editable_set_text (GTK_EDITABLE (entry), "country");

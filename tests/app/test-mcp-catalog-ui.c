@@ -63,16 +63,6 @@ record_gtk_warnings (GLogLevelFlags   log_level,
   return g_log_writer_default (log_level, fields, n_fields, user_data);
 }
 
-static void
-iterate_ms (guint ms)
-{
-  gint64 end = g_get_monotonic_time () + ms * 1000;
-
-  while (g_get_monotonic_time () < end)
-    if (!g_main_context_iteration (NULL, FALSE))
-      g_usleep (2000);
-}
-
 typedef gboolean (*Condition) (gpointer data);
 
 static void
@@ -188,14 +178,14 @@ teardown (Fixture       *f,
 
       gtk_window_destroy (window);
     }
-  iterate_ms (50);
+  window_test_iterate (50);
   if (f->client != NULL)
     {
       tb_mcp_client_detach (f->client);
       tb_mcp_client_disconnect (f->client);
       g_clear_object (&f->client);
     }
-  iterate_ms (50);
+  window_test_iterate (50);
   g_clear_object (&f->registry);
 
   for (guint i = 0; i < gtk_warnings->len; i++)
@@ -226,7 +216,7 @@ open_resources (Fixture *f)
   tb_mcp_server_window_show_page (f->window, "resources");
   view = tb_mcp_server_window_get_resources_view (f->window);
   wait_until (resources_settled, view);
-  iterate_ms (50);
+  window_test_iterate (50);
   return view;
 }
 
@@ -240,7 +230,7 @@ open_prompts (Fixture *f)
   tb_mcp_server_window_show_page (f->window, "prompts");
   view = tb_mcp_server_window_get_prompts_view (f->window);
   wait_until (prompts_settled, view);
-  iterate_ms (50);
+  window_test_iterate (50);
   return view;
 }
 
@@ -314,7 +304,7 @@ type_into (TbMcpArgumentEntry *entry,
 {
   gtk_widget_grab_focus (GTK_WIDGET (tb_mcp_argument_entry_get_editable (entry)));
   gtk_editable_set_text (tb_mcp_argument_entry_get_editable (entry), text);
-  iterate_ms (20);
+  window_test_iterate (20);
   wait_until (entry_settled, entry);
 }
 
@@ -467,7 +457,7 @@ test_everything_prompts (Fixture       *f,
   /* Use in Loop: the messages start the main window's Loop page. */
   main_window = g_object_ref (tb_window_new (NULL, f->registry, NULL));
   gtk_window_present (GTK_WINDOW (main_window));
-  iterate_ms (100);
+  window_test_iterate (100);
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (form), "prompt.use-in-loop", NULL));
   g_assert_null (tb_mcp_prompt_form_get_message (form));
   loop_page = tb_window_get_loop_page (main_window);
@@ -479,7 +469,7 @@ test_everything_prompts (Fixture       *f,
   g_assert_cmpstr (tb_message_get_text (first), ==, "What's weather in Lisbon?");
   g_assert_cmpstr (adw_view_stack_get_visible_child_name (tb_window_get_view_stack (main_window)),
                    ==, "loop");
-  iterate_ms (100);
+  window_test_iterate (100);
   g_assert_cmpuint (tb_loop_page_get_n_rows (loop_page), ==, 1);
   gtk_window_destroy (GTK_WINDOW (main_window));
 }
@@ -494,27 +484,11 @@ row_updated (gpointer data)
   return strstr (text, "Updated") != NULL;
 }
 
-static GtkWidget *
-find_list_box (GtkWidget *widget)
-{
-  if (GTK_IS_LIST_BOX (widget))
-    return widget;
-  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
-       child = gtk_widget_get_next_sibling (child))
-    {
-      GtkWidget *found = find_list_box (child);
-
-      if (found != NULL)
-        return found;
-    }
-  return NULL;
-}
-
 /* Activates the first suggestion of @entry, as a click on it does. */
 static void
 pick_first_suggestion (TbMcpArgumentEntry *entry)
 {
-  GtkWidget *list = find_list_box (GTK_WIDGET (entry));
+  GtkWidget *list = window_test_find (GTK_WIDGET (entry), window_test_is_a, GSIZE_TO_POINTER (GTK_TYPE_LIST_BOX));
   GtkListBoxRow *row;
 
   g_assert_nonnull (list);
@@ -597,7 +571,7 @@ test_template_empty (Fixture       *f,
                                              NULL));
   g_assert_cmpstr (tb_mcp_resources_view_get_template_message (view), ==,
                    "Fill in “folder”: the template needs every variable.");
-  iterate_ms (100);
+  window_test_iterate (100);
   g_assert_cmpuint (count_sent (f, "resources/read"), ==, reads);
   g_assert_null (tb_mcp_resources_view_get_window (view, "note:///list"));
   g_assert_cmpstr (tb_mcp_argument_entry_get_text (tb_mcp_resources_view_get_field (view, 1)),
@@ -727,7 +701,7 @@ test_log_level (Fixture       *f,
   g_assert_cmpuint (count_sent (f, "logging/setLevel"), ==, 0);
 
   gtk_drop_down_set_selected (dropdown, 3);
-  iterate_ms (20);
+  window_test_iterate (20);
   wait_until ((Condition) tb_mcp_log_view_level_is_settled, log_view);
   g_assert_cmpuint (count_sent (f, "logging/setLevel"), ==, 1);
   g_assert_nonnull (strstr (last_sent_text (f, "logging/setLevel"), "\"level\":\"warning\""));
@@ -735,7 +709,7 @@ test_log_level (Fixture       *f,
 
   /* A level the server refuses is said in the page, with its words. */
   gtk_drop_down_set_selected (dropdown, 6);
-  iterate_ms (20);
+  window_test_iterate (20);
   wait_until ((Condition) tb_mcp_log_view_level_is_settled, log_view);
   g_test_message ("%s", tb_mcp_log_view_get_level_status (log_view));
   g_assert_true (g_str_has_prefix (tb_mcp_log_view_get_level_status (log_view),
@@ -745,26 +719,23 @@ test_log_level (Fixture       *f,
 }
 
 /* The row that shows the resource at @uri, under @widget. */
+static gboolean
+is_resource_row_of (GtkWidget     *widget,
+                    gconstpointer  uri)
+{
+  TbMcpResource *resource;
+
+  if (!TB_IS_MCP_RESOURCE_ROW (widget))
+    return FALSE;
+  resource = tb_mcp_resource_row_get_resource (TB_MCP_RESOURCE_ROW (widget));
+  return resource != NULL && g_strcmp0 (tb_mcp_resource_get_uri (resource), uri) == 0;
+}
+
 static TbMcpResourceRow *
 find_resource_row (GtkWidget  *widget,
                    const char *uri)
 {
-  if (TB_IS_MCP_RESOURCE_ROW (widget))
-    {
-      TbMcpResource *resource = tb_mcp_resource_row_get_resource (TB_MCP_RESOURCE_ROW (widget));
-
-      if (resource != NULL && g_strcmp0 (tb_mcp_resource_get_uri (resource), uri) == 0)
-        return TB_MCP_RESOURCE_ROW (widget);
-    }
-  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
-       child = gtk_widget_get_next_sibling (child))
-    {
-      TbMcpResourceRow *found = find_resource_row (child, uri);
-
-      if (found != NULL)
-        return found;
-    }
-  return NULL;
+  return (TbMcpResourceRow *) window_test_find (widget, is_resource_row_of, uri);
 }
 
 /* Closing the window ends the subscriptions it made. */
@@ -780,7 +751,7 @@ test_unsubscribe (Fixture       *f,
     return;
   view = open_resources (f);
   /* The row's toggle subscribes, as a click on it does. */
-  iterate_ms (100);
+  window_test_iterate (100);
   row = find_resource_row (GTK_WIDGET (view), "note://welcome");
   g_assert_nonnull (row);
   toggle = gtk_widget_get_last_child (GTK_WIDGET (row));
@@ -791,7 +762,7 @@ test_unsubscribe (Fixture       *f,
   g_assert_cmpuint (count_sent (f, "resources/unsubscribe"), ==, 0);
   gtk_window_destroy (GTK_WINDOW (f->window));
   f->window = NULL;
-  iterate_ms (200);
+  window_test_iterate (200);
   g_assert_cmpuint (count_sent (f, "resources/unsubscribe"), ==, 1);
   g_assert_nonnull (strstr (last_sent_text (f, "resources/unsubscribe"), "note://welcome"));
 }
@@ -888,7 +859,7 @@ test_plain (Fixture       *f,
   form = tb_mcp_prompts_view_get_form (view);
   name = tb_mcp_prompt_form_get_field (form, "name");
   type_into (name, "A");
-  iterate_ms (400);
+  window_test_iterate (400);
   suggestions = tb_mcp_argument_entry_dup_suggestions (name);
   g_assert_cmpuint (g_strv_length (suggestions), ==, 0);
   g_assert_cmpuint (count_sent (f, "completion/complete"), ==, 0);
@@ -943,7 +914,7 @@ test_many (Fixture       *f,
     return;
   f->window = TB_MCP_SERVER_WINDOW (tb_mcp_server_window_new (f->client));
   gtk_window_present (GTK_WINDOW (f->window));
-  iterate_ms (100);
+  window_test_iterate (100);
   view = tb_mcp_server_window_get_resources_view (f->window);
   start = g_get_monotonic_time ();
   tb_mcp_server_window_show_page (f->window, "resources");
@@ -952,7 +923,7 @@ test_many (Fixture       *f,
   /* The rows on screen are made and drawn in the next frames. */
   while (g_main_context_iteration (NULL, FALSE))
     ;
-  iterate_ms (16);
+  window_test_iterate (16);
   while (g_main_context_iteration (NULL, FALSE))
     ;
   shown = g_get_monotonic_time ();
@@ -1018,7 +989,7 @@ assert_named (Fixture    *f,
   g_autoptr(GString) unnamed = g_string_new (NULL);
   guint checked = 0;
 
-  iterate_ms (300);
+  window_test_iterate (300);
   collect_unnamed (GTK_WIDGET (f->window), unnamed, &checked);
   g_test_message ("%s: %u controls checked", where, checked);
   g_assert_cmpuint (checked, >, 1);

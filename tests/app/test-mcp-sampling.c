@@ -11,6 +11,7 @@
 #include "tb-sampling-dialog-private.h"
 #include "tb-argument-editor-private.h"
 #include "tb-schema-form-private.h"
+#include "window-test-util.h"
 
 /* server-everything's sampling tool asks the client for a model's answer.
  * The dialog offers "Ask the Model": the model drafts, the person reads the
@@ -246,33 +247,6 @@ typedef struct
   char             *number_text;
 } Fit;
 
-static GtkWidget *
-find_button (GtkWidget  *widget,
-             const char *label)
-{
-  if (GTK_IS_BUTTON (widget) && g_strcmp0 (gtk_button_get_label (GTK_BUTTON (widget)), label) == 0)
-    return widget;
-  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
-       child = gtk_widget_get_next_sibling (child))
-    {
-      GtkWidget *found = find_button (child, label);
-
-      if (found != NULL)
-        return found;
-    }
-  return NULL;
-}
-
-static void
-iterate (guint ms)
-{
-  gint64 end = g_get_monotonic_time () + ms * 1000;
-
-  while (g_get_monotonic_time () < end)
-    if (!g_main_context_iteration (NULL, FALSE))
-      g_usleep (2000);
-}
-
 /* With TOOLBENCH_SCREENSHOTS set to a folder (build-aux/screenshots.sh),
  * the dialog is saved there as it is shown. */
 static void
@@ -314,11 +288,11 @@ fit_cb (TbMcpClient        *client,
   fit->dialog = tb_elicitation_dialog_new (fit->parent, request);
   editor = tb_elicitation_dialog_get_editor (TB_ELICITATION_DIALOG (fit->dialog));
   gtk_window_present (GTK_WINDOW (fit->dialog));
-  iterate (600);
+  window_test_iterate (600);
 
   fit->width = gtk_widget_get_width (GTK_WIDGET (fit->dialog));
   fit->height = gtk_widget_get_height (GTK_WIDGET (fit->dialog));
-  accept = find_button (GTK_WIDGET (fit->dialog), "_Accept");
+  accept = window_test_find (GTK_WIDGET (fit->dialog), window_test_is_button, "_Accept");
   g_assert_nonnull (accept);
   g_assert_true (gtk_widget_get_mapped (accept));
   g_assert_true (gtk_widget_compute_bounds (accept, GTK_WIDGET (fit->dialog), &fit->accept));
@@ -364,7 +338,7 @@ test_elicitation_fits (gconstpointer data)
   fit.parent = GTK_WINDOW (gtk_window_new ());
   gtk_window_set_default_size (fit.parent, parent_width, 800);
   gtk_window_present (fit.parent);
-  iterate (300);
+  window_test_iterate (300);
   client = tb_mcp_client_new_stdio ("everything", (const char * const *) argv, NULL, NULL);
   tb_mcp_client_set_capabilities (client, TB_MCP_CAPABILITY_ELICITATION);
   tb_mcp_client_attach (client, registry);

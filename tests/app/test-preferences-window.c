@@ -322,21 +322,6 @@ test_loop_defaults (Fixture       *f,
                                                   "tool-timeout-seconds"))), ==, 7);
 }
 
-static GtkWidget *
-find_report (void)
-{
-  GListModel *toplevels = gtk_window_get_toplevels ();
-
-  for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
-    {
-      g_autoptr(GtkWidget) window = g_list_model_get_item (toplevels, i);
-
-      if (g_strcmp0 (gtk_widget_get_name (window), "mcp-import-report") == 0)
-        return window;
-    }
-  return NULL;
-}
-
 static void
 test_mcp_bad_input (Fixture       *f,
                     gconstpointer  data)
@@ -350,7 +335,7 @@ test_mcp_bad_input (Fixture       *f,
 
   tb_preferences_window_import_mcp_text (f->window, "mcpServers = {}", -1);
   settle ();
-  report = find_report ();
+  report = window_test_find_toplevel ("mcp-import-report");
   g_assert_nonnull (report);
   g_assert_cmpstr (adw_message_dialog_get_heading (ADW_MESSAGE_DIALOG (report)), ==,
                    "Nothing Imported");
@@ -362,7 +347,7 @@ test_mcp_bad_input (Fixture       *f,
                                          "{\"mcpServers\": {\"x\": {\"command\": "
                                          "\"tb-missing-command\"}}}", -1);
   settle ();
-  report = find_report ();
+  report = window_test_find_toplevel ("mcp-import-report");
   g_assert_nonnull (report);
   g_assert_cmpstr (adw_message_dialog_get_heading (ADW_MESSAGE_DIALOG (report)), ==,
                    "0 Servers Imported");
@@ -586,21 +571,6 @@ row_says_running (Fixture *f)
   return subtitle != NULL && g_str_has_suffix (subtitle, " — Running, protocol 2025-11-25");
 }
 
-static GtkWidget *
-find_toplevel (const char *name)
-{
-  GListModel *toplevels = gtk_window_get_toplevels ();
-
-  for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
-    {
-      g_autoptr(GtkWidget) window = g_list_model_get_item (toplevels, i);
-
-      if (g_strcmp0 (gtk_widget_get_name (window), name) == 0)
-        return window;
-    }
-  return NULL;
-}
-
 /* A running server's row shows its state, restarts it and shows its log. */
 static void
 test_mcp_running (Fixture       *f,
@@ -636,7 +606,7 @@ test_mcp_running (Fixture       *f,
   /* The server's window, with its log and its messages; one a server. */
   g_signal_emit_by_name (named (f, "mcp-log-button"), "clicked");
   settle ();
-  log = find_toplevel ("mcp-server-window");
+  log = window_test_find_toplevel ("mcp-server-window");
   g_assert_nonnull (log);
   g_assert_true (TB_IS_MCP_SERVER_WINDOW (log));
   g_assert_cmpstr (gtk_window_get_title (GTK_WINDOW (log)), ==, "MCP Server “fake”");
@@ -646,7 +616,7 @@ test_mcp_running (Fixture       *f,
                       tb_mcp_server_window_get_wire_view (TB_MCP_SERVER_WINDOW (log))), >=, 4);
   g_signal_emit_by_name (named (f, "mcp-log-button"), "clicked");
   settle ();
-  g_assert_true (find_toplevel ("mcp-server-window") == log);
+  g_assert_true (window_test_find_toplevel ("mcp-server-window") == log);
   {
     GListModel *toplevels = gtk_window_get_toplevels ();
     guint windows = 0;

@@ -31,15 +31,6 @@ typedef struct
 } Fixture;
 
 static void
-iterate (guint ms)
-{
-  gint64 end = g_get_monotonic_time () + ms * 1000;
-
-  while (g_get_monotonic_time () < end)
-    g_main_context_iteration (NULL, FALSE);
-}
-
-static void
 setup (Fixture       *f,
        gconstpointer  data)
 {
@@ -60,7 +51,7 @@ teardown (Fixture       *f,
   const char *name;
 
   gtk_window_destroy (f->window);
-  iterate (50);
+  window_test_iterate (50);
   while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
     {
       g_autofree char *path = g_build_filename (f->dir, name, NULL);
@@ -105,7 +96,7 @@ open_and_wait (Fixture    *f,
   /* Read, and the rows of MCP messages closed: that is done in an idle,
    * which a slow build reaches after more than a fixed pause. */
   WAIT_UNTIL (!tb_trace_page_get_busy (f->page) && f->page->close_groups_id == 0);
-  iterate (100);
+  window_test_iterate (100);
 }
 
 /* Every event row says what trace show prints for it, as deep in the tree
@@ -265,7 +256,7 @@ test_mcp_messages (Fixture       *f,
 
   g_assert_true (g_file_set_contents (path, lines, -1, NULL));
   open_and_wait (f, path);
-  iterate (100);
+  window_test_iterate (100);
 
   for (guint i = 0; i < tb_trace_page_get_n_rows (f->page); i++)
     {
@@ -299,7 +290,7 @@ test_mcp_messages (Fixture       *f,
 
     gtk_tree_list_row_set_expanded (row, TRUE);
   }
-  iterate (100);
+  window_test_iterate (100);
   sent = tb_trace_page_get_event_row_text (f->page, 3);
   received = tb_trace_page_get_event_row_text (f->page, 4);
   g_assert_cmpstr (sent, ==, "MCP fake → tools/call #3, 80 bytes");
@@ -435,7 +426,7 @@ test_large_file_memory (Fixture       *f,
       tb_trace_page_select_event (f->page, i);
       g_main_context_iteration (NULL, FALSE);
     }
-  iterate (200);
+  window_test_iterate (200);
   scrolled = rss_kib ();
   g_test_message ("%.1f MiB file, %u events: %.1f MiB resident before opening, %.1f MiB "
                   "once indexed, %.1f MiB after scrolling through all of it",
@@ -480,23 +471,24 @@ event_position (Fixture    *f,
   return 0;
 }
 
+static gboolean
+is_timeline_row_at (GtkWidget     *widget,
+                    gconstpointer  position)
+{
+  TbTimelineNode *node;
+
+  if (!TB_IS_TIMELINE_ROW (widget))
+    return FALSE;
+  node = tb_timeline_row_get_node (TB_TIMELINE_ROW (widget));
+  return node != NULL && tb_timeline_node_get_position (node) == GPOINTER_TO_INT (position);
+}
+
 static TbTimelineRow *
 find_timeline_row (GtkWidget *widget,
                    gint       position)
 {
-  if (TB_IS_TIMELINE_ROW (widget) && tb_timeline_row_get_node (TB_TIMELINE_ROW (widget)) != NULL
-      && tb_timeline_node_get_position (tb_timeline_row_get_node (TB_TIMELINE_ROW (widget)))
-         == position)
-    return TB_TIMELINE_ROW (widget);
-  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
-       child = gtk_widget_get_next_sibling (child))
-    {
-      TbTimelineRow *row = find_timeline_row (child, position);
-
-      if (row != NULL)
-        return row;
-    }
-  return NULL;
+  return (TbTimelineRow *) window_test_find (widget, is_timeline_row_at,
+                                             GINT_TO_POINTER (position));
 }
 
 /* Clicks Fork… on the timeline row of the event at @position. */
@@ -508,7 +500,7 @@ fork_row (Fixture *f,
   GtkWidget *button;
 
   tb_trace_page_select_event (f->page, position);
-  iterate (50);
+  window_test_iterate (50);
   row = find_timeline_row (GTK_WIDGET (f->page), position);
   g_assert_nonnull (row);
   button = tb_timeline_row_get_fork_button (row);
@@ -644,7 +636,7 @@ test_fork_invalid_json (Fixture       *f,
                                      "The text is not valid JSON: "));
   g_assert_false (gtk_widget_get_sensitive (tb_trace_page_get_button (f->page, "fork")));
   g_signal_emit_by_name (tb_trace_page_get_button (f->page, "fork"), "clicked");
-  iterate (50);
+  window_test_iterate (50);
   g_assert_false (tb_trace_page_get_busy (f->page));
   g_assert_null (tb_trace_page_get_report (f->page));
   kept = tb_fork_editor_dup_text (editor);
@@ -726,7 +718,7 @@ press (Fixture    *f,
        const char *accelerator)
 {
   window_test_press (GTK_WIDGET (f->page), accelerator);
-  iterate (50);
+  window_test_iterate (50);
 }
 
 static GtkPopover *
@@ -800,7 +792,7 @@ test_event_menu (Fixture       *f,
 
   /* Ctrl+Shift+K forks from the selected call. */
   tb_trace_page_select_event (f->page, call);
-  iterate (50);
+  window_test_iterate (50);
   press (f, "<Control><Shift>k");
   g_assert_true (tb_fork_editor_get_has_target (editor));
   g_assert_cmpint (tb_fork_editor_get_edit (editor), ==, TB_REPLAY_EDIT_ARGUMENTS);
@@ -849,7 +841,7 @@ test_event_menu (Fixture       *f,
 
   /* The end of the run: nothing to fork. */
   tb_trace_page_select_event (f->page, end);
-  iterate (50);
+  window_test_iterate (50);
   press (f, "Menu");
   WAIT_UNTIL (gtk_widget_get_visible (GTK_WIDGET (event_menu (f))));
   g_clear_pointer (&labels, g_free);

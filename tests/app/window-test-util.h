@@ -33,21 +33,79 @@ typedef struct
       } \
   } G_STMT_END
 
+typedef gboolean (*WindowTestMatch) (GtkWidget     *widget,
+                                     gconstpointer  data);
+
+/* The first widget at or below @root, depth first, that @match takes, or
+ * %NULL. */
+static inline GtkWidget *
+window_test_find (GtkWidget       *root,
+                  WindowTestMatch  match,
+                  gconstpointer    data)
+{
+  if (match (root, data))
+    return root;
+  for (GtkWidget *child = gtk_widget_get_first_child (root); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found = window_test_find (child, match, data);
+
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+static inline gboolean
+window_test_is_named (GtkWidget     *widget,
+                      gconstpointer  name)
+{
+  return g_strcmp0 (gtk_widget_get_name (widget), name) == 0;
+}
+
+static inline gboolean
+window_test_is_label (GtkWidget     *widget,
+                      gconstpointer  text)
+{
+  return GTK_IS_LABEL (widget) && g_strcmp0 (gtk_label_get_label (GTK_LABEL (widget)), text) == 0;
+}
+
+static inline gboolean
+window_test_is_button (GtkWidget     *widget,
+                       gconstpointer  label)
+{
+  return GTK_IS_BUTTON (widget)
+         && g_strcmp0 (gtk_button_get_label (GTK_BUTTON (widget)), label) == 0;
+}
+
+static inline gboolean
+window_test_is_a (GtkWidget     *widget,
+                  gconstpointer  type)
+{
+  return G_TYPE_CHECK_INSTANCE_TYPE (widget, GPOINTER_TO_SIZE (type));
+}
+
 /* The widget called @name (gtk_widget_set_name(), a .ui file's "name"
  * property) at or below @root, or %NULL. */
 static inline GtkWidget *
 window_test_find_named (GtkWidget  *root,
                         const char *name)
 {
-  if (g_strcmp0 (gtk_widget_get_name (root), name) == 0)
-    return root;
-  for (GtkWidget *child = gtk_widget_get_first_child (root); child != NULL;
-       child = gtk_widget_get_next_sibling (child))
-    {
-      GtkWidget *found = window_test_find_named (child, name);
+  return window_test_find (root, window_test_is_named, name);
+}
 
-      if (found != NULL)
-        return found;
+/* The toplevel window called @name, or %NULL. */
+static inline GtkWidget *
+window_test_find_toplevel (const char *name)
+{
+  GListModel *toplevels = gtk_window_get_toplevels ();
+
+  for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
+    {
+      g_autoptr(GtkWidget) window = g_list_model_get_item (toplevels, i);
+
+      if (window_test_is_named (window, name))
+        return window;
     }
   return NULL;
 }

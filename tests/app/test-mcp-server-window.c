@@ -515,20 +515,33 @@ test_flood (Fixture       *f,
   guint tick;
   guint rows;
   g_autofree char *last = NULL;
+  g_autofree char *arguments = NULL;
+  /* A sanitizer build unwinds every allocation in full, so one main loop
+   * iteration that allocates much (the list taking a batch of rows) takes
+   * seconds there: it floods past the history's bound too, but not five
+   * times past it, waits longer, and says how long the window did not
+   * answer without holding it to the bound of the other builds. */
+  gboolean slow = g_getenv ("ASAN_OPTIONS") != NULL;
+  guint count = slow ? 2 * TB_MCP_WIRE_HISTORY_MAX_RECORDS : 10000;
 
   if (f->client == NULL)
     return;
+  if (slow)
+    tb_tool_registry_set_default_timeout_ms (f->registry, 600 * 1000);
   open_window (f, -1, -1);
   view = view_of (f);
 
   tick = g_timeout_add (20, tick_cb, ticks);
-  result = call (f, "flood", "{\"count\": 10000}");
+  arguments = g_strdup_printf ("{\"count\": %u}", count);
+  result = call (f, "flood", arguments);
   settle (f);
   g_source_remove (tick);
+  g_assert_cmpstr (tb_tool_result_get_error (result), ==, NULL);
   g_assert_true (tb_tool_result_get_ok (result));
   g_test_message ("the longest the window did not answer: %" G_GINT64_FORMAT " ms",
                   ticks[1] / 1000);
-  g_assert_cmpint (ticks[1], <, 2 * G_USEC_PER_SEC);
+  if (!slow)
+    g_assert_cmpint (ticks[1], <, 2 * G_USEC_PER_SEC);
 
   rows = tb_mcp_wire_view_get_n_rows (view);
   g_assert_cmpuint (rows, <=, TB_MCP_WIRE_HISTORY_MAX_RECORDS);

@@ -241,6 +241,13 @@ tb_application_startup (GApplication *app)
     gtk_application_set_accels_for_action (GTK_APPLICATION (app), "app.preferences",
                                            preferences_accels);
   }
+  /* The window's own shortcut; said here too for its menu item. */
+  {
+    static const char *shortcuts_accels[] = { "<Control>question", NULL };
+
+    gtk_application_set_accels_for_action (GTK_APPLICATION (app), "win.show-help-overlay",
+                                           shortcuts_accels);
+  }
   /* Light or dark as the system says; the app has no colour setting of its own. */
   adw_style_manager_set_color_scheme (adw_style_manager_get_default (),
                                       ADW_COLOR_SCHEME_DEFAULT);

@@ -54,6 +54,7 @@ struct _TbWindow
   TbToolList         *list;
   GtkSingleSelection *selection;
   GSettings          *settings;
+  GtkWindow          *shortcuts;
 };
 
 G_DEFINE_FINAL_TYPE (TbWindow, tb_window, ADW_TYPE_APPLICATION_WINDOW)
@@ -315,6 +316,29 @@ filter_source_action (GtkWidget  *widget,
   adw_leaflet_set_visible_child (self->leaflet, self->sidebar);
   gtk_widget_grab_focus (GTK_WIDGET (self->source_dropdown));
   gtk_widget_activate (GTK_WIDGET (self->source_dropdown));
+}
+
+/* The shortcuts window is built the first time it is asked for, not with
+ * the window as GTK builds a "gtk/help-overlay.ui": it is the largest
+ * interface file, and the first frame does not need it. */
+static void
+show_help_overlay_action (GtkWidget  *widget,
+                          const char *action_name,
+                          GVariant   *parameter)
+{
+  TbWindow *self = TB_WINDOW (widget);
+
+  if (self->shortcuts == NULL)
+    {
+      g_autoptr(GtkBuilder) builder =
+        gtk_builder_new_from_resource ("/io/github/toolbench/Toolbench/tb-shortcuts-window.ui");
+
+      self->shortcuts = g_object_ref (GTK_WINDOW (gtk_builder_get_object (builder,
+                                                                          "help_overlay")));
+      gtk_window_set_transient_for (self->shortcuts, GTK_WINDOW (self));
+      gtk_window_set_hide_on_close (self->shortcuts, TRUE);
+    }
+  gtk_window_present (self->shortcuts);
 }
 
 static void
@@ -636,6 +660,9 @@ tb_window_dispose (GObject *object)
 
   gtk_widget_dispose_template (GTK_WIDGET (self), TB_TYPE_WINDOW);
 
+  if (self->shortcuts != NULL)
+    gtk_window_destroy (self->shortcuts);
+  g_clear_object (&self->shortcuts);
   g_clear_object (&self->list);
   g_clear_object (&self->history);
   g_clear_object (&self->registry);
@@ -766,6 +793,8 @@ tb_window_class_init (TbWindowClass *klass)
   gtk_widget_class_install_action (widget_class, "win.filter-source", NULL,
                                    filter_source_action);
   gtk_widget_class_install_action (widget_class, "win.show-sidebar", NULL, show_sidebar_action);
+  gtk_widget_class_install_action (widget_class, "win.show-help-overlay", NULL,
+                                   show_help_overlay_action);
   gtk_widget_class_install_action (widget_class, "win.show-page", "s", show_page_action);
   gtk_widget_class_install_action (widget_class, "win.toggle-json", NULL, toggle_json_action);
   gtk_widget_class_install_action (widget_class, "win.copy-arguments", NULL,
@@ -789,6 +818,7 @@ tb_window_class_init (TbWindowClass *klass)
   add_shortcut (widget_class, GDK_KEY_F, GDK_CONTROL_MASK | GDK_SHIFT_MASK,
                 "win.filter-source", NULL);
   add_shortcut (widget_class, GDK_KEY_Left, GDK_ALT_MASK, "win.show-sidebar", NULL);
+  add_shortcut (widget_class, GDK_KEY_question, GDK_CONTROL_MASK, "win.show-help-overlay", NULL);
   add_shortcut (widget_class, GDK_KEY_1, GDK_ALT_MASK, "win.show-page", "tool");
   add_shortcut (widget_class, GDK_KEY_2, GDK_ALT_MASK, "win.show-page", "history");
   add_shortcut (widget_class, GDK_KEY_3, GDK_ALT_MASK, "win.show-page", "loop");

@@ -185,7 +185,7 @@ main (int   argc,
   /* The shortcuts window. */
   {
     g_autoptr(GtkBuilder) builder =
-      gtk_builder_new_from_resource ("/io/github/toolbench/Toolbench/gtk/help-overlay.ui");
+      gtk_builder_new_from_resource ("/io/github/toolbench/Toolbench/tb-shortcuts-window.ui");
     GtkWidget *shortcuts = GTK_WIDGET (gtk_builder_get_object (builder, "help_overlay"));
 
     gtk_window_present (GTK_WINDOW (shortcuts));

@@ -847,6 +847,52 @@ test_large_result (Fixture       *f,
   g_assert_cmpuint (strlen (full), ==, big->len);
 }
 
+/* The shortcuts window is made the first time Ctrl+? asks for it, not with
+ * the window; it is one window, kept for the next time, above the main one. */
+static GtkWindow *
+find_shortcuts_window (void)
+{
+  GListModel *toplevels = gtk_window_get_toplevels ();
+  GtkWindow *found = NULL;
+
+  for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
+    {
+      g_autoptr(GtkWidget) window = g_list_model_get_item (toplevels, i);
+
+      if (GTK_IS_SHORTCUTS_WINDOW (window))
+        {
+          g_assert_null (found);
+          found = GTK_WINDOW (window);
+        }
+    }
+  return found;
+}
+
+static void
+test_shortcuts_window (Fixture       *f,
+                       gconstpointer  data)
+{
+  GtkWindow *shortcuts;
+
+  g_assert_null (find_shortcuts_window ());
+
+  window_test_press (GTK_WIDGET (f->window), "<Control>question");
+  WAIT_UNTIL (find_shortcuts_window () != NULL
+              && gtk_widget_get_mapped (GTK_WIDGET (find_shortcuts_window ())));
+  shortcuts = find_shortcuts_window ();
+  g_assert_true (gtk_window_get_transient_for (shortcuts) == GTK_WINDOW (f->window));
+  g_assert_true (gtk_window_get_modal (shortcuts));
+
+  gtk_window_close (shortcuts);
+  WAIT_UNTIL (!gtk_widget_get_visible (GTK_WIDGET (shortcuts)));
+  g_assert_true (find_shortcuts_window () == shortcuts);
+
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f->window), "win.show-help-overlay",
+                                             NULL));
+  WAIT_UNTIL (gtk_widget_get_mapped (GTK_WIDGET (shortcuts)));
+  g_assert_true (find_shortcuts_window () == shortcuts);
+}
+
 /* Every window action can be reached from the keyboard. */
 static void
 test_shortcuts (Fixture       *f,
@@ -1475,6 +1521,7 @@ main (int   argc,
   g_test_add ("/app/tab-through-form", Fixture, NULL, setup, test_tab_through_form, teardown);
   g_test_add ("/app/narrow", Fixture, NULL, setup, test_narrow, teardown);
   g_test_add ("/app/shortcuts", Fixture, NULL, setup, test_shortcuts, teardown);
+  g_test_add ("/app/shortcuts-window", Fixture, NULL, setup, test_shortcuts_window, teardown);
   g_test_add ("/app/mcp-content", Fixture, NULL, setup, test_mcp_content, teardown);
   g_test_add ("/app/tool-hints", Fixture, NULL, setup, test_tool_hints, teardown);
   g_test_add_func ("/app/tool-row-hints", test_tool_row_hints);

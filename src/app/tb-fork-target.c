@@ -126,7 +126,7 @@ tb_fork_target_find (TbTrace        *trace,
       *heading = g_strdup_printf (_("Call %u, %s: the arguments it runs with"), n_calls + 1,
                                   call != NULL ? tb_json_object_get_string (call, "name") : "?");
       *value = arguments != NULL ? json_node_copy (arguments)
-                                 : json_node_init_object (json_node_alloc (), json_object_new ());
+                                 : tb_json_node_new_object ();
       return TRUE;
     }
   if (g_str_equal (type, "tool-result"))

@@ -611,7 +611,7 @@ start_listing (GTask    *task,
     }
 
   loading->running++;
-  arguments = json_node_init_object (json_node_alloc (), json_object_new ());
+  arguments = tb_json_node_new_object ();
   tb_tool_registry_call_unvalidated_async (loading->listers, listing->lister, NULL, arguments,
                                            NULL, g_task_get_cancellable (task), listed_cb,
                                            listing);

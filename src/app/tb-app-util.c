@@ -9,6 +9,7 @@
 #include <toolbench.h>
 
 #include "tb-app-util.h"
+#include "tb-mask-paintable.h"
 
 /**
  * tb_app_init:
@@ -579,4 +580,16 @@ tb_status_page_set_text (AdwStatusPage *page,
   adw_status_page_set_icon_name (page, icon);
   adw_status_page_set_title (page, title);
   adw_status_page_set_description (page, escaped);
+}
+
+/* The app's symbolic icon as a mask painted in the foreground colour:
+ * the theme's SVG would load an SVG renderer before the first frame. */
+void
+tb_status_page_set_app_icon (AdwStatusPage *page)
+{
+  g_autoptr(GdkPaintable) icon =
+    tb_mask_paintable_new_from_resource ("/io/github/toolbench/Toolbench/masks/"
+                                         "io.github.toolbench.Toolbench-symbolic.png");
+
+  adw_status_page_set_paintable (page, icon);
 }

@@ -55,6 +55,7 @@ void         tb_status_page_set_text (AdwStatusPage *page,
                                       const char    *icon,
                                       const char    *title,
                                       const char    *text);
+void         tb_status_page_set_app_icon (AdwStatusPage *page);
 GtkFileChooserNative *tb_file_chooser_new (GtkWidget            *widget,
                                            const char           *title,
                                            GtkFileChooserAction  action,

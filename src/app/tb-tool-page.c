@@ -33,6 +33,7 @@ struct _TbToolPage
   GtkWidget         parent_instance;
 
   GtkStack         *page_stack;
+  AdwStatusPage    *empty_status;
   GtkWidget        *scroller;
   GtkRevealer      *gone_revealer;
   GtkLabel         *gone_label;
@@ -654,6 +655,7 @@ tb_tool_page_class_init (TbToolPageClass *klass)
   gtk_widget_class_set_template_from_resource (widget_class,
                                                "/io/github/toolbench/Toolbench/tb-tool-page.ui");
   gtk_widget_class_bind_template_child (widget_class, TbToolPage, page_stack);
+  gtk_widget_class_bind_template_child (widget_class, TbToolPage, empty_status);
   gtk_widget_class_bind_template_child (widget_class, TbToolPage, scroller);
   gtk_widget_class_bind_template_child (widget_class, TbToolPage, gone_revealer);
   gtk_widget_class_bind_template_child (widget_class, TbToolPage, gone_label);
@@ -688,6 +690,7 @@ tb_tool_page_init (TbToolPage *self)
   tb_app_init ();
   gtk_widget_init_template (GTK_WIDGET (self));
 
+  tb_status_page_set_app_icon (self->empty_status);
   tb_button_name_by_label (GTK_BUTTON (self->run_button));
   tb_button_name_by_label (GTK_BUTTON (self->run_anyway_button));
   tb_button_name_by_label (GTK_BUTTON (self->cancel_button));

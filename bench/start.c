@@ -24,6 +24,9 @@
  *
  * Needs an X display and a session bus:
  *   xvfb-run -a dbus-run-session -- build/bench/start [--runs N] [--tools N] [--idle S]
+ * With --compare PROGRAM, another build of the app (a copy of an earlier
+ * build/src/app/toolbench) starts in the same runs, and the app's figures
+ * are printed against it too: a before and after from one run.
  * Prints figures and the ratios; never passes or fails on time. */
 
 typedef struct
@@ -257,10 +260,12 @@ main (int   argc,
   int runs = 5;
   int tools = 1000;
   double idle_s = 3;
+  g_autofree char *other = NULL;
   GOptionEntry entries[] = {
     { "runs", 0, 0, G_OPTION_ARG_INT, &runs, "Starts of each program (default 5)", "N" },
     { "tools", 0, 0, G_OPTION_ARG_INT, &tools, "Command tools in the app's tool folder (default 1000)", "N" },
     { "idle", 0, 0, G_OPTION_ARG_DOUBLE, &idle_s, "Seconds idle before memory is read (default 3)", "S" },
+    { "compare", 0, 0, G_OPTION_ARG_FILENAME, &other, "Another build of the app, started in the same runs", "PROGRAM" },
     { NULL }
   };
   g_autoptr(GOptionContext) context = g_option_context_new ("— the app's start against an empty window");
@@ -269,6 +274,8 @@ main (int   argc,
   g_autoptr(GArray) app_rss = g_array_new (FALSE, FALSE, sizeof (double));
   g_autoptr(GArray) empty_map = g_array_new (FALSE, FALSE, sizeof (double));
   g_autoptr(GArray) empty_rss = g_array_new (FALSE, FALSE, sizeof (double));
+  g_autoptr(GArray) other_map = g_array_new (FALSE, FALSE, sizeof (double));
+  g_autoptr(GArray) other_rss = g_array_new (FALSE, FALSE, sizeof (double));
   g_autofree char *root = NULL;
   g_auto(GStrv) envp = NULL;
   Watch watch;
@@ -316,10 +323,11 @@ main (int   argc,
    * cache then hold for both. */
   for (int i = -1; i < runs; i++)
     {
-      Sample app, empty;
+      Sample app, empty, compared = { 0, 0 };
 
       if (!measure (&watch, BENCH_EMPTY_WINDOW, envp, idle_s, &empty) ||
-          !measure (&watch, BENCH_APP, envp, idle_s, &app))
+          !measure (&watch, BENCH_APP, envp, idle_s, &app) ||
+          (other != NULL && !measure (&watch, other, envp, idle_s, &compared)))
         {
           remove_tree (root);
           return 1;
@@ -330,8 +338,13 @@ main (int   argc,
       g_array_append_val (app_rss, app.rss_mib);
       g_array_append_val (empty_map, empty.map_s);
       g_array_append_val (empty_rss, empty.rss_mib);
+      g_array_append_val (other_map, compared.map_s);
+      g_array_append_val (other_rss, compared.rss_mib);
       g_print ("start: run %d: app mapped %.3f s, %.1f MiB idle; empty window mapped %.3f s, %.1f MiB idle\n",
                i + 1, app.map_s, app.rss_mib, empty.map_s, empty.rss_mib);
+      if (other != NULL)
+        g_print ("start: run %d: compared build mapped %.3f s, %.1f MiB idle\n",
+                 i + 1, compared.map_s, compared.rss_mib);
     }
   remove_tree (root);
 
@@ -345,6 +358,15 @@ main (int   argc,
   g_print ("start: idle resident memory (median): app %.1f MiB, empty window %.1f MiB, "
            "ratio app / empty window: %.2f (target 1.15)\n",
            app_rss_mib, empty_rss_mib, app_rss_mib / empty_rss_mib);
+  if (other != NULL)
+    {
+      g_print ("start: window mapped after exec (median): app %.3f s, compared build %.3f s, "
+               "ratio app / compared build: %.2f\n",
+               app_map_s, median (other_map), app_map_s / median (other_map));
+      g_print ("start: idle resident memory (median): app %.1f MiB, compared build %.1f MiB, "
+               "ratio app / compared build: %.2f\n",
+               app_rss_mib, median (other_rss), app_rss_mib / median (other_rss));
+    }
   XCloseDisplay (watch.display);
   return 0;
 }

@@ -34,6 +34,9 @@ struct _TbToolPage
 
   GtkStack         *page_stack;
   AdwStatusPage    *empty_status;
+
+  /* The view of one tool (tb-tool-detail.ui), NULL until a tool is first
+   * shown: see ensure_detail(). */
   GtkWidget        *scroller;
   GtkRevealer      *gone_revealer;
   GtkLabel         *gone_label;
@@ -155,10 +158,19 @@ static void
 update_state (TbToolPage *self)
 {
   gboolean running = current_run (self) != NULL;
-  gboolean valid = tb_argument_editor_get_valid (self->argument_editor);
-  gboolean shown = tb_argument_editor_get_shown_errors (self->argument_editor)->len > 0;
-  gboolean anyway = tb_tool_page_get_can_run_anyway (self) && shown;
+  gboolean valid, shown, anyway;
 
+  /* No tool was shown yet: there is nothing to run. */
+  if (self->scroller == NULL)
+    {
+      g_object_notify_by_pspec (G_OBJECT (self), properties [PROP_CAN_RUN]);
+      g_object_notify_by_pspec (G_OBJECT (self), properties [PROP_RUNNING]);
+      return;
+    }
+
+  valid = tb_argument_editor_get_valid (self->argument_editor);
+  shown = tb_argument_editor_get_shown_errors (self->argument_editor)->len > 0;
+  anyway = tb_tool_page_get_can_run_anyway (self) && shown;
   gtk_widget_set_visible (self->cancel_button, running);
   if (!running)
     gtk_widget_set_visible (GTK_WIDGET (self->progress_bar), FALSE);
@@ -328,7 +340,8 @@ on_recent_changed (GListModel *model,
                    guint       added,
                    TbToolPage *self)
 {
-  gtk_widget_set_visible (self->recent_box, g_list_model_get_n_items (model) > 0);
+  if (self->recent_box != NULL)
+    gtk_widget_set_visible (self->recent_box, g_list_model_get_n_items (model) > 0);
 }
 
 static void
@@ -336,6 +349,81 @@ on_recent_activated (TbToolPage    *self,
                      GtkListBoxRow *row)
 {
   tb_tool_page_show_entry (self, tb_history_row_get_entry (TB_HISTORY_ROW (row)));
+}
+
+/* Connects the view of one tool to the registry and the history, once both
+ * exist. */
+static void
+connect_detail (TbToolPage *self)
+{
+  g_autoptr(GtkSliceListModel) slice = NULL;
+
+  if (self->scroller == NULL || self->registry == NULL)
+    return;
+
+  tb_tool_hints_bar_setup (self->hints_bar, self->registry, self->settings);
+  slice = gtk_slice_list_model_new (G_LIST_MODEL (g_object_ref (self->recent)), 0, RECENT_CALLS);
+  gtk_list_box_bind_model (self->recent_list, G_LIST_MODEL (slice), create_recent_row, NULL, NULL);
+  on_recent_changed (G_LIST_MODEL (self->recent), 0, 0, 0, self);
+}
+
+/* Builds the view of one tool the first time a tool is shown: the window's
+ * first frame, with no tool chosen, does not build its three source views. */
+static void
+ensure_detail (TbToolPage *self)
+{
+  g_autoptr(GtkBuilderScope) scope = NULL;
+  g_autoptr(GtkBuilder) builder = NULL;
+  g_autoptr(GError) error = NULL;
+
+  if (self->scroller != NULL)
+    return;
+
+  scope = gtk_builder_cscope_new ();
+  gtk_builder_cscope_add_callback_symbols (GTK_BUILDER_CSCOPE (scope),
+                                           "on_arguments_changed",
+                                           G_CALLBACK (on_arguments_changed),
+                                           "on_recent_activated",
+                                           G_CALLBACK (on_recent_activated),
+                                           NULL);
+  builder = gtk_builder_new ();
+  gtk_builder_set_scope (builder, scope);
+  gtk_builder_set_current_object (builder, G_OBJECT (self));
+  if (!gtk_builder_add_from_resource (builder, "/io/github/toolbench/Toolbench/tb-tool-detail.ui",
+                                      &error))
+    g_error ("The Tool page's resource is broken: %s", error->message);
+
+#define DETAIL(field) self->field = (gpointer) gtk_builder_get_object (builder, #field)
+  DETAIL (scroller);
+  DETAIL (gone_revealer);
+  DETAIL (gone_label);
+  DETAIL (name_label);
+  DETAIL (source_label);
+  DETAIL (user_only_label);
+  DETAIL (description_label);
+  DETAIL (schema_expander);
+  DETAIL (schema_view);
+  DETAIL (argument_editor);
+  DETAIL (run_button);
+  DETAIL (run_anyway_button);
+  DETAIL (cancel_button);
+  DETAIL (spinner);
+  DETAIL (progress_bar);
+  DETAIL (title_label);
+  DETAIL (hints_bar);
+  DETAIL (run_status_label);
+  DETAIL (result_view);
+  DETAIL (recent_box);
+  DETAIL (recent_list);
+#undef DETAIL
+
+  gtk_stack_add_named (self->page_stack, self->scroller, "tool");
+  tb_button_name_by_label (GTK_BUTTON (self->run_button));
+  tb_button_name_by_label (GTK_BUTTON (self->run_anyway_button));
+  tb_button_name_by_label (GTK_BUTTON (self->cancel_button));
+  tb_source_view_setup (self->schema_view, "json", FALSE);
+  tb_expander_keep_focus_out (self->schema_expander);
+  connect_detail (self);
 }
 
 static gboolean
@@ -656,29 +744,6 @@ tb_tool_page_class_init (TbToolPageClass *klass)
                                                "/io/github/toolbench/Toolbench/tb-tool-page.ui");
   gtk_widget_class_bind_template_child (widget_class, TbToolPage, page_stack);
   gtk_widget_class_bind_template_child (widget_class, TbToolPage, empty_status);
-  gtk_widget_class_bind_template_child (widget_class, TbToolPage, scroller);
-  gtk_widget_class_bind_template_child (widget_class, TbToolPage, gone_revealer);
-  gtk_widget_class_bind_template_child (widget_class, TbToolPage, gone_label);
-  gtk_widget_class_bind_template_child (widget_class, TbToolPage, name_label);
-  gtk_widget_class_bind_template_child (widget_class, TbToolPage, source_label);
-  gtk_widget_class_bind_template_child (widget_class, TbToolPage, user_only_label);
-  gtk_widget_class_bind_template_child (widget_class, TbToolPage, description_label);
-  gtk_widget_class_bind_template_child (widget_class, TbToolPage, schema_expander);
-  gtk_widget_class_bind_template_child (widget_class, TbToolPage, schema_view);
-  gtk_widget_class_bind_template_child (widget_class, TbToolPage, argument_editor);
-  gtk_widget_class_bind_template_child (widget_class, TbToolPage, run_button);
-  gtk_widget_class_bind_template_child (widget_class, TbToolPage, run_anyway_button);
-  gtk_widget_class_bind_template_child (widget_class, TbToolPage, cancel_button);
-  gtk_widget_class_bind_template_child (widget_class, TbToolPage, spinner);
-  gtk_widget_class_bind_template_child (widget_class, TbToolPage, progress_bar);
-  gtk_widget_class_bind_template_child (widget_class, TbToolPage, title_label);
-  gtk_widget_class_bind_template_child (widget_class, TbToolPage, hints_bar);
-  gtk_widget_class_bind_template_child (widget_class, TbToolPage, run_status_label);
-  gtk_widget_class_bind_template_child (widget_class, TbToolPage, result_view);
-  gtk_widget_class_bind_template_child (widget_class, TbToolPage, recent_box);
-  gtk_widget_class_bind_template_child (widget_class, TbToolPage, recent_list);
-  gtk_widget_class_bind_template_callback (widget_class, on_arguments_changed);
-  gtk_widget_class_bind_template_callback (widget_class, on_recent_activated);
 
   gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
   gtk_widget_class_set_css_name (widget_class, "tbtoolpage");
@@ -691,14 +756,8 @@ tb_tool_page_init (TbToolPage *self)
   gtk_widget_init_template (GTK_WIDGET (self));
 
   tb_status_page_set_app_icon (self->empty_status);
-  tb_button_name_by_label (GTK_BUTTON (self->run_button));
-  tb_button_name_by_label (GTK_BUTTON (self->run_anyway_button));
-  tb_button_name_by_label (GTK_BUTTON (self->cancel_button));
-
   self->runs = g_hash_table_new_full (g_str_hash, g_str_equal, NULL,
                                       (GDestroyNotify) run_data_free);
-  tb_source_view_setup (self->schema_view, "json", FALSE);
-  tb_expander_keep_focus_out (self->schema_expander);
 }
 
 /**
@@ -735,8 +794,6 @@ tb_tool_page_setup (TbToolPage     *self,
                     TbHistory      *history,
                     GSettings      *settings)
 {
-  g_autoptr(GtkSliceListModel) slice = NULL;
-
   g_return_if_fail (TB_IS_TOOL_PAGE (self));
   g_return_if_fail (TB_IS_TOOL_REGISTRY (registry));
   g_return_if_fail (TB_IS_HISTORY (history));
@@ -749,7 +806,6 @@ tb_tool_page_setup (TbToolPage     *self,
   g_signal_connect (registry, "tool-registered", G_CALLBACK (on_tool_registered), self);
   g_signal_connect (registry, "tool-unregistered", G_CALLBACK (on_tool_unregistered), self);
   g_signal_connect (registry, "call-progress", G_CALLBACK (on_call_progress), self);
-  tb_tool_hints_bar_setup (self->hints_bar, registry, settings);
 
   self->recent_filter =
     gtk_string_filter_new (gtk_property_expression_new (TB_TYPE_HISTORY_ENTRY, NULL, "tool-name"));
@@ -758,9 +814,8 @@ tb_tool_page_setup (TbToolPage     *self,
   gtk_string_filter_set_search (self->recent_filter, "\x01");
   self->recent = gtk_filter_list_model_new (G_LIST_MODEL (g_object_ref (history)),
                                             GTK_FILTER (g_object_ref (self->recent_filter)));
-  slice = gtk_slice_list_model_new (G_LIST_MODEL (g_object_ref (self->recent)), 0, RECENT_CALLS);
-  gtk_list_box_bind_model (self->recent_list, G_LIST_MODEL (slice), create_recent_row, NULL, NULL);
   g_signal_connect (self->recent, "items-changed", G_CALLBACK (on_recent_changed), self);
+  connect_detail (self);
 }
 
 /**
@@ -783,11 +838,14 @@ tb_tool_page_set_tool (TbToolPage *self,
     return;
 
   remember_arguments (self);
+  if (tool != NULL)
+    ensure_detail (self);
   g_set_object (&self->tool, tool);
   g_free (self->tool_name);
   self->tool_name = tool != NULL ? g_strdup (tb_tool_get_name (tool)) : NULL;
   self->gone = FALSE;
-  gtk_revealer_set_reveal_child (self->gone_revealer, FALSE);
+  if (self->gone_revealer != NULL)
+    gtk_revealer_set_reveal_child (self->gone_revealer, FALSE);
 
   gtk_string_filter_set_search (self->recent_filter,
                                 self->tool_name != NULL ? self->tool_name : "\x01");
@@ -796,8 +854,11 @@ tb_tool_page_set_tool (TbToolPage *self,
   if (tool == NULL)
     {
       gtk_stack_set_visible_child_name (self->page_stack, "empty");
-      tb_argument_editor_set_tool (self->argument_editor, NULL, NULL);
-      tb_result_view_set_result (self->result_view, NULL);
+      if (self->scroller != NULL)
+        {
+          tb_argument_editor_set_tool (self->argument_editor, NULL, NULL);
+          tb_result_view_set_result (self->result_view, NULL);
+        }
     }
   else
     {
@@ -858,6 +919,7 @@ TbArgumentEditor *
 tb_tool_page_get_argument_editor (TbToolPage *self)
 {
   g_return_val_if_fail (TB_IS_TOOL_PAGE (self), NULL);
+  ensure_detail (self);
   return self->argument_editor;
 }
 
@@ -871,6 +933,7 @@ TbResultView *
 tb_tool_page_get_result_view (TbToolPage *self)
 {
   g_return_val_if_fail (TB_IS_TOOL_PAGE (self), NULL);
+  ensure_detail (self);
   return self->result_view;
 }
 
@@ -884,6 +947,7 @@ GtkWidget *
 tb_tool_page_get_run_button (TbToolPage *self)
 {
   g_return_val_if_fail (TB_IS_TOOL_PAGE (self), NULL);
+  ensure_detail (self);
   return self->run_button;
 }
 
@@ -897,6 +961,7 @@ GtkWidget *
 tb_tool_page_get_cancel_button (TbToolPage *self)
 {
   g_return_val_if_fail (TB_IS_TOOL_PAGE (self), NULL);
+  ensure_detail (self);
   return self->cancel_button;
 }
 
@@ -910,6 +975,7 @@ GtkListBox *
 tb_tool_page_get_recent_list (TbToolPage *self)
 {
   g_return_val_if_fail (TB_IS_TOOL_PAGE (self), NULL);
+  ensure_detail (self);
   return self->recent_list;
 }
 
@@ -917,6 +983,7 @@ const char *
 tb_tool_page_get_status_text (TbToolPage *self)
 {
   g_return_val_if_fail (TB_IS_TOOL_PAGE (self), NULL);
+  ensure_detail (self);
   return gtk_label_get_label (self->run_status_label);
 }
 
@@ -937,6 +1004,7 @@ GtkWidget *
 tb_tool_page_get_hints_bar (TbToolPage *self)
 {
   g_return_val_if_fail (TB_IS_TOOL_PAGE (self), NULL);
+  ensure_detail (self);
   return GTK_WIDGET (self->hints_bar);
 }
 
@@ -944,5 +1012,6 @@ GtkProgressBar *
 tb_tool_page_get_progress_bar (TbToolPage *self)
 {
   g_return_val_if_fail (TB_IS_TOOL_PAGE (self), NULL);
+  ensure_detail (self);
   return self->progress_bar;
 }

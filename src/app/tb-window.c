@@ -247,7 +247,9 @@ static void
 update_actions (TbWindow *self)
 {
   gboolean has_tool = tb_tool_page_get_tool (self->tool_page) != NULL;
-  TbResultView *result_view = tb_tool_page_get_result_view (self->tool_page);
+  /* A result is only shown with a tool (and asking for the view builds it). */
+  gboolean has_result = has_tool &&
+    tb_result_view_get_result (tb_tool_page_get_result_view (self->tool_page)) != NULL;
 
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.run",
                                  tb_tool_page_get_can_run (self->tool_page));
@@ -260,10 +262,8 @@ update_actions (TbWindow *self)
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.copy-arguments", has_tool);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.paste-arguments", has_tool);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.reset-arguments", has_tool);
-  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.copy-result",
-                                 tb_result_view_get_result (result_view) != NULL);
-  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.save-result",
-                                 tb_result_view_get_result (result_view) != NULL);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.copy-result", has_result);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.save-result", has_result);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.restore-call",
                                  self->history_page != NULL
                                  && tb_history_page_get_selected (self->history_page) != NULL);

@@ -376,6 +376,75 @@ test_duplicate (Fixture       *f,
   g_assert_cmpstr (suggestion, ==, "echo_3");
 }
 
+typedef struct
+{
+  guint changes;
+  guint position;
+  guint added;
+  guint size_seen;
+} ItemsChanged;
+
+static void
+on_batch_changed (GListModel   *model,
+                  guint         position,
+                  guint         removed,
+                  guint         added,
+                  ItemsChanged *seen)
+{
+  seen->changes++;
+  seen->position = position;
+  seen->added = added;
+  seen->size_seen = g_list_model_get_n_items (model);
+}
+
+/* A folder's tools go in together: one change for list views, a
+ * tool-registered per tool, and every refusal in the tool's place. */
+static void
+test_register_all (Fixture       *f,
+                   gconstpointer  data)
+{
+  g_autoptr(GPtrArray) tools = g_ptr_array_new_with_free_func (g_object_unref);
+  g_autoptr(GPtrArray) errors = NULL;
+  g_autoptr(TbTool) b = NULL;
+  ItemsChanged seen = { 0 };
+  const GError *refusal;
+
+  add (f->registry, make_tool ("echo", NULL, TB_TOOL_VISIBILITY_MODEL, 0, 0, echo_args));
+  g_ptr_array_add (tools, make_tool ("a", NULL, TB_TOOL_VISIBILITY_MODEL, 0, 0, echo_args));
+  g_ptr_array_add (tools, make_tool ("echo", NULL, TB_TOOL_VISIBILITY_MODEL, 0, 0, echo_args));
+  g_ptr_array_add (tools, make_tool ("b", NULL, TB_TOOL_VISIBILITY_MODEL, 0, 0, echo_args));
+  g_ptr_array_add (tools, make_tool ("a", NULL, TB_TOOL_VISIBILITY_MODEL, 0, 0, echo_args));
+  g_signal_connect (f->registry, "items-changed", G_CALLBACK (on_batch_changed), &seen);
+
+  g_assert_cmpuint (tb_tool_registry_register_all (f->registry, tools, &errors), ==, 2);
+
+  g_assert_cmpuint (seen.changes, ==, 1);
+  g_assert_cmpuint (seen.position, ==, 1);
+  g_assert_cmpuint (seen.added, ==, 2);
+  g_assert_cmpuint (seen.size_seen, ==, 3);
+  g_assert_cmpuint (f->n_registered, ==, 3);
+  b = tb_tool_registry_lookup (f->registry, "b");
+  g_assert_true (b == g_ptr_array_index (tools, 2));
+
+  g_assert_cmpuint (errors->len, ==, 4);
+  g_assert_null (g_ptr_array_index (errors, 0));
+  refusal = g_ptr_array_index (errors, 1);
+  g_assert_error ((GError *) refusal, TB_REGISTRY_ERROR, TB_REGISTRY_ERROR_DUPLICATE);
+  g_assert_cmpstr (refusal->message, ==,
+                   "A tool named “echo” is already registered (from test); "
+                   "register this one under another name, such as “echo_2”");
+  g_assert_null (g_ptr_array_index (errors, 2));
+  /* A name taken earlier in the same batch is taken too. */
+  refusal = g_ptr_array_index (errors, 3);
+  g_assert_error ((GError *) refusal, TB_REGISTRY_ERROR, TB_REGISTRY_ERROR_DUPLICATE);
+
+  /* Nothing to add: no change at all. */
+  g_ptr_array_set_size (tools, 1);
+  g_assert_cmpuint (tb_tool_registry_register_all (f->registry, tools, NULL), ==, 0);
+  g_assert_cmpuint (seen.changes, ==, 1);
+  g_signal_handlers_disconnect_by_func (f->registry, on_batch_changed, &seen);
+}
+
 static void
 test_unregister (Fixture       *f,
                  gconstpointer  data)
@@ -1075,6 +1144,7 @@ main (int   argc,
 #define ADD(path, func) g_test_add (path, Fixture, NULL, setup, func, teardown)
   ADD ("/registry/register-lookup", test_register_lookup);
   ADD ("/registry/duplicate", test_duplicate);
+  ADD ("/registry/register-all", test_register_all);
   ADD ("/registry/unregister", test_unregister);
   ADD ("/registry/subset", test_subset);
   ADD ("/registry/definitions", test_definitions);

@@ -739,9 +739,12 @@ tb_command_tools_load_dir (TbToolRegistry  *registry,
   g_autoptr(GDir) handle = NULL;
   g_autoptr(GPtrArray) names = g_ptr_array_new_with_free_func (g_free);
   g_autoptr(GStrvBuilder) found = g_strv_builder_new ();
+  g_autoptr(GPtrArray) tools = g_ptr_array_new_with_free_func (g_object_unref);
+  g_autoptr(GPtrArray) unread = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(GPtrArray) refused = NULL;
   g_autoptr(GError) local_error = NULL;
   const char *name;
-  guint loaded = 0;
+  guint loaded;
 
   g_return_val_if_fail (TB_IS_TOOL_REGISTRY (registry), 0);
   g_return_val_if_fail (dir != NULL, 0);
@@ -760,28 +763,40 @@ tb_command_tools_load_dir (TbToolRegistry  *registry,
       g_ptr_array_add (names, g_strdup (name));
   g_ptr_array_sort (names, compare_names);
 
+  /* Read every manifest first, then register them together: a list view
+   * of the registry changes once for the whole folder. Problems are
+   * reported in file order. */
   for (guint i = 0; i < names->len; i++)
     {
       g_autofree char *path = g_build_filename (dir, g_ptr_array_index (names, i), NULL);
       g_autoptr(GError) file_error = NULL;
-      g_autoptr(TbTool) tool = tb_command_tool_new_from_file (path, &file_error);
+      TbTool *tool = tb_command_tool_new_from_file (path, &file_error);
 
-      if (tool != NULL && tb_tool_registry_register (registry, tool, &file_error))
+      if (tool != NULL)
+        g_ptr_array_add (tools, tool);
+      g_ptr_array_add (unread, tool == NULL ? g_strdup (file_error->message) : NULL);
+    }
+  loaded = tb_tool_registry_register_all (registry, tools, &refused);
+  for (guint i = 0, t = 0; i < names->len; i++)
+    {
+      const char *unread_message = g_ptr_array_index (unread, i);
+      const GError *refusal;
+
+      if (unread_message != NULL)
         {
-          loaded++;
+          g_strv_builder_add (found, unread_message);
           continue;
         }
-      if (tool != NULL)
+      refusal = g_ptr_array_index (refused, t);
+      if (refusal != NULL)
         {
-          g_autofree char *text = g_strdup_printf ("%s: %s", tb_tool_get_source (tool),
-                                                   file_error->message);
+          g_autofree char *text =
+            g_strdup_printf ("%s: %s", tb_tool_get_source (g_ptr_array_index (tools, t)),
+                             refusal->message);
 
           g_strv_builder_add (found, text);
         }
-      else
-        {
-          g_strv_builder_add (found, file_error->message);
-        }
+      t++;
     }
 
   if (problems != NULL)

@@ -384,6 +384,28 @@ tb_tool_registry_suggest_name (TbToolRegistry *self,
 }
 
 static void
+error_free0 (gpointer error)
+{
+  if (error != NULL)
+    g_error_free (error);
+}
+
+/* Why @name cannot be registered again, with a free name to use instead. */
+static GError *
+duplicate_error_locked (TbToolRegistry *self,
+                        const char     *name)
+{
+  TbTool *existing = g_hash_table_lookup (self->by_name, name);
+  g_autofree char *suggestion = suggest_name_locked (self, name);
+
+  return g_error_new (TB_REGISTRY_ERROR, TB_REGISTRY_ERROR_DUPLICATE,
+                      /* Translators: a tool name, where it comes from, then a free name */
+                      _("A tool named “%s” is already registered (from %s); "
+                        "register this one under another name, such as “%s”"),
+                      name, tb_tool_get_source (existing), suggestion);
+}
+
+static void
 add_tool_unchecked (TbToolRegistry *self,
                     TbTool         *tool)
 {
@@ -428,15 +450,10 @@ tb_tool_registry_register (TbToolRegistry  *self,
   g_rw_lock_writer_lock (&self->lock);
   if (g_hash_table_contains (self->by_name, name))
     {
-      TbTool *existing = g_hash_table_lookup (self->by_name, name);
-      g_autofree char *suggestion = suggest_name_locked (self, name);
+      GError *duplicate = duplicate_error_locked (self, name);
 
       g_rw_lock_writer_unlock (&self->lock);
-      g_set_error (error, TB_REGISTRY_ERROR, TB_REGISTRY_ERROR_DUPLICATE,
-                   /* Translators: a tool name, where it comes from, then a free name */
-                   _("A tool named “%s” is already registered (from %s); "
-                     "register this one under another name, such as “%s”"),
-                   name, tb_tool_get_source (existing), suggestion);
+      g_propagate_error (error, duplicate);
       return FALSE;
     }
   position = self->tools->len;
@@ -451,6 +468,76 @@ tb_tool_registry_register (TbToolRegistry  *self,
   g_signal_emit (self, _tb_tool_registry_signals [TB_TOOL_REGISTRY_TOOL_REGISTERED], 0, tool);
 
   return TRUE;
+}
+
+/**
+ * tb_tool_registry_register_all:
+ * @self: a registry
+ * @tools: (element-type TbTool): the tools to add, in order
+ * @errors: (out) (optional) (transfer full) (element-type GLib.Error): for
+ *   each of @tools, %NULL when it was added, or why it was not, as
+ *   tb_tool_registry_register() would say
+ *
+ * Adds @tools at the end as tb_tool_registry_register() adds each of them,
+ * but says so to list views once: a folder of a thousand tools changes the
+ * list once instead of a thousand times. #TbToolRegistry::tool-registered
+ * is still emitted for each tool added.
+ *
+ * Returns: how many of @tools were added
+ */
+guint
+tb_tool_registry_register_all (TbToolRegistry  *self,
+                               GPtrArray       *tools,
+                               GPtrArray      **errors)
+{
+  g_autoptr(GPtrArray) refused = NULL;
+  g_autoptr(GPtrArray) added = NULL;
+  guint position;
+
+  g_return_val_if_fail (TB_IS_TOOL_REGISTRY (self), 0);
+  g_return_val_if_fail (tools != NULL, 0);
+
+  refused = g_ptr_array_new_full (tools->len, error_free0);
+  added = g_ptr_array_new_full (tools->len, g_object_unref);
+
+  g_rw_lock_writer_lock (&self->lock);
+  position = self->tools->len;
+  for (guint i = 0; i < tools->len; i++)
+    {
+      TbTool *tool = g_ptr_array_index (tools, i);
+      g_autoptr(GError) check_error = NULL;
+      GError *problem = NULL;
+
+      g_return_val_if_fail (TB_IS_TOOL (tool), 0);
+
+      if (!_tb_tool_check (tool, &check_error))
+        problem = g_error_new_literal (TB_REGISTRY_ERROR, TB_REGISTRY_ERROR_INVALID_TOOL,
+                                       check_error->message);
+      else if (g_hash_table_contains (self->by_name, tb_tool_get_name (tool)))
+        problem = duplicate_error_locked (self, tb_tool_get_name (tool));
+      else
+        {
+          g_ptr_array_add (self->tools, g_object_ref (tool));
+          g_hash_table_insert (self->by_name, (gpointer) tb_tool_get_name (tool), tool);
+          g_ptr_array_add (added, g_object_ref (tool));
+        }
+      g_ptr_array_add (refused, problem);
+    }
+  g_rw_lock_writer_unlock (&self->lock);
+
+  if (added->len > 0)
+    {
+      invalidate_caches (self);
+      g_list_model_items_changed (G_LIST_MODEL (self), position, 0, added->len);
+      g_object_notify_by_pspec (G_OBJECT (self), properties [PROP_N_ITEMS]);
+      for (guint i = 0; i < added->len; i++)
+        g_signal_emit (self, _tb_tool_registry_signals [TB_TOOL_REGISTRY_TOOL_REGISTERED], 0,
+                       g_ptr_array_index (added, i));
+    }
+
+  if (errors != NULL)
+    *errors = g_steal_pointer (&refused);
+  return added->len;
 }
 
 /**

@@ -48,6 +48,9 @@ TbToolRegistry *tb_tool_registry_new                  (void);
 gboolean        tb_tool_registry_register             (TbToolRegistry       *self,
                                                        TbTool               *tool,
                                                        GError              **error);
+guint           tb_tool_registry_register_all         (TbToolRegistry       *self,
+                                                       GPtrArray            *tools,
+                                                       GPtrArray           **errors);
 gboolean        tb_tool_registry_unregister           (TbToolRegistry       *self,
                                                        const char           *name,
                                                        GError              **error);

@@ -146,7 +146,11 @@ main (int   argc,
   start = g_get_monotonic_time ();
   last_tick = start;
   tb_trace_page_open_file (trace_page, file);
-  while (tb_trace_page_get_busy (trace_page))
+  /* Until the page has read the file and lists all of its events (a
+   * large file is listed from its index, which fills in after the read). */
+  while (tb_trace_page_get_busy (trace_page) ||
+         (tb_trace_page_get_n_events (trace_page) < 230000 &&
+          g_get_monotonic_time () - start < 60 * G_USEC_PER_SEC))
     {
       if (first == 0 && tb_trace_page_get_n_events (trace_page) > 0)
         first = g_get_monotonic_time ();
@@ -157,6 +161,8 @@ main (int   argc,
            st.st_size / 1048576.0, tb_trace_page_get_n_events (trace_page),
            first > 0 ? (first - start) / 1000.0 : -1.0,
            (g_get_monotonic_time () - start) / 1000.0, longest_gap / 1000.0);
+  if (tb_trace_page_get_n_events (trace_page) == 0)
+    g_print ("Trace page: the trace was not shown: %s\n", tb_trace_page_get_status_text (trace_page));
 
   gtk_window_destroy (GTK_WINDOW (window));
   g_unlink (path);

@@ -17,8 +17,9 @@
  * scrolling through a large file costs nothing that stays. */
 
 
-/* How many events one idle pass places while a file is indexed. */
-#define CHUNK 2000
+/* How long one idle pass places events of a file for: the window stays
+ * responsive while a large trace is listed, whatever its events hold. */
+#define PASS_US 8000
 
 struct _TbTimeline
 {
@@ -150,17 +151,31 @@ place_event (TbTimeline *self,
     add_to (self, self->root, node);
 }
 
+/* Places events until @budget_us has passed (0: all of them). */
+static gboolean
+place_events (TbTimeline *self,
+              gint64      budget_us)
+{
+  guint n = source_n_events (self);
+  gint64 deadline = g_get_monotonic_time () + budget_us;
+
+  while (self->n_done < n)
+    {
+      place_event (self, self->n_done++);
+      /* The clock is read every 32 events. */
+      if (budget_us > 0 && self->n_done % 32 == 0 && g_get_monotonic_time () >= deadline)
+        break;
+    }
+  flush (self);
+  return self->n_done < n;
+}
+
 static gboolean
 place_more (gpointer data)
 {
   TbTimeline *self = data;
-  guint n = source_n_events (self);
-  guint stop = MIN (n, self->n_done + CHUNK);
 
-  for (; self->n_done < stop; self->n_done++)
-    place_event (self, self->n_done);
-  flush (self);
-  if (self->n_done < n)
+  if (place_events (self, PASS_US))
     return G_SOURCE_CONTINUE;
   self->idle_id = 0;
   return G_SOURCE_REMOVE;
@@ -173,8 +188,7 @@ on_source_grew (TbTimeline *self)
    * loop's signal returns; a file's index grows in the background. */
   if (TB_IS_TRACE (self->source))
     {
-      while (place_more (self) == G_SOURCE_CONTINUE)
-        ;
+      place_events (self, 0);
       return;
     }
   if (self->idle_id == 0 && self->n_done < source_n_events (self))

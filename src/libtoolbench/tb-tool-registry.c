@@ -431,43 +431,17 @@ tb_tool_registry_register (TbToolRegistry  *self,
                            TbTool          *tool,
                            GError         **error)
 {
-  g_autoptr(GError) local_error = NULL;
-  const char *name;
-  guint position;
+  g_autoptr(GPtrArray) one = g_ptr_array_new ();
+  g_autoptr(GPtrArray) refused = NULL;
 
   g_return_val_if_fail (TB_IS_TOOL_REGISTRY (self), FALSE);
   g_return_val_if_fail (TB_IS_TOOL (tool), FALSE);
 
-  if (!_tb_tool_check (tool, &local_error))
-    {
-      g_set_error_literal (error, TB_REGISTRY_ERROR, TB_REGISTRY_ERROR_INVALID_TOOL,
-                           local_error->message);
-      return FALSE;
-    }
-
-  name = tb_tool_get_name (tool);
-
-  g_rw_lock_writer_lock (&self->lock);
-  if (g_hash_table_contains (self->by_name, name))
-    {
-      GError *duplicate = duplicate_error_locked (self, name);
-
-      g_rw_lock_writer_unlock (&self->lock);
-      g_propagate_error (error, duplicate);
-      return FALSE;
-    }
-  position = self->tools->len;
-  g_ptr_array_add (self->tools, g_object_ref (tool));
-  g_hash_table_insert (self->by_name, (gpointer) name, tool);
-  g_rw_lock_writer_unlock (&self->lock);
-
-  invalidate_caches (self);
-
-  g_list_model_items_changed (G_LIST_MODEL (self), position, 0, 1);
-  g_object_notify_by_pspec (G_OBJECT (self), properties [PROP_N_ITEMS]);
-  g_signal_emit (self, _tb_tool_registry_signals [TB_TOOL_REGISTRY_TOOL_REGISTERED], 0, tool);
-
-  return TRUE;
+  g_ptr_array_add (one, tool);
+  if (tb_tool_registry_register_all (self, one, &refused) == 1)
+    return TRUE;
+  g_propagate_error (error, g_steal_pointer (&refused->pdata[0]));
+  return FALSE;
 }
 
 /**
@@ -496,6 +470,8 @@ tb_tool_registry_register_all (TbToolRegistry  *self,
 
   g_return_val_if_fail (TB_IS_TOOL_REGISTRY (self), 0);
   g_return_val_if_fail (tools != NULL, 0);
+  for (guint i = 0; i < tools->len; i++)
+    g_return_val_if_fail (TB_IS_TOOL (g_ptr_array_index (tools, i)), 0);
 
   refused = g_ptr_array_new_full (tools->len, error_free0);
   added = g_ptr_array_new_full (tools->len, g_object_unref);
@@ -507,8 +483,6 @@ tb_tool_registry_register_all (TbToolRegistry  *self,
       TbTool *tool = g_ptr_array_index (tools, i);
       g_autoptr(GError) check_error = NULL;
       GError *problem = NULL;
-
-      g_return_val_if_fail (TB_IS_TOOL (tool), 0);
 
       if (!_tb_tool_check (tool, &check_error))
         problem = g_error_new_literal (TB_REGISTRY_ERROR, TB_REGISTRY_ERROR_INVALID_TOOL,

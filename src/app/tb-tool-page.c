@@ -351,6 +351,14 @@ on_recent_activated (TbToolPage    *self,
   tb_tool_page_show_entry (self, tb_history_row_get_entry (TB_HISTORY_ROW (row)));
 }
 
+/* The widgets of tb-tool-detail.ui the page keeps, by their ids. */
+#define DETAIL_WIDGETS(X) \
+  X (scroller) X (gone_revealer) X (gone_label) X (name_label) X (source_label) \
+  X (user_only_label) X (description_label) X (schema_expander) X (schema_view) \
+  X (argument_editor) X (run_button) X (run_anyway_button) X (cancel_button) X (spinner) \
+  X (progress_bar) X (title_label) X (hints_bar) X (run_status_label) X (result_view) \
+  X (recent_box) X (recent_list)
+
 /* Connects the view of one tool to the registry and the history, once both
  * exist. */
 static void
@@ -393,29 +401,9 @@ ensure_detail (TbToolPage *self)
                                       &error))
     g_error ("The Tool page's resource is broken: %s", error->message);
 
-#define DETAIL(field) self->field = (gpointer) gtk_builder_get_object (builder, #field)
-  DETAIL (scroller);
-  DETAIL (gone_revealer);
-  DETAIL (gone_label);
-  DETAIL (name_label);
-  DETAIL (source_label);
-  DETAIL (user_only_label);
-  DETAIL (description_label);
-  DETAIL (schema_expander);
-  DETAIL (schema_view);
-  DETAIL (argument_editor);
-  DETAIL (run_button);
-  DETAIL (run_anyway_button);
-  DETAIL (cancel_button);
-  DETAIL (spinner);
-  DETAIL (progress_bar);
-  DETAIL (title_label);
-  DETAIL (hints_bar);
-  DETAIL (run_status_label);
-  DETAIL (result_view);
-  DETAIL (recent_box);
-  DETAIL (recent_list);
-#undef DETAIL
+#define FETCH(field) self->field = (gpointer) gtk_builder_get_object (builder, #field);
+  DETAIL_WIDGETS (FETCH)
+#undef FETCH
 
   gtk_stack_add_named (self->page_stack, self->scroller, "tool");
   tb_button_name_by_label (GTK_BUTTON (self->run_button));
@@ -663,6 +651,9 @@ tb_tool_page_dispose (GObject *object)
     g_signal_handlers_disconnect_by_data (self->recent, self);
   gtk_widget_dispose_template (GTK_WIDGET (self), TB_TYPE_TOOL_PAGE);
   tb_widget_unparent_children (GTK_WIDGET (self));
+#define FORGET(field) self->field = NULL;
+  DETAIL_WIDGETS (FORGET)
+#undef FORGET
   g_clear_object (&self->recent);
   g_clear_object (&self->recent_filter);
   g_clear_object (&self->tool);

@@ -579,14 +579,9 @@ static void
 show_page (TbLoopPage *self)
 {
   GtkWidget *stack = gtk_widget_get_ancestor (GTK_WIDGET (self), ADW_TYPE_VIEW_STACK);
-  GtkWidget *page = GTK_WIDGET (self);
 
-  if (stack == NULL || gtk_widget_get_mapped (GTK_WIDGET (self)))
-    return;
-  /* The stack's child may be a container the page was put in. */
-  while (gtk_widget_get_parent (page) != stack)
-    page = gtk_widget_get_parent (page);
-  adw_view_stack_set_visible_child (ADW_VIEW_STACK (stack), page);
+  if (stack != NULL && !gtk_widget_get_mapped (GTK_WIDGET (self)))
+    adw_view_stack_set_visible_child (ADW_VIEW_STACK (stack), GTK_WIDGET (self));
 }
 
 static void

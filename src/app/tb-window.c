@@ -44,8 +44,6 @@ struct _TbWindow
   TbFactsPage        *facts_page;
   TbTracePage        *trace_page;
   AdwBin             *history_bin;
-  AdwBin             *loop_bin;
-  guint               loop_page_source;
   AdwBin             *trace_bin;
   gboolean            remember_recent;
   AdwViewStackPage   *facts_stack_page;
@@ -537,19 +535,6 @@ tb_window_close_request (GtkWindow *window)
   return GTK_WINDOW_CLASS (tb_window_parent_class)->close_request (window);
 }
 
-/* The Loop page's keys (F6 steps, F5 continues) work from every page, so
- * the page exists soon after the window shows, but not for its first
- * frame. */
-static gboolean
-make_loop_page (gpointer user_data)
-{
-  TbWindow *self = user_data;
-
-  self->loop_page_source = 0;
-  tb_window_get_loop_page (self);
-  return G_SOURCE_REMOVE;
-}
-
 static void
 tb_window_constructed (GObject *object)
 {
@@ -582,7 +567,7 @@ tb_window_constructed (GObject *object)
                     G_CALLBACK (on_sources_changed), self);
 
   tb_tool_page_setup (self->tool_page, self->registry, self->history, self->settings);
-  self->loop_page_source = g_idle_add_full (G_PRIORITY_LOW, make_loop_page, self, NULL);
+  tb_loop_page_set_registry (self->loop_page, self->registry);
   gtk_search_bar_set_key_capture_widget (self->search_bar, self->sidebar);
 
   update_count (self);
@@ -625,8 +610,6 @@ on_page_shown (TbWindow *self)
 
   if (g_strcmp0 (name, "history") == 0)
     tb_window_get_history_page (self);
-  else if (g_strcmp0 (name, "loop") == 0)
-    tb_window_get_loop_page (self);
   else if (g_strcmp0 (name, "trace") == 0)
     tb_window_get_trace_page (self);
 }
@@ -635,7 +618,7 @@ on_page_shown (TbWindow *self)
 static void
 follow_loop_in_trace_page (TbWindow *self)
 {
-  TbDispatchLoop *loop = self->loop_page != NULL ? tb_loop_page_get_loop (self->loop_page) : NULL;
+  TbDispatchLoop *loop = tb_loop_page_get_loop (self->loop_page);
 
   if (loop != NULL && self->trace_page != NULL)
     {
@@ -667,7 +650,6 @@ tb_window_dispose (GObject *object)
   TbWindow *self = (TbWindow *) object;
 
   g_clear_handle_id (&self->focus_row_source, g_source_remove);
-  g_clear_handle_id (&self->loop_page_source, g_source_remove);
   if (self->list != NULL)
     {
       g_signal_handlers_disconnect_by_data (tb_tool_list_get_model (self->list), self);
@@ -790,10 +772,11 @@ tb_window_class_init (TbWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, TbWindow, view_stack);
   gtk_widget_class_bind_template_child (widget_class, TbWindow, tool_page);
   gtk_widget_class_bind_template_child (widget_class, TbWindow, history_bin);
-  gtk_widget_class_bind_template_child (widget_class, TbWindow, loop_bin);
+  gtk_widget_class_bind_template_child (widget_class, TbWindow, loop_page);
   gtk_widget_class_bind_template_child (widget_class, TbWindow, facts_page);
   gtk_widget_class_bind_template_child (widget_class, TbWindow, trace_bin);
   gtk_widget_class_bind_template_callback (widget_class, on_page_shown);
+  gtk_widget_class_bind_template_callback (widget_class, on_loop_changed);
   gtk_widget_class_bind_template_child (widget_class, TbWindow, facts_stack_page);
   gtk_widget_class_bind_template_callback (widget_class, on_search_changed);
   gtk_widget_class_bind_template_callback (widget_class, on_search_activate);
@@ -1069,19 +1052,6 @@ TbLoopPage *
 tb_window_get_loop_page (TbWindow *self)
 {
   g_return_val_if_fail (TB_IS_WINDOW (self), NULL);
-
-  /* Made after the first frame, or before when it is shown or asked for. */
-  g_clear_handle_id (&self->loop_page_source, g_source_remove);
-  if (self->loop_page == NULL)
-    {
-      self->loop_page = g_object_new (TB_TYPE_LOOP_PAGE, NULL);
-      tb_loop_page_set_registry (self->loop_page, self->registry);
-      if (self->workspace != NULL)
-        tb_loop_page_set_workspace (self->loop_page, self->workspace);
-      g_signal_connect_object (self->loop_page, "notify::loop", G_CALLBACK (on_loop_changed),
-                               self, G_CONNECT_SWAPPED);
-      adw_bin_set_child (self->loop_bin, GTK_WIDGET (self->loop_page));
-    }
   return self->loop_page;
 }
 
@@ -1116,8 +1086,7 @@ tb_window_set_workspace (TbWindow    *self,
   if (!g_set_object (&self->workspace, workspace))
     return;
   tb_facts_page_set_workspace (self->facts_page, workspace);
-  if (self->loop_page != NULL)
-    tb_loop_page_set_workspace (self->loop_page, workspace);
+  tb_loop_page_set_workspace (self->loop_page, workspace);
   if (workspace != NULL)
     {
       g_object_bind_property (workspace, "n-pending", self->facts_stack_page, "badge-number",
@@ -1125,15 +1094,6 @@ tb_window_set_workspace (TbWindow    *self,
       g_object_bind_property (workspace, "n-pending", self->facts_stack_page, "needs-attention",
                               G_BINDING_SYNC_CREATE);
     }
-}
-
-/* A live fork on the Trace page runs with the provider the Loop page is
- * set to. The page is a child of the window, so the window outlives it. */
-static TbProvider *
-create_provider_for_fork (TbWindow  *self,
-                          GError   **error)
-{
-  return tb_loop_page_create_provider (tb_window_get_loop_page (self), error);
 }
 
 /**
@@ -1151,8 +1111,10 @@ tb_window_get_trace_page (TbWindow *self)
     {
       self->trace_page = g_object_new (TB_TYPE_TRACE_PAGE, NULL);
       tb_trace_page_set_registry (self->trace_page, self->registry);
+      /* The page is a child of the window, so the Loop page outlives it. */
       tb_trace_page_set_provider_func (self->trace_page,
-                                       (TbTracePageProviderFunc) create_provider_for_fork, self);
+                                       (TbTracePageProviderFunc) tb_loop_page_create_provider,
+                                       self->loop_page);
       tb_trace_page_set_remember_recent (self->trace_page, self->remember_recent);
       adw_bin_set_child (self->trace_bin, GTK_WIDGET (self->trace_page));
       follow_loop_in_trace_page (self);

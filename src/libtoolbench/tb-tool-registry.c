@@ -406,12 +406,19 @@ duplicate_error_locked (TbToolRegistry *self,
 }
 
 static void
+add_tool_locked (TbToolRegistry *self,
+                 TbTool         *tool)
+{
+  g_ptr_array_add (self->tools, g_object_ref (tool));
+  g_hash_table_insert (self->by_name, (gpointer) tb_tool_get_name (tool), tool);
+}
+
+static void
 add_tool_unchecked (TbToolRegistry *self,
                     TbTool         *tool)
 {
   g_rw_lock_writer_lock (&self->lock);
-  g_ptr_array_add (self->tools, g_object_ref (tool));
-  g_hash_table_insert (self->by_name, (gpointer) tb_tool_get_name (tool), tool);
+  add_tool_locked (self, tool);
   g_rw_lock_writer_unlock (&self->lock);
 }
 
@@ -491,8 +498,7 @@ tb_tool_registry_register_all (TbToolRegistry  *self,
         problem = duplicate_error_locked (self, tb_tool_get_name (tool));
       else
         {
-          g_ptr_array_add (self->tools, g_object_ref (tool));
-          g_hash_table_insert (self->by_name, (gpointer) tb_tool_get_name (tool), tool);
+          add_tool_locked (self, tool);
           g_ptr_array_add (added, g_object_ref (tool));
         }
       g_ptr_array_add (refused, problem);

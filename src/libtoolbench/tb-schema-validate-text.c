@@ -16,6 +16,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "tb-schema-message-private.h"
 #include "tb-schema-validate-private.h"
 
 /* Most distinct member names an object may have beyond its schema's
@@ -898,7 +899,11 @@ stream_object (TCtx *t,
           }
         key = property_key (name, name_len);
         for (guint i = 0; i < n->n_properties; i++)
-          if (n->property_keys[i] == key && strncmp (n->properties[i].name, name, name_len) == 0 &&
+          /* Equal keys mean equal lengths, short of 16 MiB names. */
+          if (n->property_keys[i] == key &&
+              (G_LIKELY (name_len < G_MAXUINT32 >> 8)
+                 ? memcmp (n->properties[i].name, name, name_len)
+                 : strncmp (n->properties[i].name, name, name_len)) == 0 &&
               n->properties[i].name[name_len] == '\0')
             {
               index = i;

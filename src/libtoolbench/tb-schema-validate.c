@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "tb-json.h"
+#include "tb-schema-message-private.h"
 #include "tb-schema-validate-private.h"
 
 /* ------------------------------------------------------------------ */
@@ -164,6 +165,34 @@ instance_pointer (VCtx *v,
     }
 }
 
+/* Writes @format with its one "%s" replaced by the string in @args to
+ * @buf; returns the length it has or needs, as vsnprintf() does, or -1
+ * when @format is not one "%s" alone among its characters. */
+static int
+single_string (char       *buf,
+               gsize       size,
+               const char *format,
+               va_list     args)
+{
+  const char *at = strchr (format, '%');
+  const char *arg;
+  gsize before, arg_len, after, len;
+
+  if (at == NULL || at[1] != 's' || strchr (at + 2, '%') != NULL)
+    return -1;
+  arg = va_arg (args, const char *);
+  before = at - format;
+  arg_len = strlen (arg);
+  after = strlen (at + 2);
+  len = before + arg_len + after;
+  if (len >= size || len > G_MAXINT)
+    return len > G_MAXINT ? -1 : (int) len;
+  memcpy (buf, format, before);
+  memcpy (buf + before, arg, arg_len);
+  memcpy (buf + before + arg_len, at + 2, after + 1);
+  return (int) len;
+}
+
 void
 _tb_schema_report_error (VCtx       *v,
               Node       *node,
@@ -182,10 +211,19 @@ _tb_schema_report_error (VCtx       *v,
   int written;
 
   /* Everything is formatted on the stack and copied once into the error's
-   * single allocation; the heap is used only for long paths and messages. */
+   * single allocation; the heap is used only for long paths and messages.
+   * Most messages hold one name or bound ("%s" and nothing else): those
+   * are put together without printf, which takes longer than the rest of
+   * the error. */
   va_start (args, format);
-  written = g_vsnprintf (message_buf, sizeof message_buf, format, args);
+  written = single_string (message_buf, sizeof message_buf, format, args);
   va_end (args);
+  if (written < 0)
+    {
+      va_start (args, format);
+      written = g_vsnprintf (message_buf, sizeof message_buf, format, args);
+      va_end (args);
+    }
   if (written < 0 || (gsize) written >= sizeof message_buf)
     {
       va_start (args, format);

@@ -46,6 +46,57 @@ test_engine_message (void)
   g_assert_cmpstr (error->message, ==, "Der JSON-Text ist leer");
 }
 
+/* Validation messages, which the validators keep once translated, follow
+ * a change of language in the running process, from text and from trees. */
+static void
+test_schema_message_follows_language (void)
+{
+  const char *instance = "{\"mode\":\"delete\",\"extra\":1}";
+  g_autoptr(JsonNode) schema_node = tb_json_parse ("{\"type\":\"object\",\"properties\":"
+                                                   "{\"mode\":{\"enum\":[\"read\"]}},"
+                                                   "\"required\":[\"path\"],"
+                                                   "\"additionalProperties\":false}", -1, NULL);
+  g_autoptr(JsonNode) instance_node = tb_json_parse (instance, -1, NULL);
+  g_autoptr(TbSchema) schema = tb_schema_new (schema_node, TB_SCHEMA_DRAFT_AUTO, NULL);
+  const char *german[] = {
+    "die erforderliche Eigenschaft „path“ fehlt",
+    "muss einer der folgenden Werte sein: read",
+    "hat die unerwartete Eigenschaft „extra“",
+  };
+  const char *english[] = {
+    "is missing required property “path”",
+    "must be one of: read",
+    "has unexpected property “extra”",
+  };
+
+  g_assert_nonnull (schema);
+  for (guint round = 0; round < 3; round++)
+    {
+      const char **want = round == 1 ? english : german;
+
+      g_setenv ("LANGUAGE", round == 1 ? "en" : "de", TRUE);
+      setlocale (LC_ALL, "");
+      for (guint from_text = 0; from_text < 2; from_text++)
+        {
+          g_autoptr(GPtrArray) errors = NULL;
+
+          if (from_text)
+            tb_schema_validate_text (schema, instance, -1, TB_SCHEMA_VALIDATE_ALL_ERRORS,
+                                     &errors, NULL);
+          else
+            tb_schema_validate_full (schema, instance_node, TB_SCHEMA_VALIDATE_ALL_ERRORS,
+                                     &errors);
+          g_assert_cmpuint (errors->len, ==, G_N_ELEMENTS (german));
+          for (guint i = 0; i < errors->len; i++)
+            {
+              TbSchemaError *error = g_ptr_array_index (errors, i);
+
+              g_assert_cmpstr (error->message, ==, want[i]);
+            }
+        }
+    }
+}
+
 static void
 test_plural (void)
 {
@@ -78,6 +129,8 @@ main (int   argc,
   g_test_add_func ("/translation/app-message", test_app_message);
   g_test_add_func ("/translation/engine-message", test_engine_message);
   g_test_add_func ("/translation/plural", test_plural);
+  g_test_add_func ("/translation/schema-message-follows-language",
+                   test_schema_message_follows_language);
 
   return g_test_run ();
 }

@@ -165,32 +165,130 @@ instance_pointer (VCtx *v,
     }
 }
 
-/* Writes @format with its one "%s" replaced by the string in @args to
- * @buf; returns the length it has or needs, as vsnprintf() does, or -1
- * when @format is not one "%s" alone among its characters. */
+/* Appends the decimal digits of @value to @out; returns how many. */
+static gsize
+put_integer (char    *out,
+             guint64  magnitude,
+             gboolean negative)
+{
+  char digits[24];
+  gsize at = sizeof digits;
+  gsize len;
+
+  do
+    digits[--at] = '0' + magnitude % 10;
+  while ((magnitude /= 10) > 0);
+  if (negative)
+    digits[--at] = '-';
+  len = sizeof digits - at;
+  memcpy (out, digits + at, len);
+  return len;
+}
+
+/* Formats the messages' own directives — %s, %d, %u, %li, %lu, %lli, %llu
+ * and %% — into @buf without printf, which took longer than the rest of
+ * an error. Returns the length written, or -1 when @format holds anything
+ * else (a positional argument of a translation, say) or does not fit:
+ * then printf formats it. */
 static int
-single_string (char       *buf,
+format_simple (char       *buf,
                gsize       size,
                const char *format,
                va_list     args)
 {
-  const char *at = strchr (format, '%');
-  const char *arg;
-  gsize before, arg_len, after, len;
+  gsize len = 0;
 
-  if (at == NULL || at[1] != 's' || strchr (at + 2, '%') != NULL)
-    return -1;
-  arg = va_arg (args, const char *);
-  before = at - format;
-  arg_len = strlen (arg);
-  after = strlen (at + 2);
-  len = before + arg_len + after;
-  if (len >= size || len > G_MAXINT)
-    return len > G_MAXINT ? -1 : (int) len;
-  memcpy (buf, format, before);
-  memcpy (buf + before, arg, arg_len);
-  memcpy (buf + before + arg_len, at + 2, after + 1);
-  return (int) len;
+  for (const char *p = format; *p != '\0'; )
+    {
+      const char *percent = strchr (p, '%');
+      gsize plain = percent != NULL ? (gsize) (percent - p) : strlen (p);
+      guint longs = 0;
+
+      if (plain >= size - len)
+        return -1;
+      memcpy (buf + len, p, plain);
+      len += plain;
+      if (percent == NULL)
+        break;
+      p = percent + 1;
+      while (*p == 'l' && longs < 2)
+        {
+          longs++;
+          p++;
+        }
+      if (size - len < 24)
+        return -1;
+      switch (*p)
+        {
+        case 's':
+          {
+            const char *arg;
+            gsize arg_len;
+
+            if (longs > 0)
+              return -1;
+            arg = va_arg (args, const char *);
+            arg_len = strlen (arg);
+            if (arg_len >= size - len)
+              return -1;
+            memcpy (buf + len, arg, arg_len);
+            len += arg_len;
+          }
+          break;
+        case 'd':
+        case 'i':
+          {
+            gint64 value = longs == 0 ? va_arg (args, int)
+                         : longs == 1 ? va_arg (args, long)
+                                      : va_arg (args, long long);
+
+            len += put_integer (buf + len, value < 0 ? -(guint64) value : (guint64) value,
+                                value < 0);
+          }
+          break;
+        case 'u':
+          {
+            guint64 value = longs == 0 ? va_arg (args, unsigned int)
+                          : longs == 1 ? va_arg (args, unsigned long)
+                                       : va_arg (args, unsigned long long);
+
+            len += put_integer (buf + len, value, FALSE);
+          }
+          break;
+        case '%':
+          if (longs > 0)
+            return -1;
+          buf[len++] = '%';
+          break;
+        default:
+          return -1;
+        }
+      p++;
+    }
+  buf[len] = '\0';
+  return len <= G_MAXINT ? (int) len : -1;
+}
+
+/* Whether @len bytes at @text are UTF-8: ASCII, as most messages and
+ * paths are, is seen eight bytes at a time. */
+static inline gboolean
+is_utf8 (const char *text,
+         gsize       len)
+{
+  gsize i = 0;
+
+  for (; i + 8 <= len; i += 8)
+    {
+      guint64 word;
+
+      memcpy (&word, text + i, 8);
+      if (word & G_GUINT64_CONSTANT (0x8080808080808080))
+        return g_utf8_validate_len (text + i, len - i, NULL);
+    }
+  for (; i < len; i++)
+    if ((guchar) text[i] & 0x80)
+      return g_utf8_validate_len (text + i, len - i, NULL);
+  return TRUE;
 }
 
 void
@@ -211,12 +309,9 @@ _tb_schema_report_error (VCtx       *v,
   int written;
 
   /* Everything is formatted on the stack and copied once into the error's
-   * single allocation; the heap is used only for long paths and messages.
-   * Most messages hold one name or bound ("%s" and nothing else): those
-   * are put together without printf, which takes longer than the rest of
-   * the error. */
+   * single allocation; the heap is used only for long paths and messages. */
   va_start (args, format);
-  written = single_string (message_buf, sizeof message_buf, format, args);
+  written = format_simple (message_buf, sizeof message_buf, format, args);
   va_end (args);
   if (written < 0)
     {
@@ -235,7 +330,7 @@ _tb_schema_report_error (VCtx       *v,
   else
     message_len = written;
   /* Names from a node built in C may not be UTF-8; the message must be. */
-  if (G_UNLIKELY (!g_utf8_validate_len (message, message_len, NULL)))
+  if (G_UNLIKELY (!is_utf8 (message, message_len)))
     {
       valid_message = g_utf8_make_valid (message, message_len);
       message = valid_message;
@@ -244,7 +339,7 @@ _tb_schema_report_error (VCtx       *v,
 
   buf_init (&path);
   instance_pointer (v, &path);
-  if (G_UNLIKELY (!g_utf8_validate_len (path.str, path.len, NULL)))
+  if (G_UNLIKELY (!is_utf8 (path.str, path.len)))
     valid_path = g_utf8_make_valid (path.str, path.len);
 
   buf_init (&location);

@@ -655,6 +655,43 @@ test_bad_unique_items_large (Fixture       *f,
                    "must not contain duplicate items (items 99999 and 100000 are equal)");
 }
 
+/* Messages hold their names whole, from trees and from text: long ones
+ * past any buffer, names with "%" and non-ASCII ones, and numbers at the
+ * ends of their range. */
+static void
+test_message_arguments (Fixture       *f,
+                        gconstpointer  data)
+{
+  g_autofree char *long_name = g_strnfill (700, 'n');
+  const char *names[] = { long_name, "100%s%d%%", "größe “x”", "" };
+
+  f->schema = compile ("{\"type\":\"object\",\"additionalProperties\":false,"
+                       "\"properties\":{\"a\":{\"type\":\"array\","
+                       "\"maxItems\":9223372036854775807,\"minItems\":3}}}");
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    {
+      g_autofree char *text = g_strdup_printf ("{\"%s\":1}", names[i]);
+      g_autofree char *message = g_strdup_printf ("has unexpected property “%s”", names[i]);
+      g_autofree char *want = g_strdup_printf ("|additionalProperties|%s", message);
+      g_autofree char *got = check (f, text);
+      g_autoptr(GPtrArray) from_text = NULL;
+      TbSchemaError *e;
+
+      g_assert_cmpstr (got, ==, want);
+      g_assert_false (tb_schema_validate_text (f->schema, text, -1,
+                                               TB_SCHEMA_VALIDATE_ALL_ERRORS, &from_text, NULL));
+      g_assert_cmpuint (from_text->len, ==, 1);
+      e = g_ptr_array_index (from_text, 0);
+      g_assert_cmpstr (e->message, ==, message);
+      g_assert_cmpstr (e->keyword, ==, "additionalProperties");
+    }
+  {
+    g_autofree char *got = check (f, "{\"a\":[1]}");
+
+    g_assert_cmpstr (got, ==, "/a|minItems|must have at least 3 items");
+  }
+}
+
 typedef struct
 {
   TbSchema *schema;
@@ -716,6 +753,7 @@ main (int   argc,
   ADD ("/schema/unevaluated", test_unevaluated);
   ADD ("/schema/optional-alternatives", test_optional_alternatives);
   ADD ("/schema/threads", test_threads);
+  ADD ("/schema/message-arguments", test_message_arguments);
   ADD ("/schema/bad/non-object-schema", test_bad_non_object_schema);
   ADD ("/schema/bad/keyword-values", test_bad_keyword_values);
   ADD ("/schema/bad/unknown-keywords", test_bad_unknown_keywords);

@@ -639,8 +639,13 @@ loaded_free (gpointer data)
   g_free (loaded);
 }
 
+static goffset file_size (GFile *file);
+
 /* Reading runs in a thread: the trace is not shown to anyone until it is
- * handed back. */
+ * handed back. A file too large to read whole (the one a replay or a fork
+ * needs) is opened instead: its events are read from it as the replay
+ * reaches them, so replaying it takes the same memory whatever its
+ * length. */
 static void
 load_thread (GTask        *task,
              gpointer      source,
@@ -651,7 +656,10 @@ load_thread (GTask        *task,
   Loaded *loaded = g_new0 (Loaded, 1);
   GError *error = NULL;
 
-  loaded->trace = tb_trace_load (file, cancellable, &loaded->problems, &error);
+  if (file_size (file) > TB_TRACE_PAGE_LOAD_LIMIT)
+    loaded->trace = tb_trace_open (file, cancellable, &loaded->problems, &error);
+  else
+    loaded->trace = tb_trace_load (file, cancellable, &loaded->problems, &error);
   if (loaded->trace == NULL)
     {
       loaded_free (loaded);

@@ -97,11 +97,22 @@ group_of (TbTimeline     *self,
   return group;
 }
 
+/* What places an event: of a file, only the few members that say where
+ * it goes and how its row looks, read without parsing the whole line. */
+static JsonObject *
+read_outline (TbTimeline *self,
+              guint       position)
+{
+  if (TB_IS_TRACE_READER (self->source))
+    return tb_trace_reader_read_outline (TB_TRACE_READER (self->source), position, NULL);
+  return tb_timeline_node_read_source (self->source, position);
+}
+
 static void
 place_event (TbTimeline *self,
              guint       position)
 {
-  g_autoptr(JsonObject) event = tb_timeline_node_read_source (self->source, position);
+  g_autoptr(JsonObject) event = read_outline (self, position);
   g_autoptr(TbTimelineNode) node = NULL;
   TbTracePlace place;
   TbTimelineNode *parent;

@@ -759,6 +759,44 @@ tb_trace_reader_read_event (TbTraceReader  *self,
   return json_object_ref (json_node_get_object (node));
 }
 
+/**
+ * tb_trace_reader_read_outline:
+ * @self: a reader
+ * @position: an event's position, below tb_trace_reader_get_n_events()
+ * @error: return location for an error
+ *
+ * Reads what places one event in the trace's tree without parsing the
+ * rest of its line: "type", "iteration", "origin", "decision",
+ * "direction", "call_id", "id" of "call", "tool_call_id" of "message"
+ * and "ok" of "result", with the values tb_trace_reader_read_event()
+ * would give them (an object may hold more members; a line the scan
+ * cannot read as the parser would is parsed). Listing a large file's
+ * events in a tree is several times faster this way. Safe from any
+ * thread.
+ *
+ * Returns: (transfer full) (nullable): those members of the event
+ */
+JsonObject *
+tb_trace_reader_read_outline (TbTraceReader  *self,
+                              guint           position,
+                              GError        **error)
+{
+  g_autofree char *text = NULL;
+  JsonObject *outline = NULL;
+  gsize length = 0;
+  guint line = 0;
+
+  g_return_val_if_fail (TB_IS_TRACE_READER (self), NULL);
+
+  text = _tb_trace_reader_read_line (self, position, &length, &line, error);
+  if (text == NULL)
+    return NULL;
+  if (length <= TB_TRACE_MAX_LINE &&
+      _tb_trace_scan_outline (text, length, TB_TRACE_MAX_DEPTH, &outline))
+    return outline;
+  return tb_trace_reader_read_event (self, position, error);
+}
+
 /* The text of event @position's line, nul-terminated and not parsed;
  * @line_number is where it is in the file. */
 char *

@@ -37,6 +37,9 @@ guint          tb_trace_reader_get_n_events     (TbTraceReader  *self);
 JsonObject    *tb_trace_reader_read_event       (TbTraceReader  *self,
                                                  guint           position,
                                                  GError        **error);
+JsonObject    *tb_trace_reader_read_outline     (TbTraceReader  *self,
+                                                 guint           position,
+                                                 GError        **error);
 char         **tb_trace_reader_get_problems     (TbTraceReader  *self);
 
 G_END_DECLS

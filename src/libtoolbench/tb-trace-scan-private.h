@@ -2,7 +2,7 @@
 
 #pragma once
 
-#include <glib.h>
+#include <json-glib/json-glib.h>
 
 G_BEGIN_DECLS
 
@@ -21,5 +21,10 @@ gboolean _tb_trace_scan_line (const char   *data,
                               guint         max_depth,
                               TbTraceScan  *scan,
                               char        **reason);
+
+gboolean _tb_trace_scan_outline (const char   *data,
+                                 gsize         length,
+                                 guint         max_depth,
+                                 JsonObject  **outline);
 
 G_END_DECLS

@@ -647,3 +647,211 @@ _tb_trace_scan_line (const char   *data,
   g_free (s.reason);
   return ok;
 }
+
+/* The shape of an event: the few members that place it in a trace's tree
+ * (tb_trace_outline_add()) and choose its row's icon. */
+
+typedef enum
+{
+  WANT_STRING,
+  WANT_INTEGER,
+  WANT_BOOLEAN,
+  WANT_OBJECT,
+} WantKind;
+
+typedef struct _Want Want;
+struct _Want
+{
+  const char *name;
+  WantKind    kind;
+  const Want *members; /* of an object */
+  guint       n_members;
+};
+
+static const Want call_wants[] = { { "id", WANT_STRING } };
+static const Want message_wants[] = { { "tool_call_id", WANT_STRING } };
+static const Want result_wants[] = { { "ok", WANT_BOOLEAN } };
+static const Want event_wants[] = {
+  { "type", WANT_STRING },
+  { "iteration", WANT_INTEGER },
+  { "origin", WANT_STRING },
+  { "decision", WANT_STRING },
+  { "direction", WANT_STRING },
+  { "call_id", WANT_STRING },
+  { "call", WANT_OBJECT, call_wants, G_N_ELEMENTS (call_wants) },
+  { "message", WANT_OBJECT, message_wants, G_N_ELEMENTS (message_wants) },
+  { "result", WANT_OBJECT, result_wants, G_N_ELEMENTS (result_wants) },
+};
+
+static gboolean pick_object (Scanner    *s,
+                             JsonObject *into,
+                             const Want *wants,
+                             guint       n_wants,
+                             gboolean   *exact);
+
+/* s->p is at the value of the member @want of @into. A value of another
+ * kind than wanted takes the member away (the parser keeps the last of
+ * repeated members); one the scanner cannot copy as the parser would read
+ * it (an escape, a fraction, a number past 64 bits) makes the outline
+ * inexact, and the line is parsed instead. */
+static gboolean
+pick_value (Scanner    *s,
+            JsonObject *into,
+            const Want *want,
+            gboolean   *exact)
+{
+  guchar c = *s->p;
+
+  switch (want->kind)
+    {
+    case WANT_STRING:
+      if (c == '"')
+        {
+          const guchar *text;
+          gsize length;
+          gboolean escaped;
+          g_autofree char *value = NULL;
+
+          if (!count_value (s, 1) || !scan_string (s, &text, &length, &escaped))
+            return FALSE;
+          if (escaped)
+            *exact = FALSE;
+          value = g_strndup ((const char *) text, length);
+          json_object_set_string_member (into, want->name, value);
+          return TRUE;
+        }
+      break;
+    case WANT_INTEGER:
+      if (c == '-' || g_ascii_isdigit (c))
+        {
+          gboolean is_int;
+          gint64 value;
+
+          if (!count_value (s, 1) || !scan_number (s, &is_int, &value))
+            return FALSE;
+          if (!is_int)
+            *exact = FALSE;
+          json_object_set_int_member (into, want->name, value);
+          return TRUE;
+        }
+      break;
+    case WANT_BOOLEAN:
+      if (c == 't' || c == 'f')
+        {
+          if (!count_value (s, 1) || !scan_literal (s, c == 't' ? "true" : "false"))
+            return FALSE;
+          json_object_set_boolean_member (into, want->name, c == 't');
+          return TRUE;
+        }
+      break;
+    case WANT_OBJECT:
+      if (c == '{')
+        {
+          JsonObject *members = json_object_new ();
+
+          json_object_set_object_member (into, want->name, members);
+          return pick_object (s, members, want->members, want->n_members, exact);
+        }
+      break;
+    default:
+      g_assert_not_reached ();
+    }
+
+  if (json_object_has_member (into, want->name))
+    json_object_remove_member (into, want->name);
+  return scan_value (s);
+}
+
+/* s->p is at '{'. Checks the object as scan_object() does and copies the
+ * members in @wants into @into. */
+static gboolean
+pick_object (Scanner    *s,
+             JsonObject *into,
+             const Want *wants,
+             guint       n_wants,
+             gboolean   *exact)
+{
+  if (!enter (s) || !count_value (s, OBJECT_VALUES))
+    return FALSE;
+  s->p++;
+  if (at_empty (s, '}'))
+    return TRUE;
+
+  for (;;)
+    {
+      const guchar *name;
+      gsize name_length;
+      gboolean escaped;
+      gboolean more;
+      const Want *want = NULL;
+
+      if (s->p >= s->end || *s->p != '"')
+        return fail_syntax (s);
+      if (!count_value (s, 1) || !scan_string (s, &name, &name_length, &escaped))
+        return FALSE;
+      skip_space (s);
+      if (s->p >= s->end || *s->p != ':')
+        return fail_syntax (s);
+      s->p++;
+      skip_space (s);
+      if (s->p >= s->end)
+        return fail_syntax (s);
+
+      /* A name written with escapes may be one of those wanted. */
+      if (escaped)
+        *exact = FALSE;
+      for (guint i = 0; i < n_wants && want == NULL; i++)
+        if (strlen (wants[i].name) == name_length && memcmp (wants[i].name, name, name_length) == 0)
+          want = &wants[i];
+
+      if (want != NULL ? !pick_value (s, into, want, exact) : !scan_value (s))
+        return FALSE;
+      if (!read_separator (s, '}', &more))
+        return FALSE;
+      if (!more)
+        return TRUE;
+    }
+}
+
+/**
+ * _tb_trace_scan_outline:
+ * @data: one line, without its newline
+ * @length: its length
+ * @max_depth: the deepest nesting allowed
+ * @outline: (out) (transfer full): the event's shape
+ *
+ * Reads the members of an event that give its place in the trace and its
+ * icon ("type", "iteration", "origin", "decision", "direction",
+ * "call_id", and "id" of "call", "tool_call_id" of "message", "ok" of
+ * "result") without parsing the rest, checking the line as indexing does.
+ * Their values are the parser's: a member it would read differently
+ * (through an escape, say) makes this give up.
+ *
+ * Returns: %TRUE with @outline set; %FALSE when the line must be parsed
+ */
+gboolean
+_tb_trace_scan_outline (const char  *data,
+                        gsize        length,
+                        guint        max_depth,
+                        JsonObject **outline)
+{
+  Scanner s = { (const guchar *) data, (const guchar *) data, (const guchar *) data + length,
+                0, max_depth, 0, tb_json_max_values (length), NULL };
+  g_autoptr(JsonObject) object = json_object_new ();
+  gboolean exact = TRUE;
+  gboolean ok;
+
+  skip_space (&s);
+  ok = s.p < s.end && *s.p == '{' &&
+       pick_object (&s, object, event_wants, G_N_ELEMENTS (event_wants), &exact);
+  if (ok)
+    {
+      skip_space (&s);
+      ok = s.p == s.end;
+    }
+  g_free (s.reason);
+  if (!ok || !exact || tb_json_object_get_string (object, "type") == NULL)
+    return FALSE;
+  *outline = g_steal_pointer (&object);
+  return TRUE;
+}

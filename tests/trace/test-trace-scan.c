@@ -407,6 +407,125 @@ test_growing (Fixture       *f,
     }
 }
 
+/* The members that place an event, as the outline reads them and as a
+ * parse reads them: a line each, "kind|value" or "-" when absent. */
+static char *
+shape_of (JsonObject *event)
+{
+  static const char *strings[] = { "type", "origin", "decision", "direction", "call_id" };
+  GString *out = g_string_new (NULL);
+  JsonObject *call = tb_json_object_get_object (event, "call");
+  JsonObject *message = tb_json_object_get_object (event, "message");
+  JsonObject *result = tb_json_object_get_object (event, "result");
+  gint64 iteration = -1;
+
+  for (guint i = 0; i < G_N_ELEMENTS (strings); i++)
+    g_string_append_printf (out, "%s=%s;", strings[i],
+                            tb_json_object_get_string (event, strings[i]) ?: "-");
+  if (!tb_json_object_get_int_in_range (event, "iteration", 0, G_MAXUINT, &iteration, NULL))
+    iteration = -1;
+  g_string_append_printf (out, "iteration=%" G_GINT64_FORMAT ";call.id=%s;"
+                          "message.tool_call_id=%s;result.ok=%s", iteration,
+                          tb_json_object_get_string (call, "id") ?: "-",
+                          tb_json_object_get_string (message, "tool_call_id") ?: "-",
+                          result == NULL || !json_object_has_member (result, "ok") ? "-"
+                          : tb_json_object_get_boolean (result, "ok", FALSE) ? "true" : "false");
+  return g_string_free (out, FALSE);
+}
+
+/* An event's outline (what the Trace page's tree needs) is read without
+ * parsing its line and says what a parse says, whatever the line holds
+ * around those members: escapes, repeated members, other kinds of value,
+ * members in another order, nesting and long strings. */
+static void
+test_outline (Fixture       *f,
+              gconstpointer  data)
+{
+  g_autofree char *filler = g_strnfill (5000, 'x');
+  g_autofree char *contents = g_strconcat (HEADER,
+    "{\"seq\":1,\"t\":0,\"type\":\"message\",\"iteration\":0,\"origin\":\"person\","
+      "\"message\":{\"role\":\"user\",\"text\":\"Go\"}}\n",
+    "{\"seq\":2,\"t\":3,\"type\":\"request\",\"iteration\":1,\"provider\":\"p\","
+      "\"body\":\"{\\\"type\\\":\\\"x\\\",\\\"iteration\\\":9}\"}\n",
+    "{\"type\":\"tool-call\",\"seq\":3,\"call\":{\"arguments\":{\"id\":\"inner\"},"
+      "\"id\":\"call_1\",\"name\":\"add\"},\"iteration\":1,\"index\":0}\n",
+    "{\"seq\":4,\"type\":\"decision\",\"iteration\":1,\"call_id\":\"call_1\","
+      "\"decision\":\"edit\",\"by\":\"person\"}\n",
+    "{\"seq\":5,\"type\":\"tool-result\",\"iteration\":1,\"call_id\":\"call_1\","
+      "\"result\":{\"output\":{\"ok\":true},\"ok\":false,\"metadata\":{}},\"content\":\"",
+      filler, "\"}\n",
+    /* escapes in wanted values and names */
+    "{\"seq\":6,\"type\":\"mess\\u0061ge\",\"iteration\":1,\"origin\":\"tool\","
+      "\"message\":{\"role\":\"tool\",\"tool_call_id\":\"call_\\u00e91\"}}\n",
+    "{\"seq\":7,\"type\":\"mcp-message\",\"iteration\":1,\"direct\\u0069on\":\"sent\","
+      "\"call_id\":\"call_1\"}\n",
+    /* repeated members: the last counts, whatever its kind */
+    "{\"seq\":8,\"type\":\"warning\",\"type\":\"error\",\"iteration\":1,\"iteration\":\"2\","
+      "\"origin\":\"model\",\"origin\":null,\"call\":{\"id\":\"a\"},\"call\":[1]}\n",
+    /* other kinds of value and numbers the scan does not copy */
+    "{\"seq\":9,\"type\":\"tool-result\",\"iteration\":1.0,\"result\":{\"ok\":\"yes\"}}\n",
+    "{\"seq\":10,\"type\":\"tool-result\",\"iteration\":18446744073709551616,"
+      "\"result\":\"ok\"}\n",
+    "{\"seq\":11,\"type\":\"end\",\"iteration\":-1,\"state\":\"finished\",\"result\":{\"ok\":true}}\n",
+    /* non-ASCII, deep nesting elsewhere, and spaces everywhere */
+    " { \"seq\" : 12 , \"type\" : \"message\" , \"iteration\" : 2 , \"origin\" : \"model\" , "
+      "\"message\" : { \"text\" : \"größe “x”\" , \"tool_calls\" : [ [ [ { \"id\" : \"q\" } ] ] ] } } \n",
+    "{\"seq\":13,\"type\":\"proposal\",\"iteration\":2,\"call\":{},\"message\":{},\"result\":{}}\n",
+    NULL);
+  g_autoptr(TbTraceReader) reader = NULL;
+  guint n_exact = 0;
+
+  write_file (f, contents, -1);
+  reader = open_indexed (f);
+  g_assert_cmpuint (tb_trace_reader_get_n_events (reader), ==, 13);
+  for (guint i = 0; i < 13; i++)
+    {
+      g_autoptr(GError) error = NULL;
+      g_autoptr(JsonObject) event = tb_trace_reader_read_event (reader, i, &error);
+      g_autoptr(JsonObject) outline = tb_trace_reader_read_outline (reader, i, &error);
+      g_autofree char *want = NULL;
+      g_autofree char *got = NULL;
+
+      g_assert_no_error (error);
+      g_assert_nonnull (event);
+      g_assert_nonnull (outline);
+      want = shape_of (event);
+      got = shape_of (outline);
+      g_assert_cmpstr (got, ==, want);
+      /* Read without a parse: none of the other members is there. */
+      if (!json_object_has_member (outline, "seq"))
+        n_exact++;
+    }
+  /* Lines 6, 7, 9 and 10 hold what only a parse reads exactly. */
+  g_assert_cmpuint (n_exact, ==, 9);
+}
+
+/* A line changed after indexing is not read as an outline either. */
+static void
+test_outline_changed (Fixture       *f,
+                      gconstpointer  data)
+{
+  g_autoptr(TbTraceReader) reader = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(JsonObject) outline = NULL;
+
+  const char *changed = HEADER "{\"seq\":1,\"t\":0,\"tipe\":\"message\",\"iteration\":0}\n";
+  FILE *out;
+
+  write_file (f, HEADER "{\"seq\":1,\"t\":0,\"type\":\"message\",\"iteration\":0}\n", -1);
+  reader = open_indexed (f);
+  /* Same length, written over the same file. */
+  out = fopen (f->path, "r+");
+  g_assert_nonnull (out);
+  g_assert_cmpuint (fwrite (changed, 1, strlen (changed), out), ==, strlen (changed));
+  fclose (out);
+  outline = tb_trace_reader_read_outline (reader, 0, &error);
+  g_assert_null (outline);
+  g_assert_error (error, TB_TRACE_FILE_ERROR, TB_TRACE_FILE_ERROR_DAMAGED);
+  g_assert_cmpstr (error->message, ==,
+                   "Line 2 of the trace cannot be read: it changed since the trace was opened");
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -423,6 +542,8 @@ main (int   argc,
   ADD ("/trace-scan/truncated-mid-line", test_truncated_mid_line);
   ADD ("/trace-scan/changed-after-index", test_changed_after_index);
   ADD ("/trace-scan/growing", test_growing);
+  ADD ("/trace-scan/outline", test_outline);
+  ADD ("/trace-scan/outline-changed", test_outline_changed);
 #undef ADD
 
   return g_test_run ();

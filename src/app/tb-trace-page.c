@@ -67,9 +67,13 @@ set_detail (TbTracePage *self,
 static void
 update_controls (TbTracePage *self)
 {
+  /* A file's events count once indexed, before the timeline has placed
+   * them: its index may be done before the first placing pass. */
   gboolean has_trace = (self->trace != NULL && tb_trace_get_n_events (self->trace) > 0)
                        || (self->file != NULL && self->timeline != NULL
-                           && tb_timeline_get_n_events (self->timeline) > 0);
+                           && tb_timeline_get_n_events (self->timeline) > 0)
+                       || (self->file != NULL && self->reader != NULL
+                           && tb_trace_reader_get_n_events (self->reader) > 0);
 
   gtk_widget_set_sensitive (self->open_button, !self->busy);
   gtk_widget_set_sensitive (self->save_button, !self->busy && has_trace);

@@ -716,6 +716,31 @@ tb_trace_reader_get_n_events (TbTraceReader *self)
   return n;
 }
 
+/* Indexing only scanned the line; this is where it is parsed. */
+static JsonObject *
+parse_event (const char  *text,
+             gsize        length,
+             guint        line,
+             GError     **error)
+{
+  g_autoptr(JsonNode) node = NULL;
+  g_autoptr(GError) parse_error = NULL;
+
+  node = tb_json_parse_full (text, length, TB_TRACE_MAX_LINE, TB_TRACE_MAX_DEPTH, &parse_error);
+  if (node == NULL || !JSON_NODE_HOLDS_OBJECT (node) ||
+      tb_json_object_get_string (json_node_get_object (node), "type") == NULL)
+    {
+      g_set_error (error, TB_TRACE_FILE_ERROR, TB_TRACE_FILE_ERROR_DAMAGED,
+                   /* Translators: %u is a line number, %s what is wrong with it */
+                   _("Line %u of the trace cannot be read: %s"), line,
+                   parse_error != NULL ? parse_error->message
+                                       : _("it changed since the trace was opened"));
+      return NULL;
+    }
+
+  return json_object_ref (json_node_get_object (node));
+}
+
 /**
  * tb_trace_reader_read_event:
  * @self: a reader
@@ -732,8 +757,6 @@ tb_trace_reader_read_event (TbTraceReader  *self,
                             GError        **error)
 {
   g_autofree char *text = NULL;
-  g_autoptr(JsonNode) node = NULL;
-  g_autoptr(GError) parse_error = NULL;
   gsize length = 0;
   guint line = 0;
 
@@ -742,21 +765,7 @@ tb_trace_reader_read_event (TbTraceReader  *self,
   text = _tb_trace_reader_read_line (self, position, &length, &line, error);
   if (text == NULL)
     return NULL;
-
-  /* Indexing only scanned the line; this is where it is parsed. */
-  node = tb_json_parse_full (text, length, TB_TRACE_MAX_LINE, TB_TRACE_MAX_DEPTH, &parse_error);
-  if (node == NULL || !JSON_NODE_HOLDS_OBJECT (node) ||
-      tb_json_object_get_string (json_node_get_object (node), "type") == NULL)
-    {
-      g_set_error (error, TB_TRACE_FILE_ERROR, TB_TRACE_FILE_ERROR_DAMAGED,
-                   /* Translators: %u is a line number, %s what is wrong with it */
-                   _("Line %u of the trace cannot be read: %s"), line,
-                   parse_error != NULL ? parse_error->message
-                                       : _("it changed since the trace was opened"));
-      return NULL;
-    }
-
-  return json_object_ref (json_node_get_object (node));
+  return parse_event (text, length, line, error);
 }
 
 /**
@@ -794,7 +803,7 @@ tb_trace_reader_read_outline (TbTraceReader  *self,
   if (length <= TB_TRACE_MAX_LINE &&
       _tb_trace_scan_outline (text, length, TB_TRACE_MAX_DEPTH, &outline))
     return outline;
-  return tb_trace_reader_read_event (self, position, error);
+  return parse_event (text, length, line, error);
 }
 
 /* The text of event @position's line, nul-terminated and not parsed;

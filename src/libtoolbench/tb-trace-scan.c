@@ -476,6 +476,26 @@ read_separator (Scanner  *s,
   return TRUE;
 }
 
+/* s->p is at a member's opening quote: reads its name and the colon, and
+ * leaves s->p at its value. */
+static gboolean
+read_member_name (Scanner       *s,
+                  const guchar **name,
+                  gsize         *name_length,
+                  gboolean      *escaped)
+{
+  if (s->p >= s->end || *s->p != '"')
+    return fail_syntax (s);
+  if (!count_value (s, 1) || !scan_string (s, name, name_length, escaped))
+    return FALSE;
+  skip_space (s);
+  if (s->p >= s->end || *s->p != ':')
+    return fail_syntax (s);
+  s->p++;
+  skip_space (s);
+  return TRUE;
+}
+
 /* s->p is at '{'. With @scan, the object is the line itself and its
  * "type" and "seq" are noted (the last of a repeated member counts, as
  * the parser keeps the last). */
@@ -496,15 +516,8 @@ scan_object (Scanner     *s,
       gboolean escaped;
       gboolean more;
 
-      if (s->p >= s->end || *s->p != '"')
-        return fail_syntax (s);
-      if (!count_value (s, 1) || !scan_string (s, &name, &name_length, &escaped))
+      if (!read_member_name (s, &name, &name_length, &escaped))
         return FALSE;
-      skip_space (s);
-      if (s->p >= s->end || *s->p != ':')
-        return fail_syntax (s);
-      s->p++;
-      skip_space (s);
 
       if (scan != NULL && !escaped && name_length == 4 && memcmp (name, "type", 4) == 0)
         {
@@ -785,15 +798,8 @@ pick_object (Scanner    *s,
       gboolean more;
       const Want *want = NULL;
 
-      if (s->p >= s->end || *s->p != '"')
-        return fail_syntax (s);
-      if (!count_value (s, 1) || !scan_string (s, &name, &name_length, &escaped))
+      if (!read_member_name (s, &name, &name_length, &escaped))
         return FALSE;
-      skip_space (s);
-      if (s->p >= s->end || *s->p != ':')
-        return fail_syntax (s);
-      s->p++;
-      skip_space (s);
       if (s->p >= s->end)
         return fail_syntax (s);
 

@@ -643,7 +643,14 @@ loaded_free (gpointer data)
   g_free (loaded);
 }
 
-static goffset file_size (GFile *file);
+static goffset
+file_size (GFile *file)
+{
+  g_autoptr(GFileInfo) info = g_file_query_info (file, G_FILE_ATTRIBUTE_STANDARD_SIZE,
+                                                 G_FILE_QUERY_INFO_NONE, NULL, NULL);
+
+  return info != NULL ? g_file_info_get_size (info) : 0;
+}
 
 /* Reading runs in a thread: the trace is not shown to anyone until it is
  * handed back. A file too large to read whole (the one a replay or a fork
@@ -805,15 +812,6 @@ index_done (GObject      *object,
         }
       update_controls (self);
     }
-}
-
-static goffset
-file_size (GFile *file)
-{
-  g_autoptr(GFileInfo) info = g_file_query_info (file, G_FILE_ATTRIBUTE_STANDARD_SIZE,
-                                                 G_FILE_QUERY_INFO_NONE, NULL, NULL);
-
-  return info != NULL ? g_file_info_get_size (info) : 0;
 }
 
 /* Evaluations: the section does the work, the page shows its words and

@@ -129,43 +129,8 @@ buf_clear (Buf *b)
     g_free (b->str);
 }
 
-/* Appends the JSON Pointer of the value being validated to @out. */
-static void
-instance_pointer (VCtx *v,
-                  Buf  *out)
-{
-  for (guint i = 0; i < v->path_len; i++)
-    {
-      const char *name = v->path[i].name;
-
-      buf_append_len (out, "/", 1);
-      if (name == NULL)
-        {
-          char digits[16];
-          guint index = v->path[i].index;
-          guint at = sizeof digits;
-
-          do
-            digits[--at] = '0' + index % 10;
-          while ((index /= 10) > 0);
-          buf_append_len (out, digits + at, sizeof digits - at);
-        }
-      else if (strpbrk (name, "~/") == NULL)
-        buf_append (out, name);
-      else
-        for (const char *c = name; *c != '\0'; c++)
-          {
-            if (*c == '~')
-              buf_append_len (out, "~0", 2);
-            else if (*c == '/')
-              buf_append_len (out, "~1", 2);
-            else
-              buf_append_len (out, c, 1);
-          }
-    }
-}
-
-/* Appends the decimal digits of @value to @out; returns how many. */
+/* Writes the decimal digits of @magnitude, after a minus sign when
+ * @negative, to @out (room for 21 bytes); returns how many. */
 static gsize
 put_integer (char    *out,
              guint64  magnitude,
@@ -183,6 +148,37 @@ put_integer (char    *out,
   len = sizeof digits - at;
   memcpy (out, digits + at, len);
   return len;
+}
+
+/* Appends the JSON Pointer of the value being validated to @out. */
+static void
+instance_pointer (VCtx *v,
+                  Buf  *out)
+{
+  for (guint i = 0; i < v->path_len; i++)
+    {
+      const char *name = v->path[i].name;
+
+      buf_append_len (out, "/", 1);
+      if (name == NULL)
+        {
+          char digits[24];
+
+          buf_append_len (out, digits, put_integer (digits, v->path[i].index, FALSE));
+        }
+      else if (strpbrk (name, "~/") == NULL)
+        buf_append (out, name);
+      else
+        for (const char *c = name; *c != '\0'; c++)
+          {
+            if (*c == '~')
+              buf_append_len (out, "~0", 2);
+            else if (*c == '/')
+              buf_append_len (out, "~1", 2);
+            else
+              buf_append_len (out, c, 1);
+          }
+    }
 }
 
 /* Formats the messages' own directives — %s, %d, %u, %li, %lu, %lli, %llu

@@ -767,6 +767,7 @@ pick_value (Scanner    *s,
         }
       break;
     default:
+      /* Every WantKind is handled above. */
       g_assert_not_reached ();
     }
 

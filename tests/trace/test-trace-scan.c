@@ -526,6 +526,42 @@ test_outline_changed (Fixture       *f,
                    "Line 2 of the trace cannot be read: it changed since the trace was opened");
 }
 
+/* A line changed after indexing into one nested far too deep is refused
+ * with the parser's words, without a crash, by the outline as by a parse. */
+static void
+test_outline_too_deep (Fixture       *f,
+                       gconstpointer  data)
+{
+  const guint deep = 4 * TB_TRACE_MAX_DEPTH;
+  g_autofree char *filler = g_strnfill (2 * deep, 'x');
+  g_autofree char *opens = g_strnfill (deep, '[');
+  g_autofree char *closes = g_strnfill (deep, ']');
+  g_autofree char *good = g_strdup_printf (HEADER "{\"seq\":1,\"type\":\"message\",\"x\":\"%s\"}\n",
+                                           filler);
+  g_autofree char *changed = g_strdup_printf (HEADER "{\"seq\":1,\"type\":\"message\",\"x\":%s%s  }\n",
+                                              opens, closes);
+  g_autofree char *expected = g_strdup_printf ("Line 2 of the trace cannot be read: The JSON nests "
+                                               "arrays and objects more than %u levels deep",
+                                               TB_TRACE_MAX_DEPTH);
+  g_autoptr(TbTraceReader) reader = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(JsonObject) outline = NULL;
+  FILE *out;
+
+  g_assert_cmpuint (strlen (good), ==, strlen (changed));
+  write_file (f, good, -1);
+  reader = open_indexed (f);
+  out = fopen (f->path, "r+");
+  g_assert_nonnull (out);
+  g_assert_cmpuint (fwrite (changed, 1, strlen (changed), out), ==, strlen (changed));
+  fclose (out);
+
+  outline = tb_trace_reader_read_outline (reader, 0, &error);
+  g_assert_null (outline);
+  g_assert_error (error, TB_TRACE_FILE_ERROR, TB_TRACE_FILE_ERROR_DAMAGED);
+  g_assert_cmpstr (error->message, ==, expected);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -544,6 +580,7 @@ main (int   argc,
   ADD ("/trace-scan/growing", test_growing);
   ADD ("/trace-scan/outline", test_outline);
   ADD ("/trace-scan/outline-changed", test_outline_changed);
+  ADD ("/trace-scan/outline-too-deep", test_outline_too_deep);
 #undef ADD
 
   return g_test_run ();

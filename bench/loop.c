@@ -4,6 +4,8 @@
 
 #include "config.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <glib/gstdio.h>
 #include <string.h>
 #include <sys/resource.h>
@@ -21,6 +23,14 @@
  * conversation (the least any loop must do), without the state machine,
  * decisions and trace. The loop's iterations/s over the reference's is
  * the ratio printed; the 50,000 iterations/s target is printed too.
+ *
+ * The floor, from the same process: the bare loop again, now also writing
+ * one iteration's trace lines, taken from the recorded file, with one
+ * write() each and an fsync() as often as the trace writer's default
+ * policy asks. The trace format flushes every event as it happens
+ * (docs/trace-format.md), so no loop that records its trace can go faster
+ * than this floor; the loop's rate over it is printed, and the floor's
+ * over the 50,000 iterations/s target.
  *
  * Memory: the 100,000-iteration run is given the 10,000-iteration run's
  * peak (the parent runs that one first) and prints its own peak against
@@ -163,7 +173,38 @@ typedef struct
   TbToolRegistry     *registry;
   GPtrArray          *history;
   guint               left;
+  /* The floor only: where one iteration's trace lines go, and the lines. */
+  int                 fd;
+  GPtrArray          *lines;
+  guint               unsynced;
+  gint64              last_sync;
 } Bare;
+
+/* The trace writer's default: fsync after 1,000 events or one second. */
+#define SYNC_EVERY_EVENTS 1000
+#define SYNC_EVERY_US     G_USEC_PER_SEC
+
+static void
+bare_write_lines (Bare *bare)
+{
+  for (guint i = 0; i < bare->lines->len; i++)
+    {
+      GBytes *line = g_ptr_array_index (bare->lines, i);
+      gsize size = 0;
+      const char *data = g_bytes_get_data (line, &size);
+      gint64 now;
+
+      if (write (bare->fd, data, size) != (gssize) size)
+        g_error ("The floor's trace could not be written: %s", g_strerror (errno));
+      now = g_get_monotonic_time ();
+      if (++bare->unsynced >= SYNC_EVERY_EVENTS || now - bare->last_sync >= SYNC_EVERY_US)
+        {
+          fsync (bare->fd);
+          bare->unsynced = 0;
+          bare->last_sync = now;
+        }
+    }
+}
 
 static void bare_ask (Bare *bare);
 
@@ -182,6 +223,8 @@ bare_tool_cb (GObject      *object,
                    tb_message_new_tool_result (tb_tool_call_get_id (call),
                                                tb_tool_call_get_name (call), "null",
                                                !tb_tool_result_get_ok (tool_result)));
+  if (bare->fd >= 0)
+    bare_write_lines (bare);
   bare->left--;
   if (bare->left > 0)
     bare_ask (bare);
@@ -216,9 +259,12 @@ bare_ask (Bare *bare)
   tb_provider_complete_async (TB_PROVIDER (bare->provider), request, NULL, bare_model_cb, bare);
 }
 
+/* The bare loop; with @lines, also writes them to @path each iteration. */
 static void
-run_bare (guint  iterations,
-          Took  *took)
+run_bare (guint       iterations,
+          GPtrArray  *lines,
+          const char *path,
+          Took       *took)
 {
   g_autoptr(TbToolRegistry) registry = NULL;
   g_autoptr(TbScriptedProvider) provider = NULL;
@@ -227,13 +273,58 @@ run_bare (guint  iterations,
 
   setup (&registry, &provider);
   g_ptr_array_add (history, tb_message_new (TB_MESSAGE_ROLE_USER, "Go."));
-  bare = (Bare) { provider, registry, history, iterations };
+  bare = (Bare) { provider, registry, history, iterations, -1, lines, 0, 0 };
+  if (lines != NULL)
+    {
+      bare.fd = g_open (path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+      if (bare.fd < 0)
+        g_error ("%s could not be opened: %s", path, g_strerror (errno));
+      bare.last_sync = g_get_monotonic_time ();
+    }
 
   took_start (took);
   bare_ask (&bare);
   while (bare.left > 0)
     g_main_context_iteration (NULL, TRUE);
+  if (bare.fd >= 0)
+    {
+      fsync (bare.fd);
+      close (bare.fd);
+    }
   took_stop (took);
+}
+
+/* The lines the loop wrote for its second iteration, each with its newline:
+ * what one iteration costs the trace file. */
+static GPtrArray *
+iteration_lines (const char *path)
+{
+  g_autoptr(GPtrArray) lines = g_ptr_array_new_with_free_func ((GDestroyNotify) g_bytes_unref);
+  g_autoptr(GError) error = NULL;
+  g_autofree char *head = NULL;
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  g_autoptr(GFileInputStream) stream = g_file_read (file, NULL, &error);
+  gsize got = 0;
+  const char *line;
+
+  g_assert_no_error (error);
+  head = g_malloc (1 << 16);
+  g_input_stream_read_all (G_INPUT_STREAM (stream), head, (1 << 16) - 1, &got, NULL, &error);
+  g_assert_no_error (error);
+  head[got] = '\0';
+
+  for (line = head; *line != '\0';)
+    {
+      const char *end = strchr (line, '\n');
+
+      if (end == NULL)
+        break;
+      if (g_strstr_len (line, end - line, ",\"iteration\":2,") != NULL)
+        g_ptr_array_add (lines, g_bytes_new (line, end + 1 - line));
+      line = end + 1;
+    }
+  g_assert_cmpuint (lines->len, >, 0);
+  return g_steal_pointer (&lines);
 }
 
 static int
@@ -243,22 +334,28 @@ measure (guint  iterations,
   g_autofree char *dir = g_dir_make_tmp ("toolbench-bench-XXXXXX", NULL);
   g_autofree char *path = g_build_filename (dir, "loop.jsonl", NULL);
   struct rusage usage;
-  Took loop, bare;
+  g_autofree char *floor_path = g_build_filename (dir, "floor.jsonl", NULL);
+  g_autoptr(GPtrArray) lines = NULL;
+  Took loop, bare, floor;
   gsize grown = 0;
   guint in_memory = 0;
   GStatBuf st;
-  double loop_rate, bare_rate;
+  double loop_rate, bare_rate, floor_rate;
 
   /* A short warm-up of each, then the measured runs. */
-  run_bare (100, &bare);
+  run_bare (100, NULL, NULL, &bare);
   run_loop (100, path, &loop, &grown, &in_memory);
+  lines = iteration_lines (path);
+  run_bare (100, lines, floor_path, &floor);
   run_loop (iterations, path, &loop, &grown, &in_memory);
   g_stat (path, &st);
   getrusage (RUSAGE_SELF, &usage);
-  run_bare (iterations, &bare);
+  run_bare (iterations, NULL, NULL, &bare);
+  run_bare (iterations, lines, floor_path, &floor);
 
   loop_rate = iterations / loop.wall_s;
   bare_rate = iterations / bare.wall_s;
+  floor_rate = iterations / floor.wall_s;
 
   g_print ("loop %u: trace %.1f MiB written, %u events in memory, "
            "%.0f bytes per iteration (resident memory grown during the run)\n",
@@ -271,6 +368,13 @@ measure (guint  iterations,
            "ratio loop / bare by CPU time (%u iterations): %.2f\n",
            iterations, iterations / loop.cpu_s, iterations / bare.cpu_s, iterations,
            bare.cpu_s / loop.cpu_s);
+  g_print ("loop %u: %.0f iterations/s; floor, bare calls and %u trace lines written one "
+           "write() each, %.0f iterations/s (%.1f us each); ratio loop / floor (%u iterations): "
+           "%.2f\n", iterations, loop_rate, lines->len, floor_rate, floor.wall_s * 1e6 / iterations,
+           iterations, loop_rate / floor_rate);
+  g_print ("loop %u: floor %.0f iterations/s; target 50,000 iterations/s; "
+           "ratio floor / 50,000 iterations/s target (%u iterations): %.2f\n",
+           iterations, floor_rate, iterations, floor_rate / TARGET_PER_S);
   g_print ("loop %u: %.0f iterations/s; target 50,000 iterations/s; "
            "ratio loop / 50,000 iterations/s target (%u iterations): %.2f\n",
            iterations, loop_rate, iterations, loop_rate / TARGET_PER_S);
@@ -283,6 +387,7 @@ measure (guint  iterations,
     g_print ("loop %u: peak memory %.1f MiB\n", iterations, usage.ru_maxrss / 1024.0);
 
   g_unlink (path);
+  g_unlink (floor_path);
   g_rmdir (dir);
   return 0;
 }

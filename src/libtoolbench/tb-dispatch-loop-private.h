@@ -21,6 +21,7 @@ struct _TbDispatchLoop
 
   TbToolRegistry   *registry;
   TbToolRegistry   *model_tools;
+  guint             model_tools_generation;
   TbProvider       *provider;
   TbTrace          *trace;
   TbLoopMessages   *messages;

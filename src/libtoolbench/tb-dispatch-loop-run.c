@@ -9,6 +9,7 @@
 #include "tb-dispatch-loop-private.h"
 #include "tb-pending-call-private.h"
 #include "tb-provider-private.h"
+#include "tb-tool-registry-private.h"
 #include "tb-trace-line-private.h"
 
 /* A step or a run: one phase after another (the model asked, its turn
@@ -193,7 +194,19 @@ _tb_dispatch_loop_begin_iteration (TbDispatchLoop *self)
       _tb_dispatch_loop_warn (self, message);
     }
 
-  _tb_dispatch_loop_set_model_tools (self, tb_tool_registry_get_model_tools (self->registry));
+  /* A snapshot of the model's tools each turn, so that a tool that came
+   * or went since shows in the next request; the same one while nothing
+   * changed, with its definitions and wire names already built: remaking
+   * it cost every turn time in proportion to the number of tools. */
+  {
+    guint generation = _tb_tool_registry_get_generation (self->registry);
+
+    if (self->model_tools == NULL || self->model_tools_generation != generation)
+      {
+        _tb_dispatch_loop_set_model_tools (self, tb_tool_registry_get_model_tools (self->registry));
+        self->model_tools_generation = generation;
+      }
+  }
   return TRUE;
 }
 

@@ -31,6 +31,11 @@ struct _TbToolRegistry
   guint        default_timeout_ms;
   guint64      next_call_id;
 
+  /* Grows whenever what tb_tool_registry_get_model_tools() gives would
+   * change: a tool comes or goes, or the default time limit changes
+   * (atomic). */
+  guint        generation;
+
   /* A person's word on what tools do, by name (under lock). */
   GHashTable  *hint_overrides;
 };
@@ -45,5 +50,7 @@ typedef enum {
 } TbToolRegistrySignal;
 
 extern guint _tb_tool_registry_signals [TB_TOOL_REGISTRY_N_SIGNALS];
+
+guint _tb_tool_registry_get_generation (TbToolRegistry *self);
 
 G_END_DECLS

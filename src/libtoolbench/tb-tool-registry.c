@@ -104,6 +104,7 @@ list_model_iface_init (GListModelInterface *iface)
 static void
 invalidate_caches (TbToolRegistry *self)
 {
+  g_atomic_int_inc (&self->generation);
   g_rw_lock_writer_lock (&self->cache_lock);
   for (guint i = 0; i < G_N_ELEMENTS (self->definitions); i++)
     g_clear_pointer (&self->definitions[i], json_node_unref);
@@ -759,6 +760,25 @@ tb_tool_registry_get_model_tools (TbToolRegistry *self)
   return subset;
 }
 
+/*
+ * _tb_tool_registry_get_generation:
+ * @self: a registry
+ *
+ * A number that changes whenever tb_tool_registry_get_model_tools() would
+ * give a different snapshot, so that a caller asking once per model turn
+ * can keep the one it has (and its definitions and wire names, built
+ * once) while nothing changed.
+ *
+ * Returns: the registry's generation
+ */
+guint
+_tb_tool_registry_get_generation (TbToolRegistry *self)
+{
+  g_return_val_if_fail (TB_IS_TOOL_REGISTRY (self), 0);
+
+  return (guint) g_atomic_int_get (&self->generation);
+}
+
 /* Wire names.
  *
  * OpenAI, Anthropic and Gemini accept function names matching
@@ -805,6 +825,7 @@ tb_tool_registry_set_default_timeout_ms (TbToolRegistry *self,
   if (self->default_timeout_ms != timeout_ms)
     {
       self->default_timeout_ms = timeout_ms;
+      g_atomic_int_inc (&self->generation);
       g_object_notify_by_pspec (G_OBJECT (self), properties [PROP_DEFAULT_TIMEOUT_MS]);
     }
 }

@@ -447,6 +447,77 @@ test_unknown_and_hidden (Fixture       *f,
     }
 }
 
+/* On the first call: "late" comes, "sleep" goes. */
+static void
+change_tools_cb (TbDispatchLoop *loop,
+                 TbPendingCall  *pending,
+                 Fixture        *f)
+{
+  g_autoptr(JsonNode) schema = parse ("{\"type\":\"object\"}");
+  g_autoptr(GError) error = NULL;
+
+  if (tb_tool_registry_contains (f->registry, "late"))
+    return;
+  register_tool (f, tb_tool_new_simple ("late", "Came late.", schema, TB_TOOL_SIMPLE_FLAGS_NONE,
+                                        counting_echo, &f->echo_calls, NULL, &error));
+  g_assert_no_error (error);
+  g_assert_true (tb_tool_registry_unregister (f->registry, "sleep", &error));
+  g_assert_no_error (error);
+}
+
+/* The request's tool list and the calls the loop accepts follow the
+ * registry from one turn to the next: a tool registered during a run is
+ * offered and runs in the next turn, one unregistered is neither; with
+ * nothing changed, the same tools. */
+static void
+test_tools_change_between_turns (Fixture       *f,
+                                 gconstpointer  data)
+{
+  TbTrace *trace;
+  guint n_requests = 0;
+  guint n_offered = 0;
+
+  make_loop (f, "{\"responses\":["
+                "{\"tool_calls\":[{\"name\":\"echo\",\"arguments\":{\"text\":\"a\"}}]},"
+                "{\"tool_calls\":[{\"name\":\"late\",\"arguments\":{\"text\":\"b\"}},"
+                "                 {\"name\":\"sleep\",\"arguments\":{\"ms\":1}}]},"
+                "{\"tool_calls\":[{\"name\":\"late\",\"arguments\":{\"text\":\"c\"}}]},"
+                "{\"text\":\"Done.\"}]}", 5);
+  g_signal_connect (f->loop, "call-pending", G_CALLBACK (change_tools_cb), f);
+
+  g_assert_cmpint (run (f), ==, TB_LOOP_STATE_FINISHED);
+  g_assert_true (g_str_has_prefix (text_at (f, 2), "a"));
+  g_assert_true (g_str_has_prefix (text_at (f, 4), "b"));
+  g_assert_true (g_str_has_prefix (text_at (f, 5), "Error: There is no tool named “sleep”."));
+  g_assert_true (g_str_has_prefix (text_at (f, 7), "c"));
+
+  trace = tb_dispatch_loop_get_trace (f->loop);
+  for (guint i = 0; i < tb_trace_get_n_events (trace); i++)
+    {
+      TbTraceEvent *event = tb_trace_get_event (trace, i);
+      JsonObject *payload = tb_trace_event_get_payload (event);
+      const char *type = tb_trace_event_get_event_type (event);
+
+      if (g_str_equal (type, "request"))
+        {
+          g_autoptr(JsonNode) sent = parse (json_object_get_string_member (payload, "body"));
+          g_autofree char *tools =
+            tb_json_to_string (json_object_get_member (json_node_get_object (sent), "tools"),
+                               FALSE);
+
+          /* The first turn before the change, the others after it. */
+          n_requests++;
+          g_assert_true ((strstr (tools, "\"late\"") != NULL) == (n_requests > 1));
+          g_assert_true ((strstr (tools, "\"sleep\"") != NULL) == (n_requests == 1));
+        }
+      else if (g_str_equal (type, "tool-call") && json_object_get_boolean_member (payload, "offered"))
+        n_offered++;
+    }
+  g_assert_cmpuint (n_requests, ==, 4);
+  /* echo, late and late again; sleep was not offered any more. */
+  g_assert_cmpuint (n_offered, ==, 3);
+}
+
 static void
 test_tool_timeout (Fixture       *f,
                    gconstpointer  data)
@@ -1139,6 +1210,8 @@ main (int   argc,
   g_test_add ("/loop/multi-step", Fixture, NULL, setup, test_multi_step, teardown);
   g_test_add ("/loop/invalid-then-corrected", Fixture, NULL, setup, test_invalid_then_corrected,
               teardown);
+  g_test_add ("/loop/tools-change-between-turns", Fixture, NULL, setup,
+              test_tools_change_between_turns, teardown);
   g_test_add ("/loop/unknown-and-hidden", Fixture, NULL, setup, test_unknown_and_hidden,
               teardown);
   g_test_add ("/loop/tool-timeout", Fixture, NULL, setup, test_tool_timeout, teardown);

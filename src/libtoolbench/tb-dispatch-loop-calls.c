@@ -9,6 +9,7 @@
 #include "tb-dispatch-loop-private.h"
 #include "tb-json.h"
 #include "tb-pending-call-private.h"
+#include "tb-tool-result-private.h"
 #include "tb-trace-context-private.h"
 #include "tb-trace-line-private.h"
 
@@ -106,13 +107,13 @@ finish_tools (TbDispatchLoop *self)
       g_autoptr(TbPendingCall) pending = g_list_model_get_item (G_LIST_MODEL (self->pending), i);
       g_autofree char *content = tb_tool_result_to_model_content (pending->result);
       g_autoptr(TbMessage) message = NULL;
-      g_autoptr(JsonNode) result_json = tb_tool_result_to_json (pending->result);
       GString *line = _tb_dispatch_loop_line_new (self);
       JsonObject *metadata;
 
       _tb_trace_line_add_string (line, "call_id", tb_tool_call_get_id (pending->call));
       _tb_trace_line_add_string (line, "name", tb_tool_call_get_name (pending->call));
-      _tb_trace_line_add_node (line, "result", result_json);
+      _tb_trace_line_add_name (line, "result");
+      _tb_tool_result_append_json (pending->result, line);
       _tb_trace_line_add_string (line, "content", content);
       _tb_dispatch_loop_record_line (self, "tool-result", line);
 

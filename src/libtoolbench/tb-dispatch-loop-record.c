@@ -5,6 +5,7 @@
 #include "config.h"
 
 #include "tb-dispatch-loop-private.h"
+#include "tb-message-private.h"
 #include "tb-trace-context-private.h"
 #include "tb-trace-line-private.h"
 
@@ -51,10 +52,10 @@ record_message (TbDispatchLoop *self,
                 const char     *origin)
 {
   GString *line = _tb_dispatch_loop_line_new (self);
-  g_autoptr(JsonNode) json = tb_message_to_json (message);
 
   _tb_trace_line_add_string (line, "origin", origin);
-  _tb_trace_line_add_node (line, "message", json);
+  _tb_trace_line_add_name (line, "message");
+  _tb_message_append_json (message, line);
   _tb_dispatch_loop_record_line (self, "message", line);
 }
 

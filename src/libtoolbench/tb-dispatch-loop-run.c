@@ -9,6 +9,7 @@
 #include "tb-dispatch-loop-private.h"
 #include "tb-pending-call-private.h"
 #include "tb-provider-private.h"
+#include "tb-tool-call-private.h"
 #include "tb-tool-registry-private.h"
 #include "tb-trace-line-private.h"
 
@@ -101,7 +102,6 @@ _tb_dispatch_loop_accept_model_turn (TbDispatchLoop *self,
     {
       TbToolCall *call = tb_message_get_tool_call (message, i);
       g_autoptr(TbPendingCall) pending = g_object_new (TB_TYPE_PENDING_CALL, NULL);
-      g_autoptr(JsonNode) call_json = NULL;
       GString *line = _tb_dispatch_loop_line_new (self);
 
       pending->call = g_object_ref (call);
@@ -113,10 +113,10 @@ _tb_dispatch_loop_accept_model_turn (TbDispatchLoop *self,
       if (pending->tool == NULL)
         pending->decision = TB_CALL_DECISION_APPROVE;
 
-      call_json = tb_tool_call_to_json (call);
       _tb_trace_line_add_int (line, "index", i);
       _tb_trace_line_add_boolean (line, "offered", pending->tool != NULL);
-      _tb_trace_line_add_node (line, "call", call_json);
+      _tb_trace_line_add_name (line, "call");
+      _tb_tool_call_append_json (call, line);
       _tb_dispatch_loop_record_line (self, "tool-call", line);
 
       g_list_store_append (self->pending, pending);

@@ -7,7 +7,9 @@
 #include <glib/gi18n-lib.h>
 
 #include "tb-json.h"
-#include "tb-message.h"
+#include "tb-message-private.h"
+#include "tb-tool-call-private.h"
+#include "tb-trace-line-private.h"
 
 /**
  * TbMessage:
@@ -377,6 +379,50 @@ tb_message_to_json (TbMessage *self)
 
   json_node_take_object (node, object);
   return node;
+}
+
+/*
+ * _tb_message_append_json:
+ * @self: a message
+ * @out: where the text goes
+ *
+ * Appends tb_message_to_json() as JSON text, byte for byte what
+ * tb_json_to_string() writes for that tree, without building it: the
+ * dispatch loop records every message of a run.
+ */
+void
+_tb_message_append_json (TbMessage *self,
+                         GString   *out)
+{
+  g_return_if_fail (TB_IS_MESSAGE (self));
+
+  g_string_append_c (out, '{');
+  _tb_trace_line_add_string (out, "role", tb_message_role_to_string (self->role));
+  if (self->text != NULL)
+    _tb_trace_line_add_string (out, "text", self->text);
+  if (self->reasoning != NULL)
+    _tb_trace_line_add_string (out, "reasoning", self->reasoning);
+  if (self->tool_calls->len > 0)
+    {
+      _tb_trace_line_add_name (out, "tool_calls");
+      g_string_append_c (out, '[');
+      for (guint i = 0; i < self->tool_calls->len; i++)
+        {
+          if (i > 0)
+            g_string_append_c (out, ',');
+          _tb_tool_call_append_json (g_ptr_array_index (self->tool_calls, i), out);
+        }
+      g_string_append_c (out, ']');
+    }
+  if (self->tool_call_id != NULL)
+    _tb_trace_line_add_string (out, "tool_call_id", self->tool_call_id);
+  if (self->tool_name != NULL)
+    _tb_trace_line_add_string (out, "name", self->tool_name);
+  if (self->role == TB_MESSAGE_ROLE_TOOL)
+    _tb_trace_line_add_boolean (out, "is_error", self->is_error);
+  if (self->provider_data != NULL)
+    _tb_trace_line_add_object (out, "provider_data", self->provider_data);
+  g_string_append_c (out, '}');
 }
 
 static const char *

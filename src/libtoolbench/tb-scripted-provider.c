@@ -7,6 +7,7 @@
 #include <glib/gi18n-lib.h>
 
 #include "tb-json-private.h"
+#include "tb-message-private.h"
 #include "tb-provider-private.h"
 #include "tb-replay-private.h"
 #include "tb-scripted-provider.h"
@@ -205,14 +206,9 @@ request_summary (TbProviderRequest *request)
                           request->n_earlier_messages + n_messages);
   for (guint i = first; i < n_messages; i++)
     {
-      g_autoptr(JsonNode) message = tb_message_to_json (g_ptr_array_index (request->messages, i));
-      g_autofree char *message_text = NULL;
-      gsize length = 0;
-
       if (i > first)
         g_string_append_c (text, ',');
-      message_text = tb_json_to_data (message, FALSE, &length);
-      g_string_append_len (text, message_text, length);
+      _tb_message_append_json (g_ptr_array_index (request->messages, i), text);
     }
   g_string_append_c (text, ']');
   if (request->tool_choice != NULL)

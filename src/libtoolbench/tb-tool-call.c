@@ -5,10 +5,12 @@
 #include "config.h"
 
 #include <glib/gi18n-lib.h>
+#include <string.h>
 
 #include "tb-json.h"
 #include "tb-message.h"
-#include "tb-tool-call.h"
+#include "tb-tool-call-private.h"
+#include "tb-trace-line-private.h"
 
 /**
  * TbToolCall:
@@ -373,6 +375,51 @@ tb_tool_call_to_json (TbToolCall *self)
 
   json_node_take_object (node, object);
   return node;
+}
+
+/*
+ * _tb_tool_call_append_json:
+ * @self: a call
+ * @out: where the text goes
+ *
+ * Appends tb_tool_call_to_json() as JSON text, byte for byte what
+ * tb_json_to_string() writes for that tree, without building it: the
+ * dispatch loop records every call it receives.
+ */
+void
+_tb_tool_call_append_json (TbToolCall *self,
+                           GString    *out)
+{
+  g_return_if_fail (TB_IS_TOOL_CALL (self));
+
+  g_string_append_c (out, '{');
+  if (self->id != NULL)
+    _tb_trace_line_add_string (out, "id", self->id);
+  _tb_trace_line_add_string (out, "name", self->name);
+  if (self->wire_name != NULL)
+    _tb_trace_line_add_string (out, "wire_name", self->wire_name);
+  if (self->arguments != NULL)
+    {
+      gsize start;
+
+      _tb_trace_line_add_name (out, "arguments");
+      start = out->len;
+      _tb_trace_line_add_node_value (out, self->arguments);
+      /* As tb_tool_call_to_json(): the model's own text when it was not
+       * the compact form. */
+      if (self->raw_arguments != NULL &&
+          (strlen (self->raw_arguments) != out->len - start ||
+           memcmp (self->raw_arguments, out->str + start, out->len - start) != 0))
+        _tb_trace_line_add_string (out, "arguments_text", self->raw_arguments);
+    }
+  else
+    {
+      _tb_trace_line_add_string (out, "raw_arguments", self->raw_arguments);
+      _tb_trace_line_add_string (out, "parse_error", self->parse_error);
+    }
+  if (self->provider_data != NULL)
+    _tb_trace_line_add_object (out, "provider_data", self->provider_data);
+  g_string_append_c (out, '}');
 }
 
 /**

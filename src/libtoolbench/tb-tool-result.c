@@ -8,7 +8,8 @@
 
 #include "tb-enums.h"
 #include "tb-json.h"
-#include "tb-tool-result.h"
+#include "tb-tool-result-private.h"
+#include "tb-trace-line-private.h"
 
 /**
  * TbToolResult:
@@ -720,6 +721,45 @@ tb_tool_result_to_json (TbToolResult *self)
   json_builder_end_object (builder);
 
   return json_builder_get_root (builder);
+}
+
+/*
+ * _tb_tool_result_append_json:
+ * @self: a result
+ * @out: where the text goes
+ *
+ * Appends tb_tool_result_to_json() as JSON text, byte for byte what
+ * tb_json_to_string() writes for that tree, without building it: the
+ * dispatch loop records every result.
+ */
+void
+_tb_tool_result_append_json (TbToolResult *self,
+                             GString      *out)
+{
+  g_return_if_fail (TB_IS_TOOL_RESULT (self));
+
+  g_string_append_c (out, '{');
+  _tb_trace_line_add_boolean (out, "ok", self->kind == TB_TOOL_FAILURE_NONE);
+  _tb_trace_line_add_string (out, "kind", tb_tool_failure_kind_to_string (self->kind));
+  _tb_trace_line_add_name (out, "output");
+  if (self->output != NULL)
+    _tb_trace_line_add_node_value (out, self->output);
+  else
+    g_string_append_len (out, "null", 4);
+  if (self->error != NULL)
+    _tb_trace_line_add_string (out, "error", self->error);
+  _tb_trace_line_add_object (out, "metadata", self->metadata);
+  _tb_trace_line_add_name (out, "warnings");
+  g_string_append_c (out, '[');
+  for (guint i = 0; self->warnings != NULL && self->warnings[i] != NULL; i++)
+    {
+      if (i > 0)
+        g_string_append_c (out, ',');
+      _tb_trace_line_append_string (out, self->warnings[i]);
+    }
+  g_string_append_c (out, ']');
+  _tb_trace_line_add_int (out, "duration_us", self->duration_us);
+  g_string_append_c (out, '}');
 }
 
 static gboolean

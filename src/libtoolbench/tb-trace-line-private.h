@@ -13,6 +13,8 @@ G_BEGIN_DECLS
 GString      *_tb_trace_line_new            (guint        iteration);
 void          _tb_trace_line_append_string  (GString     *line,
                                              const char  *text);
+void          _tb_trace_line_add_name       (GString     *line,
+                                             const char  *name);
 void          _tb_trace_line_add_string     (GString     *line,
                                              const char  *name,
                                              const char  *value);
@@ -22,6 +24,8 @@ void          _tb_trace_line_add_int        (GString     *line,
 void          _tb_trace_line_add_boolean    (GString     *line,
                                              const char  *name,
                                              gboolean     value);
+void          _tb_trace_line_add_node_value (GString     *line,
+                                             JsonNode    *value);
 void          _tb_trace_line_add_node       (GString     *line,
                                              const char  *name,
                                              JsonNode    *value);

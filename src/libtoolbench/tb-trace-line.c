@@ -69,11 +69,13 @@ _tb_trace_line_append_string (GString    *line,
   g_string_append_c (line, '"');
 }
 
-static void
-add_name (GString    *line,
-          const char *name)
+/* A member's name, after a comma unless it is the object's first. */
+void
+_tb_trace_line_add_name (GString    *line,
+                         const char *name)
 {
-  g_string_append_c (line, ',');
+  if (line->len > 0 && line->str[line->len - 1] != '{')
+    g_string_append_c (line, ',');
   _tb_trace_line_append_string (line, name);
   g_string_append_c (line, ':');
 }
@@ -84,7 +86,7 @@ _tb_trace_line_add_string (GString    *line,
                            const char *name,
                            const char *value)
 {
-  add_name (line, name);
+  _tb_trace_line_add_name (line, name);
   if (value != NULL)
     _tb_trace_line_append_string (line, value);
   else
@@ -96,7 +98,7 @@ _tb_trace_line_add_int (GString    *line,
                         const char *name,
                         gint64      value)
 {
-  add_name (line, name);
+  _tb_trace_line_add_name (line, name);
   g_string_append_printf (line, "%" G_GINT64_FORMAT, value);
 }
 
@@ -105,11 +107,23 @@ _tb_trace_line_add_boolean (GString    *line,
                             const char *name,
                             gboolean    value)
 {
-  add_name (line, name);
+  _tb_trace_line_add_name (line, name);
   if (value)
     g_string_append_len (line, "true", 4);
   else
     g_string_append_len (line, "false", 5);
+}
+
+/* @value as compact JSON text. */
+void
+_tb_trace_line_add_node_value (GString  *line,
+                               JsonNode *value)
+{
+  g_autofree char *text = NULL;
+  gsize length = 0;
+
+  text = tb_json_to_data (value, FALSE, &length);
+  g_string_append_len (line, text, length);
 }
 
 void
@@ -117,12 +131,8 @@ _tb_trace_line_add_node (GString    *line,
                          const char *name,
                          JsonNode   *value)
 {
-  g_autofree char *text = NULL;
-  gsize length = 0;
-
-  add_name (line, name);
-  text = tb_json_to_data (value, FALSE, &length);
-  g_string_append_len (line, text, length);
+  _tb_trace_line_add_name (line, name);
+  _tb_trace_line_add_node_value (line, value);
 }
 
 void

@@ -14,6 +14,7 @@
 #include "tb-json.h"
 #include "tb-schema-message-private.h"
 #include "tb-schema-validate-private.h"
+#include "tb-text-private.h"
 
 /* ------------------------------------------------------------------ */
 /* Validation                                                         */
@@ -129,27 +130,6 @@ buf_clear (Buf *b)
     g_free (b->str);
 }
 
-/* Writes the decimal digits of @magnitude, after a minus sign when
- * @negative, to @out (room for 21 bytes); returns how many. */
-static gsize
-put_integer (char    *out,
-             guint64  magnitude,
-             gboolean negative)
-{
-  char digits[24];
-  gsize at = sizeof digits;
-  gsize len;
-
-  do
-    digits[--at] = '0' + magnitude % 10;
-  while ((magnitude /= 10) > 0);
-  if (negative)
-    digits[--at] = '-';
-  len = sizeof digits - at;
-  memcpy (out, digits + at, len);
-  return len;
-}
-
 /* Appends the JSON Pointer of the value being validated to @out. */
 static void
 instance_pointer (VCtx *v,
@@ -162,9 +142,9 @@ instance_pointer (VCtx *v,
       buf_append_len (out, "/", 1);
       if (name == NULL)
         {
-          char digits[24];
+          char digits[TB_TEXT_INTEGER_MAX];
 
-          buf_append_len (out, digits, put_integer (digits, v->path[i].index, FALSE));
+          buf_append_len (out, digits, _tb_text_put_integer (digits, v->path[i].index, FALSE));
         }
       else if (strpbrk (name, "~/") == NULL)
         buf_append (out, name);
@@ -238,8 +218,9 @@ format_simple (char       *buf,
                          : longs == 1 ? va_arg (args, long)
                                       : va_arg (args, long long);
 
-            len += put_integer (buf + len, value < 0 ? -(guint64) value : (guint64) value,
-                                value < 0);
+            len += _tb_text_put_integer (buf + len,
+                                         value < 0 ? -(guint64) value : (guint64) value,
+                                         value < 0);
           }
           break;
         case 'u':
@@ -248,7 +229,7 @@ format_simple (char       *buf,
                           : longs == 1 ? va_arg (args, unsigned long)
                                        : va_arg (args, unsigned long long);
 
-            len += put_integer (buf + len, value, FALSE);
+            len += _tb_text_put_integer (buf + len, value, FALSE);
           }
           break;
         case '%':

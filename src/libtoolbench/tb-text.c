@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "tb-text.h"
+#include "tb-text-private.h"
 
 /* Text from servers, tools and models is shown to people: on a terminal,
  * where ESC and BEL sequences would set the window title, clear the screen
@@ -144,4 +145,34 @@ tb_text_shorten (const char *text,
     return g_steal_pointer (&valid);
   start = g_utf8_substring (valid, 0, max_chars - 1);
   return g_strconcat (start, "…", NULL);
+}
+
+/*
+ * _tb_text_put_integer:
+ * @out: where the digits go, room for %TB_TEXT_INTEGER_MAX bytes
+ * @magnitude: the number without its sign
+ * @negative: whether a minus sign goes first
+ *
+ * Writes a number's decimal digits, without printf(): the trace writer
+ * and the validator's messages write numbers for every event and error.
+ *
+ * Returns: how many bytes were written (no NUL)
+ */
+gsize
+_tb_text_put_integer (char     *out,
+                      guint64   magnitude,
+                      gboolean  negative)
+{
+  char digits[TB_TEXT_INTEGER_MAX + 3];
+  gsize at = sizeof digits;
+  gsize len;
+
+  do
+    digits[--at] = '0' + magnitude % 10;
+  while ((magnitude /= 10) > 0);
+  if (negative)
+    digits[--at] = '-';
+  len = sizeof digits - at;
+  memcpy (out, digits + at, len);
+  return len;
 }

@@ -13,6 +13,8 @@ G_BEGIN_DECLS
 GString      *_tb_trace_line_new            (guint        iteration);
 void          _tb_trace_line_append_string  (GString     *line,
                                              const char  *text);
+void          _tb_trace_line_append_int     (GString     *line,
+                                             gint64       value);
 void          _tb_trace_line_add_name       (GString     *line,
                                              const char  *name);
 void          _tb_trace_line_add_string     (GString     *line,

@@ -17,6 +17,7 @@
 #include "tb-json.h"
 #include "tb-trace-line-private.h"
 #include "tb-trace-private.h"
+#include "tb-text-private.h"
 
 /* Starts a payload: every event of the loop names its iteration first. */
 GString *
@@ -24,8 +25,22 @@ _tb_trace_line_new (guint iteration)
 {
   GString *line = g_string_sized_new (256);
 
-  g_string_append_printf (line, "{\"iteration\":%u", iteration);
+  g_string_append_len (line, "{\"iteration\":", 13);
+  _tb_trace_line_append_int (line, iteration);
   return line;
+}
+
+/* @value in decimal, as JSON writes an integer. */
+void
+_tb_trace_line_append_int (GString *line,
+                           gint64   value)
+{
+  char digits[TB_TEXT_INTEGER_MAX];
+
+  g_string_append_len (line, digits,
+                       _tb_text_put_integer (digits,
+                                             value < 0 ? -(guint64) value : (guint64) value,
+                                             value < 0));
 }
 
 /* @text as a JSON string: the escapes of tb-json-writer.c (the two
@@ -99,7 +114,7 @@ _tb_trace_line_add_int (GString    *line,
                         gint64      value)
 {
   _tb_trace_line_add_name (line, name);
-  g_string_append_printf (line, "%" G_GINT64_FORMAT, value);
+  _tb_trace_line_append_int (line, value);
 }
 
 void

@@ -25,6 +25,17 @@
 #include "tb-trace-private.h"
 #include "tb-trace-writer.h"
 
+/* Says why a write just failed, from errno. */
+static gboolean
+write_failed (GError **error)
+{
+  int saved = errno;
+
+  g_set_error (error, G_IO_ERROR, g_io_error_from_errno (saved),
+               _("Cannot write the trace: %s"), g_strerror (saved));
+  return FALSE;
+}
+
 /* Writes a line or a header whole, or says why not. */
 static gboolean
 write_all (int          fd,
@@ -32,14 +43,7 @@ write_all (int          fd,
            gsize        length,
            GError     **error)
 {
-  int saved;
-
-  if (_tb_write_all (fd, data, length))
-    return TRUE;
-  saved = errno;
-  g_set_error (error, G_IO_ERROR, g_io_error_from_errno (saved),
-               _("Cannot write the trace: %s"), g_strerror (saved));
-  return FALSE;
+  return _tb_write_all (fd, data, length) || write_failed (error);
 }
 
 struct _TbTraceWriter
@@ -57,6 +61,9 @@ struct _TbTraceWriter
   guint       sync_every_ms;
   guint       unsynced_events;
   gint64      last_sync;
+
+  /* The members the writer sets, in front of an event's own text. */
+  GString    *head;
 };
 
 /**
@@ -77,6 +84,7 @@ tb_trace_writer_finalize (GObject *object)
     tb_trace_writer_close (self, NULL);
   g_clear_object (&self->redactor);
   g_clear_pointer (&self->path, g_free);
+  g_string_free (self->head, TRUE);
 
   G_OBJECT_CLASS (tb_trace_writer_parent_class)->finalize (object);
 }
@@ -93,6 +101,7 @@ tb_trace_writer_init (TbTraceWriter *self)
   self->fd = -1;
   self->sync_every_events = 1000;
   self->sync_every_ms = 1000;
+  self->head = g_string_sized_new (64);
 }
 
 /* One line of the file, newline included. */
@@ -113,12 +122,12 @@ line_text (JsonObject *object)
 /* What a reader accepts, so that nothing is written that cannot be read
  * back: the line's size, depth and number of values. */
 static gboolean
-line_readable (GString  *line,
-               GError  **error)
+line_size_ok (gsize    length,
+              GError **error)
 {
-  if (line->len - 1 > TB_TRACE_MAX_LINE)
+  if (length > TB_TRACE_MAX_LINE)
     {
-      g_autofree char *size = g_format_size_full (line->len - 1, G_FORMAT_SIZE_IEC_UNITS);
+      g_autofree char *size = g_format_size_full (length, G_FORMAT_SIZE_IEC_UNITS);
 
       g_set_error (error, TB_JSON_ERROR, TB_JSON_ERROR_TOO_LARGE,
                    /* Translators: %s is a size such as "70.2 MiB", %u a number of MiB */
@@ -126,7 +135,15 @@ line_readable (GString  *line,
                    size, TB_TRACE_MAX_LINE / (1024 * 1024));
       return FALSE;
     }
-  return tb_json_check_text (line->str, line->len - 1, TB_TRACE_MAX_DEPTH, error);
+  return TRUE;
+}
+
+static gboolean
+line_readable (GString  *line,
+               GError  **error)
+{
+  return line_size_ok (line->len - 1, error) &&
+         tb_json_check_text (line->str, line->len - 1, TB_TRACE_MAX_DEPTH, error);
 }
 
 static gboolean
@@ -309,6 +326,11 @@ tb_trace_writer_sync (TbTraceWriter  *self,
 }
 
 /* Checks, writes and counts one line, and syncs on the policy. */
+static gboolean count_line (TbTraceWriter  *self,
+                            const char     *type,
+                            gint64          now,
+                            GError        **error);
+
 static gboolean
 finish_line (TbTraceWriter  *self,
              const char     *type,
@@ -322,7 +344,16 @@ finish_line (TbTraceWriter  *self,
     return write_incomplete (self, type, reason, error);
   if (!write_line (self, text, error))
     return FALSE;
+  return count_line (self, type, now, error);
+}
 
+/* An event line is in the file: counted, and synced as the policy says. */
+static gboolean
+count_line (TbTraceWriter  *self,
+            const char     *type,
+            gint64          now,
+            GError        **error)
+{
   self->n_events++;
   self->unsynced_events++;
 
@@ -428,6 +459,46 @@ sets_own_member (JsonObject *payload)
  * {"type", "t", …payload}, without building that object: the payload is
  * redacted sharing what is clean and written after the three members the
  * writer sets. This is how a recorder writes a run as it happens. */
+/* Writes the line {"seq", "t", "type", …@payload's members}: the three
+ * members the writer sets, then @payload (JSON text of an object, clean
+ * of secrets) after its opening brace, then the newline, in one writev()
+ * and without copying @payload. The line is the payload's object with
+ * three members more, so it is as readable as the payload is. */
+static gboolean
+write_text_event (TbTraceWriter  *self,
+                  const char     *type,
+                  gint64          time_us,
+                  const char     *payload,
+                  gsize           length,
+                  GError        **error)
+{
+  g_autoptr(GError) reason = NULL;
+  GString *head = self->head;
+  struct iovec parts[3];
+
+  g_string_truncate (head, 0);
+  g_string_append_len (head, "{\"seq\":", 7);
+  _tb_trace_line_append_int (head, (gint64) self->n_events + 1);
+  g_string_append_len (head, ",\"t\":", 5);
+  _tb_trace_line_append_int (head, time_us);
+  g_string_append_len (head, ",\"type\":", 8);
+  _tb_trace_line_append_string (head, type);
+  if (length > 2)
+    g_string_append_c (head, ',');
+
+  if (!line_size_ok (head->len + length - 1, &reason) ||
+      !tb_json_check_text (payload, length, TB_TRACE_MAX_DEPTH, &reason))
+    return write_incomplete (self, type, reason, error);
+
+  parts[0] = (struct iovec) { head->str, head->len };
+  parts[1] = (struct iovec) { (char *) payload + 1, length - 1 };
+  parts[2] = (struct iovec) { (char *) "\n", 1 };
+  if (!_tb_writev_all (self->fd, parts, G_N_ELEMENTS (parts)))
+    return write_failed (error);
+  self->size += head->len + length;
+  return count_line (self, type, g_get_monotonic_time (), error);
+}
+
 gboolean
 _tb_trace_writer_append_event (TbTraceWriter  *self,
                                TbTraceEvent   *event,
@@ -451,19 +522,8 @@ _tb_trace_writer_append_event (TbTraceWriter  *self,
    * members are never the writer's own. */
   if (payload_text != NULL && self->fd >= 0 && type[0] != '\0' &&
       _tb_redactor_json_text_is_clean (self->redactor, payload_text, text_length))
-    {
-      g_autoptr(GString) line = g_string_sized_new (text_length + 64);
-
-      g_string_append_printf (line, "{\"seq\":%" G_GUINT64_FORMAT ",\"t\":%" G_GINT64_FORMAT
-                              ",\"type\":", self->n_events + 1,
-                              tb_trace_event_get_time_us (event));
-      _tb_trace_line_append_string (line, type);
-      if (text_length > 2)
-        g_string_append_c (line, ',');
-      g_string_append_len (line, payload_text + 1, text_length - 1);
-      g_string_append_c (line, '\n');
-      return finish_line (self, type, line, g_get_monotonic_time (), error);
-    }
+    return write_text_event (self, type, tb_trace_event_get_time_us (event), payload_text,
+                             text_length, error);
 
   payload = tb_trace_event_get_payload (event);
   if (self->fd < 0 || type[0] == '\0' || sets_own_member (payload))

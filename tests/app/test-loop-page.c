@@ -526,6 +526,54 @@ test_model_turn (Fixture       *f,
   g_assert_cmpuint (tb_loop_page_get_n_rows (f->page), ==, 1);
 }
 
+static JsonNode *
+late_tool (TbTool        *tool,
+           JsonObject    *arguments,
+           JsonObject    *context,
+           GCancellable  *cancellable,
+           gpointer       user_data,
+           GError       **error)
+{
+  return tb_json_node_new_string ("late ran");
+}
+
+/* A tool that comes during a run is offered from the next turn: a call to
+ * it before it came is refused with the tools there are, the same call
+ * after it came runs (as when a person adds a tool folder mid-run). */
+static void
+test_tool_comes_mid_run (Fixture       *f,
+                         gconstpointer  data)
+{
+  GtkEditable *entry = tb_loop_page_get_model_turn_entry (f->page);
+  const char *turn = "{\"role\":\"assistant\",\"tool_calls\":[{\"name\":\"late_tool\","
+                     "\"arguments\":{}}]}";
+  g_autoptr(JsonNode) schema = tb_json_parse ("{\"type\":\"object\"}", -1, NULL);
+  g_autoptr(TbTool) tool = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *refused = NULL;
+
+  gtk_editable_set_text (entry, turn);
+  click (f, "model-turn");
+  assert_row (f, 1, "Calls late_tool {}");
+  click (f, "step");
+  refused = tb_loop_page_get_row_text (f->page, 2);
+  g_assert_true (g_str_has_prefix (refused, "Error from late_tool: Error: There is no tool "
+                                            "named “late_tool”. Available tools: "));
+
+  tool = tb_tool_new_simple ("late_tool", "Came late.", schema, TB_TOOL_SIMPLE_FLAGS_NONE,
+                             late_tool, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_true (tb_tool_registry_register (f->registry, tool, &error));
+  g_assert_no_error (error);
+
+  gtk_editable_set_text (entry, turn);
+  click (f, "model-turn");
+  assert_row (f, 3, "Calls late_tool {}");
+  assert_status (f, "Calls wait for your decision", "Iteration 2 of 10");
+  click (f, "step");
+  assert_row (f, 4, "Result of late_tool: late ran");
+}
+
 /* Fires the page's shortcut for an accelerator, as the window's shortcut
  * manager does when the key is pressed. */
 static void
@@ -1926,6 +1974,7 @@ main (int   argc,
   window_test_add ("/loop-page/cap-and-extend", test_cap_and_extend);
   window_test_add ("/loop-page/continue-breakpoint", test_continue_breakpoint);
   window_test_add ("/loop-page/model-turn", test_model_turn);
+  window_test_add ("/loop-page/tool-comes-mid-run", test_tool_comes_mid_run);
   window_test_add ("/loop-page/shortcuts", test_shortcuts);
   window_test_add ("/loop-page/ask-and-subset", test_ask_and_subset);
   window_test_add ("/loop-page/reasoning", test_reasoning);

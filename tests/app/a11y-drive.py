@@ -72,6 +72,21 @@ def has_action(node):
         return False
 
 
+# What a person would read on the Loop page: its state, iteration, error
+# and conversation, to say where a run stopped.
+def page_texts(app):
+    texts = []
+    for node in walk(app):
+        try:
+            name = node.name
+            role = node.getRoleName()
+        except Exception:
+            continue
+        if name and role in ("label", "list item", "status") and name not in texts:
+            texts.append(name.replace("\n", " ")[:160])
+    return texts
+
+
 def main():
     app = find_app(sys.argv[1] if len(sys.argv) > 1 else "toolbench", 30)
     if app is None:
@@ -93,7 +108,9 @@ def main():
     # A loaded machine may take a while; the run itself is short.
     state = find(app, lambda n: n.name == "Finished", 60)
     if state is None:
-        print("# The run did not finish")
+        print("# The run did not finish; the Loop page shows:")
+        for text in page_texts(app):
+            print("#   " + text)
         return 1
     answer = find(app, lambda n: n.name.startswith("Model: 2 + 3 = 5."))
     if answer is None:

@@ -21,6 +21,9 @@
  * AdwApplicationWindow of the same size (bench/empty-window), started from
  * the same environment in the same run, runs alternating between the two.
  * The app starts with a tool folder of 1,000 command-tool manifests.
+ * The app is also started with an empty tool folder in the same runs:
+ * what the window itself costs, the least the app with tools can cost,
+ * against the empty window too (`ratio app without tools / empty window`).
  *
  * Needs an X display and a session bus:
  *   xvfb-run -a dbus-run-session -- build/bench/start [--runs N] [--tools N] [--idle S]
@@ -276,8 +279,12 @@ main (int   argc,
   g_autoptr(GArray) empty_rss = g_array_new (FALSE, FALSE, sizeof (double));
   g_autoptr(GArray) other_map = g_array_new (FALSE, FALSE, sizeof (double));
   g_autoptr(GArray) other_rss = g_array_new (FALSE, FALSE, sizeof (double));
+  g_autoptr(GArray) bare_map = g_array_new (FALSE, FALSE, sizeof (double));
+  g_autoptr(GArray) bare_rss = g_array_new (FALSE, FALSE, sizeof (double));
   g_autofree char *root = NULL;
+  g_autofree char *bare_root = NULL;
   g_auto(GStrv) envp = NULL;
+  g_auto(GStrv) bare_envp = NULL;
   Watch watch;
   double app_map_s, empty_map_s, app_rss_mib, empty_rss_mib;
 
@@ -316,6 +323,14 @@ main (int   argc,
       return 1;
     }
   envp = bench_environment (root);
+  bare_root = g_dir_make_tmp ("tb-bench-start-XXXXXX", &error);
+  if (bare_root == NULL || !prepare_home (bare_root, 0, &error))
+    {
+      g_printerr ("bench/start: %s\n", error->message);
+      remove_tree (root);
+      return 1;
+    }
+  bare_envp = bench_environment (bare_root);
 
   g_print ("start: %d runs each, %d command tools in the app's tool folder, memory read after %.1f s idle\n",
            runs, tools, idle_s);
@@ -323,13 +338,15 @@ main (int   argc,
    * cache then hold for both. */
   for (int i = -1; i < runs; i++)
     {
-      Sample app, empty, compared = { 0, 0 };
+      Sample app, empty, bare, compared = { 0, 0 };
 
       if (!measure (&watch, BENCH_EMPTY_WINDOW, envp, idle_s, &empty) ||
           !measure (&watch, BENCH_APP, envp, idle_s, &app) ||
+          !measure (&watch, BENCH_APP, bare_envp, idle_s, &bare) ||
           (other != NULL && !measure (&watch, other, envp, idle_s, &compared)))
         {
           remove_tree (root);
+          remove_tree (bare_root);
           return 1;
         }
       if (i < 0)
@@ -338,15 +355,20 @@ main (int   argc,
       g_array_append_val (app_rss, app.rss_mib);
       g_array_append_val (empty_map, empty.map_s);
       g_array_append_val (empty_rss, empty.rss_mib);
+      g_array_append_val (bare_map, bare.map_s);
+      g_array_append_val (bare_rss, bare.rss_mib);
       g_array_append_val (other_map, compared.map_s);
       g_array_append_val (other_rss, compared.rss_mib);
-      g_print ("start: run %d: app mapped %.3f s, %.1f MiB idle; empty window mapped %.3f s, %.1f MiB idle\n",
-               i + 1, app.map_s, app.rss_mib, empty.map_s, empty.rss_mib);
+      g_print ("start: run %d: app mapped %.3f s, %.1f MiB idle; empty window mapped %.3f s, "
+               "%.1f MiB idle; app without tools mapped %.3f s, %.1f MiB idle\n",
+               i + 1, app.map_s, app.rss_mib, empty.map_s, empty.rss_mib, bare.map_s,
+               bare.rss_mib);
       if (other != NULL)
         g_print ("start: run %d: compared build mapped %.3f s, %.1f MiB idle\n",
                  i + 1, compared.map_s, compared.rss_mib);
     }
   remove_tree (root);
+  remove_tree (bare_root);
 
   app_map_s = median (app_map);
   empty_map_s = median (empty_map);
@@ -358,6 +380,12 @@ main (int   argc,
   g_print ("start: idle resident memory (median): app %.1f MiB, empty window %.1f MiB, "
            "ratio app / empty window: %.2f (target 1.15)\n",
            app_rss_mib, empty_rss_mib, app_rss_mib / empty_rss_mib);
+  g_print ("start: window mapped after exec (median): app without tools %.3f s, empty window "
+           "%.3f s, ratio app without tools / empty window: %.2f\n",
+           median (bare_map), empty_map_s, median (bare_map) / empty_map_s);
+  g_print ("start: idle resident memory (median): app without tools %.1f MiB, empty window "
+           "%.1f MiB, ratio app without tools / empty window: %.2f\n",
+           median (bare_rss), empty_rss_mib, median (bare_rss) / empty_rss_mib);
   if (other != NULL)
     {
       g_print ("start: window mapped after exec (median): app %.3f s, compared build %.3f s, "

@@ -29,23 +29,9 @@ _tb_write_all (int         fd,
                const char *data,
                gsize       length)
 {
-  while (length > 0)
-    {
-      gssize n = write (fd, data, length);
+  struct iovec part = { (char *) data, length };
 
-      if (n < 0 && errno == EINTR)
-        continue;
-      if (n < 0)
-        return FALSE;
-      if (n == 0)
-        {
-          errno = EIO;
-          return FALSE;
-        }
-      data += n;
-      length -= (gsize) n;
-    }
-  return TRUE;
+  return _tb_writev_all (fd, &part, 1);
 }
 
 /*

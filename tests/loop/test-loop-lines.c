@@ -33,37 +33,43 @@ parse_object (const char *text)
   return json_object_ref (json_node_get_object (node));
 }
 
+/* @text, which a writer appended, is what writing @tree gives. */
+static void
+assert_same_text (JsonNode *tree,
+                  GString  *text)
+{
+  g_autofree char *expected = tb_json_to_string (tree, FALSE);
+
+  g_assert_cmpstr (text->str, ==, expected);
+  json_node_unref (tree);
+  g_string_free (text, TRUE);
+}
+
 static void
 assert_same_call (TbToolCall *call)
 {
-  g_autoptr(JsonNode) tree = tb_tool_call_to_json (call);
-  g_autofree char *expected = tb_json_to_string (tree, FALSE);
-  g_autoptr(GString) text = g_string_new (NULL);
+  GString *text = g_string_new (NULL);
 
   _tb_tool_call_append_json (call, text);
-  g_assert_cmpstr (text->str, ==, expected);
+  assert_same_text (tb_tool_call_to_json (call), text);
 }
 
 static void
 assert_same_message (TbMessage *message)
 {
-  g_autoptr(JsonNode) tree = tb_message_to_json (message);
-  g_autofree char *expected = tb_json_to_string (tree, FALSE);
-  g_autoptr(GString) text = g_string_new (NULL);
+  GString *text = g_string_new (NULL);
 
   _tb_message_append_json (message, text);
-  g_assert_cmpstr (text->str, ==, expected);
+  assert_same_text (tb_message_to_json (message), text);
 }
 
 static void
 assert_same_result (TbToolResult *result)
 {
-  g_autoptr(JsonNode) tree = tb_tool_result_to_json (result);
-  g_autofree char *expected = tb_json_to_string (tree, FALSE);
-  g_autoptr(GString) text = g_string_new (NULL);
+  GString *text = g_string_new (NULL);
 
   _tb_tool_result_append_json (result, text);
-  g_assert_cmpstr (text->str, ==, expected);
+  assert_same_text (tb_tool_result_to_json (result), text);
 }
 
 static GPtrArray *

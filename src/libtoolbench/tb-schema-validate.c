@@ -6,6 +6,9 @@
 
 #include "config.h"
 
+/* PRId64: the one 64-bit format xgettext understands in a message */
+#include <inttypes.h>
+
 #include <glib/gi18n-lib.h>
 #include <math.h>
 #include <stdlib.h>
@@ -542,8 +545,8 @@ _tb_schema_check_string (VCtx       *v,
         {
           report (v, n, "minLength",
                   g_dngettext (GETTEXT_PACKAGE,
-                               "must be at least %" G_GINT64_FORMAT " character long",
-                               "must be at least %" G_GINT64_FORMAT " characters long",
+                               "must be at least %" PRId64 " character long",
+                               "must be at least %" PRId64 " characters long",
                                n->min_length), n->min_length);
           ok = FALSE;
           if (STOP (v))
@@ -553,8 +556,8 @@ _tb_schema_check_string (VCtx       *v,
         {
           report (v, n, "maxLength",
                   g_dngettext (GETTEXT_PACKAGE,
-                               "must be at most %" G_GINT64_FORMAT " character long",
-                               "must be at most %" G_GINT64_FORMAT " characters long",
+                               "must be at most %" PRId64 " character long",
+                               "must be at most %" PRId64 " characters long",
                                n->max_length), n->max_length);
           ok = FALSE;
           if (STOP (v))
@@ -618,8 +621,8 @@ _tb_schema_check_n_items (VCtx   *v,
   if (n->min_items >= 0 && count < n->min_items)
     {
       report (v, n, "minItems",
-              g_dngettext (GETTEXT_PACKAGE, "must have at least %" G_GINT64_FORMAT " item",
-                           "must have at least %" G_GINT64_FORMAT " items", n->min_items),
+              g_dngettext (GETTEXT_PACKAGE, "must have at least %" PRId64 " item",
+                           "must have at least %" PRId64 " items", n->min_items),
               n->min_items);
       ok = FALSE;
       if (STOP (v))
@@ -628,8 +631,8 @@ _tb_schema_check_n_items (VCtx   *v,
   if (n->max_items >= 0 && count > n->max_items)
     {
       report (v, n, "maxItems",
-              g_dngettext (GETTEXT_PACKAGE, "must have at most %" G_GINT64_FORMAT " item",
-                           "must have at most %" G_GINT64_FORMAT " items", n->max_items),
+              g_dngettext (GETTEXT_PACKAGE, "must have at most %" PRId64 " item",
+                           "must have at most %" PRId64 " items", n->max_items),
               n->max_items);
       ok = FALSE;
     }
@@ -648,8 +651,8 @@ _tb_schema_check_n_properties (VCtx   *v,
   if (n->min_properties >= 0 && count < n->min_properties)
     {
       report (v, n, "minProperties",
-              g_dngettext (GETTEXT_PACKAGE, "must have at least %" G_GINT64_FORMAT " property",
-                           "must have at least %" G_GINT64_FORMAT " properties",
+              g_dngettext (GETTEXT_PACKAGE, "must have at least %" PRId64 " property",
+                           "must have at least %" PRId64 " properties",
                            n->min_properties), n->min_properties);
       ok = FALSE;
       if (STOP (v))
@@ -658,8 +661,8 @@ _tb_schema_check_n_properties (VCtx   *v,
   if (n->max_properties >= 0 && count > n->max_properties)
     {
       report (v, n, "maxProperties",
-              g_dngettext (GETTEXT_PACKAGE, "must have at most %" G_GINT64_FORMAT " property",
-                           "must have at most %" G_GINT64_FORMAT " properties",
+              g_dngettext (GETTEXT_PACKAGE, "must have at most %" PRId64 " property",
+                           "must have at most %" PRId64 " properties",
                            n->max_properties), n->max_properties);
       ok = FALSE;
     }
@@ -895,9 +898,9 @@ validate_array (VCtx     *v,
           if (n->min_contains >= 0)
             report (v, n, "minContains",
                     g_dngettext (GETTEXT_PACKAGE,
-                                 "must contain at least %" G_GINT64_FORMAT " item that matches "
+                                 "must contain at least %" PRId64 " item that matches "
                                  "the schema in contains",
-                                 "must contain at least %" G_GINT64_FORMAT " items that match "
+                                 "must contain at least %" PRId64 " items that match "
                                  "the schema in contains", min), min);
           else
             report (v, n, "contains",
@@ -910,9 +913,9 @@ validate_array (VCtx     *v,
         {
           report (v, n, "maxContains",
                   g_dngettext (GETTEXT_PACKAGE,
-                               "must contain at most %" G_GINT64_FORMAT " item that matches "
+                               "must contain at most %" PRId64 " item that matches "
                                "the schema in contains",
-                               "must contain at most %" G_GINT64_FORMAT " items that match "
+                               "must contain at most %" PRId64 " items that match "
                                "the schema in contains", n->max_contains), n->max_contains);
           ok = FALSE;
         }

@@ -97,6 +97,67 @@ test_schema_message_follows_language (void)
     }
 }
 
+/* The validators' plural messages: the German text with the form the
+ * count takes (counts the validators keep translated and one they look
+ * up each time), following a change of language, from text and trees. */
+static void
+test_schema_plural_follows_language (void)
+{
+  const char *instance = "{\"a\":\"xy\",\"b\":\"\",\"c\":[1,2,3],\"d\":[],"
+                         "\"e\":\"0123456789012345678901234567890123456789"
+                         "012345678901234567890123456789\"}";
+  g_autoptr(JsonNode) schema_node =
+    tb_json_parse ("{\"properties\":{\"a\":{\"maxLength\":1},\"b\":{\"minLength\":3},"
+                   "\"c\":{\"maxItems\":2},\"d\":{\"minItems\":1},"
+                   "\"e\":{\"maxLength\":65}},"
+                   "\"maxProperties\":1}", -1, NULL);
+  g_autoptr(JsonNode) instance_node = tb_json_parse (instance, -1, NULL);
+  g_autoptr(TbSchema) schema = tb_schema_new (schema_node, TB_SCHEMA_DRAFT_AUTO, NULL);
+  const char *german[] = {
+    "darf höchstens 1 Eigenschaft haben",
+    "darf höchstens 1 Zeichen lang sein",
+    "muss mindestens 3 Zeichen lang sein",
+    "darf höchstens 2 Elemente haben",
+    "muss mindestens 1 Element haben",
+    "darf höchstens 65 Zeichen lang sein",
+  };
+  const char *english[] = {
+    "must have at most 1 property",
+    "must be at most 1 character long",
+    "must be at least 3 characters long",
+    "must have at most 2 items",
+    "must have at least 1 item",
+    "must be at most 65 characters long",
+  };
+
+  g_assert_nonnull (schema);
+  for (guint round = 0; round < 3; round++)
+    {
+      const char **want = round == 1 ? english : german;
+
+      g_setenv ("LANGUAGE", round == 1 ? "en" : "de", TRUE);
+      setlocale (LC_ALL, "");
+      for (guint from_text = 0; from_text < 2; from_text++)
+        {
+          g_autoptr(GPtrArray) errors = NULL;
+
+          if (from_text)
+            tb_schema_validate_text (schema, instance, -1, TB_SCHEMA_VALIDATE_ALL_ERRORS,
+                                     &errors, NULL);
+          else
+            tb_schema_validate_full (schema, instance_node, TB_SCHEMA_VALIDATE_ALL_ERRORS,
+                                     &errors);
+          g_assert_cmpuint (errors->len, ==, G_N_ELEMENTS (german));
+          for (guint i = 0; i < errors->len; i++)
+            {
+              TbSchemaError *error = g_ptr_array_index (errors, i);
+
+              g_assert_cmpstr (error->message, ==, want[i]);
+            }
+        }
+    }
+}
+
 static void
 test_plural (void)
 {
@@ -131,6 +192,8 @@ main (int   argc,
   g_test_add_func ("/translation/plural", test_plural);
   g_test_add_func ("/translation/schema-message-follows-language",
                    test_schema_message_follows_language);
+  g_test_add_func ("/translation/schema-plural-follows-language",
+                   test_schema_plural_follows_language);
 
   return g_test_run ();
 }

@@ -13,13 +13,19 @@
  * LANGUAGE and then bumps the C library's counter, as the gettext manual
  * asks).
  *
- * Include after <glib/gi18n-lib.h>; xgettext still sees _(). */
+ * Plural messages (g_dngettext()) are kept per count for small counts.
+ *
+ * Include after <glib/gi18n-lib.h>; xgettext still sees _() and
+ * g_dngettext(). */
 
 #include <glib.h>
 
 G_BEGIN_DECLS
 
-const char *_tb_schema_message_translate (const char *msgid);
+const char *_tb_schema_message_translate        (const char *msgid);
+const char *_tb_schema_message_translate_plural (const char *msgid,
+                                                 const char *msgid_plural,
+                                                 gulong      n);
 
 /* Returns @text, which the compiler then checks as a format against the
  * arguments as it checks @msgid. */
@@ -33,5 +39,11 @@ _tb_schema_message_checked (const char *msgid,
 #undef _
 #define _(String) \
   ((char *) _tb_schema_message_checked (String, _tb_schema_message_translate (String)))
+
+/* The validators' plural messages all name GETTEXT_PACKAGE; xgettext
+ * still sees g_dngettext(), and the compiler checks the plural form. */
+#define g_dngettext(Domain, Singular, Plural, N) \
+  (_tb_schema_message_checked (Plural, \
+                               _tb_schema_message_translate_plural (Singular, Plural, N)))
 
 G_END_DECLS

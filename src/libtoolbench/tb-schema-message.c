@@ -10,6 +10,9 @@
 
 #include "tb-schema-message-private.h"
 
+/* The catalogue's own lookup here, not the cached one of the header. */
+#undef g_dngettext
+
 #ifdef __GLIBC__
 
 /* The C library's count of catalogue changes: setlocale(), textdomain()
@@ -67,6 +70,60 @@ _tb_schema_message_translate (const char *msgid)
   return g_dgettext (GETTEXT_PACKAGE, msgid);
 }
 
+/* A plural message's translation depends on which plural form the count
+ * takes, which only the catalogue knows: it is kept per count, for the
+ * counts below N_COUNTS (a schema's bounds are mostly small), as the
+ * singular ones are kept, and looked up each time for larger counts. */
+#define N_PLURAL_SLOTS 32
+#define N_COUNTS       64
+
+typedef struct
+{
+  const char *msgid;
+  const char *texts[N_COUNTS];
+  int         generations[N_COUNTS];
+} PluralSlot;
+
+static PluralSlot plural_slots[N_PLURAL_SLOTS];
+
+const char *
+_tb_schema_message_translate_plural (const char *msgid,
+                                     const char *msgid_plural,
+                                     gulong      n)
+{
+  int generation = *(volatile int *) &_nl_msg_cat_cntr;
+  guint start = (guint) (((guintptr) msgid >> 3) % N_PLURAL_SLOTS);
+
+  if (n >= N_COUNTS)
+    return g_dngettext (GETTEXT_PACKAGE, msgid, msgid_plural, n);
+
+  for (guint probe = 0; probe < 8; probe++)
+    {
+      PluralSlot *slot = &plural_slots[(start + probe) % N_PLURAL_SLOTS];
+      const char *owner = g_atomic_pointer_get (&slot->msgid);
+
+      if (owner == NULL &&
+          g_atomic_pointer_compare_and_exchange (&slot->msgid, NULL, msgid))
+        owner = msgid;
+      else if (owner == NULL)
+        owner = g_atomic_pointer_get (&slot->msgid);
+      if (owner != msgid)
+        continue;
+
+      {
+        const char *text = g_atomic_pointer_get (&slot->texts[n]);
+
+        if (G_LIKELY (text != NULL && g_atomic_int_get (&slot->generations[n]) == generation))
+          return text;
+        text = g_dngettext (GETTEXT_PACKAGE, msgid, msgid_plural, n);
+        g_atomic_int_set (&slot->generations[n], generation);
+        g_atomic_pointer_set (&slot->texts[n], text);
+        return text;
+      }
+    }
+  return g_dngettext (GETTEXT_PACKAGE, msgid, msgid_plural, n);
+}
+
 #else
 
 /* No way to know when the catalogues change: look it up each time. */
@@ -74,6 +131,14 @@ const char *
 _tb_schema_message_translate (const char *msgid)
 {
   return g_dgettext (GETTEXT_PACKAGE, msgid);
+}
+
+const char *
+_tb_schema_message_translate_plural (const char *msgid,
+                                     const char *msgid_plural,
+                                     gulong      n)
+{
+  return g_dngettext (GETTEXT_PACKAGE, msgid, msgid_plural, n);
 }
 
 #endif

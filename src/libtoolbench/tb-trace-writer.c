@@ -325,28 +325,6 @@ tb_trace_writer_sync (TbTraceWriter  *self,
   return TRUE;
 }
 
-/* Checks, writes and counts one line, and syncs on the policy. */
-static gboolean count_line (TbTraceWriter  *self,
-                            const char     *type,
-                            gint64          now,
-                            GError        **error);
-
-static gboolean
-finish_line (TbTraceWriter  *self,
-             const char     *type,
-             GString        *text,
-             gint64          now,
-             GError        **error)
-{
-  g_autoptr(GError) reason = NULL;
-
-  if (!line_readable (text, &reason))
-    return write_incomplete (self, type, reason, error);
-  if (!write_line (self, text, error))
-    return FALSE;
-  return count_line (self, type, now, error);
-}
-
 /* An event line is in the file: counted, and synced as the policy says. */
 static gboolean
 count_line (TbTraceWriter  *self,
@@ -363,6 +341,23 @@ count_line (TbTraceWriter  *self,
     return tb_trace_writer_sync (self, error);
 
   return TRUE;
+}
+
+/* Checks, writes and counts one line, and syncs on the policy. */
+static gboolean
+finish_line (TbTraceWriter  *self,
+             const char     *type,
+             GString        *text,
+             gint64          now,
+             GError        **error)
+{
+  g_autoptr(GError) reason = NULL;
+
+  if (!line_readable (text, &reason))
+    return write_incomplete (self, type, reason, error);
+  if (!write_line (self, text, error))
+    return FALSE;
+  return count_line (self, type, now, error);
 }
 
 /**
@@ -455,10 +450,6 @@ sets_own_member (JsonObject *payload)
          json_object_has_member (payload, "type");
 }
 
-/* Writes @event as tb_trace_writer_append() writes the object
- * {"type", "t", …payload}, without building that object: the payload is
- * redacted sharing what is clean and written after the three members the
- * writer sets. This is how a recorder writes a run as it happens. */
 /* Writes the line {"seq", "t", "type", …@payload's members}: the three
  * members the writer sets, then @payload (JSON text of an object, clean
  * of secrets) after its opening brace, then the newline, in one writev()
@@ -499,6 +490,10 @@ write_text_event (TbTraceWriter  *self,
   return count_line (self, type, g_get_monotonic_time (), error);
 }
 
+/* Writes @event as tb_trace_writer_append() writes the object
+ * {"type", "t", …payload}, without building that object: the payload is
+ * redacted sharing what is clean and written after the three members the
+ * writer sets. This is how a recorder writes a run as it happens. */
 gboolean
 _tb_trace_writer_append_event (TbTraceWriter  *self,
                                TbTraceEvent   *event,

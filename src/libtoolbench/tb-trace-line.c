@@ -15,9 +15,9 @@
 #include <string.h>
 
 #include "tb-json.h"
+#include "tb-text-private.h"
 #include "tb-trace-line-private.h"
 #include "tb-trace-private.h"
-#include "tb-text-private.h"
 
 /* Starts a payload: every event of the loop names its iteration first. */
 GString *

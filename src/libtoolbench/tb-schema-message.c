@@ -28,63 +28,98 @@ extern int _nl_msg_cat_cntr;
  * may use the translation from before a change of language, once. */
 #define N_SLOTS 256
 
+/* A plural message's translation depends on which plural form the count
+ * takes, which only the catalogue knows: it is kept per count, for the
+ * counts below N_COUNTS (a schema's bounds are mostly small), and looked
+ * up each time for larger counts. */
+#define N_PLURAL_SLOTS 32
+#define N_COUNTS       64
+
+/* A translation and the catalogues' generation it was looked up in. */
+typedef struct
+{
+  const char *text;
+  int         generation;
+} Entry;
+
+/* Every slot starts with the message that took it. */
 typedef struct
 {
   const char *msgid;
-  const char *text;
-  int         generation;
+  Entry       entry;
 } Slot;
 
+typedef struct
+{
+  const char *msgid;
+  Entry       entries[N_COUNTS];
+} PluralSlot;
+
 static Slot slots[N_SLOTS];
+static PluralSlot plural_slots[N_PLURAL_SLOTS];
+
+/* The slot of @msgid among @n_slots slots of @size bytes, taken for it if
+ * it has none yet, or %NULL when the slots it may go in are all others'. */
+static gpointer
+find_slot (gpointer    table,
+           gsize       size,
+           guint       n_slots,
+           const char *msgid)
+{
+  guint start = (guint) (((guintptr) msgid >> 3) % n_slots);
+
+  for (guint probe = 0; probe < MIN (n_slots, 16); probe++)
+    {
+      gpointer slot = (char *) table + size * ((start + probe) % n_slots);
+      const char **owner_p = slot;
+      const char *owner = g_atomic_pointer_get (owner_p);
+
+      if (owner == NULL && g_atomic_pointer_compare_and_exchange (owner_p, NULL, msgid))
+        return slot;
+      if (owner == NULL)
+        owner = g_atomic_pointer_get (owner_p);
+      if (owner == msgid)
+        return slot;
+    }
+  return NULL;
+}
+
+/* @entry's translation when it is of @generation, otherwise NULL. */
+static const char *
+entry_get (Entry *entry,
+           int    generation)
+{
+  const char *text = g_atomic_pointer_get (&entry->text);
+
+  if (G_LIKELY (text != NULL && g_atomic_int_get (&entry->generation) == generation))
+    return text;
+  return NULL;
+}
+
+static const char *
+entry_set (Entry      *entry,
+           int         generation,
+           const char *text)
+{
+  g_atomic_int_set (&entry->generation, generation);
+  g_atomic_pointer_set (&entry->text, text);
+  return text;
+}
 
 const char *
 _tb_schema_message_translate (const char *msgid)
 {
   int generation = *(volatile int *) &_nl_msg_cat_cntr;
-  guint start = (guint) (((guintptr) msgid >> 3) % N_SLOTS);
+  Slot *slot = find_slot (slots, sizeof (Slot), N_SLOTS, msgid);
+  const char *text;
 
-  for (guint probe = 0; probe < 16; probe++)
-    {
-      Slot *slot = &slots[(start + probe) % N_SLOTS];
-      const char *owner = g_atomic_pointer_get (&slot->msgid);
-
-      if (owner == NULL &&
-          g_atomic_pointer_compare_and_exchange (&slot->msgid, NULL, msgid))
-        owner = msgid;
-      else if (owner == NULL)
-        owner = g_atomic_pointer_get (&slot->msgid);
-      if (owner != msgid)
-        continue;
-
-      {
-        const char *text = g_atomic_pointer_get (&slot->text);
-
-        if (G_LIKELY (text != NULL && g_atomic_int_get (&slot->generation) == generation))
-          return text;
-        text = g_dgettext (GETTEXT_PACKAGE, msgid);
-        g_atomic_int_set (&slot->generation, generation);
-        g_atomic_pointer_set (&slot->text, text);
-        return text;
-      }
-    }
-  return g_dgettext (GETTEXT_PACKAGE, msgid);
+  if (slot == NULL)
+    return g_dgettext (GETTEXT_PACKAGE, msgid);
+  text = entry_get (&slot->entry, generation);
+  if (text != NULL)
+    return text;
+  return entry_set (&slot->entry, generation, g_dgettext (GETTEXT_PACKAGE, msgid));
 }
-
-/* A plural message's translation depends on which plural form the count
- * takes, which only the catalogue knows: it is kept per count, for the
- * counts below N_COUNTS (a schema's bounds are mostly small), as the
- * singular ones are kept, and looked up each time for larger counts. */
-#define N_PLURAL_SLOTS 32
-#define N_COUNTS       64
-
-typedef struct
-{
-  const char *msgid;
-  const char *texts[N_COUNTS];
-  int         generations[N_COUNTS];
-} PluralSlot;
-
-static PluralSlot plural_slots[N_PLURAL_SLOTS];
 
 const char *
 _tb_schema_message_translate_plural (const char *msgid,
@@ -92,36 +127,18 @@ _tb_schema_message_translate_plural (const char *msgid,
                                      gulong      n)
 {
   int generation = *(volatile int *) &_nl_msg_cat_cntr;
-  guint start = (guint) (((guintptr) msgid >> 3) % N_PLURAL_SLOTS);
+  PluralSlot *slot = n < N_COUNTS ? find_slot (plural_slots, sizeof (PluralSlot),
+                                               N_PLURAL_SLOTS, msgid)
+                                  : NULL;
+  const char *text;
 
-  if (n >= N_COUNTS)
+  if (slot == NULL)
     return g_dngettext (GETTEXT_PACKAGE, msgid, msgid_plural, n);
-
-  for (guint probe = 0; probe < 8; probe++)
-    {
-      PluralSlot *slot = &plural_slots[(start + probe) % N_PLURAL_SLOTS];
-      const char *owner = g_atomic_pointer_get (&slot->msgid);
-
-      if (owner == NULL &&
-          g_atomic_pointer_compare_and_exchange (&slot->msgid, NULL, msgid))
-        owner = msgid;
-      else if (owner == NULL)
-        owner = g_atomic_pointer_get (&slot->msgid);
-      if (owner != msgid)
-        continue;
-
-      {
-        const char *text = g_atomic_pointer_get (&slot->texts[n]);
-
-        if (G_LIKELY (text != NULL && g_atomic_int_get (&slot->generations[n]) == generation))
-          return text;
-        text = g_dngettext (GETTEXT_PACKAGE, msgid, msgid_plural, n);
-        g_atomic_int_set (&slot->generations[n], generation);
-        g_atomic_pointer_set (&slot->texts[n], text);
-        return text;
-      }
-    }
-  return g_dngettext (GETTEXT_PACKAGE, msgid, msgid_plural, n);
+  text = entry_get (&slot->entries[n], generation);
+  if (text != NULL)
+    return text;
+  return entry_set (&slot->entries[n], generation,
+                    g_dngettext (GETTEXT_PACKAGE, msgid, msgid_plural, n));
 }
 
 #else

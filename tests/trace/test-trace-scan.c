@@ -28,6 +28,19 @@ write_file (Fixture    *f,
   g_assert_no_error (error);
 }
 
+/* Writes @changed over the start of the trace file in place, as another
+ * program changing it after it was indexed would. */
+static void
+overwrite (Fixture    *f,
+           const char *changed)
+{
+  FILE *out = fopen (f->path, "r+");
+
+  g_assert_nonnull (out);
+  g_assert_cmpuint (fwrite (changed, 1, strlen (changed), out), ==, strlen (changed));
+  fclose (out);
+}
+
 static TbTraceReader *
 open_indexed (Fixture *f)
 {
@@ -302,13 +315,7 @@ test_changed_after_index (Fixture       *f,
 
   /* Same length, no longer JSON, written over the same file. */
   memcpy (strstr (changed, "\"n\":2"), "\"n\":}", 5);
-  {
-    FILE *out = fopen (f->path, "r+");
-
-    g_assert_nonnull (out);
-    g_assert_cmpuint (fwrite (changed, 1, strlen (changed), out), ==, strlen (changed));
-    fclose (out);
-  }
+  overwrite (f, changed);
 
   event = tb_trace_reader_read_event (reader, 0, &error);
   g_assert_no_error (error);
@@ -508,17 +515,12 @@ test_outline_changed (Fixture       *f,
   g_autoptr(TbTraceReader) reader = NULL;
   g_autoptr(GError) error = NULL;
   g_autoptr(JsonObject) outline = NULL;
-
   const char *changed = HEADER "{\"seq\":1,\"t\":0,\"tipe\":\"message\",\"iteration\":0}\n";
-  FILE *out;
 
   write_file (f, HEADER "{\"seq\":1,\"t\":0,\"type\":\"message\",\"iteration\":0}\n", -1);
   reader = open_indexed (f);
   /* Same length, written over the same file. */
-  out = fopen (f->path, "r+");
-  g_assert_nonnull (out);
-  g_assert_cmpuint (fwrite (changed, 1, strlen (changed), out), ==, strlen (changed));
-  fclose (out);
+  overwrite (f, changed);
   outline = tb_trace_reader_read_outline (reader, 0, &error);
   g_assert_null (outline);
   g_assert_error (error, TB_TRACE_FILE_ERROR, TB_TRACE_FILE_ERROR_DAMAGED);
@@ -546,15 +548,11 @@ test_outline_too_deep (Fixture       *f,
   g_autoptr(TbTraceReader) reader = NULL;
   g_autoptr(GError) error = NULL;
   g_autoptr(JsonObject) outline = NULL;
-  FILE *out;
 
   g_assert_cmpuint (strlen (good), ==, strlen (changed));
   write_file (f, good, -1);
   reader = open_indexed (f);
-  out = fopen (f->path, "r+");
-  g_assert_nonnull (out);
-  g_assert_cmpuint (fwrite (changed, 1, strlen (changed), out), ==, strlen (changed));
-  fclose (out);
+  overwrite (f, changed);
 
   outline = tb_trace_reader_read_outline (reader, 0, &error);
   g_assert_null (outline);

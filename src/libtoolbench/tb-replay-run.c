@@ -248,6 +248,19 @@ find_step (Run        *run,
   return NULL;
 }
 
+static gboolean
+is_read_type (const char *type)
+{
+  static const char * const read_types[] = {
+    "message", "tool-call", "decision", "tool-result", "incomplete", "end",
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (read_types); i++)
+    if (g_str_equal (type, read_types[i]))
+      return TRUE;
+  return FALSE;
+}
+
 Run *
 _tb_replay_run_read (TbTrace *trace)
 {
@@ -278,7 +291,14 @@ _tb_replay_run_read (TbTrace *trace)
     {
       g_autoptr(TbTraceEvent) event = g_object_ref (tb_trace_get_event (trace, i));
       const char *type = tb_trace_event_get_event_type (event);
-      JsonObject *payload = tb_trace_event_get_payload (event);
+      JsonObject *payload;
+
+      /* The wire's requests and responses, the model's turns and the
+       * rest say nothing a replay needs: their payloads, the largest of
+       * a run, are not parsed. */
+      if (!is_read_type (type))
+        continue;
+      payload = tb_trace_event_get_payload (event);
 
       if (g_str_equal (type, "message"))
         {

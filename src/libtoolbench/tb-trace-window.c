@@ -37,6 +37,7 @@ struct _TbTraceBacking
    * not go back to a checkpoint. */
   guint    next_position;
   guint64  next_offset;
+  char    *buffer;        /* READ_CHUNK bytes, for finding lines */
 };
 
 TbTraceBacking *
@@ -69,6 +70,7 @@ _tb_trace_backing_unref (TbTraceBacking *self)
     g_close (self->fd, NULL);
   g_free (self->path);
   g_array_unref (self->checkpoints);
+  g_free (self->buffer);
   g_free (self);
 }
 
@@ -116,15 +118,18 @@ _tb_trace_event_from_line (JsonObject *line,
                              payload);
 }
 
-/* Finds where line @position starts and how long it is. */
+/* Finds where line @position starts and how long it is; when the whole
+ * line came in the piece that found its end, also gives its text
+ * (@text, NUL-terminated), so that it is not read a second time. */
 static gboolean
 locate (TbTraceBacking  *self,
         guint            position,
         guint64         *start,
         gsize           *length,
+        char           **text,
         GError         **error)
 {
-  g_autofree char *buffer = g_malloc (READ_CHUNK);
+  char *buffer;
   gsize chunk = READ_FIRST;
   guint64 offset;
   guint line;
@@ -143,6 +148,10 @@ locate (TbTraceBacking  *self,
       line = position - position % CHECKPOINT_EVERY;
     }
 
+  if (self->buffer == NULL)
+    self->buffer = g_malloc (READ_CHUNK);
+  buffer = self->buffer;
+  *text = NULL;
   *start = offset;
   for (;;)
     {
@@ -180,6 +189,12 @@ locate (TbTraceBacking  *self,
                   return FALSE;
                 }
               *length = end - *start;
+              if (*start >= offset)
+                {
+                  *text = g_malloc (*length + 1);
+                  memcpy (*text, buffer + (*start - offset), *length);
+                  (*text)[*length] = '\0';
+                }
               self->next_position = position + 1;
               self->next_offset = end + 1;
               return TRUE;
@@ -319,17 +334,22 @@ _tb_trace_backing_read (TbTraceBacking *self,
         }
     }
 
-  if (error == NULL && position < self->n_lines && locate (self, position, &start, &length, &error))
+  if (error == NULL && position < self->n_lines &&
+      locate (self, position, &start, &length, &text, &error))
     {
-      text = g_malloc (length + 1);
-      if (pread (self->fd, text, length, start) != (gssize) length)
-        g_set_error_literal (&error, G_IO_ERROR, G_IO_ERROR_PARTIAL_INPUT,
-                             _("the file is shorter than what was written to it"));
-      else
+      if (text == NULL)
+        {
+          text = g_malloc (length + 1);
+          if (pread (self->fd, text, length, start) != (gssize) length)
+            g_set_error_literal (&error, G_IO_ERROR, G_IO_ERROR_PARTIAL_INPUT,
+                                 _("the file is shorter than what was written to it"));
+          else
+            text[length] = '\0';
+        }
+      if (error == NULL)
         {
           TbTraceEvent *event;
 
-          text[length] = '\0';
           /* The header is line 1: event k is on line k + 1. */
           event = _tb_trace_event_from_text (text, length, position + 1, position + 2, &error);
           if (event != NULL)

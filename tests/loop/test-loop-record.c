@@ -37,8 +37,32 @@ echo (TbTool        *tool,
   return tb_json_parse ("{\"said\":\"it \\\"works\\\"\"}", -1, error);
 }
 
+/* Outputs of every length a read back meets: within the first piece
+ * read, across it, across the largest piece, and short again. */
+static JsonNode *
+echo_lengths (TbTool        *tool,
+              JsonObject    *arguments,
+              JsonObject    *context,
+              GCancellable  *cancellable,
+              gpointer       user_data,
+              GError       **error)
+{
+  static const guint lengths[] = { 10, 5000, 9000, 70000, 200, 8150, 140000, 0 };
+  guint *calls = user_data;
+  guint length = lengths[(*calls)++ % G_N_ELEMENTS (lengths)];
+  g_autofree char *said = g_strnfill (length, 'a' + *calls % 26);
+  JsonNode *node = json_node_new (JSON_NODE_OBJECT);
+  JsonObject *object = json_object_new ();
+
+  json_object_set_string_member (object, "said", said);
+  json_node_take_object (node, object);
+  return node;
+}
+
 static TbDispatchLoop *
-new_loop (guint max_iterations)
+new_loop_with (guint             max_iterations,
+               TbToolSimpleFunc  func,
+               gpointer          user_data)
 {
   g_autoptr(TbToolRegistry) registry = tb_tool_registry_new ();
   g_autoptr(TbScriptedProvider) provider = NULL;
@@ -49,8 +73,8 @@ new_loop (guint max_iterations)
   TbDispatchLoop *loop;
 
   schema = tb_json_parse ("{\"type\":\"object\",\"properties\":{}}", -1, &error);
-  tool = tb_tool_new_simple ("echo", "Says something.", schema, TB_TOOL_SIMPLE_FLAGS_NONE, echo,
-                             NULL, NULL, &error);
+  tool = tb_tool_new_simple ("echo", "Says something.", schema, TB_TOOL_SIMPLE_FLAGS_NONE, func,
+                             user_data, NULL, &error);
   g_assert_no_error (error);
   g_assert_true (tb_tool_registry_register (registry, tool, &error));
   script = tb_json_parse ("{\"repeat\":true,\"responses\":[{\"text\":\"again\",\"tool_calls\":"
@@ -62,6 +86,12 @@ new_loop (guint max_iterations)
   loop = tb_dispatch_loop_new (registry, TB_PROVIDER (provider), max_iterations);
   g_assert_true (tb_dispatch_loop_add_user_message (loop, "Go.", &error));
   return loop;
+}
+
+static TbDispatchLoop *
+new_loop (guint max_iterations)
+{
+  return new_loop_with (max_iterations, echo, NULL);
 }
 
 static void
@@ -191,6 +221,46 @@ test_window (Fixture       *f,
     g_assert_cmpuint (tb_trace_reader_get_n_events (reader), ==, n);
     g_unlink (path);
   }
+}
+
+/* Lines short and long, some longer than a piece read at once, read back
+ * in order and backwards as they were written. */
+static void
+test_window_long_lines (Fixture       *f,
+                        gconstpointer  data)
+{
+  guint calls_recorded = 0;
+  guint calls_kept = 0;
+  g_autoptr(TbDispatchLoop) recorded = new_loop_with (120, echo_lengths, &calls_recorded);
+  g_autoptr(TbDispatchLoop) kept = new_loop_with (120, echo_lengths, &calls_kept);
+  g_autoptr(TbTraceRecorder) recorder = NULL;
+  g_autoptr(GError) error = NULL;
+  TbTrace *trace = tb_dispatch_loop_get_trace (recorded);
+  TbTrace *all = tb_dispatch_loop_get_trace (kept);
+  guint n;
+
+  recorder = tb_trace_recorder_new (trace, f->file, NULL);
+  tb_trace_recorder_set_window (recorder, 16);
+  g_assert_cmpint (run (recorded), ==, TB_LOOP_STATE_LIMIT_REACHED);
+  g_assert_cmpint (run (kept), ==, TB_LOOP_STATE_LIMIT_REACHED);
+  g_assert_true (tb_trace_recorder_close (recorder, &error));
+  g_assert_no_error (error);
+
+  n = tb_trace_get_n_events (trace);
+  g_assert_cmpuint (n, ==, tb_trace_get_n_events (all));
+  g_assert_cmpuint (tb_trace_get_n_in_memory (trace), <, 40);
+  for (guint i = 0; i < n; i++)
+    {
+      TbTraceEvent *event = tb_trace_get_event (trace, i);
+
+      g_assert_cmpstr (tb_trace_event_get_event_type (event), !=, "incomplete");
+      assert_same_event (event, tb_trace_get_event (all, i));
+    }
+  for (guint i = n; i > 0; i = i > 5 ? i - 5 : 0)
+    assert_same_event (tb_trace_get_event (trace, i - 1), tb_trace_get_event (all, i - 1));
+  /* Every other one, so that no read goes on from the line before. */
+  for (guint i = 0; i < n; i += 2)
+    assert_same_event (tb_trace_get_event (trace, i), tb_trace_get_event (all, i));
 }
 
 /* A file removed under a windowed trace: old events become gaps that say
@@ -841,6 +911,7 @@ main (int   argc,
 #define ADD(path, func) \
   g_test_add (path, Fixture, NULL, trace_file_fixture_setup, func, trace_file_fixture_teardown)
   ADD ("/loop-record/window", test_window);
+  ADD ("/loop-record/window-long-lines", test_window_long_lines);
   ADD ("/loop-record/window-file-gone", test_window_file_gone);
   ADD ("/loop-record/cancelled-long-run", test_cancelled_long_run);
   ADD ("/loop-record/killed-long-run", test_killed_long_run);

@@ -72,7 +72,15 @@ struct _TbReplayStep
   JsonArray      *diff;
 };
 
+typedef struct _RunReader RunReader;
+
 Run            *_tb_replay_run_read           (TbTrace            *trace);
+RunReader      *_tb_replay_run_reader_new     (TbTrace            *trace);
+void            _tb_replay_run_reader_add     (RunReader          *reader,
+                                               TbTraceEvent       *event);
+guint           _tb_replay_run_reader_get_n_read (RunReader       *reader);
+Run            *_tb_replay_run_reader_finish  (RunReader          *reader);
+void            _tb_replay_run_reader_free    (RunReader          *reader);
 Run            *_tb_replay_run_ref            (Run                *run);
 void            _tb_replay_run_unref          (Run                *run);
 guint           _tb_replay_run_n_steps        (Run                *run);
@@ -98,6 +106,7 @@ gint            _tb_replay_run_find_step      (Run                *run,
                                                const char         *call_id);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (Run, _tb_replay_run_unref)
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (RunReader, _tb_replay_run_reader_free)
 
 /* The report keeps the two runs and makes a step's comparison when it is
  * asked for; what it keeps a step is its status. */
@@ -114,8 +123,8 @@ struct _TbReplayReport
   guint         made_next;
 };
 
-TbReplayReport *_tb_replay_report_new_compare_run (Run             *recorded,
-                                                  TbTrace         *replayed);
+TbReplayReport *_tb_replay_report_new_compare_runs (Run            *recorded,
+                                                   Run            *replayed);
 TbToolRegistry *_tb_replay_recorded_registry  (TbTrace            *trace,
                                                Run                *run);
 TbProvider     *_tb_replay_fork_provider_new  (Run                *run,

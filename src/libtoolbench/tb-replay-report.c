@@ -279,15 +279,13 @@ tb_replay_report_new_compare (TbTrace *recorded,
   return compare_runs (a, b);
 }
 
-/* As tb_replay_report_new_compare() with the recorded run already read
- * (a replay has it), so that a long trace is not read twice. */
+/* As tb_replay_report_new_compare() with both runs already read (a
+ * replay reads its own as it runs), so that no trace is read twice. */
 TbReplayReport *
-_tb_replay_report_new_compare_run (Run     *recorded,
-                                   TbTrace *replayed)
+_tb_replay_report_new_compare_runs (Run *recorded,
+                                    Run *replayed)
 {
-  g_autoptr(Run) b = _tb_replay_run_read (replayed);
-
-  return compare_runs (recorded, b);
+  return compare_runs (recorded, replayed);
 }
 
 /**

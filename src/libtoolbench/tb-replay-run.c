@@ -14,6 +14,7 @@
 
 #include "tb-json.h"
 #include "tb-replay-private.h"
+#include "tb-trace-private.h"
 
 void
 _tb_replay_run_unref (Run *run)
@@ -261,154 +262,194 @@ is_read_type (const char *type)
   return FALSE;
 }
 
-Run *
-_tb_replay_run_read (TbTrace *trace)
+/* Reading a run event by event: all at once from a trace
+ * (_tb_replay_run_read()), or as a replay's own run appends them. */
+struct _RunReader
 {
-  Run *run = g_new0 (Run, 1);
-  guint n = tb_trace_get_n_events (trace);
-  gboolean ran_since_end = FALSE;
-  g_autoptr(GError) local_error = NULL;
+  Run        *run;
+  gboolean    ran_since_end;
+  guint       n_read;
   /* The call ids of the latest turn → their step: what decisions and
    * results name, kept for one turn only. */
-  g_autoptr(GHashTable) turn_calls = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
-                                                            NULL);
+  GHashTable *turn_calls;
+};
+
+RunReader *
+_tb_replay_run_reader_new (TbTrace *trace)
+{
+  RunReader *reader = g_new0 (RunReader, 1);
+  Run *run = g_new0 (Run, 1);
 
   run->ref_count = 1;
   run->trace = g_object_ref (trace);
   run->steps = g_array_new (FALSE, TRUE, sizeof (Step));
   run->turns = g_array_new (FALSE, FALSE, sizeof (guint));
   run->actions = g_array_new (FALSE, TRUE, sizeof (Action));
+  reader->run = run;
+  reader->turn_calls = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  return reader;
+}
 
-  /* The loop's cap is a guint: a larger number must not wrap to 0. */
-  if (!tb_json_object_get_int_in_range (tb_trace_get_header (trace), "max_iterations",
-                                        1, G_MAXUINT, &run->max_iterations, &local_error))
-    run->error = g_error_new (TB_REPLAY_ERROR, TB_REPLAY_ERROR_INVALID_TRACE,
-                              /* Translators: %s says which number is wrong */
-                              _("The trace header cannot be replayed: %s"),
-                              local_error->message);
+void
+_tb_replay_run_reader_free (RunReader *reader)
+{
+  g_clear_pointer (&reader->run, _tb_replay_run_unref);
+  g_hash_table_unref (reader->turn_calls);
+  g_free (reader);
+}
 
-  for (guint i = 0; i < n; i++)
+guint
+_tb_replay_run_reader_get_n_read (RunReader *reader)
+{
+  return reader->n_read;
+}
+
+/* Event @i of the trace, the next one: the reader takes them in order. */
+void
+_tb_replay_run_reader_add (RunReader    *reader,
+                           TbTraceEvent *event)
+{
+  Run *run = reader->run;
+  guint i = reader->n_read++;
+  const char *type = tb_trace_event_get_event_type (event);
+  g_autoptr(JsonObject) payload = NULL;
+
+  /* The wire's requests and responses, the model's turns and the rest
+   * say nothing a replay needs: their payloads, the largest of a run,
+   * are not parsed. What is parsed is not kept with the event. */
+  if (!is_read_type (type))
+    return;
+  payload = _tb_trace_event_dup_payload (event);
+
+  if (g_str_equal (type, "message"))
     {
-      g_autoptr(TbTraceEvent) event = g_object_ref (tb_trace_get_event (trace, i));
-      const char *type = tb_trace_event_get_event_type (event);
-      JsonObject *payload;
+      JsonObject *message = tb_json_object_get_object (payload, "message");
+      const char *role = tb_json_object_get_string (message, "role");
+      const char *origin = tb_json_object_get_string (payload, "origin");
 
-      /* The wire's requests and responses, the model's turns and the
-       * rest say nothing a replay needs: their payloads, the largest of
-       * a run, are not parsed. */
-      if (!is_read_type (type))
-        continue;
-      payload = tb_trace_event_get_payload (event);
+      if (message == NULL || role == NULL)
+        return;
 
-      if (g_str_equal (type, "message"))
+      if (g_str_equal (role, "assistant"))
         {
-          JsonObject *message = tb_json_object_get_object (payload, "message");
-          const char *role = tb_json_object_get_string (message, "role");
-          const char *origin = tb_json_object_get_string (payload, "origin");
+          const char *text = tb_json_object_get_string (message, "text");
 
-          if (message == NULL || role == NULL)
-            continue;
-
-          if (g_str_equal (role, "assistant"))
-            {
-              const char *text = tb_json_object_get_string (message, "text");
-
-              g_array_append_val (run->turns, i);
-              g_free (run->answer);
-              run->answer = g_strdup (text != NULL ? text : "");
-              ran_since_end = TRUE;
-              g_hash_table_remove_all (turn_calls);
-            }
-          else if ((g_str_equal (role, "user") || g_str_equal (role, "system")) &&
-                   g_strcmp0 (origin, "tool") != 0)
-            {
-              Action action = { ACTION_ADD_MESSAGE, i, 0 };
-
-              g_array_append_val (run->actions, action);
-            }
+          g_array_append_val (run->turns, i);
+          g_free (run->answer);
+          run->answer = g_strdup (text != NULL ? text : "");
+          reader->ran_since_end = TRUE;
+          g_hash_table_remove_all (reader->turn_calls);
         }
-      else if (g_str_equal (type, "tool-call"))
+      else if ((g_str_equal (role, "user") || g_str_equal (role, "system")) &&
+               g_strcmp0 (origin, "tool") != 0)
         {
-          JsonObject *call = tb_json_object_get_object (payload, "call");
-          JsonNode *offered = json_object_get_member (payload, "offered");
-          const char *id = tb_json_object_get_string (call, "id");
-          Step step = { i, NO_EVENT, NO_EVENT, 0, DECISION_NONE, TRUE };
-
-          if (call == NULL)
-            continue;
-
-          step.turn = run->turns->len > 0 ? run->turns->len - 1 : 0;
-          step.offered = offered == NULL || !JSON_NODE_HOLDS_VALUE (offered) ||
-                         json_node_get_boolean (offered);
-          g_array_append_val (run->steps, step);
-          /* The latest call with an id is the one its events name. */
-          if (id != NULL)
-            g_hash_table_insert (turn_calls, g_strdup (id),
-                                 GUINT_TO_POINTER (run->steps->len - 1));
-        }
-      else if (g_str_equal (type, "decision"))
-        {
-          const char *decision = tb_json_object_get_string (payload, "decision");
-
-          if (g_strcmp0 (decision, "extend") == 0)
-            {
-              g_autoptr(GError) event_error = NULL;
-              gint64 added = 1;
-              Action action = { ACTION_EXTEND, NO_EVENT, 1 };
-
-              if (!tb_json_object_get_int_in_range (payload, "added", 1, G_MAXUINT, &added,
-                                                    &event_error) && run->error == NULL)
-                run->error = g_error_new (TB_REPLAY_ERROR, TB_REPLAY_ERROR_INVALID_TRACE,
-                                          /* Translators: %lu is an event number, %s why */
-                                          _("Event %lu of the trace cannot be replayed: %s"),
-                                          (gulong) tb_trace_event_get_seq (event),
-                                          event_error->message);
-              action.extend_by = (guint) added;
-              g_array_append_val (run->actions, action);
-            }
-          else if (decision != NULL)
-            {
-              Step *step = find_step (run, turn_calls,
-                                      tb_json_object_get_string (payload, "call_id"));
-
-              if (step != NULL)
-                {
-                  step->decision = i;
-                  step->decision_kind = decision_kind (decision);
-                }
-            }
-        }
-      else if (g_str_equal (type, "tool-result"))
-        {
-          if (tb_json_object_get_object (payload, "result") != NULL)
-            {
-              Step *step = find_step (run, turn_calls,
-                                      tb_json_object_get_string (payload, "call_id"));
-
-              if (step != NULL)
-                step->result = i;
-            }
-        }
-      else if (g_str_equal (type, "incomplete") && run->incomplete == NULL)
-        {
-          const char *reason = tb_json_object_get_string (payload, "reason");
-
-          run->incomplete = g_strdup (reason != NULL ? reason
-                                                     : _("An event could not be recorded."));
-        }
-      else if (g_str_equal (type, "end"))
-        {
-          Action action = { ACTION_RUN, NO_EVENT, 0 };
+          Action action = { ACTION_ADD_MESSAGE, i, 0 };
 
           g_array_append_val (run->actions, action);
-          g_free (run->end_state);
-          run->end_state = g_strdup (tb_json_object_get_string (payload, "state"));
-          ran_since_end = FALSE;
         }
+    }
+  else if (g_str_equal (type, "tool-call"))
+    {
+      JsonObject *call = tb_json_object_get_object (payload, "call");
+      JsonNode *offered = json_object_get_member (payload, "offered");
+      const char *id = tb_json_object_get_string (call, "id");
+      Step step = { i, NO_EVENT, NO_EVENT, 0, DECISION_NONE, TRUE };
+
+      if (call == NULL)
+        return;
+
+      step.turn = run->turns->len > 0 ? run->turns->len - 1 : 0;
+      step.offered = offered == NULL || !JSON_NODE_HOLDS_VALUE (offered) ||
+                     json_node_get_boolean (offered);
+      g_array_append_val (run->steps, step);
+      /* The latest call with an id is the one its events name. */
+      if (id != NULL)
+        g_hash_table_insert (reader->turn_calls, g_strdup (id),
+                             GUINT_TO_POINTER (run->steps->len - 1));
+    }
+  else if (g_str_equal (type, "decision"))
+    {
+      const char *decision = tb_json_object_get_string (payload, "decision");
+
+      if (g_strcmp0 (decision, "extend") == 0)
+        {
+          g_autoptr(GError) event_error = NULL;
+          gint64 added = 1;
+          Action action = { ACTION_EXTEND, NO_EVENT, 1 };
+
+          if (!tb_json_object_get_int_in_range (payload, "added", 1, G_MAXUINT, &added,
+                                                &event_error) && run->error == NULL)
+            run->error = g_error_new (TB_REPLAY_ERROR, TB_REPLAY_ERROR_INVALID_TRACE,
+                                      /* Translators: %lu is an event number, %s why */
+                                      _("Event %lu of the trace cannot be replayed: %s"),
+                                      (gulong) tb_trace_event_get_seq (event),
+                                      event_error->message);
+          action.extend_by = (guint) added;
+          g_array_append_val (run->actions, action);
+        }
+      else if (decision != NULL)
+        {
+          Step *step = find_step (run, reader->turn_calls,
+                                  tb_json_object_get_string (payload, "call_id"));
+
+          if (step != NULL)
+            {
+              step->decision = i;
+              step->decision_kind = decision_kind (decision);
+            }
+        }
+    }
+  else if (g_str_equal (type, "tool-result"))
+    {
+      if (tb_json_object_get_object (payload, "result") != NULL)
+        {
+          Step *step = find_step (run, reader->turn_calls,
+                                  tb_json_object_get_string (payload, "call_id"));
+
+          if (step != NULL)
+            step->result = i;
+        }
+    }
+  else if (g_str_equal (type, "incomplete") && run->incomplete == NULL)
+    {
+      const char *reason = tb_json_object_get_string (payload, "reason");
+
+      run->incomplete = g_strdup (reason != NULL ? reason
+                                                 : _("An event could not be recorded."));
+    }
+  else if (g_str_equal (type, "end"))
+    {
+      Action action = { ACTION_RUN, NO_EVENT, 0 };
+
+      g_array_append_val (run->actions, action);
+      g_free (run->end_state);
+      run->end_state = g_strdup (tb_json_object_get_string (payload, "state"));
+      reader->ran_since_end = FALSE;
+    }
+}
+
+/* The run read, once every event has been added; the reader is freed. */
+Run *
+_tb_replay_run_reader_finish (RunReader *reader)
+{
+  Run *run = g_steal_pointer (&reader->run);
+  TbTrace *trace = run->trace;
+  g_autoptr(GError) local_error = NULL;
+
+  /* The loop's cap is a guint: a larger number must not wrap to 0. A
+   * header that cannot be replayed says so before any of its events. */
+  if (!tb_json_object_get_int_in_range (tb_trace_get_header (trace), "max_iterations",
+                                        1, G_MAXUINT, &run->max_iterations, &local_error))
+    {
+      g_clear_error (&run->error);
+      run->error = g_error_new (TB_REPLAY_ERROR, TB_REPLAY_ERROR_INVALID_TRACE,
+                                /* Translators: %s says which number is wrong */
+                                _("The trace header cannot be replayed: %s"),
+                                local_error->message);
     }
 
   /* A run cut off before its end (a crash) still replays what it had. */
-  if (ran_since_end)
+  if (reader->ran_since_end)
     {
       Action action = { ACTION_RUN, NO_EVENT, 0 };
 
@@ -423,5 +464,21 @@ _tb_replay_run_read (TbTrace *trace)
   if (run->max_iterations <= 0)
     run->max_iterations = MAX (run->turns->len, 1);
 
+  _tb_replay_run_reader_free (reader);
   return run;
+}
+
+Run *
+_tb_replay_run_read (TbTrace *trace)
+{
+  RunReader *reader = _tb_replay_run_reader_new (trace);
+  guint n = tb_trace_get_n_events (trace);
+
+  for (guint i = 0; i < n; i++)
+    {
+      g_autoptr(TbTraceEvent) event = g_object_ref (tb_trace_get_event (trace, i));
+
+      _tb_replay_run_reader_add (reader, event);
+    }
+  return _tb_replay_run_reader_finish (reader);
 }

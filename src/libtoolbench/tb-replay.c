@@ -50,10 +50,12 @@ struct _TbReplay
   TbTraceRecorder *recorder;
 
   Run             *run;
+  RunReader       *replayed;   /* the new run, read as its events come */
   TbDispatchLoop  *loop;
   GTask           *task;
   guint            next_action;
   gulong           pending_id;
+  gulong           replayed_id;
 };
 
 /**
@@ -75,7 +77,10 @@ tb_replay_dispose (GObject *object)
   TbReplay *self = (TbReplay *)object;
 
   if (self->loop != NULL)
-    g_clear_signal_handler (&self->pending_id, self->loop);
+    {
+      g_clear_signal_handler (&self->pending_id, self->loop);
+      g_clear_signal_handler (&self->replayed_id, tb_dispatch_loop_get_trace (self->loop));
+    }
 
   G_OBJECT_CLASS (tb_replay_parent_class)->dispose (object);
 }
@@ -95,6 +100,7 @@ tb_replay_finalize (GObject *object)
   g_clear_pointer (&self->parent, g_free);
   g_clear_pointer (&self->fork_value, json_node_unref);
   g_clear_pointer (&self->run, _tb_replay_run_unref);
+  g_clear_pointer (&self->replayed, _tb_replay_run_reader_free);
 
   G_OBJECT_CLASS (tb_replay_parent_class)->finalize (object);
 }
@@ -365,6 +371,25 @@ call_pending_cb (TbDispatchLoop *loop,
 
 static void next_action (TbReplay *self);
 
+/* The new run's events are read as the loop appends them, while they are
+ * still in memory, instead of from its file once it has ended. */
+static void
+replayed_items_cb (GListModel *trace,
+                   guint       position,
+                   guint       removed,
+                   guint       added,
+                   TbReplay   *self)
+{
+  guint n = tb_trace_get_n_events (TB_TRACE (trace));
+
+  for (guint i = _tb_replay_run_reader_get_n_read (self->replayed); i < n; i++)
+    {
+      g_autoptr(TbTraceEvent) event = g_object_ref (tb_trace_get_event (TB_TRACE (trace), i));
+
+      _tb_replay_run_reader_add (self->replayed, event);
+    }
+}
+
 static void
 run_cb (GObject      *object,
         GAsyncResult *result,
@@ -426,13 +451,17 @@ next_action (TbReplay *self)
 
   {
     g_autoptr(GTask) task = g_steal_pointer (&self->task);
+    TbTrace *trace = tb_dispatch_loop_get_trace (self->loop);
+    g_autoptr(Run) replayed = NULL;
     TbReplayReport *report;
 
     /* Everything written and synced before the two runs are compared. */
     if (self->recorder != NULL)
       tb_trace_recorder_close (self->recorder, NULL);
-    report = _tb_replay_report_new_compare_run (self->run,
-                                                tb_dispatch_loop_get_trace (self->loop));
+    replayed_items_cb (G_LIST_MODEL (trace), 0, 0, 0, self);
+    g_clear_signal_handler (&self->replayed_id, trace);
+    replayed = _tb_replay_run_reader_finish (g_steal_pointer (&self->replayed));
+    report = _tb_replay_report_new_compare_runs (self->run, replayed);
 
     g_task_return_pointer (task, report, g_object_unref);
   }
@@ -502,6 +531,9 @@ tb_replay_run_async (TbReplay            *self,
   tb_dispatch_loop_set_approval_policy (self->loop, TB_APPROVAL_POLICY_APPROVE_ALL);
   self->pending_id = g_signal_connect (self->loop, "call-pending",
                                        G_CALLBACK (call_pending_cb), self);
+  self->replayed = _tb_replay_run_reader_new (tb_dispatch_loop_get_trace (self->loop));
+  self->replayed_id = g_signal_connect (tb_dispatch_loop_get_trace (self->loop), "items-changed",
+                                        G_CALLBACK (replayed_items_cb), self);
 
   header = tb_trace_get_header (tb_dispatch_loop_get_trace (self->loop));
   if (self->fork_edit != TB_REPLAY_EDIT_NONE)

@@ -164,6 +164,23 @@ tb_trace_event_get_event_type (TbTraceEvent *self)
   return self->event_type;
 }
 
+/* Text the loop wrote: no limits to apply, and it always parses. */
+static JsonObject *
+parse_payload (TbTraceEvent *self)
+{
+  g_autoptr(JsonParser) parser = json_parser_new_immutable ();
+  JsonObject *payload;
+  JsonNode *root;
+
+  if (json_parser_load_from_data (parser, self->text, self->length, NULL) &&
+      (root = json_parser_get_root (parser)) != NULL && JSON_NODE_HOLDS_OBJECT (root))
+    payload = json_object_ref (json_node_get_object (root));
+  else
+    payload = json_object_new ();
+  json_object_seal (payload);
+  return payload;
+}
+
 /**
  * tb_trace_event_get_payload:
  * @self: an event
@@ -178,19 +195,16 @@ tb_trace_event_get_payload (TbTraceEvent *self)
   g_return_val_if_fail (TB_IS_TRACE_EVENT (self), NULL);
 
   if (self->payload == NULL)
-    {
-      /* Text the loop wrote: no limits to apply, and it always parses. */
-      g_autoptr(JsonParser) parser = json_parser_new_immutable ();
-      JsonNode *root;
-
-      if (json_parser_load_from_data (parser, self->text, self->length, NULL) &&
-          (root = json_parser_get_root (parser)) != NULL && JSON_NODE_HOLDS_OBJECT (root))
-        self->payload = json_object_ref (json_node_get_object (root));
-      else
-        self->payload = json_object_new ();
-      json_object_seal (self->payload);
-    }
+    self->payload = parse_payload (self);
   return self->payload;
+}
+
+/* The payload with a reference, parsed for the caller alone when the
+ * event has not kept it: for a reader that looks once at many events. */
+JsonObject *
+_tb_trace_event_dup_payload (TbTraceEvent *self)
+{
+  return self->payload != NULL ? json_object_ref (self->payload) : parse_payload (self);
 }
 
 /**

@@ -39,6 +39,7 @@ TbTraceEvent   *_tb_trace_event_new_text       (guint64         seq,
                                                 gsize           length);
 const char     *_tb_trace_event_peek_text      (TbTraceEvent   *self,
                                                 gsize          *length);
+JsonObject     *_tb_trace_event_dup_payload    (TbTraceEvent   *self);
 
 /* Called with each event appended, before the trace's items-changed, by
  * the recorder that writes the trace. */

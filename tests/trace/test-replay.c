@@ -124,14 +124,31 @@ replay_done_error (GObject      *object,
   g_assert_null (report);
 }
 
+/* Runs @replay of @recorded. The replay reads its own run as it goes;
+ * its report is the one the two traces give when compared afterwards. */
 static TbReplayReport *
-run_replay (TbReplay *replay)
+run_replay (TbTrace  *recorded,
+            TbReplay *replay)
 {
   TbReplayReport *report = NULL;
+  g_autoptr(TbReplayReport) afterwards = NULL;
+  g_autoptr(JsonNode) json = NULL;
+  g_autoptr(JsonNode) json_afterwards = NULL;
 
   tb_replay_run_async (replay, NULL, replay_done, &report);
   while (report == NULL)
     g_main_context_iteration (NULL, TRUE);
+
+  afterwards = tb_replay_report_new_compare (recorded, tb_replay_get_trace (replay));
+  json = tb_replay_report_to_json (report);
+  json_afterwards = tb_replay_report_to_json (afterwards);
+  if (!json_node_equal (json, json_afterwards))
+    {
+      g_autofree char *a = tb_json_to_string (json, TRUE);
+      g_autofree char *b = tb_json_to_string (json_afterwards, TRUE);
+
+      g_error ("The replay's report:\n%s\nis not the one compared afterwards:\n%s", a, b);
+    }
   return report;
 }
 
@@ -158,7 +175,7 @@ test_replay_live_same (Fixture       *f,
 
   g_assert_true (tb_demo_tools_register (registry, NULL));
   tb_replay_set_registry (replay, registry);
-  report = run_replay (replay);
+  report = run_replay (f->recorded, replay);
 
   text = tb_replay_report_to_text (report);
   g_assert_cmpint (tb_replay_report_get_first_divergence (report), ==, -1);
@@ -173,7 +190,7 @@ test_replay_mocked_same (Fixture       *f,
                          gconstpointer  data)
 {
   g_autoptr(TbReplay) replay = tb_replay_new (f->recorded);
-  g_autoptr(TbReplayReport) report = run_replay (replay);
+  g_autoptr(TbReplayReport) report = run_replay (f->recorded, replay);
   TbReplayStep *end = tb_replay_report_get_step (report, 3);
 
   /* No registry: every tool gives back its recorded result. */
@@ -223,7 +240,7 @@ test_replay_changed_tool (Fixture       *f,
   tb_tool_registry_register (registry, add, NULL);
 
   tb_replay_set_registry (replay, registry);
-  report = run_replay (replay);
+  report = run_replay (f->recorded, replay);
 
   /* The first add (step 2) is the first divergence, in its output. */
   g_assert_cmpint (tb_replay_report_get_first_divergence (report), ==, 1);
@@ -264,7 +281,7 @@ test_replay_missing_tool (Fixture       *f,
 
   /* "add" no longer exists: a divergence, not a crash. */
   tb_replay_set_registry (replay, registry);
-  report = run_replay (replay);
+  report = run_replay (f->recorded, replay);
   g_assert_cmpint (tb_replay_report_get_first_divergence (report), ==, 1);
   replayed = tb_replay_step_get_replayed (tb_replay_report_get_step (report, 1));
   g_assert_cmpstr (tb_json_object_get_string (tb_json_object_get_object (replayed, "result"),
@@ -296,7 +313,7 @@ test_fork_arguments (Fixture       *f,
   tb_replay_set_parent (replay, "recorded.jsonl");
   g_assert_true (tb_replay_set_fork (replay, 1, TB_REPLAY_EDIT_ARGUMENTS, arguments, &error));
   g_assert_no_error (error);
-  report = run_replay (replay);
+  report = run_replay (f->recorded, replay);
 
   /* Step 2 ran with the edited arguments: 10 + 20. */
   g_assert_cmpint (tb_replay_report_get_first_divergence (report), ==, 1);
@@ -322,7 +339,7 @@ test_fork_result (Fixture       *f,
   JsonObject *result;
 
   g_assert_true (tb_replay_set_fork (replay, 0, TB_REPLAY_EDIT_RESULT, output, NULL));
-  report = run_replay (replay);
+  report = run_replay (f->recorded, replay);
 
   g_assert_cmpint (tb_replay_report_get_first_divergence (report), ==, 0);
   result = tb_json_object_get_object (
@@ -352,7 +369,7 @@ test_fork_model_turn (Fixture       *f,
 
   /* Turn 2 answers instead of calling add: step 3 goes missing. */
   g_assert_true (tb_replay_set_fork (replay, 1, TB_REPLAY_EDIT_MODEL_TURN, turn, &error));
-  report = run_replay (replay);
+  report = run_replay (f->recorded, replay);
   g_assert_cmpint (tb_replay_report_get_first_divergence (report), ==, 2);
   g_assert_cmpint (tb_replay_step_get_status (tb_replay_report_get_step (report, 2)), ==,
                    TB_REPLAY_MISSING);
@@ -374,7 +391,7 @@ test_fork_live (Fixture       *f,
   /* Fork at step 1 (turn 1); from turn 2 on, the live model answers. */
   tb_replay_set_live_provider (replay, TB_PROVIDER (live));
   g_assert_true (tb_replay_set_fork (replay, 0, TB_REPLAY_EDIT_RESULT, output, NULL));
-  report = run_replay (replay);
+  report = run_replay (f->recorded, replay);
 
   g_assert_cmpuint (tb_scripted_provider_get_position (live), ==, 1);
   g_assert_cmpint (tb_replay_step_get_status (tb_replay_report_get_step (report, 2)), ==,
@@ -465,7 +482,7 @@ test_recorded_decisions (Fixture       *f,
 
   replay = tb_replay_new (tb_dispatch_loop_get_trace (loop));
   tb_replay_set_registry (replay, registry);
-  report = run_replay (replay);
+  report = run_replay (tb_dispatch_loop_get_trace (loop), replay);
   g_assert_cmpint (tb_replay_report_get_first_divergence (report), ==, -1);
   g_assert_cmpint (json_object_get_int_member (
                      tb_json_object_get_object (

@@ -16,7 +16,9 @@
 
 #include "tb-app-util.h"
 #include "tb-loop-page-private.h"
+#include "tb-preferences-window.h"
 #include "tb-trace-page-private.h"
+#include "tb-welcome-page.h"
 #include "tb-window-private.h"
 #include "window-test-util.h"
 
@@ -114,12 +116,12 @@ collect (Keys      *keys,
     collect (keys, child, all);
 }
 
-/* What the window shows around @page, then all of @page. */
+/* What @window shows around @page, then all of @page. */
 static void
-assert_unique (TbWindow   *window,
-               GtkWidget  *page,
-               const char *name,
-               GString    *report)
+assert_unique_in (GtkWindow  *window,
+                  GtkWidget  *page,
+                  const char *name,
+                  GString    *report)
 {
   Keys keys = {
     g_hash_table_new_full (NULL, NULL, NULL, g_free),
@@ -129,13 +131,35 @@ assert_unique (TbWindow   *window,
 
   collect (&keys, GTK_WIDGET (window), FALSE);
   collect (&keys, page, TRUE);
-  g_assert_cmpuint (g_hash_table_size (keys.keys), >, 4);
+  /* The walk sees the keys: the main window's five tabs and more. */
+  if (TB_IS_WINDOW (window))
+    g_assert_cmpuint (g_hash_table_size (keys.keys), >, 5);
   if (keys.conflicts->len > 0)
     g_string_append_printf (report, "The %s page (%s):\n%s", name, g_getenv ("LANGUAGE"),
                             keys.conflicts->str);
   g_hash_table_unref (keys.keys);
   g_hash_table_unref (keys.visited);
   g_string_free (keys.conflicts, TRUE);
+}
+
+static void
+assert_unique (TbWindow   *window,
+               GtkWidget  *page,
+               const char *name,
+               GString    *report)
+{
+  assert_unique_in (GTK_WINDOW (window), page, name, report);
+}
+
+/* The preferences page after @page among its siblings, or %NULL. */
+static GtkWidget *
+next_preferences_page (GtkWidget *page)
+{
+  for (GtkWidget *next = gtk_widget_get_next_sibling (page); next != NULL;
+       next = gtk_widget_get_next_sibling (next))
+    if (ADW_IS_PREFERENCES_PAGE (next))
+      return next;
+  return NULL;
 }
 
 static GtkWidget *
@@ -159,7 +183,11 @@ check_window (GString *report)
   gtk_window_set_default_size (GTK_WINDOW (window), 1180, 780);
   gtk_window_present (GTK_WINDOW (window));
   WAIT_UNTIL (gtk_widget_get_mapped (GTK_WIDGET (window)));
-  /* The Tool page with a tool on it, its Run button shown. */
+  /* The welcome page of a first start, then the Tool page with a tool on
+   * it, its Run button shown. */
+  g_assert_true (tb_welcome_page_offer (window));
+  window_test_iterate (50);
+  assert_unique (window, shown_page (window), "welcome", report);
   g_assert_true (tb_window_select_tool (window, "add"));
 
   for (guint i = 0; i < G_N_ELEMENTS (pages); i++)
@@ -195,6 +223,38 @@ check_window (GString *report)
   window_test_iterate (50);
 }
 
+/* The preferences with an endpoint and a server, each page. */
+static void
+check_preferences (GString *report)
+{
+  g_autoptr(GSettings) settings = g_settings_new (APPLICATION_ID);
+  GtkWidget *window;
+
+  g_settings_set_value (settings, "providers",
+                        g_variant_new_parsed ("[('Local', 'openai', 'http://127.0.0.1:9/v1', 'm')]"));
+  g_settings_set_value (settings, "mcp-servers",
+                        g_variant_new_parsed ("[('notes', true, '{\"url\": \"http://127.0.0.1:9/mcp\"}')]"));
+  window = GTK_WIDGET (tb_preferences_window_new (NULL));
+  gtk_window_present (GTK_WINDOW (window));
+  WAIT_UNTIL (gtk_widget_get_mapped (window));
+
+  for (GtkWidget *page = window_test_find (window, window_test_is_a,
+                                           GSIZE_TO_POINTER (ADW_TYPE_PREFERENCES_PAGE));
+       page != NULL;
+       page = next_preferences_page (page))
+    {
+      adw_preferences_window_set_visible_page (ADW_PREFERENCES_WINDOW (window),
+                                               ADW_PREFERENCES_PAGE (page));
+      window_test_iterate (50);
+      assert_unique_in (GTK_WINDOW (window), page, gtk_widget_get_name (page), report);
+    }
+
+  gtk_window_destroy (GTK_WINDOW (window));
+  window_test_iterate (50);
+  g_settings_reset (settings, "providers");
+  g_settings_reset (settings, "mcp-servers");
+}
+
 static void
 test_unique (void)
 {
@@ -204,6 +264,7 @@ test_unique (void)
   g_setenv ("LANGUAGE", "en", TRUE);
   setlocale (LC_ALL, "");
   check_window (report);
+  check_preferences (report);
 
   if (localedir != NULL)
     {
@@ -214,6 +275,7 @@ test_unique (void)
       setlocale (LC_ALL, "");
       g_assert_cmpstr (_("_Preferences"), ==, "_Einstellungen");
       check_window (report);
+      check_preferences (report);
       g_setenv ("LANGUAGE", "en", TRUE);
       setlocale (LC_ALL, "");
     }

@@ -991,7 +991,10 @@ tb_window_select_tool (TbWindow   *self,
 /**
  * tb_window_set_page:
  * @self: a window
- * @name: "tool" or "history"
+ * @name: "tool", "history", "loop", "facts" or "trace"
+ *
+ * Shows the page: in a window too narrow for the list of tools beside the
+ * pages, the page instead of the list, as when a trace file is opened.
  */
 void
 tb_window_set_page (TbWindow   *self,
@@ -999,6 +1002,8 @@ tb_window_set_page (TbWindow   *self,
 {
   g_return_if_fail (TB_IS_WINDOW (self));
   adw_view_stack_set_visible_child_name (self->view_stack, name);
+  /* Also before the window is first laid out and folds. */
+  adw_leaflet_set_visible_child (self->leaflet, self->content);
 }
 
 /**

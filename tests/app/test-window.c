@@ -1148,6 +1148,34 @@ test_narrow (Fixture       *f,
   g_assert_cmpint (min, <=, 400);
 }
 
+/* A trace opened, or a run started from a server's prompt, in a window
+ * too narrow for the list beside the pages: the page shows, not the list
+ * of tools. Before the window is laid out, and once it is folded. */
+static void
+test_narrow_page_shows (Fixture       *f,
+                        gconstpointer  data)
+{
+  g_autoptr(TbWindow) narrow = g_object_ref (tb_window_new (NULL, f->registry, NULL));
+  GtkWidget *trace;
+  GtkWidget *loop;
+
+  gtk_window_set_default_size (GTK_WINDOW (narrow), 400, 700);
+  tb_window_set_page (narrow, "trace");
+  gtk_window_present (GTK_WINDOW (narrow));
+  trace = GTK_WIDGET (tb_window_get_trace_page (narrow));
+  WAIT_UNTIL (gtk_widget_get_mapped (trace));
+  g_assert_cmpint (gtk_widget_get_width (GTK_WIDGET (narrow)), <=, 400);
+
+  /* Back to the list, as the back button does, then the Loop page. */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (narrow), "win.show-sidebar", NULL));
+  WAIT_UNTIL (!gtk_widget_get_mapped (trace));
+  tb_window_set_page (narrow, "loop");
+  loop = GTK_WIDGET (tb_window_get_loop_page (narrow));
+  WAIT_UNTIL (gtk_widget_get_mapped (loop));
+
+  window_test_destroy (GTK_WINDOW (g_steal_pointer (&narrow)));
+}
+
 /* MCP results: text blocks as text, images as pictures. */
 static void
 test_mcp_content (Fixture       *f,
@@ -1520,6 +1548,7 @@ main (int   argc,
   g_test_add ("/app/history-rows", Fixture, NULL, setup, test_history_rows, teardown);
   g_test_add ("/app/tab-through-form", Fixture, NULL, setup, test_tab_through_form, teardown);
   g_test_add ("/app/narrow", Fixture, NULL, setup, test_narrow, teardown);
+  g_test_add ("/app/narrow-page-shows", Fixture, NULL, setup, test_narrow_page_shows, teardown);
   g_test_add ("/app/shortcuts", Fixture, NULL, setup, test_shortcuts, teardown);
   g_test_add ("/app/shortcuts-window", Fixture, NULL, setup, test_shortcuts_window, teardown);
   g_test_add ("/app/mcp-content", Fixture, NULL, setup, test_mcp_content, teardown);

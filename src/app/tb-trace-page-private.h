@@ -47,6 +47,11 @@ struct _TbTracePage
   GtkTreeListModel   *tree;
   GPtrArray          *groups_to_close;  /* new rows of calls' MCP messages */
   guint               close_groups_id;
+
+  /* The timeline beside the details, or above them in a narrow window. */
+  GtkPaned           *paned;
+  guint               layout_id;
+  int                 wide_position;
   GtkFilterListModel *filtered;
   GtkCustomFilter    *filter;
   GtkSearchEntry     *search_entry;

@@ -900,10 +900,68 @@ run_scenario_folder_action (GtkWidget  *widget,
   tb_eval_section_choose_folder (TB_TRACE_PAGE (widget)->eval_section);
 }
 
+/* Below this width the timeline goes above the details, at full width,
+ * instead of beside them in a strip. */
+#define NARROW_WIDTH 720
+/* The timeline's height then, of a page that scrolls. */
+#define NARROW_TIMELINE_HEIGHT 440
+
+static gboolean
+fit_layout (gpointer user_data)
+{
+  TbTracePage *self = user_data;
+  gboolean narrow = gtk_widget_get_width (GTK_WIDGET (self)) < NARROW_WIDTH;
+  GtkOrientation orientation = narrow ? GTK_ORIENTATION_VERTICAL : GTK_ORIENTATION_HORIZONTAL;
+
+  self->layout_id = 0;
+  if (gtk_orientable_get_orientation (GTK_ORIENTABLE (self->paned)) != orientation)
+    {
+      gtk_orientable_set_orientation (GTK_ORIENTABLE (self->paned), orientation);
+      gtk_paned_set_position (self->paned, narrow ? NARROW_TIMELINE_HEIGHT : self->wide_position);
+    }
+  return G_SOURCE_REMOVE;
+}
+
+static void
+tb_trace_page_measure (GtkWidget      *widget,
+                       GtkOrientation  orientation,
+                       int             for_size,
+                       int            *minimum,
+                       int            *natural,
+                       int            *minimum_baseline,
+                       int            *natural_baseline)
+{
+  gtk_widget_measure (TB_TRACE_PAGE (widget)->scroller, orientation, for_size, minimum, natural,
+                      minimum_baseline, natural_baseline);
+}
+
+/* The page is its scroller; the layout follows the width the page gets,
+ * once it is laid out: not while it is being allocated. */
+static void
+tb_trace_page_size_allocate (GtkWidget *widget,
+                             int        width,
+                             int        height,
+                             int        baseline)
+{
+  TbTracePage *self = TB_TRACE_PAGE (widget);
+  gboolean vertical = gtk_orientable_get_orientation (GTK_ORIENTABLE (self->paned)) ==
+                      GTK_ORIENTATION_VERTICAL;
+
+  gtk_widget_allocate (self->scroller, width, height, baseline, NULL);
+  /* Where the person left the divider in a wide window, to go back to:
+   * a narrow allocation has squeezed it already. */
+  if (!vertical && width >= NARROW_WIDTH)
+    self->wide_position = gtk_paned_get_position (self->paned);
+  if (vertical != (width < NARROW_WIDTH) && self->layout_id == 0)
+    self->layout_id = g_idle_add (fit_layout, self);
+}
+
 static void
 tb_trace_page_dispose (GObject *object)
 {
   TbTracePage *self = (TbTracePage *) object;
+
+  g_clear_handle_id (&self->layout_id, g_source_remove);
 
   if (self->cancellable != NULL)
     g_cancellable_cancel (self->cancellable);
@@ -948,6 +1006,8 @@ tb_trace_page_class_init (TbTracePageClass *klass)
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
 
   object_class->dispose = tb_trace_page_dispose;
+  widget_class->measure = tb_trace_page_measure;
+  widget_class->size_allocate = tb_trace_page_size_allocate;
   g_type_ensure (TB_TYPE_TIMELINE_ROW);
   g_type_ensure (TB_TYPE_REPLAY_REPORT_VIEW);
   g_type_ensure (TB_TYPE_FORK_EDITOR);
@@ -958,6 +1018,7 @@ tb_trace_page_class_init (TbTracePageClass *klass)
   gtk_widget_class_set_template_from_resource (widget_class,
                                                "/io/github/toolbench/Toolbench/tb-trace-page.ui");
   gtk_widget_class_bind_template_child (widget_class, TbTracePage, scroller);
+  gtk_widget_class_bind_template_child (widget_class, TbTracePage, paned);
   gtk_widget_class_bind_template_child (widget_class, TbTracePage, box);
   gtk_widget_class_bind_template_child (widget_class, TbTracePage, recovered_bar);
   gtk_widget_class_bind_template_child (widget_class, TbTracePage, reopen_button);
@@ -1006,7 +1067,6 @@ tb_trace_page_class_init (TbTracePageClass *klass)
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_e,
                                        GDK_CONTROL_MASK | GDK_ALT_MASK,
                                        "trace.run-scenario-folder", NULL);
-  gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
 }
 
 static void
@@ -1022,6 +1082,7 @@ tb_trace_page_init (TbTracePage *self)
   self->redactor = tb_redactor_new ();
   self->cancellable = g_cancellable_new ();
   gtk_widget_init_template (GTK_WIDGET (self));
+  self->wide_position = gtk_paned_get_position (self->paned);
 
   for (guint i = 0; i < G_N_ELEMENTS (kind_names); i++)
     gtk_string_list_append (kinds, _(kind_names[i]));

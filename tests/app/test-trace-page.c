@@ -301,6 +301,33 @@ test_mcp_messages (Fixture       *f,
   g_assert_nonnull (strstr (detail, "\"call_id\" : \"c1\""));
 }
 
+/* In a narrow window the timeline goes above the details, at the page's
+ * width, instead of a strip beside them; back in a wide one it is beside
+ * them where it was. */
+static void
+test_narrow_layout (Fixture       *f,
+                    gconstpointer  data)
+{
+  GtkOrientable *paned = GTK_ORIENTABLE (f->page->paned);
+  GtkWidget *timeline = gtk_paned_get_start_child (f->page->paned);
+
+  g_assert_cmpint (gtk_orientable_get_orientation (paned), ==, GTK_ORIENTATION_HORIZONTAL);
+  gtk_paned_set_position (f->page->paned, 430);
+  window_test_iterate (100);
+
+  gtk_window_set_default_size (f->window, 400, 700);
+  WAIT_UNTIL (gtk_orientable_get_orientation (paned) == GTK_ORIENTATION_VERTICAL);
+  window_test_iterate (100);
+  g_assert_cmpint (gtk_widget_get_width (GTK_WIDGET (f->page)), <=, 400);
+  /* The timeline takes the page's width, less its margins. */
+  g_assert_cmpint (gtk_widget_get_width (timeline), >=, gtk_widget_get_width (GTK_WIDGET (f->page)) - 40);
+
+  gtk_window_set_default_size (f->window, 1000, 700);
+  WAIT_UNTIL (gtk_orientable_get_orientation (paned) == GTK_ORIENTATION_HORIZONTAL);
+  window_test_iterate (100);
+  g_assert_cmpint (gtk_paned_get_position (f->page->paned), ==, 430);
+}
+
 /* A replay's divergence selects the call it is about in the timeline. */
 static void
 test_divergence_selects_row (Fixture       *f,
@@ -945,6 +972,7 @@ main (int   argc,
   tb_app_init ();
   g_test_add ("/trace-page/cli-parity", Fixture, NULL, setup, test_cli_parity, teardown);
   g_test_add ("/trace-page/filter", Fixture, NULL, setup, test_filter, teardown);
+  g_test_add ("/trace-page/narrow-layout", Fixture, NULL, setup, test_narrow_layout, teardown);
   g_test_add ("/trace-page/mcp-messages", Fixture, NULL, setup, test_mcp_messages, teardown);
   g_test_add ("/trace-page/divergence-selects-row", Fixture, NULL, setup,
               test_divergence_selects_row, teardown);

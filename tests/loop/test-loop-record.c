@@ -149,6 +149,49 @@ replayed_cb (GObject      *object,
   g_assert_nonnull (*report);
 }
 
+/* Runs @recorded, recorded to the fixture's file with a window of
+ * @window events, and @kept, not recorded, to their cap: the recorder,
+ * closed (the trace reads back through it). */
+static TbTraceRecorder *
+run_recorded_and_kept (Fixture        *f,
+                       TbDispatchLoop *recorded,
+                       TbDispatchLoop *kept,
+                       guint           window)
+{
+  TbTraceRecorder *recorder = tb_trace_recorder_new (tb_dispatch_loop_get_trace (recorded),
+                                                     f->file, NULL);
+  g_autoptr(GError) error = NULL;
+
+  tb_trace_recorder_set_window (recorder, window);
+  g_assert_cmpint (run (recorded), ==, TB_LOOP_STATE_LIMIT_REACHED);
+  g_assert_cmpint (run (kept), ==, TB_LOOP_STATE_LIMIT_REACHED);
+  g_assert_true (tb_trace_recorder_close (recorder, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (tb_trace_get_n_events (tb_dispatch_loop_get_trace (recorded)), ==,
+                    tb_trace_get_n_events (tb_dispatch_loop_get_trace (kept)));
+  return recorder;
+}
+
+/* Every event of @trace, read back or not, is the one @all holds: in
+ * order, then backwards @stride at a time. */
+static void
+assert_read_back (TbTrace *trace,
+                  TbTrace *all,
+                  guint    stride)
+{
+  guint n = tb_trace_get_n_events (trace);
+
+  for (guint i = 0; i < n; i++)
+    {
+      TbTraceEvent *event = tb_trace_get_event (trace, i);
+
+      g_assert_cmpstr (tb_trace_event_get_event_type (event), !=, "incomplete");
+      assert_same_event (event, tb_trace_get_event (all, i));
+    }
+  for (guint i = n; i > 0; i = i > stride ? i - stride : 0)
+    assert_same_event (tb_trace_get_event (trace, i - 1), tb_trace_get_event (all, i - 1));
+}
+
 /* A recorded run with a small window holds few events, and every event,
  * read back from the file or not, is what an unrecorded run holds. */
 static void
@@ -158,31 +201,19 @@ test_window (Fixture       *f,
   g_autoptr(TbDispatchLoop) recorded = new_loop (500);
   g_autoptr(TbDispatchLoop) kept = new_loop (500);
   g_autoptr(TbTraceRecorder) recorder = NULL;
-  g_autoptr(GError) error = NULL;
   TbTrace *trace = tb_dispatch_loop_get_trace (recorded);
   TbTrace *all = tb_dispatch_loop_get_trace (kept);
   guint n;
 
-  recorder = tb_trace_recorder_new (trace, f->file, NULL);
-  tb_trace_recorder_set_window (recorder, 100);
-
-  g_assert_cmpint (run (recorded), ==, TB_LOOP_STATE_LIMIT_REACHED);
-  g_assert_cmpint (run (kept), ==, TB_LOOP_STATE_LIMIT_REACHED);
-  g_assert_true (tb_trace_recorder_close (recorder, &error));
-  g_assert_no_error (error);
-
+  recorder = run_recorded_and_kept (f, recorded, kept, 100);
   n = tb_trace_get_n_events (trace);
-  g_assert_cmpuint (n, ==, tb_trace_get_n_events (all));
   g_assert_cmpuint (n, >, 4000);
   g_assert_cmpuint (tb_trace_get_n_in_memory (trace), <, 200);
   g_assert_cmpuint (tb_trace_get_n_in_memory (all), ==, n);
   g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (trace)), ==, n);
 
   /* In order, backwards, and by the list model. */
-  for (guint i = 0; i < n; i++)
-    assert_same_event (tb_trace_get_event (trace, i), tb_trace_get_event (all, i));
-  for (guint i = n; i > 0; i = i > 7 ? i - 7 : 0)
-    assert_same_event (tb_trace_get_event (trace, i - 1), tb_trace_get_event (all, i - 1));
+  assert_read_back (trace, all, 7);
   {
     g_autoptr(TbTraceEvent) first = g_list_model_get_item (G_LIST_MODEL (trace), 0);
 
@@ -234,32 +265,14 @@ test_window_long_lines (Fixture       *f,
   g_autoptr(TbDispatchLoop) recorded = new_loop_with (120, echo_lengths, &calls_recorded);
   g_autoptr(TbDispatchLoop) kept = new_loop_with (120, echo_lengths, &calls_kept);
   g_autoptr(TbTraceRecorder) recorder = NULL;
-  g_autoptr(GError) error = NULL;
   TbTrace *trace = tb_dispatch_loop_get_trace (recorded);
   TbTrace *all = tb_dispatch_loop_get_trace (kept);
-  guint n;
 
-  recorder = tb_trace_recorder_new (trace, f->file, NULL);
-  tb_trace_recorder_set_window (recorder, 16);
-  g_assert_cmpint (run (recorded), ==, TB_LOOP_STATE_LIMIT_REACHED);
-  g_assert_cmpint (run (kept), ==, TB_LOOP_STATE_LIMIT_REACHED);
-  g_assert_true (tb_trace_recorder_close (recorder, &error));
-  g_assert_no_error (error);
-
-  n = tb_trace_get_n_events (trace);
-  g_assert_cmpuint (n, ==, tb_trace_get_n_events (all));
+  recorder = run_recorded_and_kept (f, recorded, kept, 16);
   g_assert_cmpuint (tb_trace_get_n_in_memory (trace), <, 40);
-  for (guint i = 0; i < n; i++)
-    {
-      TbTraceEvent *event = tb_trace_get_event (trace, i);
-
-      g_assert_cmpstr (tb_trace_event_get_event_type (event), !=, "incomplete");
-      assert_same_event (event, tb_trace_get_event (all, i));
-    }
-  for (guint i = n; i > 0; i = i > 5 ? i - 5 : 0)
-    assert_same_event (tb_trace_get_event (trace, i - 1), tb_trace_get_event (all, i - 1));
+  assert_read_back (trace, all, 5);
   /* Every other one, so that no read goes on from the line before. */
-  for (guint i = 0; i < n; i += 2)
+  for (guint i = 0; i < tb_trace_get_n_events (trace); i += 2)
     assert_same_event (tb_trace_get_event (trace, i), tb_trace_get_event (all, i));
 }
 

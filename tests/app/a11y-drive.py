@@ -60,9 +60,18 @@ def click(node):
     action.doAction(0)
 
 
+# A control a person can press: named NAME, and not greyed out (a click
+# on a button that is not yet available does nothing).
 def control(name):
     return lambda n: (n.name == name and n.getRoleName() in ("push button", "page tab")
-                      and has_action(n))
+                      and has_action(n) and is_sensitive(n))
+
+
+def is_sensitive(node):
+    try:
+        return node.getState().contains(pyatspi.STATE_SENSITIVE)
+    except Exception:
+        return False
 
 
 def has_action(node):
@@ -101,7 +110,7 @@ def main():
 
     button = find(app, control("Continue"))
     if button is None:
-        print("# No button named “Continue”")
+        print("# No button named “Continue” that can be pressed")
         return 1
     click(button)
 

@@ -5,6 +5,7 @@
 #include "config.h"
 
 #include <glib/gi18n.h>
+#include <string.h>
 
 #include "tb-app-util.h"
 #include "tb-tool-list.h"
@@ -13,7 +14,42 @@
  * the search text and the source. The registry is bound directly, so tools
  * that come and go appear and vanish without any copying. Each tool's search
  * key (its case-folded name and description) is computed once and kept on
- * the tool, so a keystroke over 10,000 tools costs only substring searches. */
+ * the tool, so a keystroke over 10,000 tools costs only substring searches.
+ *
+ * The source filter lists a command tool's folder, `manifest:/folder/`,
+ * not each manifest: a tool folder of a thousand manifests is one source,
+ * as a server of a thousand tools is. A row still names its manifest. */
+
+#define MANIFEST_PREFIX "manifest:"
+
+/* What the source filter lists for @source, interned. */
+static const char *
+listed_source (const char *source)
+{
+  const char *slash;
+  g_autofree char *folder = NULL;
+
+  if (source == NULL || !g_str_has_prefix (source, MANIFEST_PREFIX) ||
+      (slash = strrchr (source, '/')) == NULL)
+    return g_intern_string (source);
+  folder = g_strndup (source, slash - source + 1);
+  return g_intern_string (folder);
+}
+
+/* Whether a tool of @source is among those of @listed, a source the filter
+ * lists: the same one, or its manifest's folder. */
+static gboolean
+in_listed_source (const char *source,
+                  const char *listed)
+{
+  size_t n = strlen (listed);
+
+  if (g_strcmp0 (source, listed) == 0)
+    return TRUE;
+  return source != NULL && n > 0 && listed[n - 1] == '/' &&
+         g_str_has_prefix (listed, MANIFEST_PREFIX) && strncmp (source, listed, n) == 0 &&
+         strchr (source + n, '/') == NULL;
+}
 
 struct _TbToolList
 {
@@ -51,7 +87,7 @@ match_tool (gpointer item,
   TbToolList *self = user_data;
   TbTool *tool = item;
 
-  if (self->source != NULL && g_strcmp0 (tb_tool_get_source (tool), self->source) != 0)
+  if (self->source != NULL && !in_listed_source (tb_tool_get_source (tool), self->source))
     return FALSE;
   return self->terms == NULL ||
          tb_search_terms_match (self->terms, tb_search_key (tool, search_key_quark, search_text));
@@ -251,10 +287,10 @@ tb_tool_list_update_sources (TbToolList *self)
   for (guint i = 0; i < n; i++)
     {
       g_autoptr(TbTool) tool = g_list_model_get_item (G_LIST_MODEL (self->registry), i);
-      const char *source = tb_tool_get_source (tool);
+      const char *source = listed_source (tb_tool_get_source (tool));
 
-      if (g_hash_table_add (seen, (gpointer) g_intern_string (source)))
-        g_ptr_array_add (names, (gpointer) g_intern_string (source));
+      if (g_hash_table_add (seen, (gpointer) source))
+        g_ptr_array_add (names, (gpointer) source);
     }
   g_ptr_array_sort (names, compare_names);
   g_ptr_array_insert (names, 0, (gpointer) _("All Sources"));
@@ -316,7 +352,9 @@ tb_tool_list_get_search (TbToolList *self)
 /**
  * tb_tool_list_set_source:
  * @self: a list
- * @source: (nullable): show only tools of this source; %NULL shows all
+ * @source: (nullable): show only tools of this source, as
+ *   tb_tool_list_get_sources() lists it (a command tool's folder as
+ *   `manifest:/folder/`); %NULL shows all
  */
 void
 tb_tool_list_set_source (TbToolList *self,

@@ -189,6 +189,64 @@ test_search (Fixture       *f,
   g_assert_cmpuint (g_list_model_get_n_items (tb_window_get_tool_model (f->window)), ==, 5);
 }
 
+/* A command tool's manifest folder is one source in the filter, however
+ * many manifests it holds; a folder inside it is another. */
+static void
+test_source_folders (Fixture       *f,
+                     gconstpointer  data)
+{
+  static const char * const sources[] = {
+    "manifest:/tools/one.json", "manifest:/tools/two.json", "manifest:/tools/more/three.json",
+  };
+  static const char * const names[] = { "tool_one", "tool_two", "tool_three" };
+  GtkDropDown *dropdown = tb_window_get_source_dropdown (f->window);
+  GListModel *listed = gtk_drop_down_get_model (dropdown);
+  g_auto(GStrv) in_tools = NULL;
+  g_auto(GStrv) in_more = NULL;
+  guint tools = G_MAXUINT;
+  guint more = G_MAXUINT;
+
+  for (guint i = 0; i < G_N_ELEMENTS (sources); i++)
+    {
+      g_autofree char *text =
+        g_strdup_printf ("{\"name\": \"%s\", \"parameters\": {\"type\": \"object\"}, "
+                         "\"command\": [\"/bin/true\"]}", names[i]);
+      g_autoptr(JsonNode) manifest = json_from_string (text, NULL);
+      g_autoptr(GError) error = NULL;
+      g_autoptr(TbTool) tool = tb_command_tool_new_from_json (manifest, "/tools", sources[i],
+                                                              &error);
+
+      g_assert_no_error (error);
+      g_assert_true (tb_tool_registry_register (f->registry, tool, &error));
+    }
+  /* All Sources, the test tools' three, and the two folders. */
+  WAIT_UNTIL (g_list_model_get_n_items (listed) == 6);
+  for (guint i = 0; i < g_list_model_get_n_items (listed); i++)
+    {
+      const char *name = gtk_string_list_get_string (GTK_STRING_LIST (listed), i);
+
+      g_assert_false (g_str_has_suffix (name, ".json"));
+      if (g_str_equal (name, "manifest:/tools/"))
+        tools = i;
+      else if (g_str_equal (name, "manifest:/tools/more/"))
+        more = i;
+    }
+  g_assert_cmpuint (tools, <, 6);
+  g_assert_cmpuint (more, <, 6);
+
+  gtk_drop_down_set_selected (dropdown, tools);
+  in_tools = listed_names (f);
+  g_assert_cmpuint (g_strv_length (in_tools), ==, 2);
+  g_assert_cmpstr (in_tools[0], ==, "tool_one");
+  g_assert_cmpstr (in_tools[1], ==, "tool_two");
+  gtk_drop_down_set_selected (dropdown, more);
+  in_more = listed_names (f);
+  g_assert_cmpuint (g_strv_length (in_more), ==, 1);
+  g_assert_cmpstr (in_more[0], ==, "tool_three");
+  gtk_drop_down_set_selected (dropdown, 0);
+  g_assert_cmpuint (g_list_model_get_n_items (tb_window_get_tool_model (f->window)), ==, 8);
+}
+
 static void
 test_form_to_json (Fixture       *f,
                    gconstpointer  data)
@@ -1524,6 +1582,7 @@ main (int   argc,
   tb_app_init ();
 
   g_test_add ("/app/search", Fixture, NULL, setup, test_search, teardown);
+  g_test_add ("/app/source-folders", Fixture, NULL, setup, test_source_folders, teardown);
   g_test_add ("/app/form-to-json", Fixture, NULL, setup, test_form_to_json, teardown);
   g_test_add ("/app/json-to-form", Fixture, NULL, setup, test_json_to_form, teardown);
   g_test_add ("/app/invalid-value", Fixture, NULL, setup, test_invalid_value, teardown);

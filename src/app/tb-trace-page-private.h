@@ -47,11 +47,6 @@ struct _TbTracePage
   GtkTreeListModel   *tree;
   GPtrArray          *groups_to_close;  /* new rows of calls' MCP messages */
   guint               close_groups_id;
-
-  /* The timeline beside the details, or above them in a narrow window. */
-  GtkPaned           *paned;
-  guint               layout_id;
-  int                 wide_position;
   GtkFilterListModel *filtered;
   GtkCustomFilter    *filter;
   GtkSearchEntry     *search_entry;
@@ -80,6 +75,11 @@ struct _TbTracePage
     TbReplayEdit      edit;
     char             *text;
   } fork_when_loaded;
+
+  /* The timeline beside the details, or above them in a narrow window. */
+  GtkPaned           *paned;
+  guint               layout_id;
+  int                 wide_position;
 };
 
 void            _tb_trace_page_set_status        (TbTracePage    *self,

@@ -922,6 +922,12 @@ fit_layout (gpointer user_data)
   return G_SOURCE_REMOVE;
 }
 
+static GtkSizeRequestMode
+tb_trace_page_get_request_mode (GtkWidget *widget)
+{
+  return gtk_widget_get_request_mode (TB_TRACE_PAGE (widget)->scroller);
+}
+
 static void
 tb_trace_page_measure (GtkWidget      *widget,
                        GtkOrientation  orientation,
@@ -1006,6 +1012,7 @@ tb_trace_page_class_init (TbTracePageClass *klass)
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
 
   object_class->dispose = tb_trace_page_dispose;
+  widget_class->get_request_mode = tb_trace_page_get_request_mode;
   widget_class->measure = tb_trace_page_measure;
   widget_class->size_allocate = tb_trace_page_size_allocate;
   g_type_ensure (TB_TYPE_TIMELINE_ROW);

@@ -304,7 +304,7 @@ _tb_replay_run_reader_get_n_read (RunReader *reader)
   return reader->n_read;
 }
 
-/* Event @i of the trace, the next one: the reader takes them in order. */
+/* The trace's next event: the reader takes them in order. */
 void
 _tb_replay_run_reader_add (RunReader    *reader,
                            TbTraceEvent *event)

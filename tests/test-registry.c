@@ -4,6 +4,7 @@
 
 #include <string.h>
 #include <toolbench.h>
+#include "test-json-util.h"
 
 /* A tool subclass made with g_object_new(), bypassing GInitable, whose
  * finish returns whatever the test asks for. */
@@ -74,16 +75,6 @@ test_tool_class_init (TestToolClass *klass)
 static void
 test_tool_init (TestTool *self)
 {
-}
-
-static JsonNode *
-parse (const char *text)
-{
-  g_autoptr(GError) error = NULL;
-  JsonNode *node = tb_json_parse (text, -1, &error);
-
-  g_assert_no_error (error);
-  return node;
 }
 
 /* Handlers */
@@ -166,7 +157,7 @@ make_tool (const char        *name,
            TbToolSimpleFlags  flags,
            TbToolSimpleFunc   func)
 {
-  g_autoptr(JsonNode) params = schema != NULL ? parse (schema) : NULL;
+  g_autoptr(JsonNode) params = schema != NULL ? test_parse (schema) : NULL;
   g_autoptr(GError) error = NULL;
   TbTool *tool;
 
@@ -303,7 +294,7 @@ call (Fixture      *f,
       const char   *args_text,
       GCancellable *cancellable)
 {
-  g_autoptr(JsonNode) args = args_text != NULL ? parse (args_text) : NULL;
+  g_autoptr(JsonNode) args = args_text != NULL ? test_parse (args_text) : NULL;
 
   tb_tool_registry_call_async (f->registry, name, NULL, args, NULL, cancellable, call_cb, f);
   g_main_loop_run (f->loop);
@@ -527,7 +518,7 @@ test_definitions (Fixture       *f,
                                  "{\"type\":\"function\",\"function\":{\"name\":\"ping\","
                                  "\"description\":\"A test tool.\",\"parameters\":"
                                  "{\"type\":\"object\",\"properties\":{}}}}]", schema);
-  expected_openai = parse (openai_text);
+  expected_openai = test_parse (openai_text);
   g_assert_true (tb_json_equal (openai, expected_openai));
 
   anthropic = tb_tool_registry_to_definitions (f->registry, TB_DEFINITION_FORMAT_ANTHROPIC);
@@ -536,14 +527,14 @@ test_definitions (Fixture       *f,
                                     "{\"name\":\"ping\",\"description\":\"A test tool.\","
                                     "\"input_schema\":{\"type\":\"object\",\"properties\":{}}}]",
                                     schema);
-  expected_anthropic = parse (anthropic_text);
+  expected_anthropic = test_parse (anthropic_text);
   g_assert_true (tb_json_equal (anthropic, expected_anthropic));
 
   /* Gemini: the real name, which it allows; no $schema or
    * additionalProperties, nullable for a null type, and no parameters at
    * all for a tool without arguments. */
   gemini = tb_tool_registry_to_definitions (f->registry, TB_DEFINITION_FORMAT_GEMINI);
-  expected_gemini = parse ("[{\"functionDeclarations\":["
+  expected_gemini = test_parse ("[{\"functionDeclarations\":["
                            "{\"name\":\"facts.propose\",\"description\":\"A test tool.\","
                            "\"parameters\":{\"type\":\"object\",\"required\":[\"key\"],"
                            "\"properties\":{\"key\":{\"type\":\"string\"},"
@@ -782,7 +773,7 @@ static void
 test_call_unvalidated (Fixture       *f,
                        gconstpointer  data)
 {
-  g_autoptr(JsonNode) args = parse ("{\"a\": \"one\", \"c\": 3.14}");
+  g_autoptr(JsonNode) args = test_parse ("{\"a\": \"one\", \"c\": 3.14}");
 
   add (f->registry, make_tool ("add", "{\"type\":\"object\",\"properties\":"
                                "{\"a\":{\"type\":\"number\"},\"b\":{\"type\":\"number\"}},"
@@ -812,7 +803,7 @@ test_call_unvalidated (Fixture       *f,
 
   /* Still a JSON object: the tool must be able to read it. */
   {
-    g_autoptr(JsonNode) array = parse ("[1, 2]");
+    g_autoptr(JsonNode) array = test_parse ("[1, 2]");
 
     tb_tool_registry_call_unvalidated_async (f->registry, "add", NULL, array, NULL, NULL,
                                              call_cb, f);
@@ -984,7 +975,7 @@ test_invalid_tools (Fixture       *f,
                     gconstpointer  data)
 {
   g_autofree char *huge = g_strnfill (1024 * 1024, 'd');
-  g_autoptr(JsonNode) array_schema = parse ("[1,2]");
+  g_autoptr(JsonNode) array_schema = test_parse ("[1,2]");
   g_autoptr(TbTool) bad_name = g_object_new (TEST_TYPE_TOOL, "name", "bad name", NULL);
   g_autoptr(TbTool) no_name = g_object_new (TEST_TYPE_TOOL, NULL);
   g_autoptr(TbTool) big = g_object_new (TEST_TYPE_TOOL, "name", "big", "description", huge, NULL);

@@ -4,21 +4,12 @@
 
 #include <string.h>
 #include <toolbench.h>
-
-static JsonNode *
-parse (const char *text)
-{
-  g_autoptr(GError) error = NULL;
-  JsonNode *node = tb_json_parse (text, -1, &error);
-
-  g_assert_no_error (error);
-  return node;
-}
+#include "test-json-util.h"
 
 static void
 test_success (void)
 {
-  g_autoptr(JsonNode) output = parse ("{\"sum\": 3}");
+  g_autoptr(JsonNode) output = test_parse ("{\"sum\": 3}");
   g_autoptr(TbToolResult) result = tb_tool_result_new_success (output);
   g_autofree char *content = tb_tool_result_to_model_content (result);
 
@@ -64,7 +55,7 @@ static void
 test_metadata_never_in_model_content (void)
 {
   g_autoptr(JsonNode) output = tb_json_node_new_string ("done");
-  g_autoptr(JsonNode) meta = parse ("{\"stop_loop\": true, \"secret\": \"sk-do-not-leak\"}");
+  g_autoptr(JsonNode) meta = test_parse ("{\"stop_loop\": true, \"secret\": \"sk-do-not-leak\"}");
   const char *warnings[] = { "rounded to 2 places", NULL };
   g_autoptr(TbToolResult) result =
     tb_tool_result_new_full (TB_TOOL_FAILURE_NONE, output, NULL,
@@ -98,8 +89,8 @@ test_envelope (void)
 static void
 test_round_trip (void)
 {
-  g_autoptr(JsonNode) output = parse ("[1, {\"a\": \"b\"}]");
-  g_autoptr(JsonNode) meta = parse ("{\"k\": [1, 2]}");
+  g_autoptr(JsonNode) output = test_parse ("[1, {\"a\": \"b\"}]");
+  g_autoptr(JsonNode) meta = test_parse ("{\"k\": [1, 2]}");
   const char *warnings[] = { "w1", "w2", NULL };
   g_autoptr(TbToolResult) result = NULL;
   g_autoptr(TbToolResult) back = NULL;
@@ -145,7 +136,7 @@ test_from_json_bad (void)
 
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
     {
-      g_autoptr(JsonNode) node = parse (cases[i]);
+      g_autoptr(JsonNode) node = test_parse (cases[i]);
       g_autoptr(GError) error = NULL;
       g_autoptr(TbToolResult) result = tb_tool_result_from_json (node, &error);
 
@@ -157,7 +148,7 @@ test_from_json_bad (void)
 static void
 test_immutable (void)
 {
-  g_autoptr(JsonNode) output = parse ("{\"a\": 1}");
+  g_autoptr(JsonNode) output = test_parse ("{\"a\": 1}");
   g_autoptr(JsonNode) mutable_output = json_node_copy (output);
   g_autoptr(TbToolResult) result = tb_tool_result_new_success (mutable_output);
 

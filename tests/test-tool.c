@@ -4,16 +4,7 @@
 
 #include <string.h>
 #include <toolbench.h>
-
-static JsonNode *
-parse (const char *text)
-{
-  g_autoptr(GError) error = NULL;
-  JsonNode *node = tb_json_parse (text, -1, &error);
-
-  g_assert_no_error (error);
-  return node;
-}
+#include "test-json-util.h"
 
 static JsonNode *
 noop (TbTool        *tool,
@@ -29,7 +20,7 @@ noop (TbTool        *tool,
 static void
 test_attributes (void)
 {
-  g_autoptr(JsonNode) params = parse ("{\"type\":\"object\",\"properties\":"
+  g_autoptr(JsonNode) params = test_parse ("{\"type\":\"object\",\"properties\":"
                                       "{\"path\":{\"type\":\"string\"}},\"required\":[\"path\"]}");
   g_autoptr(GError) error = NULL;
   g_autoptr(TbTool) tool = NULL;
@@ -86,7 +77,7 @@ test_defaults (void)
 static void
 test_empty_schema (void)
 {
-  g_autoptr(JsonNode) empty = parse ("{}");
+  g_autoptr(JsonNode) empty = test_parse ("{}");
   g_autoptr(TbTool) tool = tb_tool_new_simple ("ping", "", empty, TB_TOOL_SIMPLE_FLAGS_NONE,
                                                noop, NULL, NULL, NULL);
   JsonObject *params = json_node_get_object (tb_tool_get_parameters (tool));
@@ -98,13 +89,13 @@ test_empty_schema (void)
 static void
 test_definition (void)
 {
-  g_autoptr(JsonNode) params = parse ("{\"type\":\"object\",\"properties\":"
+  g_autoptr(JsonNode) params = test_parse ("{\"type\":\"object\",\"properties\":"
                                       "{\"a\":{\"type\":\"number\"}}}");
   g_autoptr(TbTool) tool = tb_tool_new_simple ("half", "Halves a.", params,
                                                TB_TOOL_SIMPLE_FLAGS_NONE, noop, NULL, NULL, NULL);
   g_autoptr(JsonNode) definition = tb_tool_to_definition (tool);
   g_autoptr(JsonNode) expected =
-    parse ("{\"name\":\"half\",\"description\":\"Halves a.\",\"parameters\":"
+    test_parse ("{\"name\":\"half\",\"description\":\"Halves a.\",\"parameters\":"
            "{\"type\":\"object\",\"properties\":{\"a\":{\"type\":\"number\"}}}}");
 
   g_assert_true (tb_json_equal (definition, expected));
@@ -168,7 +159,7 @@ test_invalid_schema (void)
 
   for (guint i = 0; i < G_N_ELEMENTS (bad); i++)
     {
-      g_autoptr(JsonNode) params = parse (bad[i]);
+      g_autoptr(JsonNode) params = test_parse (bad[i]);
       g_autoptr(GError) error = NULL;
       g_autoptr(TbTool) tool = NULL;
 
@@ -208,15 +199,15 @@ test_enormous_description (void)
 static void
 test_validate_arguments (void)
 {
-  g_autoptr(JsonNode) params = parse ("{\"type\":\"object\",\"properties\":"
+  g_autoptr(JsonNode) params = test_parse ("{\"type\":\"object\",\"properties\":"
                                       "{\"a\":{\"type\":\"number\"},\"b\":{\"type\":\"number\"}},"
                                       "\"required\":[\"a\",\"b\"],"
                                       "\"additionalProperties\":false}");
   g_autoptr(TbTool) tool = tb_tool_new_simple ("add", NULL, params, TB_TOOL_SIMPLE_FLAGS_NONE,
                                                noop, NULL, NULL, NULL);
-  g_autoptr(JsonNode) good = parse ("{\"a\": 1, \"b\": 2.5}");
-  g_autoptr(JsonNode) bad = parse ("{\"a\": \"one\", \"c\": 3}");
-  g_autoptr(JsonNode) array = parse ("[1, 2]");
+  g_autoptr(JsonNode) good = test_parse ("{\"a\": 1, \"b\": 2.5}");
+  g_autoptr(JsonNode) bad = test_parse ("{\"a\": \"one\", \"c\": 3}");
+  g_autoptr(JsonNode) array = test_parse ("[1, 2]");
   g_autoptr(GPtrArray) errors = NULL;
   gboolean saw_required = FALSE, saw_type = FALSE, saw_extra = FALSE;
 
@@ -249,7 +240,7 @@ test_validate_arguments (void)
 static void
 test_parameters_sealed (void)
 {
-  g_autoptr(JsonNode) sealed = parse ("{\"type\":\"object\"}");
+  g_autoptr(JsonNode) sealed = test_parse ("{\"type\":\"object\"}");
   g_autoptr(JsonNode) params = tb_json_copy (sealed);
   g_autoptr(TbTool) tool = tb_tool_new_simple ("t", NULL, params, TB_TOOL_SIMPLE_FLAGS_NONE,
                                                noop, NULL, NULL, NULL);

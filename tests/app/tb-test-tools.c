@@ -5,20 +5,11 @@
 #include "config.h"
 
 #include "tb-test-tools.h"
+#include "../test-json-util.h"
 
 /* Tools that exercise every part of the window: every kind of form field,
  * a slow tool to cancel, a failing one, one only people may call. The
  * screenshots use them too. */
-
-static JsonNode *
-parse (const char *text)
-{
-  g_autoptr(GError) error = NULL;
-  JsonNode *node = tb_json_parse (text, -1, &error);
-
-  g_assert_no_error (error);
-  return node;
-}
 
 static JsonNode *
 weather_func (TbTool        *tool,
@@ -124,7 +115,7 @@ add (TbToolRegistry    *registry,
      TbToolSimpleFunc   func)
 {
   g_autoptr(GError) error = NULL;
-  g_autoptr(JsonNode) parameters = parse (schema);
+  g_autoptr(JsonNode) parameters = test_parse (schema);
   g_autoptr(TbTool) tool = tb_tool_new_simple_full (name, description, parameters, visibility,
                                                     source, 0, flags, func, NULL, NULL, &error);
 
@@ -147,7 +138,7 @@ tb_test_tools_new_tool (const char *name,
                         const char *schema)
 {
   g_autoptr(GError) error = NULL;
-  g_autoptr(JsonNode) parameters = parse (schema);
+  g_autoptr(JsonNode) parameters = test_parse (schema);
   TbTool *tool = tb_tool_new_simple_full (name, "Returns its arguments.", parameters,
                                           TB_TOOL_VISIBILITY_MODEL, source, 0,
                                           TB_TOOL_SIMPLE_FLAGS_NONE, echo_func,

@@ -12,23 +12,14 @@
 #include "tb-message-private.h"
 #include "tb-tool-call-private.h"
 #include "tb-tool-result-private.h"
+#include "../test-json-util.h"
 
 static const char *awkward = "Say \"hi\" \\ back\ttab \x01\x7f é 日本\r\n";
-
-static JsonNode *
-parse (const char *text)
-{
-  g_autoptr(GError) error = NULL;
-  JsonNode *node = tb_json_parse (text, -1, &error);
-
-  g_assert_no_error (error);
-  return node;
-}
 
 static JsonObject *
 parse_object (const char *text)
 {
-  g_autoptr(JsonNode) node = parse (text);
+  g_autoptr(JsonNode) node = test_parse (text);
 
   return json_object_ref (json_node_get_object (node));
 }
@@ -76,7 +67,7 @@ static GPtrArray *
 some_calls (void)
 {
   GPtrArray *calls = g_ptr_array_new_with_free_func (g_object_unref);
-  g_autoptr(JsonNode) arguments = parse ("{\"n\":1.5,\"s\":\"a\\u001fb\",\"l\":[true,null,{}]}");
+  g_autoptr(JsonNode) arguments = test_parse ("{\"n\":1.5,\"s\":\"a\\u001fb\",\"l\":[true,null,{}]}");
   g_autoptr(JsonObject) data = parse_object ("{\"signature\":\"x\\\"y\",\"n\":[1,2]}");
   TbToolCall *call;
 
@@ -135,7 +126,7 @@ static void
 test_results (void)
 {
   const char *warnings[] = { "Slow.", awkward, NULL };
-  g_autoptr(JsonNode) output = parse ("{\"lines\":[\"a\",\"b\\u0000c\"],\"n\":-0.25}");
+  g_autoptr(JsonNode) output = test_parse ("{\"lines\":[\"a\",\"b\\u0000c\"],\"n\":-0.25}");
   g_autoptr(JsonNode) text = tb_json_node_new_string (awkward);
   g_autoptr(JsonObject) metadata = parse_object ("{\"pause_loop\":false,\"x\":{\"y\":[]}}");
   g_autoptr(TbToolResult) ok = tb_tool_result_new_full (TB_TOOL_FAILURE_NONE, output, NULL, NULL,

@@ -6,6 +6,7 @@
 
 #include <string.h>
 #include <toolbench.h>
+#include "../test-json-util.h"
 
 /* A tool whose result asks the loop to stop. */
 #define TEST_TYPE_STOP_TOOL (test_stop_tool_get_type ())
@@ -66,16 +67,6 @@ typedef struct
   guint               echo_calls;
   GArray             *states;
 } Fixture;
-
-static JsonNode *
-parse (const char *text)
-{
-  g_autoptr(GError) error = NULL;
-  JsonNode *node = tb_json_parse (text, -1, &error);
-
-  g_assert_no_error (error);
-  return node;
-}
 
 static JsonNode *
 counting_echo (TbTool        *tool,
@@ -150,12 +141,12 @@ setup (Fixture       *f,
 {
   g_autoptr(GError) error = NULL;
   g_autoptr(JsonNode) text_schema =
-    parse ("{\"type\":\"object\",\"properties\":{\"text\":{\"type\":\"string\"}},"
+    test_parse ("{\"type\":\"object\",\"properties\":{\"text\":{\"type\":\"string\"}},"
            "\"required\":[\"text\"],\"additionalProperties\":false}");
   g_autoptr(JsonNode) sleep_schema =
-    parse ("{\"type\":\"object\",\"properties\":{\"ms\":{\"type\":\"integer\"}},"
+    test_parse ("{\"type\":\"object\",\"properties\":{\"ms\":{\"type\":\"integer\"}},"
            "\"required\":[\"ms\"]}");
-  g_autoptr(JsonNode) empty_schema = parse ("{\"type\":\"object\",\"properties\":{}}");
+  g_autoptr(JsonNode) empty_schema = test_parse ("{\"type\":\"object\",\"properties\":{}}");
 
   f->registry = tb_tool_registry_new ();
   f->states = g_array_new (FALSE, FALSE, sizeof (TbLoopState));
@@ -211,7 +202,7 @@ make_loop (Fixture    *f,
            guint       max_iterations)
 {
   g_autoptr(GError) error = NULL;
-  g_autoptr(JsonNode) node = parse (script);
+  g_autoptr(JsonNode) node = test_parse (script);
 
   f->provider = tb_scripted_provider_new_from_json (node, &error);
   g_assert_no_error (error);
@@ -435,7 +426,7 @@ test_unknown_and_hidden (Fixture       *f,
         {
           const char *body = json_object_get_string_member (tb_trace_event_get_payload (event),
                                                             "body");
-          g_autoptr(JsonNode) sent = parse (body);
+          g_autoptr(JsonNode) sent = test_parse (body);
           g_autofree char *tools =
             tb_json_to_string (json_object_get_member (json_node_get_object (sent), "tools"),
                                FALSE);
@@ -453,7 +444,7 @@ change_tools_cb (TbDispatchLoop *loop,
                  TbPendingCall  *pending,
                  Fixture        *f)
 {
-  g_autoptr(JsonNode) schema = parse ("{\"type\":\"object\"}");
+  g_autoptr(JsonNode) schema = test_parse ("{\"type\":\"object\"}");
   g_autoptr(GError) error = NULL;
 
   if (tb_tool_registry_contains (f->registry, "late"))
@@ -500,7 +491,7 @@ test_tools_change_between_turns (Fixture       *f,
 
       if (g_str_equal (type, "request"))
         {
-          g_autoptr(JsonNode) sent = parse (json_object_get_string_member (payload, "body"));
+          g_autoptr(JsonNode) sent = test_parse (json_object_get_string_member (payload, "body"));
           g_autofree char *tools =
             tb_json_to_string (json_object_get_member (json_node_get_object (sent), "tools"),
                                FALSE);
@@ -733,8 +724,8 @@ decide (TbDispatchLoop *loop,
 
   if (g_str_equal (id, "edit"))
     {
-      g_autoptr(JsonNode) bad = parse ("{\"text\":7}");
-      g_autoptr(JsonNode) good = parse ("{\"text\":\"edited\"}");
+      g_autoptr(JsonNode) bad = test_parse ("{\"text\":7}");
+      g_autoptr(JsonNode) good = test_parse ("{\"text\":\"edited\"}");
 
       g_assert_false (tb_pending_call_edit (pending, bad, &error));
       g_assert_error (error, TB_LOOP_ERROR, TB_LOOP_ERROR_INVALID);
@@ -743,7 +734,7 @@ decide (TbDispatchLoop *loop,
     }
   else if (g_str_equal (id, "skip"))
     {
-      g_autoptr(JsonNode) output = parse ("{\"handwritten\":true}");
+      g_autoptr(JsonNode) output = test_parse ("{\"handwritten\":true}");
 
       tb_pending_call_skip (pending, output);
     }
@@ -827,8 +818,8 @@ test_redecide (Fixture       *f,
 {
   g_autoptr(TbPendingCall) first = NULL;
   g_autoptr(TbPendingCall) second = NULL;
-  g_autoptr(JsonNode) edited = parse ("{\"text\":\"edited\"}");
-  g_autoptr(JsonNode) wrong = parse ("{\"text\":7}");
+  g_autoptr(JsonNode) edited = test_parse ("{\"text\":\"edited\"}");
+  g_autoptr(JsonNode) wrong = test_parse ("{\"text\":7}");
   g_autoptr(GError) error = NULL;
   guint notified = 0;
 
@@ -930,7 +921,7 @@ test_manual_turn (Fixture       *f,
 {
   g_autoptr(GError) error = NULL;
   g_autoptr(TbMessage) turn = tb_message_new (TB_MESSAGE_ROLE_ASSISTANT, NULL);
-  g_autoptr(JsonNode) args = parse ("{\"text\":\"by hand\"}");
+  g_autoptr(JsonNode) args = test_parse ("{\"text\":\"by hand\"}");
   g_autoptr(TbToolCall) call = tb_tool_call_new (NULL, "echo", args);
 
   make_loop (f, "{\"responses\":[{\"text\":\"after the manual turn\"}]}", 5);
@@ -966,7 +957,7 @@ test_missing_ids (Fixture       *f,
 {
   g_autoptr(GError) error = NULL;
   g_autoptr(TbMessage) turn = tb_message_new (TB_MESSAGE_ROLE_ASSISTANT, NULL);
-  g_autoptr(JsonNode) args = parse ("{\"text\":\"x\"}");
+  g_autoptr(JsonNode) args = test_parse ("{\"text\":\"x\"}");
   g_autoptr(TbToolCall) first = tb_tool_call_new (NULL, "echo", args);
   g_autoptr(TbToolCall) second = tb_tool_call_new ("", "echo", args);
   g_autoptr(TbMessage) answer = NULL;
@@ -1017,7 +1008,7 @@ test_restore (Fixture       *f,
 {
   g_autoptr(GError) error = NULL;
   g_autoptr(GPtrArray) history = g_ptr_array_new_with_free_func (g_object_unref);
-  g_autoptr(JsonNode) args = parse ("{\"text\":\"one\"}");
+  g_autoptr(JsonNode) args = test_parse ("{\"text\":\"one\"}");
   g_autoptr(TbToolCall) call = tb_tool_call_new ("r1", "echo", args);
   TbMessage *assistant;
 

@@ -6,16 +6,7 @@
 
 #include <string.h>
 #include <toolbench.h>
-
-static JsonNode *
-parse (const char *text)
-{
-  g_autoptr(GError) error = NULL;
-  JsonNode *node = tb_json_parse (text, -1, &error);
-
-  g_assert_no_error (error);
-  return node;
-}
+#include "../test-json-util.h"
 
 static void
 test_raw_arguments (void)
@@ -26,7 +17,7 @@ test_raw_arguments (void)
   g_autoptr(TbToolCall) broken = tb_tool_call_new_raw ("d", "echo", "{\"text\":");
   g_autoptr(GString) deep = g_string_new (NULL);
   g_autoptr(TbToolCall) too_deep = NULL;
-  g_autoptr(JsonNode) want = parse ("{}");
+  g_autoptr(JsonNode) want = test_parse ("{}");
 
   g_assert_true (tb_json_equal (tb_tool_call_get_arguments (empty), want));
   g_assert_true (tb_json_equal (tb_tool_call_get_arguments (blank), want));
@@ -75,7 +66,7 @@ static void
 test_round_trip (void)
 {
   g_autoptr(TbMessage) message = tb_message_new (TB_MESSAGE_ROLE_ASSISTANT, "Calling.");
-  g_autoptr(JsonNode) args = parse ("{\"a\":1}");
+  g_autoptr(JsonNode) args = test_parse ("{\"a\":1}");
   g_autoptr(TbToolCall) call = tb_tool_call_new ("c1", "facts.propose", args);
   g_autoptr(TbToolCall) broken = tb_tool_call_new_raw ("c2", "echo", "nope");
   g_autoptr(JsonObject) data = json_object_new ();
@@ -116,7 +107,7 @@ test_invalid_json (void)
 
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
     {
-      g_autoptr(JsonNode) node = parse (cases[i][0]);
+      g_autoptr(JsonNode) node = test_parse (cases[i][0]);
       g_autoptr(GError) error = NULL;
       g_autoptr(TbMessage) message = tb_message_from_json (node, &error);
 

@@ -7,16 +7,7 @@
 #include <glib/gstdio.h>
 #include <string.h>
 #include <toolbench.h>
-
-static JsonNode *
-parse (const char *text)
-{
-  g_autoptr(GError) error = NULL;
-  JsonNode *node = tb_json_parse (text, -1, &error);
-
-  g_assert_no_error (error);
-  return node;
-}
+#include "../test-json-util.h"
 
 static void
 result_cb (GObject      *object,
@@ -57,7 +48,7 @@ test_invalid_scripts (void)
 
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
     {
-      g_autoptr(JsonNode) node = parse (cases[i][0]);
+      g_autoptr(JsonNode) node = test_parse (cases[i][0]);
       g_autoptr(GError) error = NULL;
       g_autoptr(TbScriptedProvider) provider = tb_scripted_provider_new_from_json (node, &error);
 
@@ -94,7 +85,7 @@ static void
 test_play (void)
 {
   g_autoptr(JsonNode) script =
-    parse ("{\"responses\":[{\"text\":\"hi\",\"tool_calls\":["
+    test_parse ("{\"responses\":[{\"text\":\"hi\",\"tool_calls\":["
            "{\"name\":\"facts_propose\",\"arguments\":{\"k\":1}},"
            "{\"id\":\"x\",\"name\":\"echo\",\"arguments\":\"{bad\"}]},"
            "{\"error\":\"overloaded\"}]}");
@@ -105,7 +96,7 @@ test_play (void)
   g_autoptr(TbProviderResponse) response = NULL;
   g_autoptr(GString) deltas = g_string_new (NULL);
   g_autoptr(TbTool) tool = NULL;
-  g_autoptr(JsonNode) schema = parse ("{\"type\":\"object\"}");
+  g_autoptr(JsonNode) schema = test_parse ("{\"type\":\"object\"}");
   TbToolCall *call;
 
   g_assert_no_error (error);
@@ -146,7 +137,7 @@ test_play (void)
 static void
 test_delay_cancel (void)
 {
-  g_autoptr(JsonNode) script = parse ("[{\"delay_ms\":20000,\"text\":\"late\"}]");
+  g_autoptr(JsonNode) script = test_parse ("[{\"delay_ms\":20000,\"text\":\"late\"}]");
   g_autoptr(GError) error = NULL;
   g_autoptr(TbScriptedProvider) provider = tb_scripted_provider_new_from_json (script, &error);
   g_autoptr(TbProviderRequest) request = tb_provider_request_new ();

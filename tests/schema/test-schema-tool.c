@@ -6,6 +6,7 @@
 
 #include <string.h>
 #include <toolbench.h>
+#include "../test-json-util.h"
 
 /* Tools validate their arguments with the compiled schema: once per tool,
  * from any thread, and a broken schema makes every call fail with a reason. */
@@ -33,16 +34,6 @@ teardown (Fixture       *f,
 }
 
 static JsonNode *
-parse (const char *text)
-{
-  g_autoptr(GError) error = NULL;
-  JsonNode *node = tb_json_parse (text, -1, &error);
-
-  g_assert_no_error (error);
-  return node;
-}
-
-static JsonNode *
 echo (TbTool        *tool,
       JsonObject    *arguments,
       JsonObject    *context,
@@ -61,7 +52,7 @@ add_tool (Fixture    *f,
           const char *name,
           const char *schema_text)
 {
-  g_autoptr(JsonNode) schema = parse (schema_text);
+  g_autoptr(JsonNode) schema = test_parse (schema_text);
   g_autoptr(GError) error = NULL;
   g_autoptr(TbTool) tool = tb_tool_new_simple (name, "A test tool", schema,
                                                TB_TOOL_SIMPLE_FLAGS_NONE, echo, f, NULL,
@@ -88,7 +79,7 @@ call (Fixture    *f,
       const char *name,
       const char *arguments)
 {
-  g_autoptr(JsonNode) args = parse (arguments);
+  g_autoptr(JsonNode) args = test_parse (arguments);
 
   g_clear_object (&f->result);
   tb_tool_registry_call_async (f->registry, name, NULL, args, NULL, NULL, call_done, f);
@@ -190,7 +181,7 @@ static gpointer
 compile_from_thread (gpointer user_data)
 {
   ThreadData *data = user_data;
-  g_autoptr(JsonNode) args = parse ("{\"city\":\"x\"}");
+  g_autoptr(JsonNode) args = test_parse ("{\"city\":\"x\"}");
 
   data->seen = tb_tool_get_schema (data->tool);
   g_assert_true (tb_tool_validate_arguments (data->tool, args, NULL));

@@ -7,6 +7,7 @@
 #include <math.h>
 #include <string.h>
 #include <toolbench.h>
+#include "../test-json-util.h"
 
 typedef struct
 {
@@ -29,20 +30,10 @@ teardown (Fixture       *f,
     g_assert_finalize_object (f->schema);
 }
 
-static JsonNode *
-parse (const char *text)
-{
-  g_autoptr(GError) error = NULL;
-  JsonNode *node = tb_json_parse (text, -1, &error);
-
-  g_assert_no_error (error);
-  return node;
-}
-
 static TbSchema *
 compile (const char *text)
 {
-  g_autoptr(JsonNode) node = parse (text);
+  g_autoptr(JsonNode) node = test_parse (text);
   g_autoptr(GError) error = NULL;
   TbSchema *schema = tb_schema_new (node, TB_SCHEMA_DRAFT_AUTO, &error);
 
@@ -55,7 +46,7 @@ static GError *
 refuse (const char    *text,
         TbSchemaDraft  draft)
 {
-  g_autoptr(JsonNode) node = parse (text);
+  g_autoptr(JsonNode) node = test_parse (text);
   GError *error = NULL;
   TbSchema *schema = tb_schema_new (node, draft, &error);
 
@@ -70,7 +61,7 @@ static char *
 check (Fixture    *f,
        const char *instance_text)
 {
-  g_autoptr(JsonNode) instance = parse (instance_text);
+  g_autoptr(JsonNode) instance = test_parse (instance_text);
   GString *out = g_string_new (NULL);
   gboolean valid;
 
@@ -144,7 +135,7 @@ static void
 test_first_error (Fixture       *f,
                   gconstpointer  data)
 {
-  g_autoptr(JsonNode) instance = parse ("{\"count\":0,\"unit\":\"k\"}");
+  g_autoptr(JsonNode) instance = test_parse ("{\"count\":0,\"unit\":\"k\"}");
   g_autoptr(GPtrArray) errors = NULL;
 
   f->schema = compile (TOOL_SCHEMA);
@@ -227,7 +218,7 @@ static void
 test_formats (Fixture       *f,
               gconstpointer  data)
 {
-  g_autoptr(JsonNode) node = parse ("{\"format\":\"date-time\"}");
+  g_autoptr(JsonNode) node = test_parse ("{\"format\":\"date-time\"}");
   g_autoptr(GError) error = NULL;
   g_autofree char *annotation = NULL, *ok = NULL, *bad = NULL;
 
@@ -260,7 +251,7 @@ test_formats (Fixture       *f,
     for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
       {
         g_autofree char *schema_text = g_strdup_printf ("{\"format\":\"%s\"}", cases[i].format);
-        g_autoptr(JsonNode) schema_node = parse (schema_text);
+        g_autoptr(JsonNode) schema_node = test_parse (schema_text);
         g_autofree char *good = g_strdup_printf ("\"%s\"", cases[i].good);
         g_autofree char *wrong = g_strdup_printf ("\"%s\"", cases[i].wrong);
         g_autofree char *good_result = NULL, *wrong_result = NULL;
@@ -282,9 +273,9 @@ test_registry_remote (Fixture       *f,
                       gconstpointer  data)
 {
   g_autoptr(TbSchemaRegistry) registry = tb_schema_registry_new ();
-  g_autoptr(JsonNode) remote = parse ("{\"$id\":\"https://example.com/unit.json\","
+  g_autoptr(JsonNode) remote = test_parse ("{\"$id\":\"https://example.com/unit.json\","
                                       "\"enum\":[\"c\",\"f\"]}");
-  g_autoptr(JsonNode) node = parse ("{\"properties\":{\"u\":"
+  g_autoptr(JsonNode) node = test_parse ("{\"properties\":{\"u\":"
                                     "{\"$ref\":\"https://example.com/unit.json\"}}}");
   g_autoptr(GError) error = NULL;
   g_autofree char *bad = NULL;
@@ -454,7 +445,7 @@ test_bad_cyclic_ref (Fixture       *f,
                                 "\"b\":{\"allOf\":[{\"$ref\":\"#/$defs/a\"}]}},"
                                 "\"$ref\":\"#/$defs/a\"}", TB_SCHEMA_DRAFT_AUTO);
   g_autoptr(GError) b = refuse ("{\"$ref\":\"#\"}", TB_SCHEMA_DRAFT_AUTO);
-  g_autoptr(JsonNode) instance = parse ("{\"a\":[1]}");
+  g_autoptr(JsonNode) instance = test_parse ("{\"a\":[1]}");
   g_autoptr(GPtrArray) errors = NULL;
   gint64 start;
 
@@ -597,7 +588,7 @@ test_bad_utf8 (Fixture       *f,
     g_autoptr(JsonNode) object = json_node_new (JSON_NODE_OBJECT);
     g_autoptr(GPtrArray) more = NULL;
     g_autoptr(TbSchema) closed = NULL;
-    g_autoptr(JsonNode) closed_json = parse ("{\"additionalProperties\":false}");
+    g_autoptr(JsonNode) closed_json = test_parse ("{\"additionalProperties\":false}");
     TbSchemaError *e;
 
     json_node_take_object (object, json_object_new ());
@@ -719,8 +710,8 @@ static void
 test_threads (Fixture       *f,
               gconstpointer  data)
 {
-  g_autoptr(JsonNode) valid = parse ("{\"path\":\"a\",\"count\":2,\"tags\":[\"x\"]}");
-  g_autoptr(JsonNode) invalid = parse ("{\"path\":\"A\",\"count\":20,\"tags\":[1]}");
+  g_autoptr(JsonNode) valid = test_parse ("{\"path\":\"a\",\"count\":2,\"tags\":[\"x\"]}");
+  g_autoptr(JsonNode) invalid = test_parse ("{\"path\":\"A\",\"count\":20,\"tags\":[1]}");
   ThreadData shared;
   GThread *threads[4];
 

@@ -5,6 +5,7 @@
 #include <glib/gstdio.h>
 #include <string.h>
 #include <toolbench.h>
+#include "../test-json-util.h"
 
 /* A three-turn run: echo and add in parallel, then add again, then an
  * answer. Recorded to a file, loaded back, replayed and forked. */
@@ -24,16 +25,6 @@ typedef struct
   TbTrace   *recorded;
 } Fixture;
 
-static JsonNode *
-parse (const char *text)
-{
-  g_autoptr(GError) error = NULL;
-  JsonNode *node = tb_json_parse (text, -1, &error);
-
-  g_assert_no_error (error);
-  return node;
-}
-
 static void
 loop_done (GObject      *object,
            GAsyncResult *result,
@@ -52,7 +43,7 @@ setup (Fixture       *f,
 {
   g_autoptr(GError) error = NULL;
   g_autoptr(TbToolRegistry) registry = tb_tool_registry_new ();
-  g_autoptr(JsonNode) script = parse (script_text);
+  g_autoptr(JsonNode) script = test_parse (script_text);
   g_autoptr(TbScriptedProvider) provider = NULL;
   g_autoptr(TbDispatchLoop) loop = NULL;
   g_autoptr(TbTraceRecorder) recorder = NULL;
@@ -302,7 +293,7 @@ test_fork_arguments (Fixture       *f,
 {
   g_autoptr(TbReplay) replay = tb_replay_new (f->recorded);
   g_autoptr(TbToolRegistry) registry = tb_tool_registry_new ();
-  g_autoptr(JsonNode) arguments = parse ("{\"a\": 10, \"b\": 20}");
+  g_autoptr(JsonNode) arguments = test_parse ("{\"a\": 10, \"b\": 20}");
   g_autoptr(TbReplayReport) report = NULL;
   g_autoptr(GError) error = NULL;
   JsonObject *parent;
@@ -334,7 +325,7 @@ test_fork_result (Fixture       *f,
                   gconstpointer  data)
 {
   g_autoptr(TbReplay) replay = tb_replay_new (f->recorded);
-  g_autoptr(JsonNode) output = parse ("\"typed by hand\"");
+  g_autoptr(JsonNode) output = test_parse ("\"typed by hand\"");
   g_autoptr(TbReplayReport) report = NULL;
   JsonObject *result;
 
@@ -355,8 +346,8 @@ test_fork_model_turn (Fixture       *f,
                       gconstpointer  data)
 {
   g_autoptr(TbReplay) replay = tb_replay_new (f->recorded);
-  g_autoptr(JsonNode) turn = parse ("{\"role\":\"assistant\",\"text\":\"I will stop here.\"}");
-  g_autoptr(JsonNode) user = parse ("{\"role\":\"user\",\"text\":\"not a turn\"}");
+  g_autoptr(JsonNode) turn = test_parse ("{\"role\":\"assistant\",\"text\":\"I will stop here.\"}");
+  g_autoptr(JsonNode) user = test_parse ("{\"role\":\"user\",\"text\":\"not a turn\"}");
   g_autoptr(TbReplayReport) report = NULL;
   g_autoptr(GError) error = NULL;
 
@@ -383,9 +374,9 @@ test_fork_live (Fixture       *f,
                 gconstpointer  data)
 {
   g_autoptr(TbReplay) replay = tb_replay_new (f->recorded);
-  g_autoptr(JsonNode) live_script = parse ("[{\"text\":\"A different ending.\"}]");
+  g_autoptr(JsonNode) live_script = test_parse ("[{\"text\":\"A different ending.\"}]");
   g_autoptr(TbScriptedProvider) live = tb_scripted_provider_new_from_json (live_script, NULL);
-  g_autoptr(JsonNode) output = parse ("99");
+  g_autoptr(JsonNode) output = test_parse ("99");
   g_autoptr(TbReplayReport) report = NULL;
 
   /* Fork at step 1 (turn 1); from turn 2 on, the live model answers. */
@@ -406,8 +397,8 @@ test_fork_bad_step (Fixture       *f,
                     gconstpointer  data)
 {
   g_autoptr(TbReplay) replay = tb_replay_new (f->recorded);
-  g_autoptr(JsonNode) array = parse ("[1]");
-  g_autoptr(JsonNode) object = parse ("{}");
+  g_autoptr(JsonNode) array = test_parse ("[1]");
+  g_autoptr(JsonNode) object = test_parse ("{}");
   g_autoptr(GError) error = NULL;
 
   g_assert_false (tb_replay_set_fork (replay, 3, TB_REPLAY_EDIT_ARGUMENTS, object, &error));
@@ -436,7 +427,7 @@ test_recorded_decisions (Fixture       *f,
 {
   /* A run where the person edited a call: the replay edits it again. */
   g_autoptr(TbToolRegistry) registry = tb_tool_registry_new ();
-  g_autoptr(JsonNode) script = parse (script_text);
+  g_autoptr(JsonNode) script = test_parse (script_text);
   g_autoptr(TbScriptedProvider) provider = tb_scripted_provider_new_from_json (script, NULL);
   g_autoptr(TbDispatchLoop) loop = NULL;
   g_autoptr(TbReplay) replay = NULL;
@@ -462,13 +453,13 @@ test_recorded_decisions (Fixture       *f,
             continue;
           if (g_str_equal (name, "add"))
             {
-              g_autoptr(JsonNode) edited = parse ("{\"a\": 100, \"b\": 1}");
+              g_autoptr(JsonNode) edited = test_parse ("{\"a\": 100, \"b\": 1}");
 
               g_assert_true (tb_pending_call_edit (call, edited, NULL));
             }
           else
             {
-              g_autoptr(JsonNode) output = parse ("\"skipped\"");
+              g_autoptr(JsonNode) output = test_parse ("\"skipped\"");
 
               tb_pending_call_skip (call, output);
             }
@@ -506,8 +497,8 @@ test_empty_trace (void)
 static void
 test_json_diff (void)
 {
-  g_autoptr(JsonNode) a = parse ("{\"x\":1,\"y\":[1,2,3],\"z\":{\"k/e~y\":true},\"gone\":0}");
-  g_autoptr(JsonNode) b = parse ("{\"x\":1.0,\"y\":[1,5],\"z\":{\"k/e~y\":false},\"new\":1}");
+  g_autoptr(JsonNode) a = test_parse ("{\"x\":1,\"y\":[1,2,3],\"z\":{\"k/e~y\":true},\"gone\":0}");
+  g_autoptr(JsonNode) b = test_parse ("{\"x\":1.0,\"y\":[1,5],\"z\":{\"k/e~y\":false},\"new\":1}");
   g_autoptr(JsonArray) diff = tb_json_diff (a, b);
   g_autoptr(JsonNode) node = json_node_new (JSON_NODE_ARRAY);
   g_autofree char *text = NULL;
@@ -602,7 +593,7 @@ test_import_bad (void)
 
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
     {
-      g_autoptr(JsonNode) node = parse (cases[i]);
+      g_autoptr(JsonNode) node = test_parse (cases[i]);
       g_autoptr(GError) error = NULL;
       g_autoptr(JsonNode) script = tb_script_from_messages (node, &error);
 
@@ -611,7 +602,7 @@ test_import_bad (void)
     }
 
   {
-    g_autoptr(JsonNode) broken = parse ("[{\"role\": \"assistant\", \"tool_calls\": [{\"id\": \"x\","
+    g_autoptr(JsonNode) broken = test_parse ("[{\"role\": \"assistant\", \"tool_calls\": [{\"id\": \"x\","
                                         "\"function\": {\"name\": \"add\", \"arguments\": \"{oops\"}}]}]");
     g_autoptr(JsonNode) script = tb_script_from_messages (broken, NULL);
     JsonObject *call;

@@ -118,10 +118,10 @@ collect (Keys      *keys,
 
 /* What @window shows around @page, then all of @page. */
 static void
-assert_unique_in (GtkWindow  *window,
-                  GtkWidget  *page,
-                  const char *name,
-                  GString    *report)
+assert_unique (GtkWindow  *window,
+               GtkWidget  *page,
+               const char *name,
+               GString    *report)
 {
   Keys keys = {
     g_hash_table_new_full (NULL, NULL, NULL, g_free),
@@ -140,15 +140,6 @@ assert_unique_in (GtkWindow  *window,
   g_hash_table_unref (keys.keys);
   g_hash_table_unref (keys.visited);
   g_string_free (keys.conflicts, TRUE);
-}
-
-static void
-assert_unique (TbWindow   *window,
-               GtkWidget  *page,
-               const char *name,
-               GString    *report)
-{
-  assert_unique_in (GTK_WINDOW (window), page, name, report);
 }
 
 /* The preferences page after @page among its siblings, or %NULL. */
@@ -187,27 +178,27 @@ check_window (GString *report)
    * it, its Run button shown. */
   g_assert_true (tb_welcome_page_offer (window));
   window_test_iterate (50);
-  assert_unique (window, shown_page (window), "welcome", report);
+  assert_unique (GTK_WINDOW (window), shown_page (window), "welcome", report);
   g_assert_true (tb_window_select_tool (window, "add"));
 
   for (guint i = 0; i < G_N_ELEMENTS (pages); i++)
     {
       tb_window_set_page (window, pages[i]);
       window_test_iterate (50);
-      assert_unique (window, shown_page (window), pages[i], report);
+      assert_unique (GTK_WINDOW (window), shown_page (window), pages[i], report);
     }
 
   /* The Loop page, then with calls waiting for a decision. */
   tb_window_set_page (window, "loop");
   loop_page = tb_window_get_loop_page (window);
   WAIT_UNTIL (gtk_widget_get_mapped (GTK_WIDGET (loop_page)));
-  assert_unique (window, GTK_WIDGET (loop_page), "loop", report);
+  assert_unique (GTK_WINDOW (window), GTK_WIDGET (loop_page), "loop", report);
   step = tb_loop_page_get_button (loop_page, "step");
   g_assert_true (gtk_widget_is_sensitive (step));
   g_signal_emit_by_name (step, "clicked");
   WAIT_UNTIL (!tb_loop_page_get_busy (loop_page) && tb_loop_page_get_n_pending (loop_page) > 0);
   window_test_iterate (100);
-  assert_unique (window, GTK_WIDGET (loop_page), "loop, calls waiting,", report);
+  assert_unique (GTK_WINDOW (window), GTK_WIDGET (loop_page), "loop, calls waiting,", report);
 
   /* The Trace page, its banner shown. */
   tb_window_set_page (window, "trace");
@@ -217,7 +208,7 @@ check_window (GString *report)
                           TRUE);
   window_test_iterate (50);
   g_assert_true (gtk_widget_get_mapped (tb_trace_page_get_button (trace_page, "reopen")));
-  assert_unique (window, GTK_WIDGET (trace_page), "trace", report);
+  assert_unique (GTK_WINDOW (window), GTK_WIDGET (trace_page), "trace", report);
 
   gtk_window_destroy (GTK_WINDOW (window));
   window_test_iterate (50);
@@ -246,7 +237,7 @@ check_preferences (GString *report)
       adw_preferences_window_set_visible_page (ADW_PREFERENCES_WINDOW (window),
                                                ADW_PREFERENCES_PAGE (page));
       window_test_iterate (50);
-      assert_unique_in (GTK_WINDOW (window), page, gtk_widget_get_name (page), report);
+      assert_unique (GTK_WINDOW (window), page, gtk_widget_get_name (page), report);
     }
 
   gtk_window_destroy (GTK_WINDOW (window));

@@ -11,6 +11,7 @@
 #include "tb-argument-editor.h"
 #include "tb-argument-editor-private.h"
 #include "tb-argument-problem-row.h"
+#include "tb-heading-row.h"
 
 /* The arguments of one call, in two synchronised views: the form generated
  * from the tool's schema and the JSON text. The JSON value is the truth;
@@ -489,6 +490,7 @@ tb_argument_editor_class_init (TbArgumentEditorClass *klass)
                   0, NULL, NULL, NULL,
                   G_TYPE_NONE, 0);
 
+  g_type_ensure (TB_TYPE_HEADING_ROW);
   g_type_ensure (TB_TYPE_SCHEMA_FORM);
   g_type_ensure (GTK_SOURCE_TYPE_VIEW);
 

@@ -8,6 +8,7 @@
 #include <gtksourceview/gtksource.h>
 
 #include "tb-app-util.h"
+#include "tb-heading-row.h"
 #include "tb-json-tree.h"
 #include "tb-resource-window.h"
 #include "tb-result-view.h"
@@ -600,6 +601,7 @@ tb_result_view_class_init (TbResultViewClass *klass)
 
   object_class->dispose = tb_result_view_dispose;
 
+  g_type_ensure (TB_TYPE_HEADING_ROW);
   g_type_ensure (TB_TYPE_JSON_TREE);
   g_type_ensure (GTK_SOURCE_TYPE_VIEW);
 

@@ -8,6 +8,7 @@
 #include <toolbench.h>
 
 #include "tb-app-util.h"
+#include "tb-heading-row.h"
 #include "tb-history-row.h"
 #include "tb-json-tree.h"
 #include "tb-test-tools.h"
@@ -1234,6 +1235,63 @@ test_narrow_page_shows (Fixture       *f,
   window_test_destroy (GTK_WINDOW (g_steal_pointer (&narrow)));
 }
 
+static gboolean
+is_heading_row (GtkWidget     *widget,
+                gconstpointer  data)
+{
+  return TB_IS_HEADING_ROW (widget);
+}
+
+/* Whether the heading of @view is read whole: its labels are not cut,
+ * and the controls are under it (@folded) or beside it. */
+static gboolean
+heading_shows_whole (GtkWidget *view,
+                     const char *text,
+                     gboolean    folded)
+{
+  GtkWidget *row = window_test_find (view, is_heading_row, NULL);
+  GtkWidget *label = window_test_find (row, window_test_is_label, text);
+
+  g_assert_nonnull (label);
+  return gtk_widget_get_width (label) > 0 &&
+         tb_heading_row_get_folded (TB_HEADING_ROW (row)) == folded &&
+         !pango_layout_is_ellipsized (gtk_label_get_layout (GTK_LABEL (label)));
+}
+
+/* At a phone's width the heading of the arguments and of the result keep
+ * their whole text: their buttons go to a line below. Back in a wide
+ * window they share a line again. */
+static void
+test_narrow_headings (Fixture       *f,
+                      gconstpointer  data)
+{
+  g_autoptr(TbWindow) narrow = g_object_ref (tb_window_new (NULL, f->registry, NULL));
+  g_autoptr(JsonNode) output = tb_json_parse ("{\"temperature\": 21}", -1, NULL);
+  g_autoptr(TbToolResult) result = tb_tool_result_new_success (output);
+  TbToolPage *tool_page = tb_window_get_tool_page (narrow);
+  GtkWidget *arguments = GTK_WIDGET (tb_tool_page_get_argument_editor (tool_page));
+  GtkWidget *result_view = GTK_WIDGET (tb_tool_page_get_result_view (tool_page));
+  const char *status;
+
+  gtk_window_set_default_size (GTK_WINDOW (narrow), 360, 700);
+  g_assert_true (tb_window_select_tool (narrow, "get_weather"));
+  tb_window_set_page (narrow, "tool");
+  tb_result_view_set_result (TB_RESULT_VIEW (result_view), result);
+  gtk_window_present (GTK_WINDOW (narrow));
+  WAIT_UNTIL (gtk_widget_get_mapped (arguments) && gtk_widget_get_mapped (result_view));
+  g_assert_cmpint (gtk_widget_get_width (GTK_WIDGET (narrow)), <=, 360);
+  status = tb_result_view_get_status_text (TB_RESULT_VIEW (result_view));
+
+  WAIT_UNTIL (heading_shows_whole (arguments, "Arguments", TRUE));
+  WAIT_UNTIL (heading_shows_whole (result_view, status, TRUE));
+
+  gtk_window_set_default_size (GTK_WINDOW (narrow), 1100, 700);
+  WAIT_UNTIL (heading_shows_whole (arguments, "Arguments", FALSE));
+  WAIT_UNTIL (heading_shows_whole (result_view, status, FALSE));
+
+  window_test_destroy (GTK_WINDOW (g_steal_pointer (&narrow)));
+}
+
 /* MCP results: text blocks as text, images as pictures. */
 static void
 test_mcp_content (Fixture       *f,
@@ -1608,6 +1666,7 @@ main (int   argc,
   g_test_add ("/app/tab-through-form", Fixture, NULL, setup, test_tab_through_form, teardown);
   g_test_add ("/app/narrow", Fixture, NULL, setup, test_narrow, teardown);
   g_test_add ("/app/narrow-page-shows", Fixture, NULL, setup, test_narrow_page_shows, teardown);
+  g_test_add ("/app/narrow-headings", Fixture, NULL, setup, test_narrow_headings, teardown);
   g_test_add ("/app/shortcuts", Fixture, NULL, setup, test_shortcuts, teardown);
   g_test_add ("/app/shortcuts-window", Fixture, NULL, setup, test_shortcuts_window, teardown);
   g_test_add ("/app/mcp-content", Fixture, NULL, setup, test_mcp_content, teardown);

@@ -6,7 +6,9 @@
  * Trace page went to the Trace tab instead of pressing Replay). Each page
  * is shown with what can come up on it: the Trace page's banner about a
  * run that did not end cleanly, and the Loop page with calls waiting for
- * a decision. */
+ * a decision. The preferences, an MCP server's window (over
+ * catalog-mcp-server.py, a prompt and a resource template open) and a
+ * resource's window are checked the same way. */
 
 #include "config.h"
 
@@ -14,9 +16,14 @@
 
 #include <glib/gi18n.h>
 
+#include "../mcp/mcp-test-util.h"
 #include "tb-app-util.h"
 #include "tb-loop-page-private.h"
+#include "tb-mcp-prompts-view-private.h"
+#include "tb-mcp-resources-view-private.h"
+#include "tb-mcp-server-window-private.h"
 #include "tb-preferences-window.h"
+#include "tb-resource-window.h"
 #include "tb-trace-page-private.h"
 #include "tb-welcome-page.h"
 #include "tb-window-private.h"
@@ -246,6 +253,86 @@ check_preferences (GString *report)
   g_settings_reset (settings, "mcp-servers");
 }
 
+static gboolean
+mcp_page_settled (TbMcpServerWindow *window,
+                  const char        *name)
+{
+  if (g_str_equal (name, "resources"))
+    return tb_mcp_resources_view_is_settled (tb_mcp_server_window_get_resources_view (window));
+  if (g_str_equal (name, "prompts"))
+    return tb_mcp_prompts_view_is_settled (tb_mcp_server_window_get_prompts_view (window));
+  return TRUE;
+}
+
+/* An MCP server's window, each page; the prompts page with a prompt's
+ * form open and the resources page with a template's. Then a resource
+ * in a window of its own. */
+static void
+check_mcp_windows (GString *report)
+{
+  g_autofree char *script = g_test_build_filename (G_TEST_DIST, "catalog-mcp-server.py", NULL);
+  const char *argv[] = { "/usr/bin/python3", script, "rich", NULL };
+  static const char * const pages[] = { "resources", "prompts", "log", "messages" };
+  g_autoptr(TbToolRegistry) registry = tb_tool_registry_new ();
+  g_autoptr(TbMcpClient) client = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(JsonNode) contents = tb_json_parse ("[{\"uri\": \"note://welcome\", "
+                                                "\"mimeType\": \"text/plain\", "
+                                                "\"text\": \"Hello\"}]", -1, NULL);
+  TbMcpServerWindow *window;
+  TbResourceWindow *resource_window;
+  TbMcpResourcesView *resources;
+  gint row;
+
+  client = tb_mcp_client_new_stdio ("catalog", argv, NULL, NULL);
+  tb_mcp_client_attach (client, registry);
+  if (!mcp_test_connect (client, &error))
+    g_error ("The catalog server did not start: %s", error->message);
+
+  window = TB_MCP_SERVER_WINDOW (tb_mcp_server_window_new (client));
+  gtk_window_set_default_size (GTK_WINDOW (window), 1000, 700);
+  gtk_window_present (GTK_WINDOW (window));
+  WAIT_UNTIL (gtk_widget_get_mapped (GTK_WIDGET (window)));
+  for (guint i = 0; i < G_N_ELEMENTS (pages); i++)
+    {
+      tb_mcp_server_window_show_page (window, pages[i]);
+      WAIT_UNTIL (mcp_page_settled (window, pages[i]));
+      if (g_str_equal (pages[i], "prompts"))
+        {
+          g_assert_true (tb_mcp_prompts_view_select (tb_mcp_server_window_get_prompts_view (window),
+                                                     "greet"));
+        }
+      else if (g_str_equal (pages[i], "resources"))
+        {
+          resources = tb_mcp_server_window_get_resources_view (window);
+          row = tb_mcp_resources_view_find_row (resources, "note://{folder}/{name}");
+          g_assert_cmpint (row, >=, 0);
+          tb_mcp_resources_view_activate_row (resources, row);
+          WAIT_UNTIL (tb_mcp_resources_view_get_n_fields (resources) == 2);
+        }
+      window_test_iterate (50);
+      assert_unique (GTK_WINDOW (window),
+                     adw_view_stack_get_visible_child (ADW_VIEW_STACK (window_test_find (
+                       GTK_WIDGET (window), window_test_is_a, GSIZE_TO_POINTER (ADW_TYPE_VIEW_STACK)))),
+                     pages[i], report);
+    }
+  gtk_window_destroy (GTK_WINDOW (window));
+
+  resource_window = tb_resource_window_new (NULL);
+  tb_resource_window_show_contents (resource_window, "note://welcome",
+                                    json_node_get_array (contents));
+  gtk_window_present (GTK_WINDOW (resource_window));
+  WAIT_UNTIL (gtk_widget_get_mapped (GTK_WIDGET (resource_window)));
+  window_test_iterate (50);
+  assert_unique (GTK_WINDOW (resource_window), GTK_WIDGET (resource_window), "resource", report);
+  gtk_window_destroy (GTK_WINDOW (resource_window));
+
+  window_test_iterate (50);
+  tb_mcp_client_detach (client);
+  tb_mcp_client_disconnect (client);
+  window_test_iterate (50);
+}
+
 static void
 test_unique (void)
 {
@@ -256,6 +343,7 @@ test_unique (void)
   setlocale (LC_ALL, "");
   check_window (report);
   check_preferences (report);
+  check_mcp_windows (report);
 
   if (localedir != NULL)
     {
@@ -267,6 +355,7 @@ test_unique (void)
       g_assert_cmpstr (_("_Preferences"), ==, "_Einstellungen");
       check_window (report);
       check_preferences (report);
+      check_mcp_windows (report);
       g_setenv ("LANGUAGE", "en", TRUE);
       setlocale (LC_ALL, "");
     }

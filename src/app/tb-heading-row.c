@@ -99,8 +99,8 @@ tb_heading_row_measure (GtkWidget      *widget,
       /* Only one part to show: it is the row. */
       GtkWidget *only = gtk_widget_get_first_child (widget);
 
-      for (; only != NULL && !gtk_widget_should_layout (only); only = gtk_widget_get_next_sibling (only))
-        ;
+      while (only != NULL && !gtk_widget_should_layout (only))
+        only = gtk_widget_get_next_sibling (only);
       if (only != NULL)
         gtk_widget_measure (only, orientation, for_size, minimum, natural, NULL, NULL);
       return;
@@ -285,14 +285,15 @@ tb_heading_row_get_folded (TbHeadingRow *self)
 {
   GtkWidget *heading;
   GtkWidget *controls;
+  const graphene_point_t origin = GRAPHENE_POINT_INIT (0, 0);
   graphene_point_t heading_at;
   graphene_point_t controls_at;
 
   g_return_val_if_fail (TB_IS_HEADING_ROW (self), FALSE);
 
   if (!get_parts (self, &heading, &controls) ||
-      !gtk_widget_compute_point (heading, GTK_WIDGET (self), &GRAPHENE_POINT_INIT (0, 0), &heading_at) ||
-      !gtk_widget_compute_point (controls, GTK_WIDGET (self), &GRAPHENE_POINT_INIT (0, 0), &controls_at))
+      !gtk_widget_compute_point (heading, GTK_WIDGET (self), &origin, &heading_at) ||
+      !gtk_widget_compute_point (controls, GTK_WIDGET (self), &origin, &controls_at))
     return FALSE;
   return controls_at.y > heading_at.y;
 }

@@ -234,6 +234,26 @@ focus_tool_row (gpointer data)
   return G_SOURCE_REMOVE;
 }
 
+/* Down in the search goes to the first match, as in GNOME's other
+ * searches; GTK would move the focus to the source drop-down under it. */
+static gboolean
+on_search_key_pressed (GtkEventControllerKey *controller,
+                       guint                  keyval,
+                       guint                  keycode,
+                       GdkModifierType        state,
+                       TbWindow              *self)
+{
+  if ((keyval != GDK_KEY_Down && keyval != GDK_KEY_KP_Down) ||
+      (state & (GDK_CONTROL_MASK | GDK_SHIFT_MASK | GDK_ALT_MASK)) != 0)
+    return GDK_EVENT_PROPAGATE;
+
+  for (GtkWidget *child = gtk_widget_get_first_child (GTK_WIDGET (self->tool_list));
+       child != NULL; child = gtk_widget_get_next_sibling (child))
+    if (gtk_widget_get_child_visible (child) && gtk_widget_get_focusable (child))
+      return gtk_widget_grab_focus (child);
+  return GDK_EVENT_PROPAGATE;
+}
+
 /* Moved after the focus change that gave it to the scrolled window. */
 static void
 on_tool_scroller_focus (GtkEventControllerFocus *controller,
@@ -784,6 +804,7 @@ tb_window_class_init (TbWindowClass *klass)
   gtk_widget_class_bind_template_callback (widget_class, on_source_selected);
   gtk_widget_class_bind_template_callback (widget_class, on_tool_activated);
   gtk_widget_class_bind_template_callback (widget_class, on_tool_scroller_focus);
+  gtk_widget_class_bind_template_callback (widget_class, on_search_key_pressed);
   gtk_widget_class_bind_template_callback (widget_class, update_actions);
 
   gtk_widget_class_install_action (widget_class, "win.run", NULL, run_action);

@@ -286,8 +286,8 @@ def journey_server_messages(app):
 
 
 # A folder of 300 tools: the window comes first and the tools after it;
-# the tool open when the app last closed opens again once it is there, and
-# search finds the folder's tools.
+# the tool open when the app last closed opens again once it is there,
+# search finds the folder's tools, and Down and Enter open the first.
 def journey_tool_folder(app):
     def on_tool_page(name):
         def predicate(node):
@@ -311,6 +311,10 @@ def journey_tool_folder(app):
     key("ctrl+f")
     type_text("tool_02")
     expect(app, starts("100 of "), "Searching “tool_02” does not find the folder's 100 such tools")
+    # Down goes from the search to the first match, and Enter opens it.
+    key("Down", "Return")
+    expect(app, on_tool_page("tool_0200"),
+           "Down in the search and Enter did not open the first match, tool_0200")
 
 
 JOURNEYS = {

@@ -282,6 +282,7 @@ check_mcp_windows (GString *report)
   TbMcpServerWindow *window;
   TbResourceWindow *resource_window;
   TbMcpResourcesView *resources;
+  AdwViewStack *stack;
   gint row;
 
   client = tb_mcp_client_new_stdio ("catalog", argv, NULL, NULL);
@@ -290,6 +291,8 @@ check_mcp_windows (GString *report)
     g_error ("The catalog server did not start: %s", error->message);
 
   window = TB_MCP_SERVER_WINDOW (tb_mcp_server_window_new (client));
+  stack = ADW_VIEW_STACK (window_test_find (GTK_WIDGET (window), window_test_is_a,
+                                            GSIZE_TO_POINTER (ADW_TYPE_VIEW_STACK)));
   gtk_window_set_default_size (GTK_WINDOW (window), 1000, 700);
   gtk_window_present (GTK_WINDOW (window));
   WAIT_UNTIL (gtk_widget_get_mapped (GTK_WIDGET (window)));
@@ -311,10 +314,8 @@ check_mcp_windows (GString *report)
           WAIT_UNTIL (tb_mcp_resources_view_get_n_fields (resources) == 2);
         }
       window_test_iterate (50);
-      assert_unique (GTK_WINDOW (window),
-                     adw_view_stack_get_visible_child (ADW_VIEW_STACK (window_test_find (
-                       GTK_WIDGET (window), window_test_is_a, GSIZE_TO_POINTER (ADW_TYPE_VIEW_STACK)))),
-                     pages[i], report);
+      assert_unique (GTK_WINDOW (window), adw_view_stack_get_visible_child (stack), pages[i],
+                     report);
     }
   gtk_window_destroy (GTK_WINDOW (window));
 

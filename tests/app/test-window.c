@@ -1078,6 +1078,53 @@ test_keyboard_pick (Fixture       *f,
   g_assert_true (gtk_widget_is_ancestor (gtk_window_get_focus (GTK_WINDOW (f->window)), list));
 }
 
+/* Down in the search goes to the first match (GTK alone moved the focus
+ * to the source drop-down); Shift+Down stays GTK's. The real key, with
+ * xdotool, is in tests/app/a11y-journeys.py. */
+static void
+test_search_down (Fixture       *f,
+                  gconstpointer  data)
+{
+  GtkWidget *entry = GTK_WIDGET (tb_window_get_search_entry (f->window));
+  GListModel *listed = G_LIST_MODEL (gtk_list_view_get_model (tb_window_get_tool_list (f->window)));
+  g_autoptr(GListModel) controllers = gtk_widget_observe_controllers (entry);
+  GtkEventController *keys = NULL;
+  GtkWidget *focus;
+  GtkWidget *row;
+  gboolean handled = FALSE;
+
+  for (guint i = 0; i < g_list_model_get_n_items (controllers) && keys == NULL; i++)
+    {
+      g_autoptr(GObject) controller = g_list_model_get_item (controllers, i);
+
+      if (GTK_IS_EVENT_CONTROLLER_KEY (controller))
+        keys = GTK_EVENT_CONTROLLER (controller);
+    }
+  g_assert_nonnull (keys);
+
+  gtk_editable_set_text (GTK_EDITABLE (entry), "weather");
+  WAIT_UNTIL (g_list_model_get_n_items (listed) == 1);
+  WAIT_UNTIL ((row = list_row (f, 0)) != NULL && gtk_widget_get_mapped (row));
+  window_test_iterate (100);
+  gtk_widget_grab_focus (entry);
+
+  g_signal_emit_by_name (keys, "key-pressed", GDK_KEY_Down, 0, GDK_SHIFT_MASK, &handled);
+  g_assert_false (handled);
+  g_signal_emit_by_name (keys, "key-pressed", GDK_KEY_Down, 0, 0, &handled);
+  g_assert_true (handled);
+  focus = gtk_window_get_focus (GTK_WINDOW (f->window));
+  g_assert_true (focus == row || gtk_widget_is_ancestor (focus, row));
+  g_assert_cmpstr (tb_tool_get_name (tb_tool_row_get_tool (TB_TOOL_ROW (
+                     gtk_widget_get_first_child (row)))), ==, "get_weather");
+
+  /* No match: Down is GTK's again. */
+  gtk_editable_set_text (GTK_EDITABLE (entry), "no such tool");
+  WAIT_UNTIL (g_list_model_get_n_items (listed) == 0);
+  gtk_widget_grab_focus (entry);
+  g_signal_emit_by_name (keys, "key-pressed", GDK_KEY_Down, 0, 0, &handled);
+  g_assert_false (handled);
+}
+
 /* Run and Search are caught before the focused widget sees the keys, so
  * a text view cannot take Ctrl+Return as a line break. */
 static void
@@ -1661,6 +1708,7 @@ main (int   argc,
   g_test_add_func ("/app/schema-only", test_schema_only);
   g_test_add ("/app/hover-keeps-page", Fixture, NULL, setup, test_hover_keeps_page, teardown);
   g_test_add ("/app/keyboard-pick", Fixture, NULL, setup, test_keyboard_pick, teardown);
+  g_test_add ("/app/search-down", Fixture, NULL, setup, test_search_down, teardown);
   g_test_add ("/app/capture-shortcuts", Fixture, NULL, setup, test_capture_shortcuts, teardown);
   g_test_add ("/app/history-rows", Fixture, NULL, setup, test_history_rows, teardown);
   g_test_add ("/app/tab-through-form", Fixture, NULL, setup, test_tab_through_form, teardown);

@@ -193,7 +193,7 @@ test_load (Fixture       *f,
   g_autoptr(TbToolResult) result = NULL;
   g_autofree char *text = NULL;
   TbPlugin *plugin;
-  TbTool *tool;
+  g_autoptr(TbTool) tool = NULL;
 
   if (!have_gjs ())
     return;
@@ -219,6 +219,7 @@ test_load (Fixture       *f,
   g_assert_nonnull (tool);
   g_assert_cmpstr (tb_tool_get_source (tool), ==, "plugin:words.py");
   g_assert_cmpstr (tb_tool_get_description (tool), ==, "Counts the words of a text.");
+  g_clear_object (&tool);
 
   plugin = find_plugin (plugins, "shout.js");
   g_assert_cmpint (tb_plugin_get_state (plugin), ==, TB_PLUGIN_STATE_LOADED);

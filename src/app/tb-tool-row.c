@@ -29,6 +29,9 @@ struct _TbToolRow
 
 G_DEFINE_FINAL_TYPE (TbToolRow, tb_tool_row, GTK_TYPE_BOX)
 
+/* More than a sidebar of any width shows of a description's first line. */
+#define ROW_DESCRIPTION_MAX_CHARS 200
+
 enum { PROP_0, PROP_TOOL, N_PROPS };
 static GParamSpec *properties [N_PROPS];
 
@@ -97,10 +100,15 @@ show_tool (TbToolRow *self)
 {
   const char *description = self->tool != NULL ? tb_tool_get_description (self->tool) : NULL;
   const char *end = description != NULL ? strchr (description, '\n') : NULL;
-  g_autofree char *first_line = end != NULL ? g_strndup (description, end - description) : NULL;
+  /* The row shows a line's start: laying out a whole first line of tens
+   * of kilobytes, to be cut anyway, took a second and megabytes a row. */
+  g_autofree char *first_line =
+    description != NULL ? tb_text_shorten (description, end != NULL ? end - description : -1,
+                                           ROW_DESCRIPTION_MAX_CHARS)
+                        : NULL;
 
   gtk_label_set_label (self->name_label, self->tool != NULL ? tb_tool_get_name (self->tool) : NULL);
-  gtk_label_set_label (self->description_label, first_line != NULL ? first_line : description);
+  gtk_label_set_label (self->description_label, first_line);
   gtk_label_set_label (self->source_label, self->tool != NULL ? tb_tool_get_source (self->tool) : NULL);
   gtk_widget_set_tooltip_text (GTK_WIDGET (self->source_label),
                                self->tool != NULL ? tb_tool_get_source (self->tool) : NULL);

@@ -5,6 +5,7 @@
 #include "config.h"
 
 #include <adwaita.h>
+#include <string.h>
 #include <toolbench.h>
 
 #include "tb-app-util.h"
@@ -1678,6 +1679,55 @@ test_tool_row_hints (void)
   g_object_unref (row);
 }
 
+static const char *
+row_description (TbToolRow *row)
+{
+  /* The name and the description are the labels of the row's first box. */
+  GtkWidget *texts = gtk_widget_get_first_child (GTK_WIDGET (row));
+
+  return gtk_label_get_label (GTK_LABEL (gtk_widget_get_last_child (texts)));
+}
+
+/* A row shows the start of a description's first line: the whole of a
+ * long one (descriptions may be 64 KiB) was laid out in every row only to
+ * be cut at the sidebar's edge. */
+static void
+test_tool_row_description (void)
+{
+  g_autoptr(JsonNode) parameters = json_from_string ("{\"type\":\"object\"}", NULL);
+  g_autoptr(GString) long_line = g_string_new (NULL);
+  g_autoptr(TbTool) lines = NULL;
+  g_autoptr(TbTool) long_tool = NULL;
+  g_autoptr(GError) error = NULL;
+  TbToolRow *row = g_object_ref_sink (g_object_new (TB_TYPE_TOOL_ROW, NULL));
+  const char *shown;
+
+  lines = tb_tool_new_simple_full ("lines", "Fetches a page.\nAny page.", parameters,
+                                   TB_TOOL_VISIBILITY_MODEL, "builtin", 0,
+                                   TB_TOOL_SIMPLE_FLAGS_NONE, commit_nothing, NULL, NULL, &error);
+  g_assert_no_error (error);
+  while (long_line->len < 60000)
+    g_string_append (long_line, "Ünïcode words, ");
+  g_string_append (long_line, "\nThe second line.");
+  long_tool = tb_tool_new_simple_full ("long", long_line->str, parameters,
+                                       TB_TOOL_VISIBILITY_MODEL, "builtin", 0,
+                                       TB_TOOL_SIMPLE_FLAGS_NONE, commit_nothing, NULL, NULL,
+                                       &error);
+  g_assert_no_error (error);
+
+  tb_tool_row_set_tool (row, lines);
+  g_assert_cmpstr (row_description (row), ==, "Fetches a page.");
+
+  tb_tool_row_set_tool (row, long_tool);
+  shown = row_description (row);
+  g_assert_cmpuint (g_utf8_strlen (shown, -1), ==, 200);
+  g_assert_true (g_str_has_suffix (shown, "…"));
+  g_assert_true (strncmp (shown, long_line->str, strlen (shown) - strlen ("…")) == 0);
+
+  tb_tool_row_set_tool (row, NULL);
+  g_object_unref (row);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -1687,6 +1737,7 @@ main (int   argc,
   tb_app_init ();
 
   g_test_add ("/app/search", Fixture, NULL, setup, test_search, teardown);
+  g_test_add_func ("/app/tool-row-description", test_tool_row_description);
   g_test_add ("/app/source-folders", Fixture, NULL, setup, test_source_folders, teardown);
   g_test_add ("/app/form-to-json", Fixture, NULL, setup, test_form_to_json, teardown);
   g_test_add ("/app/json-to-form", Fixture, NULL, setup, test_json_to_form, teardown);

@@ -197,6 +197,51 @@ tb_text_preview (const char *text,
 }
 
 /**
+ * tb_text_cut_at_word:
+ * @text: text, not necessarily valid UTF-8
+ * @max_chars: the most characters to keep, "…" included
+ * @cut: (out) (optional): whether @text was cut
+ *
+ * The start of a long text to show in a label, which lays out all it is
+ * given: cut after its last word that fits, when one ends in the last
+ * tenth of @max_chars, or else in the middle of a word, and ended with "…".
+ *
+ * Returns: (transfer full): the text, whole when it is short enough
+ */
+char *
+tb_text_cut_at_word (const char *text,
+                     guint       max_chars,
+                     gboolean   *cut)
+{
+  g_autofree char *valid = g_utf8_make_valid (text, -1);
+  g_autofree char *start = NULL;
+  const char *end;
+  const char *word_end = NULL;
+  guint looked = 0;
+
+  g_return_val_if_fail (max_chars > 1, NULL);
+
+  if (cut != NULL)
+    *cut = FALSE;
+  if ((gulong) g_utf8_strlen (valid, -1) <= max_chars)
+    return g_steal_pointer (&valid);
+  if (cut != NULL)
+    *cut = TRUE;
+
+  end = g_utf8_offset_to_pointer (valid, max_chars - 1);
+  for (const char *p = end; p > valid && looked <= max_chars / 10;
+       p = g_utf8_prev_char (p), looked++)
+    if (g_unichar_isspace (g_utf8_get_char (p)))
+      word_end = p;
+    else if (word_end != NULL)
+      break;
+  if (word_end != NULL)
+    end = word_end;
+  start = g_strndup (valid, end - valid);
+  return g_strconcat (start, "…", NULL);
+}
+
+/**
  * tb_label_set_outside_text:
  * @label: a label
  * @text: (nullable): text that came from a server, tool or model

@@ -21,6 +21,9 @@ char *tb_format_duration          (gint64         duration_us);
 char *tb_text_preview             (const char    *text,
                                    gsize          max_bytes,
                                    gboolean      *truncated);
+char *tb_text_cut_at_word         (const char    *text,
+                                   guint          max_chars,
+                                   gboolean      *cut);
 void  tb_widget_unparent_children (GtkWidget     *widget);
 void  tb_label_set_outside_text   (GtkLabel      *label,
                                    const char    *text);

@@ -2,7 +2,11 @@
 
 #include "config.h"
 
+#include "tb-app-util.h"
 #include "tb-schema-field-row.h"
+
+/* More than four lines of the widest form hold. */
+#define DESCRIPTION_SHOWN_CHARS 1000
 
 /* The row of one value in the schema form: the field's title, whether it
  * is required, a hint at the kind of value, its description, the input
@@ -41,6 +45,15 @@ has_text (gpointer    unused,
           const char *text)
 {
   return text != NULL && *text != '\0';
+}
+
+/* Four lines of a description show: a label lays out all its text before
+ * it ellipsizes, and a schema's description may be tens of kilobytes. */
+static char *
+shown_description (gpointer    unused,
+                   const char *text)
+{
+  return text != NULL ? tb_text_cut_at_word (text, DESCRIPTION_SHOWN_CHARS, NULL) : NULL;
 }
 
 static void
@@ -167,6 +180,7 @@ tb_schema_field_row_class_init (TbSchemaFieldRowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, TbSchemaFieldRow, description_label);
   gtk_widget_class_bind_template_child (widget_class, TbSchemaFieldRow, error_label);
   gtk_widget_class_bind_template_callback (widget_class, has_text);
+  gtk_widget_class_bind_template_callback (widget_class, shown_description);
 }
 
 static void

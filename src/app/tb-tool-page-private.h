@@ -11,6 +11,10 @@ G_BEGIN_DECLS
 gboolean          tb_tool_page_get_gone            (TbToolPage     *self);
 GtkWidget        *tb_tool_page_get_run_button      (TbToolPage     *self);
 GtkWidget        *tb_tool_page_get_cancel_button   (TbToolPage     *self);
+GtkLabel         *tb_tool_page_get_description     (TbToolPage     *self);
+GtkToggleButton  *tb_tool_page_get_description_more (TbToolPage    *self);
+GtkExpander      *tb_tool_page_get_schema_expander (TbToolPage     *self);
+char             *tb_tool_page_dup_schema_text     (TbToolPage     *self);
 GtkListBox       *tb_tool_page_get_recent_list     (TbToolPage     *self);
 const char       *tb_tool_page_get_status_text     (TbToolPage     *self);
 const char       *tb_tool_page_get_gone_text       (TbToolPage     *self);

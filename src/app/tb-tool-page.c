@@ -27,6 +27,8 @@
 #define MAX_REMEMBERED_BYTES (64 * 1024)
 #define MAX_REMEMBERED_TOOLS 200
 #define RECENT_CALLS 10
+/* About twenty lines of the page: most descriptions are shorter. */
+#define DESCRIPTION_SHOWN_CHARS 1500
 
 struct _TbToolPage
 {
@@ -44,6 +46,7 @@ struct _TbToolPage
   GtkLabel         *source_label;
   GtkWidget        *user_only_label;
   GtkLabel         *description_label;
+  GtkToggleButton  *description_more_button;
   GtkExpander      *schema_expander;
   GtkSourceView    *schema_view;
   TbArgumentEditor *argument_editor;
@@ -243,13 +246,56 @@ remembered_arguments (TbToolPage *self,
   return tb_json_parse (text, -1, NULL);
 }
 
+/* The description, or its start with Show More when it is long: a label
+ * lays out all of its text, and a tool's description may be 64 KiB. */
+static void
+show_description (TbToolPage *self)
+{
+  const char *description = tb_tool_get_description (self->tool);
+  gboolean whole = gtk_toggle_button_get_active (self->description_more_button);
+  g_autofree char *shown = NULL;
+  gboolean cut = FALSE;
+
+  if (description == NULL || *description == '\0')
+    description = _("This tool has no description.");
+  if (!whole)
+    shown = tb_text_cut_at_word (description, DESCRIPTION_SHOWN_CHARS, &cut);
+  gtk_label_set_label (self->description_label, shown != NULL ? shown : description);
+  gtk_widget_set_visible (GTK_WIDGET (self->description_more_button), cut || whole);
+  gtk_button_set_label (GTK_BUTTON (self->description_more_button),
+                        whole ? _("Show Less") : _("Show More"));
+}
+
+/* The schema's text goes into its view when the expander is open: a
+ * highlighted view of a large schema costs seconds, and most people call
+ * a tool without reading its schema. */
+static void
+show_schema (TbToolPage *self)
+{
+  GtkTextBuffer *buffer = gtk_text_view_get_buffer (GTK_TEXT_VIEW (self->schema_view));
+  g_autofree char *schema = NULL;
+
+  if (self->tool == NULL || !gtk_expander_get_expanded (self->schema_expander))
+    {
+      gtk_text_buffer_set_text (buffer, "", 0);
+      return;
+    }
+  schema = tb_json_to_string (tb_tool_get_parameters (self->tool), TRUE);
+  gtk_text_buffer_set_text (buffer, schema, -1);
+}
+
+static void
+on_description_more_toggled (TbToolPage *self)
+{
+  if (self->tool != NULL)
+    show_description (self);
+}
+
 static void
 show_tool (TbToolPage *self,
            JsonNode   *arguments)
 {
   TbTool *tool = self->tool;
-  g_autofree char *schema = NULL;
-  const char *description;
 
   gtk_label_set_label (self->name_label, tb_tool_get_name (tool));
   gtk_label_set_label (self->title_label, tb_tool_get_title (tool));
@@ -269,13 +315,12 @@ show_tool (TbToolPage *self,
     }
   gtk_widget_set_visible (self->user_only_label,
                           tb_tool_get_visibility (tool) == TB_TOOL_VISIBILITY_USER_ONLY);
-  description = tb_tool_get_description (tool);
-  gtk_label_set_label (self->description_label,
-                       description != NULL && *description != '\0'
-                       ? description : _("This tool has no description."));
-  schema = tb_json_to_string (tb_tool_get_parameters (tool), TRUE);
-  gtk_text_buffer_set_text (gtk_text_view_get_buffer (GTK_TEXT_VIEW (self->schema_view)),
-                            schema, -1);
+  /* Toggled back, it shows the description again. */
+  if (gtk_toggle_button_get_active (self->description_more_button))
+    gtk_toggle_button_set_active (self->description_more_button, FALSE);
+  else
+    show_description (self);
+  show_schema (self);
   tb_argument_editor_set_tool (self->argument_editor, tool, arguments);
 }
 
@@ -354,7 +399,8 @@ on_recent_activated (TbToolPage    *self,
 /* The widgets of tb-tool-detail.ui the page keeps, by their ids. */
 #define DETAIL_WIDGETS(X) \
   X (scroller) X (gone_revealer) X (gone_label) X (name_label) X (source_label) \
-  X (user_only_label) X (description_label) X (schema_expander) X (schema_view) \
+  X (user_only_label) X (description_label) X (description_more_button) \
+  X (schema_expander) X (schema_view) \
   X (argument_editor) X (run_button) X (run_anyway_button) X (cancel_button) X (spinner) \
   X (progress_bar) X (title_label) X (hints_bar) X (run_status_label) X (result_view) \
   X (recent_box) X (recent_list)
@@ -393,6 +439,8 @@ ensure_detail (TbToolPage *self)
                                            G_CALLBACK (on_arguments_changed),
                                            "on_recent_activated",
                                            G_CALLBACK (on_recent_activated),
+                                           "on_description_more_toggled",
+                                           G_CALLBACK (on_description_more_toggled),
                                            NULL);
   builder = gtk_builder_new ();
   gtk_builder_set_scope (builder, scope);
@@ -411,6 +459,8 @@ ensure_detail (TbToolPage *self)
   tb_button_name_by_label (GTK_BUTTON (self->cancel_button));
   tb_source_view_setup (self->schema_view, "json", FALSE);
   tb_expander_keep_focus_out (self->schema_expander);
+  g_signal_connect_swapped (self->schema_expander, "notify::expanded",
+                            G_CALLBACK (show_schema), self);
   connect_detail (self);
 }
 
@@ -940,6 +990,67 @@ tb_tool_page_get_run_button (TbToolPage *self)
   g_return_val_if_fail (TB_IS_TOOL_PAGE (self), NULL);
   ensure_detail (self);
   return self->run_button;
+}
+
+/**
+ * tb_tool_page_get_description:
+ * @self: a page
+ *
+ * Returns: (transfer none): the label of the tool's description
+ */
+GtkLabel *
+tb_tool_page_get_description (TbToolPage *self)
+{
+  g_return_val_if_fail (TB_IS_TOOL_PAGE (self), NULL);
+  ensure_detail (self);
+  return self->description_label;
+}
+
+/**
+ * tb_tool_page_get_description_more:
+ * @self: a page
+ *
+ * Returns: (transfer none): Show More, under a long description
+ */
+GtkToggleButton *
+tb_tool_page_get_description_more (TbToolPage *self)
+{
+  g_return_val_if_fail (TB_IS_TOOL_PAGE (self), NULL);
+  ensure_detail (self);
+  return self->description_more_button;
+}
+
+/**
+ * tb_tool_page_get_schema_expander:
+ * @self: a page
+ *
+ * Returns: (transfer none): the expander of the parameters schema
+ */
+GtkExpander *
+tb_tool_page_get_schema_expander (TbToolPage *self)
+{
+  g_return_val_if_fail (TB_IS_TOOL_PAGE (self), NULL);
+  ensure_detail (self);
+  return self->schema_expander;
+}
+
+/**
+ * tb_tool_page_dup_schema_text:
+ * @self: a page
+ *
+ * Returns: (transfer full): the text of the parameters schema's view
+ */
+char *
+tb_tool_page_dup_schema_text (TbToolPage *self)
+{
+  GtkTextBuffer *buffer;
+  GtkTextIter start, end;
+
+  g_return_val_if_fail (TB_IS_TOOL_PAGE (self), NULL);
+  ensure_detail (self);
+  buffer = gtk_text_view_get_buffer (GTK_TEXT_VIEW (self->schema_view));
+  gtk_text_buffer_get_bounds (buffer, &start, &end);
+  return gtk_text_buffer_get_text (buffer, &start, &end, FALSE);
 }
 
 /**

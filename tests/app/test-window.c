@@ -1679,6 +1679,130 @@ test_tool_row_hints (void)
   g_object_unref (row);
 }
 
+/* A long description shows its first 1,500 characters, cut after a word,
+ * and Show More; Show More shows it whole, and the next tool starts cut
+ * again. Short ones show whole, without the button. */
+/* The parameters schema is shown once its expander is open, for the tool
+ * on the page; a closed expander holds no text. */
+static void
+test_schema_view (Fixture       *f,
+                  gconstpointer  data)
+{
+  GtkExpander *expander = tb_tool_page_get_schema_expander (page (f));
+  g_autofree char *weather = NULL;
+  g_autofree char *issue = NULL;
+  g_autofree char *shown = NULL;
+
+  open_tool (f, "get_weather");
+  weather = tb_json_to_string (tb_tool_get_parameters (tb_tool_page_get_tool (page (f))), TRUE);
+  shown = tb_tool_page_dup_schema_text (page (f));
+  g_assert_cmpstr (shown, ==, "");
+  g_clear_pointer (&shown, g_free);
+
+  gtk_expander_set_expanded (expander, TRUE);
+  shown = tb_tool_page_dup_schema_text (page (f));
+  g_assert_cmpstr (shown, ==, weather);
+  g_clear_pointer (&shown, g_free);
+
+  open_tool (f, "create_issue");
+  issue = tb_json_to_string (tb_tool_get_parameters (tb_tool_page_get_tool (page (f))), TRUE);
+  shown = tb_tool_page_dup_schema_text (page (f));
+  g_assert_cmpstr (shown, ==, issue);
+  g_clear_pointer (&shown, g_free);
+
+  gtk_expander_set_expanded (expander, FALSE);
+  shown = tb_tool_page_dup_schema_text (page (f));
+  g_assert_cmpstr (shown, ==, "");
+}
+
+/* @shown is the start of @text up to the end of a word, then "…". */
+static void
+assert_cut_after_word (const char *shown,
+                       const char *text)
+{
+  gsize kept = strlen (shown) - strlen ("…");
+
+  g_assert_true (g_str_has_suffix (shown, "…"));
+  g_assert_true (strncmp (shown, text, kept) == 0);
+  g_assert_true (shown[kept - 1] != ' ' && text[kept] == ' ');
+}
+
+static gboolean
+label_starts (GtkWidget     *widget,
+              gconstpointer  prefix)
+{
+  return GTK_IS_LABEL (widget) && g_str_has_prefix (gtk_label_get_label (GTK_LABEL (widget)), prefix);
+}
+
+static void
+test_long_description (Fixture       *f,
+                       gconstpointer  data)
+{
+  g_autoptr(JsonNode) parameters = json_from_string ("{\"type\":\"object\"}", NULL);
+  g_autoptr(GString) text = g_string_new (NULL);
+  g_autoptr(TbTool) tool = NULL;
+  g_autoptr(GError) error = NULL;
+  GtkLabel *label;
+  GtkToggleButton *more;
+  GtkWidget *field;
+  g_autofree char *shown = NULL;
+  g_autofree char *description = NULL;
+
+  while (text->len < 62000)
+    g_string_append (text, "Reads the café's menu, ");
+  tool = tb_tool_new_simple_full ("long_description", text->str, parameters,
+                                  TB_TOOL_VISIBILITY_MODEL, "builtin", 0,
+                                  TB_TOOL_SIMPLE_FLAGS_NONE, commit_nothing, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_true (tb_tool_registry_register (f->registry, tool, &error));
+  g_assert_no_error (error);
+  label = tb_tool_page_get_description (page (f));
+  more = tb_tool_page_get_description_more (page (f));
+
+  open_tool (f, "long_description");
+  shown = g_strdup (gtk_label_get_label (label));
+  g_assert_cmpuint (g_utf8_strlen (shown, -1), <=, 1500);
+  g_assert_cmpuint (g_utf8_strlen (shown, -1), >, 1350);
+  assert_cut_after_word (shown, text->str);
+  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (more)));
+  g_assert_cmpstr (gtk_button_get_label (GTK_BUTTON (more)), ==, "Show More");
+
+  gtk_toggle_button_set_active (more, TRUE);
+  g_assert_cmpstr (gtk_label_get_label (label), ==, text->str);
+  g_assert_cmpstr (gtk_button_get_label (GTK_BUTTON (more)), ==, "Show Less");
+
+  open_tool (f, "get_weather");
+  g_assert_false (gtk_widget_get_visible (GTK_WIDGET (more)));
+  g_assert_cmpstr (gtk_label_get_label (label), ==, tb_tool_get_description (
+                     tb_tool_page_get_tool (page (f))));
+
+  open_tool (f, "long_description");
+  g_assert_false (gtk_toggle_button_get_active (more));
+  g_assert_cmpstr (gtk_label_get_label (label), ==, shown);
+
+  /* A field's description shows four lines at most: its label is given
+   * no more than those can hold. */
+  g_clear_object (&tool);
+  g_clear_pointer (&parameters, json_node_unref);
+  description = g_strdup (text->str);
+  g_string_prepend (text, "{\"type\": \"object\", \"properties\": {\"menu\": {\"type\": \"string\", "
+                          "\"description\": \"");
+  g_string_append (text, "\"}}}");
+  parameters = json_from_string (text->str, &error);
+  g_assert_no_error (error);
+  tool = tb_tool_new_simple_full ("long_field", "A field with a long description.", parameters,
+                                  TB_TOOL_VISIBILITY_MODEL, "builtin", 0,
+                                  TB_TOOL_SIMPLE_FLAGS_NONE, commit_nothing, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_true (tb_tool_registry_register (f->registry, tool, &error));
+  open_tool (f, "long_field");
+  field = window_test_find (GTK_WIDGET (tb_argument_editor_get_form (editor (f))),
+                            label_starts, "Reads the café's menu, Reads");
+  g_assert_nonnull (field);
+  g_assert_cmpuint (g_utf8_strlen (gtk_label_get_label (GTK_LABEL (field)), -1), <=, 1000);
+  assert_cut_after_word (gtk_label_get_label (GTK_LABEL (field)), description);
+}
+
 static const char *
 row_description (TbToolRow *row)
 {
@@ -1738,6 +1862,8 @@ main (int   argc,
 
   g_test_add ("/app/search", Fixture, NULL, setup, test_search, teardown);
   g_test_add_func ("/app/tool-row-description", test_tool_row_description);
+  g_test_add ("/app/long-description", Fixture, NULL, setup, test_long_description, teardown);
+  g_test_add ("/app/schema-view", Fixture, NULL, setup, test_schema_view, teardown);
   g_test_add ("/app/source-folders", Fixture, NULL, setup, test_source_folders, teardown);
   g_test_add ("/app/form-to-json", Fixture, NULL, setup, test_form_to_json, teardown);
   g_test_add ("/app/json-to-form", Fixture, NULL, setup, test_json_to_form, teardown);

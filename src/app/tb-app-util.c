@@ -232,9 +232,14 @@ tb_text_cut_at_word (const char *text,
   for (const char *p = end; p > valid && looked <= max_chars / 10;
        p = g_utf8_prev_char (p), looked++)
     if (g_unichar_isspace (g_utf8_get_char (p)))
-      word_end = p;
-    else if (word_end != NULL)
-      break;
+      {
+        word_end = p;
+        break;
+      }
+  /* The word ends where the spaces before it start. */
+  while (word_end != NULL && word_end > valid &&
+         g_unichar_isspace (g_utf8_get_char (g_utf8_prev_char (word_end))))
+    word_end = g_utf8_prev_char (word_end);
   if (word_end != NULL)
     end = word_end;
   start = g_strndup (valid, end - valid);

@@ -22,6 +22,9 @@ struct _TbMcpPromptRow
 
 G_DEFINE_FINAL_TYPE (TbMcpPromptRow, tb_mcp_prompt_row, GTK_TYPE_BOX)
 
+/* More than two lines of the widest list hold. */
+#define DESCRIPTION_SHOWN_CHARS 500
+
 enum {
   PROP_0,
   PROP_PROMPT,
@@ -143,6 +146,7 @@ tb_mcp_prompt_row_set_prompt (TbMcpPromptRow *self,
                               TbMcpPrompt    *prompt)
 {
   g_autofree char *title = NULL;
+  g_autofree char *start = NULL;
   const char *description;
 
   g_return_if_fail (TB_IS_MCP_PROMPT_ROW (self));
@@ -151,8 +155,11 @@ tb_mcp_prompt_row_set_prompt (TbMcpPromptRow *self,
     return;
   title = prompt != NULL ? tb_mcp_prompt_row_describe (prompt) : NULL;
   description = prompt != NULL ? tb_mcp_prompt_get_description (prompt) : NULL;
+  /* Two lines show; the label would lay out a server's whole text. */
+  start = description != NULL ? tb_text_cut_at_word (description, DESCRIPTION_SHOWN_CHARS, NULL)
+                              : NULL;
   tb_label_set_outside_text (self->title_label, title);
-  tb_label_set_outside_text (self->description_label, description);
+  tb_label_set_outside_text (self->description_label, start);
   gtk_widget_set_visible (GTK_WIDGET (self->description_label),
                           description != NULL && *description != '\0');
   g_object_notify_by_pspec (G_OBJECT (self), properties [PROP_PROMPT]);

@@ -1,0 +1,96 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+
+/* The app's text helpers, and the rows that show a long text's start. */
+
+#include "config.h"
+
+#include <string.h>
+
+#include "tb-app-util.h"
+#include "tb-mcp-prompt-row.h"
+#include "../test-json-util.h"
+
+static void
+test_cut_at_word (void)
+{
+  g_autofree char *whole = NULL;
+  g_autofree char *exact = NULL;
+  g_autofree char *words = NULL;
+  g_autofree char *one_word = NULL;
+  g_autofree char *broken = NULL;
+  g_autofree char *wide = NULL;
+  g_autofree char *far = NULL;
+  gboolean cut = TRUE;
+
+  whole = tb_text_cut_at_word ("Short text.", 100, &cut);
+  g_assert_cmpstr (whole, ==, "Short text.");
+  g_assert_false (cut);
+
+  exact = tb_text_cut_at_word ("0123456789", 10, &cut);
+  g_assert_cmpstr (exact, ==, "0123456789");
+  g_assert_false (cut);
+
+  /* Cut after the last word that fits, spaces dropped. */
+  words = tb_text_cut_at_word ("alpha beta gamma  delta epsilon", 20, &cut);
+  g_assert_true (cut);
+  g_assert_cmpstr (words, ==, "alpha beta gamma…");
+
+  /* No space in the last tenth: in the middle of the word. */
+  one_word = tb_text_cut_at_word ("abcdefghijklmnopqrstuvwxyz", 10, &cut);
+  g_assert_true (cut);
+  g_assert_cmpstr (one_word, ==, "abcdefghi…");
+
+  /* Characters, not bytes; invalid UTF-8 shown as U+FFFD. */
+  wide = tb_text_cut_at_word ("ééééééééééééééé", 5, NULL);
+  g_assert_cmpstr (wide, ==, "éééé…");
+  broken = tb_text_cut_at_word ("ab\xff" "cd", 10, &cut);
+  g_assert_false (cut);
+  g_assert_cmpstr (broken, ==, "ab\xef\xbf\xbd" "cd");
+
+  /* A space far back (out of the last tenth) is not used. */
+  far = tb_text_cut_at_word ("ab cdefghijklmnopqrstuvwxyz0123456789", 30, NULL);
+  g_assert_cmpuint (g_utf8_strlen (far, -1), ==, 30);
+  g_assert_true (g_str_has_prefix (far, "ab cdefghijk"));
+}
+
+/* A prompt's row shows the start of a long description: it shows two
+ * lines, and a label lays out all it holds. */
+static void
+test_prompt_row (void)
+{
+  g_autoptr(GString) text = g_string_new ("{\"name\": \"menu\", \"description\": \"");
+  g_autoptr(JsonNode) definition = NULL;
+  g_autoptr(TbMcpPrompt) prompt = NULL;
+  GtkWidget *row = g_object_ref_sink (tb_mcp_prompt_row_new ());
+  const char *shown = NULL;
+
+  for (guint i = 0; i < 3000; i++)
+    g_string_append (text, "Reads the menu ");
+  g_string_append (text, "\"}");
+  definition = test_parse (text->str);
+  prompt = tb_mcp_prompt_new_from_json (json_node_get_object (definition));
+  tb_mcp_prompt_row_set_prompt (TB_MCP_PROMPT_ROW (row), prompt);
+
+  for (GtkWidget *child = gtk_widget_get_first_child (row); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    if (GTK_IS_LABEL (child) && g_str_has_prefix (gtk_label_get_label (GTK_LABEL (child)), "Reads"))
+      shown = gtk_label_get_label (GTK_LABEL (child));
+  g_assert_nonnull (shown);
+  g_assert_cmpuint (g_utf8_strlen (shown, -1), <=, 500);
+  g_assert_true (g_str_has_suffix (shown, "menu…"));
+
+  g_object_unref (row);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_test_init (&argc, &argv, NULL);
+  gtk_init ();
+  tb_app_init ();
+
+  g_test_add_func ("/app-util/cut-at-word", test_cut_at_word);
+  g_test_add_func ("/app-util/prompt-row", test_prompt_row);
+  return g_test_run ();
+}

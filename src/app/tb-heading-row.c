@@ -127,15 +127,16 @@ tb_heading_row_measure (GtkWidget      *widget,
 }
 
 static void
-place (GtkWidget *child,
+place (GtkWidget *row,
        int        row_width,
+       GtkWidget *child,
        int        x,
        int        y,
        int        width,
        int        height)
 {
   /* In a right-to-left locale the start is on the right. */
-  if (gtk_widget_get_direction (child) == GTK_TEXT_DIR_RTL)
+  if (gtk_widget_get_direction (row) == GTK_TEXT_DIR_RTL)
     x = row_width - x - width;
   gtk_widget_size_allocate (child, &(GtkAllocation) { x, y, width, height }, -1);
 }
@@ -163,16 +164,16 @@ tb_heading_row_size_allocate (GtkWidget *widget,
   controls_width = MIN (width, width_of (controls, TRUE));
   if (fits_one_line (self, heading, controls, width))
     {
-      place (heading, width, 0, 0, width - self->spacing - controls_width, height);
-      place (controls, width, width - controls_width, 0, controls_width, height);
+      place (widget, width, heading, 0, 0, width - self->spacing - controls_width, height);
+      place (widget, width, controls, width - controls_width, 0, controls_width, height);
     }
   else
     {
       int heading_height = height_of (heading, width);
       int controls_height = height_of (controls, controls_width);
 
-      place (heading, width, 0, 0, width, heading_height);
-      place (controls, width, 0, heading_height + LINE_SPACING, controls_width,
+      place (widget, width, heading, 0, 0, width, heading_height);
+      place (widget, width, controls, 0, heading_height + LINE_SPACING, controls_width,
              MAX (controls_height, height - heading_height - LINE_SPACING));
     }
 }

@@ -1319,6 +1319,9 @@ test_narrow_headings (Fixture       *f,
   TbToolPage *tool_page = tb_window_get_tool_page (narrow);
   GtkWidget *arguments = GTK_WIDGET (tb_tool_page_get_argument_editor (tool_page));
   GtkWidget *result_view = GTK_WIDGET (tb_tool_page_get_result_view (tool_page));
+  GtkWidget *row;
+  GtkWidget *controls;
+  graphene_rect_t bounds;
   const char *status;
 
   gtk_window_set_default_size (GTK_WINDOW (narrow), 360, 700);
@@ -1332,6 +1335,16 @@ test_narrow_headings (Fixture       *f,
 
   WAIT_UNTIL (heading_shows_whole (arguments, "Arguments", TRUE));
   WAIT_UNTIL (heading_shows_whole (result_view, status, TRUE));
+
+  /* Right to left, the buttons' line starts on the right. */
+  row = window_test_find (arguments, is_heading_row, NULL);
+  controls = gtk_widget_get_last_child (row);
+  g_assert_true (gtk_widget_compute_bounds (controls, row, &bounds));
+  g_assert_cmpfloat (bounds.origin.x, ==, 0);
+  gtk_widget_set_direction (row, GTK_TEXT_DIR_RTL);
+  WAIT_UNTIL (gtk_widget_compute_bounds (controls, row, &bounds) && bounds.origin.x > 0);
+  g_assert_cmpfloat (bounds.origin.x + bounds.size.width, ==, gtk_widget_get_width (row));
+  gtk_widget_set_direction (row, GTK_TEXT_DIR_NONE);
 
   gtk_window_set_default_size (GTK_WINDOW (narrow), 1100, 700);
   WAIT_UNTIL (heading_shows_whole (arguments, "Arguments", FALSE));

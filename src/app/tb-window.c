@@ -254,6 +254,29 @@ on_search_key_pressed (GtkEventControllerKey *controller,
   return GDK_EVENT_PROPAGATE;
 }
 
+/* Up on the first row goes back to the search, Down's way back. */
+static gboolean
+on_list_key_pressed (GtkEventControllerKey *controller,
+                     guint                  keyval,
+                     guint                  keycode,
+                     GdkModifierType        state,
+                     TbWindow              *self)
+{
+  GtkWidget *focus = gtk_widget_get_focus_child (GTK_WIDGET (self->tool_list));
+  GtkWidget *row = focus != NULL ? gtk_widget_get_first_child (focus) : NULL;
+  g_autoptr(TbTool) first = NULL;
+
+  if ((keyval != GDK_KEY_Up && keyval != GDK_KEY_KP_Up) ||
+      (state & (GDK_CONTROL_MASK | GDK_SHIFT_MASK | GDK_ALT_MASK)) != 0 ||
+      !TB_IS_TOOL_ROW (row) || g_list_model_get_n_items (G_LIST_MODEL (self->selection)) == 0)
+    return GDK_EVENT_PROPAGATE;
+
+  first = g_list_model_get_item (G_LIST_MODEL (self->selection), 0);
+  if (tb_tool_row_get_tool (TB_TOOL_ROW (row)) != first)
+    return GDK_EVENT_PROPAGATE;
+  return gtk_widget_grab_focus (GTK_WIDGET (self->search_entry));
+}
+
 /* Moved after the focus change that gave it to the scrolled window. */
 static void
 on_tool_scroller_focus (GtkEventControllerFocus *controller,
@@ -805,6 +828,7 @@ tb_window_class_init (TbWindowClass *klass)
   gtk_widget_class_bind_template_callback (widget_class, on_tool_activated);
   gtk_widget_class_bind_template_callback (widget_class, on_tool_scroller_focus);
   gtk_widget_class_bind_template_callback (widget_class, on_search_key_pressed);
+  gtk_widget_class_bind_template_callback (widget_class, on_list_key_pressed);
   gtk_widget_class_bind_template_callback (widget_class, update_actions);
 
   gtk_widget_class_install_action (widget_class, "win.run", NULL, run_action);

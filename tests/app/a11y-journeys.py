@@ -287,7 +287,8 @@ def journey_server_messages(app):
 
 # A folder of 300 tools: the window comes first and the tools after it;
 # the tool open when the app last closed opens again once it is there,
-# search finds the folder's tools, and Down and Enter open the first.
+# search finds the folder's tools, Down and Enter open the first, and Up
+# goes back to the search.
 def journey_tool_folder(app):
     def on_tool_page(name):
         def predicate(node):
@@ -315,6 +316,11 @@ def journey_tool_folder(app):
     key("Down", "Return")
     expect(app, on_tool_page("tool_0200"),
            "Down in the search and Enter did not open the first match, tool_0200")
+    # Up on the first match goes back to the search.
+    key("Up")
+    if focused_name(app) != "Search tools":
+        raise Failed("Up on the first match moved the focus to “%s”, not the search"
+                     % focused_name(app))
 
 
 JOURNEYS = {

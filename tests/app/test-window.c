@@ -1079,8 +1079,24 @@ test_keyboard_pick (Fixture       *f,
   g_assert_true (gtk_widget_is_ancestor (gtk_window_get_focus (GTK_WINDOW (f->window)), list));
 }
 
+/* The key controller the window put on @widget. */
+static GtkEventController *
+key_controller (GtkWidget *widget)
+{
+  g_autoptr(GListModel) controllers = gtk_widget_observe_controllers (widget);
+
+  for (guint i = 0; i < g_list_model_get_n_items (controllers); i++)
+    {
+      g_autoptr(GObject) controller = g_list_model_get_item (controllers, i);
+
+      if (GTK_IS_EVENT_CONTROLLER_KEY (controller))
+        return GTK_EVENT_CONTROLLER (controller);
+    }
+  g_assert_not_reached ();
+}
+
 /* Down in the search goes to the first match (GTK alone moved the focus
- * to the source drop-down); Shift+Down stays GTK's. The real key, with
+ * to the source drop-down), and Up on it back; Shift+Down stays GTK's. The real key, with
  * xdotool, is in tests/app/a11y-journeys.py. */
 static void
 test_search_down (Fixture       *f,
@@ -1088,20 +1104,11 @@ test_search_down (Fixture       *f,
 {
   GtkWidget *entry = GTK_WIDGET (tb_window_get_search_entry (f->window));
   GListModel *listed = G_LIST_MODEL (gtk_list_view_get_model (tb_window_get_tool_list (f->window)));
-  g_autoptr(GListModel) controllers = gtk_widget_observe_controllers (entry);
-  GtkEventController *keys = NULL;
+  GtkEventController *keys = key_controller (entry);
+  GtkEventController *list_keys;
   GtkWidget *focus;
   GtkWidget *row;
   gboolean handled = FALSE;
-
-  for (guint i = 0; i < g_list_model_get_n_items (controllers) && keys == NULL; i++)
-    {
-      g_autoptr(GObject) controller = g_list_model_get_item (controllers, i);
-
-      if (GTK_IS_EVENT_CONTROLLER_KEY (controller))
-        keys = GTK_EVENT_CONTROLLER (controller);
-    }
-  g_assert_nonnull (keys);
 
   gtk_editable_set_text (GTK_EDITABLE (entry), "weather");
   WAIT_UNTIL (g_list_model_get_n_items (listed) == 1);
@@ -1117,6 +1124,21 @@ test_search_down (Fixture       *f,
   g_assert_true (focus == row || gtk_widget_is_ancestor (focus, row));
   g_assert_cmpstr (tb_tool_get_name (tb_tool_row_get_tool (TB_TOOL_ROW (
                      gtk_widget_get_first_child (row)))), ==, "get_weather");
+
+  /* Up on the first row goes back. */
+  list_keys = key_controller (GTK_WIDGET (tb_window_get_tool_list (f->window)));
+  g_signal_emit_by_name (list_keys, "key-pressed", GDK_KEY_Up, 0, 0, &handled);
+  g_assert_true (handled);
+  focus = gtk_window_get_focus (GTK_WINDOW (f->window));
+  g_assert_true (focus == entry || gtk_widget_is_ancestor (focus, entry));
+
+  /* Up on another row is the list's own. */
+  gtk_editable_set_text (GTK_EDITABLE (entry), "");
+  WAIT_UNTIL (g_list_model_get_n_items (listed) > 1);
+  WAIT_UNTIL ((row = list_row (f, 1)) != NULL && gtk_widget_get_mapped (row));
+  gtk_widget_grab_focus (gtk_widget_get_first_child (row));
+  g_signal_emit_by_name (list_keys, "key-pressed", GDK_KEY_Up, 0, 0, &handled);
+  g_assert_false (handled);
 
   /* No match: Down is GTK's again. */
   gtk_editable_set_text (GTK_EDITABLE (entry), "no such tool");

@@ -482,6 +482,95 @@ tb_label_set_status (GtkLabel   *label,
   gtk_widget_remove_css_class (GTK_WIDGET (label), is_error ? "success" : "error");
 }
 
+static gboolean
+is_plain_key (guint           keyval,
+              GdkModifierType state,
+              guint           key,
+              guint           keypad_key)
+{
+  return (keyval == key || keyval == keypad_key) &&
+         (state & (GDK_CONTROL_MASK | GDK_SHIFT_MASK | GDK_ALT_MASK)) == 0;
+}
+
+/* The row of the list's first item, once the list is at its top; rows
+ * are the list's children in the order of their items. */
+static GtkWidget *
+first_row (GtkListView *list)
+{
+  GtkAdjustment *adjustment = gtk_scrollable_get_vadjustment (GTK_SCROLLABLE (list));
+
+  if (adjustment != NULL && gtk_adjustment_get_value (adjustment) > 0)
+    return NULL;
+  for (GtkWidget *child = gtk_widget_get_first_child (GTK_WIDGET (list)); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    if (gtk_widget_get_child_visible (child) && gtk_widget_get_focusable (child))
+      return child;
+  return NULL;
+}
+
+static gboolean
+search_key_pressed_cb (GtkEventControllerKey *controller,
+                       guint                  keyval,
+                       guint                  keycode,
+                       GdkModifierType        state,
+                       GtkListView           *list)
+{
+  GListModel *model = G_LIST_MODEL (gtk_list_view_get_model (list));
+  GtkWidget *row;
+
+  if (!is_plain_key (keyval, state, GDK_KEY_Down, GDK_KEY_KP_Down) || model == NULL ||
+      g_list_model_get_n_items (model) == 0)
+    return GDK_EVENT_PROPAGATE;
+  gtk_widget_activate_action (GTK_WIDGET (list), "list.scroll-to-item", "u", 0);
+  row = first_row (list);
+  return row != NULL && gtk_widget_grab_focus (row);
+}
+
+static gboolean
+list_key_pressed_cb (GtkEventControllerKey *controller,
+                     guint                  keyval,
+                     guint                  keycode,
+                     GdkModifierType        state,
+                     GtkWidget             *search)
+{
+  GtkEventController *keys = GTK_EVENT_CONTROLLER (controller);
+  GtkListView *list = GTK_LIST_VIEW (gtk_event_controller_get_widget (keys));
+  GtkWidget *focus = gtk_widget_get_focus_child (GTK_WIDGET (list));
+
+  if (!is_plain_key (keyval, state, GDK_KEY_Up, GDK_KEY_KP_Up) || focus == NULL ||
+      focus != first_row (list))
+    return GDK_EVENT_PROPAGATE;
+  return gtk_widget_grab_focus (search);
+}
+
+/**
+ * tb_list_view_follow_search:
+ * @list: a list
+ * @search: the search above it, whose text narrows the list
+ *
+ * Down in @search goes to the list's first row, as in GNOME's other
+ * searches (GTK would go to whatever is under the search, such as a
+ * drop-down of filters), and Up on the first row goes back to @search.
+ */
+void
+tb_list_view_follow_search (GtkListView *list,
+                            GtkWidget   *search)
+{
+  GtkEventController *keys;
+
+  g_return_if_fail (GTK_IS_LIST_VIEW (list));
+  g_return_if_fail (GTK_IS_WIDGET (search));
+
+  keys = gtk_event_controller_key_new ();
+  g_signal_connect_object (keys, "key-pressed", G_CALLBACK (search_key_pressed_cb), list, 0);
+  gtk_widget_add_controller (search, keys);
+
+  keys = gtk_event_controller_key_new ();
+  gtk_event_controller_set_propagation_phase (keys, GTK_PHASE_CAPTURE);
+  g_signal_connect_object (keys, "key-pressed", G_CALLBACK (list_key_pressed_cb), search, 0);
+  gtk_widget_add_controller (GTK_WIDGET (list), keys);
+}
+
 /**
  * tb_list_view_show_filtered:
  * @list: a list view

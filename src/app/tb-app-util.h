@@ -28,6 +28,8 @@ void  tb_widget_unparent_children (GtkWidget     *widget);
 void  tb_label_set_outside_text   (GtkLabel      *label,
                                    const char    *text);
 guint tb_list_box_count_rows      (GtkListBox    *list);
+void               tb_list_view_follow_search (GtkListView *list,
+                                               GtkWidget   *search);
 GtkFilterListModel *tb_list_view_show_filtered (GtkListView *list,
                                                 GListModel  *model,
                                                 GtkFilter   *filter,

@@ -78,6 +78,7 @@ tb_mcp_listing_init (TbMcpListing *self,
   self->filtered = tb_list_view_show_filtered (self->list, G_LIST_MODEL (self->store),
                                                GTK_FILTER (self->filter), setup, bind, unbind,
                                                user_data);
+  tb_list_view_follow_search (self->list, GTK_WIDGET (self->search_entry));
 }
 
 /**

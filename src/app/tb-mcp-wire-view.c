@@ -600,6 +600,7 @@ tb_mcp_wire_view_init (TbMcpWireView *self)
   GtkListItemFactory *factory;
 
   gtk_widget_init_template (GTK_WIDGET (self));
+  tb_list_view_follow_search (self->list_view, GTK_WIDGET (self->search_entry));
 
   for (guint i = 0; i < G_N_ELEMENTS (directions); i++)
     gtk_string_list_append (direction_list, _(directions[i]));

@@ -1090,6 +1090,7 @@ tb_trace_page_init (TbTracePage *self)
   self->cancellable = g_cancellable_new ();
   gtk_widget_init_template (GTK_WIDGET (self));
   self->wide_position = gtk_paned_get_position (self->paned);
+  tb_list_view_follow_search (self->timeline_view, GTK_WIDGET (self->search_entry));
 
   for (guint i = 0; i < G_N_ELEMENTS (kind_names); i++)
     gtk_string_list_append (kinds, _(kind_names[i]));

@@ -234,49 +234,6 @@ focus_tool_row (gpointer data)
   return G_SOURCE_REMOVE;
 }
 
-/* Down in the search goes to the first match, as in GNOME's other
- * searches; GTK would move the focus to the source drop-down under it. */
-static gboolean
-on_search_key_pressed (GtkEventControllerKey *controller,
-                       guint                  keyval,
-                       guint                  keycode,
-                       GdkModifierType        state,
-                       TbWindow              *self)
-{
-  if ((keyval != GDK_KEY_Down && keyval != GDK_KEY_KP_Down) ||
-      (state & (GDK_CONTROL_MASK | GDK_SHIFT_MASK | GDK_ALT_MASK)) != 0)
-    return GDK_EVENT_PROPAGATE;
-
-  for (GtkWidget *child = gtk_widget_get_first_child (GTK_WIDGET (self->tool_list));
-       child != NULL; child = gtk_widget_get_next_sibling (child))
-    if (gtk_widget_get_child_visible (child) && gtk_widget_get_focusable (child))
-      return gtk_widget_grab_focus (child);
-  return GDK_EVENT_PROPAGATE;
-}
-
-/* Up on the first row goes back to the search, Down's way back. */
-static gboolean
-on_list_key_pressed (GtkEventControllerKey *controller,
-                     guint                  keyval,
-                     guint                  keycode,
-                     GdkModifierType        state,
-                     TbWindow              *self)
-{
-  GtkWidget *focus = gtk_widget_get_focus_child (GTK_WIDGET (self->tool_list));
-  GtkWidget *row = focus != NULL ? gtk_widget_get_first_child (focus) : NULL;
-  g_autoptr(TbTool) first = NULL;
-
-  if ((keyval != GDK_KEY_Up && keyval != GDK_KEY_KP_Up) ||
-      (state & (GDK_CONTROL_MASK | GDK_SHIFT_MASK | GDK_ALT_MASK)) != 0 ||
-      !TB_IS_TOOL_ROW (row) || g_list_model_get_n_items (G_LIST_MODEL (self->selection)) == 0)
-    return GDK_EVENT_PROPAGATE;
-
-  first = g_list_model_get_item (G_LIST_MODEL (self->selection), 0);
-  if (tb_tool_row_get_tool (TB_TOOL_ROW (row)) != first)
-    return GDK_EVENT_PROPAGATE;
-  return gtk_widget_grab_focus (GTK_WIDGET (self->search_entry));
-}
-
 /* Moved after the focus change that gave it to the scrolled window. */
 static void
 on_tool_scroller_focus (GtkEventControllerFocus *controller,
@@ -827,8 +784,6 @@ tb_window_class_init (TbWindowClass *klass)
   gtk_widget_class_bind_template_callback (widget_class, on_source_selected);
   gtk_widget_class_bind_template_callback (widget_class, on_tool_activated);
   gtk_widget_class_bind_template_callback (widget_class, on_tool_scroller_focus);
-  gtk_widget_class_bind_template_callback (widget_class, on_search_key_pressed);
-  gtk_widget_class_bind_template_callback (widget_class, on_list_key_pressed);
   gtk_widget_class_bind_template_callback (widget_class, update_actions);
 
   gtk_widget_class_install_action (widget_class, "win.run", NULL, run_action);
@@ -891,6 +846,7 @@ tb_window_init (TbWindow *self)
   tb_app_init ();
   gtk_widget_init_template (GTK_WIDGET (self));
   tb_drop_down_name_button (self->source_dropdown, _("Source"));
+  tb_list_view_follow_search (self->tool_list, GTK_WIDGET (self->search_entry));
 }
 
 /**

@@ -996,6 +996,48 @@ assert_named (Fixture    *f,
   g_assert_cmpstr (unnamed->str, ==, "");
 }
 
+static gboolean
+is_list_view (GtkWidget     *widget,
+              gconstpointer  data)
+{
+  return GTK_IS_LIST_VIEW (widget);
+}
+
+/* Down in a page's search goes to its first row, and Up there back: the
+ * prompts and the resources lists alike. */
+static void
+test_search_down (Fixture       *f,
+                  gconstpointer  data)
+{
+  TbMcpPromptsView *prompts;
+  TbMcpResourcesView *resources;
+  GtkWidget *pages[2];
+
+  if (f->client == NULL)
+    return;
+  prompts = open_prompts (f);
+  resources = tb_mcp_server_window_get_resources_view (f->window);
+  tb_mcp_server_window_show_page (f->window, "resources");
+  wait_until (resources_settled, resources);
+  pages[0] = GTK_WIDGET (prompts);
+  pages[1] = GTK_WIDGET (resources);
+
+  for (guint i = 0; i < G_N_ELEMENTS (pages); i++)
+    {
+      GtkWidget *entry = GTK_WIDGET (i == 0 ? tb_mcp_prompts_view_get_search_entry (prompts)
+                                            : tb_mcp_resources_view_get_search_entry (resources));
+      GtkWidget *list = window_test_find (pages[i], is_list_view, NULL);
+
+      tb_mcp_server_window_show_page (f->window, i == 0 ? "prompts" : "resources");
+      window_test_iterate (50);
+      gtk_widget_grab_focus (entry);
+      g_assert_true (window_test_send_key (window_test_key_controller (entry), GDK_KEY_Down));
+      g_assert_true (window_test_has_focus_in (list));
+      g_assert_true (window_test_send_key (window_test_key_controller (list), GDK_KEY_Up));
+      g_assert_true (window_test_has_focus_in (entry));
+    }
+}
+
 /* Every control of the pages has a name; a narrow window keeps them. */
 static void
 test_a11y_narrow (Fixture       *f,
@@ -1170,6 +1212,8 @@ main (int   argc,
   g_test_add ("/mcp-catalog-ui/unsubscribe", Fixture, "rich", setup_script, test_unsubscribe,
               teardown);
   g_test_add ("/mcp-catalog-ui/icon", Fixture, "rich", setup_script, test_icon, teardown);
+  g_test_add ("/mcp-catalog-ui/search-down", Fixture, "rich", setup_script, test_search_down,
+              teardown);
   g_test_add ("/mcp-catalog-ui/a11y-narrow", Fixture, "rich", setup_script, test_a11y_narrow,
               teardown);
   g_test_add ("/mcp-catalog-ui/no-capabilities", Fixture, "none", setup_script, test_none,

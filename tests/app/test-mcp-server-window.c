@@ -18,6 +18,7 @@
 #include "tb-mcp-log-view-private.h"
 #include "tb-mcp-server-window-private.h"
 #include "tb-mcp-wire-view-private.h"
+#include "window-test-util.h"
 #include "../test-soup-util.h"
 
 typedef struct
@@ -361,6 +362,15 @@ assert_named (GtkWidget *widget,
 }
 
 /* The window opens on the session's messages; the filters narrow them. */
+/* A widget of the type given, not one of a drop-down's popover. */
+static gboolean
+is_own (GtkWidget     *widget,
+        gconstpointer  type)
+{
+  return G_TYPE_CHECK_INSTANCE_TYPE (widget, GPOINTER_TO_SIZE (type)) &&
+         gtk_widget_get_ancestor (widget, GTK_TYPE_POPOVER) == NULL;
+}
+
 static void
 test_messages (Fixture       *f,
                gconstpointer  data)
@@ -371,6 +381,8 @@ test_messages (Fixture       *f,
   g_autofree char *copied = NULL;
   g_auto(GStrv) methods = NULL;
   g_autoptr(GString) unnamed = g_string_new (NULL);
+  GtkWidget *entry;
+  GtkWidget *list;
   guint all, checked = 0;
   gint row;
 
@@ -436,6 +448,17 @@ test_messages (Fixture       *f,
   g_assert_cmpstr (copied, ==, detail);
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (view), "wire.copy", NULL));
   g_assert_cmpstr (tb_mcp_wire_view_get_status (view), ==, "The message is on the clipboard.");
+
+  /* Down in the search goes to the first message, past the filters; Up
+   * there goes back. */
+  entry = window_test_find (GTK_WIDGET (view), is_own,
+                            GSIZE_TO_POINTER (GTK_TYPE_SEARCH_ENTRY));
+  list = window_test_find (GTK_WIDGET (view), is_own, GSIZE_TO_POINTER (GTK_TYPE_LIST_VIEW));
+  gtk_widget_grab_focus (entry);
+  g_assert_true (window_test_send_key (window_test_key_controller (entry), GDK_KEY_Down));
+  g_assert_true (window_test_has_focus_in (list));
+  g_assert_true (window_test_send_key (window_test_key_controller (list), GDK_KEY_Up));
+  g_assert_true (window_test_has_focus_in (entry));
 
   /* The log is the other page. */
   tb_mcp_server_window_show_page (f->window, "log");

@@ -218,6 +218,37 @@ test_filter (Fixture       *f,
   g_assert_nonnull (run);
 }
 
+/* Down in the search goes to the first row of the timeline (not to the
+ * kind filter under the search), and Up on that row back. */
+static void
+test_search_down (Fixture       *f,
+                  gconstpointer  data)
+{
+  g_autofree char *path = g_build_filename (f->dir, "demo.jsonl", NULL);
+  g_autofree char *run = cli ("run", "-n", "10", "-q", "--prompt", "What is 2 + 3?",
+                              "--trace", path, NULL);
+  GtkWidget *entry = GTK_WIDGET (f->page->search_entry);
+  GtkWidget *timeline = GTK_WIDGET (f->page->timeline_view);
+  GtkWidget *first = NULL;
+
+  g_assert_nonnull (run);
+  open_and_wait (f, path);
+  gtk_editable_set_text (GTK_EDITABLE (entry), "echo");
+  WAIT_UNTIL (tb_trace_page_get_n_rows (f->page) == 5);
+  window_test_iterate (50);
+  gtk_widget_grab_focus (entry);
+
+  g_assert_true (window_test_send_key (window_test_key_controller (entry), GDK_KEY_Down));
+  for (GtkWidget *child = gtk_widget_get_first_child (timeline); child != NULL && first == NULL;
+       child = gtk_widget_get_next_sibling (child))
+    if (gtk_widget_get_child_visible (child))
+      first = child;
+  g_assert_true (window_test_has_focus_in (first));
+
+  g_assert_true (window_test_send_key (window_test_key_controller (timeline), GDK_KEY_Up));
+  g_assert_true (window_test_has_focus_in (entry));
+}
+
 /* A call's MCP messages sit under it in a row of their own, closed until
  * a person opens it; then each says which way it went, what it is, its id
  * and its size, and shows the message as JSON when selected. */
@@ -972,6 +1003,7 @@ main (int   argc,
   tb_app_init ();
   g_test_add ("/trace-page/cli-parity", Fixture, NULL, setup, test_cli_parity, teardown);
   g_test_add ("/trace-page/filter", Fixture, NULL, setup, test_filter, teardown);
+  g_test_add ("/trace-page/search-down", Fixture, NULL, setup, test_search_down, teardown);
   g_test_add ("/trace-page/narrow-layout", Fixture, NULL, setup, test_narrow_layout, teardown);
   g_test_add ("/trace-page/mcp-messages", Fixture, NULL, setup, test_mcp_messages, teardown);
   g_test_add ("/trace-page/divergence-selects-row", Fixture, NULL, setup,

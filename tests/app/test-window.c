@@ -1079,22 +1079,6 @@ test_keyboard_pick (Fixture       *f,
   g_assert_true (gtk_widget_is_ancestor (gtk_window_get_focus (GTK_WINDOW (f->window)), list));
 }
 
-/* The key controller the window put on @widget. */
-static GtkEventController *
-key_controller (GtkWidget *widget)
-{
-  g_autoptr(GListModel) controllers = gtk_widget_observe_controllers (widget);
-
-  for (guint i = 0; i < g_list_model_get_n_items (controllers); i++)
-    {
-      g_autoptr(GObject) controller = g_list_model_get_item (controllers, i);
-
-      if (GTK_IS_EVENT_CONTROLLER_KEY (controller))
-        return GTK_EVENT_CONTROLLER (controller);
-    }
-  g_assert_not_reached ();
-}
-
 /* Down in the search goes to the first match (GTK alone moved the focus
  * to the source drop-down), and Up on it back; Shift+Down stays GTK's. The real key, with
  * xdotool, is in tests/app/a11y-journeys.py. */
@@ -1103,12 +1087,12 @@ test_search_down (Fixture       *f,
                   gconstpointer  data)
 {
   GtkWidget *entry = GTK_WIDGET (tb_window_get_search_entry (f->window));
-  GListModel *listed = G_LIST_MODEL (gtk_list_view_get_model (tb_window_get_tool_list (f->window)));
-  GtkEventController *keys = key_controller (entry);
-  GtkEventController *list_keys;
-  GtkWidget *focus;
-  GtkWidget *row;
+  GtkWidget *list = GTK_WIDGET (tb_window_get_tool_list (f->window));
+  GListModel *listed = G_LIST_MODEL (gtk_list_view_get_model (GTK_LIST_VIEW (list)));
+  GtkEventController *keys = window_test_key_controller (entry);
+  GtkEventController *list_keys = window_test_key_controller (list);
   gboolean handled = FALSE;
+  GtkWidget *row;
 
   gtk_editable_set_text (GTK_EDITABLE (entry), "weather");
   WAIT_UNTIL (g_list_model_get_n_items (listed) == 1);
@@ -1118,34 +1102,27 @@ test_search_down (Fixture       *f,
 
   g_signal_emit_by_name (keys, "key-pressed", GDK_KEY_Down, 0, GDK_SHIFT_MASK, &handled);
   g_assert_false (handled);
-  g_signal_emit_by_name (keys, "key-pressed", GDK_KEY_Down, 0, 0, &handled);
-  g_assert_true (handled);
-  focus = gtk_window_get_focus (GTK_WINDOW (f->window));
-  g_assert_true (focus == row || gtk_widget_is_ancestor (focus, row));
+  g_assert_true (window_test_send_key (keys, GDK_KEY_Down));
+  g_assert_true (window_test_has_focus_in (row));
   g_assert_cmpstr (tb_tool_get_name (tb_tool_row_get_tool (TB_TOOL_ROW (
                      gtk_widget_get_first_child (row)))), ==, "get_weather");
 
   /* Up on the first row goes back. */
-  list_keys = key_controller (GTK_WIDGET (tb_window_get_tool_list (f->window)));
-  g_signal_emit_by_name (list_keys, "key-pressed", GDK_KEY_Up, 0, 0, &handled);
-  g_assert_true (handled);
-  focus = gtk_window_get_focus (GTK_WINDOW (f->window));
-  g_assert_true (focus == entry || gtk_widget_is_ancestor (focus, entry));
+  g_assert_true (window_test_send_key (list_keys, GDK_KEY_Up));
+  g_assert_true (window_test_has_focus_in (entry));
 
   /* Up on another row is the list's own. */
   gtk_editable_set_text (GTK_EDITABLE (entry), "");
   WAIT_UNTIL (g_list_model_get_n_items (listed) > 1);
   WAIT_UNTIL ((row = list_row (f, 1)) != NULL && gtk_widget_get_mapped (row));
   gtk_widget_grab_focus (gtk_widget_get_first_child (row));
-  g_signal_emit_by_name (list_keys, "key-pressed", GDK_KEY_Up, 0, 0, &handled);
-  g_assert_false (handled);
+  g_assert_false (window_test_send_key (list_keys, GDK_KEY_Up));
 
   /* No match: Down is GTK's again. */
   gtk_editable_set_text (GTK_EDITABLE (entry), "no such tool");
   WAIT_UNTIL (g_list_model_get_n_items (listed) == 0);
   gtk_widget_grab_focus (entry);
-  g_signal_emit_by_name (keys, "key-pressed", GDK_KEY_Down, 0, 0, &handled);
-  g_assert_false (handled);
+  g_assert_false (window_test_send_key (keys, GDK_KEY_Down));
 }
 
 /* Run and Search are caught before the focused widget sees the keys, so

@@ -56,6 +56,42 @@ window_test_find (GtkWidget       *root,
   return NULL;
 }
 
+/* The first key controller on @widget: the one the app put there. */
+static inline GtkEventController *
+window_test_key_controller (GtkWidget *widget)
+{
+  g_autoptr(GListModel) controllers = gtk_widget_observe_controllers (widget);
+
+  for (guint i = 0; i < g_list_model_get_n_items (controllers); i++)
+    {
+      g_autoptr(GObject) controller = g_list_model_get_item (controllers, i);
+
+      if (GTK_IS_EVENT_CONTROLLER_KEY (controller))
+        return GTK_EVENT_CONTROLLER (controller);
+    }
+  g_assert_not_reached ();
+}
+
+/* Gives @keyval, without modifiers, to @keys; whether it was handled. */
+static inline gboolean
+window_test_send_key (GtkEventController *keys,
+                      guint               keyval)
+{
+  gboolean handled = FALSE;
+
+  g_signal_emit_by_name (keys, "key-pressed", keyval, 0, 0, &handled);
+  return handled;
+}
+
+/* Whether the keyboard focus of @widget's window is on @widget or in it. */
+static inline gboolean
+window_test_has_focus_in (GtkWidget *widget)
+{
+  GtkWidget *focus = gtk_root_get_focus (gtk_widget_get_root (widget));
+
+  return focus != NULL && (focus == widget || gtk_widget_is_ancestor (focus, widget));
+}
+
 static inline gboolean
 window_test_is_named (GtkWidget     *widget,
                       gconstpointer  name)

@@ -65,6 +65,9 @@ struct _TbLoopPage
 
 G_DEFINE_FINAL_TYPE (TbLoopPage, tb_loop_page, GTK_TYPE_WIDGET)
 
+/* The end of the model's arriving text that shows: a few lines. */
+#define STREAMING_SHOWN_BYTES 2000
+
 enum { PROP_0, PROP_LOOP, N_PROPS };
 static GParamSpec *properties [N_PROPS];
 
@@ -196,7 +199,20 @@ on_text_delta (TbProvider *provider,
       || tb_dispatch_loop_get_state (self->loop) != TB_LOOP_STATE_AWAITING_MODEL)
     return;
   g_string_append (self->streaming, text != NULL ? text : "");
-  shown = g_strdup_printf (_("Model (arriving): %s"), self->streaming->str);
+  if (self->streaming->len <= STREAMING_SHOWN_BYTES)
+    shown = g_strdup_printf (_("Model (arriving): %s"), self->streaming->str);
+  else
+    {
+      /* The end of a long text: the label lays out all it holds, on every
+       * frame while the text grows. */
+      const char *tail = self->streaming->str + self->streaming->len - STREAMING_SHOWN_BYTES;
+      g_autofree char *cut = NULL;
+
+      while ((*tail & 0xc0) == 0x80)
+        tail++;
+      cut = g_strconcat ("…", tail, NULL);
+      shown = g_strdup_printf (_("Model (arriving): %s"), cut);
+    }
   tb_label_set_outside_text (self->streaming_label, shown);
   gtk_widget_set_visible (GTK_WIDGET (self->streaming_label), TRUE);
 }

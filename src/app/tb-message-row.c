@@ -13,17 +13,25 @@
 /* One message of the Loop page's conversation: what it says (with what a
  * person decided about the call it answers), and under the JSON expander
  * the message and the wire bodies of its turn. Both texts come from
- * models and tools, so their control characters are shown, not obeyed. */
+ * models and tools, so their control characters are shown, not obeyed.
+ * A long message shows its start and Show More: a label lays out all it
+ * holds, and 120,000 characters took six seconds. */
+
+/* About twenty-five lines of the page. */
+#define SUMMARY_SHOWN_CHARS 2000
 
 struct _TbMessageRow
 {
   GtkListBoxRow  parent_instance;
 
   char          *summary;
+  char          *text;       /* the summary without the note, shown cut */
+  char          *note;
   char          *json;
   char          *reasoning;
 
   GtkLabel      *summary_label;
+  GtkToggleButton *more_button;
   GtkExpander   *reasoning_expander;
   GtkLabel      *reasoning_label;
   GtkExpander   *json_expander;
@@ -48,10 +56,35 @@ tb_message_row_finalize (GObject *object)
   TbMessageRow *self = (TbMessageRow *) object;
 
   g_free (self->summary);
+  g_free (self->text);
+  g_free (self->note);
   g_free (self->json);
   g_free (self->reasoning);
 
   G_OBJECT_CLASS (tb_message_row_parent_class)->finalize (object);
+}
+
+/* The summary, or its start with Show More; the note stays whole. */
+static void
+show_summary (TbMessageRow *self)
+{
+  gboolean whole = gtk_toggle_button_get_active (self->more_button);
+  g_autofree char *start = NULL;
+  g_autofree char *shown = NULL;
+  gboolean cut = FALSE;
+
+  if (self->text == NULL)
+    return;
+  if (!whole)
+    start = tb_text_cut_at_word (self->text, SUMMARY_SHOWN_CHARS, &cut);
+  shown = g_strjoin ("\n", start != NULL ? start : self->text, self->note, NULL);
+  gtk_label_set_label (self->summary_label, shown);
+  /* The row, which takes the focus in the list, is read as what it says. */
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self), GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                  shown, -1);
+  gtk_widget_set_visible (GTK_WIDGET (self->more_button), cut || whole);
+  gtk_button_set_label (GTK_BUTTON (self->more_button),
+                        whole ? _("Show Less") : _("Show More"));
 }
 
 static void
@@ -66,6 +99,8 @@ tb_message_row_class_init (TbMessageRowClass *klass)
   gtk_widget_class_set_template_from_resource (
     widget_class, "/io/github/toolbench/Toolbench/tb-message-row.ui");
   gtk_widget_class_bind_template_child (widget_class, TbMessageRow, summary_label);
+  gtk_widget_class_bind_template_child (widget_class, TbMessageRow, more_button);
+  gtk_widget_class_bind_template_callback (widget_class, show_summary);
   gtk_widget_class_bind_template_child (widget_class, TbMessageRow, reasoning_expander);
   gtk_widget_class_bind_template_child (widget_class, TbMessageRow, reasoning_label);
   gtk_widget_class_bind_template_child (widget_class, TbMessageRow, json_expander);
@@ -78,6 +113,27 @@ tb_message_row_init (TbMessageRow *self)
   gtk_widget_init_template (GTK_WIDGET (self));
   tb_expander_keep_focus_out (self->json_expander);
   tb_expander_keep_focus_out (self->reasoning_expander);
+}
+
+static GtkWidget *
+message_row_new (const char       *summary,
+                 const char       *note,
+                 const char       *json,
+                 TbMessageRowKind  kind)
+{
+  TbMessageRow *self = g_object_new (TB_TYPE_MESSAGE_ROW, NULL);
+
+  self->text = tb_text_escape_controls (summary, -1);
+  self->note = note != NULL ? tb_text_escape_controls (note, -1) : NULL;
+  self->summary = g_strjoin ("\n", self->text, self->note, NULL);
+  self->json = tb_text_escape_controls (json, -1);
+  gtk_label_set_label (self->json_label, self->json);
+  if (kind == TB_MESSAGE_ROW_ERROR)
+    gtk_widget_add_css_class (GTK_WIDGET (self->summary_label), "error");
+  else if (kind == TB_MESSAGE_ROW_MODEL)
+    gtk_widget_add_css_class (GTK_WIDGET (self->summary_label), "tb-model-turn");
+  show_summary (self);
+  return GTK_WIDGET (self);
 }
 
 /**
@@ -93,24 +149,10 @@ tb_message_row_new (const char       *summary,
                     const char       *json,
                     TbMessageRowKind  kind)
 {
-  TbMessageRow *self;
-
   g_return_val_if_fail (summary != NULL, NULL);
   g_return_val_if_fail (json != NULL, NULL);
 
-  self = g_object_new (TB_TYPE_MESSAGE_ROW, NULL);
-  self->summary = tb_text_escape_controls (summary, -1);
-  self->json = tb_text_escape_controls (json, -1);
-  gtk_label_set_label (self->summary_label, self->summary);
-  gtk_label_set_label (self->json_label, self->json);
-  if (kind == TB_MESSAGE_ROW_ERROR)
-    gtk_widget_add_css_class (GTK_WIDGET (self->summary_label), "error");
-  else if (kind == TB_MESSAGE_ROW_MODEL)
-    gtk_widget_add_css_class (GTK_WIDGET (self->summary_label), "tb-model-turn");
-  /* The row, which takes the focus in the list, is read as what it says. */
-  gtk_accessible_update_property (GTK_ACCESSIBLE (self), GTK_ACCESSIBLE_PROPERTY_LABEL,
-                                  self->summary, -1);
-  return GTK_WIDGET (self);
+  return message_row_new (summary, NULL, json, kind);
 }
 
 static char *
@@ -294,18 +336,11 @@ tb_message_row_new_for_message (TbMessage  *message,
   summary = message_summary (message);
   note = decision_note (message, trace);
   wire = message_wire_json (message, trace, redactor);
-  if (note != NULL)
-    {
-      g_autofree char *joined = g_strdup_printf ("%s\n%s", summary, note);
-
-      g_free (summary);
-      summary = g_steal_pointer (&joined);
-    }
   if (tb_message_get_role (message) == TB_MESSAGE_ROLE_TOOL && tb_message_get_is_error (message))
     kind = TB_MESSAGE_ROW_ERROR;
   else if (tb_message_get_role (message) == TB_MESSAGE_ROLE_ASSISTANT)
     kind = TB_MESSAGE_ROW_MODEL;
-  row = TB_MESSAGE_ROW (tb_message_row_new (summary, wire, kind));
+  row = TB_MESSAGE_ROW (message_row_new (summary, note, wire, kind));
   /* What the model thought, collapsed: it can be long, and it is not what
    * the model said. */
   if (tb_message_get_reasoning (message) != NULL)

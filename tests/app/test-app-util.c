@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 
-/* The app's text helpers, and the rows that show a long text's start. */
+/* The app's text helpers, and the rows that show a long text's start:
+ * a label lays out all it holds, and a conversation row with 120,000
+ * characters (a file a tool read) took six seconds to show. */
 
 #include "config.h"
 
@@ -8,6 +10,7 @@
 
 #include "tb-app-util.h"
 #include "tb-mcp-prompt-row.h"
+#include "tb-message-row.h"
 #include "../test-json-util.h"
 
 static void
@@ -82,6 +85,85 @@ test_prompt_row (void)
   g_object_unref (row);
 }
 
+static GtkLabel *
+first_label (GtkWidget *widget)
+{
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkLabel *label = GTK_IS_LABEL (child) ? GTK_LABEL (child) : first_label (child);
+
+      if (label != NULL)
+        return label;
+    }
+  return NULL;
+}
+
+static GtkToggleButton *
+first_toggle (GtkWidget *widget)
+{
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkToggleButton *toggle = GTK_IS_TOGGLE_BUTTON (child) ? GTK_TOGGLE_BUTTON (child)
+                                                             : first_toggle (child);
+
+      if (toggle != NULL)
+        return toggle;
+    }
+  return NULL;
+}
+
+/* A long result in the conversation shows its start, then what the
+ * person decided about its call; Show More shows it all. */
+static void
+test_message_row (void)
+{
+  g_autoptr(GString) text = g_string_new (NULL);
+  g_autoptr(TbMessage) message = NULL;
+  g_autoptr(TbTrace) trace = tb_trace_new ();
+  g_autoptr(TbRedactor) redactor = tb_redactor_new ();
+  g_autoptr(JsonObject) decision = json_object_new ();
+  g_autofree char *whole = NULL;
+  g_autofree char *end = NULL;
+  GtkWidget *row;
+  GtkLabel *label;
+  GtkToggleButton *more;
+  const char *shown;
+  const char *note = "Skipped by you: the model was told your result, the tool did not run";
+
+  while (text->len < 120000)
+    g_string_append (text, "line of a file ");
+  message = tb_message_new_tool_result ("call_1", "read_file", text->str, FALSE);
+  json_object_set_string_member (decision, "call_id", "call_1");
+  json_object_set_string_member (decision, "decision", "skip");
+  tb_trace_append (trace, "decision", decision);
+  row = g_object_ref_sink (tb_message_row_new_for_message (message, trace, redactor));
+  end = g_strconcat ("…\n", note, NULL);
+  label = first_label (row);
+  more = first_toggle (row);
+
+  shown = gtk_label_get_label (label);
+  g_assert_cmpuint (g_utf8_strlen (shown, -1), <=, 2000 + 1 + strlen (note));
+  g_assert_true (g_str_has_prefix (shown, "Result of read_file: line of a file"));
+  g_assert_true (g_str_has_suffix (shown, end));
+  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (more)));
+  g_assert_cmpstr (gtk_button_get_label (GTK_BUTTON (more)), ==, "Show More");
+
+  whole = g_strdup_printf ("Result of read_file: %s\n%s", text->str, note);
+  g_assert_cmpstr (tb_message_row_get_summary (TB_MESSAGE_ROW (row)), ==, whole);
+  gtk_toggle_button_set_active (more, TRUE);
+  g_assert_cmpstr (gtk_label_get_label (label), ==, whole);
+  g_assert_cmpstr (gtk_button_get_label (GTK_BUTTON (more)), ==, "Show Less");
+  g_object_unref (row);
+
+  /* A short message shows whole, without the button. */
+  row = g_object_ref_sink (tb_message_row_new ("Model: Done.", "{}", TB_MESSAGE_ROW_MODEL));
+  g_assert_cmpstr (gtk_label_get_label (first_label (row)), ==, "Model: Done.");
+  g_assert_false (gtk_widget_get_visible (GTK_WIDGET (first_toggle (row))));
+  g_object_unref (row);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -92,5 +174,6 @@ main (int   argc,
 
   g_test_add_func ("/app-util/cut-at-word", test_cut_at_word);
   g_test_add_func ("/app-util/prompt-row", test_prompt_row);
+  g_test_add_func ("/app-util/message-row", test_message_row);
   return g_test_run ();
 }

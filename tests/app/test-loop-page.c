@@ -725,6 +725,40 @@ test_streaming (Fixture       *f,
   assert_row (f, 1, "Model: The whole answer.");
 }
 
+/* A long answer arriving shows its end, a few lines: the whole of it,
+ * laid out again on every frame as it grew, took seconds (120,000
+ * characters: 4 s). Its row then shows its start and Show More. */
+static void
+test_streaming_long (Fixture       *f,
+                     gconstpointer  data)
+{
+  g_autoptr(GString) text = g_string_new ("{\"format\":\"toolbench-script\",\"version\":1,"
+                                          "\"responses\":[{\"delay_ms\":1500,\"text\":\"");
+  g_autoptr(JsonNode) script = NULL;
+  g_autoptr(TbScriptedProvider) provider = NULL;
+  g_autofree char *row = NULL;
+  const char *shown;
+
+  for (guint i = 0; i < 5000; i++)
+    g_string_append (text, "Ünïcode answer, ");
+  g_string_append (text, "the end.\"}]}");
+  script = tb_json_parse (text->str, -1, NULL);
+  provider = tb_scripted_provider_new_from_json (script, NULL);
+  tb_loop_page_set_provider (f->page, TB_PROVIDER (provider));
+  g_signal_emit_by_name (tb_loop_page_get_button (f->page, "step"), "clicked");
+  WAIT_UNTIL (g_str_has_suffix (tb_loop_page_get_streaming_text (f->page), "the end."));
+  shown = tb_loop_page_get_streaming_text (f->page);
+  g_assert_true (g_str_has_prefix (shown, "Model (arriving): …"));
+  g_assert_true (g_utf8_validate (shown, -1, NULL));
+  g_assert_cmpuint (strlen (shown), <=, strlen ("Model (arriving): …") + 2000);
+  g_assert_cmpuint (strlen (shown), >, 1900);
+
+  WAIT_UNTIL (!tb_loop_page_get_busy (f->page));
+  row = tb_loop_page_get_row_text (f->page, 1);
+  g_assert_true (g_str_has_prefix (row, "Model: Ünïcode answer, "));
+  g_assert_true (g_str_has_suffix (row, "the end."));
+}
+
 /* A model that calls 50 tools in one turn: every call waits in the list. */
 static void
 test_fifty_calls (Fixture       *f,
@@ -1978,6 +2012,7 @@ main (int   argc,
   window_test_add ("/loop-page/shortcuts", test_shortcuts);
   window_test_add ("/loop-page/ask-and-subset", test_ask_and_subset);
   window_test_add ("/loop-page/reasoning", test_reasoning);
+  window_test_add ("/loop-page/streaming-long", test_streaming_long);
   window_test_add ("/loop-page/provider-error", test_provider_error);
   window_test_add ("/loop-page/outside-controls", test_outside_controls);
   window_test_add ("/loop-page/streaming", test_streaming);

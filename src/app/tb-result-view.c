@@ -35,6 +35,7 @@ struct _TbResultView
   GtkToggleButton *text_toggle;
   GtkToggleButton *tree_toggle;
   GtkLabel      *error_label;
+  GtkToggleButton *error_more_button;
   GtkWidget     *warnings_box;
   GtkWidget     *content_box;
   GtkLabel      *truncated_label;
@@ -49,6 +50,9 @@ struct _TbResultView
 };
 
 G_DEFINE_FINAL_TYPE (TbResultView, tb_result_view, GTK_TYPE_WIDGET)
+
+/* About fifty lines of an error: the start of a command's output says most. */
+#define ERROR_SHOWN_CHARS 4000
 
 static void
 clear_box (GtkWidget *box)
@@ -85,6 +89,27 @@ tb_result_view_dup_full_text (TbResultView *self)
   if (output_is_string (output))
     return g_strdup (json_node_get_string (output));
   return tb_json_to_string (output, TRUE);
+}
+
+/* The error, or its start with Show More when it is long. Error text
+ * comes from tools and servers: its control characters are shown, and a
+ * label lays out all it holds (a command's standard error may be 64 KiB). */
+static void
+show_error (TbResultView *self)
+{
+  const char *error = self->result != NULL ? tb_tool_result_get_error (self->result) : NULL;
+  gboolean whole = gtk_toggle_button_get_active (self->error_more_button);
+  g_autofree char *escaped = tb_text_preview (error != NULL ? error : "", 64 * 1024, NULL);
+  g_autofree char *start = NULL;
+  gboolean cut = FALSE;
+
+  if (!whole)
+    start = tb_text_cut_at_word (escaped, ERROR_SHOWN_CHARS, &cut);
+  gtk_label_set_label (self->error_label, start != NULL ? start : escaped);
+  gtk_widget_set_visible (GTK_WIDGET (self->error_label), error != NULL && *error != '\0');
+  gtk_widget_set_visible (GTK_WIDGET (self->error_more_button), cut || whole);
+  gtk_button_set_label (GTK_BUTTON (self->error_more_button),
+                        whole ? _("Show Less") : _("Show More"));
 }
 
 static GtkWidget *
@@ -265,7 +290,6 @@ tb_result_view_set_result (TbResultView *self,
   JsonNode *output;
   JsonObject *metadata;
   const char * const *warnings;
-  const char *error;
   g_autofree char *full = NULL;
   g_autofree char *shown = NULL;
   g_autofree char *duration = NULL;
@@ -280,7 +304,6 @@ tb_result_view_set_result (TbResultView *self,
 
   ok = tb_tool_result_get_ok (result);
   output = tb_tool_result_get_output (result);
-  error = tb_tool_result_get_error (result);
   metadata = tb_tool_result_get_metadata (result);
   warnings = tb_tool_result_get_warnings (result);
 
@@ -310,13 +333,11 @@ tb_result_view_set_result (TbResultView *self,
   duration = tb_format_duration (tb_tool_result_get_duration_us (result));
   gtk_label_set_label (self->duration_label, duration);
 
-  {
-    /* Error text comes from tools and servers: keep it showable and bounded. */
-    g_autofree char *shown_error = tb_text_preview (error != NULL ? error : "", 64 * 1024, NULL);
-
-    gtk_label_set_label (self->error_label, shown_error);
-  }
-  gtk_widget_set_visible (GTK_WIDGET (self->error_label), error != NULL && *error != '\0');
+  /* Toggled back, it shows the error again. */
+  if (gtk_toggle_button_get_active (self->error_more_button))
+    gtk_toggle_button_set_active (self->error_more_button, FALSE);
+  else
+    show_error (self);
 
   clear_box (self->warnings_box);
   for (guint i = 0; warnings != NULL && warnings[i] != NULL; i++)
@@ -615,6 +636,8 @@ tb_result_view_class_init (TbResultViewClass *klass)
   gtk_widget_class_bind_template_child (widget_class, TbResultView, tree_toggle);
   gtk_widget_class_bind_template_callback (widget_class, on_output_toggled);
   gtk_widget_class_bind_template_child (widget_class, TbResultView, error_label);
+  gtk_widget_class_bind_template_child (widget_class, TbResultView, error_more_button);
+  gtk_widget_class_bind_template_callback (widget_class, show_error);
   gtk_widget_class_bind_template_child (widget_class, TbResultView, warnings_box);
   gtk_widget_class_bind_template_child (widget_class, TbResultView, content_box);
   gtk_widget_class_bind_template_child (widget_class, TbResultView, truncated_label);

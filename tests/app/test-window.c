@@ -1815,6 +1815,53 @@ test_long_description (Fixture       *f,
   assert_cut_after_word (gtk_label_get_label (GTK_LABEL (field)), description);
 }
 
+static gboolean
+is_show_more (GtkWidget     *widget,
+              gconstpointer  data)
+{
+  return GTK_IS_TOGGLE_BUTTON (widget) &&
+         g_strcmp0 (gtk_button_get_label (GTK_BUTTON (widget)), "Show More") == 0;
+}
+
+/* A long error (a command's standard error may be 64 KiB) shows its first
+ * 4,000 characters and Show More; a short one shows whole. */
+static void
+test_long_error (Fixture       *f,
+                 gconstpointer  data)
+{
+  TbResultView *view = tb_tool_page_get_result_view (page (f));
+  g_autoptr(GString) text = g_string_new (NULL);
+  g_autoptr(TbToolResult) long_error = NULL;
+  g_autoptr(TbToolResult) short_error = NULL;
+  g_autofree char *start = NULL;
+  GtkWidget *more;
+
+  open_tool (f, "get_weather");
+  while (text->len < 64 * 1024 - 100)
+    g_string_append (text, "warning: something odd ");
+  long_error = tb_tool_result_new_full (TB_TOOL_FAILURE_EXECUTION_FAILED, NULL, text->str,
+                                        NULL, NULL, 0);
+  tb_result_view_set_result (view, long_error);
+  more = window_test_find (GTK_WIDGET (view), is_show_more, NULL);
+  g_assert_nonnull (more);
+  g_assert_true (gtk_widget_get_visible (more));
+  start = g_strdup (tb_result_view_get_error_text (view));
+  g_assert_cmpuint (g_utf8_strlen (start, -1), <=, 4000);
+  g_assert_cmpuint (g_utf8_strlen (start, -1), >, 3600);
+  assert_cut_after_word (start, text->str);
+
+  gtk_toggle_button_set_active (GTK_TOGGLE_BUTTON (more), TRUE);
+  g_assert_cmpstr (tb_result_view_get_error_text (view), ==, text->str);
+  g_assert_cmpstr (gtk_button_get_label (GTK_BUTTON (more)), ==, "Show Less");
+
+  short_error = tb_tool_result_new_full (TB_TOOL_FAILURE_EXECUTION_FAILED, NULL, "Exit 3",
+                                         NULL, NULL, 0);
+  tb_result_view_set_result (view, short_error);
+  g_assert_cmpstr (tb_result_view_get_error_text (view), ==, "Exit 3");
+  g_assert_false (gtk_widget_get_visible (more));
+  g_assert_false (gtk_toggle_button_get_active (GTK_TOGGLE_BUTTON (more)));
+}
+
 static const char *
 row_description (TbToolRow *row)
 {
@@ -1876,6 +1923,7 @@ main (int   argc,
   g_test_add_func ("/app/tool-row-description", test_tool_row_description);
   g_test_add ("/app/long-description", Fixture, NULL, setup, test_long_description, teardown);
   g_test_add ("/app/schema-view", Fixture, NULL, setup, test_schema_view, teardown);
+  g_test_add ("/app/long-error", Fixture, NULL, setup, test_long_error, teardown);
   g_test_add ("/app/source-folders", Fixture, NULL, setup, test_source_folders, teardown);
   g_test_add ("/app/form-to-json", Fixture, NULL, setup, test_form_to_json, teardown);
   g_test_add ("/app/json-to-form", Fixture, NULL, setup, test_json_to_form, teardown);

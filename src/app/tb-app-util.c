@@ -247,6 +247,42 @@ tb_text_cut_at_word (const char *text,
 }
 
 /**
+ * tb_label_set_start:
+ * @label: a label
+ * @more: the Show More toggle under it
+ * @text: the text, long or not
+ * @after: (nullable): a line to show after it, whole, such as a note
+ * @max_chars: the most characters of @text to show until @more is active
+ *
+ * Shows @text in @label, or its start (tb_text_cut_at_word()) while @more
+ * is not active; @more shows only when there is more to see, and says
+ * "Show Less" once active. Call it again when @more is toggled.
+ */
+void
+tb_label_set_start (GtkLabel        *label,
+                    GtkToggleButton *more,
+                    const char      *text,
+                    const char      *after,
+                    guint            max_chars)
+{
+  gboolean whole = gtk_toggle_button_get_active (more);
+  g_autofree char *start = NULL;
+  g_autofree char *shown = NULL;
+  gboolean cut = FALSE;
+
+  g_return_if_fail (GTK_IS_LABEL (label));
+  g_return_if_fail (GTK_IS_TOGGLE_BUTTON (more));
+  g_return_if_fail (text != NULL);
+
+  if (!whole)
+    start = tb_text_cut_at_word (text, max_chars, &cut);
+  shown = g_strjoin ("\n", start != NULL ? start : text, after, NULL);
+  gtk_label_set_label (label, shown);
+  gtk_widget_set_visible (GTK_WIDGET (more), cut || whole);
+  gtk_button_set_label (GTK_BUTTON (more), whole ? _("Show Less") : _("Show More"));
+}
+
+/**
  * tb_label_set_outside_text:
  * @label: a label
  * @text: (nullable): text that came from a server, tool or model

@@ -24,6 +24,11 @@ char *tb_text_preview             (const char    *text,
 char *tb_text_cut_at_word         (const char    *text,
                                    guint          max_chars,
                                    gboolean      *cut);
+void  tb_label_set_start          (GtkLabel        *label,
+                                   GtkToggleButton *more,
+                                   const char      *text,
+                                   const char      *after,
+                                   guint            max_chars);
 void  tb_widget_unparent_children (GtkWidget     *widget);
 void  tb_label_set_outside_text   (GtkLabel      *label,
                                    const char    *text);

@@ -68,23 +68,13 @@ tb_message_row_finalize (GObject *object)
 static void
 show_summary (TbMessageRow *self)
 {
-  gboolean whole = gtk_toggle_button_get_active (self->more_button);
-  g_autofree char *start = NULL;
-  g_autofree char *shown = NULL;
-  gboolean cut = FALSE;
-
   if (self->text == NULL)
     return;
-  if (!whole)
-    start = tb_text_cut_at_word (self->text, SUMMARY_SHOWN_CHARS, &cut);
-  shown = g_strjoin ("\n", start != NULL ? start : self->text, self->note, NULL);
-  gtk_label_set_label (self->summary_label, shown);
+  tb_label_set_start (self->summary_label, self->more_button, self->text, self->note,
+                      SUMMARY_SHOWN_CHARS);
   /* The row, which takes the focus in the list, is read as what it says. */
   gtk_accessible_update_property (GTK_ACCESSIBLE (self), GTK_ACCESSIBLE_PROPERTY_LABEL,
-                                  shown, -1);
-  gtk_widget_set_visible (GTK_WIDGET (self->more_button), cut || whole);
-  gtk_button_set_label (GTK_BUTTON (self->more_button),
-                        whole ? _("Show Less") : _("Show More"));
+                                  gtk_label_get_label (self->summary_label), -1);
 }
 
 static void

@@ -98,18 +98,11 @@ static void
 show_error (TbResultView *self)
 {
   const char *error = self->result != NULL ? tb_tool_result_get_error (self->result) : NULL;
-  gboolean whole = gtk_toggle_button_get_active (self->error_more_button);
   g_autofree char *escaped = tb_text_preview (error != NULL ? error : "", 64 * 1024, NULL);
-  g_autofree char *start = NULL;
-  gboolean cut = FALSE;
 
-  if (!whole)
-    start = tb_text_cut_at_word (escaped, ERROR_SHOWN_CHARS, &cut);
-  gtk_label_set_label (self->error_label, start != NULL ? start : escaped);
+  tb_label_set_start (self->error_label, self->error_more_button, escaped, NULL,
+                      ERROR_SHOWN_CHARS);
   gtk_widget_set_visible (GTK_WIDGET (self->error_label), error != NULL && *error != '\0');
-  gtk_widget_set_visible (GTK_WIDGET (self->error_more_button), cut || whole);
-  gtk_button_set_label (GTK_BUTTON (self->error_more_button),
-                        whole ? _("Show Less") : _("Show More"));
 }
 
 static GtkWidget *
@@ -333,11 +326,8 @@ tb_result_view_set_result (TbResultView *self,
   duration = tb_format_duration (tb_tool_result_get_duration_us (result));
   gtk_label_set_label (self->duration_label, duration);
 
-  /* Toggled back, it shows the error again. */
-  if (gtk_toggle_button_get_active (self->error_more_button))
-    gtk_toggle_button_set_active (self->error_more_button, FALSE);
-  else
-    show_error (self);
+  gtk_toggle_button_set_active (self->error_more_button, FALSE);
+  show_error (self);
 
   clear_box (self->warnings_box);
   for (guint i = 0; warnings != NULL && warnings[i] != NULL; i++)

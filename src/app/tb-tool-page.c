@@ -252,18 +252,11 @@ static void
 show_description (TbToolPage *self)
 {
   const char *description = tb_tool_get_description (self->tool);
-  gboolean whole = gtk_toggle_button_get_active (self->description_more_button);
-  g_autofree char *shown = NULL;
-  gboolean cut = FALSE;
 
   if (description == NULL || *description == '\0')
     description = _("This tool has no description.");
-  if (!whole)
-    shown = tb_text_cut_at_word (description, DESCRIPTION_SHOWN_CHARS, &cut);
-  gtk_label_set_label (self->description_label, shown != NULL ? shown : description);
-  gtk_widget_set_visible (GTK_WIDGET (self->description_more_button), cut || whole);
-  gtk_button_set_label (GTK_BUTTON (self->description_more_button),
-                        whole ? _("Show Less") : _("Show More"));
+  tb_label_set_start (self->description_label, self->description_more_button, description, NULL,
+                      DESCRIPTION_SHOWN_CHARS);
 }
 
 /* The schema's text goes into its view when the expander is open: a
@@ -315,11 +308,8 @@ show_tool (TbToolPage *self,
     }
   gtk_widget_set_visible (self->user_only_label,
                           tb_tool_get_visibility (tool) == TB_TOOL_VISIBILITY_USER_ONLY);
-  /* Toggled back, it shows the description again. */
-  if (gtk_toggle_button_get_active (self->description_more_button))
-    gtk_toggle_button_set_active (self->description_more_button, FALSE);
-  else
-    show_description (self);
+  gtk_toggle_button_set_active (self->description_more_button, FALSE);
+  show_description (self);
   show_schema (self);
   tb_argument_editor_set_tool (self->argument_editor, tool, arguments);
 }

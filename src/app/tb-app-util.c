@@ -246,6 +246,91 @@ tb_text_cut_at_word (const char *text,
   return g_strconcat (start, "…", NULL);
 }
 
+/* A copy of @node whose strings longer than @max_chars are cut, counted
+ * in @n_cut. */
+static JsonNode *
+shorten_node (JsonNode *node,
+              guint     max_chars,
+              guint    *n_cut)
+{
+  switch (JSON_NODE_TYPE (node))
+    {
+    case JSON_NODE_OBJECT:
+      {
+        JsonObject *object = json_node_get_object (node);
+        JsonObject *copy = json_object_new ();
+        JsonObjectIter iter;
+        const char *name;
+        JsonNode *member;
+
+        json_object_iter_init (&iter, object);
+        while (json_object_iter_next (&iter, &name, &member))
+          json_object_set_member (copy, name, shorten_node (member, max_chars, n_cut));
+        return json_node_init_object (json_node_alloc (), copy);
+      }
+    case JSON_NODE_ARRAY:
+      {
+        JsonArray *array = json_node_get_array (node);
+        guint length = json_array_get_length (array);
+        JsonArray *copy = json_array_sized_new (length);
+
+        for (guint i = 0; i < length; i++)
+          json_array_add_element (copy, shorten_node (json_array_get_element (array, i),
+                                                      max_chars, n_cut));
+        return json_node_init_array (json_node_alloc (), copy);
+      }
+    case JSON_NODE_VALUE:
+      if (json_node_get_value_type (node) == G_TYPE_STRING &&
+          strlen (json_node_get_string (node)) > max_chars)
+        {
+          gboolean cut = FALSE;
+          g_autofree char *start = tb_text_cut_at_word (json_node_get_string (node), max_chars,
+                                                        &cut);
+
+          if (cut)
+            {
+              (*n_cut)++;
+              return json_node_init_string (json_node_alloc (), start);
+            }
+        }
+      return json_node_copy (node);
+    case JSON_NODE_NULL:
+    default:
+      return json_node_copy (node);
+    }
+}
+
+/**
+ * tb_json_shorten_strings:
+ * @node: a JSON value
+ * @max_chars: the most characters of a string to keep, "…" included
+ * @n_cut: (out) (optional): how many strings were cut
+ *
+ * A text view lays out a paragraph whole, and one JSON string is one
+ * paragraph: a string of a few hundred kilobytes takes a second to show.
+ * This copy of @node keeps the start of each long string
+ * (tb_text_cut_at_word()) and every key and element, so that the shape of
+ * the value still shows.
+ *
+ * Returns: (transfer full): the shortened copy
+ */
+JsonNode *
+tb_json_shorten_strings (JsonNode *node,
+                         guint     max_chars,
+                         guint    *n_cut)
+{
+  guint counted = 0;
+  JsonNode *copy;
+
+  g_return_val_if_fail (node != NULL, NULL);
+  g_return_val_if_fail (max_chars > 1, NULL);
+
+  copy = shorten_node (node, max_chars, &counted);
+  if (n_cut != NULL)
+    *n_cut = counted;
+  return copy;
+}
+
 /**
  * tb_label_set_start:
  * @label: a label

@@ -24,6 +24,9 @@ char *tb_text_preview             (const char    *text,
 char *tb_text_cut_at_word         (const char    *text,
                                    guint          max_chars,
                                    gboolean      *cut);
+JsonNode *tb_json_shorten_strings (JsonNode *node,
+                                   guint     max_chars,
+                                   guint    *n_cut);
 void  tb_label_set_start          (GtkLabel        *label,
                                    GtkToggleButton *more,
                                    const char      *text,

@@ -223,16 +223,11 @@ copy_event_action (GtkWidget  *widget,
 {
   TbTracePage *self = TB_TRACE_PAGE (widget);
   g_autoptr(TbTimelineNode) node = node_at (self, g_variant_get_int32 (parameter));
-  g_autoptr(JsonObject) event = node != NULL ? tb_timeline_node_read_event (node) : NULL;
-  g_autoptr(JsonNode) json = NULL;
-  g_autoptr(JsonNode) clean = NULL;
+  g_autoptr(JsonNode) clean = _tb_trace_page_dup_event_json (self, node);
   g_autofree char *text = NULL;
 
-  if (event == NULL)
+  if (clean == NULL)
     return;
-  _tb_trace_page_expand_body (event);
-  json = tb_json_node_take_object (json_object_ref (event));
-  clean = tb_redactor_redact_node (self->redactor, json);
   text = tb_json_to_string (clean, TRUE);
   gdk_clipboard_set_text (gtk_widget_get_clipboard (widget), text);
   _tb_trace_page_set_status (self, _("The event's JSON is on the clipboard."));

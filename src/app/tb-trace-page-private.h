@@ -15,6 +15,10 @@
 
 G_BEGIN_DECLS
 
+/* The most characters of one string the details show: a longer one is
+ * cut there, since a text view lays out a paragraph whole. */
+#define TB_TRACE_PAGE_DETAIL_MAX_CHARS 10000
+
 struct _TbTracePage
 {
   GtkWidget           parent_instance;
@@ -35,6 +39,7 @@ struct _TbTracePage
   GtkListView        *timeline_view;
   GtkSingleSelection *selection;
   GtkTextView        *detail;
+  GtkLabel           *detail_note;
   TbReplayReportView *report_view;
   TbForkEditor       *fork_editor;
   TbTracePageProviderFunc provider_func;
@@ -95,7 +100,8 @@ void            _tb_trace_page_class_init_menu   (GtkWidgetClass *widget_class);
 guint           _tb_trace_page_find_row          (TbTracePage    *self,
                                                   gint            position);
 TbTimelineNode *_tb_trace_page_row_node          (gpointer        item);
-void            _tb_trace_page_expand_body       (JsonObject     *event);
+JsonNode       *_tb_trace_page_dup_event_json    (TbTracePage    *self,
+                                                  TbTimelineNode *node);
 
 gboolean        tb_trace_page_get_busy           (TbTracePage    *self);
 const char     *tb_trace_page_get_status_text    (TbTracePage    *self);

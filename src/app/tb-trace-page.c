@@ -62,6 +62,38 @@ set_detail (TbTracePage *self,
 {
   gtk_text_buffer_set_text (gtk_text_view_get_buffer (self->detail), text != NULL ? text : "",
                             -1);
+  gtk_widget_set_visible (GTK_WIDGET (self->detail_note), FALSE);
+}
+
+/* Shows @json, redacted, in the details. A long string is one paragraph
+ * the text view lays out whole, so each is shown by its start, and a note
+ * says where the whole of it is (@whole_where). */
+static void
+set_detail_json (TbTracePage *self,
+                 JsonNode    *json,
+                 const char  *whole_where)
+{
+  guint n_cut = 0;
+  g_autoptr(JsonNode) shown = tb_json_shorten_strings (json, TB_TRACE_PAGE_DETAIL_MAX_CHARS,
+                                                       &n_cut);
+  g_autofree char *text = tb_json_to_string (shown, TRUE);
+
+  set_detail (self, text);
+  if (n_cut > 0)
+    {
+      g_autofree char *limit = g_strdup_printf ("%'u", TB_TRACE_PAGE_DETAIL_MAX_CHARS);
+      g_autofree char *note =
+        g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
+                                      /* Translators: %u is a count, %s a number such as 10,000,
+                                       * and the last %s where the whole text is */
+                                      "%u text longer than %s characters is cut here. %s",
+                                      "%u texts longer than %s characters are cut here. %s",
+                                      n_cut),
+                         n_cut, limit, whole_where);
+
+      gtk_label_set_label (self->detail_note, note);
+      gtk_widget_set_visible (GTK_WIDGET (self->detail_note), TRUE);
+    }
 }
 
 static void
@@ -208,8 +240,8 @@ on_filter_changed (TbTracePage *self)
 
 /* The wire view: a request's or a response's body is JSON in a string;
  * it is shown as JSON. */
-void
-_tb_trace_page_expand_body (JsonObject *event)
+static void
+expand_body (JsonObject *event)
 {
   const char *body = tb_json_object_get_string (event, "body");
   g_autoptr(JsonNode) parsed = NULL;
@@ -221,26 +253,34 @@ _tb_trace_page_expand_body (JsonObject *event)
     json_object_set_member (event, "body", g_steal_pointer (&parsed));
 }
 
+/* The event of @node as the details show it and Copy Event as JSON copies
+ * it: read from the trace, its wire body as JSON, redacted. */
+JsonNode *
+_tb_trace_page_dup_event_json (TbTracePage    *self,
+                               TbTimelineNode *node)
+{
+  g_autoptr(JsonObject) event = NULL;
+  g_autoptr(JsonNode) json = NULL;
+
+  if (node == NULL || tb_timeline_node_is_heading (node))
+    return NULL;
+  event = tb_timeline_node_read_event (node);
+  if (event == NULL)
+    return NULL;
+  expand_body (event);
+  json = json_node_init_object (json_node_alloc (), event);
+  return tb_redactor_redact_node (self->redactor, json);
+}
+
 static void
 on_event_selected (TbTracePage *self)
 {
   g_autoptr(TbTimelineNode) node = _tb_trace_page_row_node (gtk_single_selection_get_selected_item (
                                                self->selection));
-  g_autoptr(JsonObject) event = NULL;
-  g_autoptr(JsonNode) json = NULL;
-  g_autoptr(JsonNode) clean = NULL;
-  g_autofree char *text = NULL;
+  g_autoptr(JsonNode) json = _tb_trace_page_dup_event_json (self, node);
 
-  if (node == NULL || tb_timeline_node_is_heading (node))
-    return;
-  event = tb_timeline_node_read_event (node);
-  if (event == NULL)
-    return;
-  _tb_trace_page_expand_body (event);
-  json = json_node_init_object (json_node_alloc (), event);
-  clean = tb_redactor_redact_node (self->redactor, json);
-  text = tb_json_to_string (clean, TRUE);
-  set_detail (self, text);
+  if (json != NULL)
+    set_detail_json (self, json, _("“Copy Event as JSON”, in the event's menu, copies all of it."));
 }
 
 /* The visible row of the event at @position in the trace, or
@@ -472,7 +512,6 @@ on_step_selected (TbTracePage *self,
   g_autoptr(JsonBuilder) builder = NULL;
   g_autoptr(JsonNode) node = NULL;
   g_autoptr(JsonNode) clean = NULL;
-  g_autofree char *text = NULL;
   JsonObject *recorded, *replayed;
   JsonArray *diff;
 
@@ -508,8 +547,9 @@ on_step_selected (TbTracePage *self,
   json_builder_end_object (builder);
   node = json_builder_get_root (builder);
   clean = tb_redactor_redact_node (self->redactor, node);
-  text = tb_json_to_string (clean, TRUE);
-  set_detail (self, text);
+  set_detail_json (self, clean,
+                   _("“Copy Event as JSON”, in the menu of the step's event, copies all "
+                     "of it."));
   if (!tb_fork_editor_get_modified (self->fork_editor)
       && tb_fork_editor_get_edit (self->fork_editor) != TB_REPLAY_EDIT_MODEL_TURN)
     fill_from_step (self, step, tb_fork_editor_get_edit (self->fork_editor));
@@ -1044,6 +1084,7 @@ tb_trace_page_class_init (TbTracePageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, TbTracePage, kind_filter);
   gtk_widget_class_bind_template_child (widget_class, TbTracePage, timeline_view);
   gtk_widget_class_bind_template_child (widget_class, TbTracePage, detail);
+  gtk_widget_class_bind_template_child (widget_class, TbTracePage, detail_note);
   gtk_widget_class_bind_template_child (widget_class, TbTracePage, report_view);
   gtk_widget_class_bind_template_child (widget_class, TbTracePage, fork_editor);
   gtk_widget_class_bind_template_child (widget_class, TbTracePage, event_menu);

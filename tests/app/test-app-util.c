@@ -58,6 +58,53 @@ test_cut_at_word (void)
 
 /* A prompt's row shows the start of a long description: it shows two
  * lines, and a label lays out all it holds. */
+/* A copy whose long strings are cut, every key, element and other value
+ * kept, and the count of what was cut. */
+static void
+test_json_shorten (void)
+{
+  g_autofree char *long_text = g_strnfill (30000, 'y');
+  g_autofree char *json = g_strdup_printf ("{\"a\":\"%s\",\"b\":[1,2.5,true,null,\"short\","
+                                           "{\"c\":\"%s\"}],\"d\":{},\"e\":\"é%s\"}",
+                                           long_text, long_text, long_text);
+  g_autoptr(JsonNode) node = test_parse (json);
+  g_autoptr(JsonNode) shorter = NULL;
+  g_autoptr(JsonNode) same = NULL;
+  g_autofree char *text = NULL;
+  JsonObject *object;
+  JsonArray *array;
+  guint n_cut = 99;
+
+  shorter = tb_json_shorten_strings (node, 100, &n_cut);
+  g_assert_cmpuint (n_cut, ==, 3);
+  object = json_node_get_object (shorter);
+  g_assert_cmpuint (json_object_get_size (object), ==, 4);
+  g_assert_cmpint (g_utf8_strlen (json_object_get_string_member (object, "a"), -1), ==, 100);
+  g_assert_true (g_str_has_suffix (json_object_get_string_member (object, "a"), "…"));
+  g_assert_true (g_str_has_prefix (json_object_get_string_member (object, "e"), "éyy"));
+  g_assert_cmpint (g_utf8_strlen (json_object_get_string_member (object, "e"), -1), ==, 100);
+  array = json_object_get_array_member (object, "b");
+  g_assert_cmpuint (json_array_get_length (array), ==, 6);
+  g_assert_cmpint (json_array_get_int_element (array, 0), ==, 1);
+  g_assert_cmpfloat (json_array_get_double_element (array, 1), ==, 2.5);
+  g_assert_true (json_array_get_boolean_element (array, 2));
+  g_assert_true (json_array_get_null_element (array, 3));
+  g_assert_cmpstr (json_array_get_string_element (array, 4), ==, "short");
+  g_assert_cmpint (strlen (json_object_get_string_member (json_array_get_object_element (array, 5),
+                                                          "c")), ==, 99 + strlen ("…"));
+  g_assert_cmpuint (json_object_get_size (json_object_get_object_member (object, "d")), ==, 0);
+  /* The original is untouched. */
+  g_assert_cmpuint (strlen (json_object_get_string_member (json_node_get_object (node), "a")),
+                    ==, 30000);
+
+  /* Nothing long: an equal copy, nothing counted. */
+  same = tb_json_shorten_strings (node, 100000, &n_cut);
+  g_assert_cmpuint (n_cut, ==, 0);
+  g_assert_true (json_node_equal (same, node));
+  text = tb_json_to_string (same, FALSE);
+  g_assert_cmpuint (strlen (text), ==, strlen (json));
+}
+
 static void
 test_prompt_row (void)
 {
@@ -173,6 +220,7 @@ main (int   argc,
   tb_app_init ();
 
   g_test_add_func ("/app-util/cut-at-word", test_cut_at_word);
+  g_test_add_func ("/app-util/json-shorten", test_json_shorten);
   g_test_add_func ("/app-util/prompt-row", test_prompt_row);
   g_test_add_func ("/app-util/message-row", test_message_row);
   return g_test_run ();

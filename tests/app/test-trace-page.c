@@ -995,6 +995,90 @@ test_large_file_fork (Fixture       *f,
                    ==, 0);
 }
 
+static const char *
+string_at (JsonNode   *root,
+           const char *pointer)
+{
+  JsonNode *node = tb_json_pointer_get (root, pointer);
+
+  return node != NULL && JSON_NODE_HOLDS_VALUE (node) ? json_node_get_string (node) : NULL;
+}
+
+/* An event with a text of half a megabyte: the details show the start of
+ * the text and every other member, say what was cut and where the whole
+ * is, and Copy Event as JSON copies the whole event. */
+static void
+test_large_event (Fixture       *f,
+                  gconstpointer  data)
+{
+  g_autofree char *path = g_build_filename (f->dir, "large-event.jsonl", NULL);
+  g_autofree char *words = NULL;
+  g_autofree char *detail = NULL;
+  g_autofree char *copied = NULL;
+  g_autoptr(JsonNode) shown = NULL;
+  g_autoptr(JsonNode) whole = NULL;
+  g_autoptr(GError) error = NULL;
+  GString *text = g_string_new (NULL);
+  const char *shown_text;
+  const char *note;
+  FILE *out = fopen (path, "w");
+  gint64 started;
+
+  while (text->len < 500000)
+    g_string_append (text, "lorem ipsum dolor sit amet ");
+  words = g_string_free (text, FALSE);
+  g_assert_nonnull (out);
+  fprintf (out, "{\"format\":\"toolbench-trace\",\"version\":1,\"created\":\"2026-01-01\"}\n");
+  fprintf (out, "{\"seq\":1,\"t\":1,\"type\":\"message\",\"iteration\":0,"
+           "\"origin\":\"person\",\"message\":{\"role\":\"user\",\"text\":\"short\"}}\n");
+  fprintf (out, "{\"seq\":2,\"t\":2,\"type\":\"message\",\"iteration\":1,"
+           "\"origin\":\"model\",\"message\":{\"role\":\"assistant\",\"text\":\"%s\","
+           "\"after\":\"the end\"}}\n", words);
+  fclose (out);
+  open_and_wait (f, path);
+
+  /* A short event is whole, with no note. */
+  tb_trace_page_select_event (f->page, 0);
+  window_test_iterate (50);
+  g_assert_false (gtk_widget_get_visible (GTK_WIDGET (f->page->detail_note)));
+
+  started = g_get_monotonic_time ();
+  tb_trace_page_select_event (f->page, 1);
+  window_test_iterate (100);
+  g_test_message ("selected and drawn in %.3f s",
+                  (g_get_monotonic_time () - started) / (double) G_USEC_PER_SEC);
+  detail = tb_trace_page_get_detail_text (f->page);
+  g_assert_cmpuint (strlen (detail), <, 2 * TB_TRACE_PAGE_DETAIL_MAX_CHARS);
+  shown = tb_json_parse (detail, -1, &error);
+  g_assert_no_error (error);
+  shown_text = string_at (shown, "/message/text");
+  g_assert_nonnull (shown_text);
+  g_assert_true (g_str_has_prefix (shown_text, "lorem ipsum dolor sit amet lorem"));
+  g_assert_true (g_str_has_suffix (shown_text, "…"));
+  g_assert_cmpint (g_utf8_strlen (shown_text, -1), <=, TB_TRACE_PAGE_DETAIL_MAX_CHARS);
+  g_assert_cmpstr (string_at (shown, "/message/after"), ==, "the end");
+  g_assert_cmpstr (string_at (shown, "/origin"), ==, "model");
+
+  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (f->page->detail_note)));
+  note = gtk_label_get_label (f->page->detail_note);
+  g_assert_nonnull (strstr (note, "1 text longer than 10000 characters is cut here."));
+  g_assert_nonnull (strstr (note, "Copy Event as JSON"));
+
+  /* The menu's copy is the whole event. */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f->page), "trace.copy-event", "i", 1));
+  gdk_clipboard_read_text_async (gtk_widget_get_clipboard (GTK_WIDGET (f->page)), NULL,
+                                 read_text_cb, &copied);
+  WAIT_UNTIL (copied != NULL);
+  whole = tb_json_parse (copied, -1, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (string_at (whole, "/message/text"), ==, words);
+
+  /* Back to a short event, the note goes. */
+  tb_trace_page_select_event (f->page, 0);
+  window_test_iterate (50);
+  g_assert_false (gtk_widget_get_visible (GTK_WIDGET (f->page->detail_note)));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -1021,5 +1105,6 @@ main (int   argc,
               teardown);
   g_test_add ("/trace-page/large-file-memory", Fixture, NULL, setup, test_large_file_memory,
               teardown);
+  g_test_add ("/trace-page/large-event", Fixture, NULL, setup, test_large_event, teardown);
   return g_test_run ();
 }

@@ -197,6 +197,46 @@ tb_text_preview (const char *text,
 }
 
 /**
+ * tb_text_break_long_lines:
+ * @text: UTF-8 text
+ * @broken: (out): whether a line was broken
+ *
+ * A text view lays out a paragraph at once, and GtkSourceView gives up
+ * highlighting (with a critical warning) on a line that takes seconds: a
+ * line of 64 KiB, a minified file or a long string, is enough. This breaks
+ * lines longer than %TB_TEXT_LONG_LINE bytes, on character boundaries,
+ * for the eye only: what is copied or saved is @text.
+ *
+ * Returns: (transfer full): @text with its long lines broken
+ */
+char *
+tb_text_break_long_lines (const char *text,
+                          gboolean   *broken)
+{
+  GString *out = g_string_sized_new (strlen (text) + strlen (text) / TB_TEXT_LONG_LINE + 1);
+  gsize line = 0;
+
+  *broken = FALSE;
+  for (const char *p = text; *p != '\0'; p = g_utf8_next_char (p))
+    {
+      gsize length = g_utf8_next_char (p) - p;
+
+      if (*p == '\n')
+        line = 0;
+      else if (line + length > TB_TEXT_LONG_LINE)
+        {
+          g_string_append_c (out, '\n');
+          line = 0;
+          *broken = TRUE;
+        }
+      g_string_append_len (out, p, length);
+      if (*p != '\n')
+        line += length;
+    }
+  return g_string_free (out, FALSE);
+}
+
+/**
  * tb_text_cut_at_word:
  * @text: text, not necessarily valid UTF-8
  * @max_chars: the most characters to keep, "…" included

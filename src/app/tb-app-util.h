@@ -8,6 +8,13 @@
 
 G_BEGIN_DECLS
 
+/**
+ * TB_TEXT_LONG_LINE:
+ *
+ * The longest line, in bytes, tb_text_break_long_lines() leaves whole.
+ */
+#define TB_TEXT_LONG_LINE 1024
+
 /* Makes the text a search looks in for @item. */
 typedef char *(*TbSearchText) (gpointer item);
 
@@ -21,6 +28,8 @@ char *tb_format_duration          (gint64         duration_us);
 char *tb_text_preview             (const char    *text,
                                    gsize          max_bytes,
                                    gboolean      *truncated);
+char *tb_text_break_long_lines    (const char    *text,
+                                   gboolean      *broken);
 char *tb_text_cut_at_word         (const char    *text,
                                    guint          max_chars,
                                    gboolean      *cut);

@@ -187,38 +187,6 @@ describe_exchange (TbMcpWireRecord *exchange)
   return g_strchomp (g_steal_pointer (&escaped));
 }
 
-/* A text view lays out a paragraph at once: a line of 64 KiB (a cut
- * message, a long string) takes seconds. Lines longer than LONG_LINE
- * bytes are broken, on character boundaries, for the eye only. */
-#define LONG_LINE 1024
-
-static char *
-break_long_lines (const char *text,
-                  gboolean   *broken)
-{
-  GString *out = g_string_sized_new (strlen (text) + strlen (text) / LONG_LINE + 1);
-  gsize line = 0;
-
-  *broken = FALSE;
-  for (const char *p = text; *p != '\0'; p = g_utf8_next_char (p))
-    {
-      gsize length = g_utf8_next_char (p) - p;
-
-      if (*p == '\n')
-        line = 0;
-      else if (line + length > LONG_LINE)
-        {
-          g_string_append_c (out, '\n');
-          line = 0;
-          *broken = TRUE;
-        }
-      g_string_append_len (out, p, length);
-      if (*p != '\n')
-        line += length;
-    }
-  return g_string_free (out, FALSE);
-}
-
 /* What Copy copies and the detail shows: the message pretty-printed when
  * it is whole JSON, else the text kept. */
 static char *
@@ -293,7 +261,7 @@ show_detail (TbMcpWireView   *self,
   whole = !tb_mcp_wire_record_get_truncated (record) &&
           tb_mcp_wire_record_get_kind (record) != TB_MCP_WIRE_KIND_INVALID;
   preview = tb_text_preview (text, DETAIL_MAX, &cut);
-  shown = break_long_lines (preview, &broken);
+  shown = tb_text_break_long_lines (preview, &broken);
   if (broken)
     {
       g_string_append_c (note, '\n');

@@ -104,10 +104,14 @@ show_bytes (TbResourceView *self)
     {
       gsize shown = MIN (size, MAX_SHOWN_TEXT);
       g_autofree char *text = g_utf8_make_valid (data, shown);
+      gboolean broken = FALSE;
+      /* A minified file is one long line: broken, and not highlighted. */
+      g_autofree char *lines = tb_text_break_long_lines (text, &broken);
 
-      tb_source_view_set_language (self->text_view, language_for (self->uri, self->mime_type));
+      tb_source_view_set_language (self->text_view,
+                                   broken ? NULL : language_for (self->uri, self->mime_type));
       gtk_text_buffer_set_text (gtk_text_view_get_buffer (GTK_TEXT_VIEW (self->text_view)),
-                                text, -1);
+                                lines, -1);
       gtk_stack_set_visible_child_name (self->stack, "text");
       if (shown < size)
         {
@@ -116,8 +120,19 @@ show_bytes (TbResourceView *self)
           g_autofree char *note = g_strdup_printf (_("%s; the first %s are shown, Save keeps "
                                                      "all of it"), details, limit);
 
-          gtk_label_set_label (self->details_label, note);
+          g_free (details);
+          details = g_steal_pointer (&note);
         }
+      if (broken)
+        {
+          /* Translators: the details, then what is done to lines too long to show */
+          g_autofree char *note = g_strdup_printf (_("%s; long lines are broken to be shown, Copy "
+                                                     "and Save keep them whole"), details);
+
+          g_free (details);
+          details = g_steal_pointer (&note);
+        }
+      gtk_label_set_label (self->details_label, details);
       return;
     }
 
@@ -404,6 +419,14 @@ tb_resource_view_dup_text (TbResourceView *self)
   buffer = gtk_text_view_get_buffer (GTK_TEXT_VIEW (self->text_view));
   gtk_text_buffer_get_bounds (buffer, &start, &end);
   return gtk_text_buffer_get_text (buffer, &start, &end, FALSE);
+}
+
+/* The language the text is highlighted as, or %NULL for none. */
+const char *
+tb_resource_view_get_language (TbResourceView *self)
+{
+  g_return_val_if_fail (TB_IS_RESOURCE_VIEW (self), NULL);
+  return g_object_get_data (G_OBJECT (self->text_view), "tb-language");
 }
 
 const char *

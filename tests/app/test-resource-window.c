@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "../mcp/mcp-test-util.h"
+#include "tb-app-util.h"
 #include "tb-resource-view-private.h"
 #include "tb-resource-window-private.h"
 #include "tb-result-view.h"
@@ -70,6 +71,7 @@ test_contents (void)
   shown = tb_resource_view_dup_text (view);
   g_assert_cmpstr (shown, ==, "# Notes\nHello");
   g_assert_true (g_str_has_prefix (tb_resource_view_get_details (view), "text/markdown, "));
+  g_assert_cmpstr (tb_resource_view_get_language (view), ==, "markdown");
   g_assert_true (gtk_widget_is_sensitive (GTK_WIDGET (view)));
 
   view = show (binary);
@@ -218,6 +220,89 @@ test_from_result (void)
   close_all ();
 }
 
+static void
+read_text_cb (GObject      *object,
+              GAsyncResult *result,
+              gpointer      user_data)
+{
+  char **text = user_data;
+
+  *text = gdk_clipboard_read_text_finish (GDK_CLIPBOARD (object), result, NULL);
+  if (*text == NULL)
+    *text = g_strdup ("");
+}
+
+static void
+wait_ms (guint ms)
+{
+  gint64 end = g_get_monotonic_time () + ms * 1000;
+
+  while (g_get_monotonic_time () < end)
+    g_main_context_iteration (NULL, FALSE);
+}
+
+/* A minified JSON file of 1.5 MB, one line: GtkSourceView gave up
+ * highlighting it with a critical warning after seconds. Its lines are
+ * broken on screen, not highlighted, and the details say so; Copy copies
+ * the text as the server sent it. With a file larger than is shown, both
+ * notes. */
+static void
+test_long_lines (void)
+{
+  GString *minified = g_string_new (NULL);
+  g_autoptr(JsonArray) contents = json_array_new ();
+  g_autoptr(JsonObject) entry = json_object_new ();
+  g_autofree char *shown = NULL;
+  g_autofree char *copied = NULL;
+  g_auto(GStrv) lines = NULL;
+  TbResourceView *view;
+  gint64 started;
+
+  g_string_append_c (minified, '[');
+  while (minified->len < 1500000)
+    g_string_append (minified, "{\"key\":[1,2,3],\"name\":\"lorem ipsum\"},");
+  g_string_append (minified, "{}]");
+  json_object_set_string_member (entry, "uri", "file:///data/min.json");
+  json_object_set_string_member (entry, "mimeType", "application/json");
+  json_object_set_string_member (entry, "text", minified->str);
+  json_array_add_object_element (contents, json_object_ref (entry));
+
+  started = g_get_monotonic_time ();
+  view = show (contents);
+  wait_ms (500);
+  g_test_message ("shown in %.3f s", (g_get_monotonic_time () - started) / 1e6);
+  g_assert_cmpstr (tb_resource_view_get_page (view), ==, "text");
+  g_assert_true (g_str_has_suffix (tb_resource_view_get_details (view),
+                                   "; long lines are broken to be shown, Copy and Save keep "
+                                   "them whole"));
+  shown = tb_resource_view_dup_text (view);
+  lines = g_strsplit (shown, "\n", -1);
+  g_assert_cmpuint (g_strv_length (lines), >, 1000);
+  for (guint i = 0; lines[i] != NULL; i++)
+    g_assert_cmpuint (strlen (lines[i]), <=, TB_TEXT_LONG_LINE);
+  g_assert_null (tb_resource_view_get_language (view));
+
+  gtk_widget_activate_action (GTK_WIDGET (view), "resource.copy", NULL);
+  gdk_clipboard_read_text_async (gtk_widget_get_clipboard (GTK_WIDGET (view)), NULL,
+                                 read_text_cb, &copied);
+  while (copied == NULL)
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_cmpstr (copied, ==, minified->str);
+  close_all ();
+
+  /* Larger than is shown: both notes, in order. */
+  while (minified->len < 4 * 1024 * 1024 + 10)
+    g_string_append (minified, "{\"key\":[1,2,3],\"name\":\"lorem ipsum\"},");
+  json_object_set_string_member (entry, "text", minified->str);
+  view = show (contents);
+  wait_ms (200);
+  g_assert_nonnull (strstr (tb_resource_view_get_details (view),
+                            "; the first 4.2\302\240MB are shown, Save keeps all of it; long lines "
+                            "are broken to be shown, Copy and Save keep them whole"));
+  close_all ();
+  g_string_free (minified, TRUE);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -228,5 +313,6 @@ main (int   argc,
   g_test_add_func ("/resource-window/contents", test_contents);
   g_test_add_func ("/resource-window/read-from-server", test_read_from_server);
   g_test_add_func ("/resource-window/from-result", test_from_result);
+  g_test_add_func ("/resource-window/long-lines", test_long_lines);
   return g_test_run ();
 }

@@ -63,12 +63,40 @@ update_scheme (AdwStyleManager *manager,
  * @editable: whether the person may edit the text
  *
  * Gives the view the look every code view in the app shares: monospace,
- * highlighting that follows the light or dark style, line numbers when
+ * highlighting that follows the light or dark style (and stops while a
+ * line is longer than %TB_HIGHLIGHT_MAX_LINE bytes), line numbers when
  * editable.
  */
 /* Languages and style schemes are read from disk on first use (a hundred
  * XML files): views get them when one is first shown, not at start-up. */
 static gboolean languages_loaded;
+
+/* Whether a line of @buffer is longer than TB_HIGHLIGHT_MAX_LINE bytes. */
+static gboolean
+has_long_line (GtkTextBuffer *buffer)
+{
+  GtkTextIter iter;
+
+  gtk_text_buffer_get_start_iter (buffer, &iter);
+  do
+    if (gtk_text_iter_get_bytes_in_line (&iter) > TB_HIGHLIGHT_MAX_LINE)
+      return TRUE;
+  while (gtk_text_iter_forward_line (&iter));
+  return FALSE;
+}
+
+/* Highlights the view's text in its language, unless a line is too long
+ * to highlight (see TB_HIGHLIGHT_MAX_LINE). */
+static void
+update_highlight (GtkSourceView *view)
+{
+  GtkSourceBuffer *buffer = GTK_SOURCE_BUFFER (gtk_text_view_get_buffer (GTK_TEXT_VIEW (view)));
+  gboolean highlight = g_object_get_data (G_OBJECT (view), "tb-language") != NULL &&
+                       !has_long_line (GTK_TEXT_BUFFER (buffer));
+
+  if (gtk_source_buffer_get_highlight_syntax (buffer) != highlight)
+    gtk_source_buffer_set_highlight_syntax (buffer, highlight);
+}
 
 static void
 apply_language (GtkSourceView *view)
@@ -80,7 +108,7 @@ apply_language (GtkSourceView *view)
                                   ? gtk_source_language_manager_get_language (
                                       gtk_source_language_manager_get_default (), language)
                                   : NULL);
-  gtk_source_buffer_set_highlight_syntax (buffer, language != NULL);
+  update_highlight (view);
   languages_loaded = TRUE;
 }
 
@@ -118,7 +146,10 @@ tb_source_view_setup (GtkSourceView *view,
   GtkSourceBuffer *buffer = GTK_SOURCE_BUFFER (gtk_text_view_get_buffer (GTK_TEXT_VIEW (view)));
 
   g_object_set_data_full (G_OBJECT (view), "tb-language", g_strdup (language), g_free);
-  gtk_source_buffer_set_highlight_syntax (buffer, language != NULL);
+  update_highlight (view);
+  /* Before the view is drawn, which highlights what it shows at once. */
+  g_signal_connect_object (buffer, "changed", G_CALLBACK (update_highlight), view,
+                           G_CONNECT_SWAPPED);
   if (gtk_widget_get_mapped (GTK_WIDGET (view)))
     on_first_map (view);
   else

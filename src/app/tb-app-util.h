@@ -15,6 +15,17 @@ G_BEGIN_DECLS
  */
 #define TB_TEXT_LONG_LINE 1024
 
+/**
+ * TB_HIGHLIGHT_MAX_LINE:
+ *
+ * The longest line, in bytes, a code view highlights. GtkSourceView tags
+ * each token, and each tag costs the length of its line: a JSON string of
+ * 30 KB with a newline escape every dozen bytes took three seconds, one of
+ * 240 KB more than two minutes. A view holding a longer line shows its
+ * text plain until the line is gone.
+ */
+#define TB_HIGHLIGHT_MAX_LINE 4096
+
 /* Makes the text a search looks in for @item. */
 typedef char *(*TbSearchText) (gpointer item);
 

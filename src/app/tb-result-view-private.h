@@ -13,5 +13,6 @@ char         *tb_result_view_get_output_text (TbResultView *self);
 const char   *tb_result_view_get_error_text  (TbResultView *self);
 char         *tb_result_view_dup_full_text   (TbResultView *self);
 gboolean      tb_result_view_get_truncated   (TbResultView *self);
+gboolean      tb_result_view_get_output_highlighted (TbResultView *self);
 
 G_END_DECLS

@@ -439,6 +439,17 @@ tb_result_view_get_error_text (TbResultView *self)
          ? gtk_label_get_label (self->error_label) : NULL;
 }
 
+/* Whether the output's text is highlighted as JSON. */
+gboolean
+tb_result_view_get_output_highlighted (TbResultView *self)
+{
+  GtkTextBuffer *buffer;
+
+  g_return_val_if_fail (TB_IS_RESULT_VIEW (self), FALSE);
+  buffer = gtk_text_view_get_buffer (GTK_TEXT_VIEW (self->output_view));
+  return gtk_source_buffer_get_highlight_syntax (GTK_SOURCE_BUFFER (buffer));
+}
+
 gboolean
 tb_result_view_get_truncated (TbResultView *self)
 {

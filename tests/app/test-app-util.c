@@ -105,6 +105,59 @@ test_json_shorten (void)
   g_assert_cmpuint (strlen (text), ==, strlen (json));
 }
 
+/* A code view highlights its text while no line is longer than
+ * TB_HIGHLIGHT_MAX_LINE bytes, whether the app sets the text or the
+ * person types, pastes or joins lines. */
+static void
+test_highlight_long_lines (void)
+{
+  GtkWidget *window = gtk_window_new ();
+  GtkSourceView *view = GTK_SOURCE_VIEW (gtk_source_view_new ());
+  GtkTextBuffer *buffer = gtk_text_view_get_buffer (GTK_TEXT_VIEW (view));
+  g_autofree char *half = g_strnfill (TB_HIGHLIGHT_MAX_LINE / 2 + 10, 'a');
+  g_autofree char *line = g_strnfill (TB_HIGHLIGHT_MAX_LINE + 1, 'a');
+  g_autofree char *joined = NULL;
+  GtkTextIter iter, end;
+
+  tb_source_view_setup (view, "json", TRUE);
+  gtk_window_set_child (GTK_WINDOW (window), GTK_WIDGET (view));
+  gtk_window_present (GTK_WINDOW (window));
+  gtk_text_buffer_set_text (buffer, "{\"a\": 1}", -1);
+  g_assert_true (gtk_source_buffer_get_highlight_syntax (GTK_SOURCE_BUFFER (buffer)));
+
+  /* Set by the app. */
+  gtk_text_buffer_set_text (buffer, line, -1);
+  g_assert_false (gtk_source_buffer_get_highlight_syntax (GTK_SOURCE_BUFFER (buffer)));
+  gtk_text_buffer_set_text (buffer, "[1,\n2]", -1);
+  g_assert_true (gtk_source_buffer_get_highlight_syntax (GTK_SOURCE_BUFFER (buffer)));
+
+  /* Pasted, then deleted. */
+  gtk_text_buffer_get_end_iter (buffer, &iter);
+  gtk_text_buffer_insert (buffer, &iter, line, -1);
+  g_assert_false (gtk_source_buffer_get_highlight_syntax (GTK_SOURCE_BUFFER (buffer)));
+  gtk_text_buffer_get_iter_at_line (buffer, &iter, 1);
+  gtk_text_iter_forward_chars (&iter, 2);
+  gtk_text_buffer_get_end_iter (buffer, &end);
+  gtk_text_buffer_delete (buffer, &iter, &end);
+  g_assert_true (gtk_source_buffer_get_highlight_syntax (GTK_SOURCE_BUFFER (buffer)));
+
+  /* Two lines that fit, joined into one that does not. */
+  joined = g_strdup_printf ("%s\n%s", half, half);
+  gtk_text_buffer_set_text (buffer, joined, -1);
+  g_assert_true (gtk_source_buffer_get_highlight_syntax (GTK_SOURCE_BUFFER (buffer)));
+  gtk_text_buffer_get_iter_at_line (buffer, &iter, 1);
+  end = iter;
+  gtk_text_iter_backward_char (&iter);
+  gtk_text_buffer_delete (buffer, &iter, &end);
+  g_assert_false (gtk_source_buffer_get_highlight_syntax (GTK_SOURCE_BUFFER (buffer)));
+
+  /* A view with no language is never highlighted. */
+  tb_source_view_set_language (view, NULL);
+  gtk_text_buffer_set_text (buffer, "{}", -1);
+  g_assert_false (gtk_source_buffer_get_highlight_syntax (GTK_SOURCE_BUFFER (buffer)));
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 static void
 test_prompt_row (void)
 {
@@ -221,6 +274,7 @@ main (int   argc,
 
   g_test_add_func ("/app-util/cut-at-word", test_cut_at_word);
   g_test_add_func ("/app-util/json-shorten", test_json_shorten);
+  g_test_add_func ("/app-util/highlight-long-lines", test_highlight_long_lines);
   g_test_add_func ("/app-util/prompt-row", test_prompt_row);
   g_test_add_func ("/app-util/message-row", test_message_row);
   return g_test_run ();

@@ -879,6 +879,45 @@ test_bad_schemas (Fixture       *f,
   }
 }
 
+/* A tool's JSON result with a string of 240 KB, a file's text with a
+ * newline escape every dozen bytes: highlighting its one line cost more
+ * than two minutes. It is shown plain, at once; a short result is
+ * highlighted again. */
+static void
+test_long_json_line (Fixture       *f,
+                     gconstpointer  data)
+{
+  g_autoptr(GString) file = g_string_new (NULL);
+  g_autoptr(TbToolResult) result = NULL;
+  g_autoptr(TbToolResult) small = NULL;
+  g_autoptr(JsonNode) output = tb_json_node_new_object ();
+  g_autoptr(JsonNode) small_output = tb_json_node_new_object ();
+  g_autofree char *shown = NULL;
+  TbResultView *view;
+  gint64 started;
+
+  while (file->len < 240 * 1024)
+    g_string_append (file, "int x = \"a\";\n");
+  json_object_set_string_member (json_node_get_object (output), "content", file->str);
+  result = tb_tool_result_new_success (output);
+  json_object_set_string_member (json_node_get_object (small_output), "content", "int x;\n");
+  small = tb_tool_result_new_success (small_output);
+
+  open_tool (f, "get_weather");
+  view = tb_tool_page_get_result_view (page (f));
+  started = g_get_monotonic_time ();
+  tb_result_view_set_result (view, result);
+  window_test_iterate (200);
+  g_test_message ("shown in %.3f s", (g_get_monotonic_time () - started) / 1e6);
+  g_assert_false (tb_result_view_get_output_highlighted (view));
+  shown = tb_result_view_get_output_text (view);
+  g_assert_nonnull (strstr (shown, "int x = \\\"a\\\";\\nint x"));
+
+  tb_result_view_set_result (view, small);
+  window_test_iterate (50);
+  g_assert_true (tb_result_view_get_output_highlighted (view));
+}
+
 static void
 test_large_result (Fixture       *f,
                    gconstpointer  data)
@@ -1938,6 +1977,7 @@ main (int   argc,
   g_test_add ("/app/nested-form", Fixture, NULL, setup, test_nested_form, teardown);
   g_test_add ("/app/live-registry", Fixture, NULL, setup, test_live_registry, teardown);
   g_test_add ("/app/bad-schemas", Fixture, NULL, setup, test_bad_schemas, teardown);
+  g_test_add ("/app/long-json-line", Fixture, NULL, setup, test_long_json_line, teardown);
   g_test_add ("/app/large-result", Fixture, NULL, setup, test_large_result, teardown);
 
   g_test_add_func ("/app/json-tree", test_json_tree);

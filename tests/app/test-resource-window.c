@@ -9,6 +9,7 @@
 #include "tb-app-util.h"
 #include "tb-resource-view-private.h"
 #include "tb-resource-window-private.h"
+#include "window-test-util.h"
 #include "tb-result-view.h"
 
 /* A resource in its window: text, binary, an image, a broken blob, a
@@ -220,27 +221,6 @@ test_from_result (void)
   close_all ();
 }
 
-static void
-read_text_cb (GObject      *object,
-              GAsyncResult *result,
-              gpointer      user_data)
-{
-  char **text = user_data;
-
-  *text = gdk_clipboard_read_text_finish (GDK_CLIPBOARD (object), result, NULL);
-  if (*text == NULL)
-    *text = g_strdup ("");
-}
-
-static void
-wait_ms (guint ms)
-{
-  gint64 end = g_get_monotonic_time () + ms * 1000;
-
-  while (g_get_monotonic_time () < end)
-    g_main_context_iteration (NULL, FALSE);
-}
-
 /* A minified JSON file of 1.5 MB, one line: GtkSourceView gave up
  * highlighting it with a critical warning after seconds. Its lines are
  * broken on screen, not highlighted, and the details say so; Copy copies
@@ -269,7 +249,7 @@ test_long_lines (void)
 
   started = g_get_monotonic_time ();
   view = show (contents);
-  wait_ms (500);
+  window_test_iterate (500);
   g_test_message ("shown in %.3f s", (g_get_monotonic_time () - started) / 1e6);
   g_assert_cmpstr (tb_resource_view_get_page (view), ==, "text");
   g_assert_true (g_str_has_suffix (tb_resource_view_get_details (view),
@@ -283,10 +263,7 @@ test_long_lines (void)
   g_assert_null (tb_resource_view_get_language (view));
 
   gtk_widget_activate_action (GTK_WIDGET (view), "resource.copy", NULL);
-  gdk_clipboard_read_text_async (gtk_widget_get_clipboard (GTK_WIDGET (view)), NULL,
-                                 read_text_cb, &copied);
-  while (copied == NULL)
-    g_main_context_iteration (NULL, TRUE);
+  copied = window_test_read_clipboard (GTK_WIDGET (view));
   g_assert_cmpstr (copied, ==, minified->str);
   close_all ();
 
@@ -295,7 +272,7 @@ test_long_lines (void)
     g_string_append (minified, "{\"key\":[1,2,3],\"name\":\"lorem ipsum\"},");
   json_object_set_string_member (entry, "text", minified->str);
   view = show (contents);
-  wait_ms (200);
+  window_test_iterate (200);
   g_assert_nonnull (strstr (tb_resource_view_get_details (view),
                             "; the first 4.2\302\240MB are shown, Save keeps all of it; long lines "
                             "are broken to be shown, Copy and Save keep them whole"));

@@ -807,18 +807,6 @@ menu_labels (Fixture *f)
   return g_string_free (out, FALSE);
 }
 
-static void
-read_text_cb (GObject      *object,
-              GAsyncResult *result,
-              gpointer      user_data)
-{
-  char **text = user_data;
-
-  *text = gdk_clipboard_read_text_finish (GDK_CLIPBOARD (object), result, NULL);
-  if (*text == NULL)
-    *text = g_strdup ("");
-}
-
 /* A row's menu by the keyboard (Menu, Shift+F10) and Ctrl+Shift+K: fork
  * from the selected event, copy it as JSON, show the request that led to
  * it. An event a fork cannot change has no Fork item. */
@@ -878,9 +866,7 @@ test_event_menu (Fixture       *f,
 
   /* Copy puts the event's JSON on the clipboard. */
   gtk_widget_activate_action (GTK_WIDGET (f->page), "trace.copy-event", "i", (gint) call);
-  gdk_clipboard_read_text_async (gtk_widget_get_clipboard (GTK_WIDGET (f->page)), NULL,
-                                 read_text_cb, &copied);
-  WAIT_UNTIL (copied != NULL);
+  copied = window_test_read_clipboard (GTK_WIDGET (f->page));
   event = tb_json_parse (copied, -1, NULL);
   g_assert_nonnull (event);
   g_assert_cmpstr (tb_json_object_get_string (json_node_get_object (event), "type"), ==,
@@ -1066,9 +1052,7 @@ test_large_event (Fixture       *f,
 
   /* The menu's copy is the whole event. */
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f->page), "trace.copy-event", "i", 1));
-  gdk_clipboard_read_text_async (gtk_widget_get_clipboard (GTK_WIDGET (f->page)), NULL,
-                                 read_text_cb, &copied);
-  WAIT_UNTIL (copied != NULL);
+  copied = window_test_read_clipboard (GTK_WIDGET (f->page));
   whole = tb_json_parse (copied, -1, &error);
   g_assert_no_error (error);
   g_assert_cmpstr (string_at (whole, "/message/text"), ==, words);

@@ -156,6 +156,30 @@ window_test_iterate (guint ms)
       g_usleep (1000);
 }
 
+static inline void
+window_test_read_text_cb (GObject      *object,
+                          GAsyncResult *result,
+                          gpointer      user_data)
+{
+  char **text = user_data;
+
+  *text = gdk_clipboard_read_text_finish (GDK_CLIPBOARD (object), result, NULL);
+  if (*text == NULL)
+    *text = g_strdup ("");
+}
+
+/* The text on @widget's clipboard, "" when it holds none. */
+static inline char *
+window_test_read_clipboard (GtkWidget *widget)
+{
+  char *text = NULL;
+
+  gdk_clipboard_read_text_async (gtk_widget_get_clipboard (widget), NULL,
+                                 window_test_read_text_cb, &text);
+  WAIT_UNTIL (text != NULL);
+  return text;
+}
+
 /* Runs @widget's own shortcut for @accelerator ("<Control><Shift>k",
  * "F6"), as a key press in it would: the shortcut must exist. */
 static inline void

@@ -12,7 +12,9 @@
 /* The confirmation dialog: the only place a TbConfirmation is made. It
  * shows the key, the current and the proposed value (with a line diff
  * when either is long or structured), the reason and the call that
- * proposed it. Commit is destructive-styled and never the default
+ * proposed it. The values are shown whole, in text views: a value may be
+ * a megabyte, and a label lays out all its text at once (a 560 KB value
+ * kept the window from answering for fourteen seconds). Commit is destructive-styled and never the default
  * response; Escape or closing the dialog decides nothing. */
 
 #define LONG_VALUE 60
@@ -22,10 +24,10 @@ struct _TbConfirmDialog
 {
   AdwMessageDialog  parent_instance;
 
-  GtkLabel         *current_label;
-  GtkLabel         *proposed_label;
+  GtkTextView      *current_view;
+  GtkTextView      *proposed_view;
   GtkWidget        *diff_heading;
-  GtkLabel         *diff_label;
+  GtkTextView      *diff_view;
   GtkLabel         *reason_label;
   GtkLabel         *origin_label;
 
@@ -33,6 +35,11 @@ struct _TbConfirmDialog
   TbFactProposal   *proposal;
   TbConfirmDone     done;
   gpointer          done_data;
+
+  /* What the views show. */
+  char             *current;
+  char             *proposed;
+  char             *diff;
 };
 
 G_DEFINE_FINAL_TYPE (TbConfirmDialog, tb_confirm_dialog, ADW_TYPE_MESSAGE_DIALOG)
@@ -174,43 +181,48 @@ tb_confirm_dialog_map (GtkWidget *widget)
 }
 
 static void
+set_view_text (GtkTextView *view,
+               const char  *text)
+{
+  gtk_text_buffer_set_text (gtk_text_view_get_buffer (view), text, -1);
+}
+
+static void
 show_proposal (TbConfirmDialog *self)
 {
   TbFactProposal *proposal = self->proposal;
   const char *reason = tb_fact_proposal_get_reason (proposal);
   const char *call_id = tb_fact_proposal_get_origin_call_id (proposal);
   g_autofree char *heading = NULL;
-  g_autofree char *current = NULL;
-  g_autofree char *proposed = NULL;
   g_autofree char *origin = NULL;
   gboolean show_diff;
 
   heading = g_strdup_printf (_("Change the Fact “%s”?"), tb_fact_proposal_get_key (proposal));
   adw_message_dialog_set_heading (ADW_MESSAGE_DIALOG (self), heading);
 
-  current = tb_fact_proposal_has_previous (proposal)
-            ? tb_json_to_string (tb_fact_proposal_get_previous (proposal), TRUE)
-            : g_strdup (_("(not set)"));
-  proposed = tb_json_to_string (tb_fact_proposal_get_value (proposal), TRUE);
+  self->current = tb_fact_proposal_has_previous (proposal)
+                  ? tb_json_to_string (tb_fact_proposal_get_previous (proposal), TRUE)
+                  : g_strdup (_("(not set)"));
+  self->proposed = tb_json_to_string (tb_fact_proposal_get_value (proposal), TRUE);
   origin = call_id != NULL ? g_strdup_printf (_("The model, in call %s"), call_id)
                            : g_strdup (_("A person"));
-  gtk_label_set_label (self->current_label, current);
-  gtk_label_set_label (self->proposed_label, proposed);
+  set_view_text (self->current_view, self->current);
+  set_view_text (self->proposed_view, self->proposed);
   gtk_label_set_label (self->reason_label, reason != NULL && *reason != '\0'
                                            ? reason : _("(none given)"));
   gtk_label_set_label (self->origin_label, origin);
 
   show_diff = tb_fact_proposal_has_previous (proposal)
-              && (strlen (current) > LONG_VALUE || strlen (proposed) > LONG_VALUE
-                  || strchr (current, '\n') != NULL || strchr (proposed, '\n') != NULL);
+              && (strlen (self->current) > LONG_VALUE || strlen (self->proposed) > LONG_VALUE
+                  || strchr (self->current, '\n') != NULL
+                  || strchr (self->proposed, '\n') != NULL);
   if (show_diff)
     {
-      g_autofree char *diff = tb_confirm_diff (current, proposed);
-
-      gtk_label_set_label (self->diff_label, diff);
+      self->diff = tb_confirm_diff (self->current, self->proposed);
+      set_view_text (self->diff_view, self->diff);
     }
   gtk_widget_set_visible (self->diff_heading, show_diff);
-  gtk_widget_set_visible (GTK_WIDGET (self->diff_label), show_diff);
+  gtk_widget_set_visible (GTK_WIDGET (self->diff_view), show_diff);
 }
 
 static void
@@ -233,6 +245,9 @@ tb_confirm_dialog_dispose (GObject *object)
   gtk_widget_dispose_template (GTK_WIDGET (self), TB_TYPE_CONFIRM_DIALOG);
   g_clear_object (&self->workspace);
   g_clear_object (&self->proposal);
+  g_clear_pointer (&self->current, g_free);
+  g_clear_pointer (&self->proposed, g_free);
+  g_clear_pointer (&self->diff, g_free);
 
   G_OBJECT_CLASS (tb_confirm_dialog_parent_class)->dispose (object);
 }
@@ -303,10 +318,10 @@ tb_confirm_dialog_class_init (TbConfirmDialogClass *klass)
 
   gtk_widget_class_set_template_from_resource (widget_class,
                                                "/io/github/toolbench/Toolbench/tb-confirm-dialog.ui");
-  gtk_widget_class_bind_template_child (widget_class, TbConfirmDialog, current_label);
-  gtk_widget_class_bind_template_child (widget_class, TbConfirmDialog, proposed_label);
+  gtk_widget_class_bind_template_child (widget_class, TbConfirmDialog, current_view);
+  gtk_widget_class_bind_template_child (widget_class, TbConfirmDialog, proposed_view);
   gtk_widget_class_bind_template_child (widget_class, TbConfirmDialog, diff_heading);
-  gtk_widget_class_bind_template_child (widget_class, TbConfirmDialog, diff_label);
+  gtk_widget_class_bind_template_child (widget_class, TbConfirmDialog, diff_view);
   gtk_widget_class_bind_template_child (widget_class, TbConfirmDialog, reason_label);
   gtk_widget_class_bind_template_child (widget_class, TbConfirmDialog, origin_label);
 }
@@ -375,20 +390,19 @@ tb_confirm_dialog_get_text (AdwMessageDialog *dialog,
                             const char       *part_name)
 {
   TbConfirmDialog *self;
-  GtkLabel *label = NULL;
 
   g_return_val_if_fail (TB_IS_CONFIRM_DIALOG (dialog), NULL);
 
   self = TB_CONFIRM_DIALOG (dialog);
   if (g_str_equal (part_name, "current"))
-    label = self->current_label;
-  else if (g_str_equal (part_name, "proposed"))
-    label = self->proposed_label;
-  else if (g_str_equal (part_name, "diff"))
-    label = gtk_widget_get_visible (GTK_WIDGET (self->diff_label)) ? self->diff_label : NULL;
-  else if (g_str_equal (part_name, "reason"))
-    label = self->reason_label;
-  else if (g_str_equal (part_name, "origin"))
-    label = self->origin_label;
-  return label != NULL ? gtk_label_get_label (label) : NULL;
+    return self->current;
+  if (g_str_equal (part_name, "proposed"))
+    return self->proposed;
+  if (g_str_equal (part_name, "diff"))
+    return gtk_widget_get_visible (GTK_WIDGET (self->diff_view)) ? self->diff : NULL;
+  if (g_str_equal (part_name, "reason"))
+    return gtk_label_get_label (self->reason_label);
+  if (g_str_equal (part_name, "origin"))
+    return gtk_label_get_label (self->origin_label);
+  return NULL;
 }

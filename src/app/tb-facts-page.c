@@ -21,8 +21,9 @@ struct _TbFactsPage
 {
   GtkWidget           parent_instance;
 
-  GtkLabel           *facts_label;
-  GtkLabel           *draft_label;
+  GtkTextView        *facts_view;
+  GtkTextView        *draft_view;
+  char               *facts_text;  /* what facts_view shows */
   GtkLabel           *status_label;
   GtkLabel           *path_label;
   GtkListBox         *proposal_list;
@@ -68,8 +69,12 @@ update_values (TbFactsPage *self)
     return;
   facts = tb_json_to_string (tb_workspace_get_facts (self->workspace), TRUE);
   draft = tb_json_to_string (tb_workspace_get_draft (self->workspace), TRUE);
-  gtk_label_set_label (self->facts_label, facts);
-  gtk_label_set_label (self->draft_label, draft);
+  /* Text views, not labels: a fact may hold a megabyte, which a label
+   * lays out whole on every change. */
+  gtk_text_buffer_set_text (gtk_text_view_get_buffer (self->facts_view), facts, -1);
+  gtk_text_buffer_set_text (gtk_text_view_get_buffer (self->draft_view), draft, -1);
+  g_free (self->facts_text);
+  self->facts_text = g_steal_pointer (&facts);
 }
 
 static void
@@ -238,6 +243,7 @@ tb_facts_page_dispose (GObject *object)
   gtk_widget_dispose_template (GTK_WIDGET (self), TB_TYPE_FACTS_PAGE);
   tb_widget_unparent_children (GTK_WIDGET (self));
   g_clear_object (&self->locks);
+  g_clear_pointer (&self->facts_text, g_free);
 
   G_OBJECT_CLASS (tb_facts_page_parent_class)->dispose (object);
 }
@@ -254,8 +260,8 @@ tb_facts_page_class_init (TbFactsPageClass *klass)
                                                "/io/github/toolbench/Toolbench/tb-facts-page.ui");
   gtk_widget_class_bind_template_child (widget_class, TbFactsPage, status_label);
   gtk_widget_class_bind_template_child (widget_class, TbFactsPage, proposal_list);
-  gtk_widget_class_bind_template_child (widget_class, TbFactsPage, facts_label);
-  gtk_widget_class_bind_template_child (widget_class, TbFactsPage, draft_label);
+  gtk_widget_class_bind_template_child (widget_class, TbFactsPage, facts_view);
+  gtk_widget_class_bind_template_child (widget_class, TbFactsPage, draft_view);
   gtk_widget_class_bind_template_child (widget_class, TbFactsPage, lock_list);
   gtk_widget_class_bind_template_child (widget_class, TbFactsPage, lock_entry);
   gtk_widget_class_bind_template_child (widget_class, TbFactsPage, lock_button);
@@ -347,7 +353,7 @@ const char *
 tb_facts_page_get_facts_text (TbFactsPage *self)
 {
   g_return_val_if_fail (TB_IS_FACTS_PAGE (self), NULL);
-  return gtk_label_get_label (self->facts_label);
+  return self->facts_text != NULL ? self->facts_text : "";
 }
 
 const char *

@@ -6,6 +6,7 @@
 
 #include <glib/gi18n.h>
 
+#include "tb-app-util.h"
 #include "tb-proposal-row.h"
 #include "tb-proposal-row-private.h"
 
@@ -34,6 +35,7 @@ set_proposal (TbProposalRow  *self,
   const char *key;
   const char *reason;
   g_autofree char *value = NULL;
+  g_autofree char *shown = NULL;
   g_autofree char *title = NULL;
   g_autofree char *name = NULL;
 
@@ -45,7 +47,10 @@ set_proposal (TbProposalRow  *self,
   key = tb_fact_proposal_get_key (proposal);
   reason = tb_fact_proposal_get_reason (proposal);
   value = tb_json_to_string (tb_fact_proposal_get_value (proposal), FALSE);
-  title = g_strdup_printf ("%s → %s", key, value);
+  /* The row shows two lines; a value of a megabyte is laid out whole by a
+   * label. The dialog shows all of it. */
+  shown = tb_text_cut_at_word (value, TB_PROPOSAL_ROW_MAX_VALUE, NULL);
+  title = g_strdup_printf ("%s → %s", key, shown);
   /* Translators: %s is a fact's key */
   name = g_strdup_printf (_("Review the change of %s"), key);
   adw_preferences_row_set_title (ADW_PREFERENCES_ROW (self), title);

@@ -6,6 +6,7 @@
 
 #include <adwaita.h>
 #include <glib/gstdio.h>
+#include <string.h>
 #include <toolbench.h>
 
 #include "window-test-util.h"
@@ -20,6 +21,7 @@
 #include "tb-lock-row-private.h"
 #include "tb-window-private.h"
 #include "tb-confirm-dialog-private.h"
+#include "../test-json-util.h"
 
 /* The Facts page of the real window over a workspace file: its rows are
  * made from the workspace's proposals and locks, and their buttons act
@@ -275,6 +277,66 @@ test_locks (Fixture       *f,
                    "country");
 }
 
+/* A proposal of half a megabyte, 1,500 lines of text: its row shows the
+ * start of the value; Review shows all of it at once (labels took
+ * fourteen seconds to lay it out), and Commit commits all of it. */
+static void
+test_large_value (Fixture       *f,
+                  gconstpointer  data)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GString) text = g_string_new ("[");
+  g_autoptr(JsonNode) value = NULL;
+  g_autoptr(JsonNode) committed = NULL;
+  g_autofree char *whole = NULL;
+  TbFactProposal *proposal;
+  AdwMessageDialog *dialog;
+  GtkWidget *row;
+  const char *title;
+  gint64 started;
+
+  for (guint i = 0; i < 1500; i++)
+    g_string_append_printf (text, "%s\"%u lorem ipsum dolor sit amet, consectetur adipiscing "
+                            "elit, sed do eiusmod tempor incididunt ut labore et dolore magna "
+                            "aliqua, lorem ipsum dolor sit amet, consectetur adipiscing elit, "
+                            "sed do eiusmod tempor incididunt ut labore et dolore magna aliqua\"",
+                            i > 0 ? "," : "", i);
+  g_string_append_c (text, ']');
+  value = test_parse (text->str);
+  whole = tb_json_to_string (value, TRUE);
+  proposal = tb_workspace_propose (f->workspace, "notes", value, "The draft", "call_9", &error);
+  g_assert_no_error (error);
+  window_test_iterate (100);
+
+  row = row_at (GTK_WIDGET (page (f)), TB_TYPE_PROPOSAL_ROW, 2);
+  g_assert_true (tb_proposal_row_get_proposal (TB_PROPOSAL_ROW (row)) == proposal);
+  title = adw_preferences_row_get_title (ADW_PREFERENCES_ROW (row));
+  g_assert_true (g_str_has_prefix (title, "notes → [\"0 lorem ipsum"));
+  g_assert_true (g_str_has_suffix (title, "…"));
+  g_assert_cmpint (g_utf8_strlen (title, -1), <=, strlen ("notes → ") + TB_PROPOSAL_ROW_MAX_VALUE);
+
+  started = g_get_monotonic_time ();
+  dialog = tb_facts_page_review (page (f), proposal);
+  WAIT_UNTIL (gtk_widget_get_mapped (GTK_WIDGET (dialog)));
+  window_test_iterate (100);
+  g_test_message ("the dialog took %.3f s", (g_get_monotonic_time () - started) / 1e6);
+  g_assert_cmpstr (tb_confirm_dialog_get_text (dialog, "proposed"), ==, whole);
+  g_assert_cmpstr (tb_confirm_dialog_get_text (dialog, "current"), ==, "(not set)");
+  g_assert_null (tb_confirm_dialog_get_text (dialog, "diff"));
+  g_assert_cmpstr (tb_confirm_dialog_get_text (dialog, "reason"), ==, "The draft");
+
+  adw_message_dialog_response (dialog, "commit");
+  gtk_window_close (GTK_WINDOW (dialog));
+  started = g_get_monotonic_time ();
+  window_test_iterate (50);
+  g_test_message ("the page took %.3f s", (g_get_monotonic_time () - started) / 1e6);
+  committed = tb_workspace_dup_fact (f->workspace, "notes", &error);
+  g_assert_no_error (error);
+  g_assert_true (json_node_equal (committed, value));
+  g_assert_nonnull (strstr (tb_facts_page_get_facts_text (page (f)),
+                            "\"1499 lorem ipsum dolor sit amet"));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -287,5 +349,6 @@ main (int   argc,
   g_test_add ("/facts-page/dialog", Fixture, NULL, setup, test_dialog, teardown);
   g_test_add ("/facts-page/locks", Fixture, NULL, setup, test_locks, teardown);
 
+  g_test_add ("/facts-page/large-value", Fixture, NULL, setup, test_large_value, teardown);
   return g_test_run ();
 }

@@ -23,6 +23,7 @@
 #include "tb-result-view-private.h"
 #include "tb-schema-form-private.h"
 #include "tb-window-private.h"
+#include "../test-json-util.h"
 #include "window-test-util.h"
 
 /* The real window, driven through its widgets, over a registry of test
@@ -916,6 +917,69 @@ test_long_json_line (Fixture       *f,
   tb_result_view_set_result (view, small);
   window_test_iterate (50);
   g_assert_true (tb_result_view_get_output_highlighted (view));
+}
+
+static gboolean
+is_content_text (GtkWidget     *widget,
+                 gconstpointer  data)
+{
+  return GTK_IS_LABEL (widget) && gtk_widget_has_css_class (widget, "tb-content-text");
+}
+
+/* An MCP result whose one text block is a file of 60 KB: the block shows
+ * its start and Show More, which shows the rest; a short block has no
+ * Show More. */
+static void
+test_long_text_block (Fixture       *f,
+                      gconstpointer  data)
+{
+  g_autoptr(GString) file = g_string_new (NULL);
+  g_autoptr(TbToolResult) result = NULL;
+  g_autoptr(JsonNode) output = NULL;
+  g_autoptr(JsonObject) metadata = json_object_new ();
+  g_autofree char *json = NULL;
+  g_autofree char *escaped = NULL;
+  TbResultView *view;
+  GtkWidget *label, *more;
+  gint64 started;
+
+  while (file->len < 60000)
+    g_string_append (file, "lorem ipsum dolor sit amet\n");
+  escaped = g_strescape (file->str, NULL);
+  json = g_strdup_printf ("[{\"type\":\"text\",\"text\":\"%s\"},"
+                          "{\"type\":\"text\",\"text\":\"short\"}]", escaped);
+  output = test_parse (json);
+  json_object_set_member (metadata, "content-types", test_parse ("[\"text\",\"text\"]"));
+  result = tb_tool_result_new_full (TB_TOOL_FAILURE_NONE, output, NULL, metadata, NULL, 0);
+
+  open_tool (f, "get_weather");
+  view = tb_tool_page_get_result_view (page (f));
+  started = g_get_monotonic_time ();
+  tb_result_view_set_result (view, result);
+  window_test_iterate (100);
+  g_test_message ("shown in %.3f s", (g_get_monotonic_time () - started) / 1e6);
+
+  label = window_test_find (GTK_WIDGET (view), is_content_text, NULL);
+  g_assert_nonnull (label);
+  more = gtk_widget_get_next_sibling (label);
+  g_assert_true (GTK_IS_TOGGLE_BUTTON (more));
+  g_assert_true (gtk_widget_get_visible (more));
+  g_assert_cmpstr (gtk_button_get_label (GTK_BUTTON (more)), ==, "Show More");
+  g_assert_true (g_str_has_prefix (gtk_label_get_label (GTK_LABEL (label)),
+                                   "lorem ipsum dolor sit amet\nlorem"));
+  g_assert_cmpint (g_utf8_strlen (gtk_label_get_label (GTK_LABEL (label)), -1), <=, 4000);
+
+  gtk_toggle_button_set_active (GTK_TOGGLE_BUTTON (more), TRUE);
+  g_assert_true (g_str_equal (gtk_label_get_label (GTK_LABEL (label)), file->str));
+  g_assert_cmpstr (gtk_button_get_label (GTK_BUTTON (more)), ==, "Show Less");
+  gtk_toggle_button_set_active (GTK_TOGGLE_BUTTON (more), FALSE);
+  g_assert_cmpint (g_utf8_strlen (gtk_label_get_label (GTK_LABEL (label)), -1), <=, 4000);
+
+  /* The short block, in the next box: whole, no Show More. */
+  label = window_test_find (gtk_widget_get_next_sibling (gtk_widget_get_parent (label)),
+                            is_content_text, NULL);
+  g_assert_cmpstr (gtk_label_get_label (GTK_LABEL (label)), ==, "short");
+  g_assert_false (gtk_widget_get_visible (gtk_widget_get_next_sibling (label)));
 }
 
 static void
@@ -1978,6 +2042,7 @@ main (int   argc,
   g_test_add ("/app/live-registry", Fixture, NULL, setup, test_live_registry, teardown);
   g_test_add ("/app/bad-schemas", Fixture, NULL, setup, test_bad_schemas, teardown);
   g_test_add ("/app/long-json-line", Fixture, NULL, setup, test_long_json_line, teardown);
+  g_test_add ("/app/long-text-block", Fixture, NULL, setup, test_long_text_block, teardown);
   g_test_add ("/app/large-result", Fixture, NULL, setup, test_large_result, teardown);
 
   g_test_add_func ("/app/json-tree", test_json_tree);

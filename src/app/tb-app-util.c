@@ -436,6 +436,53 @@ tb_label_set_start (GtkLabel        *label,
   gtk_label_set_label (label, shown);
   gtk_widget_set_visible (GTK_WIDGET (more), cut || whole);
   gtk_button_set_label (GTK_BUTTON (more), whole ? _("Show Less") : _("Show More"));
+  tb_button_name_by_label (GTK_BUTTON (more));
+}
+
+static void
+show_text_block (GtkToggleButton *more,
+                 GtkLabel        *label)
+{
+  tb_label_set_start (label, more, g_object_get_data (G_OBJECT (more), "tb-text"), NULL,
+                      TB_TEXT_BLOCK_SHOWN_CHARS);
+}
+
+/**
+ * tb_text_block_new:
+ * @text: text from outside: a tool, a server, a model
+ * @css_class: (nullable): a style class for the label
+ *
+ * A block of text to read: a wrapped, selectable label with the first
+ * %TB_TEXT_BLOCK_SHOWN_CHARS characters of @text and Show More under it
+ * when there is more (up to 64 KiB). A label lays out all it holds, and a
+ * server's read of a file is one block: 64 KiB took two seconds. Control
+ * characters and invalid UTF-8 show as escapes (tb_text_preview()).
+ *
+ * Returns: (transfer floating): a vertical box of the label and the button
+ */
+GtkWidget *
+tb_text_block_new (const char *text,
+                   const char *css_class)
+{
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
+  GtkWidget *label = gtk_label_new (NULL);
+  GtkWidget *more = gtk_toggle_button_new ();
+
+  gtk_label_set_xalign (GTK_LABEL (label), 0);
+  gtk_label_set_wrap (GTK_LABEL (label), TRUE);
+  gtk_label_set_wrap_mode (GTK_LABEL (label), PANGO_WRAP_WORD_CHAR);
+  gtk_label_set_selectable (GTK_LABEL (label), TRUE);
+  if (css_class != NULL)
+    gtk_widget_add_css_class (label, css_class);
+  gtk_widget_set_halign (more, GTK_ALIGN_START);
+  gtk_widget_add_css_class (more, "flat");
+  g_object_set_data_full (G_OBJECT (more), "tb-text",
+                          tb_text_preview (text, 64 * 1024, NULL), g_free);
+  g_signal_connect_object (more, "toggled", G_CALLBACK (show_text_block), label, 0);
+  show_text_block (GTK_TOGGLE_BUTTON (more), GTK_LABEL (label));
+  gtk_box_append (GTK_BOX (box), label);
+  gtk_box_append (GTK_BOX (box), more);
+  return box;
 }
 
 /**

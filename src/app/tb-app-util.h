@@ -26,6 +26,14 @@ G_BEGIN_DECLS
  */
 #define TB_HIGHLIGHT_MAX_LINE 4096
 
+/**
+ * TB_TEXT_BLOCK_SHOWN_CHARS:
+ *
+ * The characters of a text block (tb_text_block_new()) shown until Show
+ * More is pressed.
+ */
+#define TB_TEXT_BLOCK_SHOWN_CHARS 4000
+
 /* Makes the text a search looks in for @item. */
 typedef char *(*TbSearchText) (gpointer item);
 
@@ -52,6 +60,8 @@ void  tb_label_set_start          (GtkLabel        *label,
                                    const char      *text,
                                    const char      *after,
                                    guint            max_chars);
+GtkWidget *tb_text_block_new      (const char    *text,
+                                   const char    *css_class);
 void  tb_widget_unparent_children (GtkWidget     *widget);
 void  tb_label_set_outside_text   (GtkLabel      *label,
                                    const char    *text);

@@ -11,5 +11,6 @@ G_BEGIN_DECLS
 
 TbArgumentEditor  *tb_elicitation_dialog_get_editor  (TbElicitationDialog *self);
 GtkScrolledWindow *tb_elicitation_dialog_get_content (TbElicitationDialog *self);
+char              *tb_elicitation_dialog_dup_message (TbElicitationDialog *self);
 
 G_END_DECLS

@@ -24,7 +24,7 @@ struct _TbElicitationDialog
   AdwMessageDialog    parent_instance;
 
   GtkScrolledWindow  *content;
-  GtkLabel           *message_label;
+  GtkTextView        *message_view;
   GtkLabel           *reason_label;
   TbArgumentEditor   *editor;
 
@@ -90,8 +90,10 @@ show_request (TbElicitationDialog *self)
     }
   else
     {
-      tb_label_set_outside_text (self->message_label, message);
-      gtk_widget_set_visible (GTK_WIDGET (self->message_label), TRUE);
+      g_autofree char *escaped = tb_text_escape_controls (message, -1);
+
+      gtk_text_buffer_set_text (gtk_text_view_get_buffer (self->message_view), escaped, -1);
+      gtk_widget_set_visible (GTK_WIDGET (self->message_view), TRUE);
     }
 
   defaults = tb_mcp_elicitation_defaults (schema);
@@ -225,7 +227,7 @@ tb_elicitation_dialog_class_init (TbElicitationDialogClass *klass)
   gtk_widget_class_set_template_from_resource (
     widget_class, "/io/github/toolbench/Toolbench/tb-elicitation-dialog.ui");
   gtk_widget_class_bind_template_child (widget_class, TbElicitationDialog, content);
-  gtk_widget_class_bind_template_child (widget_class, TbElicitationDialog, message_label);
+  gtk_widget_class_bind_template_child (widget_class, TbElicitationDialog, message_view);
   gtk_widget_class_bind_template_child (widget_class, TbElicitationDialog, reason_label);
   gtk_widget_class_bind_template_child (widget_class, TbElicitationDialog, editor);
   gtk_widget_class_bind_template_callback (widget_class, update_accept);
@@ -271,6 +273,22 @@ tb_elicitation_dialog_get_editor (TbElicitationDialog *self)
   g_return_val_if_fail (TB_IS_ELICITATION_DIALOG (self), NULL);
 
   return self->editor;
+}
+
+/* The server's message as the dialog shows it: its body when short, else
+ * the text under it. */
+char *
+tb_elicitation_dialog_dup_message (TbElicitationDialog *self)
+{
+  GtkTextBuffer *buffer;
+  GtkTextIter start, end;
+
+  g_return_val_if_fail (TB_IS_ELICITATION_DIALOG (self), NULL);
+  if (!gtk_widget_get_visible (GTK_WIDGET (self->message_view)))
+    return g_strdup (adw_message_dialog_get_body (ADW_MESSAGE_DIALOG (self)));
+  buffer = gtk_text_view_get_buffer (self->message_view);
+  gtk_text_buffer_get_bounds (buffer, &start, &end);
+  return gtk_text_buffer_get_text (buffer, &start, &end, FALSE);
 }
 
 /**

@@ -71,7 +71,7 @@ add_text (TbMcpPromptForm *self,
           const char      *text,
           gboolean         monospace)
 {
-  gtk_box_append (box, block_label (text, monospace));
+  gtk_box_append (box, tb_text_block_new (text, monospace ? "monospace" : NULL));
   g_string_append_printf (self->result_text, "%s\n", text);
 }
 

@@ -53,8 +53,6 @@ G_DEFINE_FINAL_TYPE (TbResultView, tb_result_view, GTK_TYPE_WIDGET)
 
 /* About fifty lines of an error: the start of a command's output says most. */
 #define ERROR_SHOWN_CHARS 4000
-/* And of a text block of the content. */
-#define TEXT_BLOCK_SHOWN_CHARS 4000
 
 static void
 clear_box (GtkWidget *box)
@@ -108,44 +106,10 @@ show_error (TbResultView *self)
 }
 
 static void
-show_text_block (GtkToggleButton *more,
-                 GtkLabel        *label)
-{
-  tb_label_set_start (label, more, g_object_get_data (G_OBJECT (more), "tb-text"), NULL,
-                      TEXT_BLOCK_SHOWN_CHARS);
-}
-
-/* A text block: its start, and Show More under it when it is long (a
- * server's read of a file is one block, and a label lays out all it
- * holds: 64 KiB took two seconds). */
-static GtkWidget *
-text_block_new (const char *text)
-{
-  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
-  GtkWidget *label = gtk_label_new (NULL);
-  GtkWidget *more = gtk_toggle_button_new ();
-
-  gtk_label_set_xalign (GTK_LABEL (label), 0);
-  gtk_label_set_wrap (GTK_LABEL (label), TRUE);
-  gtk_label_set_wrap_mode (GTK_LABEL (label), PANGO_WRAP_WORD_CHAR);
-  gtk_label_set_selectable (GTK_LABEL (label), TRUE);
-  gtk_widget_add_css_class (label, "tb-content-text");
-  gtk_widget_set_halign (more, GTK_ALIGN_START);
-  gtk_widget_add_css_class (more, "flat");
-  g_object_set_data_full (G_OBJECT (more), "tb-text",
-                          tb_text_preview (text, 64 * 1024, NULL), g_free);
-  g_signal_connect_object (more, "toggled", G_CALLBACK (show_text_block), label, 0);
-  show_text_block (GTK_TOGGLE_BUTTON (more), GTK_LABEL (label));
-  gtk_box_append (GTK_BOX (box), label);
-  gtk_box_append (GTK_BOX (box), more);
-  return box;
-}
-
-static void
 add_text_block (TbResultView *self,
                 const char   *text)
 {
-  gtk_box_append (GTK_BOX (self->content_box), text_block_new (text));
+  gtk_box_append (GTK_BOX (self->content_box), tb_text_block_new (text, "tb-content-text"));
 }
 
 static void
@@ -232,7 +196,7 @@ add_resource_block (TbResultView *self,
     /* Translators: a resource's name, then its URI */
     text = g_strdup_printf (_("A link to the resource %s, %s"), name != NULL ? name : "",
                             uri != NULL ? uri : "?");
-  label = text_block_new (text);
+  label = tb_text_block_new (text, "tb-content-text");
   gtk_widget_set_hexpand (label, TRUE);
   gtk_box_append (GTK_BOX (box), label);
   gtk_actionable_set_action_name (GTK_ACTIONABLE (button), "result.open-resource");

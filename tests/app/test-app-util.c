@@ -158,6 +158,42 @@ test_highlight_long_lines (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+/* A text block shows the start of a long text and Show More, named for
+ * the accessibility bus, which shows the rest; control characters show
+ * as escapes; a short text has no Show More. */
+static void
+test_text_block (void)
+{
+  g_autoptr(GString) text = g_string_new ("\x1b[2Jstart ");
+  GtkWidget *block, *label, *more;
+
+  while (text->len < 20000)
+    g_string_append (text, "lorem ipsum ");
+  block = g_object_ref_sink (tb_text_block_new (text->str, "monospace"));
+  label = gtk_widget_get_first_child (block);
+  more = gtk_widget_get_next_sibling (label);
+  g_assert_true (gtk_widget_has_css_class (label, "monospace"));
+  g_assert_true (g_str_has_prefix (gtk_label_get_label (GTK_LABEL (label)),
+                                   "\\u001b[2Jstart lorem"));
+  g_assert_cmpint (g_utf8_strlen (gtk_label_get_label (GTK_LABEL (label)), -1), <=,
+                   TB_TEXT_BLOCK_SHOWN_CHARS);
+  g_assert_true (gtk_widget_get_visible (more));
+  g_assert_cmpstr (gtk_button_get_label (GTK_BUTTON (more)), ==, "Show More");
+  g_assert_true (gtk_test_accessible_has_relation (GTK_ACCESSIBLE (more),
+                                                   GTK_ACCESSIBLE_RELATION_LABELLED_BY));
+  gtk_toggle_button_set_active (GTK_TOGGLE_BUTTON (more), TRUE);
+  g_assert_cmpuint (strlen (gtk_label_get_label (GTK_LABEL (label))), ==,
+                    text->len + strlen ("\\u001b") - 1);
+  g_assert_cmpstr (gtk_button_get_label (GTK_BUTTON (more)), ==, "Show Less");
+  g_object_unref (block);
+
+  block = g_object_ref_sink (tb_text_block_new ("short", NULL));
+  label = gtk_widget_get_first_child (block);
+  g_assert_cmpstr (gtk_label_get_label (GTK_LABEL (label)), ==, "short");
+  g_assert_false (gtk_widget_get_visible (gtk_widget_get_next_sibling (label)));
+  g_object_unref (block);
+}
+
 static void
 test_prompt_row (void)
 {
@@ -275,6 +311,7 @@ main (int   argc,
   g_test_add_func ("/app-util/cut-at-word", test_cut_at_word);
   g_test_add_func ("/app-util/json-shorten", test_json_shorten);
   g_test_add_func ("/app-util/highlight-long-lines", test_highlight_long_lines);
+  g_test_add_func ("/app-util/text-block", test_text_block);
   g_test_add_func ("/app-util/prompt-row", test_prompt_row);
   g_test_add_func ("/app-util/message-row", test_message_row);
   return g_test_run ();

@@ -1834,6 +1834,37 @@ test_elicitation (Fixture       *f,
   g_assert_nonnull (strstr (answer, "Ada"));
   g_assert_null (tb_mcp_dialogs_get_open (GTK_WINDOW (f->window)));
 
+  /* A message of half a megabyte is shown whole, under the heading, as
+   * soon as it comes: in a text view, not a label, which would lay it all
+   * out at once. */
+  g_clear_object (&called);
+  {
+    g_autoptr(JsonNode) arguments = tb_json_parse ("{\"long\": 20000}", -1, NULL);
+    g_autoptr(TbToolResult) declined = NULL;
+    g_autofree char *message = NULL;
+    g_autofree char *declined_text = NULL;
+    gint64 started = g_get_monotonic_time ();
+
+    tb_tool_registry_call_async (f->registry, "elicit", NULL, arguments, NULL, NULL,
+                                 store_result, &called);
+    WAIT_UNTIL (tb_mcp_dialogs_get_open (GTK_WINDOW (f->window)) != NULL);
+    dialog = tb_mcp_dialogs_get_open (GTK_WINDOW (f->window));
+    window_test_iterate (100);
+    g_test_message ("a 480 KB message shown in %.3f s",
+                    (g_get_monotonic_time () - started) / 1e6);
+    message = tb_elicitation_dialog_dup_message (TB_ELICITATION_DIALOG (dialog));
+    g_assert_cmpuint (strlen (message), ==, 20000 * strlen ("Please read this first. ")
+                                            + strlen ("Your name?"));
+    g_assert_true (g_str_has_suffix (message, "Please read this first. Your name?"));
+    g_assert_cmpstr (adw_message_dialog_get_body (dialog), ==, "");
+    adw_message_dialog_response (dialog, "decline");
+    gtk_window_close (GTK_WINDOW (dialog));
+    WAIT_UNTIL (called != NULL);
+    declined = tb_tool_registry_call_finish (f->registry, called);
+    declined_text = tb_json_to_string (tb_tool_result_get_output (declined), FALSE);
+    g_assert_nonnull (strstr (declined_text, "decline"));
+  }
+
   /* The server's stderr is in its log view. */
   g_clear_object (&called);
   tb_tool_registry_call_async (f->registry, "stderr", NULL, NULL, NULL, NULL, store_result,

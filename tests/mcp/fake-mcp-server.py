@@ -68,7 +68,7 @@ tools = [
     {"name": "stderr", "description": "Writes bytes that are not UTF-8 to stderr",
      "inputSchema": OBJ},
     {"name": "elicit", "description": "Asks the client for input and reports the answer",
-     "inputSchema": OBJ},
+     "inputSchema": {"type": "object", "properties": {"long": {"type": "integer"}}}},
     {"name": "structured", "description": "Returns structured content",
      "inputSchema": OBJ,
      "outputSchema": {"type": "object", "properties": {"n": {"type": "integer"}}}},
@@ -188,8 +188,10 @@ def call(rid, name, arguments):
         sys.stderr.buffer.flush()
         result(rid, text("wrote"))
     elif name == "elicit":
+        # "long": how many times a sentence is added before the question.
+        message = "Please read this first. " * int(arguments.get("long", 0)) + "Your name?"
         send({"jsonrpc": "2.0", "id": "ask-1", "method": "elicitation/create",
-              "params": {"message": "Your name?", "requestedSchema": {
+              "params": {"message": message, "requestedSchema": {
                   "type": "object", "properties": {"name": {"type": "string",
                                                              "default": "Grace"}}}}})
         while True:

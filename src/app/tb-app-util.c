@@ -85,31 +85,67 @@ has_long_line (GtkTextBuffer *buffer)
   return FALSE;
 }
 
-/* Highlights the view's text in its language, unless a line is too long
- * to highlight (see TB_HIGHLIGHT_MAX_LINE). */
+static void apply_language (GtkSourceView *view);
+
+static gboolean
+apply_language_cb (gpointer user_data)
+{
+  GtkSourceView *view = user_data;
+
+  g_object_set_data (G_OBJECT (view), "tb-language-id", NULL);
+  apply_language (view);
+  return G_SOURCE_REMOVE;
+}
+
+/* On every change of the buffer: highlighting stops while a line is too
+ * long to highlight (see TB_HIGHLIGHT_MAX_LINE), and comes back after.
+ * The language goes and comes back too (a buffer with a language
+ * analyses its text in an idle even unhighlighted), from an idle of its
+ * own that runs before GtkSourceView's: a buffer must not change its
+ * language in the middle of an edit. */
 static void
 update_highlight (GtkSourceView *view)
 {
   GtkSourceBuffer *buffer = GTK_SOURCE_BUFFER (gtk_text_view_get_buffer (GTK_TEXT_VIEW (view)));
-  gboolean highlight = g_object_get_data (G_OBJECT (view), "tb-language") != NULL &&
-                       !has_long_line (GTK_TEXT_BUFFER (buffer));
+  const char *wanted = g_object_get_data (G_OBJECT (view), "tb-language");
+  gboolean long_line = has_long_line (GTK_TEXT_BUFFER (buffer));
+  gboolean want_language = wanted != NULL && !long_line;
 
-  if (gtk_source_buffer_get_highlight_syntax (buffer) != highlight)
-    gtk_source_buffer_set_highlight_syntax (buffer, highlight);
+  gtk_source_buffer_set_highlight_syntax (buffer, want_language);
+  if (want_language != (gtk_source_buffer_get_language (buffer) != NULL) &&
+      languages_loaded && g_object_get_data (G_OBJECT (view), "tb-language-id") == NULL)
+    g_object_set_data (G_OBJECT (view), "tb-language-id",
+                       GUINT_TO_POINTER (g_idle_add_full (G_PRIORITY_HIGH, apply_language_cb,
+                                                          view, NULL)));
 }
 
+/* The idle above does not outlive its view. */
+static void
+forget_language_idle (GtkSourceView *view)
+{
+  guint id = GPOINTER_TO_UINT (g_object_steal_data (G_OBJECT (view), "tb-language-id"));
+
+  if (id != 0)
+    g_source_remove (id);
+}
+
+/* The view's language, unless a line is too long: a buffer given a
+ * language analyses its text in an idle, highlighted or not, and gives up
+ * on such a line with a critical warning. */
 static void
 apply_language (GtkSourceView *view)
 {
   GtkSourceBuffer *buffer = GTK_SOURCE_BUFFER (gtk_text_view_get_buffer (GTK_TEXT_VIEW (view)));
-  const char *language = g_object_get_data (G_OBJECT (view), "tb-language");
+  const char *wanted = g_object_get_data (G_OBJECT (view), "tb-language");
+  GtkSourceLanguage *language = NULL;
 
-  gtk_source_buffer_set_language (buffer, language != NULL
-                                  ? gtk_source_language_manager_get_language (
-                                      gtk_source_language_manager_get_default (), language)
-                                  : NULL);
-  update_highlight (view);
   languages_loaded = TRUE;
+  if (wanted != NULL && !has_long_line (GTK_TEXT_BUFFER (buffer)))
+    language = gtk_source_language_manager_get_language (
+                 gtk_source_language_manager_get_default (), wanted);
+  if (gtk_source_buffer_get_language (buffer) != language)
+    gtk_source_buffer_set_language (buffer, language);
+  gtk_source_buffer_set_highlight_syntax (buffer, language != NULL);
 }
 
 static void
@@ -150,6 +186,7 @@ tb_source_view_setup (GtkSourceView *view,
   /* Before the view is drawn, which highlights what it shows at once. */
   g_signal_connect_object (buffer, "changed", G_CALLBACK (update_highlight), view,
                            G_CONNECT_SWAPPED);
+  g_signal_connect (view, "destroy", G_CALLBACK (forget_language_idle), NULL);
   if (gtk_widget_get_mapped (GTK_WIDGET (view)))
     on_first_map (view);
   else
@@ -337,18 +374,21 @@ shorten_node (JsonNode *node,
         json_object_iter_init (&iter, object);
         while (json_object_iter_next (&iter, &name, &member))
           json_object_set_member (copy, name, shorten_node (member, max_chars, n_cut));
-        return json_node_init_object (json_node_alloc (), copy);
+        return tb_json_node_take_object (copy);
       }
     case JSON_NODE_ARRAY:
       {
         JsonArray *array = json_node_get_array (node);
         guint length = json_array_get_length (array);
         JsonArray *copy = json_array_sized_new (length);
+        JsonNode *node_copy;
 
         for (guint i = 0; i < length; i++)
           json_array_add_element (copy, shorten_node (json_array_get_element (array, i),
                                                       max_chars, n_cut));
-        return json_node_init_array (json_node_alloc (), copy);
+        node_copy = json_node_init_array (json_node_alloc (), copy);
+        json_array_unref (copy);
+        return node_copy;
       }
     case JSON_NODE_VALUE:
       if (json_node_get_value_type (node) == G_TYPE_STRING &&

@@ -221,33 +221,48 @@ test_prompt_row (void)
   g_object_unref (row);
 }
 
-static GtkLabel *
-first_label (GtkWidget *widget)
+/* The first widget of @type below @widget, depth first. */
+static gpointer
+first_of (GtkWidget *widget,
+          GType      type)
 {
   for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
        child = gtk_widget_get_next_sibling (child))
     {
-      GtkLabel *label = GTK_IS_LABEL (child) ? GTK_LABEL (child) : first_label (child);
+      gpointer found = G_TYPE_CHECK_INSTANCE_TYPE (child, type) ? child : first_of (child, type);
 
-      if (label != NULL)
-        return label;
+      if (found != NULL)
+        return found;
     }
   return NULL;
 }
 
-static GtkToggleButton *
-first_toggle (GtkWidget *widget)
-{
-  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
-       child = gtk_widget_get_next_sibling (child))
-    {
-      GtkToggleButton *toggle = GTK_IS_TOGGLE_BUTTON (child) ? GTK_TOGGLE_BUTTON (child)
-                                                             : first_toggle (child);
+#define first_label(widget) ((GtkLabel *) first_of ((widget), GTK_TYPE_LABEL))
+#define first_toggle(widget) ((GtkToggleButton *) first_of ((widget), GTK_TYPE_TOGGLE_BUTTON))
 
-      if (toggle != NULL)
-        return toggle;
-    }
-  return NULL;
+/* A message row's JSON expander. */
+static GtkExpander *
+json_expander (GtkWidget *row)
+{
+  GtkWidget *expander = first_of (row, GTK_TYPE_EXPANDER);
+
+  while (expander != NULL && g_strcmp0 (gtk_expander_get_label (GTK_EXPANDER (expander)),
+                                        "JSON") != 0)
+    expander = gtk_widget_get_next_sibling (expander);
+  g_assert_nonnull (expander);
+  return GTK_EXPANDER (expander);
+}
+
+/* What the view under @expander holds. */
+static char *
+expander_text (GtkExpander *expander)
+{
+  GtkTextBuffer *buffer = gtk_text_view_get_buffer (GTK_TEXT_VIEW (gtk_expander_get_child (
+                                                                      expander)));
+  GtkTextIter start, end;
+
+  gtk_text_buffer_get_bounds (buffer, &start, &end);
+  return gtk_text_buffer_get_text (buffer, &start, &end, FALSE);
 }
 
 /* A long result in the conversation shows its start, then what the
@@ -291,6 +306,41 @@ test_message_row (void)
   gtk_toggle_button_set_active (more, TRUE);
   g_assert_cmpstr (gtk_label_get_label (label), ==, whole);
   g_assert_cmpstr (gtk_button_get_label (GTK_BUTTON (more)), ==, "Show Less");
+
+  /* The JSON, with the 120,000 characters, is in its view only while its
+   * expander is open, its long lines broken. */
+  {
+    GtkExpander *expander = json_expander (row);
+    g_autofree char *closed = expander_text (expander);
+    g_autofree char *open = NULL;
+    g_autofree char *closed_again = NULL;
+
+    g_auto(GStrv) lines = NULL;
+    g_autoptr(GString) joined = g_string_new (NULL);
+
+    g_assert_cmpstr (closed, ==, "");
+    gtk_expander_set_expanded (expander, TRUE);
+    open = expander_text (expander);
+    /* Its long lines broken for the view, nothing else changed. */
+    lines = g_strsplit (open, "\n", -1);
+    for (guint i = 0; lines[i] != NULL; i++)
+      g_assert_cmpuint (strlen (lines[i]), <=, TB_TEXT_LONG_LINE);
+    for (const char *p = open; *p != '\0'; p++)
+      if (*p != '\n')
+        g_string_append_c (joined, *p);
+    {
+      g_autoptr(GString) json = g_string_new (NULL);
+
+      for (const char *p = tb_message_row_get_json (TB_MESSAGE_ROW (row)); *p != '\0'; p++)
+        if (*p != '\n')
+          g_string_append_c (json, *p);
+      g_assert_true (g_str_equal (joined->str, json->str));
+    }
+    g_assert_nonnull (strstr (tb_message_row_get_json (TB_MESSAGE_ROW (row)), text->str));
+    gtk_expander_set_expanded (expander, FALSE);
+    closed_again = expander_text (expander);
+    g_assert_cmpstr (closed_again, ==, "");
+  }
   g_object_unref (row);
 
   /* A short message shows whole, without the button. */

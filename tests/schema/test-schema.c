@@ -725,6 +725,42 @@ test_threads (Fixture       *f,
     g_thread_join (threads[i]);
 }
 
+/* A pattern that backtracks exponentially (ReDoS) on a value made to
+ * trip it: the match gives up at its bound and says so, the tree and the
+ * text validator alike, at once, and a value the pattern takes still
+ * passes. */
+static void
+test_bad_redos (Fixture       *f,
+                gconstpointer  data)
+{
+  g_autofree char *run = g_strnfill (40, 'a');
+  g_autofree char *value = g_strdup_printf ("\"%s!\"", run);
+  g_autoptr(GPtrArray) text_errors = NULL;
+  g_autofree char *text = NULL;
+  gint64 started;
+  TbSchemaError *e;
+
+  f->schema = compile ("{\"type\":\"string\",\"pattern\":\"^(a+)+$\"}");
+  started = g_get_monotonic_time ();
+  text = check (f, value);
+  g_test_message ("tree: %.3f s", (g_get_monotonic_time () - started) / 1e6);
+  g_assert_cmpstr (text, ==, "|pattern|could not be checked against the pattern “^(a+)+$”: the "
+                             "pattern backtracks too much on this value");
+
+  started = g_get_monotonic_time ();
+  g_assert_false (tb_schema_validate_text (f->schema, value, -1, TB_SCHEMA_VALIDATE_ALL_ERRORS,
+                                           &text_errors, NULL));
+  g_test_message ("text: %.3f s", (g_get_monotonic_time () - started) / 1e6);
+  g_assert_cmpuint (text_errors->len, ==, 1);
+  e = g_ptr_array_index (text_errors, 0);
+  g_assert_cmpstr (e->keyword, ==, "pattern");
+  g_assert_true (g_str_has_prefix (e->message, "could not be checked against the pattern"));
+
+  g_free (text);
+  text = check (f, "\"aaaa\"");
+  g_assert_cmpstr (text, ==, "");
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -755,6 +791,7 @@ main (int   argc,
   ADD ("/schema/bad/nan", test_bad_nan);
   ADD ("/schema/bad/invalid-utf8", test_bad_utf8);
   ADD ("/schema/bad/invalid-regex", test_bad_regex);
+  ADD ("/schema/bad/redos", test_bad_redos);
   ADD ("/schema/bad/unique-items-large", test_bad_unique_items_large);
 #undef ADD
 

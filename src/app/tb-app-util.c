@@ -77,6 +77,10 @@ has_long_line (GtkTextBuffer *buffer)
 {
   GtkTextIter iter;
 
+  /* A character is at most four bytes: a short text needs no walk, and
+   * this runs on every key typed in an editor. */
+  if (gtk_text_buffer_get_char_count (buffer) <= TB_HIGHLIGHT_MAX_LINE / 4)
+    return FALSE;
   gtk_text_buffer_get_start_iter (buffer, &iter);
   do
     if (gtk_text_iter_get_bytes_in_line (&iter) > TB_HIGHLIGHT_MAX_LINE)
